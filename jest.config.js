@@ -1,0 +1,19 @@
+// Three layers, selectable with --selectProjects: unit (no network), integration
+// (the local runtime started in-process), cdk (template assertions).
+// @middy/* ships ESM only; swc turns it (and our TypeScript) into CommonJS for jest.
+const transform = {
+  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+};
+const common = {
+  transform,
+  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
+    { ...common, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
+  ],
+};
