@@ -8,6 +8,7 @@ const common = {
   transform,
   transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
   testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/support/jest-setup.ts'],
 };
 
 module.exports = {

@@ -1,0 +1,17 @@
+import { broadcastEnvelope } from '../../shared/http/surface-responses';
+import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
+import { listSenders } from '../../shared/broadcast/list-senders';
+import type { SenderDirectory } from '../../shared/broadcast/ports';
+
+export const listPhoneNumbers: HttpOperation<{ senders: SenderDirectory }> = async (request, { senders }) => {
+  const caller = callerOf(request);
+  const numbers = await listSenders(senders, caller.organizationId, caller.boundPhoneNumber);
+  return {
+    statusCode: 200,
+    body: broadcastEnvelope(
+      200,
+      numbers.length > 0 ? 'Phone numbers fetched successfully' : 'No connected phone numbers found',
+      numbers.map((sender) => ({ phone_number: sender.phoneNumber, waba_id: sender.wabaId, phone_number_id: sender.phoneNumberId })),
+    ),
+  };
+};

@@ -1,0 +1,26 @@
+import type { Context, SQSRecord } from 'aws-lambda';
+import { queues } from '../../lib/resource-definitions';
+import { decodeOutboundMessage } from '../../shared/broadcast/chunk-message';
+import { abandonTemplateChunk, processTemplateChunk, type ProcessChunkDependencies } from '../../shared/broadcast/process-template-chunk';
+import { logger } from '../../shared/observability/logger';
+
+/**
+ * One SQS record = one chunk (or part of one). A failure returns the record to the queue for
+ * another try; on the last try before the dead-letter queue, the recipients not yet sent are
+ * accounted as WORKER_ERROR so the job still reaches a terminal state.
+ */
+export async function handleChunkRecord(dependencies: ProcessChunkDependencies, record: SQSRecord, context: Context): Promise<void> {
+  const message = decodeOutboundMessage(record.body);
+  const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? 1);
+  logger.appendKeys({ jobId: message.jobId, chunkIndex: message.chunkIndex, receiveCount });
+  try {
+    const report = await processTemplateChunk(dependencies, message, { remainingTimeMs: () => context.getRemainingTimeInMillis() });
+    logger.info('chunk processed', { ...report });
+  } catch (error) {
+    if (receiveCount < queues.outboundMessages.maxReceiveCount) throw error;
+    logger.error('chunk abandoned after its last attempt', { error: error as Error });
+    await abandonTemplateChunk(dependencies, message);
+  } finally {
+    logger.resetKeys();
+  }
+}

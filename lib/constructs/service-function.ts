@@ -1,0 +1,153 @@
+/**
+ * One Lambda function of the service, configured the same way for every definition in
+ * `lib/resource-definitions.ts`: Node.js 22 on arm64, esbuild bundle, JSON logs into an
+ * explicit one-month log group, X-Ray tracing, and an execution role that starts empty
+ * (grants are added by the stack from the definition).
+ *
+ * Skipping bundling
+ * -----------------
+ * `NodejsFunction` refuses to construct when its entry file is missing, even when the CLI's
+ * `aws:cdk:bundling-stacks` context tells it not to bundle (checked: aws-cdk-lib 2.276
+ * `findEntry` throws "Cannot find entry file"). The entries are written by other people and
+ * may not exist yet, so this construct decides itself:
+ *  - bundle (normal `cdk synth` / `cdk deploy`): `NodejsFunction` with `entry` and esbuild options;
+ *    the stack checks beforehand that every entry exists and names all missing ones at once;
+ *  - skip, when the context value `skipBundling` is true (tests, offline synth) or when the CLI did
+ *    not select this stack for bundling (`cdk deploy <other stack>`): the same `NodejsFunction`
+ *    with every other property unchanged but `code` = the tiny `lib/lambda-placeholder` asset, which
+ *    `NodejsFunction` accepts without an entry. The placeholder throws if ever invoked.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { Duration, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { Charset, LogLevel as EsbuildLogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { entryOf, type FunctionDefinition, type FunctionName } from '../resource-definitions';
+import { projectRoot, type LogLevel } from '../settings';
+
+export const placeholderCodeDirectory = path.join(__dirname, '..', 'lambda-placeholder');
+
+export interface ServiceFunctionProps {
+  name: FunctionName;
+  definition: FunctionDefinition;
+  /** Physical function name. Fixed so API integrations can address the function by ARN (see SurfaceApi). */
+  functionName: string;
+  environment: Record<string, string>;
+  logLevel: LogLevel;
+  skipBundling: boolean;
+  /** Repository root the entry paths are relative to. */
+  root?: string;
+}
+
+/**
+ * esbuild options shared by every function.
+ *
+ * `externalModules: []` bundles everything, the AWS SDK v3 included, although the Node.js 22
+ * runtime ships one: the bundle then runs exactly the SDK versions in package-lock.json that the
+ * tests ran against, instead of whatever the runtime carries that month. Node built-ins are
+ * never bundled (esbuild's `platform: node`).
+ *
+ * ESM output: @middy/* is ESM only and Node 22 loads `.mjs` natively. CommonJS dependencies
+ * bundled into ESM still call `require()` for built-ins, hence the `createRequire` banner.
+ */
+export const bundlingOptions: BundlingOptions = {
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  target: 'node22',
+  format: OutputFormat.ESM,
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  externalModules: [],
+  charset: Charset.UTF8,
+  logLevel: EsbuildLogLevel.WARNING,
+};
+
+/** Entry files (relative to the root) of the given functions that do not exist. */
+export function findMissingEntries(names: readonly FunctionName[], root: string = projectRoot): string[] {
+  return names.map((name) => entryOf(name)).filter((entry) => !existsSync(path.join(root, entry)));
+}
+
+/** Whether functions created in this scope get placeholder code instead of a bundle. */
+export function bundlingSkipped(scope: Construct, skipBundling: boolean): boolean {
+  return skipBundling || !Stack.of(scope).bundlingRequired;
+}
+
+const applicationLogLevels: Record<LogLevel, lambda.ApplicationLogLevel> = {
+  DEBUG: lambda.ApplicationLogLevel.DEBUG,
+  INFO: lambda.ApplicationLogLevel.INFO,
+  WARN: lambda.ApplicationLogLevel.WARN,
+  ERROR: lambda.ApplicationLogLevel.ERROR,
+};
+
+export class ServiceFunction extends NodejsFunction {
+  readonly serviceName: FunctionName;
+  readonly definition: FunctionDefinition;
+  /** The explicit one-month log group (also reachable as `logGroup`). */
+  readonly functionLogGroup: logs.LogGroup;
+  readonly usesPlaceholderCode: boolean;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const root = props.root ?? projectRoot;
+    const entry = path.join(root, entryOf(props.name));
+    const skip = bundlingSkipped(scope, props.skipBundling);
+
+    // Created in the parent scope: `super()` must run before `this` exists.
+    const logGroup = new logs.LogGroup(scope, `${id}LogGroup`, { retention: logs.RetentionDays.ONE_MONTH });
+    // Own role instead of the default AWSLambdaBasicExecutionRole (logs:* on *): it may write to
+    // its log group and nothing else until the stack grants what the definition declares.
+    const role = new iam.Role(scope, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of the ${props.name} function`,
+    });
+    logGroup.grantWrite(role);
+
+    const codeProps = skip
+      ? { code: lambda.Code.fromAsset(placeholderCodeDirectory), handler: 'index.handler' }
+      : { entry, handler: 'handler', projectRoot: root, depsLockFilePath: path.join(root, 'package-lock.json'), bundling: bundlingOptions };
+
+    super(scope, id, {
+      ...codeProps,
+      functionName: props.functionName,
+      description: `${props.name}: ${describe(props.name, props.definition)}`,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.definition.memoryMb,
+      timeout: Duration.seconds(props.definition.timeoutSeconds),
+      role,
+      environment: {
+        ...props.environment,
+        // Bundles carry source maps; without this flag stack traces point into minified code.
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      tracing: lambda.Tracing.ACTIVE,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: applicationLogLevels[props.logLevel],
+      systemLogLevelV2: lambda.SystemLogLevel.INFO,
+      logGroup,
+    });
+
+    this.serviceName = props.name;
+    this.definition = props.definition;
+    this.functionLogGroup = logGroup;
+    this.usesPlaceholderCode = skip;
+  }
+}
+
+function describe(name: FunctionName, definition: FunctionDefinition): string {
+  if (name === 'chunk-worker') return 'sends one chunk of a broadcast from the outbound queue';
+  const parts = [definition.callsUpstream ? 'calls the WhatsApp Cloud API' : undefined, definition.managesApiKeys ? 'issues API keys' : undefined];
+  return ['API endpoint group', ...parts.filter(Boolean)].join(', ');
+}
+
+/** A physical function name `<stack>-<name>`, shortened with a hash when over Lambda's 64 characters. */
+export function physicalFunctionName(stackName: string, name: FunctionName): string {
+  const full = `${stackName}-${name}`;
+  if (full.length <= 64) return full;
+  const hash = createHash('sha256').update(full).digest('hex').slice(0, 8);
+  return `${full.slice(0, 64 - hash.length - 1)}-${hash}`;
+}

@@ -1,0 +1,149 @@
+/**
+ * Stateful resources and what each Lambda may do with them, as plain data.
+ *
+ * The CDK app builds tables, queues and least-privilege grants from it; the local runtime
+ * creates the same tables and queues in the emulators on boot. The environment variable
+ * names are the only contract between the infrastructure and the code that runs.
+ */
+import type { EndpointGroup } from './route-manifest';
+
+export type TableName = 'tenancy' | 'messaging' | 'idempotency' | 'rateLimits';
+
+export interface TableDefinition {
+  name: TableName;
+  /** Environment variable that carries the physical table name to the code. */
+  envVar: string;
+  partitionKey: string;
+  sortKey?: string;
+  globalIndexes: Array<{ indexName: string; partitionKey: string; sortKey: string }>;
+  /** Epoch-seconds attribute DynamoDB expires items by. Code still checks it: expiry is lazy
+   * in AWS (up to days) and absent in dynalite. */
+  timeToLiveAttribute?: string;
+  /** Holds data that must survive a stack deletion. */
+  retainOnDelete: boolean;
+}
+
+export const tables: Record<TableName, TableDefinition> = {
+  tenancy: {
+    name: 'tenancy',
+    envVar: 'TENANCY_TABLE',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    retainOnDelete: true,
+  },
+  messaging: {
+    name: 'messaging',
+    envVar: 'MESSAGING_TABLE',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    timeToLiveAttribute: 'expiresAt',
+    retainOnDelete: true,
+  },
+  idempotency: {
+    name: 'idempotency',
+    envVar: 'IDEMPOTENCY_TABLE',
+    partitionKey: 'pk',
+    globalIndexes: [],
+    timeToLiveAttribute: 'expiresAt',
+    retainOnDelete: false,
+  },
+  rateLimits: {
+    name: 'rateLimits',
+    envVar: 'RATE_LIMIT_TABLE',
+    partitionKey: 'pk',
+    globalIndexes: [],
+    timeToLiveAttribute: 'expiresAt',
+    retainOnDelete: false,
+  },
+};
+
+export type QueueName = 'outboundMessages';
+
+export interface QueueDefinition {
+  name: QueueName;
+  envVar: string;
+  /** Must exceed the consumer's timeout (AWS recommends 6x) so a slow chunk is not redelivered mid-run. */
+  visibilityTimeoutSeconds: number;
+  /** Receives after which SQS moves a message to the dead-letter queue. */
+  maxReceiveCount: number;
+  /** How long the dead-letter queue keeps messages for inspection and replay. */
+  deadLetterRetentionDays: number;
+}
+
+export const queues: Record<QueueName, QueueDefinition> = {
+  outboundMessages: {
+    name: 'outboundMessages',
+    envVar: 'OUTBOUND_QUEUE_URL',
+    visibilityTimeoutSeconds: 6 * 120,
+    maxReceiveCount: 5,
+    deadLetterRetentionDays: 14,
+  },
+};
+
+/** The chunk worker: one SQS message carries one chunk of up to 1,000 recipients. */
+export const chunkWorker = {
+  timeoutSeconds: 120,
+  memoryMb: 1024,
+  batchSize: 1,
+  maxBatchingWindowSeconds: 0,
+  /** Caps concurrent chunk workers so the pacing per business account is not starved by Lambda scaling. */
+  maxConcurrency: 20,
+} as const;
+
+export type Access = 'read' | 'readWrite';
+
+export interface FunctionDefinition {
+  memoryMb: number;
+  timeoutSeconds: number;
+  tables: Partial<Record<TableName, Access>>;
+  /** Send messages to these queues. */
+  sendsTo: QueueName[];
+  /** KMS use for upstream access tokens. */
+  tokenKey?: 'decrypt' | 'encryptDecrypt';
+  /** Calls the WhatsApp Cloud API. */
+  callsUpstream: boolean;
+  /** Registers API Gateway API keys in usage plans (issuing keys at run time). */
+  managesApiKeys?: boolean;
+}
+
+export type FunctionName = EndpointGroup | 'chunk-worker';
+
+export const functions: Record<FunctionName, FunctionDefinition> = {
+  health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
+  'broadcast-discovery': {
+    memoryMb: 512,
+    timeoutSeconds: 20,
+    tables: { tenancy: 'read', rateLimits: 'readWrite' },
+    sendsTo: [],
+    tokenKey: 'decrypt',
+    callsUpstream: true,
+  },
+  'broadcast-send': {
+    memoryMb: 1024,
+    timeoutSeconds: 29,
+    tables: { tenancy: 'readWrite', messaging: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite' },
+    sendsTo: ['outboundMessages'],
+    tokenKey: 'decrypt',
+    callsUpstream: true,
+  },
+  'broadcast-status': {
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { tenancy: 'read', messaging: 'read', rateLimits: 'readWrite' },
+    sendsTo: [],
+    callsUpstream: false,
+  },
+  'chunk-worker': {
+    memoryMb: chunkWorker.memoryMb,
+    timeoutSeconds: chunkWorker.timeoutSeconds,
+    tables: { tenancy: 'read', messaging: 'readWrite' },
+    sendsTo: [],
+    tokenKey: 'decrypt',
+    callsUpstream: true,
+  },
+};
+
+/** Lambda entry module of a function, relative to the project root. */
+export const entryOf = (name: FunctionName): string => `functions/${name}/${name}.lambda.ts`;

@@ -1,0 +1,217 @@
+/**
+ * The single source of truth for every HTTP route of the service.
+ *
+ * The CDK app turns it into REST APIs, methods, usage plans and Lambda integrations;
+ * the local gateway turns it into its routing table. Neither keeps a list of its own,
+ * so the deployed API and the local one cannot drift.
+ *
+ * Pure data: no CDK or AWS SDK imports, so Lambdas and the local runtime can load it.
+ */
+
+/** Each surface is its own REST API whose single stage name is the first path segment. */
+export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream';
+
+/** How a caller proves who they are. */
+export type AuthKind =
+  | 'none'
+  /** `x-api-key` header: a broadcast API key (also an API Gateway usage-plan key). */
+  | 'broadcast-api-key'
+  /** `Authorization: Bearer` organization token (organization administration). */
+  | 'organization-token'
+  /** `Authorization: Bearer` upstream access token (the /upstream wrapper). */
+  | 'upstream-access-token'
+  /** `Authorization: Bearer` v1 API key (generic v1 API, plan-limited). */
+  | 'v1-api-key';
+
+/**
+ * One Lambda per endpoint group. A group's routes share code, grants and sizing.
+ * `chunk-worker` has no routes: it consumes the outbound-message queue.
+ */
+export type EndpointGroup = 'health' | 'broadcast-discovery' | 'broadcast-send' | 'broadcast-status';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Rate-limit classes. `perKey` is the per-key ceiling that API Gateway usage plans
+ * enforce in AWS (and the local gateway enforces the same way). Limits that depend on a
+ * body or query field (per sender) cannot be seen by a usage plan and live in the
+ * application; they are declared here too so the contract's numbers sit in one place.
+ */
+export interface RateLimitClass {
+  /** Requests per minute per key that the contract promises (exact, enforced in the application). */
+  perMinute: number;
+  /** What the limit is counted per, beyond the key. */
+  scope: 'key' | 'key-and-sender' | 'key-and-phone-number' | 'source-ip';
+  /** Usage-plan throttle for the method (token bucket). Looser than perMinute so clients normally
+   * meet the application's exact 429 with Retry-After; the usage plan is the ceiling against abuse. */
+  usagePlanThrottle?: { rateLimit: number; burstLimit: number };
+}
+
+export const rateLimitClasses = {
+  'template-broadcast': {
+    perMinute: 10,
+    scope: 'key-and-sender',
+    usagePlanThrottle: { rateLimit: 2, burstLimit: 20 },
+  },
+  freeform: { perMinute: 20, scope: 'key-and-sender', usagePlanThrottle: { rateLimit: 5, burstLimit: 40 } },
+  templates: { perMinute: 20, scope: 'key-and-phone-number', usagePlanThrottle: { rateLimit: 2, burstLimit: 40 } },
+  status: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
+  'phone-numbers': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
+  'legacy-send': { perMinute: 60, scope: 'key', usagePlanThrottle: { rateLimit: 2, burstLimit: 120 } },
+  'key-generation': { perMinute: 5, scope: 'source-ip' },
+  'organization-admin': { perMinute: 30, scope: 'key' },
+  upstream: { perMinute: 600, scope: 'key' },
+  'v1-plan': { perMinute: 0, scope: 'key' },
+  none: { perMinute: 0, scope: 'key' },
+} as const satisfies Record<string, RateLimitClass>;
+
+export type RateLimitClassName = keyof typeof rateLimitClasses;
+
+/** Requests per minute per v1 API key, by plan (contract: starter 60, professional 300, enterprise 1,000). */
+export const v1PlanLimits = { starter: 60, professional: 300, enterprise: 1000 } as const;
+export type V1Plan = keyof typeof v1PlanLimits;
+
+/**
+ * Answers API Gateway gives before any Lambda runs (unknown route, missing or invalid API key,
+ * throttled, body too large). Configured as gateway responses in AWS and served the same by the
+ * local gateway, in each surface's own error body. `$context.requestId` is substituted.
+ */
+export type GatewayResponseKind = 'API_KEY' | 'THROTTLED' | 'QUOTA_EXCEEDED' | 'MISSING_AUTHENTICATION_TOKEN' | 'REQUEST_TOO_LARGE';
+
+export interface GatewayResponse {
+  statusCode: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export interface SurfaceDefinition {
+  /** API Gateway stage name and first URL path segment. */
+  stage: string;
+  /** Resource prefix inside the stage, e.g. `/api/v2`. */
+  basePath: string;
+  description: string;
+  gatewayResponses: Record<GatewayResponseKind, GatewayResponse>;
+}
+
+const broadcastGatewayError = (statusCode: number, message: string, headers?: Record<string, string>): GatewayResponse => ({
+  statusCode,
+  headers,
+  body: JSON.stringify({ status: false, status_code: statusCode, message, requestId: '$context.requestId', data: {} }),
+});
+const organizationGatewayError = (statusCode: number, message: string, headers?: Record<string, string>): GatewayResponse => ({
+  statusCode,
+  headers,
+  body: JSON.stringify({ statusCode, status: 'error', message, data: { error: { message } } }),
+});
+const v1GatewayError = (statusCode: number, code: string, message: string, headers?: Record<string, string>): GatewayResponse => ({
+  statusCode,
+  headers,
+  body: JSON.stringify({ success: false, error: { code, message } }),
+});
+const upstreamGatewayError = (statusCode: number, message: string, headers?: Record<string, string>): GatewayResponse => ({
+  statusCode,
+  headers,
+  body: JSON.stringify({ status: false, message, error: { message, type: 'GatewayError', code: statusCode, error_subcode: 0, fbtrace_id: '$context.requestId' } }),
+});
+
+/** API Gateway's throttling answer carries no computed wait; one second is the token bucket's refill step. */
+const retryAfterOneSecond = { 'Retry-After': '1' };
+
+export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
+  broadcast: {
+    stage: 'prod',
+    basePath: '/api/v2',
+    description: 'Public broadcast API',
+    gatewayResponses: {
+      API_KEY: broadcastGatewayError(401, 'Missing or invalid API key'),
+      THROTTLED: broadcastGatewayError(429, 'Too many requests for this API key', retryAfterOneSecond),
+      QUOTA_EXCEEDED: broadcastGatewayError(429, 'Request quota of this API key exceeded', retryAfterOneSecond),
+      MISSING_AUTHENTICATION_TOKEN: broadcastGatewayError(404, 'Route not found'),
+      REQUEST_TOO_LARGE: broadcastGatewayError(413, 'Request body too large'),
+    },
+  },
+  organization: {
+    stage: 'v2',
+    basePath: '',
+    description: 'Organization administration',
+    gatewayResponses: {
+      API_KEY: organizationGatewayError(401, 'Invalid access token'),
+      THROTTLED: organizationGatewayError(429, 'Too many requests', retryAfterOneSecond),
+      QUOTA_EXCEEDED: organizationGatewayError(429, 'Request quota exceeded', retryAfterOneSecond),
+      MISSING_AUTHENTICATION_TOKEN: organizationGatewayError(404, 'Route not found'),
+      REQUEST_TOO_LARGE: organizationGatewayError(413, 'Request body too large'),
+    },
+  },
+  v1: {
+    stage: 'v1',
+    basePath: '',
+    description: 'Generic v1 API (contacts, conversations)',
+    gatewayResponses: {
+      API_KEY: v1GatewayError(401, 'UNAUTHORIZED', 'Missing or invalid API key'),
+      THROTTLED: v1GatewayError(429, 'RATE_LIMITED', 'Too many requests', retryAfterOneSecond),
+      QUOTA_EXCEEDED: v1GatewayError(429, 'QUOTA_EXCEEDED', 'Request quota exceeded', retryAfterOneSecond),
+      MISSING_AUTHENTICATION_TOKEN: v1GatewayError(404, 'NOT_FOUND', 'Route not found'),
+      REQUEST_TOO_LARGE: v1GatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
+    },
+  },
+  upstream: {
+    stage: 'staging',
+    basePath: '/api/v2',
+    description: 'WhatsApp Cloud API wrapper',
+    gatewayResponses: {
+      API_KEY: upstreamGatewayError(401, 'Missing, invalid or expired access token'),
+      THROTTLED: upstreamGatewayError(429, 'Too many requests', retryAfterOneSecond),
+      QUOTA_EXCEEDED: upstreamGatewayError(429, 'Request quota exceeded', retryAfterOneSecond),
+      MISSING_AUTHENTICATION_TOKEN: upstreamGatewayError(404, 'Route not found'),
+      REQUEST_TOO_LARGE: upstreamGatewayError(413, 'Request body too large'),
+    },
+  },
+};
+
+/** API Gateway REST APIs accept at most 10 MB of request payload. */
+export const maxRequestBodyBytes = 10 * 1024 * 1024;
+
+export interface RouteDefinition {
+  surface: SurfaceName;
+  method: HttpMethod;
+  /** Path below the surface's basePath, with `{param}` placeholders as API Gateway writes them. */
+  path: string;
+  group: EndpointGroup;
+  /** Name of the operation inside the group's Lambda; the group's router dispatches on it. */
+  operation: string;
+  auth: AuthKind;
+  rateLimit: RateLimitClassName;
+  /** Request body kind; multipart bodies arrive base64-encoded. */
+  body?: 'json' | 'multipart';
+}
+
+const broadcast = (
+  method: HttpMethod,
+  path: string,
+  group: EndpointGroup,
+  operation: string,
+  auth: AuthKind,
+  rateLimit: RateLimitClassName,
+): RouteDefinition => ({ surface: 'broadcast', method, path: `/broadcast/public${path}`, group, operation, auth, rateLimit });
+
+export const routes: readonly RouteDefinition[] = [
+  broadcast('GET', '/health', 'health', 'health', 'none', 'none'),
+  broadcast('GET', '/phone-numbers', 'broadcast-discovery', 'listPhoneNumbers', 'broadcast-api-key', 'phone-numbers'),
+  broadcast('GET', '/templates', 'broadcast-discovery', 'listTemplates', 'broadcast-api-key', 'templates'),
+  broadcast('POST', '/send-template-broadcast', 'broadcast-send', 'sendTemplateBroadcast', 'broadcast-api-key', 'template-broadcast'),
+  broadcast('GET', '/status/{jobId}', 'broadcast-status', 'getJobStatus', 'broadcast-api-key', 'status'),
+];
+
+/** Path of a route inside its REST API (what API Gateway reports as `event.resource`). */
+export const resourcePath = (route: RouteDefinition): string => `${surfaces[route.surface].basePath}${route.path}`;
+
+/** Public URL path of a route, stage included: `/prod/api/v2/broadcast/public/health`. */
+export const publicPath = (route: RouteDefinition): string =>
+  `/${surfaces[route.surface].stage}${resourcePath(route)}`;
+
+/** Key the group routers dispatch on; built the same way from an event and from a route. */
+export const routeKey = (method: string, resource: string): string => `${method.toUpperCase()} ${resource}`;
+
+export const routesOf = (group: EndpointGroup): RouteDefinition[] => routes.filter((route) => route.group === group);
+
+export const endpointGroups = [...new Set(routes.map((route) => route.group))];

@@ -1,0 +1,87 @@
+/**
+ * Deployment settings of the CDK app, read once from CDK context (`-c key=value` or cdk.json)
+ * with the process environment as fallback. Values given with `-c` arrive as strings, so
+ * booleans and numbers are parsed here rather than trusted.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+/** Repository root (this file lives in `lib/`). Entry files, lock file and package.json are found from it. */
+export const projectRoot = path.resolve(__dirname, '..');
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+export interface PlatformSettings {
+  /** Prefix of the CloudFormation stack names: `<prefix>-Stateful`, `<prefix>-Api`. */
+  stackNamePrefix: string;
+  account?: string;
+  region?: string;
+  /** Synthesize placeholder code instead of bundling the Lambda entries (tests, offline synth). */
+  skipBundling: boolean;
+  serviceName: string;
+  serviceVersion: string;
+  logLevel: LogLevel;
+  metricsNamespace: string;
+  upstream: { baseUrl: string; version: string; timeoutMs: number };
+  /** Stage-wide default throttle of every REST API (requests per second / bucket size). */
+  stageThrottle: { rateLimit: number; burstLimit: number };
+  /** Optional `environment` tag (e.g. staging, production). */
+  environmentName?: string;
+}
+
+/** Anything that can answer context look-ups: an App's or a Stack's `node`. */
+export interface ContextSource {
+  tryGetContext(key: string): unknown;
+}
+
+const asString = (value: unknown): string | undefined =>
+  value === undefined || value === null || value === '' ? undefined : String(value);
+
+export const asBoolean = (value: unknown): boolean => {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') return ['true', '1', 'yes'].includes(value.trim().toLowerCase());
+  return false;
+};
+
+const asPositiveNumber = (value: unknown, fallback: number, name: string): number => {
+  if (value === undefined || value === null || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`Context value ${name} must be a positive number, got ${String(value)}`);
+  return parsed;
+};
+
+const logLevels: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
+
+const readPackageJson = (): { name: string; version: string } =>
+  JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+
+export function readSettings(context: ContextSource, env: NodeJS.ProcessEnv = process.env): PlatformSettings {
+  const ctx = (key: string) => context.tryGetContext(key);
+  const pkg = readPackageJson();
+  const logLevel = (asString(ctx('logLevel')) ?? 'INFO').toUpperCase() as LogLevel;
+  if (!logLevels.includes(logLevel)) throw new Error(`Context value logLevel must be one of ${logLevels.join(', ')}`);
+
+  return {
+    stackNamePrefix: asString(ctx('stackNamePrefix')) ?? 'WhatsAppPlatform',
+    account: asString(ctx('account')) ?? asString(env.CDK_DEFAULT_ACCOUNT),
+    region: asString(ctx('region')) ?? asString(env.CDK_DEFAULT_REGION),
+    skipBundling: asBoolean(ctx('skipBundling')),
+    serviceName: asString(ctx('serviceName')) ?? pkg.name,
+    serviceVersion: asString(ctx('serviceVersion')) ?? pkg.version,
+    logLevel,
+    metricsNamespace: asString(ctx('metricsNamespace')) ?? 'WhatsAppBroadcastPlatform',
+    upstream: {
+      // Defaults equal shared/config/app-config.ts, so the deployed functions behave like local runs.
+      baseUrl: asString(ctx('graphApiBaseUrl')) ?? 'https://graph.facebook.com',
+      version: asString(ctx('graphApiVersion')) ?? 'v25.0',
+      timeoutMs: asPositiveNumber(ctx('upstreamTimeoutMs'), 15_000, 'upstreamTimeoutMs'),
+    },
+    // Far below the account's regional 10,000 rps shared by all APIs and the default Lambda
+    // concurrency of 1,000: one noisy surface cannot starve the others. Per-key limits live in usage plans.
+    stageThrottle: {
+      rateLimit: asPositiveNumber(ctx('stageRateLimit'), 200, 'stageRateLimit'),
+      burstLimit: asPositiveNumber(ctx('stageBurstLimit'), 400, 'stageBurstLimit'),
+    },
+    environmentName: asString(ctx('environment')),
+  };
+}

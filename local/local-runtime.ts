@@ -1,0 +1,206 @@
+/**
+ * The embedded local runtime: emulators, the Cloud API sandbox, the local gateway in front of
+ * the very same Lambda handler modules, and an SQS event source feeding the chunk worker.
+ *
+ * It only produces configuration (environment variables) for the code it runs; nothing in the
+ * handlers knows it is local. `external` mode skips the emulators and uses whatever endpoints
+ * the environment names (LocalStack, or real AWS when none are named).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { routes, type EndpointGroup } from '../lib/route-manifest';
+import { chunkWorker, functions, tables, queues } from '../lib/resource-definitions';
+import {
+  emulatorCredentials,
+  emulatorRegion,
+  ensureQueues,
+  ensureTables,
+  startDynalite,
+  startFauxqsEmulator,
+  type RunningEmulator,
+} from './emulators';
+import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local-gateway';
+import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
+import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
+import { demoSandboxAccounts, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
+import { getServices, resetServicesForTests } from '../functions/composition';
+
+export interface LocalRuntimeOptions {
+  /** Gateway port; 0 picks a free one. Default: PORT or 3000. */
+  port?: number;
+  /** Where persistent local state lives (dynalite data, demo credentials, token key). Default `.local`. */
+  dataDirectory?: string;
+  /** Keep DynamoDB data on disk across restarts. Tests run in memory. */
+  persist?: boolean;
+  /** `embedded` starts dynalite, fauxqs and the sandbox; `external` uses the endpoints in the environment. */
+  backend?: 'embedded' | 'external';
+  sandbox?: SandboxOptions;
+  /** Sandbox port for `npm start` (stable URL for users); tests use 0. */
+  sandboxPort?: number;
+  /** Upstream timeout; tests make it short. */
+  upstreamTimeoutMs?: number;
+  /** Extra environment for the handlers (e.g. a shorter chunk pacing in tests). */
+  environment?: Record<string, string>;
+  /** Seed the demo tenant on first boot. Default true. */
+  seedDemo?: boolean;
+  /** Start the SQS event source feeding the chunk worker. Default true; fault tests drive it by hand. */
+  startWorkers?: boolean;
+}
+
+export interface LocalRuntime {
+  baseUrl: string;
+  sandboxUrl: string;
+  sandbox?: CloudApiSandbox;
+  demo?: DemoTenant & { baseUrl: string; sandboxUrl: string };
+  /** The environment the handlers run with (also written to `.local/runtime.env`). */
+  environment: Record<string, string>;
+  sqs: SQSClient;
+  dynamodb: DynamoDBClient;
+  queueUrls: { outbound: string; outboundDeadLetter?: string };
+  /** Resolves when the chunk-worker queue is empty and no batch is in flight. */
+  workersIdle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const handlerModules = new Map<string, Promise<unknown>>();
+/** Same module files the Lambdas bundle: `functions/<name>/<name>.lambda.ts`. */
+const loadLambdaModule = (name: string): Promise<{ handler: unknown }> => {
+  if (!handlerModules.has(name)) handlerModules.set(name, import(`../functions/${name}/${name}.lambda`));
+  return handlerModules.get(name) as Promise<{ handler: unknown }>;
+};
+
+function localTokenKey(dataDirectory: string, persist: boolean): string {
+  if (!persist) return randomBytes(32).toString('base64');
+  const file = join(dataDirectory, 'token-encryption.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const dataDirectory = resolve(options.dataDirectory ?? '.local');
+  const persist = options.persist ?? false;
+  const backend = options.backend ?? 'embedded';
+  mkdirSync(dataDirectory, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+
+  try {
+    const environment: Record<string, string> = {};
+    let dynamoEndpoint = process.env.DYNAMODB_ENDPOINT;
+    let sqsEndpoint = process.env.SQS_ENDPOINT;
+    let sandbox: CloudApiSandbox | undefined;
+
+    if (backend === 'embedded') {
+      const dynalite: RunningEmulator = await startDynalite({ dataDirectory: persist ? join(dataDirectory, 'dynamodb') : undefined });
+      stops.push(dynalite.stop);
+      const fauxqs = await startFauxqsEmulator({});
+      stops.push(fauxqs.stop);
+      dynamoEndpoint = dynalite.endpoint;
+      sqsEndpoint = fauxqs.endpoint;
+      Object.assign(environment, {
+        AWS_REGION: emulatorRegion,
+        AWS_ACCESS_KEY_ID: emulatorCredentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: emulatorCredentials.secretAccessKey,
+        DYNAMODB_ENDPOINT: dynamoEndpoint,
+        SQS_ENDPOINT: sqsEndpoint,
+        LOCAL_TOKEN_KEY: localTokenKey(dataDirectory, persist),
+      });
+      sandbox = await startCloudApiSandbox({ port: options.sandboxPort ?? 0, ...options.sandbox });
+      stops.push(() => sandbox!.close());
+      environment.GRAPH_API_BASE_URL = sandbox.url;
+    }
+
+    const region = environment.AWS_REGION ?? process.env.AWS_REGION ?? emulatorRegion;
+    const clientSettings = backend === 'embedded' ? { region, credentials: emulatorCredentials } : { region };
+    const dynamodb = new DynamoDBClient({ ...clientSettings, endpoint: dynamoEndpoint });
+    const sqs = new SQSClient({ ...clientSettings, endpoint: sqsEndpoint });
+    stops.push(async () => {
+      dynamodb.destroy();
+      sqs.destroy();
+    });
+
+    if (backend === 'embedded' || process.env.LOCAL_CREATE_RESOURCES === '1') {
+      const tableNames = await ensureTables(dynamodb);
+      for (const table of Object.values(tables)) environment[table.envVar] = tableNames[table.name];
+      const queueUrls = await ensureQueues(sqs);
+      for (const queue of Object.values(queues)) environment[queue.envVar] = queueUrls[queue.name].url;
+      environment.OUTBOUND_DEAD_LETTER_QUEUE_URL = queueUrls.outboundMessages.deadLetterUrl;
+    }
+    if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
+    Object.assign(environment, options.environment);
+
+    // The handlers read configuration from the environment, exactly as in Lambda.
+    Object.assign(process.env, environment);
+    resetServicesForTests();
+    const services = getServices();
+
+    let demo: DemoTenant | undefined;
+    if (sandbox) for (const account of demoSandboxAccounts()) sandbox.registerBusinessAccount(account);
+    const demoFile = join(dataDirectory, 'demo.json');
+    if (options.seedDemo ?? true) {
+      if (persist && existsSync(demoFile) && (await isDemoSeeded(services))) {
+        demo = JSON.parse(readFileSync(demoFile, 'utf8')) as DemoTenant;
+      } else {
+        demo = await seedDemoTenant(services, sandbox ?? { registerBusinessAccount: () => undefined });
+      }
+    }
+
+    const gateway: LocalGateway = await startLocalGateway({
+      port: options.port ?? Number(process.env.PORT ?? 3000),
+      routes,
+      loadHandler: async (group: EndpointGroup) => (await loadLambdaModule(group)).handler as ProxyHandler,
+      isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
+    });
+    stops.push(() => gateway.close());
+
+    const outboundUrl = process.env[queues.outboundMessages.envVar] ?? '';
+    let workers: SqsEventSource | undefined;
+    if (options.startWorkers ?? true) {
+      const workerHandler = (await loadLambdaModule('chunk-worker')).handler as SqsBatchHandler;
+      workers = startSqsEventSource({
+        sqs,
+        queueUrl: outboundUrl,
+        queueArn: `arn:aws:sqs:${region}:000000000000:${outboundUrl.split('/').pop()}`,
+        handler: workerHandler,
+        batchSize: chunkWorker.batchSize,
+        maxConcurrency: chunkWorker.maxConcurrency,
+        functionTimeoutSeconds: functions['chunk-worker'].timeoutSeconds,
+        reportBatchItemFailures: true,
+      });
+      // Stop polling before the emulators go away.
+      stops.push(() => workers!.stop());
+    }
+
+    const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
+    const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl } : undefined;
+    if (demoWithUrls) writeFileSync(demoFile, `${JSON.stringify(demoWithUrls, null, 2)}\n`, { mode: 0o600 });
+    writeFileSync(
+      join(dataDirectory, 'runtime.env'),
+      Object.entries(environment)
+        .map(([name, value]) => `${name}=${value}`)
+        .join('\n') + '\n',
+      { mode: 0o600 },
+    );
+
+    return {
+      baseUrl: gateway.url,
+      sandboxUrl,
+      sandbox,
+      demo: demoWithUrls,
+      environment,
+      sqs,
+      dynamodb,
+      queueUrls: { outbound: outboundUrl, outboundDeadLetter: environment.OUTBOUND_DEAD_LETTER_QUEUE_URL },
+      workersIdle: () => workers?.idle() ?? Promise.resolve(),
+      stop: async () => {
+        for (const stop of stops.reverse()) await stop().catch(() => undefined);
+        stops.length = 0;
+      },
+    };
+  } catch (error) {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    throw error;
+  }
+}

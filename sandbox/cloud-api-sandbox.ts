@@ -1,0 +1,165 @@
+/**
+ * A local stand-in for Meta's WhatsApp Business Cloud API (Graph API) on bare `node:http`.
+ *
+ * Graph routes live under `/v{major}.{minor}/` (graph-api.ts); the sandbox's own inspection and
+ * fault-injection endpoints live under `/_sandbox/` (control-api.ts). This module only wires
+ * them to the server and owns the two things that need timers: added latency and requests that
+ * are deliberately never answered.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AcceptedMessageLog } from './accepted-message-log';
+import { ControlApi } from './control-api';
+import { GraphApi, type GraphOutcome } from './graph-api';
+import { invalidParameter, unknownError } from './graph-errors';
+import { MAX_BODY_BYTES, readBody, sendEmpty, sendJson } from './http-io';
+import { MessageIdGenerator } from './message-ids';
+import { SandboxControl } from './sandbox-control';
+import { SandboxRequestError } from './sandbox-request-error';
+import { SandboxState } from './sandbox-state';
+import type { CloudApiSandbox, SandboxOptions, TemplateStatus } from './sandbox-types';
+import { ThroughputLimiter } from './throughput-limiter';
+
+export type {
+  AcceptedMessage,
+  CloudApiSandbox,
+  RecipientErrorRule,
+  RecipientTimeoutRule,
+  SandboxBusinessAccount,
+  SandboxControlPatch,
+  SandboxControlSettings,
+  SandboxOptions,
+  SandboxPhoneNumber,
+  SandboxTemplate,
+  TemplateCategory,
+  TemplateStatus,
+} from './sandbox-types';
+/** Thrown by registerBusinessAccount / configure / setTemplateStatus for invalid input. */
+export { SandboxRequestError };
+
+const DEFAULT_PORT = 4010;
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_THROUGHPUT_PER_SECOND = 80;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startCloudApiSandbox(options: SandboxOptions = {}): Promise<CloudApiSandbox> {
+  const host = options.host ?? DEFAULT_HOST;
+  const throughputPerSecond = options.throughputPerSecond ?? DEFAULT_THROUGHPUT_PER_SECOND;
+  if (!Number.isInteger(throughputPerSecond) || throughputPerSecond < 0) {
+    throw new SandboxRequestError(400, 'throughputPerSecond must be an integer >= 0');
+  }
+  const state = new SandboxState();
+  const control = new SandboxControl(throughputPerSecond);
+  const limiter = new ThroughputLimiter();
+  const log = new AcceptedMessageLog();
+  for (const account of options.accounts ?? []) state.registerAccount(account);
+
+  const reset = () => {
+    log.clear();
+    control.resetToDefaults();
+    limiter.clear();
+  };
+  const graph = new GraphApi({ state, control, limiter, log, messageIds: new MessageIdGenerator() });
+  const controlApi = new ControlApi({ state, control, log, reset });
+
+  /** Requests being held unanswered, so close() can drop them instead of waiting a minute. */
+  const held = new Map<ServerResponse, NodeJS.Timeout>();
+  const hold = (response: ServerResponse) => {
+    const timer = setTimeout(() => {
+      held.delete(response);
+      response.destroy();
+    }, control.holdMs);
+    held.set(response, timer);
+    response.on('close', () => {
+      clearTimeout(timer);
+      held.delete(response);
+    });
+  };
+
+  const answerGraph = (response: ServerResponse, outcome: GraphOutcome) => {
+    if (outcome.kind === 'hold') hold(response);
+    else sendJson(response, outcome.status, outcome.body, outcome.headers);
+  };
+
+  const handleGraph = async (request: IncomingMessage, response: ServerResponse, url: URL, body: Buffer | null) => {
+    if (control.shouldTimeOut()) return hold(response);
+    const latency = control.nextLatencyMs();
+    if (latency > 0) await delay(latency);
+    if (body === null) {
+      const error = invalidParameter(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
+      return sendJson(response, error.httpStatus, error.toBody());
+    }
+    answerGraph(
+      response,
+      graph.handle({ method: request.method ?? 'GET', url, authorization: request.headers.authorization, body }),
+    );
+  };
+
+  const handleRequest = async (request: IncomingMessage, response: ServerResponse) => {
+    const path = request.url ?? '/';
+    const isControl = path === '/_sandbox' || path.startsWith('/_sandbox/') || path.startsWith('/_sandbox?');
+    try {
+      // The Host header, not the listen address, so paging links work through any alias.
+      const url = new URL(path, `http://${request.headers.host ?? 'localhost'}`);
+      const body = await readBody(request);
+      if (!isControl) return await handleGraph(request, response, url, body);
+      if (body === null) return sendJson(response, 413, { error: { message: `body exceeds ${MAX_BODY_BYTES} bytes` } });
+      const answer = controlApi.handle(request.method ?? 'GET', url, body);
+      if (answer.body === undefined) sendEmpty(response, answer.status);
+      else sendJson(response, answer.status, answer.body, answer.headers);
+    } catch (error) {
+      if (response.headersSent) return response.destroy();
+      if (isControl) {
+        return sendJson(response, 500, { error: { message: error instanceof Error ? error.message : String(error) } });
+      }
+      const graphError = unknownError();
+      sendJson(response, graphError.httpStatus, graphError.toBody());
+    }
+  };
+
+  const server = createServer((request, response) => {
+    void handleRequest(request, response);
+  });
+  // Outlive typical client keep-alive so pooled connections are not cut mid-benchmark.
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const sandboxUrl = `http://${hostForUrl(host)}:${port}`;
+
+  return {
+    url: sandboxUrl,
+    port,
+    registerBusinessAccount: (account) => state.registerAccount(account),
+    acceptedMessages: () => log.list(),
+    configure: (patch) => control.apply(patch),
+    setTemplateStatus: (templateId: string, status: TemplateStatus) => {
+      state.setTemplateStatus(templateId, status);
+    },
+    reset,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const [response, timer] of held) {
+          clearTimeout(timer);
+          response.destroy();
+        }
+        held.clear();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+

@@ -1,0 +1,124 @@
+/**
+ * The sandbox's own unauthenticated endpoints under `/_sandbox`: inspection of accepted
+ * messages, fault injection, account registration, template review and reset.
+ */
+import type { AcceptedMessageLog } from './accepted-message-log';
+import type { SandboxControl } from './sandbox-control';
+import { SandboxRequestError } from './sandbox-request-error';
+import type { SandboxState } from './sandbox-state';
+import type { SandboxBusinessAccount } from './sandbox-types';
+
+export interface ControlResponse {
+  status: number;
+  /** Absent for 204. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ControlDependencies {
+  state: SandboxState;
+  control: SandboxControl;
+  log: AcceptedMessageLog;
+  reset: () => void;
+}
+
+type Handler = (url: URL, body: () => unknown) => ControlResponse;
+
+const NO_CONTENT: ControlResponse = { status: 204 };
+
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return {};
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new SandboxRequestError(400, 'request body is not valid JSON');
+  }
+}
+
+function stripPlus(value: string | null): string | undefined {
+  if (value === null || value === '') return undefined;
+  return value.startsWith('+') ? value.slice(1) : value;
+}
+
+export class ControlApi {
+  private readonly routes: Record<string, Record<string, Handler>>;
+
+  constructor(private readonly deps: ControlDependencies) {
+    const { state, control, log } = deps;
+    this.routes = {
+      '/_sandbox/health': { GET: () => ({ status: 200, body: { status: 'ok' } }) },
+      '/_sandbox/messages': {
+        GET: (url) => ({
+          status: 200,
+          body: {
+            data: log.list({
+              phoneNumberId: url.searchParams.get('phone_number_id') ?? undefined,
+              recipient: stripPlus(url.searchParams.get('recipient')),
+            }),
+          },
+        }),
+        DELETE: () => {
+          log.clear();
+          return NO_CONTENT;
+        },
+      },
+      '/_sandbox/control': {
+        GET: () => ({ status: 200, body: control.settings() }),
+        POST: (_url, body) => {
+          control.apply(body());
+          return { status: 200, body: control.settings() };
+        },
+        DELETE: () => {
+          control.resetToDefaults();
+          return NO_CONTENT;
+        },
+      },
+      '/_sandbox/accounts': {
+        GET: () => ({ status: 200, body: { data: state.listAccounts() } }),
+        POST: (_url, body) => {
+          const account = body() as SandboxBusinessAccount;
+          state.registerAccount(account);
+          return { status: 200, body: { wabaId: account.wabaId } };
+        },
+      },
+      '/_sandbox/reset': {
+        POST: () => {
+          deps.reset();
+          return NO_CONTENT;
+        },
+      },
+    };
+  }
+
+  handle(method: string, url: URL, rawBody: Buffer): ControlResponse {
+    try {
+      const body = () => parseJson(rawBody);
+      const templateStatus = /^\/_sandbox\/templates\/([^/]+)\/status$/.exec(url.pathname);
+      if (templateStatus !== null) {
+        return this.dispatch({ POST: (_url, read) => this.setTemplateStatus(decodeURIComponent(templateStatus[1] ?? ''), read()) }, method, url, body);
+      }
+      const methods = this.routes[url.pathname.replace(/\/+$/, '')];
+      if (methods === undefined) return { status: 404, body: { error: { message: `unknown sandbox route ${url.pathname}` } } };
+      return this.dispatch(methods, method, url, body);
+    } catch (error) {
+      if (error instanceof SandboxRequestError) return { status: error.httpStatus, body: { error: { message: error.message } } };
+      if (error instanceof URIError) return { status: 400, body: { error: { message: 'malformed path' } } };
+      throw error;
+    }
+  }
+
+  private dispatch(methods: Record<string, Handler>, method: string, url: URL, body: () => unknown): ControlResponse {
+    const handler = methods[method];
+    if (handler === undefined) {
+      const allowed = Object.keys(methods).join(', ');
+      return { status: 405, body: { error: { message: `use ${allowed}` } }, headers: { allow: allowed } };
+    }
+    return handler(url, body);
+  }
+
+  private setTemplateStatus(templateId: string, body: unknown): ControlResponse {
+    const status = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
+    const template = this.deps.state.setTemplateStatus(templateId, status);
+    return { status: 200, body: { id: template.id, name: template.name, language: template.language, status: template.status } };
+  }
+}

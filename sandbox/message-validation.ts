@@ -1,0 +1,351 @@
+/**
+ * Validation of `POST /{phone-number-id}/messages` bodies, the checks Meta runs synchronously
+ * before accepting a message. Anything it rejects is answered with code 100 and Meta's
+ * PHP-style parameter paths (`text['body']`), so client error handling written against the
+ * sandbox matches production.
+ *
+ * Template existence and parameter counts need the account's templates; this module only
+ * extracts what the request supplies (`TemplateReference`) and compares counts.
+ */
+import { invalidParameter, requiredParameter, templateParamCountMismatch } from './graph-errors';
+
+export const MESSAGE_TYPES = [
+  'text',
+  'template',
+  'image',
+  'document',
+  'audio',
+  'video',
+  'sticker',
+  'location',
+  'interactive',
+  'contacts',
+  'reaction',
+] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'document', 'audio', 'video', 'sticker']);
+const INTERACTIVE_TYPES = [
+  'button',
+  'list',
+  'cta_url',
+  'flow',
+  'product',
+  'product_list',
+  'catalog_message',
+  'location_request_message',
+  'call_permission_request',
+  'order_details',
+  'order_status',
+] as const;
+
+const MAX_TEXT_BODY = 4096;
+/** E.164 allows at most 15 digits; Meta also accepts a leading '+'. */
+const RECIPIENT_PATTERN = /^\+?\d{3,15}$/;
+
+export interface TemplateReference {
+  name: string;
+  languageCode: string;
+  /** Parameters supplied per component; a component the request omits supplies 0. */
+  headerParams: number;
+  bodyParams: number;
+}
+
+export type MessageRequest =
+  | { kind: 'read'; messageId: string }
+  | { kind: 'send'; to: string; waId: string; type: MessageType; template?: TemplateReference };
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+function oneOf(param: string, allowed: readonly string[], got: unknown): never {
+  const list = allowed.map((value) => value.toUpperCase()).join(', ');
+  throw invalidParameter(`Param ${param} must be one of {${list}} - got ${JSON.stringify(got)}.`);
+}
+
+function requireRecord(parent: Json, key: string, path: string): Json {
+  const value = parent[key];
+  if (value === undefined || value === null) throw requiredParameter(path);
+  if (!isRecord(value)) throw invalidParameter(`Param ${path} must be a JSON object.`);
+  return value;
+}
+
+function requireString(parent: Json, key: string, path: string): string {
+  const value = parent[key];
+  if (value === undefined || value === null || value === '') throw requiredParameter(path);
+  if (typeof value !== 'string') throw invalidParameter(`Param ${path} must be a string.`);
+  return value;
+}
+
+function requireArray(parent: Json, key: string, path: string, min: number, max: number): unknown[] {
+  const value = parent[key];
+  if (value === undefined || value === null) throw requiredParameter(path);
+  if (!Array.isArray(value)) throw invalidParameter(`Param ${path} must be an array.`);
+  if (value.length < min || value.length > max) {
+    throw invalidParameter(`Param ${path} must have between ${min} and ${max} elements.`);
+  }
+  return value;
+}
+
+/** Parses a JSON request body the way Graph does: anything but an object is unusable. */
+export function parseMessageRequest(body: unknown): MessageRequest {
+  if (!isRecord(body)) throw invalidParameter('Invalid JSON in request body');
+  const product = body.messaging_product;
+  if (product === undefined || product === null || product === '') throw requiredParameter('messaging_product');
+  if (product !== 'whatsapp') oneOf('messaging_product', ['whatsapp'], product);
+
+  if (body.status !== undefined) return parseReadReceipt(body);
+
+  if (body.recipient_type !== undefined && body.recipient_type !== 'individual') {
+    oneOf('recipient_type', ['individual'], body.recipient_type);
+  }
+  const to = requireString(body, 'to', 'to');
+  if (!RECIPIENT_PATTERN.test(to)) {
+    throw invalidParameter("Param to must be a phone number of 3 to 15 digits with an optional leading '+'.");
+  }
+  if (body.context !== undefined) {
+    const context = requireRecord(body, 'context', 'context');
+    requireString(context, 'message_id', "context['message_id']");
+  }
+
+  // Meta defaults a missing type to text.
+  const type = body.type ?? 'text';
+  if (typeof type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(type)) {
+    oneOf('type', MESSAGE_TYPES, type);
+  }
+  const messageType = type as MessageType;
+  const template = validateContent(body, messageType);
+  return { kind: 'send', to, waId: to.startsWith('+') ? to.slice(1) : to, type: messageType, template };
+}
+
+function parseReadReceipt(body: Json): MessageRequest {
+  if (body.status !== 'read') oneOf('status', ['read'], body.status);
+  const messageId = requireString(body, 'message_id', 'message_id');
+  if (body.typing_indicator !== undefined) {
+    const indicator = requireRecord(body, 'typing_indicator', 'typing_indicator');
+    if (indicator.type !== 'text') oneOf("typing_indicator['type']", ['text'], indicator.type);
+  }
+  return { kind: 'read', messageId };
+}
+
+function validateContent(body: Json, type: MessageType): TemplateReference | undefined {
+  if (MEDIA_TYPES.has(type)) {
+    validateMedia(requireRecord(body, type, type), type);
+    return undefined;
+  }
+  switch (type) {
+    case 'text':
+      validateText(requireRecord(body, 'text', 'text'));
+      return undefined;
+    case 'template':
+      return parseTemplate(requireRecord(body, 'template', 'template'));
+    case 'location':
+      validateLocation(requireRecord(body, 'location', 'location'));
+      return undefined;
+    case 'interactive':
+      validateInteractive(requireRecord(body, 'interactive', 'interactive'));
+      return undefined;
+    case 'contacts':
+      validateContacts(body);
+      return undefined;
+    case 'reaction':
+      validateReaction(requireRecord(body, 'reaction', 'reaction'));
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+function validateText(text: Json): void {
+  const messageBody = requireString(text, 'body', "text['body']");
+  if (messageBody.length > MAX_TEXT_BODY) {
+    throw invalidParameter(`Param text['body'] must be at most ${MAX_TEXT_BODY} characters long.`);
+  }
+  if (text.preview_url !== undefined && typeof text.preview_url !== 'boolean') {
+    throw invalidParameter("Param text['preview_url'] must be a boolean.");
+  }
+}
+
+function validateMedia(media: Json, path: string): void {
+  if (!isNonEmptyString(media.id) && !isNonEmptyString(media.link)) {
+    throw invalidParameter(`Param ${path} must contain either 'id' or 'link'.`);
+  }
+  if (media.caption !== undefined && typeof media.caption !== 'string') {
+    throw invalidParameter(`Param ${path}['caption'] must be a string.`);
+  }
+}
+
+/** The YAML types coordinates as strings while Meta's examples send numbers; both are accepted. */
+function coordinate(location: Json, key: 'latitude' | 'longitude', limit: number): void {
+  const raw = location[key];
+  if (raw === undefined || raw === null || raw === '') throw requiredParameter(`location['${key}']`);
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(value) || Math.abs(value) > limit) {
+    throw invalidParameter(`Param location['${key}'] must be a number between -${limit} and ${limit}.`);
+  }
+}
+
+function validateLocation(location: Json): void {
+  coordinate(location, 'latitude', 90);
+  coordinate(location, 'longitude', 180);
+}
+
+function validateReaction(reaction: Json): void {
+  requireString(reaction, 'message_id', "reaction['message_id']");
+  // An empty emoji removes a reaction, so only its presence is required.
+  if (typeof reaction.emoji !== 'string') throw requiredParameter("reaction['emoji']");
+}
+
+function validateContacts(body: Json): void {
+  const contacts = requireArray(body, 'contacts', 'contacts', 1, 257);
+  contacts.forEach((contact, index) => {
+    const path = `contacts[${index}]`;
+    if (!isRecord(contact)) throw invalidParameter(`Param ${path} must be a JSON object.`);
+    const name = requireRecord(contact, 'name', `${path}['name']`);
+    requireString(name, 'formatted_name', `${path}['name']['formatted_name']`);
+  });
+}
+
+function validateInteractive(interactive: Json): void {
+  const kind = interactive.type;
+  if (kind === undefined || kind === null || kind === '') throw requiredParameter("interactive['type']");
+  if (typeof kind !== 'string' || !(INTERACTIVE_TYPES as readonly string[]).includes(kind)) {
+    oneOf("interactive['type']", INTERACTIVE_TYPES, kind);
+  }
+  const action = requireRecord(interactive, 'action', "interactive['action']");
+  const needsBody = kind !== 'product' && kind !== 'location_request_message' && kind !== 'call_permission_request';
+  if (needsBody) {
+    const body = requireRecord(interactive, 'body', "interactive['body']");
+    requireString(body, 'text', "interactive['body']['text']");
+  }
+  switch (kind) {
+    case 'button': {
+      const buttons = requireArray(action, 'buttons', "interactive['action']['buttons']", 1, 3);
+      buttons.forEach((button, index) => {
+        const path = `interactive['action']['buttons'][${index}]`;
+        if (!isRecord(button)) throw invalidParameter(`Param ${path} must be a JSON object.`);
+        if (button.type !== 'reply') oneOf(`${path}['type']`, ['reply'], button.type);
+        const reply = requireRecord(button, 'reply', `${path}['reply']`);
+        requireString(reply, 'id', `${path}['reply']['id']`);
+        requireString(reply, 'title', `${path}['reply']['title']`);
+      });
+      return;
+    }
+    case 'list': {
+      requireString(action, 'button', "interactive['action']['button']");
+      const sections = requireArray(action, 'sections', "interactive['action']['sections']", 1, 10);
+      sections.forEach((section, index) => {
+        const path = `interactive['action']['sections'][${index}]`;
+        if (!isRecord(section)) throw invalidParameter(`Param ${path} must be a JSON object.`);
+        const rows = requireArray(section, 'rows', `${path}['rows']`, 1, 10);
+        rows.forEach((row, rowIndex) => {
+          const rowPath = `${path}['rows'][${rowIndex}]`;
+          if (!isRecord(row)) throw invalidParameter(`Param ${rowPath} must be a JSON object.`);
+          requireString(row, 'id', `${rowPath}['id']`);
+          requireString(row, 'title', `${rowPath}['title']`);
+        });
+      });
+      return;
+    }
+    case 'cta_url': {
+      const parameters = requireRecord(action, 'parameters', "interactive['action']['parameters']");
+      requireString(parameters, 'display_text', "interactive['action']['parameters']['display_text']");
+      requireString(parameters, 'url', "interactive['action']['parameters']['url']");
+      return;
+    }
+    case 'flow': {
+      if (action.name !== 'flow') oneOf("interactive['action']['name']", ['flow'], action.name);
+      requireRecord(action, 'parameters', "interactive['action']['parameters']");
+      return;
+    }
+    case 'product':
+      requireString(action, 'catalog_id', "interactive['action']['catalog_id']");
+      requireString(action, 'product_retailer_id', "interactive['action']['product_retailer_id']");
+      return;
+    case 'product_list':
+      requireString(action, 'catalog_id', "interactive['action']['catalog_id']");
+      requireArray(action, 'sections', "interactive['action']['sections']", 1, 10);
+      return;
+    default:
+      requireString(action, 'name', "interactive['action']['name']");
+  }
+}
+
+function parseTemplate(template: Json): TemplateReference {
+  const name = requireString(template, 'name', "template['name']");
+  const language = requireRecord(template, 'language', "template['language']");
+  const languageCode = requireString(language, 'code', "template['language']['code']");
+  const reference: TemplateReference = { name, languageCode, headerParams: 0, bodyParams: 0 };
+  if (template.components === undefined) return reference;
+  if (!Array.isArray(template.components)) throw invalidParameter("Param template['components'] must be an array.");
+
+  template.components.forEach((component, index) => {
+    const path = `template['components'][${index}]`;
+    if (!isRecord(component)) throw invalidParameter(`Param ${path} must be a JSON object.`);
+    const kind = requireString(component, 'type', `${path}['type']`).toLowerCase();
+    const parameters = component.parameters === undefined ? [] : component.parameters;
+    if (!Array.isArray(parameters)) throw invalidParameter(`Param ${path}['parameters'] must be an array.`);
+    parameters.forEach((parameter, parameterIndex) => validateTemplateParameter(parameter, `${path}['parameters'][${parameterIndex}]`));
+    if (kind === 'header') reference.headerParams += parameters.length;
+    else if (kind === 'body') reference.bodyParams += parameters.length;
+    else if (kind === 'button') {
+      requireString(component, 'sub_type', `${path}['sub_type']`);
+      const buttonIndex = component.index;
+      if (buttonIndex === undefined || buttonIndex === null || buttonIndex === '') throw requiredParameter(`${path}['index']`);
+    }
+  });
+  return reference;
+}
+
+function validateTemplateParameter(parameter: unknown, path: string): void {
+  if (!isRecord(parameter)) throw invalidParameter(`Param ${path} must be a JSON object.`);
+  const kind = requireString(parameter, 'type', `${path}['type']`);
+  // Presence only: Meta's own quick-reply examples pass booleans as `text`.
+  if (kind === 'text' && (parameter.text === undefined || parameter.text === null)) throw requiredParameter(`${path}['text']`);
+  if (MEDIA_TYPES.has(kind)) validateMedia(requireRecord(parameter, kind, `${path}['${kind}']`), `${path}['${kind}']`);
+}
+
+/** Positional `{{1}}` and named `{{first_name}}` placeholders; a repeated one counts once. */
+export function countPlaceholders(text: string): number {
+  const names = new Set<string>();
+  for (const match of text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)) {
+    names.add(match[1] ?? '');
+  }
+  return names.size;
+}
+
+export interface ExpectedTemplateParams {
+  /** Only a TEXT header has placeholders to count; media headers are not checked. */
+  header?: number;
+  body: number;
+}
+
+/** What a template's HEADER (text format) and BODY components expect to be filled with. */
+export function expectedTemplateParams(components: ReadonlyArray<Record<string, unknown>>): ExpectedTemplateParams {
+  const expected: ExpectedTemplateParams = { body: 0 };
+  for (const component of components) {
+    const kind = typeof component.type === 'string' ? component.type.toUpperCase() : '';
+    const text = typeof component.text === 'string' ? component.text : '';
+    const format = typeof component.format === 'string' ? component.format.toUpperCase() : 'TEXT';
+    if (kind === 'BODY') expected.body += countPlaceholders(text);
+    else if (kind === 'HEADER' && format === 'TEXT') expected.header = (expected.header ?? 0) + countPlaceholders(text);
+  }
+  return expected;
+}
+
+/** Meta checks the body first, which is the one clients get wrong most often. */
+export function checkTemplateParams(expected: ExpectedTemplateParams, reference: TemplateReference): void {
+  if (reference.bodyParams !== expected.body) {
+    throw templateParamCountMismatch('body', reference.bodyParams, expected.body);
+  }
+  if (expected.header !== undefined && reference.headerParams !== expected.header) {
+    throw templateParamCountMismatch('header', reference.headerParams, expected.header);
+  }
+}

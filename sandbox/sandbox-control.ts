@@ -1,0 +1,237 @@
+/**
+ * Fault-injection and throughput settings (`/_sandbox/control`) and the decisions drawn from
+ * them on each request.
+ *
+ * Rates and jitter use a seeded PRNG (see seeded-random.ts), re-seeded whenever the settings
+ * are reset or `seed` is set, so a given sequence of requests meets the same faults every run.
+ * Per-recipient rules are looked up in Maps: O(1) on the send path.
+ */
+import { seededRandom } from './seeded-random';
+import { SandboxRequestError } from './sandbox-request-error';
+import type {
+  RecipientErrorRule,
+  RecipientTimeoutRule,
+  SandboxControlPatch,
+  SandboxControlSettings,
+} from './sandbox-types';
+
+const DEFAULT_SEED = 1;
+const DEFAULT_TIMEOUT_HOLD_MS = 60_000;
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fail(message: string): never {
+  throw new SandboxRequestError(400, message);
+}
+
+function nonNegative(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(`${name} must be a number >= 0`);
+  return value;
+}
+
+function rate(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) fail(`${name} must be a number between 0 and 1`);
+  return value;
+}
+
+function wholeNumber(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(`${name} must be an integer >= 0`);
+  return value;
+}
+
+function optionalTimes(value: unknown, name: string): number | undefined {
+  return value === undefined ? undefined : wholeNumber(value, name);
+}
+
+/** Recipients are matched on digits, so "+1555..." and "1555..." name the same rule. */
+function recipientKey(recipient: string): string {
+  return recipient.startsWith('+') ? recipient.slice(1) : recipient;
+}
+
+function mapEntries(value: unknown, name: string): Array<[string, unknown]> {
+  if (!isRecord(value)) fail(`${name} must be an object keyed by ${name === 'throughputByPhoneNumberId' ? 'phone number id' : 'recipient'}`);
+  return Object.entries(value);
+}
+
+function parseErrorRule(value: unknown, name: string): RecipientErrorRule {
+  if (!isRecord(value)) fail(`${name} must be an object`);
+  const rule: RecipientErrorRule = { code: wholeNumber(value.code, `${name}.code`) };
+  if (value.httpStatus !== undefined) {
+    const status = wholeNumber(value.httpStatus, `${name}.httpStatus`);
+    if (status < 400 || status > 599) fail(`${name}.httpStatus must be between 400 and 599`);
+    rule.httpStatus = status;
+  }
+  if (value.message !== undefined) {
+    if (typeof value.message !== 'string') fail(`${name}.message must be a string`);
+    rule.message = value.message;
+  }
+  const times = optionalTimes(value.times, `${name}.times`);
+  if (times !== undefined) rule.times = times;
+  return rule;
+}
+
+function parseTimeoutRule(value: unknown, name: string): RecipientTimeoutRule {
+  if (!isRecord(value)) fail(`${name} must be an object`);
+  const times = optionalTimes(value.times, `${name}.times`);
+  return times === undefined ? {} : { times };
+}
+
+/** Consumes one use of a rule; rules without `times` never run out. */
+function takeRule<T extends { times?: number }>(rules: Map<string, T>, key: string): T | undefined {
+  const rule = rules.get(key);
+  if (rule === undefined) return undefined;
+  if (rule.times !== undefined) {
+    if (rule.times <= 1) rules.delete(key);
+    else rule.times -= 1;
+    if (rule.times === 0) return undefined;
+  }
+  return rule;
+}
+
+export class SandboxControl {
+  private latencyMs = 0;
+  private latencyJitterMs = 0;
+  private errorRate = 0;
+  private timeoutRate = 0;
+  private timeoutHoldMs = DEFAULT_TIMEOUT_HOLD_MS;
+  private seed = DEFAULT_SEED;
+  private random = seededRandom(DEFAULT_SEED);
+  private throughputPerSecond: number;
+  private readonly throughputByPhoneNumberId = new Map<string, number>();
+  private readonly recipientErrors = new Map<string, RecipientErrorRule>();
+  private readonly recipientTimeouts = new Map<string, RecipientTimeoutRule>();
+
+  constructor(private readonly defaultThroughputPerSecond: number) {
+    this.throughputPerSecond = defaultThroughputPerSecond;
+  }
+
+  resetToDefaults(): void {
+    this.latencyMs = 0;
+    this.latencyJitterMs = 0;
+    this.errorRate = 0;
+    this.timeoutRate = 0;
+    this.timeoutHoldMs = DEFAULT_TIMEOUT_HOLD_MS;
+    this.seed = DEFAULT_SEED;
+    this.random = seededRandom(DEFAULT_SEED);
+    this.throughputPerSecond = this.defaultThroughputPerSecond;
+    this.throughputByPhoneNumberId.clear();
+    this.recipientErrors.clear();
+    this.recipientTimeouts.clear();
+  }
+
+  /**
+   * Validates the whole patch before applying any of it, so a rejected request leaves the
+   * settings untouched.
+   */
+  apply(input: unknown): void {
+    if (!isRecord(input)) fail('control settings must be a JSON object');
+    const known = new Set<string>([
+      'latencyMs',
+      'latencyJitterMs',
+      'errorRate',
+      'timeoutRate',
+      'timeoutHoldMs',
+      'seed',
+      'throughputPerSecond',
+      'throughputByPhoneNumberId',
+      'recipientErrors',
+      'recipientTimeouts',
+    ]);
+    const unknown = Object.keys(input).filter((key) => !known.has(key));
+    if (unknown.length > 0) fail(`unknown control settings: ${unknown.join(', ')}`);
+
+    const updates: Array<() => void> = [];
+    const scalar = (key: keyof SandboxControlPatch, parse: (value: unknown, name: string) => number, set: (value: number) => void) => {
+      if (input[key] === undefined) return;
+      const value = parse(input[key], key);
+      updates.push(() => set(value));
+    };
+    scalar('latencyMs', nonNegative, (value) => (this.latencyMs = value));
+    scalar('latencyJitterMs', nonNegative, (value) => (this.latencyJitterMs = value));
+    scalar('errorRate', rate, (value) => (this.errorRate = value));
+    scalar('timeoutRate', rate, (value) => (this.timeoutRate = value));
+    scalar('timeoutHoldMs', nonNegative, (value) => (this.timeoutHoldMs = value));
+    scalar('throughputPerSecond', wholeNumber, (value) => (this.throughputPerSecond = value));
+    scalar('seed', wholeNumber, (value) => {
+      this.seed = value;
+      this.random = seededRandom(value);
+    });
+
+    this.collectMapUpdates(input.throughputByPhoneNumberId, 'throughputByPhoneNumberId', updates, this.throughputByPhoneNumberId, (value, name) =>
+      wholeNumber(value, name),
+    );
+    this.collectMapUpdates(input.recipientErrors, 'recipientErrors', updates, this.recipientErrors, parseErrorRule, recipientKey);
+    this.collectMapUpdates(input.recipientTimeouts, 'recipientTimeouts', updates, this.recipientTimeouts, parseTimeoutRule, recipientKey);
+
+    for (const update of updates) update();
+  }
+
+  private collectMapUpdates<T>(
+    value: unknown,
+    name: string,
+    updates: Array<() => void>,
+    target: Map<string, T>,
+    parse: (value: unknown, name: string) => T,
+    normaliseKey: (key: string) => string = (key) => key,
+  ): void {
+    if (value === undefined) return;
+    for (const [rawKey, entry] of mapEntries(value, name)) {
+      const key = normaliseKey(rawKey);
+      if (entry === null) {
+        updates.push(() => target.delete(key));
+      } else {
+        const parsed = parse(entry, `${name}.${rawKey}`);
+        updates.push(() => target.set(key, parsed));
+      }
+    }
+  }
+
+  settings(): SandboxControlSettings {
+    return {
+      latencyMs: this.latencyMs,
+      latencyJitterMs: this.latencyJitterMs,
+      errorRate: this.errorRate,
+      timeoutRate: this.timeoutRate,
+      timeoutHoldMs: this.timeoutHoldMs,
+      seed: this.seed,
+      throughputPerSecond: this.throughputPerSecond,
+      throughputByPhoneNumberId: Object.fromEntries(this.throughputByPhoneNumberId),
+      recipientErrors: Object.fromEntries([...this.recipientErrors].map(([key, rule]) => [key, { ...rule }])),
+      recipientTimeouts: Object.fromEntries([...this.recipientTimeouts].map(([key, rule]) => [key, { ...rule }])),
+    };
+  }
+
+  throughputFor(phoneNumberId: string): number {
+    return this.throughputByPhoneNumberId.get(phoneNumberId) ?? this.throughputPerSecond;
+  }
+
+  /** Milliseconds to delay this request; draws from the PRNG only when jitter is configured. */
+  nextLatencyMs(): number {
+    if (this.latencyJitterMs === 0) return this.latencyMs;
+    return this.latencyMs + this.random() * this.latencyJitterMs;
+  }
+
+  get holdMs(): number {
+    return this.timeoutHoldMs;
+  }
+
+  shouldTimeOut(): boolean {
+    return this.timeoutRate > 0 && this.random() < this.timeoutRate;
+  }
+
+  shouldFailTransiently(): boolean {
+    return this.errorRate > 0 && this.random() < this.errorRate;
+  }
+
+  takeRecipientTimeout(recipient: string): boolean {
+    return this.recipientTimeouts.size > 0 && takeRule(this.recipientTimeouts, recipient) !== undefined;
+  }
+
+  takeRecipientError(recipient: string): RecipientErrorRule | undefined {
+    return this.recipientErrors.size > 0 ? takeRule(this.recipientErrors, recipient) : undefined;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Public data shapes of the Cloud API sandbox. Kept apart from the HTTP wiring so the state,
+ * validation and route modules can share them without importing the server.
+ */
+
+export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
+
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+
+export interface SandboxPhoneNumber {
+  id: string;
+  /** Digits only, e.g. "15550001001"; the Graph API shows it formatted ("+1 555-000-1001"). */
+  displayPhoneNumber: string;
+  verifiedName: string;
+  qualityRating?: string;
+}
+
+export interface SandboxTemplate {
+  id: string;
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  status: TemplateStatus;
+  /** Meta's component shape: `{ type: 'BODY', text: 'Hi {{1}}' }` etc. */
+  components: Array<Record<string, unknown>>;
+}
+
+export interface SandboxBusinessAccount {
+  wabaId: string;
+  businessId: string;
+  name: string;
+  /** The upstream system-user token the sandbox accepts for this account. */
+  accessToken: string;
+  phoneNumbers: SandboxPhoneNumber[];
+  templates: SandboxTemplate[];
+}
+
+export interface SandboxOptions {
+  /** Default 4010; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Accepted messages per phone number id in any one-second window; default 80 (Meta's default). */
+  throughputPerSecond?: number;
+  accounts?: SandboxBusinessAccount[];
+}
+
+export interface AcceptedMessage {
+  messageId: string;
+  phoneNumberId: string;
+  recipient: string;
+  type: string;
+  /** The full parsed request body. */
+  body: unknown;
+  receivedAt: string;
+}
+
+export interface RecipientErrorRule {
+  code: number;
+  httpStatus?: number;
+  message?: string;
+  /** Answer the error this many times, then succeed; omitted = always. */
+  times?: number;
+}
+
+export interface RecipientTimeoutRule {
+  /** Hold this many requests, then answer normally; omitted = always. */
+  times?: number;
+}
+
+/** Current fault-injection and throughput settings, as `GET /_sandbox/control` returns them. */
+export interface SandboxControlSettings {
+  latencyMs: number;
+  latencyJitterMs: number;
+  /** 0..1: fraction of valid message sends answered with Meta's transient error (HTTP 500, code 2). */
+  errorRate: number;
+  /** 0..1: fraction of Graph requests never answered (socket held `timeoutHoldMs`, then dropped). */
+  timeoutRate: number;
+  timeoutHoldMs: number;
+  /** Seed of the PRNG that decides `errorRate`, `timeoutRate` and latency jitter. */
+  seed: number;
+  throughputPerSecond: number;
+  throughputByPhoneNumberId: Record<string, number>;
+  recipientErrors: Record<string, RecipientErrorRule>;
+  recipientTimeouts: Record<string, RecipientTimeoutRule>;
+}
+
+/**
+ * A partial update merged into the current settings. Map entries merge key by key; a `null`
+ * entry removes that key (e.g. `{ recipientErrors: { "15551234567": null } }`).
+ */
+export interface SandboxControlPatch {
+  latencyMs?: number;
+  latencyJitterMs?: number;
+  errorRate?: number;
+  timeoutRate?: number;
+  timeoutHoldMs?: number;
+  seed?: number;
+  throughputPerSecond?: number;
+  throughputByPhoneNumberId?: Record<string, number | null>;
+  recipientErrors?: Record<string, RecipientErrorRule | null>;
+  recipientTimeouts?: Record<string, RecipientTimeoutRule | null>;
+}
+
+export interface CloudApiSandbox {
+  /** e.g. http://127.0.0.1:4010 — Graph paths are under `${url}/v25.0/...`. */
+  url: string;
+  port: number;
+  /** Idempotent upsert by wabaId. */
+  registerBusinessAccount(account: SandboxBusinessAccount): void;
+  /** Same data as `GET /_sandbox/messages`. */
+  acceptedMessages(): AcceptedMessage[];
+  /** Same as `POST /_sandbox/control`, for in-process callers. */
+  configure(patch: SandboxControlPatch): void;
+  /** Same as `POST /_sandbox/templates/{id}/status`. */
+  setTemplateStatus(templateId: string, status: TemplateStatus): void;
+  /** Clears accepted messages, control settings and throughput windows; keeps accounts. */
+  reset(): void;
+  close(): Promise<void>;
+}

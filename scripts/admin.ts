@@ -1,0 +1,187 @@
+/**
+ * Operators' CLI: `npm run admin -- <command> [--flag value ...]`.
+ *
+ * Prints the command's result as JSON on stdout; on failure prints `{"error":{"code","message"}}`
+ * on stderr and exits with 1. The commands themselves live in shared/tenancy/admin-commands.ts.
+ *
+ * Configuration comes from the environment (as parseAppConfig reads it). With `--env-file <path>`,
+ * or when neither DYNAMODB_ENDPOINT nor TENANCY_TABLE is set and `.local/runtime.env` exists (the
+ * local runtime writes it while it runs), KEY=VALUE lines from that file are applied to the process
+ * environment first and win over it, so the CLI uses exactly the runtime's endpoints, tables,
+ * credentials and token key.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildServices, type Services } from '../functions/composition';
+import { ConfigurationError, parseAppConfig } from '../shared/config/app-config';
+import { adminCommands, isAdminCommandName, runAdminCommand, type AdminFlagValues } from '../shared/tenancy/admin-commands';
+import { TenancyStoreUnavailableError } from '../shared/tenancy/errors';
+
+const localRuntimeEnvFile = '.local/runtime.env';
+
+interface ParsedArguments {
+  command?: string;
+  flags: Record<string, string>;
+  help: boolean;
+  envFile?: string;
+}
+
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+function parseArguments(argv: readonly string[]): ParsedArguments {
+  const parsed: ParsedArguments = { flags: {}, help: false };
+  for (let index = 0; index < argv.length; index += 1) {
+    const token = argv[index]!;
+    if (token === '--help' || token === '-h') {
+      parsed.help = true;
+    } else if (token.startsWith('--')) {
+      const equals = token.indexOf('=');
+      const name = equals === -1 ? token.slice(2) : token.slice(2, equals);
+      let value: string;
+      if (equals !== -1) value = token.slice(equals + 1);
+      else if (index + 1 < argv.length && !argv[index + 1]!.startsWith('--')) value = argv[(index += 1)]!;
+      // A bare flag: true for booleans, rejected by the command for anything that needs a value.
+      else value = '';
+      if (name === 'env-file') parsed.envFile = value;
+      else parsed.flags[name] = value;
+    } else if (parsed.command === undefined) {
+      parsed.command = token;
+    } else {
+      throw new UsageError(`Unexpected argument "${token}"; flags are written --name value`);
+    }
+  }
+  return parsed;
+}
+
+/** KEY=VALUE lines; blank lines, `#` comments and an `export ` prefix are allowed, quotes are stripped. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim().replace(/^export\s+/, '');
+    if (!line || line.startsWith('#')) continue;
+    const equals = line.indexOf('=');
+    if (equals <= 0) continue;
+    let value = line.slice(equals + 1).trim();
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0])) value = value.slice(1, -1);
+    values[line.slice(0, equals).trim()] = value;
+  }
+  return values;
+}
+
+/**
+ * Applies the env file to process.env (not just to the configuration map): the SDK's credential
+ * chain reads AWS_ACCESS_KEY_ID and friends from the process environment.
+ */
+function loadEnvironment(envFile: string | undefined): string | undefined {
+  let file = envFile;
+  if (file === '') throw new UsageError('--env-file needs a path');
+  if (file === undefined && !process.env.DYNAMODB_ENDPOINT && !process.env.TENANCY_TABLE && existsSync(localRuntimeEnvFile)) {
+    file = localRuntimeEnvFile;
+  }
+  if (file === undefined) return undefined;
+  const path = resolve(file);
+  if (!existsSync(path)) throw new UsageError(`Environment file ${file} does not exist`);
+  Object.assign(process.env, parseEnvFile(readFileSync(path, 'utf8')));
+  return file;
+}
+
+function helpText(command?: string): string {
+  if (command && isAdminCommandName(command)) {
+    const definition = adminCommands[command];
+    const flags = definition.flags.map((flag) => {
+      const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
+      return `  --${flag.name}${flag.required ? '' : ' (optional)'}  ${flag.description}${stdin}`;
+    });
+    return [`npm run admin -- ${command} [flags]`, '', definition.summary, '', ...flags, '  --env-file <path>  (optional) Load configuration from a KEY=VALUE file', ''].join('\n');
+  }
+  const width = Math.max(...Object.keys(adminCommands).map((name) => name.length));
+  return [
+    'Usage: npm run admin -- <command> [--flag value ...] [--env-file <path>]',
+    '',
+    'Commands:',
+    ...Object.entries(adminCommands).map(([name, definition]) => `  ${name.padEnd(width)}  ${definition.summary}`),
+    '',
+    'Output is JSON on stdout; errors are JSON on stderr ({"error":{"code","message"}}) with exit code 1.',
+    `Configuration: environment variables, or --env-file, or ${localRuntimeEnvFile} while \`npm start\` runs.`,
+    'Help for one command: npm run admin -- <command> --help',
+    '',
+  ].join('\n');
+}
+
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** `--<name>-stdin` reads that flag's value from standard input. */
+async function applyStdinFlags(command: string, flags: Record<string, string>): Promise<void> {
+  if (!isAdminCommandName(command)) return;
+  for (const flag of adminCommands[command].flags) {
+    const stdinFlag = `${flag.name}-stdin`;
+    if (!flag.acceptsStdin || !(stdinFlag in flags)) continue;
+    delete flags[stdinFlag];
+    if (flags[flag.name] !== undefined) throw new UsageError(`Give either --${flag.name} or --${stdinFlag}, not both`);
+    flags[flag.name] = await readStandardInput();
+  }
+}
+
+/** PascalCase error class names become codes: OrganizationNotFoundError → ORGANIZATION_NOT_FOUND. */
+function errorCode(error: Error): string {
+  const base = error.name.replace(/Error$/, '') || 'INTERNAL';
+  return base.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+function describeFailure(error: unknown, services: Services | undefined, envSource: string | undefined): { code: string; message: string } {
+  if (!(error instanceof Error)) return { code: 'INTERNAL', message: String(error) };
+  if (error instanceof TenancyStoreUnavailableError) {
+    const endpoint = services?.config.endpoints.dynamodb;
+    const where = endpoint ? `DynamoDB at ${endpoint}` : 'DynamoDB';
+    const hint = endpoint ? ' Is `npm start` running?' : '';
+    return { code: 'STORE_UNAVAILABLE', message: `Cannot reach ${where}.${hint}` };
+  }
+  if (error instanceof ConfigurationError) {
+    const hint = envSource ? ` (configuration read from ${envSource})` : ' Start the local runtime with `npm start`, pass --env-file, or set the environment.';
+    return { code: 'CONFIGURATION', message: `${error.message}.${hint}` };
+  }
+  if (error.name === 'ResourceNotFoundException') {
+    return { code: 'TABLE_NOT_FOUND', message: `The tenancy table does not exist at this endpoint (${services?.config.tableNames.tenancy}). Is \`npm start\` running?` };
+  }
+  return { code: errorCode(error), message: error.message };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  // stderr carries only the JSON error; the SDK's Node-version notice would break that contract.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  let services: Services | undefined;
+  let envSource: string | undefined;
+  try {
+    const parsed = parseArguments(argv);
+    if (parsed.help || parsed.command === undefined) {
+      process.stdout.write(helpText(parsed.command));
+      return 0;
+    }
+    if (!isAdminCommandName(parsed.command)) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    await applyStdinFlags(parsed.command, parsed.flags);
+    envSource = loadEnvironment(parsed.envFile);
+    services = buildServices(parseAppConfig(process.env));
+    const result = await runAdminCommand(services.tenancy, parsed.command, parsed.flags as AdminFlagValues);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`${JSON.stringify({ error: describeFailure(error, services, envSource) })}\n`);
+    return 1;
+  } finally {
+    services?.destroy();
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+export { main as runAdminCli };

@@ -1,0 +1,107 @@
+/**
+ * Graph API over Node's fetch (undici keeps connections alive, which matters at 1,000 sends/s).
+ * Every call has a hard timeout; a send that times out is reported as of unknown outcome.
+ */
+import {
+  isRetryableRejection,
+  type CloudApiClient,
+  type GraphError,
+  type SendOutcome,
+  type UpstreamCall,
+  type UpstreamPhoneNumber,
+  type UpstreamTemplate,
+} from '../../upstream/cloud-api-client';
+import { UpstreamRequestError, UpstreamUnavailableError } from '../../upstream/errors';
+
+export interface GraphApiSettings {
+  baseUrl: string;
+  version: string;
+  timeoutMs: number;
+}
+
+const MAX_PAGES = 50;
+
+const graphErrorOf = (payload: unknown, httpStatus: number): GraphError => {
+  const error = (payload as { error?: Partial<GraphError> } | undefined)?.error;
+  return {
+    message: error?.message ?? `Upstream answered HTTP ${httpStatus}`,
+    type: error?.type ?? 'UpstreamError',
+    code: typeof error?.code === 'number' ? error.code : httpStatus,
+    error_subcode: error?.error_subcode,
+    fbtrace_id: error?.fbtrace_id,
+    error_data: error?.error_data,
+  };
+};
+
+export class FetchCloudApiClient implements CloudApiClient {
+  constructor(private readonly settings: GraphApiSettings) {}
+
+  private url(path: string): string {
+    return `${this.settings.baseUrl}/${this.settings.version}/${path}`;
+  }
+
+  private async request(url: string, call: UpstreamCall, init: RequestInit = {}): Promise<Response> {
+    return fetch(url, {
+      ...init,
+      headers: { Authorization: `Bearer ${call.accessToken}`, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
+      signal: AbortSignal.timeout(this.settings.timeoutMs),
+    });
+  }
+
+  private async getAllPages<T>(firstUrl: string, call: UpstreamCall): Promise<T[]> {
+    const items: T[] = [];
+    let url: string | undefined = firstUrl;
+    for (let page = 0; url && page < MAX_PAGES; page += 1) {
+      let response: Response;
+      let payload: { data?: T[]; paging?: { next?: string } };
+      try {
+        response = await this.request(url, call);
+        payload = (await response.json()) as typeof payload;
+      } catch (error) {
+        throw new UpstreamUnavailableError('Cloud API did not answer', { cause: error });
+      }
+      if (!response.ok) throw new UpstreamRequestError(response.status, graphErrorOf(payload, response.status));
+      items.push(...(payload.data ?? []));
+      url = payload.paging?.next;
+    }
+    return items;
+  }
+
+  listTemplates(wabaId: string, call: UpstreamCall): Promise<UpstreamTemplate[]> {
+    return this.getAllPages(this.url(`${encodeURIComponent(wabaId)}/message_templates?limit=100`), call);
+  }
+
+  listPhoneNumbers(wabaId: string, call: UpstreamCall): Promise<UpstreamPhoneNumber[]> {
+    return this.getAllPages(this.url(`${encodeURIComponent(wabaId)}/phone_numbers?limit=100`), call);
+  }
+
+  async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall): Promise<SendOutcome> {
+    let response: Response;
+    try {
+      response = await this.request(this.url(`${encodeURIComponent(phoneNumberId)}/messages`), call, {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'connection failed';
+      return { kind: 'unknown', reason };
+    }
+    // A gateway error in front of Meta says nothing about whether Meta processed the send.
+    if (response.status === 502 || response.status === 504) {
+      await response.body?.cancel();
+      return { kind: 'unknown', reason: `HTTP ${response.status}` };
+    }
+    let payload: unknown;
+    try {
+      payload = await response.json();
+    } catch {
+      return response.ok ? { kind: 'unknown', reason: 'unreadable success body' } : { kind: 'unknown', reason: `HTTP ${response.status} without a body` };
+    }
+    if (response.ok) {
+      const messageId = (payload as { messages?: Array<{ id?: string }> }).messages?.[0]?.id;
+      return messageId ? { kind: 'accepted', messageId } : { kind: 'unknown', reason: 'success without a message id' };
+    }
+    const error = graphErrorOf(payload, response.status);
+    return { kind: 'rejected', httpStatus: response.status, error, retryable: isRetryableRejection(response.status, error.code) };
+  }
+}

@@ -1,0 +1,90 @@
+/** Failures of the broadcast module. No HTTP here: shared/http/error-responses.ts maps them. */
+
+export class DuplicateRecipientError extends Error {
+  override readonly name = 'DuplicateRecipientError';
+  constructor(
+    readonly index: number,
+    readonly firstIndex: number,
+  ) {
+    super(`data[${index}] duplicates data[${firstIndex}]: each recipient may appear once; nothing was queued`);
+  }
+}
+
+export class RecipientNumberError extends Error {
+  override readonly name = 'RecipientNumberError';
+}
+
+/** The sender number is not one of the organization's (or not the one the key is bound to). */
+export class SenderNotOwnedError extends Error {
+  override readonly name = 'SenderNotOwnedError';
+  constructor(phoneNumber: string) {
+    super(`Phone number ${phoneNumber} is not a sender of this organization`);
+  }
+}
+
+/** The business account behind a sender lacks what sending needs; the message names the fields. */
+export class BusinessAccountIncompleteError extends Error {
+  override readonly name = 'BusinessAccountIncompleteError';
+  constructor(readonly missingFields: readonly string[]) {
+    super(`Business account configuration is incomplete: missing ${missingFields.join(', ')}`);
+  }
+}
+
+export class NoBusinessAccountError extends Error {
+  override readonly name = 'NoBusinessAccountError';
+  constructor() {
+    super('No business account is connected to this organization');
+  }
+}
+
+export class TemplateNotFoundError extends Error {
+  override readonly name = 'TemplateNotFoundError';
+}
+
+export class TemplateNotApprovedError extends Error {
+  override readonly name = 'TemplateNotApprovedError';
+}
+
+export class TemplateMismatchError extends Error {
+  override readonly name = 'TemplateMismatchError';
+}
+
+export class TemplateParameterCountError extends Error {
+  override readonly name = 'TemplateParameterCountError';
+}
+
+export class JobNotFoundError extends Error {
+  override readonly name = 'JobNotFoundError';
+  constructor(jobId: string) {
+    super(`Job ${jobId} does not exist`);
+  }
+}
+
+/** Said as 401 by the contract, without confirming whose job it is. */
+export class JobOfAnotherOrganizationError extends Error {
+  override readonly name = 'JobOfAnotherOrganizationError';
+  constructor() {
+    super('This job belongs to another organization');
+  }
+}
+
+export class IdempotencyKeyInProgressError extends Error {
+  override readonly name = 'IdempotencyKeyInProgressError';
+  constructor() {
+    super('A request with this Idempotency-Key is still being processed; retry after it completes');
+  }
+}
+
+export class IdempotencyKeyReusedError extends Error {
+  override readonly name = 'IdempotencyKeyReusedError';
+  constructor() {
+    super('This Idempotency-Key was already used with a different request body; use a new key for a new broadcast');
+  }
+}
+
+export class InvalidIdempotencyKeyError extends Error {
+  override readonly name = 'InvalidIdempotencyKeyError';
+  constructor() {
+    super('Idempotency-Key must be 1 to 255 printable ASCII characters');
+  }
+}

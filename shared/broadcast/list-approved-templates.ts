@@ -1,0 +1,35 @@
+import { SenderNotOwnedError } from './errors';
+import type { SenderDirectory } from './ports';
+import type { TemplateCatalog } from './template-catalog';
+
+export interface TemplateView {
+  name: string;
+  status: string;
+  category: string;
+  language: string;
+  components: Array<{ type: string; text?: string }>;
+}
+
+/** The sender's APPROVED templates, in the contract's shape (components keep type and text). */
+export async function listApprovedTemplates(
+  dependencies: { senders: SenderDirectory; templates: TemplateCatalog },
+  organizationId: string,
+  phoneNumber: string,
+  boundPhoneNumber?: string,
+): Promise<TemplateView[]> {
+  if (boundPhoneNumber && boundPhoneNumber !== phoneNumber) throw new SenderNotOwnedError(phoneNumber);
+  const sender = await dependencies.senders.resolveSender(organizationId, phoneNumber);
+  const templates = await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken);
+  return templates
+    .filter((template) => template.status === 'APPROVED')
+    .map((template) => ({
+      name: template.name,
+      status: template.status,
+      category: template.category,
+      language: template.language,
+      components: template.components.map((component) => ({
+        type: component.type,
+        ...(component.text === undefined ? {} : { text: component.text }),
+      })),
+    }));
+}

@@ -1,0 +1,92 @@
+/** What the broadcast use cases need from the outside world. Adapters live in shared/adapters. */
+import type { BroadcastJob, ChunkProgress } from './broadcast-job';
+import type { OutboundMessage } from './chunk-message';
+
+export interface Sender {
+  phoneNumber: string;
+  phoneNumberId: string;
+  wabaId: string;
+}
+
+export interface SenderAccount extends Sender {
+  organizationId: string;
+  /** Decrypted upstream token; lives in memory only. */
+  accessToken: string;
+  /** Pace of sends for the whole business account. */
+  messagesPerSecond: number;
+}
+
+export interface SenderDirectory {
+  /** Throws NoBusinessAccountError when the organization has none connected. */
+  listSenders(organizationId: string): Promise<Sender[]>;
+  /** Throws SenderNotOwnedError or BusinessAccountIncompleteError. */
+  resolveSender(organizationId: string, phoneNumber: string): Promise<SenderAccount>;
+  /** Credentials and pace of a business account, for workers. */
+  accountOf(organizationId: string, wabaId: string): Promise<{ accessToken: string; messagesPerSecond: number }>;
+}
+
+export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN';
+
+export interface LedgerEntry {
+  index: number;
+  to: string;
+  status: LedgerStatus;
+  messageId?: string;
+  failureReasonCode?: string;
+  attempts: number;
+  updatedAt: string;
+}
+
+export type ClaimResult = { claimed: true } | { claimed: false; existing: LedgerEntry };
+
+export interface BroadcastRepository {
+  /** Idempotent: a job id that exists keeps its items and progress. */
+  createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<void>;
+  getJob(jobId: string): Promise<BroadcastJob | undefined>;
+  getChunkProgress(jobId: string): Promise<ChunkProgress[]>;
+
+  markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<void>;
+  /** Conditional write: only the first claim of a recipient succeeds. Written before the upstream call. */
+  claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult>;
+  /** Moves a claimed entry to its outcome. Unknown → not retried. */
+  recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void>;
+  /** Marks entries left in SENDING by a crashed attempt as UNKNOWN, only if still SENDING. */
+  markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean>;
+  /** Live progress (approximate until reconciled). */
+  addChunkProgress(jobId: string, chunkIndex: number, delta: ProgressDelta): Promise<void>;
+  /** Recounts the chunk from its ledger and marks it done when every recipient is accounted for. */
+  reconcileChunk(jobId: string, chunkIndex: number, now: Date): Promise<{ done: boolean }>;
+}
+
+export interface ProgressDelta {
+  sent: number;
+  failed: number;
+  unknown: number;
+  failuresByReason: Record<string, number>;
+}
+
+export interface OutboundQueue {
+  enqueue(messages: readonly OutboundMessage[], options?: { delaySeconds?: number }): Promise<void>;
+}
+
+/**
+ * Shares a business account's send rate between every worker that sends for it, in any
+ * Lambda: a reservation hands out a disjoint block of time slots.
+ */
+export interface SendPacer {
+  /** Reserves `count` sends; returns the epoch ms of the first slot; slots are 1000/rate ms apart. */
+  reserve(accountKey: string, count: number, ratePerSecond: number, nowMs: number): Promise<number>;
+  /** Pushes the account's next free slot to at least `untilMs` (after a rate-limit answer). */
+  holdUntil(accountKey: string, untilMs: number): Promise<void>;
+}
+
+export interface IdempotencyGuard {
+  /**
+   * Runs `work` once per key. A retry with the same key and payload hash gets the stored
+   * result; while the first runs → IdempotencyKeyInProgressError; another payload →
+   * IdempotencyKeyReusedError.
+   */
+  run<T extends object>(key: string, payloadHash: string, work: () => Promise<T>, options: { inProgressTimeoutMs: number }): Promise<T>;
+}
+
+export type { Clock } from '../ports/clock';

@@ -1,0 +1,186 @@
+/**
+ * Accepts a template broadcast: checks every rule of the contract, records the job, and
+ * fans it out as chunk messages of 1,000 recipients. Nothing is queued unless every
+ * recipient passes; with an Idempotency-Key a retry replays the first answer.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { CHUNK_SIZE, SYNCHRONOUS_THRESHOLD, type BroadcastJob } from './broadcast-job';
+import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
+import {
+  DuplicateRecipientError,
+  RecipientNumberError,
+  SenderNotOwnedError,
+  TemplateMismatchError,
+  TemplateNotApprovedError,
+  TemplateNotFoundError,
+  TemplateParameterCountError,
+} from './errors';
+import type { BroadcastRepository, Clock, IdempotencyGuard, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
+import { bodyPlaceholderCount } from './template-placeholders';
+import type { TemplateCatalog } from './template-catalog';
+import type { TemplateBroadcastRequest } from './template-broadcast.schema';
+import type { UpstreamTemplate } from '../upstream/cloud-api-client';
+
+export interface SendTemplateBroadcastDependencies {
+  senders: SenderDirectory;
+  templates: TemplateCatalog;
+  broadcasts: BroadcastRepository;
+  queue: OutboundQueue;
+  idempotency: IdempotencyGuard;
+  clock: Clock;
+}
+
+export interface BroadcastCaller {
+  organizationId: string;
+  boundPhoneNumber?: string;
+}
+
+export type SendTemplateBroadcastResult =
+  | { kind: 'queued'; recipients: number }
+  | { kind: 'job'; jobId: string; status: 'PROCESSING'; totalRecipients: number; chunkSize: number; totalChunks: number };
+
+/** E.164 allows at most 15 digits including the country code. */
+const MAX_INTERNATIONAL_DIGITS = 15;
+
+/** Rule 3: any duplicate fails the whole request. Numbers compare as full international digits. */
+export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['data']): void {
+  const firstIndexOf = new Map<string, number>();
+  recipients.forEach((recipient, index) => {
+    const full = recipient.countryCode + recipient.toPhoneNumber.replace(/^0+/, '');
+    if (full.length > MAX_INTERNATIONAL_DIGITS) {
+      throw new RecipientNumberError(
+        `data[${index}] countryCode and toPhoneNumber together must have at most ${MAX_INTERNATIONAL_DIGITS} digits`,
+      );
+    }
+    const first = firstIndexOf.get(full);
+    if (first !== undefined) throw new DuplicateRecipientError(index, first);
+    firstIndexOf.set(full, index);
+  });
+}
+
+export function selectTemplate(templates: readonly UpstreamTemplate[], request: TemplateBroadcastRequest): UpstreamTemplate {
+  const named = templates.filter((template) => template.name === request.templateName);
+  if (named.length === 0) {
+    throw new TemplateNotFoundError(`templateName ${request.templateName} is not a template of sender ${request.fromPhoneNumber}`);
+  }
+  const template = named.find((candidate) => candidate.language === request.templateLanguage);
+  if (!template) {
+    throw new TemplateNotFoundError(
+      `templateLanguage ${request.templateLanguage} is not available for template ${request.templateName} (available: ${named
+        .map((candidate) => candidate.language)
+        .join(', ')})`,
+    );
+  }
+  if (template.status !== 'APPROVED') {
+    throw new TemplateNotApprovedError(`template ${request.templateName} (${request.templateLanguage}) is ${template.status}; only APPROVED templates can be sent`);
+  }
+  if (template.category !== request.templateType) {
+    throw new TemplateMismatchError(`templateType ${request.templateType} does not match the category of template ${request.templateName} (${template.category})`);
+  }
+  if (request.templateId !== undefined && request.templateId !== template.id) {
+    throw new TemplateMismatchError(`templateId ${request.templateId} does not identify template ${request.templateName} (${request.templateLanguage})`);
+  }
+  return template;
+}
+
+/** Rules 5 and 6: each recipient's values (own, else global) must fill the template's placeholders. */
+export function resolveRecipients(request: TemplateBroadcastRequest, placeholders: number): ChunkRecipient[] {
+  const globalParameters = request.globalTemplateParams;
+  return request.data.map((recipient, index): ChunkRecipient => {
+    const parameters = recipient.templateParams ?? globalParameters ?? [];
+    if (parameters.length !== placeholders) {
+      const source = recipient.templateParams
+        ? `data[${index}].templateParams has ${parameters.length}`
+        : globalParameters
+          ? `globalTemplateParams (used by data[${index}]) has ${parameters.length}`
+          : `data[${index}] has no templateParams and no globalTemplateParams: 0`;
+      throw new TemplateParameterCountError(
+        `${source} values; template ${request.templateName} needs exactly ${placeholders} ({{1}}..{{${placeholders}}})`,
+      );
+    }
+    return [index, recipient.countryCode + recipient.toPhoneNumber.replace(/^0+/, ''), parameters];
+  });
+}
+
+const newJobId = (organizationId: string, idempotencyKey: string | undefined): string => {
+  // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
+  const seed = idempotencyKey ? createHash('sha256').update(`${organizationId}\n${idempotencyKey}`).digest() : randomBytes(16);
+  return `pub_${seed.toString('base64url').slice(0, 22)}`;
+};
+
+export const payloadHashOf = (request: unknown): string => createHash('sha256').update(JSON.stringify(request)).digest('base64url');
+
+async function acceptBroadcast(
+  dependencies: SendTemplateBroadcastDependencies,
+  caller: BroadcastCaller,
+  request: TemplateBroadcastRequest,
+  idempotencyKey: string | undefined,
+): Promise<SendTemplateBroadcastResult> {
+  findDuplicateRecipient(request.data);
+  const sender: SenderAccount = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
+  const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
+  const recipients = resolveRecipients(request, bodyPlaceholderCount(template));
+
+  const totalChunks = Math.ceil(recipients.length / CHUNK_SIZE);
+  const job: BroadcastJob = {
+    jobId: newJobId(caller.organizationId, idempotencyKey),
+    organizationId: caller.organizationId,
+    broadcastName: request.broadcastName,
+    exposed: recipients.length > SYNCHRONOUS_THRESHOLD,
+    wabaId: sender.wabaId,
+    phoneNumberId: sender.phoneNumberId,
+    fromPhoneNumber: sender.phoneNumber,
+    template: { name: template.name, language: template.language, category: template.category, id: template.id },
+    totalRecipients: recipients.length,
+    totalChunks,
+    chunkSize: CHUNK_SIZE,
+    createdAt: dependencies.clock.now().toISOString(),
+  };
+  const chunkSizes: number[] = [];
+  const messages: OutboundMessage[] = [];
+  for (let chunkIndex = 0; chunkIndex < totalChunks; chunkIndex += 1) {
+    const chunk = recipients.slice(chunkIndex * CHUNK_SIZE, (chunkIndex + 1) * CHUNK_SIZE);
+    chunkSizes.push(chunk.length);
+    messages.push(
+      ...chunkMessages(
+        {
+          kind: 'template-chunk',
+          version: 1,
+          jobId: job.jobId,
+          organizationId: job.organizationId,
+          chunkIndex,
+          wabaId: job.wabaId,
+          phoneNumberId: job.phoneNumberId,
+          template: { name: template.name, language: template.language },
+        },
+        chunk,
+      ),
+    );
+  }
+  // The job exists before any chunk can be processed, so workers always find it.
+  await dependencies.broadcasts.createJob(job, chunkSizes);
+  await dependencies.queue.enqueue(messages);
+
+  return job.exposed
+    ? { kind: 'job', jobId: job.jobId, status: 'PROCESSING', totalRecipients: job.totalRecipients, chunkSize: CHUNK_SIZE, totalChunks }
+    : { kind: 'queued', recipients: job.totalRecipients };
+}
+
+export async function sendTemplateBroadcast(
+  dependencies: SendTemplateBroadcastDependencies,
+  caller: BroadcastCaller,
+  request: TemplateBroadcastRequest,
+  options: { idempotencyKey?: string; inProgressTimeoutMs: number },
+): Promise<SendTemplateBroadcastResult> {
+  if (caller.boundPhoneNumber && caller.boundPhoneNumber !== request.fromPhoneNumber) {
+    throw new SenderNotOwnedError(request.fromPhoneNumber);
+  }
+  const { idempotencyKey } = options;
+  if (!idempotencyKey) return acceptBroadcast(dependencies, caller, request, undefined);
+  return dependencies.idempotency.run(
+    `broadcast#${caller.organizationId}#${idempotencyKey}`,
+    payloadHashOf(request),
+    () => acceptBroadcast(dependencies, caller, request, idempotencyKey),
+    { inProgressTimeoutMs: options.inProgressTimeoutMs },
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * Each API surface has its own body shape, fixed by the contract. Operations build success
+ * bodies with these helpers; the error middleware builds failures with `errorBody`.
+ */
+import type { SurfaceName } from '../../lib/route-manifest';
+
+/** Broadcast envelope: `status`, `status_code`, `message`, `data`. */
+export const broadcastEnvelope = (statusCode: number, message: string, data: unknown = {}) => ({
+  status: statusCode < 400,
+  status_code: statusCode,
+  message,
+  data,
+});
+
+export interface ErrorDescription {
+  statusCode: number;
+  /** Stable machine-readable code, e.g. VALIDATION_FAILED. */
+  code: string;
+  /** Safe for the client: the domain message for 4xx, a generic text for 5xx. */
+  message: string;
+  retryAfterSeconds?: number;
+  /** Upstream (Graph API) error details the wrapper passes through. */
+  upstream?: { message: string; type: string; code: number; error_subcode?: number; fbtrace_id?: string };
+}
+
+export interface RequestFacts {
+  requestId: string;
+  path: string;
+  method: string;
+  timestamp: string;
+}
+
+export function errorBody(surface: SurfaceName, error: ErrorDescription, request: RequestFacts): Record<string, unknown> {
+  const retry = error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds };
+  switch (surface) {
+    case 'broadcast':
+      // The earlier key-generation failure body of the contract, used for every broadcast error so
+      // clients parse one shape; it is a superset of the broadcast envelope.
+      return {
+        statusCode: error.statusCode,
+        timestamp: request.timestamp,
+        path: request.path,
+        method: request.method,
+        requestId: request.requestId,
+        message: error.message,
+        status: false,
+        status_code: error.statusCode,
+        ...retry,
+        data: { error: { code: error.code, message: error.message, ...retry } },
+      };
+    case 'organization':
+      return {
+        statusCode: error.statusCode,
+        status: 'error',
+        message: error.message,
+        ...retry,
+        data: error.statusCode >= 500 ? [] : { error: { message: error.message } },
+      };
+    case 'v1':
+      return { success: false, error: { code: error.code, message: error.message }, ...retry };
+    case 'upstream': {
+      const upstream = error.upstream ?? {
+        message: error.message,
+        type: error.code,
+        code: error.statusCode,
+        error_subcode: 0,
+        fbtrace_id: request.requestId,
+      };
+      return { status: false, message: error.message, ...retry, error: upstream };
+    }
+  }
+}

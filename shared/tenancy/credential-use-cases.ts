@@ -1,0 +1,202 @@
+import { hashSecret, secretBodyLength, type SecretGenerator } from '../crypto/secret-generator';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { ApiKeyRegistry } from './api-key-registry';
+import {
+  ApiKeyRegistrationError,
+  BusinessAccountNeedsAuthorizationError,
+  BusinessAccountNotFoundError,
+  CredentialNotFoundError,
+  CredentialStoreUnavailableError,
+  InvalidCredentialError,
+  InvalidTenancyInputError,
+  OrganizationNotFoundError,
+  PhoneNumberNotFoundError,
+  PlanDoesNotIncludeFeatureError,
+  TenancyStoreUnavailableError,
+} from './errors';
+import {
+  credentialKinds,
+  credentialPrefixes,
+  hasV1ApiAccess,
+  summarizeCredential,
+  type Credential,
+  type CredentialKind,
+  type CredentialSummary,
+  type Plan,
+} from './tenancy-entities';
+import { requireOneOf, requirePhoneDigits } from './tenancy-input';
+import type { TenancyRepository } from './tenancy-repository';
+
+const millisecondsPerDay = 86_400_000;
+
+export interface IssueCredentialInput {
+  organizationId: string;
+  kind: CredentialKind;
+  /** Broadcast keys only: restricts the key to one of the organization's sender numbers. */
+  boundPhoneNumber?: string;
+  /** Whole days until the credential stops working; no expiry when omitted. */
+  expiresInDays?: number;
+}
+
+export interface IssuedCredential {
+  credential: CredentialSummary;
+  /** The plaintext secret. Returned once, here; only its hash is stored. */
+  secret: string;
+}
+
+type IssuePorts = { tenancy: TenancyRepository; clock: Clock; ids: IdGenerator; secrets: SecretGenerator; apiKeyRegistry: ApiKeyRegistry };
+
+/**
+ * Issues a credential: `wbk_…` broadcast keys, `wot_…` organization tokens, `wat_…` upstream access
+ * tokens, `wv1_…` v1 keys (prefix plus 256 random bits). Broadcast keys are also registered with
+ * the API key registry (API Gateway's usage plan in AWS) before the hash is stored, and removed
+ * from it again if storing fails, so a key is never usable at the gateway without being known here.
+ */
+export async function issueCredential(ports: IssuePorts, input: IssueCredentialInput): Promise<IssuedCredential> {
+  const kind = requireOneOf(input.kind, credentialKinds, 'kind');
+  const organization = await ports.tenancy.getOrganization(input.organizationId);
+  if (!organization) throw new OrganizationNotFoundError(input.organizationId);
+  if (kind === 'v1-api-key' && !hasV1ApiAccess(organization)) {
+    throw new PlanDoesNotIncludeFeatureError('The v1 API needs the enterprise plan or the API add-on');
+  }
+
+  let boundPhoneNumber: string | undefined;
+  if (input.boundPhoneNumber !== undefined) {
+    if (kind !== 'broadcast-api-key') throw new InvalidTenancyInputError('Only broadcast API keys can be bound to a phone number');
+    boundPhoneNumber = requirePhoneDigits(input.boundPhoneNumber, 'phoneNumber');
+    const phoneNumber = await ports.tenancy.findPhoneNumberByDigits(boundPhoneNumber);
+    if (phoneNumber?.organizationId !== input.organizationId) throw new PhoneNumberNotFoundError(boundPhoneNumber);
+  }
+
+  const now = ports.clock.now();
+  let expiresAt: string | undefined;
+  if (input.expiresInDays !== undefined) {
+    if (!Number.isInteger(input.expiresInDays) || input.expiresInDays < 1 || input.expiresInDays > 3650) {
+      throw new InvalidTenancyInputError('expiresInDays must be a whole number of days from 1 to 3650');
+    }
+    expiresAt = new Date(now.getTime() + input.expiresInDays * millisecondsPerDay).toISOString();
+  }
+
+  const secret = ports.secrets.generateSecret(credentialPrefixes[kind]);
+  const credentialId = ports.ids.newId('cred');
+
+  let gatewayApiKeyId: string | undefined;
+  if (kind === 'broadcast-api-key') {
+    try {
+      ({ gatewayApiKeyId } = await ports.apiKeyRegistry.registerBroadcastKey({
+        credentialId,
+        organizationId: input.organizationId,
+        plaintextKey: secret,
+      }));
+    } catch (error) {
+      throw new ApiKeyRegistrationError(`Registering broadcast key ${credentialId} failed: ${(error as Error).message}`);
+    }
+  }
+
+  const credential: Credential = {
+    credentialId,
+    kind,
+    secretHash: hashSecret(secret),
+    organizationId: input.organizationId,
+    boundPhoneNumber,
+    gatewayApiKeyId,
+    expiresAt,
+    createdAt: now.toISOString(),
+  };
+  try {
+    await ports.tenancy.putCredential(credential);
+  } catch (error) {
+    if (gatewayApiKeyId) await ports.apiKeyRegistry.removeBroadcastKey(gatewayApiKeyId).catch(() => undefined);
+    throw error;
+  }
+  return { credential: summarizeCredential(credential), secret };
+}
+
+/**
+ * The earlier `generate-key` operation: a broadcast key bound to a sender number, for whichever
+ * organization owns that number. The number's business account must be connected and usable.
+ */
+export async function issueBroadcastKeyForPhoneNumber(ports: IssuePorts, input: { phoneNumber: string }): Promise<IssuedCredential> {
+  const digits = requirePhoneDigits(input.phoneNumber, 'phoneNumber');
+  const phoneNumber = await ports.tenancy.findPhoneNumberByDigits(digits);
+  if (!phoneNumber) throw new PhoneNumberNotFoundError(digits);
+  const account = await ports.tenancy.getBusinessAccount(phoneNumber.organizationId, phoneNumber.wabaId);
+  if (!account) throw new BusinessAccountNotFoundError(phoneNumber.organizationId, phoneNumber.wabaId);
+  if (account.status !== 'active') throw new BusinessAccountNeedsAuthorizationError(account.wabaId);
+  return issueCredential(ports, { organizationId: phoneNumber.organizationId, kind: 'broadcast-api-key', boundPhoneNumber: digits });
+}
+
+/** Revokes a credential of the organization; revoking twice is not an error. */
+export async function revokeCredential(
+  ports: { tenancy: TenancyRepository; clock: Clock; apiKeyRegistry: ApiKeyRegistry },
+  input: { organizationId: string; credentialId: string },
+): Promise<CredentialSummary> {
+  const credential = await ports.tenancy.findCredentialById(input.organizationId, input.credentialId);
+  if (!credential) throw new CredentialNotFoundError(input.credentialId);
+  const revoked = await ports.tenancy.revokeCredential(credential.secretHash, input.organizationId, ports.clock.now().toISOString());
+  // The store is authoritative (handlers reject revoked keys); removing the gateway key also stops
+  // the revoked key from consuming usage-plan quota.
+  if (revoked.gatewayApiKeyId) await ports.apiKeyRegistry.removeBroadcastKey(revoked.gatewayApiKeyId);
+  return summarizeCredential(revoked);
+}
+
+export interface AuthenticatedCaller {
+  organizationId: string;
+  credentialId: string;
+  credentialKind: CredentialKind;
+  /** Broadcast keys bound to one sender number. */
+  boundPhoneNumber?: string;
+  plan?: Plan;
+  apiAddOn?: boolean;
+}
+
+const secretPatterns = Object.fromEntries(
+  credentialKinds.map((kind) => [kind, new RegExp(`^${credentialPrefixes[kind]}[A-Za-z0-9_-]{${secretBodyLength}}$`)]),
+) as Record<CredentialKind, RegExp>;
+
+/**
+ * Resolves a presented secret to its organization. Malformed secrets and secrets of another kind
+ * are rejected before any read. Otherwise one strongly consistent read by hash (no comparison of
+ * secrets happens in code, so there is no timing side channel to worry about) and one read of the
+ * organization, which also yields the plan for v1 limits.
+ *
+ * Throws InvalidCredentialError for every kind of refusal, CredentialStoreUnavailableError when the
+ * store cannot answer (503, so clients retry instead of discarding a valid key).
+ */
+export async function authenticateCredential(
+  ports: { tenancy: TenancyRepository; clock: Clock },
+  kind: CredentialKind,
+  presentedSecret: string | undefined | null,
+): Promise<AuthenticatedCaller> {
+  const secret = presentedSecret?.trim();
+  if (!secret || !secretPatterns[kind]?.test(secret)) throw new InvalidCredentialError();
+
+  try {
+    const credential = await ports.tenancy.getCredentialByHash(hashSecret(secret));
+    const now = ports.clock.now().getTime();
+    if (
+      !credential ||
+      credential.kind !== kind ||
+      credential.revokedAt !== undefined ||
+      (credential.expiresAt !== undefined && Date.parse(credential.expiresAt) <= now)
+    ) {
+      throw new InvalidCredentialError();
+    }
+    const organization = await ports.tenancy.getOrganization(credential.organizationId);
+    if (!organization || organization.status !== 'active') throw new InvalidCredentialError();
+    return {
+      organizationId: credential.organizationId,
+      credentialId: credential.credentialId,
+      credentialKind: credential.kind,
+      ...(credential.boundPhoneNumber !== undefined ? { boundPhoneNumber: credential.boundPhoneNumber } : {}),
+      plan: organization.plan,
+      apiAddOn: organization.apiAddOn,
+    };
+  } catch (error) {
+    if (error instanceof TenancyStoreUnavailableError && !(error instanceof CredentialStoreUnavailableError)) {
+      throw new CredentialStoreUnavailableError(error.message);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Failures of the tenancy module. They name what went wrong in domain terms; the HTTP layer of
+ * each surface decides the status code and body. Messages never contain secrets or hashes.
+ */
+
+/**
+ * The presented secret does not authenticate: missing, malformed, unknown, revoked, expired,
+ * of another kind, or its organization is not active. One class and one message on purpose,
+ * so a caller cannot probe which of these applies.
+ */
+export class InvalidCredentialError extends Error {
+  override readonly name = 'InvalidCredentialError';
+  constructor() {
+    super('Invalid credential');
+  }
+}
+
+/** The tenancy table timed out or could not be reached. Transient; worth a retry. */
+export class TenancyStoreUnavailableError extends Error {
+  override readonly name: string = 'TenancyStoreUnavailableError';
+}
+
+/** The credential store timed out during authentication (the contract answers 503 for it). */
+export class CredentialStoreUnavailableError extends TenancyStoreUnavailableError {
+  override readonly name = 'CredentialStoreUnavailableError';
+}
+
+export class InvalidTenancyInputError extends Error {
+  override readonly name = 'InvalidTenancyInputError';
+}
+
+export class OrganizationNotFoundError extends Error {
+  override readonly name = 'OrganizationNotFoundError';
+  constructor(readonly organizationId: string) {
+    super(`Organization ${organizationId} does not exist`);
+  }
+}
+
+export class BusinessAccountNotFoundError extends Error {
+  override readonly name = 'BusinessAccountNotFoundError';
+  constructor(
+    readonly organizationId: string,
+    readonly wabaId: string,
+  ) {
+    super(`Business account ${wabaId} is not connected to organization ${organizationId}`);
+  }
+}
+
+/** The connection's upstream token no longer works; an operator has to connect the account again. */
+export class BusinessAccountNeedsAuthorizationError extends Error {
+  override readonly name = 'BusinessAccountNeedsAuthorizationError';
+  constructor(readonly wabaId: string) {
+    super(`Business account ${wabaId} needs to be authorized again`);
+  }
+}
+
+export class PhoneNumberNotFoundError extends Error {
+  override readonly name = 'PhoneNumberNotFoundError';
+  constructor(readonly phoneNumber: string) {
+    super(`Phone number ${phoneNumber} is not connected`);
+  }
+}
+
+export type ClaimedIdentifierKind = 'waba-id' | 'phone-number-digits' | 'phone-number-id';
+
+/** A business account or phone number already belongs to another organization. */
+export class IdentifierClaimedByAnotherOrganizationError extends Error {
+  override readonly name = 'IdentifierClaimedByAnotherOrganizationError';
+  constructor(
+    readonly identifierKind: ClaimedIdentifierKind,
+    readonly identifier: string,
+  ) {
+    super(`${identifierKind} ${identifier} is already connected to another organization`);
+  }
+}
+
+export class OrganizationAlreadyExistsError extends Error {
+  override readonly name = 'OrganizationAlreadyExistsError';
+  constructor(readonly organizationId: string) {
+    super(`Organization ${organizationId} already exists`);
+  }
+}
+
+export class CredentialNotFoundError extends Error {
+  override readonly name = 'CredentialNotFoundError';
+  constructor(readonly credentialId: string) {
+    super(`Credential ${credentialId} does not exist in this organization`);
+  }
+}
+
+/** The organization's plan does not include what was asked for (the v1 API needs enterprise or the add-on). */
+export class PlanDoesNotIncludeFeatureError extends Error {
+  override readonly name = 'PlanDoesNotIncludeFeatureError';
+}
+
+/** A debit larger than the balance (or a debit of a wallet that was never topped up). */
+export class InsufficientBalanceError extends Error {
+  override readonly name = 'InsufficientBalanceError';
+  constructor(
+    readonly organizationId: string,
+    readonly requestedMicros: number,
+  ) {
+    super(`Insufficient balance in the wallet of ${organizationId}`);
+  }
+}
+
+/** API Gateway did not accept a new key into the broadcast usage plan. */
+export class ApiKeyRegistrationError extends Error {
+  override readonly name = 'ApiKeyRegistrationError';
+}

@@ -1,0 +1,126 @@
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import { OrganizationNotFoundError } from './errors';
+import {
+  summarizeCredential,
+  type BusinessAccount,
+  type CredentialSummary,
+  type Membership,
+  type Organization,
+  type PhoneNumber,
+  type Plan,
+  type Subscription,
+  type SubscriptionStatus,
+  type Wallet,
+} from './tenancy-entities';
+import { requireInstant, requireOneOf, requirePlan, requireText } from './tenancy-input';
+import type { TenancyRepository } from './tenancy-repository';
+
+export interface CreateOrganizationInput {
+  name: string;
+  plan: Plan;
+  apiAddOn?: boolean;
+}
+
+export async function createOrganization(
+  ports: { tenancy: TenancyRepository; clock: Clock; ids: IdGenerator },
+  input: CreateOrganizationInput,
+): Promise<Organization> {
+  const now = ports.clock.now().toISOString();
+  const organization: Organization = {
+    organizationId: ports.ids.newId('org'),
+    name: requireText(input.name, 'name'),
+    plan: requirePlan(input.plan),
+    apiAddOn: input.apiAddOn ?? false,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ports.tenancy.createOrganization(organization);
+  return organization;
+}
+
+export async function requireOrganization(tenancy: TenancyRepository, organizationId: string): Promise<Organization> {
+  const organization = await tenancy.getOrganization(organizationId);
+  if (!organization) throw new OrganizationNotFoundError(organizationId);
+  return organization;
+}
+
+export interface SetOrganizationPlanInput {
+  organizationId: string;
+  plan: Plan;
+  /** Left unchanged when omitted. */
+  apiAddOn?: boolean;
+}
+
+export async function setOrganizationPlan(
+  ports: { tenancy: TenancyRepository; clock: Clock },
+  input: SetOrganizationPlanInput,
+): Promise<Organization> {
+  const plan = requirePlan(input.plan);
+  const apiAddOn = input.apiAddOn ?? (await requireOrganization(ports.tenancy, input.organizationId)).apiAddOn;
+  return ports.tenancy.updateOrganizationPlan(input.organizationId, { plan, apiAddOn, updatedAt: ports.clock.now().toISOString() });
+}
+
+export interface SetSubscriptionInput {
+  organizationId: string;
+  status: SubscriptionStatus;
+  plan: Plan;
+  /** ISO 8601; broadcasts stop being allowed at this instant even if status stays `active`. */
+  currentPeriodEnd: string;
+}
+
+export async function setSubscription(
+  ports: { tenancy: TenancyRepository; clock: Clock },
+  input: SetSubscriptionInput,
+): Promise<Subscription> {
+  await requireOrganization(ports.tenancy, input.organizationId);
+  const subscription: Subscription = {
+    organizationId: input.organizationId,
+    status: requireOneOf(input.status, ['active', 'inactive'] as const, 'status'),
+    plan: requirePlan(input.plan),
+    currentPeriodEnd: requireInstant(input.currentPeriodEnd, 'currentPeriodEnd'),
+    updatedAt: ports.clock.now().toISOString(),
+  };
+  await ports.tenancy.putSubscription(subscription);
+  return subscription;
+}
+
+/** A business account as it may be shown: without the encrypted token. */
+export type BusinessAccountSummary = Omit<BusinessAccount, 'encryptedAccessToken'>;
+
+export function summarizeBusinessAccount({ encryptedAccessToken: _token, ...summary }: BusinessAccount): BusinessAccountSummary {
+  return summary;
+}
+
+export interface OrganizationOverview {
+  organization: Organization;
+  businessAccounts: BusinessAccountSummary[];
+  phoneNumbers: PhoneNumber[];
+  credentials: CredentialSummary[];
+  members: Membership[];
+  wallet?: Wallet;
+  subscription?: Subscription;
+}
+
+/** Everything an operator may see about an organization; no hashes, no tokens, encrypted or not. */
+export async function describeOrganization(ports: { tenancy: TenancyRepository }, organizationId: string): Promise<OrganizationOverview> {
+  const organization = await requireOrganization(ports.tenancy, organizationId);
+  const [businessAccounts, phoneNumbers, credentials, members, wallet, subscription] = await Promise.all([
+    ports.tenancy.listBusinessAccounts(organizationId),
+    ports.tenancy.listPhoneNumbers(organizationId),
+    ports.tenancy.listCredentials(organizationId),
+    ports.tenancy.listMembershipsOfOrganization(organizationId),
+    ports.tenancy.getWallet(organizationId),
+    ports.tenancy.getSubscription(organizationId),
+  ]);
+  return {
+    organization,
+    businessAccounts: businessAccounts.map(summarizeBusinessAccount),
+    phoneNumbers,
+    credentials: credentials.map(summarizeCredential),
+    members,
+    wallet,
+    subscription,
+  };
+}

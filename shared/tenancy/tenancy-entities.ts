@@ -1,0 +1,168 @@
+/**
+ * The tenancy domain: who the customers are, what they connected, and which credentials act for them.
+ * Plain data; persistence lives behind TenancyRepository.
+ */
+import type { AuthKind, V1Plan } from '../../lib/route-manifest';
+
+export type Plan = V1Plan;
+export const plans: readonly Plan[] = ['starter', 'professional', 'enterprise'];
+
+export type OrganizationStatus = 'active' | 'suspended';
+
+export interface Organization {
+  /** `org_…` */
+  organizationId: string;
+  name: string;
+  plan: Plan;
+  /** Grants the v1 API below the enterprise plan. */
+  apiAddOn: boolean;
+  status: OrganizationStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Contract: the v1 API is available on the enterprise plan or with the API add-on. */
+export function hasV1ApiAccess(organization: Pick<Organization, 'plan' | 'apiAddOn'>): boolean {
+  return organization.plan === 'enterprise' || organization.apiAddOn;
+}
+
+export type BusinessAccountStatus = 'active' | 'needs-authorization';
+
+/** A WhatsApp Business Account connected to an organization. */
+export interface BusinessAccount {
+  organizationId: string;
+  wabaId: string;
+  businessId: string;
+  name: string;
+  /** Output of TokenCipher.encrypt, bound to { organizationId, wabaId }. Never the plaintext. */
+  encryptedAccessToken: string;
+  status: BusinessAccountStatus;
+  /** Sending pace for the whole account (messages per second); the platform default when absent. */
+  messagesPerSecond?: number;
+  connectedAt: string;
+  updatedAt: string;
+}
+
+export interface PhoneNumber {
+  organizationId: string;
+  wabaId: string;
+  /** International number, digits only (what the public API calls phone_number / fromPhoneNumber). */
+  digits: string;
+  /** The upstream identifier of the number. */
+  phoneNumberId: string;
+  addedAt: string;
+}
+
+export type CredentialKind = Exclude<AuthKind, 'none'>;
+export const credentialKinds: readonly CredentialKind[] = [
+  'broadcast-api-key',
+  'organization-token',
+  'upstream-access-token',
+  'v1-api-key',
+];
+
+/** Visible prefixes make a leaked secret recognizable (secret scanners) and tell the kinds apart. */
+export const credentialPrefixes: Record<CredentialKind, string> = {
+  'broadcast-api-key': 'wbk_',
+  'organization-token': 'wot_',
+  'upstream-access-token': 'wat_',
+  'v1-api-key': 'wv1_',
+};
+
+export interface Credential {
+  /** `cred_…`; safe to show and log. */
+  credentialId: string;
+  kind: CredentialKind;
+  /** SHA-256 of the secret (hex). The secret itself is never stored. */
+  secretHash: string;
+  organizationId: string;
+  /** Broadcast keys only: the one sender number the key may use. */
+  boundPhoneNumber?: string;
+  /** API Gateway key id of a broadcast key registered in a usage plan (AWS only). */
+  gatewayApiKeyId?: string;
+  expiresAt?: string;
+  revokedAt?: string;
+  createdAt: string;
+}
+
+/** A credential as it may be shown to operators: everything but the hash. */
+export type CredentialSummary = Omit<Credential, 'secretHash'>;
+
+export function summarizeCredential({ secretHash: _hash, ...summary }: Credential): CredentialSummary {
+  return summary;
+}
+
+export interface User {
+  /** Normalized: trimmed, lower case. */
+  email: string;
+  createdAt: string;
+}
+
+export type MembershipRole = 'admin' | 'member';
+export const membershipRoles: readonly MembershipRole[] = ['admin', 'member'];
+
+export interface Membership {
+  organizationId: string;
+  email: string;
+  role: MembershipRole;
+  joinedAt: string;
+}
+
+/** Audit trail of a removal; kept after the membership itself is gone. */
+export interface MembershipRemoval {
+  organizationId: string;
+  email: string;
+  role: MembershipRole;
+  joinedAt: string;
+  removedAt: string;
+  /** Credential (or operator) that asked for the removal. */
+  removedBy: string;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Deliberately loose: one @, something on each side, no spaces. Delivery is what proves an address. */
+export function isPlausibleEmail(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+}
+
+export type Currency = 'USD';
+
+export interface Wallet {
+  organizationId: string;
+  /** Integer micro-units (1 USD = 1,000,000) so sums of per-message prices stay exact. */
+  balanceMicros: number;
+  currency: Currency;
+  updatedAt: string;
+}
+
+export type MessageCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+export const messageCategories: readonly MessageCategory[] = ['MARKETING', 'UTILITY', 'AUTHENTICATION'];
+
+/** Price per message sent to a destination country, by template category. */
+export interface CountryPricing {
+  /** Country calling code, digits only (`1`, `44`, `971`). */
+  countryCallingCode: string;
+  pricesMicros: Record<MessageCategory, number>;
+  currency: Currency;
+  updatedAt: string;
+}
+
+export type SubscriptionStatus = 'active' | 'inactive';
+
+export interface Subscription {
+  organizationId: string;
+  status: SubscriptionStatus;
+  plan: Plan;
+  currentPeriodEnd: string;
+  updatedAt: string;
+}
+
+/** Broadcasts need an active subscription whose period has not ended (checked here, not by a status flip job). */
+export function isSubscriptionActive(subscription: Subscription | undefined, now: Date): boolean {
+  return subscription?.status === 'active' && Date.parse(subscription.currentPeriodEnd) > now.getTime();
+}
+
+export const isDigits = (value: string): boolean => /^\d+$/.test(value);

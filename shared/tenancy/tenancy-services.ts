@@ -1,0 +1,117 @@
+/**
+ * The tenancy use cases bound to their ports: what handlers, the admin CLI and the local runtime
+ * call (`services.tenancy.authenticate(kind, secret)`). Built by functions/composition.ts.
+ */
+import {
+  addPhoneNumber,
+  connectBusinessAccount,
+  decryptBusinessAccountToken,
+  decryptUpstreamAccessToken,
+  markBusinessAccountNeedsAuthorization,
+  type AddPhoneNumberInput,
+  type ConnectBusinessAccountInput,
+} from './business-account-use-cases';
+import { chargeWallet, setCountryPricing, topUpWallet, type SetCountryPricingInput } from './billing-use-cases';
+import {
+  authenticateCredential,
+  issueBroadcastKeyForPhoneNumber,
+  issueCredential,
+  revokeCredential,
+  type AuthenticatedCaller,
+  type IssueCredentialInput,
+  type IssuedCredential,
+} from './credential-use-cases';
+import { addEmployee, removeEmployees, type AddEmployeeInput, type RemoveEmployeesInput, type RemoveEmployeesResult } from './membership-use-cases';
+import {
+  createOrganization,
+  describeOrganization,
+  setOrganizationPlan,
+  setSubscription,
+  type BusinessAccountSummary,
+  type CreateOrganizationInput,
+  type OrganizationOverview,
+  type SetOrganizationPlanInput,
+  type SetSubscriptionInput,
+} from './organization-use-cases';
+import type { BusinessAccount, CountryPricing, CredentialKind, CredentialSummary, Membership, Organization, PhoneNumber, Subscription, Wallet } from './tenancy-entities';
+import { InvalidCredentialError } from './errors';
+import type { TenancyPorts } from './tenancy-ports';
+import type { TenancyRepository } from './tenancy-repository';
+
+export interface TenancyAdministration {
+  createOrganization(input: CreateOrganizationInput): Promise<Organization>;
+  setOrganizationPlan(input: SetOrganizationPlanInput): Promise<Organization>;
+  setSubscription(input: SetSubscriptionInput): Promise<Subscription>;
+  connectBusinessAccount(input: ConnectBusinessAccountInput): Promise<BusinessAccountSummary>;
+  addPhoneNumber(input: AddPhoneNumberInput): Promise<PhoneNumber>;
+  issueCredential(input: IssueCredentialInput): Promise<IssuedCredential>;
+  revokeCredential(input: { organizationId: string; credentialId: string }): Promise<CredentialSummary>;
+  addEmployee(input: AddEmployeeInput): Promise<Membership>;
+  topUpWallet(input: { organizationId: string; amountMicros: number }): Promise<Wallet>;
+  setCountryPricing(input: SetCountryPricingInput): Promise<CountryPricing>;
+  describeOrganization(organizationId: string): Promise<OrganizationOverview>;
+}
+
+export interface TenancyServices {
+  /** Throws InvalidCredentialError or CredentialStoreUnavailableError. */
+  authenticate(kind: CredentialKind, presentedSecret: string | undefined | null): Promise<AuthenticatedCaller>;
+  /** Plaintext upstream token of one of the organization's accounts (KMS calls cached ~5 minutes). */
+  decryptUpstreamAccessToken(organizationId: string, wabaId: string): Promise<string>;
+  /** Same, for an account the caller has already loaded. */
+  decryptBusinessAccountToken(account: BusinessAccount): Promise<string>;
+  markBusinessAccountNeedsAuthorization(account: Pick<BusinessAccount, 'organizationId' | 'wabaId' | 'encryptedAccessToken'>): Promise<void>;
+  /**
+   * The local gateway's stand-in for API Gateway's key list: is this a live broadcast key?
+   * False for any refusal; store outages are thrown.
+   */
+  isBroadcastApiKeyEnabled(apiKey: string): Promise<boolean>;
+  /** The earlier public `generate-key` operation. */
+  issueBroadcastKeyForPhoneNumber(phoneNumber: string): Promise<IssuedCredential>;
+  removeEmployees(input: RemoveEmployeesInput): Promise<RemoveEmployeesResult>;
+  /** Throws InsufficientBalanceError instead of overdrawing. */
+  chargeWallet(input: { organizationId: string; amountMicros: number }): Promise<Wallet>;
+  /** Read access for handlers (phone numbers of an organization, pricing, subscription, …). */
+  repository: TenancyRepository;
+  /** Operator actions (admin CLI, demo seed). */
+  admin: TenancyAdministration;
+}
+
+/**
+ * Ports are read at call time, not at bind time, so a composition root can hand in lazy getters:
+ * binding costs nothing, and e.g. the KMS client is only built by the first decryption.
+ */
+export function bindTenancyServices(ports: TenancyPorts): TenancyServices {
+  return {
+    authenticate: (kind, secret) => authenticateCredential(ports, kind, secret),
+    decryptUpstreamAccessToken: (organizationId, wabaId) => decryptUpstreamAccessToken(ports, { organizationId, wabaId }),
+    decryptBusinessAccountToken: (account) => decryptBusinessAccountToken(ports, account),
+    markBusinessAccountNeedsAuthorization: (account) => markBusinessAccountNeedsAuthorization(ports, account),
+    isBroadcastApiKeyEnabled: (apiKey) =>
+      authenticateCredential(ports, 'broadcast-api-key', apiKey).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof InvalidCredentialError) return false;
+          throw error;
+        },
+      ),
+    issueBroadcastKeyForPhoneNumber: (phoneNumber) => issueBroadcastKeyForPhoneNumber(ports, { phoneNumber }),
+    removeEmployees: (input) => removeEmployees(ports, input),
+    chargeWallet: (input) => chargeWallet(ports, input),
+    get repository() {
+      return ports.tenancy;
+    },
+    admin: {
+      createOrganization: (input) => createOrganization(ports, input),
+      setOrganizationPlan: (input) => setOrganizationPlan(ports, input),
+      setSubscription: (input) => setSubscription(ports, input),
+      connectBusinessAccount: (input) => connectBusinessAccount(ports, input),
+      addPhoneNumber: (input) => addPhoneNumber(ports, input),
+      issueCredential: (input) => issueCredential(ports, input),
+      revokeCredential: (input) => revokeCredential(ports, input),
+      addEmployee: (input) => addEmployee(ports, input),
+      topUpWallet: (input) => topUpWallet(ports, input),
+      setCountryPricing: (input) => setCountryPricing(ports, input),
+      describeOrganization: (organizationId) => describeOrganization(ports, organizationId),
+    },
+  };
+}

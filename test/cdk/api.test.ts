@@ -1,0 +1,209 @@
+/** REST APIs: every manifest route on the right API, method, key requirement and function; stages; gateway responses. */
+import type { CfnElement } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { resourcePath, routes, surfaces, type GatewayResponseKind, type SurfaceName } from '../../lib/route-manifest';
+import { functionProperties, mentions, methodsOf, resourcesOf, synthesizePlatform, type MethodSummary, type SynthesizedPlatform } from './support/platform';
+
+/** What each manifest kind must become in API Gateway (written out here, not imported, so a wrong mapping fails). */
+const expectedResponseTypes: Record<GatewayResponseKind, string> = {
+  API_KEY: 'INVALID_API_KEY',
+  THROTTLED: 'THROTTLED',
+  QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
+  MISSING_AUTHENTICATION_TOKEN: 'MISSING_AUTHENTICATION_TOKEN',
+  REQUEST_TOO_LARGE: 'REQUEST_TOO_LARGE',
+};
+
+const surfaceNames = Object.keys(surfaces) as SurfaceName[];
+const surfacesWithRoutes = surfaceNames.filter((name) => routes.some((route) => route.surface === name));
+const surfacesWithoutRoutes = surfaceNames.filter((name) => !surfacesWithRoutes.includes(name));
+
+let synth: SynthesizedPlatform;
+let template: Template;
+let methods: MethodSummary[];
+
+beforeAll(() => {
+  synth = synthesizePlatform();
+  template = synth.api;
+  methods = methodsOf(template);
+});
+
+const apiId = (surface: SurfaceName) =>
+  synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.node.defaultChild as CfnElement);
+const stageId = (surface: SurfaceName) =>
+  synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.deploymentStage.node.defaultChild as CfnElement);
+
+it('creates one REST API per surface', () => {
+  expect(Object.keys(resourcesOf(template, 'AWS::ApiGateway::RestApi')).sort()).toEqual(surfaceNames.map(apiId).sort());
+});
+
+describe.each(routes.map((route) => ({ ...route, key: `${route.method} ${resourcePath(route)}` })))('route $surface $key', (route) => {
+  const method = () => {
+    const found = methods.filter((candidate) => candidate.apiLogicalId === apiId(route.surface) && candidate.path === resourcePath(route) && candidate.httpMethod === route.method);
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it('exists on its surface API at basePath + path with its method', () => {
+    method();
+    // and on no other API
+    const elsewhere = methods.filter((candidate) => candidate.apiLogicalId !== apiId(route.surface) && candidate.path === resourcePath(route));
+    expect(elsewhere).toEqual([]);
+  });
+
+  it(`${route.auth === 'broadcast-api-key' ? 'requires' : 'does not require'} an API key`, () => {
+    expect(method().properties.ApiKeyRequired === true).toBe(route.auth === 'broadcast-api-key');
+  });
+
+  it(`proxies to the ${route.group} function and no other`, () => {
+    const integration = method().properties.Integration;
+    expect(integration.Type).toBe('AWS_PROXY');
+    expect(integration.IntegrationHttpMethod).toBe('POST');
+    const ownName: string = functionProperties(template, route.group).FunctionName;
+    expect(mentions(integration.Uri, `:function:${ownName}/invocations`)).toBe(true);
+    const otherNames = Object.values(resourcesOf(template, 'AWS::Lambda::Function'))
+      .map((fn) => fn.Properties!.FunctionName as string)
+      .filter((name) => name !== ownName);
+    for (const other of otherNames) expect(mentions(integration.Uri, `:function:${other}/`)).toBe(false);
+    expect(method().properties.OperationName).toBe(route.operation);
+  });
+});
+
+it('has no method the manifest does not declare (besides the no-routes placeholders)', () => {
+  const declared = new Set(routes.map((route) => `${apiId(route.surface)} ${route.method} ${resourcePath(route)}`));
+  const placeholders = new Set(surfacesWithoutRoutes.map((surface) => `${apiId(surface)} ANY /`));
+  const extra = methods.map((method) => `${method.apiLogicalId} ${method.httpMethod} ${method.path}`).filter((key) => !declared.has(key) && !placeholders.has(key));
+  expect(extra).toEqual([]);
+  expect(methods.filter((method) => method.properties.ApiKeyRequired === true)).toHaveLength(routes.filter((route) => route.auth === 'broadcast-api-key').length);
+});
+
+describe('surfaces without routes', () => {
+  it.each(surfacesWithoutRoutes)('%s answers its own 404 body from a MOCK method at the root', (surface) => {
+    const own = methods.filter((method) => method.apiLogicalId === apiId(surface));
+    expect(own).toHaveLength(1);
+    const integration = own[0]!.properties.Integration;
+    expect(integration.Type).toBe('MOCK');
+    const notFound = surfaces[surface].gatewayResponses.MISSING_AUTHENTICATION_TOKEN;
+    expect(integration.IntegrationResponses).toEqual([
+      { StatusCode: String(notFound.statusCode), ResponseTemplates: { 'application/json': notFound.body } },
+    ]);
+  });
+
+  it('surfaces with routes have no MOCK placeholder', () => {
+    const ids = surfacesWithRoutes.map(apiId);
+    expect(methods.filter((method) => ids.includes(method.apiLogicalId) && method.properties.Integration.Type === 'MOCK')).toEqual([]);
+  });
+});
+
+describe('invoke permissions', () => {
+  const groupsOn = (surface: SurfaceName) => [...new Set(routes.filter((route) => route.surface === surface).map((route) => route.group))];
+  const permissions = () => Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).map((resource) => resource.Properties!);
+  const functionIdOfPermission = (permission: Record<string, any>) => permission.FunctionName['Fn::GetAtt'][0] as string;
+  const functionIdOf = (group: string) =>
+    Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).find(([, fn]) => fn.Properties!.FunctionName === functionProperties(template, group).FunctionName)![0];
+
+  it.each(surfacesWithRoutes)('each function routed on %s may be invoked by that API stage only', (surface) => {
+    for (const group of groupsOn(surface)) {
+      const own = permissions().filter((permission) => functionIdOfPermission(permission) === functionIdOf(group) && mentions(permission.SourceArn, apiId(surface)));
+      expect(own).toHaveLength(1);
+      expect(own[0]!.Principal).toBe('apigateway.amazonaws.com');
+      expect(own[0]!.Action).toBe('lambda:InvokeFunction');
+      expect(mentions(own[0]!.SourceArn, `/${surfaces[surface].stage}/*/*`)).toBe(true);
+    }
+  });
+
+  it('functions without routes (e.g. the chunk worker) cannot be invoked by API Gateway', () => {
+    const routed = new Set(routes.map((route) => functionIdOf(route.group)));
+    const unrouted = Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).filter((id) => !routed.has(id));
+    expect(unrouted).toContain(functionIdOf('chunk-worker'));
+    for (const id of unrouted) expect(permissions().filter((permission) => functionIdOfPermission(permission) === id)).toEqual([]);
+  });
+});
+
+describe.each(surfaceNames)('surface %s', (surface) => {
+  const definition = surfaces[surface];
+
+  it('has one stage named after the surface, with metrics, tracing, a default throttle and no data trace', () => {
+    const stages = Object.entries(resourcesOf(template, 'AWS::ApiGateway::Stage')).filter(([, stage]) => stage.Properties!.RestApiId.Ref === apiId(surface));
+    expect(stages).toHaveLength(1);
+    const [, stage] = stages[0]!;
+    expect(stage.Properties!.StageName).toBe(definition.stage);
+    expect(stage.Properties!.TracingEnabled).toBe(true);
+    expect(stage.Properties!.MethodSettings).toHaveLength(1);
+    const settings = stage.Properties!.MethodSettings[0];
+    expect(settings).toEqual(
+      expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', DataTraceEnabled: false, MetricsEnabled: true, LoggingLevel: 'ERROR' }),
+    );
+    expect(settings.ThrottlingRateLimit).toBeGreaterThan(0);
+    expect(settings.ThrottlingBurstLimit).toBeGreaterThanOrEqual(settings.ThrottlingRateLimit);
+    // The stage waits for the account-level CloudWatch role that stage logging needs.
+    const account = Object.keys(resourcesOf(template, 'AWS::ApiGateway::Account'));
+    expect(account).toHaveLength(1);
+    expect(stage.DependsOn).toEqual(expect.arrayContaining(account));
+  });
+
+  it('writes JSON access logs with request id, ip, method, path, status and latency, and no headers or bodies', () => {
+    const stage = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage')).find((candidate) => candidate.Properties!.RestApiId.Ref === apiId(surface))!;
+    const format = JSON.parse(stage.Properties!.AccessLogSetting.Format) as Record<string, string>;
+    expect(format).toEqual(
+      expect.objectContaining({
+        requestId: '$context.requestId',
+        ip: '$context.identity.sourceIp',
+        method: '$context.httpMethod',
+        resourcePath: '$context.resourcePath',
+        status: '$context.status',
+        latency: '$context.responseLatency',
+      }),
+    );
+    for (const value of Object.values(format)) {
+      expect(value).toMatch(/^\$context\.[A-Za-z.]+$/);
+      expect(value).not.toMatch(/header|body|\$input|requestOverride|authorization/i);
+      expect(value).not.toBe('$context.identity.apiKey');
+    }
+    const logGroupId = stage.Properties!.AccessLogSetting.DestinationArn['Fn::GetAtt'][0];
+    expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties!.RetentionInDays).toBe(30);
+  });
+
+  it(`reads API keys from the x-api-key header ${surface === 'broadcast' ? '' : '(not configured)'}`.trim(), () => {
+    const api = resourcesOf(template, 'AWS::ApiGateway::RestApi')[apiId(surface)]!.Properties!;
+    const keyed = surface === 'broadcast' || routes.some((route) => route.surface === surface && route.auth === 'broadcast-api-key');
+    if (keyed) expect(api.ApiKeySourceType).toBe('HEADER');
+    else expect(api.ApiKeySourceType).toBeUndefined();
+    expect(api.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
+  });
+
+  it.each(Object.keys(definition.gatewayResponses) as GatewayResponseKind[])('maps gateway response %s with status, JSON body and headers', (kind) => {
+    const expected = definition.gatewayResponses[kind];
+    const found = Object.values(resourcesOf(template, 'AWS::ApiGateway::GatewayResponse')).filter(
+      (response) => response.Properties!.RestApiId.Ref === apiId(surface) && response.Properties!.ResponseType === expectedResponseTypes[kind],
+    );
+    expect(found).toHaveLength(1);
+    const properties = found[0]!.Properties!;
+    expect(properties.StatusCode).toBe(String(expected.statusCode));
+    expect(properties.ResponseTemplates).toEqual({ 'application/json': expected.body });
+    if (expected.body.includes('$context.requestId')) expect(properties.ResponseTemplates['application/json']).toContain('"$context.requestId"');
+    const expectedHeaders = Object.fromEntries(Object.entries(expected.headers ?? {}).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`]));
+    expect(properties.ResponseParameters ?? {}).toEqual(expectedHeaders);
+  });
+
+  it('configures no gateway response the manifest does not declare', () => {
+    const types = Object.values(resourcesOf(template, 'AWS::ApiGateway::GatewayResponse'))
+      .filter((response) => response.Properties!.RestApiId.Ref === apiId(surface))
+      .map((response) => response.Properties!.ResponseType as string)
+      .sort();
+    expect(types).toEqual((Object.keys(definition.gatewayResponses) as GatewayResponseKind[]).map((kind) => expectedResponseTypes[kind]).sort());
+    expect(types).not.toContain('ACCESS_DENIED');
+  });
+
+  it('outputs the surface URL with stage and basePath', () => {
+    const outputs = template.findOutputs('*');
+    const url = Object.values(outputs).filter((output) => mentions(output.Value, apiId(surface)));
+    expect(url).toHaveLength(1);
+    expect(mentions(url[0]!.Value, stageId(surface))).toBe(true);
+    expect(JSON.stringify(url[0]!.Value)).toMatch(new RegExp(`"/${definition.basePath.replace(/^\//, '').replace(/\//g, '\\/')}"\\]`));
+  });
+});
+
+it('gives the API integrations no reference to function resources (no function → usage plan → stage → method cycle)', () => {
+  const functionIds = Object.keys(resourcesOf(template, 'AWS::Lambda::Function'));
+  for (const method of methods) for (const id of functionIds) expect(mentions(method.properties, `"${id}"`)).toBe(false);
+});

@@ -1,0 +1,120 @@
+/** How bundling is skipped (placeholder code) or refused (missing entries), and how context becomes settings. */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { ApiStack } from '../../lib/api-stack';
+import { bundlingOptions, bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from '../../lib/constructs/service-function';
+import { entryOf, functions, type FunctionName } from '../../lib/resource-definitions';
+import { readSettings } from '../../lib/settings';
+import { StatefulStack } from '../../lib/stateful-stack';
+
+const names = Object.keys(functions) as FunctionName[];
+
+/** A directory with an entry file for only the given functions. */
+function rootWithEntries(present: FunctionName[]): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'entries-'));
+  for (const name of present) {
+    const file = path.join(root, entryOf(name));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, 'export const handler = async () => ({});\n');
+  }
+  return root;
+}
+
+const context = (values: Record<string, unknown>) => ({ tryGetContext: (key: string) => values[key] });
+
+describe('missing entries', () => {
+  it('lists exactly the functions whose entry file does not exist', () => {
+    const [first, ...rest] = names;
+    expect(findMissingEntries(names, rootWithEntries([first!]))).toEqual(rest.map(entryOf));
+    expect(findMissingEntries(names, rootWithEntries(names))).toEqual([]);
+  });
+
+  it('without skipBundling, the ApiStack refuses to synthesize and names every missing entry', () => {
+    const app = new App();
+    const stateful = new StatefulStack(app, 'Stateful', { tokenKeyAlias: 'alias/test/tokens' });
+    const settings = { ...readSettings(context({}), {}), skipBundling: false };
+    let message = '';
+    try {
+      new ApiStack(app, 'Api', { stateful, settings, entryRoot: rootWithEntries([]) });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/Lambda entry files missing/);
+    for (const name of names) expect(message).toContain(entryOf(name));
+  });
+});
+
+describe('skipping bundling', () => {
+  const synthFunction = (appContext: Record<string, unknown>, skipBundling: boolean) => {
+    const app = new App({ context: appContext });
+    const stack = new Stack(app, 'Functions');
+    const fn = new ServiceFunction(stack, 'Fn', {
+      name: 'chunk-worker',
+      definition: functions['chunk-worker'],
+      functionName: 'test-chunk-worker',
+      environment: {},
+      logLevel: 'INFO',
+      skipBundling,
+      root: rootWithEntries([]), // the entry does not exist
+    });
+    return { stack, fn, template: Template.fromStack(stack) };
+  };
+
+  it('skipBundling=true gives placeholder code even though the entry is missing', () => {
+    const { fn, template } = synthFunction({}, true);
+    expect(fn.usesPlaceholderCode).toBe(true);
+    template.hasResourceProperties('AWS::Lambda::Function', { Handler: 'index.handler', Runtime: 'nodejs22.x' });
+  });
+
+  it('a stack the CLI did not select for bundling (aws:cdk:bundling-stacks) also gets placeholder code', () => {
+    const { stack, fn } = synthFunction({ 'aws:cdk:bundling-stacks': [] }, false);
+    expect(bundlingSkipped(stack, false)).toBe(true);
+    expect(fn.usesPlaceholderCode).toBe(true);
+  });
+
+  it('a stack selected for bundling with bundling not skipped really bundles (NodejsFunction needs the entry)', () => {
+    expect(() => synthFunction({ 'aws:cdk:bundling-stacks': ['**'] }, false)).toThrow(/Cannot find entry file/);
+  });
+
+  it('bundles everything (AWS SDK included) as minified ESM with source maps for Node 22', () => {
+    expect(bundlingOptions).toEqual(
+      expect.objectContaining({ externalModules: [], minify: true, sourceMap: true, target: 'node22', format: 'esm' }),
+    );
+  });
+});
+
+describe('settings', () => {
+  it('parses -c strings: skipBundling, numbers, log level; env supplies account/region', () => {
+    const settings = readSettings(
+      context({ skipBundling: 'true', upstreamTimeoutMs: '9000', logLevel: 'debug', stackNamePrefix: 'Staging' }),
+      { CDK_DEFAULT_ACCOUNT: '111111111111', CDK_DEFAULT_REGION: 'eu-central-1' },
+    );
+    expect(settings).toEqual(
+      expect.objectContaining({ skipBundling: true, logLevel: 'DEBUG', stackNamePrefix: 'Staging', account: '111111111111', region: 'eu-central-1' }),
+    );
+    expect(settings.upstream.timeoutMs).toBe(9000);
+  });
+
+  it('context wins over the environment, and defaults are safe', () => {
+    const settings = readSettings(context({ account: '222222222222', skipBundling: 'false' }), { CDK_DEFAULT_ACCOUNT: '111111111111' });
+    expect(settings.account).toBe('222222222222');
+    expect(settings.region).toBeUndefined();
+    expect(settings.skipBundling).toBe(false);
+    expect(settings.logLevel).toBe('INFO');
+  });
+
+  it('rejects nonsense', () => {
+    expect(() => readSettings(context({ logLevel: 'LOUD' }), {})).toThrow(/logLevel/);
+    expect(() => readSettings(context({ upstreamTimeoutMs: '-5' }), {})).toThrow(/upstreamTimeoutMs/);
+  });
+
+  it('keeps physical function names within 64 characters', () => {
+    expect(physicalFunctionName('Short-Api', 'health')).toBe('Short-Api-health');
+    const long = physicalFunctionName('A'.repeat(70), 'chunk-worker');
+    expect(long.length).toBeLessThanOrEqual(64);
+    expect(long).not.toBe(physicalFunctionName('A'.repeat(71), 'chunk-worker'));
+  });
+});

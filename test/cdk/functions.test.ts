@@ -1,0 +1,197 @@
+/** Lambda functions: configuration and least-privilege grants derived from lib/resource-definitions.ts; the chunk worker's queue. */
+import type { CfnElement } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { assertVisibilityCoversConsumer } from '../../lib/api-stack';
+import { chunkWorker, functions, queues, tables, type FunctionName, type QueueName, type TableName } from '../../lib/resource-definitions';
+import {
+  actionsOf,
+  allActions,
+  functionLogicalId,
+  functionProperties,
+  mentions,
+  resourcesOf,
+  roleStatements,
+  synthesizePlatform,
+  type SynthesizedPlatform,
+} from './support/platform';
+
+const names = Object.keys(functions) as FunctionName[];
+const tableNames = Object.keys(tables) as TableName[];
+const queueNames = Object.keys(queues) as QueueName[];
+
+const readActions = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+let synth: SynthesizedPlatform;
+let template: Template;
+
+beforeAll(() => {
+  synth = synthesizePlatform();
+  template = synth.api;
+});
+
+/** Logical ids in the StatefulStack; the ApiStack reaches them through exports named after them. */
+const tableId = (name: TableName) => synth.platform.stateful.getLogicalId(synth.platform.stateful.tables[name].node.defaultChild as CfnElement);
+const queueId = (name: QueueName) => synth.platform.stateful.getLogicalId(synth.platform.stateful.queues[name].node.defaultChild as CfnElement);
+const keyId = () => synth.platform.stateful.getLogicalId(synth.platform.stateful.tokenKey.node.defaultChild as CfnElement);
+
+const statementsOn = (name: FunctionName, logicalId: string) => roleStatements(template, name).filter((statement) => mentions(statement.Resource, logicalId));
+
+describe.each(names)('function %s', (name) => {
+  const definition = functions[name];
+  const properties = () => functionProperties(template, name);
+  const env = () => properties().Environment.Variables as Record<string, unknown>;
+
+  it('runs Node.js 22 on arm64 with the defined memory and timeout', () => {
+    expect(properties().Runtime).toBe('nodejs22.x');
+    expect(properties().Architectures).toEqual(['arm64']);
+    expect(properties().MemorySize).toBe(definition.memoryMb);
+    expect(properties().Timeout).toBe(definition.timeoutSeconds);
+    expect(properties().Handler).toBe('index.handler');
+  });
+
+  it('logs JSON into its own one-month log group, with X-Ray tracing', () => {
+    expect(properties().TracingConfig).toEqual({ Mode: 'Active' });
+    expect(properties().LoggingConfig).toEqual(expect.objectContaining({ LogFormat: 'JSON', ApplicationLogLevel: 'INFO' }));
+    const logGroupId = properties().LoggingConfig.LogGroup.Ref as string;
+    expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties!.RetentionInDays).toBe(30);
+    const logStatements = roleStatements(template, name).filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
+    expect(logStatements).toHaveLength(1);
+    expect(logStatements[0]!.Resource).toEqual({ 'Fn::GetAtt': [logGroupId, 'Arn'] });
+  });
+
+  it('carries the Powertools and service settings', () => {
+    expect(env()).toEqual(
+      expect.objectContaining({
+        POWERTOOLS_SERVICE_NAME: 'whatsapp-broadcast-platform',
+        POWERTOOLS_METRICS_NAMESPACE: expect.any(String),
+        LOG_LEVEL: 'INFO',
+        SERVICE_NAME: 'whatsapp-broadcast-platform',
+        SERVICE_VERSION: expect.any(String),
+        NODE_OPTIONS: '--enable-source-maps',
+      }),
+    );
+  });
+
+  it.each(tableNames)(`gets table %s exactly as defined (${JSON.stringify(definition.tables)})`, (tableName) => {
+    const access = definition.tables[tableName];
+    const statements = statementsOn(name, tableId(tableName));
+    const actions = statements.flatMap(actionsOf);
+    const envValue = env()[tables[tableName].envVar];
+    if (access === undefined) {
+      expect(statements).toEqual([]);
+      expect(envValue).toBeUndefined();
+      return;
+    }
+    expect(mentions(envValue, tableId(tableName))).toBe(true);
+    expect(actions).toEqual(expect.arrayContaining(readActions));
+    if (access === 'readWrite') expect(actions).toEqual(expect.arrayContaining(writeActions));
+    else for (const action of writeActions) expect(actions).not.toContain(action);
+  });
+
+  it.each(queueNames)('may send to queue %s only if it is in sendsTo', (queueName) => {
+    const sends = definition.sendsTo.includes(queueName);
+    const sendStatements = statementsOn(name, queueId(queueName)).filter((statement) => actionsOf(statement).includes('sqs:SendMessage'));
+    expect(sendStatements.length > 0).toBe(sends);
+    expect(env()[queues[queueName].envVar] !== undefined).toBe(sends);
+    if (sends) expect(mentions(env()[queues[queueName].envVar], queueId(queueName))).toBe(true);
+  });
+
+  it(`uses the token key for ${definition.tokenKey ?? 'nothing'}`, () => {
+    const kmsActions = roleStatements(template, name)
+      .filter((statement) => actionsOf(statement).some((action) => action.startsWith('kms:')))
+      .flatMap((statement) => {
+        expect(mentions(statement.Resource, keyId())).toBe(true);
+        return actionsOf(statement);
+      });
+    if (!definition.tokenKey) {
+      expect(kmsActions).toEqual([]);
+      expect(env().TOKEN_KMS_KEY_ID).toBeUndefined();
+      return;
+    }
+    expect(kmsActions).toContain('kms:Decrypt');
+    expect(mentions(env().TOKEN_KMS_KEY_ID, keyId())).toBe(true);
+    if (definition.tokenKey === 'encryptDecrypt') expect(kmsActions).toContain('kms:Encrypt');
+    else expect(kmsActions).not.toContain('kms:Encrypt');
+  });
+
+  it(`${definition.callsUpstream ? 'has' : 'has no'} upstream settings`, () => {
+    for (const variable of ['GRAPH_API_BASE_URL', 'GRAPH_API_VERSION', 'UPSTREAM_TIMEOUT_MS']) {
+      expect(env()[variable] !== undefined).toBe(definition.callsUpstream);
+    }
+    if (definition.callsUpstream) expect(Number(env().UPSTREAM_TIMEOUT_MS)).toBeLessThan(definition.timeoutSeconds * 1000);
+  });
+
+  it(`${definition.managesApiKeys ? 'may' : 'may not'} call API Gateway`, () => {
+    const apigateway = allActions(template, name).filter((action) => action.startsWith('apigateway:'));
+    if (definition.managesApiKeys) expect(apigateway.sort()).toEqual(['apigateway:GET', 'apigateway:POST']);
+    else expect(apigateway).toEqual([]);
+  });
+
+  it('has no wildcard action, and a wildcard resource only for X-Ray', () => {
+    for (const statement of roleStatements(template, name)) {
+      for (const action of actionsOf(statement)) expect(action).not.toMatch(/\*/);
+      if (statement.Resource === '*') expect(actionsOf(statement).every((action) => action.startsWith('xray:'))).toBe(true);
+    }
+  });
+});
+
+describe('grants called out explicitly', () => {
+  it('broadcast-status (read-only on tenancy) cannot write the tenancy table', () => {
+    expect(functions['broadcast-status'].tables.tenancy).toBe('read');
+    const actions = statementsOn('broadcast-status', tableId('tenancy')).flatMap(actionsOf);
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions).not.toContain('dynamodb:PutItem');
+  });
+
+  it('health touches no table at all', () => {
+    expect(allActions(template, 'health').filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
+    for (const table of Object.values(tables)) expect(functionProperties(template, 'health').Environment.Variables[table.envVar]).toBeUndefined();
+  });
+
+  it('only functions with a tokenKey may decrypt', () => {
+    const decrypting = names.filter((name) => allActions(template, name).includes('kms:Decrypt'));
+    expect(decrypting.sort()).toEqual(names.filter((name) => functions[name].tokenKey).sort());
+  });
+
+  it('only managesApiKeys functions get apigateway actions', () => {
+    const calling = names.filter((name) => allActions(template, name).some((action) => action.startsWith('apigateway:')));
+    expect(calling.sort()).toEqual(names.filter((name) => functions[name].managesApiKeys).sort());
+  });
+});
+
+describe('chunk worker', () => {
+  const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
+
+  it('consumes the outbound queue with partial batch responses, the defined batch size, window and max concurrency', () => {
+    expect(mappings()).toHaveLength(1);
+    const mapping = mappings()[0]!;
+    expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(template, 'chunk-worker') });
+    expect(mentions(mapping.EventSourceArn, queueId('outboundMessages'))).toBe(true);
+    expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.BatchSize).toBe(chunkWorker.batchSize);
+    expect(mapping.MaximumBatchingWindowInSeconds).toBe(chunkWorker.maxBatchingWindowSeconds);
+    expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: chunkWorker.maxConcurrency });
+  });
+
+  it('is the only function that may receive from the queue', () => {
+    const receiving = names.filter((name) => allActions(template, name).includes('sqs:ReceiveMessage'));
+    expect(receiving).toEqual(['chunk-worker']);
+  });
+
+  it("runs with the chunkWorker settings, and the queue's visibility timeout covers 6x its timeout", () => {
+    expect(functionProperties(template, 'chunk-worker').Timeout).toBe(chunkWorker.timeoutSeconds);
+    expect(functionProperties(template, 'chunk-worker').MemorySize).toBe(chunkWorker.memoryMb);
+    const visibility = resourcesOf(synth.stateful, 'AWS::SQS::Queue')[queueId('outboundMessages')]!.Properties!.VisibilityTimeout as number;
+    expect(visibility).toBeGreaterThanOrEqual(6 * (functionProperties(template, 'chunk-worker').Timeout as number));
+  });
+
+  it('synthesis refuses a visibility timeout below 6x the consumer timeout', () => {
+    expect(() => assertVisibilityCoversConsumer('q', 6 * 120 - 1, 120)).toThrow(/below 6 x consumer timeout/);
+    expect(() => assertVisibilityCoversConsumer('q', 6 * 120, 120)).not.toThrow();
+  });
+});
+
+it('gives every function a fixed, stack-prefixed name (API integrations address it by ARN)', () => {
+  for (const name of names) expect(functionProperties(template, name).FunctionName).toBe(`WhatsAppPlatform-Api-${name}`);
+});

@@ -1,0 +1,144 @@
+/** Usage plans: broadcast per-method throttles from the manifest's rate-limit classes, v1 plan limits, and the key-issuing function's link to the plan. */
+import type { CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { broadcastDailyQuota } from '../../lib/api-stack';
+import { functions, type FunctionName } from '../../lib/resource-definitions';
+import { rateLimitClasses, resourcePath, routes, v1PlanLimits, type RateLimitClass, type SurfaceName, type V1Plan } from '../../lib/route-manifest';
+import { actionsOf, functionLogicalId, functionProperties, mentions, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
+
+let synth: SynthesizedPlatform;
+let template: Template;
+
+beforeAll(() => {
+  synth = synthesizePlatform();
+  template = synth.api;
+});
+
+const apiId = (surface: SurfaceName) =>
+  synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.node.defaultChild as CfnElement);
+const stageId = (surface: SurfaceName) =>
+  synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.deploymentStage.node.defaultChild as CfnElement);
+
+const plans = () => resourcesOf(template, 'AWS::ApiGateway::UsagePlan');
+const planNamed = (name: string): [string, Record<string, any>] => {
+  const found = Object.entries(plans()).filter(([, plan]) => plan.Properties!.UsagePlanName === name);
+  expect(found).toHaveLength(1);
+  return [found[0]![0], found[0]![1].Properties!];
+};
+
+/** `/{full resource path}/{METHOD}` → throttle, for every keyed route whose class has a usage-plan throttle. */
+const expectedMethodThrottles = (): Record<string, { RateLimit: number; BurstLimit: number }> =>
+  Object.fromEntries(
+    routes
+      .filter((route) => route.auth === 'broadcast-api-key' && (rateLimitClasses[route.rateLimit] as RateLimitClass).usagePlanThrottle)
+      .map((route) => {
+        const throttle = (rateLimitClasses[route.rateLimit] as RateLimitClass).usagePlanThrottle!;
+        return [`${resourcePath(route)}/${route.method}`, { RateLimit: throttle.rateLimit, BurstLimit: throttle.burstLimit }];
+      }),
+  );
+
+describe('broadcast usage plan', () => {
+  it('is attached to the broadcast API stage with per-method throttles equal to the manifest', () => {
+    const [, plan] = planNamed('broadcast');
+    const stage = (plan.ApiStages as Array<Record<string, any>>).find((candidate) => candidate.ApiId.Ref === apiId('broadcast'));
+    expect(stage).toBeDefined();
+    expect(stage!.Stage).toEqual({ Ref: stageId('broadcast') });
+    expect(stage!.Throttle).toEqual(expectedMethodThrottles());
+    expect(Object.keys(stage!.Throttle).length).toBeGreaterThan(0);
+  });
+
+  it('throttles no route that is not metered by a broadcast key', () => {
+    const [, plan] = planNamed('broadcast');
+    const throttled = (plan.ApiStages as Array<Record<string, any>>).flatMap((stage) => Object.keys(stage.Throttle ?? {}));
+    for (const route of routes.filter((candidate) => candidate.auth !== 'broadcast-api-key')) {
+      expect(throttled).not.toContain(`${resourcePath(route)}/${route.method}`);
+    }
+  });
+
+  it('has a key-wide throttle at or above every method ceiling, and a daily quota', () => {
+    const [, plan] = planNamed('broadcast');
+    const methodThrottles = Object.values(expectedMethodThrottles());
+    expect(plan.Throttle.RateLimit).toBeGreaterThanOrEqual(Math.max(...methodThrottles.map((throttle) => throttle.RateLimit)));
+    expect(plan.Throttle.BurstLimit).toBeGreaterThanOrEqual(Math.max(...methodThrottles.map((throttle) => throttle.BurstLimit)));
+    expect(plan.Quota).toEqual({ Limit: broadcastDailyQuota, Period: 'DAY' });
+  });
+
+  it('is not attached to the v1, organization or upstream APIs', () => {
+    const [, plan] = planNamed('broadcast');
+    const attached = (plan.ApiStages as Array<Record<string, any>>).map((stage) => stage.ApiId.Ref);
+    for (const surface of ['v1', 'organization', 'upstream'] as const) expect(attached).not.toContain(apiId(surface));
+  });
+});
+
+describe.each(Object.keys(v1PlanLimits) as V1Plan[])('v1 plan %s', (plan) => {
+  it('throttles at perMinute/60 per second with a burst of one minute, on the v1 stage only', () => {
+    const [, properties] = planNamed(`v1-${plan}`);
+    expect(properties.Throttle).toEqual({ RateLimit: v1PlanLimits[plan] / 60, BurstLimit: v1PlanLimits[plan] });
+    expect(properties.ApiStages).toHaveLength(1);
+    expect(properties.ApiStages[0].ApiId).toEqual({ Ref: apiId('v1') });
+    expect(properties.ApiStages[0].Stage).toEqual({ Ref: stageId('v1') });
+  });
+
+  it('has its id in the outputs', () => {
+    const [id] = planNamed(`v1-${plan}`);
+    expect(Object.values(template.findOutputs('*')).some((output) => JSON.stringify(output.Value) === JSON.stringify({ Ref: id }))).toBe(true);
+  });
+});
+
+it('creates only the broadcast plan and the v1 plans', () => {
+  expect(Object.values(plans()).map((plan) => plan.Properties!.UsagePlanName).sort()).toEqual(
+    ['broadcast', ...Object.keys(v1PlanLimits).map((plan) => `v1-${plan}`)].sort(),
+  );
+});
+
+it('outputs the broadcast usage plan id', () => {
+  const [id] = planNamed('broadcast');
+  template.hasOutput('BroadcastUsagePlanId', { Value: { Ref: id } });
+});
+
+describe('API key management', () => {
+  const names = Object.keys(functions) as FunctionName[];
+  const managers = names.filter((name) => functions[name].managesApiKeys);
+  const others = names.filter((name) => !functions[name].managesApiKeys);
+
+  // Loops instead of it.each: the definitions may (for now) declare no key-managing function at all.
+  it('managesApiKeys functions get BROADCAST_USAGE_PLAN_ID and apigateway POST/GET on API keys and the plan keys only', () => {
+    const [planId] = planNamed('broadcast');
+    for (const name of managers) {
+      expect(functionProperties(template, name).Environment.Variables.BROADCAST_USAGE_PLAN_ID).toEqual({ Ref: planId });
+      const statements = roleStatements(template, name).filter((statement) => actionsOf(statement).some((action) => action.startsWith('apigateway:')));
+      expect(statements).toHaveLength(1);
+      expect(actionsOf(statements[0]!).sort()).toEqual(['apigateway:GET', 'apigateway:POST']);
+      const resources = statements[0]!.Resource as unknown[];
+      expect(resources.some((resource) => mentions(resource, '::/apikeys'))).toBe(true);
+      expect(resources.some((resource) => mentions(resource, planId) && mentions(resource, '/keys'))).toBe(true);
+      for (const resource of resources) expect(mentions(resource, '/apikeys') || (mentions(resource, '/usageplans/') && mentions(resource, planId))).toBe(true);
+    }
+  });
+
+  it('other functions get neither the plan id nor any apigateway action', () => {
+    expect(others.length).toBeGreaterThan(0);
+    for (const name of others) {
+      expect(functionProperties(template, name).Environment.Variables.BROADCAST_USAGE_PLAN_ID).toBeUndefined();
+      expect(roleStatements(template, name).flatMap(actionsOf).filter((action) => action.startsWith('apigateway:'))).toEqual([]);
+    }
+  });
+});
+
+it('integrates functions so that one may reference the usage plan without a dependency cycle', () => {
+  const json = template.toJSON();
+  expect(() => Template.fromJSON(json)).not.toThrow();
+  // Counter-check that the cycle detection would bite: make a broadcast method's function reference
+  // the plan (as a key-issuing function does) AND integrate it by resource reference, CDK's default.
+  const [planId] = planNamed('broadcast');
+  const withCycle = JSON.parse(JSON.stringify(json)) as { Resources: Record<string, any> };
+  const route = routes.find((candidate) => candidate.surface === 'broadcast')!;
+  const functionId = functionLogicalId(template, route.group);
+  withCycle.Resources[functionId].Properties.Environment.Variables.BROADCAST_USAGE_PLAN_ID = { Ref: planId };
+  const method = Object.values(withCycle.Resources).find(
+    (resource) => resource.Type === 'AWS::ApiGateway::Method' && resource.Properties.RestApiId.Ref === apiId('broadcast') && resource.Properties.OperationName === route.operation,
+  )!;
+  expect(() => Template.fromJSON(withCycle)).not.toThrow();
+  method.Properties.Integration.Uri = { 'Fn::GetAtt': [functionId, 'Arn'] };
+  expect(() => Template.fromJSON(withCycle)).toThrow(/cycl/i);
+});

@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generateLocalTokenKey } from '../../../shared/adapters/crypto/local-aes-token-cipher';
+import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
+
+const projectRoot = resolve(__dirname, '../../..');
+let dynamo: TestDynamo;
+let directory: string;
+let envFile: string;
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Asynchronous on purpose: dynalite runs in this process and must keep serving while the CLI runs. */
+function admin(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  return new Promise((resolvePromise) => {
+    const child = execFile(
+      'npx',
+      ['tsx', 'scripts/admin.ts', ...args],
+      { cwd: projectRoot, env: { ...process.env, ...options.env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolvePromise({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+/** npm may print its own notices on stderr; the CLI's error is the one JSON line. */
+function errorOf(result: CliResult): { code: string; message: string } {
+  const line = result.stderr.split('\n').find((candidate) => candidate.startsWith('{"error"'));
+  if (!line) throw new Error(`no JSON error on stderr: ${result.stderr}`);
+  return (JSON.parse(line) as { error: { code: string; message: string } }).error;
+}
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+  directory = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+  envFile = join(directory, 'runtime.env');
+  writeFileSync(
+    envFile,
+    [...Object.entries(dynamo.environment).map(([name, value]) => `${name}=${value}`), `LOCAL_TOKEN_KEY=${generateLocalTokenKey()}`, ''].join('\n'),
+  );
+});
+
+afterAll(async () => {
+  await dynamo.stop();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+test('--help lists the commands', async () => {
+  const result = await admin(['--help']);
+  expect(result.code).toBe(0);
+  for (const command of ['create-organization', 'connect-business-account', 'issue-broadcast-key', 'set-pricing', 'show-organization']) {
+    expect(result.stdout).toContain(command);
+  }
+}, 60_000);
+
+test('onboarding through the CLI prints JSON, and show-organization prints no secrets', async () => {
+  const created = await admin(['create-organization', '--name', 'CLI Org', '--plan', 'professional', '--api-add-on', '--env-file', envFile]);
+  expect(created.code).toBe(0);
+  const organization = JSON.parse(created.stdout) as { organizationId: string; plan: string; apiAddOn: boolean };
+  expect(organization).toMatchObject({ plan: 'professional', apiAddOn: true });
+  expect(organization.organizationId).toMatch(/^org_/);
+  const org = organization.organizationId;
+
+  const connected = await admin(
+    ['connect-business-account', '--org', org, '--waba-id', '7001', '--business-id', '7000', '--name', 'CLI WABA', '--access-token-stdin', '--env-file', envFile],
+    { input: 'EAAG-from-stdin\n' },
+  );
+  expect(connected.code).toBe(0);
+  expect(connected.stdout).not.toContain('EAAG');
+
+  const phone = await admin(['add-phone-number', '--org', org, '--waba-id', '7001', '--phone-number', '15558000001', '--phone-number-id', '8001', '--env-file', envFile]);
+  expect(JSON.parse(phone.stdout)).toMatchObject({ digits: '15558000001', phoneNumberId: '8001' });
+
+  const key = JSON.parse((await admin(['issue-broadcast-key', '--org', org, '--phone-number', '15558000001', '--env-file', envFile])).stdout) as {
+    secret: string;
+    credentialId: string;
+  };
+  expect(key.secret).toMatch(/^wbk_[A-Za-z0-9_-]{43}$/);
+
+  const wallet = await admin(['top-up-wallet', '--org', org, '--amount', '12.50', '--env-file', envFile]);
+  expect(JSON.parse(wallet.stdout)).toMatchObject({ balance: '12.50', balanceMicros: 12_500_000 });
+
+  const shown = await admin(['show-organization', '--org', org, '--env-file', envFile]);
+  expect(shown.code).toBe(0);
+  const overview = JSON.parse(shown.stdout) as { credentials: Array<{ credentialId: string }>; phoneNumbers: unknown[] };
+  expect(overview.credentials.map((credential) => credential.credentialId)).toEqual([key.credentialId]);
+  expect(overview.phoneNumbers).toHaveLength(1);
+  expect(shown.stdout).not.toContain(key.secret);
+  expect(shown.stdout).not.toMatch(/secretHash|encryptedAccessToken|EAAG/);
+}, 120_000);
+
+test('failures are JSON on stderr with exit code 1', async () => {
+  const missing = await admin(['show-organization', '--org', 'org_missing', '--env-file', envFile]);
+  expect(missing.code).toBe(1);
+  expect(missing.stdout).toBe('');
+  expect(errorOf(missing)).toEqual({ code: 'ORGANIZATION_NOT_FOUND', message: 'Organization org_missing does not exist' });
+
+  const unknown = await admin(['frobnicate', '--env-file', envFile]);
+  expect(unknown.code).toBe(1);
+  expect(errorOf(unknown).code).toBe('USAGE');
+}, 60_000);
+
+test('an unreachable emulator is reported with a hint to start the runtime', async () => {
+  const deadEnv = join(directory, 'dead.env');
+  writeFileSync(deadEnv, `DYNAMODB_ENDPOINT=http://127.0.0.1:9\nTENANCY_TABLE=t\nAWS_ACCESS_KEY_ID=local\nAWS_SECRET_ACCESS_KEY=local\n`);
+  const result = await admin(['show-organization', '--org', 'org_x', '--env-file', deadEnv]);
+  expect(result.code).toBe(1);
+  const error = errorOf(result);
+  expect(error.code).toBe('STORE_UNAVAILABLE');
+  expect(error.message).toBe('Cannot reach DynamoDB at http://127.0.0.1:9. Is `npm start` running?');
+}, 60_000);

@@ -1,0 +1,3 @@
+// Keep test output readable; tests that assert on logs opt back in.
+process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';

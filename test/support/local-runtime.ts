@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../local/local-runtime';
+
+/** Fast-paced settings for tests: short waits, a generous default pace. */
+export const testEnvironment = {
+  DEFAULT_MESSAGES_PER_SECOND: '1000',
+  WORKER_BACKOFF_BASE_MS: '5',
+  WORKER_BACKOFF_MAX_MS: '50',
+  WORKER_RATE_LIMIT_HOLD_MS: '50',
+  TEMPLATE_CACHE_TTL_MS: '1',
+};
+
+export interface TestRuntime extends LocalRuntime {
+  demo: NonNullable<LocalRuntime['demo']>;
+  call(method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** The whole local runtime in this process, on free ports, with in-memory state. */
+export async function startTestRuntime(options: LocalRuntimeOptions = {}): Promise<TestRuntime> {
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-test-'));
+  const runtime = await startLocalRuntime({
+    port: 0,
+    dataDirectory,
+    persist: false,
+    sandbox: { throughputPerSecond: 1000, ...options.sandbox },
+    ...options,
+    environment: { ...testEnvironment, ...options.environment },
+  });
+  return {
+    ...runtime,
+    demo: runtime.demo!,
+    call: async (method, path, callOptions = {}) => {
+      const response = await fetch(`${runtime.baseUrl}${path}`, {
+        method,
+        headers: {
+          ...(callOptions.body !== undefined || callOptions.rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...callOptions.headers,
+        },
+        body: callOptions.rawBody ?? (callOptions.body === undefined ? undefined : JSON.stringify(callOptions.body)),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, headers: response.headers, body };
+    },
+    close: async () => {
+      await runtime.stop();
+      rmSync(dataDirectory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until `read` returns a value `done` accepts, or fails after `timeoutMs`. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

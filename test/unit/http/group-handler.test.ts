@@ -1,0 +1,170 @@
+import type { RouteDefinition } from '../../../lib/route-manifest';
+import { createGroupHandler } from '../../../shared/http/create-group-handler';
+import type { AuthenticatedCaller, HttpPipelineDependencies, HttpRequest } from '../../../shared/http/http-operation';
+import { RequestValidationError } from '../../../shared/http/errors';
+import type { RateLimiter } from '../../../shared/rate-limiting/rate-limiter';
+import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
+
+class UnknownKeyError extends Error {}
+
+const sendRoute: RouteDefinition = {
+  surface: 'broadcast',
+  method: 'POST',
+  path: '/broadcast/public/send-template-broadcast',
+  group: 'broadcast-send',
+  operation: 'send',
+  auth: 'broadcast-api-key',
+  rateLimit: 'template-broadcast',
+};
+const organizationRoute: RouteDefinition = {
+  surface: 'organization',
+  method: 'POST',
+  path: '/organizations/public/remove-employee-bulk',
+  group: 'broadcast-send',
+  operation: 'remove',
+  auth: 'organization-token',
+  rateLimit: 'none',
+};
+
+const caller: AuthenticatedCaller = { organizationId: 'org_1', credentialId: 'cred_1', credentialKind: 'broadcast-api-key' };
+
+function setup(options: { limiterAllows?: boolean; operation?: (request: HttpRequest) => Promise<unknown> } = {}) {
+  const consumed: string[] = [];
+  const rateLimiter: RateLimiter = {
+    consume: async (bucket) => {
+      consumed.push(bucket);
+      return options.limiterAllows === false
+        ? { allowed: false, retryAfterSeconds: 42, remaining: 0 }
+        : { allowed: true, retryAfterSeconds: 0, remaining: 9 };
+    },
+  };
+  const presented: Array<string | undefined> = [];
+  const dependencies: HttpPipelineDependencies = {
+    authenticate: async (_kind, secret) => {
+      presented.push(secret);
+      if (secret !== 'good-key' && secret !== 'good-token') throw new Error('credential lookup failed: table xyz');
+      return caller;
+    },
+    rateLimiter,
+    clock: { now: () => new Date('2026-11-21T10:00:30Z') },
+  };
+  const seen: HttpRequest[] = [];
+  const handler = createGroupHandler({
+    group: 'broadcast-send',
+    routes: [sendRoute, organizationRoute],
+    dependencies: () => dependencies,
+    operations: {
+      send: async (request) => {
+        seen.push(request);
+        const body = options.operation ? await options.operation(request) : { ok: true };
+        return { statusCode: 200, body };
+      },
+      remove: async () => ({ statusCode: 200, body: {} }),
+    },
+  });
+  return { handler, consumed, presented, seen };
+}
+
+const invoke = async (handler: ReturnType<typeof setup>['handler'], event = proxyEventFor(sendRoute)) => {
+  const result = await handler(event, lambdaContext());
+  return { ...result, json: JSON.parse(result.body) as Record<string, any> };
+};
+
+describe('the shared HTTP pipeline', () => {
+  it('authenticates, parses JSON, rate-limits per key and sender, and runs the operation', async () => {
+    const { handler, consumed, seen } = setup();
+    const response = await invoke(
+      handler,
+      proxyEventFor(sendRoute, {
+        headers: { 'X-Api-Key': 'good-key', 'CONTENT-TYPE': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ fromPhoneNumber: '15550001001' }),
+      }),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json).toEqual({ ok: true });
+    expect(seen[0]?.caller).toEqual(caller);
+    expect(seen[0]?.body).toEqual({ fromPhoneNumber: '15550001001' });
+    expect(consumed).toEqual(['template-broadcast#cred_1#15550001001']);
+    expect(response.headers?.['X-Request-Id']).toBeTruthy();
+  });
+
+  it('answers malformed JSON with a 400 that says so', async () => {
+    const { handler, seen } = setup();
+    const response = await invoke(
+      handler,
+      proxyEventFor(sendRoute, { headers: { 'x-api-key': 'good-key', 'content-type': 'application/json' }, body: '{"data": [' }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json).toMatchObject({ status: false, status_code: 400, message: 'Request body is not valid JSON' });
+    expect(seen).toHaveLength(0);
+  });
+
+  it('answers a non-JSON content type with a 400 naming it', async () => {
+    const { handler } = setup();
+    const response = await invoke(
+      handler,
+      proxyEventFor(sendRoute, { headers: { 'x-api-key': 'good-key', 'content-type': 'text/plain' }, body: '{}' }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json.message).toContain('text/plain');
+  });
+
+  it('answers 429 with Retry-After and the wait in the body', async () => {
+    const { handler, seen } = setup({ limiterAllows: false });
+    const response = await invoke(
+      handler,
+      proxyEventFor(sendRoute, { headers: { 'x-api-key': 'good-key', 'content-type': 'application/json' }, body: '{}' }),
+    );
+    expect(response.statusCode).toBe(429);
+    expect(response.headers?.['Retry-After']).toBe('42');
+    expect(response.json.retryAfterSeconds).toBe(42);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('exposes validation messages but never internal error details', async () => {
+    const validation = setup({
+      operation: async () => {
+        throw new RequestValidationError('data[2].toPhoneNumber must contain digits only');
+      },
+    });
+    const invalid = await invoke(
+      validation.handler,
+      proxyEventFor(sendRoute, { headers: { 'x-api-key': 'good-key', 'content-type': 'application/json' }, body: '{}' }),
+    );
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json.data.error.message).toBe('data[2].toPhoneNumber must contain digits only');
+
+    const crash = await invoke(setup().handler, proxyEventFor(sendRoute, { headers: { 'x-api-key': 'bad-key' } }));
+    expect(crash.statusCode).toBe(500);
+    expect(crash.body).not.toContain('table xyz');
+    expect(crash.body).not.toContain('at ');
+    expect(crash.json.message).toBe('Internal Server Error');
+  });
+
+  it('reads bearer tokens for bearer surfaces and formats errors in that surface shape', async () => {
+    const { handler, presented } = setup();
+    const ok = await invoke(
+      handler,
+      proxyEventFor(organizationRoute, { headers: { authorization: 'Bearer good-token', 'content-type': 'application/json' }, body: '{}' }),
+    );
+    expect(ok.statusCode).toBe(200);
+    expect(presented).toEqual(['good-token']);
+
+    const malformed = await invoke(
+      handler,
+      proxyEventFor(organizationRoute, { headers: { authorization: 'Bearer good-token', 'content-type': 'application/json' }, body: 'nope' }),
+    );
+    expect(malformed.json).toEqual({
+      statusCode: 400,
+      status: 'error',
+      message: 'Request body is not valid JSON',
+      data: { error: { message: 'Request body is not valid JSON' } },
+    });
+  });
+
+  it('refuses to build when an operation of the manifest is missing', () => {
+    expect(() => createGroupHandler({ group: 'broadcast-send', routes: [sendRoute], operations: {}, dependencies: () => ({}) as never })).toThrow(
+      /no operation send/,
+    );
+  });
+});

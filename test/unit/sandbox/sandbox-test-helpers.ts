@@ -1,0 +1,132 @@
+/** Shared fixtures for the Cloud API sandbox tests: two accounts and a tiny HTTP client. */
+import { startCloudApiSandbox, type CloudApiSandbox, type SandboxBusinessAccount, type SandboxOptions } from '../../../sandbox/cloud-api-sandbox';
+
+export const TOKEN = 'token-account-a';
+export const OTHER_TOKEN = 'token-account-b';
+export const WABA_ID = '1000001';
+export const OTHER_WABA_ID = '1000002';
+export const PHONE_ID = '2000001';
+export const SECOND_PHONE_ID = '2000002';
+export const OTHER_PHONE_ID = '2000003';
+export const RECIPIENT = '15551234567';
+
+export function accountA(): SandboxBusinessAccount {
+  return {
+    wabaId: WABA_ID,
+    businessId: '9000001',
+    name: 'Account A',
+    accessToken: TOKEN,
+    phoneNumbers: [
+      { id: PHONE_ID, displayPhoneNumber: '15550001001', verifiedName: 'Shop A' },
+      { id: SECOND_PHONE_ID, displayPhoneNumber: '447700900123', verifiedName: 'Shop A UK', qualityRating: 'YELLOW' },
+    ],
+    templates: [
+      {
+        id: '3000001',
+        name: 'order_update',
+        language: 'en_US',
+        category: 'UTILITY',
+        status: 'APPROVED',
+        components: [{ type: 'BODY', text: 'Hi {{1}}, order {{2}} shipped.' }],
+      },
+      {
+        id: '3000002',
+        name: 'order_update',
+        language: 'de',
+        category: 'UTILITY',
+        status: 'APPROVED',
+        components: [{ type: 'BODY', text: 'Hallo {{1}}, Bestellung {{2}} ist unterwegs.' }],
+      },
+      {
+        id: '3000003',
+        name: 'spring_sale',
+        language: 'en_US',
+        category: 'MARKETING',
+        status: 'PENDING',
+        components: [
+          { type: 'HEADER', format: 'TEXT', text: 'Sale for {{1}}' },
+          { type: 'BODY', text: 'Everything is 20% off.' },
+        ],
+      },
+      {
+        id: '3000004',
+        name: 'hello',
+        language: 'en_US',
+        category: 'UTILITY',
+        status: 'APPROVED',
+        components: [
+          { type: 'HEADER', format: 'IMAGE' },
+          { type: 'BODY', text: 'Hello there' },
+        ],
+      },
+    ],
+  };
+}
+
+export function accountB(): SandboxBusinessAccount {
+  return {
+    wabaId: OTHER_WABA_ID,
+    businessId: '9000002',
+    name: 'Account B',
+    accessToken: OTHER_TOKEN,
+    phoneNumbers: [{ id: OTHER_PHONE_ID, displayPhoneNumber: '15550002002', verifiedName: 'Shop B' }],
+    templates: [],
+  };
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  // Tests assert on shapes, so a loose type keeps them readable.
+  body: any;
+}
+
+export class SandboxClient {
+  constructor(readonly sandbox: CloudApiSandbox) {}
+
+  async request(method: string, path: string, options: { token?: string | null; body?: unknown; rawBody?: string; signal?: AbortSignal } = {}): Promise<HttpResult> {
+    const headers: Record<string, string> = {};
+    const token = options.token === undefined ? TOKEN : options.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let payload: string | undefined = options.rawBody;
+    if (options.body !== undefined) payload = JSON.stringify(options.body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${this.sandbox.url}${path}`, { method, headers, body: payload, signal: options.signal });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+  }
+
+  graph(method: string, path: string, options: Parameters<SandboxClient['request']>[2] = {}): Promise<HttpResult> {
+    return this.request(method, `/v25.0${path}`, options);
+  }
+
+  send(body: unknown, options: { token?: string | null; phoneId?: string; signal?: AbortSignal } = {}): Promise<HttpResult> {
+    return this.graph('POST', `/${options.phoneId ?? PHONE_ID}/messages`, { token: options.token, body, signal: options.signal });
+  }
+
+  sandboxApi(method: string, path: string, body?: unknown): Promise<HttpResult> {
+    return this.request(method, `/_sandbox${path}`, { token: null, body });
+  }
+}
+
+export function textMessage(to: string = RECIPIENT, text = 'hello'): Record<string, unknown> {
+  return { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { body: text } };
+}
+
+export function templateMessage(name: string, code: string, bodyParams: string[], to: string = RECIPIENT): Record<string, unknown> {
+  return {
+    messaging_product: 'whatsapp',
+    to,
+    type: 'template',
+    template: {
+      name,
+      language: { code },
+      components: bodyParams.length === 0 ? [] : [{ type: 'body', parameters: bodyParams.map((text) => ({ type: 'text', text })) }],
+    },
+  };
+}
+
+export async function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxClient> {
+  const sandbox = await startCloudApiSandbox({ port: 0, accounts: [accountA(), accountB()], ...options });
+  return new SandboxClient(sandbox);
+}

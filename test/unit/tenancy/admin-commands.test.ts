@@ -1,0 +1,53 @@
+import { adminCommands, runAdminCommand, UnknownAdminCommandError } from '../../../shared/tenancy/admin-commands';
+import { InvalidTenancyInputError } from '../../../shared/tenancy/errors';
+import { createTenancyTestKit } from '../../support/tenancy-test-ports';
+
+describe('admin commands', () => {
+  test('a full onboarding through the commands, and show-organization reveals no secrets', async () => {
+    const kit = createTenancyTestKit();
+    const tenancy = kit.services;
+    const organization = (await runAdminCommand(tenancy, 'create-organization', { name: 'Acme', plan: 'enterprise', 'api-add-on': '' })) as {
+      organizationId: string;
+      apiAddOn: boolean;
+    };
+    expect(organization.apiAddOn).toBe(true);
+    const org = organization.organizationId;
+    await runAdminCommand(tenancy, 'connect-business-account', { org, 'waba-id': '1001', 'business-id': '1000', name: 'Acme', 'access-token': 'EAAG-upstream' });
+    await runAdminCommand(tenancy, 'add-phone-number', { org, 'waba-id': '1001', 'phone-number': '15550100001', 'phone-number-id': '9001' });
+    const key = await adminCommands['issue-broadcast-key'].run(tenancy, { org, 'phone-number': '15550100001' });
+    const token = await adminCommands['issue-upstream-token'].run(tenancy, { org, 'expires-in-days': '7' });
+    await runAdminCommand(tenancy, 'add-employee', { org, email: 'Alice@Acme.example', role: 'admin' });
+    const wallet = await adminCommands['top-up-wallet'].run(tenancy, { org, amount: '500.00' });
+    const pricing = await adminCommands['set-pricing'].run(tenancy, { country: '44', marketing: '0.0529', utility: '0.022', authentication: '0.0358' });
+    await runAdminCommand(tenancy, 'set-subscription', { org, status: 'active', plan: 'enterprise', 'period-end': '2030-01-01' });
+
+    expect(key).toMatchObject({ kind: 'broadcast-api-key', boundPhoneNumber: '15550100001', organizationId: org });
+    expect(key.secret).toMatch(/^wbk_/);
+    expect(token.expiresAt).toBe('2025-01-22T10:00:00.000Z');
+    expect(wallet).toMatchObject({ balance: '500.00', balanceMicros: 500_000_000, currency: 'USD' });
+    expect(pricing.prices).toEqual({ MARKETING: '0.0529', UTILITY: '0.022', AUTHENTICATION: '0.0358' });
+
+    const shown = JSON.stringify(await runAdminCommand(tenancy, 'show-organization', { org }));
+    expect(shown).toContain('alice@acme.example');
+    expect(shown).toContain('"balance":"500.00"');
+    expect(shown).toContain(key.credentialId);
+    for (const forbidden of [key.secret, token.secret, 'EAAG-upstream', 'secretHash', 'encryptedAccessToken', 'aes256gcm']) {
+      expect(shown).not.toContain(forbidden);
+    }
+    for (const hash of kit.repository.credentials.keys()) expect(shown).not.toContain(hash);
+
+    const revoked = await adminCommands['revoke-credential'].run(tenancy, { org, 'credential-id': key.credentialId });
+    expect(revoked.revokedAt).toBeDefined();
+  });
+
+  test('unknown commands and flags, and missing required flags, are refused', async () => {
+    const { services } = createTenancyTestKit();
+    await expect(runAdminCommand(services, 'drop-everything', {})).rejects.toBeInstanceOf(UnknownAdminCommandError);
+    await expect(runAdminCommand(services, 'create-organization', { name: 'X', plan: 'starter', plna: 'x' })).rejects.toThrow(/--plna/);
+    await expect(runAdminCommand(services, 'create-organization', { plan: 'starter' })).rejects.toThrow(/--name is required/);
+    await expect(runAdminCommand(services, 'create-organization', { name: 'X', plan: 'starter', 'api-add-on': 'maybe' })).rejects.toBeInstanceOf(
+      InvalidTenancyInputError,
+    );
+    await expect(runAdminCommand(services, 'top-up-wallet', { org: 'org_x', amount: '-3' })).rejects.toBeInstanceOf(InvalidTenancyInputError);
+  });
+});
