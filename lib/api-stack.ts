@@ -112,18 +112,18 @@ export class ApiStack extends Stack {
   readonly v1UsagePlans: Record<V1Plan, apigateway.UsagePlan>;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
+    const { stateful, settings, entryRoot, manageApiGatewayAccountRole, ...stackProps } = props;
     super(scope, id, {
       description: 'WhatsApp business-messaging platform: Lambda functions, REST APIs and usage plans (stateless)',
-      ...props,
+      ...stackProps,
     });
-    const { stateful, settings } = props;
     const functionNames = Object.keys(functions) as FunctionName[];
 
     const workerQueue = stateful.queues[chunkWorkerQueue];
     assertVisibilityCoversConsumer(chunkWorkerQueue, visibilityTimeoutOf(workerQueue, chunkWorkerQueue), functions['chunk-worker'].timeoutSeconds);
     this.assertUpstreamTimeoutFits(settings);
 
-    const missingEntries = findMissingEntries(functionNames, props.entryRoot);
+    const missingEntries = findMissingEntries(functionNames, entryRoot);
     if (!bundlingSkipped(this, settings.skipBundling)) {
       if (missingEntries.length > 0) {
         throw new Error(
@@ -141,7 +141,7 @@ export class ApiStack extends Stack {
     }
 
     this.functions = Object.fromEntries(
-      functionNames.map((name) => [name, this.createFunction(name, functions[name], stateful, settings, props.entryRoot)]),
+      functionNames.map((name) => [name, this.createFunction(name, functions[name], stateful, settings, entryRoot)]),
     ) as Record<FunctionName, ServiceFunction>;
 
     const worker = this.functions['chunk-worker'];
@@ -155,7 +155,7 @@ export class ApiStack extends Stack {
       }),
     );
 
-    const stageDependencies = props.manageApiGatewayAccountRole === false ? [] : [this.createApiGatewayAccountRole()];
+    const stageDependencies = manageApiGatewayAccountRole === false ? [] : [this.createApiGatewayAccountRole()];
 
     const targets = new Map<EndpointGroup, FunctionTarget>();
     const targetOf = (group: EndpointGroup): FunctionTarget => {
@@ -165,7 +165,7 @@ export class ApiStack extends Stack {
         const functionArn = this.formatArn({
           service: 'lambda',
           resource: 'function',
-          resourceName: physicalFunctionName(this.stackName, group),
+          resourceName: handler.fixedFunctionName,
           arnFormat: ArnFormat.COLON_RESOURCE_NAME,
         });
         const integration = new apigateway.AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${functionArn}/invocations` });

@@ -36,11 +36,12 @@ export class StatefulStack extends Stack implements StatefulResources {
   readonly tokenKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    const { tokenKeyAlias, ...stackProps } = props;
     super(scope, id, {
       description: 'WhatsApp business-messaging platform: stateful resources (DynamoDB tables, outbound queue, token KMS key)',
       // Deleting this stack by accident would orphan or drop customer data; require an explicit opt-out.
       terminationProtection: true,
-      ...props,
+      ...stackProps,
     });
 
     this.tables = mapValues(tables, (definition) => this.createTable(definition));
@@ -59,7 +60,7 @@ export class StatefulStack extends Stack implements StatefulResources {
       // Tokens encrypted with it stay in a retained table; losing the key would make them unreadable.
       removalPolicy: RemovalPolicy.RETAIN,
       pendingWindow: Duration.days(30),
-      alias: props.tokenKeyAlias,
+      alias: tokenKeyAlias,
     });
     new CfnOutput(this, 'UpstreamTokenKeyArn', { value: this.tokenKey.keyArn, description: 'KMS key for upstream access tokens' });
   }

@@ -1,4 +1,8 @@
+import { join, relative } from 'node:path';
 import type { LocalRuntime } from './local-runtime';
+import { routes, surfaces } from '../lib/route-manifest';
+
+const servedSurfaces = Object.entries(surfaces).filter(([name]) => routes.some((route) => route.surface === name));
 
 /** The short "ready" text of `npm start`, with curl lines that work as printed. */
 export function bannerFor(runtime: LocalRuntime, readyMs: number): string {
@@ -9,12 +13,9 @@ export function bannerFor(runtime: LocalRuntime, readyMs: number): string {
     `  WhatsApp broadcast platform — local stack ready in ${readyMs} ms`,
     '',
     `  Gateway          ${base}`,
-    `    broadcast API  ${base}/prod/api/v2/broadcast/public/...`,
-    `    organizations  ${base}/v2/organizations/public/...`,
-    `    v1 API         ${base}/v1/...`,
-    `    Cloud API wrapper ${base}/staging/api/v2/upstream/...`,
+    ...servedSurfaces.map(([, surface]) => `    ${surface.description.padEnd(28)} ${base}/${surface.stage}${surface.basePath}/...`),
     `  Cloud API sandbox ${runtime.sandboxUrl}   (inspect: ${runtime.sandboxUrl}/_sandbox/messages)`,
-    `  Demo credentials .local/demo.json`,
+    `  Demo credentials ${relative(process.cwd(), join(runtime.dataDirectory, 'demo.json'))}`,
     '',
     '  Try:',
     `    curl -s ${base}/prod/api/v2/broadcast/public/health`,

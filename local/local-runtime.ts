@@ -52,6 +52,8 @@ export interface LocalRuntimeOptions {
 
 export interface LocalRuntime {
   baseUrl: string;
+  /** Where `demo.json` and `runtime.env` were written. */
+  dataDirectory: string;
   sandboxUrl: string;
   sandbox?: CloudApiSandbox;
   demo?: DemoTenant & { baseUrl: string; sandboxUrl: string };
@@ -186,6 +188,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     return {
       baseUrl: gateway.url,
+      dataDirectory,
       sandboxUrl,
       sandbox,
       demo: demoWithUrls,

@@ -9,6 +9,9 @@
 import { startLocalRuntime } from './local-runtime';
 import { bannerFor } from './banner';
 
+// Node 20 is supported for local runs (Lambdas run Node 22); the SDK's upgrade notice is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const runtime = await startLocalRuntime({

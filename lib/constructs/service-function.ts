@@ -86,6 +86,8 @@ const applicationLogLevels: Record<LogLevel, lambda.ApplicationLogLevel> = {
 
 export class ServiceFunction extends NodejsFunction {
   readonly serviceName: FunctionName;
+  /** The fixed physical name (`functionName` is a CloudFormation reference). */
+  readonly fixedFunctionName: string;
   readonly definition: FunctionDefinition;
   /** The explicit one-month log group (also reachable as `logGroup`). */
   readonly functionLogGroup: logs.LogGroup;
@@ -113,7 +115,7 @@ export class ServiceFunction extends NodejsFunction {
     super(scope, id, {
       ...codeProps,
       functionName: props.functionName,
-      description: `${props.name}: ${describe(props.name, props.definition)}`,
+      description: `${props.name}: ${summarize(props.name, props.definition)}`,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.definition.memoryMb,
@@ -132,13 +134,14 @@ export class ServiceFunction extends NodejsFunction {
     });
 
     this.serviceName = props.name;
+    this.fixedFunctionName = props.functionName;
     this.definition = props.definition;
     this.functionLogGroup = logGroup;
     this.usesPlaceholderCode = skip;
   }
 }
 
-function describe(name: FunctionName, definition: FunctionDefinition): string {
+function summarize(name: FunctionName, definition: FunctionDefinition): string {
   if (name === 'chunk-worker') return 'sends one chunk of a broadcast from the outbound queue';
   const parts = [definition.callsUpstream ? 'calls the WhatsApp Cloud API' : undefined, definition.managesApiKeys ? 'issues API keys' : undefined];
   return ['API endpoint group', ...parts.filter(Boolean)].join(', ');

@@ -106,7 +106,7 @@ export class SurfaceApi extends Construct {
         metricsEnabled: true,
         // Execution logs at ERROR only and never request/response data.
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
-        dataTraceEnabled: true,
+        dataTraceEnabled: false,
         tracingEnabled: true,
         throttlingRateLimit: props.stageThrottle.rateLimit,
         throttlingBurstLimit: props.stageThrottle.burstLimit,
@@ -125,7 +125,7 @@ export class SurfaceApi extends Construct {
     });
     this.api.deploymentStage.node.addDependency(executionLogGroup, ...(props.stageDependencies ?? []));
 
-    const invokedHandlers = new Map<string, lambda.IFunction>();
+    const invokedHandlers = new Set<lambda.IFunction>();
     for (const route of routes) {
       const target = props.targetOf(route.group);
       const path = resourcePath(route);
@@ -136,12 +136,12 @@ export class SurfaceApi extends Construct {
         authorizationType: apigateway.AuthorizationType.NONE,
       });
       this.methods.set(routeKey(route.method, path), method);
-      invokedHandlers.set(route.group, target.handler);
+      invokedHandlers.add(target.handler);
     }
 
     // One invoke permission per (function, API), limited to this API's stage. Per-method
     // statements would scale the function's resource policy (20 KB cap) with the route count.
-    for (const handler of invokedHandlers.values()) {
+    for (const handler of invokedHandlers) {
       handler.addPermission(`Invoke${pascal(props.surfaceName)}Api`, {
         principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
         action: 'lambda:InvokeFunction',

@@ -66,6 +66,8 @@ class SlotSource {
   private next = 0;
   private left = 0;
   private reserving: Promise<void> | undefined;
+  /** Slots handed back unused (their recipient needed no send), earliest first. */
+  private returned: number[] = [];
   private readonly blockSize: number;
   private readonly spacingMs: number;
 
@@ -81,6 +83,12 @@ class SlotSource {
   }
 
   async take(): Promise<number> {
+    // A handed-back slot is reused while it is still ahead; a passed one is dropped (no bursts).
+    const now = this.clock.now().getTime();
+    while (this.returned.length > 0) {
+      const slot = this.returned.shift()!;
+      if (slot >= now) return slot;
+    }
     while (this.left === 0) {
       this.reserving ??= this.pacer
         .reserve(this.accountKey, this.blockSize, this.ratePerSecond, this.clock.now().getTime())
@@ -99,9 +107,14 @@ class SlotSource {
     return slot;
   }
 
+  giveBack(slot: number): void {
+    this.returned.push(slot);
+    this.returned.sort((a, b) => a - b);
+  }
+
   /** When the next send could start if taken now (for the time-budget check). */
   peek(): number {
-    return this.left > 0 ? this.next : this.clock.now().getTime();
+    return this.returned[0] ?? (this.left > 0 ? this.next : this.clock.now().getTime());
   }
 }
 
@@ -160,9 +173,11 @@ export async function processTemplateChunk(
     if (buffered.length >= settings.outcomeBatchSize || clock.now().getTime() - lastFlush >= settings.flushIntervalMs) void flush();
   };
 
-  const sendOnce = async ([index, to, parameters]: ChunkRecipient): Promise<void> => {
+  const budgetEnd = (): number => clock.now().getTime() + invocation.remainingTimeMs() - settings.safetyMarginMs;
+  const sendOnce = async ([index, to, parameters]: ChunkRecipient, firstSlot: number): Promise<void> => {
     const claim = await broadcasts.claimRecipient(jobId, chunkIndex, index, to, clock.now());
     if (!claim.claimed) {
+      slots.giveBack(firstSlot);
       report.skipped += 1;
       if (claim.existing.status === 'SENDING' && (await broadcasts.markStaleAsUnknown(jobId, chunkIndex, index, clock.now()))) {
         delta.unknown += 1;
@@ -171,8 +186,15 @@ export async function processTemplateChunk(
       return;
     }
     const body = templateMessageBody(to, message.template, parameters);
+    let lastRejection: Extract<SendOutcome, { kind: 'rejected' }> | undefined;
     for (let attempt = 1; ; attempt += 1) {
-      const slot = await slots.take();
+      const slot = attempt === 1 ? firstSlot : await slots.take();
+      if (lastRejection && slot >= budgetEnd()) {
+        // No time left for another attempt: it ends as if the attempts had run out.
+        slots.giveBack(slot);
+        const base = { index, to, attempts: attempt - 1, updatedAt: clock.now().toISOString() };
+        return record({ ...base, status: 'FAILED', failureReasonCode: failureReasonOf(lastRejection) });
+      }
       const wait = slot - clock.now().getTime();
       if (wait > 0) await dependencies.sleep(wait);
       const outcome = await dependencies.upstream.sendMessage(message.phoneNumberId, body, { accessToken: account.accessToken });
@@ -180,6 +202,7 @@ export async function processTemplateChunk(
       if (outcome.kind === 'accepted') return record({ ...base, status: 'SENT', messageId: outcome.messageId });
       if (outcome.kind === 'unknown') return record({ ...base, status: 'UNKNOWN', failureReasonCode: `UNKNOWN_OUTCOME: ${outcome.reason}` });
       if (outcome.retryable && attempt < settings.maxAttempts) {
+        lastRejection = outcome;
         if (isRateLimitRejection(outcome.httpStatus, outcome.error.code)) {
           await dependencies.pacer.holdUntil(message.wabaId, clock.now().getTime() + settings.rateLimitHoldMs);
         }
@@ -191,15 +214,20 @@ export async function processTemplateChunk(
   };
 
   const pending = [...message.recipients];
-  const hasTimeFor = (): boolean => {
-    const budgetEnd = clock.now().getTime() + invocation.remainingTimeMs() - settings.safetyMarginMs;
-    return slots.peek() < budgetEnd;
-  };
+  const hasTimeFor = (): boolean => slots.peek() < budgetEnd();
   // The first failure stops every lane; what was already sent is still written to the ledger.
   const lane = async (): Promise<void> => {
     while (failure === undefined && pending.length > 0 && hasTimeFor()) {
       try {
-        await sendOnce(pending.shift()!);
+        // The slot comes before the claim: with other workers sharing the account it can be far
+        // ahead, and a recipient is only claimed when its send can still start within the budget.
+        const slot = await slots.take();
+        const recipient = failure === undefined && slot < budgetEnd() ? pending.shift() : undefined;
+        if (!recipient) {
+          slots.giveBack(slot);
+          break;
+        }
+        await sendOnce(recipient, slot);
       } catch (error) {
         failure ??= error;
       }

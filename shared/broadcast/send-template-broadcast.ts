@@ -42,16 +42,21 @@ export type SendTemplateBroadcastResult =
 /** E.164 allows at most 15 digits including the country code. */
 const MAX_INTERNATIONAL_DIGITS = 15;
 
-/** Rule 3: any duplicate fails the whole request. Numbers compare as full international digits. */
+/**
+ * Rule 2 (E.164 length) over every recipient, then rule 3: any duplicate fails the whole
+ * request. Numbers compare as full international digits.
+ */
 export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['data']): void {
-  const firstIndexOf = new Map<string, number>();
-  recipients.forEach((recipient, index) => {
-    const full = recipient.countryCode + recipient.toPhoneNumber.replace(/^0+/, '');
+  const numbers = recipients.map((recipient) => recipient.countryCode + recipient.toPhoneNumber.replace(/^0+/, ''));
+  numbers.forEach((full, index) => {
     if (full.length > MAX_INTERNATIONAL_DIGITS) {
       throw new RecipientNumberError(
         `data[${index}] countryCode and toPhoneNumber together must have at most ${MAX_INTERNATIONAL_DIGITS} digits`,
       );
     }
+  });
+  const firstIndexOf = new Map<string, number>();
+  numbers.forEach((full, index) => {
     const first = firstIndexOf.get(full);
     if (first !== undefined) throw new DuplicateRecipientError(index, first);
     firstIndexOf.set(full, index);

@@ -1,0 +1,119 @@
+import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/dynamodb-rate-limiter';
+import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
+import { RateLimitStoreUnavailableError } from '../../../shared/rate-limiting/errors';
+import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
+
+let dynamo: TestDynamo;
+let pacer: DynamoDbSendPacer;
+let limiter: DynamoDbRateLimiter;
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${(counter += 1)}`;
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+  pacer = new DynamoDbSendPacer(dynamo.documentClient, dynamo.tableNames.messaging);
+  limiter = new DynamoDbRateLimiter(dynamo.documentClient, dynamo.tableNames.rateLimits);
+}, 20_000);
+
+afterAll(async () => {
+  await dynamo?.stop();
+});
+
+describe('DynamoDbSendPacer', () => {
+  const nowMs = Date.parse('2026-03-01T09:00:00.000Z');
+
+  it('gives 4 concurrent workers disjoint, back-to-back blocks: total time = sends / rate', async () => {
+    const account = unique('waba');
+    const rate = 50;
+    const blockSize = 5; // 100 ms per block
+    const blocksPerWorker = 10;
+    const workers = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const starts: number[] = [];
+        for (let block = 0; block < blocksPerWorker; block += 1) starts.push(await pacer.reserve(account, blockSize, rate, nowMs));
+        return starts;
+      }),
+    );
+    const blockMs = (blockSize * 1000) / rate;
+    const intervals = workers.flat().map((start) => ({ start, end: start + blockMs })).sort((a, b) => a.start - b.start);
+    expect(intervals).toHaveLength(40);
+    expect(intervals[0]!.start).toBe(nowMs);
+    intervals.slice(1).forEach((interval, position) => {
+      // No overlap, and no gap either: the next block starts where the previous one ends.
+      expect(interval.start).toBeCloseTo(intervals[position]!.end, 6);
+    });
+    const totalSends = 4 * blocksPerWorker * blockSize;
+    expect(intervals[intervals.length - 1]!.end - nowMs).toBeCloseTo((totalSends * 1000) / rate, 6);
+    // Each worker's own blocks are in increasing order.
+    for (const starts of workers) expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+  });
+
+  it('starts a new block at "now" once the schedule has run out', async () => {
+    const account = unique('waba');
+    expect(await pacer.reserve(account, 10, 20, nowMs)).toBe(nowMs); // until nowMs + 500
+    expect(await pacer.reserve(account, 10, 20, nowMs + 100)).toBe(nowMs + 500);
+    expect(await pacer.reserve(account, 10, 20, nowMs + 5000)).toBe(nowMs + 5000);
+  });
+
+  it('pushes the schedule out with holdUntil, and never pulls it back', async () => {
+    const account = unique('waba');
+    await pacer.reserve(account, 10, 10, nowMs); // busy until nowMs + 1000
+    await pacer.holdUntil(account, nowMs + 5000);
+    expect(await pacer.reserve(account, 1, 10, nowMs + 10)).toBe(nowMs + 5000);
+    // An earlier hold is ignored: the schedule stays at nowMs + 5100.
+    await pacer.holdUntil(account, nowMs + 2000);
+    expect(await pacer.reserve(account, 1, 10, nowMs + 20)).toBe(nowMs + 5100);
+    // A hold on an account without a schedule creates one.
+    const fresh = unique('waba');
+    await pacer.holdUntil(fresh, nowMs + 3000);
+    expect(await pacer.reserve(fresh, 1, 10, nowMs)).toBe(nowMs + 3000);
+  });
+
+  it('keeps accounts independent', async () => {
+    const busy = unique('waba');
+    const idle = unique('waba');
+    await pacer.reserve(busy, 1000, 10, nowMs); // 100 s ahead
+    await pacer.holdUntil(busy, nowMs + 200_000);
+    const [a, b] = await Promise.all([pacer.reserve(idle, 5, 10, nowMs), pacer.reserve(idle, 5, 10, nowMs)]);
+    expect([a, b].sort((x, y) => x - y)).toEqual([nowMs, nowMs + 500]);
+  });
+});
+
+describe('DynamoDbRateLimiter', () => {
+  const windowStart = new Date('2026-03-01T09:15:00.000Z');
+  const at = (ms: number) => new Date(windowStart.getTime() + ms);
+
+  it('lets exactly N of 30 concurrent requests through and tells the others when the window ends', async () => {
+    const bucket = unique('send#key');
+    const now = at(20_300);
+    const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.consume(bucket, 10, now)));
+    const allowed = decisions.filter((decision) => decision.allowed);
+    expect(allowed).toHaveLength(10);
+    expect(allowed.map((decision) => decision.remaining).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(allowed.every((decision) => decision.retryAfterSeconds === 0)).toBe(true);
+    const refused = decisions.filter((decision) => !decision.allowed);
+    expect(refused).toHaveLength(20);
+    // 60 - 20.3 s left in the minute → 40 s (rounded up).
+    expect(refused.every((decision) => decision.retryAfterSeconds === 40 && decision.remaining === 0)).toBe(true);
+  });
+
+  it('says at least 1 second at the very end of the window', async () => {
+    const bucket = unique('send#key');
+    await limiter.consume(bucket, 1, at(59_500));
+    await expect(limiter.consume(bucket, 1, at(59_500))).resolves.toEqual({ allowed: false, retryAfterSeconds: 1, remaining: 0 });
+    await expect(limiter.consume(bucket, 1, at(1_000))).resolves.toMatchObject({ allowed: false, retryAfterSeconds: 59 });
+  });
+
+  it('starts afresh in the next window and counts buckets apart', async () => {
+    const bucket = unique('send#key');
+    for (let request = 0; request < 3; request += 1) await limiter.consume(bucket, 3, at(10_000));
+    await expect(limiter.consume(bucket, 3, at(59_999))).resolves.toMatchObject({ allowed: false });
+    await expect(limiter.consume(unique('send#key'), 3, at(59_999))).resolves.toEqual({ allowed: true, retryAfterSeconds: 0, remaining: 2 });
+    await expect(limiter.consume(bucket, 3, at(60_000))).resolves.toEqual({ allowed: true, retryAfterSeconds: 0, remaining: 2 });
+  });
+
+  it('reports an unusable store as RateLimitStoreUnavailableError', async () => {
+    const broken = new DynamoDbRateLimiter(dynamo.documentClient, 'no-such-table');
+    await expect(broken.consume('b', 10, at(0))).rejects.toBeInstanceOf(RateLimitStoreUnavailableError);
+  });
+});

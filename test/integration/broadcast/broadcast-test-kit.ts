@@ -1,0 +1,297 @@
+/**
+ * Helpers shared by the template-broadcast integration and fault tests (not a test file itself).
+ *
+ * Everything here talks to the runtime the test file started: the HTTP surface through
+ * `runtime.call`, the queue through the runtime's SQS client, the ledger and jobs through the
+ * process-wide services (the same instances the handlers use), and the sandbox's inspection log.
+ */
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type Message,
+} from '@aws-sdk/client-sqs';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { getServices } from '../../../functions/composition';
+import { handleChunkRecord } from '../../../functions/chunk-worker/handle-chunk-record';
+import { startSqsEventSource, type SqsBatchHandler } from '../../../local/sqs-event-source';
+import { TERMINAL_STATUSES } from '../../../shared/broadcast/broadcast-job';
+import { decodeOutboundMessage, type TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
+import { getJobStatus, type JobStatusView } from '../../../shared/broadcast/get-job-status';
+import type { LedgerEntry } from '../../../shared/broadcast/ports';
+import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-template-chunk';
+import { adminCommands } from '../../../shared/tenancy/admin-commands';
+import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
+import { eventually, type TestRuntime } from '../../support/local-runtime';
+
+export const BASE = '/prod/api/v2/broadcast/public';
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The demo account's ids (local/demo-seed.ts). */
+export const DEMO = {
+  sender1: '15550100001',
+  sender2: '15550100002',
+  phoneNumberId1: '120000000000001',
+  phoneNumberId2: '120000000000002',
+  wabaId: '110000000000001',
+  templateIds: { order_update: '130000000000001', spring_sale: '130000000000002', welcome_message: '130000000000003', holiday_offer: '130000000000004' },
+} as const;
+
+export type Recipient = { countryCode: string; toPhoneNumber: string; templateParams?: string[] };
+
+/** `count` distinct recipients +91 <first + i>; params per recipient (undefined: none of its own). */
+export function recipients(
+  count: number,
+  options: { first?: number; countryCode?: string; params?: (index: number) => string[] | undefined } = {},
+): Recipient[] {
+  const first = options.first ?? 9_000_000_000;
+  const params = options.params ?? ((index: number) => [`Name${index}`, `ORD-${index}`]);
+  return Array.from({ length: count }, (_, index) => {
+    const own = params(index);
+    return { countryCode: options.countryCode ?? '91', toPhoneNumber: String(first + index), ...(own ? { templateParams: own } : {}) };
+  });
+}
+
+/** A valid order_update broadcast from sender 1 (two placeholders), with overrides. */
+export function orderUpdate(data: Recipient[], overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    broadcastName: 'integration',
+    fromPhoneNumber: DEMO.sender1,
+    templateName: 'order_update',
+    templateLanguage: 'en_US',
+    templateType: 'UTILITY',
+    data,
+    ...overrides,
+  };
+}
+
+/** A new broadcast key of `organizationId` (fresh rate-limit buckets), optionally bound to a sender. */
+export async function issueKey(organizationId: string, boundPhoneNumber?: string): Promise<{ secret: string; credentialId: string }> {
+  const issued = await adminCommands['issue-broadcast-key'].run(getServices().tenancy, {
+    org: organizationId,
+    ...(boundPhoneNumber ? { 'phone-number': boundPhoneNumber } : {}),
+  });
+  return { secret: issued.secret, credentialId: issued.credentialId };
+}
+
+export const keyHeader = (secret: string) => ({ 'x-api-key': secret });
+
+/** Messages visible, in flight and delayed on the outbound queue. */
+export async function queueDepth(runtime: TestRuntime, queueUrl = runtime.queueUrls.outbound): Promise<number> {
+  const { Attributes = {} } = await runtime.sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
+    }),
+  );
+  return (
+    Number(Attributes.ApproximateNumberOfMessages ?? 0) +
+    Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
+    Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0)
+  );
+}
+
+/** Every job recorded for an organization (exposed or not). */
+export async function jobCount(organizationId: string): Promise<number> {
+  const services = getServices();
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await services.clients.dynamoDb.send(
+      new QueryCommand({
+        TableName: services.config.tableNames.messaging,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `ORG#${organizationId}#JOBS` },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    count += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
+/** The ledger of one chunk, by recipient index. */
+export async function ledgerOf(jobId: string, chunkIndex: number): Promise<Map<number, LedgerEntry>> {
+  const services = getServices();
+  const entries = new Map<number, LedgerEntry>();
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await services.clients.dynamoDb.send(
+      new QueryCommand({
+        TableName: services.config.tableNames.messaging,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `LEDGER#${jobId}#${chunkIndex}` },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) entries.set(Number(item.index), item as LedgerEntry);
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return entries;
+}
+
+/** Items of the idempotency table (Powertools records). */
+export async function idempotencyRecords(): Promise<Array<Record<string, unknown>>> {
+  const services = getServices();
+  const page = await services.clients.dynamoDb.send(new ScanCommand({ TableName: services.config.tableNames.idempotency }));
+  return page.Items ?? [];
+}
+
+/** Job status read through the use case (no HTTP, so polling spends no rate limit). */
+export const readJob = (organizationId: string, jobId: string): Promise<JobStatusView> =>
+  getJobStatus(getServices().broadcast.broadcasts, organizationId, jobId);
+
+export const waitForTerminal = (organizationId: string, jobId: string, timeoutMs = 40_000): Promise<JobStatusView> =>
+  eventually(
+    () => readJob(organizationId, jobId),
+    (view) => TERMINAL_STATUSES.has(view.status),
+    timeoutMs,
+    150,
+  );
+
+/** A Lambda context with plenty of time left (the worker keeps a 15 s safety margin). */
+export const workerContext = (remainingMs = 120_000): Context =>
+  ({
+    awsRequestId: `test-${Math.random().toString(36).slice(2)}`,
+    functionName: 'chunk-worker',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:chunk-worker',
+    memoryLimitInMB: '1024',
+    logGroupName: 'test',
+    logStreamName: 'test',
+    callbackWaitsForEmptyEventLoop: true,
+    getRemainingTimeInMillis: () => remainingMs,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  }) as Context;
+
+/** The chunk worker's Lambda handler, with a dependency bundle of our own (same code path as chunk-worker.lambda.ts). */
+export function workerHandlerWith(dependencies: ProcessChunkDependencies): SqsBatchHandler {
+  return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    const processor = new BatchProcessor(EventType.SQS);
+    return processPartialResponse(event, (record: SQSRecord) => handleChunkRecord(dependencies, record, context), processor, { context });
+  };
+}
+
+/** The real chunk-worker Lambda handler module. */
+export async function realWorkerHandler(): Promise<SqsBatchHandler> {
+  return (await import('../../../functions/chunk-worker/chunk-worker.lambda')).handler as SqsBatchHandler;
+}
+
+/** Runs an SQS event source (the local Lambda event-source mapping) until the queue is idle, then stops it. */
+export async function runWorkersUntilIdle(runtime: TestRuntime, handler?: SqsBatchHandler): Promise<void> {
+  const queueUrl = runtime.queueUrls.outbound;
+  const source = startSqsEventSource({
+    sqs: runtime.sqs,
+    queueUrl,
+    queueArn: `arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop()}`,
+    handler: handler ?? (await realWorkerHandler()),
+    batchSize: 1,
+    maxConcurrency: 4,
+    functionTimeoutSeconds: 120,
+    waitTimeSeconds: 0,
+    reportBatchItemFailures: true,
+  });
+  try {
+    await source.idle();
+  } finally {
+    await source.stop();
+  }
+}
+
+/** Receives every visible message of a queue (keeps them in flight, invisible, until deleted or released). */
+export async function receiveAll(runtime: TestRuntime, queueUrl = runtime.queueUrls.outbound): Promise<Message[]> {
+  const received: Message[] = [];
+  for (;;) {
+    const { Messages = [] } = await runtime.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }),
+    );
+    if (Messages.length === 0) return received;
+    received.push(...Messages);
+  }
+}
+
+/** Makes an in-flight message visible again at once (as if its visibility timeout had run out). */
+export const release = (runtime: TestRuntime, message: Message, queueUrl = runtime.queueUrls.outbound) =>
+  runtime.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle!, VisibilityTimeout: 0 }));
+
+export const remove = (runtime: TestRuntime, message: Message, queueUrl = runtime.queueUrls.outbound) =>
+  runtime.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
+
+export const sendRaw = (runtime: TestRuntime, body: string, queueUrl = runtime.queueUrls.outbound) =>
+  runtime.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+
+export const chunkOf = (message: Message): TemplateChunkMessage => decodeOutboundMessage(message.Body!);
+
+/** The SQS event Lambda would build for one received message. */
+export function sqsEventOf(runtime: TestRuntime, message: Message): SQSEvent {
+  const attributes = message.Attributes ?? {};
+  const record: SQSRecord = {
+    messageId: message.MessageId!,
+    receiptHandle: message.ReceiptHandle!,
+    body: message.Body!,
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'test',
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${runtime.queueUrls.outbound.split('/').pop()}`,
+    awsRegion: 'us-east-1',
+  };
+  return { Records: [record] };
+}
+
+/** Accepted messages of one sender, grouped by recipient. */
+export function acceptedByRecipient(runtime: TestRuntime, phoneNumberId: string = DEMO.phoneNumberId1): Map<string, AcceptedMessage[]> {
+  const byRecipient = new Map<string, AcceptedMessage[]>();
+  for (const message of runtime.sandbox!.acceptedMessages()) {
+    if (message.phoneNumberId !== phoneNumberId) continue;
+    const list = byRecipient.get(message.recipient) ?? [];
+    list.push(message);
+    byRecipient.set(message.recipient, list);
+  }
+  return byRecipient;
+}
+
+/** The body parameter values of an accepted template message, in order. */
+export function bodyParameters(message: AcceptedMessage): string[] {
+  const template = (message.body as { template?: { components?: Array<{ type: string; parameters: Array<{ text: string }> }> } }).template;
+  const body = template?.components?.find((component) => component.type === 'body');
+  return body ? body.parameters.map((parameter) => parameter.text) : [];
+}
+
+/** Meta's request body for a template message with body parameters in order. */
+export function metaTemplateBody(to: string, name: string, language: string, parameters: string[]): Record<string, unknown> {
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    type: 'template',
+    template: {
+      name,
+      language: { code: language },
+      ...(parameters.length > 0 ? { components: [{ type: 'body', parameters: parameters.map((text) => ({ type: 'text', text })) }] } : {}),
+    },
+  };
+}
+
+/**
+ * Fixed per-minute windows: waits, if needed, until at least `seconds` remain in the current
+ * calendar minute, so a burst cannot straddle a window change.
+ */
+export async function ensureMinuteHeadroom(seconds: number): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < seconds * 1000) await sleep(left + 250);
+}

@@ -1,0 +1,91 @@
+import {
+  MAX_MESSAGE_BYTES,
+  MalformedOutboundMessageError,
+  chunkMessages,
+  decodeOutboundMessage,
+  encodeOutboundMessage,
+  type ChunkRecipient,
+  type TemplateChunkMessage,
+} from '../../../shared/broadcast/chunk-message';
+
+const base: Omit<TemplateChunkMessage, 'recipients'> = {
+  kind: 'template-chunk',
+  version: 1,
+  jobId: 'pub_abc',
+  organizationId: 'org_1',
+  chunkIndex: 3,
+  wabaId: 'waba_1',
+  phoneNumberId: 'pn_1',
+  template: { name: 'order_update', language: 'en_US' },
+};
+
+/** Recipients with parameters of varying size (including multi-byte characters). */
+const recipients = (count: number, size: (index: number) => number = (index) => 20 + ((index * 37) % 400)): ChunkRecipient[] =>
+  Array.from({ length: count }, (_, index) => [3000 + index, `9198${String(index).padStart(8, '0')}`, [`é${'x'.repeat(size(index))}`, `#${index}`]]);
+
+const bytesOf = (message: TemplateChunkMessage) => Buffer.byteLength(encodeOutboundMessage(message));
+
+describe('chunkMessages', () => {
+  it('keeps a chunk that fits in one message as is', () => {
+    const input = recipients(1000, () => 10);
+    const messages = chunkMessages(base, input);
+    expect(messages).toEqual([{ ...base, recipients: input }]);
+    expect(bytesOf(messages[0]!)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
+  });
+
+  it('splits by bytes, keeping order and the envelope, never above the limit, and fills each message', () => {
+    const maxBytes = 4096;
+    const input = recipients(200);
+    const messages = chunkMessages(base, input, maxBytes);
+    expect(messages.length).toBeGreaterThan(5);
+    expect(messages.flatMap((message) => message.recipients)).toEqual(input);
+    messages.forEach((message, position) => {
+      expect({ ...message, recipients: [] }).toEqual({ ...base, recipients: [] });
+      expect(message.recipients.length).toBeGreaterThan(0);
+      expect(bytesOf(message)).toBeLessThanOrEqual(maxBytes);
+      // Greedy: the next recipient would not have fit.
+      const next = messages[position + 1]?.recipients[0];
+      if (next) expect(bytesOf({ ...message, recipients: [...message.recipients, next] })).toBeGreaterThanOrEqual(maxBytes);
+    });
+  });
+
+  it('counts bytes, not characters', () => {
+    const maxBytes = 2048;
+    const wide: ChunkRecipient[] = Array.from({ length: 40 }, (_, index) => [index, `91980000${String(index).padStart(4, '0')}`, ['€'.repeat(100)]]);
+    const messages = chunkMessages(base, wide, maxBytes);
+    for (const message of messages) expect(bytesOf(message)).toBeLessThanOrEqual(maxBytes);
+    expect(messages.flatMap((message) => message.recipients)).toEqual(wide);
+  });
+
+  it('puts a recipient larger than the limit alone in its own message', () => {
+    const maxBytes = 2048;
+    const input = recipients(9, (index) => (index === 4 ? 5000 : 30));
+    const messages = chunkMessages(base, input, maxBytes);
+    const alone = messages.find((message) => message.recipients.some(([index]) => index === 3004))!;
+    expect(alone.recipients).toHaveLength(1);
+    expect(bytesOf(alone)).toBeGreaterThan(maxBytes);
+    for (const message of messages.filter((candidate) => candidate !== alone)) expect(bytesOf(message)).toBeLessThanOrEqual(maxBytes);
+    expect(messages.flatMap((message) => message.recipients)).toEqual(input);
+  });
+
+  it('makes no message of no recipients', () => {
+    expect(chunkMessages(base, [])).toEqual([]);
+  });
+});
+
+describe('outbound message encoding', () => {
+  it('round-trips a chunk message', () => {
+    const message = { ...base, recipients: recipients(3) };
+    expect(decodeOutboundMessage(encodeOutboundMessage(message))).toEqual(message);
+  });
+
+  it('refuses bodies that are not JSON or not a known message', () => {
+    expect(() => decodeOutboundMessage('{nope')).toThrow(MalformedOutboundMessageError);
+    expect(() => decodeOutboundMessage('{nope')).toThrow('Outbound message is not JSON');
+    expect(() => decodeOutboundMessage(JSON.stringify({ ...base, kind: 'other', recipients: [] }))).toThrow('unknown shape');
+    expect(() => decodeOutboundMessage(JSON.stringify({ ...base, version: 2, recipients: [] }))).toThrow(MalformedOutboundMessageError);
+    expect(() => decodeOutboundMessage(JSON.stringify({ ...base }))).toThrow(MalformedOutboundMessageError);
+    expect(() => decodeOutboundMessage(JSON.stringify({ ...base, jobId: '', recipients: [] }))).toThrow(MalformedOutboundMessageError);
+    expect(() => decodeOutboundMessage('null')).toThrow(MalformedOutboundMessageError);
+  });
+});

@@ -1,0 +1,413 @@
+import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
+import type { LedgerEntry } from '../../../shared/broadcast/ports';
+import {
+  abandonTemplateChunk,
+  failureReasonOf,
+  processTemplateChunk,
+  type ChunkWorkerSettings,
+  type ProcessChunkDependencies,
+} from '../../../shared/broadcast/process-template-chunk';
+import {
+  InMemoryBroadcastRepository,
+  InMemorySendPacer,
+  InMemorySenderDirectory,
+  RecordingOutboundQueue,
+  SENDER,
+  ScriptedCloudApi,
+  VirtualTime,
+  chunkMessage,
+  rejected,
+  unknownOutcome,
+} from '../../support/broadcast-fakes';
+
+const START = '2026-03-01T09:00:00.000Z';
+const startMs = new Date(START).getTime();
+
+const baseSettings: ChunkWorkerSettings = {
+  maxInFlight: 4,
+  maxAttempts: 3,
+  backoff: { baseMs: 100, maxMs: 1000 },
+  rateLimitHoldMs: 1000,
+  safetyMarginMs: 1000,
+  outcomeBatchSize: 25,
+  flushIntervalMs: 250,
+};
+
+function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSettings>; jobChunks?: number[] } = {}) {
+  const time = new VirtualTime(START);
+  const upstream = new ScriptedCloudApi(time);
+  const broadcasts = new InMemoryBroadcastRepository();
+  const pacer = new InMemorySendPacer();
+  const queue = new RecordingOutboundQueue();
+  const senders = new InMemorySenderDirectory([{ ...SENDER, messagesPerSecond: options.rate ?? 20 }]);
+  const random = jest.fn(() => 0.5);
+  const dependencies: ProcessChunkDependencies = {
+    senders,
+    broadcasts,
+    upstream,
+    pacer,
+    queue,
+    clock: time,
+    sleep: time.sleep,
+    random,
+    settings: { ...baseSettings, ...options.settings },
+  };
+  let deadline = startMs + 120_000;
+  const invocation = { remainingTimeMs: () => deadline - time.nowMs() };
+  const createJob = async (message: TemplateChunkMessage, chunkSizes = options.jobChunks ?? [message.recipients.length]) => {
+    await broadcasts.createJob(
+      {
+        jobId: message.jobId,
+        organizationId: message.organizationId,
+        broadcastName: 'test',
+        exposed: true,
+        wabaId: message.wabaId,
+        phoneNumberId: message.phoneNumberId,
+        fromPhoneNumber: SENDER.phoneNumber,
+        template: { name: message.template.name, language: message.template.language, category: 'UTILITY', id: 'tpl_1' },
+        totalRecipients: chunkSizes.reduce((sum, size) => sum + size, 0),
+        totalChunks: chunkSizes.length,
+        chunkSize: 1000,
+        createdAt: START,
+      },
+      chunkSizes,
+    );
+  };
+  const run = (message: TemplateChunkMessage) => time.run(() => processTemplateChunk(dependencies, message, invocation));
+  return {
+    time,
+    upstream,
+    broadcasts,
+    pacer,
+    queue,
+    random,
+    dependencies,
+    createJob,
+    run,
+    setDeadline: (ms: number) => (deadline = ms),
+  };
+}
+
+const statusCounts = (entries: LedgerEntry[]) =>
+  entries.reduce<Record<string, number>>((counts, entry) => ({ ...counts, [entry.status]: (counts[entry.status] ?? 0) + 1 }), {});
+
+/** Largest number of sends in any window of `windowMs` starting at a send. */
+const maxInWindow = (times: number[], windowMs: number) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let start = 0, end = 0; start < sorted.length; start += 1) {
+    while (end < sorted.length && sorted[end]! < sorted[start]! + windowMs) end += 1;
+    best = Math.max(best, end - start);
+  }
+  return best;
+};
+
+describe('processTemplateChunk', () => {
+  it('sends each recipient once with its template body and records SENT with the message id', async () => {
+    const kit = setup();
+    const message = chunkMessage(10);
+    await kit.createJob(message);
+    const report = await kit.run(message);
+
+    expect(report).toEqual({ sent: 10, failed: 0, unknown: 0, skipped: 0, continued: 0, chunkDone: true });
+    // Four lanes interleave, so sends are not in request order; each recipient gets exactly one.
+    expect(kit.upstream.sends.map((send) => send.to).sort()).toEqual(message.recipients.map(([, to]) => to).sort());
+    expect(kit.upstream.sendsTo(message.recipients[3]![1])[0]).toMatchObject({
+      phoneNumberId: SENDER.phoneNumberId,
+      accessToken: SENDER.accessToken,
+      body: {
+        messaging_product: 'whatsapp',
+        to: message.recipients[3]![1],
+        type: 'template',
+        template: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Name3' }] }] },
+      },
+    });
+    const entries = kit.broadcasts.entriesOf(message.jobId, 0);
+    expect(statusCounts(entries)).toEqual({ SENT: 10 });
+    expect(new Set(entries.map((entry) => entry.messageId)).size).toBe(10);
+    expect(entries.every((entry) => entry.attempts === 1)).toBe(true);
+    expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ sent: 10, failed: 0, unknown: 0, startedAt: START, doneAt: expect.any(String) });
+    expect(kit.queue.batches).toHaveLength(0);
+  });
+
+  it('sends nothing when the same message is delivered again', async () => {
+    const kit = setup();
+    const message = chunkMessage(12);
+    await kit.createJob(message);
+    await kit.run(message);
+    expect(kit.upstream.sends).toHaveLength(12);
+
+    const before = kit.time.nowMs();
+    const again = await kit.run(message);
+    expect(kit.upstream.sends).toHaveLength(12);
+    // Skipped recipients do not wait for send slots.
+    expect(kit.time.nowMs()).toBe(before);
+    expect(again).toEqual({ sent: 0, failed: 0, unknown: 0, skipped: 12, continued: 0, chunkDone: true });
+    expect(statusCounts(kit.broadcasts.entriesOf(message.jobId, 0))).toEqual({ SENT: 12 });
+    expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ sent: 12, unknown: 0 });
+  });
+
+  it('marks a claim left in SENDING by a crashed attempt as UNKNOWN and never sends it', async () => {
+    const kit = setup();
+    const message = chunkMessage(5);
+    await kit.createJob(message);
+    const [index, to] = message.recipients[2]!;
+    await kit.broadcasts.claimRecipient(message.jobId, 0, index, to, new Date(START));
+
+    const report = await kit.run(message);
+    expect(report).toMatchObject({ sent: 4, unknown: 1, skipped: 1, chunkDone: true });
+    expect(kit.upstream.sendsTo(to)).toHaveLength(0);
+    expect(kit.broadcasts.entry(message.jobId, 0, index)).toMatchObject({ status: 'UNKNOWN', failureReasonCode: 'UNKNOWN_OUTCOME: interrupted attempt' });
+    expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ sent: 4, unknown: 1 });
+
+    // Once UNKNOWN it stays so: a further delivery neither sends nor counts it again.
+    const again = await kit.run(message);
+    expect(again).toMatchObject({ sent: 0, unknown: 0, skipped: 5 });
+    expect(kit.upstream.sendsTo(to)).toHaveLength(0);
+  });
+
+  it('retries retryable rejections up to maxAttempts, then records FAILED with the code', async () => {
+    const kit = setup({ settings: { maxInFlight: 1 } });
+    const message = chunkMessage(3);
+    await kit.createJob(message);
+    const [, always] = message.recipients[0]!;
+    const [, twice] = message.recipients[1]!;
+    kit.upstream.script(always, rejected(131000, 500), rejected(131000, 500), rejected(131000, 500), rejected(131000, 500));
+    kit.upstream.script(twice, rejected(2, 503), rejected(131016, 400));
+
+    const report = await kit.run(message);
+    expect(report).toMatchObject({ sent: 2, failed: 1, chunkDone: true });
+    expect(kit.upstream.sendsTo(always)).toHaveLength(3);
+    expect(kit.upstream.sendsTo(twice)).toHaveLength(3);
+    expect(kit.broadcasts.entry(message.jobId, 0, 0)).toMatchObject({ status: 'FAILED', failureReasonCode: '131000', attempts: 3 });
+    expect(kit.broadcasts.entry(message.jobId, 0, 1)).toMatchObject({ status: 'SENT', attempts: 3 });
+    // Four retries, each after a full-jitter backoff (random 0.5 → 50, 100 ms), no account-wide hold.
+    expect(kit.random).toHaveBeenCalledTimes(4);
+    const [first, second, third] = kit.upstream.sendsTo(always).map((send) => send.at);
+    expect(second! - first!).toBeGreaterThanOrEqual(50);
+    expect(third! - second!).toBeGreaterThanOrEqual(100);
+    expect(kit.pacer.holds).toHaveLength(0);
+    expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ failed: 1, failuresByReason: { '131000': 1 } });
+  });
+
+  it('holds the whole account on a rate-limit rejection before retrying', async () => {
+    const kit = setup({ settings: { maxInFlight: 1 } });
+    const message = chunkMessage(2);
+    await kit.createJob(message);
+    const [, to] = message.recipients[0]!;
+    kit.upstream.script(to, rejected(130429, 400));
+    const report = await kit.run(message);
+    expect(report).toMatchObject({ sent: 2, failed: 0 });
+    expect(kit.upstream.sendsTo(to)).toHaveLength(2);
+    const firstAt = kit.upstream.sendsTo(to)[0]!.at;
+    expect(kit.pacer.holds).toEqual([{ accountKey: SENDER.wabaId, untilMs: firstAt + 1000 }]);
+    expect(kit.pacer.nextFreeAt.get(SENDER.wabaId)).toBeGreaterThanOrEqual(firstAt + 1000);
+  });
+
+  it('does not retry a send of unknown outcome', async () => {
+    const kit = setup();
+    const message = chunkMessage(3);
+    await kit.createJob(message);
+    const [, to] = message.recipients[1]!;
+    kit.upstream.script(to, unknownOutcome('timeout'));
+    const report = await kit.run(message);
+    expect(report).toMatchObject({ sent: 2, unknown: 1, failed: 0, chunkDone: true });
+    expect(kit.upstream.sendsTo(to)).toHaveLength(1);
+    expect(kit.broadcasts.entry(message.jobId, 0, 1)).toMatchObject({ status: 'UNKNOWN', failureReasonCode: 'UNKNOWN_OUTCOME: timeout', attempts: 1 });
+    expect(kit.random).not.toHaveBeenCalled();
+  });
+
+  it('records INVALID_PHONE_NUMBER for 131026 (and for 100 about the number) without retrying', async () => {
+    const kit = setup();
+    const message = chunkMessage(4);
+    await kit.createJob(message);
+    kit.upstream.script(message.recipients[0]![1], rejected(131026, 400, 'Message undeliverable'));
+    kit.upstream.script(message.recipients[1]![1], rejected(100, 400, "Invalid parameter 'to'"));
+    kit.upstream.script(message.recipients[2]![1], rejected(132001, 404, 'Template name does not exist in the translation'));
+
+    const report = await kit.run(message);
+    expect(report).toMatchObject({ sent: 1, failed: 3 });
+    expect(kit.upstream.sends).toHaveLength(4);
+    expect(kit.broadcasts.entry(message.jobId, 0, 0)).toMatchObject({ status: 'FAILED', failureReasonCode: 'INVALID_PHONE_NUMBER' });
+    expect(kit.broadcasts.entry(message.jobId, 0, 1)).toMatchObject({ status: 'FAILED', failureReasonCode: 'INVALID_PHONE_NUMBER' });
+    expect(kit.broadcasts.entry(message.jobId, 0, 2)).toMatchObject({ status: 'FAILED', failureReasonCode: '132001' });
+    expect(kit.broadcasts.chunk(message.jobId, 0)!.failuresByReason).toEqual({ INVALID_PHONE_NUMBER: 2, '132001': 1 });
+  });
+
+  it('continues the recipients it has no time for in a new message, and that message finishes the chunk', async () => {
+    // 10 sends/s → a slot every 100 ms; the budget ends 1.8 s - 1 s margin = 800 ms from now: slots 0..700.
+    const kit = setup({ rate: 10, settings: { maxInFlight: 1 } });
+    const message = chunkMessage(20);
+    await kit.createJob(message);
+    kit.setDeadline(startMs + 1800);
+    const report = await kit.run(message);
+
+    expect(report).toEqual({ sent: 8, failed: 0, unknown: 0, skipped: 0, continued: 12, chunkDone: false });
+    expect(kit.upstream.sends.map((send) => send.to)).toEqual(message.recipients.slice(0, 8).map(([, to]) => to));
+    expect(kit.queue.messages).toEqual([{ ...message, recipients: message.recipients.slice(8) }]);
+    expect(kit.broadcasts.callsOf('reconcileChunk')).toBe(0);
+    expect(kit.broadcasts.entriesOf(message.jobId, 0)).toHaveLength(8);
+
+    kit.setDeadline(kit.time.nowMs() + 120_000);
+    const rest = await kit.run(kit.queue.messages[0] as TemplateChunkMessage);
+    expect(rest).toMatchObject({ sent: 12, continued: 0, chunkDone: true });
+    expect(kit.upstream.sends).toHaveLength(20);
+    expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ sent: 20, doneAt: expect.any(String) });
+  });
+
+  it('starts no send after the time budget, however many sends are in flight', async () => {
+    const kit = setup({ rate: 10, settings: { maxInFlight: 4 } });
+    const message = chunkMessage(20);
+    await kit.createJob(message);
+    kit.setDeadline(startMs + 1800);
+    const budgetEnd = startMs + 800;
+    const report = await kit.run(message);
+
+    expect(kit.upstream.sends.every((send) => send.at < budgetEnd)).toBe(true);
+    expect(report.sent).toBe(kit.upstream.sends.length);
+    expect(report.sent + report.continued).toBe(20);
+    const sentTo = new Set(kit.upstream.sends.map((send) => send.to));
+    expect(kit.queue.messages).toHaveLength(1);
+    const continued = (kit.queue.messages[0] as TemplateChunkMessage).recipients;
+    expect(continued).toEqual(message.recipients.filter(([, to]) => !sentTo.has(to)));
+    // Nobody is left claimed but unsent (that would turn into UNKNOWN on the next run).
+    expect(statusCounts(kit.broadcasts.entriesOf(message.jobId, 0))).toEqual({ SENT: report.sent });
+  });
+
+  it('ends a retry that cannot start within the time budget as FAILED with its code, without sending it again', async () => {
+    // Budget ends 800 ms from now; backoff with random 0.5 → 500 ms, then 500 ms again (base 1 s).
+    const kit = setup({ rate: 10, settings: { maxInFlight: 1, maxAttempts: 6, backoff: { baseMs: 1000, maxMs: 1000 } } });
+    const message = chunkMessage(5);
+    await kit.createJob(message);
+    kit.setDeadline(startMs + 1800);
+    const [, to] = message.recipients[0]!;
+    kit.upstream.script(to, ...Array.from({ length: 6 }, () => rejected(131000, 500)));
+    const report = await kit.run(message);
+
+    expect(kit.upstream.sendsTo(to).map((send) => send.at - startMs)).toEqual([0, 500]);
+    expect(kit.broadcasts.entry(message.jobId, 0, 0)).toMatchObject({ status: 'FAILED', failureReasonCode: '131000', attempts: 2 });
+    expect(report).toMatchObject({ sent: 0, failed: 1, continued: 4, chunkDone: false });
+    expect((kit.queue.messages[0] as TemplateChunkMessage).recipients).toEqual(message.recipients.slice(1));
+  });
+
+  it('stops every lane when the repository fails, writes what was sent, then throws', async () => {
+    const kit = setup({ settings: { maxInFlight: 4 } });
+    const message = chunkMessage(30);
+    await kit.createJob(message);
+    const storeDown = new Error('ledger store unavailable');
+    kit.broadcasts.failWhen = (method, call) => (method === 'claimRecipient' && call >= 7 ? storeDown : undefined);
+
+    await expect(kit.run(message)).rejects.toBe(storeDown);
+    const sent = kit.upstream.sends.length;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(10);
+    const entries = kit.broadcasts.entriesOf(message.jobId, 0);
+    expect(statusCounts(entries)).toEqual({ SENT: sent });
+    expect(entries.map((entry) => entry.to).sort()).toEqual(kit.upstream.sends.map((send) => send.to).sort());
+    expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ sent });
+    expect(kit.broadcasts.chunk(message.jobId, 0)!.doneAt).toBeUndefined();
+    expect(kit.queue.batches).toHaveLength(0);
+    expect(kit.broadcasts.callsOf('reconcileChunk')).toBe(0);
+  });
+
+  it('stops and throws when writing outcomes fails', async () => {
+    const kit = setup({ settings: { maxInFlight: 2, outcomeBatchSize: 3 } });
+    const message = chunkMessage(30);
+    await kit.createJob(message);
+    const writeFailed = new Error('batch write failed');
+    kit.broadcasts.failWhen = (method) => (method === 'recordOutcomes' ? writeFailed : undefined);
+    await expect(kit.run(message)).rejects.toBe(writeFailed);
+    expect(kit.upstream.sends.length).toBeLessThan(30);
+    expect(kit.queue.batches).toHaveLength(0);
+  });
+
+  it('writes outcomes in batches of outcomeBatchSize, in order', async () => {
+    const kit = setup({ rate: 1000, settings: { maxInFlight: 1, outcomeBatchSize: 25, flushIntervalMs: 60_000 } });
+    const message = chunkMessage(60);
+    await kit.createJob(message);
+    const batches: number[][] = [];
+    const original = kit.broadcasts.recordOutcomes.bind(kit.broadcasts);
+    kit.broadcasts.recordOutcomes = async (jobId, chunkIndex, entries) => {
+      batches.push(entries.map((entry) => entry.index));
+      return original(jobId, chunkIndex, entries);
+    };
+    await kit.run(message);
+    expect(batches.map((batch) => batch.length)).toEqual([25, 25, 10]);
+    expect(batches.flat()).toEqual(Array.from({ length: 60 }, (_, index) => index));
+  });
+
+  it('paces sends of two workers of one account at most R per second, 1000/R ms apart', async () => {
+    const rate = 20;
+    const kit = setup({ rate, settings: { maxInFlight: 8 }, jobChunks: [30, 30] });
+    const first = chunkMessage(30);
+    const second: TemplateChunkMessage = {
+      ...chunkMessage(60),
+      chunkIndex: 1,
+    };
+    second.recipients = second.recipients.slice(30);
+    await kit.createJob(first, [30, 30]);
+
+    const [a, b] = await kit.time.run(
+      Promise.all([
+        processTemplateChunk(kit.dependencies, first, { remainingTimeMs: () => 120_000 }),
+        processTemplateChunk(kit.dependencies, second, { remainingTimeMs: () => 120_000 }),
+      ]),
+    );
+    expect(a.sent + b.sent).toBe(60);
+    const times = kit.upstream.sends.map((send) => send.at).sort((x, y) => x - y);
+    const gaps = times.slice(1).map((time, position) => time - times[position]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / rate - 1e-6);
+    expect(maxInWindow(times, 1000)).toBeLessThanOrEqual(rate);
+    // No idle time either: 60 sends at 20/s take 59 gaps of 50 ms.
+    expect(times[times.length - 1]! - times[0]!).toBeCloseTo(59 * 50, 6);
+  });
+
+  it('keeps a rate that does not divide a second (7/s) without bursts', async () => {
+    // Clock readings are whole milliseconds and slots accumulate 142.857 ms steps (the 8th lands at
+    // 999.99… ms), so gaps and windows are checked to the clock's 1 ms granularity.
+    const kit = setup({ rate: 7, settings: { maxInFlight: 5 } });
+    const message = chunkMessage(21);
+    await kit.createJob(message);
+    await kit.run(message);
+    const times = kit.upstream.sends.map((send) => send.at).sort((x, y) => x - y);
+    const gaps = times.slice(1).map((time, position) => time - times[position]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(1000 / 7));
+    expect(maxInWindow(times, 999)).toBeLessThanOrEqual(7);
+    expect(maxInWindow(times, 1000 + 142)).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('abandonTemplateChunk', () => {
+  it('fails unclaimed recipients as WORKER_ERROR, turns crashed claims UNKNOWN and finishes the chunk', async () => {
+    const kit = setup();
+    const message = chunkMessage(10);
+    await kit.createJob(message);
+    const now = new Date(START);
+    for (const [index, to] of message.recipients.slice(0, 3)) {
+      await kit.broadcasts.claimRecipient(message.jobId, 0, index, to, now);
+      await kit.broadcasts.recordOutcomes(message.jobId, 0, [{ index, to, status: 'SENT', messageId: `wamid.${index}`, attempts: 1, updatedAt: START }]);
+    }
+    await kit.broadcasts.addChunkProgress(message.jobId, 0, { sent: 3, failed: 0, unknown: 0, failuresByReason: {} });
+    await kit.broadcasts.claimRecipient(message.jobId, 0, 3, message.recipients[3]![1], now);
+
+    await abandonTemplateChunk(kit.dependencies, message);
+
+    expect(kit.upstream.sends).toHaveLength(0);
+    const entries = kit.broadcasts.entriesOf(message.jobId, 0);
+    expect(statusCounts(entries)).toEqual({ SENT: 3, UNKNOWN: 1, FAILED: 6 });
+    expect(entries.filter((entry) => entry.status === 'FAILED').every((entry) => entry.failureReasonCode === 'WORKER_ERROR' && entry.attempts === 0)).toBe(true);
+    expect(entries[3]).toMatchObject({ status: 'UNKNOWN' });
+    const [progress] = await kit.broadcasts.getChunkProgress(message.jobId);
+    expect(progress).toMatchObject({ sent: 3, failed: 6, unknown: 1, failuresByReason: { WORKER_ERROR: 6 }, done: true });
+  });
+});
+
+describe('failureReasonOf', () => {
+  it('names undeliverable numbers and keeps other codes', () => {
+    const reasonOf = (code: number, message = 'x') => failureReasonOf(rejected(code, 400, message) as Extract<ReturnType<typeof rejected>, { kind: 'rejected' }>);
+    expect(reasonOf(131026)).toBe('INVALID_PHONE_NUMBER');
+    expect(reasonOf(100, 'Invalid parameter: recipient phone number')).toBe('INVALID_PHONE_NUMBER');
+    expect(reasonOf(100, 'Invalid parameter: template name')).toBe('100');
+    expect(reasonOf(131047)).toBe('131047');
+  });
+});

@@ -1,0 +1,121 @@
+import { fullJitterDelay } from '../../../shared/broadcast/backoff';
+import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
+import { bodyPlaceholderCount, templateMessageBody } from '../../../shared/broadcast/template-placeholders';
+import { fixedClock } from '../../../shared/ports/clock';
+import { ScriptedCloudApi, template } from '../../support/broadcast-fakes';
+
+const withBody = (text: string | undefined, type = 'BODY') => ({ components: [{ type: 'HEADER', text: 'Hi {{9}}' }, { type, ...(text === undefined ? {} : { text }) }] });
+
+describe('bodyPlaceholderCount', () => {
+  it('is the highest numbered placeholder of the BODY', () => {
+    expect(bodyPlaceholderCount(withBody('Hello {{1}}, order {{2}} ships {{3}}'))).toBe(3);
+    // Gaps: {{3}} needs three values even when {{2}} is absent.
+    expect(bodyPlaceholderCount(withBody('{{1}} and {{3}}'))).toBe(3);
+    expect(bodyPlaceholderCount(withBody('{{3}} before {{1}}'))).toBe(3);
+    // Repeated placeholders count once.
+    expect(bodyPlaceholderCount(withBody('{{1}} {{1}} {{2}} {{1}}'))).toBe(2);
+    // Whitespace inside the braces.
+    expect(bodyPlaceholderCount(withBody('Dear {{ 1 }}, see {{  2}}'))).toBe(2);
+    expect(bodyPlaceholderCount(withBody('{{10}}'))).toBe(10);
+  });
+
+  it('is 0 without placeholders, without BODY text or without a BODY; header variables do not count', () => {
+    expect(bodyPlaceholderCount(withBody('No variables here'))).toBe(0);
+    expect(bodyPlaceholderCount(withBody('Named {{name}} and {{}} are not numbered'))).toBe(0);
+    expect(bodyPlaceholderCount(withBody(undefined))).toBe(0);
+    expect(bodyPlaceholderCount(withBody('{{1}}', 'FOOTER'))).toBe(0);
+    expect(bodyPlaceholderCount({ components: [] })).toBe(0);
+  });
+
+  it('accepts the component type in any case', () => {
+    expect(bodyPlaceholderCount(withBody('{{1}} {{2}}', 'body'))).toBe(2);
+  });
+});
+
+describe('templateMessageBody', () => {
+  it('carries the body parameters in order', () => {
+    expect(templateMessageBody('919800000001', { name: 'order_update', language: 'en_US' }, ['Ana', '#42'])).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '919800000001',
+      type: 'template',
+      template: {
+        name: 'order_update',
+        language: { code: 'en_US' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: '#42' }] }],
+      },
+    });
+  });
+
+  it('has no components without parameters', () => {
+    const body = templateMessageBody('919800000001', { name: 'hello', language: 'pt_BR' }, []);
+    expect(body.template).toEqual({ name: 'hello', language: { code: 'pt_BR' } });
+    expect('components' in body.template).toBe(false);
+  });
+});
+
+describe('fullJitterDelay', () => {
+  const settings = { baseMs: 100, maxMs: 1000 };
+
+  it('is drawn between 0 and min(max, base * 2^(attempt-1))', () => {
+    const ceilings = { 1: 100, 2: 200, 3: 400, 4: 800, 5: 1000, 12: 1000 } as const;
+    for (const [attempt, ceiling] of Object.entries(ceilings)) {
+      expect(fullJitterDelay(Number(attempt), settings, () => 0)).toBe(0);
+      expect(fullJitterDelay(Number(attempt), settings, () => 0.5)).toBe(ceiling / 2);
+      expect(fullJitterDelay(Number(attempt), settings, () => 0.999999)).toBe(ceiling - 1);
+    }
+  });
+
+  it('stays in bounds for any random draw, and treats attempt 0 as the first', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let attempt = 0; attempt <= 20; attempt += 1) {
+      const ceiling = Math.min(1000, 100 * 2 ** Math.max(0, attempt - 1));
+      for (let draw = 0; draw < 50; draw += 1) {
+        const delay = fullJitterDelay(attempt, settings, random);
+        expect(Number.isInteger(delay)).toBe(true);
+        expect(delay).toBeGreaterThanOrEqual(0);
+        expect(delay).toBeLessThan(ceiling);
+      }
+    }
+    expect(fullJitterDelay(0, settings, () => 0.5)).toBe(50);
+  });
+});
+
+describe('TemplateCatalog', () => {
+  const setup = () => {
+    const clock = fixedClock('2026-03-01T09:00:00.000Z');
+    const upstream = new ScriptedCloudApi(clock);
+    upstream.templates.set('waba_1', [template()]);
+    upstream.templates.set('waba_2', [template({ name: 'other' })]);
+    return { clock, upstream, catalog: new TemplateCatalog(upstream, clock, 60_000) };
+  };
+
+  it('serves a business account from memory until the TTL passes', async () => {
+    const { clock, upstream, catalog } = setup();
+    expect((await catalog.templatesOf('waba_1', 't')).map((t) => t.name)).toEqual(['order_update']);
+    clock.advanceBy(59_999);
+    await catalog.templatesOf('waba_1', 't');
+    expect(upstream.listTemplateCalls).toBe(1);
+    clock.advanceBy(1);
+    await catalog.templatesOf('waba_1', 't');
+    expect(upstream.listTemplateCalls).toBe(2);
+  });
+
+  it('keeps business accounts apart and shares one read between concurrent callers', async () => {
+    const { upstream, catalog } = setup();
+    const [a, b, c] = await Promise.all([catalog.templatesOf('waba_1', 't'), catalog.templatesOf('waba_1', 't'), catalog.templatesOf('waba_2', 't')]);
+    expect(a).toBe(b);
+    expect(c.map((t) => t.name)).toEqual(['other']);
+    expect(upstream.listTemplateCalls).toBe(2);
+  });
+
+  it('does not keep a failed read', async () => {
+    const { upstream, catalog } = setup();
+    upstream.listTemplatesFailure = new Error('graph down');
+    await expect(catalog.templatesOf('waba_1', 't')).rejects.toThrow('graph down');
+    upstream.listTemplatesFailure = undefined;
+    await expect(catalog.templatesOf('waba_1', 't')).resolves.toHaveLength(1);
+    expect(upstream.listTemplateCalls).toBe(2);
+  });
+});
