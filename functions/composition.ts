@@ -28,6 +28,9 @@ import { FetchCloudApiClient } from '../shared/adapters/graph-api/fetch-cloud-ap
 import { PowertoolsIdempotencyGuard } from '../shared/adapters/idempotency/powertools-idempotency-guard';
 import { SqsOutboundQueue } from '../shared/adapters/sqs/sqs-outbound-queue';
 import { TenancySenderDirectory } from '../shared/adapters/tenancy/tenancy-sender-directory';
+import { TenancyBilling } from '../shared/adapters/tenancy/tenancy-billing';
+import { DynamoDbBroadcastNameRegistry } from '../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
+import type { LegacySendDependencies } from '../shared/broadcast/send-legacy-template';
 import type { ProcessChunkDependencies } from '../shared/broadcast/process-template-chunk';
 import type { SendTemplateBroadcastDependencies } from '../shared/broadcast/send-template-broadcast';
 import { TemplateCatalog } from '../shared/broadcast/template-catalog';
@@ -43,6 +46,13 @@ import { DecryptedTokenCache } from '../shared/tenancy/decrypted-token-cache';
 import { noOpApiKeyRegistry } from '../shared/tenancy/no-op-api-key-registry';
 import { bindTenancyServices, type TenancyServices } from '../shared/tenancy/tenancy-services';
 import type { TenancyPorts } from '../shared/tenancy/tenancy-ports';
+import { FetchGraphTransport } from '../shared/adapters/graph-api/fetch-graph-transport';
+import { logger } from '../shared/observability/logger';
+import { OwnedIdDirectory } from '../shared/upstream/owned-ids';
+import type { UpstreamWrapperDependencies } from '../shared/upstream/wrapper-ports';
+import { DynamoDbInboxRepository } from '../shared/adapters/dynamodb/dynamodb-inbox-repository';
+import { bindInboxServices, type InboxServices } from '../shared/inbox/inbox-services';
+import { bindOrganizationServices, type OrganizationServices } from '../shared/organizations/organization-services';
 
 /** SDK clients, each built once on first access. */
 export interface AwsClients {
@@ -65,6 +75,12 @@ export interface Services {
   readonly http: HttpPipelineDependencies;
   readonly broadcast: BroadcastServices;
   readonly chunkWorker: ProcessChunkDependencies;
+  /** The /upstream Cloud API wrapper. */
+  readonly upstreamWrapper: UpstreamWrapperDependencies;
+  /** Organization administration (remove-employee-bulk). */
+  readonly organizations: OrganizationServices;
+  /** Generic v1 API: contacts and conversations. */
+  readonly inbox: InboxServices;
   /** Closes the sockets of every client built so far (tests and the local runtime's shutdown). */
   destroy(): void;
 }
@@ -204,7 +220,7 @@ function buildTenancySection(context: CompositionContext): TenancyServices {
   return bindTenancyServices(ports);
 }
 
-export interface BroadcastServices extends SendTemplateBroadcastDependencies {
+export interface BroadcastServices extends SendTemplateBroadcastDependencies, LegacySendDependencies {
   upstream: CloudApiClient;
 }
 
@@ -218,6 +234,8 @@ function buildBroadcastSection(context: CompositionContext, tenancy: () => Tenan
     () => new PowertoolsIdempotencyGuard(clients.dynamoDbBase, requireSetting(config.tableNames.idempotency, 'IDEMPOTENCY_TABLE')),
   );
   const senders = memoize(() => new TenancySenderDirectory(tenancy(), config.sending.defaultMessagesPerSecond));
+  const billing = memoize(() => new TenancyBilling(tenancy()));
+  const broadcastNames = memoize(() => new DynamoDbBroadcastNameRegistry(clients.dynamoDb, messagingTable()));
   return {
     upstream,
     templates: new TemplateCatalog(upstream, clock, config.sending.templateCacheTtlMs),
@@ -233,6 +251,66 @@ function buildBroadcastSection(context: CompositionContext, tenancy: () => Tenan
     },
     get idempotency() {
       return idempotency();
+    },
+    get billing() {
+      return billing();
+    },
+    get broadcastNames() {
+      return broadcastNames();
+    },
+  };
+}
+
+function buildOrganizationSection(tenancy: () => TenancyServices): OrganizationServices {
+  return bindOrganizationServices({ removeMembers: (input) => tenancy().removeEmployees(input) });
+}
+
+function buildInboxSection(context: CompositionContext, tenancy: () => TenancyServices): InboxServices {
+  const { config, clients } = context;
+  const repository = memoize(() => new DynamoDbInboxRepository(clients.dynamoDb, requireSetting(config.tableNames.inbox, 'INBOX_TABLE')));
+  return bindInboxServices({
+    get inbox() {
+      return repository();
+    },
+    senders: {
+      listSenderPhoneNumbers: async (organizationId) => (await tenancy().repository.listPhoneNumbers(organizationId)).map((phone) => phone.digits),
+    },
+    clock: context.clock,
+    ids: context.ids,
+  });
+}
+
+function buildUpstreamWrapperSection(context: CompositionContext, tenancy: () => TenancyServices): UpstreamWrapperDependencies {
+  const { config, clients } = context;
+  const pacer = memoize(() => new DynamoDbSendPacer(clients.dynamoDb, requireSetting(config.tableNames.messaging, 'MESSAGING_TABLE')));
+  const wrapper = config.upstreamWrapper;
+  return {
+    get tenancy() {
+      return tenancy();
+    },
+    graph: new FetchGraphTransport(config.upstream),
+    ownedIds: new OwnedIdDirectory(wrapper.ownedIdsTtlMs),
+    get pacer() {
+      return pacer();
+    },
+    clock: context.clock,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random: Math.random,
+    log: { warn: (message, facts) => logger.warn(message, facts) },
+    settings: {
+      graphBaseUrl: config.upstream.baseUrl,
+      upstreamTimeoutMs: config.upstream.timeoutMs,
+      defaultMessagesPerSecond: config.sending.defaultMessagesPerSecond,
+      ownedIdsTtlMs: wrapper.ownedIdsTtlMs,
+      bulk: {
+        maxRecipients: wrapper.bulkMaxRecipients,
+        budgetMs: wrapper.bulkBudgetMs,
+        concurrency: wrapper.bulkConcurrency,
+        // Same retry policy as the chunk worker's sends.
+        maxAttempts: config.worker.maxAttempts,
+        backoff: { baseMs: config.worker.backoffBaseMs, maxMs: config.worker.backoffMaxMs },
+        rateLimitHoldMs: config.worker.rateLimitHoldMs,
+      },
     },
   };
 }
@@ -273,6 +351,9 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
   const tenancy = memoize(() => buildTenancySection(context));
   const broadcast = memoize(() => buildBroadcastSection(context, tenancy));
   const chunkWorker = memoize(() => buildChunkWorkerSection(context, broadcast()));
+  const upstreamWrapper = memoize(() => buildUpstreamWrapperSection(context, tenancy));
+  const organizations = memoize(() => buildOrganizationSection(tenancy));
+  const inbox = memoize(() => buildInboxSection(context, tenancy));
   const rateLimiter = memoize(
     () => new DynamoDbRateLimiter(clients.dynamoDb, requireSetting(config.tableNames.rateLimits, 'RATE_LIMIT_TABLE')),
   );
@@ -297,6 +378,15 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
     },
     get chunkWorker() {
       return chunkWorker();
+    },
+    get upstreamWrapper() {
+      return upstreamWrapper();
+    },
+    get organizations() {
+      return organizations();
+    },
+    get inbox() {
+      return inbox();
     },
     destroy: destroyBuilt,
   };

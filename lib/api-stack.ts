@@ -28,16 +28,15 @@ import {
 } from './resource-definitions';
 import {
   rateLimitClasses,
+  requiresGatewayApiKey,
   resourcePath,
   routeKey,
   routes,
   surfaces,
-  v1PlanLimits,
   type EndpointGroup,
   type RateLimitClass,
   type RouteDefinition,
   type SurfaceName,
-  type V1Plan,
 } from './route-manifest';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
@@ -76,7 +75,7 @@ export const usagePlanThrottleOf = (route: RouteDefinition): RateLimitClass['usa
   (rateLimitClasses[route.rateLimit] as RateLimitClass).usagePlanThrottle;
 
 /** Routes a broadcast API key authenticates; their methods require the key and count against the plan. */
-export const keyedRoutes = (): RouteDefinition[] => routes.filter((route) => route.auth === 'broadcast-api-key');
+export const keyedRoutes = (): RouteDefinition[] => routes.filter(requiresGatewayApiKey);
 
 /** Surfaces whose stage the broadcast usage plan serves: the broadcast surface and any with keyed routes. */
 export const broadcastPlanSurfaces = (): SurfaceName[] =>
@@ -93,12 +92,6 @@ export function broadcastPlanThrottle(): { rateLimit: number; burstLimit: number
   };
 }
 
-/** v1 plan throttle: the contract's requests per minute as a steady rate, one minute's worth as burst. */
-export const v1PlanThrottle = (plan: V1Plan): { rateLimit: number; burstLimit: number } => ({
-  rateLimit: v1PlanLimits[plan] / 60,
-  burstLimit: v1PlanLimits[plan],
-});
-
 /** The queue the chunk worker consumes. */
 const chunkWorkerQueue: QueueName = 'outboundMessages';
 
@@ -109,7 +102,6 @@ export class ApiStack extends Stack {
   readonly functions: Record<FunctionName, ServiceFunction>;
   readonly surfaceApis: Record<SurfaceName, SurfaceApi>;
   readonly broadcastUsagePlan: apigateway.UsagePlan;
-  readonly v1UsagePlans: Record<V1Plan, apigateway.UsagePlan>;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     const { stateful, settings, entryRoot, manageApiGatewayAccountRole, ...stackProps } = props;
@@ -193,9 +185,9 @@ export class ApiStack extends Stack {
     ) as Record<SurfaceName, SurfaceApi>;
 
     this.broadcastUsagePlan = this.createBroadcastUsagePlan(keyedSurfaces);
-    this.v1UsagePlans = Object.fromEntries(
-      (Object.keys(v1PlanLimits) as V1Plan[]).map((plan) => [plan, this.createV1UsagePlan(plan)]),
-    ) as Record<V1Plan, apigateway.UsagePlan>;
+    // No v1 usage plans: a usage plan meters only `x-api-key` keys, and v1 keys are Bearer tokens that
+    // no plan could ever be associated with. The per-plan limits are enforced exactly in the
+    // application (route class `v1-plan`, DynamoDB fixed windows); see docs/ORGANIZATIONS-AND-V1.md.
 
     for (const name of functionNames) {
       if (functions[name].managesApiKeys) this.allowApiKeyManagement(this.functions[name], this.broadcastUsagePlan);
@@ -208,9 +200,6 @@ export class ApiStack extends Stack {
       });
     }
     new CfnOutput(this, 'BroadcastUsagePlanId', { value: this.broadcastUsagePlan.usagePlanId, description: 'Usage plan of broadcast API keys' });
-    for (const [plan, usagePlan] of Object.entries(this.v1UsagePlans)) {
-      new CfnOutput(this, `V1${pascal(plan)}UsagePlanId`, { value: usagePlan.usagePlanId, description: `Usage plan v1-${plan}` });
-    }
   }
 
   private createFunction(
@@ -293,7 +282,7 @@ export class ApiStack extends Stack {
         const limits = usagePlanThrottleOf(route);
         if (!limits) continue;
         const key = routeKey(route.method, resourcePath(route));
-        if (route.auth !== 'broadcast-api-key') {
+        if (!requiresGatewayApiKey(route)) {
           // A usage plan only meters requests that carry its key; the limit would never apply.
           Annotations.of(surfaceApi).addWarningV2(
             'platform:usagePlanThrottleWithoutKey',
@@ -308,16 +297,6 @@ export class ApiStack extends Stack {
       plan.addApiStage({ api: surfaceApi.api, stage: surfaceApi.api.deploymentStage, throttle });
     }
     return plan;
-  }
-
-  private createV1UsagePlan(plan: V1Plan): apigateway.UsagePlan {
-    const surfaceApi = this.surfaceApis.v1;
-    return new apigateway.UsagePlan(this, `V1${pascal(plan)}UsagePlan`, {
-      name: `v1-${plan}`,
-      description: `v1 API plan ${plan}: ${v1PlanLimits[plan]} requests per minute per key`,
-      throttle: v1PlanThrottle(plan),
-      apiStages: [{ api: surfaceApi.api, stage: surfaceApi.api.deploymentStage }],
-    });
   }
 
   /**

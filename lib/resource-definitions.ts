@@ -7,7 +7,7 @@
  */
 import type { EndpointGroup } from './route-manifest';
 
-export type TableName = 'tenancy' | 'messaging' | 'idempotency' | 'rateLimits';
+export type TableName = 'tenancy' | 'messaging' | 'idempotency' | 'rateLimits' | 'inbox';
 
 export interface TableDefinition {
   name: TableName;
@@ -56,6 +56,15 @@ export const tables: Record<TableName, TableDefinition> = {
     globalIndexes: [],
     timeToLiveAttribute: 'expiresAt',
     retainOnDelete: false,
+  },
+  /** Generic v1 API: contacts, conversations, their uniqueness claims and per-organization counters (docs/DATA-MODEL.md). */
+  inbox: {
+    name: 'inbox',
+    envVar: 'INBOX_TABLE',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    retainOnDelete: true,
   },
 };
 
@@ -134,6 +143,43 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tables: { tenancy: 'read', messaging: 'read', rateLimits: 'readWrite' },
     sendsTo: [],
     callsUpstream: false,
+  },
+  'organization-admin': {
+    memoryMb: 256,
+    // Up to 500 removals of three single-item writes each, five at a time: a few seconds at most.
+    timeoutSeconds: 29,
+    tables: { tenancy: 'readWrite', rateLimits: 'readWrite' },
+    sendsTo: [],
+    callsUpstream: false,
+  },
+  'v1-inbox': {
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    tables: { tenancy: 'read', inbox: 'readWrite', rateLimits: 'readWrite' },
+    sendsTo: [],
+    callsUpstream: false,
+  },
+  /**
+   * The /upstream wrapper (docs/UPSTREAM-WRAPPER.md). Tenancy readWrite: an account whose token Meta
+   * rejects (OAuth 190) is flagged needs-authorization. Messaging readWrite: bulk sends reserve slots
+   * on the account's shared send pacer. 1,024 MB for multipart uploads held in memory (≤ 4 MB files,
+   * decoded and re-encoded) and CPU; 29 s so a bulk send (≤ 25 s budget) and a 15 s upstream call fit.
+   */
+  'upstream-wrapper': {
+    memoryMb: 1024,
+    timeoutSeconds: 29,
+    tables: { tenancy: 'readWrite', messaging: 'readWrite', rateLimits: 'readWrite' },
+    sendsTo: [],
+    tokenKey: 'decrypt',
+    callsUpstream: true,
+  },
+  'broadcast-keys': {
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { tenancy: 'readWrite', rateLimits: 'readWrite' },
+    sendsTo: [],
+    callsUpstream: false,
+    managesApiKeys: true,
   },
   'chunk-worker': {
     memoryMb: chunkWorker.memoryMb,

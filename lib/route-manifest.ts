@@ -7,6 +7,7 @@
  *
  * Pure data: no CDK or AWS SDK imports, so Lambdas and the local runtime can load it.
  */
+import { upstreamRoutes, type UpstreamRouteSpec } from './upstream-routes';
 
 /** Each surface is its own REST API whose single stage name is the first path segment. */
 export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream';
@@ -27,7 +28,19 @@ export type AuthKind =
  * One Lambda per endpoint group. A group's routes share code, grants and sizing.
  * `chunk-worker` has no routes: it consumes the outbound-message queue.
  */
-export type EndpointGroup = 'health' | 'broadcast-discovery' | 'broadcast-send' | 'broadcast-status';
+export type EndpointGroup =
+  | 'health'
+  | 'broadcast-discovery'
+  | 'broadcast-send'
+  | 'broadcast-status'
+  /** The earlier generate-key operation (no key; issues one). */
+  | 'broadcast-keys'
+  /** Organization administration (remove-employee-bulk). */
+  | 'organization-admin'
+  /** Generic v1 API: contacts and conversations. */
+  | 'v1-inbox'
+  /** The /upstream Cloud API wrapper (routes generated from lib/upstream-routes.ts). */
+  | 'upstream-wrapper';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -57,7 +70,8 @@ export const rateLimitClasses = {
   templates: { perMinute: 20, scope: 'key-and-phone-number', usagePlanThrottle: { rateLimit: 2, burstLimit: 40 } },
   status: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   'phone-numbers': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
-  'legacy-send': { perMinute: 60, scope: 'key', usagePlanThrottle: { rateLimit: 2, burstLimit: 120 } },
+  /** Not gateway-keyed (see `unauthorizedAnswer`), so no usage plan can meter it: the application's limit is the one. */
+  'legacy-send': { perMinute: 60, scope: 'key' },
   'key-generation': { perMinute: 5, scope: 'source-ip' },
   'organization-admin': { perMinute: 30, scope: 'key' },
   upstream: { perMinute: 600, scope: 'key' },
@@ -181,8 +195,38 @@ export interface RouteDefinition {
   operation: string;
   auth: AuthKind;
   rateLimit: RateLimitClassName;
-  /** Request body kind; multipart bodies arrive base64-encoded. */
-  body?: 'json' | 'multipart';
+  /** Request body kind; multipart bodies arrive base64-encoded. `none`: a POST that reads no body (no Content-Type needed). */
+  body?: 'json' | 'multipart' | 'none';
+  /** The route can answer binary content (base64 from the Lambda); the REST API then lists application/octet-stream as binary. */
+  binaryResponse?: boolean;
+  /** Client message of every 400 answer of this route, when its contract words it (the error body keeps its surface shape). */
+  badRequestMessage?: string;
+  /** Client message of every 5xx answer of this route, when its contract words it. */
+  serverErrorMessage?: string;
+  /**
+   * The route's own answer to a missing or unknown credential (the earlier operations answer 400
+   * "User is not signed up yet"). API Gateway could not word it, so such a route is not key-checked
+   * at the gateway; the Lambda authenticates and answers.
+   */
+  unauthorizedAnswer?: { statusCode: number; message: string };
+}
+
+/** API Gateway itself rejects a missing or unknown `x-api-key` (usage-plan key) before the Lambda runs. */
+export const requiresGatewayApiKey = (route: RouteDefinition): boolean => route.auth === 'broadcast-api-key' && !route.unauthorizedAnswer;
+
+/** A row of the /upstream route table as a manifest route (see lib/upstream-routes.ts). */
+function upstreamManifestRoute(route: UpstreamRouteSpec): RouteDefinition {
+  return {
+    surface: 'upstream',
+    method: route.method,
+    path: `/upstream${route.path}`,
+    group: 'upstream-wrapper',
+    operation: route.operation,
+    auth: 'upstream-access-token',
+    rateLimit: 'upstream',
+    body: route.body,
+    ...(route.binaryResponse ? { binaryResponse: true } : {}),
+  };
 }
 
 const broadcast = (
@@ -194,12 +238,54 @@ const broadcast = (
   rateLimit: RateLimitClassName,
 ): RouteDefinition => ({ surface: 'broadcast', method, path: `/broadcast/public${path}`, group, operation, auth, rateLimit });
 
+/** The earlier operations answer an unknown key with 400 "User is not signed up yet" (contract). */
+const legacySend = (path: string, operation: string): RouteDefinition => ({
+  ...broadcast('POST', path, 'broadcast-send', operation, 'broadcast-api-key', 'legacy-send'),
+  unauthorizedAnswer: { statusCode: 400, message: 'User is not signed up yet' },
+});
+
+/** Generic v1 API: Bearer v1 key, per-plan limit (checked in the application; see docs/ORGANIZATIONS-AND-V1.md). */
+const v1 = (method: HttpMethod, path: string, operation: string): RouteDefinition => ({
+  surface: 'v1',
+  method,
+  path,
+  group: 'v1-inbox',
+  operation,
+  auth: 'v1-api-key',
+  rateLimit: 'v1-plan',
+});
+
 export const routes: readonly RouteDefinition[] = [
   broadcast('GET', '/health', 'health', 'health', 'none', 'none'),
   broadcast('GET', '/phone-numbers', 'broadcast-discovery', 'listPhoneNumbers', 'broadcast-api-key', 'phone-numbers'),
   broadcast('GET', '/templates', 'broadcast-discovery', 'listTemplates', 'broadcast-api-key', 'templates'),
   broadcast('POST', '/send-template-broadcast', 'broadcast-send', 'sendTemplateBroadcast', 'broadcast-api-key', 'template-broadcast'),
   broadcast('GET', '/status/{jobId}', 'broadcast-status', 'getJobStatus', 'broadcast-api-key', 'status'),
+  broadcast('POST', '/send-freeform', 'broadcast-send', 'sendFreeform', 'broadcast-api-key', 'freeform'),
+  broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'),
+  legacySend('/send-single', 'sendSingle'),
+  legacySend('/send-bulk', 'sendBulk'),
+  // Listed by the health inventory of the earlier description; an alias of send-bulk (docs/FREEFORM-AND-EARLIER.md).
+  legacySend('/send-bulk-standard', 'sendBulk'),
+  {
+    surface: 'organization',
+    method: 'POST',
+    path: '/organizations/public/remove-employee-bulk',
+    group: 'organization-admin',
+    operation: 'removeEmployeeBulk',
+    auth: 'organization-token',
+    rateLimit: 'organization-admin',
+    badRequestMessage: 'No email IDs provided',
+    serverErrorMessage: 'Something went wrong while removing employees',
+  },
+  v1('GET', '/contacts', 'listContacts'),
+  v1('POST', '/contacts', 'createContact'),
+  v1('GET', '/contacts/{contactId}', 'getContact'),
+  v1('GET', '/conversations', 'listConversations'),
+  v1('POST', '/conversations', 'createConversation'),
+  v1('GET', '/conversations/{conversationId}', 'getConversation'),
+  v1('PATCH', '/conversations/{conversationId}', 'updateConversation'),
+  ...upstreamRoutes.map(upstreamManifestRoute),
 ];
 
 /** Path of a route inside its REST API (what API Gateway reports as `event.resource`). */

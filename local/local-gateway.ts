@@ -16,6 +16,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import {
   maxRequestBodyBytes,
   rateLimitClasses,
+  requiresGatewayApiKey,
   resourcePath,
   surfaces,
   type EndpointGroup,
@@ -393,7 +394,7 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
       memoryLimitInMB: String(fn?.memoryMb ?? 128),
       functionTimeoutMs: functionTimeoutMs(route.group),
       throttle: rateLimitClassOf(route.rateLimit),
-      requiresApiKey: route.auth === 'broadcast-api-key',
+      requiresApiKey: requiresGatewayApiKey(route),
     });
   }
 
@@ -522,7 +523,9 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
         try {
           enabled = await options.isApiKeyEnabled(candidate);
         } catch {
-          enabled = false;
+          // API Gateway's key store does not fail with ours: when the lookup cannot answer, the
+          // Lambda authenticates the key itself and reports the outage (503), as it would in AWS.
+          enabled = true;
         }
       }
       if (!candidate || !enabled) {

@@ -12,12 +12,16 @@ import { AcceptedMessageLog } from './accepted-message-log';
 import { ControlApi } from './control-api';
 import { GraphApi, type GraphOutcome } from './graph-api';
 import { invalidParameter, unknownError } from './graph-errors';
-import { MAX_BODY_BYTES, readBody, sendEmpty, sendJson } from './http-io';
+import { MAX_BODY_BYTES, readBody, sendBytes, sendEmpty, sendJson } from './http-io';
+import { MessageEventLog } from './message-events';
 import { MessageIdGenerator } from './message-ids';
+import { FLOW_JSON_MAX_BYTES } from './routes/flows';
+import { MEDIA_UPLOAD_MAX_BYTES } from './routes/media';
 import { SandboxControl } from './sandbox-control';
 import { SandboxRequestError } from './sandbox-request-error';
 import { SandboxState } from './sandbox-state';
 import type { CloudApiSandbox, SandboxOptions, TemplateStatus } from './sandbox-types';
+import { UrlSigner } from './signed-urls';
 import { ThroughputLimiter } from './throughput-limiter';
 
 export type {
@@ -40,6 +44,17 @@ export { SandboxRequestError };
 const DEFAULT_PORT = 4010;
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_THROUGHPUT_PER_SECOND = 80;
+const DEFAULT_MIGRATION_PAGE_SIZE = 5;
+
+/**
+ * Uploads may be far larger than any JSON call: media up to Meta's 100 MB document limit, flow
+ * JSON up to 10 MB. Everything else keeps the small default, so a runaway client is cut off early.
+ */
+function bodyLimitFor(pathname: string): number {
+  if (/\/media\/?$/.test(pathname)) return MEDIA_UPLOAD_MAX_BYTES;
+  if (/\/(assets|flows)\/?$/.test(pathname)) return FLOW_JSON_MAX_BYTES + 1024 * 1024;
+  return MAX_BODY_BYTES;
+}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,19 +70,35 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
   if (!Number.isInteger(throughputPerSecond) || throughputPerSecond < 0) {
     throw new SandboxRequestError(400, 'throughputPerSecond must be an integer >= 0');
   }
-  const state = new SandboxState();
+  const migrationPageSize = options.templateMigrationPageSize ?? DEFAULT_MIGRATION_PAGE_SIZE;
+  if (!Number.isInteger(migrationPageSize) || migrationPageSize < 1) {
+    throw new SandboxRequestError(400, 'templateMigrationPageSize must be an integer >= 1');
+  }
+  const state = new SandboxState(options.now);
   const control = new SandboxControl(throughputPerSecond);
   const limiter = new ThroughputLimiter();
   const log = new AcceptedMessageLog();
+  const events = new MessageEventLog();
   for (const account of options.accounts ?? []) state.registerAccount(account);
 
   const reset = () => {
     log.clear();
+    events.clear();
     control.resetToDefaults();
     limiter.clear();
+    state.clearExpiredTokens();
   };
-  const graph = new GraphApi({ state, control, limiter, log, messageIds: new MessageIdGenerator() });
-  const controlApi = new ControlApi({ state, control, log, reset });
+  const graph = new GraphApi({
+    state,
+    control,
+    limiter,
+    log,
+    events,
+    messageIds: new MessageIdGenerator(),
+    signer: new UrlSigner(),
+    migrationPageSize,
+  });
+  const controlApi = new ControlApi({ state, control, log, events, reset });
 
   /** Requests being held unanswered, so close() can drop them instead of waiting a minute. */
   const held = new Map<ServerResponse, NodeJS.Timeout>();
@@ -85,6 +116,7 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
 
   const answerGraph = (response: ServerResponse, outcome: GraphOutcome) => {
     if (outcome.kind === 'hold') hold(response);
+    else if (outcome.kind === 'bytes') sendBytes(response, outcome.status, outcome.body, outcome.headers);
     else sendJson(response, outcome.status, outcome.body, outcome.headers);
   };
 
@@ -93,12 +125,18 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     const latency = control.nextLatencyMs();
     if (latency > 0) await delay(latency);
     if (body === null) {
-      const error = invalidParameter(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
+      const error = invalidParameter(`Request body exceeds ${bodyLimitFor(url.pathname)} bytes`);
       return sendJson(response, error.httpStatus, error.toBody());
     }
     answerGraph(
       response,
-      graph.handle({ method: request.method ?? 'GET', url, authorization: request.headers.authorization, body }),
+      graph.handle({
+        method: request.method ?? 'GET',
+        url,
+        authorization: request.headers.authorization,
+        body,
+        ...(request.headers['content-type'] === undefined ? {} : { contentType: request.headers['content-type'] }),
+      }),
     );
   };
 
@@ -108,7 +146,7 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     try {
       // The Host header, not the listen address, so paging links work through any alias.
       const url = new URL(path, `http://${request.headers.host ?? 'localhost'}`);
-      const body = await readBody(request);
+      const body = await readBody(request, isControl ? MAX_BODY_BYTES : bodyLimitFor(url.pathname));
       if (!isControl) return await handleGraph(request, response, url, body);
       if (body === null) return sendJson(response, 413, { error: { message: `body exceeds ${MAX_BODY_BYTES} bytes` } });
       const answer = controlApi.handle(request.method ?? 'GET', url, body);
@@ -149,6 +187,7 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     setTemplateStatus: (templateId: string, status: TemplateStatus) => {
       state.setTemplateStatus(templateId, status);
     },
+    setTokenExpired: (wabaId: string, expired: boolean) => state.setTokenExpired(wabaId, expired),
     reset,
     close: () =>
       new Promise<void>((resolve, reject) => {

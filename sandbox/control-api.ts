@@ -1,8 +1,9 @@
 /**
  * The sandbox's own unauthenticated endpoints under `/_sandbox`: inspection of accepted
- * messages, fault injection, account registration, template review and reset.
+ * messages, fault injection, account registration, template review, token expiry and reset.
  */
 import type { AcceptedMessageLog } from './accepted-message-log';
+import type { MessageEventLog } from './message-events';
 import type { SandboxControl } from './sandbox-control';
 import { SandboxRequestError } from './sandbox-request-error';
 import type { SandboxState } from './sandbox-state';
@@ -19,6 +20,7 @@ export interface ControlDependencies {
   state: SandboxState;
   control: SandboxControl;
   log: AcceptedMessageLog;
+  events: MessageEventLog;
   reset: () => void;
 }
 
@@ -58,7 +60,9 @@ export class ControlApi {
           },
         }),
         DELETE: () => {
+          // Analytics are derived from the same messages, so they go too.
           log.clear();
+          deps.events.clear();
           return NO_CONTENT;
         },
       },
@@ -97,6 +101,19 @@ export class ControlApi {
       if (templateStatus !== null) {
         return this.dispatch({ POST: (_url, read) => this.setTemplateStatus(decodeURIComponent(templateStatus[1] ?? ''), read()) }, method, url, body);
       }
+      const tokenExpired = /^\/_sandbox\/accounts\/([^/]+)\/token-expired$/.exec(url.pathname);
+      if (tokenExpired !== null) {
+        const wabaId = decodeURIComponent(tokenExpired[1] ?? '');
+        return this.dispatch(
+          {
+            POST: (_url, read) => this.setTokenExpired(wabaId, read()),
+            DELETE: () => this.setTokenExpired(wabaId, { expired: false }),
+          },
+          method,
+          url,
+          body,
+        );
+      }
       const methods = this.routes[url.pathname.replace(/\/+$/, '')];
       if (methods === undefined) return { status: 404, body: { error: { message: `unknown sandbox route ${url.pathname}` } } };
       return this.dispatch(methods, method, url, body);
@@ -114,6 +131,14 @@ export class ControlApi {
       return { status: 405, body: { error: { message: `use ${allowed}` } }, headers: { allow: allowed } };
     }
     return handler(url, body);
+  }
+
+  /** Body `{ "expired": true }` (the default) or `{ "expired": false }`; DELETE also clears it. */
+  private setTokenExpired(wabaId: string, body: unknown): ControlResponse {
+    const expired = typeof body === 'object' && body !== null ? (body as { expired?: unknown }).expired ?? true : true;
+    if (typeof expired !== 'boolean') throw new SandboxRequestError(400, 'expired must be a boolean');
+    this.deps.state.setTokenExpired(wabaId, expired);
+    return { status: 200, body: { wabaId, tokenExpired: expired } };
   }
 
   private setTemplateStatus(templateId: string, body: unknown): ControlResponse {

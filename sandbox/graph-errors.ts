@@ -16,6 +16,9 @@ export interface GraphErrorDetail {
   error_subcode?: number;
   error_data?: { messaging_product: 'whatsapp'; details: string };
   is_transient?: boolean;
+  /** Meta's user-facing explanation, sent by the template and flow management endpoints. */
+  error_user_title?: string;
+  error_user_msg?: string;
 }
 
 export interface GraphErrorBody {
@@ -64,6 +67,19 @@ export function invalidAccessToken(): GraphError {
   );
 }
 
+/**
+ * A known token that no longer works: the state an account is in when its user must authorize
+ * the app again. Message and subcode as in Meta's own examples (subcode 463 = expired session).
+ */
+export function sessionExpired(): GraphError {
+  const message = 'Error validating access token: Session has expired';
+  return new GraphError(
+    401,
+    { message, type: 'OAuthException', code: 190, error_subcode: 463 },
+    { 'www-authenticate': `OAuth "Facebook Platform" "invalid_token" "${message}"` },
+  );
+}
+
 /** Unknown object id, or a method the object's edge does not support. */
 export function unsupportedRequest(method: string, objectId: string): GraphError {
   return new GraphError(400, {
@@ -101,6 +117,57 @@ export function requiredParameter(path: string): GraphError {
 
 export function invalidJsonBody(): GraphError {
   return invalidParameter('Invalid JSON in request body');
+}
+
+/**
+ * Template and flow management errors: Meta answers "Invalid parameter" and puts the
+ * explanation in `error_user_title` / `error_user_msg`, which is what UIs show.
+ */
+export function userFacingError(code: number, title: string, userMessage: string, subcode?: number, message = 'Invalid parameter'): GraphError {
+  return new GraphError(400, {
+    message: code === 100 ? message : `(#${code}) ${message}`,
+    type: 'OAuthException',
+    code,
+    ...(subcode === undefined ? {} : { error_subcode: subcode }),
+    is_transient: false,
+    error_user_title: title,
+    error_user_msg: userMessage,
+  });
+}
+
+/** A name + language pair the WABA already has. */
+export function templateAlreadyExists(language: string): GraphError {
+  return userFacingError(
+    100,
+    'Content in This Language Already Exists',
+    `There is already ${language} content for this template. You can create a new template and try again.`,
+    2388024,
+  );
+}
+
+/** Meta keeps a deleted template's name + language reserved for four weeks. */
+export function templateLanguageBeingDeleted(language: string): GraphError {
+  return userFacingError(
+    100,
+    'Message Template Language Is Being Deleted',
+    `New ${language} content can't be added while the existing ${language} content is being deleted. Try again in 4 weeks or make a new message template.`,
+    2388023,
+  );
+}
+
+/** Flow management errors (139001 update, 139002 publish, 139003 deprecate, 139004 delete). */
+export function flowError(code: 139001 | 139002 | 139003 | 139004, title: string, userMessage: string): GraphError {
+  return userFacingError(code, title, userMessage, undefined, title);
+}
+
+/** WhatsApp-specific errors with Meta's title and `error_data.details`, for admin endpoints. */
+export function whatsappRequestError(httpStatus: number, code: number, title: string, details: string): GraphError {
+  return whatsappError(httpStatus, code, title, details);
+}
+
+/** Sends from a number that was deregistered (or never registered). */
+export function accountNotRegistered(phoneNumberId: string): GraphError {
+  return whatsappError(400, 133010, 'Account not registered', `Phone number ${phoneNumberId} is not registered on the Cloud API`);
 }
 
 /** Per-number throughput exceeded. Meta's table lists HTTP 400 for 130429, not 429. */

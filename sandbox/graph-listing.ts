@@ -1,12 +1,15 @@
 /**
- * How Graph renders sandbox objects: field names, the `fields` query parameter and cursor
- * paging (`limit`, `after`, `before`, `paging.cursors`, `paging.next`).
+ * How Graph renders sandbox objects: field names, the `fields` query parameter (including
+ * modifiers such as `analytics.start(1).end(2)`) and cursor paging (`limit`, `after`, `before`,
+ * `paging.cursors`, `paging.next`).
  */
+import type { PhoneState } from './account-state';
 import { invalidParameter, nonexistingField } from './graph-errors';
 import { formatDisplayPhoneNumber } from './phone-format';
-import type { SandboxBusinessAccount, SandboxPhoneNumber, SandboxTemplate } from './sandbox-types';
+import type { StoredTemplate } from './sandbox-state';
+import type { SandboxBusinessAccount } from './sandbox-types';
 
-type GraphObject = Record<string, unknown> & { id: string };
+export type GraphObject = Record<string, unknown> & { id: string };
 
 export interface NodeDescription {
   /** Graph's node type name, quoted in "nonexisting field" errors. */
@@ -17,7 +20,21 @@ export interface NodeDescription {
 
 export const WABA_NODE: NodeDescription = {
   type: 'WhatsAppBusinessAccount',
-  fields: ['id', 'name', 'currency', 'message_template_namespace', 'owner_business_info'],
+  fields: [
+    'id',
+    'name',
+    'currency',
+    'message_template_namespace',
+    'owner_business_info',
+    'timezone_id',
+    'account_review_status',
+    'business_verification_status',
+    'ownership_type',
+    // Computed from the accepted-message log with the modifiers the request gives (analytics.ts).
+    'analytics',
+    'conversation_analytics',
+    'pricing_analytics',
+  ],
   defaultFields: ['id', 'name'],
 };
 
@@ -35,6 +52,13 @@ export const PHONE_NUMBER_NODE: NodeDescription = {
     'throughput',
     'messaging_limit_tier',
     'account_mode',
+    'is_pin_enabled',
+    'conversational_automation',
+    'webhook_configuration',
+    'new_display_name',
+    'new_name_status',
+    'search_visibility',
+    'is_official_business_account',
   ],
   defaultFields: [
     'id',
@@ -50,8 +74,21 @@ export const PHONE_NUMBER_NODE: NodeDescription = {
 
 export const TEMPLATE_NODE: NodeDescription = {
   type: 'WhatsAppMessageTemplate',
-  fields: ['id', 'name', 'language', 'status', 'category', 'components', 'parameter_format'],
-  defaultFields: ['id', 'name', 'language', 'status', 'category', 'components', 'parameter_format'],
+  fields: [
+    'id',
+    'name',
+    'language',
+    'status',
+    'category',
+    'components',
+    'parameter_format',
+    'library_template_name',
+    'quality_score',
+    'rejected_reason',
+    'message_send_ttl_seconds',
+  ],
+  // library_template_name is rendered only for library templates, where Meta lists it by default.
+  defaultFields: ['id', 'name', 'language', 'status', 'category', 'components', 'parameter_format', 'library_template_name'],
 };
 
 /** Meta's standard tier is 80 messages/s; numbers upgraded beyond it report HIGH. */
@@ -64,15 +101,23 @@ export function renderWaba(account: SandboxBusinessAccount): GraphObject {
     currency: 'USD',
     message_template_namespace: `sandbox_${account.wabaId}`,
     owner_business_info: { id: account.businessId, name: account.name },
+    // Meta's timezone id 1 is America/Los_Angeles; the sandbox reports analytics in UTC regardless.
+    timezone_id: '1',
+    account_review_status: 'APPROVED',
+    business_verification_status: 'VERIFIED',
+    ownership_type: 'SELF_OWNED',
   };
 }
 
-export function renderPhoneNumber(phone: SandboxPhoneNumber, throughputPerSecond: number): GraphObject {
+export function renderPhoneNumber(state: PhoneState, throughputPerSecond: number): GraphObject {
+  const phone = state.number;
+  const { configuration } = state;
   return {
     id: phone.id,
     display_phone_number: formatDisplayPhoneNumber(phone.displayPhoneNumber),
     verified_name: phone.verifiedName,
-    status: 'CONNECTED',
+    // A deregistered number stays in the WABA but cannot send until registered again.
+    status: state.registered ? 'CONNECTED' : 'DISCONNECTED',
     quality_rating: phone.qualityRating ?? 'GREEN',
     code_verification_status: 'VERIFIED',
     name_status: 'APPROVED',
@@ -80,10 +125,21 @@ export function renderPhoneNumber(phone: SandboxPhoneNumber, throughputPerSecond
     throughput: { level: throughputPerSecond > STANDARD_THROUGHPUT ? 'HIGH' : 'STANDARD' },
     messaging_limit_tier: 'TIER_UNLIMITED',
     account_mode: 'LIVE',
+    is_pin_enabled: state.twoStepPin !== undefined,
+    conversational_automation: { ...structuredClone(state.automation), id: phone.id },
+    ...(configuration.webhookConfiguration === undefined
+      ? {}
+      : { webhook_configuration: { phone_number: configuration.webhookConfiguration.override_callback_uri } }),
+    ...(configuration.newDisplayName === undefined
+      ? {}
+      : { new_display_name: configuration.newDisplayName, new_name_status: 'PENDING_REVIEW' }),
+    search_visibility: configuration.searchVisibility ?? 'VISIBLE',
+    is_official_business_account: false,
   };
 }
 
-export function renderTemplate(template: SandboxTemplate): GraphObject {
+export function renderTemplate(stored: StoredTemplate): GraphObject {
+  const { template, info } = stored;
   const positional = template.components.every(
     (component) => typeof component.text !== 'string' || !/\{\{\s*[A-Za-z_]/.test(component.text),
   );
@@ -94,31 +150,89 @@ export function renderTemplate(template: SandboxTemplate): GraphObject {
     status: template.status,
     category: template.category,
     components: structuredClone(template.components),
-    parameter_format: positional ? 'POSITIONAL' : 'NAMED',
+    parameter_format: info.parameterFormat ?? (positional ? 'POSITIONAL' : 'NAMED'),
+    ...(info.libraryTemplateName === undefined ? {} : { library_template_name: info.libraryTemplateName }),
+    // Quality is only rated once a template has been sent at scale; the sandbox never gets there.
+    quality_score: { score: 'UNKNOWN', date: Math.floor(info.createdAt / 1000) },
+    rejected_reason: template.status === 'REJECTED' ? 'INVALID_FORMAT' : 'NONE',
+    ...(info.messageSendTtlSeconds === undefined ? {} : { message_send_ttl_seconds: info.messageSendTtlSeconds }),
   };
 }
 
+/** One entry of `fields`: `analytics.start(1).end(2).granularity(DAY)` or `throughput{level}`. */
+export interface FieldSpec {
+  name: string;
+  /** Raw argument text per modifier, e.g. `{ start: '1', phone_numbers: '["1555"]' }`. */
+  modifiers: Record<string, string>;
+}
+
 /**
- * Splits `fields` at top-level commas; a sub-selection such as `throughput{level}` selects the
- * whole field (the sandbox's nested objects are tiny).
+ * Parses `fields` at top-level commas. A sub-selection such as `throughput{level}` selects the
+ * whole field (the sandbox's nested objects are tiny); modifiers are kept for the fields that
+ * take them (the WABA's analytics fields).
  */
-export function parseFields(raw: string | null, node: NodeDescription): readonly string[] {
-  if (raw === null || raw.trim() === '') return node.defaultFields;
-  const fields: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const char of raw) {
-    if (char === '{') depth += 1;
-    else if (char === '}') depth = Math.max(0, depth - 1);
-    else if (char === ',' && depth === 0) {
-      fields.push(current);
-      current = '';
+export function parseFieldSpecs(raw: string): FieldSpec[] {
+  const specs: FieldSpec[] = [];
+  let index = 0;
+  const fail = (what: string): never => {
+    throw invalidParameter(`Syntax error "${what}" at character ${index} in fields=${raw}`);
+  };
+  const skipSpaces = () => {
+    while (raw[index] === ' ') index += 1;
+  };
+  /** Text up to the bracket matching the one at `index`, which is consumed with it. */
+  const balanced = (open: string, close: string): string => {
+    let depth = 0;
+    let quoted = false;
+    const start = index + 1;
+    for (; index < raw.length; index += 1) {
+      const char = raw[index];
+      if (char === '"') quoted = !quoted;
+      if (quoted) continue;
+      if (char === open) depth += 1;
+      else if (char === close) {
+        depth -= 1;
+        if (depth === 0) {
+          index += 1;
+          return raw.slice(start, index - 1);
+        }
+      }
+    }
+    return fail(`Expected ${close}`);
+  };
+  const identifier = (): string => {
+    const match = /^[A-Za-z0-9_]+/.exec(raw.slice(index));
+    if (match === null) return fail(`Expected a field name`);
+    index += match[0].length;
+    return match[0];
+  };
+
+  while (index < raw.length) {
+    skipSpaces();
+    if (raw[index] === ',') {
+      index += 1;
       continue;
     }
-    if (depth === 0 && char !== '}') current += char;
+    if (index >= raw.length) break;
+    const spec: FieldSpec = { name: identifier(), modifiers: {} };
+    while (raw[index] === '.') {
+      index += 1;
+      const modifier = identifier();
+      if (raw[index] !== '(') fail('Expected (');
+      spec.modifiers[modifier] = balanced('(', ')');
+    }
+    if (raw[index] === '{') balanced('{', '}');
+    skipSpaces();
+    if (index < raw.length && raw[index] !== ',') fail(`Unexpected ${raw[index] ?? ''}`);
+    specs.push(spec);
   }
-  fields.push(current);
-  const names = fields.map((field) => field.trim()).filter((field) => field.length > 0);
+  return specs;
+}
+
+/** Field names from `fields` (all known to the node), the node's defaults when absent. */
+export function parseFields(raw: string | null, node: NodeDescription): readonly string[] {
+  if (raw === null || raw.trim() === '') return node.defaultFields;
+  const names = parseFieldSpecs(raw).map((spec) => spec.name);
   for (const name of names) {
     if (!node.fields.includes(name)) throw nonexistingField(name, node.type);
   }
@@ -133,42 +247,59 @@ export function selectFields(object: GraphObject, fields: readonly string[]): Gr
   return selected;
 }
 
-export interface GraphPage {
-  data: GraphObject[];
+export interface GraphPage<T = GraphObject> {
+  data: T[];
   paging?: { cursors: { before: string; after: string }; next?: string; previous?: string };
 }
 
 const DEFAULT_LIMIT = 25;
 
-function encodeCursor(id: string): string {
-  return Buffer.from(id).toString('base64url');
+function encodeCursor(key: string): string {
+  return Buffer.from(key).toString('base64url');
 }
 
-function cursorIndex(items: readonly GraphObject[], cursor: string, param: string): number {
-  const id = Buffer.from(cursor, 'base64url').toString();
-  const index = items.findIndex((item) => item.id === id);
+function cursorIndex<T>(items: readonly T[], cursor: string, param: string, keyOf: (item: T) => string): number {
+  const key = Buffer.from(cursor, 'base64url').toString();
+  const index = items.findIndex((item) => keyOf(item) === key);
   if (index < 0) throw invalidParameter(`The ${param} cursor is invalid.`);
   return index;
+}
+
+export interface PageOptions<T> {
+  /** What a cursor encodes; the object id by default. */
+  keyOf?: (item: T) => string;
+  /** Largest `limit` the edge accepts (e.g. 25 for QR codes); larger values are an error. */
+  maxLimit?: number;
+  defaultLimit?: number;
 }
 
 /**
  * One page of `items` per `limit`/`after`/`before`. `next`/`previous` are present only when
  * there is such a page, which is how Graph clients know to stop.
  */
-export function paginate(items: readonly GraphObject[], query: URLSearchParams, pageUrl: URL): GraphPage {
+export function paginate<T extends Record<string, unknown> = GraphObject>(
+  items: readonly T[],
+  query: URLSearchParams,
+  pageUrl: URL,
+  options: PageOptions<T> = {},
+): GraphPage<T> {
+  const keyOf = options.keyOf ?? ((item: T) => String(item.id));
   const rawLimit = query.get('limit');
-  const limit = rawLimit === null ? DEFAULT_LIMIT : Number(rawLimit);
+  const limit = rawLimit === null ? (options.defaultLimit ?? DEFAULT_LIMIT) : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1) throw invalidParameter('Param limit must be a positive integer.');
+  if (options.maxLimit !== undefined && limit > options.maxLimit) {
+    throw invalidParameter(`Param limit must be at most ${options.maxLimit}.`);
+  }
 
   const after = query.get('after');
   const before = query.get('before');
   let start = 0;
   let end = Math.min(items.length, limit);
   if (after !== null) {
-    start = cursorIndex(items, after, 'after') + 1;
+    start = cursorIndex(items, after, 'after', keyOf) + 1;
     end = Math.min(items.length, start + limit);
   } else if (before !== null) {
-    end = cursorIndex(items, before, 'before');
+    end = cursorIndex(items, before, 'before', keyOf);
     start = Math.max(0, end - limit);
   }
 
@@ -185,7 +316,7 @@ export function paginate(items: readonly GraphObject[], query: URLSearchParams, 
     url.searchParams.set(param, cursor);
     return url.toString();
   };
-  const cursors = { before: encodeCursor(first.id), after: encodeCursor(last.id) };
+  const cursors = { before: encodeCursor(keyOf(first)), after: encodeCursor(keyOf(last)) };
   return {
     data,
     paging: {

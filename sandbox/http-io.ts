@@ -30,6 +30,11 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(payload);
 }
 
+export function sendBytes(response: ServerResponse, status: number, body: Buffer, headers: Record<string, string>): void {
+  response.writeHead(status, { ...headers, 'content-length': body.length });
+  response.end(body);
+}
+
 export function sendEmpty(response: ServerResponse, status: number): void {
   response.writeHead(status);
   response.end();

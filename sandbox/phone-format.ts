@@ -34,3 +34,20 @@ export function formatDisplayPhoneNumber(digits: string): string {
   groups.push(national.slice(-4));
   return `+${code} ${groups.join(' ')}`;
 }
+
+/**
+ * ISO 3166 alpha-2 by calling code, for the `country` dimension of analytics. Shared codes go to
+ * their largest member (1 → US, 7 → RU); codes missing here report "ZZ", Meta's unknown region.
+ */
+const COUNTRY_BY_CALLING_CODE: Record<string, string> = {
+  '1': 'US', '7': 'RU', '20': 'EG', '27': 'ZA', '30': 'GR', '31': 'NL', '32': 'BE', '33': 'FR', '34': 'ES',
+  '36': 'HU', '39': 'IT', '40': 'RO', '41': 'CH', '43': 'AT', '44': 'GB', '45': 'DK', '46': 'SE', '47': 'NO',
+  '48': 'PL', '49': 'DE', '51': 'PE', '52': 'MX', '54': 'AR', '55': 'BR', '56': 'CL', '57': 'CO', '58': 'VE',
+  '60': 'MY', '61': 'AU', '62': 'ID', '63': 'PH', '64': 'NZ', '65': 'SG', '66': 'TH', '81': 'JP', '82': 'KR',
+  '84': 'VN', '86': 'CN', '90': 'TR', '91': 'IN', '92': 'PK', '234': 'NG', '254': 'KE', '351': 'PT', '353': 'IE',
+  '880': 'BD', '966': 'SA', '971': 'AE', '972': 'IL',
+};
+
+export function countryOf(digits: string): string {
+  return COUNTRY_BY_CALLING_CODE[countryCallingCode(digits)] ?? 'ZZ';
+}

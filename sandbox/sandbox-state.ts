@@ -2,41 +2,72 @@
  * The business accounts the sandbox serves, indexed for the lookups every Graph request makes:
  * object id → owning account, access token → known, (name, language) → template.
  *
- * Graph ids share one namespace, so a WABA, phone number or template id may belong to only one
- * object; registering a clash is rejected (409) instead of silently rerouting traffic.
+ * Graph ids share one namespace, so a WABA, phone number, template, media or flow id may belong
+ * to only one object; registering a clash is rejected (409) instead of silently rerouting
+ * traffic, and ids the sandbox hands out skip every id in use.
  */
+import {
+  newPhoneState,
+  type AppSubscription,
+  type PhoneState,
+  type StoredFlow,
+  type StoredMedia,
+  type TemplateInfo,
+} from './account-state';
 import { isTemplateStatus, parseBusinessAccount } from './account-validation';
 import { expectedTemplateParams, type ExpectedTemplateParams } from './message-validation';
 import { SandboxRequestError } from './sandbox-request-error';
-import { TEMPLATE_STATUSES, type SandboxBusinessAccount, type SandboxPhoneNumber, type SandboxTemplate } from './sandbox-types';
+import { TEMPLATE_STATUSES, type SandboxBusinessAccount, type SandboxTemplate } from './sandbox-types';
 
 export interface StoredTemplate {
   template: SandboxTemplate;
-  /** Computed once at registration, not per send. */
+  /** Computed when the components are set, not per send. */
   expectedParams: ExpectedTemplateParams;
+  info: TemplateInfo;
 }
 
 export interface StoredAccount {
   account: SandboxBusinessAccount;
   templatesByNameAndLanguage: Map<string, StoredTemplate>;
+  /** name + language → deletion time; Meta keeps a deleted pair reserved for four weeks. */
+  deletedTemplates: Map<string, number>;
+  phones: Map<string, PhoneState>;
+  media: Map<string, StoredMedia>;
+  flows: Map<string, StoredFlow>;
+  /** By app id. */
+  subscriptions: Map<string, AppSubscription>;
 }
 
 export type GraphNode =
   | { kind: 'waba'; owner: StoredAccount }
-  | { kind: 'phone'; owner: StoredAccount; phone: SandboxPhoneNumber }
-  | { kind: 'template'; owner: StoredAccount; stored: StoredTemplate };
+  | { kind: 'phone'; owner: StoredAccount; phone: PhoneState }
+  | { kind: 'template'; owner: StoredAccount; stored: StoredTemplate }
+  | { kind: 'media'; owner: StoredAccount; media: StoredMedia }
+  | { kind: 'flow'; owner: StoredAccount; flow: StoredFlow };
+
+export type NodeKind = GraphNode['kind'];
 
 /** Account as listed by `GET /_sandbox/accounts`: everything but the token. */
 export type PublicBusinessAccount = Omit<SandboxBusinessAccount, 'accessToken'>;
 
-function templateKey(name: string, language: string): string {
+export function templateKey(name: string, language: string): string {
   return `${name}\u0000${language}`;
 }
+
+/**
+ * Generated ids are 16 digits from here up: the shape of Meta's ids, and well clear of the short
+ * ids fixtures tend to use. Below 2^53, so they survive a round trip through a JSON number.
+ */
+const FIRST_GENERATED_ID = 7_100_000_000_000_001;
 
 export class SandboxState {
   private readonly accounts = new Map<string, StoredAccount>();
   private readonly nodes = new Map<string, GraphNode>();
   private readonly tokenUseCount = new Map<string, number>();
+  private readonly expiredTokens = new Set<string>();
+  private nextId = FIRST_GENERATED_ID;
+
+  constructor(readonly now: () => number = Date.now) {}
 
   /** Idempotent upsert by wabaId; throws SandboxRequestError on an invalid account or id clash. */
   registerAccount(input: SandboxBusinessAccount): void {
@@ -52,23 +83,36 @@ export class SandboxState {
     if (ids.length !== new Set(ids).size) throw new SandboxRequestError(409, 'an id is used twice within the account');
     if (previous !== undefined) this.unindex(previous);
 
-    const stored: StoredAccount = { account, templatesByNameAndLanguage: new Map() };
+    const stored: StoredAccount = {
+      account,
+      templatesByNameAndLanguage: new Map(),
+      deletedTemplates: new Map(),
+      phones: new Map(),
+      media: new Map(),
+      flows: new Map(),
+      subscriptions: new Map(),
+    };
     this.accounts.set(account.wabaId, stored);
     this.nodes.set(account.wabaId, { kind: 'waba', owner: stored });
-    for (const phone of account.phoneNumbers) this.nodes.set(phone.id, { kind: 'phone', owner: stored, phone });
-    for (const template of account.templates) {
-      const entry: StoredTemplate = { template, expectedParams: expectedTemplateParams(template.components) };
-      stored.templatesByNameAndLanguage.set(templateKey(template.name, template.language), entry);
-      this.nodes.set(template.id, { kind: 'template', owner: stored, stored: entry });
+    const registeredAt = this.now();
+    for (const number of account.phoneNumbers) {
+      const phone = newPhoneState(number, registeredAt);
+      stored.phones.set(number.id, phone);
+      this.nodes.set(number.id, { kind: 'phone', owner: stored, phone });
     }
+    for (const template of account.templates) this.indexTemplate(stored, template, { createdAt: registeredAt, approvedEdits: [] });
     this.tokenUseCount.set(account.accessToken, (this.tokenUseCount.get(account.accessToken) ?? 0) + 1);
+    // Registering declares a working account: a token marked expired is good again.
+    this.expiredTokens.delete(account.accessToken);
   }
 
   private unindex(stored: StoredAccount): void {
     const { account } = stored;
     this.nodes.delete(account.wabaId);
-    for (const phone of account.phoneNumbers) this.nodes.delete(phone.id);
+    for (const id of stored.phones.keys()) this.nodes.delete(id);
     for (const template of account.templates) this.nodes.delete(template.id);
+    for (const id of stored.media.keys()) this.nodes.delete(id);
+    for (const id of stored.flows.keys()) this.nodes.delete(id);
     const uses = (this.tokenUseCount.get(account.accessToken) ?? 1) - 1;
     if (uses <= 0) this.tokenUseCount.delete(account.accessToken);
     else this.tokenUseCount.set(account.accessToken, uses);
@@ -78,12 +122,91 @@ export class SandboxState {
     return this.tokenUseCount.has(token);
   }
 
+  isExpiredToken(token: string): boolean {
+    return this.expiredTokens.has(token);
+  }
+
+  /** Expiry belongs to the token, so accounts sharing one token expire together, as at Meta. */
+  setTokenExpired(wabaId: string, expired: boolean): void {
+    const stored = this.accounts.get(wabaId);
+    if (stored === undefined) throw new SandboxRequestError(404, `no account with wabaId ${wabaId}`);
+    if (expired) this.expiredTokens.add(stored.account.accessToken);
+    else this.expiredTokens.delete(stored.account.accessToken);
+  }
+
+  clearExpiredTokens(): void {
+    this.expiredTokens.clear();
+  }
+
   node(id: string): GraphNode | undefined {
     return this.nodes.get(id);
   }
 
+  account(wabaId: string): StoredAccount | undefined {
+    return this.accounts.get(wabaId);
+  }
+
+  /** A fresh Graph id no object uses. */
+  allocateId(): string {
+    let id = String(this.nextId);
+    while (this.nodes.has(id)) {
+      this.nextId += 1;
+      id = String(this.nextId);
+    }
+    this.nextId += 1;
+    return id;
+  }
+
   findTemplate(owner: StoredAccount, name: string, language: string): StoredTemplate | undefined {
     return owner.templatesByNameAndLanguage.get(templateKey(name, language));
+  }
+
+  /** Adds a template created through Graph (or migration) to the account and the id index. */
+  addTemplate(owner: StoredAccount, template: SandboxTemplate, info: TemplateInfo): StoredTemplate {
+    owner.account.templates.push(template);
+    owner.deletedTemplates.delete(templateKey(template.name, template.language));
+    return this.indexTemplate(owner, template, info);
+  }
+
+  private indexTemplate(owner: StoredAccount, template: SandboxTemplate, info: TemplateInfo): StoredTemplate {
+    const entry: StoredTemplate = { template, expectedParams: expectedTemplateParams(template.components), info };
+    owner.templatesByNameAndLanguage.set(templateKey(template.name, template.language), entry);
+    this.nodes.set(template.id, { kind: 'template', owner, stored: entry });
+    return entry;
+  }
+
+  removeTemplate(owner: StoredAccount, stored: StoredTemplate): void {
+    const { template } = stored;
+    owner.account.templates = owner.account.templates.filter((candidate) => candidate !== template);
+    owner.templatesByNameAndLanguage.delete(templateKey(template.name, template.language));
+    owner.deletedTemplates.set(templateKey(template.name, template.language), this.now());
+    this.nodes.delete(template.id);
+  }
+
+  /** New components also change what a send must supply. */
+  setTemplateComponents(stored: StoredTemplate, components: Array<Record<string, unknown>>): void {
+    stored.template.components = components;
+    stored.expectedParams = expectedTemplateParams(components);
+  }
+
+  addMedia(owner: StoredAccount, media: StoredMedia): void {
+    owner.media.set(media.id, media);
+    this.nodes.set(media.id, { kind: 'media', owner, media });
+  }
+
+  removeMedia(owner: StoredAccount, media: StoredMedia): void {
+    owner.media.delete(media.id);
+    this.nodes.delete(media.id);
+  }
+
+  addFlow(owner: StoredAccount, flow: StoredFlow): void {
+    owner.flows.set(flow.id, flow);
+    this.nodes.set(flow.id, { kind: 'flow', owner, flow });
+  }
+
+  removeFlow(owner: StoredAccount, flow: StoredFlow): void {
+    owner.flows.delete(flow.id);
+    this.nodes.delete(flow.id);
   }
 
   /** `status` is checked here because HTTP and untyped callers reach it too. */
@@ -95,6 +218,10 @@ export class SandboxState {
     if (node?.kind !== 'template') throw new SandboxRequestError(404, `no template with id ${templateId}`);
     node.stored.template.status = status;
     return node.stored.template;
+  }
+
+  allAccounts(): StoredAccount[] {
+    return [...this.accounts.values()];
   }
 
   listAccounts(): PublicBusinessAccount[] {

@@ -45,6 +45,18 @@ export interface SandboxOptions {
   /** Accepted messages per phone number id in any one-second window; default 80 (Meta's default). */
   throughputPerSecond?: number;
   accounts?: SandboxBusinessAccount[];
+  /**
+   * Templates per `page_number` of `POST /{waba-id}/migrate_message_templates`; default 5.
+   * Meta pages by 500, which no local fixture reaches, so the sandbox pages small enough for
+   * tests and demos to see more than one page. A request's own `count` still overrides it.
+   */
+  templateMigrationPageSize?: number;
+  /**
+   * Milliseconds since the epoch; default Date.now. Rules that span hours or weeks (template edit
+   * limits, the four-week block on reusing a deleted template's name, media URL expiry) read the
+   * time from here so tests can move it instead of waiting.
+   */
+  now?: () => number;
 }
 
 export interface AcceptedMessage {
@@ -55,6 +67,8 @@ export interface AcceptedMessage {
   /** The full parsed request body. */
   body: unknown;
   receivedAt: string;
+  /** Present only for sends through `POST /{phone-number-id}/marketing_messages`. */
+  via?: 'marketing_messages';
 }
 
 export interface RecipientErrorRule {
@@ -116,7 +130,13 @@ export interface CloudApiSandbox {
   configure(patch: SandboxControlPatch): void;
   /** Same as `POST /_sandbox/templates/{id}/status`. */
   setTemplateStatus(templateId: string, status: TemplateStatus): void;
-  /** Clears accepted messages, control settings and throughput windows; keeps accounts. */
+  /**
+   * Same as `POST /_sandbox/accounts/{wabaId}/token-expired`: while set, every Graph call made
+   * with that account's token answers OAuth error 190 "Session has expired" (the state a
+   * connected account is in when it needs authorizing again). Cleared by reset or re-registration.
+   */
+  setTokenExpired(wabaId: string, expired: boolean): void;
+  /** Clears accepted messages, control settings, throughput windows and expired tokens; keeps accounts. */
   reset(): void;
   close(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IDependable } from 'constructs';
 import {
+  requiresGatewayApiKey,
   resourcePath,
   routeKey,
   type EndpointGroup,
@@ -85,7 +86,13 @@ export class SurfaceApi extends Construct {
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
 
-    const binaryMediaTypes = routes.some((route) => route.body === 'multipart') ? ['multipart/form-data'] : undefined;
+    // Binary request bodies (multipart uploads) reach the Lambda base64-encoded; binary answers
+    // (`binaryResponse`, the media download) are decoded for clients sending Accept: application/octet-stream.
+    const binaryTypes = [
+      ...(routes.some((route) => route.body === 'multipart') ? ['multipart/form-data'] : []),
+      ...(routes.some((route) => route.binaryResponse) ? ['application/octet-stream'] : []),
+    ];
+    const binaryMediaTypes = binaryTypes.length > 0 ? binaryTypes : undefined;
 
     this.api = new apigateway.RestApi(this, 'Api', {
       restApiName: props.restApiName,
@@ -131,7 +138,7 @@ export class SurfaceApi extends Construct {
       const path = resourcePath(route);
       const method = this.api.root.resourceForPath(path).addMethod(route.method, target.integration, {
         operationName: route.operation,
-        apiKeyRequired: route.auth === 'broadcast-api-key',
+        apiKeyRequired: requiresGatewayApiKey(route),
         // Bearer tokens (organization, upstream, v1) are verified by the group's function.
         authorizationType: apigateway.AuthorizationType.NONE,
       });

@@ -19,7 +19,21 @@ export interface TemplateChunkMessage {
   recipients: ChunkRecipient[];
 }
 
-export type OutboundMessage = TemplateChunkMessage;
+/** One free-form message (a "chunk" of one recipient) with its Meta body prepared at accept time. */
+export interface FreeformChunkMessage {
+  kind: 'freeform';
+  version: 1;
+  jobId: string;
+  organizationId: string;
+  chunkIndex: number;
+  wabaId: string;
+  phoneNumberId: string;
+  recipients: ChunkRecipient[];
+  /** Meta's message body; `to` is set per recipient when sending. */
+  body: Record<string, unknown>;
+}
+
+export type OutboundMessage = TemplateChunkMessage | FreeformChunkMessage;
 
 /** SQS bills per 64 KiB and old queues cap at 256 KiB: stay under both with margin. */
 export const MAX_MESSAGE_BYTES = 200 * 1024;
@@ -39,11 +53,12 @@ export function decodeOutboundMessage(body: string): OutboundMessage {
   } catch (error) {
     throw new MalformedOutboundMessageError('Outbound message is not JSON', { cause: error });
   }
-  const message = parsed as Partial<TemplateChunkMessage>;
-  if (message?.kind !== 'template-chunk' || message.version !== 1 || !Array.isArray(message.recipients) || !message.jobId) {
+  const message = parsed as Partial<OutboundMessage>;
+  const knownKind = message?.kind === 'template-chunk' || (message?.kind === 'freeform' && typeof message.body === 'object');
+  if (!knownKind || message.version !== 1 || !Array.isArray(message.recipients) || !message.jobId) {
     throw new MalformedOutboundMessageError('Outbound message has an unknown shape');
   }
-  return message as TemplateChunkMessage;
+  return message as OutboundMessage;
 }
 
 /** Splits a chunk's recipients into messages of at most `maxBytes`, keeping their order. */

@@ -88,3 +88,73 @@ export class InvalidIdempotencyKeyError extends Error {
     super('Idempotency-Key must be 1 to 255 printable ASCII characters');
   }
 }
+
+/**
+ * Rejections of the earlier operations (generate-key, send-single, send-bulk). Their messages are
+ * the contract's own texts, which clients of the earlier description match on.
+ */
+export class LegacyRejectionError extends Error {
+  override readonly name: string = 'LegacyRejectionError';
+}
+export class UserNotSignedUpError extends LegacyRejectionError {
+  override readonly name = 'UserNotSignedUpError';
+  constructor() {
+    super('User is not signed up yet');
+  }
+}
+export class NoSubscriptionError extends LegacyRejectionError {
+  override readonly name = 'NoSubscriptionError';
+  constructor() {
+    super('No subscriptions available');
+  }
+}
+export class InsufficientCreditsError extends LegacyRejectionError {
+  override readonly name = 'InsufficientCreditsError';
+  constructor() {
+    super('Insufficient credits');
+  }
+}
+export class LegacyTemplateMissingError extends LegacyRejectionError {
+  override readonly name = 'LegacyTemplateMissingError';
+  constructor() {
+    super('Template does not exist');
+  }
+}
+export class LegacyTemplateLanguageError extends LegacyRejectionError {
+  override readonly name = 'LegacyTemplateLanguageError';
+  constructor() {
+    super('Invalid template language');
+  }
+}
+export class InvalidPhoneNumberFormatError extends LegacyRejectionError {
+  override readonly name = 'InvalidPhoneNumberFormatError';
+  constructor() {
+    super('Invalid phone number format');
+  }
+}
+export class PricingNotAvailableError extends LegacyRejectionError {
+  override readonly name = 'PricingNotAvailableError';
+  constructor() {
+    super('Pricing not available');
+  }
+}
+export class RecipientLimitExceededError extends LegacyRejectionError {
+  override readonly name = 'RecipientLimitExceededError';
+  constructor() {
+    super('Recipient limit exceeded');
+  }
+}
+export class BroadcastNameTakenError extends LegacyRejectionError {
+  override readonly name = 'BroadcastNameTakenError';
+  constructor() {
+    super('Broadcast with same name exists');
+  }
+}
+
+/** generate-key for a number that is not onboarded or whose business account is not usable. */
+export class SenderNotConnectedError extends Error {
+  override readonly name = 'SenderNotConnectedError';
+  constructor(phoneNumber: string) {
+    super(`Phone number ${phoneNumber} was not found or is not connected to an active business account`);
+  }
+}

@@ -90,3 +90,21 @@ export interface IdempotencyGuard {
 }
 
 export type { Clock } from '../ports/clock';
+
+/** Wallet, prices and subscription of an organization, for the earlier (charged) operations. */
+export interface BillingPort {
+  hasActiveSubscription(organizationId: string, now: Date): Promise<boolean>;
+  /** Price of one message to a country calling code, in micro-units; undefined when not priced. */
+  priceOf(countryCallingCode: string, category: string): Promise<number | undefined>;
+  /** Debits without overdraft (throws InsufficientCreditsError); returns balances in micro-units. */
+  debit(organizationId: string, amountMicros: number): Promise<{ oldBalanceMicros: number; newBalanceMicros: number }>;
+  credit(organizationId: string, amountMicros: number): Promise<void>;
+  balanceOf(organizationId: string): Promise<number>;
+}
+
+/** Campaign names of the earlier send-bulk are unique per organization. */
+export interface BroadcastNameRegistry {
+  /** True when the name was free (now taken by `jobId`), false when another broadcast has it. */
+  claim(organizationId: string, broadcastName: string, jobId: string): Promise<boolean>;
+  release(organizationId: string, broadcastName: string, jobId: string): Promise<void>;
+}

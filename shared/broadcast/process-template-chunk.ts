@@ -8,7 +8,7 @@
  * marked UNKNOWN, never sent again.
  */
 import { fullJitterDelay } from './backoff';
-import type { ChunkRecipient, TemplateChunkMessage } from './chunk-message';
+import type { ChunkRecipient, OutboundMessage } from './chunk-message';
 import type { BroadcastRepository, Clock, LedgerEntry, OutboundQueue, ProgressDelta, SendPacer, SenderDirectory } from './ports';
 import { templateMessageBody } from './template-placeholders';
 import { isRateLimitRejection, type CloudApiClient, type SendOutcome } from '../upstream/cloud-api-client';
@@ -122,7 +122,7 @@ const emptyDelta = (): ProgressDelta => ({ sent: 0, failed: 0, unknown: 0, failu
 
 export async function processTemplateChunk(
   dependencies: ProcessChunkDependencies,
-  message: TemplateChunkMessage,
+  message: OutboundMessage,
   invocation: ChunkInvocation,
 ): Promise<ChunkReport> {
   const { broadcasts, clock, settings } = dependencies;
@@ -185,7 +185,7 @@ export async function processTemplateChunk(
       }
       return;
     }
-    const body = templateMessageBody(to, message.template, parameters);
+    const body = message.kind === 'freeform' ? { ...message.body, to } : templateMessageBody(to, message.template, parameters);
     let lastRejection: Extract<SendOutcome, { kind: 'rejected' }> | undefined;
     for (let attempt = 1; ; attempt += 1) {
       const slot = attempt === 1 ? firstSlot : await slots.take();
@@ -253,7 +253,7 @@ export async function processTemplateChunk(
  */
 export async function abandonTemplateChunk(
   dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock'>,
-  message: TemplateChunkMessage,
+  message: OutboundMessage,
 ): Promise<void> {
   const { broadcasts, clock } = dependencies;
   const { jobId, chunkIndex } = message;

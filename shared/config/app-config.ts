@@ -26,6 +26,16 @@ export interface AppConfig {
     /** How long template lists read from the Cloud API are reused. */
     templateCacheTtlMs: number;
   };
+  /** The /upstream wrapper (docs/UPSTREAM-WRAPPER.md). Retries and backoff of bulk sends reuse `worker`. */
+  upstreamWrapper: {
+    /** Recipients per bulk-send call. */
+    bulkMaxRecipients: number;
+    /** No bulk send starts later than this after the request arrived (inside API Gateway's 29 s). */
+    bulkBudgetMs: number;
+    bulkConcurrency: number;
+    /** How long an account's template and flow id lists are reused for ownership checks. */
+    ownedIdsTtlMs: number;
+  };
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     maxInFlight: number;
@@ -86,6 +96,12 @@ export function parseAppConfig(env: Environment): AppConfig {
     sending: {
       defaultMessagesPerSecond: positiveInteger(env.DEFAULT_MESSAGES_PER_SECOND, 30, 'DEFAULT_MESSAGES_PER_SECOND'),
       templateCacheTtlMs: positiveInteger(env.TEMPLATE_CACHE_TTL_MS, 60_000, 'TEMPLATE_CACHE_TTL_MS'),
+    },
+    upstreamWrapper: {
+      bulkMaxRecipients: positiveInteger(env.UPSTREAM_BULK_MAX_RECIPIENTS, 100, 'UPSTREAM_BULK_MAX_RECIPIENTS'),
+      bulkBudgetMs: positiveInteger(env.UPSTREAM_BULK_BUDGET_MS, 25_000, 'UPSTREAM_BULK_BUDGET_MS'),
+      bulkConcurrency: positiveInteger(env.UPSTREAM_BULK_CONCURRENCY, 16, 'UPSTREAM_BULK_CONCURRENCY'),
+      ownedIdsTtlMs: positiveInteger(env.UPSTREAM_OWNED_IDS_TTL_MS, 60_000, 'UPSTREAM_OWNED_IDS_TTL_MS'),
     },
     worker: {
       maxInFlight: positiveInteger(env.WORKER_MAX_IN_FLIGHT, 64, 'WORKER_MAX_IN_FLIGHT'),

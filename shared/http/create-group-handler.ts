@@ -59,7 +59,7 @@ const bearerToken = (authorization: string | undefined): string | undefined => {
 };
 
 const takesJsonBody = (route: RouteDefinition): boolean =>
-  route.body !== 'multipart' && (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH');
+  route.body !== 'multipart' && route.body !== 'none' && (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH');
 
 /** The value a rate-limit class counts per, beyond the key. */
 function rateLimitBucket(request: HttpRequest): { bucket: string; limitPerMinute: number } | undefined {
@@ -87,11 +87,20 @@ function rateLimitBucket(request: HttpRequest): { bucket: string; limitPerMinute
   return { bucket: `${request.route.rateLimit}#${subject}${scopeValue}`, limitPerMinute };
 }
 
-const jsonResponse = (requestId: string, result: HttpResult): APIGatewayProxyResult => ({
-  statusCode: result.statusCode,
-  headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...result.headers },
-  body: JSON.stringify(result.body),
-});
+const jsonResponse = (requestId: string, result: HttpResult): APIGatewayProxyResult =>
+  result.rawBody
+    ? // Binary answers (routes with `binaryResponse`): base64, as Lambda proxy integrations return binary.
+      {
+        statusCode: result.statusCode,
+        headers: { 'Content-Type': 'application/octet-stream', 'X-Request-Id': requestId, ...result.headers },
+        body: result.rawBody.toString('base64'),
+        isBase64Encoded: true,
+      }
+    : {
+        statusCode: result.statusCode,
+        headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...result.headers },
+        body: JSON.stringify(result.body),
+      };
 
 export function createGroupHandler<Dependencies>(options: GroupHandlerOptions<Dependencies>): ProxyHandler {
   const routeTable = new Map<string, RouteDefinition>();
@@ -177,7 +186,7 @@ export function createGroupHandler<Dependencies>(options: GroupHandlerOptions<De
     .onError(async (request) => {
       const pipelineState = state.get(request.event);
       const surface = pipelineState?.route?.surface ?? 'broadcast';
-      const description = describeError(request.error, surface);
+      const description = describeError(request.error, surface, pipelineState?.route);
       if (description.statusCode >= 500) logger.error('request failed', { error: request.error as Error });
       else logger.info('request rejected', { statusCode: description.statusCode, code: description.code });
       logger.resetKeys();

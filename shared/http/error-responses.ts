@@ -19,6 +19,8 @@ import {
   InvalidIdempotencyKeyError,
   JobNotFoundError,
   JobOfAnotherOrganizationError,
+  LegacyRejectionError,
+  SenderNotConnectedError,
   NoBusinessAccountError,
   RecipientNumberError,
   SenderNotOwnedError,
@@ -27,9 +29,27 @@ import {
   TemplateNotFoundError,
   TemplateParameterCountError,
 } from '../broadcast/errors';
-import { BusinessAccountNeedsAuthorizationError, InvalidCredentialError, TenancyStoreUnavailableError } from '../tenancy/errors';
-import { UpstreamRequestError, UpstreamUnavailableError } from '../upstream/errors';
-import type { SurfaceName } from '../../lib/route-manifest';
+import { BusinessAccountNeedsAuthorizationError, InvalidCredentialError, PlanDoesNotIncludeFeatureError, TenancyStoreUnavailableError } from '../tenancy/errors';
+import {
+  MediaTooLargeError,
+  MigrationSourceNotAllowedError,
+  UpstreamRateLimitedError,
+  UpstreamRejectedError,
+  UpstreamRequestError,
+  UpstreamTargetNotFoundError,
+  UpstreamUnavailableError,
+} from '../upstream/errors';
+import { contractErrorOf } from '../upstream/graph-error';
+import { NoEmailAddressesError, NoEmployeesFoundError } from '../organizations/errors';
+import {
+  ContactAlreadyExistsError,
+  ContactNotFoundError,
+  ConversationAlreadyOpenError,
+  ConversationNotFoundError,
+  InboxStoreUnavailableError,
+  SenderNotFoundError,
+} from '../inbox/errors';
+import type { RouteDefinition, SurfaceName } from '../../lib/route-manifest';
 import type { ErrorDescription } from './surface-responses';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -84,9 +104,32 @@ const mappings: ReadonlyArray<[ErrorClass, Mapping]> = [
   [IdempotencyKeyInProgressError, { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS' }],
   [IdempotencyKeyReusedError, { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' }],
   [InvalidIdempotencyKeyError, { statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' }],
+  [LegacyRejectionError, { statusCode: 400, code: 'REJECTED' }],
+  [SenderNotConnectedError, { statusCode: 400, code: 'SENDER_NOT_CONNECTED' }],
+
+  // The /upstream wrapper (docs/UPSTREAM-WRAPPER.md): Meta's 4xx pass through with its Graph error in
+  // the body (`upstream` below); rate limits are 429 (the subclass first); 401/404 stay ours.
+  [UpstreamRateLimitedError, { statusCode: 429, code: 'UPSTREAM_RATE_LIMITED' }],
+  [UpstreamRejectedError, { statusCode: 400, code: 'UPSTREAM_REJECTED' }],
+  [UpstreamTargetNotFoundError, { statusCode: 404, code: 'NOT_CONNECTED' }],
+  [MigrationSourceNotAllowedError, { statusCode: 400, code: 'MIGRATION_SOURCE_NOT_ALLOWED' }],
+  [MediaTooLargeError, { statusCode: 413, code: 'MEDIA_TOO_LARGE' }],
 
   [UpstreamRequestError, { statusCode: 502, code: 'UPSTREAM_REJECTED', message: 'The WhatsApp Cloud API rejected the request' }],
   [UpstreamUnavailableError, { statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', message: 'The WhatsApp Cloud API is unreachable or timed out; retry with backoff' }],
+
+  // Organization administration (messages fixed by the remove-employee-bulk contract).
+  [NoEmailAddressesError, { statusCode: 400, code: 'NO_EMAILS_PROVIDED', message: 'No email IDs provided' }],
+  [NoEmployeesFoundError, { statusCode: 404, code: 'NO_USERS_FOUND', message: 'No users found for the provided emails' }],
+
+  // Generic v1 API (codes listed in docs/ORGANIZATIONS-AND-V1.md).
+  [PlanDoesNotIncludeFeatureError, { statusCode: 403, code: 'PLAN_REQUIRED' }],
+  [ContactNotFoundError, { statusCode: 404, code: 'CONTACT_NOT_FOUND' }],
+  [ConversationNotFoundError, { statusCode: 404, code: 'CONVERSATION_NOT_FOUND' }],
+  [SenderNotFoundError, { statusCode: 404, code: 'SENDER_NOT_FOUND' }],
+  [ContactAlreadyExistsError, { statusCode: 409, code: 'CONTACT_ALREADY_EXISTS' }],
+  [ConversationAlreadyOpenError, { statusCode: 409, code: 'CONVERSATION_ALREADY_OPEN' }],
+  [InboxStoreUnavailableError, { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE }],
 ];
 
 const GENERIC_SERVER_ERROR: ErrorDescription = {
@@ -95,7 +138,22 @@ const GENERIC_SERVER_ERROR: ErrorDescription = {
   message: 'Internal Server Error',
 };
 
-export function describeError(error: unknown, surface: SurfaceName): ErrorDescription {
+/**
+ * `wording`: the route's own messages for every 400 and every 5xx answer (the manifest's
+ * `badRequestMessage` / `serverErrorMessage`), for contracts that fix them.
+ */
+export function describeError(
+  error: unknown,
+  surface: SurfaceName,
+  wording: Pick<RouteDefinition, 'badRequestMessage' | 'serverErrorMessage' | 'unauthorizedAnswer'> = {},
+): ErrorDescription {
+  const description = describeMappedError(error, surface);
+  if (description.statusCode === 401 && wording.unauthorizedAnswer) return { ...description, ...wording.unauthorizedAnswer };
+  const message = description.statusCode >= 500 ? wording.serverErrorMessage : description.statusCode === 400 ? wording.badRequestMessage : undefined;
+  return message === undefined ? description : { ...description, message };
+}
+
+function describeMappedError(error: unknown, surface: SurfaceName): ErrorDescription {
   if (!(error instanceof Error)) return GENERIC_SERVER_ERROR;
   const mapping = mappings.find(([errorClass]) => error instanceof errorClass)?.[1];
   if (!mapping) return GENERIC_SERVER_ERROR;
@@ -106,5 +164,6 @@ export function describeError(error: unknown, surface: SurfaceName): ErrorDescri
     message:
       mapping.surfaceMessages?.[surface] ?? (exposeOwnMessage ? error.message : (mapping.message ?? GENERIC_SERVER_ERROR.message)),
     retryAfterSeconds: error instanceof RateLimitExceededError ? error.retryAfterSeconds : undefined,
+    upstream: error instanceof UpstreamRejectedError ? contractErrorOf(error.graphError) : undefined,
   };
 }

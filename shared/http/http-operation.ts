@@ -49,6 +49,8 @@ export interface HttpResult {
   statusCode: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Binary answer instead of JSON `body` (sent base64-encoded with `isBase64Encoded`). */
+  rawBody?: Buffer;
 }
 
 export type HttpOperation<Dependencies> = (request: HttpRequest, dependencies: Dependencies) => Promise<HttpResult>;

@@ -12,6 +12,13 @@ export const broadcastEnvelope = (statusCode: number, message: string, data: unk
   data,
 });
 
+/** Generic v1 API success body: `success`, `data`, `meta` {page, total} (plus `pageSize` on lists). */
+export const v1Envelope = (data: unknown, meta: { page: number; total: number; pageSize?: number } = { page: 1, total: 1 }) => ({
+  success: true as const,
+  data,
+  meta,
+});
+
 export interface ErrorDescription {
   statusCode: number;
   /** Stable machine-readable code, e.g. VALIDATION_FAILED. */
@@ -59,13 +66,20 @@ export function errorBody(surface: SurfaceName, error: ErrorDescription, request
     case 'v1':
       return { success: false, error: { code: error.code, message: error.message }, ...retry };
     case 'upstream': {
-      const upstream = error.upstream ?? {
-        message: error.message,
-        type: error.code,
-        code: error.statusCode,
-        error_subcode: 0,
-        fbtrace_id: request.requestId,
-      };
+      const upstream = error.upstream
+        ? // Meta's error as sent; the contract's fields are always present (Meta omits them at times).
+          {
+            ...error.upstream,
+            error_subcode: error.upstream.error_subcode ?? 0,
+            fbtrace_id: error.upstream.fbtrace_id ?? request.requestId,
+          }
+        : {
+            message: error.message,
+            type: error.code,
+            code: error.statusCode,
+            error_subcode: 0,
+            fbtrace_id: request.requestId,
+          };
       return { status: false, message: error.message, ...retry, error: upstream };
     }
   }

@@ -30,6 +30,9 @@ import type { TenancyRepository } from './tenancy-repository';
 
 const millisecondsPerDay = 86_400_000;
 
+/** Why a v1 key is refused although it is valid (403 PLAN_REQUIRED). */
+export const v1PlanRequiredMessage = 'The v1 API needs the enterprise plan or the API add-on';
+
 export interface IssueCredentialInput {
   organizationId: string;
   kind: CredentialKind;
@@ -58,7 +61,7 @@ export async function issueCredential(ports: IssuePorts, input: IssueCredentialI
   const organization = await ports.tenancy.getOrganization(input.organizationId);
   if (!organization) throw new OrganizationNotFoundError(input.organizationId);
   if (kind === 'v1-api-key' && !hasV1ApiAccess(organization)) {
-    throw new PlanDoesNotIncludeFeatureError('The v1 API needs the enterprise plan or the API add-on');
+    throw new PlanDoesNotIncludeFeatureError(v1PlanRequiredMessage);
   }
 
   let boundPhoneNumber: string | undefined;
@@ -161,6 +164,9 @@ const secretPatterns = Object.fromEntries(
  * secrets happens in code, so there is no timing side channel to worry about) and one read of the
  * organization, which also yields the plan for v1 limits.
  *
+ * A valid v1 key of an organization whose plan no longer includes the v1 API raises
+ * PlanDoesNotIncludeFeatureError (403), not InvalidCredentialError: the key is fine, the plan is not.
+ *
  * Throws InvalidCredentialError for every kind of refusal, CredentialStoreUnavailableError when the
  * store cannot answer (503, so clients retry instead of discarding a valid key).
  */
@@ -185,6 +191,8 @@ export async function authenticateCredential(
     }
     const organization = await ports.tenancy.getOrganization(credential.organizationId);
     if (!organization || organization.status !== 'active') throw new InvalidCredentialError();
+    // Checked on every request, not at issue time only: a plan can be downgraded while keys live.
+    if (kind === 'v1-api-key' && !hasV1ApiAccess(organization)) throw new PlanDoesNotIncludeFeatureError(v1PlanRequiredMessage);
     return {
       organizationId: credential.organizationId,
       credentialId: credential.credentialId,

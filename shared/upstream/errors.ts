@@ -11,7 +11,58 @@ export class UpstreamRequestError extends Error {
   }
 }
 
-/** Meta did not answer in time or the connection failed. */
+/** Meta did not answer in time, the connection failed, or Meta answered 5xx. The message is the reason. */
 export class UpstreamUnavailableError extends Error {
-  override readonly name = 'UpstreamUnavailableError';
+  override readonly name: string = 'UpstreamUnavailableError';
+}
+
+/**
+ * The /upstream wrapper: Meta answered 4xx. The Graph error is passed through to the caller in the
+ * error body (the wrapper's 400); `httpStatus` is Meta's own status, for logs.
+ */
+export class UpstreamRejectedError extends Error {
+  override readonly name: string = 'UpstreamRejectedError';
+  constructor(
+    readonly httpStatus: number,
+    readonly graphError: GraphError,
+  ) {
+    super(graphError.message);
+  }
+}
+
+/** A rejection for an upstream rate or usage limit (HTTP 429, codes 4, 80007, 130429, 131048, 131056): the wrapper's 429. */
+export class UpstreamRateLimitedError extends UpstreamRejectedError {
+  override readonly name = 'UpstreamRateLimitedError';
+}
+
+export type UpstreamTargetKind = 'business-account' | 'phone-number' | 'template' | 'flow' | 'media' | 'qr-code';
+
+/**
+ * A wabaId, phoneNumberId (or an id reached through them) that is not connected to the caller's
+ * organization, or does not exist. One message for both, so other organizations' ids cannot be probed.
+ */
+export class UpstreamTargetNotFoundError extends Error {
+  override readonly name = 'UpstreamTargetNotFoundError';
+  constructor(
+    readonly kind: UpstreamTargetKind,
+    readonly id: string,
+  ) {
+    super(`${kind === 'business-account' ? 'Business account' : kind === 'phone-number' ? 'Phone number' : kind === 'qr-code' ? 'QR code' : kind[0]!.toUpperCase() + kind.slice(1)} ${id} is not connected to this organization`);
+  }
+}
+
+/** Template migration whose source is not an account of the same business the caller may use. */
+export class MigrationSourceNotAllowedError extends Error {
+  override readonly name = 'MigrationSourceNotAllowedError';
+}
+
+/** An uploaded file above the limit of its media type (the message names the limit). */
+export class MediaTooLargeError extends Error {
+  override readonly name = 'MediaTooLargeError';
+  constructor(
+    message: string,
+    readonly limitBytes: number,
+  ) {
+    super(message);
+  }
 }

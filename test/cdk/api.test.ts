@@ -1,7 +1,7 @@
 /** REST APIs: every manifest route on the right API, method, key requirement and function; stages; gateway responses. */
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { resourcePath, routes, surfaces, type GatewayResponseKind, type SurfaceName } from '../../lib/route-manifest';
+import { requiresGatewayApiKey, resourcePath, routes, surfaces, type GatewayResponseKind, type SurfaceName } from '../../lib/route-manifest';
 import { functionProperties, mentions, methodsOf, resourcesOf, synthesizePlatform, type MethodSummary, type SynthesizedPlatform } from './support/platform';
 
 /** What each manifest kind must become in API Gateway (written out here, not imported, so a wrong mapping fails). */
@@ -50,8 +50,8 @@ describe.each(routes.map((route) => ({ ...route, key: `${route.method} ${resourc
     expect(elsewhere).toEqual([]);
   });
 
-  it(`${route.auth === 'broadcast-api-key' ? 'requires' : 'does not require'} an API key`, () => {
-    expect(method().properties.ApiKeyRequired === true).toBe(route.auth === 'broadcast-api-key');
+  it(`${requiresGatewayApiKey(route) ? 'requires' : 'does not require'} an API key`, () => {
+    expect(method().properties.ApiKeyRequired === true).toBe(requiresGatewayApiKey(route));
   });
 
   it(`proxies to the ${route.group} function and no other`, () => {
@@ -73,7 +73,7 @@ it('has no method the manifest does not declare (besides the no-routes placehold
   const placeholders = new Set(surfacesWithoutRoutes.map((surface) => `${apiId(surface)} ANY /`));
   const extra = methods.map((method) => `${method.apiLogicalId} ${method.httpMethod} ${method.path}`).filter((key) => !declared.has(key) && !placeholders.has(key));
   expect(extra).toEqual([]);
-  expect(methods.filter((method) => method.properties.ApiKeyRequired === true)).toHaveLength(routes.filter((route) => route.auth === 'broadcast-api-key').length);
+  expect(methods.filter((method) => method.properties.ApiKeyRequired === true)).toHaveLength(routes.filter(requiresGatewayApiKey).length);
 });
 
 describe('surfaces without routes', () => {
@@ -165,6 +165,18 @@ describe.each(surfaceNames)('surface %s', (surface) => {
     }
     const logGroupId = stage.Properties!.AccessLogSetting.DestinationArn['Fn::GetAtt'][0];
     expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties!.RetentionInDays).toBe(30);
+  });
+
+  it('lists binary media types exactly where routes take multipart bodies or answer binary content', () => {
+    const api = resourcesOf(template, 'AWS::ApiGateway::RestApi')[apiId(surface)]!.Properties!;
+    const own = routes.filter((route) => route.surface === surface);
+    const expected = [
+      ...(own.some((route) => route.body === 'multipart') ? ['multipart/form-data'] : []),
+      ...(own.some((route) => route.binaryResponse) ? ['application/octet-stream'] : []),
+    ];
+    expect(api.BinaryMediaTypes ?? []).toEqual(expected);
+    // The /upstream wrapper's media and flow-JSON uploads and its media download.
+    if (surface === 'upstream') expect(api.BinaryMediaTypes).toEqual(['multipart/form-data', 'application/octet-stream']);
   });
 
   it(`reads API keys from the x-api-key header ${surface === 'broadcast' ? '' : '(not configured)'}`.trim(), () => {

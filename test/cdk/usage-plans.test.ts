@@ -1,9 +1,9 @@
-/** Usage plans: broadcast per-method throttles from the manifest's rate-limit classes, v1 plan limits, and the key-issuing function's link to the plan. */
+/** Usage plans: broadcast per-method throttles from the manifest's rate-limit classes, none on Bearer surfaces, and the key-issuing function's link to the plan. */
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { broadcastDailyQuota } from '../../lib/api-stack';
 import { functions, type FunctionName } from '../../lib/resource-definitions';
-import { rateLimitClasses, resourcePath, routes, v1PlanLimits, type RateLimitClass, type SurfaceName, type V1Plan } from '../../lib/route-manifest';
+import { rateLimitClasses, requiresGatewayApiKey, resourcePath, routes, type RateLimitClass, type SurfaceName } from '../../lib/route-manifest';
 import { actionsOf, functionLogicalId, functionProperties, mentions, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;
@@ -30,7 +30,7 @@ const planNamed = (name: string): [string, Record<string, any>] => {
 const expectedMethodThrottles = (): Record<string, { RateLimit: number; BurstLimit: number }> =>
   Object.fromEntries(
     routes
-      .filter((route) => route.auth === 'broadcast-api-key' && (rateLimitClasses[route.rateLimit] as RateLimitClass).usagePlanThrottle)
+      .filter((route) => requiresGatewayApiKey(route) && (rateLimitClasses[route.rateLimit] as RateLimitClass).usagePlanThrottle)
       .map((route) => {
         const throttle = (rateLimitClasses[route.rateLimit] as RateLimitClass).usagePlanThrottle!;
         return [`${resourcePath(route)}/${route.method}`, { RateLimit: throttle.rateLimit, BurstLimit: throttle.burstLimit }];
@@ -50,7 +50,7 @@ describe('broadcast usage plan', () => {
   it('throttles no route that is not metered by a broadcast key', () => {
     const [, plan] = planNamed('broadcast');
     const throttled = (plan.ApiStages as Array<Record<string, any>>).flatMap((stage) => Object.keys(stage.Throttle ?? {}));
-    for (const route of routes.filter((candidate) => candidate.auth !== 'broadcast-api-key')) {
+    for (const route of routes.filter((candidate) => !requiresGatewayApiKey(candidate))) {
       expect(throttled).not.toContain(`${resourcePath(route)}/${route.method}`);
     }
   });
@@ -70,25 +70,19 @@ describe('broadcast usage plan', () => {
   });
 });
 
-describe.each(Object.keys(v1PlanLimits) as V1Plan[])('v1 plan %s', (plan) => {
-  it('throttles at perMinute/60 per second with a burst of one minute, on the v1 stage only', () => {
-    const [, properties] = planNamed(`v1-${plan}`);
-    expect(properties.Throttle).toEqual({ RateLimit: v1PlanLimits[plan] / 60, BurstLimit: v1PlanLimits[plan] });
-    expect(properties.ApiStages).toHaveLength(1);
-    expect(properties.ApiStages[0].ApiId).toEqual({ Ref: apiId('v1') });
-    expect(properties.ApiStages[0].Stage).toEqual({ Ref: stageId('v1') });
-  });
-
-  it('has its id in the outputs', () => {
-    const [id] = planNamed(`v1-${plan}`);
-    expect(Object.values(template.findOutputs('*')).some((output) => JSON.stringify(output.Value) === JSON.stringify({ Ref: id }))).toBe(true);
-  });
+// v1 keys are Bearer tokens: no usage plan can meter them, so none is attached to the v1 stage and the
+// per-plan limits live in the application (rate-limit class `v1-plan`; docs/ORGANIZATIONS-AND-V1.md).
+it('creates only the broadcast plan: no usage plan is attached to the v1 stage', () => {
+  expect(Object.values(plans()).map((plan) => plan.Properties!.UsagePlanName)).toEqual(['broadcast']);
+  const attached = Object.values(plans()).flatMap((plan) => (plan.Properties!.ApiStages as Array<Record<string, any>>).map((stage) => stage.ApiId.Ref));
+  expect(attached).not.toContain(apiId('v1'));
+  expect(Object.keys(template.findOutputs('*')).filter((name) => /^V1.*UsagePlanId$/.test(name))).toEqual([]);
 });
 
-it('creates only the broadcast plan and the v1 plans', () => {
-  expect(Object.values(plans()).map((plan) => plan.Properties!.UsagePlanName).sort()).toEqual(
-    ['broadcast', ...Object.keys(v1PlanLimits).map((plan) => `v1-${plan}`)].sort(),
-  );
+it('routes every v1 request through the application plan limit', () => {
+  const v1Routes = routes.filter((route) => route.surface === 'v1');
+  expect(v1Routes.length).toBeGreaterThan(0);
+  for (const route of v1Routes) expect(route.rateLimit).toBe('v1-plan');
 });
 
 it('outputs the broadcast usage plan id', () => {

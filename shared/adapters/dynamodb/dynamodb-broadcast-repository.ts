@@ -7,6 +7,7 @@
  *                                                    (+ gsi1: WAMID#<message id>, to match delivery events)
  * Every write is single-item (dynalite has no transactions); the ledger claim is conditional.
  */
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
@@ -116,11 +117,14 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
 
   async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult> {
     const key = ledgerKey(jobId, chunkIndex, index);
+    // Marks this claim as ours: when the SDK retries the put after an attempt that was applied but
+    // timed out, the retry fails its own condition, and must not be read as another worker's claim.
+    const claimToken = randomUUID();
     try {
       await this.documentClient.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...key, index, to, status: 'SENDING', attempts: 0, updatedAt: now.toISOString(), expiresAt: this.expiresAt(now) },
+          Item: { ...key, index, to, status: 'SENDING', attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: this.expiresAt(now) },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -129,6 +133,7 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
       if (!isConditionFailure(error)) throw error;
     }
     const existing = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    if (existing.Item?.claimToken === claimToken) return { claimed: true };
     return { claimed: false, existing: existing.Item as LedgerEntry };
   }
 

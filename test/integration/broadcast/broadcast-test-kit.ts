@@ -29,6 +29,14 @@ import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
 import { eventually, type TestRuntime } from '../../support/local-runtime';
 
 export const BASE = '/prod/api/v2/broadcast/public';
+
+/**
+ * Environment for these tests' runtimes. 16 upstream calls in flight per worker instead of 64:
+ * dynalite runs in this process, and on a loaded 2-core machine 64 lanes queue its requests past
+ * the 2 s DynamoDB client timeout (measured p99 ~2 s at 64 lanes, ~0.3-0.7 s at 16, for the same
+ * job time), which would fail chunks for reasons that have nothing to do with what is tested.
+ */
+export const kitEnvironment = { WORKER_MAX_IN_FLIGHT: '16' } as const;
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The demo account's ids (local/demo-seed.ts). */
@@ -116,6 +124,24 @@ export async function jobCount(organizationId: string): Promise<number> {
   return count;
 }
 
+/** The id of the organization's most recent job (jobs of 1,000 recipients or fewer are not exposed by the API). */
+export async function latestJobId(organizationId: string): Promise<string> {
+  const services = getServices();
+  const page = await services.clients.dynamoDb.send(
+    new QueryCommand({
+      TableName: services.config.tableNames.messaging,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `ORG#${organizationId}#JOBS` },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  const jobId = page.Items?.[0]?.jobId;
+  if (typeof jobId !== 'string') throw new Error(`organization ${organizationId} has no job`);
+  return jobId;
+}
+
 /** The ledger of one chunk, by recipient index. */
 export async function ledgerOf(jobId: string, chunkIndex: number): Promise<Map<number, LedgerEntry>> {
   const services = getServices();
@@ -186,14 +212,29 @@ export async function realWorkerHandler(): Promise<SqsBatchHandler> {
   return (await import('../../../functions/chunk-worker/chunk-worker.lambda')).handler as SqsBatchHandler;
 }
 
-/** Runs an SQS event source (the local Lambda event-source mapping) until the queue is idle, then stops it. */
+/**
+ * Runs an SQS event source (the local Lambda event-source mapping) until the queue is idle, then
+ * stops it. A worker invocation that reports failed records (its chunk goes back to the queue for
+ * a retry after the 12-minute visibility timeout) fails the test here, with that cause.
+ */
 export async function runWorkersUntilIdle(runtime: TestRuntime, handler?: SqsBatchHandler): Promise<void> {
   const queueUrl = runtime.queueUrls.outbound;
+  const worker = handler ?? (await realWorkerHandler());
+  const failures: string[] = [];
   const source = startSqsEventSource({
     sqs: runtime.sqs,
     queueUrl,
     queueArn: `arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop()}`,
-    handler: handler ?? (await realWorkerHandler()),
+    handler: async (event, context) => {
+      try {
+        const result = await worker(event, context);
+        if (result && result.batchItemFailures.length > 0) failures.push(`${result.batchItemFailures.length} record(s) failed`);
+        return result;
+      } catch (error) {
+        failures.push(String(error));
+        throw error;
+      }
+    },
     batchSize: 1,
     maxConcurrency: 4,
     functionTimeoutSeconds: 120,
@@ -205,6 +246,7 @@ export async function runWorkersUntilIdle(runtime: TestRuntime, handler?: SqsBat
   } finally {
     await source.stop();
   }
+  if (failures.length > 0) throw new Error(`a chunk-worker invocation failed (its message went back to the queue): ${failures.join('; ')}`);
 }
 
 /** Receives every visible message of a queue (keeps them in flight, invisible, until deleted or released). */
@@ -229,7 +271,7 @@ export const remove = (runtime: TestRuntime, message: Message, queueUrl = runtim
 export const sendRaw = (runtime: TestRuntime, body: string, queueUrl = runtime.queueUrls.outbound) =>
   runtime.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
 
-export const chunkOf = (message: Message): TemplateChunkMessage => decodeOutboundMessage(message.Body!);
+export const chunkOf = (message: Message): TemplateChunkMessage => decodeOutboundMessage(message.Body!) as TemplateChunkMessage;
 
 /** The SQS event Lambda would build for one received message. */
 export function sqsEventOf(runtime: TestRuntime, message: Message): SQSEvent {

@@ -7,6 +7,7 @@
 import { startTestRuntime, eventually, type TestRuntime } from '../../support/local-runtime';
 import {
   BASE,
+  kitEnvironment,
   DEMO,
   acceptedByRecipient,
   idempotencyRecords,
@@ -27,18 +28,8 @@ describe('send-template-broadcast: Idempotency-Key', () => {
 
   beforeAll(async () => {
     // A short upstream timeout lets one test make the template read fail quickly (502).
-    runtime = await startTestRuntime({ environment: { UPSTREAM_TIMEOUT_MS: '2000' } });
+    runtime = await startTestRuntime({ environment: { ...kitEnvironment, UPSTREAM_TIMEOUT_MS: '2000' } });
     organizationId = runtime.demo.organizationId;
-    (await import('../../../functions/composition')).getServices().clients.dynamoDbBase.middlewareStack.add(
-      (next: any, context: any) => async (args: any) => {
-        const started = Date.now();
-        try { return await next(args); } catch (error: any) {
-          console.log('DEBUGERR', context.commandName, error.name, Date.now() - started, String(error.message).slice(0, 100));
-          throw error;
-        }
-      },
-      { step: 'deserialize', name: 'debugErrors' } as any,
-    );
   }, 60_000);
   afterAll(async () => {
     await runtime?.close();
@@ -93,7 +84,6 @@ describe('send-template-broadcast: Idempotency-Key', () => {
 
     const job = await waitForTerminal(organizationId, first.body.data.jobId);
     await runtime.workersIdle();
-    for (const c of [0, 1]) for (const e of (await (await import('./broadcast-test-kit')).ledgerOf(first.body.data.jobId, c)).values()) if (e.status !== 'SENT') console.log('DEBUG', c, JSON.stringify(e), acceptedByRecipient(runtime).get(e.to)?.length);
     expect(job).toMatchObject({ status: 'COMPLETED', summary: { sent: 1_001, failed: 0, unknown: 0 } });
     const byRecipient = acceptedByRecipient(runtime);
     expect(byRecipient.size).toBe(1_001);

@@ -7,6 +7,7 @@
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import {
   BASE,
+  kitEnvironment,
   DEMO,
   acceptedByRecipient,
   bodyParameters,
@@ -31,7 +32,7 @@ describe('send-template-broadcast: rules and response forms', () => {
   let organizationId: string;
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ startWorkers: false });
+    runtime = await startTestRuntime({ startWorkers: false, environment: { ...kitEnvironment } });
     organizationId = runtime.demo.organizationId;
   }, 60_000);
   afterAll(async () => {

@@ -3,21 +3,11 @@
  * has it (`../shared/meta` beside the project, not part of the repository).
  * Elsewhere the suite is skipped: the sandbox never reads the file at runtime.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { load } from 'js-yaml';
 import { parseMessageRequest } from '../../../sandbox/message-validation';
-import { checkShape, resolveRef, responseSchema, type OpenApiDocument } from './openapi-shape';
+import { checkShape, loadMetaSpec, resolveRef, responseSchema, type OpenApiDocument } from './openapi-shape';
 import { PHONE_ID, RECIPIENT, WABA_ID, startTestSandbox, templateMessage, textMessage, type SandboxClient } from './sandbox-test-helpers';
 
-const SPEC_PATH = process.env.META_OPENAPI_SPEC ?? resolve(__dirname, '../../../../shared/meta/business-messaging-api_v23.0.yaml');
-
-function loadSpec(): OpenApiDocument | undefined {
-  if (!existsSync(SPEC_PATH)) return undefined;
-  return load(readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument;
-}
-
-const spec = loadSpec();
+const spec = loadMetaSpec();
 const describeWithSpec = spec === undefined ? describe.skip : describe;
 
 describeWithSpec("Meta's OpenAPI description (v23.0)", () => {

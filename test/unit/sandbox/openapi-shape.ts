@@ -2,17 +2,37 @@
  * Just enough OpenAPI 3 schema checking to hold sandbox responses against Meta's published
  * description: $ref, allOf/oneOf/anyOf, type, nullable, enum, required, properties, items.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { load } from 'js-yaml';
+
+const SPEC_PATH = process.env.META_OPENAPI_SPEC ?? resolve(__dirname, '../../../../shared/meta/business-messaging-api_v23.0.yaml');
+
+/**
+ * Meta's description, when the checkout has it (`../shared/meta` beside the project, not part of
+ * the repository); undefined elsewhere, and the suites using it are skipped. The sandbox never
+ * reads the file at runtime.
+ */
+export function loadMetaSpec(): OpenApiDocument | undefined {
+  if (!existsSync(SPEC_PATH)) return undefined;
+  return load(readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument;
+}
 
 type Schema = Record<string, any>;
 
 export interface OpenApiDocument {
   paths: Record<string, Record<string, any>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; responses?: Record<string, any> };
 }
 
 export interface ShapeCheckOptions {
   /** Paths (e.g. `data[].status`) whose enum is not enforced, each for a reason the caller states. */
   ignoreEnumAt?: string[];
+  /**
+   * Also enforce minLength/maxLength/pattern, minItems/maxItems, minimum/maximum and `const` —
+   * what a request must satisfy. Off for responses, where the YAML's examples break its own limits.
+   */
+  constraints?: boolean;
 }
 
 export function resolveRef(doc: OpenApiDocument, schema: Schema): Schema {
@@ -67,6 +87,7 @@ export function checkShape(doc: OpenApiDocument, rawSchema: Schema, value: unkno
   if (Array.isArray(schema.enum) && !schema.enum.includes(value) && !(options.ignoreEnumAt ?? []).includes(path)) {
     errors.push(`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`);
   }
+  if (options.constraints) errors.push(...constraintErrors(schema, value, at));
   if (typeMatches('object', value)) {
     const object = value as Record<string, unknown>;
     for (const key of schema.required ?? []) {
@@ -82,8 +103,43 @@ export function checkShape(doc: OpenApiDocument, rawSchema: Schema, value: unkno
   return errors;
 }
 
+function constraintErrors(schema: Schema, value: unknown, at: string): string[] {
+  const errors: string[] = [];
+  if ('const' in schema && schema.const !== value) errors.push(`${at}: must be ${JSON.stringify(schema.const)}`);
+  if (typeof value === 'string') {
+    if (typeof schema.minLength === 'number' && value.length < schema.minLength) errors.push(`${at}: shorter than ${schema.minLength}`);
+    if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) errors.push(`${at}: longer than ${schema.maxLength}`);
+    if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern).test(value)) errors.push(`${at}: does not match ${schema.pattern}`);
+  }
+  if (Array.isArray(value)) {
+    if (typeof schema.minItems === 'number' && value.length < schema.minItems) errors.push(`${at}: fewer than ${schema.minItems} items`);
+    if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) errors.push(`${at}: more than ${schema.maxItems} items`);
+  }
+  if (typeof value === 'number') {
+    if (typeof schema.minimum === 'number' && value < schema.minimum) errors.push(`${at}: below ${schema.minimum}`);
+    if (typeof schema.maximum === 'number' && value > schema.maximum) errors.push(`${at}: above ${schema.maximum}`);
+  }
+  return errors;
+}
+
+/** The JSON (or other) request body schema of an operation. */
+export function requestSchema(doc: OpenApiDocument, path: string, method: string, contentType = 'application/json'): Schema {
+  const schema = doc.paths[path]?.[method]?.requestBody?.content?.[contentType]?.schema;
+  if (schema === undefined) throw new Error(`no ${contentType} request schema for ${method.toUpperCase()} ${path}`);
+  return schema;
+}
+
+/** The named request examples of an operation: `{ name: body }`. */
+export function requestExamples(doc: OpenApiDocument, path: string, method: string, contentType = 'application/json'): Record<string, any> {
+  const examples: Record<string, { value: unknown }> = doc.paths[path]?.[method]?.requestBody?.content?.[contentType]?.examples ?? {};
+  return Object.fromEntries(Object.entries(examples).map(([name, example]) => [name, example.value]));
+}
+
 export function responseSchema(doc: OpenApiDocument, path: string, method: string, status: string): Schema {
-  const schema = doc.paths[path]?.[method]?.responses?.[status]?.content?.['application/json']?.schema;
+  let response = doc.paths[path]?.[method]?.responses?.[status];
+  // Some operations point at a shared response under components.responses.
+  if (typeof response?.$ref === 'string') response = doc.components.responses?.[response.$ref.replace('#/components/responses/', '')];
+  const schema = response?.content?.['application/json']?.schema;
   if (schema === undefined) throw new Error(`no ${status} JSON schema for ${method.toUpperCase()} ${path}`);
   return schema;
 }

@@ -74,6 +74,17 @@ export function accountB(): SandboxBusinessAccount {
   };
 }
 
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  /** Content-Type for rawBody (default application/json). */
+  contentType?: string;
+  /** Sent as multipart/form-data; fetch writes the boundary. */
+  form?: FormData;
+  signal?: AbortSignal;
+}
+
 export interface HttpResult {
   status: number;
   headers: Headers;
@@ -84,16 +95,22 @@ export interface HttpResult {
 export class SandboxClient {
   constructor(readonly sandbox: CloudApiSandbox) {}
 
-  async request(method: string, path: string, options: { token?: string | null; body?: unknown; rawBody?: string; signal?: AbortSignal } = {}): Promise<HttpResult> {
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
     const headers: Record<string, string> = {};
     const token = options.token === undefined ? TOKEN : options.token;
     if (token !== null) headers.authorization = `Bearer ${token}`;
-    let payload: string | undefined = options.rawBody;
+    let payload: string | Buffer | FormData | undefined = options.rawBody ?? options.form;
     if (options.body !== undefined) payload = JSON.stringify(options.body);
-    if (payload !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.sandbox.url}${path}`, { method, headers, body: payload, signal: options.signal });
+    if (payload !== undefined && options.form === undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    const response = await fetch(path.startsWith('http') ? path : `${this.sandbox.url}${path}`, { method, headers, body: payload, signal: options.signal });
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+  }
+
+  /** GET a download URL the sandbox handed out; the raw bytes. */
+  async download(url: string, token: string | null = TOKEN): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+    const response = await fetch(url, { headers: token === null ? {} : { authorization: `Bearer ${token}` } });
+    return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
   }
 
   graph(method: string, path: string, options: Parameters<SandboxClient['request']>[2] = {}): Promise<HttpResult> {
@@ -124,6 +141,39 @@ export function templateMessage(name: string, code: string, bodyParams: string[]
       components: bodyParams.length === 0 ? [] : [{ type: 'body', parameters: bodyParams.map((text) => ({ type: 'text', text })) }],
     },
   };
+}
+
+/** A clock tests move by hand, for rules measured in hours and weeks. Starts mid-January 2026, UTC. */
+export class TestClock {
+  now = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+  advance(ms: number): void {
+    this.now += ms;
+  }
+
+  get seconds(): number {
+    return Math.floor(this.now / 1000);
+  }
+}
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+export function expectGraphError(result: { status: number; body: any }, status: number, code: number): void {
+  expect(result.status).toBe(status);
+  expect(result.body.error).toMatchObject({ code, type: expect.any(String), message: expect.any(String) });
+  expect(result.body.error.fbtrace_id).toMatch(/^A[\w-]{22}$/);
+}
+
+/** A multipart form as fetch sends it. */
+export function uploadForm(fields: Record<string, string>, file?: { name: string; type?: string; data: Buffer | string; field?: string }): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.set(key, value);
+  if (file !== undefined) {
+    const data = typeof file.data === 'string' ? Buffer.from(file.data) : file.data;
+    form.set(file.field ?? 'file', new Blob([data], file.type === undefined ? {} : { type: file.type }), file.name);
+  }
+  return form;
 }
 
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxClient> {

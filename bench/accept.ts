@@ -1,0 +1,298 @@
+/**
+ * Accept latency of a 10,000-recipient send-template-broadcast through the local gateway (real
+ * HTTP on 127.0.0.1), against the floor of the same work done directly in the same process.
+ *
+ * The runtime runs with `startWorkers: false`, so nothing drains the queue meanwhile; the queue is
+ * purged after every round. Every request has its own broadcast key (the contract allows 10
+ * requests per minute per key and sender, and the usage plan a burst of 20 per key) and its own
+ * body (recipient numbers and broadcast name differ). Requests are sequential; the floor of each
+ * body is measured right after its request so both see the same machine load.
+ *
+ * Floor = JSON.parse of the request text + building the same chunk messages with
+ * `chunkMessages` + `SqsOutboundQueue.enqueue` to the same fauxqs queue with the same client.
+ *
+ * Then, to explain the gap: the steps of the request timed one by one through the exported
+ * functions and services the handler uses (median of 10 calls each), and a CPU profile of 10
+ * requests.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
+import { getServices, type Services } from '../functions/composition';
+import { startLocalRuntime, type LocalRuntime } from '../local/local-runtime';
+import { CHUNK_SIZE, type BroadcastJob } from '../shared/broadcast/broadcast-job';
+import { chunkMessages, type ChunkRecipient, type OutboundMessage } from '../shared/broadcast/chunk-message';
+import {
+  findDuplicateRecipient,
+  payloadHashOf,
+  resolveRecipients,
+  selectTemplate,
+} from '../shared/broadcast/send-template-broadcast';
+import { templateBroadcastSchema, type TemplateBroadcastRequest } from '../shared/broadcast/template-broadcast.schema';
+import { bodyPlaceholderCount } from '../shared/broadcast/template-placeholders';
+import { SqsOutboundQueue } from '../shared/adapters/sqs/sqs-outbound-queue';
+import { parseRequest } from '../shared/http/validation';
+import { distribution, median, type Distribution } from './lib/stats';
+import { profile, saveProfile, summarizeProfile, type ProfileSummary } from './lib/profile';
+import { RequestCounter, type RequestCounts } from './lib/request-counter';
+import { BENCH_TEMPLATE, broadcastBody, createBenchTenant, issueKey, postBroadcast, type BenchTenant } from './lib/workload';
+
+const projectRoot = resolve(__dirname, '..');
+
+export interface AcceptOptions {
+  recipients: number;
+  rounds: number;
+  requestsPerRound: number;
+  log?: (line: string) => void;
+  profileFile?: string;
+}
+
+export interface RoundResult {
+  accept: Distribution;
+  floor: Distribution;
+  ratioP50: number;
+  ratioP95: number;
+}
+
+export interface AcceptResult {
+  recipients: number;
+  bodyBytes: number;
+  firstRequestMs: number;
+  rounds: RoundResult[];
+  /** Median over rounds of each round's figure. */
+  acceptP50: number;
+  acceptP95: number;
+  floorP50: number;
+  floorP95: number;
+  ratioP50: number;
+  ratioP95: number;
+  /** One round with an Idempotency-Key on every request. */
+  withIdempotencyKey: Distribution;
+  steps: Array<{ step: string; ms: number }>;
+  /** AWS requests of one accepted request (local gateway's key check included; see cost). */
+  requestCounts: RequestCounts;
+  profile: ProfileSummary;
+}
+
+interface Context {
+  runtime: LocalRuntime;
+  services: Services;
+  tenant: BenchTenant;
+  queue: SqsOutboundQueue;
+  seed: number;
+}
+
+function nextBody(context: Context, label: string, recipients: number): string {
+  context.seed += 1;
+  return JSON.stringify(
+    broadcastBody({ count: recipients, seed: context.seed % 100, from: context.tenant.phoneNumber, name: `bench ${label} ${context.seed}` }),
+  );
+}
+
+async function acceptOnce(context: Context, text: string, headers: Record<string, string> = {}, presetKey?: string): Promise<number> {
+  const key = presetKey ?? (await issueKey(context.services, context.tenant.organizationId));
+  const answer = await postBroadcast(context.runtime.baseUrl, key, text, headers);
+  if (answer.status !== 202) throw new Error(`expected 202, got ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+  return answer.ms;
+}
+
+/** The floor: parse, chunk, enqueue. Same body, same queue, same SQS client as the handler. */
+async function floorOnce(context: Context, text: string): Promise<number> {
+  const { tenant } = context;
+  const started = performance.now();
+  const body = JSON.parse(text) as TemplateBroadcastRequest;
+  const recipients: ChunkRecipient[] = body.data.map((recipient, index) => [index, recipient.countryCode + recipient.toPhoneNumber, recipient.templateParams ?? []]);
+  const messages: OutboundMessage[] = [];
+  for (let chunkIndex = 0; chunkIndex * CHUNK_SIZE < recipients.length; chunkIndex += 1) {
+    messages.push(
+      ...chunkMessages(
+        {
+          kind: 'template-chunk',
+          version: 1,
+          jobId: `floor_${context.seed}`,
+          organizationId: tenant.organizationId,
+          chunkIndex,
+          wabaId: tenant.wabaId,
+          phoneNumberId: tenant.phoneNumberId,
+          template: { name: BENCH_TEMPLATE.name, language: BENCH_TEMPLATE.language },
+        },
+        recipients.slice(chunkIndex * CHUNK_SIZE, (chunkIndex + 1) * CHUNK_SIZE),
+      ),
+    );
+  }
+  await context.queue.enqueue(messages);
+  return performance.now() - started;
+}
+
+async function purge(context: Context): Promise<void> {
+  await context.runtime.sqs.send(new PurgeQueueCommand({ QueueUrl: context.runtime.queueUrls.outbound }));
+}
+
+async function timeStep(label: string, times: number, work: (iteration: number) => Promise<unknown> | unknown): Promise<{ step: string; ms: number }> {
+  const samples: number[] = [];
+  for (let iteration = 0; iteration < times; iteration += 1) {
+    const started = performance.now();
+    await work(iteration);
+    samples.push(performance.now() - started);
+  }
+  return { step: label, ms: median(samples) };
+}
+
+/** The handler's steps one by one, with the same body and the same services. */
+async function stepTimings(context: Context, recipients: number): Promise<Array<{ step: string; ms: number }>> {
+  const { services, tenant } = context;
+  const text = nextBody(context, 'steps', recipients);
+  const parsed = JSON.parse(text) as unknown;
+  const request = parseRequest(templateBroadcastSchema, parsed);
+  const key = await issueKey(services, tenant.organizationId);
+  const sender = await services.broadcast.senders.resolveSender(tenant.organizationId, tenant.phoneNumber);
+  const templates = await services.broadcast.templates.templatesOf(sender.wabaId, sender.accessToken);
+  const template = selectTemplate(templates, request);
+  const resolved = resolveRecipients(request, bodyPlaceholderCount(template));
+  const buildMessages = (jobId: string): OutboundMessage[] => {
+    const messages: OutboundMessage[] = [];
+    for (let chunkIndex = 0; chunkIndex * CHUNK_SIZE < resolved.length; chunkIndex += 1) {
+      const base = { kind: 'template-chunk' as const, version: 1 as const, jobId, organizationId: tenant.organizationId, chunkIndex, wabaId: sender.wabaId, phoneNumberId: sender.phoneNumberId, template: { name: template.name, language: template.language } };
+      messages.push(...chunkMessages(base, resolved.slice(chunkIndex * CHUNK_SIZE, (chunkIndex + 1) * CHUNK_SIZE)));
+    }
+    return messages;
+  };
+  const chunkSizes = Array.from({ length: Math.ceil(resolved.length / CHUNK_SIZE) }, (_, index) => Math.min(CHUNK_SIZE, resolved.length - index * CHUNK_SIZE));
+  const job = (iteration: number): BroadcastJob => ({
+    jobId: `steps_${context.seed}_${iteration}`,
+    organizationId: tenant.organizationId,
+    broadcastName: 'steps',
+    exposed: true,
+    wabaId: sender.wabaId,
+    phoneNumberId: sender.phoneNumberId,
+    fromPhoneNumber: sender.phoneNumber,
+    template: { name: template.name, language: template.language, category: template.category, id: template.id },
+    totalRecipients: resolved.length,
+    totalChunks: chunkSizes.length,
+    chunkSize: CHUNK_SIZE,
+    createdAt: new Date().toISOString(),
+  });
+  const messages = buildMessages('steps');
+  const times = 10;
+  const steps = [
+    await timeStep('JSON.parse of the body (middy json parser)', times, () => JSON.parse(text)),
+    await timeStep('valibot schema validation (parseRequest)', times, () => parseRequest(templateBroadcastSchema, parsed)),
+    await timeStep('authenticate key: 2 reads (x2: gateway key check + handler)', times, async () => {
+      await services.http.authenticate('broadcast-api-key', key);
+      await services.http.authenticate('broadcast-api-key', key);
+    }),
+    await timeStep('rate limit: 1 conditional update', times, (iteration) =>
+      services.http.rateLimiter.consume(`bench-steps#${context.seed}#${iteration}`, 10, new Date()),
+    ),
+    await timeStep('duplicate check (findDuplicateRecipient)', times, () => findDuplicateRecipient(request.data)),
+    await timeStep('resolve sender: 2 reads + token decrypt', times, () => services.broadcast.senders.resolveSender(tenant.organizationId, tenant.phoneNumber)),
+    await timeStep('templates (cached) + selectTemplate', times, async () =>
+      selectTemplate(await services.broadcast.templates.templatesOf(sender.wabaId, sender.accessToken), request),
+    ),
+    await timeStep('resolveRecipients', times, () => resolveRecipients(request, bodyPlaceholderCount(template))),
+    await timeStep('build chunk messages (chunkMessages)', times, () => buildMessages('steps')),
+    await timeStep(`createJob: ${chunkSizes.length + 1} conditional puts`, times, (iteration) => services.broadcast.broadcasts.createJob(job(iteration), chunkSizes)),
+    await timeStep('enqueue (SqsOutboundQueue, SendMessageBatch)', times, () => services.broadcast.queue.enqueue(messages)),
+    await timeStep('Idempotency-Key only: payload hash', times, () => payloadHashOf(request)),
+    await timeStep('Idempotency-Key only: guard (put + update)', times, (iteration) =>
+      services.broadcast.idempotency.run(`bench#${context.seed}#${iteration}`, 'hash', async () => ({ ok: true }), { inProgressTimeoutMs: 30_000 }),
+    ),
+  ];
+  await purge(context);
+  return steps;
+}
+
+export async function benchAccept(options: AcceptOptions): Promise<AcceptResult> {
+  const log = options.log ?? (() => undefined);
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-accept-'));
+  const runtime = await startLocalRuntime({
+    port: 0,
+    persist: false,
+    dataDirectory,
+    sandbox: { throughputPerSecond: 1000 },
+    startWorkers: false,
+    seedDemo: false,
+  });
+  try {
+    const services = getServices();
+    const counter = new RequestCounter();
+    counter.attachDynamoDb(services.clients.dynamoDbBase);
+    counter.attachSqs(services.clients.sqs);
+    const tenant = await createBenchTenant(services, runtime.sandbox!, 1, 80);
+    const context: Context = { runtime, services, tenant, queue: new SqsOutboundQueue(services.clients.sqs, runtime.queueUrls.outbound), seed: 0 };
+
+    // First request: the handler module is imported and the SDK clients are built (a cold start
+    // of the local process, not comparable to Lambda's). Then one more to warm up.
+    const firstText = nextBody(context, 'first', options.recipients);
+    const bodyBytes = Buffer.byteLength(firstText);
+    const firstRequestMs = await acceptOnce(context, firstText);
+    await acceptOnce(context, nextBody(context, 'warm', options.recipients));
+    await floorOnce(context, firstText);
+
+    // One request, counted.
+    const countedText = nextBody(context, 'counted', options.recipients);
+    const countedKey = await issueKey(services, tenant.organizationId);
+    counter.reset();
+    await acceptOnce(context, countedText, {}, countedKey);
+    const requestCounts = counter.snapshot();
+    await purge(context);
+
+    const rounds: RoundResult[] = [];
+    for (let round = 0; round < options.rounds; round += 1) {
+      const accept: number[] = [];
+      const floor: number[] = [];
+      for (let index = 0; index < options.requestsPerRound; index += 1) {
+        const text = nextBody(context, `r${round}`, options.recipients);
+        accept.push(await acceptOnce(context, text));
+        floor.push(await floorOnce(context, text));
+      }
+      await purge(context);
+      const result: RoundResult = { accept: distribution(accept), floor: distribution(floor), ratioP50: 0, ratioP95: 0 };
+      result.ratioP50 = result.accept.p50 / result.floor.p50;
+      result.ratioP95 = result.accept.p95 / result.floor.p95;
+      rounds.push(result);
+      log(
+        `  round ${round + 1}: accept p50 ${result.accept.p50.toFixed(0)} / p95 ${result.accept.p95.toFixed(0)} ms, floor p50 ${result.floor.p50.toFixed(0)} / p95 ${result.floor.p95.toFixed(0)} ms, ratio ${result.ratioP50.toFixed(2)}x`,
+      );
+    }
+
+    const withKey: number[] = [];
+    for (let index = 0; index < options.requestsPerRound; index += 1) {
+      withKey.push(await acceptOnce(context, nextBody(context, 'idem', options.recipients), { 'Idempotency-Key': `bench-${context.seed}-${Date.now()}` }));
+    }
+    await purge(context);
+    const withIdempotencyKey = distribution(withKey);
+    log(`  with Idempotency-Key: p50 ${withIdempotencyKey.p50.toFixed(0)} / p95 ${withIdempotencyKey.p95.toFixed(0)} ms`);
+
+    const steps = await stepTimings(context, options.recipients);
+
+    const profiledTexts = Array.from({ length: 10 }, () => nextBody(context, 'prof', options.recipients));
+    const profiledKeys = await Promise.all(profiledTexts.map(() => issueKey(services, tenant.organizationId)));
+    const { profile: cpuProfile } = await profile(async () => {
+      for (const [index, text] of profiledTexts.entries()) await acceptOnce(context, text, {}, profiledKeys[index]);
+    });
+    await purge(context);
+    if (options.profileFile) saveProfile(cpuProfile, options.profileFile);
+
+    return {
+      recipients: options.recipients,
+      bodyBytes,
+      firstRequestMs,
+      rounds,
+      acceptP50: median(rounds.map((round) => round.accept.p50)),
+      acceptP95: median(rounds.map((round) => round.accept.p95)),
+      floorP50: median(rounds.map((round) => round.floor.p50)),
+      floorP95: median(rounds.map((round) => round.floor.p95)),
+      ratioP50: median(rounds.map((round) => round.ratioP50)),
+      ratioP95: median(rounds.map((round) => round.ratioP95)),
+      withIdempotencyKey,
+      steps,
+      requestCounts,
+      profile: summarizeProfile(cpuProfile, projectRoot),
+    };
+  } finally {
+    await runtime.stop();
+    rmSync(dataDirectory, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Lambda bundles: each `functions/<name>/<name>.lambda.ts` bundled with esbuild exactly as the CDK
+ * app's NodejsFunction does (the options are read from lib/constructs/service-function.ts:
+ * platform node, target node22, ESM with the createRequire banner, minified, source map without
+ * sources content, everything bundled incl. @aws-sdk), then loaded cold in fresh processes.
+ *
+ * Load time = `import()` of the bundle, timed inside a fresh `node -e` process (the module graph
+ * evaluated, no handler call). Twice: plain, and with NODE_OPTIONS=--enable-source-maps, which the
+ * stack sets on every function. A `node -e` importing an empty module is the baseline.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { bundlingOptions } from '../lib/constructs/service-function';
+import { entryOf, functions, type FunctionName } from '../lib/resource-definitions';
+import { median } from './lib/stats';
+
+const projectRoot = resolve(__dirname, '..');
+
+export interface BundleSample {
+  name: FunctionName;
+  memoryMb: number;
+  bytes: number;
+  sourceMapBytes: number;
+  buildMs: number;
+  /** Bytes of the minified output by npm package (or `project` for our own code), largest first. */
+  topContributors: Array<{ source: string; bytes: number }>;
+  loadMs: number[];
+  loadMsMedian: number;
+  loadWithSourceMapsMs: number[];
+  loadWithSourceMapsMsMedian: number;
+}
+
+export interface BundleResult {
+  esbuildOptions: Record<string, unknown>;
+  nodeVersion: string;
+  processesPerMeasurement: number;
+  baselineMs: number[];
+  baselineMsMedian: number;
+  bundles: BundleSample[];
+  /** Functions in lib/resource-definitions.ts whose entry file does not exist (yet). */
+  missingEntries: string[];
+}
+
+/** NodejsFunction's BundlingOptions translated to esbuild's API (what its CLI call amounts to). */
+export function cdkEsbuildOptions(): BuildOptions {
+  const options = bundlingOptions;
+  return {
+    bundle: true,
+    platform: 'node',
+    target: options.target,
+    format: options.format as BuildOptions['format'],
+    minify: options.minify,
+    sourcemap: options.sourceMap,
+    sourcesContent: options.sourcesContent,
+    mainFields: options.mainFields,
+    banner: options.banner ? { js: options.banner } : undefined,
+    external: options.externalModules ?? ['@aws-sdk/*'],
+    charset: options.charset as BuildOptions['charset'],
+    logLevel: 'warning',
+  };
+}
+
+const IMPORT_TIMER = [
+  'const started = performance.now();',
+  'import(process.argv[1]).then((module) => {',
+  '  const elapsed = performance.now() - started;',
+  "  if (process.argv[2] === 'handler' && typeof module.handler !== 'function') throw new Error('no handler export');",
+  '  process.stdout.write(String(elapsed));',
+  '});',
+].join('\n');
+
+function timeImport(fileUrl: string, expectHandler: boolean, extraNodeOptions?: string): number {
+  const env = { ...process.env, NODE_OPTIONS: extraNodeOptions ?? '' };
+  const out = execFileSync(process.execPath, ['-e', IMPORT_TIMER, fileUrl, expectHandler ? 'handler' : 'none'], {
+    encoding: 'utf8',
+    env,
+    cwd: tmpdir(),
+    timeout: 60_000,
+  });
+  return Number(out);
+}
+
+/** Output bytes grouped by npm package, from esbuild's metafile. */
+function contributorsOf(metafile: Metafile, outfile: string): Array<{ source: string; bytes: number }> {
+  const output = Object.entries(metafile.outputs).find(([path]) => resolve(projectRoot, path) === outfile)?.[1];
+  const totals = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const source = match ? match[1]! : 'project';
+    totals.set(source, (totals.get(source) ?? 0) + bytesInOutput);
+  }
+  return [...totals].map(([source, bytes]) => ({ source, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, 8);
+}
+
+export async function benchBundles(processes = 5, log: (line: string) => void = () => undefined): Promise<BundleResult> {
+  const outRoot = mkdtempSync(join(tmpdir(), 'wbp-bench-bundles-'));
+  try {
+    const options = cdkEsbuildOptions();
+    const extension = options.format === 'esm' ? 'mjs' : 'js';
+
+    const empty = join(outRoot, `empty.${extension}`);
+    writeFileSync(empty, 'export {};\n');
+    timeImport(pathToFileURL(empty).href, false); // warm the OS file cache for node itself
+    const baselineMs = Array.from({ length: processes }, () => timeImport(pathToFileURL(empty).href, false));
+
+    const bundles: BundleSample[] = [];
+    const missingEntries: string[] = [];
+    for (const name of Object.keys(functions) as FunctionName[]) {
+      if (!existsSync(join(projectRoot, entryOf(name)))) {
+        missingEntries.push(entryOf(name));
+        log(`  ${name}: skipped, ${entryOf(name)} does not exist`);
+        continue;
+      }
+      const outfile = join(outRoot, name, `index.${extension}`);
+      const buildStarted = performance.now();
+      const result = await build({ ...options, entryPoints: [join(projectRoot, entryOf(name))], outfile, absWorkingDir: projectRoot, metafile: true });
+      const buildMs = performance.now() - buildStarted;
+      const url = pathToFileURL(outfile).href;
+      timeImport(url, true); // one unmeasured load: page cache, like a Lambda's code already on disk
+      const loadMs = Array.from({ length: processes }, () => timeImport(url, true));
+      const loadWithSourceMapsMs = Array.from({ length: processes }, () => timeImport(url, true, '--enable-source-maps'));
+      const sample: BundleSample = {
+        name,
+        memoryMb: functions[name].memoryMb,
+        bytes: statSync(outfile).size,
+        sourceMapBytes: statSync(`${outfile}.map`).size,
+        buildMs,
+        topContributors: contributorsOf(result.metafile!, outfile),
+        loadMs,
+        loadMsMedian: median(loadMs),
+        loadWithSourceMapsMs,
+        loadWithSourceMapsMsMedian: median(loadWithSourceMapsMs),
+      };
+      log(`  ${name}: ${sample.bytes} bytes, load ${sample.loadMsMedian.toFixed(1)} ms (${sample.loadWithSourceMapsMsMedian.toFixed(1)} ms with source maps)`);
+      bundles.push(sample);
+    }
+    const { banner: _banner, ...shown } = options;
+    return {
+      esbuildOptions: { ...shown, banner: 'createRequire shim (see lib/constructs/service-function.ts)' },
+      nodeVersion: process.version,
+      processesPerMeasurement: processes,
+      baselineMs,
+      baselineMsMedian: median(baselineMs),
+      bundles,
+      missingEntries,
+    };
+  } finally {
+    rmSync(outRoot, { recursive: true, force: true });
+  }
+}

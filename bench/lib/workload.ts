@@ -1,0 +1,131 @@
+/**
+ * Tenants and broadcast bodies for the benchmarks, created through the same admin use cases an
+ * operator uses (services.tenancy.admin.*), with a matching business account in the sandbox.
+ */
+import type { Services } from '../../functions/composition';
+import type { CloudApiSandbox, SandboxBusinessAccount } from '../../sandbox/cloud-api-sandbox';
+
+export const BROADCAST_PATH = '/prod/api/v2/broadcast/public/send-template-broadcast';
+export const BENCH_TEMPLATE = { name: 'bench_update', language: 'en_US', category: 'UTILITY' as const };
+
+export interface BenchTenant {
+  organizationId: string;
+  wabaId: string;
+  phoneNumber: string;
+  phoneNumberId: string;
+  accessToken: string;
+  messagesPerSecond: number;
+}
+
+/** Deterministic, distinct identifiers per tenant number `n` (0-999). */
+const ids = (n: number) => {
+  const suffix = String(n).padStart(3, '0');
+  return {
+    wabaId: `210000000000${suffix}`,
+    businessId: `209000000000${suffix}`,
+    phoneNumberId: `220000000000${suffix}`,
+    phoneNumber: `1555030${String(n).padStart(4, '0')}`,
+    templateId: `230000000000${suffix}`,
+  };
+};
+
+export async function createBenchTenant(
+  services: Services,
+  sandbox: CloudApiSandbox,
+  n: number,
+  messagesPerSecond: number,
+): Promise<BenchTenant> {
+  const { wabaId, businessId, phoneNumberId, phoneNumber, templateId } = ids(n);
+  const accessToken = `sandbox-token-bench-${n}`;
+  const account: SandboxBusinessAccount = {
+    wabaId,
+    businessId,
+    name: `Bench ${n}`,
+    accessToken,
+    phoneNumbers: [{ id: phoneNumberId, displayPhoneNumber: phoneNumber, verifiedName: `Bench ${n}`, qualityRating: 'GREEN' }],
+    templates: [
+      {
+        id: templateId,
+        name: BENCH_TEMPLATE.name,
+        language: BENCH_TEMPLATE.language,
+        category: BENCH_TEMPLATE.category,
+        status: 'APPROVED',
+        components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' }],
+      },
+    ],
+  };
+  sandbox.registerBusinessAccount(account);
+
+  const admin = services.tenancy.admin;
+  const organization = await admin.createOrganization({ name: `Bench org ${n}`, plan: 'enterprise' });
+  const organizationId = organization.organizationId;
+  await admin.setSubscription({
+    organizationId,
+    status: 'active',
+    plan: 'enterprise',
+    currentPeriodEnd: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+  });
+  await admin.connectBusinessAccount({ organizationId, wabaId, businessId, name: account.name, accessToken, messagesPerSecond });
+  await admin.addPhoneNumber({ organizationId, wabaId, digits: phoneNumber, phoneNumberId });
+  return { organizationId, wabaId, phoneNumber, phoneNumberId, accessToken, messagesPerSecond };
+}
+
+export async function issueKey(services: Services, organizationId: string): Promise<string> {
+  return (await services.tenancy.admin.issueCredential({ organizationId, kind: 'broadcast-api-key' })).secret;
+}
+
+export interface Recipient {
+  countryCode: string;
+  toPhoneNumber: string;
+  templateParams: string[];
+}
+
+/**
+ * A send-template-broadcast body of `count` distinct recipients with their own parameters.
+ * `seed` (0-99) shifts every number, so bodies of different seeds share no recipient.
+ */
+export function broadcastBody(options: { count: number; seed: number; from: string; name: string }): {
+  broadcastName: string;
+  fromPhoneNumber: string;
+  templateName: string;
+  templateLanguage: string;
+  templateType: 'UTILITY';
+  data: Recipient[];
+} {
+  const base = 9_000_000_000 + options.seed * 10_000_000;
+  return {
+    broadcastName: options.name,
+    fromPhoneNumber: options.from,
+    templateName: BENCH_TEMPLATE.name,
+    templateLanguage: BENCH_TEMPLATE.language,
+    templateType: BENCH_TEMPLATE.category,
+    data: Array.from({ length: options.count }, (_, index) => ({
+      countryCode: '91',
+      toPhoneNumber: String(base + index),
+      templateParams: [`Customer ${index}`, `ORD-${options.seed}-${index}`],
+    })),
+  };
+}
+
+export async function postBroadcast(
+  baseUrl: string,
+  apiKey: string,
+  text: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<{ status: number; body: any; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}${BROADCAST_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey, ...extraHeaders },
+    body: text,
+  });
+  const answer = await response.text();
+  const ms = performance.now() - started;
+  let body: unknown = answer;
+  try {
+    body = JSON.parse(answer);
+  } catch {
+    // keep the text
+  }
+  return { status: response.status, body, ms };
+}

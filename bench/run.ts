@@ -1,0 +1,265 @@
+/**
+ * `npm run bench`: performance figures of the platform on this machine, printed as tables and
+ * written to bench/results/latest.json. Not a test; `npm test` never runs it.
+ *
+ *   npm run bench                          # everything (about 8-10 minutes)
+ *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain
+ *
+ * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
+ * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+
+// Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
+process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+
+const sections = ['startup', 'bundles', 'accept', 'drain'] as const;
+type Section = (typeof sections)[number];
+
+const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
+const selected = new Set<Section>(
+  onlyArgument ? (onlyArgument.slice('--only='.length).split(',').filter((name) => (sections as readonly string[]).includes(name)) as Section[]) : sections,
+);
+
+const resultsDirectory = join(__dirname, 'results');
+
+async function main(): Promise<void> {
+  const { renderTable, section } = await import('./lib/table');
+  const { int, kib, median, ms, pct, round } = await import('./lib/stats');
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  const benchStarted = performance.now();
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: round(os.totalmem() / 2 ** 30, 1),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
+  };
+  out(`Machine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}`);
+  out(`Load average at start (1/5/15 min): ${machine.loadAverageAtStart.join(' / ')}${machine.loadAverageAtStart[0]! > machine.cpus ? '  << other work is running: figures will be noisy' : ''}`);
+
+  const results: Record<string, unknown> = { startedAt: new Date().toISOString(), machine };
+  const loadBySection: Record<string, number[]> = {};
+  const goals: Array<{ figure: string; value: string; goal: string; met: string }> = [];
+
+  if (selected.has('startup')) {
+    out(section('1. npm start: startup and shutdown (3 runs)'));
+    const { benchStartup } = await import('./startup');
+    const startup = await benchStartup(3, out);
+    results.startup = startup;
+    loadBySection.startup = os.loadavg();
+    const cold = startup.samples.filter((sample) => sample.kind === 'cold');
+    const warm = startup.samples.filter((sample) => sample.kind === 'warm');
+    out(
+      renderTable(
+        ['figure', 'median', 'runs'],
+        [
+          ['cold boot (fresh data dir, seeding): spawn -> banner', ms(startup.medians.coldReadyMs), cold.map((sample) => Math.round(sample.readyMs)).join(', ')],
+          ['  of which inside the app ("ready in")', ms(median(cold.map((s) => s.selfReportedMs))), cold.map((s) => s.selfReportedMs).join(', ')],
+          ['warm boot (same data dir, no seeding): spawn -> banner', ms(startup.medians.warmReadyMs), warm.map((sample) => Math.round(sample.readyMs)).join(', ')],
+          ['  of which inside the app ("ready in")', ms(median(warm.map((s) => s.selfReportedMs))), warm.map((s) => s.selfReportedMs).join(', ')],
+          ['shutdown, Ctrl-C to the process group -> npm exits', ms(startup.medians.ctrlCStopMs), cold.map((sample) => Math.round(sample.stopMs)).join(', ')],
+          ['shutdown, SIGINT to the app process -> npm exits', ms(startup.medians.sigintAppStopMs), warm.map((sample) => Math.round(sample.stopMs)).join(', ')],
+          ['app exit code after SIGINT', startup.appExitCodes.join(', '), ''],
+          ['npm status after Ctrl-C (sh re-raises SIGINT)', cold.map((s) => s.npmExitSignal ?? s.npmExitCode).join(', '), ''],
+          ['"stopped." printed, no process left, stderr clean', startup.allClean ? 'yes' : 'NO', ''],
+          ['warm boot reused demo credentials (no seeding)', warm.every((s) => !s.seeded) ? 'yes' : 'NO', ''],
+        ],
+      ),
+    );
+    for (const sample of startup.samples) if (sample.stderrProblems.length) out(`  stderr (${sample.kind}): ${sample.stderrProblems.join(' | ')}`);
+    goals.push(
+      { figure: 'npm start cold boot to banner', value: ms(startup.medians.coldReadyMs), goal: 'none set', met: '-' },
+      { figure: 'npm start warm boot to banner', value: ms(startup.medians.warmReadyMs), goal: 'none set', met: '-' },
+      { figure: 'shutdown on SIGINT', value: ms(startup.medians.sigintAppStopMs), goal: 'none set', met: '-' },
+      {
+        figure: 'clean exit on SIGINT',
+        value: `exit ${startup.appExitCodes.join('/')}`,
+        goal: 'exit code 0, nothing left running',
+        met: startup.allClean && startup.appExitCodes.every((code) => code === 0) ? 'yes' : 'no',
+      },
+    );
+  }
+
+  if (selected.has('bundles')) {
+    out(section('2. Lambda bundles (esbuild as CDK bundles them; load = import() in a fresh node, median of 5)'));
+    const { benchBundles } = await import('./bundles');
+    const bundles = await benchBundles(5, () => undefined);
+    results.bundles = bundles;
+    loadBySection.bundles = os.loadavg();
+    out(`esbuild: ${JSON.stringify(bundles.esbuildOptions)}`);
+    out(
+      renderTable(
+        ['function', 'memory', 'bytes', 'size', 'load', 'load w/ source maps', 'largest parts'],
+        [
+          ['(baseline: empty module)', '', '', '', ms(bundles.baselineMsMedian), '', ''],
+          ...bundles.bundles.map((bundle) => [
+            bundle.name,
+            `${bundle.memoryMb} MB`,
+            int(bundle.bytes),
+            kib(bundle.bytes),
+            ms(bundle.loadMsMedian),
+            ms(bundle.loadWithSourceMapsMsMedian),
+            bundle.topContributors
+              .slice(0, 3)
+              .map((part) => `${part.source} ${kib(part.bytes)}`)
+              .join(', '),
+          ]),
+        ],
+      ),
+    );
+    if (bundles.missingEntries.length) out(`not bundled (entry file missing): ${bundles.missingEntries.join(', ')}`);
+    for (const bundle of bundles.bundles) {
+      goals.push({ figure: `bundle ${bundle.name}`, value: `${kib(bundle.bytes)}, load ${ms(bundle.loadMsMedian)}`, goal: 'none set', met: '-' });
+    }
+  }
+
+  let acceptResult: Awaited<ReturnType<typeof import('./accept').benchAccept>> | undefined;
+  if (selected.has('accept')) {
+    out(section('3. Accept latency: 10,000-recipient send-template-broadcast via the local gateway'));
+    const { benchAccept } = await import('./accept');
+    mkdirSync(resultsDirectory, { recursive: true });
+    acceptResult = await benchAccept({ recipients: 10_000, rounds: 3, requestsPerRound: 20, log: out, profileFile: join(resultsDirectory, 'accept.cpuprofile.json') });
+    results.accept = acceptResult;
+    loadBySection.accept = os.loadavg();
+    const a = acceptResult;
+    out(`body ${kib(a.bodyBytes)}; first request after start (module load, SDK clients) ${ms(a.firstRequestMs)}`);
+    out(
+      renderTable(
+        ['', 'p50', 'p95', 'per round p50'],
+        [
+          ['accept (HTTP, gateway + handler)', ms(a.acceptP50), ms(a.acceptP95), a.rounds.map((r) => Math.round(r.accept.p50)).join(', ')],
+          ['floor (parse + chunk + enqueue)', ms(a.floorP50), ms(a.floorP95), a.rounds.map((r) => Math.round(r.floor.p50)).join(', ')],
+          ['ratio accept / floor', `${round(a.ratioP50, 2)}x`, `${round(a.ratioP95, 2)}x`, a.rounds.map((r) => `${round(r.ratioP50, 2)}x`).join(', ')],
+          ['accept with Idempotency-Key (1 round)', ms(a.withIdempotencyKey.p50), ms(a.withIdempotencyKey.p95), ''],
+        ],
+      ),
+    );
+    out('\nWhere the time goes: each step alone, same body, same services (median of 10):');
+    out(renderTable(['step', 'ms'], a.steps.map((step) => [step.step, round(step.ms, 1)])));
+    out(`\nCPU profile of 10 requests (${round(a.profile.sampledMs, 0)} ms sampled), by role:`);
+    out(renderTable(['role', 'ms', 'share'], a.profile.byRole.map((row) => [row.role, round(row.ms, 0), pct(row.share)])));
+    out('platform code by innermost component:');
+    out(renderTable(['component', 'ms', 'share'], a.profile.platformComponents.slice(0, 10).map((row) => [row.component, round(row.ms, 0), pct(row.share)])));
+    goals.push(
+      { figure: 'accept p50 (10,000 recipients)', value: ms(a.acceptP50), goal: 'none set', met: '-' },
+      { figure: 'accept p95 (10,000 recipients)', value: ms(a.acceptP95), goal: 'none set', met: '-' },
+      { figure: 'accept / floor at p50', value: `${round(a.ratioP50, 2)}x`, goal: '<= 2x', met: a.ratioP50 <= 2 ? 'yes' : 'no' },
+      { figure: 'accept / floor at p95', value: `${round(a.ratioP95, 2)}x`, goal: '<= 2x', met: a.ratioP95 <= 2 ? 'yes' : 'no' },
+    );
+  }
+
+  let drainResults: Awaited<ReturnType<typeof import('./drain').benchDrain>> | undefined;
+  if (selected.has('drain')) {
+    out(section('4. Drain throughput against the sandbox (pace = sandbox limit per number)'));
+    const { benchDrain } = await import('./drain');
+    mkdirSync(resultsDirectory, { recursive: true });
+    drainResults = await benchDrain({
+      scenarios: [
+        { label: '1 account @ 80/s, 2,000 recipients', accounts: 1, ratePerSecond: 80, recipientsPerAccount: 2_000 },
+        { label: '1 account @ 1000/s, 10,000 recipients', accounts: 1, ratePerSecond: 1000, recipientsPerAccount: 10_000 },
+        { label: '4 accounts @ 80/s, 2,000 recipients each', accounts: 4, ratePerSecond: 80, recipientsPerAccount: 2_000 },
+        { label: '4 accounts @ 1000/s, 10,000 recipients each', accounts: 4, ratePerSecond: 1000, recipientsPerAccount: 10_000 },
+      ],
+      runsPerScenario: 3,
+      budgetSeconds: 390,
+      diagnosticEnvironment: { WORKER_MAX_IN_FLIGHT: '8' },
+      profileScenario: '1 account @ 1000/s, 10,000 recipients',
+      profileFile: join(resultsDirectory, 'drain.cpuprofile.json'),
+      log: out,
+    });
+    results.drain = drainResults;
+    loadBySection.drain = os.loadavg();
+    out('');
+    out(
+      renderTable(
+        ['scenario', 'runs', 'achieved/configured (median)', 'per account (median)', 'dup', 'lost', 'retries', 'ELU', 'complete'],
+        drainResults.map((result) => [
+          result.scenario.label,
+          result.runs.length,
+          pct(result.medianFraction),
+          result.medianAccountFractions.map(pct).join(' '),
+          result.runs.reduce((sum, run) => sum + run.aggregate.duplicates, 0),
+          result.runs.reduce((sum, run) => sum + run.aggregate.lost, 0),
+          result.runs.reduce((sum, run) => sum + run.accounts.reduce((inner, account) => inner + account.ledger.retries, 0), 0),
+          result.runs.map((run) => round(run.eventLoopUtilization, 2)).join(' '),
+          result.runs.map((run) => (run.completed ? 'yes' : run.stalled ? 'stuck' : 'timeout')).join(' '),
+        ]),
+      ),
+    );
+    for (const result of drainResults) {
+      const errors = [...new Set(result.runs.flatMap((run) => run.invocations.errors))];
+      if (errors.length) out(`  ${result.scenario.label}: ${errors.slice(0, 4).join(' | ')}`);
+    }
+    const profiled = drainResults.find((result) => result.profile);
+    if (profiled?.profile) {
+      out(`\nCPU profile of "${profiled.scenario.label}" run 1, by role:`);
+      out(renderTable(['role', 'ms', 'share'], profiled.profile.byRole.map((row) => [row.role, round(row.ms, 0), pct(row.share)])));
+    }
+    for (const result of drainResults) {
+      goals.push({
+        figure: `drain ${result.scenario.label}`,
+        value: `${pct(result.medianFraction)} (accounts ${result.medianAccountFractions.map(pct).join(', ')})`,
+        goal: '>= 95% of configured',
+        met: result.medianFraction >= 0.95 && result.medianAccountFractions.every((fraction) => fraction >= 0.95) ? 'yes' : 'no',
+      });
+      goals.push({
+        figure: `exactly once, ${result.scenario.label}`,
+        value: `dup ${result.runs.reduce((sum, run) => sum + run.aggregate.duplicates, 0)}, lost ${result.runs.reduce((sum, run) => sum + run.aggregate.lost, 0)}`,
+        goal: '0 duplicates, 0 lost',
+        met: result.allExactlyOnce ? 'yes' : 'no',
+      });
+    }
+  }
+
+  if (acceptResult && drainResults) {
+    out(section('5. AWS cost of one 10,000-recipient broadcast (us-east-1 list prices, 2024)'));
+    const { estimateCost } = await import('./cost');
+    const estimates = [];
+    for (const [rate, label] of [
+      [80, '1 account @ 80/s, 2,000 recipients'],
+      [1000, '1 account @ 1000/s, 10,000 recipients'],
+    ] as const) {
+      const scenario = drainResults.filter((result) => result.scenario.label.startsWith(label));
+      const run = scenario.flatMap((result) => result.runs).find((candidate) => candidate.completed) ?? scenario[0]?.runs[0];
+      if (!run) continue;
+      const estimate = estimateCost({
+        ratePerSecond: rate,
+        recipients: 10_000,
+        measured: run.requestCounts,
+        measuredRecipients: run.accounts[0]!.uniqueRecipients || 1,
+        measuredInvocations: run.invocations.count,
+        acceptMs: acceptResult.acceptP50,
+      });
+      estimates.push({ ...estimate, basedOn: label });
+      out(`\nAt ${rate} msg/s (counts from "${label}"${run.completed ? '' : ', INCOMPLETE run'}):`);
+      out(renderTable(['item', 'quantity', 'USD', 'arithmetic'], estimate.lines.map((line) => [line.item, `${round(line.quantity, 2)} ${line.unit}`, `$${line.usd.toFixed(6)}`, line.arithmetic])));
+      out(`total $${estimate.totalUsd.toFixed(4)} per 10,000 recipients ($${estimate.perThousandRecipientsUsd.toFixed(5)} per 1,000)`);
+      out(renderTable(['DynamoDB requests (scaled to 10,000)', 'calls', 'WRU', 'RRU'], estimate.dynamoDbBreakdown.map((row) => [row.label, row.calls, row.writeUnits, row.readUnits])));
+    }
+    results.cost = estimates;
+  }
+
+  if (goals.length) {
+    out(section('Goals'));
+    out(renderTable(['figure', 'value', 'goal', 'met'], goals.map((goal) => [goal.figure, goal.value, goal.goal, goal.met])));
+  }
+  results.goals = goals;
+  results.loadAverageAfterSection = loadBySection;
+  results.totalSeconds = round((performance.now() - benchStarted) / 1000, 1);
+  mkdirSync(resultsDirectory, { recursive: true });
+  const file = join(resultsDirectory, 'latest.json');
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  out(`\nTotal ${results.totalSeconds} s. Results: ${file}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

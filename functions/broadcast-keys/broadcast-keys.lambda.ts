@@ -1,0 +1,19 @@
+import { createGroupHandler } from '../../shared/http/create-group-handler';
+import { BusinessAccountNeedsAuthorizationError, BusinessAccountNotFoundError, InvalidTenancyInputError, PhoneNumberNotFoundError } from '../../shared/tenancy/errors';
+import { getServices } from '../composition';
+import { generateKey } from './generate-key.handler';
+
+const notConnected = [PhoneNumberNotFoundError, BusinessAccountNotFoundError, BusinessAccountNeedsAuthorizationError, InvalidTenancyInputError];
+
+export const handler = createGroupHandler({
+  group: 'broadcast-keys',
+  operations: { generateKey },
+  dependencies: () => {
+    const services = getServices();
+    return {
+      ...services.http,
+      keys: services.tenancy,
+      keyErrors: { isNotConnected: (error: unknown) => notConnected.some((errorClass) => error instanceof errorClass) },
+    };
+  },
+});

@@ -1,0 +1,36 @@
+import { broadcastEnvelope } from '../../shared/http/surface-responses';
+import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
+import { parseRequest } from '../../shared/http/validation';
+import { sendBulkSchema, sendSingleSchema } from '../../shared/broadcast/legacy-template-send.schema';
+import { sendLegacyTemplate, type CostSummary, type LegacySendDependencies } from '../../shared/broadcast/send-legacy-template';
+
+/** The earlier operations nest the result: `data` = {status, message, data: cost summary}. */
+const nested = (message: string, summary: CostSummary) => ({
+  statusCode: 200,
+  body: broadcastEnvelope(200, message, { status: true, message, data: summary }),
+});
+
+export const sendSingle: HttpOperation<LegacySendDependencies> = async (request, dependencies) => {
+  const body = parseRequest(sendSingleSchema, request.body);
+  const summary = await sendLegacyTemplate(dependencies, callerOf(request), {
+    mode: 'single',
+    templateName: body.templateName,
+    templateLanguage: body.templateLanguage,
+    recipients: [{ countryCode: body.countryCode, toPhoneNumber: body.toPhoneNumber, templateParams: body.templateParams }],
+    broadcastName: body.broadcastName,
+  });
+  return nested('Message queued successfully', summary);
+};
+
+export const sendBulk: HttpOperation<LegacySendDependencies> = async (request, dependencies) => {
+  const body = parseRequest(sendBulkSchema, request.body);
+  const summary = await sendLegacyTemplate(dependencies, callerOf(request), {
+    mode: 'bulk',
+    templateName: body.templateName,
+    templateLanguage: body.templateLanguage,
+    recipients: body.data,
+    globalTemplateParams: body.globalTemplateParams,
+    broadcastName: body.broadcastName,
+  });
+  return nested(`Bulk messages queued for ${summary.total_contacts - summary.failed_contacts} of ${summary.total_contacts} contacts`, summary);
+};

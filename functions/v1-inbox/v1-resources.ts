@@ -1,0 +1,29 @@
+/** How contacts and conversations appear in v1 responses: stable shapes, absent values as null. */
+import type { Contact, Conversation } from '../../shared/inbox/inbox-entities';
+import type { Page } from '../../shared/inbox/contact-use-cases';
+import { v1Envelope } from '../../shared/http/surface-responses';
+
+export const contactResource = (contact: Contact) => ({
+  id: contact.contactId,
+  phoneNumber: contact.phoneNumber,
+  name: contact.name,
+  email: contact.email ?? null,
+  tags: contact.tags,
+  attributes: contact.attributes,
+  createdAt: contact.createdAt,
+  updatedAt: contact.updatedAt,
+});
+
+export const conversationResource = (conversation: Conversation) => ({
+  id: conversation.conversationId,
+  contactId: conversation.contactId,
+  senderPhoneNumber: conversation.senderPhoneNumber,
+  status: conversation.status,
+  createdAt: conversation.createdAt,
+  updatedAt: conversation.updatedAt,
+  closedAt: conversation.closedAt ?? null,
+  lastMessageAt: conversation.lastMessageAt ?? null,
+});
+
+export const pageBody = <T>(page: Page<T>, toResource: (item: T) => unknown) =>
+  v1Envelope(page.items.map(toResource), { page: page.page, pageSize: page.pageSize, total: page.total });

@@ -1,0 +1,131 @@
+/**
+ * Sends: `POST /{phone-number-id}/messages` (every message type, read receipts, typing
+ * indicators) and `POST /{phone-number-id}/marketing_messages` (marketing templates through the
+ * Marketing Messages API). Both run the same pipeline; fault injection (`errorRate`,
+ * `recipientErrors`, `recipientTimeouts`) and throughput apply to sends only.
+ */
+import type { PhoneState } from '../account-state';
+import {
+  accountNotRegistered,
+  injectedError,
+  invalidParameter,
+  rateLimitHit,
+  requiredParameter,
+  templateDisabled,
+  templateNotFound,
+  templatePaused,
+  transientServiceError,
+} from '../graph-errors';
+import type { PricingCategory } from '../message-events';
+import { checkTemplateParams, parseMessageRequest, type MessageRequest } from '../message-validation';
+import { countryOf } from '../phone-format';
+import { isRecord, ParamReader } from '../request-params';
+import type { StoredAccount, StoredTemplate } from '../sandbox-state';
+import { ok, route, type GraphOutcome, type GraphRoute, type RouteContext } from './route-kit';
+
+type PhoneContext = RouteContext<{ kind: 'phone'; owner: StoredAccount; phone: PhoneState }>;
+type SendRequest = Extract<MessageRequest, { kind: 'send' }>;
+
+/** A template a send may use: approved, or paused/disabled so the send gets Meta's specific error. */
+function sendableTemplate(context: PhoneContext, message: SendRequest): StoredTemplate | undefined {
+  if (message.template === undefined) return undefined;
+  const { name, languageCode } = message.template;
+  const stored = context.deps.state.findTemplate(context.node.owner, name, languageCode);
+  const status = stored?.template.status;
+  if (stored === undefined || (status !== 'APPROVED' && status !== 'PAUSED' && status !== 'DISABLED')) {
+    throw templateNotFound(name, languageCode);
+  }
+  if (status === 'PAUSED') throw templatePaused(name, languageCode);
+  if (status === 'DISABLED') throw templateDisabled(name, languageCode);
+  checkTemplateParams(stored.expectedParams, message.template);
+  return stored;
+}
+
+/**
+ * Validation first (deterministic client errors), then injected faults, then throughput — so
+ * `recipientErrors` fire regardless of load and only accepted messages use up throughput.
+ */
+function deliver(context: PhoneContext, body: unknown, message: SendRequest, marketing: boolean): GraphOutcome {
+  const { control, limiter, log, events, messageIds } = context.deps;
+  const { owner, phone } = context.node;
+  if (!phone.registered) throw accountNotRegistered(phone.number.id);
+  const template = sendableTemplate(context, message);
+  if (marketing && template !== undefined && template.template.category !== 'MARKETING') {
+    throw invalidParameter(
+      `Param template['name'] must name a MARKETING template; ${template.template.name} (${template.template.language}) is ${template.template.category}.`,
+    );
+  }
+
+  if (control.takeRecipientTimeout(message.waId)) return { kind: 'hold' };
+  const rule = control.takeRecipientError(message.waId);
+  if (rule !== undefined) throw injectedError(rule.code, rule.httpStatus, rule.message);
+  if (control.shouldFailTransiently()) throw transientServiceError();
+  if (!limiter.tryAcquire(phone.number.id, control.throughputFor(phone.number.id))) throw rateLimitHit();
+
+  const messageId = messageIds.next(message.waId);
+  const at = context.now();
+  log.record({
+    messageId,
+    phoneNumberId: phone.number.id,
+    recipient: message.waId,
+    type: message.type,
+    body,
+    receivedAt: new Date(at).toISOString(),
+    ...(marketing ? { via: 'marketing_messages' as const } : {}),
+  });
+  const category: PricingCategory =
+    template === undefined ? 'SERVICE' : marketing ? 'MARKETING_LITE' : template.template.category;
+  events.record({
+    at,
+    wabaId: owner.account.wabaId,
+    phoneNumberId: phone.number.id,
+    displayPhoneNumber: phone.number.displayPhoneNumber,
+    recipient: message.waId,
+    country: countryOf(message.waId),
+    ...(template === undefined ? {} : { templateId: template.template.id }),
+    pricingCategory: category,
+    // Free-form messages can only be sent inside a customer service window, which is free.
+    pricingType: template === undefined ? 'FREE_CUSTOMER_SERVICE' : 'REGULAR',
+  });
+  return ok({
+    messaging_product: 'whatsapp',
+    contacts: [{ input: message.to, wa_id: message.waId }],
+    // Meta reports message_status only for template messages.
+    messages: [template === undefined ? { id: messageId } : { id: messageId, message_status: 'accepted' }],
+  });
+}
+
+function sendMessage(context: PhoneContext): GraphOutcome {
+  const body = context.json();
+  const message = parseMessageRequest(body);
+  // Read receipts and typing indicators are acknowledged without being sends.
+  if (message.kind === 'read') return ok({ success: true });
+  return deliver(context, body, message, false);
+}
+
+/**
+ * The Marketing Messages API takes template messages only, with the extra fields of the YAML's
+ * MarketingMessageRequestPayload (recipient_type and type are required there).
+ */
+function sendMarketingMessage(context: PhoneContext): GraphOutcome {
+  const body = context.json();
+  if (!isRecord(body)) throw invalidParameter('Invalid JSON in request body');
+  const params = ParamReader.of(body);
+  if (!params.has('messaging_product')) throw requiredParameter('messaging_product');
+  if (!params.has('recipient_type')) throw requiredParameter('recipient_type');
+  params.enumValue('recipient_type', ['individual'] as const);
+  if (!params.has('type')) throw requiredParameter('type');
+  params.enumValue('type', ['template'] as const);
+  if (!params.has('template')) throw requiredParameter('template');
+  params.optionalEnum('product_policy', ['CLOUD_API_FALLBACK', 'STRICT'] as const);
+  params.optionalBoolean('message_activity_sharing');
+  if (body.status !== undefined) throw invalidParameter('Param status is not supported on marketing_messages.');
+  const message = parseMessageRequest(body);
+  if (message.kind !== 'send') throw invalidParameter('Param type must be one of {TEMPLATE}.');
+  return deliver(context, body, message, true);
+}
+
+export const messagingRoutes: GraphRoute[] = [
+  route('phone', 'POST', 'messages', sendMessage),
+  route('phone', 'POST', 'marketing_messages', sendMarketingMessage),
+];

@@ -1,0 +1,39 @@
+import * as v from 'valibot';
+
+/**
+ * The earlier send-single and send-bulk bodies. Recipient numbers are not validated here: an
+ * invalid number is a partial failure (counted, not charged), not a rejected request.
+ */
+const requiredText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(512, 'must be at most 512 characters'));
+const parameters = v.array(v.pipe(v.string(), v.maxLength(1024, 'values must be at most 1024 characters')));
+
+export const legacyRecipientSchema = v.object({
+  countryCode: v.string(),
+  toPhoneNumber: v.string(),
+  templateParams: v.optional(parameters),
+});
+
+const templateFields = {
+  templateName: requiredText,
+  templateLanguage: requiredText,
+  templateType: requiredText,
+  templateId: v.optional(v.string()),
+};
+
+export const sendSingleSchema = v.object({
+  ...templateFields,
+  countryCode: v.string(),
+  toPhoneNumber: v.string(),
+  templateParams: v.optional(parameters),
+  broadcastName: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'))),
+});
+
+export const sendBulkSchema = v.object({
+  ...templateFields,
+  broadcastName: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
+  data: v.pipe(v.array(legacyRecipientSchema, 'must be an array of recipients'), v.minLength(1, 'must hold at least 1 recipient')),
+  globalTemplateParams: v.optional(parameters),
+});
+
+export type SendSingleRequest = v.InferOutput<typeof sendSingleSchema>;
+export type SendBulkRequest = v.InferOutput<typeof sendBulkSchema>;

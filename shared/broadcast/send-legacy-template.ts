@@ -1,0 +1,244 @@
+/**
+ * The earlier send-single and send-bulk operations: a template to up to 1,000 recipients,
+ * charged per message from the organization's wallet at the destination country's price.
+ *
+ * Invalid recipients are partial failures: counted in `failed_contacts`, not charged, and
+ * stored in the job's ledger with their failure_reason_code. The rest go through the same queue,
+ * worker and ledger as template broadcasts.
+ */
+import { randomBytes } from 'node:crypto';
+import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
+import { chunkMessages, type ChunkRecipient } from './chunk-message';
+import {
+  BroadcastNameTakenError,
+  BusinessAccountIncompleteError,
+  NoBusinessAccountError,
+  SenderNotOwnedError,
+  InvalidPhoneNumberFormatError,
+  LegacyTemplateLanguageError,
+  LegacyTemplateMissingError,
+  NoSubscriptionError,
+  PricingNotAvailableError,
+  RecipientLimitExceededError,
+  TemplateParameterCountError,
+  UserNotSignedUpError,
+} from './errors';
+import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, LedgerEntry, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
+import { bodyPlaceholderCount } from './template-placeholders';
+import type { TemplateCatalog } from './template-catalog';
+import type { UpstreamTemplate } from '../upstream/cloud-api-client';
+
+export const LEGACY_RECIPIENT_LIMIT = 1000;
+
+export interface LegacySendDependencies {
+  senders: SenderDirectory;
+  templates: TemplateCatalog;
+  broadcasts: BroadcastRepository;
+  queue: OutboundQueue;
+  billing: BillingPort;
+  broadcastNames: BroadcastNameRegistry;
+  clock: Clock;
+}
+
+export interface LegacyRecipient {
+  countryCode: string;
+  toPhoneNumber: string;
+  templateParams?: string[];
+}
+
+export interface LegacySendInput {
+  mode: 'single' | 'bulk';
+  templateName: string;
+  templateLanguage: string;
+  recipients: readonly LegacyRecipient[];
+  globalTemplateParams?: string[];
+  broadcastName?: string;
+}
+
+/** The contract's cost summary; money in the currency's units. */
+export interface CostSummary {
+  total_contacts: number;
+  failed_contacts: number;
+  estimated_cost: number;
+  oldBalance: number;
+  newEstimatedBalance: number;
+}
+
+const toUnits = (micros: number): number => Math.round(micros) / 1_000_000;
+
+/** Earlier keys were generated per sender; an unbound key sends from the organization's first sender. */
+async function senderFor(dependencies: LegacySendDependencies, caller: { organizationId: string; boundPhoneNumber?: string }): Promise<SenderAccount> {
+  try {
+    const phoneNumber =
+      caller.boundPhoneNumber ?? (await dependencies.senders.listSenders(caller.organizationId)).map((sender) => sender.phoneNumber).sort()[0];
+    if (!phoneNumber) throw new UserNotSignedUpError();
+    return await dependencies.senders.resolveSender(caller.organizationId, phoneNumber);
+  } catch (error) {
+    const senderUnusable =
+      error instanceof SenderNotOwnedError || error instanceof BusinessAccountIncompleteError || error instanceof NoBusinessAccountError;
+    if (senderUnusable) throw new UserNotSignedUpError();
+    throw error;
+  }
+}
+
+function approvedTemplate(templates: readonly UpstreamTemplate[], name: string, language: string): UpstreamTemplate {
+  const approved = templates.filter((template) => template.name === name && template.status === 'APPROVED');
+  if (approved.length === 0) throw new LegacyTemplateMissingError();
+  const template = approved.find((candidate) => candidate.language === language);
+  if (!template) throw new LegacyTemplateLanguageError();
+  return template;
+}
+
+interface Triage {
+  accepted: Array<ChunkRecipient & { priceMicros: number }>;
+  failed: Array<{ index: number; to: string; reason: string }>;
+}
+
+async function triageRecipients(
+  billing: BillingPort,
+  input: LegacySendInput,
+  category: string,
+  placeholders: number,
+): Promise<Triage> {
+  const prices = new Map<string, Promise<number | undefined>>();
+  const seen = new Set<string>();
+  const triage: Triage = { accepted: [], failed: [] };
+  for (const [index, recipient] of input.recipients.entries()) {
+    const countryCode = recipient.countryCode.trim();
+    const number = recipient.toPhoneNumber.trim().replace(/^0+/, '');
+    const to = countryCode + number;
+    if (!/^\d{1,3}$/.test(countryCode) || !/^\d{4,14}$/.test(number) || to.length > 15) {
+      triage.failed.push({ index, to, reason: 'INVALID_PHONE_NUMBER' });
+      continue;
+    }
+    if (seen.has(to)) {
+      triage.failed.push({ index, to, reason: 'DUPLICATE_RECIPIENT' });
+      continue;
+    }
+    seen.add(to);
+    const parameters = recipient.templateParams ?? input.globalTemplateParams ?? [];
+    if (parameters.length !== placeholders) {
+      triage.failed.push({ index, to, reason: '131014' });
+      continue;
+    }
+    if (!prices.has(countryCode)) prices.set(countryCode, billing.priceOf(countryCode, category));
+    const priceMicros = await prices.get(countryCode)!;
+    if (priceMicros === undefined) {
+      triage.failed.push({ index, to, reason: 'UNSUPPORTED_COUNTRY_CODE' });
+      continue;
+    }
+    triage.accepted.push(Object.assign([index, to, parameters] as ChunkRecipient, { priceMicros }));
+  }
+  return triage;
+}
+
+/** A single send has no partial success: its one failure is the answer. */
+function rejectSingle(failure: Triage['failed'][number], placeholders: number, templateName: string): never {
+  switch (failure.reason) {
+    case 'UNSUPPORTED_COUNTRY_CODE':
+      throw new PricingNotAvailableError();
+    case '131014':
+      throw new TemplateParameterCountError(`templateParams must have exactly ${placeholders} values for template ${templateName}`);
+    default:
+      throw new InvalidPhoneNumberFormatError();
+  }
+}
+
+export async function sendLegacyTemplate(
+  dependencies: LegacySendDependencies,
+  caller: { organizationId: string; boundPhoneNumber?: string },
+  input: LegacySendInput,
+): Promise<CostSummary> {
+  const { billing, broadcasts, clock } = dependencies;
+  const organizationId = caller.organizationId;
+  if (!(await billing.hasActiveSubscription(organizationId, clock.now()))) throw new NoSubscriptionError();
+  if (input.recipients.length > LEGACY_RECIPIENT_LIMIT) throw new RecipientLimitExceededError();
+
+  const sender = await senderFor(dependencies, caller);
+  const template = approvedTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), input.templateName, input.templateLanguage);
+  const placeholders = bodyPlaceholderCount(template);
+  const triage = await triageRecipients(billing, input, template.category, placeholders);
+  if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
+
+  const jobId = `leg_${randomBytes(16).toString('base64url').slice(0, 22)}`;
+  const name = input.broadcastName?.trim();
+  if (input.mode === 'bulk' && name && !(await dependencies.broadcastNames.claim(organizationId, name, jobId))) {
+    throw new BroadcastNameTakenError();
+  }
+
+  const costMicros = triage.accepted.reduce((total, recipient) => total + recipient.priceMicros, 0);
+  let balances: { oldBalanceMicros: number; newBalanceMicros: number };
+  try {
+    balances =
+      costMicros > 0
+        ? await billing.debit(organizationId, costMicros)
+        : await billing.balanceOf(organizationId).then((balance) => ({ oldBalanceMicros: balance, newBalanceMicros: balance }));
+  } catch (error) {
+    if (input.mode === 'bulk' && name) await dependencies.broadcastNames.release(organizationId, name, jobId).catch(() => undefined);
+    throw error;
+  }
+
+  try {
+    const now = clock.now();
+    const job: BroadcastJob = {
+      jobId,
+      organizationId,
+      broadcastName: name ?? `${input.mode}:${template.name}`,
+      exposed: false,
+      wabaId: sender.wabaId,
+      phoneNumberId: sender.phoneNumberId,
+      fromPhoneNumber: sender.phoneNumber,
+      template: { name: template.name, language: template.language, category: template.category, id: template.id },
+      totalRecipients: input.recipients.length,
+      totalChunks: 1,
+      chunkSize: CHUNK_SIZE,
+      createdAt: now.toISOString(),
+    };
+    await broadcasts.createJob(job, [input.recipients.length]);
+    if (triage.failed.length > 0) {
+      const failures: LedgerEntry[] = triage.failed.map((failure) => ({
+        index: failure.index,
+        to: failure.to,
+        status: 'FAILED',
+        failureReasonCode: failure.reason,
+        attempts: 0,
+        updatedAt: now.toISOString(),
+      }));
+      await broadcasts.recordOutcomes(jobId, 0, failures);
+      const failuresByReason: Record<string, number> = {};
+      for (const failure of triage.failed) failuresByReason[failure.reason] = (failuresByReason[failure.reason] ?? 0) + 1;
+      await broadcasts.addChunkProgress(jobId, 0, { sent: 0, failed: failures.length, unknown: 0, failuresByReason });
+    }
+    if (triage.accepted.length > 0) {
+      await dependencies.queue.enqueue(
+        chunkMessages(
+          {
+            kind: 'template-chunk',
+            version: 1,
+            jobId,
+            organizationId,
+            chunkIndex: 0,
+            wabaId: sender.wabaId,
+            phoneNumberId: sender.phoneNumberId,
+            template: { name: template.name, language: template.language },
+          },
+          triage.accepted.map(([index, to, parameters]): ChunkRecipient => [index, to, parameters]),
+        ),
+      );
+    } else {
+      await broadcasts.reconcileChunk(jobId, 0, now);
+    }
+  } catch (error) {
+    // Nothing may have been queued: give the money back rather than charge for an unknown state.
+    if (costMicros > 0) await billing.credit(organizationId, costMicros).catch(() => undefined);
+    throw error;
+  }
+
+  return {
+    total_contacts: input.recipients.length,
+    failed_contacts: triage.failed.length,
+    estimated_cost: toUnits(costMicros),
+    oldBalance: toUnits(balances.oldBalanceMicros),
+    newEstimatedBalance: toUnits(balances.newBalanceMicros),
+  };
+}

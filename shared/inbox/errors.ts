@@ -1,0 +1,50 @@
+/**
+ * Failures of the inbox (generic v1 API). Domain terms only; the HTTP error table gives each a
+ * status and a stable code (CONTACT_NOT_FOUND, CONTACT_ALREADY_EXISTS, …).
+ */
+
+export class ContactNotFoundError extends Error {
+  override readonly name = 'ContactNotFoundError';
+  constructor(readonly contactId: string) {
+    super(`Contact ${contactId} does not exist`);
+  }
+}
+
+export class ConversationNotFoundError extends Error {
+  override readonly name = 'ConversationNotFoundError';
+  constructor(readonly conversationId: string) {
+    super(`Conversation ${conversationId} does not exist`);
+  }
+}
+
+/** The number is not one of the organization's connected sender numbers. */
+export class SenderNotFoundError extends Error {
+  override readonly name = 'SenderNotFoundError';
+  constructor(readonly phoneNumber: string) {
+    super(`Phone number ${phoneNumber} is not a sender of this organization`);
+  }
+}
+
+/** Phone numbers are unique per organization. */
+export class ContactAlreadyExistsError extends Error {
+  override readonly name = 'ContactAlreadyExistsError';
+  constructor(
+    readonly phoneNumber: string,
+    readonly existingContactId: string,
+  ) {
+    super(`A contact with phone number ${phoneNumber} already exists: ${existingContactId}`);
+  }
+}
+
+/** At most one open conversation per sender number and contact. */
+export class ConversationAlreadyOpenError extends Error {
+  override readonly name = 'ConversationAlreadyOpenError';
+  constructor(readonly openConversationId: string) {
+    super(`This sender already has an open conversation with the contact: ${openConversationId}`);
+  }
+}
+
+/** The inbox table timed out or could not be reached. Transient; worth a retry. */
+export class InboxStoreUnavailableError extends Error {
+  override readonly name = 'InboxStoreUnavailableError';
+}

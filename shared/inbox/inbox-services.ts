@@ -1,0 +1,36 @@
+/**
+ * The inbox use cases bound to their ports: what the v1-inbox handlers call. Built by
+ * functions/composition.ts. Ports are read at call time, so lazy getters cost nothing until used.
+ */
+import { createContact, getContact, listContacts, type CreateContactInput, type Page, type PageRequest } from './contact-use-cases';
+import {
+  createConversation,
+  getConversation,
+  listConversations,
+  setConversationStatus,
+  type ConversationPorts,
+  type CreateConversationInput,
+} from './conversation-use-cases';
+import type { Contact, ContactFilter, Conversation, ConversationFilter, ConversationStatus } from './inbox-entities';
+
+export interface InboxServices {
+  createContact(input: CreateContactInput): Promise<Contact>;
+  getContact(organizationId: string, contactId: string): Promise<Contact>;
+  listContacts(input: { organizationId: string; filter: ContactFilter } & PageRequest): Promise<Page<Contact>>;
+  createConversation(input: CreateConversationInput): Promise<{ conversation: Conversation; created: boolean }>;
+  getConversation(organizationId: string, conversationId: string): Promise<Conversation>;
+  listConversations(input: { organizationId: string; filter: ConversationFilter } & PageRequest): Promise<Page<Conversation>>;
+  setConversationStatus(input: { organizationId: string; conversationId: string; status: ConversationStatus }): Promise<Conversation>;
+}
+
+export function bindInboxServices(ports: ConversationPorts): InboxServices {
+  return {
+    createContact: (input) => createContact(ports, input),
+    getContact: (organizationId, contactId) => getContact(ports, organizationId, contactId),
+    listContacts: (input) => listContacts(ports, input),
+    createConversation: (input) => createConversation(ports, input),
+    getConversation: (organizationId, conversationId) => getConversation(ports, organizationId, conversationId),
+    listConversations: (input) => listConversations(ports, input),
+    setConversationStatus: (input) => setConversationStatus(ports, input),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Ports of the inbox module: exactly the access patterns its use cases need (docs/DATA-MODEL.md,
+ * "Inbox table"). Writes are single-item and conditional; the use cases order them so that a crash
+ * between two writes is repaired by the next request (see conversation-use-cases.ts).
+ *
+ * Every method throws InboxStoreUnavailableError when the store times out or cannot be reached.
+ */
+import type { Contact, ContactFilter, Conversation, ConversationFilter, ConversationStatus, ListResult, ListWindow } from './inbox-entities';
+
+/** Phone numbers are unique per organization: the first contact to claim one owns it. */
+export interface ContactPhoneNumberClaim {
+  organizationId: string;
+  phoneNumber: string;
+  contactId: string;
+  claimedAt: string;
+}
+
+/** At most one open conversation per sender number and contact: the open one holds this claim. */
+export interface OpenConversationClaim {
+  organizationId: string;
+  senderPhoneNumber: string;
+  contactId: string;
+  conversationId: string;
+  claimedAt: string;
+}
+
+export type ClaimOutcome<Claim> = { claimed: true } | { claimed: false; holder: Claim };
+
+export interface InboxRepository {
+  /**
+   * Claims the number unless another contact holds it; with `replacingContactId`, takes over a
+   * claim only while that contact still holds it (an abandoned claim, see the use case).
+   */
+  claimContactPhoneNumber(claim: ContactPhoneNumberClaim, replacingContactId?: string): Promise<ClaimOutcome<ContactPhoneNumberClaim>>;
+  /** Writes a new contact (its id must be unused) and counts it for the organization's total. */
+  insertContact(contact: Contact): Promise<void>;
+  /** Strongly consistent. */
+  getContact(organizationId: string, contactId: string): Promise<Contact | undefined>;
+  /** Newest first. */
+  listContacts(organizationId: string, filter: ContactFilter, window: ListWindow): Promise<ListResult<Contact>>;
+
+  claimOpenConversation(claim: OpenConversationClaim, replacingConversationId?: string): Promise<ClaimOutcome<OpenConversationClaim>>;
+  /** Deletes the claim only if this conversation still holds it. */
+  releaseOpenConversation(claim: Omit<OpenConversationClaim, 'claimedAt'>): Promise<void>;
+  /** Writes a new open conversation (its id must be unused) and counts it. */
+  insertConversation(conversation: Conversation): Promise<void>;
+  /** Strongly consistent. */
+  getConversation(organizationId: string, conversationId: string): Promise<Conversation | undefined>;
+  /**
+   * Moves the conversation to `status` only if it has the other status (one conditional update),
+   * and adjusts the counts. Returns the conversation as stored afterwards, or undefined when it
+   * did not exist or already had that status (a concurrent change).
+   */
+  changeConversationStatus(organizationId: string, conversationId: string, status: ConversationStatus, at: string): Promise<Conversation | undefined>;
+  /** Newest first. */
+  listConversations(organizationId: string, filter: ConversationFilter, window: ListWindow): Promise<ListResult<Conversation>>;
+}
+
+/** The organization's sender numbers (digits), from the tenancy module. */
+export interface SenderNumbers {
+  listSenderPhoneNumbers(organizationId: string): Promise<string[]>;
+}

@@ -1,0 +1,89 @@
+/**
+ * One Graph call of the wrapper and what its answer means:
+ * 2xx/3xx → returned unchanged; 5xx, timeout, connection failure → UpstreamUnavailableError (502);
+ * rate limits → UpstreamRateLimitedError (429); any other 4xx → UpstreamRejectedError (400), the
+ * Graph error passed through. OAuth 190 on the account's own node also flags the account
+ * needs-authorization. A send whose answer never came is logged for reconciliation.
+ */
+import type { BusinessAccount } from '../tenancy/tenancy-entities';
+import { isRateLimitRejection } from './cloud-api-client';
+import { UpstreamRateLimitedError, UpstreamRejectedError, UpstreamUnavailableError } from './errors';
+import { graphErrorFrom, isInvalidTokenError } from './graph-error';
+import type { GraphRequest, GraphResponse } from './graph-transport';
+import type { UpstreamWrapperDependencies } from './wrapper-ports';
+
+export interface CallContext {
+  account: BusinessAccount;
+  /** Operation name, for logs. */
+  operation: string;
+  /**
+   * The request addresses a node verified as the account's own (its WABA, one of its numbers, a
+   * template or flow checked against its lists). Only then does a 190 flag the account: a 190 on
+   * an id we could not verify (media) says nothing about the account's token.
+   */
+  verifiedNode: boolean;
+  /** A message send: an unanswered or 5xx send may have gone out; it is logged for reconciliation. */
+  send?: { phoneNumberId: string; messageType?: string };
+}
+
+export async function callGraph(deps: UpstreamWrapperDependencies, context: CallContext, request: GraphRequest): Promise<GraphResponse> {
+  let response: GraphResponse;
+  try {
+    response = await deps.graph.request(request);
+  } catch (error) {
+    if (error instanceof UpstreamUnavailableError) logUnknownOutcome(deps, context, error.message);
+    throw error;
+  }
+  if (response.status < 400) return response;
+  if (response.status >= 500) {
+    logUnknownOutcome(deps, context, `HTTP ${response.status}`);
+    throw new UpstreamUnavailableError(`HTTP ${response.status}`);
+  }
+  const error = graphErrorFrom(response.body, response.status);
+  if (isInvalidTokenError(error) && context.verifiedNode) await flagNeedsAuthorization(deps, context.account);
+  if (isRateLimitRejection(response.status, error.code)) throw new UpstreamRateLimitedError(response.status, error);
+  throw new UpstreamRejectedError(response.status, error);
+}
+
+/** Best effort: the caller must see Meta's answer even if the flag cannot be written. */
+export async function flagNeedsAuthorization(deps: UpstreamWrapperDependencies, account: BusinessAccount): Promise<void> {
+  try {
+    await deps.tenancy.markBusinessAccountNeedsAuthorization(account);
+    // For operators: the account has to be connected again (admin CLI connect-business-account).
+    deps.log.warn('business account flagged needs-authorization after OAuth error 190', { organizationId: account.organizationId, wabaId: account.wabaId });
+  } catch (error) {
+    deps.log.warn('could not flag business account needs-authorization', { wabaId: account.wabaId, error: (error as Error).name });
+  }
+}
+
+function logUnknownOutcome(deps: UpstreamWrapperDependencies, context: CallContext, reason: string): void {
+  if (!context.send) return;
+  deps.log.warn('upstream send outcome unknown; reconcile through webhooks', {
+    operation: context.operation,
+    organizationId: context.account.organizationId,
+    wabaId: context.account.wabaId,
+    phoneNumberId: context.send.phoneNumberId,
+    messageType: context.send.messageType,
+    reason,
+  });
+}
+
+const MAX_PAGES = 20;
+
+/** Every item of a Graph list edge, following `paging.cursors.after` while `paging.next` is present. */
+export async function listAllPages<T>(
+  deps: UpstreamWrapperDependencies,
+  context: CallContext,
+  request: Omit<GraphRequest, 'method'>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let after: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const response = await callGraph(deps, context, { ...request, method: 'GET', query: { ...request.query, ...(after ? { after } : {}) } });
+    const body = (response.body ?? {}) as { data?: T[]; paging?: { next?: string; cursors?: { after?: string } } };
+    items.push(...(Array.isArray(body.data) ? body.data : []));
+    after = body.paging?.next ? body.paging.cursors?.after : undefined;
+    if (!after) break;
+  }
+  return items;
+}

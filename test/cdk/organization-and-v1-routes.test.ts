@@ -1,0 +1,72 @@
+/**
+ * The organization administration and generic v1 routes: Bearer credentials checked by the
+ * group's function (no API key, no authorizer, no usage plan), the right functions, and the
+ * inbox table granted only to the v1 function.
+ */
+import type { CfnElement } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { functions } from '../../lib/resource-definitions';
+import { resourcePath, routes, type SurfaceName } from '../../lib/route-manifest';
+import { methodsOf, synthesizePlatform, type MethodSummary, type SynthesizedPlatform } from './support/platform';
+
+let synth: SynthesizedPlatform;
+let template: Template;
+let methods: MethodSummary[];
+
+beforeAll(() => {
+  synth = synthesizePlatform();
+  template = synth.api;
+  methods = methodsOf(template);
+});
+
+const apiId = (surface: SurfaceName) =>
+  synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.node.defaultChild as CfnElement);
+
+const expected: Record<'organization' | 'v1', { auth: string; group: string; paths: string[] }> = {
+  organization: { auth: 'organization-token', group: 'organization-admin', paths: ['POST /organizations/public/remove-employee-bulk'] },
+  v1: {
+    auth: 'v1-api-key',
+    group: 'v1-inbox',
+    paths: [
+      'GET /contacts',
+      'POST /contacts',
+      'GET /contacts/{contactId}',
+      'GET /conversations',
+      'POST /conversations',
+      'GET /conversations/{conversationId}',
+      'PATCH /conversations/{conversationId}',
+    ],
+  },
+};
+
+describe.each(Object.entries(expected) as Array<['organization' | 'v1', (typeof expected)['v1']]>)('surface %s', (surface, { auth, group, paths }) => {
+  const own = () => routes.filter((route) => route.surface === surface);
+
+  it('has exactly its routes, each authenticated by its Bearer credential in the function', () => {
+    expect(own().map((route) => `${route.method} ${route.path}`).sort()).toEqual([...paths].sort());
+    for (const route of own()) {
+      expect(route.auth).toBe(auth);
+      expect(route.group).toBe(group);
+      const method = methods.find((candidate) => candidate.apiLogicalId === apiId(surface) && candidate.path === resourcePath(route) && candidate.httpMethod === route.method);
+      expect(method).toBeDefined();
+      // No API key (Bearer tokens are not usage-plan keys) and no gateway authorizer: the function verifies the credential.
+      expect(method!.properties.ApiKeyRequired === true).toBe(false);
+      expect(method!.properties.AuthorizationType).toBe('NONE');
+      expect(method!.properties.AuthorizerId).toBeUndefined();
+    }
+  });
+});
+
+it('words every 400 and 5xx of remove-employee-bulk as the contract does', () => {
+  const route = routes.find((candidate) => candidate.operation === 'removeEmployeeBulk')!;
+  expect(route.badRequestMessage).toBe('No email IDs provided');
+  expect(route.serverErrorMessage).toBe('Something went wrong while removing employees');
+});
+
+it('grants the inbox table to the v1 function only', () => {
+  for (const [name, definition] of Object.entries(functions)) {
+    expect(definition.tables.inbox).toBe(name === 'v1-inbox' ? 'readWrite' : undefined);
+  }
+  expect(functions['organization-admin'].tables).toEqual({ tenancy: 'readWrite', rateLimits: 'readWrite' });
+  expect(functions['v1-inbox'].tables.tenancy).toBe('read');
+});
