@@ -1,7 +1,7 @@
 /**
  * One free-form message, by type. The contract gives fields and rules for text, document, audio,
  * video, location and interactive; for image and sticker (and lengths it leaves open) Meta's own
- * limits apply. docs/FREEFORM.md lists every field with its rule and which are optional.
+ * limits apply. docs/FREEFORM-AND-EARLIER.md lists every field with its rule and which are optional.
  */
 import * as v from 'valibot';
 import { digitsOnly } from './template-broadcast.schema';
@@ -126,7 +126,7 @@ export const freeformMessageSchema = v.variant(
       name: optionalText(1000),
       address: optionalText(1000),
     }),
-    v.object({ ...common, type: v.literal('interactive'), interactive: v.variant('type', [buttonMessage, listMessage], "must have type 'button' or 'list'") }),
+    v.object({ ...common, type: v.literal('interactive'), interactive: v.variant('type', [buttonMessage, listMessage], "must be 'button' or 'list'") }),
   ],
   'must be one of text, image, document, audio, video, sticker, location, interactive',
 );

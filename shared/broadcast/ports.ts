@@ -56,6 +56,17 @@ export interface BroadcastRepository {
   addChunkProgress(jobId: string, chunkIndex: number, delta: ProgressDelta): Promise<void>;
   /** Recounts the chunk from its ledger and marks it done when every recipient is accounted for. */
   reconcileChunk(jobId: string, chunkIndex: number, now: Date): Promise<{ done: boolean }>;
+  /**
+   * The ledger entry that recorded an upstream message id (gsi1 `WAMID#<id>`), so a delivery event
+   * can be matched to its job and recipient; undefined when no entry holds that id.
+   */
+  findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined>;
+}
+
+export interface LedgerEntryLocation {
+  jobId: string;
+  chunkIndex: number;
+  entry: LedgerEntry;
 }
 
 export interface ProgressDelta {

@@ -229,8 +229,9 @@ export async function sendLegacyTemplate(
       await broadcasts.reconcileChunk(jobId, 0, now);
     }
   } catch (error) {
-    // Nothing may have been queued: give the money back rather than charge for an unknown state.
+    // Nothing may have been queued: give the money and the name back rather than keep them for a failed request.
     if (costMicros > 0) await billing.credit(organizationId, costMicros).catch(() => undefined);
+    if (input.mode === 'bulk' && name) await dependencies.broadcastNames.release(organizationId, name, jobId).catch(() => undefined);
     throw error;
   }
 

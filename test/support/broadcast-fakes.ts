@@ -17,6 +17,7 @@ import type {
   Clock,
   IdempotencyGuard,
   LedgerEntry,
+  LedgerEntryLocation,
   OutboundQueue,
   ProgressDelta,
   SendPacer,
@@ -384,6 +385,16 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     Object.assign(chunk, { sent, failed, unknown, failuresByReason });
     chunk.doneAt ??= now.toISOString();
     return { done: true };
+  }
+
+  async findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined> {
+    this.touch('findByMessageId');
+    for (const [id, entry] of this.ledger) {
+      if (entry.messageId !== messageId) continue;
+      const [jobId, chunkIndex] = id.split('#');
+      return { jobId: jobId!, chunkIndex: Number(chunkIndex), entry: copy(entry) };
+    }
+    return undefined;
   }
 }
 

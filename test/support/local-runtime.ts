@@ -6,6 +6,8 @@ import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '
 /** Fast-paced settings for tests: short waits, a generous default pace. */
 export const testEnvironment = {
   DEFAULT_MESSAGES_PER_SECOND: '1000',
+  // In-process dynalite on a shared 2-core machine: fewer parallel sends keep it inside its 2 s timeout.
+  WORKER_MAX_IN_FLIGHT: '16',
   WORKER_BACKOFF_BASE_MS: '5',
   WORKER_BACKOFF_MAX_MS: '50',
   WORKER_RATE_LIMIT_HOLD_MS: '50',

@@ -18,7 +18,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastJob, ChunkProgress } from '../../broadcast/broadcast-job';
-import type { BroadcastRepository, ClaimResult, LedgerEntry, ProgressDelta } from '../../broadcast/ports';
+import type { BroadcastRepository, ClaimResult, LedgerEntry, LedgerEntryLocation, ProgressDelta } from '../../broadcast/ports';
 
 const jobKey = (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' });
 const chunkKey = (jobId: string, chunkIndex: number) => ({ pk: `JOB#${jobId}`, sk: `CHUNK#${String(chunkIndex).padStart(4, '0')}` });
@@ -204,6 +204,24 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
         ExpressionAttributeValues: values,
       }),
     );
+  }
+
+  async findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined> {
+    // gsi1 is eventually consistent on AWS: an event arriving within ~1 s of the send may need a retry.
+    const page = await this.documentClient.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+        ExpressionAttributeValues: { ':pk': `WAMID#${messageId}`, ':sk': 'LEDGER' },
+        Limit: 1,
+      }),
+    );
+    const item = page.Items?.[0];
+    const location = typeof item?.pk === 'string' ? /^LEDGER#(.+)#(\d+)$/.exec(item.pk) : null;
+    if (!item || !location) return undefined;
+    const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, expiresAt: _expiresAt, claimToken: _claimToken, ...entry } = item;
+    return { jobId: location[1]!, chunkIndex: Number(location[2]), entry: entry as LedgerEntry };
   }
 
   async reconcileChunk(jobId: string, chunkIndex: number, now: Date): Promise<{ done: boolean }> {
