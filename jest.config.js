@@ -1,9 +1,7 @@
 // Three layers, selectable with --selectProjects: unit (no network), integration
 // (the local runtime started in-process), cdk (template assertions).
-// @middy/* ships ESM only; swc turns it (and our TypeScript) into CommonJS for jest.
-const transform = {
-  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
-};
+// @middy/* ships ESM only; esbuild turns it (and our TypeScript) into CommonJS for jest.
+const transform = { '^.+\\.(t|j)sx?$': '<rootDir>/test/support/esbuild-jest-transform.js' };
 const common = {
   transform,
   transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],

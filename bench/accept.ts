@@ -16,6 +16,7 @@
  * requests.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
@@ -33,10 +34,12 @@ import { templateBroadcastSchema, type TemplateBroadcastRequest } from '../share
 import { bodyPlaceholderCount } from '../shared/broadcast/template-placeholders';
 import { SqsOutboundQueue } from '../shared/adapters/sqs/sqs-outbound-queue';
 import { parseRequest } from '../shared/http/validation';
+import { routes } from '../lib/route-manifest';
+import { lambdaContext, proxyEventFor } from '../test/support/api-gateway-event';
 import { distribution, median, type Distribution } from './lib/stats';
 import { profile, saveProfile, summarizeProfile, type ProfileSummary } from './lib/profile';
 import { RequestCounter, type RequestCounts } from './lib/request-counter';
-import { BENCH_TEMPLATE, broadcastBody, createBenchTenant, issueKey, postBroadcast, type BenchTenant } from './lib/workload';
+import { BENCH_TEMPLATE, broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestoredEnvironment, type BenchTenant } from './lib/workload';
 
 const projectRoot = resolve(__dirname, '..');
 
@@ -50,7 +53,10 @@ export interface AcceptOptions {
 
 export interface RoundResult {
   accept: Distribution;
+  /** The broadcast-send Lambda handler invoked directly with the proxy event (no HTTP, no gateway). */
+  handler: Distribution;
   floor: Distribution;
+  acceptWithIdempotencyKey: Distribution;
   ratioP50: number;
   ratioP95: number;
 }
@@ -67,8 +73,13 @@ export interface AcceptResult {
   floorP95: number;
   ratioP50: number;
   ratioP95: number;
-  /** One round with an Idempotency-Key on every request. */
-  withIdempotencyKey: Distribution;
+  handlerP50: number;
+  handlerP95: number;
+  handlerRatioP50: number;
+  handlerRatioP95: number;
+  /** Same requests with an Idempotency-Key header (median over rounds). */
+  withIdempotencyKeyP50: number;
+  withIdempotencyKeyP95: number;
   steps: Array<{ step: string; ms: number }>;
   /** AWS requests of one accepted request (local gateway's key check included; see cost). */
   requestCounts: RequestCounts;
@@ -95,6 +106,45 @@ async function acceptOnce(context: Context, text: string, headers: Record<string
   const answer = await postBroadcast(context.runtime.baseUrl, key, text, headers);
   if (answer.status !== 202) throw new Error(`expected 202, got ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
   return answer.ms;
+}
+
+const sendRoute = routes.find((route) => route.operation === 'sendTemplateBroadcast')!;
+
+/** The Lambda handler as API Gateway would invoke it: the proxy event, in this process. */
+async function handlerOnce(context: Context, text: string): Promise<number> {
+  const key = await issueKey(context.services, context.tenant.organizationId);
+  const { handler } = (await import('../functions/broadcast-send/broadcast-send.lambda')) as unknown as {
+    handler: (event: ReturnType<typeof proxyEventFor>, lambda: ReturnType<typeof lambdaContext>) => Promise<{ statusCode: number; body: string }>;
+  };
+  const event = proxyEventFor(sendRoute, { headers: { 'Content-Type': 'application/json', 'x-api-key': key }, body: text });
+  const started = performance.now();
+  const result = await handler(event, lambdaContext());
+  const elapsed = performance.now() - started;
+  if (result.statusCode !== 202) throw new Error(`handler answered ${result.statusCode}: ${result.body.slice(0, 300)}`);
+  return elapsed;
+}
+
+/** POST of the same body to a bare node:http server in this process that only reads it. */
+async function transportTimer(): Promise<{ post: (text: string) => Promise<number>; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    const parts: Buffer[] = [];
+    request.on('data', (part: Buffer) => parts.push(part));
+    request.on('end', () => {
+      const body = Buffer.concat(parts).toString('utf8');
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ bytes: body.length }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return {
+    post: async (text) => {
+      const started = performance.now();
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+      await response.text();
+      return performance.now() - started;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The floor: parse, chunk, enqueue. Same body, same queue, same SQS client as the handler. */
@@ -175,7 +225,9 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
   });
   const messages = buildMessages('steps');
   const times = 10;
+  const transport = await transportTimer();
   const steps = [
+    await timeStep('HTTP POST of the body to a bare node:http server (client + server in this process)', times, () => transport.post(text)),
     await timeStep('JSON.parse of the body (middy json parser)', times, () => JSON.parse(text)),
     await timeStep('valibot schema validation (parseRequest)', times, () => parseRequest(templateBroadcastSchema, parsed)),
     await timeStep('authenticate key: 2 reads (x2: gateway key check + handler)', times, async () => {
@@ -199,11 +251,14 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
       services.broadcast.idempotency.run(`bench#${context.seed}#${iteration}`, 'hash', async () => ({ ok: true }), { inProgressTimeoutMs: 30_000 }),
     ),
   ];
+  await transport.close();
   await purge(context);
   return steps;
 }
 
-export async function benchAccept(options: AcceptOptions): Promise<AcceptResult> {
+export const benchAccept = (options: AcceptOptions): Promise<AcceptResult> => withRestoredEnvironment(() => benchAcceptInner(options));
+
+async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult> {
   const log = options.log ?? (() => undefined);
   const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-accept-'));
   const runtime = await startLocalRuntime({
@@ -228,6 +283,7 @@ export async function benchAccept(options: AcceptOptions): Promise<AcceptResult>
     const bodyBytes = Buffer.byteLength(firstText);
     const firstRequestMs = await acceptOnce(context, firstText);
     await acceptOnce(context, nextBody(context, 'warm', options.recipients));
+    await handlerOnce(context, nextBody(context, 'warm', options.recipients));
     await floorOnce(context, firstText);
 
     // One request, counted.
@@ -241,29 +297,35 @@ export async function benchAccept(options: AcceptOptions): Promise<AcceptResult>
     const rounds: RoundResult[] = [];
     for (let round = 0; round < options.rounds; round += 1) {
       const accept: number[] = [];
+      const handler: number[] = [];
       const floor: number[] = [];
+      const withKey: number[] = [];
+      // Interleaved, so every variant sees the same machine load.
       for (let index = 0; index < options.requestsPerRound; index += 1) {
         const text = nextBody(context, `r${round}`, options.recipients);
         accept.push(await acceptOnce(context, text));
+        handler.push(await handlerOnce(context, nextBody(context, `h${round}`, options.recipients)));
         floor.push(await floorOnce(context, text));
+        withKey.push(await acceptOnce(context, nextBody(context, `k${round}`, options.recipients), { 'Idempotency-Key': `bench-${context.seed}-${Date.now()}` }));
+        if (index % 5 === 4) await purge(context);
       }
       await purge(context);
-      const result: RoundResult = { accept: distribution(accept), floor: distribution(floor), ratioP50: 0, ratioP95: 0 };
+      const result: RoundResult = {
+        accept: distribution(accept),
+        handler: distribution(handler),
+        floor: distribution(floor),
+        acceptWithIdempotencyKey: distribution(withKey),
+        ratioP50: 0,
+        ratioP95: 0,
+      };
       result.ratioP50 = result.accept.p50 / result.floor.p50;
       result.ratioP95 = result.accept.p95 / result.floor.p95;
       rounds.push(result);
       log(
-        `  round ${round + 1}: accept p50 ${result.accept.p50.toFixed(0)} / p95 ${result.accept.p95.toFixed(0)} ms, floor p50 ${result.floor.p50.toFixed(0)} / p95 ${result.floor.p95.toFixed(0)} ms, ratio ${result.ratioP50.toFixed(2)}x`,
+        `  round ${round + 1}: accept p50 ${result.accept.p50.toFixed(0)} / p95 ${result.accept.p95.toFixed(0)} ms, handler p50 ${result.handler.p50.toFixed(0)} ms, ` +
+          `floor p50 ${result.floor.p50.toFixed(0)} / p95 ${result.floor.p95.toFixed(0)} ms, ratio ${result.ratioP50.toFixed(2)}x, with Idempotency-Key p50 ${result.acceptWithIdempotencyKey.p50.toFixed(0)} ms`,
       );
     }
-
-    const withKey: number[] = [];
-    for (let index = 0; index < options.requestsPerRound; index += 1) {
-      withKey.push(await acceptOnce(context, nextBody(context, 'idem', options.recipients), { 'Idempotency-Key': `bench-${context.seed}-${Date.now()}` }));
-    }
-    await purge(context);
-    const withIdempotencyKey = distribution(withKey);
-    log(`  with Idempotency-Key: p50 ${withIdempotencyKey.p50.toFixed(0)} / p95 ${withIdempotencyKey.p95.toFixed(0)} ms`);
 
     const steps = await stepTimings(context, options.recipients);
 
@@ -286,7 +348,12 @@ export async function benchAccept(options: AcceptOptions): Promise<AcceptResult>
       floorP95: median(rounds.map((round) => round.floor.p95)),
       ratioP50: median(rounds.map((round) => round.ratioP50)),
       ratioP95: median(rounds.map((round) => round.ratioP95)),
-      withIdempotencyKey,
+      handlerP50: median(rounds.map((round) => round.handler.p50)),
+      handlerP95: median(rounds.map((round) => round.handler.p95)),
+      handlerRatioP50: median(rounds.map((round) => round.handler.p50 / round.floor.p50)),
+      handlerRatioP95: median(rounds.map((round) => round.handler.p95 / round.floor.p95)),
+      withIdempotencyKeyP50: median(rounds.map((round) => round.acceptWithIdempotencyKey.p50)),
+      withIdempotencyKeyP95: median(rounds.map((round) => round.acceptWithIdempotencyKey.p95)),
       steps,
       requestCounts,
       profile: summarizeProfile(cpuProfile, projectRoot),

@@ -26,7 +26,7 @@ import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-so
 import { median, sleep } from './lib/stats';
 import { profile, saveProfile, summarizeProfile, type ProfileSummary } from './lib/profile';
 import { RequestCounter, type RequestCounts } from './lib/request-counter';
-import { broadcastBody, createBenchTenant, issueKey, postBroadcast, type BenchTenant } from './lib/workload';
+import { broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestoredEnvironment, type BenchTenant } from './lib/workload';
 
 const projectRoot = resolve(__dirname, '..');
 
@@ -163,7 +163,12 @@ function peakPerSecond(times: number[]): number {
   return peak;
 }
 
-async function drainOnce(scenario: DrainScenario, runIndex: number, log: (line: string) => void, profiled: boolean): Promise<{ run: DrainRun; profile?: ProfileSummary; rawProfile?: unknown }> {
+type DrainOnceResult = { run: DrainRun; profile?: ProfileSummary; rawProfile?: unknown };
+
+const drainOnce = (scenario: DrainScenario, runIndex: number, log: (line: string) => void, profiled: boolean): Promise<DrainOnceResult> =>
+  withRestoredEnvironment(() => drainOnceInner(scenario, runIndex, log, profiled));
+
+async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (line: string) => void, profiled: boolean): Promise<DrainOnceResult> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-drain-'));
   const runtime = await startLocalRuntime({
     port: 0,
@@ -381,9 +386,11 @@ export async function benchDrain(options: DrainOptions): Promise<ScenarioResult[
         };
         log(`  ${scenario.label}: failed with production settings; adding diagnostic variant "${variant.label}"`);
         results.push({ scenario: variant, runs: [], medianFraction: Number.NaN, medianAccountFractions: [], allExactlyOnce: false });
-        // Its first run comes right away (first runs are never skipped).
-        const diagnostic = await drainOnce(variant, 0, log, false);
+        // Its first run comes right away (first runs are never skipped), profiled if the failed one was.
+        const diagnostic = await drainOnce(variant, 0, log, profiled);
         results.at(-1)!.runs.push(diagnostic.run);
+        if (diagnostic.profile) results.at(-1)!.profile = diagnostic.profile;
+        if (diagnostic.rawProfile && options.profileFile) saveProfile(diagnostic.rawProfile as Parameters<typeof saveProfile>[0], options.profileFile.replace(/(\.cpuprofile)?\.json$/, '-diagnostic$1.json'));
       }
     }
   }

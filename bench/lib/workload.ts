@@ -129,3 +129,18 @@ export async function postBroadcast(
   }
   return { status: response.status, body, ms };
 }
+
+/**
+ * startLocalRuntime copies its handler environment into process.env and never takes it out again,
+ * so `environment` given to one runtime would leak into the next one in the same process. The
+ * benchmarks start several runtimes: each one runs inside this, which puts process.env back.
+ */
+export async function withRestoredEnvironment<T>(work: () => Promise<T>): Promise<T> {
+  const saved = { ...process.env };
+  try {
+    return await work();
+  } finally {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  }
+}
