@@ -262,7 +262,8 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
           stalled = true;
           break;
         }
-        await sleep(50);
+        // acceptedMessages() copies the whole log: poll gently (timing comes from receivedAt, not from here).
+        await sleep(250);
       }
       // Let the workers finish their bookkeeping (outcomes, progress, reconcile) before reading.
       if (!stalled) await Promise.race([source!.idle(), sleep(Math.max(0, deadline - performance.now()))]);

@@ -3,7 +3,7 @@
  * written to bench/results/latest.json. Not a test; `npm test` never runs it.
  *
  *   npm run bench                          # everything (about 8-10 minutes)
- *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain
+ *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, pacing
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'pacing'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -63,6 +63,8 @@ async function main(): Promise<void> {
           ['  of which inside the app ("ready in")', ms(median(warm.map((s) => s.selfReportedMs))), warm.map((s) => s.selfReportedMs).join(', ')],
           ['shutdown, Ctrl-C to the process group -> npm exits', ms(startup.medians.ctrlCStopMs), cold.map((sample) => Math.round(sample.stopMs)).join(', ')],
           ['shutdown, SIGINT to the app process -> npm exits', ms(startup.medians.sigintAppStopMs), warm.map((sample) => Math.round(sample.stopMs)).join(', ')],
+          ['  of which runtime.stop() (in-process, with chunk-worker poller)', ms(startup.inProcessStopMs.withWorkers), ''],
+          ['  of which runtime.stop() (in-process, startWorkers: false)', ms(startup.inProcessStopMs.withoutWorkers), ''],
           ['app exit code after SIGINT', startup.appExitCodes.join(', '), ''],
           ['npm status after Ctrl-C (sh re-raises SIGINT)', cold.map((s) => s.npmExitSignal ?? s.npmExitCode).join(', '), ''],
           ['"stopped." printed, no process left, stderr clean', startup.allClean ? 'yes' : 'NO', ''],
@@ -134,7 +136,9 @@ async function main(): Promise<void> {
           ['accept (HTTP, gateway + handler)', ms(a.acceptP50), ms(a.acceptP95), a.rounds.map((r) => Math.round(r.accept.p50)).join(', ')],
           ['floor (parse + chunk + enqueue)', ms(a.floorP50), ms(a.floorP95), a.rounds.map((r) => Math.round(r.floor.p50)).join(', ')],
           ['ratio accept / floor', `${round(a.ratioP50, 2)}x`, `${round(a.ratioP95, 2)}x`, a.rounds.map((r) => `${round(r.ratioP50, 2)}x`).join(', ')],
-          ['accept with Idempotency-Key (1 round)', ms(a.withIdempotencyKey.p50), ms(a.withIdempotencyKey.p95), ''],
+          ['handler invoked directly (no HTTP)', ms(a.handlerP50), ms(a.handlerP95), a.rounds.map((r) => Math.round(r.handler.p50)).join(', ')],
+          ['ratio handler / floor', `${round(a.handlerRatioP50, 2)}x`, `${round(a.handlerRatioP95, 2)}x`, ''],
+          ['accept with Idempotency-Key', ms(a.withIdempotencyKeyP50), ms(a.withIdempotencyKeyP95), a.rounds.map((r) => Math.round(r.acceptWithIdempotencyKey.p50)).join(', ')],
         ],
       ),
     );
@@ -149,6 +153,7 @@ async function main(): Promise<void> {
       { figure: 'accept p95 (10,000 recipients)', value: ms(a.acceptP95), goal: 'none set', met: '-' },
       { figure: 'accept / floor at p50', value: `${round(a.ratioP50, 2)}x`, goal: '<= 2x', met: a.ratioP50 <= 2 ? 'yes' : 'no' },
       { figure: 'accept / floor at p95', value: `${round(a.ratioP95, 2)}x`, goal: '<= 2x', met: a.ratioP95 <= 2 ? 'yes' : 'no' },
+      { figure: 'handler (no HTTP) / floor at p50', value: `${round(a.handlerRatioP50, 2)}x`, goal: '(diagnostic)', met: '-' },
     );
   }
 
@@ -165,7 +170,7 @@ async function main(): Promise<void> {
         { label: '4 accounts @ 1000/s, 10,000 recipients each', accounts: 4, ratePerSecond: 1000, recipientsPerAccount: 10_000 },
       ],
       runsPerScenario: 3,
-      budgetSeconds: 390,
+      budgetSeconds: 400,
       diagnosticEnvironment: { WORKER_MAX_IN_FLIGHT: '8' },
       profileScenario: '1 account @ 1000/s, 10,000 recipients',
       profileFile: join(resultsDirectory, 'drain.cpuprofile.json'),
@@ -176,7 +181,7 @@ async function main(): Promise<void> {
     out('');
     out(
       renderTable(
-        ['scenario', 'runs', 'achieved/configured (median)', 'per account (median)', 'dup', 'lost', 'retries', 'ELU', 'complete'],
+        ['scenario', 'runs', 'achieved/configured (median)', 'per account (median)', 'dup', 'missing at end', 'retries', 'ELU', 'complete'],
         drainResults.map((result) => [
           result.scenario.label,
           result.runs.length,
@@ -194,10 +199,10 @@ async function main(): Promise<void> {
       const errors = [...new Set(result.runs.flatMap((run) => run.invocations.errors))];
       if (errors.length) out(`  ${result.scenario.label}: ${errors.slice(0, 4).join(' | ')}`);
     }
-    const profiled = drainResults.find((result) => result.profile);
-    if (profiled?.profile) {
-      out(`\nCPU profile of "${profiled.scenario.label}" run 1, by role:`);
-      out(renderTable(['role', 'ms', 'share'], profiled.profile.byRole.map((row) => [row.role, round(row.ms, 0), pct(row.share)])));
+    for (const profiled of drainResults.filter((result) => result.profile)) {
+      const run = profiled.runs[0]!;
+      out(`\nCPU profile of "${profiled.scenario.label}" run 1 (${run.aggregate.accepted} messages in ${round(run.wallSeconds, 1)} s), by role:`);
+      out(renderTable(['role', 'ms', 'share', 'ms per message'], profiled.profile!.byRole.map((row) => [row.role, round(row.ms, 0), pct(row.share), round(row.ms / Math.max(1, run.aggregate.accepted), 3)])));
     }
     for (const result of drainResults) {
       goals.push({
@@ -208,10 +213,47 @@ async function main(): Promise<void> {
       });
       goals.push({
         figure: `exactly once, ${result.scenario.label}`,
-        value: `dup ${result.runs.reduce((sum, run) => sum + run.aggregate.duplicates, 0)}, lost ${result.runs.reduce((sum, run) => sum + run.aggregate.lost, 0)}`,
-        goal: '0 duplicates, 0 lost',
+        value: `dup ${result.runs.reduce((sum, run) => sum + run.aggregate.duplicates, 0)}, missing ${result.runs.reduce((sum, run) => sum + run.aggregate.lost, 0)}`,
+        goal: '0 duplicates, 0 missing',
         met: result.allExactlyOnce ? 'yes' : 'no',
       });
+    }
+  }
+
+  if (selected.has('pacing')) {
+    out(section('4b. Why a drain at 80/s can fall short: in-flight sends per worker x rate-limit hold'));
+    out('1 account @ 80/s, 2,000 recipients, one run each; production defaults are the first drain scenario above.');
+    const { benchDrain } = await import('./drain');
+    const pacing = await benchDrain({
+      scenarios: [
+        { label: 'WORKER_MAX_IN_FLIGHT=8', accounts: 1, ratePerSecond: 80, recipientsPerAccount: 2_000, environment: { WORKER_MAX_IN_FLIGHT: '8' } },
+        {
+          label: 'WORKER_MAX_IN_FLIGHT=8, WORKER_RATE_LIMIT_HOLD_MS=50',
+          accounts: 1,
+          ratePerSecond: 80,
+          recipientsPerAccount: 2_000,
+          environment: { WORKER_MAX_IN_FLIGHT: '8', WORKER_RATE_LIMIT_HOLD_MS: '50' },
+        },
+      ],
+      runsPerScenario: 1,
+      budgetSeconds: 200,
+      log: out,
+    });
+    results.pacing = pacing;
+    loadBySection.pacing = os.loadavg();
+    out(
+      renderTable(
+        ['variant (1 account @ 80/s)', 'achieved/configured', 'refused sends retried', 'ELU'],
+        pacing.map((result) => [
+          result.scenario.label,
+          pct(result.medianFraction),
+          result.runs[0]?.accounts[0]?.ledger.retries ?? '',
+          round(result.runs[0]?.eventLoopUtilization ?? Number.NaN, 2),
+        ]),
+      ),
+    );
+    for (const result of pacing) {
+      goals.push({ figure: `drain 1 account @ 80/s, ${result.scenario.label} (diagnostic)`, value: pct(result.medianFraction), goal: '(diagnostic)', met: '-' });
     }
   }
 
@@ -232,7 +274,7 @@ async function main(): Promise<void> {
         measured: run.requestCounts,
         measuredRecipients: run.accounts[0]!.uniqueRecipients || 1,
         measuredInvocations: run.invocations.count,
-        acceptMs: acceptResult.acceptP50,
+        acceptMs: acceptResult.handlerP50,
       });
       estimates.push({ ...estimate, basedOn: label });
       out(`\nAt ${rate} msg/s (counts from "${label}"${run.completed ? '' : ', INCOMPLETE run'}):`);

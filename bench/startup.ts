@@ -17,8 +17,10 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startLocalRuntime } from '../local/local-runtime';
 import { freePort } from './lib/ports';
-import { median } from './lib/stats';
+import { median, sleep } from './lib/stats';
+import { withRestoredEnvironment } from './lib/workload';
 
 const projectRoot = resolve(__dirname, '..');
 const READY_MARKER = /local stack ready in (\d+) ms/;
@@ -47,6 +49,8 @@ export interface StartupResult {
   medians: { coldReadyMs: number; warmReadyMs: number; ctrlCStopMs: number; sigintAppStopMs: number };
   appExitCodes: Array<number | null>;
   allClean: boolean;
+  /** runtime.stop() in this process, with and without the SQS event source (median of 3 each). */
+  inProcessStopMs: { withWorkers: number; withoutWorkers: number };
 }
 
 interface Running {
@@ -182,6 +186,22 @@ async function boot(kind: 'cold' | 'warm', dataDirectory: string): Promise<BootS
   }
 }
 
+/** Where the shutdown time goes: the same runtime stopped in this process, with and without workers. */
+async function inProcessStop(startWorkers: boolean): Promise<number> {
+  return withRestoredEnvironment(async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-stop-'));
+    try {
+      const runtime = await startLocalRuntime({ port: 0, persist: false, dataDirectory, startWorkers, seedDemo: false });
+      await sleep(300);
+      const started = performance.now();
+      await runtime.stop();
+      return performance.now() - started;
+    } finally {
+      rmSync(dataDirectory, { recursive: true, force: true });
+    }
+  });
+}
+
 export async function benchStartup(runs = 3, log: (line: string) => void = () => undefined): Promise<StartupResult> {
   const samples: BootSample[] = [];
   for (let run = 0; run < runs; run += 1) {
@@ -198,6 +218,12 @@ export async function benchStartup(runs = 3, log: (line: string) => void = () =>
   }
   const of = (kind: 'cold' | 'warm') => samples.filter((sample) => sample.kind === kind);
   const appExitCodes = of('warm').map((sample) => sample.npmExitCode);
+  const withWorkers: number[] = [];
+  const withoutWorkers: number[] = [];
+  for (let run = 0; run < 3; run += 1) {
+    withWorkers.push(await inProcessStop(true));
+    withoutWorkers.push(await inProcessStop(false));
+  }
   return {
     runs,
     samples,
@@ -208,6 +234,7 @@ export async function benchStartup(runs = 3, log: (line: string) => void = () =>
       sigintAppStopMs: median(of('warm').map((sample) => sample.stopMs)),
     },
     appExitCodes,
+    inProcessStopMs: { withWorkers: median(withWorkers), withoutWorkers: median(withoutWorkers) },
     allClean: samples.every(
       (sample) =>
         sample.printedStopped &&

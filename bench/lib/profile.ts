@@ -3,10 +3,11 @@
  * node:inspector so it can be switched on around one phase), and a summary of where the time went.
  *
  * Everything of the local stack shares this process's thread: the emulators (dynalite, fauxqs),
- * the Cloud API sandbox, the local gateway and the Lambda handler. Each sample is put in a role by
- * its stack (any emulator frame → that emulator; any sandbox frame → sandbox; otherwise the
- * platform's own code, SDK included) and, for the platform's code, in the component of its
- * innermost frame that has a source (a package, a project file, or a native builtin like JSON.parse).
+ * the Cloud API sandbox, the local gateway, the bench's own client and the Lambda handlers. Each
+ * sample gets a role from the innermost frame that belongs to a known part: `harness: ...` (what
+ * would not run in Lambda) or `platform: ...` (what would: handler code, its libraries, the AWS SDK,
+ * the HTTP client). Platform samples are also grouped by the innermost frame with a source (a
+ * package, a project file, or a native builtin like JSON.parse).
  */
 import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
@@ -58,10 +59,22 @@ export async function profile<T>(work: () => Promise<T>, samplingIntervalUs = 25
   }
 }
 
-const emulatorPackages: Array<[RegExp, string]> = [
-  [/node_modules\/(dynalite|level|memory-level|abstract-level|level-[^/]+|lazy|big\.js|lock|buffer-crc32|async)\//, 'dynalite (DynamoDB emulator)'],
-  [/node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|toad-cache|pino[^/]*|fast-json-stringify|secure-json-parse)\//, 'fauxqs (SQS emulator)'],
-  [/\/sandbox\//, 'Cloud API sandbox'],
+/**
+ * Owner of a sample: the innermost frame (leaf first) that belongs to a known part. Leaf-first, so
+ * valibot inside fauxqs is fauxqs, and SDK code called by a repository is the SDK.
+ */
+const owners: Array<[RegExp, string]> = [
+  [/node_modules\/(dynalite|level|memory-level|abstract-level|level-[^/]+|lazy|big\.js|lock|buffer-crc32|async)\//, 'harness: dynalite (DynamoDB emulator)'],
+  [/node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|toad-cache|pino[^/]*|fast-json-stringify|secure-json-parse)\//, 'harness: fauxqs (SQS emulator)'],
+  [/\/sandbox\//, 'harness: Cloud API sandbox'],
+  [/\/bench\//, 'harness: bench client (fetch, keys, counters)'],
+  [/\/local\/local-gateway/, 'harness: local gateway (API Gateway stand-in)'],
+  [/\/local\/sqs-event-source/, 'harness: SQS event source (Lambda ESM stand-in)'],
+  [/node:_http_server/, 'harness: HTTP server internals (the in-process servers)'],
+  [/\/(functions|shared)\//, 'platform: handler code'],
+  [/node_modules\/(@aws-sdk|@smithy)\//, 'platform: AWS SDK'],
+  [/node_modules\/(@aws-lambda-powertools|@middy|valibot)\//, 'platform: libraries (Powertools, middy, valibot)'],
+  [/node:(_http_client|_http_agent|internal\/deps\/undici|net|internal\/http)/, 'platform: HTTP client internals (SDK, fetch)'],
 ];
 
 function componentOf(frame: CallFrame, projectRoot: string): string | undefined {
@@ -94,21 +107,17 @@ export function summarizeProfile(cpuProfile: CpuProfile, projectRoot: string, to
     const leaf = byId.get(nodeId)!;
     let answer: { role: string; component: string };
     if (leaf.callFrame.functionName === '(idle)') answer = { role: 'idle (waiting on I/O or timers)', component: 'idle' };
-    else if (leaf.callFrame.functionName === '(garbage collector)') answer = { role: 'garbage collection', component: 'gc' };
+    else if (leaf.callFrame.functionName === '(garbage collector)') answer = { role: 'garbage collection (all parts)', component: 'gc' };
     else if (leaf.callFrame.functionName === '(program)') answer = { role: 'V8/native, no JS stack', component: 'program' };
     else {
-      let role = 'platform code (gateway, handler, SDK)';
+      let role: string | undefined;
       let component: string | undefined;
-      for (let id: number | undefined = nodeId; id !== undefined; id = parentOf.get(id)) {
+      for (let id: number | undefined = nodeId; id !== undefined && role === undefined; id = parentOf.get(id)) {
         const frame = byId.get(id)!.callFrame;
         component ??= componentOf(frame, projectRoot);
-        const emulator = emulatorPackages.find(([pattern]) => pattern.test(frame.url));
-        if (emulator) {
-          role = emulator[1];
-          break;
-        }
+        role = owners.find(([pattern]) => pattern.test(frame.url))?.[1];
       }
-      answer = { role, component: component ?? 'unknown' };
+      answer = { role: role ?? 'other (node internals without an owner frame)', component: component ?? 'unknown' };
     }
     cache.set(nodeId, answer);
     return answer;

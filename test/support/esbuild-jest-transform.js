@@ -12,6 +12,8 @@ module.exports = {
       loader: sourcePath.endsWith('.ts') ? 'ts' : 'js',
       format: 'cjs',
       target: 'node20',
+      // jest's module system has no ESM loader: `import()` becomes `require()` as swc or babel would do.
+      supported: { 'dynamic-import': false },
       sourcemap: 'external',
       sourcefile: sourcePath,
       sourcesContent: false,
