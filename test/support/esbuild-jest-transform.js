@@ -4,20 +4,34 @@
  * because the registry this project installs from lacks some of swc's platform binaries, which
  * makes `npm ci` fail, and because type checking already runs as its own step (`tsc --noEmit`).
  */
-const { transformSync } = require('esbuild');
+const { createHash } = require('node:crypto');
+const { readFileSync } = require('node:fs');
+const esbuild = require('esbuild');
+
+const options = {
+  format: 'cjs',
+  target: 'node20',
+  // jest's module system has no ESM loader: `import()` becomes `require()` as swc or babel would do.
+  supported: { 'dynamic-import': false },
+  sourcemap: 'external',
+  sourcesContent: false,
+};
+/** Jest caches transformed files across runs: the key must change when this file or esbuild does. */
+const transformerFingerprint = createHash('sha256')
+  .update(readFileSync(__filename))
+  .update(esbuild.version)
+  .digest('hex');
 
 module.exports = {
   process(sourceText, sourcePath) {
-    const { code, map } = transformSync(sourceText, {
+    const { code, map } = esbuild.transformSync(sourceText, {
+      ...options,
       loader: sourcePath.endsWith('.ts') ? 'ts' : 'js',
-      format: 'cjs',
-      target: 'node20',
-      // jest's module system has no ESM loader: `import()` becomes `require()` as swc or babel would do.
-      supported: { 'dynamic-import': false },
-      sourcemap: 'external',
       sourcefile: sourcePath,
-      sourcesContent: false,
     });
     return { code, map };
+  },
+  getCacheKey(sourceText, sourcePath) {
+    return createHash('sha256').update(transformerFingerprint).update(sourcePath).update(sourceText).digest('hex');
   },
 };
