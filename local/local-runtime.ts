@@ -133,7 +133,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
     Object.assign(environment, options.environment);
 
-    // The handlers read configuration from the environment, exactly as in Lambda.
+    // The handlers read configuration from the environment, exactly as in Lambda. What was there
+    // before comes back on stop, so a later runtime in the same process starts from a clean slate.
+    const previousEnvironment = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
+    stops.push(async () => {
+      for (const [name, value] of Object.entries(previousEnvironment)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
     Object.assign(process.env, environment);
     resetServicesForTests();
     const services = getServices();

@@ -17,7 +17,12 @@ export async function handleChunkRecord(dependencies: ProcessChunkDependencies, 
     const report = await processTemplateChunk(dependencies, message, { remainingTimeMs: () => context.getRemainingTimeInMillis() });
     logger.info('chunk processed', { ...report });
   } catch (error) {
-    if (receiveCount < queues.outboundMessages.maxReceiveCount) throw error;
+    if (receiveCount < queues.outboundMessages.maxReceiveCount) {
+      // A transient failure (a store timeout, say) should not park the chunk for the whole
+      // 12-minute visibility timeout: retry after 10 s, 20 s, 40 s, 80 s.
+      await dependencies.queue.deferRedelivery(record.receiptHandle, Math.min(300, 10 * 2 ** (receiveCount - 1))).catch(() => undefined);
+      throw error;
+    }
     logger.error('chunk abandoned after its last attempt', { error: error as Error });
     await abandonTemplateChunk(dependencies, message);
   } finally {

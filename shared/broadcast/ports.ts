@@ -78,6 +78,8 @@ export interface ProgressDelta {
 
 export interface OutboundQueue {
   enqueue(messages: readonly OutboundMessage[], options?: { delaySeconds?: number }): Promise<void>;
+  /** Brings a failed delivery back after `delaySeconds` instead of the queue's full visibility timeout. */
+  deferRedelivery(receiptHandle: string, delaySeconds: number): Promise<void>;
 }
 
 /**

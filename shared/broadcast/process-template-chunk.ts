@@ -132,6 +132,10 @@ export async function processTemplateChunk(
   await broadcasts.markChunkStarted(jobId, chunkIndex, clock.now());
   const account = await dependencies.senders.accountOf(message.organizationId, message.wabaId);
   const slots = new SlotSource(dependencies.pacer, message.wabaId, account.messagesPerSecond, clock);
+  // A rate-limit answer pauses the account for about ten send intervals (at most the configured
+  // hold): long enough to let Meta's window drain, short enough not to waste a second of sending
+  // at high rates, where an occasional 130429 from arrival jitter is expected.
+  const rateLimitHoldMs = Math.min(settings.rateLimitHoldMs, Math.max(20, 10_000 / account.messagesPerSecond));
 
   let buffered: LedgerEntry[] = [];
   let delta = emptyDelta();
@@ -204,7 +208,7 @@ export async function processTemplateChunk(
       if (outcome.retryable && attempt < settings.maxAttempts) {
         lastRejection = outcome;
         if (isRateLimitRejection(outcome.httpStatus, outcome.error.code)) {
-          await dependencies.pacer.holdUntil(message.wabaId, clock.now().getTime() + settings.rateLimitHoldMs);
+          await dependencies.pacer.holdUntil(message.wabaId, clock.now().getTime() + rateLimitHoldMs);
         }
         await dependencies.sleep(fullJitterDelay(attempt, settings.backoff, dependencies.random));
         continue;

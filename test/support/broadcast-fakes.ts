@@ -433,6 +433,12 @@ export class RecordingOutboundQueue implements OutboundQueue {
     this.batches.push({ messages: copy([...messages]), delaySeconds: options.delaySeconds });
   }
 
+  readonly deferrals: Array<{ receiptHandle: string; delaySeconds: number }> = [];
+
+  async deferRedelivery(receiptHandle: string, delaySeconds: number): Promise<void> {
+    this.deferrals.push({ receiptHandle, delaySeconds });
+  }
+
   get messages(): OutboundMessage[] {
     return this.batches.flatMap((batch) => batch.messages);
   }

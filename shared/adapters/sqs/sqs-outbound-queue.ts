@@ -1,4 +1,4 @@
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { encodeOutboundMessage, type OutboundMessage } from '../../broadcast/chunk-message';
 import type { OutboundQueue } from '../../broadcast/ports';
 
@@ -40,5 +40,9 @@ export class SqsOutboundQueue implements OutboundQueue {
         }
       }),
     );
+  }
+
+  async deferRedelivery(receiptHandle: string, delaySeconds: number): Promise<void> {
+    await this.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: delaySeconds }));
   }
 }

@@ -190,7 +190,7 @@ describe('processTemplateChunk', () => {
     expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ failed: 1, failuresByReason: { '131000': 1 } });
   });
 
-  it('holds the whole account on a rate-limit rejection before retrying', async () => {
+  it('holds the whole account for ten send intervals on a rate-limit rejection before retrying', async () => {
     const kit = setup({ settings: { maxInFlight: 1 } });
     const message = chunkMessage(2);
     await kit.createJob(message);
@@ -200,8 +200,20 @@ describe('processTemplateChunk', () => {
     expect(report).toMatchObject({ sent: 2, failed: 0 });
     expect(kit.upstream.sendsTo(to)).toHaveLength(2);
     const firstAt = kit.upstream.sendsTo(to)[0]!.at;
+    // 20 messages/s: ten intervals are 500 ms, under the configured cap of 1,000 ms.
+    expect(kit.pacer.holds).toEqual([{ accountKey: SENDER.wabaId, untilMs: firstAt + 500 }]);
+    expect(kit.pacer.nextFreeAt.get(SENDER.wabaId)).toBeGreaterThanOrEqual(firstAt + 500);
+  });
+
+  it('caps the rate-limit hold at the configured maximum for slow accounts', async () => {
+    const kit = setup({ rate: 5, settings: { maxInFlight: 1 } });
+    const message = chunkMessage(1);
+    await kit.createJob(message);
+    const [, to] = message.recipients[0]!;
+    kit.upstream.script(to, rejected(130429, 400));
+    await kit.run(message);
+    const firstAt = kit.upstream.sendsTo(to)[0]!.at;
     expect(kit.pacer.holds).toEqual([{ accountKey: SENDER.wabaId, untilMs: firstAt + 1000 }]);
-    expect(kit.pacer.nextFreeAt.get(SENDER.wabaId)).toBeGreaterThanOrEqual(firstAt + 1000);
   });
 
   it('does not retry a send of unknown outcome', async () => {

@@ -1,0 +1,83 @@
+import type { SQSRecord } from 'aws-lambda';
+import { handleChunkRecord } from '../../../functions/chunk-worker/handle-chunk-record';
+import { queues } from '../../../lib/resource-definitions';
+import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-template-chunk';
+import {
+  InMemoryBroadcastRepository,
+  InMemorySendPacer,
+  RecordingOutboundQueue,
+  ScriptedCloudApi,
+  chunkMessage,
+} from '../../support/broadcast-fakes';
+import { lambdaContext } from '../../support/api-gateway-event';
+
+class StoreTimeoutError extends Error {}
+
+function setup() {
+  const queue = new RecordingOutboundQueue();
+  const broadcasts = new InMemoryBroadcastRepository();
+  const dependencies: ProcessChunkDependencies = {
+    senders: {
+      listSenders: async () => [],
+      resolveSender: async () => {
+        throw new StoreTimeoutError();
+      },
+      // The credentials read fails: the whole delivery fails before any send.
+      accountOf: async () => {
+        throw new StoreTimeoutError('tenancy store timed out');
+      },
+    },
+    broadcasts,
+    upstream: new ScriptedCloudApi(),
+    pacer: new InMemorySendPacer(),
+    queue,
+    clock: { now: () => new Date('2026-11-21T10:00:00Z') },
+    sleep: async () => undefined,
+    random: () => 0.5,
+    settings: {
+      maxInFlight: 4,
+      maxAttempts: 3,
+      backoff: { baseMs: 1, maxMs: 2 },
+      rateLimitHoldMs: 1000,
+      safetyMarginMs: 1000,
+      outcomeBatchSize: 25,
+      flushIntervalMs: 250,
+    },
+  };
+  return { dependencies, queue, broadcasts };
+}
+
+const recordFor = (body: string, receiveCount: number): SQSRecord =>
+  ({
+    messageId: 'm-1',
+    receiptHandle: `rh-${receiveCount}`,
+    body,
+    attributes: { ApproximateReceiveCount: String(receiveCount) },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:outbound',
+    awsRegion: 'us-east-1',
+  }) as unknown as SQSRecord;
+
+describe('a failing chunk delivery', () => {
+  it('comes back after a short, growing delay instead of the full visibility timeout, and fails the record', async () => {
+    const { dependencies, queue } = setup();
+    const body = JSON.stringify(chunkMessage(3));
+    await expect(handleChunkRecord(dependencies, recordFor(body, 1), lambdaContext())).rejects.toThrow('tenancy store timed out');
+    await expect(handleChunkRecord(dependencies, recordFor(body, 3), lambdaContext())).rejects.toThrow(StoreTimeoutError);
+    expect(queue.deferrals).toEqual([
+      { receiptHandle: 'rh-1', delaySeconds: 10 },
+      { receiptHandle: 'rh-3', delaySeconds: 40 },
+    ]);
+  });
+
+  it('on its last delivery accounts every unsent recipient as WORKER_ERROR instead of failing again', async () => {
+    const { dependencies, queue, broadcasts } = setup();
+    const message = chunkMessage(3);
+    const last = queues.outboundMessages.maxReceiveCount;
+    await expect(handleChunkRecord(dependencies, recordFor(JSON.stringify(message), last), lambdaContext())).resolves.toBeUndefined();
+    expect(queue.deferrals).toEqual([]);
+    expect(broadcasts.chunk(message.jobId, message.chunkIndex)).toMatchObject({ failed: 3, failuresByReason: { WORKER_ERROR: 3 } });
+  });
+});
