@@ -3,7 +3,7 @@
  * written to bench/results/latest.json. Not a test; `npm test` never runs it.
  *
  *   npm run bench                          # everything (about 8-10 minutes)
- *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, pacing
+ *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, pacing, wrapper
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'pacing'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'pacing', 'wrapper'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -255,6 +255,16 @@ async function main(): Promise<void> {
     for (const result of pacing) {
       goals.push({ figure: `drain 1 account @ 80/s, ${result.scenario.label} (diagnostic)`, value: pct(result.medianFraction), goal: '(diagnostic)', met: '-' });
     }
+  }
+
+  if (selected.has('wrapper')) {
+    out(section('4c. /upstream wrapper: added latency over calling the sandbox directly (20 concurrent clients)'));
+    const { runWrapperLatencyBench, describeWrapperLatency } = await import('./wrapper-latency');
+    const wrapper = await runWrapperLatencyBench({ requests: 2_000, concurrency: 20 });
+    results.wrapper = wrapper;
+    loadBySection.wrapper = os.loadavg();
+    out(describeWrapperLatency(wrapper));
+    goals.push({ figure: 'wrapper added latency p50 / p99 (20 clients)', value: `${round(wrapper.addedMs.p50, 1)} / ${round(wrapper.addedMs.p99, 1)} ms`, goal: 'none set', met: '-' });
   }
 
   if (acceptResult && drainResults) {

@@ -132,10 +132,12 @@ export async function processTemplateChunk(
   await broadcasts.markChunkStarted(jobId, chunkIndex, clock.now());
   const account = await dependencies.senders.accountOf(message.organizationId, message.wabaId);
   const slots = new SlotSource(dependencies.pacer, message.wabaId, account.messagesPerSecond, clock);
-  // A rate-limit answer pauses the account for about ten send intervals (at most the configured
-  // hold): long enough to let Meta's window drain, short enough not to waste a second of sending
-  // at high rates, where an occasional 130429 from arrival jitter is expected.
-  const rateLimitHoldMs = Math.min(settings.rateLimitHoldMs, Math.max(20, 10_000 / account.messagesPerSecond));
+  // A rate-limit answer pauses the account: an isolated one (arrival jitter at the limit, expected
+  // at high rates) for about ten send intervals, a run of them (a storm: the account's pace is above
+  // what Meta grants) twice as long each time, up to the configured hold.
+  const baseHoldMs = Math.max(20, 10_000 / account.messagesPerSecond);
+  let rateLimitStreak = 0;
+  const nextRateLimitHoldMs = (): number => Math.min(settings.rateLimitHoldMs, baseHoldMs * 2 ** rateLimitStreak++);
 
   let buffered: LedgerEntry[] = [];
   let delta = emptyDelta();
@@ -203,12 +205,15 @@ export async function processTemplateChunk(
       if (wait > 0) await dependencies.sleep(wait);
       const outcome = await dependencies.upstream.sendMessage(message.phoneNumberId, body, { accessToken: account.accessToken });
       const base = { index, to, attempts: attempt, updatedAt: clock.now().toISOString() };
-      if (outcome.kind === 'accepted') return record({ ...base, status: 'SENT', messageId: outcome.messageId });
+      if (outcome.kind === 'accepted') {
+        rateLimitStreak = 0;
+        return record({ ...base, status: 'SENT', messageId: outcome.messageId });
+      }
       if (outcome.kind === 'unknown') return record({ ...base, status: 'UNKNOWN', failureReasonCode: `UNKNOWN_OUTCOME: ${outcome.reason}` });
       if (outcome.retryable && attempt < settings.maxAttempts) {
         lastRejection = outcome;
         if (isRateLimitRejection(outcome.httpStatus, outcome.error.code)) {
-          await dependencies.pacer.holdUntil(message.wabaId, clock.now().getTime() + rateLimitHoldMs);
+          await dependencies.pacer.holdUntil(message.wabaId, clock.now().getTime() + nextRateLimitHoldMs());
         }
         await dependencies.sleep(fullJitterDelay(attempt, settings.backoff, dependencies.random));
         continue;

@@ -205,6 +205,21 @@ describe('processTemplateChunk', () => {
     expect(kit.pacer.nextFreeAt.get(SENDER.wabaId)).toBeGreaterThanOrEqual(firstAt + 500);
   });
 
+  it('doubles the hold while rate-limit answers keep coming, and starts over after an accepted send', async () => {
+    const kit = setup({ settings: { maxInFlight: 1 } });
+    const message = chunkMessage(2);
+    await kit.createJob(message);
+    const [, first] = message.recipients[0]!;
+    const [, second] = message.recipients[1]!;
+    kit.upstream.script(first, rejected(130429, 400), rejected(130429, 400));
+    kit.upstream.script(second, rejected(130429, 400));
+    await kit.run(message);
+    const holds = kit.pacer.holds.map((hold) => hold.untilMs);
+    const sends = [...kit.upstream.sendsTo(first), ...kit.upstream.sendsTo(second)].map((send) => send.at);
+    // 20 messages/s: 500 ms, then 1,000 ms (the cap); after the first recipient is accepted, 500 ms again.
+    expect(holds.map((until, position) => until - sends[[0, 1, 3][position]!]!)).toEqual([500, 1000, 500]);
+  });
+
   it('caps the rate-limit hold at the configured maximum for slow accounts', async () => {
     const kit = setup({ rate: 5, settings: { maxInFlight: 1 } });
     const message = chunkMessage(1);
