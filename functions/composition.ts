@@ -31,7 +31,7 @@ import { TenancySenderDirectory } from '../shared/adapters/tenancy/tenancy-sende
 import { TenancyBilling } from '../shared/adapters/tenancy/tenancy-billing';
 import { DynamoDbBroadcastNameRegistry } from '../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
 import type { LegacySendDependencies } from '../shared/broadcast/send-legacy-template';
-import type { ProcessChunkDependencies } from '../shared/broadcast/process-template-chunk';
+import type { ProcessChunkDependencies } from '../shared/broadcast/process-outbound-chunk';
 import type { SendTemplateBroadcastDependencies } from '../shared/broadcast/send-template-broadcast';
 import { TemplateCatalog } from '../shared/broadcast/template-catalog';
 import type { HttpPipelineDependencies } from '../shared/http/http-operation';

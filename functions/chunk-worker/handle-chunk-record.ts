@@ -1,7 +1,7 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import { queues } from '../../lib/resource-definitions';
 import { decodeOutboundMessage } from '../../shared/broadcast/chunk-message';
-import { abandonTemplateChunk, processTemplateChunk, type ProcessChunkDependencies } from '../../shared/broadcast/process-template-chunk';
+import { abandonOutboundChunk, processOutboundChunk, type ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
 import { logger } from '../../shared/observability/logger';
 
 /**
@@ -14,7 +14,7 @@ export async function handleChunkRecord(dependencies: ProcessChunkDependencies, 
   const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? 1);
   logger.appendKeys({ jobId: message.jobId, chunkIndex: message.chunkIndex, receiveCount });
   try {
-    const report = await processTemplateChunk(dependencies, message, { remainingTimeMs: () => context.getRemainingTimeInMillis() });
+    const report = await processOutboundChunk(dependencies, message, { remainingTimeMs: () => context.getRemainingTimeInMillis() });
     logger.info('chunk processed', { ...report });
   } catch (error) {
     if (receiveCount < queues.outboundMessages.maxReceiveCount) {
@@ -24,7 +24,7 @@ export async function handleChunkRecord(dependencies: ProcessChunkDependencies, 
       throw error;
     }
     logger.error('chunk abandoned after its last attempt', { error: error as Error });
-    await abandonTemplateChunk(dependencies, message);
+    await abandonOutboundChunk(dependencies, message);
   } finally {
     logger.resetKeys();
   }

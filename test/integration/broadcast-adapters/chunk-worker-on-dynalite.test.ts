@@ -5,7 +5,7 @@
 import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
 import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { getJobStatus } from '../../../shared/broadcast/get-job-status';
-import { abandonTemplateChunk, processTemplateChunk, type ProcessChunkDependencies } from '../../../shared/broadcast/process-template-chunk';
+import { abandonOutboundChunk, processOutboundChunk, type ProcessChunkDependencies } from '../../../shared/broadcast/process-outbound-chunk';
 import { systemClock } from '../../../shared/ports/clock';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 import {
@@ -72,10 +72,10 @@ describe('chunk worker on dynalite', () => {
     const kit = setup('pub_dup', 80);
     await kit.createJob();
     const reports = await Promise.all([
-      processTemplateChunk(kit.dependencies, kit.message, kit.invocation),
-      processTemplateChunk(kit.dependencies, kit.message, kit.invocation),
+      processOutboundChunk(kit.dependencies, kit.message, kit.invocation),
+      processOutboundChunk(kit.dependencies, kit.message, kit.invocation),
     ]);
-    const redelivery = await processTemplateChunk(kit.dependencies, kit.message, kit.invocation);
+    const redelivery = await processOutboundChunk(kit.dependencies, kit.message, kit.invocation);
 
     const perRecipient = new Map<string, number>();
     for (const send of kit.upstream.sends) perRecipient.set(send.to, (perRecipient.get(send.to) ?? 0) + 1);
@@ -97,11 +97,11 @@ describe('chunk worker on dynalite', () => {
     const claim = kit.broadcasts.claimRecipient.bind(kit.broadcasts);
     let claims = 0;
     kit.broadcasts.claimRecipient = (...args) => ((claims += 1) > 20 ? Promise.reject(new Error('store down')) : claim(...args));
-    await expect(processTemplateChunk(kit.dependencies, kit.message, kit.invocation)).rejects.toThrow('store down');
+    await expect(processOutboundChunk(kit.dependencies, kit.message, kit.invocation)).rejects.toThrow('store down');
     kit.broadcasts.claimRecipient = claim;
 
     // Last delivery: give up on the rest.
-    await abandonTemplateChunk(kit.dependencies, kit.message);
+    await abandonOutboundChunk(kit.dependencies, kit.message);
     const view = await getJobStatus(kit.broadcasts, ORG, 'pub_mixed');
     const sent = kit.upstream.sends.filter((send) => send.to !== kit.message.recipients[0]![1] && send.to !== kit.message.recipients[1]![1]).length;
     expect(view.status).toBe('COMPLETED_WITH_FAILURES');

@@ -16,7 +16,7 @@ import type { Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { getServices } from '../../../functions/composition';
 import type { AcceptedMessage, SandboxControlSettings } from '../../../sandbox/cloud-api-sandbox';
-import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-template-chunk';
+import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-outbound-chunk';
 import type { CloudApiClient, SendOutcome } from '../../../shared/upstream/cloud-api-client';
 import { startTestRuntime, eventually, type TestRuntime } from '../../support/local-runtime';
 import {

@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { handleChunkRecord } from '../../../functions/chunk-worker/handle-chunk-record';
 import { queues } from '../../../lib/resource-definitions';
-import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-template-chunk';
+import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-outbound-chunk';
 import {
   InMemoryBroadcastRepository,
   InMemorySendPacer,

@@ -1,12 +1,12 @@
 import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
 import {
-  abandonTemplateChunk,
+  abandonOutboundChunk,
   failureReasonOf,
-  processTemplateChunk,
+  processOutboundChunk,
   type ChunkWorkerSettings,
   type ProcessChunkDependencies,
-} from '../../../shared/broadcast/process-template-chunk';
+} from '../../../shared/broadcast/process-outbound-chunk';
 import {
   InMemoryBroadcastRepository,
   InMemorySendPacer,
@@ -73,7 +73,7 @@ function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSettings>
       chunkSizes,
     );
   };
-  const run = (message: TemplateChunkMessage) => time.run(() => processTemplateChunk(dependencies, message, invocation));
+  const run = (message: TemplateChunkMessage) => time.run(() => processOutboundChunk(dependencies, message, invocation));
   return {
     time,
     upstream,
@@ -102,7 +102,7 @@ const maxInWindow = (times: number[], windowMs: number) => {
   return best;
 };
 
-describe('processTemplateChunk', () => {
+describe('processOutboundChunk', () => {
   it('sends each recipient once with its template body and records SENT with the message id', async () => {
     const kit = setup();
     const message = chunkMessage(10);
@@ -376,8 +376,8 @@ describe('processTemplateChunk', () => {
 
     const [a, b] = await kit.time.run(
       Promise.all([
-        processTemplateChunk(kit.dependencies, first, { remainingTimeMs: () => 120_000 }),
-        processTemplateChunk(kit.dependencies, second, { remainingTimeMs: () => 120_000 }),
+        processOutboundChunk(kit.dependencies, first, { remainingTimeMs: () => 120_000 }),
+        processOutboundChunk(kit.dependencies, second, { remainingTimeMs: () => 120_000 }),
       ]),
     );
     expect(a.sent + b.sent).toBe(60);
@@ -404,7 +404,7 @@ describe('processTemplateChunk', () => {
   });
 });
 
-describe('abandonTemplateChunk', () => {
+describe('abandonOutboundChunk', () => {
   it('fails unclaimed recipients as WORKER_ERROR, turns crashed claims UNKNOWN and finishes the chunk', async () => {
     const kit = setup();
     const message = chunkMessage(10);
@@ -417,7 +417,7 @@ describe('abandonTemplateChunk', () => {
     await kit.broadcasts.addChunkProgress(message.jobId, 0, { sent: 3, failed: 0, unknown: 0, failuresByReason: {} });
     await kit.broadcasts.claimRecipient(message.jobId, 0, 3, message.recipients[3]![1], now);
 
-    await abandonTemplateChunk(kit.dependencies, message);
+    await abandonOutboundChunk(kit.dependencies, message);
 
     expect(kit.upstream.sends).toHaveLength(0);
     const entries = kit.broadcasts.entriesOf(message.jobId, 0);

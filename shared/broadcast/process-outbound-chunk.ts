@@ -1,6 +1,7 @@
 /**
- * The chunk worker's use case: send one template to each recipient of a chunk message,
- * exactly once, at the pace the business account allows.
+ * The chunk worker's use case: send a chunk message's content (a template with per-recipient
+ * parameters, or one prepared free-form message) to each of its recipients, exactly once, at the
+ * pace the business account allows.
  *
  * Exactly once rests on the ledger: a recipient is claimed with a conditional write before
  * the upstream call, so a redelivered, replayed or duplicated message skips everyone already
@@ -120,7 +121,7 @@ class SlotSource {
 
 const emptyDelta = (): ProgressDelta => ({ sent: 0, failed: 0, unknown: 0, failuresByReason: {} });
 
-export async function processTemplateChunk(
+export async function processOutboundChunk(
   dependencies: ProcessChunkDependencies,
   message: OutboundMessage,
   invocation: ChunkInvocation,
@@ -260,7 +261,7 @@ export async function processTemplateChunk(
  * Last delivery of a message that keeps failing: account for everyone not yet claimed as a
  * WORKER_ERROR failure (never sent), and crashed claims as UNKNOWN, so the job can finish.
  */
-export async function abandonTemplateChunk(
+export async function abandonOutboundChunk(
   dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock'>,
   message: OutboundMessage,
 ): Promise<void> {
