@@ -119,6 +119,9 @@ class SlotSource {
   }
 }
 
+/** Rate-limit answers get this many times the attempts of other retryable errors. */
+const RATE_LIMIT_ATTEMPT_FACTOR = 3;
+
 const emptyDelta = (): ProgressDelta => ({ sent: 0, failed: 0, unknown: 0, failuresByReason: {} });
 
 export async function processOutboundChunk(
@@ -211,9 +214,13 @@ export async function processOutboundChunk(
         return record({ ...base, status: 'SENT', messageId: outcome.messageId });
       }
       if (outcome.kind === 'unknown') return record({ ...base, status: 'UNKNOWN', failureReasonCode: `UNKNOWN_OUTCOME: ${outcome.reason}` });
-      if (outcome.retryable && attempt < settings.maxAttempts) {
+      const rateLimited = isRateLimitRejection(outcome.httpStatus, outcome.error.code);
+      // A rate-limit answer means "not sent": safe to retry, so it gets a larger budget than other
+      // errors (a storm can outlast six tries); the invocation's time budget still bounds it.
+      const attemptBudget = rateLimited ? settings.maxAttempts * RATE_LIMIT_ATTEMPT_FACTOR : settings.maxAttempts;
+      if (outcome.retryable && attempt < attemptBudget) {
         lastRejection = outcome;
-        if (isRateLimitRejection(outcome.httpStatus, outcome.error.code)) {
+        if (rateLimited) {
           await dependencies.pacer.holdUntil(message.wabaId, clock.now().getTime() + nextRateLimitHoldMs());
         }
         await dependencies.sleep(fullJitterDelay(attempt, settings.backoff, dependencies.random));

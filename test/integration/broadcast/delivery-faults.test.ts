@@ -276,7 +276,8 @@ describe('delivery under faults', () => {
     expect(entry(notOnWhatsApp)).toMatchObject({ status: 'FAILED', failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 1 });
     expect(entry(notOnWhatsAppOnce)).toMatchObject({ status: 'FAILED', failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 1 });
     expect(entry(unsupported)).toMatchObject({ status: 'FAILED', failureReasonCode: '131051', attempts: 1 });
-    expect(entry(throttledForever)).toMatchObject({ status: 'FAILED', failureReasonCode: '130429', attempts: getServices().config.worker.maxAttempts });
+    // Rate-limit answers get three times the attempts of other retryable errors (they mean "not sent").
+    expect(entry(throttledForever)).toMatchObject({ status: 'FAILED', failureReasonCode: '130429', attempts: getServices().config.worker.maxAttempts * 3 });
     expect(ledger.filter((candidate) => candidate.status === 'FAILED').every((candidate) => candidate.failureReasonCode)).toBe(true);
 
     // A job where nobody could be reached ends FAILED.

@@ -166,6 +166,22 @@ describe('processOutboundChunk', () => {
     expect(kit.upstream.sendsTo(to)).toHaveLength(0);
   });
 
+  it('gives rate-limit answers three times the attempts of other errors, since they were not sent', async () => {
+    const kit = setup({ settings: { maxInFlight: 1 } });
+    const message = chunkMessage(2);
+    await kit.createJob(message);
+    const [, stormy] = message.recipients[0]!;
+    const [, hopeless] = message.recipients[1]!;
+    kit.upstream.script(stormy, ...Array.from({ length: 8 }, () => rejected(130429, 400)));
+    kit.upstream.script(hopeless, ...Array.from({ length: 12 }, () => rejected(130429, 400)));
+    const report = await kit.run(message);
+    // maxAttempts 3: a rate-limited recipient may try 9 times; the 9th send of `stormy` is accepted.
+    expect(kit.upstream.sendsTo(stormy)).toHaveLength(9);
+    expect(kit.upstream.sendsTo(hopeless)).toHaveLength(9);
+    expect(report).toMatchObject({ sent: 1, failed: 1 });
+    expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ failuresByReason: { '130429': 1 } });
+  });
+
   it('retries retryable rejections up to maxAttempts, then records FAILED with the code', async () => {
     const kit = setup({ settings: { maxInFlight: 1 } });
     const message = chunkMessage(3);
