@@ -92,7 +92,8 @@ describe('chunk worker on dynalite', () => {
     const kit = setup('pub_mixed', 40);
     await kit.createJob();
     kit.upstream.script(kit.message.recipients[0]![1], rejected(131026));
-    kit.upstream.script(kit.message.recipients[1]![1], rejected(130429, 429), rejected(130429, 429), rejected(130429, 429));
+    // Rate-limit answers get 3 x maxAttempts (9) tries: answer all of them with 130429.
+    kit.upstream.script(kit.message.recipients[1]![1], ...Array.from({ length: 9 }, () => rejected(130429, 429)));
     // The store fails after the first sends: the delivery throws, like a crashing worker.
     const claim = kit.broadcasts.claimRecipient.bind(kit.broadcasts);
     let claims = 0;
