@@ -300,4 +300,3 @@ export const routeKey = (method: string, resource: string): string => `${method.
 
 export const routesOf = (group: EndpointGroup): RouteDefinition[] => routes.filter((route) => route.group === group);
 
-export const endpointGroups = [...new Set(routes.map((route) => route.group))];
