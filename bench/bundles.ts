@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { bundlingOptions } from '../lib/constructs/service-function';
-import { entryOf, functions, type FunctionName } from '../lib/resource-definitions';
+import { entryOf, functions, type FunctionName } from '../runtime-contract/resource-definitions';
 import { median } from './lib/stats';
 
 const projectRoot = resolve(__dirname, '..');
@@ -41,7 +41,7 @@ export interface BundleResult {
   baselineMs: number[];
   baselineMsMedian: number;
   bundles: BundleSample[];
-  /** Functions in lib/resource-definitions.ts whose entry file does not exist (yet). */
+  /** Functions in runtime-contract/resource-definitions.ts whose entry file does not exist (yet). */
   missingEntries: string[];
 }
 

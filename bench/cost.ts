@@ -15,7 +15,7 @@
  *
  * Prices: us-east-1 list prices at the time of writing (2024), on-demand, no free tier.
  */
-import { chunkWorker, functions } from '../lib/resource-definitions';
+import { chunkWorker, functions } from '../runtime-contract/resource-definitions';
 import type { RequestCounts } from './lib/request-counter';
 
 export const prices = {

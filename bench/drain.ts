@@ -10,7 +10,7 @@
  * retries (attempts > 1: the sandbox refused a send, typically 130429 throughput).
  *
  * The chunk worker runs from the same SQS event source the local runtime uses
- * (local/sqs-event-source.ts, same batch size, concurrency and timeout as lib/resource-definitions),
+ * (local/sqs-event-source.ts, same batch size, concurrency and timeout as runtime-contract/resource-definitions),
  * started here instead of by the runtime so each invocation's duration can be recorded (Lambda
  * GB-seconds for the cost estimate) and its SDK client's requests counted.
  */
@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { performance as perfHooks } from 'node:perf_hooks';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getServices } from '../functions/composition';
-import { chunkWorker, functions } from '../lib/resource-definitions';
+import { chunkWorker, functions } from '../runtime-contract/resource-definitions';
 import { startLocalRuntime } from '../local/local-runtime';
 import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-source';
 import { median, sleep } from './lib/stats';

@@ -27,10 +27,10 @@ import { DynamoDbSendPacer } from '../shared/adapters/dynamodb/dynamodb-send-pac
 import { FetchCloudApiClient } from '../shared/adapters/graph-api/fetch-cloud-api-client';
 import { PowertoolsIdempotencyGuard } from '../shared/adapters/idempotency/powertools-idempotency-guard';
 import { SqsOutboundQueue } from '../shared/adapters/sqs/sqs-outbound-queue';
-import { TenancySenderDirectory } from '../shared/adapters/tenancy/tenancy-sender-directory';
-import { TenancyBilling } from '../shared/adapters/tenancy/tenancy-billing';
+import { TenancySenderDirectory } from '../shared/module-bridges/tenancy-sender-directory';
+import { TenancyBilling } from '../shared/module-bridges/tenancy-billing';
 import { DynamoDbBroadcastNameRegistry } from '../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
-import type { LegacySendDependencies } from '../shared/broadcast/send-legacy-template';
+import type { EarlierSendDependencies } from '../shared/broadcast/send-earlier-template';
 import type { ProcessChunkDependencies } from '../shared/broadcast/process-outbound-chunk';
 import type { SendTemplateBroadcastDependencies } from '../shared/broadcast/send-template-broadcast';
 import { TemplateCatalog } from '../shared/broadcast/template-catalog';
@@ -45,11 +45,11 @@ import type { ApiKeyRegistry } from '../shared/tenancy/api-key-registry';
 import { DecryptedTokenCache } from '../shared/tenancy/decrypted-token-cache';
 import { noOpApiKeyRegistry } from '../shared/tenancy/no-op-api-key-registry';
 import { bindTenancyServices, type TenancyServices } from '../shared/tenancy/tenancy-services';
-import type { TenancyPorts } from '../shared/tenancy/tenancy-ports';
+import type { TenancyPorts } from '../shared/tenancy/ports';
 import { FetchGraphTransport } from '../shared/adapters/graph-api/fetch-graph-transport';
 import { logger } from '../shared/observability/logger';
 import { OwnedIdDirectory } from '../shared/upstream/owned-ids';
-import type { UpstreamWrapperDependencies } from '../shared/upstream/wrapper-ports';
+import type { UpstreamWrapperDependencies } from '../shared/upstream/ports';
 import { DynamoDbInboxRepository } from '../shared/adapters/dynamodb/dynamodb-inbox-repository';
 import { bindInboxServices, type InboxServices } from '../shared/inbox/inbox-services';
 import { bindOrganizationServices, type OrganizationServices } from '../shared/organizations/organization-services';
@@ -220,7 +220,7 @@ function buildTenancySection(context: CompositionContext): TenancyServices {
   return bindTenancyServices(ports);
 }
 
-export interface BroadcastServices extends SendTemplateBroadcastDependencies, LegacySendDependencies {
+export interface BroadcastServices extends SendTemplateBroadcastDependencies, EarlierSendDependencies {
   upstream: CloudApiClient;
 }
 

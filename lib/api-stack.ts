@@ -25,7 +25,7 @@ import {
   type FunctionName,
   type QueueName,
   type TableName,
-} from './resource-definitions';
+} from '../runtime-contract/resource-definitions';
 import {
   rateLimitClasses,
   requiresGatewayApiKey,
@@ -37,7 +37,7 @@ import {
   type RateLimitClass,
   type RouteDefinition,
   type SurfaceName,
-} from './route-manifest';
+} from '../runtime-contract/route-manifest';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
 

@@ -1,7 +1,7 @@
 /**
  * Everything that holds data: DynamoDB tables, the outbound-message queue with its dead-letter
  * queue, and the KMS key that encrypts upstream access tokens. Built from
- * `lib/resource-definitions.ts`; kept apart from the stateless ApiStack so functions and APIs
+ * `runtime-contract/resource-definitions.ts`; kept apart from the stateless ApiStack so functions and APIs
  * can be replaced or torn down without touching data.
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
@@ -9,7 +9,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { queues, tables, type QueueDefinition, type QueueName, type TableDefinition, type TableName } from './resource-definitions';
+import { queues, tables, type QueueDefinition, type QueueName, type TableDefinition, type TableName } from '../runtime-contract/resource-definitions';
 
 export interface StatefulResources {
   tables: Record<TableName, dynamodb.Table>;

@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path';
 import type { LocalRuntime } from './local-runtime';
-import { routes, surfaces } from '../lib/route-manifest';
+import { routes, surfaces } from '../runtime-contract/route-manifest';
 
 const servedSurfaces = Object.entries(surfaces).filter(([name]) => routes.some((route) => route.surface === name));
 

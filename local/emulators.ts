@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo, Server } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { queues, tables, type QueueName, type TableName } from '../lib/resource-definitions';
+import { queues, tables, type QueueName, type TableName } from '../runtime-contract/resource-definitions';
 import { importNativeEsm } from './native-import';
 
 /** Dummy credentials: the emulators accept any, and the SDK insists on having some. */

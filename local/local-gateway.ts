@@ -26,8 +26,8 @@ import {
   type RouteDefinition,
   type SurfaceDefinition,
   type SurfaceName,
-} from '../lib/route-manifest';
-import { functions } from '../lib/resource-definitions';
+} from '../runtime-contract/route-manifest';
+import { functions } from '../runtime-contract/resource-definitions';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 

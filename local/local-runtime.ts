@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { routes, type EndpointGroup } from '../lib/route-manifest';
-import { chunkWorker, functions, tables, queues } from '../lib/resource-definitions';
+import { routes, type EndpointGroup } from '../runtime-contract/route-manifest';
+import { chunkWorker, functions, tables, queues } from '../runtime-contract/resource-definitions';
 import {
   emulatorCredentials,
   emulatorRegion,

@@ -1,7 +1,7 @@
 import { createGroupHandler } from '../../shared/http/create-group-handler';
 import { getServices, type BroadcastServices } from '../composition';
 import { sendFreeform } from './send-freeform.handler';
-import { sendBulk, sendSingle } from './send-legacy.handler';
+import { sendBulk, sendSingle } from './send-earlier.handler';
 import { sendTemplateBroadcast } from './send-template-broadcast.handler';
 
 export const handler = createGroupHandler<BroadcastServices>({

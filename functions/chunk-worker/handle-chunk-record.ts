@@ -1,5 +1,5 @@
 import type { Context, SQSRecord } from 'aws-lambda';
-import { queues } from '../../lib/resource-definitions';
+import { queues } from '../../runtime-contract/resource-definitions';
 import { decodeOutboundMessage } from '../../shared/broadcast/chunk-message';
 import { abandonOutboundChunk, processOutboundChunk, type ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
 import { logger } from '../../shared/observability/logger';

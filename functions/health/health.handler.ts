@@ -1,4 +1,4 @@
-import { publicPath, routes } from '../../lib/route-manifest';
+import { publicPath, routes } from '../../runtime-contract/route-manifest';
 import type { HttpOperation } from '../../shared/http/http-operation';
 
 export interface HealthSettings {

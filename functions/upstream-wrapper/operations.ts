@@ -3,7 +3,7 @@
  * a dedicated handler for each `special` row. A special row without a handler (or a handler
  * without a row) fails at load, not at request time.
  */
-import { upstreamRoutes } from '../../lib/upstream-routes';
+import { upstreamRoutes } from '../../runtime-contract/upstream-routes';
 import { listPhoneNumbers } from './list-phone-numbers.handler';
 import { migrateTemplates } from './migrate-templates.handler';
 import { passThroughOperation, type WrapperOperation } from './pass-through.handler';
@@ -22,7 +22,7 @@ export const specialOperations: Record<string, WrapperOperation> = {
 export function buildUpstreamOperations(specials: Record<string, WrapperOperation> = specialOperations): Record<string, WrapperOperation> {
   const operations: Record<string, WrapperOperation> = {};
   for (const route of upstreamRoutes) {
-    if (operations[route.operation]) throw new Error(`Operation ${route.operation} appears twice in lib/upstream-routes.ts`);
+    if (operations[route.operation]) throw new Error(`Operation ${route.operation} appears twice in runtime-contract/upstream-routes.ts`);
     if (route.special) {
       const special = specials[route.operation];
       if (!special) throw new Error(`Special route ${route.operation} has no handler`);

@@ -1,11 +1,11 @@
-import type { UpstreamRouteSpec } from '../../lib/upstream-routes';
+import type { UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
 import { passThrough } from '../../shared/upstream/pass-through';
-import type { UpstreamWrapperDependencies } from '../../shared/upstream/wrapper-ports';
+import type { UpstreamWrapperDependencies } from '../../shared/upstream/ports';
 
 export type WrapperOperation = HttpOperation<{ upstream: UpstreamWrapperDependencies }>;
 
-/** The one operation behind every ordinary row of lib/upstream-routes.ts: Meta's status and body unchanged. */
+/** The one operation behind every ordinary row of runtime-contract/upstream-routes.ts: Meta's status and body unchanged. */
 export const passThroughOperation =
   (route: UpstreamRouteSpec): WrapperOperation =>
   async (request, { upstream }) => {

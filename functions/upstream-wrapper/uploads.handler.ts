@@ -1,4 +1,4 @@
-import { upstreamRouteOf } from '../../lib/upstream-routes';
+import { upstreamRouteOf } from '../../runtime-contract/upstream-routes';
 import { callerOf, type HttpRequest } from '../../shared/http/http-operation';
 import { downloadMedia as download, uploadFlowJson as uploadFlow, uploadMedia as upload, type UploadInput } from '../../shared/upstream/media-uploads';
 import type { WrapperOperation } from './pass-through.handler';

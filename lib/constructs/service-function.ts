@@ -1,6 +1,6 @@
 /**
  * One Lambda function of the service, configured the same way for every definition in
- * `lib/resource-definitions.ts`: Node.js 22 on arm64, esbuild bundle, JSON logs into an
+ * `runtime-contract/resource-definitions.ts`: Node.js 22 on arm64, esbuild bundle, JSON logs into an
  * explicit one-month log group, X-Ray tracing, and an execution role that starts empty
  * (grants are added by the stack from the definition).
  *
@@ -26,7 +26,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Charset, LogLevel as EsbuildLogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { entryOf, type FunctionDefinition, type FunctionName } from '../resource-definitions';
+import { entryOf, type FunctionDefinition, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { projectRoot, type LogLevel } from '../settings';
 
 export const placeholderCodeDirectory = path.join(__dirname, '..', 'lambda-placeholder');

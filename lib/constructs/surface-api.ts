@@ -19,7 +19,7 @@ import {
   type RouteDefinition,
   type SurfaceDefinition,
   type SurfaceName,
-} from '../route-manifest';
+} from '../../runtime-contract/route-manifest';
 
 /** Manifest gateway-response kinds → API Gateway response types. A missing `x-api-key` and an
  * unknown one both end in API Gateway's 403 "Forbidden", i.e. the INVALID_API_KEY response. */

@@ -93,58 +93,58 @@ export class InvalidIdempotencyKeyError extends Error {
  * Rejections of the earlier operations (generate-key, send-single, send-bulk). Their messages are
  * the contract's own texts, which clients of the earlier description match on.
  */
-export class LegacyRejectionError extends Error {
-  override readonly name: string = 'LegacyRejectionError';
+export class EarlierRejectionError extends Error {
+  override readonly name: string = 'EarlierRejectionError';
 }
-export class UserNotSignedUpError extends LegacyRejectionError {
+export class UserNotSignedUpError extends EarlierRejectionError {
   override readonly name = 'UserNotSignedUpError';
   constructor() {
     super('User is not signed up yet');
   }
 }
-export class NoSubscriptionError extends LegacyRejectionError {
+export class NoSubscriptionError extends EarlierRejectionError {
   override readonly name = 'NoSubscriptionError';
   constructor() {
     super('No subscriptions available');
   }
 }
-export class InsufficientCreditsError extends LegacyRejectionError {
+export class InsufficientCreditsError extends EarlierRejectionError {
   override readonly name = 'InsufficientCreditsError';
   constructor() {
     super('Insufficient credits');
   }
 }
-export class LegacyTemplateMissingError extends LegacyRejectionError {
-  override readonly name = 'LegacyTemplateMissingError';
+export class EarlierTemplateMissingError extends EarlierRejectionError {
+  override readonly name = 'EarlierTemplateMissingError';
   constructor() {
     super('Template does not exist');
   }
 }
-export class LegacyTemplateLanguageError extends LegacyRejectionError {
-  override readonly name = 'LegacyTemplateLanguageError';
+export class EarlierTemplateLanguageError extends EarlierRejectionError {
+  override readonly name = 'EarlierTemplateLanguageError';
   constructor() {
     super('Invalid template language');
   }
 }
-export class InvalidPhoneNumberFormatError extends LegacyRejectionError {
+export class InvalidPhoneNumberFormatError extends EarlierRejectionError {
   override readonly name = 'InvalidPhoneNumberFormatError';
   constructor() {
     super('Invalid phone number format');
   }
 }
-export class PricingNotAvailableError extends LegacyRejectionError {
+export class PricingNotAvailableError extends EarlierRejectionError {
   override readonly name = 'PricingNotAvailableError';
   constructor() {
     super('Pricing not available');
   }
 }
-export class RecipientLimitExceededError extends LegacyRejectionError {
+export class RecipientLimitExceededError extends EarlierRejectionError {
   override readonly name = 'RecipientLimitExceededError';
   constructor() {
     super('Recipient limit exceeded');
   }
 }
-export class BroadcastNameTakenError extends LegacyRejectionError {
+export class BroadcastNameTakenError extends EarlierRejectionError {
   override readonly name = 'BroadcastNameTakenError';
   constructor() {
     super('Broadcast with same name exists');

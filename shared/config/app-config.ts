@@ -5,7 +5,7 @@
  * so domain code never reads the environment itself. Endpoints are plain settings: the
  * same code talks to AWS, LocalStack or the local emulators depending only on them.
  */
-import { tables, queues, type TableName, type QueueName } from '../../lib/resource-definitions';
+import { tables, queues, type TableName, type QueueName } from '../../runtime-contract/resource-definitions';
 
 export interface AppConfig {
   serviceName: string;

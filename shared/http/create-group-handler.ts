@@ -16,7 +16,7 @@ import {
   v1PlanLimits,
   type EndpointGroup,
   type RouteDefinition,
-} from '../../lib/route-manifest';
+} from '../../runtime-contract/route-manifest';
 import { MalformedJsonError, PayloadTooLargeError, UnroutableRequestError, UnsupportedContentTypeError } from './errors';
 import { describeError } from './error-responses';
 import { errorBody } from './surface-responses';

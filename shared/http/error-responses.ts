@@ -19,7 +19,7 @@ import {
   InvalidIdempotencyKeyError,
   JobNotFoundError,
   JobOfAnotherOrganizationError,
-  LegacyRejectionError,
+  EarlierRejectionError,
   SenderNotConnectedError,
   NoBusinessAccountError,
   RecipientNumberError,
@@ -49,7 +49,7 @@ import {
   InboxStoreUnavailableError,
   SenderNotFoundError,
 } from '../inbox/errors';
-import type { RouteDefinition, SurfaceName } from '../../lib/route-manifest';
+import type { RouteDefinition, SurfaceName } from '../../runtime-contract/route-manifest';
 import type { ErrorDescription } from './surface-responses';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -104,7 +104,7 @@ const mappings: ReadonlyArray<[ErrorClass, Mapping]> = [
   [IdempotencyKeyInProgressError, { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS' }],
   [IdempotencyKeyReusedError, { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' }],
   [InvalidIdempotencyKeyError, { statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' }],
-  [LegacyRejectionError, { statusCode: 400, code: 'REJECTED' }],
+  [EarlierRejectionError, { statusCode: 400, code: 'REJECTED' }],
   [SenderNotConnectedError, { statusCode: 400, code: 'SENDER_NOT_CONNECTED' }],
 
   // The /upstream wrapper (docs/UPSTREAM-WRAPPER.md): Meta's 4xx pass through with its Graph error in

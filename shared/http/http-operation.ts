@@ -1,4 +1,4 @@
-import type { AuthKind, RouteDefinition } from '../../lib/route-manifest';
+import type { AuthKind, RouteDefinition } from '../../runtime-contract/route-manifest';
 import type { RateLimiter } from '../rate-limiting/rate-limiter';
 
 /** Who called, as proven by the route's credential. */

@@ -2,7 +2,7 @@
  * The tenancy domain: who the customers are, what they connected, and which credentials act for them.
  * Plain data; persistence lives behind TenancyRepository.
  */
-import type { AuthKind, V1Plan } from '../../lib/route-manifest';
+import type { AuthKind, V1Plan } from '../../runtime-contract/route-manifest';
 
 export type Plan = V1Plan;
 export const plans: readonly Plan[] = ['starter', 'professional', 'enterprise'];

@@ -35,7 +35,7 @@ import {
 } from './organization-use-cases';
 import type { BusinessAccount, CountryPricing, CredentialKind, CredentialSummary, Membership, Organization, PhoneNumber, Subscription, Wallet } from './tenancy-entities';
 import { InvalidCredentialError } from './errors';
-import type { TenancyPorts } from './tenancy-ports';
+import type { TenancyPorts } from './ports';
 import type { TenancyRepository } from './tenancy-repository';
 
 export interface TenancyAdministration {

@@ -22,7 +22,7 @@ import { callGraph } from './call-upstream';
 import { UpstreamRejectedError, UpstreamUnavailableError } from './errors';
 import { contractErrorOf } from './graph-error';
 import { resolveTarget } from './resolve-target';
-import type { UpstreamWrapperDependencies } from './wrapper-ports';
+import type { UpstreamWrapperDependencies } from './ports';
 
 const digits = v.pipe(v.string(), v.regex(/^\d{6,15}$/, 'must be 6 to 15 digits (international, without + or spaces)'));
 const componentList = v.array(v.record(v.string(), v.unknown()));

@@ -10,7 +10,7 @@ import { isRateLimitRejection } from './cloud-api-client';
 import { UpstreamRateLimitedError, UpstreamRejectedError, UpstreamUnavailableError } from './errors';
 import { graphErrorFrom, isInvalidTokenError } from './graph-error';
 import type { GraphRequest, GraphResponse } from './graph-transport';
-import type { UpstreamWrapperDependencies } from './wrapper-ports';
+import type { UpstreamWrapperDependencies } from './ports';
 
 export interface CallContext {
   account: BusinessAccount;

@@ -3,7 +3,7 @@
  * answers as data. The adapter (shared/adapters/graph-api/fetch-graph-transport.ts) adds the base
  * URL and version and enforces the timeout; the use cases decide what a status means.
  */
-import type { HttpMethod } from '../../lib/route-manifest';
+import type { HttpMethod } from '../../runtime-contract/route-manifest';
 
 export interface MultipartFile {
   /** Form field name (`file`). */

@@ -12,7 +12,7 @@ import { listAllPages } from './call-upstream';
 import { UpstreamRejectedError, UpstreamUnavailableError } from './errors';
 import { contractErrorOf } from './graph-error';
 import { accessTokenOf } from './resolve-target';
-import type { UpstreamWrapperDependencies } from './wrapper-ports';
+import type { UpstreamWrapperDependencies } from './ports';
 
 export interface AccountEntry {
   waba_id: string;

@@ -9,7 +9,7 @@
  * refused with 413 naming both limits. Larger media is sent by `link` in the message instead.
  * The same 4 MB bounds downloads (a Lambda response is capped at 6 MB, also base64).
  */
-import type { UpstreamRouteSpec } from '../../lib/upstream-routes';
+import type { UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { RequestValidationError } from '../http/errors';
 import { callGraph, flagNeedsAuthorization } from './call-upstream';
 import { MediaTooLargeError, UpstreamRejectedError, UpstreamUnavailableError } from './errors';
@@ -17,7 +17,7 @@ import { graphErrorFrom, isInvalidTokenError } from './graph-error';
 import { parseMultipart, type MultipartPart } from './multipart';
 import { checkOwnedIds, scopedByMeta } from './pass-through';
 import { requireUpstreamId, resolveTarget, type ResolvedTarget } from './resolve-target';
-import type { UpstreamWrapperDependencies } from './wrapper-ports';
+import type { UpstreamWrapperDependencies } from './ports';
 
 const KB = 1024;
 const MB = 1024 * 1024;

@@ -19,7 +19,7 @@ import { parseRequest } from '../http/validation';
 import { callGraph, listAllPages } from './call-upstream';
 import { MigrationSourceNotAllowedError, UpstreamRejectedError } from './errors';
 import { accessTokenOf, resolveBusinessAccount } from './resolve-target';
-import type { UpstreamWrapperDependencies } from './wrapper-ports';
+import type { UpstreamWrapperDependencies } from './ports';
 
 export const migrateTemplatesSchema = v.object({
   sourceWabaId: v.pipe(v.string(), v.regex(/^(?!\.+$)[A-Za-z0-9._-]{1,128}$/, 'must be a business account id')),

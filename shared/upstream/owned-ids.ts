@@ -10,7 +10,7 @@
 import { UpstreamTargetNotFoundError } from './errors';
 import { listAllPages } from './call-upstream';
 import type { ResolvedTarget } from './resolve-target';
-import type { UpstreamWrapperDependencies } from './wrapper-ports';
+import type { UpstreamWrapperDependencies } from './ports';
 
 export type OwnedIdKind = 'template' | 'flow' | 'qr-code';
 

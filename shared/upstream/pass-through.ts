@@ -4,13 +4,13 @@
  * check template/flow ids against the account, build the Graph request from the table row, call,
  * and hand back Meta's status and body unchanged.
  */
-import type { OwnedIdCheck, UpstreamRouteSpec } from '../../lib/upstream-routes';
+import type { OwnedIdCheck, UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { RequestValidationError } from '../http/errors';
 import { callGraph } from './call-upstream';
 import { UpstreamRejectedError, UpstreamTargetNotFoundError } from './errors';
 import type { GraphRequest } from './graph-transport';
 import { requireUpstreamId, resolveTarget, type ResolvedTarget } from './resolve-target';
-import type { UpstreamWrapperDependencies } from './wrapper-ports';
+import type { UpstreamWrapperDependencies } from './ports';
 
 export interface WrapperRequest {
   organizationId: string;

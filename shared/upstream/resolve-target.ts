@@ -3,11 +3,11 @@
  * number must be connected to the caller's organization (else 404, whatever the reason), and its
  * stored credentials are what the call uses.
  */
-import type { UpstreamTarget } from '../../lib/upstream-routes';
+import type { UpstreamTarget } from '../../runtime-contract/upstream-routes';
 import { BusinessAccountNeedsAuthorizationError } from '../tenancy/errors';
 import type { BusinessAccount, PhoneNumber } from '../tenancy/tenancy-entities';
 import { UpstreamRejectedError, UpstreamTargetNotFoundError, type UpstreamTargetKind } from './errors';
-import type { UpstreamWrapperDependencies } from './wrapper-ports';
+import type { UpstreamWrapperDependencies } from './ports';
 
 /**
  * Ids that may become Graph path segments: what tenancy allows for its own ids, minus dot-only

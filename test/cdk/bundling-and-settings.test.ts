@@ -6,7 +6,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ApiStack } from '../../lib/api-stack';
 import { bundlingOptions, bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from '../../lib/constructs/service-function';
-import { entryOf, functions, type FunctionName } from '../../lib/resource-definitions';
+import { entryOf, functions, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { readSettings } from '../../lib/settings';
 import { StatefulStack } from '../../lib/stateful-stack';
 

@@ -1,8 +1,8 @@
-/** Lambda functions: configuration and least-privilege grants derived from lib/resource-definitions.ts; the chunk worker's queue. */
+/** Lambda functions: configuration and least-privilege grants derived from runtime-contract/resource-definitions.ts; the chunk worker's queue. */
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { assertVisibilityCoversConsumer } from '../../lib/api-stack';
-import { chunkWorker, functions, queues, tables, type FunctionName, type QueueName, type TableName } from '../../lib/resource-definitions';
+import { chunkWorker, functions, queues, tables, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
 import {
   actionsOf,
   allActions,

@@ -5,8 +5,8 @@
  */
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { functions } from '../../lib/resource-definitions';
-import { resourcePath, routes, type SurfaceName } from '../../lib/route-manifest';
+import { functions } from '../../runtime-contract/resource-definitions';
+import { resourcePath, routes, type SurfaceName } from '../../runtime-contract/route-manifest';
 import { methodsOf, synthesizePlatform, type MethodSummary, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;

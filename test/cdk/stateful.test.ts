@@ -1,7 +1,7 @@
-/** StatefulStack: tables, outbound queue and its DLQ, the token KMS key — all from lib/resource-definitions.ts. */
+/** StatefulStack: tables, outbound queue and its DLQ, the token KMS key — all from runtime-contract/resource-definitions.ts. */
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
-import { functions, queues, tables, type QueueName, type TableName } from '../../lib/resource-definitions';
+import { functions, queues, tables, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
 import { resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;

@@ -2,8 +2,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { broadcastDailyQuota } from '../../lib/api-stack';
-import { functions, type FunctionName } from '../../lib/resource-definitions';
-import { rateLimitClasses, requiresGatewayApiKey, resourcePath, routes, type RateLimitClass, type SurfaceName } from '../../lib/route-manifest';
+import { functions, type FunctionName } from '../../runtime-contract/resource-definitions';
+import { rateLimitClasses, requiresGatewayApiKey, resourcePath, routes, type RateLimitClass, type SurfaceName } from '../../runtime-contract/route-manifest';
 import { actionsOf, functionLogicalId, functionProperties, mentions, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;

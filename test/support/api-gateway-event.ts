@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { resourcePath, surfaces, type RouteDefinition } from '../../lib/route-manifest';
+import { resourcePath, surfaces, type RouteDefinition } from '../../runtime-contract/route-manifest';
 
 /** A REST (v1) proxy event for a route, shaped as API Gateway sends it. */
 export function proxyEventFor(

@@ -1,12 +1,12 @@
 /**
- * An in-process dynalite with every table of lib/resource-definitions.ts, for integration tests.
+ * An in-process dynalite with every table of runtime-contract/resource-definitions.ts, for integration tests.
  * Each call gets its own server on a free port and its own table names, so test files can run
  * in parallel. Reuses the local runtime's emulator helpers, so tests and `npm start` create the
  * tables identically.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { tables, type TableName } from '../../lib/resource-definitions';
+import { tables, type TableName } from '../../runtime-contract/resource-definitions';
 import { emulatorCredentials, emulatorRegion, ensureTables, startDynalite } from '../../local/emulators';
 
 export interface TestDynamo {

@@ -9,7 +9,7 @@ import { fixedClock } from '../../shared/ports/clock';
 import { sequentialIdGenerator } from '../../shared/ports/id-generator';
 import type { ApiKeyRegistry } from '../../shared/tenancy/api-key-registry';
 import { DecryptedTokenCache } from '../../shared/tenancy/decrypted-token-cache';
-import type { TenancyPorts } from '../../shared/tenancy/tenancy-ports';
+import type { TenancyPorts } from '../../shared/tenancy/ports';
 import { bindTenancyServices, type TenancyServices } from '../../shared/tenancy/tenancy-services';
 import { InMemoryTenancyRepository } from './in-memory-tenancy-repository';
 

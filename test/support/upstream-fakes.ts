@@ -4,8 +4,8 @@
  * built from the route table with those dependencies.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { routes, type RouteDefinition } from '../../lib/route-manifest';
-import { upstreamRouteOf, type UpstreamRouteSpec } from '../../lib/upstream-routes';
+import { routes, type RouteDefinition } from '../../runtime-contract/route-manifest';
+import { upstreamRouteOf, type UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { buildUpstreamOperations } from '../../functions/upstream-wrapper/operations';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
 import type { AuthenticatedCaller } from '../../shared/http/http-operation';
@@ -13,7 +13,7 @@ import { InvalidCredentialError } from '../../shared/tenancy/errors';
 import { UpstreamUnavailableError } from '../../shared/upstream/errors';
 import type { BinaryResponse, GraphRequest, GraphResponse, GraphTransport } from '../../shared/upstream/graph-transport';
 import { OwnedIdDirectory } from '../../shared/upstream/owned-ids';
-import type { UpstreamWrapperDependencies, UpstreamWrapperSettings } from '../../shared/upstream/wrapper-ports';
+import type { UpstreamWrapperDependencies, UpstreamWrapperSettings } from '../../shared/upstream/ports';
 import { lambdaContext, proxyEventFor } from './api-gateway-event';
 import { InMemorySendPacer, VirtualTime } from './broadcast-fakes';
 import { createTenancyTestKit, type TenancyTestKit } from './tenancy-test-ports';

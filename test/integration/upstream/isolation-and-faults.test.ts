@@ -3,7 +3,7 @@
  * 401 without a valid access token, 404 for another organization's ids of every kind (before any
  * upstream call), and 502 when the Cloud API does not answer within UPSTREAM_TIMEOUT_MS.
  */
-import { upstreamRoutes, type UpstreamRouteSpec } from '../../../lib/upstream-routes';
+import { upstreamRoutes, type UpstreamRouteSpec } from '../../../runtime-contract/upstream-routes';
 import { startTestRuntime, type TestResponse, type TestRuntime } from '../../support/local-runtime';
 import { sampleBody, sampleQuery } from '../../support/upstream-fakes';
 import { connectMigrationSource, demoIds, FLOW_JSON, MIGRATION_SOURCE, multipartCall, pathOf, PNG_1X1, wrapperCall } from './upstream-kit';

@@ -1,6 +1,6 @@
 /** Helpers of the /upstream integration tests: calls through the local gateway with the demo tenant. */
 import type { TestResponse, TestRuntime } from '../../support/local-runtime';
-import type { UpstreamRouteSpec } from '../../../lib/upstream-routes';
+import type { UpstreamRouteSpec } from '../../../runtime-contract/upstream-routes';
 import { getServices } from '../../../functions/composition';
 import type { SandboxBusinessAccount } from '../../../sandbox/cloud-api-sandbox';
 

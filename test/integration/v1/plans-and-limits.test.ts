@@ -1,5 +1,5 @@
 /** The generic v1 API's access rules through the local runtime: keys, plans (checked on every request), per-plan limits. */
-import { v1PlanLimits } from '../../../lib/route-manifest';
+import { v1PlanLimits } from '../../../runtime-contract/route-manifest';
 import { getServices } from '../../../functions/composition';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { provisionV1Organization } from './v1-test-kit';

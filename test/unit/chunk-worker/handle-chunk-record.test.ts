@@ -1,6 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { handleChunkRecord } from '../../../functions/chunk-worker/handle-chunk-record';
-import { queues } from '../../../lib/resource-definitions';
+import { queues } from '../../../runtime-contract/resource-definitions';
 import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-outbound-chunk';
 import {
   InMemoryBroadcastRepository,

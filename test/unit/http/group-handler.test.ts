@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../../../lib/route-manifest';
+import type { RouteDefinition } from '../../../runtime-contract/route-manifest';
 import { createGroupHandler } from '../../../shared/http/create-group-handler';
 import type { AuthenticatedCaller, HttpPipelineDependencies, HttpRequest } from '../../../shared/http/http-operation';
 import { RequestValidationError } from '../../../shared/http/errors';

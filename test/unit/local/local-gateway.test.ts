@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { startLocalGateway, type LocalGateway, type LocalGatewayOptions, type ProxyHandler } from '../../../local/local-gateway';
-import { maxRequestBodyBytes, surfaces, type EndpointGroup, type RouteDefinition } from '../../../lib/route-manifest';
+import { maxRequestBodyBytes, surfaces, type EndpointGroup, type RouteDefinition } from '../../../runtime-contract/route-manifest';
 
 /** The gateway is generic over group names: these stand for groups later issues add. */
 const fakeGroup = (name: string) => name as EndpointGroup;
@@ -586,7 +586,7 @@ describe('local gateway integration timeout', () => {
     const h = await startHarness({ functionTimeoutMs: undefined });
     try {
       await request(h.gateway, 'GET', '/prod/api/v2/things/ctx');
-      // broadcast-status: 10 s in lib/resource-definitions.
+      // broadcast-status: 10 s in runtime-contract/resource-definitions.
       expect(h.seen[0]!.remainingMs).toBeGreaterThan(9_000);
       expect(h.seen[0]!.remainingMs).toBeLessThanOrEqual(10_000);
     } finally {

@@ -4,7 +4,7 @@
  * (401, 404 for another organization's ids of every kind, 400/429/502 mapping, OAuth 190).
  */
 import { fillPath } from '../../../shared/upstream/pass-through';
-import { upstreamRoutes, type UpstreamRouteSpec } from '../../../lib/upstream-routes';
+import { upstreamRoutes, type UpstreamRouteSpec } from '../../../runtime-contract/upstream-routes';
 import { createWrapperKit, graphFailure, type Answer, ids, ok, sampleBody, samplePathParameters, sampleQuery, timeout, type WrapperKit } from '../../support/upstream-fakes';
 
 const ordinary = upstreamRoutes.filter((route) => !route.special);

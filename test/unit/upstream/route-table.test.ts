@@ -1,8 +1,8 @@
 /** The route table is the single source: manifest routes, operations and the documentation follow it. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resourcePath, routes } from '../../../lib/route-manifest';
-import { upstreamRoutes } from '../../../lib/upstream-routes';
+import { resourcePath, routes } from '../../../runtime-contract/route-manifest';
+import { upstreamRoutes } from '../../../runtime-contract/upstream-routes';
 import { buildUpstreamOperations, specialOperations } from '../../../functions/upstream-wrapper/operations';
 
 const paramsOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);

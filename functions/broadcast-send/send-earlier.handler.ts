@@ -1,8 +1,8 @@
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
 import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
-import { sendBulkSchema, sendSingleSchema } from '../../shared/broadcast/legacy-template-send.schema';
-import { sendLegacyTemplate, type CostSummary, type LegacySendDependencies } from '../../shared/broadcast/send-legacy-template';
+import { sendBulkSchema, sendSingleSchema } from '../../shared/broadcast/earlier-template-send.schema';
+import { sendEarlierTemplate, type CostSummary, type EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
 
 /** The earlier operations nest the result: `data` = {status, message, data: cost summary}. */
 const nested = (message: string, summary: CostSummary) => ({
@@ -10,9 +10,9 @@ const nested = (message: string, summary: CostSummary) => ({
   body: broadcastEnvelope(200, message, { status: true, message, data: summary }),
 });
 
-export const sendSingle: HttpOperation<LegacySendDependencies> = async (request, dependencies) => {
+export const sendSingle: HttpOperation<EarlierSendDependencies> = async (request, dependencies) => {
   const body = parseRequest(sendSingleSchema, request.body);
-  const summary = await sendLegacyTemplate(dependencies, callerOf(request), {
+  const summary = await sendEarlierTemplate(dependencies, callerOf(request), {
     mode: 'single',
     templateName: body.templateName,
     templateLanguage: body.templateLanguage,
@@ -22,9 +22,9 @@ export const sendSingle: HttpOperation<LegacySendDependencies> = async (request,
   return nested('Message queued successfully', summary);
 };
 
-export const sendBulk: HttpOperation<LegacySendDependencies> = async (request, dependencies) => {
+export const sendBulk: HttpOperation<EarlierSendDependencies> = async (request, dependencies) => {
   const body = parseRequest(sendBulkSchema, request.body);
-  const summary = await sendLegacyTemplate(dependencies, callerOf(request), {
+  const summary = await sendEarlierTemplate(dependencies, callerOf(request), {
     mode: 'bulk',
     templateName: body.templateName,
     templateLanguage: body.templateLanguage,

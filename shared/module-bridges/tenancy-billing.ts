@@ -1,9 +1,9 @@
 /** The broadcast module's billing port over the tenancy module's wallet, prices and subscription. */
-import { InsufficientCreditsError } from '../../broadcast/errors';
-import type { BillingPort } from '../../broadcast/ports';
-import { InsufficientBalanceError } from '../../tenancy/errors';
-import { isSubscriptionActive, type MessageCategory } from '../../tenancy/tenancy-entities';
-import type { TenancyServices } from '../../tenancy/tenancy-services';
+import { InsufficientCreditsError } from '../broadcast/errors';
+import type { BillingPort } from '../broadcast/ports';
+import { InsufficientBalanceError } from '../tenancy/errors';
+import { isSubscriptionActive, type MessageCategory } from '../tenancy/tenancy-entities';
+import type { TenancyServices } from '../tenancy/tenancy-services';
 
 export class TenancyBilling implements BillingPort {
   constructor(private readonly tenancy: TenancyServices) {}

@@ -15,8 +15,8 @@ import {
   NoBusinessAccountError,
   SenderNotOwnedError,
   InvalidPhoneNumberFormatError,
-  LegacyTemplateLanguageError,
-  LegacyTemplateMissingError,
+  EarlierTemplateLanguageError,
+  EarlierTemplateMissingError,
   NoSubscriptionError,
   PricingNotAvailableError,
   RecipientLimitExceededError,
@@ -30,7 +30,7 @@ import type { UpstreamTemplate } from '../upstream/cloud-api-client';
 
 export const LEGACY_RECIPIENT_LIMIT = 1000;
 
-export interface LegacySendDependencies {
+export interface EarlierSendDependencies {
   senders: SenderDirectory;
   templates: TemplateCatalog;
   broadcasts: BroadcastRepository;
@@ -40,17 +40,17 @@ export interface LegacySendDependencies {
   clock: Clock;
 }
 
-export interface LegacyRecipient {
+export interface EarlierRecipient {
   countryCode: string;
   toPhoneNumber: string;
   templateParams?: string[];
 }
 
-export interface LegacySendInput {
+export interface EarlierSendInput {
   mode: 'single' | 'bulk';
   templateName: string;
   templateLanguage: string;
-  recipients: readonly LegacyRecipient[];
+  recipients: readonly EarlierRecipient[];
   globalTemplateParams?: string[];
   broadcastName?: string;
 }
@@ -67,7 +67,7 @@ export interface CostSummary {
 const toUnits = (micros: number): number => Math.round(micros) / 1_000_000;
 
 /** Earlier keys were generated per sender; an unbound key sends from the organization's first sender. */
-async function senderFor(dependencies: LegacySendDependencies, caller: { organizationId: string; boundPhoneNumber?: string }): Promise<SenderAccount> {
+async function senderFor(dependencies: EarlierSendDependencies, caller: { organizationId: string; boundPhoneNumber?: string }): Promise<SenderAccount> {
   try {
     const phoneNumber =
       caller.boundPhoneNumber ?? (await dependencies.senders.listSenders(caller.organizationId)).map((sender) => sender.phoneNumber).sort()[0];
@@ -83,9 +83,9 @@ async function senderFor(dependencies: LegacySendDependencies, caller: { organiz
 
 function approvedTemplate(templates: readonly UpstreamTemplate[], name: string, language: string): UpstreamTemplate {
   const approved = templates.filter((template) => template.name === name && template.status === 'APPROVED');
-  if (approved.length === 0) throw new LegacyTemplateMissingError();
+  if (approved.length === 0) throw new EarlierTemplateMissingError();
   const template = approved.find((candidate) => candidate.language === language);
-  if (!template) throw new LegacyTemplateLanguageError();
+  if (!template) throw new EarlierTemplateLanguageError();
   return template;
 }
 
@@ -96,7 +96,7 @@ interface Triage {
 
 async function triageRecipients(
   billing: BillingPort,
-  input: LegacySendInput,
+  input: EarlierSendInput,
   category: string,
   placeholders: number,
 ): Promise<Triage> {
@@ -144,10 +144,10 @@ function rejectSingle(failure: Triage['failed'][number], placeholders: number, t
   }
 }
 
-export async function sendLegacyTemplate(
-  dependencies: LegacySendDependencies,
+export async function sendEarlierTemplate(
+  dependencies: EarlierSendDependencies,
   caller: { organizationId: string; boundPhoneNumber?: string },
-  input: LegacySendInput,
+  input: EarlierSendInput,
 ): Promise<CostSummary> {
   const { billing, broadcasts, clock } = dependencies;
   const organizationId = caller.organizationId;

@@ -2,10 +2,10 @@
  * The broadcast module's view of tenancy: which senders an organization has, and the
  * decrypted credentials and pace of the business account behind one.
  */
-import { BusinessAccountIncompleteError, NoBusinessAccountError, SenderNotOwnedError } from '../../broadcast/errors';
-import type { Sender, SenderAccount, SenderDirectory } from '../../broadcast/ports';
-import type { BusinessAccount } from '../../tenancy/tenancy-entities';
-import type { TenancyServices } from '../../tenancy/tenancy-services';
+import { BusinessAccountIncompleteError, NoBusinessAccountError, SenderNotOwnedError } from '../broadcast/errors';
+import type { Sender, SenderAccount, SenderDirectory } from '../broadcast/ports';
+import type { BusinessAccount } from '../tenancy/tenancy-entities';
+import type { TenancyServices } from '../tenancy/tenancy-services';
 
 export class TenancySenderDirectory implements SenderDirectory {
   constructor(

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 const requiredText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(512, 'must be at most 512 characters'));
 const parameters = v.array(v.pipe(v.string(), v.maxLength(1024, 'values must be at most 1024 characters')));
 
-export const legacyRecipientSchema = v.object({
+export const earlierRecipientSchema = v.object({
   countryCode: v.string(),
   toPhoneNumber: v.string(),
   templateParams: v.optional(parameters),
@@ -31,7 +31,7 @@ export const sendSingleSchema = v.object({
 export const sendBulkSchema = v.object({
   ...templateFields,
   broadcastName: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
-  data: v.pipe(v.array(legacyRecipientSchema, 'must be an array of recipients'), v.minLength(1, 'must hold at least 1 recipient')),
+  data: v.pipe(v.array(earlierRecipientSchema, 'must be an array of recipients'), v.minLength(1, 'must hold at least 1 recipient')),
   globalTemplateParams: v.optional(parameters),
 });
 

@@ -39,7 +39,7 @@ export type EndpointGroup =
   | 'organization-admin'
   /** Generic v1 API: contacts and conversations. */
   | 'v1-inbox'
-  /** The /upstream Cloud API wrapper (routes generated from lib/upstream-routes.ts). */
+  /** The /upstream Cloud API wrapper (routes generated from runtime-contract/upstream-routes.ts). */
   | 'upstream-wrapper';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -71,7 +71,7 @@ export const rateLimitClasses = {
   status: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   'phone-numbers': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   /** Not gateway-keyed (see `unauthorizedAnswer`), so no usage plan can meter it: the application's limit is the one. */
-  'legacy-send': { perMinute: 60, scope: 'key' },
+  'earlier-send': { perMinute: 60, scope: 'key' },
   'key-generation': { perMinute: 5, scope: 'source-ip' },
   'organization-admin': { perMinute: 30, scope: 'key' },
   upstream: { perMinute: 600, scope: 'key' },
@@ -214,7 +214,7 @@ export interface RouteDefinition {
 /** API Gateway itself rejects a missing or unknown `x-api-key` (usage-plan key) before the Lambda runs. */
 export const requiresGatewayApiKey = (route: RouteDefinition): boolean => route.auth === 'broadcast-api-key' && !route.unauthorizedAnswer;
 
-/** A row of the /upstream route table as a manifest route (see lib/upstream-routes.ts). */
+/** A row of the /upstream route table as a manifest route (see runtime-contract/upstream-routes.ts). */
 function upstreamManifestRoute(route: UpstreamRouteSpec): RouteDefinition {
   return {
     surface: 'upstream',
@@ -239,8 +239,8 @@ const broadcast = (
 ): RouteDefinition => ({ surface: 'broadcast', method, path: `/broadcast/public${path}`, group, operation, auth, rateLimit });
 
 /** The earlier operations answer an unknown key with 400 "User is not signed up yet" (contract). */
-const legacySend = (path: string, operation: string): RouteDefinition => ({
-  ...broadcast('POST', path, 'broadcast-send', operation, 'broadcast-api-key', 'legacy-send'),
+const earlierSend = (path: string, operation: string): RouteDefinition => ({
+  ...broadcast('POST', path, 'broadcast-send', operation, 'broadcast-api-key', 'earlier-send'),
   unauthorizedAnswer: { statusCode: 400, message: 'User is not signed up yet' },
 });
 
@@ -263,10 +263,10 @@ export const routes: readonly RouteDefinition[] = [
   broadcast('GET', '/status/{jobId}', 'broadcast-status', 'getJobStatus', 'broadcast-api-key', 'status'),
   broadcast('POST', '/send-freeform', 'broadcast-send', 'sendFreeform', 'broadcast-api-key', 'freeform'),
   broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'),
-  legacySend('/send-single', 'sendSingle'),
-  legacySend('/send-bulk', 'sendBulk'),
+  earlierSend('/send-single', 'sendSingle'),
+  earlierSend('/send-bulk', 'sendBulk'),
   // Listed by the health inventory of the earlier description; an alias of send-bulk (docs/FREEFORM-AND-EARLIER.md).
-  legacySend('/send-bulk-standard', 'sendBulk'),
+  earlierSend('/send-bulk-standard', 'sendBulk'),
   {
     surface: 'organization',
     method: 'POST',
