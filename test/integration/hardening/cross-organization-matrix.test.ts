@@ -1,0 +1,216 @@
+/**
+ * Tenant isolation over every id kind of every surface, in one table.
+ *
+ * Each row names one kind of id a caller can present (in a path, a query or a body) and one
+ * request that carries it. The demo organization presents three values of that kind: its own
+ * (must work: the row can fail), one that belongs to the other organization, and one that belongs
+ * to nobody. The foreign id must get exactly the answer of the unknown one (no oracle: a caller
+ * cannot tell "exists elsewhere" from "does not exist"), and it must change nothing.
+ */
+import { adminCommands } from '../../../shared/tenancy/admin-commands';
+import { getServices } from '../../../functions/composition';
+import { startTestRuntime, type TestResponse, type TestRuntime } from '../../support/local-runtime';
+import { multipartCall, PNG_1X1, wrapperCall } from '../upstream/upstream-kit';
+import { expectNothingInternal } from './surface-shapes';
+
+jest.setTimeout(180_000);
+
+const BROADCAST = '/prod/api/v2/broadcast/public';
+
+let runtime: TestRuntime;
+type Values = { own: string; foreign: string; unknown: string };
+const ids: Record<string, Values> = {};
+
+const broadcastCall = (method: string, path: string, body?: unknown, key = runtime.demo.apiKey) =>
+  runtime.call(method, `${BROADCAST}${path}`, { headers: { 'x-api-key': key }, body });
+const v1Call = (method: string, path: string, body?: unknown, key = runtime.demo.v1ApiKey) =>
+  runtime.call(method, `/v1${path}`, { headers: { authorization: `Bearer ${key}` }, body });
+const orgCall = (body: unknown, token = runtime.demo.orgToken) =>
+  runtime.call('POST', '/v2/organizations/public/remove-employee-bulk', { headers: { authorization: `Bearer ${token}` }, body });
+
+const recipientsOf = (count: number, first: number) =>
+  Array.from({ length: count }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(first + index) }));
+
+/** A broadcast of 1,001 recipients answers 202 with the job id. */
+async function bigBroadcast(key: string, from: string, first: number): Promise<string> {
+  const response = await broadcastCall(
+    'POST',
+    '/send-template-broadcast',
+    {
+      broadcastName: `matrix-${first}`,
+      fromPhoneNumber: from,
+      templateName: 'order_update',
+      templateLanguage: 'en_US',
+      templateType: 'UTILITY',
+      globalTemplateParams: ['Ada', 'A-1'],
+      data: recipientsOf(1001, first),
+    },
+    key,
+  );
+  if (response.status !== 202) throw new Error(`broadcast not accepted: ${JSON.stringify(response.body).slice(0, 300)}`);
+  return response.body.data.jobId;
+}
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  const { demo } = runtime;
+  const other = demo.otherOrg;
+
+  // Jobs: one per organization (the other organization's template: appointment_reminder, one parameter).
+  const otherJob = await broadcastCall(
+    'POST',
+    '/send-template-broadcast',
+    {
+      broadcastName: 'matrix-other',
+      fromPhoneNumber: other.phoneNumber,
+      templateName: 'appointment_reminder',
+      templateLanguage: 'en_US',
+      templateType: 'UTILITY',
+      globalTemplateParams: ['Monday'],
+      data: recipientsOf(1001, 9_100_000_000),
+    },
+    other.apiKey,
+  );
+  if (otherJob.status !== 202) throw new Error(`other organization's broadcast not accepted: ${JSON.stringify(otherJob.body).slice(0, 300)}`);
+  const ownJob = await bigBroadcast(demo.apiKey, demo.phoneNumbers[0]!, 9_200_000_000);
+  ids.jobId = { own: ownJob, foreign: otherJob.body.data.jobId, unknown: 'pub_doesNotExist0000000' };
+  ids.senderNumber = { own: demo.phoneNumbers[0]!, foreign: other.phoneNumber, unknown: '15559999999' };
+
+  // v1 contacts and conversations: one of each per organization.
+  const ownContact = await v1Call('POST', '/contacts', { phoneNumber: '447700900555', name: 'Own' });
+  const otherContact = await v1Call('POST', '/contacts', { phoneNumber: '447700900556', name: 'Theirs' }, other.v1ApiKey);
+  ids.contactId = { own: ownContact.body.data.id, foreign: otherContact.body.data.id, unknown: 'ct_01ARZ3NDEKTSV4RRFFQ69G5FAV' };
+  const ownConversation = await v1Call('POST', '/conversations', { contactId: ids.contactId.own, senderPhoneNumber: demo.phoneNumbers[0] });
+  const otherConversation = await v1Call('POST', '/conversations', { contactId: ids.contactId.foreign, senderPhoneNumber: other.phoneNumber }, other.v1ApiKey);
+  ids.conversationId = { own: ownConversation.body.data.id, foreign: otherConversation.body.data.id, unknown: 'cv_01ARZ3NDEKTSV4RRFFQ69G5FAV' };
+
+  // Employees: an address only the other organization has.
+  const { tenancy } = getServices();
+  await adminCommands['add-employee'].run(tenancy, { org: other.organizationId, email: 'only-theirs@other.example', role: 'member' });
+  await adminCommands['add-employee'].run(tenancy, { org: demo.organizationId, email: 'only-ours@demo.example', role: 'member' });
+  ids.employeeEmail = { own: 'only-ours@demo.example', foreign: 'only-theirs@other.example', unknown: 'nobody@nowhere.example' };
+
+  // /upstream: business accounts, numbers, templates, media, flows, QR codes of each organization.
+  ids.wabaId = { own: demo.wabaId, foreign: other.wabaId, unknown: '119999999999999' };
+  ids.phoneNumberId = { own: demo.phoneNumberIds[0]!, foreign: other.phoneNumberId, unknown: '129999999999999' };
+  ids.templateId = { own: '130000000000001', foreign: '130000000000011', unknown: '139999999999999' };
+  const media = async (phoneNumberId: string, token: string) =>
+    (await multipartCall(runtime, `/phone-numbers/${phoneNumberId}/media`, [{ name: 'file', value: PNG_1X1, filename: 'a.png', type: 'image/png' }], token)).body.id as string;
+  ids.mediaId = { own: await media(demo.phoneNumberIds[0]!, demo.accessToken), foreign: await media(other.phoneNumberId, other.accessToken), unknown: '149999999999999' };
+  const flow = async (wabaId: string, token: string) =>
+    (await wrapperCall(runtime, 'POST', `/wabas/${wabaId}/flows`, { token, body: { name: `flow_${wabaId}`, categories: ['OTHER'] } })).body.id as string;
+  ids.flowId = { own: await flow(demo.wabaId, demo.accessToken), foreign: await flow(other.wabaId, other.accessToken), unknown: '159999999999999' };
+  const qr = async (phoneNumberId: string, token: string) =>
+    (await wrapperCall(runtime, 'POST', `/phone-numbers/${phoneNumberId}/qr-codes`, { token, body: { prefilled_message: 'Hi', generate_qr_image: 'SVG' } })).body.code as string;
+  ids.qrCodeId = { own: await qr(demo.phoneNumberIds[0]!, demo.accessToken), foreign: await qr(other.phoneNumberId, other.accessToken), unknown: 'QRDOESNOTEXIST' };
+}, 120_000);
+
+afterAll(async () => runtime?.close());
+
+interface Row {
+  surface: string;
+  /** The request that carries the id, for the test's name. */
+  name: string;
+  idKind: keyof typeof ids | string;
+  request: (id: string) => Promise<TestResponse>;
+  /**
+   * Where the contract itself words the foreign case apart from the unknown one (the status
+   * endpoint: 401 for another organization's job, 404 for a job that does not exist), the
+   * foreign answer it fixes; otherwise the foreign id must be answered as the unknown one.
+   */
+  contractForeignAnswer?: { status: number; code: string };
+}
+
+/** An answer without what differs between two calls for reasons other than the id: request ids, times, the id itself. */
+const withoutVolatile = (body: any, id: string): unknown =>
+  JSON.parse(
+    JSON.stringify(body ?? null)
+      .split(id)
+      .join('<id>')
+      .replace(/"(requestId|timestamp|fbtrace_id)":"[^"]*"/g, '"$1":"<volatile>"'),
+  );
+
+const rows: Row[] = [
+  // Broadcast surface.
+  {
+    surface: 'broadcast',
+    idKind: 'jobId',
+    name: 'GET /status/{jobId}',
+    request: (id) => broadcastCall('GET', `/status/${id}`),
+    contractForeignAnswer: { status: 401, code: 'UNAUTHORIZED' },
+  },
+  { surface: 'broadcast', idKind: 'senderNumber', name: 'GET /templates?phone_number', request: (id) => broadcastCall('GET', `/templates?phone_number=${id}`) },
+  {
+    surface: 'broadcast',
+    idKind: 'senderNumber',
+    name: 'POST /send-freeform fromPhoneNumber', request: (id) =>
+      broadcastCall('POST', '/send-freeform', { fromPhoneNumber: id, countryCode: '91', toPhoneNumber: '9300000001', type: 'text', text: 'Hi' }),
+  },
+  {
+    surface: 'broadcast',
+    idKind: 'senderNumber',
+    name: 'POST /send-template-broadcast fromPhoneNumber', request: (id) =>
+      broadcastCall('POST', '/send-template-broadcast', {
+        broadcastName: `matrix-send-${Math.random()}`,
+        fromPhoneNumber: id,
+        templateName: 'order_update',
+        templateLanguage: 'en_US',
+        templateType: 'UTILITY',
+        globalTemplateParams: ['Ada', 'A-1'],
+        data: recipientsOf(1, 9_300_000_100),
+      }),
+  },
+  // Organization administration.
+  { surface: 'organization', idKind: 'employeeEmail', name: 'POST remove-employee-bulk emails', request: (id) => orgCall({ emails: [id] }) },
+  // v1.
+  { surface: 'v1', idKind: 'contactId', name: 'GET /contacts/{contactId}', request: (id) => v1Call('GET', `/contacts/${id}`) },
+  { surface: 'v1', idKind: 'contactId', name: 'GET /conversations?contactId', request: (id) => v1Call('GET', `/conversations?contactId=${id}`) },
+  { surface: 'v1', idKind: 'conversationId', name: 'GET /conversations/{conversationId}', request: (id) => v1Call('GET', `/conversations/${id}`) },
+  { surface: 'v1', idKind: 'conversationId', name: 'PATCH /conversations/{conversationId}', request: (id) => v1Call('PATCH', `/conversations/${id}`, { status: 'closed' }) },
+  { surface: 'v1', idKind: 'senderNumber', name: 'POST /conversations senderPhoneNumber', request: (id) => v1Call('POST', '/conversations', { contactId: ids.contactId!.own, senderPhoneNumber: id }) },
+  // /upstream: one route per id kind in a path.
+  { surface: 'upstream', idKind: 'wabaId', name: 'GET /wabas/{wabaId}/templates', request: (id) => wrapperCall(runtime, 'GET', `/wabas/${id}/templates`) },
+  { surface: 'upstream', idKind: 'phoneNumberId', name: 'GET /phone-numbers/{phoneNumberId}/business-profile', request: (id) => wrapperCall(runtime, 'GET', `/phone-numbers/${id}/business-profile`) },
+  { surface: 'upstream', idKind: 'templateId', name: 'GET /wabas/{wabaId}/templates/{templateId}', request: (id) => wrapperCall(runtime, 'GET', `/wabas/${runtime.demo.wabaId}/templates/${id}`) },
+  { surface: 'upstream', idKind: 'mediaId', name: 'GET /phone-numbers/{id}/media/{mediaId}', request: (id) => wrapperCall(runtime, 'GET', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/media/${id}`) },
+  { surface: 'upstream', idKind: 'flowId', name: 'GET /wabas/{wabaId}/flows/{flowId}', request: (id) => wrapperCall(runtime, 'GET', `/wabas/${runtime.demo.wabaId}/flows/${id}`) },
+  { surface: 'upstream', idKind: 'qrCodeId', name: 'GET /phone-numbers/{id}/qr-codes/{qrCodeId}', request: (id) => wrapperCall(runtime, 'GET', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/qr-codes/${id}`) },
+];
+
+describe.each(rows.map((row) => [`${row.surface} ${row.idKind} (${row.name})`, row] as const))(
+  '%s',
+  (_name, row) => {
+    it('own id works; another organization’s id is answered exactly as an unknown one', async () => {
+      const values = ids[row.idKind as string]!;
+      const foreign = await row.request(values.foreign);
+      const unknown = await row.request(values.unknown);
+      expectNothingInternal(foreign);
+      expect(foreign.status).toBeGreaterThanOrEqual(400);
+      expect(foreign.status).toBeLessThan(500);
+      if (row.contractForeignAnswer) {
+        expect(foreign.status).toBe(row.contractForeignAnswer.status);
+        expect(foreign.body.data.error.code).toBe(row.contractForeignAnswer.code);
+        expect(unknown.status).toBe(404);
+      } else {
+        expect(foreign.status).toBe(unknown.status);
+        expect(withoutVolatile(foreign.body, values.foreign)).toEqual(withoutVolatile(unknown.body, values.unknown));
+      }
+
+      const own = await row.request(values.own);
+      expect(own.status).toBeLessThan(400);
+    });
+  },
+);
+
+describe('a foreign id changes nothing', () => {
+  it('the other organization’s employee and conversation are intact after the demo organization’s attempts', async () => {
+    const other = runtime.demo.otherOrg;
+    const conversation = await v1Call('GET', `/conversations/${ids.conversationId!.foreign}`, undefined, other.v1ApiKey);
+    expect(conversation.status).toBe(200);
+    expect(conversation.body.data.status).toBe('open');
+    const removal = await orgCall({ emails: ['only-theirs@other.example'] }, other.orgToken);
+    expect(removal.status).toBe(200);
+    const job = await runtime.call('GET', `${BROADCAST}/status/${ids.jobId!.foreign}`, { headers: { 'x-api-key': other.apiKey } });
+    expect(job.status).toBe(200);
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * What every refusal must look like, per surface (the contract's error bodies), and what no
+ * answer may ever contain. Shared by the fuzz, fault-injection and isolation suites.
+ */
+import type { SurfaceName } from '../../../runtime-contract/route-manifest';
+import type { TestResponse } from '../../support/local-runtime';
+
+/** Stack frames, source files, runtime error names and the names of the stores behind the service. */
+const INTERNAL = [
+  /\bat [\w.<>]+ \(?[^)]*:\d+:\d+\)?/,
+  /\.(ts|js):\d+/,
+  /node_modules/,
+  /\b(TypeError|ReferenceError|RangeError|SyntaxError|InternalError)\b/,
+  /\b(ValidationException|ConditionalCheckFailed\w*|ResourceNotFoundException|ProvisionedThroughputExceeded\w*|ThrottlingException|TimeoutError)\b/,
+  /\b(dynalite|fauxqs|DynamoDB|AWS\.SimpleQueueService|KMS)\b/i,
+  /\bprocess\.env\b/,
+];
+
+export function expectNothingInternal(response: TestResponse): void {
+  const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+  for (const pattern of INTERNAL) {
+    if (pattern.test(text)) throw new Error(`answer ${response.status} exposes ${pattern}: ${text.slice(0, 300)}`);
+  }
+}
+
+export function expectSurfaceErrorShape(surface: SurfaceName, response: TestResponse): void {
+  const body = response.body as Record<string, any>;
+  const describe = () => `${surface} ${response.status}: ${JSON.stringify(body).slice(0, 300)}`;
+  if (typeof body !== 'object' || body === null) throw new Error(`not a JSON error body: ${describe()}`);
+  const ok = (() => {
+    switch (surface) {
+      case 'broadcast':
+        return body.status === false && body.status_code === response.status && typeof body.message === 'string';
+      case 'organization':
+        return body.status === 'error' && body.statusCode === response.status && typeof body.message === 'string';
+      case 'v1':
+        return body.success === false && typeof body.error?.code === 'string' && typeof body.error?.message === 'string';
+      case 'upstream':
+        return (
+          body.status === false &&
+          typeof body.message === 'string' &&
+          typeof body.error?.message === 'string' &&
+          typeof body.error?.type === 'string' &&
+          typeof body.error?.code === 'number'
+        );
+    }
+  })();
+  if (!ok) throw new Error(`not the ${surface} error shape: ${describe()}`);
+  if (response.status === 429 && !response.headers.get('retry-after')) throw new Error(`429 without Retry-After: ${describe()}`);
+}
