@@ -27,6 +27,10 @@ type Json = Record<string, unknown>;
 
 const MEDIA_KINDS = ['image', 'video', 'audio', 'document', 'sticker'] as const;
 
+/** More distinct ids of one kind than any real body names (a bulk send: 100 recipients, a carousel: 10 cards); bounds the look-ups. */
+export const MAX_IDS_PER_KIND = 200;
+const KIND_NAMES = { media: 'media ids', messages: 'message ids', flows: 'flow ids', templateNames: 'template names' } as const;
+
 const objectAt = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
 const listAt = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
@@ -39,6 +43,7 @@ class Collector {
     if (value === undefined || value === null) return;
     if (typeof value !== 'string' || value.length === 0) throw new RequestValidationError(`${path}.${field} must be a non-empty string`);
     this.found[kind].add(value);
+    if (this.found[kind].size > MAX_IDS_PER_KIND) throw new RequestValidationError(`body may name at most ${MAX_IDS_PER_KIND} distinct ${KIND_NAMES[kind]}`);
   }
 
   /** `holder.image.id`, `holder.video.id`, ...: a MediaObject by id (a `link` names no object of ours). */

@@ -94,6 +94,11 @@ describe('media ids', () => {
     const records = getServices().upstreamWrapper.idRecords;
     expect([...(await records.ownedMedia(runtime.demo.organizationId, [own.media, foreign.media], new Date()))]).toEqual([own.media]);
     expect([...(await records.ownedMedia(runtime.demo.otherOrg.organizationId, [own.media, foreign.media], new Date()))]).toEqual([foreign.media]);
+    // Meta keeps media 30 days; so does the record (TTL is lazy on AWS and absent in dynalite: the read checks it).
+    const old = { organizationId: runtime.demo.organizationId, wabaId: waba, phoneNumberId: phone, id: '1599999999999', recordedAt: new Date(Date.now() - 31 * 86_400_000) };
+    await records.recordMedia(old);
+    expect([...(await records.ownedMedia(runtime.demo.organizationId, [old.id], new Date()))]).toEqual([]);
+    expect([...(await records.ownedMedia(runtime.demo.organizationId, [old.id], new Date(Date.now() - 2 * 86_400_000)))]).toEqual([old.id]);
   });
 });
 

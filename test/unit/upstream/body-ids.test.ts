@@ -4,7 +4,7 @@
  */
 import { upstreamRouteOf } from '../../../runtime-contract/upstream-routes';
 import { RequestValidationError } from '../../../shared/http/errors';
-import { idsInBody } from '../../../shared/upstream/body-ids';
+import { idsInBody, MAX_IDS_PER_KIND } from '../../../shared/upstream/body-ids';
 
 const none = { media: [], messages: [], flows: [], templateNames: [] };
 
@@ -80,6 +80,13 @@ describe('message bodies', () => {
   ])('an id that is not a non-empty string is a 400 naming the field: %j', (body, message) => {
     expect(() => idsInBody('message', body)).toThrow(new RequestValidationError(message));
   });
+});
+
+it('bounds the ids of one kind a body may name (each is a look-up)', () => {
+  const header = (id: string) => ({ type: 'header', parameters: [{ type: 'image', image: { id } }] });
+  const recipients = (count: number) => Array.from({ length: count }, (_, index) => ({ to: String(index), components: [header(`M${index}`)] }));
+  expect(idsInBody('bulk', { template: { name: 't' }, recipients: recipients(MAX_IDS_PER_KIND) }).media).toHaveLength(MAX_IDS_PER_KIND);
+  expect(() => idsInBody('bulk', { template: { name: 't' }, recipients: recipients(MAX_IDS_PER_KIND + 1) })).toThrow(`body may name at most ${MAX_IDS_PER_KIND} distinct media ids`);
 });
 
 describe('other body shapes', () => {
