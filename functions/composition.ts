@@ -49,6 +49,8 @@ import type { TenancyPorts } from '../shared/tenancy/ports';
 import { FetchGraphTransport } from '../shared/adapters/graph-api/fetch-graph-transport';
 import { logger } from '../shared/observability/logger';
 import { OwnedIdDirectory } from '../shared/upstream/owned-ids';
+import { DynamoDbWrapperIdRecords } from '../shared/adapters/dynamodb/dynamodb-wrapper-id-records';
+import { BroadcastMessageIds } from '../shared/module-bridges/broadcast-message-ids';
 import type { UpstreamWrapperDependencies } from '../shared/upstream/ports';
 import { DynamoDbInboxRepository } from '../shared/adapters/dynamodb/dynamodb-inbox-repository';
 import { bindInboxServices, type InboxServices } from '../shared/inbox/inbox-services';
@@ -280,9 +282,12 @@ function buildInboxSection(context: CompositionContext, tenancy: () => TenancySe
   });
 }
 
-function buildUpstreamWrapperSection(context: CompositionContext, tenancy: () => TenancyServices): UpstreamWrapperDependencies {
+function buildUpstreamWrapperSection(context: CompositionContext, tenancy: () => TenancyServices, broadcast: () => BroadcastServices): UpstreamWrapperDependencies {
   const { config, clients } = context;
   const pacer = memoize(() => new DynamoDbSendPacer(clients.dynamoDb, requireSetting(config.tableNames.messaging, 'MESSAGING_TABLE')));
+  const idRecords = memoize(() => new DynamoDbWrapperIdRecords(clients.dynamoDb, requireSetting(config.tableNames.messaging, 'MESSAGING_TABLE')));
+  // The ledger's message-id look-up, through the broadcast repository (not a second copy of it).
+  const platformMessages = memoize(() => new BroadcastMessageIds(broadcast().broadcasts));
   const wrapper = config.upstreamWrapper;
   return {
     get tenancy() {
@@ -290,6 +295,12 @@ function buildUpstreamWrapperSection(context: CompositionContext, tenancy: () =>
     },
     graph: new FetchGraphTransport(config.upstream),
     ownedIds: new OwnedIdDirectory(wrapper.ownedIdsTtlMs),
+    get idRecords() {
+      return idRecords();
+    },
+    get platformMessages() {
+      return platformMessages();
+    },
     get pacer() {
       return pacer();
     },
@@ -351,7 +362,7 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
   const tenancy = memoize(() => buildTenancySection(context));
   const broadcast = memoize(() => buildBroadcastSection(context, tenancy));
   const chunkWorker = memoize(() => buildChunkWorkerSection(context, broadcast()));
-  const upstreamWrapper = memoize(() => buildUpstreamWrapperSection(context, tenancy));
+  const upstreamWrapper = memoize(() => buildUpstreamWrapperSection(context, tenancy, broadcast));
   const organizations = memoize(() => buildOrganizationSection(tenancy));
   const inbox = memoize(() => buildInboxSection(context, tenancy));
   const rateLimiter = memoize(

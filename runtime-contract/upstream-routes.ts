@@ -63,6 +63,12 @@ export interface UpstreamRouteSpec {
   /** `none`: the route reads no body (a POST without Content-Type is fine). */
   body: 'none' | 'json' | 'multipart';
   ownedIds?: readonly OwnedIdCheck[];
+  /**
+   * Ids inside the JSON body checked against the organization before the call (shared/upstream/body-ids.ts):
+   * `message` a message (media ids, replied/reacted message ids, flow id, template name), `status` a
+   * read receipt's `message_id`, `template-definition` FLOW buttons' `flow_id`, `bulk` the bulk send's template.
+   */
+  bodyIds?: 'message' | 'status' | 'template-definition' | 'bulk';
   /** Adds `messaging_product: "whatsapp"` to the JSON body. */
   messagingProduct?: boolean;
   /** Query parameters passed through (GET routes always pass `fields`); any other is a 400. */
@@ -131,6 +137,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     messagingProduct: true,
     requiredBody: ['to'],
     send: true,
+    bodyIds: 'message',
   },
   {
     operation: 'sendMarketingMessage',
@@ -144,6 +151,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     messagingProduct: true,
     requiredBody: ['to', 'template'],
     send: true,
+    bodyIds: 'message',
   },
   {
     operation: 'markMessageRead',
@@ -157,6 +165,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     messagingProduct: true,
     requiredBody: ['message_id'],
     fixedBody: { status: 'read' },
+    bodyIds: 'status',
   },
   {
     operation: 'showTypingIndicator',
@@ -170,6 +179,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     messagingProduct: true,
     requiredBody: ['message_id'],
     fixedBody: { status: 'read', typing_indicator: { type: 'text' } },
+    bodyIds: 'status',
   },
 
   // Bulk messaging
@@ -186,6 +196,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     send: true,
     special: true,
     notes: 'Paced by the business account\'s shared send pacer (with broadcasts), retries rate limits and transient errors with backoff, bounded to fit API Gateway\'s 29 s',
+    bodyIds: 'bulk',
   },
 
   // Templates
@@ -210,6 +221,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     upstream: { method: 'POST', path: '/{wabaId}/message_templates' },
     body: 'json',
     requiredBody: ['name', 'language', 'category'],
+    bodyIds: 'template-definition',
   },
   {
     operation: 'deleteTemplate',
@@ -257,6 +269,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     upstream: { method: 'POST', path: '/{templateId}' },
     body: 'json',
     ownedIds: [{ kind: 'template', source: 'path', name: 'templateId', required: true }],
+    bodyIds: 'template-definition',
   },
   {
     operation: 'compareTemplates',

@@ -35,6 +35,7 @@ import {
   MigrationSourceNotAllowedError,
   UpstreamRateLimitedError,
   UpstreamRejectedError,
+  UpstreamIdStoreUnavailableError,
   UpstreamRequestError,
   UpstreamTargetNotFoundError,
   UpstreamUnavailableError,
@@ -114,6 +115,7 @@ const mappings: ReadonlyArray<[ErrorClass, Mapping]> = [
   [UpstreamTargetNotFoundError, { statusCode: 404, code: 'NOT_CONNECTED' }],
   [MigrationSourceNotAllowedError, { statusCode: 400, code: 'MIGRATION_SOURCE_NOT_ALLOWED' }],
   [MediaTooLargeError, { statusCode: 413, code: 'MEDIA_TOO_LARGE' }],
+  [UpstreamIdStoreUnavailableError, { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE }],
 
   [UpstreamRequestError, { statusCode: 502, code: 'UPSTREAM_REJECTED', message: 'The WhatsApp Cloud API rejected the request' }],
   [UpstreamUnavailableError, { statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', message: 'The WhatsApp Cloud API is unreachable or timed out; retry with backoff' }],

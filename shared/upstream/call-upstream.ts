@@ -7,10 +7,11 @@
  */
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
 import { isRateLimitRejection } from './cloud-api-client';
-import { UpstreamRateLimitedError, UpstreamRejectedError, UpstreamUnavailableError } from './errors';
+import { UpstreamRateLimitedError, UpstreamRejectedError, UpstreamTargetNotFoundError, UpstreamUnavailableError } from './errors';
 import { graphErrorFrom, isInvalidTokenError } from './graph-error';
 import type { GraphRequest, GraphResponse } from './graph-transport';
 import type { UpstreamWrapperDependencies } from './ports';
+import type { ResolvedTarget } from './resolve-target';
 
 export interface CallContext {
   account: BusinessAccount;
@@ -86,4 +87,35 @@ export async function listAllPages<T>(
     if (!after) break;
   }
   return items;
+}
+
+/**
+ * Runs a call on an id Meta scopes for us (media, through phone_number_id) and turns Meta's "not
+ * there / not yours" into our 404: HTTP 404, or error 100 subcode 33 ("does not exist, cannot be
+ * loaded due to missing permissions"). An OAuth 190 there may mean either a foreign object or a
+ * dead token, so the account's own number is read to tell: if that works, the id is not ours (404);
+ * if not, its error (and the needs-authorization flag on 190) is the answer.
+ */
+export async function scopedByMeta<T>(
+  deps: UpstreamWrapperDependencies,
+  target: ResolvedTarget,
+  kind: 'media',
+  id: string,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof UpstreamRejectedError)) throw error;
+    const { code, error_subcode: subcode } = error.graphError;
+    if (error.httpStatus === 404 || (code === 100 && subcode === 33)) throw new UpstreamTargetNotFoundError(kind, id);
+    if (code !== 190 || !target.phoneNumber) throw error;
+    await callGraph(deps, { account: target.account, operation: 'checkToken', verifiedNode: true }, {
+      method: 'GET',
+      path: `/${encodeURIComponent(target.phoneNumber.phoneNumberId)}`,
+      query: { fields: 'id' },
+      accessToken: target.accessToken,
+    });
+    throw new UpstreamTargetNotFoundError(kind, id);
+  }
 }

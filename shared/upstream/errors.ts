@@ -35,7 +35,7 @@ export class UpstreamRateLimitedError extends UpstreamRejectedError {
   override readonly name = 'UpstreamRateLimitedError';
 }
 
-export type UpstreamTargetKind = 'business-account' | 'phone-number' | 'template' | 'flow' | 'media' | 'qr-code';
+export type UpstreamTargetKind = 'business-account' | 'phone-number' | 'template' | 'flow' | 'media' | 'qr-code' | 'message';
 
 /**
  * A wabaId, phoneNumberId (or an id reached through them) that is not connected to the caller's
@@ -65,4 +65,9 @@ export class MediaTooLargeError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The store of the organization's media and message ids timed out or could not be reached. Transient; worth a retry. */
+export class UpstreamIdStoreUnavailableError extends Error {
+  override readonly name = 'UpstreamIdStoreUnavailableError';
 }

@@ -11,11 +11,12 @@
  */
 import type { UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { RequestValidationError } from '../http/errors';
-import { callGraph, flagNeedsAuthorization } from './call-upstream';
+import { callGraph, flagNeedsAuthorization, scopedByMeta } from './call-upstream';
 import { MediaTooLargeError, UpstreamRejectedError, UpstreamUnavailableError } from './errors';
 import { graphErrorFrom, isInvalidTokenError } from './graph-error';
 import { parseMultipart, type MultipartPart } from './multipart';
-import { checkOwnedIds, scopedByMeta } from './pass-through';
+import { recordUploadedMedia } from './owned-ids';
+import { checkOwnedIds } from './pass-through';
 import { requireUpstreamId, resolveTarget, type ResolvedTarget } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
 
@@ -140,6 +141,8 @@ export async function uploadMedia(deps: UpstreamWrapperDependencies, input: Uplo
     },
     accessToken: target.accessToken,
   });
+  // Message bodies may name this id from now on (docs/UPSTREAM-WRAPPER.md, "Ids inside message bodies").
+  await recordUploadedMedia(deps, target, (response.body as { id?: unknown } | undefined)?.id, 'uploadMedia');
   return { status: response.status, body: response.body };
 }
 

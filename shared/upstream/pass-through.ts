@@ -6,9 +6,10 @@
  */
 import type { OwnedIdCheck, UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { RequestValidationError } from '../http/errors';
-import { callGraph } from './call-upstream';
-import { UpstreamRejectedError, UpstreamTargetNotFoundError } from './errors';
+import { idsInBody } from './body-ids';
+import { callGraph, scopedByMeta } from './call-upstream';
 import type { GraphRequest } from './graph-transport';
+import { recordSentMessages, requireBodyIdsOwned, requireOwnedIds, sentMessageIds } from './owned-ids';
 import { requireUpstreamId, resolveTarget, type ResolvedTarget } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
 
@@ -143,11 +144,15 @@ function idsOf(check: OwnedIdCheck, request: WrapperRequest): string[] {
   return values.map((value) => requireUpstreamId(value, check.kind));
 }
 
-/** 404 unless every template/flow id of the request belongs to the resolved business account. */
+/**
+ * 404 unless every template/flow/QR code id of the request belongs to the resolved business account
+ * (or number), and every id inside the body (`bodyIds`) to the organization.
+ */
 export async function checkOwnedIds(deps: UpstreamWrapperDependencies, route: UpstreamRouteSpec, target: ResolvedTarget, request: WrapperRequest): Promise<void> {
   for (const check of route.ownedIds ?? []) {
-    await deps.ownedIds.requireOwned(deps, check.kind, idsOf(check, request), target, route.operation);
+    await requireOwnedIds(deps, check.kind, idsOf(check, request), target, route.operation);
   }
+  if (route.bodyIds) await requireBodyIdsOwned(deps, target, idsInBody(route.bodyIds, request.body), route.operation);
 }
 
 /** Validates the parts of a request that need no upstream call; throws RequestValidationError. */
@@ -186,41 +191,12 @@ export async function passThrough(deps: UpstreamWrapperDependencies, route: Upst
       graphRequest,
     );
   const response = mediaId === undefined ? await call() : await scopedByMeta(deps, target, 'media', mediaId, call);
+  // Replies, reactions and read receipts may name these ids later: they must pass as the organization's.
+  if (route.send) await recordSentMessages(deps, target, sentMessageIds(response.body), route.operation);
   if (route.method === 'DELETE') {
     // A deleted template, flow or QR code must not pass the next ownership check from the cache.
     deps.ownedIds.forget(target.account.organizationId, target.account.wabaId);
     if (target.phoneNumber) deps.ownedIds.forget(target.account.organizationId, target.phoneNumber.phoneNumberId);
   }
   return { status: response.status, body: response.body };
-}
-
-/**
- * Runs a call on an id Meta scopes for us (media, through phone_number_id) and turns Meta's "not
- * there / not yours" into our 404: HTTP 404, or error 100 subcode 33 ("does not exist, cannot be
- * loaded due to missing permissions"). An OAuth 190 there may mean either a foreign object or a
- * dead token, so the account's own number is read to tell: if that works, the id is not ours (404);
- * if not, its error (and the needs-authorization flag on 190) is the answer.
- */
-export async function scopedByMeta<T>(
-  deps: UpstreamWrapperDependencies,
-  target: ResolvedTarget,
-  kind: 'media',
-  id: string,
-  call: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!(error instanceof UpstreamRejectedError)) throw error;
-    const { code, error_subcode: subcode } = error.graphError;
-    if (error.httpStatus === 404 || (code === 100 && subcode === 33)) throw new UpstreamTargetNotFoundError(kind, id);
-    if (code !== 190 || !target.phoneNumber) throw error;
-    await callGraph(deps, { account: target.account, operation: 'checkToken', verifiedNode: true }, {
-      method: 'GET',
-      path: `/${encodeURIComponent(target.phoneNumber.phoneNumberId)}`,
-      query: { fields: 'id' },
-      accessToken: target.accessToken,
-    });
-    throw new UpstreamTargetNotFoundError(kind, id);
-  }
 }

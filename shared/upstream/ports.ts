@@ -1,10 +1,14 @@
-/** What the /upstream wrapper's use cases need, bound by functions/composition.ts. */
+/**
+ * What the /upstream wrapper's use cases need, bound by functions/composition.ts.
+ *
+ * This file imports types from outside the module and from graph-transport.ts only, never from a
+ * use case of the module: use cases import the ports, not the other way round (no type cycle).
+ */
 import type { SendPacer } from '../broadcast/ports';
 import type { Clock } from '../ports/clock';
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
 import type { TenancyRepository } from '../tenancy/tenancy-repository';
 import type { GraphTransport } from './graph-transport';
-import type { OwnedIdDirectory } from './owned-ids';
 
 /** The slice of tenancy the wrapper uses: look-ups for the isolation checks, credentials, flagging. */
 export interface WrapperTenancy {
@@ -17,6 +21,54 @@ export interface WrapperTenancy {
 /** Structured log facts only: never bodies, tokens or recipients. */
 export interface WrapperLog {
   warn(message: string, facts: Record<string, unknown>): void;
+}
+
+/**
+ * Short-lived copies of an account's (or number's) id lists read upstream (templates: ids and
+ * names; flows; QR codes), per Lambda container. `key` names the organization, owner and list.
+ */
+export interface OwnedIdLists {
+  /** The list's values of one field, while fresh; undefined when absent or older than the TTL. */
+  get(key: string, nowMs: number): OwnedIdList | undefined;
+  set(key: string, list: OwnedIdList): void;
+  /** Forgets every list of an owner (a WABA or a phone number) of the organization. */
+  forget(organizationId: string, owner: string): void;
+}
+
+export interface OwnedIdList {
+  /** Values by item field (`id`, `name`, `code`). */
+  fields: ReadonlyMap<string, ReadonlySet<string>>;
+  fetchedAt: number;
+}
+
+/** An id the organization created through the wrapper (or, later, received through webhooks). */
+export interface WrapperIdRecord {
+  organizationId: string;
+  wabaId: string;
+  phoneNumberId: string;
+  id: string;
+  recordedAt: Date;
+}
+
+/**
+ * Media ids the organization uploaded and message ids it sent through the wrapper, so ids inside
+ * message bodies can be checked against the organization (docs/UPSTREAM-WRAPPER.md, "Ids inside
+ * message bodies"). An id of another organization reads as absent.
+ */
+export interface WrapperIdRecords {
+  recordMedia(record: WrapperIdRecord): Promise<void>;
+  /** `direction` is `received` for inbound messages (webhooks, once they exist). */
+  recordMessages(records: readonly WrapperIdRecord[], direction: 'sent' | 'received'): Promise<void>;
+  /** The ids among `mediaIds` recorded for the organization and not expired at `now`. */
+  ownedMedia(organizationId: string, mediaIds: readonly string[], now: Date): Promise<ReadonlySet<string>>;
+  /** The ids among `messageIds` recorded for the organization and not expired at `now`. */
+  ownedMessages(organizationId: string, messageIds: readonly string[], now: Date): Promise<ReadonlySet<string>>;
+}
+
+/** Message ids the platform's other sends (broadcasts, free-form, earlier operations) recorded in their ledger. */
+export interface PlatformMessageIds {
+  /** The organization that sent the message, undefined when no ledger entry holds the id. */
+  organizationOf(messageId: string): Promise<string | undefined>;
 }
 
 export interface BulkSendSettings {
@@ -47,7 +99,9 @@ export interface UpstreamWrapperSettings {
 export interface UpstreamWrapperDependencies {
   tenancy: WrapperTenancy;
   graph: GraphTransport;
-  ownedIds: OwnedIdDirectory;
+  ownedIds: OwnedIdLists;
+  idRecords: WrapperIdRecords;
+  platformMessages: PlatformMessageIds;
   pacer: SendPacer;
   clock: Clock;
   sleep(ms: number): Promise<void>;

@@ -16,6 +16,7 @@ import { OwnedIdDirectory } from '../../shared/upstream/owned-ids';
 import type { UpstreamWrapperDependencies, UpstreamWrapperSettings } from '../../shared/upstream/ports';
 import { lambdaContext, proxyEventFor } from './api-gateway-event';
 import { InMemorySendPacer, VirtualTime } from './broadcast-fakes';
+import { InMemoryPlatformMessageIds, InMemoryWrapperIdRecords } from './in-memory-wrapper-id-records';
 import { createTenancyTestKit, type TenancyTestKit } from './tenancy-test-ports';
 
 export type Answer = GraphResponse | ((request: GraphRequest) => GraphResponse | Promise<GraphResponse>);
@@ -53,9 +54,9 @@ export class ScriptedGraphTransport implements GraphTransport {
     return this.downloadAnswer(url);
   }
 
-  /** Requests other than the ownership list reads. */
+  /** Requests other than the ownership list reads (templates, flows, QR codes of an account or number). */
   calls(): GraphRequest[] {
-    return this.requests;
+    return this.requests.filter((request) => !(request.method === 'GET' && /^\/[^/]+\/(message_templates|flows|message_qrdls)$/.test(request.path)));
   }
 }
 
@@ -88,6 +89,8 @@ export interface WrapperKit {
   graph: ScriptedGraphTransport;
   time: VirtualTime;
   pacer: InMemorySendPacer;
+  idRecords: InMemoryWrapperIdRecords;
+  platformMessages: InMemoryPlatformMessageIds;
   warnings: Array<{ message: string; facts: Record<string, unknown> }>;
   deps: UpstreamWrapperDependencies;
   org: string;
@@ -128,17 +131,23 @@ export async function createWrapperKit(settings: Partial<UpstreamWrapperSettings
   await admin.addPhoneNumber({ organizationId: otherOrg, wabaId: ids.otherWaba, digits: '15550200001', phoneNumberId: ids.otherPhone });
 
   const graph = new ScriptedGraphTransport();
-  graph.on('GET', `/${ids.waba}/message_templates`, ok({ data: [{ id: ids.template }, { id: ids.template2 }] }));
+  graph.on('GET', `/${ids.waba}/message_templates`, ok({ data: [{ id: ids.template, name: 'order_update' }, { id: ids.template2, name: 'spring_sale' }] }));
   graph.on('GET', `/${ids.waba}/flows`, ok({ data: [{ id: ids.flow, name: 'signup' }] }));
   graph.on('GET', `/${ids.phone}/message_qrdls`, ok({ data: [{ code: ids.qr, prefilled_message: 'Hi' }] }));
   const time = new VirtualTime('2026-03-01T09:00:00.000Z');
   const pacer = new InMemorySendPacer();
   const warnings: WrapperKit['warnings'] = [];
+  const idRecords = new InMemoryWrapperIdRecords();
+  const platformMessages = new InMemoryPlatformMessageIds();
+  // The message id of sampleBody's read receipts: sent by the first organization through the wrapper.
+  await idRecords.recordMessages([{ organizationId: org, wabaId: ids.waba, phoneNumberId: ids.phone, id: 'wamid.ABC', recordedAt: time.now() }], 'sent');
   const mergedSettings = { ...testSettings, ...settings, bulk: { ...testSettings.bulk, ...settings.bulk } };
   const deps: UpstreamWrapperDependencies = {
     tenancy: tenancy.services,
     graph,
     ownedIds: new OwnedIdDirectory(mergedSettings.ownedIdsTtlMs),
+    idRecords,
+    platformMessages,
     pacer,
     clock: time,
     sleep: time.sleep,
@@ -192,7 +201,7 @@ export async function createWrapperKit(settings: Partial<UpstreamWrapperSettings
     return { status: raw.statusCode, headers: (raw.headers ?? {}) as Record<string, string>, body, raw };
   };
 
-  return { tenancy, graph, time, pacer, warnings, deps, org, otherOrg, token: 'wat_demo', otherToken: 'wat_other', call };
+  return { tenancy, graph, time, pacer, idRecords, platformMessages, warnings, deps, org, otherOrg, token: 'wat_demo', otherToken: 'wat_other', call };
 }
 
 export function manifestRouteOf(operation: string): RouteDefinition {

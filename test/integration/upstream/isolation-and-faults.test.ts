@@ -12,6 +12,7 @@ let runtime: TestRuntime;
 /** Ids of the demo organization that pass every check, and the other organization's of each kind. */
 let own: Record<string, string>;
 let foreign: Record<string, string>;
+let ownMessageId: string;
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ environment: { UPSTREAM_TIMEOUT_MS: '300', UPSTREAM_BULK_BUDGET_MS: '5000' } });
@@ -27,6 +28,10 @@ beforeAll(async () => {
   const ownQr = await wrapperCall(runtime, 'POST', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/qr-codes`, { body: { prefilled_message: 'Own', generate_qr_image: 'SVG' } });
   const ownMedia = await multipartCall(runtime, `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/media`, [{ name: 'file', value: PNG_1X1, filename: 'd.png', type: 'image/png' }]);
   expect([ownFlow.status, ownQr.status, ownMedia.status]).toEqual([200, 200, 200]);
+  // A message of its own, for the read receipt and typing routes (a message id must be the organization's).
+  const ownMessage = await wrapperCall(runtime, 'POST', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/messages`, { body: { to: '15551230009', type: 'text', text: { body: 'Hi' } } });
+  expect(ownMessage.status).toBe(200);
+  ownMessageId = ownMessage.body.messages[0].id;
 
   own = {
     wabaId: runtime.demo.wabaId,
@@ -63,7 +68,9 @@ function send(route: UpstreamRouteSpec, ids: Record<string, string>, token?: str
       ? bulkBody
       : route.operation === 'migrateTemplates'
         ? { sourceWabaId: MIGRATION_SOURCE.wabaId, pageNumber: 0 }
-        : sampleBody(route);
+        : route.bodyIds === 'status'
+          ? { message_id: ownMessageId }
+          : sampleBody(route);
   return wrapperCall(runtime, route.method, path, { token, query, body });
 }
 

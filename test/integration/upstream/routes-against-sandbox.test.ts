@@ -99,10 +99,16 @@ describe('messaging', () => {
     expect(expectOk(await call('POST', `/phone-numbers/${phone}/messages/typing`, { body: { message_id: messageId } }))).toEqual({ success: true });
   });
 
-  it('passes Meta\'s rejection through as 400 (unknown template: 132001)', async () => {
-    const response = await call('POST', `/phone-numbers/${phone}/messages`, { body: { to: '15557770004', type: 'template', template: { name: 'no_such_template', language: { code: 'en' } } } });
+  it('passes Meta\'s rejection through as 400 (a template of the account in a language it lacks: 132001)', async () => {
+    const response = await call('POST', `/phone-numbers/${phone}/messages`, { body: { to: '15557770004', type: 'template', template: { name: 'order_update', language: { code: 'fr' } } } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ status: false, message: expect.any(String), error: expect.objectContaining({ code: 132001, type: expect.any(String), fbtrace_id: expect.any(String) }) });
+  });
+
+  it('answers 404 for a template name the account does not have, before calling Meta (as for another organization\'s)', async () => {
+    const response = await call('POST', `/phone-numbers/${phone}/messages`, { body: { to: '15557770004', type: 'template', template: { name: 'no_such_template', language: { code: 'en' } } } });
+    expect(response.status).toBe(404);
+    expect(response.body.error).toEqual(expect.objectContaining({ type: 'NOT_CONNECTED', code: 404 }));
   });
 
   it('answers 429 on Meta\'s throughput limit (130429) and an injected pair-rate limit (131056)', async () => {

@@ -180,8 +180,8 @@ describe('request checks from the table', () => {
   });
 
   it('replaces a caller-chosen messaging_product and keeps the fixed fields of read receipts and typing indicators', async () => {
-    await kit.call('showTypingIndicator', { body: { message_id: 'wamid.1', messaging_product: 'sms', status: 'deleted' } });
-    expect(kit.graph.requests[0]!.json).toEqual({ messaging_product: 'whatsapp', message_id: 'wamid.1', status: 'read', typing_indicator: { type: 'text' } });
+    await kit.call('showTypingIndicator', { body: { message_id: 'wamid.ABC', messaging_product: 'sms', status: 'deleted' } });
+    expect(kit.graph.requests[0]!.json).toEqual({ messaging_product: 'whatsapp', message_id: 'wamid.ABC', status: 'read', typing_indicator: { type: 'text' } });
   });
 
   it('builds analytics field expressions with lists, and refuses values that could extend them', async () => {

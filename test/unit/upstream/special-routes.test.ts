@@ -81,7 +81,7 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
     expect(response.status).toBe(200);
     expect(response.body.summary).toEqual({ total: 10, sent: 10, failed: 0, unknown: 0, not_sent: 0 });
     expect(response.body.results[3]).toEqual({ to: '15550000003', status: 'sent', message_id: 'wamid.15550000003', attempts: 1 });
-    expect(kit.graph.requests[0]!.json).toEqual({
+    expect(kit.graph.calls()[0]!.json).toEqual({
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       to: '15550000000',
@@ -113,7 +113,7 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
     const response = await kit.call('sendBulkTemplate', { body: bulkBody(2) });
     expect(response.body.summary).toEqual({ total: 2, sent: 1, failed: 0, unknown: 1, not_sent: 0 });
     expect(response.body.results[0]).toEqual(expect.objectContaining({ status: 'unknown', attempts: 1 }));
-    expect(kit.graph.requests.filter((request) => (request.json as { to: string }).to === '15550000000')).toHaveLength(1);
+    expect(kit.graph.calls().filter((request) => (request.json as { to: string }).to === '15550000000')).toHaveLength(1);
     expect(kit.warnings).toEqual([{ message: 'upstream send outcome unknown; reconcile through webhooks', facts: expect.objectContaining({ operation: 'sendBulkTemplate', phoneNumberId: ids.phone, reason: 'timeout' }) }]);
     expect(JSON.stringify(kit.warnings)).not.toContain('15550000000');
   });
@@ -133,17 +133,18 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
     expect((await kit.call('sendBulkTemplate', { body: { ...bulkBody(1), recipients: [{ to: '+1 555' }] } })).body.message).toMatch(/recipients\[0\]\.to must be 6 to 15 digits/);
     const duplicate = { ...bulkBody(1), recipients: [...recipients(2), recipients(1)[0]!] };
     expect((await kit.call('sendBulkTemplate', { body: duplicate })).body.message).toBe('recipients[2].to duplicates recipients[0].to');
-    expect(kit.graph.requests).toEqual([]);
+    expect(kit.graph.calls()).toEqual([]);
   });
 
   it('uses a recipient\'s own components, else shared components plus its body parameters', async () => {
     kit.graph.on('POST', `/${ids.phone}/messages`, sent);
     const header = { type: 'header', parameters: [{ type: 'image', image: { id: '999' } }] };
     const own = [{ type: 'body', parameters: [{ type: 'text', text: 'own' }] }];
+    await kit.idRecords.recordMedia({ organizationId: kit.org, wabaId: ids.waba, phoneNumberId: ids.phone, id: '999', recordedAt: kit.time.now() });
     await kit.call('sendBulkTemplate', {
-      body: { template: { name: 't', language: 'en', components: [header] }, recipients: [{ to: '15550000001', parameters: ['p'] }, { to: '15550000002', components: own }] },
+      body: { template: { name: 'order_update', language: 'en', components: [header] }, recipients: [{ to: '15550000001', parameters: ['p'] }, { to: '15550000002', components: own }] },
     });
-    const bodies = kit.graph.requests.map((request) => (request.json as { template: { components: unknown[] } }).template.components);
+    const bodies = kit.graph.calls().map((request) => (request.json as { template: { components: unknown[] } }).template.components);
     expect(bodies).toContainEqual([header, { type: 'body', parameters: [{ type: 'text', text: 'p' }] }]);
     expect(bodies).toContainEqual(own);
   });

@@ -1,0 +1,44 @@
+/** In-memory WrapperIdRecords and PlatformMessageIds for unit tests: the DynamoDB adapter's rules (per organization, expiry). */
+import type { PlatformMessageIds, WrapperIdRecord, WrapperIdRecords } from '../../shared/upstream/ports';
+
+const DAY_MS = 86_400_000;
+
+export class InMemoryWrapperIdRecords implements WrapperIdRecords {
+  readonly media = new Map<string, WrapperIdRecord & { expiresAtMs: number }>();
+  readonly messages = new Map<string, WrapperIdRecord & { expiresAtMs: number; direction: 'sent' | 'received' }>();
+  /** When set, every call throws it (storage faults). */
+  failure: Error | undefined;
+
+  async recordMedia(record: WrapperIdRecord): Promise<void> {
+    this.fail();
+    this.media.set(`${record.organizationId}#${record.id}`, { ...record, expiresAtMs: record.recordedAt.getTime() + 30 * DAY_MS });
+  }
+
+  async recordMessages(records: readonly WrapperIdRecord[], direction: 'sent' | 'received'): Promise<void> {
+    this.fail();
+    for (const record of records) this.messages.set(`${record.organizationId}#${record.id}`, { ...record, direction, expiresAtMs: record.recordedAt.getTime() + 90 * DAY_MS });
+  }
+
+  async ownedMedia(organizationId: string, mediaIds: readonly string[], now: Date): Promise<ReadonlySet<string>> {
+    this.fail();
+    return new Set(mediaIds.filter((id) => (this.media.get(`${organizationId}#${id}`)?.expiresAtMs ?? 0) > now.getTime()));
+  }
+
+  async ownedMessages(organizationId: string, messageIds: readonly string[], now: Date): Promise<ReadonlySet<string>> {
+    this.fail();
+    return new Set(messageIds.filter((id) => (this.messages.get(`${organizationId}#${id}`)?.expiresAtMs ?? 0) > now.getTime()));
+  }
+
+  private fail(): void {
+    if (this.failure) throw this.failure;
+  }
+}
+
+/** Message ids of the platform's ledger: message id → sending organization. */
+export class InMemoryPlatformMessageIds implements PlatformMessageIds {
+  readonly owners = new Map<string, string>();
+
+  async organizationOf(messageId: string): Promise<string | undefined> {
+    return this.owners.get(messageId);
+  }
+}
