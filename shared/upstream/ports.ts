@@ -1,5 +1,6 @@
 /** What the /upstream wrapper's use cases need, bound by functions/composition.ts. */
-import type { SendPacer } from '../broadcast/ports';
+import type { SendPacer } from '../sending/ports';
+import type { SendPolicySettings } from '../sending/send-policy';
 import type { Clock } from '../ports/clock';
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
 import type { TenancyRepository } from '../tenancy/tenancy-repository';
@@ -19,18 +20,14 @@ export interface WrapperLog {
   warn(message: string, facts: Record<string, unknown>): void;
 }
 
-export interface BulkSendSettings {
+/** Retries, backoff and the rate-limit hold follow the shared sending policy (shared/sending/send-policy.ts). */
+export interface BulkSendSettings extends SendPolicySettings {
   /** Recipients per call (100: fits API Gateway's 29 s at ordinary sending rates). */
   maxRecipients: number;
   /** No send starts later than this after the request arrived (25 s: leaves room inside 29 s). */
   budgetMs: number;
   /** Concurrent sends of one call. */
   concurrency: number;
-  /** Attempts per recipient for rate limits and transient errors. */
-  maxAttempts: number;
-  backoff: { baseMs: number; maxMs: number };
-  /** How long the whole account pauses after a rate-limit answer (shared with broadcasts through the pacer). */
-  rateLimitHoldMs: number;
 }
 
 export interface UpstreamWrapperSettings {
