@@ -69,22 +69,13 @@ export async function processOutboundChunk(
   const budgetEnd = (): number => clock.now().getTime() + invocation.remainingTimeMs() - settings.safetyMarginMs;
 
   const sendTo = async (recipient: ChunkRecipient, firstSlot: number): Promise<void> => {
-    const [index, to] = recipient;
-    // 1. claim
-    const claim = await broadcasts.claimRecipient(message.jobId, message.chunkIndex, index, to, clock.now());
-    if (!claim.claimed) {
-      session.slots.giveBack(firstSlot);
-      outcomes.skipped();
-      if (await resolveStaleClaim(dependencies, message, index, claim.existing)) outcomes.staleClaimResolved();
-      return;
-    }
-    // 2. dispatch
+    if (!(await claim(dependencies, message, recipient, outcomes, () => session.slots.giveBack(firstSlot)))) return;
+    const body = messageBodyFor(message, recipient);
     const dispatched = await dispatchSend(session, {
       firstSlot,
       startsInTime: (slot) => slot < budgetEnd(),
-      send: () => dependencies.upstream.sendMessage(message.phoneNumberId, messageBodyFor(message, recipient), { accessToken: account.accessToken }),
+      send: () => dependencies.upstream.sendMessage(message.phoneNumberId, body, { accessToken: account.accessToken }),
     });
-    // 3. record outcome
     outcomes.record(ledgerEntryOf(recipient, dispatched, clock.now()));
   };
 
@@ -129,6 +120,26 @@ async function runLanes(
   await Promise.all(Array.from({ length: Math.min(maxInFlight, pending.length) }, lane));
 }
 
+/**
+ * Step 1: the conditional ledger claim, written before any upstream call. False when the recipient
+ * is already someone's: nothing to send, and its slot goes back (`release`) before any further
+ * store call, so another lane can use it.
+ */
+async function claim(
+  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock'>,
+  message: OutboundMessage,
+  [index, to]: ChunkRecipient,
+  outcomes: ChunkOutcomes,
+  release: () => void,
+): Promise<boolean> {
+  const result = await dependencies.broadcasts.claimRecipient(message.jobId, message.chunkIndex, index, to, dependencies.clock.now());
+  if (result.claimed) return true;
+  release();
+  outcomes.skipped();
+  if (await resolveStaleClaim(dependencies, message, index, result.existing)) outcomes.staleClaimResolved();
+  return false;
+}
+
 /** A claim someone else holds: still SENDING means a crashed attempt, whose outcome is unknown → UNKNOWN (never resent). */
 async function resolveStaleClaim(
   dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock'>,
@@ -143,7 +154,7 @@ function messageBodyFor(message: OutboundMessage, [, to, parameters]: ChunkRecip
   return message.kind === 'freeform' ? { ...message.body, to } : templateMessageBody(to, message.template, parameters);
 }
 
-/** The ledger's view of a dispatched send. */
+/** Step 3's entry: the ledger's view of a dispatched send (step 2). */
 function ledgerEntryOf([index, to]: ChunkRecipient, dispatched: Dispatched, now: Date): LedgerEntry {
   const base = { index, to, attempts: dispatched.attempts, updatedAt: now.toISOString() };
   switch (dispatched.kind) {
