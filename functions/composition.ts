@@ -35,7 +35,7 @@ import type { ProcessChunkDependencies } from '../shared/broadcast/process-outbo
 import type { SendTemplateBroadcastDependencies } from '../shared/broadcast/send-template-broadcast';
 import { TemplateCatalog } from '../shared/broadcast/template-catalog';
 import type { HttpPipelineDependencies } from '../shared/http/http-operation';
-import type { CloudApiClient } from '../shared/upstream/cloud-api-client';
+import type { CloudApiClient } from '../shared/sending/ports';
 import { randomSecretGenerator, type SecretGenerator } from '../shared/crypto/secret-generator';
 import type { TokenCipher } from '../shared/crypto/token-cipher';
 import { unconfiguredTokenCipher } from '../shared/crypto/unconfigured-token-cipher';
@@ -317,10 +317,7 @@ function buildUpstreamWrapperSection(context: CompositionContext, tenancy: () =>
         maxRecipients: wrapper.bulkMaxRecipients,
         budgetMs: wrapper.bulkBudgetMs,
         concurrency: wrapper.bulkConcurrency,
-        // Same retry policy as the chunk worker's sends.
-        maxAttempts: config.worker.maxAttempts,
-        backoff: { baseMs: config.worker.backoffBaseMs, maxMs: config.worker.backoffMaxMs },
-        rateLimitHoldMs: config.worker.rateLimitHoldMs,
+        ...config.sendPolicy,
       },
     },
   };
@@ -339,10 +336,8 @@ function buildChunkWorkerSection(context: CompositionContext, broadcast: Broadca
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
     settings: {
+      ...config.sendPolicy,
       maxInFlight: worker.maxInFlight,
-      maxAttempts: worker.maxAttempts,
-      backoff: { baseMs: worker.backoffBaseMs, maxMs: worker.backoffMaxMs },
-      rateLimitHoldMs: worker.rateLimitHoldMs,
       safetyMarginMs: worker.safetyMarginMs,
       outcomeBatchSize: 25,
       flushIntervalMs: 250,

@@ -82,17 +82,6 @@ export interface OutboundQueue {
   deferRedelivery(receiptHandle: string, delaySeconds: number): Promise<void>;
 }
 
-/**
- * Shares a business account's send rate between every worker that sends for it, in any
- * Lambda: a reservation hands out a disjoint block of time slots.
- */
-export interface SendPacer {
-  /** Reserves `count` sends; returns the epoch ms of the first slot; slots are 1000/rate ms apart. */
-  reserve(accountKey: string, count: number, ratePerSecond: number, nowMs: number): Promise<number>;
-  /** Pushes the account's next free slot to at least `untilMs` (after a rate-limit answer). */
-  holdUntil(accountKey: string, untilMs: number): Promise<void>;
-}
-
 export interface IdempotencyGuard {
   /**
    * Runs `work` once per key. A retry with the same key and payload hash gets the stored

@@ -26,7 +26,7 @@ import {
 import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, LedgerEntry, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
-import type { UpstreamTemplate } from '../upstream/cloud-api-client';
+import type { UpstreamTemplate } from '../sending/ports';
 
 export const LEGACY_RECIPIENT_LIMIT = 1000;
 

@@ -19,7 +19,7 @@ import type { BroadcastRepository, Clock, IdempotencyGuard, OutboundQueue, Sende
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { TemplateBroadcastRequest } from './template-broadcast.schema';
-import type { UpstreamTemplate } from '../upstream/cloud-api-client';
+import type { UpstreamTemplate } from '../sending/ports';
 
 export interface SendTemplateBroadcastDependencies {
   senders: SenderDirectory;

@@ -1,4 +1,4 @@
-import type { CloudApiClient, UpstreamTemplate } from '../upstream/cloud-api-client';
+import type { CloudApiClient, UpstreamTemplate } from '../sending/ports';
 import type { Clock } from './ports';
 
 /**

@@ -1,4 +1,4 @@
-import type { UpstreamTemplate } from '../upstream/cloud-api-client';
+import type { UpstreamTemplate } from '../sending/ports';
 
 const PLACEHOLDER = /\{\{\s*(\d+)\s*\}\}/g;
 
@@ -12,21 +12,4 @@ export function bodyPlaceholderCount(template: Pick<UpstreamTemplate, 'component
   let highest = 0;
   for (const match of (body?.text ?? '').matchAll(PLACEHOLDER)) highest = Math.max(highest, Number(match[1]));
   return highest;
-}
-
-/** Meta's request body for a template message with body parameters in order. */
-export function templateMessageBody(to: string, template: { name: string; language: string }, parameters: readonly string[]) {
-  return {
-    messaging_product: 'whatsapp',
-    recipient_type: 'individual',
-    to,
-    type: 'template',
-    template: {
-      name: template.name,
-      language: { code: template.language },
-      ...(parameters.length > 0
-        ? { components: [{ type: 'body', parameters: parameters.map((text) => ({ type: 'text', text })) }] }
-        : {}),
-    },
-  };
 }

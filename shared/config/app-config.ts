@@ -6,6 +6,7 @@
  * same code talks to AWS, LocalStack or the local emulators depending only on them.
  */
 import { tables, queues, type TableName, type QueueName } from '../../runtime-contract/resource-definitions';
+import type { SendPolicySettings } from '../sending/send-policy';
 
 export interface AppConfig {
   serviceName: string;
@@ -26,7 +27,7 @@ export interface AppConfig {
     /** How long template lists read from the Cloud API are reused. */
     templateCacheTtlMs: number;
   };
-  /** The /upstream wrapper (docs/UPSTREAM-WRAPPER.md). Retries and backoff of bulk sends reuse `worker`. */
+  /** The /upstream wrapper (docs/UPSTREAM-WRAPPER.md). Retries and backoff of bulk sends follow `sendPolicy`. */
   upstreamWrapper: {
     /** Recipients per bulk-send call. */
     bulkMaxRecipients: number;
@@ -36,13 +37,14 @@ export interface AppConfig {
     /** How long an account's template and flow id lists are reused for ownership checks. */
     ownedIdsTtlMs: number;
   };
+  /**
+   * Retries, backoff and the rate-limit hold of every send (chunk worker and /upstream bulk send;
+   * shared/sending/send-policy.ts). The variables keep their WORKER_ names.
+   */
+  sendPolicy: SendPolicySettings;
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     maxInFlight: number;
-    maxAttempts: number;
-    backoffBaseMs: number;
-    backoffMaxMs: number;
-    rateLimitHoldMs: number;
     safetyMarginMs: number;
   };
 }
@@ -103,12 +105,16 @@ export function parseAppConfig(env: Environment): AppConfig {
       bulkConcurrency: positiveInteger(env.UPSTREAM_BULK_CONCURRENCY, 16, 'UPSTREAM_BULK_CONCURRENCY'),
       ownedIdsTtlMs: positiveInteger(env.UPSTREAM_OWNED_IDS_TTL_MS, 60_000, 'UPSTREAM_OWNED_IDS_TTL_MS'),
     },
+    sendPolicy: {
+      maxAttempts: positiveInteger(env.WORKER_MAX_ATTEMPTS, 6, 'WORKER_MAX_ATTEMPTS'),
+      backoff: {
+        baseMs: positiveInteger(env.WORKER_BACKOFF_BASE_MS, 200, 'WORKER_BACKOFF_BASE_MS'),
+        maxMs: positiveInteger(env.WORKER_BACKOFF_MAX_MS, 5_000, 'WORKER_BACKOFF_MAX_MS'),
+      },
+      rateLimitHoldMs: positiveInteger(env.WORKER_RATE_LIMIT_HOLD_MS, 1_000, 'WORKER_RATE_LIMIT_HOLD_MS'),
+    },
     worker: {
       maxInFlight: positiveInteger(env.WORKER_MAX_IN_FLIGHT, 64, 'WORKER_MAX_IN_FLIGHT'),
-      maxAttempts: positiveInteger(env.WORKER_MAX_ATTEMPTS, 6, 'WORKER_MAX_ATTEMPTS'),
-      backoffBaseMs: positiveInteger(env.WORKER_BACKOFF_BASE_MS, 200, 'WORKER_BACKOFF_BASE_MS'),
-      backoffMaxMs: positiveInteger(env.WORKER_BACKOFF_MAX_MS, 5_000, 'WORKER_BACKOFF_MAX_MS'),
-      rateLimitHoldMs: positiveInteger(env.WORKER_RATE_LIMIT_HOLD_MS, 1_000, 'WORKER_RATE_LIMIT_HOLD_MS'),
       safetyMarginMs: positiveInteger(env.WORKER_SAFETY_MARGIN_MS, 15_000, 'WORKER_SAFETY_MARGIN_MS'),
     },
   };

@@ -2,22 +2,23 @@
  * POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk: one template to up to 100 recipients,
  * each with its own variables, answered synchronously with a delivery summary.
  *
- * Pacing is the platform's: the business account's shared SendPacer (the same schedule broadcast
- * chunk workers use) hands out one block of slots for the call; rate-limit answers hold the whole
- * account and are retried with full-jitter backoff (shared/broadcast/backoff.ts), as are transient
- * errors. The call is bounded so it fits API Gateway's 29 s: no send starts after `budgetMs`, each
- * send's timeout is cut to what remains, and recipients left over are reported `not_sent`.
+ * A thin policy over the sending engine (shared/sending), as the broadcast chunk worker is: the
+ * business account's shared schedule (one reservation for the whole call), the same hold after
+ * rate-limit answers and the same full-jitter backoff. What is the bulk send's own: its attempt
+ * budget (`maxAttempts` for every retryable error: a storm is reported back to the caller), its
+ * time budget (no send starts after `budgetMs`, each send's timeout is cut to what remains,
+ * recipients left over are `not_sent`, so it fits API Gateway's 29 s) and its result shape.
  *
  * Not idempotent (as single sends): a retried bulk call sends again. `unknown` results (timeouts,
  * 5xx) may have been delivered; they are logged for reconciliation through webhooks.
  */
 import * as v from 'valibot';
-import { fullJitterDelay } from '../broadcast/backoff';
-import { templateMessageBody } from '../broadcast/template-placeholders';
 import { RequestValidationError } from '../http/errors';
 import { parseRequest } from '../http/validation';
-import type { GraphError } from './cloud-api-client';
-import { isRateLimitRejection, isRetryableRejection } from './cloud-api-client';
+import { dispatchSend, openSendSession, type Dispatched } from '../sending/dispatch-send';
+import { templateMessageBody } from '../sending/message-bodies';
+import type { GraphError, SendOutcome } from '../sending/ports';
+import { bulkSendBudget, isRetryableRejection } from '../sending/send-policy';
 import { callGraph } from './call-upstream';
 import { UpstreamRejectedError, UpstreamUnavailableError } from './errors';
 import { contractErrorOf } from './graph-error';
@@ -98,49 +99,36 @@ export async function sendBulkTemplate(
 
   const account = target.account;
   const phoneNumberId = target.phoneNumber!.phoneNumberId;
-  const rate = account.messagesPerSecond ?? settings.defaultMessagesPerSecond;
-  const spacingMs = 1000 / rate;
-  const firstSlot = await deps.pacer.reserve(account.wabaId, request.recipients.length, rate, clock.now().getTime());
+  const messagesPerSecond = account.messagesPerSecond ?? settings.defaultMessagesPerSecond;
+  const session = openSendSession(deps, { accountKey: account.wabaId, messagesPerSecond }, bulk, bulkSendBudget(bulk), { firstBlock: request.recipients.length });
   const context = { account, operation: 'sendBulkTemplate', verifiedNode: true, send: { phoneNumberId, messageType: 'template' } };
+  // A send needs a second at least to be worth starting.
+  const startsInTime = (slot: number): boolean => slot <= deadline - 1_000;
+
+  /** One Graph call as a send outcome; an unknown one carries the error the caller will see. */
+  const send = async (body: Record<string, unknown>): Promise<BulkOutcome> => {
+    const timeoutMs = Math.max(1_000, Math.min(settings.upstreamTimeoutMs, deadline - clock.now().getTime()));
+    try {
+      const response = await callGraph(deps, context, { method: 'POST', path: `/${encodeURIComponent(phoneNumberId)}/messages`, json: body, accessToken: target.accessToken, timeoutMs });
+      const messageId = (response.body as { messages?: Array<{ id?: string }> } | undefined)?.messages?.[0]?.id;
+      if (messageId) return { kind: 'accepted', messageId };
+      return { kind: 'unknown', reason: 'accepted without a message id', error: { message: 'Accepted without a message id', type: 'UpstreamError', code: response.status } };
+    } catch (error) {
+      if (error instanceof UpstreamUnavailableError) {
+        // No answer (or 5xx): it may have been sent. Never retried, so nobody gets it twice.
+        return { kind: 'unknown', reason: error.message, error: { message: `Outcome unknown (${error.message}); reconcile through webhooks before resending`, type: 'UpstreamUnavailable', code: 502 } };
+      }
+      if (!(error instanceof UpstreamRejectedError)) throw error;
+      return { kind: 'rejected', httpStatus: error.httpStatus, error: error.graphError, retryable: isRetryableRejection(error.httpStatus, error.graphError.code) };
+    }
+  };
 
   const sendOne = async (index: number): Promise<RecipientResult> => {
     const recipient = request.recipients[index]!;
+    const firstSlot = await session.slots.take();
+    if (!startsInTime(firstSlot)) return { to: recipient.to, status: 'not_sent', error: contractErrorOf(notSentError()), attempts: 0 };
     const body = bulkMessageBody(request, recipient);
-    let slot = firstSlot + index * spacingMs;
-    let lastError: { status: 'failed' | 'unknown'; error: GraphError } | undefined;
-    for (let attempt = 1; attempt <= bulk.maxAttempts; attempt += 1) {
-      // A send needs a second at least to be worth starting.
-      if (slot > deadline - 1_000) {
-        return lastError
-          ? { to: recipient.to, ...lastError, error: contractErrorOf(lastError.error), attempts: attempt - 1 }
-          : { to: recipient.to, status: 'not_sent', error: contractErrorOf(notSentError()), attempts: attempt - 1 };
-      }
-      const wait = slot - clock.now().getTime();
-      if (wait > 0) await deps.sleep(wait);
-      const timeoutMs = Math.max(1_000, Math.min(settings.upstreamTimeoutMs, deadline - clock.now().getTime()));
-      try {
-        const response = await callGraph(deps, context, { method: 'POST', path: `/${encodeURIComponent(phoneNumberId)}/messages`, json: body, accessToken: target.accessToken, timeoutMs });
-        const messageId = (response.body as { messages?: Array<{ id?: string }> } | undefined)?.messages?.[0]?.id;
-        if (messageId) return { to: recipient.to, status: 'sent', message_id: messageId, attempts: attempt };
-        return { to: recipient.to, status: 'unknown', error: contractErrorOf({ message: 'Accepted without a message id', type: 'UpstreamError', code: response.status }), attempts: attempt };
-      } catch (error) {
-        if (error instanceof UpstreamUnavailableError) {
-          // No answer (or 5xx): it may have been sent. Never retried, so nobody gets it twice.
-          return { to: recipient.to, status: 'unknown', error: contractErrorOf({ message: `Outcome unknown (${error.message}); reconcile through webhooks before resending`, type: 'UpstreamUnavailable', code: 502 }), attempts: attempt };
-        }
-        if (!(error instanceof UpstreamRejectedError)) throw error;
-        lastError = { status: 'failed', error: error.graphError };
-        if (!isRetryableRejection(error.httpStatus, error.graphError.code) || attempt === bulk.maxAttempts) {
-          return { to: recipient.to, status: 'failed', error: contractErrorOf(error.graphError), attempts: attempt };
-        }
-        if (isRateLimitRejection(error.httpStatus, error.graphError.code)) {
-          await deps.pacer.holdUntil(account.wabaId, clock.now().getTime() + bulk.rateLimitHoldMs);
-        }
-        await deps.sleep(fullJitterDelay(attempt, bulk.backoff, deps.random));
-        slot = await deps.pacer.reserve(account.wabaId, 1, rate, clock.now().getTime());
-      }
-    }
-    return { to: recipient.to, status: 'failed', error: contractErrorOf(lastError?.error ?? notSentError()), attempts: bulk.maxAttempts };
+    return resultOf(recipient.to, await dispatchSend(session, { firstSlot, startsInTime, send: () => send(body) }));
   };
 
   const results: RecipientResult[] = new Array(request.recipients.length);
@@ -159,4 +147,17 @@ export async function sendBulkTemplate(
     summary: { total: results.length, sent: count('sent'), failed: count('failed'), unknown: count('unknown'), not_sent: count('not_sent') },
     results,
   };
+}
+
+type BulkOutcome = Exclude<SendOutcome, { kind: 'unknown' }> | { kind: 'unknown'; reason: string; error: GraphError };
+
+function resultOf(to: string, dispatched: Dispatched<BulkOutcome>): RecipientResult {
+  switch (dispatched.kind) {
+    case 'sent':
+      return { to, status: 'sent', message_id: dispatched.messageId, attempts: dispatched.attempts };
+    case 'failed':
+      return { to, status: 'failed', error: contractErrorOf(dispatched.rejection.error), attempts: dispatched.attempts };
+    case 'unknown':
+      return { to, status: 'unknown', error: contractErrorOf(dispatched.outcome.error), attempts: dispatched.attempts };
+  }
 }

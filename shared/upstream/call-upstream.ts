@@ -6,7 +6,7 @@
  * needs-authorization. A send whose answer never came is logged for reconciliation.
  */
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
-import { isRateLimitRejection } from './cloud-api-client';
+import { isRateLimitRejection } from '../sending/send-policy';
 import { UpstreamRateLimitedError, UpstreamRejectedError, UpstreamTargetNotFoundError, UpstreamUnavailableError } from './errors';
 import { graphErrorFrom, isInvalidTokenError } from './graph-error';
 import type { GraphRequest, GraphResponse } from './graph-transport';

@@ -1,4 +1,4 @@
-import type { GraphError } from './cloud-api-client';
+import type { GraphError } from '../sending/ports';
 
 /** Meta rejected a read (templates, phone numbers) with its error body. */
 export class UpstreamRequestError extends Error {

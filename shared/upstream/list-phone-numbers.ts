@@ -7,7 +7,7 @@
  * Only numbers the organization has added (and so can use on the other routes) are listed.
  * When no account could be read because Meta was unreachable, the answer is 502.
  */
-import type { GraphError } from './cloud-api-client';
+import type { GraphError } from '../sending/ports';
 import { listAllPages } from './call-upstream';
 import { UpstreamRejectedError, UpstreamUnavailableError } from './errors';
 import { contractErrorOf } from './graph-error';

@@ -4,7 +4,8 @@
  * This file imports types from outside the module and from graph-transport.ts only, never from a
  * use case of the module: use cases import the ports, not the other way round (no type cycle).
  */
-import type { SendPacer } from '../broadcast/ports';
+import type { SendPacer } from '../sending/ports';
+import type { SendPolicySettings } from '../sending/send-policy';
 import type { Clock } from '../ports/clock';
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
 import type { TenancyRepository } from '../tenancy/tenancy-repository';
@@ -71,18 +72,14 @@ export interface PlatformMessageIds {
   organizationOf(messageId: string): Promise<string | undefined>;
 }
 
-export interface BulkSendSettings {
+/** Retries, backoff and the rate-limit hold follow the shared sending policy (shared/sending/send-policy.ts). */
+export interface BulkSendSettings extends SendPolicySettings {
   /** Recipients per call (100: fits API Gateway's 29 s at ordinary sending rates). */
   maxRecipients: number;
   /** No send starts later than this after the request arrived (25 s: leaves room inside 29 s). */
   budgetMs: number;
   /** Concurrent sends of one call. */
   concurrency: number;
-  /** Attempts per recipient for rate limits and transient errors. */
-  maxAttempts: number;
-  backoff: { baseMs: number; maxMs: number };
-  /** How long the whole account pauses after a rate-limit answer (shared with broadcasts through the pacer). */
-  rateLimitHoldMs: number;
 }
 
 export interface UpstreamWrapperSettings {

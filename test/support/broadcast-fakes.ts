@@ -20,20 +20,13 @@ import type {
   LedgerEntryLocation,
   OutboundQueue,
   ProgressDelta,
-  SendPacer,
   SenderAccount,
   SenderDirectory,
   Sender,
 } from '../../shared/broadcast/ports';
 import type { TemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
-import {
-  isRetryableRejection,
-  type CloudApiClient,
-  type SendOutcome,
-  type UpstreamCall,
-  type UpstreamPhoneNumber,
-  type UpstreamTemplate,
-} from '../../shared/upstream/cloud-api-client';
+import type { CloudApiClient, SendOutcome, SendPacer, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../shared/sending/ports';
+import { isRetryableRejection } from '../../shared/sending/send-policy';
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 

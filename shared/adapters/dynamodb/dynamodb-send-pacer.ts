@@ -6,7 +6,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SendPacer } from '../../broadcast/ports';
+import type { SendPacer } from '../../sending/ports';
 
 const pacerKey = (accountKey: string) => ({ pk: `PACE#${accountKey}`, sk: 'PACE' });
 

@@ -2,15 +2,8 @@
  * Graph API over Node's fetch (undici keeps connections alive, which matters at 1,000 sends/s).
  * Every call has a hard timeout; a send that times out is reported as of unknown outcome.
  */
-import {
-  isRetryableRejection,
-  type CloudApiClient,
-  type GraphError,
-  type SendOutcome,
-  type UpstreamCall,
-  type UpstreamPhoneNumber,
-  type UpstreamTemplate,
-} from '../../upstream/cloud-api-client';
+import type { CloudApiClient, GraphError, SendOutcome, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../sending/ports';
+import { isRetryableRejection } from '../../sending/send-policy';
 import { UpstreamRequestError, UpstreamUnavailableError } from '../../upstream/errors';
 
 export interface GraphApiSettings {

@@ -17,7 +17,7 @@ import type { SQSBatchResponse } from 'aws-lambda';
 import { getServices } from '../../../functions/composition';
 import type { AcceptedMessage, SandboxControlSettings } from '../../../sandbox/cloud-api-sandbox';
 import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-outbound-chunk';
-import type { CloudApiClient, SendOutcome } from '../../../shared/upstream/cloud-api-client';
+import type { CloudApiClient, SendOutcome } from '../../../shared/sending/ports';
 import { startTestRuntime, eventually, type TestRuntime } from '../../support/local-runtime';
 import {
   BASE,
@@ -277,7 +277,7 @@ describe('delivery under faults', () => {
     expect(entry(notOnWhatsAppOnce)).toMatchObject({ status: 'FAILED', failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 1 });
     expect(entry(unsupported)).toMatchObject({ status: 'FAILED', failureReasonCode: '131051', attempts: 1 });
     // Rate-limit answers get three times the attempts of other retryable errors (they mean "not sent").
-    expect(entry(throttledForever)).toMatchObject({ status: 'FAILED', failureReasonCode: '130429', attempts: getServices().config.worker.maxAttempts * 3 });
+    expect(entry(throttledForever)).toMatchObject({ status: 'FAILED', failureReasonCode: '130429', attempts: getServices().config.sendPolicy.maxAttempts * 3 });
     expect(ledger.filter((candidate) => candidate.status === 'FAILED').every((candidate) => candidate.failureReasonCode)).toBe(true);
 
     // A job where nobody could be reached ends FAILED.

@@ -108,6 +108,23 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
     expect(kit.pacer.holds).toHaveLength(2);
   });
 
+  it('holds the account as broadcasts do: ten send intervals, doubling while rate-limit answers keep coming', async () => {
+    kit = await createWrapperKit({ bulk: { rateLimitHoldMs: 1_000 } as never });
+    const answeredAt: number[] = [];
+    let throttled = 0;
+    kit.graph.on('POST', `/${ids.phone}/messages`, (request) => {
+      if (throttled++ < 2) {
+        answeredAt.push(kit.time.nowMs());
+        return graphFailure(400, 130429);
+      }
+      return sent(request);
+    });
+    const response = await kit.call('sendBulkTemplate', { body: bulkBody(1) });
+    expect(response.body.results[0]).toEqual(expect.objectContaining({ status: 'sent', attempts: 3 }));
+    // 20 messages/s: 500 ms, then 1,000 ms (the configured maximum).
+    expect(kit.pacer.holds.map((hold, position) => hold.untilMs - answeredAt[position]!)).toEqual([500, 1_000]);
+  });
+
   it('never retries an unknown outcome, and logs it for reconciliation without the recipient', async () => {
     kit.graph.on('POST', `/${ids.phone}/messages`, (request) => ((request.json as { to: string }).to === '15550000000' ? timeout() : sent(request)));
     const response = await kit.call('sendBulkTemplate', { body: bulkBody(2) });

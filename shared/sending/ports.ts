@@ -1,6 +1,8 @@
 /**
- * The port to Meta's WhatsApp Cloud API (Graph API). Use cases see outcomes, not HTTP:
- * a send is accepted, definitely rejected (retryable or not), or of unknown outcome.
+ * What sending needs from the outside world: the Cloud API (Meta's WhatsApp Graph API) and the
+ * shared per-account send pacer. Adapters live in shared/adapters (graph-api, dynamodb).
+ * Use cases see outcomes, not HTTP: a send is accepted, definitely rejected (retryable or not),
+ * or of unknown outcome.
  */
 
 export interface GraphError {
@@ -14,10 +16,12 @@ export interface GraphError {
 
 export type SendOutcome =
   | { kind: 'accepted'; messageId: string }
-  /** Meta answered with an error: the message was not sent. */
+  /** Meta answered with an error: the message was not sent. `retryable` per `isRetryableRejection`. */
   | { kind: 'rejected'; httpStatus: number; error: GraphError; retryable: boolean }
   /** No answer we can trust (timeout, connection reset, 502/504): it may or may not have been sent. */
   | { kind: 'unknown'; reason: string };
+
+export type Rejection = Extract<SendOutcome, { kind: 'rejected' }>;
 
 export interface UpstreamTemplate {
   id: string;
@@ -39,6 +43,7 @@ export interface UpstreamCall {
   accessToken: string;
 }
 
+/** The Cloud API port: the send, and the two reads broadcasts need (templates, numbers). */
 export interface CloudApiClient {
   listTemplates(wabaId: string, call: UpstreamCall): Promise<UpstreamTemplate[]>;
   listPhoneNumbers(wabaId: string, call: UpstreamCall): Promise<UpstreamPhoneNumber[]>;
@@ -46,14 +51,12 @@ export interface CloudApiClient {
 }
 
 /**
- * Meta's throttling codes: 4 (app), 80007 (WABA), 130429 (throughput), 131056 (pair rate),
- * and 131048 (spam rate). A rejected send with one of these was not sent and may be retried later.
+ * Shares a business account's send rate between every sender of it (chunk workers, /upstream
+ * bulk sends), in any Lambda: a reservation hands out a disjoint block of time slots.
  */
-export const RATE_LIMIT_CODES: ReadonlySet<number> = new Set([4, 80007, 130429, 131056, 131048]);
-/** Meta's temporary errors (1 unknown, 2 service unavailable, 131000 something went wrong, 131016 overloaded). */
-export const TRANSIENT_CODES: ReadonlySet<number> = new Set([1, 2, 131000, 131016]);
-
-export const isRetryableRejection = (httpStatus: number, code: number): boolean =>
-  httpStatus === 429 || RATE_LIMIT_CODES.has(code) || TRANSIENT_CODES.has(code) || httpStatus === 500 || httpStatus === 503;
-
-export const isRateLimitRejection = (httpStatus: number, code: number): boolean => httpStatus === 429 || RATE_LIMIT_CODES.has(code);
+export interface SendPacer {
+  /** Reserves `count` sends; returns the epoch ms of the first slot; slots are 1000/rate ms apart. */
+  reserve(accountKey: string, count: number, ratePerSecond: number, nowMs: number): Promise<number>;
+  /** Pushes the account's next free slot to at least `untilMs` (after a rate-limit answer). */
+  holdUntil(accountKey: string, untilMs: number): Promise<void>;
+}

@@ -1,6 +1,5 @@
-import { fullJitterDelay } from '../../../shared/broadcast/backoff';
 import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
-import { bodyPlaceholderCount, templateMessageBody } from '../../../shared/broadcast/template-placeholders';
+import { bodyPlaceholderCount } from '../../../shared/broadcast/template-placeholders';
 import { fixedClock } from '../../../shared/ports/clock';
 import { ScriptedCloudApi, template } from '../../support/broadcast-fakes';
 
@@ -29,56 +28,6 @@ describe('bodyPlaceholderCount', () => {
 
   it('accepts the component type in any case', () => {
     expect(bodyPlaceholderCount(withBody('{{1}} {{2}}', 'body'))).toBe(2);
-  });
-});
-
-describe('templateMessageBody', () => {
-  it('carries the body parameters in order', () => {
-    expect(templateMessageBody('919800000001', { name: 'order_update', language: 'en_US' }, ['Ana', '#42'])).toEqual({
-      messaging_product: 'whatsapp',
-      recipient_type: 'individual',
-      to: '919800000001',
-      type: 'template',
-      template: {
-        name: 'order_update',
-        language: { code: 'en_US' },
-        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: '#42' }] }],
-      },
-    });
-  });
-
-  it('has no components without parameters', () => {
-    const body = templateMessageBody('919800000001', { name: 'hello', language: 'pt_BR' }, []);
-    expect(body.template).toEqual({ name: 'hello', language: { code: 'pt_BR' } });
-    expect('components' in body.template).toBe(false);
-  });
-});
-
-describe('fullJitterDelay', () => {
-  const settings = { baseMs: 100, maxMs: 1000 };
-
-  it('is drawn between 0 and min(max, base * 2^(attempt-1))', () => {
-    const ceilings = { 1: 100, 2: 200, 3: 400, 4: 800, 5: 1000, 12: 1000 } as const;
-    for (const [attempt, ceiling] of Object.entries(ceilings)) {
-      expect(fullJitterDelay(Number(attempt), settings, () => 0)).toBe(0);
-      expect(fullJitterDelay(Number(attempt), settings, () => 0.5)).toBe(ceiling / 2);
-      expect(fullJitterDelay(Number(attempt), settings, () => 0.999999)).toBe(ceiling - 1);
-    }
-  });
-
-  it('stays in bounds for any random draw, and treats attempt 0 as the first', () => {
-    let seed = 7;
-    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
-    for (let attempt = 0; attempt <= 20; attempt += 1) {
-      const ceiling = Math.min(1000, 100 * 2 ** Math.max(0, attempt - 1));
-      for (let draw = 0; draw < 50; draw += 1) {
-        const delay = fullJitterDelay(attempt, settings, random);
-        expect(Number.isInteger(delay)).toBe(true);
-        expect(delay).toBeGreaterThanOrEqual(0);
-        expect(delay).toBeLessThan(ceiling);
-      }
-    }
-    expect(fullJitterDelay(0, settings, () => 0.5)).toBe(50);
   });
 });
 

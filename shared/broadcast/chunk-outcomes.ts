@@ -1,0 +1,95 @@
+/**
+ * The chunk worker's "record outcome" step: ledger entries are written in batches (by count or
+ * age), in order, each batch followed by the chunk's live progress. The first failure is kept
+ * and stops the worker's lanes; what was already sent is still written.
+ */
+import type { OutboundMessage } from './chunk-message';
+import type { BroadcastRepository, Clock, LedgerEntry, ProgressDelta } from './ports';
+
+export interface ChunkReport {
+  sent: number;
+  failed: number;
+  unknown: number;
+  skipped: number;
+  continued: number;
+  chunkDone: boolean;
+}
+
+export const emptyDelta = (): ProgressDelta => ({ sent: 0, failed: 0, unknown: 0, failuresByReason: {} });
+
+/** Reason counted for a FAILED entry without a code. */
+const DEFAULT_FAILURE_REASON = 'TEMPLATE_SEND_FAILED';
+
+export function countFailure(delta: ProgressDelta, reason: string | undefined): void {
+  delta.failed += 1;
+  const key = reason ?? DEFAULT_FAILURE_REASON;
+  delta.failuresByReason[key] = (delta.failuresByReason[key] ?? 0) + 1;
+}
+
+export class ChunkOutcomes {
+  readonly report: ChunkReport = { sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, chunkDone: false };
+  /** The first failure of a store write or a lane. */
+  failure: unknown;
+  private buffered: LedgerEntry[] = [];
+  private delta = emptyDelta();
+  private lastFlush: number;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly broadcasts: BroadcastRepository,
+    private readonly message: Pick<OutboundMessage, 'jobId' | 'chunkIndex'>,
+    private readonly batching: { outcomeBatchSize: number; flushIntervalMs: number },
+    private readonly clock: Clock,
+  ) {
+    this.lastFlush = clock.now().getTime();
+  }
+
+  fail(error: unknown): void {
+    this.failure ??= error;
+  }
+
+  record(entry: LedgerEntry): void {
+    this.buffered.push(entry);
+    if (entry.status === 'SENT') {
+      this.delta.sent += 1;
+      this.report.sent += 1;
+    } else if (entry.status === 'FAILED') {
+      countFailure(this.delta, entry.failureReasonCode);
+      this.report.failed += 1;
+    } else {
+      this.delta.unknown += 1;
+      this.report.unknown += 1;
+    }
+    const due = this.buffered.length >= this.batching.outcomeBatchSize || this.clock.now().getTime() - this.lastFlush >= this.batching.flushIntervalMs;
+    if (due) void this.flush();
+  }
+
+  /** A recipient someone else claimed: no send, no entry of ours. */
+  skipped(): void {
+    this.report.skipped += 1;
+  }
+
+  /** A crashed attempt's claim just turned UNKNOWN (the repository wrote the entry). */
+  staleClaimResolved(): void {
+    this.delta.unknown += 1;
+    this.report.unknown += 1;
+  }
+
+  flush(): Promise<void> {
+    const entries = this.buffered;
+    const progress = this.delta;
+    this.buffered = [];
+    this.delta = emptyDelta();
+    this.lastFlush = this.clock.now().getTime();
+    if (entries.length === 0 && progress.sent + progress.failed + progress.unknown === 0) return this.flushing;
+    const { jobId, chunkIndex } = this.message;
+    // Chained so ledger batches land in order and a failure surfaces to the invocation.
+    this.flushing = this.flushing
+      .then(async () => {
+        if (entries.length > 0) await this.broadcasts.recordOutcomes(jobId, chunkIndex, entries);
+        await this.broadcasts.addChunkProgress(jobId, chunkIndex, progress);
+      })
+      .catch((error: unknown) => this.fail(error));
+    return this.flushing;
+  }
+}
