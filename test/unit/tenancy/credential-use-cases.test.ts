@@ -183,3 +183,115 @@ describe('issuing credentials', () => {
     expect(scopeOfCredential({ origin: 'generate-key' })).toEqual({ kind: 'earlier-sender', phoneNumber: '' });
   });
 });
+
+describe('authenticating credentials', () => {
+  test('a valid secret resolves the organization, kind and plan', async () => {
+    const kit = createTenancyTestKit();
+    const organization = await organizationWithNumber(kit, 'professional');
+    const issued = await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'organization-token' });
+
+    await expect(kit.services.authenticate('organization-token', issued.secret)).resolves.toEqual({
+      organizationId: organization.organizationId,
+      credentialId: issued.credential.credentialId,
+      credentialKind: 'organization-token',
+      scope: { kind: 'organization' },
+      plan: 'professional',
+      apiAddOn: false,
+    });
+  });
+
+  test('a secret of another kind is rejected, even with a forged prefix', async () => {
+    const kit = createTenancyTestKit();
+    const organization = await organizationWithNumber(kit);
+    const token = await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'organization-token' });
+
+    await expect(kit.services.authenticate('broadcast-api-key', token.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
+    await expect(kit.services.authenticate('upstream-access-token', token.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
+    // Right shape for the kind, but the hash belongs to an organization token.
+    const forged = `wbk_${token.secret.slice(4)}`;
+    await expect(kit.services.authenticate('broadcast-api-key', forged)).rejects.toBeInstanceOf(InvalidCredentialError);
+  });
+
+  test('missing and malformed secrets are rejected without reading the store', async () => {
+    const kit = createTenancyTestKit();
+    for (const presented of [undefined, null, '', '   ', 'wbk_short', 'Bearer wbk_x', `wbk_${'a'.repeat(42)}!`]) {
+      await expect(kit.services.authenticate('broadcast-api-key', presented)).rejects.toBeInstanceOf(InvalidCredentialError);
+    }
+    expect(kit.repository.callCount('getCredentialByHash')).toBe(0);
+  });
+
+  test('an unknown well-formed secret is rejected', async () => {
+    const kit = createTenancyTestKit();
+    await expect(kit.services.authenticate('broadcast-api-key', `wbk_${'A'.repeat(43)}`)).rejects.toBeInstanceOf(InvalidCredentialError);
+  });
+
+  test('every refusal looks the same to the caller', async () => {
+    const kit = createTenancyTestKit();
+    const organization = await organizationWithNumber(kit);
+    const revoked = await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'organization-token' });
+    await kit.services.admin.revokeCredential({ organizationId: organization.organizationId, credentialId: revoked.credential.credentialId });
+    const failureOf = (secret: string) =>
+      kit.services.authenticate('organization-token', secret).then(
+        () => new Error('unexpectedly authenticated'),
+        (error: Error) => error,
+      );
+    const failures = await Promise.all([failureOf(revoked.secret), failureOf(`wot_${'B'.repeat(43)}`), failureOf('nonsense')]);
+    expect(new Set(failures.map((error) => `${error.name}:${error.message}`)).size).toBe(1);
+  });
+
+  test('revoked credentials stop working at once; revoking twice keeps the first time', async () => {
+    const kit = createTenancyTestKit();
+    const organization = await organizationWithNumber(kit);
+    const key = await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'broadcast-api-key' });
+    await expect(kit.services.authenticate('broadcast-api-key', key.secret)).resolves.toBeDefined();
+
+    const first = await kit.services.admin.revokeCredential({ organizationId: organization.organizationId, credentialId: key.credential.credentialId });
+    kit.clock.advanceBy(60_000);
+    const second = await kit.services.admin.revokeCredential({ organizationId: organization.organizationId, credentialId: key.credential.credentialId });
+
+    expect(second.revokedAt).toBe(first.revokedAt);
+    await expect(kit.services.authenticate('broadcast-api-key', key.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
+    await expect(kit.services.isBroadcastApiKeyEnabled(key.secret)).resolves.toBe(false);
+    expect(kit.registry.removed).toContain('gw-1');
+  });
+
+  test('an organization cannot revoke another organization’s credential', async () => {
+    const kit = createTenancyTestKit();
+    const acme = await organizationWithNumber(kit, 'enterprise', '15550100001');
+    const other = await organizationWithNumber(kit, 'enterprise', '15550100002');
+    const key = await kit.services.admin.issueCredential({ organizationId: acme.organizationId, kind: 'organization-token' });
+    await expect(
+      kit.services.admin.revokeCredential({ organizationId: other.organizationId, credentialId: key.credential.credentialId }),
+    ).rejects.toBeInstanceOf(CredentialNotFoundError);
+    await expect(kit.services.authenticate('organization-token', key.secret)).resolves.toBeDefined();
+  });
+
+  test('expired credentials are rejected from the expiry instant on (checked in code, no TTL needed)', async () => {
+    const kit = createTenancyTestKit('2025-01-15T10:00:00.000Z');
+    const organization = await organizationWithNumber(kit);
+    const token = await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'upstream-access-token', expiresInDays: 30 });
+    expect(token.credential.expiresAt).toBe('2025-02-14T10:00:00.000Z');
+
+    kit.clock.set('2025-02-14T09:59:59.999Z');
+    await expect(kit.services.authenticate('upstream-access-token', token.secret)).resolves.toBeDefined();
+    kit.clock.set('2025-02-14T10:00:00.000Z');
+    await expect(kit.services.authenticate('upstream-access-token', token.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
+  });
+
+  test('credentials of a suspended organization are rejected', async () => {
+    const kit = createTenancyTestKit();
+    const organization = await organizationWithNumber(kit);
+    const token = await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'organization-token' });
+    kit.repository.organizations.get(organization.organizationId)!.status = 'suspended';
+    await expect(kit.services.authenticate('organization-token', token.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
+  });
+
+  test('a store outage is reported as CredentialStoreUnavailableError, not as an invalid credential', async () => {
+    const kit = createTenancyTestKit();
+    const organization = await organizationWithNumber(kit);
+    const key = await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'broadcast-api-key' });
+    kit.repository.makeUnavailable();
+    await expect(kit.services.authenticate('broadcast-api-key', key.secret)).rejects.toBeInstanceOf(CredentialStoreUnavailableError);
+    await expect(kit.services.isBroadcastApiKeyEnabled(key.secret)).rejects.toBeInstanceOf(CredentialStoreUnavailableError);
+  });
+});
