@@ -145,7 +145,9 @@ export async function issueBroadcastKeyForPhoneNumber(
   const phoneNumber = await ports.tenancy.findPhoneNumberByDigits(digits);
   if (!phoneNumber) throw new PhoneNumberNotFoundError(digits);
   const organization = await ports.tenancy.getOrganization(phoneNumber.organizationId);
-  if (organization?.keyGenerationEnabled !== true || organization.status !== 'active') throw new KeyGenerationNotEnabledError(phoneNumber.organizationId);
+  if (organization?.keyGenerationEnabled !== true || organization.status !== 'active') {
+    throw new KeyGenerationNotEnabledError(phoneNumber.organizationId);
+  }
   const account = await ports.tenancy.getBusinessAccount(phoneNumber.organizationId, phoneNumber.wabaId);
   if (!account) throw new BusinessAccountNotFoundError(phoneNumber.organizationId, phoneNumber.wabaId);
   if (account.status !== 'active') throw new BusinessAccountNeedsAuthorizationError(account.wabaId);
