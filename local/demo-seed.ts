@@ -152,7 +152,15 @@ async function findOrCreateOrganization(tenancy: TenancyServices, account: Sandb
 async function seedOrganization(
   services: Services,
   account: SandboxBusinessAccount,
-  settings: { name: string; plan: Plan; apiAddOn: boolean; walletTopUp: string; employees: ReadonlyArray<{ email: string; role: 'admin' | 'member' }> },
+  settings: {
+    name: string;
+    plan: Plan;
+    apiAddOn: boolean;
+    walletTopUp: string;
+    employees: ReadonlyArray<{ email: string; role: 'admin' | 'member' }>;
+    /** Lets the public generate-key operation issue keys for the organization's numbers (off by default). */
+    keyGeneration: boolean;
+  },
 ): Promise<DemoCredentials> {
   const tenancy = services.tenancy;
   const organizationId = await findOrCreateOrganization(tenancy, account, settings.name, settings.plan, settings.apiAddOn);
@@ -178,6 +186,7 @@ async function seedOrganization(
   for (const employee of settings.employees) {
     await adminCommands['add-employee'].run(tenancy, { org, email: employee.email, role: employee.role });
   }
+  await adminCommands['set-key-generation'].run(tenancy, { org, enabled: String(settings.keyGeneration) });
   const apiKey = await adminCommands['issue-broadcast-key'].run(tenancy, { org });
   const orgToken = await adminCommands['issue-organization-token'].run(tenancy, { org });
   const accessToken = await adminCommands['issue-upstream-token'].run(tenancy, { org });
@@ -201,6 +210,8 @@ export async function seedDemoTenant(
     plan: 'enterprise',
     apiAddOn: false,
     walletTopUp: '500.00',
+    // The local demo of the earlier operations mints keys with generate-key.
+    keyGeneration: true,
     employees: [
       { email: demoEmployees[0], role: 'admin' },
       { email: demoEmployees[1], role: 'member' },
@@ -213,6 +224,7 @@ export async function seedDemoTenant(
     plan: 'professional',
     apiAddOn: true,
     walletTopUp: '100.00',
+    keyGeneration: false,
     employees: [{ email: demoEmployees[2], role: 'member' }],
   });
   const otherPhone = other.phoneNumbers[0]!;

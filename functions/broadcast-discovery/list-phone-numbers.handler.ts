@@ -5,7 +5,7 @@ import type { SenderDirectory } from '../../shared/broadcast/ports';
 
 export const listPhoneNumbers: HttpOperation<{ senders: SenderDirectory }> = async (request, { senders }) => {
   const caller = callerOf(request);
-  const numbers = await listSenders(senders, caller.organizationId, caller.boundPhoneNumber);
+  const numbers = await listSenders(senders, caller);
   return {
     statusCode: 200,
     body: broadcastEnvelope(

@@ -12,6 +12,6 @@ const templatesQuerySchema = v.object({ phone_number: digitsOnly(6, 15) });
 export const listTemplates: HttpOperation<{ senders: SenderDirectory; templates: TemplateCatalog }> = async (request, dependencies) => {
   const caller = callerOf(request);
   const query = parseRequest(templatesQuerySchema, request.query, 'query');
-  const templates = await listApprovedTemplates(dependencies, caller.organizationId, query.phone_number, caller.boundPhoneNumber);
+  const templates = await listApprovedTemplates(dependencies, caller, query.phone_number);
   return { statusCode: 200, body: broadcastEnvelope(200, 'Templates fetched successfully', templates) };
 };

@@ -1,9 +1,22 @@
 import { createGroupHandler } from '../../shared/http/create-group-handler';
-import { BusinessAccountNeedsAuthorizationError, BusinessAccountNotFoundError, InvalidTenancyInputError, PhoneNumberNotFoundError } from '../../shared/tenancy/errors';
+import {
+  BusinessAccountNeedsAuthorizationError,
+  BusinessAccountNotFoundError,
+  InvalidTenancyInputError,
+  KeyGenerationNotEnabledError,
+  PhoneNumberNotFoundError,
+} from '../../shared/tenancy/errors';
 import { getServices } from '../composition';
 import { generateKey } from './generate-key.handler';
 
-const notConnected = [PhoneNumberNotFoundError, BusinessAccountNotFoundError, BusinessAccountNeedsAuthorizationError, InvalidTenancyInputError];
+/** One answer for all of them (the contract's "not found or not connected"): no oracle for which applied. */
+const notConnected = [
+  PhoneNumberNotFoundError,
+  KeyGenerationNotEnabledError,
+  BusinessAccountNotFoundError,
+  BusinessAccountNeedsAuthorizationError,
+  InvalidTenancyInputError,
+];
 
 export const handler = createGroupHandler({
   group: 'broadcast-keys',

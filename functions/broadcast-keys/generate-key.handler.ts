@@ -9,6 +9,6 @@ const generateKeySchema = v.object({ phoneNumber: digitsOnly(8, 15) });
 
 export const generateKey: HttpOperation<{ keys: SenderKeyIssuer; keyErrors: SenderKeyErrors }> = async (request, dependencies) => {
   const { phoneNumber } = parseRequest(generateKeySchema, request.body);
-  const { apiKey } = await generateSenderKey(dependencies.keys, dependencies.keyErrors, phoneNumber);
+  const { apiKey } = await generateSenderKey(dependencies.keys, dependencies.keyErrors, { phoneNumber, sourceIp: request.sourceIp });
   return { statusCode: 200, body: broadcastEnvelope(200, 'API key generated; store it now, it is not shown again', { apiKey }) };
 };

@@ -11,6 +11,6 @@ export const getJobStatus: HttpOperation<{ broadcasts: BroadcastRepository }> = 
   const caller = callerOf(request);
   const jobId = request.pathParameters.jobId ?? '';
   if (!JOB_ID.test(jobId)) throw new JobNotFoundError(jobId);
-  const job = await readJobStatus(broadcasts, caller.organizationId, jobId);
+  const job = await readJobStatus(broadcasts, caller, jobId);
   return { statusCode: 200, body: broadcastEnvelope(200, `Job is ${job.status}`, job) };
 };

@@ -24,6 +24,8 @@ export interface BroadcastJob {
   wabaId: string;
   phoneNumberId: string;
   fromPhoneNumber: string;
+  /** The credential that accepted the job (absent on jobs recorded before it was kept): scopes status reads of minted keys. */
+  createdByCredentialId?: string;
   template: { name: string; language: string; category: string; id: string };
   totalRecipients: number;
   totalChunks: number;

@@ -22,6 +22,17 @@ export class SenderNotOwnedError extends Error {
   }
 }
 
+/**
+ * The key's scope does not include the operation: a key minted by generate-key may only call
+ * send-single, send-bulk and the status of its own jobs (key-scope.ts).
+ */
+export class OperationOutsideKeyScopeError extends Error {
+  override readonly name = 'OperationOutsideKeyScopeError';
+  constructor(operation: string) {
+    super(`This API key was issued by generate-key and may call only send-single, send-bulk and the status of its own jobs, not ${operation}`);
+  }
+}
+
 /** The business account behind a sender lacks what sending needs; the message names the fields. */
 export class BusinessAccountIncompleteError extends Error {
   override readonly name = 'BusinessAccountIncompleteError';

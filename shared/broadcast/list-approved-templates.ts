@@ -1,4 +1,4 @@
-import { SenderNotOwnedError } from './errors';
+import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import type { SenderDirectory } from './ports';
 import type { TemplateCatalog } from './template-catalog';
 
@@ -13,12 +13,12 @@ export interface TemplateView {
 /** The sender's APPROVED templates, in the contract's shape (components keep type and text). */
 export async function listApprovedTemplates(
   dependencies: { senders: SenderDirectory; templates: TemplateCatalog },
-  organizationId: string,
+  caller: ScopedCaller,
   phoneNumber: string,
-  boundPhoneNumber?: string,
 ): Promise<TemplateView[]> {
-  if (boundPhoneNumber && boundPhoneNumber !== phoneNumber) throw new SenderNotOwnedError(phoneNumber);
-  const sender = await dependencies.senders.resolveSender(organizationId, phoneNumber);
+  requireOperationInScope(caller, 'list-templates');
+  requireSenderInScope(caller, phoneNumber);
+  const sender = await dependencies.senders.resolveSender(caller.organizationId, phoneNumber);
   const templates = await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken);
   return templates
     .filter((template) => template.status === 'APPROVED')

@@ -23,6 +23,7 @@ import {
   TemplateParameterCountError,
   UserNotSignedUpError,
 } from './errors';
+import { boundSenderOf, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, LedgerEntry, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
@@ -67,10 +68,10 @@ export interface CostSummary {
 const toUnits = (micros: number): number => Math.round(micros) / 1_000_000;
 
 /** Earlier keys were generated per sender; an unbound key sends from the organization's first sender. */
-async function senderFor(dependencies: EarlierSendDependencies, caller: { organizationId: string; boundPhoneNumber?: string }): Promise<SenderAccount> {
+async function senderFor(dependencies: EarlierSendDependencies, caller: ScopedCaller): Promise<SenderAccount> {
   try {
     const phoneNumber =
-      caller.boundPhoneNumber ?? (await dependencies.senders.listSenders(caller.organizationId)).map((sender) => sender.phoneNumber).sort()[0];
+      boundSenderOf(caller) ?? (await dependencies.senders.listSenders(caller.organizationId)).map((sender) => sender.phoneNumber).sort()[0];
     if (!phoneNumber) throw new UserNotSignedUpError();
     return await dependencies.senders.resolveSender(caller.organizationId, phoneNumber);
   } catch (error) {
@@ -146,9 +147,10 @@ function rejectSingle(failure: Triage['failed'][number], placeholders: number, t
 
 export async function sendEarlierTemplate(
   dependencies: EarlierSendDependencies,
-  caller: { organizationId: string; boundPhoneNumber?: string },
+  caller: ScopedCaller,
   input: EarlierSendInput,
 ): Promise<CostSummary> {
+  requireOperationInScope(caller, 'send-earlier');
   const { billing, broadcasts, clock } = dependencies;
   const organizationId = caller.organizationId;
   if (!(await billing.hasActiveSubscription(organizationId, clock.now()))) throw new NoSubscriptionError();
@@ -188,6 +190,7 @@ export async function sendEarlierTemplate(
       wabaId: sender.wabaId,
       phoneNumberId: sender.phoneNumberId,
       fromPhoneNumber: sender.phoneNumber,
+      ...(caller.credentialId ? { createdByCredentialId: caller.credentialId } : {}),
       template: { name: template.name, language: template.language, category: template.category, id: template.id },
       totalRecipients: input.recipients.length,
       totalChunks: 1,

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CHUNK_SIZE } from './broadcast-job';
-import { SenderNotOwnedError } from './errors';
+import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { freeformMessageBody } from './freeform-message-body';
 import type { FreeformMessageRequest } from './freeform-message.schema';
 import type { BroadcastRepository, Clock, OutboundQueue, SenderDirectory } from './ports';
@@ -20,10 +20,11 @@ export interface SendFreeformDependencies {
 
 export async function sendFreeformMessage(
   dependencies: SendFreeformDependencies,
-  caller: { organizationId: string; boundPhoneNumber?: string },
+  caller: ScopedCaller,
   request: FreeformMessageRequest,
 ): Promise<{ jobId: string }> {
-  if (caller.boundPhoneNumber && caller.boundPhoneNumber !== request.fromPhoneNumber) throw new SenderNotOwnedError(request.fromPhoneNumber);
+  requireOperationInScope(caller, 'send-freeform');
+  requireSenderInScope(caller, request.fromPhoneNumber);
   const sender = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const jobId = `msg_${randomBytes(16).toString('base64url').slice(0, 22)}`;
   await dependencies.broadcasts.createJob(
@@ -35,6 +36,7 @@ export async function sendFreeformMessage(
       wabaId: sender.wabaId,
       phoneNumberId: sender.phoneNumberId,
       fromPhoneNumber: sender.phoneNumber,
+      ...(caller.credentialId ? { createdByCredentialId: caller.credentialId } : {}),
       template: { name: `freeform:${request.type}`, language: '', category: 'FREEFORM', id: '' },
       totalRecipients: 1,
       totalChunks: 1,

@@ -9,12 +9,12 @@ import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chun
 import {
   DuplicateRecipientError,
   RecipientNumberError,
-  SenderNotOwnedError,
   TemplateMismatchError,
   TemplateNotApprovedError,
   TemplateNotFoundError,
   TemplateParameterCountError,
 } from './errors';
+import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import type { BroadcastRepository, Clock, IdempotencyGuard, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
@@ -30,10 +30,7 @@ export interface SendTemplateBroadcastDependencies {
   clock: Clock;
 }
 
-export interface BroadcastCaller {
-  organizationId: string;
-  boundPhoneNumber?: string;
-}
+export type BroadcastCaller = ScopedCaller;
 
 export type SendTemplateBroadcastResult =
   | { kind: 'queued'; recipients: number }
@@ -135,6 +132,7 @@ async function acceptBroadcast(
     wabaId: sender.wabaId,
     phoneNumberId: sender.phoneNumberId,
     fromPhoneNumber: sender.phoneNumber,
+    ...(caller.credentialId ? { createdByCredentialId: caller.credentialId } : {}),
     template: { name: template.name, language: template.language, category: template.category, id: template.id },
     totalRecipients: recipients.length,
     totalChunks,
@@ -177,9 +175,8 @@ export async function sendTemplateBroadcast(
   request: TemplateBroadcastRequest,
   options: { idempotencyKey?: string; inProgressTimeoutMs: number },
 ): Promise<SendTemplateBroadcastResult> {
-  if (caller.boundPhoneNumber && caller.boundPhoneNumber !== request.fromPhoneNumber) {
-    throw new SenderNotOwnedError(request.fromPhoneNumber);
-  }
+  requireOperationInScope(caller, 'send-template-broadcast');
+  requireSenderInScope(caller, request.fromPhoneNumber);
   const { idempotencyKey } = options;
   if (!idempotencyKey) return acceptBroadcast(dependencies, caller, request, undefined);
   return dependencies.idempotency.run(

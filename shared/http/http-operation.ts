@@ -1,13 +1,14 @@
 import type { AuthKind, RouteDefinition } from '../../runtime-contract/route-manifest';
 import type { RateLimiter } from '../rate-limiting/rate-limiter';
+import type { KeyScope } from '../tenancy/tenancy-entities';
 
 /** Who called, as proven by the route's credential. */
 export interface AuthenticatedCaller {
   organizationId: string;
   credentialId: string;
   credentialKind: Exclude<AuthKind, 'none'>;
-  /** Broadcast keys may be bound to one sender number. */
-  boundPhoneNumber?: string;
+  /** What the credential may act on (bound sender, generate-key's earlier-only scope); the use cases apply it. */
+  scope?: KeyScope;
   /** v1 API plan of the organization. */
   plan?: string;
   apiAddOn?: boolean;

@@ -53,6 +53,12 @@ function optionalBoolean(flags: AdminFlagValues, name: string): boolean | undefi
   throw new InvalidTenancyInputError(`--${name} must be true or false`);
 }
 
+function requiredBoolean(flags: AdminFlagValues, name: string): boolean {
+  const value = optionalBoolean(flags, name);
+  if (value === undefined) throw new InvalidTenancyInputError(`--${name} is required (true or false)`);
+  return value;
+}
+
 function optionalWholeNumber(flags: AdminFlagValues, name: string): number | undefined {
   const value = flags[name]?.trim();
   if (value === undefined) return undefined;
@@ -198,6 +204,26 @@ export const adminCommands = {
     flags: [organizationFlag, { name: 'credential-id', description: 'cred_…', required: true }],
     run: (tenancy, flags) =>
       tenancy.admin.revokeCredential({ organizationId: required(flags, 'org'), credentialId: required(flags, 'credential-id') }),
+  }),
+
+  'set-key-generation': defineCommand({
+    summary: 'Allow (true) or stop (false) the public generate-key operation for the organization\'s numbers (off by default)',
+    flags: [organizationFlag, { name: 'enabled', description: 'true | false', required: true, boolean: true }],
+    run: (tenancy, flags) =>
+      tenancy.admin.setKeyGeneration({ organizationId: required(flags, 'org'), enabled: requiredBoolean(flags, 'enabled') }),
+  }),
+
+  'list-generated-keys': defineCommand({
+    summary: 'List the keys minted by generate-key (id, bound number, created, source IP hash, revoked; no secrets)',
+    flags: [organizationFlag],
+    run: (tenancy, flags) => tenancy.admin.listGeneratedKeys({ organizationId: required(flags, 'org') }),
+  }),
+
+  'revoke-generated-key': defineCommand({
+    summary: 'Revoke a key minted by generate-key (its gateway key is deleted too)',
+    flags: [organizationFlag, { name: 'credential-id', description: 'cred_… (from list-generated-keys)', required: true }],
+    run: (tenancy, flags) =>
+      tenancy.admin.revokeGeneratedKey({ organizationId: required(flags, 'org'), credentialId: required(flags, 'credential-id') }),
   }),
 
   'add-employee': defineCommand({

@@ -4,7 +4,19 @@
  * is registered there too.
  */
 export interface ApiKeyRegistry {
-  /** Returns the gateway's id of the key, to remove it on revocation (undefined when nothing was registered). */
-  registerBroadcastKey(key: { credentialId: string; organizationId: string; plaintextKey: string }): Promise<{ gatewayApiKeyId?: string }>;
+  /**
+   * Returns the gateway's id of the key, to remove it on revocation (undefined when nothing was
+   * registered). `origin` is recorded with the gateway key (tag) so an operator can tell the keys
+   * minted by the public generate-key operation apart in the gateway's own key list.
+   */
+  registerBroadcastKey(key: BroadcastKeyRegistration): Promise<{ gatewayApiKeyId?: string }>;
+  /** Deletes the gateway key (revocation): the gateway stops accepting it and it stops using usage-plan quota. */
   removeBroadcastKey(gatewayApiKeyId: string): Promise<void>;
+}
+
+export interface BroadcastKeyRegistration {
+  credentialId: string;
+  organizationId: string;
+  plaintextKey: string;
+  origin: 'operator' | 'generate-key';
 }

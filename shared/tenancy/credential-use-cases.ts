@@ -10,6 +10,7 @@ import {
   CredentialStoreUnavailableError,
   InvalidCredentialError,
   InvalidTenancyInputError,
+  KeyGenerationNotEnabledError,
   OrganizationNotFoundError,
   PhoneNumberNotFoundError,
   PlanDoesNotIncludeFeatureError,
@@ -19,10 +20,13 @@ import {
   credentialKinds,
   credentialPrefixes,
   hasV1ApiAccess,
+  scopeOfCredential,
   summarizeCredential,
   type Credential,
   type CredentialKind,
+  type CredentialOrigin,
   type CredentialSummary,
+  type KeyScope,
   type Plan,
 } from './tenancy-entities';
 import { requireOneOf, requirePhoneDigits } from './tenancy-input';
@@ -50,13 +54,19 @@ export interface IssuedCredential {
 
 type IssuePorts = { tenancy: TenancyRepository; clock: Clock; ids: IdGenerator; secrets: SecretGenerator; apiKeyRegistry: ApiKeyRegistry };
 
+/** Recorded with a credential that was not issued by an operator's command (never settable from the CLI). */
+interface Provenance {
+  origin: CredentialOrigin;
+  sourceIpHash?: string;
+}
+
 /**
  * Issues a credential: `wbk_…` broadcast keys, `wot_…` organization tokens, `wat_…` upstream access
  * tokens, `wv1_…` v1 keys (prefix plus 256 random bits). Broadcast keys are also registered with
  * the API key registry (API Gateway's usage plan in AWS) before the hash is stored, and removed
  * from it again if storing fails, so a key is never usable at the gateway without being known here.
  */
-export async function issueCredential(ports: IssuePorts, input: IssueCredentialInput): Promise<IssuedCredential> {
+export async function issueCredential(ports: IssuePorts, input: IssueCredentialInput, provenance?: Provenance): Promise<IssuedCredential> {
   const kind = requireOneOf(input.kind, credentialKinds, 'kind');
   const organization = await ports.tenancy.getOrganization(input.organizationId);
   if (!organization) throw new OrganizationNotFoundError(input.organizationId);
@@ -91,6 +101,7 @@ export async function issueCredential(ports: IssuePorts, input: IssueCredentialI
         credentialId,
         organizationId: input.organizationId,
         plaintextKey: secret,
+        origin: provenance?.origin ?? 'operator',
       }));
     } catch (error) {
       throw new ApiKeyRegistrationError(`Registering broadcast key ${credentialId} failed: ${(error as Error).message}`);
@@ -104,6 +115,7 @@ export async function issueCredential(ports: IssuePorts, input: IssueCredentialI
     organizationId: input.organizationId,
     boundPhoneNumber,
     gatewayApiKeyId,
+    ...provenance,
     expiresAt,
     createdAt: now.toISOString(),
   };
@@ -118,16 +130,81 @@ export async function issueCredential(ports: IssuePorts, input: IssueCredentialI
 
 /**
  * The earlier `generate-key` operation: a broadcast key bound to a sender number, for whichever
- * organization owns that number. The number's business account must be connected and usable.
+ * organization owns that number, if that organization turned key generation on. The number's
+ * business account must be connected and usable. Every refusal is a different error class here;
+ * the route answers them all alike (no oracle for which one applied).
+ *
+ * The key is recorded with its origin (its scope is then `earlier-sender`) and a hash of the
+ * caller's source IP, so the organization can list and revoke what was minted.
  */
-export async function issueBroadcastKeyForPhoneNumber(ports: IssuePorts, input: { phoneNumber: string }): Promise<IssuedCredential> {
+export async function issueBroadcastKeyForPhoneNumber(
+  ports: IssuePorts,
+  input: { phoneNumber: string; sourceIp?: string },
+): Promise<IssuedCredential> {
   const digits = requirePhoneDigits(input.phoneNumber, 'phoneNumber');
   const phoneNumber = await ports.tenancy.findPhoneNumberByDigits(digits);
   if (!phoneNumber) throw new PhoneNumberNotFoundError(digits);
+  const organization = await ports.tenancy.getOrganization(phoneNumber.organizationId);
+  if (organization?.keyGenerationEnabled !== true || organization.status !== 'active') {
+    throw new KeyGenerationNotEnabledError(phoneNumber.organizationId);
+  }
   const account = await ports.tenancy.getBusinessAccount(phoneNumber.organizationId, phoneNumber.wabaId);
   if (!account) throw new BusinessAccountNotFoundError(phoneNumber.organizationId, phoneNumber.wabaId);
   if (account.status !== 'active') throw new BusinessAccountNeedsAuthorizationError(account.wabaId);
-  return issueCredential(ports, { organizationId: phoneNumber.organizationId, kind: 'broadcast-api-key', boundPhoneNumber: digits });
+  const sourceIp = input.sourceIp?.trim();
+  return issueCredential(
+    ports,
+    { organizationId: phoneNumber.organizationId, kind: 'broadcast-api-key', boundPhoneNumber: digits },
+    { origin: 'generate-key', ...(sourceIp ? { sourceIpHash: hashSourceIp(sourceIp) } : {}) },
+  );
+}
+
+/**
+ * Pseudonymous, not anonymous: the IPv4 space can be enumerated. Enough to tell whether several
+ * keys came from one caller without keeping the address itself; the domain prefix keeps these
+ * hashes apart from secret hashes.
+ */
+function hashSourceIp(sourceIp: string): string {
+  return hashSecret(`generate-key-source-ip:${sourceIp}`);
+}
+
+/** A key minted by generate-key as the organization may see it: nothing secret, no hash of the key. */
+export interface GeneratedKeySummary {
+  credentialId: string;
+  boundPhoneNumber: string;
+  createdAt: string;
+  /** SHA-256 of the caller's source IP; null when the source was unknown. */
+  sourceIpHash: string | null;
+  revokedAt: string | null;
+}
+
+const summarizeGeneratedKey = (credential: CredentialSummary): GeneratedKeySummary => ({
+  credentialId: credential.credentialId,
+  boundPhoneNumber: credential.boundPhoneNumber ?? '',
+  createdAt: credential.createdAt,
+  sourceIpHash: credential.sourceIpHash ?? null,
+  revokedAt: credential.revokedAt ?? null,
+});
+
+/** Every key generate-key minted for the organization, oldest first, revoked ones included. */
+export async function listGeneratedKeys(ports: { tenancy: TenancyRepository }, input: { organizationId: string }): Promise<GeneratedKeySummary[]> {
+  const organization = await ports.tenancy.getOrganization(input.organizationId);
+  if (!organization) throw new OrganizationNotFoundError(input.organizationId);
+  const credentials = await ports.tenancy.listCredentials(input.organizationId);
+  return credentials
+    .filter((credential) => credential.origin === 'generate-key')
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.credentialId.localeCompare(b.credentialId))
+    .map(summarizeGeneratedKey);
+}
+
+/** Revokes a key minted by generate-key; any other credential id of the organization is "not found". */
+export async function revokeGeneratedKey(
+  ports: { tenancy: TenancyRepository; clock: Clock; apiKeyRegistry: ApiKeyRegistry },
+  input: { organizationId: string; credentialId: string },
+): Promise<GeneratedKeySummary> {
+  const credential = await ports.tenancy.findCredentialById(input.organizationId, input.credentialId);
+  if (credential?.origin !== 'generate-key') throw new CredentialNotFoundError(input.credentialId);
+  return summarizeGeneratedKey(await revokeCredential(ports, input));
 }
 
 /** Revokes a credential of the organization; revoking twice is not an error. */
@@ -148,8 +225,8 @@ export interface AuthenticatedCaller {
   organizationId: string;
   credentialId: string;
   credentialKind: CredentialKind;
-  /** Broadcast keys bound to one sender number. */
-  boundPhoneNumber?: string;
+  /** What the credential may act on (shared/broadcast/key-scope.ts applies it to broadcast operations). */
+  scope: KeyScope;
   plan?: Plan;
   apiAddOn?: boolean;
 }
@@ -197,7 +274,7 @@ export async function authenticateCredential(
       organizationId: credential.organizationId,
       credentialId: credential.credentialId,
       credentialKind: credential.kind,
-      ...(credential.boundPhoneNumber !== undefined ? { boundPhoneNumber: credential.boundPhoneNumber } : {}),
+      scope: scopeOfCredential(credential),
       plan: organization.plan,
       apiAddOn: organization.apiAddOn,
     };

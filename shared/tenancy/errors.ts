@@ -108,3 +108,14 @@ export class InsufficientBalanceError extends Error {
 export class ApiKeyRegistrationError extends Error {
   override readonly name = 'ApiKeyRegistrationError';
 }
+
+/**
+ * generate-key for a number of an organization that has not turned key generation on (or is not
+ * active). Answered exactly like an unknown number, so the route reveals nothing about the setting.
+ */
+export class KeyGenerationNotEnabledError extends Error {
+  override readonly name = 'KeyGenerationNotEnabledError';
+  constructor(readonly organizationId: string) {
+    super(`Organization ${organizationId} has not turned key generation on`);
+  }
+}

@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
-import { OrganizationNotFoundError } from './errors';
+import { InvalidTenancyInputError, OrganizationNotFoundError } from './errors';
 import {
   summarizeCredential,
   type BusinessAccount,
@@ -60,6 +60,21 @@ export async function setOrganizationPlan(
   const plan = requirePlan(input.plan);
   const apiAddOn = input.apiAddOn ?? (await requireOrganization(ports.tenancy, input.organizationId)).apiAddOn;
   return ports.tenancy.updateOrganizationPlan(input.organizationId, { plan, apiAddOn, updatedAt: ports.clock.now().toISOString() });
+}
+
+/**
+ * Turns the public generate-key operation on or off for the organization's numbers. Turning it off
+ * stops new keys only: keys minted before stay valid until revoked (list-generated-keys, revoke-generated-key).
+ */
+export async function setKeyGeneration(
+  ports: { tenancy: TenancyRepository; clock: Clock },
+  input: { organizationId: string; enabled: boolean },
+): Promise<Organization> {
+  if (typeof input.enabled !== 'boolean') throw new InvalidTenancyInputError('enabled must be true or false');
+  return ports.tenancy.updateOrganizationKeyGeneration(input.organizationId, {
+    keyGenerationEnabled: input.enabled,
+    updatedAt: ports.clock.now().toISOString(),
+  });
 }
 
 export interface SetSubscriptionInput {

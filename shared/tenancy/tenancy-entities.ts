@@ -17,6 +17,11 @@ export interface Organization {
   /** Grants the v1 API below the enterprise plan. */
   apiAddOn: boolean;
   status: OrganizationStatus;
+  /**
+   * Whether the public, unauthenticated generate-key operation may issue keys for this
+   * organization's numbers. Off unless an operator turned it on (absent means off).
+   */
+  keyGenerationEnabled?: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -80,9 +85,35 @@ export interface Credential {
   boundPhoneNumber?: string;
   /** API Gateway key id of a broadcast key registered in a usage plan (AWS only). */
   gatewayApiKeyId?: string;
+  /** How the credential came to be: absent for an operator's admin command. */
+  origin?: CredentialOrigin;
+  /** generate-key only: SHA-256 of the caller's source IP (pseudonymous; see docs/FREEFORM-AND-EARLIER.md). */
+  sourceIpHash?: string;
   expiresAt?: string;
   revokedAt?: string;
   createdAt: string;
+}
+
+/** `generate-key`: minted by the public earlier operation, without any credential of the organization. */
+export type CredentialOrigin = 'generate-key';
+
+/**
+ * What a credential may act on. Derived from the stored credential at every authentication, so a
+ * rule change applies to keys that already exist. The broadcast module decides what each scope may
+ * call (shared/broadcast/key-scope.ts).
+ *
+ * - `organization`: every sender and operation of the organization (unbound keys, other kinds);
+ * - `sender`: one sender number, every broadcast operation (an operator bound the key);
+ * - `earlier-sender`: one sender number, only the earlier operations (a key minted by generate-key).
+ */
+export type KeyScope = { kind: 'organization' } | { kind: 'sender'; phoneNumber: string } | { kind: 'earlier-sender'; phoneNumber: string };
+
+export function scopeOfCredential(credential: Pick<Credential, 'boundPhoneNumber' | 'origin'>): KeyScope {
+  // Origin first: a minted key never widens to the organization, even if its number went missing
+  // (an empty number matches no sender, so such a key can do nothing).
+  if (credential.origin === 'generate-key') return { kind: 'earlier-sender', phoneNumber: credential.boundPhoneNumber ?? '' };
+  if (credential.boundPhoneNumber === undefined) return { kind: 'organization' };
+  return { kind: 'sender', phoneNumber: credential.boundPhoneNumber };
 }
 
 /** A credential as it may be shown to operators: everything but the hash. */

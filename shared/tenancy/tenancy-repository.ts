@@ -38,6 +38,8 @@ export interface TenancyRepository {
   getOrganization(organizationId: string): Promise<Organization | undefined>;
   /** Throws OrganizationNotFoundError. */
   updateOrganizationPlan(organizationId: string, change: { plan: Plan; apiAddOn: boolean; updatedAt: string }): Promise<Organization>;
+  /** Throws OrganizationNotFoundError. */
+  updateOrganizationKeyGeneration(organizationId: string, change: { keyGenerationEnabled: boolean; updatedAt: string }): Promise<Organization>;
 
   // Global identifier claims
   /**

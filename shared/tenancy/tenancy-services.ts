@@ -16,8 +16,11 @@ import {
   authenticateCredential,
   issueBroadcastKeyForPhoneNumber,
   issueCredential,
+  listGeneratedKeys,
   revokeCredential,
+  revokeGeneratedKey,
   type AuthenticatedCaller,
+  type GeneratedKeySummary,
   type IssueCredentialInput,
   type IssuedCredential,
 } from './credential-use-cases';
@@ -25,6 +28,7 @@ import { addEmployee, removeEmployees, type AddEmployeeInput, type RemoveEmploye
 import {
   createOrganization,
   describeOrganization,
+  setKeyGeneration,
   setOrganizationPlan,
   setSubscription,
   type BusinessAccountSummary,
@@ -42,6 +46,12 @@ export interface TenancyAdministration {
   createOrganization(input: CreateOrganizationInput): Promise<Organization>;
   setOrganizationPlan(input: SetOrganizationPlanInput): Promise<Organization>;
   setSubscription(input: SetSubscriptionInput): Promise<Subscription>;
+  /** Allows (or stops) the public generate-key operation for the organization's numbers; off by default. */
+  setKeyGeneration(input: { organizationId: string; enabled: boolean }): Promise<Organization>;
+  /** Keys minted by generate-key: id, bound number, created time, source IP hash; nothing secret. */
+  listGeneratedKeys(input: { organizationId: string }): Promise<GeneratedKeySummary[]>;
+  /** Revokes a key minted by generate-key (any other credential id is "not found"). */
+  revokeGeneratedKey(input: { organizationId: string; credentialId: string }): Promise<GeneratedKeySummary>;
   connectBusinessAccount(input: ConnectBusinessAccountInput): Promise<BusinessAccountSummary>;
   addPhoneNumber(input: AddPhoneNumberInput): Promise<PhoneNumber>;
   issueCredential(input: IssueCredentialInput): Promise<IssuedCredential>;
@@ -65,8 +75,8 @@ export interface TenancyServices {
    * False for any refusal; store outages are thrown.
    */
   isBroadcastApiKeyEnabled(apiKey: string): Promise<boolean>;
-  /** The earlier public `generate-key` operation. */
-  issueBroadcastKeyForPhoneNumber(phoneNumber: string): Promise<IssuedCredential>;
+  /** The earlier public `generate-key` operation (`sourceIp` is kept only as a hash). */
+  issueBroadcastKeyForPhoneNumber(input: { phoneNumber: string; sourceIp?: string }): Promise<IssuedCredential>;
   removeEmployees(input: RemoveEmployeesInput): Promise<RemoveEmployeesResult>;
   /** Throws InsufficientBalanceError instead of overdrawing. */
   chargeWallet(input: { organizationId: string; amountMicros: number }): Promise<Wallet>;
@@ -94,7 +104,7 @@ export function bindTenancyServices(ports: TenancyPorts): TenancyServices {
           throw error;
         },
       ),
-    issueBroadcastKeyForPhoneNumber: (phoneNumber) => issueBroadcastKeyForPhoneNumber(ports, { phoneNumber }),
+    issueBroadcastKeyForPhoneNumber: (input) => issueBroadcastKeyForPhoneNumber(ports, input),
     removeEmployees: (input) => removeEmployees(ports, input),
     chargeWallet: (input) => chargeWallet(ports, input),
     get repository() {
@@ -104,6 +114,9 @@ export function bindTenancyServices(ports: TenancyPorts): TenancyServices {
       createOrganization: (input) => createOrganization(ports, input),
       setOrganizationPlan: (input) => setOrganizationPlan(ports, input),
       setSubscription: (input) => setSubscription(ports, input),
+      setKeyGeneration: (input) => setKeyGeneration(ports, input),
+      listGeneratedKeys: (input) => listGeneratedKeys(ports, input),
+      revokeGeneratedKey: (input) => revokeGeneratedKey(ports, input),
       connectBusinessAccount: (input) => connectBusinessAccount(ports, input),
       addPhoneNumber: (input) => addPhoneNumber(ports, input),
       issueCredential: (input) => issueCredential(ports, input),

@@ -91,6 +91,14 @@ export class InMemoryTenancyRepository implements TenancyRepository {
     return stored(organization);
   }
 
+  async updateOrganizationKeyGeneration(organizationId: string, change: { keyGenerationEnabled: boolean; updatedAt: string }): Promise<Organization> {
+    this.touch('updateOrganizationKeyGeneration', change);
+    const organization = this.organizations.get(organizationId);
+    if (!organization) throw new OrganizationNotFoundError(organizationId);
+    Object.assign(organization, change);
+    return stored(organization);
+  }
+
   async claimIdentifier(claim: IdentifierClaim): Promise<{ newlyClaimed: boolean }> {
     this.touch('claimIdentifier', claim);
     const key = `${claim.kind}#${claim.value}`;

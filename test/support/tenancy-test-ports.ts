@@ -7,18 +7,18 @@ import { randomSecretGenerator } from '../../shared/crypto/secret-generator';
 import type { EncryptionContext, TokenCipher } from '../../shared/crypto/token-cipher';
 import { fixedClock } from '../../shared/ports/clock';
 import { sequentialIdGenerator } from '../../shared/ports/id-generator';
-import type { ApiKeyRegistry } from '../../shared/tenancy/api-key-registry';
+import type { ApiKeyRegistry, BroadcastKeyRegistration } from '../../shared/tenancy/api-key-registry';
 import { DecryptedTokenCache } from '../../shared/tenancy/decrypted-token-cache';
 import type { TenancyPorts } from '../../shared/tenancy/ports';
 import { bindTenancyServices, type TenancyServices } from '../../shared/tenancy/tenancy-services';
 import { InMemoryTenancyRepository } from './in-memory-tenancy-repository';
 
 export class RecordingApiKeyRegistry implements ApiKeyRegistry {
-  readonly registered: Array<{ credentialId: string; organizationId: string; plaintextKey: string; gatewayApiKeyId: string }> = [];
+  readonly registered: Array<BroadcastKeyRegistration & { gatewayApiKeyId: string }> = [];
   readonly removed: string[] = [];
   failNextRegistration = false;
 
-  async registerBroadcastKey(key: { credentialId: string; organizationId: string; plaintextKey: string }): Promise<{ gatewayApiKeyId?: string }> {
+  async registerBroadcastKey(key: BroadcastKeyRegistration): Promise<{ gatewayApiKeyId?: string }> {
     if (this.failNextRegistration) {
       this.failNextRegistration = false;
       throw new Error('TooManyRequestsException');

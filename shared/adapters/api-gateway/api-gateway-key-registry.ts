@@ -1,5 +1,5 @@
 import { CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, type APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import type { ApiKeyRegistry } from '../../tenancy/api-key-registry';
+import type { ApiKeyRegistry, BroadcastKeyRegistration } from '../../tenancy/api-key-registry';
 
 /**
  * Registers broadcast keys issued at run time with API Gateway, so the usage plan of the broadcast
@@ -14,15 +14,15 @@ export class ApiGatewayKeyRegistry implements ApiKeyRegistry {
     private readonly usagePlanId: string,
   ) {}
 
-  async registerBroadcastKey(key: { credentialId: string; organizationId: string; plaintextKey: string }): Promise<{ gatewayApiKeyId?: string }> {
+  async registerBroadcastKey(key: BroadcastKeyRegistration): Promise<{ gatewayApiKeyId?: string }> {
     const created = await this.client.send(
       new CreateApiKeyCommand({
         // Named after the credential so an operator can match gateway keys to credentials.
         name: key.credentialId,
-        description: `Broadcast API key of ${key.organizationId}`,
+        description: `Broadcast API key of ${key.organizationId}${key.origin === 'generate-key' ? ' (minted by generate-key)' : ''}`,
         value: key.plaintextKey,
         enabled: true,
-        tags: { organizationId: key.organizationId, credentialId: key.credentialId },
+        tags: { organizationId: key.organizationId, credentialId: key.credentialId, origin: key.origin },
       }),
     );
     if (!created.id) throw new Error('API Gateway returned no id for the new API key');

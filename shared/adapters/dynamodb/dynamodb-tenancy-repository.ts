@@ -100,15 +100,25 @@ export class DynamoDbTenancyRepository implements TenancyRepository {
   }
 
   async updateOrganizationPlan(organizationId: string, change: { plan: Plan; apiAddOn: boolean; updatedAt: string }): Promise<Organization> {
+    return this.updateOrganization(organizationId, change);
+  }
+
+  async updateOrganizationKeyGeneration(organizationId: string, change: { keyGenerationEnabled: boolean; updatedAt: string }): Promise<Organization> {
+    return this.updateOrganization(organizationId, change);
+  }
+
+  /** SET of the given attributes on an existing organization (names are placeholders: `plan` is a reserved word). */
+  private async updateOrganization(organizationId: string, change: Record<string, unknown>): Promise<Organization> {
+    const names = Object.keys(change);
     try {
       const result = await this.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: tenancyKeys.organization(organizationId),
-          UpdateExpression: 'SET #plan = :plan, apiAddOn = :apiAddOn, updatedAt = :updatedAt',
+          UpdateExpression: `SET ${names.map((_, index) => `#a${index} = :a${index}`).join(', ')}`,
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#plan': 'plan' },
-          ExpressionAttributeValues: { ':plan': change.plan, ':apiAddOn': change.apiAddOn, ':updatedAt': change.updatedAt },
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#a${index}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:a${index}`, change[name]])),
           ReturnValues: 'ALL_NEW',
         }),
       );

@@ -84,7 +84,7 @@ describe('chunk worker on dynalite', () => {
     expect(reports[0]!.sent + reports[1]!.sent).toBe(80);
     expect(redelivery).toMatchObject({ sent: 0, skipped: 80, chunkDone: true });
 
-    const view = await getJobStatus(kit.broadcasts, ORG, 'pub_dup');
+    const view = await getJobStatus(kit.broadcasts, { organizationId: ORG }, 'pub_dup');
     expect(view).toMatchObject({ status: 'COMPLETED', summary: { sent: 80, failed: 0, unknown: 0, pending: 0, chunksDone: 1 } });
   }, 20_000);
 
@@ -103,7 +103,7 @@ describe('chunk worker on dynalite', () => {
 
     // Last delivery: give up on the rest.
     await abandonOutboundChunk(kit.dependencies, kit.message);
-    const view = await getJobStatus(kit.broadcasts, ORG, 'pub_mixed');
+    const view = await getJobStatus(kit.broadcasts, { organizationId: ORG }, 'pub_mixed');
     const sent = kit.upstream.sends.filter((send) => send.to !== kit.message.recipients[0]![1] && send.to !== kit.message.recipients[1]![1]).length;
     expect(view.status).toBe('COMPLETED_WITH_FAILURES');
     expect(view.summary).toMatchObject({ sent, failed: 40 - sent, unknown: 0, pending: 0, chunksDone: 1 });

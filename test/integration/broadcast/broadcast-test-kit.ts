@@ -172,7 +172,7 @@ export async function idempotencyRecords(): Promise<Array<Record<string, unknown
 
 /** Job status read through the use case (no HTTP, so polling spends no rate limit). */
 export const readJob = (organizationId: string, jobId: string): Promise<JobStatusView> =>
-  getJobStatus(getServices().broadcast.broadcasts, organizationId, jobId);
+  getJobStatus(getServices().broadcast.broadcasts, { organizationId }, jobId);
 
 export const waitForTerminal = (organizationId: string, jobId: string, timeoutMs = 40_000): Promise<JobStatusView> =>
   eventually(

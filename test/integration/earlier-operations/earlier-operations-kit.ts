@@ -42,6 +42,9 @@ export function expectFailureBody(response: TestResponse, statusCode: number, me
   expect(response.body.requestId.length).toBeGreaterThan(0);
 }
 
+/** Start of the 403 message for a route outside the scope of a key minted by generate-key; the route's name follows. */
+export const OUTSIDE_SCOPE = 'This API key was issued by generate-key and may call only send-single, send-bulk and the status of its own jobs, not ';
+
 export interface ProvisionedOrganization {
   organizationId: string;
   apiKey: string;
@@ -55,11 +58,13 @@ let provisioned = 0;
 /**
  * A new organization with its own business account in the sandbox (one number, an `order_update`
  * UTILITY template with two placeholders like the demo's), an active subscription unless told
- * otherwise, a wallet of `walletMicros` (none when 0) and an unbound broadcast key.
+ * otherwise, a wallet of `walletMicros` (none when 0) and an unbound broadcast key. generate-key
+ * stays off (the default of new organizations) unless `keyGeneration` turns it on, through the
+ * operators' own command.
  */
 export async function provisionOrganization(
   runtime: TestRuntime,
-  options: { name: string; walletMicros: number; subscription?: boolean; businessAccount?: boolean },
+  options: { name: string; walletMicros: number; subscription?: boolean; businessAccount?: boolean; keyGeneration?: boolean },
 ): Promise<ProvisionedOrganization> {
   provisioned += 1;
   const suffix = String(provisioned).padStart(3, '0');
@@ -78,6 +83,7 @@ export async function provisionOrganization(
     });
   }
   if (options.walletMicros > 0) await tenancy.admin.topUpWallet({ organizationId, amountMicros: options.walletMicros });
+  if (options.keyGeneration) await adminCommands['set-key-generation'].run(tenancy, { org: organizationId, enabled: 'true' });
   if (options.businessAccount ?? true) {
     runtime.sandbox!.registerBusinessAccount({
       wabaId,

@@ -13,7 +13,7 @@ import { hashSecret } from '../../../shared/crypto/secret-generator';
 import { createTenancyTestKit } from '../../support/tenancy-test-ports';
 import { eventually, startTestRuntime, type TestResponse, type TestRuntime } from '../../support/local-runtime';
 import { DEMO, keyHeader, kitEnvironment, sleep } from '../broadcast/broadcast-test-kit';
-import { PUBLIC_PATH, expectFailureBody, provisionOrganization } from './earlier-operations-kit';
+import { OUTSIDE_SCOPE, PUBLIC_PATH, expectFailureBody, provisionOrganization } from './earlier-operations-kit';
 
 const LIMIT_PER_MINUTE = 5;
 
@@ -45,7 +45,7 @@ describe('POST /broadcast/public/generate-key', () => {
   };
   const notConnected = (phoneNumber: string) => `Phone number ${phoneNumber} was not found or is not connected to an active business account`;
 
-  it('issues a key bound to the sender: it works on send-single and send-freeform for that number only, and is stored only as its hash', async () => {
+  it('issues a key bound to the sender: it works on send-single for that number, not on send-freeform, and is stored only as its hash', async () => {
     const response = await generate({ phoneNumber: DEMO.sender2 });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -70,13 +70,13 @@ describe('POST /broadcast/public/generate-key', () => {
     );
     expect(message!.phoneNumberId).toBe(DEMO.phoneNumberId2);
 
-    // send-freeform (gateway-keyed, as under the usage plan on AWS): the bound number, and only it.
-    const freeform = (fromPhoneNumber: string) =>
-      runtime.call('POST', `${PUBLIC_PATH}/send-freeform`, { headers: keyHeader(apiKey), body: { fromPhoneNumber, toPhoneNumber: '447700900556', type: 'text', text: 'Hi' } });
-    expect((await freeform(DEMO.sender2)).status).toBe(200);
-    const otherSender = await freeform(DEMO.sender1);
-    expect(otherSender.status).toBe(401);
-    expect(otherSender.body.data.error.code).toBe('SENDER_NOT_OWNED');
+    // send-freeform is outside a minted key's scope, even from its own number (403, the surface's failure body).
+    const freeform = await runtime.call('POST', `${PUBLIC_PATH}/send-freeform`, {
+      headers: keyHeader(apiKey),
+      body: { fromPhoneNumber: DEMO.sender2, toPhoneNumber: '447700900556', type: 'text', text: 'Hi' },
+    });
+    expectFailureBody(freeform, 403, `${OUTSIDE_SCOPE}send-freeform`, '/send-freeform');
+    expect(freeform.body.data.error.code).toBe('OUTSIDE_KEY_SCOPE');
 
     // Stored only as a hash: the plaintext appears in no item of the tenancy table; its SHA-256 does.
     const services = getServices();
@@ -103,7 +103,7 @@ describe('POST /broadcast/public/generate-key', () => {
   });
 
   it('answers 400 for a number whose business account is not active (needs authorization again)', async () => {
-    const org = await provisionOrganization(runtime, { name: 'Expired Token', walletMicros: 0 });
+    const org = await provisionOrganization(runtime, { name: 'Expired Token', walletMicros: 0, keyGeneration: true });
     const tenancy = getServices().tenancy;
     const account = await tenancy.repository.getBusinessAccount(org.organizationId, org.wabaId);
     await tenancy.markBusinessAccountNeedsAuthorization(account!);
@@ -149,8 +149,11 @@ describe('POST /broadcast/public/generate-key', () => {
     const { organizationId } = await kit.services.admin.createOrganization({ name: 'Usage Plan', plan: 'enterprise' });
     await kit.services.admin.connectBusinessAccount({ organizationId, wabaId: '110000000000501', businessId: '110000000000500', name: 'Usage Plan', accessToken: 'token' });
     await kit.services.admin.addPhoneNumber({ organizationId, wabaId: '110000000000501', digits: '15550500001', phoneNumberId: '120000000000501' });
-    const issued = await kit.services.issueBroadcastKeyForPhoneNumber('15550500001');
-    expect(kit.registry.registered).toEqual([{ credentialId: issued.credential.credentialId, organizationId, plaintextKey: issued.secret, gatewayApiKeyId: 'gw-1' }]);
+    await kit.services.admin.setKeyGeneration({ organizationId, enabled: true });
+    const issued = await kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550500001' });
+    expect(kit.registry.registered).toEqual([
+      { credentialId: issued.credential.credentialId, organizationId, plaintextKey: issued.secret, origin: 'generate-key', gatewayApiKeyId: 'gw-1' },
+    ]);
     expect(issued.credential).toMatchObject({ boundPhoneNumber: '15550500001', kind: 'broadcast-api-key' });
   });
 });

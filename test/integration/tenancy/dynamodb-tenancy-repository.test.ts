@@ -9,6 +9,7 @@ import {
   IdentifierClaimedByAnotherOrganizationError,
   InsufficientBalanceError,
   InvalidCredentialError,
+  KeyGenerationNotEnabledError,
   OrganizationNotFoundError,
   TenancyStoreUnavailableError,
 } from '../../../shared/tenancy/errors';
@@ -42,7 +43,7 @@ test('organization onboarding, credentials and authentication end to end', async
   await expect(services.tenancy.authenticate('broadcast-api-key', key.secret)).resolves.toMatchObject({
     organizationId,
     credentialKind: 'broadcast-api-key',
-    boundPhoneNumber: '15557000001',
+    scope: { kind: 'sender', phoneNumber: '15557000001' },
     plan: 'enterprise',
   });
   await expect(services.tenancy.authenticate('upstream-access-token', key.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
@@ -153,6 +154,28 @@ test('pricing, subscriptions and plans', async () => {
   await expect(services.tenancy.admin.setOrganizationPlan({ organizationId: 'org_missing', plan: 'enterprise', apiAddOn: false })).rejects.toBeInstanceOf(
     OrganizationNotFoundError,
   );
+});
+
+test('key generation: the setting and the minted keys (origin, source IP hash) persist; the plan is left alone', async () => {
+  const organizationId = await onboard('Minting', '5091', '15557000091', '6091');
+  const organization = await services.tenancy.admin.setKeyGeneration({ organizationId, enabled: true });
+  expect(organization).toMatchObject({ keyGenerationEnabled: true, plan: 'enterprise', name: 'Minting' });
+  expect(await services.tenancy.repository.getOrganization(organizationId)).toMatchObject({ keyGenerationEnabled: true, plan: 'enterprise' });
+  expect(await services.tenancy.admin.setOrganizationPlan({ organizationId, plan: 'professional' })).toMatchObject({ plan: 'professional', keyGenerationEnabled: true });
+
+  const minted = await services.tenancy.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15557000091', sourceIp: '192.0.2.10' });
+  await expect(services.tenancy.authenticate('broadcast-api-key', minted.secret)).resolves.toMatchObject({
+    scope: { kind: 'earlier-sender', phoneNumber: '15557000091' },
+  });
+  const stored = await services.tenancy.repository.getCredentialByHash(hashSecret(minted.secret));
+  expect(stored).toMatchObject({ origin: 'generate-key', sourceIpHash: hashSecret('generate-key-source-ip:192.0.2.10') });
+  expect(await services.tenancy.admin.listGeneratedKeys({ organizationId })).toEqual([
+    { credentialId: minted.credential.credentialId, boundPhoneNumber: '15557000091', createdAt: minted.credential.createdAt, sourceIpHash: stored!.sourceIpHash, revokedAt: null },
+  ]);
+
+  await services.tenancy.admin.setKeyGeneration({ organizationId, enabled: false });
+  await expect(services.tenancy.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15557000091' })).rejects.toBeInstanceOf(KeyGenerationNotEnabledError);
+  await expect(services.tenancy.admin.setKeyGeneration({ organizationId: 'org_missing', enabled: true })).rejects.toBeInstanceOf(OrganizationNotFoundError);
 });
 
 test('an unreachable store surfaces as unavailable (503), not as an invalid credential', async () => {

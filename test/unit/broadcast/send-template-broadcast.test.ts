@@ -223,14 +223,14 @@ describe('sendTemplateBroadcast: rules', () => {
   it('refuses a key bound to another sender before anything else', async () => {
     const kit = setup();
     const request = withRecipient(broadcastRequest(2), 1, { countryCode: '91', toPhoneNumber: recipientNumber(0) });
-    const failure = kit.send(request, { caller: { organizationId: ORG, boundPhoneNumber: SECOND_SENDER.phoneNumber }, idempotencyKey: 'k1' });
+    const failure = kit.send(request, { caller: { organizationId: ORG, scope: { kind: 'sender', phoneNumber: SECOND_SENDER.phoneNumber } }, idempotencyKey: 'k1' });
     await expect(failure).rejects.toBeInstanceOf(SenderNotOwnedError);
     await expect(failure).rejects.toThrow(`Phone number ${SENDER.phoneNumber} is not a sender of this organization`);
     expect(kit.idempotency.records.size).toBe(0);
     expectNothingAccepted(kit);
     // The bound sender itself is fine.
     await expect(
-      kit.send(broadcastRequest(2, { fromPhoneNumber: SECOND_SENDER.phoneNumber }), { caller: { organizationId: ORG, boundPhoneNumber: SECOND_SENDER.phoneNumber } }),
+      kit.send(broadcastRequest(2, { fromPhoneNumber: SECOND_SENDER.phoneNumber }), { caller: { organizationId: ORG, scope: { kind: 'sender', phoneNumber: SECOND_SENDER.phoneNumber } } }),
     ).resolves.toEqual({ kind: 'queued', recipients: 2 });
   });
 });

@@ -50,4 +50,28 @@ describe('admin commands', () => {
     );
     await expect(runAdminCommand(services, 'top-up-wallet', { org: 'org_x', amount: '-3' })).rejects.toBeInstanceOf(InvalidTenancyInputError);
   });
+
+  test('key generation: off by default, turned on and off with set-key-generation; minted keys listed and revoked by command', async () => {
+    const kit = createTenancyTestKit();
+    const tenancy = kit.services;
+    const { organizationId: org } = await adminCommands['create-organization'].run(tenancy, { name: 'Acme', plan: 'enterprise' });
+    await runAdminCommand(tenancy, 'connect-business-account', { org, 'waba-id': '1001', 'business-id': '1000', name: 'Acme', 'access-token': 'EAAG-upstream' });
+    await runAdminCommand(tenancy, 'add-phone-number', { org, 'waba-id': '1001', 'phone-number': '15550100001', 'phone-number-id': '9001' });
+    await expect(runAdminCommand(tenancy, 'set-key-generation', { org })).rejects.toThrow('--enabled is required (true or false)');
+    await expect(runAdminCommand(tenancy, 'set-key-generation', { org, enabled: 'perhaps' })).rejects.toBeInstanceOf(InvalidTenancyInputError);
+    await expect(tenancy.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001' })).rejects.toThrow(/has not turned key generation on/);
+
+    expect(await adminCommands['set-key-generation'].run(tenancy, { org, enabled: 'true' })).toMatchObject({ keyGenerationEnabled: true });
+    const minted = await tenancy.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001', sourceIp: '198.51.100.4' });
+    const listed = await adminCommands['list-generated-keys'].run(tenancy, { org });
+    expect(listed).toEqual([
+      { credentialId: minted.credential.credentialId, boundPhoneNumber: '15550100001', createdAt: minted.credential.createdAt, sourceIpHash: expect.stringMatching(/^[0-9a-f]{64}$/), revokedAt: null },
+    ]);
+    for (const forbidden of [minted.secret, '198.51.100.4', ...kit.repository.credentials.keys()]) expect(JSON.stringify(listed)).not.toContain(forbidden);
+    const revoked = await adminCommands['revoke-generated-key'].run(tenancy, { org, 'credential-id': minted.credential.credentialId });
+    expect(revoked.revokedAt).toBe('2025-01-15T10:00:00.000Z');
+
+    expect(await adminCommands['set-key-generation'].run(tenancy, { org, enabled: 'false' })).toMatchObject({ keyGenerationEnabled: false });
+    await expect(tenancy.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001' })).rejects.toThrow(/has not turned key generation on/);
+  });
 });

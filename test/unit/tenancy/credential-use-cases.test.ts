@@ -4,10 +4,11 @@ import {
   CredentialNotFoundError,
   CredentialStoreUnavailableError,
   InvalidCredentialError,
+  KeyGenerationNotEnabledError,
   PhoneNumberNotFoundError,
   PlanDoesNotIncludeFeatureError,
 } from '../../../shared/tenancy/errors';
-import { credentialKinds, type CredentialKind } from '../../../shared/tenancy/tenancy-entities';
+import { credentialKinds, scopeOfCredential, type CredentialKind } from '../../../shared/tenancy/tenancy-entities';
 import { createTenancyTestKit, type TenancyTestKit } from '../../support/tenancy-test-ports';
 
 const expectedPrefixes: Record<CredentialKind, string> = {
@@ -64,7 +65,7 @@ describe('issuing credentials', () => {
     await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'organization-token' });
 
     expect(kit.registry.registered).toEqual([
-      { credentialId: key.credential.credentialId, organizationId: organization.organizationId, plaintextKey: key.secret, gatewayApiKeyId: 'gw-1' },
+      { credentialId: key.credential.credentialId, organizationId: organization.organizationId, plaintextKey: key.secret, origin: 'operator', gatewayApiKeyId: 'gw-1' },
     ]);
     expect(key.credential.gatewayApiKeyId).toBe('gw-1');
   });
@@ -87,7 +88,7 @@ describe('issuing credentials', () => {
     const bound = await kit.services.admin.issueCredential({ organizationId: acme.organizationId, kind: 'broadcast-api-key', boundPhoneNumber: '15550100001' });
     expect(bound.credential.boundPhoneNumber).toBe('15550100001');
     const caller = await kit.services.authenticate('broadcast-api-key', bound.secret);
-    expect(caller.boundPhoneNumber).toBe('15550100001');
+    expect(caller.scope).toEqual({ kind: 'sender', phoneNumber: '15550100001' });
 
     await expect(
       kit.services.admin.issueCredential({ organizationId: acme.organizationId, kind: 'broadcast-api-key', boundPhoneNumber: '15550100009' }),
@@ -105,12 +106,81 @@ describe('issuing credentials', () => {
     expect(await kit.services.authenticate('v1-api-key', issued.secret)).toMatchObject({ plan: 'starter', apiAddOn: true });
   });
 
-  test('generate-key: issues a key bound to the number, for the organization owning it', async () => {
+  test('generate-key: issues a key bound to the number, for the organization owning it, once the organization turned generation on', async () => {
     const kit = createTenancyTestKit();
     const organization = await organizationWithNumber(kit);
-    const issued = await kit.services.issueBroadcastKeyForPhoneNumber('15550100001');
-    expect(issued.credential).toMatchObject({ organizationId: organization.organizationId, boundPhoneNumber: '15550100001', kind: 'broadcast-api-key' });
-    await expect(kit.services.issueBroadcastKeyForPhoneNumber('15550100077')).rejects.toBeInstanceOf(PhoneNumberNotFoundError);
+    expect((await kit.services.admin.describeOrganization(organization.organizationId)).organization.keyGenerationEnabled).toBeUndefined();
+    await expect(kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001' })).rejects.toBeInstanceOf(KeyGenerationNotEnabledError);
+    expect(kit.repository.credentials.size).toBe(0);
+
+    await kit.services.admin.setKeyGeneration({ organizationId: organization.organizationId, enabled: true });
+    const issued = await kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001', sourceIp: '203.0.113.7' });
+    expect(issued.credential).toMatchObject({
+      organizationId: organization.organizationId,
+      boundPhoneNumber: '15550100001',
+      kind: 'broadcast-api-key',
+      origin: 'generate-key',
+      sourceIpHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(kit.repository.everythingWritten()).not.toContain('203.0.113.7');
+    expect(kit.registry.registered.at(-1)).toMatchObject({ credentialId: issued.credential.credentialId, origin: 'generate-key' });
+    const caller = await kit.services.authenticate('broadcast-api-key', issued.secret);
+    expect(caller.scope).toEqual({ kind: 'earlier-sender', phoneNumber: '15550100001' });
+    await expect(kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100077' })).rejects.toBeInstanceOf(PhoneNumberNotFoundError);
+
+    await kit.services.admin.setKeyGeneration({ organizationId: organization.organizationId, enabled: false });
+    await expect(kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001' })).rejects.toBeInstanceOf(KeyGenerationNotEnabledError);
+    // Turning generation off stops new keys only; minted keys stay until revoked.
+    await expect(kit.services.authenticate('broadcast-api-key', issued.secret)).resolves.toMatchObject({ scope: { kind: 'earlier-sender' } });
+  });
+
+  test('generate-key: a suspended organization gets no key even with generation on', async () => {
+    const kit = createTenancyTestKit();
+    const organization = await organizationWithNumber(kit);
+    await kit.services.admin.setKeyGeneration({ organizationId: organization.organizationId, enabled: true });
+    kit.repository.organizations.get(organization.organizationId)!.status = 'suspended';
+    await expect(kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001' })).rejects.toBeInstanceOf(KeyGenerationNotEnabledError);
+  });
+
+  test('minted keys are listed without secrets and revoked through the admin use cases; other credentials are not theirs to revoke', async () => {
+    const kit = createTenancyTestKit();
+    const organization = await organizationWithNumber(kit);
+    const organizationId = organization.organizationId;
+    await kit.services.admin.setKeyGeneration({ organizationId, enabled: true });
+    const operatorKey = await kit.services.admin.issueCredential({ organizationId, kind: 'broadcast-api-key', boundPhoneNumber: '15550100001' });
+    const first = await kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001', sourceIp: '203.0.113.7' });
+    kit.clock.advanceBy(1_000);
+    const second = await kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001' });
+
+    const listed = await kit.services.admin.listGeneratedKeys({ organizationId });
+    expect(listed).toEqual([
+      { credentialId: first.credential.credentialId, boundPhoneNumber: '15550100001', createdAt: first.credential.createdAt, sourceIpHash: first.credential.sourceIpHash, revokedAt: null },
+      { credentialId: second.credential.credentialId, boundPhoneNumber: '15550100001', createdAt: second.credential.createdAt, sourceIpHash: null, revokedAt: null },
+    ]);
+    expect(first.credential.createdAt < second.credential.createdAt).toBe(true);
+    const text = JSON.stringify(listed);
+    for (const secret of [first.secret, second.secret]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(hashSecret(secret));
+    }
+
+    await expect(kit.services.admin.revokeGeneratedKey({ organizationId, credentialId: operatorKey.credential.credentialId })).rejects.toBeInstanceOf(
+      CredentialNotFoundError,
+    );
+    const revoked = await kit.services.admin.revokeGeneratedKey({ organizationId, credentialId: first.credential.credentialId });
+    expect(revoked).toMatchObject({ credentialId: first.credential.credentialId, revokedAt: kit.clock.now().toISOString() });
+    expect(kit.registry.removed).toEqual([first.credential.gatewayApiKeyId]);
+    await expect(kit.services.authenticate('broadcast-api-key', first.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
+    await expect(kit.services.authenticate('broadcast-api-key', second.secret)).resolves.toMatchObject({ credentialId: second.credential.credentialId });
+    expect((await kit.services.admin.listGeneratedKeys({ organizationId }))[0]!.revokedAt).toBe(revoked.revokedAt);
+  });
+
+  test('scope of each kind of key: unbound → organization, bound by an operator → sender, minted → earlier-sender', () => {
+    expect(scopeOfCredential({})).toEqual({ kind: 'organization' });
+    expect(scopeOfCredential({ boundPhoneNumber: '15550100001' })).toEqual({ kind: 'sender', phoneNumber: '15550100001' });
+    expect(scopeOfCredential({ boundPhoneNumber: '15550100001', origin: 'generate-key' })).toEqual({ kind: 'earlier-sender', phoneNumber: '15550100001' });
+    // Never wider than its origin allows, even if the stored number went missing.
+    expect(scopeOfCredential({ origin: 'generate-key' })).toEqual({ kind: 'earlier-sender', phoneNumber: '' });
   });
 });
 
@@ -124,6 +194,7 @@ describe('authenticating credentials', () => {
       organizationId: organization.organizationId,
       credentialId: issued.credential.credentialId,
       credentialKind: 'organization-token',
+      scope: { kind: 'organization' },
       plan: 'professional',
       apiAddOn: false,
     });

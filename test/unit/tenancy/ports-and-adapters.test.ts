@@ -65,7 +65,7 @@ describe('ids', () => {
 });
 
 test('the no-op registry registers nothing', async () => {
-  await expect(noOpApiKeyRegistry.registerBroadcastKey({ credentialId: 'c', organizationId: 'o', plaintextKey: 'k' })).resolves.toEqual({});
+  await expect(noOpApiKeyRegistry.registerBroadcastKey({ credentialId: 'c', organizationId: 'o', plaintextKey: 'k', origin: 'operator' })).resolves.toEqual({});
 });
 
 describe('API Gateway key registry', () => {
@@ -85,18 +85,28 @@ describe('API Gateway key registry', () => {
   test('creates an enabled key with the plaintext value and adds it to the usage plan', async () => {
     const { client, sent } = stubClient();
     const registry = new ApiGatewayKeyRegistry(client, 'plan-123');
-    await expect(registry.registerBroadcastKey({ credentialId: 'cred_1', organizationId: 'org_1', plaintextKey: 'wbk_x' })).resolves.toEqual({
+    await expect(registry.registerBroadcastKey({ credentialId: 'cred_1', organizationId: 'org_1', plaintextKey: 'wbk_x', origin: 'operator' })).resolves.toEqual({
       gatewayApiKeyId: 'gwkey-1',
     });
     expect(sent.map((call) => call.name)).toEqual(['CreateApiKeyCommand', 'CreateUsagePlanKeyCommand']);
     expect(sent[0]!.input).toMatchObject({ name: 'cred_1', value: 'wbk_x', enabled: true });
+    expect(sent[0]!.input).toMatchObject({ tags: { organizationId: 'org_1', credentialId: 'cred_1', origin: 'operator' } });
     expect(sent[1]!.input).toEqual({ usagePlanId: 'plan-123', keyId: 'gwkey-1', keyType: 'API_KEY' });
+  });
+
+  test('a key minted by generate-key is tagged and described as such; revocation deletes the gateway key', async () => {
+    const { client, sent } = stubClient();
+    const registry = new ApiGatewayKeyRegistry(client, 'plan-123');
+    await registry.registerBroadcastKey({ credentialId: 'cred_2', organizationId: 'org_1', plaintextKey: 'wbk_y', origin: 'generate-key' });
+    expect(sent[0]!.input).toMatchObject({ description: 'Broadcast API key of org_1 (minted by generate-key)', tags: { origin: 'generate-key' } });
+    await registry.removeBroadcastKey('gwkey-1');
+    expect(sent.at(-1)).toEqual({ name: 'DeleteApiKeyCommand', input: { apiKey: 'gwkey-1' } });
   });
 
   test('a key that cannot join the usage plan is deleted again', async () => {
     const { client, sent } = stubClient(true);
     const registry = new ApiGatewayKeyRegistry(client, 'plan-123');
-    await expect(registry.registerBroadcastKey({ credentialId: 'cred_1', organizationId: 'org_1', plaintextKey: 'wbk_x' })).rejects.toThrow();
+    await expect(registry.registerBroadcastKey({ credentialId: 'cred_1', organizationId: 'org_1', plaintextKey: 'wbk_x', origin: 'operator' })).rejects.toThrow();
     expect(sent.map((call) => call.name)).toEqual(['CreateApiKeyCommand', 'CreateUsagePlanKeyCommand', 'DeleteApiKeyCommand']);
   });
 });
