@@ -211,6 +211,7 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
   };
   const chunkSizes = Array.from({ length: Math.ceil(resolved.length / CHUNK_SIZE) }, (_, index) => Math.min(CHUNK_SIZE, resolved.length - index * CHUNK_SIZE));
   const job = (iteration: number): BroadcastJob => ({
+    kind: 'template',
     jobId: `steps_${context.seed}_${iteration}`,
     organizationId: tenant.organizationId,
     broadcastName: 'steps',

@@ -3,7 +3,9 @@
  * in this process. Tables and queues are created from the same definitions the CDK app uses.
  */
 import { createServer } from 'node:net';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AddressInfo, Server } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -44,8 +46,31 @@ export async function startDynalite(options: { port?: number; dataDirectory?: st
   };
 }
 
+/**
+ * Real SQS accepts #x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD | #x10000-#x10FFFF. fauxqs 1.9.2
+ * tests bodies with a regular expression without the `u` flag, so it sees every character above
+ * U+FFFF (every emoji) as two refused surrogates. Its check is one exported RegExp object shared by
+ * SendMessage and SendMessageBatch; giving that object AWS's check (by code point) makes the emulator
+ * accept and refuse exactly what AWS does, and leaves the production code and wire format untouched.
+ * Kept here (not an encoding of bodies in the SQS adapter) because only the emulator is wrong.
+ */
+// eslint-disable-next-line no-control-regex
+const AWS_SQS_REFUSED_CHARACTER = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+async function alignFauxqsCharacterCheckWithAws(): Promise<void> {
+  const file = (require.resolve.paths('fauxqs') ?? []).map((directory) => join(directory, 'fauxqs', 'dist', 'sqs', 'sqsTypes.js')).find(existsSync);
+  if (!file) throw new Error('fauxqs is not installed where the local runtime can find it');
+  const types = await importNativeEsm<{ INVALID_MESSAGE_BODY_CHAR?: RegExp }>(pathToFileURL(file).href);
+  // Not `instanceof RegExp`: the module lives in Node's own realm, which differs from jest's.
+  if (Object.prototype.toString.call(types.INVALID_MESSAGE_BODY_CHAR) !== '[object RegExp]') {
+    throw new Error('fauxqs no longer exports INVALID_MESSAGE_BODY_CHAR: check whether its character check still needs aligning with AWS');
+  }
+  Object.defineProperty(types.INVALID_MESSAGE_BODY_CHAR!, 'test', { value: (body: string) => AWS_SQS_REFUSED_CHARACTER.test(body), configurable: true });
+}
+
 export async function startFauxqsEmulator(options: { port?: number }): Promise<RunningEmulator> {
   const { startFauxqs } = await importNativeEsm<typeof import('fauxqs')>('fauxqs');
+  await alignFauxqsCharacterCheckWithAws();
   const server = await startFauxqs({ port: options.port ?? 0, logger: false });
   return { endpoint: server.address, stop: () => server.stop() };
 }

@@ -7,6 +7,8 @@
  * before any worker has started says QUEUED_FOR_PROCESSING.
  */
 
+import * as v from 'valibot';
+
 export type JobStatus = 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED';
 
 export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED']);
@@ -15,23 +17,46 @@ export const CHUNK_SIZE = 1000;
 /** Above this many recipients a broadcast is a pollable job; at or below it, a queued bulk send. */
 export const SYNCHRONOUS_THRESHOLD = 1000;
 
-export interface BroadcastJob {
-  jobId: string;
-  organizationId: string;
-  broadcastName: string;
+/**
+ * A job: what every accept path records (the common fields) plus what its kind sends. The schema
+ * is the one definition of a job: the type comes from it and the messaging table decodes stored
+ * items with it, so a new attribute is added here and where the job is built (job-fan-out.ts).
+ */
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const jobCommon = {
+  jobId: v.string(),
+  organizationId: v.string(),
   /** Jobs of more than 1,000 recipients are returned to the client; smaller ones are kept for reporting. */
-  exposed: boolean;
-  wabaId: string;
-  phoneNumberId: string;
-  fromPhoneNumber: string;
+  exposed: v.boolean(),
+  wabaId: v.string(),
+  phoneNumberId: v.string(),
+  fromPhoneNumber: v.string(),
   /** The credential that accepted the job (absent on jobs recorded before it was kept): scopes status reads of minted keys. */
-  createdByCredentialId?: string;
-  template: { name: string; language: string; category: string; id: string };
-  totalRecipients: number;
-  totalChunks: number;
-  chunkSize: number;
-  createdAt: string;
-}
+  createdByCredentialId: v.optional(v.string()),
+  totalRecipients: count,
+  totalChunks: count,
+  chunkSize: count,
+  createdAt: v.string(),
+};
+const templateReference = v.object({ name: v.string(), language: v.string(), category: v.string(), id: v.string() });
+
+export const broadcastJobSchema = v.variant('kind', [
+  /** send-template-broadcast. */
+  v.object({ ...jobCommon, kind: v.literal('template'), broadcastName: v.string(), template: templateReference }),
+  /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
+  v.object({
+    ...jobCommon,
+    kind: v.literal('earlier'),
+    mode: v.picklist(['single', 'bulk']),
+    broadcastName: v.optional(v.string()),
+    template: templateReference,
+  }),
+  /** send-freeform: one prepared message of one of the free-form types. */
+  v.object({ ...jobCommon, kind: v.literal('freeform'), messageType: v.string() }),
+]);
+
+export type BroadcastJob = v.InferOutput<typeof broadcastJobSchema>;
+export type JobKind = BroadcastJob['kind'];
 
 export interface ChunkProgress {
   chunkIndex: number;

@@ -2,44 +2,46 @@
  * What travels on the outbound queue. A chunk of up to 1,000 recipients is one SQS message,
  * unless its parameters make it larger than one message should be; then it is split into
  * parts, each processed on its own (the ledger, not the message, tracks who was sent).
+ * The worker decodes every body with the schemas below.
  */
+import * as v from 'valibot';
+
+const chunkRecipientSchema = v.tuple([v.pipe(v.number(), v.integer(), v.minValue(0)), v.string(), v.array(v.string())]);
+const envelope = {
+  version: v.literal(1),
+  jobId: v.pipe(v.string(), v.minLength(1)),
+  organizationId: v.string(),
+  chunkIndex: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  wabaId: v.string(),
+  phoneNumberId: v.string(),
+  recipients: v.array(chunkRecipientSchema),
+};
+const templateChunkSchema = v.object({ ...envelope, kind: v.literal('template-chunk'), template: v.object({ name: v.string(), language: v.string() }) });
+/** One free-form message (a "chunk" of one recipient) with its Meta body prepared at accept time; `to` is set per recipient. */
+const freeformChunkSchema = v.object({ ...envelope, kind: v.literal('freeform'), body: v.record(v.string(), v.unknown()) });
+const outboundMessageSchema = v.variant('kind', [templateChunkSchema, freeformChunkSchema]);
 
 /** [recipient index in the request, full international number, template parameters]. */
-export type ChunkRecipient = [index: number, to: string, parameters: string[]];
-
-export interface TemplateChunkMessage {
-  kind: 'template-chunk';
-  version: 1;
-  jobId: string;
-  organizationId: string;
-  chunkIndex: number;
-  wabaId: string;
-  phoneNumberId: string;
-  template: { name: string; language: string };
-  recipients: ChunkRecipient[];
-}
-
-/** One free-form message (a "chunk" of one recipient) with its Meta body prepared at accept time. */
-export interface FreeformChunkMessage {
-  kind: 'freeform';
-  version: 1;
-  jobId: string;
-  organizationId: string;
-  chunkIndex: number;
-  wabaId: string;
-  phoneNumberId: string;
-  recipients: ChunkRecipient[];
-  /** Meta's message body; `to` is set per recipient when sending. */
-  body: Record<string, unknown>;
-}
-
+export type ChunkRecipient = v.InferOutput<typeof chunkRecipientSchema>;
+export type TemplateChunkMessage = v.InferOutput<typeof templateChunkSchema>;
+export type FreeformChunkMessage = v.InferOutput<typeof freeformChunkSchema>;
 export type OutboundMessage = TemplateChunkMessage | FreeformChunkMessage;
+export type OutboundContent = Omit<TemplateChunkMessage, 'recipients'> | Omit<FreeformChunkMessage, 'recipients'>;
 
 /** SQS bills per 64 KiB and old queues cap at 256 KiB: stay under both with margin. */
 export const MAX_MESSAGE_BYTES = 200 * 1024;
 
+/**
+ * SQS carries only #x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD | #x10000-#x10FFFF. JSON.stringify
+ * already escapes control characters and unpaired surrogates; U+FFFE and U+FFFF it leaves raw, and
+ * they can only stand inside a JSON string, so their \u escape decodes to the same text. Requests
+ * carrying them are refused at validation (sendable-text.ts); this keeps the queue from ever
+ * refusing a body whatever its origin (a template name from Meta's catalog, a continuation).
+ */
+const UNSENDABLE_BY_SQS = /[\uFFFE\uFFFF]/g;
+
 export function encodeOutboundMessage(message: OutboundMessage): string {
-  return JSON.stringify(message);
+  return JSON.stringify(message).replace(UNSENDABLE_BY_SQS, (character) => `\\u${character.charCodeAt(0).toString(16)}`);
 }
 
 export class MalformedOutboundMessageError extends Error {
@@ -53,22 +55,19 @@ export function decodeOutboundMessage(body: string): OutboundMessage {
   } catch (error) {
     throw new MalformedOutboundMessageError('Outbound message is not JSON', { cause: error });
   }
-  const message = parsed as Partial<OutboundMessage>;
-  const knownKind = message?.kind === 'template-chunk' || (message?.kind === 'freeform' && typeof message.body === 'object');
-  if (!knownKind || message.version !== 1 || !Array.isArray(message.recipients) || !message.jobId) {
-    throw new MalformedOutboundMessageError('Outbound message has an unknown shape');
-  }
-  return message as OutboundMessage;
+  const result = v.safeParse(outboundMessageSchema, parsed);
+  if (!result.success) throw new MalformedOutboundMessageError('Outbound message has an unknown shape');
+  return result.output;
 }
 
 /** Splits a chunk's recipients into messages of at most `maxBytes`, keeping their order. */
-export function chunkMessages(
-  base: Omit<TemplateChunkMessage, 'recipients'>,
+export function chunkMessages<Base extends OutboundContent>(
+  base: Base,
   recipients: readonly ChunkRecipient[],
   maxBytes = MAX_MESSAGE_BYTES,
-): TemplateChunkMessage[] {
-  const envelopeBytes = Buffer.byteLength(encodeOutboundMessage({ ...base, recipients: [] }));
-  const messages: TemplateChunkMessage[] = [];
+): Array<Base & { recipients: ChunkRecipient[] }> {
+  const envelopeBytes = Buffer.byteLength(encodeOutboundMessage({ ...base, recipients: [] } as OutboundMessage));
+  const messages: Array<Base & { recipients: ChunkRecipient[] }> = [];
   let current: ChunkRecipient[] = [];
   let currentBytes = envelopeBytes;
   for (const recipient of recipients) {

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
+import { sendableText } from './sendable-text';
 
 /**
  * The earlier send-single and send-bulk bodies. Recipient numbers are not validated here: an
  * invalid number is a partial failure (counted, not charged), not a rejected request.
  */
-const requiredText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(512, 'must be at most 512 characters'));
-const parameters = v.array(v.pipe(v.string(), v.maxLength(1024, 'values must be at most 1024 characters')));
+const requiredText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(512, 'must be at most 512 characters'), sendableText());
+const parameters = v.array(v.pipe(v.string(), v.maxLength(1024, 'values must be at most 1024 characters'), sendableText()));
 
 export const earlierRecipientSchema = v.object({
   countryCode: v.string(),
@@ -17,7 +18,7 @@ const templateFields = {
   templateName: requiredText,
   templateLanguage: requiredText,
   templateType: requiredText,
-  templateId: v.optional(v.string()),
+  templateId: v.optional(v.pipe(v.string(), sendableText())),
 };
 
 export const sendSingleSchema = v.object({
@@ -25,12 +26,12 @@ export const sendSingleSchema = v.object({
   countryCode: v.string(),
   toPhoneNumber: v.string(),
   templateParams: v.optional(parameters),
-  broadcastName: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'))),
+  broadcastName: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), sendableText())),
 });
 
 export const sendBulkSchema = v.object({
   ...templateFields,
-  broadcastName: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
+  broadcastName: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'), sendableText()),
   data: v.pipe(v.array(earlierRecipientSchema, 'must be an array of recipients'), v.minLength(1, 'must hold at least 1 recipient')),
   globalTemplateParams: v.optional(parameters),
 });

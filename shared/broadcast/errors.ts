@@ -169,3 +169,14 @@ export class SenderNotConnectedError extends Error {
     super(`Phone number ${phoneNumber} was not found or is not connected to an active business account`);
   }
 }
+
+/**
+ * The outbound queue refused or did not take the job's messages. Nothing of the job stays
+ * recorded (it is discarded) and an Idempotency-Key is released, so retrying is safe and useful.
+ */
+export class OutboundQueueUnavailableError extends Error {
+  override readonly name = 'OutboundQueueUnavailableError';
+  constructor(options?: { cause?: unknown }) {
+    super('The message queue is unavailable; nothing was queued; retry with backoff', options);
+  }
+}

@@ -4,16 +4,18 @@
  * limits apply. docs/FREEFORM-AND-EARLIER.md lists every field with its rule and which are optional.
  */
 import * as v from 'valibot';
+import { sendableText } from './sendable-text';
 import { digitsOnly } from './template-broadcast.schema';
 
 const text = (maxLength: number) =>
-  v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(maxLength, `must be at most ${maxLength} characters`));
-const optionalText = (maxLength: number) => v.optional(v.pipe(v.string(), v.maxLength(maxLength, `must be at most ${maxLength} characters`)));
+  v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(maxLength, `must be at most ${maxLength} characters`), sendableText());
+const optionalText = (maxLength: number) => v.optional(v.pipe(v.string(), v.maxLength(maxLength, `must be at most ${maxLength} characters`), sendableText()));
 
 /** A public http(s) URL whose path ends in one of the extensions Meta accepts for the media type. */
 export const mediaUrl = (extensions: readonly string[]) =>
   v.pipe(
     v.string(),
+    sendableText(),
     v.check((value) => {
       try {
         const protocol = new URL(value).protocol;
@@ -106,7 +108,7 @@ const common = {
 export const freeformMessageSchema = v.variant(
   'type',
   [
-    v.object({ ...common, type: v.literal('text'), text: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(4096, 'must be at most 4096 characters')) }),
+    v.object({ ...common, type: v.literal('text'), text: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(4096, 'must be at most 4096 characters'), sendableText()) }),
     v.object({ ...common, type: v.literal('image'), url: mediaUrl(['jpg', 'jpeg', 'png']), caption: optionalText(1024) }),
     v.object({ ...common, type: v.literal('sticker'), url: mediaUrl(['webp']) }),
     v.object({

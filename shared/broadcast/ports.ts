@@ -40,8 +40,10 @@ export interface LedgerEntry {
 export type ClaimResult = { claimed: true } | { claimed: false; existing: LedgerEntry };
 
 export interface BroadcastRepository {
-  /** Idempotent: a job id that exists keeps its items and progress. */
-  createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<void>;
+  /** Idempotent: a job id that exists keeps its items and progress; `created` says whether this call wrote the job. */
+  createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<{ created: boolean }>;
+  /** Deletes a job that could not be queued: its item, its chunks and any ledger entries written at accept time. */
+  discardJob(jobId: string): Promise<void>;
   getJob(jobId: string): Promise<BroadcastJob | undefined>;
   getChunkProgress(jobId: string): Promise<ChunkProgress[]>;
 

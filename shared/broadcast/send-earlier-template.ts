@@ -6,9 +6,7 @@
  * stored in the job's ledger with their failure_reason_code. The rest go through the same queue,
  * worker and ledger as template broadcasts.
  */
-import { randomBytes } from 'node:crypto';
-import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
-import { chunkMessages, type ChunkRecipient } from './chunk-message';
+import type { ChunkRecipient } from './chunk-message';
 import {
   BroadcastNameTakenError,
   BusinessAccountIncompleteError,
@@ -24,7 +22,8 @@ import {
   UserNotSignedUpError,
 } from './errors';
 import { boundSenderOf, requireOperationInScope, type ScopedCaller } from './key-scope';
-import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, LedgerEntry, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
+import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
+import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
@@ -162,7 +161,7 @@ export async function sendEarlierTemplate(
   const triage = await triageRecipients(billing, input, template.category, placeholders);
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
 
-  const jobId = `leg_${randomBytes(16).toString('base64url').slice(0, 22)}`;
+  const jobId = newJobId('earlier');
   const name = input.broadcastName?.trim();
   if (input.mode === 'bulk' && name && !(await dependencies.broadcastNames.claim(organizationId, name, jobId))) {
     throw new BroadcastNameTakenError();
@@ -182,55 +181,27 @@ export async function sendEarlierTemplate(
 
   try {
     const now = clock.now();
-    const job: BroadcastJob = {
-      jobId,
-      organizationId,
-      broadcastName: name ?? `${input.mode}:${template.name}`,
-      exposed: false,
-      wabaId: sender.wabaId,
-      phoneNumberId: sender.phoneNumberId,
-      fromPhoneNumber: sender.phoneNumber,
-      ...(caller.credentialId ? { createdByCredentialId: caller.credentialId } : {}),
-      template: { name: template.name, language: template.language, category: template.category, id: template.id },
-      totalRecipients: input.recipients.length,
-      totalChunks: 1,
-      chunkSize: CHUNK_SIZE,
-      createdAt: now.toISOString(),
-    };
-    await broadcasts.createJob(job, [input.recipients.length]);
-    if (triage.failed.length > 0) {
-      const failures: LedgerEntry[] = triage.failed.map((failure) => ({
+    const job = newJob(
+      {
+        kind: 'earlier',
+        mode: input.mode,
+        ...(input.mode === 'bulk' && name ? { broadcastName: name } : {}),
+        template: { name: template.name, language: template.language, category: template.category, id: template.id },
+      },
+      { jobId, organizationId, sender, totalRecipients: input.recipients.length, exposed: false, now, createdByCredentialId: caller.credentialId },
+    );
+    await recordAndFanOut(dependencies, {
+      job,
+      recipients: triage.accepted.map(([index, to, parameters]): ChunkRecipient => [index, to, parameters]),
+      refused: triage.failed.map((failure) => ({
         index: failure.index,
         to: failure.to,
         status: 'FAILED',
         failureReasonCode: failure.reason,
         attempts: 0,
         updatedAt: now.toISOString(),
-      }));
-      await broadcasts.recordOutcomes(jobId, 0, failures);
-      const failuresByReason: Record<string, number> = {};
-      for (const failure of triage.failed) failuresByReason[failure.reason] = (failuresByReason[failure.reason] ?? 0) + 1;
-      await broadcasts.addChunkProgress(jobId, 0, { sent: 0, failed: failures.length, unknown: 0, failuresByReason });
-    }
-    if (triage.accepted.length > 0) {
-      await dependencies.queue.enqueue(
-        chunkMessages(
-          {
-            kind: 'template-chunk',
-            version: 1,
-            jobId,
-            organizationId,
-            chunkIndex: 0,
-            wabaId: sender.wabaId,
-            phoneNumberId: sender.phoneNumberId,
-            template: { name: template.name, language: template.language },
-          },
-          triage.accepted.map(([index, to, parameters]): ChunkRecipient => [index, to, parameters]),
-        ),
-      );
-    } else {
-      await broadcasts.reconcileChunk(jobId, 0, now);
-    }
+      })),
+    });
   } catch (error) {
     // Nothing may have been queued: give the money and the name back rather than keep them for a failed request.
     if (costMicros > 0) await billing.credit(organizationId, costMicros).catch(() => undefined);

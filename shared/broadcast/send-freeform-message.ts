@@ -4,11 +4,10 @@
  * recorded outcome (message id, or a failure code such as 131047 outside the 24-hour window)
  * are the same.
  */
-import { randomBytes } from 'node:crypto';
-import { CHUNK_SIZE } from './broadcast-job';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { freeformMessageBody } from './freeform-message-body';
 import type { FreeformMessageRequest } from './freeform-message.schema';
+import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
 import type { BroadcastRepository, Clock, OutboundQueue, SenderDirectory } from './ports';
 
 export interface SendFreeformDependencies {
@@ -26,37 +25,10 @@ export async function sendFreeformMessage(
   requireOperationInScope(caller, 'send-freeform');
   requireSenderInScope(caller, request.fromPhoneNumber);
   const sender = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
-  const jobId = `msg_${randomBytes(16).toString('base64url').slice(0, 22)}`;
-  await dependencies.broadcasts.createJob(
-    {
-      jobId,
-      organizationId: caller.organizationId,
-      broadcastName: `freeform:${request.type}`,
-      exposed: false,
-      wabaId: sender.wabaId,
-      phoneNumberId: sender.phoneNumberId,
-      fromPhoneNumber: sender.phoneNumber,
-      ...(caller.credentialId ? { createdByCredentialId: caller.credentialId } : {}),
-      template: { name: `freeform:${request.type}`, language: '', category: 'FREEFORM', id: '' },
-      totalRecipients: 1,
-      totalChunks: 1,
-      chunkSize: CHUNK_SIZE,
-      createdAt: dependencies.clock.now().toISOString(),
-    },
-    [1],
+  const job = newJob(
+    { kind: 'freeform', messageType: request.type },
+    { jobId: newJobId('freeform'), organizationId: caller.organizationId, sender, totalRecipients: 1, exposed: false, now: dependencies.clock.now(), createdByCredentialId: caller.credentialId },
   );
-  await dependencies.queue.enqueue([
-    {
-      kind: 'freeform',
-      version: 1,
-      jobId,
-      organizationId: caller.organizationId,
-      chunkIndex: 0,
-      wabaId: sender.wabaId,
-      phoneNumberId: sender.phoneNumberId,
-      recipients: [[0, request.toPhoneNumber, []]],
-      body: freeformMessageBody(request),
-    },
-  ]);
-  return { jobId };
+  await recordAndFanOut(dependencies, { job, to: request.toPhoneNumber, body: freeformMessageBody(request) });
+  return { jobId: job.jobId };
 }

@@ -1,11 +1,11 @@
 /**
  * Accepts a template broadcast: checks every rule of the contract, records the job, and
- * fans it out as chunk messages of 1,000 recipients. Nothing is queued unless every
- * recipient passes; with an Idempotency-Key a retry replays the first answer.
+ * fans it out as chunk messages of 1,000 recipients (job-fan-out.ts). Nothing is queued unless
+ * every recipient passes; with an Idempotency-Key a retry replays the first answer.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { CHUNK_SIZE, SYNCHRONOUS_THRESHOLD, type BroadcastJob } from './broadcast-job';
-import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
+import { createHash } from 'node:crypto';
+import { CHUNK_SIZE, SYNCHRONOUS_THRESHOLD } from './broadcast-job';
+import type { ChunkRecipient } from './chunk-message';
 import {
   DuplicateRecipientError,
   RecipientNumberError,
@@ -15,6 +15,7 @@ import {
   TemplateParameterCountError,
 } from './errors';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
+import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
 import type { BroadcastRepository, Clock, IdempotencyGuard, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
@@ -104,12 +105,6 @@ export function resolveRecipients(request: TemplateBroadcastRequest, placeholder
   });
 }
 
-const newJobId = (organizationId: string, idempotencyKey: string | undefined): string => {
-  // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
-  const seed = idempotencyKey ? createHash('sha256').update(`${organizationId}\n${idempotencyKey}`).digest() : randomBytes(16);
-  return `pub_${seed.toString('base64url').slice(0, 22)}`;
-};
-
 export const payloadHashOf = (request: unknown): string => createHash('sha256').update(JSON.stringify(request)).digest('base64url');
 
 async function acceptBroadcast(
@@ -123,49 +118,27 @@ async function acceptBroadcast(
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
   const recipients = resolveRecipients(request, bodyPlaceholderCount(template));
 
-  const totalChunks = Math.ceil(recipients.length / CHUNK_SIZE);
-  const job: BroadcastJob = {
-    jobId: newJobId(caller.organizationId, idempotencyKey),
-    organizationId: caller.organizationId,
-    broadcastName: request.broadcastName,
-    exposed: recipients.length > SYNCHRONOUS_THRESHOLD,
-    wabaId: sender.wabaId,
-    phoneNumberId: sender.phoneNumberId,
-    fromPhoneNumber: sender.phoneNumber,
-    ...(caller.credentialId ? { createdByCredentialId: caller.credentialId } : {}),
-    template: { name: template.name, language: template.language, category: template.category, id: template.id },
-    totalRecipients: recipients.length,
-    totalChunks,
-    chunkSize: CHUNK_SIZE,
-    createdAt: dependencies.clock.now().toISOString(),
-  };
-  const chunkSizes: number[] = [];
-  const messages: OutboundMessage[] = [];
-  for (let chunkIndex = 0; chunkIndex < totalChunks; chunkIndex += 1) {
-    const chunk = recipients.slice(chunkIndex * CHUNK_SIZE, (chunkIndex + 1) * CHUNK_SIZE);
-    chunkSizes.push(chunk.length);
-    messages.push(
-      ...chunkMessages(
-        {
-          kind: 'template-chunk',
-          version: 1,
-          jobId: job.jobId,
-          organizationId: job.organizationId,
-          chunkIndex,
-          wabaId: job.wabaId,
-          phoneNumberId: job.phoneNumberId,
-          template: { name: template.name, language: template.language },
-        },
-        chunk,
-      ),
-    );
-  }
-  // The job exists before any chunk can be processed, so workers always find it.
-  await dependencies.broadcasts.createJob(job, chunkSizes);
-  await dependencies.queue.enqueue(messages);
+  const job = newJob(
+    {
+      kind: 'template',
+      broadcastName: request.broadcastName,
+      template: { name: template.name, language: template.language, category: template.category, id: template.id },
+    },
+    {
+      // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
+      jobId: newJobId('template', idempotencyKey === undefined ? undefined : `${caller.organizationId}\n${idempotencyKey}`),
+      organizationId: caller.organizationId,
+      sender,
+      totalRecipients: recipients.length,
+      exposed: recipients.length > SYNCHRONOUS_THRESHOLD,
+      now: dependencies.clock.now(),
+      createdByCredentialId: caller.credentialId,
+    },
+  );
+  await recordAndFanOut(dependencies, { job, recipients });
 
   return job.exposed
-    ? { kind: 'job', jobId: job.jobId, status: 'PROCESSING', totalRecipients: job.totalRecipients, chunkSize: CHUNK_SIZE, totalChunks }
+    ? { kind: 'job', jobId: job.jobId, status: 'PROCESSING', totalRecipients: job.totalRecipients, chunkSize: CHUNK_SIZE, totalChunks: job.totalChunks }
     : { kind: 'queued', recipients: job.totalRecipients };
 }
 

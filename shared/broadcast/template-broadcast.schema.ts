@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { sendableText } from './sendable-text';
 
 export const MAX_RECIPIENTS = 10_000;
 /** Meta's limit on one template parameter value. */
@@ -13,11 +14,11 @@ export const digitsOnly = (minLength: number, maxLength: number) =>
   );
 
 const parameterList = v.array(
-  v.pipe(v.string(), v.maxLength(MAX_PARAMETER_LENGTH, `values must be at most ${MAX_PARAMETER_LENGTH} characters`)),
+  v.pipe(v.string(), v.maxLength(MAX_PARAMETER_LENGTH, `values must be at most ${MAX_PARAMETER_LENGTH} characters`), sendableText()),
 );
 
 const requiredText = (maxLength: number) =>
-  v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(maxLength, `must be at most ${maxLength} characters`));
+  v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(maxLength, `must be at most ${maxLength} characters`), sendableText());
 
 export const templateCategorySchema = v.picklist(['MARKETING', 'UTILITY'], 'must be MARKETING or UTILITY');
 
@@ -33,7 +34,7 @@ export const templateBroadcastSchema = v.object({
   templateName: requiredText(512),
   templateLanguage: requiredText(20),
   templateType: templateCategorySchema,
-  templateId: v.optional(v.string()),
+  templateId: v.optional(v.pipe(v.string(), sendableText())),
   globalTemplateParams: v.optional(parameterList),
   data: v.pipe(
     v.array(recipientSchema, 'must be an array of recipients'),

@@ -22,6 +22,7 @@ import {
   EarlierRejectionError,
   SenderNotConnectedError,
   NoBusinessAccountError,
+  OutboundQueueUnavailableError,
   RecipientNumberError,
   SenderNotOwnedError,
   OperationOutsideKeyScopeError,
@@ -109,6 +110,7 @@ const mappings: ReadonlyArray<[ErrorClass, Mapping]> = [
   [InvalidIdempotencyKeyError, { statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' }],
   [EarlierRejectionError, { statusCode: 400, code: 'REJECTED' }],
   [SenderNotConnectedError, { statusCode: 400, code: 'SENDER_NOT_CONNECTED' }],
+  [OutboundQueueUnavailableError, { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE }],
 
   // The /upstream wrapper (docs/UPSTREAM-WRAPPER.md): Meta's 4xx pass through with its Graph error in
   // the body (`upstream` below); rate limits are 429 (the subclass first); 401/404 stay ours.

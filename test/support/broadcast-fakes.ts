@@ -275,13 +275,23 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return chunk && copy(chunk);
   }
 
-  async createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<void> {
+  async createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<{ created: boolean }> {
     this.touch('createJob');
-    if (!this.jobs.has(job.jobId)) this.jobs.set(job.jobId, copy(job));
+    const created = !this.jobs.has(job.jobId);
+    if (created) this.jobs.set(job.jobId, copy(job));
     chunkSizes.forEach((recipientCount, chunkIndex) => {
       const id = InMemoryBroadcastRepository.chunkId(job.jobId, chunkIndex);
       if (!this.chunks.has(id)) this.chunks.set(id, { recipientCount, sent: 0, failed: 0, unknown: 0, failuresByReason: {} });
     });
+    return { created };
+  }
+
+  async discardJob(jobId: string): Promise<void> {
+    this.touch('discardJob');
+    for (const store of [this.chunks, this.ledger]) {
+      for (const id of [...store.keys()]) if (id.startsWith(`${jobId}#`)) store.delete(id);
+    }
+    this.jobs.delete(jobId);
   }
 
   async getJob(jobId: string): Promise<BroadcastJob | undefined> {

@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastNameRegistry } from '../../broadcast/ports';
+import { messagingKeys } from './messaging-table';
 
-/** One claim item per organization and campaign name in the messaging table (pk `BCNAME#<org>#<name>`). */
+/** One claim item per organization and campaign name in the messaging table (key: messaging-table.ts). */
 export class DynamoDbBroadcastNameRegistry implements BroadcastNameRegistry {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
@@ -10,7 +11,7 @@ export class DynamoDbBroadcastNameRegistry implements BroadcastNameRegistry {
   ) {}
 
   private key(organizationId: string, broadcastName: string) {
-    return { pk: `BCNAME#${organizationId}#${broadcastName.toLowerCase()}`, sk: 'NAME' };
+    return messagingKeys.broadcastName(organizationId, broadcastName);
   }
 
   async claim(organizationId: string, broadcastName: string, jobId: string): Promise<boolean> {

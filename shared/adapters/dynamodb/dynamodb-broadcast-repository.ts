@@ -1,11 +1,7 @@
 /**
- * Jobs, chunk progress and the per-recipient ledger in the messaging table.
- *
- *   pk JOB#<jobId>                 sk JOB            the job (+ gsi1: ORG#<org>#JOBS / createdAt)
- *   pk JOB#<jobId>                 sk CHUNK#<0000>   a chunk: recipientCount, live counters, doneAt
- *   pk LEDGER#<jobId>#<chunk>      sk R#<00000>      one recipient: SENDING → SENT | FAILED | UNKNOWN
- *                                                    (+ gsi1: WAMID#<message id>, to match delivery events)
- * Every write is single-item (dynalite has no transactions); the ledger claim is conditional.
+ * Jobs, chunk progress and the per-recipient ledger in the messaging table (keys and item shapes:
+ * messaging-table.ts). Every write is single-item (dynalite has no transactions); the ledger claim
+ * is conditional.
  */
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -19,20 +15,24 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastJob, ChunkProgress } from '../../broadcast/broadcast-job';
 import type { BroadcastRepository, ClaimResult, LedgerEntry, LedgerEntryLocation, ProgressDelta } from '../../broadcast/ports';
-
-const jobKey = (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' });
-const chunkKey = (jobId: string, chunkIndex: number) => ({ pk: `JOB#${jobId}`, sk: `CHUNK#${String(chunkIndex).padStart(4, '0')}` });
-const ledgerPartition = (jobId: string, chunkIndex: number) => `LEDGER#${jobId}#${chunkIndex}`;
-const ledgerKey = (jobId: string, chunkIndex: number, index: number) => ({
-  pk: ledgerPartition(jobId, chunkIndex),
-  sk: `R#${String(index).padStart(5, '0')}`,
-});
-/** Failure counts live in top-level attributes so they can be ADDed without creating a map first. */
-const FAILURE_PREFIX = 'fail#';
-/** Jobs and their ledgers are kept for reporting and delivery matching, then expire. */
-const RETENTION_SECONDS = 90 * 24 * 3600;
+import {
+  FAILURE_PREFIX,
+  claimItem,
+  decodeChunk,
+  decodeJob,
+  decodeLedgerEntry,
+  decodeLedgerStatus,
+  expiresAtFrom,
+  failureReasonsOf,
+  jobItem,
+  ledgerLocationOf,
+  messagingKeys,
+  newChunkItem,
+  outcomeItem,
+} from './messaging-table';
 
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
+const { job: jobKey, chunk: chunkKey, ledger: ledgerKey, ledgerPartition } = messagingKeys;
 
 export class DynamoDbBroadcastRepository implements BroadcastRepository {
   constructor(
@@ -40,35 +40,59 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     private readonly tableName: string,
   ) {}
 
-  private expiresAt(from: Date): number {
-    return Math.floor(from.getTime() / 1000) + RETENTION_SECONDS;
-  }
-
-  private async putIfAbsent(item: Record<string, unknown>): Promise<void> {
+  /** True when this call wrote the item. */
+  private async putIfAbsent(item: Record<string, unknown>): Promise<boolean> {
     try {
       await this.documentClient.send(
         new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
       );
+      return true;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
+      return false;
     }
   }
 
-  async createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<void> {
-    const expiresAt = this.expiresAt(new Date(job.createdAt));
-    await Promise.all([
-      this.putIfAbsent({ ...jobKey(job.jobId), ...job, gsi1pk: `ORG#${job.organizationId}#JOBS`, gsi1sk: job.createdAt, expiresAt }),
-      ...chunkSizes.map((recipientCount, chunkIndex) =>
-        this.putIfAbsent({ ...chunkKey(job.jobId, chunkIndex), chunkIndex, recipientCount, sent: 0, failed: 0, unknown: 0, expiresAt }),
-      ),
+  async createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<{ created: boolean }> {
+    const expiresAt = expiresAtFrom(new Date(job.createdAt));
+    const [created] = await Promise.all([
+      this.putIfAbsent(jobItem(job)),
+      ...chunkSizes.map((recipientCount, chunkIndex) => this.putIfAbsent(newChunkItem(job.jobId, chunkIndex, recipientCount, expiresAt))),
     ]);
+    return { created: created! };
+  }
+
+  async discardJob(jobId: string): Promise<void> {
+    const keysOf = async (pk: string): Promise<Array<{ pk: string; sk: string }>> => {
+      const keys: Array<{ pk: string; sk: string }> = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await this.documentClient.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': pk },
+            ProjectionExpression: 'pk, sk',
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        keys.push(...((page.Items ?? []) as Array<{ pk: string; sk: string }>));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return keys;
+    };
+    const jobItems = await keysOf(messagingKeys.jobPartition(jobId));
+    const chunkCount = jobItems.filter((key) => key.sk.startsWith(messagingKeys.chunkPrefix)).length;
+    const ledgerItems = (await Promise.all(Array.from({ length: chunkCount }, (_, chunkIndex) => keysOf(ledgerPartition(jobId, chunkIndex))))).flat();
+    // The job item goes last: while any of its items remain, the job can still be found and discarded again.
+    const ordered = [...ledgerItems, ...jobItems.filter((key) => key.sk !== 'JOB'), ...jobItems.filter((key) => key.sk === 'JOB')];
+    await this.batchWrite(ordered.map((key) => ({ DeleteRequest: { Key: key } })), 'Discarded job items stayed unprocessed');
   }
 
   async getJob(jobId: string): Promise<BroadcastJob | undefined> {
     const result = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: jobKey(jobId) }));
-    if (!result.Item) return undefined;
-    const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, expiresAt: _expiresAt, ...job } = result.Item;
-    return job as BroadcastJob;
+    return result.Item ? decodeJob(result.Item) : undefined;
   }
 
   async getChunkProgress(jobId: string): Promise<ChunkProgress[]> {
@@ -79,26 +103,11 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :chunk)',
-          ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':chunk': 'CHUNK#' },
+          ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':chunk': messagingKeys.chunkPrefix },
           ExclusiveStartKey: startKey,
         }),
       );
-      for (const item of page.Items ?? []) {
-        const failuresByReason: Record<string, number> = {};
-        for (const [name, value] of Object.entries(item)) {
-          if (name.startsWith(FAILURE_PREFIX) && Number(value) > 0) failuresByReason[name.slice(FAILURE_PREFIX.length)] = Number(value);
-        }
-        chunks.push({
-          chunkIndex: Number(item.chunkIndex),
-          recipientCount: Number(item.recipientCount),
-          sent: Number(item.sent ?? 0),
-          failed: Number(item.failed ?? 0),
-          unknown: Number(item.unknown ?? 0),
-          failuresByReason,
-          started: item.startedAt !== undefined,
-          done: item.doneAt !== undefined,
-        });
-      }
+      for (const item of page.Items ?? []) chunks.push(decodeChunk(item));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return chunks;
@@ -124,7 +133,7 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
       await this.documentClient.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...key, index, to, status: 'SENDING', attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: this.expiresAt(now) },
+          Item: claimItem(jobId, chunkIndex, index, to, now, claimToken),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -134,29 +143,27 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     }
     const existing = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
     if (existing.Item?.claimToken === claimToken) return { claimed: true };
-    return { claimed: false, existing: existing.Item as LedgerEntry };
+    if (!existing.Item) throw new Error(`Ledger entry ${key.pk} ${key.sk} refused the claim but cannot be read`);
+    return { claimed: false, existing: decodeLedgerEntry(existing.Item) };
   }
 
   async recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void> {
-    const expiresAt = this.expiresAt(new Date());
-    const requests = entries.map((entry) => ({
-      PutRequest: {
-        Item: {
-          ...ledgerKey(jobId, chunkIndex, entry.index),
-          ...entry,
-          expiresAt,
-          ...(entry.messageId ? { gsi1pk: `WAMID#${entry.messageId}`, gsi1sk: 'LEDGER' } : {}),
-        },
-      },
-    }));
+    const expiresAt = expiresAtFrom(new Date());
+    await this.batchWrite(
+      entries.map((entry) => ({ PutRequest: { Item: outcomeItem(jobId, chunkIndex, entry, expiresAt) } })),
+      'Ledger outcomes stayed unprocessed',
+    );
+  }
+
+  private async batchWrite(requests: ReadonlyArray<Record<string, unknown>>, exhausted: string): Promise<void> {
     for (let start = 0; start < requests.length; start += 25) {
       let batch = requests.slice(start, start + 25);
       // BatchWrite may hand back unprocessed items under load; keep offering them, with a short pause.
       for (let attempt = 0; batch.length > 0; attempt += 1) {
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-        const result = await this.documentClient.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: batch } }));
+        const result = await this.documentClient.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: batch as never } }));
         batch = (result.UnprocessedItems?.[this.tableName] ?? []) as typeof batch;
-        if (attempt > 8 && batch.length > 0) throw new Error('Ledger outcomes stayed unprocessed');
+        if (attempt > 8 && batch.length > 0) throw new Error(exhausted);
       }
     }
   }
@@ -213,15 +220,14 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
         TableName: this.tableName,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-        ExpressionAttributeValues: { ':pk': `WAMID#${messageId}`, ':sk': 'LEDGER' },
+        ExpressionAttributeValues: { ':pk': messagingKeys.messageId(messageId).gsi1pk, ':sk': messagingKeys.messageId(messageId).gsi1sk },
         Limit: 1,
       }),
     );
     const item = page.Items?.[0];
-    const location = typeof item?.pk === 'string' ? /^LEDGER#(.+)#(\d+)$/.exec(item.pk) : null;
+    const location = ledgerLocationOf(item?.pk);
     if (!item || !location) return undefined;
-    const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, expiresAt: _expiresAt, claimToken: _claimToken, ...entry } = item;
-    return { jobId: location[1]!, chunkIndex: Number(location[2]), entry: entry as LedgerEntry };
+    return { ...location, entry: decodeLedgerEntry(item) };
   }
 
   async reconcileChunk(jobId: string, chunkIndex: number, now: Date): Promise<{ done: boolean }> {
@@ -245,10 +251,10 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
         }),
       );
       for (const item of page.Items ?? []) {
-        const status = item.status as keyof typeof counts;
+        const { status, failureReasonCode } = decodeLedgerStatus(item);
         counts[status] += 1;
         if (status === 'FAILED') {
-          const reason = String(item.failureReasonCode ?? 'TEMPLATE_SEND_FAILED');
+          const reason = failureReasonCode ?? 'TEMPLATE_SEND_FAILED';
           failuresByReason[reason] = (failuresByReason[reason] ?? 0) + 1;
         }
       }
@@ -262,10 +268,7 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     const names: Record<string, string> = { '#unknown': 'unknown' };
     const values: Record<string, unknown> = { ':sent': counts.SENT, ':failed': counts.FAILED, ':unknown': counts.UNKNOWN, ':now': now.toISOString() };
     const assignments = ['sent = :sent', 'failed = :failed', '#unknown = :unknown', 'doneAt = if_not_exists(doneAt, :now)'];
-    const knownReasons = new Set([
-      ...Object.keys(chunk.Item ?? {}).filter((name) => name.startsWith(FAILURE_PREFIX)).map((name) => name.slice(FAILURE_PREFIX.length)),
-      ...Object.keys(failuresByReason),
-    ]);
+    const knownReasons = new Set([...failureReasonsOf(chunk.Item), ...Object.keys(failuresByReason)]);
     [...knownReasons].forEach((reason, position) => {
       names[`#f${position}`] = `${FAILURE_PREFIX}${reason}`;
       values[`:f${position}`] = failuresByReason[reason] ?? 0;

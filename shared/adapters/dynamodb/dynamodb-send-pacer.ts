@@ -7,8 +7,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SendPacer } from '../../sending/ports';
+import { messagingKeys } from './messaging-table';
 
-const pacerKey = (accountKey: string) => ({ pk: `PACE#${accountKey}`, sk: 'PACE' });
+const pacerKey = messagingKeys.pacer;
 
 export class DynamoDbSendPacer implements SendPacer {
   constructor(

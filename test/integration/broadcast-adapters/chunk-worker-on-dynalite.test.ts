@@ -48,6 +48,7 @@ function setup(jobId: string, recipients: number) {
   const createJob = () =>
     broadcasts.createJob(
       {
+        kind: 'template',
         jobId,
         organizationId: ORG,
         broadcastName: 'on dynalite',

@@ -19,7 +19,8 @@ afterAll(async () => {
 
 const now = new Date('2026-03-01T09:00:00.000Z');
 
-const newJob = (chunkSizes: number[]): BroadcastJob => ({
+const newJob = (chunkSizes: number[]): Extract<BroadcastJob, { kind: 'template' }> => ({
+  kind: 'template',
   jobId: `pub_test${(jobCounter += 1)}`,
   organizationId: 'org_1',
   broadcastName: 'integration',

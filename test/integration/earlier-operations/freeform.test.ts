@@ -265,7 +265,7 @@ describe('POST /broadcast/public/send-freeform', () => {
       const location = await eventually(() => broadcasts().findByMessageId(message!.messageId), (found) => found?.entry.status === 'SENT', 10_000);
       expect(location).toMatchObject({ jobId: expect.stringMatching(/^msg_/), chunkIndex: 0, entry: { index: 0, to, status: 'SENT', messageId: message!.messageId } });
       const job = await broadcasts().getJob(location!.jobId);
-      expect(job).toMatchObject({ organizationId, exposed: false, fromPhoneNumber: DEMO.sender1, phoneNumberId: DEMO.phoneNumberId1, totalRecipients: 1, broadcastName: `freeform:${type}` });
+      expect(job).toMatchObject({ organizationId, exposed: false, fromPhoneNumber: DEMO.sender1, phoneNumberId: DEMO.phoneNumberId1, totalRecipients: 1, kind: 'freeform', messageType: type });
       const [chunk] = await eventually(() => broadcasts().getChunkProgress(location!.jobId), (chunks) => chunks[0]?.done === true, 10_000);
       expect(chunk).toMatchObject({ recipientCount: 1, sent: 1, failed: 0, unknown: 0 });
 

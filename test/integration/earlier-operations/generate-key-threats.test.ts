@@ -67,6 +67,7 @@ describe('generate-key threat model', () => {
   };
   const recordJob = (jobId: string, organizationId: string, fromPhoneNumber: string, createdByCredentialId?: string) => {
     const job: BroadcastJob = {
+      kind: 'template',
       jobId,
       organizationId,
       broadcastName: jobId,

@@ -1,6 +1,7 @@
 import { summarizeJob, type BroadcastJob, type ChunkProgress } from '../../../shared/broadcast/broadcast-job';
 
 const job: BroadcastJob = {
+  kind: 'template',
   jobId: 'pub_1',
   organizationId: 'org_1',
   broadcastName: 'b',

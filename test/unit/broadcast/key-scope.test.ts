@@ -44,7 +44,8 @@ function setup() {
   return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard() };
 }
 
-const job = (jobId: string, overrides: Partial<BroadcastJob> = {}): BroadcastJob => ({
+const job = (jobId: string, overrides: Partial<Extract<BroadcastJob, { kind: 'template' }>> = {}): BroadcastJob => ({
+  kind: 'template',
   jobId,
   organizationId: ORG,
   broadcastName: 'b',

@@ -57,6 +57,7 @@ function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSettings>
   const createJob = async (message: TemplateChunkMessage, chunkSizes = options.jobChunks ?? [message.recipients.length]) => {
     await broadcasts.createJob(
       {
+        kind: 'template',
         jobId: message.jobId,
         organizationId: message.organizationId,
         broadcastName: 'test',

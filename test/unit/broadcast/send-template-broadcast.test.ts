@@ -173,7 +173,8 @@ describe('sendTemplateBroadcast: rules', () => {
     await expect(failure).rejects.toThrow('templateId tpl_2 does not identify template order_update (en_US)');
     expectNothingAccepted(kit);
     await expect(kit.send(broadcastRequest(2, { templateLanguage: 'pt_BR', templateId: 'tpl_1_pt' }))).resolves.toEqual({ kind: 'queued', recipients: 2 });
-    expect(kit.broadcasts.jobs.values().next().value!.template).toEqual({ name: 'order_update', language: 'pt_BR', category: 'UTILITY', id: 'tpl_1_pt' });
+    expect(kit.broadcasts.jobs.values().next().value).toMatchObject({ kind: 'template' });
+    expect((kit.broadcasts.jobs.values().next().value as { template?: unknown }).template).toEqual({ name: 'order_update', language: 'pt_BR', category: 'UTILITY', id: 'tpl_1_pt' });
   });
 
   it('checks the language before the approval status and the status before the category', async () => {

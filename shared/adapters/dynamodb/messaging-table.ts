@@ -1,0 +1,173 @@
+/**
+ * The messaging table: every key and item shape in one place (docs/DATA-MODEL.md, "Messaging table").
+ *
+ *   pk JOB#<jobId>                 sk JOB            the job (+ gsi1: ORG#<org>#JOBS / createdAt)
+ *   pk JOB#<jobId>                 sk CHUNK#<0000>   a chunk: recipientCount, live counters, doneAt
+ *   pk LEDGER#<jobId>#<chunk>      sk R#<00000>      one recipient: SENDING → SENT | FAILED | UNKNOWN
+ *                                                    (+ gsi1: WAMID#<message id> / LEDGER)
+ *   pk PACE#<accountKey>           sk PACE           a business account's next free send slot
+ *   pk BCNAME#<org>#<name>         sk NAME           an earlier send-bulk campaign name's claim
+ *
+ * Items are written from the domain types and read back through valibot schemas: a stored item
+ * that does not match is an error here, never a wrongly typed value further on.
+ */
+import * as v from 'valibot';
+import { broadcastJobSchema, type BroadcastJob, type ChunkProgress } from '../../broadcast/broadcast-job';
+import type { LedgerEntry } from '../../broadcast/ports';
+
+export class MalformedMessagingItemError extends Error {
+  override readonly name = 'MalformedMessagingItemError';
+}
+
+type Item = Record<string, unknown>;
+
+export const messagingKeys = {
+  job: (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' }),
+  /** Partition of a job and its chunks. */
+  jobPartition: (jobId: string) => `JOB#${jobId}`,
+  chunkPrefix: 'CHUNK#',
+  chunk: (jobId: string, chunkIndex: number) => ({ pk: `JOB#${jobId}`, sk: `CHUNK#${String(chunkIndex).padStart(4, '0')}` }),
+  ledgerPartition: (jobId: string, chunkIndex: number) => `LEDGER#${jobId}#${chunkIndex}`,
+  ledger: (jobId: string, chunkIndex: number, index: number) => ({
+    pk: `LEDGER#${jobId}#${chunkIndex}`,
+    sk: `R#${String(index).padStart(5, '0')}`,
+  }),
+  /** gsi1 of a job: an organization's jobs by time. */
+  organizationJobs: (organizationId: string, createdAt: string) => ({ gsi1pk: `ORG#${organizationId}#JOBS`, gsi1sk: createdAt }),
+  /** gsi1 of a sent ledger entry: delivery events find their recipient by message id. */
+  messageId: (messageId: string) => ({ gsi1pk: `WAMID#${messageId}`, gsi1sk: 'LEDGER' }),
+  pacer: (accountKey: string) => ({ pk: `PACE#${accountKey}`, sk: 'PACE' }),
+  /** Campaign names compare without case. */
+  broadcastName: (organizationId: string, broadcastName: string) => ({ pk: `BCNAME#${organizationId}#${broadcastName.toLowerCase()}`, sk: 'NAME' }),
+} as const;
+
+/** Where a ledger item sits, from its partition key. */
+export function ledgerLocationOf(pk: unknown): { jobId: string; chunkIndex: number } | undefined {
+  const location = typeof pk === 'string' ? /^LEDGER#(.+)#(\d+)$/.exec(pk) : null;
+  return location ? { jobId: location[1]!, chunkIndex: Number(location[2]) } : undefined;
+}
+
+/** Failure counts live in top-level attributes so they can be ADDed without creating a map first. */
+export const FAILURE_PREFIX = 'fail#';
+/** Jobs and their ledgers are kept for reporting and delivery matching, then expire. */
+const RETENTION_SECONDS = 90 * 24 * 3600;
+export const expiresAtFrom = (from: Date): number => Math.floor(from.getTime() / 1000) + RETENTION_SECONDS;
+
+/* ---------------------------------------------------------------- jobs */
+
+export function jobItem(job: BroadcastJob): Item {
+  return {
+    ...messagingKeys.job(job.jobId),
+    ...job,
+    ...messagingKeys.organizationJobs(job.organizationId, job.createdAt),
+    expiresAt: expiresAtFrom(new Date(job.createdAt)),
+  };
+}
+
+/**
+ * Jobs written before jobs had a `kind` carried a template on every job: free-form ones a fake
+ * `freeform:<type>` template, earlier ones a `<mode>:<template>` name when no campaign name was given.
+ */
+function upgradeStoredJob(item: Item): Item {
+  if (item.kind !== undefined) return item;
+  const template = (item.template ?? {}) as { name?: unknown; category?: unknown };
+  if (template.category === 'FREEFORM') return { ...item, kind: 'freeform', messageType: String(template.name ?? '').replace(/^freeform:/, '') };
+  if (typeof item.jobId === 'string' && item.jobId.startsWith('leg_')) {
+    const name = String(item.broadcastName ?? '');
+    const mode = name.startsWith('single:') ? 'single' : 'bulk';
+    const generated = name === `${mode}:${String(template.name)}`;
+    return { ...item, kind: 'earlier', mode, broadcastName: generated ? undefined : name };
+  }
+  return { ...item, kind: 'template' };
+}
+
+export function decodeJob(item: Item): BroadcastJob {
+  const result = v.safeParse(broadcastJobSchema, upgradeStoredJob(item));
+  if (!result.success) throw new MalformedMessagingItemError(`Stored job ${String(item.pk)} does not match the job schema: ${v.summarize(result.issues)}`);
+  return result.output;
+}
+
+/* -------------------------------------------------------------- chunks */
+
+export function newChunkItem(jobId: string, chunkIndex: number, recipientCount: number, expiresAt: number): Item {
+  return { ...messagingKeys.chunk(jobId, chunkIndex), chunkIndex, recipientCount, sent: 0, failed: 0, unknown: 0, expiresAt };
+}
+
+const counter = v.optional(v.pipe(v.number(), v.integer()), 0);
+const storedChunkSchema = v.looseObject({
+  chunkIndex: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  recipientCount: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  sent: counter,
+  failed: counter,
+  unknown: counter,
+  startedAt: v.optional(v.string()),
+  doneAt: v.optional(v.string()),
+});
+
+export function decodeChunk(item: Item): ChunkProgress {
+  const result = v.safeParse(storedChunkSchema, item);
+  if (!result.success) throw new MalformedMessagingItemError(`Stored chunk ${String(item.pk)} ${String(item.sk)} does not match the chunk schema`);
+  const chunk = result.output;
+  const failuresByReason: Record<string, number> = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (name.startsWith(FAILURE_PREFIX) && Number(value) > 0) failuresByReason[name.slice(FAILURE_PREFIX.length)] = Number(value);
+  }
+  return {
+    chunkIndex: chunk.chunkIndex,
+    recipientCount: chunk.recipientCount,
+    sent: chunk.sent,
+    failed: chunk.failed,
+    unknown: chunk.unknown,
+    failuresByReason,
+    started: chunk.startedAt !== undefined,
+    done: chunk.doneAt !== undefined,
+  };
+}
+
+/** Reason names of the failure counters a chunk item holds. */
+export const failureReasonsOf = (item: Item | undefined): string[] =>
+  Object.keys(item ?? {})
+    .filter((name) => name.startsWith(FAILURE_PREFIX))
+    .map((name) => name.slice(FAILURE_PREFIX.length));
+
+/* -------------------------------------------------------------- ledger */
+
+const ledgerStatusSchema = v.picklist(['SENDING', 'SENT', 'FAILED', 'UNKNOWN']);
+const ledgerEntrySchema = v.object({
+  index: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  to: v.string(),
+  status: ledgerStatusSchema,
+  messageId: v.optional(v.string()),
+  failureReasonCode: v.optional(v.string()),
+  attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  updatedAt: v.string(),
+});
+// The schema must produce exactly the domain's entry.
+const _ledgerEntryMatches: v.InferOutput<typeof ledgerEntrySchema> extends LedgerEntry ? true : never = true;
+void _ledgerEntryMatches;
+
+export function claimItem(jobId: string, chunkIndex: number, index: number, to: string, now: Date, claimToken: string): Item {
+  return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, status: 'SENDING', attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
+}
+
+export function outcomeItem(jobId: string, chunkIndex: number, entry: LedgerEntry, expiresAt: number): Item {
+  return {
+    ...messagingKeys.ledger(jobId, chunkIndex, entry.index),
+    ...entry,
+    expiresAt,
+    ...(entry.messageId ? messagingKeys.messageId(entry.messageId) : {}),
+  };
+}
+
+export function decodeLedgerEntry(item: Item): LedgerEntry {
+  const result = v.safeParse(ledgerEntrySchema, item);
+  if (!result.success) throw new MalformedMessagingItemError(`Stored ledger entry ${String(item.pk)} ${String(item.sk)} does not match the ledger schema`);
+  return result.output;
+}
+
+/** A ledger item's status alone (reconcile reads only the status and the reason). */
+export function decodeLedgerStatus(item: Item): { status: LedgerEntry['status']; failureReasonCode?: string } {
+  const result = v.safeParse(v.object({ status: ledgerStatusSchema, failureReasonCode: v.optional(v.string()) }), item);
+  if (!result.success) throw new MalformedMessagingItemError('Stored ledger entry has no valid status');
+  return result.output;
+}

@@ -1,0 +1,142 @@
+/**
+ * The one way a job comes to exist: every accept path (template broadcast, free-form message,
+ * earlier send-single / send-bulk) builds its job with `newJob` and hands it to `recordAndFanOut`,
+ * which records it, records the recipients refused at accept time, and queues the rest as chunk
+ * messages of at most 1,000 recipients.
+ *
+ * Atomic in effect: when queueing fails nothing of the job stays recorded (it is discarded), and the
+ * caller gets OutboundQueueUnavailableError (503), so a retry (with an Idempotency-Key: the same job
+ * id) starts from a clean slate. docs/BROADCAST.md "Accepting a job".
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
+import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
+import { OutboundQueueUnavailableError } from './errors';
+import type { BroadcastRepository, Clock, LedgerEntry, OutboundQueue, ProgressDelta, Sender } from './ports';
+
+export interface FanOutDependencies {
+  broadcasts: BroadcastRepository;
+  queue: OutboundQueue;
+  clock: Clock;
+}
+
+type CommonField = 'jobId' | 'organizationId' | 'exposed' | 'wabaId' | 'phoneNumberId' | 'fromPhoneNumber' | 'totalRecipients' | 'totalChunks' | 'chunkSize' | 'createdAt';
+/** What only one kind of job carries (its `kind` included). */
+export type JobContent = BroadcastJob extends infer Job ? (Job extends BroadcastJob ? Omit<Job, CommonField> : never) : never;
+
+const JOB_ID_PREFIX = { template: 'pub', freeform: 'msg', earlier: 'leg' } as const satisfies Record<BroadcastJob['kind'], string>;
+
+/**
+ * A job id. With a seed (organization and Idempotency-Key) it is the same on every retry, so a
+ * retry after a partial failure lands on the same job, whose ledger stops duplicates.
+ */
+export function newJobId(kind: BroadcastJob['kind'], seed?: string): string {
+  const bytes = seed === undefined ? randomBytes(16) : createHash('sha256').update(seed).digest();
+  return `${JOB_ID_PREFIX[kind]}_${bytes.toString('base64url').slice(0, 22)}`;
+}
+
+/** The job factory. Jobs of more than 1,000 recipients are the ones returned to the client (`exposed`). */
+export function newJob<Content extends JobContent>(
+  content: Content,
+  fields: {
+    jobId: string;
+    organizationId: string;
+    sender: Sender;
+    totalRecipients: number;
+    exposed: boolean;
+    now: Date;
+    /** The credential that accepted the job: scopes status reads of minted keys. */
+    createdByCredentialId?: string;
+  },
+): BroadcastJob & Content {
+  return {
+    jobId: fields.jobId,
+    organizationId: fields.organizationId,
+    exposed: fields.exposed,
+    wabaId: fields.sender.wabaId,
+    phoneNumberId: fields.sender.phoneNumberId,
+    fromPhoneNumber: fields.sender.phoneNumber,
+    ...(fields.createdByCredentialId ? { createdByCredentialId: fields.createdByCredentialId } : {}),
+    totalRecipients: fields.totalRecipients,
+    totalChunks: Math.ceil(fields.totalRecipients / CHUNK_SIZE),
+    chunkSize: CHUNK_SIZE,
+    createdAt: fields.now.toISOString(),
+    ...content,
+  } as BroadcastJob & Content;
+}
+
+export type FanOutPlan =
+  | {
+      job: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>;
+      /** Recipients to queue; a recipient's chunk is its index in the request / chunk size. */
+      recipients: readonly ChunkRecipient[];
+      /** Recipients refused at accept time: written to the ledger as they are, never queued. */
+      refused?: readonly LedgerEntry[];
+    }
+  | { job: Extract<BroadcastJob, { kind: 'freeform' }>; to: string; body: Record<string, unknown> };
+
+function messagesOf(plan: FanOutPlan): OutboundMessage[] {
+  const { job } = plan;
+  const envelope = { version: 1 as const, jobId: job.jobId, organizationId: job.organizationId, wabaId: job.wabaId, phoneNumberId: job.phoneNumberId };
+  if (job.kind === 'freeform') {
+    if (!('body' in plan)) throw new TypeError('A free-form job needs its message body');
+    return [{ ...envelope, kind: 'freeform', chunkIndex: 0, recipients: [[0, plan.to, []]], body: plan.body }];
+  }
+  if (!('recipients' in plan)) throw new TypeError('A template job needs its recipients');
+  const byChunk = groupByChunk(plan.recipients, job.chunkSize, (recipient) => recipient[0]);
+  return [...byChunk].flatMap(([chunkIndex, recipients]) =>
+    chunkMessages({ ...envelope, kind: 'template-chunk', chunkIndex, template: { name: job.template.name, language: job.template.language } }, recipients),
+  );
+}
+
+function groupByChunk<T>(items: readonly T[], chunkSize: number, indexOf: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const chunkIndex = Math.floor(indexOf(item) / chunkSize);
+    groups.set(chunkIndex, [...(groups.get(chunkIndex) ?? []), item]);
+  }
+  return groups;
+}
+
+const chunkSizesOf = (job: BroadcastJob): number[] =>
+  Array.from({ length: job.totalChunks }, (_, chunkIndex) => Math.min(job.chunkSize, job.totalRecipients - chunkIndex * job.chunkSize));
+
+async function recordRefused(broadcasts: BroadcastRepository, job: BroadcastJob, refused: readonly LedgerEntry[]): Promise<void> {
+  for (const [chunkIndex, entries] of groupByChunk(refused, job.chunkSize, (entry) => entry.index)) {
+    await broadcasts.recordOutcomes(job.jobId, chunkIndex, entries);
+    const delta: ProgressDelta = { sent: 0, failed: 0, unknown: 0, failuresByReason: {} };
+    for (const entry of entries) {
+      delta.failed += 1;
+      const reason = entry.failureReasonCode ?? 'TEMPLATE_SEND_FAILED';
+      delta.failuresByReason[reason] = (delta.failuresByReason[reason] ?? 0) + 1;
+    }
+    await broadcasts.addChunkProgress(job.jobId, chunkIndex, delta);
+  }
+}
+
+export async function recordAndFanOut(dependencies: FanOutDependencies, plan: FanOutPlan): Promise<void> {
+  const { broadcasts, queue, clock } = dependencies;
+  const { job } = plan;
+  const messages = messagesOf(plan);
+  // Undefined until known: a failed createJob may still have written the job.
+  let created: boolean | undefined;
+  let queueing = false;
+  try {
+    // The job exists before any chunk can be processed, so workers always find it.
+    created = (await broadcasts.createJob(job, chunkSizesOf(job))).created;
+    const refused = 'refused' in plan ? (plan.refused ?? []) : [];
+    if (refused.length > 0) await recordRefused(broadcasts, job, refused);
+    if (messages.length > 0) {
+      queueing = true;
+      await queue.enqueue(messages);
+    } else {
+      // Everyone was refused at accept time: the chunks are complete now.
+      for (let chunkIndex = 0; chunkIndex < job.totalChunks; chunkIndex += 1) await broadcasts.reconcileChunk(job.jobId, chunkIndex, clock.now());
+    }
+  } catch (error) {
+    // A job id that already existed (an old request's) is never ours to delete.
+    if (created !== false) await broadcasts.discardJob(job.jobId).catch(() => undefined);
+    if (queueing) throw new OutboundQueueUnavailableError({ cause: error });
+    throw error;
+  }
+}

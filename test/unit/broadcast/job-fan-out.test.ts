@@ -1,0 +1,168 @@
+/**
+ * The job factory and fan-out service shared by the three accept paths: jobs by kind (no fake
+ * fields), chunking by request index, refused recipients in the ledger, and the atomic-in-effect
+ * accept: when queueing fails nothing of the job stays and an Idempotency-Key is released.
+ */
+import { OutboundQueueUnavailableError } from '../../../shared/broadcast/errors';
+import { newJob, newJobId, recordAndFanOut } from '../../../shared/broadcast/job-fan-out';
+import { sendFreeformMessage } from '../../../shared/broadcast/send-freeform-message';
+import { sendTemplateBroadcast } from '../../../shared/broadcast/send-template-broadcast';
+import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
+import { fixedClock } from '../../../shared/ports/clock';
+import {
+  InMemoryBroadcastRepository,
+  InMemoryIdempotencyGuard,
+  InMemorySenderDirectory,
+  ORG,
+  RecordingOutboundQueue,
+  SENDER,
+  ScriptedCloudApi,
+  broadcastRequest,
+  template,
+} from '../../support/broadcast-fakes';
+
+const clock = fixedClock('2026-03-01T09:00:00.000Z');
+const templateRef = { name: 'order_update', language: 'en_US', category: 'UTILITY', id: 'tpl_1' };
+
+function setup() {
+  const broadcasts = new InMemoryBroadcastRepository();
+  const queue = new RecordingOutboundQueue();
+  return { broadcasts, queue, dependencies: { broadcasts, queue, clock } };
+}
+
+const expectNothingStored = (broadcasts: InMemoryBroadcastRepository) => {
+  expect(broadcasts.jobs.size).toBe(0);
+  expect(broadcasts.chunks.size).toBe(0);
+  expect(broadcasts.ledger.size).toBe(0);
+};
+
+describe('newJob', () => {
+  it('builds the common fields from the sender and the count, and keeps only the fields of its kind', () => {
+    const common = { jobId: 'msg_1', organizationId: ORG, sender: SENDER, totalRecipients: 1, exposed: false, now: clock.now() };
+    expect(newJob({ kind: 'freeform', messageType: 'text' }, common)).toEqual({
+      kind: 'freeform',
+      messageType: 'text',
+      jobId: 'msg_1',
+      organizationId: ORG,
+      exposed: false,
+      wabaId: SENDER.wabaId,
+      phoneNumberId: SENDER.phoneNumberId,
+      fromPhoneNumber: SENDER.phoneNumber,
+      totalRecipients: 1,
+      totalChunks: 1,
+      chunkSize: 1000,
+      createdAt: '2026-03-01T09:00:00.000Z',
+    });
+    expect(newJob({ kind: 'template', broadcastName: 'b', template: templateRef }, { ...common, totalRecipients: 2_001 })).toMatchObject({ totalChunks: 3 });
+  });
+
+  it('gives job ids a prefix per kind; a seed gives the same id every time', () => {
+    expect(newJobId('template')).toMatch(/^pub_[\w-]{22}$/);
+    expect(newJobId('freeform')).toMatch(/^msg_[\w-]{22}$/);
+    expect(newJobId('earlier')).toMatch(/^leg_[\w-]{22}$/);
+    expect(newJobId('template', 'org\nkey')).toBe(newJobId('template', 'org\nkey'));
+    expect(newJobId('template')).not.toBe(newJobId('template'));
+  });
+});
+
+describe('recordAndFanOut', () => {
+  const templateJob = (totalRecipients: number) =>
+    newJob(
+      { kind: 'earlier', mode: 'bulk', broadcastName: 'spring', template: templateRef },
+      { jobId: 'leg_1', organizationId: ORG, sender: SENDER, totalRecipients, exposed: false, now: clock.now() },
+    );
+
+  it('chunks recipients by their index in the request and records refused ones in the ledger', async () => {
+    const kit = setup();
+    const job = templateJob(1_500);
+    const recipients = Array.from({ length: 1_499 }, (_, position): [number, string, string[]] => {
+      const index = position + 1;
+      return [index, `9198${String(index).padStart(8, '0')}`, ['a']];
+    });
+    const refused = [{ index: 0, to: '91', status: 'FAILED' as const, failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 0, updatedAt: clock.now().toISOString() }];
+    await recordAndFanOut(kit.dependencies, { job, recipients, refused });
+    expect(kit.queue.messages.map((message) => [message.chunkIndex, message.recipients.length])).toEqual([
+      [0, 999],
+      [1, 500],
+    ]);
+    expect(kit.broadcasts.chunk('leg_1', 0)).toMatchObject({ recipientCount: 1000, failed: 1, failuresByReason: { INVALID_PHONE_NUMBER: 1 } });
+    expect(kit.broadcasts.chunk('leg_1', 1)).toMatchObject({ recipientCount: 500 });
+    expect(kit.broadcasts.entry('leg_1', 0, 0)).toMatchObject({ status: 'FAILED' });
+  });
+
+  it('settles the chunks at once when every recipient was refused', async () => {
+    const kit = setup();
+    const refused = [{ index: 0, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
+    await recordAndFanOut(kit.dependencies, { job: templateJob(1), recipients: [], refused });
+    expect(kit.queue.batches).toHaveLength(0);
+    expect(kit.broadcasts.chunk('leg_1', 0)?.doneAt).toBeDefined();
+  });
+
+  it('discards the job, its chunks and its refused entries when queueing fails, and says the queue is unavailable', async () => {
+    const kit = setup();
+    kit.queue.failure = new Error('SQS is down');
+    const refused = [{ index: 1, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
+    const attempt = recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [[0, '919800000001', ['a']]], refused });
+    await expect(attempt).rejects.toThrow(OutboundQueueUnavailableError);
+    expect(kit.broadcasts.callsOf('createJob')).toBe(1);
+    expectNothingStored(kit.broadcasts);
+  });
+
+  it('never discards a job that existed before the call', async () => {
+    const kit = setup();
+    const job = templateJob(1);
+    await recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]] });
+    kit.queue.failure = new Error('SQS is down');
+    await expect(recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]] })).rejects.toThrow(OutboundQueueUnavailableError);
+    expect(kit.broadcasts.jobs.has('leg_1')).toBe(true);
+    expect(kit.broadcasts.callsOf('discardJob')).toBe(0);
+  });
+
+  it('passes a storage failure on as it is, after discarding what was written', async () => {
+    const kit = setup();
+    const storeDown = new Error('store down');
+    kit.broadcasts.failWhen = (method) => (method === 'recordOutcomes' ? storeDown : undefined);
+    const refused = [{ index: 0, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
+    await expect(recordAndFanOut(kit.dependencies, { job: templateJob(1), recipients: [], refused })).rejects.toBe(storeDown);
+    expectNothingStored(kit.broadcasts);
+  });
+});
+
+describe('accept paths when the queue fails', () => {
+  it('send-template-broadcast: nothing stays, the key is released, and a retry with the same key queues the same job', async () => {
+    const kit = setup();
+    const upstream = new ScriptedCloudApi(clock);
+    upstream.templates.set(SENDER.wabaId, [template()]);
+    const idempotency = new InMemoryIdempotencyGuard();
+    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency };
+    const send = () => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(1_001), { idempotencyKey: 'k-1', inProgressTimeoutMs: 20_000 });
+
+    kit.queue.failure = new Error('SQS is down');
+    await expect(send()).rejects.toThrow(OutboundQueueUnavailableError);
+    expectNothingStored(kit.broadcasts);
+    expect(idempotency.records.size).toBe(0);
+
+    kit.queue.failure = undefined;
+    const accepted = await send();
+    expect(accepted).toMatchObject({ kind: 'job', jobId: newJobId('template', `${ORG}\nk-1`), totalRecipients: 1_001, totalChunks: 2 });
+    expect(kit.broadcasts.jobs.get((accepted as { jobId: string }).jobId)).toMatchObject({ kind: 'template', broadcastName: 'spring sale' });
+    expect(kit.queue.messages.flatMap((message) => message.recipients)).toHaveLength(1_001);
+  });
+
+  it('send-freeform: nothing stays; a success records a free-form job with no template', async () => {
+    const kit = setup();
+    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]) };
+    const request = { type: 'text' as const, text: 'Hi 😀', fromPhoneNumber: SENDER.phoneNumber, toPhoneNumber: '919800000009' };
+    kit.queue.failure = new Error('SQS is down');
+    await expect(sendFreeformMessage(dependencies, { organizationId: ORG }, request)).rejects.toThrow(OutboundQueueUnavailableError);
+    expectNothingStored(kit.broadcasts);
+
+    kit.queue.failure = undefined;
+    const { jobId } = await sendFreeformMessage(dependencies, { organizationId: ORG }, request);
+    const job = kit.broadcasts.jobs.get(jobId)!;
+    expect(job).toMatchObject({ kind: 'freeform', messageType: 'text', totalRecipients: 1 });
+    expect(job).not.toHaveProperty('template');
+    expect(job).not.toHaveProperty('broadcastName');
+    expect(kit.queue.messages).toEqual([expect.objectContaining({ kind: 'freeform', jobId, recipients: [[0, '919800000009', []]] })]);
+  });
+});
