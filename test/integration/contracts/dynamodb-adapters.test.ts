@@ -1,0 +1,19 @@
+/** The DynamoDB adapters on dynalite pass the contracts their in-memory fakes pass too (test/unit/contracts). */
+import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
+import { DynamoDbTenancyRepository } from '../../../shared/adapters/dynamodb/dynamodb-tenancy-repository';
+import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
+import { describeTenancyRepositoryContract } from '../../support/contracts/tenancy-repository.contract';
+import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
+
+let dynamo: TestDynamo;
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+}, 20_000);
+
+afterAll(async () => {
+  await dynamo?.stop();
+});
+
+describeTenancyRepositoryContract('DynamoDbTenancyRepository', () => new DynamoDbTenancyRepository(dynamo.documentClient, dynamo.tableNames.tenancy));
+describeInboxRepositoryContract('DynamoDbInboxRepository', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));

@@ -1,0 +1,8 @@
+/** The in-memory fakes the unit tests use pass the same contracts as the DynamoDB adapters (test/integration/contracts). */
+import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
+import { describeTenancyRepositoryContract } from '../../support/contracts/tenancy-repository.contract';
+import { InMemoryInboxRepository } from '../../support/in-memory-inbox-repository';
+import { InMemoryTenancyRepository } from '../../support/in-memory-tenancy-repository';
+
+describeTenancyRepositoryContract('InMemoryTenancyRepository', () => new InMemoryTenancyRepository());
+describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInboxRepository());
