@@ -1,7 +1,11 @@
 /** The DynamoDB adapters on dynalite pass the contracts their in-memory fakes pass too (test/unit/contracts). */
 import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
+import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
+import { PowertoolsIdempotencyGuard } from '../../../shared/adapters/idempotency/powertools-idempotency-guard';
 import { DynamoDbTenancyRepository } from '../../../shared/adapters/dynamodb/dynamodb-tenancy-repository';
+import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
 import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
+import { describeSendPacerContract } from '../../support/contracts/send-pacer.contract';
 import { describeTenancyRepositoryContract } from '../../support/contracts/tenancy-repository.contract';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 
@@ -17,3 +21,5 @@ afterAll(async () => {
 
 describeTenancyRepositoryContract('DynamoDbTenancyRepository', () => new DynamoDbTenancyRepository(dynamo.documentClient, dynamo.tableNames.tenancy));
 describeInboxRepositoryContract('DynamoDbInboxRepository', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
+describeSendPacerContract('DynamoDbSendPacer', () => new DynamoDbSendPacer(dynamo.documentClient, dynamo.tableNames.messaging));
+describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new PowertoolsIdempotencyGuard(dynamo.client, dynamo.tableNames.idempotency));
