@@ -1,5 +1,6 @@
 /** The in-memory fakes the unit tests use pass the same contracts as the DynamoDB adapters (test/integration/contracts). */
-import { InMemoryIdempotencyGuard, InMemorySendPacer } from '../../support/broadcast-fakes';
+import { InMemoryBroadcastRepository, InMemoryIdempotencyGuard, InMemorySendPacer } from '../../support/broadcast-fakes';
+import { describeBroadcastRepositoryContract } from '../../support/contracts/broadcast-repository.contract';
 import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
 import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
 import { describeSendPacerContract } from '../../support/contracts/send-pacer.contract';
@@ -11,3 +12,4 @@ describeTenancyRepositoryContract('InMemoryTenancyRepository', () => new InMemor
 describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInboxRepository());
 describeSendPacerContract('InMemorySendPacer', () => new InMemorySendPacer());
 describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryIdempotencyGuard());
+describeBroadcastRepositoryContract('InMemoryBroadcastRepository', () => new InMemoryBroadcastRepository());
