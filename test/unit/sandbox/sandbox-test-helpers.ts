@@ -3,7 +3,7 @@
  * itself and its HTTP client come from test/support/use-sandbox.ts.
  */
 import type { SandboxBusinessAccount } from '../../../sandbox/cloud-api-sandbox';
-export type { HttpResult, SandboxClient } from '../../support/use-sandbox';
+export type { HttpResult } from '../../support/use-sandbox';
 
 export const TOKEN = 'token-account-a';
 export const OTHER_TOKEN = 'token-account-b';
