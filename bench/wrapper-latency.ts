@@ -17,6 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { demoIds } from '../local/demo-tenant';
 import { percentile } from './lib/stats';
 
 export interface WrapperLatencyOptions {
@@ -118,8 +119,8 @@ export async function runWrapperLatencyBench(options: WrapperLatencyOptions = {}
     const wrapperPath = route === 'business-profile' ? `/phone-numbers/${phoneNumberId}/business-profile` : `/phone-numbers/${phoneNumberId}`;
     const direct: Phase = {
       url: `${runtime.sandboxUrl}/v25.0${graphPath}`,
-      // The seeded account's upstream token (local/demo-seed.ts), as the wrapper itself sends it.
-      headers: () => ({ Authorization: 'Bearer sandbox-token-demo-retail' }),
+      // The seeded account's upstream token (local/demo-tenant.ts), as the wrapper itself sends it.
+      headers: () => ({ Authorization: `Bearer ${demoIds.upstreamToken}` }),
     };
     const wrapped: Phase = {
       url: `${runtime.baseUrl}/staging/api/v2/upstream${wrapperPath}`,

@@ -12,8 +12,10 @@ import type { SandboxBusinessAccount } from '../sandbox/cloud-api-sandbox';
 import { adminCommands } from '../shared/tenancy/admin-commands';
 import type { Plan } from '../shared/tenancy/tenancy-entities';
 import type { TenancyServices } from '../shared/tenancy/tenancy-services';
+import { demoEmployees, demoPricing, demoRetailAccount, demoRetailSettings, demoSandboxAccounts, otherOrgAccount, otherOrgSettings, type DemoOrganizationSettings } from './demo-tenant';
 
 export type { SandboxBusinessAccount };
+export { demoSandboxAccounts };
 
 export interface DemoTemplate {
   name: string;
@@ -46,89 +48,6 @@ export interface DemoTenant extends DemoCredentials {
   otherOrg: DemoCredentials & { wabaId: string; phoneNumber: string; phoneNumberId: string };
 }
 
-const demoRetailAccount = (): SandboxBusinessAccount => ({
-  wabaId: '110000000000001',
-  businessId: '110000000000000',
-  name: 'Demo Retail',
-  accessToken: 'sandbox-token-demo-retail',
-  phoneNumbers: [
-    { id: '120000000000001', displayPhoneNumber: '15550100001', verifiedName: 'Demo Retail', qualityRating: 'GREEN' },
-    { id: '120000000000002', displayPhoneNumber: '15550100002', verifiedName: 'Demo Retail Support', qualityRating: 'GREEN' },
-  ],
-  templates: [
-    {
-      id: '130000000000001',
-      name: 'order_update',
-      language: 'en_US',
-      category: 'UTILITY',
-      status: 'APPROVED',
-      components: [
-        { type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' },
-        { type: 'FOOTER', text: 'Demo Retail' },
-      ],
-    },
-    {
-      id: '130000000000002',
-      name: 'spring_sale',
-      language: 'en',
-      category: 'MARKETING',
-      status: 'APPROVED',
-      components: [{ type: 'BODY', text: 'Hi {{1}}, our spring sale starts today: 20% off everything in store and online.' }],
-    },
-    {
-      id: '130000000000003',
-      name: 'welcome_message',
-      language: 'en_US',
-      category: 'UTILITY',
-      status: 'APPROVED',
-      components: [{ type: 'BODY', text: 'Welcome to Demo Retail! We will keep you posted about your orders here.' }],
-    },
-    {
-      id: '130000000000004',
-      name: 'holiday_offer',
-      language: 'en',
-      category: 'MARKETING',
-      status: 'PENDING',
-      components: [{ type: 'BODY', text: 'Happy holidays, {{1}}! Enjoy free shipping until the end of the year.' }],
-    },
-  ],
-});
-
-const otherOrgAccount = (): SandboxBusinessAccount => ({
-  wabaId: '110000000000011',
-  businessId: '110000000000010',
-  name: 'Other Org',
-  accessToken: 'sandbox-token-other-org',
-  phoneNumbers: [{ id: '120000000000011', displayPhoneNumber: '15550200001', verifiedName: 'Other Org', qualityRating: 'GREEN' }],
-  templates: [
-    {
-      id: '130000000000011',
-      name: 'appointment_reminder',
-      language: 'en_US',
-      category: 'UTILITY',
-      status: 'APPROVED',
-      components: [{ type: 'BODY', text: 'Reminder: your appointment is on {{1}}.' }],
-    },
-  ],
-});
-
-/** The business accounts the sandbox must serve; deterministic so the runtime can register them on every boot. */
-export function demoSandboxAccounts(): SandboxBusinessAccount[] {
-  return [demoRetailAccount(), otherOrgAccount()];
-}
-
-export const demoEmployees = ['alice@demo-retail.example', 'bob@demo-retail.example', 'carol@demo-retail.example'] as const;
-
-/** USD per message by destination calling code: [marketing, utility, authentication]. */
-const demoPricing: Record<string, [string, string, string]> = {
-  '1': ['0.0250', '0.0040', '0.0135'],
-  '44': ['0.0529', '0.0220', '0.0358'],
-  '49': ['0.1365', '0.0550', '0.0768'],
-  '55': ['0.0625', '0.0080', '0.0315'],
-  '91': ['0.0107', '0.0014', '0.0014'],
-  '971': ['0.0384', '0.0157', '0.0178'],
-};
-
 /** Highest numbered placeholder in the template's text components. */
 export function countPlaceholders(components: ReadonlyArray<Record<string, unknown>>): number {
   let highest = 0;
@@ -149,19 +68,7 @@ async function findOrCreateOrganization(tenancy: TenancyServices, account: Sandb
   return organization.organizationId;
 }
 
-async function seedOrganization(
-  services: Services,
-  account: SandboxBusinessAccount,
-  settings: {
-    name: string;
-    plan: Plan;
-    apiAddOn: boolean;
-    walletTopUp: string;
-    employees: ReadonlyArray<{ email: string; role: 'admin' | 'member' }>;
-    /** Lets the public generate-key operation issue keys for the organization's numbers (off by default). */
-    keyGeneration: boolean;
-  },
-): Promise<DemoCredentials> {
+async function seedOrganization(services: Services, account: SandboxBusinessAccount, settings: DemoOrganizationSettings): Promise<DemoCredentials> {
   const tenancy = services.tenancy;
   const organizationId = await findOrCreateOrganization(tenancy, account, settings.name, settings.plan, settings.apiAddOn);
   const org = organizationId;
@@ -205,28 +112,8 @@ export async function seedDemoTenant(
     await adminCommands['set-pricing'].run(services.tenancy, { country, marketing, utility, authentication });
   }
 
-  const demo = await seedOrganization(services, retail, {
-    name: 'Demo Retail',
-    plan: 'enterprise',
-    apiAddOn: false,
-    walletTopUp: '500.00',
-    // The local demo of the earlier operations mints keys with generate-key.
-    keyGeneration: true,
-    employees: [
-      { email: demoEmployees[0], role: 'admin' },
-      { email: demoEmployees[1], role: 'member' },
-      { email: demoEmployees[2], role: 'member' },
-    ],
-  });
-  // Professional plus the API add-on, so the v1 API is usable at the professional limit.
-  const otherOrg = await seedOrganization(services, other, {
-    name: 'Other Org',
-    plan: 'professional',
-    apiAddOn: true,
-    walletTopUp: '100.00',
-    keyGeneration: false,
-    employees: [{ email: demoEmployees[2], role: 'member' }],
-  });
+  const demo = await seedOrganization(services, retail, demoRetailSettings);
+  const otherOrg = await seedOrganization(services, other, otherOrgSettings);
   const otherPhone = other.phoneNumbers[0]!;
 
   return {

@@ -1,20 +1,23 @@
 /**
- * `npx tsx sandbox/main.ts` — the Cloud API sandbox on its own, with the demo account, for
+ * `npm run sandbox` (`npx tsx sandbox/main.ts`) — the Cloud API sandbox on its own, serving the
+ * demo tenant's business accounts (local/demo-tenant.ts, the same ones `npm start` registers), for
  * poking at by hand. The local runtime embeds it through startCloudApiSandbox instead.
  *
- * SANDBOX_PORT (default 4010), SANDBOX_HOST (default 127.0.0.1) and SANDBOX_ACCESS_TOKEN
- * (default "sandbox-demo-token") override the defaults.
+ * SANDBOX_PORT (default 4010), SANDBOX_HOST (default 127.0.0.1) and SANDBOX_ACCESS_TOKEN (default
+ * the first demo account's token) override the defaults.
  */
+import { demoSandboxAccounts } from '../local/demo-tenant';
 import { startCloudApiSandbox } from './cloud-api-sandbox';
-import { DEMO_ACCESS_TOKEN, demoBusinessAccount } from './demo-account';
 
 async function main(): Promise<void> {
-  const token = process.env.SANDBOX_ACCESS_TOKEN ?? DEMO_ACCESS_TOKEN;
-  const account = demoBusinessAccount(token);
+  const [account, ...others] = demoSandboxAccounts();
+  if (!account) throw new Error('The demo tenant has no business account');
+  const token = process.env.SANDBOX_ACCESS_TOKEN ?? account.accessToken;
+  account.accessToken = token;
   const sandbox = await startCloudApiSandbox({
     port: Number(process.env.SANDBOX_PORT ?? 4010),
     host: process.env.SANDBOX_HOST ?? '127.0.0.1',
-    accounts: [account],
+    accounts: [account, ...others],
   });
   const phone = account.phoneNumbers[0]?.id ?? '';
   console.log(`Cloud API sandbox listening on ${sandbox.url}`);

@@ -31,7 +31,18 @@ module.exports = {
     });
     return { code, map };
   },
-  getCacheKey(sourceText, sourcePath) {
-    return createHash('sha256').update(transformerFingerprint).update(sourcePath).update(sourceText).digest('hex');
+  /**
+   * Jest caches the instrumented output under this key too (it instruments after `process`), so
+   * the key must tell a coverage run from a normal one, and one project's config from another's;
+   * without `instrument` a `--coverage` run after a normal run reuses uninstrumented code: 0 %.
+   */
+  getCacheKey(sourceText, sourcePath, { configString, instrument }) {
+    return createHash('sha256')
+      .update(transformerFingerprint)
+      .update(configString)
+      .update(instrument ? 'instrument' : 'plain')
+      .update(sourcePath)
+      .update(sourceText)
+      .digest('hex');
   },
 };

@@ -32,6 +32,12 @@ import type { IdentifierClaim, TenancyRepository } from '../../shared/tenancy/te
 /** Deep copy without undefined properties, as DynamoDB with removeUndefinedValues would store it. */
 const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+/** Lists come back in the adapter's sort-key order (a string order on the key the adapter queries by). */
+const inKeyOrder =
+  <T>(key: (value: T) => string) =>
+  (left: T, right: T): number =>
+    key(left) < key(right) ? -1 : key(left) > key(right) ? 1 : 0;
+
 export class InMemoryTenancyRepository implements TenancyRepository {
   readonly organizations = new Map<string, Organization>();
   readonly claims = new Map<string, IdentifierClaim>();
@@ -133,7 +139,10 @@ export class InMemoryTenancyRepository implements TenancyRepository {
 
   async listBusinessAccounts(organizationId: string): Promise<BusinessAccount[]> {
     this.touch('listBusinessAccounts');
-    return [...this.businessAccounts.values()].filter((account) => account.organizationId === organizationId).map(stored);
+    return [...this.businessAccounts.values()]
+      .filter((account) => account.organizationId === organizationId)
+      .sort(inKeyOrder((account) => account.wabaId))
+      .map(stored);
   }
 
   async markBusinessAccountNeedsAuthorization(organizationId: string, wabaId: string, failedEncryptedAccessToken: string, at: string): Promise<void> {
@@ -149,7 +158,10 @@ export class InMemoryTenancyRepository implements TenancyRepository {
 
   async listPhoneNumbers(organizationId: string): Promise<PhoneNumber[]> {
     this.touch('listPhoneNumbers');
-    return [...this.phoneNumbers.values()].filter((phone) => phone.organizationId === organizationId).map(stored);
+    return [...this.phoneNumbers.values()]
+      .filter((phone) => phone.organizationId === organizationId)
+      .sort(inKeyOrder((phone) => phone.digits))
+      .map(stored);
   }
 
   async findPhoneNumberByDigits(digits: string): Promise<PhoneNumber | undefined> {
@@ -180,7 +192,7 @@ export class InMemoryTenancyRepository implements TenancyRepository {
     this.touch('listCredentials');
     return [...this.credentials.values()]
       .filter((credential) => credential.organizationId === organizationId)
-      .sort((left, right) => left.credentialId.localeCompare(right.credentialId))
+      .sort(inKeyOrder((credential) => credential.credentialId))
       .map(stored);
   }
 
@@ -224,12 +236,18 @@ export class InMemoryTenancyRepository implements TenancyRepository {
 
   async listMembershipsOfOrganization(organizationId: string): Promise<Membership[]> {
     this.touch('listMembershipsOfOrganization');
-    return [...this.memberships.values()].filter((membership) => membership.organizationId === organizationId).map(stored);
+    return [...this.memberships.values()]
+      .filter((membership) => membership.organizationId === organizationId)
+      .sort(inKeyOrder((membership) => membership.email))
+      .map(stored);
   }
 
   async listMembershipsOfUser(email: string): Promise<Membership[]> {
     this.touch('listMembershipsOfUser');
-    return [...this.memberships.values()].filter((membership) => membership.email === email).map(stored);
+    return [...this.memberships.values()]
+      .filter((membership) => membership.email === email)
+      .sort(inKeyOrder((membership) => membership.organizationId))
+      .map(stored);
   }
 
   async removeMembership(organizationId: string, email: string, audit: { removedAt: string; removedBy: string }): Promise<MembershipRemoval | undefined> {
@@ -244,7 +262,10 @@ export class InMemoryTenancyRepository implements TenancyRepository {
 
   async listMembershipRemovals(organizationId: string): Promise<MembershipRemoval[]> {
     this.touch('listMembershipRemovals');
-    return this.removals.filter((removal) => removal.organizationId === organizationId).map(stored);
+    return this.removals
+      .filter((removal) => removal.organizationId === organizationId)
+      .sort(inKeyOrder((removal) => `${removal.removedAt}#${removal.email}`))
+      .map(stored);
   }
 
   async getWallet(organizationId: string): Promise<Wallet | undefined> {
@@ -284,7 +305,7 @@ export class InMemoryTenancyRepository implements TenancyRepository {
 
   async listCountryPricing(): Promise<CountryPricing[]> {
     this.touch('listCountryPricing');
-    return [...this.pricing.values()].map(stored);
+    return [...this.pricing.values()].sort(inKeyOrder((pricing) => pricing.countryCallingCode)).map(stored);
   }
 
   async putSubscription(subscription: Subscription): Promise<void> {

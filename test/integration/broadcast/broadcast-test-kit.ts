@@ -18,6 +18,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { getServices } from '../../../functions/composition';
 import { handleChunkRecord } from '../../../functions/chunk-worker/handle-chunk-record';
+import { demoIds } from '../../../local/demo-tenant';
 import { startSqsEventSource, type SqsBatchHandler } from '../../../local/sqs-event-source';
 import { TERMINAL_STATUSES } from '../../../shared/broadcast/broadcast-job';
 import { decodeOutboundMessage, type TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
@@ -39,15 +40,15 @@ export const BASE = '/prod/api/v2/broadcast/public';
 export const kitEnvironment = { WORKER_MAX_IN_FLIGHT: '16' } as const;
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The demo account's ids (local/demo-seed.ts). */
+/** The demo account's ids (local/demo-tenant.ts). */
 export const DEMO = {
-  sender1: '15550100001',
-  sender2: '15550100002',
-  phoneNumberId1: '120000000000001',
-  phoneNumberId2: '120000000000002',
-  wabaId: '110000000000001',
-  templateIds: { order_update: '130000000000001', spring_sale: '130000000000002', welcome_message: '130000000000003', holiday_offer: '130000000000004' },
-} as const;
+  sender1: demoIds.senders[0]!,
+  sender2: demoIds.senders[1]!,
+  phoneNumberId1: demoIds.phoneNumberIds[0]!,
+  phoneNumberId2: demoIds.phoneNumberIds[1]!,
+  wabaId: demoIds.wabaId,
+  templateIds: demoIds.templateIds,
+};
 
 export type Recipient = { countryCode: string; toPhoneNumber: string; templateParams?: string[] };
 

@@ -4,6 +4,7 @@
  * failed first attempt does not lock its key. Workers run as in the local runtime; the sandbox
  * log is the proof of what was (not) sent.
  */
+import { demoIds } from '../../../local/demo-tenant';
 import { startTestRuntime, eventually, type TestRuntime } from '../../support/local-runtime';
 import {
   BASE,
@@ -19,7 +20,7 @@ import {
   waitForTerminal,
 } from './broadcast-test-kit';
 
-const OTHER_PHONE_NUMBER_ID = '120000000000011';
+const OTHER_PHONE_NUMBER_ID = demoIds.otherOrg.phoneNumberId;
 
 describe('send-template-broadcast: Idempotency-Key', () => {
   let runtime: TestRuntime;

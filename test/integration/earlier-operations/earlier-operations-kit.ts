@@ -3,17 +3,15 @@
  * send-freeform); not a test file itself. Builds on the broadcast test kit.
  */
 import { getServices } from '../../../functions/composition';
+import { demoPriceMicros } from '../../../local/demo-tenant';
 import { adminCommands } from '../../../shared/tenancy/admin-commands';
 import type { TestResponse, TestRuntime } from '../../support/local-runtime';
 import { issueKey } from '../broadcast/broadcast-test-kit';
 
 export const PUBLIC_PATH = '/prod/api/v2/broadcast/public';
 
-/** Demo pricing (local/demo-seed.ts) in micro-units per UTILITY / MARKETING message. */
-export const PRICE_MICROS = {
-  utility: { '1': 4_000, '44': 22_000, '49': 55_000, '55': 8_000, '91': 1_400, '971': 15_700 },
-  marketing: { '1': 25_000, '44': 52_900, '49': 136_500, '55': 62_500, '91': 10_700, '971': 38_400 },
-} as const;
+/** Demo pricing (local/demo-tenant.ts) in micro-units per UTILITY / MARKETING message. */
+export const PRICE_MICROS = { utility: demoPriceMicros('utility'), marketing: demoPriceMicros('marketing') };
 
 /** Money as the cost summary shows it: micro-units / 10^6. */
 export const units = (micros: number): number => micros / 1_000_000;

@@ -9,7 +9,7 @@ import { demoIds, FLOW_JSON, multipartCall, PNG_1X1, wrapperCall } from './upstr
 let runtime: TestRuntime;
 let phone: string;
 let waba: string;
-const DEMO_UPSTREAM_TOKEN = 'sandbox-token-demo-retail';
+const DEMO_UPSTREAM_TOKEN = demoIds.upstreamToken;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();

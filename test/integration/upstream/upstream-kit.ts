@@ -2,16 +2,19 @@
 import type { TestResponse, TestRuntime } from '../../support/local-runtime';
 import type { UpstreamRouteSpec } from '../../../runtime-contract/upstream-routes';
 import { getServices } from '../../../functions/composition';
+import { demoIds as demoTenantIds } from '../../../local/demo-tenant';
 import type { SandboxBusinessAccount } from '../../../sandbox/cloud-api-sandbox';
 
 export const UPSTREAM = '/staging/api/v2/upstream';
 
-/** The demo tenant's fixed sandbox ids (local/demo-seed.ts). */
+/** The demo tenant's fixed sandbox ids (local/demo-tenant.ts). */
 export const demoIds = {
-  templateOrderUpdate: '130000000000001',
-  templateSpringSale: '130000000000002',
-  otherOrgTemplate: '130000000000011',
-} as const;
+  templateOrderUpdate: demoTenantIds.templateIds.order_update,
+  templateSpringSale: demoTenantIds.templateIds.spring_sale,
+  otherOrgTemplate: demoTenantIds.otherOrg.templateIds.appointment_reminder,
+  /** The token the sandbox accepts for the demo account (what the wrapper sends upstream). */
+  upstreamToken: demoTenantIds.upstreamToken,
+};
 
 export interface WrapperCallOptions {
   token?: string | null;
@@ -82,7 +85,7 @@ export const FLOW_JSON = JSON.stringify({
  */
 export const MIGRATION_SOURCE: SandboxBusinessAccount = {
   wabaId: '110000000000002',
-  businessId: '110000000000000',
+  businessId: demoTenantIds.businessId,
   name: 'Demo Retail EU',
   accessToken: 'sandbox-token-demo-retail-eu',
   phoneNumbers: [{ id: '120000000000003', displayPhoneNumber: '15550100003', verifiedName: 'Demo Retail EU', qualityRating: 'GREEN' }],

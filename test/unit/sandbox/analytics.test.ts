@@ -2,6 +2,7 @@
  * Analytics derived from the accepted-message log: WABA analytics fields (messaging,
  * conversation, pricing), template_analytics and template comparison.
  */
+import { useSandbox, startSandboxClient } from '../../support/use-sandbox';
 import {
   DAY,
   OTHER_TOKEN,
@@ -11,13 +12,11 @@ import {
   TestClock,
   WABA_ID,
   expectGraphError,
-  startTestSandbox,
   templateMessage,
   textMessage,
-  type SandboxClient,
+  fixtureAccounts,
 } from './sandbox-test-helpers';
 
-let client: SandboxClient;
 const clock = new TestClock();
 const T0 = clock.now; // 2026-01-15T12:00:00Z
 const DAY0 = Date.UTC(2026, 0, 15) / 1000;
@@ -25,8 +24,9 @@ const DAY1 = DAY0 + 86_400;
 const DAY2 = DAY1 + 86_400;
 const UK_RECIPIENT = '447700900001';
 
+const client = useSandbox({ accounts: fixtureAccounts(), now: () => clock.now });
+
 beforeAll(async () => {
-  client = await startTestSandbox({ now: () => clock.now });
   client.sandbox.setTemplateStatus('3000003', 'APPROVED');
   // Day 0: two free-form messages and a utility template from the first number, one message
   // to a UK recipient from the second. Day 1: the template again, and a marketing message
@@ -47,10 +47,6 @@ beforeAll(async () => {
     },
   });
   expect(marketing.status).toBe(200);
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
 });
 
 const waba = (fields: string) => client.graph('GET', `/${WABA_ID}?fields=${encodeURIComponent(fields)}`);
@@ -220,7 +216,7 @@ describe('GET /{template-id}/compare', () => {
 
 describe('analytics and the message log', () => {
   it('clear with the accepted messages', async () => {
-    const other = await startTestSandbox({ now: () => T0 });
+    const other = await startSandboxClient({ accounts: fixtureAccounts(), now: () => T0 });
     try {
       await other.send(textMessage());
       const count = async () => (await other.graph('GET', `/${WABA_ID}?fields=analytics.${encodeURIComponent(window)}.granularity(DAY)`)).body.analytics.data_points.length;
@@ -231,7 +227,7 @@ describe('analytics and the message log', () => {
       other.sandbox.reset();
       expect(await count()).toBe(0);
     } finally {
-      await other.sandbox.close();
+      await other.close();
     }
   });
 });

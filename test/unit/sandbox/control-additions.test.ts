@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GRAPH_ROUTES } from '../../../sandbox/routes';
+import { useSandbox } from '../../support/use-sandbox';
 import {
   OTHER_TOKEN,
   OTHER_WABA_ID,
@@ -13,21 +14,12 @@ import {
   WABA_ID,
   accountA,
   expectGraphError,
-  startTestSandbox,
   textMessage,
   uploadForm,
-  type SandboxClient,
+  fixtureAccounts,
 } from './sandbox-test-helpers';
 
-let client: SandboxClient;
-
-beforeAll(async () => {
-  client = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
+const client = useSandbox({ accounts: fixtureAccounts() });
 
 beforeEach(() => {
   client.sandbox.registerBusinessAccount(accountA());

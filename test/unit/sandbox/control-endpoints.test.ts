@@ -1,5 +1,5 @@
 /** `/_sandbox/*`: fault injection, inspection, accounts, template review and reset. */
-import { startCloudApiSandbox } from '../../../sandbox/cloud-api-sandbox';
+import { startSandboxClient, useSandbox } from '../../support/use-sandbox';
 import {
   PHONE_ID,
   RECIPIENT,
@@ -7,25 +7,12 @@ import {
   TOKEN,
   WABA_ID,
   accountA,
-  startTestSandbox,
   templateMessage,
   textMessage,
-  SandboxClient,
+  fixtureAccounts,
 } from './sandbox-test-helpers';
 
-let client: SandboxClient;
-
-beforeAll(async () => {
-  client = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
-
-beforeEach(() => {
-  client.sandbox.reset();
-});
+const client = useSandbox({ accounts: fixtureAccounts(), beforeEachTest: (sandbox) => sandbox.reset() });
 
 const DEFAULTS = {
   latencyMs: 0,
@@ -175,9 +162,10 @@ describe('fault injection', () => {
   });
 
   it('closes promptly even while holding requests', async () => {
-    const sandbox = await startCloudApiSandbox({ port: 0, accounts: [accountA()] });
+    const own = await startSandboxClient({ accounts: [accountA()] });
+    const sandbox = own.sandbox;
     sandbox.configure({ timeoutRate: 1 });
-    const pending = new SandboxClient(sandbox).send(textMessage()).catch((error: unknown) => error);
+    const pending = own.send(textMessage()).catch((error: unknown) => error);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     await sandbox.close();

@@ -1,8 +1,8 @@
 /** WhatsApp Flows: create, Flow JSON assets and validation, DRAFT → PUBLISHED → DEPRECATED. */
 import { jsonSyntaxErrorOffset } from '../../../sandbox/json-syntax';
-import { OTHER_TOKEN, WABA_ID, expectGraphError, startTestSandbox, uploadForm, type SandboxClient } from './sandbox-test-helpers';
+import { useSandbox } from '../../support/use-sandbox';
+import { OTHER_TOKEN, WABA_ID, expectGraphError, uploadForm, fixtureAccounts } from './sandbox-test-helpers';
 
-let client: SandboxClient;
 let sequence = 0;
 
 const VALID_FLOW = JSON.stringify({
@@ -12,13 +12,7 @@ const VALID_FLOW = JSON.stringify({
   ],
 });
 
-beforeAll(async () => {
-  client = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
+const client = useSandbox({ accounts: fixtureAccounts() });
 
 function flowName(): string {
   sequence += 1;

@@ -1,4 +1,5 @@
 /** The sandbox's Graph routes over loopback HTTP: success shapes and Meta's errors. */
+import { useSandbox } from '../../support/use-sandbox';
 import {
   OTHER_PHONE_ID,
   OTHER_TOKEN,
@@ -8,25 +9,12 @@ import {
   SECOND_PHONE_ID,
   TOKEN,
   WABA_ID,
-  startTestSandbox,
   templateMessage,
   textMessage,
-  type SandboxClient,
+  fixtureAccounts,
 } from './sandbox-test-helpers';
 
-let client: SandboxClient;
-
-beforeAll(async () => {
-  client = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
-
-beforeEach(() => {
-  client.sandbox.reset();
-});
+const client = useSandbox({ accounts: fixtureAccounts(), beforeEachTest: (sandbox) => sandbox.reset() });
 
 function expectGraphError(result: { status: number; body: any }, status: number, code: number): void {
   expect(result.status).toBe(status);
@@ -311,17 +299,7 @@ describe('POST /{phone-number-id}/messages', () => {
 });
 
 describe('throughput', () => {
-  let limited: SandboxClient;
-
-  beforeAll(async () => {
-    limited = await startTestSandbox({ throughputPerSecond: 5 });
-  });
-
-  afterAll(async () => {
-    await limited.sandbox.close();
-  });
-
-  beforeEach(() => limited.sandbox.reset());
+  const limited = useSandbox({ accounts: fixtureAccounts(), throughputPerSecond: 5, beforeEachTest: (sandbox) => sandbox.reset() });
 
   it('answers 130429 beyond the configured rate, records nothing for it, and recovers after a second', async () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, index) => limited.send(textMessage(RECIPIENT, `m${index}`))));

@@ -2,25 +2,20 @@
  * POST /{phone-number-id}/marketing_messages, typing indicators, and how fault injection reaches
  * the new routes: latency and timeouts everywhere, errorRate and recipient rules only for sends.
  */
+import { useSandbox } from '../../support/use-sandbox';
 import {
   PHONE_ID,
   RECIPIENT,
   WABA_ID,
   expectGraphError,
-  startTestSandbox,
   uploadForm,
-  type SandboxClient,
+  fixtureAccounts,
 } from './sandbox-test-helpers';
 
-let client: SandboxClient;
+const client = useSandbox({ accounts: fixtureAccounts() });
 
 beforeAll(async () => {
-  client = await startTestSandbox();
   client.sandbox.setTemplateStatus('3000003', 'APPROVED'); // spring_sale, MARKETING, one header variable
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
 });
 
 beforeEach(() => {

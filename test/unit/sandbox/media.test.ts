@@ -1,5 +1,6 @@
 /** Media: multipart upload with Meta's type and size limits, retrieve, download, delete. */
 import { createHash } from 'node:crypto';
+import { useSandbox } from '../../support/use-sandbox';
 import {
   DAY,
   OTHER_PHONE_ID,
@@ -8,22 +9,14 @@ import {
   SECOND_PHONE_ID,
   TestClock,
   expectGraphError,
-  startTestSandbox,
   uploadForm,
-  type SandboxClient,
+  fixtureAccounts,
 } from './sandbox-test-helpers';
 
-let client: SandboxClient;
 const clock = new TestClock();
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 
-beforeAll(async () => {
-  client = await startTestSandbox({ now: () => clock.now });
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
+const client = useSandbox({ accounts: fixtureAccounts(), now: () => clock.now });
 
 function upload(form: FormData, phoneId = PHONE_ID, token?: string) {
   return client.graph('POST', `/${phoneId}/media`, { form, ...(token === undefined ? {} : { token }) });

@@ -5,22 +5,16 @@
  */
 import { parseMessageRequest } from '../../../sandbox/message-validation';
 import { checkShape, loadMetaSpec, resolveRef, responseSchema, type OpenApiDocument } from './openapi-shape';
-import { PHONE_ID, RECIPIENT, WABA_ID, startTestSandbox, templateMessage, textMessage, type SandboxClient } from './sandbox-test-helpers';
+import { useSandbox } from '../../support/use-sandbox';
+import { PHONE_ID, RECIPIENT, WABA_ID, templateMessage, textMessage, fixtureAccounts } from './sandbox-test-helpers';
 
 const spec = loadMetaSpec();
 const describeWithSpec = spec === undefined ? describe.skip : describe;
 
 describeWithSpec("Meta's OpenAPI description (v23.0)", () => {
   const doc = spec as OpenApiDocument;
-  let client: SandboxClient;
 
-  beforeAll(async () => {
-    client = await startTestSandbox();
-  });
-
-  afterAll(async () => {
-    await client.sandbox.close();
-  });
+  const client = useSandbox({ accounts: fixtureAccounts() });
 
   it('POST /messages success bodies fit MessageResponsePayload', async () => {
     const schema = responseSchema(doc, '/{Version}/{Phone-Number-ID}/messages', 'post', '200');

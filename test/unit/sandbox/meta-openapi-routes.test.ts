@@ -11,16 +11,16 @@
  * Skipped where the checkout has no `../shared/meta`.
  */
 import { checkShape, loadMetaSpec, requestExamples, requestSchema, responseSchema, type OpenApiDocument } from './openapi-shape';
+import { useSandbox } from '../../support/use-sandbox';
 import {
   PHONE_ID,
   RECIPIENT,
   SECOND_PHONE_ID,
   WABA_ID,
   expectGraphError,
-  startTestSandbox,
   uploadForm,
   type HttpResult,
-  type SandboxClient,
+  fixtureAccounts,
 } from './sandbox-test-helpers';
 
 const spec = loadMetaSpec();
@@ -75,16 +75,9 @@ const FLOW_JSON = JSON.stringify({ version: '7.0', screens: [{ id: 'WELCOME', te
 describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => {
   const doc = spec as OpenApiDocument;
   const checked = new Set<string>();
-  let client: SandboxClient;
   let sequence = 0;
 
-  beforeAll(async () => {
-    client = await startTestSandbox();
-  });
-
-  afterAll(async () => {
-    await client.sandbox.close();
-  });
+  const client = useSandbox({ accounts: fixtureAccounts() });
 
   const unique = (prefix: string) => {
     sequence += 1;

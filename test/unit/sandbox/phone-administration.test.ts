@@ -3,6 +3,7 @@
  * registration, conversational automation, block list, coexistence syncs, and webhook
  * subscriptions of the WABA.
  */
+import { useSandbox } from '../../support/use-sandbox';
 import {
   DAY,
   HOUR,
@@ -15,21 +16,13 @@ import {
   accountA,
   accountB,
   expectGraphError,
-  startTestSandbox,
   textMessage,
-  type SandboxClient,
+  fixtureAccounts,
 } from './sandbox-test-helpers';
 
-let client: SandboxClient;
 const clock = new TestClock();
 
-beforeAll(async () => {
-  client = await startTestSandbox({ now: () => clock.now });
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
+const client = useSandbox({ accounts: fixtureAccounts(), now: () => clock.now });
 
 beforeEach(() => {
   // Each test starts from the registered fixtures (registration is an upsert that resets state).

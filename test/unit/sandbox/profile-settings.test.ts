@@ -1,15 +1,8 @@
 /** /{phone-number-id}/whatsapp_business_profile and /{phone-number-id}/settings. */
-import { OTHER_TOKEN, PHONE_ID, SECOND_PHONE_ID, accountA, expectGraphError, startTestSandbox, type SandboxClient } from './sandbox-test-helpers';
+import { useSandbox } from '../../support/use-sandbox';
+import { OTHER_TOKEN, PHONE_ID, SECOND_PHONE_ID, accountA, expectGraphError, fixtureAccounts } from './sandbox-test-helpers';
 
-let client: SandboxClient;
-
-beforeAll(async () => {
-  client = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
+const client = useSandbox({ accounts: fixtureAccounts() });
 
 beforeEach(() => {
   client.sandbox.registerBusinessAccount(accountA());

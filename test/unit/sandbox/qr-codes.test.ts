@@ -2,17 +2,10 @@
 import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import { encodeQr, qrPng, qrSvg } from '../../../sandbox/qr-code';
-import { OTHER_TOKEN, PHONE_ID, SECOND_PHONE_ID, expectGraphError, startTestSandbox, type SandboxClient } from './sandbox-test-helpers';
+import { useSandbox } from '../../support/use-sandbox';
+import { OTHER_TOKEN, PHONE_ID, SECOND_PHONE_ID, expectGraphError, fixtureAccounts } from './sandbox-test-helpers';
 
-let client: SandboxClient;
-
-beforeAll(async () => {
-  client = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
+const client = useSandbox({ accounts: fixtureAccounts() });
 
 const qrdls = (path = '') => `/${PHONE_ID}/message_qrdls${path}`;
 

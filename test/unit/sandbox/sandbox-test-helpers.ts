@@ -1,5 +1,9 @@
-/** Shared fixtures for the Cloud API sandbox tests: two accounts and a tiny HTTP client. */
-import { startCloudApiSandbox, type CloudApiSandbox, type SandboxBusinessAccount, type SandboxOptions } from '../../../sandbox/cloud-api-sandbox';
+/**
+ * Shared fixtures for the Cloud API sandbox tests: two accounts and message builders. The sandbox
+ * itself and its HTTP client come from test/support/use-sandbox.ts.
+ */
+import type { SandboxBusinessAccount } from '../../../sandbox/cloud-api-sandbox';
+export type { HttpResult } from '../../support/use-sandbox';
 
 export const TOKEN = 'token-account-a';
 export const OTHER_TOKEN = 'token-account-b';
@@ -63,6 +67,11 @@ export function accountA(): SandboxBusinessAccount {
   };
 }
 
+/** The accounts every sandbox test starts with: A (first, so its token and first number are the client's defaults) and B. */
+export function fixtureAccounts(): SandboxBusinessAccount[] {
+  return [accountA(), accountB()];
+}
+
 export function accountB(): SandboxBusinessAccount {
   return {
     wabaId: OTHER_WABA_ID,
@@ -72,58 +81,6 @@ export function accountB(): SandboxBusinessAccount {
     phoneNumbers: [{ id: OTHER_PHONE_ID, displayPhoneNumber: '15550002002', verifiedName: 'Shop B' }],
     templates: [],
   };
-}
-
-export interface RequestOptions {
-  token?: string | null;
-  body?: unknown;
-  rawBody?: string | Buffer;
-  /** Content-Type for rawBody (default application/json). */
-  contentType?: string;
-  /** Sent as multipart/form-data; fetch writes the boundary. */
-  form?: FormData;
-  signal?: AbortSignal;
-}
-
-export interface HttpResult {
-  status: number;
-  headers: Headers;
-  // Tests assert on shapes, so a loose type keeps them readable.
-  body: any;
-}
-
-export class SandboxClient {
-  constructor(readonly sandbox: CloudApiSandbox) {}
-
-  async request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
-    const headers: Record<string, string> = {};
-    const token = options.token === undefined ? TOKEN : options.token;
-    if (token !== null) headers.authorization = `Bearer ${token}`;
-    let payload: string | Buffer | FormData | undefined = options.rawBody ?? options.form;
-    if (options.body !== undefined) payload = JSON.stringify(options.body);
-    if (payload !== undefined && options.form === undefined) headers['content-type'] = options.contentType ?? 'application/json';
-    const response = await fetch(path.startsWith('http') ? path : `${this.sandbox.url}${path}`, { method, headers, body: payload, signal: options.signal });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
-  }
-
-  /** GET a download URL the sandbox handed out; the raw bytes. */
-  async download(url: string, token: string | null = TOKEN): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-    const response = await fetch(url, { headers: token === null ? {} : { authorization: `Bearer ${token}` } });
-    return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
-  }
-
-  graph(method: string, path: string, options: Parameters<SandboxClient['request']>[2] = {}): Promise<HttpResult> {
-    return this.request(method, `/v25.0${path}`, options);
-  }
-
-  send(body: unknown, options: { token?: string | null; phoneId?: string; signal?: AbortSignal } = {}): Promise<HttpResult> {
-    return this.graph('POST', `/${options.phoneId ?? PHONE_ID}/messages`, { token: options.token, body, signal: options.signal });
-  }
-
-  sandboxApi(method: string, path: string, body?: unknown): Promise<HttpResult> {
-    return this.request(method, `/_sandbox${path}`, { token: null, body });
-  }
 }
 
 export function textMessage(to: string = RECIPIENT, text = 'hello'): Record<string, unknown> {
@@ -174,9 +131,4 @@ export function uploadForm(fields: Record<string, string>, file?: { name: string
     form.set(file.field ?? 'file', new Blob([data], file.type === undefined ? {} : { type: file.type }), file.name);
   }
   return form;
-}
-
-export async function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxClient> {
-  const sandbox = await startCloudApiSandbox({ port: 0, accounts: [accountA(), accountB()], ...options });
-  return new SandboxClient(sandbox);
 }

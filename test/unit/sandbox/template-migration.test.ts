@@ -1,6 +1,7 @@
 /** POST /{dest-waba-id}/migrate_message_templates: same-business rule, paging, clashes. */
 import type { SandboxBusinessAccount, SandboxTemplate } from '../../../sandbox/cloud-api-sandbox';
-import { OTHER_TOKEN, WABA_ID, accountA, accountB, expectGraphError, startTestSandbox, type SandboxClient } from './sandbox-test-helpers';
+import { useSandbox, startSandboxClient } from '../../support/use-sandbox';
+import { OTHER_TOKEN, WABA_ID, accountA, accountB, expectGraphError } from './sandbox-test-helpers';
 
 const SOURCE = '6000001';
 const SOURCE_TOKEN = 'token-source';
@@ -38,15 +39,7 @@ function destination(templates: SandboxTemplate[] = []): SandboxBusinessAccount 
   return { wabaId: DESTINATION, businessId: BUSINESS, name: 'New WABA', accessToken: DESTINATION_TOKEN, phoneNumbers: [], templates };
 }
 
-let client: SandboxClient;
-
-beforeAll(async () => {
-  client = await startTestSandbox({ accounts: [accountA(), accountB(), source(), destination()] });
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
+const client = useSandbox({ accounts: [accountA(), accountB(), source(), destination()] });
 
 beforeEach(() => {
   // Registering again starts both accounts from their fixtures.
@@ -127,12 +120,12 @@ describe('migrate_message_templates', () => {
   });
 
   it('pages by the configured templateMigrationPageSize', async () => {
-    const small = await startTestSandbox({ accounts: [source(), destination()], templateMigrationPageSize: 2 });
+    const small = await startSandboxClient({ accounts: [source(), destination()], templateMigrationPageSize: 2 });
     try {
       const page = await small.graph('POST', `/${DESTINATION}/migrate_message_templates`, { token: DESTINATION_TOKEN, body: { source_waba_id: SOURCE, page_number: 3 } });
       expect(page.body).toEqual({ migrated_templates: ['6100007'], failed_templates: {} });
     } finally {
-      await small.sandbox.close();
+      await small.close();
     }
   });
 });

@@ -1,4 +1,5 @@
 /** Template management: create, validation, review, edit limits, delete, Template Library. */
+import { useSandbox } from '../../support/use-sandbox';
 import {
   DAY,
   HOUR,
@@ -7,22 +8,14 @@ import {
   TestClock,
   WABA_ID,
   expectGraphError,
-  startTestSandbox,
   templateMessage,
-  type SandboxClient,
+  fixtureAccounts,
 } from './sandbox-test-helpers';
 
-let client: SandboxClient;
 const clock = new TestClock();
 let sequence = 0;
 
-beforeAll(async () => {
-  client = await startTestSandbox({ now: () => clock.now });
-});
-
-afterAll(async () => {
-  await client.sandbox.close();
-});
+const client = useSandbox({ accounts: fixtureAccounts(), now: () => clock.now });
 
 /** A fresh template name per test, since templates persist for the sandbox's life. */
 function uniqueName(prefix = 'tpl'): string {

@@ -1,0 +1,28 @@
+/** The DynamoDB adapters on dynalite pass the contracts their in-memory fakes pass too (test/unit/contracts). */
+import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
+import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
+import { PowertoolsIdempotencyGuard } from '../../../shared/adapters/idempotency/powertools-idempotency-guard';
+import { DynamoDbTenancyRepository } from '../../../shared/adapters/dynamodb/dynamodb-tenancy-repository';
+import { describeBroadcastRepositoryContract } from '../../support/contracts/broadcast-repository.contract';
+import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
+import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
+import { describeSendPacerContract } from '../../support/contracts/send-pacer.contract';
+import { describeTenancyRepositoryContract } from '../../support/contracts/tenancy-repository.contract';
+import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
+
+let dynamo: TestDynamo;
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+}, 20_000);
+
+afterAll(async () => {
+  await dynamo?.stop();
+});
+
+describeTenancyRepositoryContract('DynamoDbTenancyRepository', () => new DynamoDbTenancyRepository(dynamo.documentClient, dynamo.tableNames.tenancy));
+describeInboxRepositoryContract('DynamoDbInboxRepository', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
+describeSendPacerContract('DynamoDbSendPacer', () => new DynamoDbSendPacer(dynamo.documentClient, dynamo.tableNames.messaging));
+describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new PowertoolsIdempotencyGuard(dynamo.client, dynamo.tableNames.idempotency));
+describeBroadcastRepositoryContract('DynamoDbBroadcastRepository', () => new DynamoDbBroadcastRepository(dynamo.documentClient, dynamo.tableNames.messaging));

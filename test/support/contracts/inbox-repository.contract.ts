@@ -1,0 +1,171 @@
+/**
+ * What every InboxRepository does, as observed through the port: run against the in-memory fake
+ * (test/unit/contracts) and the DynamoDB adapter on dynalite (test/integration/contracts). The
+ * adapter is the truth. One repository serves the whole run, so each test uses its own organization.
+ */
+import type { Contact, Conversation } from '../../../shared/inbox/inbox-entities';
+import type { InboxRepository } from '../../../shared/inbox/ports';
+
+const at = '2026-05-04T08:00:00.000Z';
+const later = '2026-05-04T09:00:00.000Z';
+let sequence = 0;
+const freshOrganization = () => `org_${process.pid}x${Date.now().toString(36)}x${(sequence += 1)}`;
+
+const contact = (organizationId: string, contactId: string, overrides: Partial<Contact> = {}): Contact => ({
+  contactId,
+  organizationId,
+  phoneNumber: `1555${contactId.replace(/\D/g, '').padStart(7, '0')}`,
+  name: `Name ${contactId}`,
+  tags: [],
+  attributes: { tier: 'gold', visits: 3, vip: true },
+  createdAt: at,
+  updatedAt: at,
+  ...overrides,
+});
+
+const conversation = (organizationId: string, conversationId: string, contactId: string, overrides: Partial<Conversation> = {}): Conversation => ({
+  conversationId,
+  organizationId,
+  contactId,
+  senderPhoneNumber: '15550001111',
+  status: 'open',
+  createdAt: at,
+  updatedAt: at,
+  lastMessageAt: null,
+  ...overrides,
+});
+
+export function describeInboxRepositoryContract(name: string, makeRepository: () => InboxRepository | Promise<InboxRepository>): void {
+  describe(`InboxRepository contract: ${name}`, () => {
+    let repository: InboxRepository;
+    beforeAll(async () => {
+      repository = await makeRepository();
+    });
+
+    describe('claims', () => {
+      it('a phone number: first wins, the holder is reported, a take-over needs the named holder', async () => {
+        const organizationId = freshOrganization();
+        const claim = { organizationId, phoneNumber: '15551110000', contactId: 'ct_A', claimedAt: at };
+        expect(await repository.claimContactPhoneNumber(claim)).toEqual({ claimed: true });
+        expect(await repository.claimContactPhoneNumber({ ...claim, contactId: 'ct_B' })).toEqual({ claimed: false, holder: claim });
+        expect(await repository.claimContactPhoneNumber({ ...claim, contactId: 'ct_B' }, 'ct_wrong')).toEqual({ claimed: false, holder: claim });
+        expect(await repository.claimContactPhoneNumber({ ...claim, contactId: 'ct_B', claimedAt: later }, 'ct_A')).toEqual({ claimed: true });
+        expect(await repository.claimContactPhoneNumber({ ...claim, contactId: 'ct_C' })).toEqual({
+          claimed: false,
+          holder: { ...claim, contactId: 'ct_B', claimedAt: later },
+        });
+        // Another organization has its own claims.
+        expect(await repository.claimContactPhoneNumber({ ...claim, organizationId: freshOrganization() })).toEqual({ claimed: true });
+      });
+
+      it('an open conversation: released only by its holder; a take-over of a vanished claim claims afresh', async () => {
+        const organizationId = freshOrganization();
+        const claim = { organizationId, senderPhoneNumber: '15550001111', contactId: 'ct_A', conversationId: 'cv_1', claimedAt: at };
+        expect(await repository.claimOpenConversation(claim)).toEqual({ claimed: true });
+        await repository.releaseOpenConversation({ ...claim, conversationId: 'cv_other' });
+        expect(await repository.claimOpenConversation({ ...claim, conversationId: 'cv_2' })).toEqual({ claimed: false, holder: claim });
+        // Another sender, or another contact, is another pair.
+        expect(await repository.claimOpenConversation({ ...claim, senderPhoneNumber: '15550002222', conversationId: 'cv_3' })).toEqual({ claimed: true });
+        expect(await repository.claimOpenConversation({ ...claim, contactId: 'ct_B', conversationId: 'cv_4' })).toEqual({ claimed: true });
+        await repository.releaseOpenConversation(claim);
+        await repository.releaseOpenConversation(claim);
+        expect(await repository.claimOpenConversation({ ...claim, conversationId: 'cv_5' }, 'cv_1')).toEqual({ claimed: true });
+        expect(await repository.claimOpenConversation({ ...claim, conversationId: 'cv_6' })).toMatchObject({ claimed: false, holder: { conversationId: 'cv_5' } });
+      });
+    });
+
+    describe('contacts', () => {
+      it('inserts once, reads back exactly, refuses an id in use', async () => {
+        const organizationId = freshOrganization();
+        const ann = contact(organizationId, 'ct_0001', { email: 'ann@example.com', tags: ['vip', 'berlin'] });
+        await repository.insertContact(ann);
+        expect(await repository.getContact(organizationId, 'ct_0001')).toEqual(ann);
+        await expect(repository.insertContact({ ...ann, name: 'Again' })).rejects.toThrow();
+        expect(await repository.getContact(organizationId, 'ct_0001')).toEqual(ann);
+        expect(await repository.getContact(organizationId, 'ct_missing')).toBeUndefined();
+        expect(await repository.getContact(freshOrganization(), 'ct_0001')).toBeUndefined();
+      });
+
+      it('lists newest first (descending id) in offset windows, with totals, filtered by tag or search', async () => {
+        const organizationId = freshOrganization();
+        const all = [
+          contact(organizationId, 'ct_0001', { name: 'Ann Alpha', tags: ['vip'] }),
+          contact(organizationId, 'ct_0002', { name: 'Bob Beta' }),
+          contact(organizationId, 'ct_0003', { name: 'Cleo Alpha', tags: ['vip', 'late'] }),
+          contact(organizationId, 'ct_0004', { name: 'Dan Delta' }),
+        ];
+        for (const each of all) await repository.insertContact(each);
+        await repository.insertContact(contact(freshOrganization(), 'ct_0005'));
+
+        const ids = (result: { items: Contact[] }) => result.items.map((item) => item.contactId);
+        const everything = await repository.listContacts(organizationId, {}, { offset: 0, limit: 10 });
+        expect(everything).toEqual({ items: [...all].reverse(), total: 4 });
+        const window = await repository.listContacts(organizationId, {}, { offset: 1, limit: 2 });
+        expect([ids(window), window.total]).toEqual([['ct_0003', 'ct_0002'], 4]);
+        const beyond = await repository.listContacts(organizationId, {}, { offset: 10, limit: 2 });
+        expect(beyond).toEqual({ items: [], total: 4 });
+
+        const tagged = await repository.listContacts(organizationId, { tag: 'vip' }, { offset: 0, limit: 1 });
+        expect([ids(tagged), tagged.total]).toEqual([['ct_0003'], 2]);
+        const searched = await repository.listContacts(organizationId, { search: 'alpha' }, { offset: 1, limit: 5 });
+        expect([ids(searched), searched.total]).toEqual([['ct_0001'], 2]);
+        const byDigits = await repository.listContacts(organizationId, { search: '0000004' }, { offset: 0, limit: 5 });
+        expect([ids(byDigits), byDigits.total]).toEqual([['ct_0004'], 1]);
+        expect(await repository.listContacts(freshOrganization(), {}, { offset: 0, limit: 5 })).toEqual({ items: [], total: 0 });
+      });
+    });
+
+    describe('conversations', () => {
+      it('inserts once, reads back exactly, refuses an id in use', async () => {
+        const organizationId = freshOrganization();
+        const open = conversation(organizationId, 'cv_0001', 'ct_1');
+        await repository.insertConversation(open);
+        expect(await repository.getConversation(organizationId, 'cv_0001')).toEqual(open);
+        await expect(repository.insertConversation({ ...open, contactId: 'ct_2' })).rejects.toThrow();
+        expect(await repository.getConversation(organizationId, 'cv_0001')).toEqual(open);
+        expect(await repository.getConversation(freshOrganization(), 'cv_0001')).toBeUndefined();
+      });
+
+      it('changes status only from the other status, setting and clearing closedAt', async () => {
+        const organizationId = freshOrganization();
+        const open = conversation(organizationId, 'cv_0001', 'ct_1');
+        await repository.insertConversation(open);
+        expect(await repository.changeConversationStatus(organizationId, 'cv_0001', 'open', later)).toBeUndefined();
+        const closed = await repository.changeConversationStatus(organizationId, 'cv_0001', 'closed', later);
+        expect(closed).toEqual({ ...open, status: 'closed', updatedAt: later, closedAt: later });
+        expect(await repository.getConversation(organizationId, 'cv_0001')).toEqual(closed);
+        expect(await repository.changeConversationStatus(organizationId, 'cv_0001', 'closed', later)).toBeUndefined();
+        const reopened = await repository.changeConversationStatus(organizationId, 'cv_0001', 'open', at);
+        expect(reopened).toEqual({ ...open, updatedAt: at });
+        expect(await repository.getConversation(organizationId, 'cv_0001')).toEqual(reopened);
+        expect(await repository.changeConversationStatus(organizationId, 'cv_missing', 'closed', later)).toBeUndefined();
+        expect(await repository.getConversation(organizationId, 'cv_missing')).toBeUndefined();
+      });
+
+      it('lists newest first with totals, by status and by contact', async () => {
+        const organizationId = freshOrganization();
+        const all = [
+          conversation(organizationId, 'cv_0001', 'ct_1'),
+          conversation(organizationId, 'cv_0002', 'ct_2'),
+          conversation(organizationId, 'cv_0003', 'ct_1'),
+          conversation(organizationId, 'cv_0004', 'ct_1'),
+        ];
+        for (const each of all) await repository.insertConversation(each);
+        await repository.changeConversationStatus(organizationId, 'cv_0003', 'closed', later);
+        await repository.insertConversation(conversation(freshOrganization(), 'cv_0005', 'ct_1'));
+
+        const ids = (result: { items: Conversation[] }) => result.items.map((item) => item.conversationId);
+        const everything = await repository.listConversations(organizationId, {}, { offset: 0, limit: 10 });
+        expect([ids(everything), everything.total]).toEqual([['cv_0004', 'cv_0003', 'cv_0002', 'cv_0001'], 4]);
+        const open = await repository.listConversations(organizationId, { status: 'open' }, { offset: 1, limit: 5 });
+        expect([ids(open), open.total]).toEqual([['cv_0002', 'cv_0001'], 3]);
+        const closed = await repository.listConversations(organizationId, { status: 'closed' }, { offset: 0, limit: 5 });
+        expect([ids(closed), closed.total]).toEqual([['cv_0003'], 1]);
+        const ofContact = await repository.listConversations(organizationId, { contactId: 'ct_1' }, { offset: 0, limit: 2 });
+        expect([ids(ofContact), ofContact.total]).toEqual([['cv_0004', 'cv_0003'], 3]);
+        const openOfContact = await repository.listConversations(organizationId, { contactId: 'ct_1', status: 'open' }, { offset: 0, limit: 5 });
+        expect([ids(openOfContact), openOfContact.total]).toEqual([['cv_0004', 'cv_0001'], 2]);
+      });
+    });
+  });
+}

@@ -1,0 +1,15 @@
+/** The in-memory fakes the unit tests use pass the same contracts as the DynamoDB adapters (test/integration/contracts). */
+import { InMemoryBroadcastRepository, InMemoryIdempotencyGuard, InMemorySendPacer } from '../../support/broadcast-fakes';
+import { describeBroadcastRepositoryContract } from '../../support/contracts/broadcast-repository.contract';
+import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
+import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
+import { describeSendPacerContract } from '../../support/contracts/send-pacer.contract';
+import { describeTenancyRepositoryContract } from '../../support/contracts/tenancy-repository.contract';
+import { InMemoryInboxRepository } from '../../support/in-memory-inbox-repository';
+import { InMemoryTenancyRepository } from '../../support/in-memory-tenancy-repository';
+
+describeTenancyRepositoryContract('InMemoryTenancyRepository', () => new InMemoryTenancyRepository());
+describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInboxRepository());
+describeSendPacerContract('InMemorySendPacer', () => new InMemorySendPacer());
+describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryIdempotencyGuard());
+describeBroadcastRepositoryContract('InMemoryBroadcastRepository', () => new InMemoryBroadcastRepository());
