@@ -321,7 +321,11 @@ export async function benchLoad(options: LoadOptions = {}): Promise<LoadResult> 
       intended429: all.filter(isIntended429).length,
       errors: errors.length,
       timedOut: all.filter((outcome) => outcome.status === 'timeout').length,
-      errorSamples: [...new Set(errors.map((outcome) => `${outcome.className} ${outcome.status}${outcome.detail ? `: ${outcome.detail}` : ''}`))].slice(0, 8),
+      // One sample per kind of error (status or network failure), with its count.
+      errorSamples: [...new Set(errors.map((outcome) => String(outcome.status)))].map((status) => {
+        const list = errors.filter((outcome) => String(outcome.status) === status);
+        return `${status} x${list.length} (e.g. ${list[0]!.className}${list[0]!.detail ? `: ${list[0]!.detail}` : ''})`;
+      }),
       byClass,
       goal: {
         text: '200 requests/s held for 60 s (achieved >= 98% of target), p99 < 1 s, no error other than intended 429s',
