@@ -259,7 +259,8 @@ export async function benchLoad(options: LoadOptions = {}): Promise<LoadResult> 
           status: timedOut ? 'timeout' : 'network-error',
           latencyMs: performance.now() - scheduledAt,
           ok: false,
-          detail: timedOut ? undefined : String(error),
+          // fetch reports "fetch failed"; the reason (e.g. a connect timeout) is its cause.
+          detail: timedOut ? undefined : `${String(error)} (${String((error as { cause?: { code?: string; message?: string } }).cause?.code ?? (error as { cause?: { message?: string } }).cause?.message)})`,
         };
       } finally {
         clearTimeout(timer);
