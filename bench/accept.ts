@@ -236,7 +236,7 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
       await services.http.authenticate('broadcast-api-key', key);
       await services.http.authenticate('broadcast-api-key', key);
     }),
-    await timeStep('rate limit: 1 conditional update', times, (iteration) =>
+    await timeStep('rate limit: previous-minute read + 1 conditional update', times, (iteration) =>
       services.http.rateLimiter.consume(`bench-steps#${context.seed}#${iteration}`, 10, new Date()),
     ),
     await timeStep('duplicate check (findDuplicateRecipient)', times, () => findDuplicateRecipient(request.data)),

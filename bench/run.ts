@@ -3,7 +3,8 @@
  * written to bench/results/latest.json. Not a test; `npm test` never runs it.
  *
  *   npm run bench                          # everything (about 8-10 minutes)
- *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, pacing, wrapper
+ *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, pacing, wrapper, load
+ *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -15,13 +16,21 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'pacing', 'wrapper'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'pacing', 'wrapper', 'load'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
 const selected = new Set<Section>(
   onlyArgument ? (onlyArgument.slice('--only='.length).split(',').filter((name) => (sections as readonly string[]).includes(name)) as Section[]) : sections,
 );
+
+const numberArgument = (name: string): number | undefined => {
+  const argument = process.argv.find((candidate) => candidate.startsWith(`--${name}=`));
+  if (!argument) return undefined;
+  const value = Number(argument.slice(name.length + 3));
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+};
 
 const resultsDirectory = join(__dirname, 'results');
 
@@ -265,6 +274,43 @@ async function main(): Promise<void> {
     loadBySection.wrapper = os.loadavg();
     out(describeWrapperLatency(wrapper));
     goals.push({ figure: 'wrapper added latency p50 / p99 (20 clients)', value: `${round(wrapper.addedMs.p50, 1)} / ${round(wrapper.addedMs.p99, 1)} ms`, goal: 'none set', met: '-' });
+  }
+
+  if (selected.has('load')) {
+    const rate = numberArgument('load-rate') ?? 200;
+    const seconds = numberArgument('load-seconds') ?? 60;
+    out(section(`4d. Mixed load: open loop at ${rate} requests/s for ${seconds} s (status, lists, small broadcasts, free-form, v1, /upstream)`));
+    const { benchLoad } = await import('./load');
+    const load = await benchLoad({ ratePerSecond: rate, seconds, log: out });
+    results.load = load;
+    loadBySection.load = os.loadavg();
+    out(
+      `achieved ${round(load.achievedPerSecond, 1)} answers/s of ${rate} targeted; p50 ${ms(load.p50)}, p99 ${ms(load.p99)}; ` +
+        `generator start lag p99 ${ms(load.startLagP99Ms)}; load average after: ${os.loadavg().map((value) => round(value, 2)).join(' / ')}`,
+    );
+    out(`status codes: ${Object.entries(load.statuses).map(([status, count]) => `${status}: ${count}`).join(', ')}; intended 429s ${load.intended429}; errors ${load.errors} (timed out ${load.timedOut})`);
+    out(
+      renderTable(
+        ['class', 'requests', 'p50', 'p99', 'status codes', 'intended 429', 'errors'],
+        Object.entries(load.byClass).map(([name, figures]) => [
+          name,
+          figures.requests,
+          ms(figures.p50),
+          ms(figures.p99),
+          Object.entries(figures.statuses).map(([status, count]) => `${status}: ${count}`).join(', '),
+          figures.intended429,
+          figures.errors,
+        ]),
+      ),
+    );
+    for (const sample of load.errorSamples) out(`  error: ${sample}`);
+    const atGoalSetting = rate >= 200 && seconds >= 60;
+    goals.push({
+      figure: `mixed load ${rate}/s for ${seconds} s`,
+      value: `${round(load.achievedPerSecond, 1)}/s, p99 ${ms(load.p99)}, errors ${load.errors}`,
+      goal: load.goal.text,
+      met: load.goal.met ? 'met' : atGoalSetting ? 'not met' : 'not met (run below the goal setting)',
+    });
   }
 
   if (acceptResult && drainResults) {

@@ -187,7 +187,7 @@ export class ApiStack extends Stack {
     this.broadcastUsagePlan = this.createBroadcastUsagePlan(keyedSurfaces);
     // No v1 usage plans: a usage plan meters only `x-api-key` keys, and v1 keys are Bearer tokens that
     // no plan could ever be associated with. The per-plan limits are enforced exactly in the
-    // application (route class `v1-plan`, DynamoDB fixed windows); see docs/ORGANIZATIONS-AND-V1.md.
+    // application (route class `v1-plan`, DynamoDB sliding windows); see docs/ORGANIZATIONS-AND-V1.md.
 
     for (const name of functionNames) {
       if (functions[name].managesApiKeys) this.allowApiKeyManagement(this.functions[name], this.broadcastUsagePlan);

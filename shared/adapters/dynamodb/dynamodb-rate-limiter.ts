@@ -1,11 +1,27 @@
+import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { secondsUntilWindowEnds, windowOf, type RateLimitDecision, type RateLimiter } from '../../rate-limiting/rate-limiter';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { RateLimitDecision, RateLimiter } from '../../rate-limiting/rate-limiter';
+import { currentWindowAllowance, secondsUntilAdmitted, WINDOW_MS, windowStartMs } from '../../rate-limiting/sliding-window';
 import { RateLimitStoreUnavailableError } from '../../rate-limiting/errors';
 
+interface WindowItem {
+  requestCount?: number;
+  tokens?: Set<string>;
+}
+
 /**
- * One item per bucket and minute, incremented with a conditional update: the write is refused
- * once the window is full, so concurrent Lambdas never let more than the limit through.
+ * One item per bucket and minute. A request reads the previous minute's count (that window is
+ * closed), works out how many requests the current minute may still hold (sliding-window.ts), and
+ * increments the current minute's item with one conditional update that is refused once that
+ * allowance is reached, so concurrent Lambdas never let more than the limit through. No
+ * transaction is needed: the only item written is the current minute's.
+ *
+ * Every admitted request adds its own random token to the item, and the condition refuses a write
+ * whose token is already there. When the SDK retries an update the table applied but answered with
+ * a timeout, the retry fails that condition instead of counting twice, and the read-back finds the
+ * token: the request was admitted (not refused for a conflict with itself). Tokens are 12
+ * characters and only admitted requests add one, so an item stays under limit × 13 bytes.
  */
 export class DynamoDbRateLimiter implements RateLimiter {
   constructor(
@@ -14,25 +30,66 @@ export class DynamoDbRateLimiter implements RateLimiter {
   ) {}
 
   async consume(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
-    const window = windowOf(now);
+    try {
+      return await this.decide(bucket, limitPerMinute, now.getTime());
+    } catch (error) {
+      throw new RateLimitStoreUnavailableError('Rate-limit store unavailable', { cause: error });
+    }
+  }
+
+  private async decide(bucket: string, limit: number, nowMs: number): Promise<RateLimitDecision> {
+    const currentStart = windowStartMs(nowMs);
+    const currentKey = this.keyOf(bucket, currentStart);
+    const previous = (await this.read(this.keyOf(bucket, currentStart - WINDOW_MS))).requestCount ?? 0;
+    const allowance = currentWindowAllowance(limit, previous, nowMs);
+    const refuse = (current: number): RateLimitDecision => ({
+      allowed: false,
+      retryAfterSeconds: secondsUntilAdmitted(limit, { previous, current }, nowMs),
+      remaining: 0,
+    });
+    // The previous minute alone fills the limit: nothing to write.
+    if (allowance <= 0) return refuse((await this.read(currentKey)).requestCount ?? 0);
+
+    const token = randomBytes(9).toString('base64url');
     try {
       const result = await this.documentClient.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { pk: `RL#${bucket}#${window.startSeconds}` },
-          UpdateExpression: 'ADD requestCount :one SET expiresAt = if_not_exists(expiresAt, :expiresAt)',
-          ConditionExpression: 'attribute_not_exists(requestCount) OR requestCount < :limit',
-          ExpressionAttributeValues: { ':one': 1, ':limit': limitPerMinute, ':expiresAt': window.endSeconds + 60 },
+          Key: currentKey,
+          UpdateExpression: 'ADD requestCount :one, tokens :tokens SET expiresAt = if_not_exists(expiresAt, :expiresAt)',
+          ConditionExpression: '(attribute_not_exists(requestCount) OR requestCount < :allowance) AND NOT contains(tokens, :token)',
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':tokens': new Set([token]),
+            ':token': token,
+            ':allowance': allowance,
+            // Kept while it can still be another minute's "previous" window, then left to TTL.
+            ':expiresAt': (currentStart + 3 * WINDOW_MS) / 1000,
+          },
           ReturnValues: 'UPDATED_NEW',
         }),
       );
-      const used = Number(result.Attributes?.requestCount ?? 1);
-      return { allowed: true, retryAfterSeconds: 0, remaining: Math.max(0, limitPerMinute - used) };
+      return this.admitted(allowance, Number(result.Attributes?.requestCount ?? 1));
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) {
-        return { allowed: false, retryAfterSeconds: secondsUntilWindowEnds(now), remaining: 0 };
-      }
-      throw new RateLimitStoreUnavailableError('Rate-limit store unavailable', { cause: error });
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // DynamoDB can return the item with the failure (ReturnValuesOnConditionCheckFailure); dynalite
+      // cannot, so the item is read back consistently either way.
+      const item = await this.read(currentKey);
+      const current = item.requestCount ?? 0;
+      return item.tokens?.has(token) ? this.admitted(allowance, current) : refuse(current);
     }
+  }
+
+  private admitted(allowance: number, current: number): RateLimitDecision {
+    return { allowed: true, retryAfterSeconds: 0, remaining: Math.max(0, allowance - current) };
+  }
+
+  private keyOf(bucket: string, windowStart: number) {
+    return { pk: `RL#${bucket}#${windowStart / 1000}` };
+  }
+
+  private async read(key: { pk: string }): Promise<WindowItem> {
+    const result = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    return (result.Item ?? {}) as WindowItem;
   }
 }

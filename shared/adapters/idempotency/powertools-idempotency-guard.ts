@@ -1,8 +1,9 @@
 /**
  * Idempotency-Key handling on Powertools for AWS Lambda (idempotency utility): one conditional
- * write claims the key, the stored result is replayed on retries, a different payload under
- * the same key is refused (payload validation), and an in-progress claim expires with the
- * invocation so a crashed request does not block its key.
+ * write claims the key (carrying a claim token, see claim-token-persistence-layer.ts), the stored
+ * result is replayed on retries, a different payload under the same key is refused (payload
+ * validation), and an in-progress claim expires with the invocation so a crashed request does not
+ * block its key.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -11,10 +12,10 @@ import {
   IdempotencyValidationError,
   makeIdempotent,
 } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import type { IdempotencyGuard } from '../../broadcast/ports';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../broadcast/errors';
+import { ClaimTokenPersistenceLayer } from './claim-token-persistence-layer';
 
 /** The contract asks for at least 24 hours; two days covers a retry across a day boundary. */
 const KEY_LIFETIME_SECONDS = 48 * 3600;
@@ -26,15 +27,10 @@ interface GuardedCall {
 }
 
 export class PowertoolsIdempotencyGuard implements IdempotencyGuard {
-  private readonly persistenceStore: DynamoDBPersistenceLayer;
+  private readonly persistenceStore: ClaimTokenPersistenceLayer;
 
   constructor(dynamodb: DynamoDBClient, tableName: string) {
-    this.persistenceStore = new DynamoDBPersistenceLayer({
-      tableName,
-      awsSdkV3Client: dynamodb,
-      keyAttr: 'pk',
-      expiryAttr: 'expiresAt',
-    });
+    this.persistenceStore = new ClaimTokenPersistenceLayer(dynamodb, tableName);
   }
 
   async run<T extends object>(key: string, payloadHash: string, work: () => Promise<T>, options: { inProgressTimeoutMs: number }): Promise<T> {

@@ -79,11 +79,11 @@ describe('DynamoDbSendPacer', () => {
   });
 });
 
-describe('DynamoDbRateLimiter', () => {
+describe('DynamoDbRateLimiter (sliding window)', () => {
   const windowStart = new Date('2026-03-01T09:15:00.000Z');
   const at = (ms: number) => new Date(windowStart.getTime() + ms);
 
-  it('lets exactly N of 30 concurrent requests through and tells the others when the window ends', async () => {
+  it('lets exactly N of 30 concurrent requests through and tells the others the exact wait', async () => {
     const bucket = unique('send#key');
     const now = at(20_300);
     const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.consume(bucket, 10, now)));
@@ -93,23 +93,40 @@ describe('DynamoDbRateLimiter', () => {
     expect(allowed.every((decision) => decision.retryAfterSeconds === 0)).toBe(true);
     const refused = decisions.filter((decision) => !decision.allowed);
     expect(refused).toHaveLength(20);
-    // 60 - 20.3 s left in the minute → 40 s (rounded up).
-    expect(refused.every((decision) => decision.retryAfterSeconds === 40 && decision.remaining === 0)).toBe(true);
+    // The 10 stay in the window until one of them has slid out: 6 s into the next minute, 45.7 s away → 46.
+    expect(refused.every((decision) => decision.retryAfterSeconds === 46 && decision.remaining === 0)).toBe(true);
   });
 
-  it('says at least 1 second at the very end of the window', async () => {
+  it('refuses 10 more at 1:00 after 10 at 0:59 (limit 10), then admits one per 6 s', async () => {
     const bucket = unique('send#key');
-    await limiter.consume(bucket, 1, at(59_500));
-    await expect(limiter.consume(bucket, 1, at(59_500))).resolves.toEqual({ allowed: false, retryAfterSeconds: 1, remaining: 0 });
-    await expect(limiter.consume(bucket, 1, at(1_000))).resolves.toMatchObject({ allowed: false, retryAfterSeconds: 59 });
+    const first = await Promise.all(Array.from({ length: 10 }, () => limiter.consume(bucket, 10, at(59_000))));
+    expect(first.every((decision) => decision.allowed)).toBe(true);
+    const second = await Promise.all(Array.from({ length: 10 }, () => limiter.consume(bucket, 10, at(60_000))));
+    expect(second.filter((decision) => decision.allowed)).toHaveLength(0);
+    expect(second.every((decision) => decision.retryAfterSeconds === 6)).toBe(true);
+    await expect(limiter.consume(bucket, 10, at(65_999))).resolves.toEqual({ allowed: false, retryAfterSeconds: 1, remaining: 0 });
+    await expect(limiter.consume(bucket, 10, at(66_000))).resolves.toEqual({ allowed: true, retryAfterSeconds: 0, remaining: 0 });
+    await expect(limiter.consume(bucket, 10, at(66_000))).resolves.toEqual({ allowed: false, retryAfterSeconds: 6, remaining: 0 });
   });
 
-  it('starts afresh in the next window and counts buckets apart', async () => {
+  it('says at least 1 second, and a lone request at the end of a minute weighs on all of the next (limit 1)', async () => {
+    const bucket = unique('send#key');
+    await expect(limiter.consume(bucket, 1, at(59_500))).resolves.toMatchObject({ allowed: true });
+    // Admitted again only once the minute holding it has fully slid out: at 2:00, 60.5 s later.
+    await expect(limiter.consume(bucket, 1, at(59_500))).resolves.toEqual({ allowed: false, retryAfterSeconds: 61, remaining: 0 });
+    await expect(limiter.consume(bucket, 1, at(119_999))).resolves.toEqual({ allowed: false, retryAfterSeconds: 1, remaining: 0 });
+    await expect(limiter.consume(bucket, 1, at(120_000))).resolves.toEqual({ allowed: true, retryAfterSeconds: 0, remaining: 0 });
+  });
+
+  it('gives back the previous minute as it slides out, counts buckets apart, and forgets a quiet minute', async () => {
     const bucket = unique('send#key');
     for (let request = 0; request < 3; request += 1) await limiter.consume(bucket, 3, at(10_000));
     await expect(limiter.consume(bucket, 3, at(59_999))).resolves.toMatchObject({ allowed: false });
     await expect(limiter.consume(unique('send#key'), 3, at(59_999))).resolves.toEqual({ allowed: true, retryAfterSeconds: 0, remaining: 2 });
-    await expect(limiter.consume(bucket, 3, at(60_000))).resolves.toEqual({ allowed: true, retryAfterSeconds: 0, remaining: 2 });
+    // 20 s into the next minute two thirds of the previous one still count: 3 × 2/3 = 2, so one fits.
+    await expect(limiter.consume(bucket, 3, at(80_000))).resolves.toEqual({ allowed: true, retryAfterSeconds: 0, remaining: 0 });
+    await expect(limiter.consume(bucket, 3, at(80_000))).resolves.toMatchObject({ allowed: false });
+    await expect(limiter.consume(bucket, 3, at(180_000))).resolves.toEqual({ allowed: true, retryAfterSeconds: 0, remaining: 2 });
   });
 
   it('reports an unusable store as RateLimitStoreUnavailableError', async () => {
