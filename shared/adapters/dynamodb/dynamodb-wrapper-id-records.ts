@@ -13,6 +13,7 @@ import { BatchGetCommand, BatchWriteCommand, PutCommand, type DynamoDBDocumentCl
 import { UpstreamIdStoreUnavailableError } from '../../upstream/errors';
 import type { WrapperIdRecord, WrapperIdRecords } from '../../upstream/ports';
 import { isStoreUnavailableError } from './dynamodb-errors';
+import { messagingKeys } from './messaging-table';
 
 type Kind = 'MEDIA' | 'MESSAGE';
 
@@ -20,7 +21,7 @@ type Kind = 'MEDIA' | 'MESSAGE';
 export const RECORD_LIFETIME_DAYS: Record<Kind, number> = { MEDIA: 30, MESSAGE: 90 };
 const DAY_SECONDS = 86_400;
 
-export const wrapperIdKey = (organizationId: string, kind: Kind, id: string) => ({ pk: `UPSTREAM#${organizationId}#${kind}#${id}`, sk: 'UPSTREAM_ID' });
+const wrapperIdKey = messagingKeys.wrapperId;
 
 export class DynamoDbWrapperIdRecords implements WrapperIdRecords {
   constructor(

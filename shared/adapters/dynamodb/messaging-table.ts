@@ -39,6 +39,8 @@ export const messagingKeys = {
   pacer: (accountKey: string) => ({ pk: `PACE#${accountKey}`, sk: 'PACE' }),
   /** Campaign names compare without case. */
   broadcastName: (organizationId: string, broadcastName: string) => ({ pk: `BCNAME#${organizationId}#${broadcastName.toLowerCase()}`, sk: 'NAME' }),
+  /** A media id uploaded or a message id sent through /upstream, under its organization (another's id is simply absent). */
+  wrapperId: (organizationId: string, kind: 'MEDIA' | 'MESSAGE', id: string) => ({ pk: `UPSTREAM#${organizationId}#${kind}#${id}`, sk: 'UPSTREAM_ID' }),
 } as const;
 
 /** Where a ledger item sits, from its partition key. */
