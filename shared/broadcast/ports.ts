@@ -47,7 +47,12 @@ export interface BroadcastRepository {
   getJob(jobId: string): Promise<BroadcastJob | undefined>;
   getChunkProgress(jobId: string): Promise<ChunkProgress[]>;
 
-  markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<void>;
+  /**
+   * Notes the chunk's first start. False when the chunk does not exist: its job was discarded at
+   * accept time because queueing failed (job-fan-out.ts), so a message that did reach the queue
+   * must send nothing.
+   */
+  markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean>;
   /** Conditional write: only the first claim of a recipient succeeds. Written before the upstream call. */
   claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult>;
   /** Moves a claimed entry to its outcome. Unknown → not retried. */

@@ -62,7 +62,10 @@ export async function processOutboundChunk(
   invocation: ChunkInvocation,
 ): Promise<ChunkReport> {
   const { broadcasts, clock, settings } = dependencies;
-  await broadcasts.markChunkStarted(message.jobId, message.chunkIndex, clock.now());
+  if (!(await broadcasts.markChunkStarted(message.jobId, message.chunkIndex, clock.now()))) {
+    // The job was discarded when queueing its other chunks failed: nothing of it may be sent.
+    return { sent: 0, failed: 0, unknown: 0, skipped: message.recipients.length, continued: 0, chunkDone: true };
+  }
   const account = await dependencies.senders.accountOf(message.organizationId, message.wabaId);
   const session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: account.messagesPerSecond }, settings, chunkWorkerBudget(settings));
   const outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);

@@ -328,10 +328,12 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return chunk;
   }
 
-  async markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<void> {
+  async markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean> {
     this.touch('markChunkStarted');
-    const chunk = this.chunkRecord(jobId, chunkIndex);
+    const chunk = this.chunks.get(InMemoryBroadcastRepository.chunkId(jobId, chunkIndex));
+    if (!chunk) return false;
     chunk.startedAt ??= now.toISOString();
+    return true;
   }
 
   async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult> {
@@ -495,6 +497,25 @@ export function broadcastRequest(
       return { countryCode: '91', toPhoneNumber: recipientNumber(index), ...(parameters ? { templateParams: parameters } : {}) };
     }),
     ...overrides,
+  };
+}
+
+/** The job a template chunk message belongs to, as the accept path records it. */
+export function jobOf(message: TemplateChunkMessage, chunkSizes: readonly number[] = [message.recipients.length], createdAt = '2026-03-01T09:00:00.000Z'): BroadcastJob {
+  return {
+    kind: 'template',
+    jobId: message.jobId,
+    organizationId: message.organizationId,
+    broadcastName: 'test',
+    exposed: true,
+    wabaId: message.wabaId,
+    phoneNumberId: message.phoneNumberId,
+    fromPhoneNumber: SENDER.phoneNumber,
+    template: { name: message.template.name, language: message.template.language, category: 'UTILITY', id: 'tpl_1' },
+    totalRecipients: chunkSizes.reduce((sum, size) => sum + size, 0),
+    totalChunks: chunkSizes.length,
+    chunkSize: 1000,
+    createdAt,
   };
 }
 

@@ -113,15 +113,23 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     return chunks;
   }
 
-  async markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<void> {
-    await this.documentClient.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: chunkKey(jobId, chunkIndex),
-        UpdateExpression: 'SET startedAt = if_not_exists(startedAt, :now)',
-        ExpressionAttributeValues: { ':now': now.toISOString() },
-      }),
-    );
+  async markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean> {
+    try {
+      await this.documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: chunkKey(jobId, chunkIndex),
+          UpdateExpression: 'SET startedAt = if_not_exists(startedAt, :now)',
+          // Never recreate the chunk of a discarded job.
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult> {

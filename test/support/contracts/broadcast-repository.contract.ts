@@ -59,6 +59,16 @@ export function describeBroadcastRepositoryContract(name: string, makeRepository
       expect((await repository.getChunkProgress(jobId)).map((chunk) => chunk.started)).toEqual([false, true]);
     });
 
+    it('a discarded job is gone with its chunks; starting one of its chunks answers false and recreates nothing', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 3, 2), [2, 1]);
+      expect(await repository.markChunkStarted(jobId, 0, now)).toBe(true);
+      await repository.discardJob(jobId);
+      expect(await repository.getJob(jobId)).toBeUndefined();
+      expect(await repository.markChunkStarted(jobId, 1, now)).toBe(false);
+      expect(await repository.markChunkStarted(freshJobId(), 0, now)).toBe(false);
+    });
+
     it('the first claim of a recipient wins; later claims see the entry; outcomes are found by message id', async () => {
       const jobId = freshJobId();
       await repository.createJob(job(jobId, 2, 2), [2]);

@@ -18,6 +18,7 @@ import {
   chunkMessage,
   rejected,
   unknownOutcome,
+  jobOf,
 } from '../../support/broadcast-fakes';
 
 const START = '2026-03-01T09:00:00.000Z';
@@ -55,24 +56,7 @@ function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSettings>
   let deadline = startMs + 120_000;
   const invocation = { remainingTimeMs: () => deadline - time.nowMs() };
   const createJob = async (message: TemplateChunkMessage, chunkSizes = options.jobChunks ?? [message.recipients.length]) => {
-    await broadcasts.createJob(
-      {
-        kind: 'template',
-        jobId: message.jobId,
-        organizationId: message.organizationId,
-        broadcastName: 'test',
-        exposed: true,
-        wabaId: message.wabaId,
-        phoneNumberId: message.phoneNumberId,
-        fromPhoneNumber: SENDER.phoneNumber,
-        template: { name: message.template.name, language: message.template.language, category: 'UTILITY', id: 'tpl_1' },
-        totalRecipients: chunkSizes.reduce((sum, size) => sum + size, 0),
-        totalChunks: chunkSizes.length,
-        chunkSize: 1000,
-        createdAt: START,
-      },
-      chunkSizes,
-    );
+    await broadcasts.createJob(jobOf(message, chunkSizes, START), chunkSizes);
   };
   const run = (message: TemplateChunkMessage) => time.run(() => processOutboundChunk(dependencies, message, invocation));
   return {

@@ -8,6 +8,7 @@ import {
   RecordingOutboundQueue,
   ScriptedCloudApi,
   chunkMessage,
+  jobOf,
 } from '../../support/broadcast-fakes';
 import { lambdaContext } from '../../support/api-gateway-event';
 
@@ -62,7 +63,8 @@ const recordFor = (body: string, receiveCount: number): SQSRecord =>
 
 describe('a failing chunk delivery', () => {
   it('comes back after a short, growing delay instead of the full visibility timeout, and fails the record', async () => {
-    const { dependencies, queue } = setup();
+    const { dependencies, queue, broadcasts } = setup();
+    await broadcasts.createJob(jobOf(chunkMessage(3)), [3]);
     const body = JSON.stringify(chunkMessage(3));
     await expect(handleChunkRecord(dependencies, recordFor(body, 1), lambdaContext())).rejects.toThrow('tenancy store timed out');
     await expect(handleChunkRecord(dependencies, recordFor(body, 3), lambdaContext())).rejects.toThrow(StoreTimeoutError);
@@ -75,9 +77,20 @@ describe('a failing chunk delivery', () => {
   it('on its last delivery accounts every unsent recipient as WORKER_ERROR instead of failing again', async () => {
     const { dependencies, queue, broadcasts } = setup();
     const message = chunkMessage(3);
+    await broadcasts.createJob(jobOf(message), [3]);
     const last = queues.outboundMessages.maxReceiveCount;
     await expect(handleChunkRecord(dependencies, recordFor(JSON.stringify(message), last), lambdaContext())).resolves.toBeUndefined();
     expect(queue.deferrals).toEqual([]);
     expect(broadcasts.chunk(message.jobId, message.chunkIndex)).toMatchObject({ failed: 3, failuresByReason: { WORKER_ERROR: 3 } });
+  });
+
+  it('sends nothing for a job discarded at accept time (its queueing failed), and does not recreate its chunk', async () => {
+    const { dependencies, queue, broadcasts } = setup();
+    const upstream = dependencies.upstream as ScriptedCloudApi;
+    const message = chunkMessage(3);
+    await expect(handleChunkRecord(dependencies, recordFor(JSON.stringify(message), 1), lambdaContext())).resolves.toBeUndefined();
+    expect(upstream.sends).toEqual([]);
+    expect(queue.deferrals).toEqual([]);
+    expect(broadcasts.chunk(message.jobId, message.chunkIndex)).toBeUndefined();
   });
 });
