@@ -1,13 +1,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastNameRegistry } from '../../broadcast/ports';
+import { classifyStoreFaults } from './dynamodb-errors';
 
 /** One claim item per organization and campaign name in the messaging table (pk `BCNAME#<org>#<name>`). */
 export class DynamoDbBroadcastNameRegistry implements BroadcastNameRegistry {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.documentClient);
+  }
 
   private key(organizationId: string, broadcastName: string) {
     return { pk: `BCNAME#${organizationId}#${broadcastName.toLowerCase()}`, sk: 'NAME' };

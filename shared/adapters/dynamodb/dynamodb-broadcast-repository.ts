@@ -19,6 +19,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastJob, ChunkProgress } from '../../broadcast/broadcast-job';
 import type { BroadcastRepository, ClaimResult, LedgerEntry, LedgerEntryLocation, ProgressDelta } from '../../broadcast/ports';
+import { classifyStoreFaults } from './dynamodb-errors';
 
 const jobKey = (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' });
 const chunkKey = (jobId: string, chunkIndex: number) => ({ pk: `JOB#${jobId}`, sk: `CHUNK#${String(chunkIndex).padStart(4, '0')}` });
@@ -38,7 +39,9 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.documentClient);
+  }
 
   private expiresAt(from: Date): number {
     return Math.floor(from.getTime() / 1000) + RETENTION_SECONDS;

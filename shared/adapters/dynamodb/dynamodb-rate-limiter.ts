@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { secondsUntilWindowEnds, windowOf, type RateLimitDecision, type RateLimiter } from '../../rate-limiting/rate-limiter';
 import { RateLimitStoreUnavailableError } from '../../rate-limiting/errors';
+import { classifyStoreFaults, storeFault } from './dynamodb-errors';
 
 /**
  * One item per bucket and minute, incremented with a conditional update: the write is refused
@@ -11,7 +12,9 @@ export class DynamoDbRateLimiter implements RateLimiter {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.documentClient);
+  }
 
   async consume(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
     const window = windowOf(now);
@@ -32,7 +35,7 @@ export class DynamoDbRateLimiter implements RateLimiter {
       if (error instanceof ConditionalCheckFailedException) {
         return { allowed: false, retryAfterSeconds: secondsUntilWindowEnds(now), remaining: 0 };
       }
-      throw new RateLimitStoreUnavailableError('Rate-limit store unavailable', { cause: error });
+      throw storeFault(error, RateLimitStoreUnavailableError, 'Rate-limit store');
     }
   }
 }

@@ -7,6 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SendPacer } from '../../broadcast/ports';
+import { classifyStoreFaults } from './dynamodb-errors';
 
 const pacerKey = (accountKey: string) => ({ pk: `PACE#${accountKey}`, sk: 'PACE' });
 
@@ -14,7 +15,9 @@ export class DynamoDbSendPacer implements SendPacer {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.documentClient);
+  }
 
   async reserve(accountKey: string, count: number, ratePerSecond: number, nowMs: number): Promise<number> {
     const durationMs = (count * 1000) / ratePerSecond;

@@ -15,6 +15,8 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { Context } from 'aws-lambda';
 import type { IdempotencyGuard } from '../../broadcast/ports';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../broadcast/errors';
+import { classifyStoreFaults, storeFault } from '../dynamodb/dynamodb-errors';
+import { StoreUnavailableError } from '../../ports/errors';
 
 /** The contract asks for at least 24 hours; two days covers a retry across a day boundary. */
 const KEY_LIFETIME_SECONDS = 48 * 3600;
@@ -35,6 +37,7 @@ export class PowertoolsIdempotencyGuard implements IdempotencyGuard {
       keyAttr: 'pk',
       expiryAttr: 'expiresAt',
     });
+    classifyStoreFaults(dynamodb);
   }
 
   async run<T extends object>(key: string, payloadHash: string, work: () => Promise<T>, options: { inProgressTimeoutMs: number }): Promise<T> {
@@ -55,7 +58,8 @@ export class PowertoolsIdempotencyGuard implements IdempotencyGuard {
     } catch (error) {
       if (error instanceof IdempotencyAlreadyInProgressError) throw new IdempotencyKeyInProgressError();
       if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReusedError();
-      throw error;
+      // Powertools wraps store failures (IdempotencyPersistenceLayerError, the SDK error as cause).
+      throw storeFault(error, StoreUnavailableError, 'Idempotency store');
     }
   }
 }
