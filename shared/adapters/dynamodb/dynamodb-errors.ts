@@ -19,6 +19,12 @@ const transientErrorNames = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'ServiceUnavailableException',
+  // SQS and KMS spell theirs differently.
+  'RequestThrottled',
+  'KmsThrottled',
+  'KMSInternalException',
+  'DependencyTimeoutException',
+  'InternalFailure',
 ]);
 
 const transientSocketCodes = new Set([
