@@ -8,6 +8,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   IdempotencyAlreadyInProgressError,
   IdempotencyConfig,
+  IdempotencyUnknownError,
   IdempotencyValidationError,
   makeIdempotent,
 } from '@aws-lambda-powertools/idempotency';
@@ -58,8 +59,8 @@ export class PowertoolsIdempotencyGuard implements IdempotencyGuard {
     } catch (error) {
       if (error instanceof IdempotencyAlreadyInProgressError) throw new IdempotencyKeyInProgressError();
       if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReusedError();
-      // Powertools wraps store failures (IdempotencyPersistenceLayerError, the SDK error as cause).
-      throw storeFault(error, StoreUnavailableError, 'Idempotency store');
+      // Powertools' own errors wrap store failures (the SDK error as cause); the work's errors pass unchanged.
+      throw error instanceof IdempotencyUnknownError ? storeFault(error, StoreUnavailableError, 'Idempotency store') : error;
     }
   }
 }
