@@ -92,7 +92,8 @@ const classifierName = 'storeFaultClassifier';
  * other answers pass through unchanged.
  */
 export function classifyStoreFaults(client: { middlewareStack: MiddlewareStack<any, any> }): void {
-  client.middlewareStack.add(
+  // A stand-in client of a unit test (a bare `send`) has no stack: its faults are its own.
+  client.middlewareStack?.add(
     (next) => async (args) => {
       try {
         return await next(args);
