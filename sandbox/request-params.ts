@@ -9,7 +9,8 @@
  * Errors use Meta's code 100 wording and PHP-style paths (`calling['status']`), like the
  * message validation does.
  */
-import { invalidJsonBody, invalidParameter, requiredParameter } from './graph-errors';
+import { jsonNestingExceeds, MAX_JSON_NESTING_DEPTH } from '../shared/http/json-depth';
+import { GraphError, invalidJsonBody, invalidParameter, requiredParameter } from './graph-errors';
 import { MultipartError, multipartBoundary, parseMultipart, type MultipartPart } from './multipart';
 
 export type Json = Record<string, unknown>;
@@ -18,14 +19,26 @@ export function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** An empty body is an empty object; anything that is not JSON is Meta's "Invalid JSON" error. */
+/**
+ * An empty body is an empty object; anything that is not JSON is Meta's "Invalid JSON" error, and
+ * so is JSON nested past the shared limit (the validators below recurse).
+ */
 export function readJsonBody(body: Buffer): unknown {
   if (body.length === 0) return {};
+  const text = body.toString('utf8');
+  let value: unknown;
   try {
-    return JSON.parse(body.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     throw invalidJsonBody();
   }
+  refuseDeepNesting(text, 'Request body');
+  return value;
+}
+
+/** JSON in a body or in a form value nests at most the shared limit deep. */
+function refuseDeepNesting(text: string, what: string): void {
+  if (jsonNestingExceeds(text)) throw invalidParameter(`${what} nests deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
 }
 
 export interface ParamSource {
@@ -180,11 +193,13 @@ export class ParamReader {
     if (!this.has(key)) return undefined;
     let value = this.values[key];
     if (typeof value === 'string' && value.trim().startsWith('{')) {
+      const text = value;
       try {
-        value = JSON.parse(value);
+        value = JSON.parse(text);
       } catch {
         throw invalidParameter(`Param ${this.path(key)} must be a JSON object.`);
       }
+      refuseDeepNesting(text, `Param ${this.path(key)}`);
     }
     if (!isRecord(value)) throw invalidParameter(`Param ${this.path(key)} must be a JSON object.`);
     return ParamReader.of(value, this.path(key));
@@ -197,8 +212,10 @@ export class ParamReader {
     if (text.startsWith('[')) {
       try {
         const parsed: unknown = JSON.parse(text);
+        if (Array.isArray(parsed)) refuseDeepNesting(text, 'A parameter');
         return Array.isArray(parsed) ? parsed : undefined;
-      } catch {
+      } catch (error) {
+        if (error instanceof GraphError) throw error;
         // Graph also accepts `[a,b]` without quotes, e.g. template_ids=[123,456] of non-numeric ids.
         return text.slice(1, -1).split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
       }

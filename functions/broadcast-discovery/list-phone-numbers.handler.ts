@@ -1,10 +1,10 @@
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
-import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
+import { httpOperation } from '../../shared/http/http-operation';
 import { listSenders } from '../../shared/broadcast/list-senders';
 import type { SenderDirectory } from '../../shared/broadcast/ports';
 
-export const listPhoneNumbers: HttpOperation<{ senders: SenderDirectory }> = async (request, { senders }) => {
-  const caller = callerOf(request);
+export const listPhoneNumbers = httpOperation('broadcast-api-key', async (request, { senders }: { senders: SenderDirectory }) => {
+  const caller = request.caller;
   const numbers = await listSenders(senders, caller);
   return {
     statusCode: 200,
@@ -14,4 +14,4 @@ export const listPhoneNumbers: HttpOperation<{ senders: SenderDirectory }> = asy
       numbers.map((sender) => ({ phone_number: sender.phoneNumber, waba_id: sender.wabaId, phone_number_id: sender.phoneNumberId })),
     ),
   };
-};
+});

@@ -1,14 +1,14 @@
 import * as v from 'valibot';
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
-import type { HttpOperation } from '../../shared/http/http-operation';
+import { httpOperation } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
 import { digitsOnly } from '../../shared/broadcast/template-broadcast.schema';
 import { generateSenderKey, type SenderKeyErrors, type SenderKeyIssuer } from '../../shared/broadcast/generate-sender-key';
 
 const generateKeySchema = v.object({ phoneNumber: digitsOnly(8, 15) });
 
-export const generateKey: HttpOperation<{ keys: SenderKeyIssuer; keyErrors: SenderKeyErrors }> = async (request, dependencies) => {
+export const generateKey = httpOperation('none', async (request, dependencies: { keys: SenderKeyIssuer; keyErrors: SenderKeyErrors }) => {
   const { phoneNumber } = parseRequest(generateKeySchema, request.body);
   const { apiKey } = await generateSenderKey(dependencies.keys, dependencies.keyErrors, { phoneNumber, sourceIp: request.sourceIp });
   return { statusCode: 200, body: broadcastEnvelope(200, 'API key generated; store it now, it is not shown again', { apiKey }) };
-};
+});

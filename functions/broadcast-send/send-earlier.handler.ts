@@ -1,5 +1,5 @@
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
-import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
+import { httpOperation } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
 import { sendBulkSchema, sendSingleSchema } from '../../shared/broadcast/earlier-template-send.schema';
 import { sendEarlierTemplate, type CostSummary, type EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
@@ -10,9 +10,9 @@ const nested = (message: string, summary: CostSummary) => ({
   body: broadcastEnvelope(200, message, { status: true, message, data: summary }),
 });
 
-export const sendSingle: HttpOperation<EarlierSendDependencies> = async (request, dependencies) => {
+export const sendSingle = httpOperation('broadcast-api-key', async (request, dependencies: EarlierSendDependencies) => {
   const body = parseRequest(sendSingleSchema, request.body);
-  const summary = await sendEarlierTemplate(dependencies, callerOf(request), {
+  const summary = await sendEarlierTemplate(dependencies, request.caller, {
     mode: 'single',
     templateName: body.templateName,
     templateLanguage: body.templateLanguage,
@@ -20,11 +20,11 @@ export const sendSingle: HttpOperation<EarlierSendDependencies> = async (request
     broadcastName: body.broadcastName,
   });
   return nested('Message queued successfully', summary);
-};
+});
 
-export const sendBulk: HttpOperation<EarlierSendDependencies> = async (request, dependencies) => {
+export const sendBulk = httpOperation('broadcast-api-key', async (request, dependencies: EarlierSendDependencies) => {
   const body = parseRequest(sendBulkSchema, request.body);
-  const summary = await sendEarlierTemplate(dependencies, callerOf(request), {
+  const summary = await sendEarlierTemplate(dependencies, request.caller, {
     mode: 'bulk',
     templateName: body.templateName,
     templateLanguage: body.templateLanguage,
@@ -33,4 +33,4 @@ export const sendBulk: HttpOperation<EarlierSendDependencies> = async (request, 
     broadcastName: body.broadcastName,
   });
   return nested(`Bulk messages queued for ${summary.total_contacts - summary.failed_contacts} of ${summary.total_contacts} contacts`, summary);
-};
+});

@@ -1,11 +1,11 @@
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
-import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
+import { httpOperation } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
 import { freeformMessageSchema } from '../../shared/broadcast/freeform-message.schema';
 import { sendFreeformMessage, type SendFreeformDependencies } from '../../shared/broadcast/send-freeform-message';
 
-export const sendFreeform: HttpOperation<SendFreeformDependencies> = async (request, dependencies) => {
+export const sendFreeform = httpOperation('broadcast-api-key', async (request, dependencies: SendFreeformDependencies) => {
   const message = parseRequest(freeformMessageSchema, request.body);
-  await sendFreeformMessage(dependencies, callerOf(request), message);
+  await sendFreeformMessage(dependencies, request.caller, message);
   return { statusCode: 200, body: broadcastEnvelope(200, `Free-form ${message.type} message queued for delivery`, {}) };
-};
+});

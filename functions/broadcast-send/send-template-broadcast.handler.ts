@@ -1,5 +1,5 @@
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
-import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
+import { httpOperation } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
 import { templateBroadcastSchema } from '../../shared/broadcast/template-broadcast.schema';
 import { sendTemplateBroadcast as acceptBroadcast, type SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
@@ -9,14 +9,14 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A claim outlives the API Gateway integration timeout (29 s), then lapses so a crashed request frees its key. */
 const IN_PROGRESS_TIMEOUT_MS = 30_000;
 
-export const sendTemplateBroadcast: HttpOperation<SendTemplateBroadcastDependencies> = async (request, dependencies) => {
+export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (request, dependencies: SendTemplateBroadcastDependencies) => {
   const body = parseRequest(templateBroadcastSchema, request.body);
   const idempotencyKey = request.headers['idempotency-key'];
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidIdempotencyKeyError();
-  const result = await acceptBroadcast(dependencies, callerOf(request), body, { idempotencyKey, inProgressTimeoutMs: IN_PROGRESS_TIMEOUT_MS });
+  const result = await acceptBroadcast(dependencies, request.caller, body, { idempotencyKey, inProgressTimeoutMs: IN_PROGRESS_TIMEOUT_MS });
   if (result.kind === 'queued') {
     return { statusCode: 200, body: broadcastEnvelope(200, `Bulk broadcast queued for ${result.recipients} recipients`, {}) };
   }
   const { kind: _kind, ...job } = result;
   return { statusCode: 202, body: broadcastEnvelope(202, 'Broadcast accepted; processing in chunks of 1000 recipients', job) };
-};
+});

@@ -1,5 +1,5 @@
 import { publicPath, routes } from '../../runtime-contract/route-manifest';
-import type { HttpOperation } from '../../shared/http/http-operation';
+import { httpOperation, type HttpOperation } from '../../shared/http/http-operation';
 
 export interface HealthSettings {
   serviceName: string;
@@ -16,8 +16,8 @@ const endpointInventory = Object.fromEntries(
 
 /** Answers without touching any store: availability of the service itself, no key, no number, no template. */
 export const health =
-  (settings: HealthSettings): HttpOperation<unknown> =>
-  async () => ({
+  (settings: HealthSettings): HttpOperation<unknown, 'none'> =>
+  httpOperation('none', async () => ({
     statusCode: 200,
     body: {
       status: 'ok',
@@ -26,4 +26,4 @@ export const health =
       version: settings.version,
       endpoints: endpointInventory,
     },
-  });
+   }));

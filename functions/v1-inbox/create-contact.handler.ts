@@ -1,4 +1,4 @@
-import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
+import { httpOperation } from '../../shared/http/http-operation';
 import { v1Envelope } from '../../shared/http/surface-responses';
 import { parseRequest } from '../../shared/http/validation';
 import type { InboxServices } from '../../shared/inbox/inbox-services';
@@ -6,8 +6,8 @@ import { createContactSchema } from '../../shared/inbox/inbox.schema';
 import { contactResource } from './v1-resources';
 
 /** POST /v1/contacts — 201; 409 CONTACT_ALREADY_EXISTS when the phone number is taken in the organization. */
-export const createContact: HttpOperation<{ inbox: InboxServices }> = async (request, { inbox }) => {
-  const caller = callerOf(request);
+export const createContact = httpOperation('v1-api-key', async (request, { inbox }: { inbox: InboxServices }) => {
+  const caller = request.caller;
   const body = parseRequest(createContactSchema, request.body);
   const contact = await inbox.createContact({
     organizationId: caller.organizationId,
@@ -18,4 +18,4 @@ export const createContact: HttpOperation<{ inbox: InboxServices }> = async (req
     attributes: body.attributes,
   });
   return { statusCode: 201, body: v1Envelope(contactResource(contact)) };
-};
+});

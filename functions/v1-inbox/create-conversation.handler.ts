@@ -1,4 +1,4 @@
-import { callerOf, type HttpOperation } from '../../shared/http/http-operation';
+import { httpOperation } from '../../shared/http/http-operation';
 import { v1Envelope } from '../../shared/http/surface-responses';
 import { parseRequest } from '../../shared/http/validation';
 import type { InboxServices } from '../../shared/inbox/inbox-services';
@@ -6,8 +6,8 @@ import { createConversationSchema } from '../../shared/inbox/inbox.schema';
 import { conversationResource } from './v1-resources';
 
 /** POST /v1/conversations — 201 when opened, 200 with the conversation already open between the sender and the contact. */
-export const createConversation: HttpOperation<{ inbox: InboxServices }> = async (request, { inbox }) => {
-  const caller = callerOf(request);
+export const createConversation = httpOperation('v1-api-key', async (request, { inbox }: { inbox: InboxServices }) => {
+  const caller = request.caller;
   const body = parseRequest(createConversationSchema, request.body);
   const { conversation, created } = await inbox.createConversation({
     organizationId: caller.organizationId,
@@ -15,4 +15,4 @@ export const createConversation: HttpOperation<{ inbox: InboxServices }> = async
     senderPhoneNumber: body.senderPhoneNumber,
   });
   return { statusCode: created ? 201 : 200, body: v1Envelope(conversationResource(conversation)) };
-};
+});

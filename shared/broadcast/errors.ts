@@ -2,6 +2,7 @@
 
 export class DuplicateRecipientError extends Error {
   override readonly name = 'DuplicateRecipientError';
+  readonly code = 'DUPLICATE_RECIPIENT';
   constructor(
     readonly index: number,
     readonly firstIndex: number,
@@ -12,11 +13,13 @@ export class DuplicateRecipientError extends Error {
 
 export class RecipientNumberError extends Error {
   override readonly name = 'RecipientNumberError';
+  readonly code = 'RECIPIENT_NUMBER';
 }
 
 /** The sender number is not one of the organization's (or not the one the key is bound to). */
 export class SenderNotOwnedError extends Error {
   override readonly name = 'SenderNotOwnedError';
+  readonly code = 'SENDER_NOT_OWNED';
   constructor(phoneNumber: string) {
     super(`Phone number ${phoneNumber} is not a sender of this organization`);
   }
@@ -28,6 +31,7 @@ export class SenderNotOwnedError extends Error {
  */
 export class OperationOutsideKeyScopeError extends Error {
   override readonly name = 'OperationOutsideKeyScopeError';
+  readonly code = 'OPERATION_OUTSIDE_KEY_SCOPE';
   constructor(operation: string) {
     super(`This API key was issued by generate-key and may call only send-single, send-bulk and the status of its own jobs, not ${operation}`);
   }
@@ -36,6 +40,7 @@ export class OperationOutsideKeyScopeError extends Error {
 /** The business account behind a sender lacks what sending needs; the message names the fields. */
 export class BusinessAccountIncompleteError extends Error {
   override readonly name = 'BusinessAccountIncompleteError';
+  readonly code = 'BUSINESS_ACCOUNT_INCOMPLETE';
   constructor(readonly missingFields: readonly string[]) {
     super(`Business account configuration is incomplete: missing ${missingFields.join(', ')}`);
   }
@@ -43,6 +48,7 @@ export class BusinessAccountIncompleteError extends Error {
 
 export class NoBusinessAccountError extends Error {
   override readonly name = 'NoBusinessAccountError';
+  readonly code = 'NO_BUSINESS_ACCOUNT';
   constructor() {
     super('No business account is connected to this organization');
   }
@@ -50,22 +56,27 @@ export class NoBusinessAccountError extends Error {
 
 export class TemplateNotFoundError extends Error {
   override readonly name = 'TemplateNotFoundError';
+  readonly code = 'TEMPLATE_NOT_FOUND';
 }
 
 export class TemplateNotApprovedError extends Error {
   override readonly name = 'TemplateNotApprovedError';
+  readonly code = 'TEMPLATE_NOT_APPROVED';
 }
 
 export class TemplateMismatchError extends Error {
   override readonly name = 'TemplateMismatchError';
+  readonly code = 'TEMPLATE_MISMATCH';
 }
 
 export class TemplateParameterCountError extends Error {
   override readonly name = 'TemplateParameterCountError';
+  readonly code = 'TEMPLATE_PARAMETER_COUNT';
 }
 
 export class JobNotFoundError extends Error {
   override readonly name = 'JobNotFoundError';
+  readonly code = 'JOB_NOT_FOUND';
   constructor(jobId: string) {
     super(`Job ${jobId} does not exist`);
   }
@@ -74,6 +85,7 @@ export class JobNotFoundError extends Error {
 /** Said as 401 by the contract, without confirming whose job it is. */
 export class JobOfAnotherOrganizationError extends Error {
   override readonly name = 'JobOfAnotherOrganizationError';
+  readonly code = 'JOB_OF_ANOTHER_ORGANIZATION';
   constructor() {
     super('This job belongs to another organization');
   }
@@ -81,6 +93,7 @@ export class JobOfAnotherOrganizationError extends Error {
 
 export class IdempotencyKeyInProgressError extends Error {
   override readonly name = 'IdempotencyKeyInProgressError';
+  readonly code = 'IDEMPOTENCY_KEY_IN_PROGRESS';
   constructor() {
     super('A request with this Idempotency-Key is still being processed; retry after it completes');
   }
@@ -88,6 +101,7 @@ export class IdempotencyKeyInProgressError extends Error {
 
 export class IdempotencyKeyReusedError extends Error {
   override readonly name = 'IdempotencyKeyReusedError';
+  readonly code = 'IDEMPOTENCY_KEY_REUSED';
   constructor() {
     super('This Idempotency-Key was already used with a different request body; use a new key for a new broadcast');
   }
@@ -95,6 +109,7 @@ export class IdempotencyKeyReusedError extends Error {
 
 export class InvalidIdempotencyKeyError extends Error {
   override readonly name = 'InvalidIdempotencyKeyError';
+  readonly code = 'INVALID_IDEMPOTENCY_KEY';
   constructor() {
     super('Idempotency-Key must be 1 to 255 printable ASCII characters');
   }
@@ -106,57 +121,67 @@ export class InvalidIdempotencyKeyError extends Error {
  */
 export class EarlierRejectionError extends Error {
   override readonly name: string = 'EarlierRejectionError';
+  readonly code: string = 'EARLIER_REJECTION';
 }
 export class UserNotSignedUpError extends EarlierRejectionError {
   override readonly name = 'UserNotSignedUpError';
+  override readonly code = 'USER_NOT_SIGNED_UP';
   constructor() {
     super('User is not signed up yet');
   }
 }
 export class NoSubscriptionError extends EarlierRejectionError {
   override readonly name = 'NoSubscriptionError';
+  override readonly code = 'NO_SUBSCRIPTION';
   constructor() {
     super('No subscriptions available');
   }
 }
 export class InsufficientCreditsError extends EarlierRejectionError {
   override readonly name = 'InsufficientCreditsError';
+  override readonly code = 'INSUFFICIENT_CREDITS';
   constructor() {
     super('Insufficient credits');
   }
 }
 export class EarlierTemplateMissingError extends EarlierRejectionError {
   override readonly name = 'EarlierTemplateMissingError';
+  override readonly code = 'EARLIER_TEMPLATE_MISSING';
   constructor() {
     super('Template does not exist');
   }
 }
 export class EarlierTemplateLanguageError extends EarlierRejectionError {
   override readonly name = 'EarlierTemplateLanguageError';
+  override readonly code = 'EARLIER_TEMPLATE_LANGUAGE';
   constructor() {
     super('Invalid template language');
   }
 }
 export class InvalidPhoneNumberFormatError extends EarlierRejectionError {
   override readonly name = 'InvalidPhoneNumberFormatError';
+  override readonly code = 'INVALID_PHONE_NUMBER_FORMAT';
   constructor() {
     super('Invalid phone number format');
   }
 }
 export class PricingNotAvailableError extends EarlierRejectionError {
   override readonly name = 'PricingNotAvailableError';
+  override readonly code = 'PRICING_NOT_AVAILABLE';
   constructor() {
     super('Pricing not available');
   }
 }
 export class RecipientLimitExceededError extends EarlierRejectionError {
   override readonly name = 'RecipientLimitExceededError';
+  override readonly code = 'RECIPIENT_LIMIT_EXCEEDED';
   constructor() {
     super('Recipient limit exceeded');
   }
 }
 export class BroadcastNameTakenError extends EarlierRejectionError {
   override readonly name = 'BroadcastNameTakenError';
+  override readonly code = 'BROADCAST_NAME_TAKEN';
   constructor() {
     super('Broadcast with same name exists');
   }
@@ -165,6 +190,7 @@ export class BroadcastNameTakenError extends EarlierRejectionError {
 /** generate-key for a number that is not onboarded or whose business account is not usable. */
 export class SenderNotConnectedError extends Error {
   override readonly name = 'SenderNotConnectedError';
+  readonly code = 'SENDER_NOT_CONNECTED';
   constructor(phoneNumber: string) {
     super(`Phone number ${phoneNumber} was not found or is not connected to an active business account`);
   }
@@ -176,6 +202,7 @@ export class SenderNotConnectedError extends Error {
  */
 export class OutboundQueueUnavailableError extends Error {
   override readonly name = 'OutboundQueueUnavailableError';
+  readonly code = 'OUTBOUND_QUEUE_UNAVAILABLE';
   constructor(options?: { cause?: unknown }) {
     super('The message queue is unavailable; nothing was queued; retry with backoff', options);
   }

@@ -3,140 +3,124 @@
  * table decides it. Anything not listed is a 500 with a generic message: internal details,
  * stacks and `error.toString()` never reach a client.
  */
-import {
-  MalformedJsonError,
-  PayloadTooLargeError,
-  RequestValidationError,
-  UnroutableRequestError,
-  UnsupportedContentTypeError,
-} from './errors';
-import { RateLimitExceededError, RateLimitStoreUnavailableError } from '../rate-limiting/errors';
-import {
-  BusinessAccountIncompleteError,
-  DuplicateRecipientError,
-  IdempotencyKeyInProgressError,
-  IdempotencyKeyReusedError,
-  InvalidIdempotencyKeyError,
-  JobNotFoundError,
-  JobOfAnotherOrganizationError,
-  EarlierRejectionError,
-  SenderNotConnectedError,
-  NoBusinessAccountError,
-  OutboundQueueUnavailableError,
-  RecipientNumberError,
-  SenderNotOwnedError,
-  OperationOutsideKeyScopeError,
-  TemplateMismatchError,
-  TemplateNotApprovedError,
-  TemplateNotFoundError,
-  TemplateParameterCountError,
-} from '../broadcast/errors';
-import { BusinessAccountNeedsAuthorizationError, InvalidCredentialError, PlanDoesNotIncludeFeatureError, TenancyStoreUnavailableError } from '../tenancy/errors';
-import {
-  MediaTooLargeError,
-  MigrationSourceNotAllowedError,
-  UpstreamRateLimitedError,
-  UpstreamRejectedError,
-  UpstreamIdStoreUnavailableError,
-  UpstreamRequestError,
-  UpstreamTargetNotFoundError,
-  UpstreamUnavailableError,
-} from '../upstream/errors';
 import { contractErrorOf } from '../upstream/graph-error';
-import { NoEmailAddressesError, NoEmployeesFoundError } from '../organizations/errors';
-import {
-  ContactAlreadyExistsError,
-  ContactNotFoundError,
-  ConversationAlreadyOpenError,
-  ConversationNotFoundError,
-  InboxStoreUnavailableError,
-  SenderNotFoundError,
-} from '../inbox/errors';
+import type { GraphError } from '../sending/ports';
 import type { RouteDefinition, SurfaceName } from '../../runtime-contract/route-manifest';
 import type { ErrorDescription } from './surface-responses';
 
-type ErrorClass = abstract new (...args: never[]) => Error;
-
 interface Mapping {
   statusCode: number;
+  /** The code the client sees (several errors may share one). */
   code: string;
   /** Fixed client message; when absent a 4xx exposes the error's own message. */
   message?: string;
   /** Wording a surface's contract fixes for this failure. */
   surfaceMessages?: Partial<Record<SurfaceName, string>>;
+  /** `Retry-After` header (seconds) for failures a later retry can fix; the body is unchanged. */
+  retryAfterHeaderSeconds?: number;
+  /** The error carries its own wait (`retryAfterSeconds`): `Retry-After` header and body field. */
+  retryAfterFromError?: true;
+  /** The error carries Meta's Graph error (`graphError`), passed through in the body. */
+  passesGraphError?: true;
 }
 
 const UNAVAILABLE = 'Service temporarily unavailable; retry with backoff';
+/** Store faults clear within seconds (throttling, a timed-out request); one second is the first retry. */
+const STORE_RETRY_AFTER_SECONDS = 1;
+const rejected: Mapping = { statusCode: 400, code: 'REJECTED' };
+const storeUnavailable: Mapping = { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE, retryAfterHeaderSeconds: STORE_RETRY_AFTER_SECONDS };
+const authStoreUnavailable: Mapping = {
+  statusCode: 503,
+  code: 'AUTH_STORE_UNAVAILABLE',
+  message: 'Authentication storage timed out; retry with backoff',
+  retryAfterHeaderSeconds: STORE_RETRY_AFTER_SECONDS,
+};
 
-const mappings: ReadonlyArray<[ErrorClass, Mapping]> = [
-  [MalformedJsonError, { statusCode: 400, code: 'MALFORMED_JSON' }],
-  [UnsupportedContentTypeError, { statusCode: 400, code: 'UNSUPPORTED_CONTENT_TYPE' }],
-  [RequestValidationError, { statusCode: 400, code: 'VALIDATION_FAILED' }],
-  [PayloadTooLargeError, { statusCode: 413, code: 'PAYLOAD_TOO_LARGE' }],
-  [RateLimitExceededError, { statusCode: 429, code: 'RATE_LIMITED' }],
-  [RateLimitStoreUnavailableError, { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE }],
-  [UnroutableRequestError, { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' }],
+/** Keyed by the error's own `code` (each error class has a unique one); an unlisted code is a 500. */
+const mappings: Readonly<Record<string, Mapping>> = {
+  MALFORMED_JSON: { statusCode: 400, code: 'MALFORMED_JSON' },
+  JSON_NESTING_TOO_DEEP: { statusCode: 400, code: 'JSON_NESTING_TOO_DEEP' },
+  UNSUPPORTED_CONTENT_TYPE: { statusCode: 400, code: 'UNSUPPORTED_CONTENT_TYPE' },
+  REQUEST_VALIDATION: { statusCode: 400, code: 'VALIDATION_FAILED' },
+  PAYLOAD_TOO_LARGE: { statusCode: 413, code: 'PAYLOAD_TOO_LARGE' },
+  RATE_LIMIT_EXCEEDED: { statusCode: 429, code: 'RATE_LIMITED', retryAfterFromError: true },
+  UNROUTABLE_REQUEST: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },
 
-  [
-    InvalidCredentialError,
-    {
-      statusCode: 401,
-      code: 'UNAUTHORIZED',
-      message: 'Missing or invalid API key',
-      surfaceMessages: {
-        organization: 'Invalid access token',
-        upstream: 'Missing, invalid or expired access token',
-        v1: 'Missing or invalid API key',
-      },
+  // Store faults a retry can fix (shared/adapters/dynamodb/dynamodb-errors.ts classifies them).
+  STORE_UNAVAILABLE: storeUnavailable,
+  RATE_LIMIT_STORE_UNAVAILABLE: storeUnavailable,
+  INBOX_STORE_UNAVAILABLE: storeUnavailable,
+  OUTBOUND_QUEUE_UNAVAILABLE: storeUnavailable,
+  UPSTREAM_ID_STORE_UNAVAILABLE: storeUnavailable,
+  TENANCY_STORE_UNAVAILABLE: authStoreUnavailable,
+  CREDENTIAL_STORE_UNAVAILABLE: authStoreUnavailable,
+
+  INVALID_CREDENTIAL: {
+    statusCode: 401,
+    code: 'UNAUTHORIZED',
+    message: 'Missing or invalid API key',
+    surfaceMessages: {
+      organization: 'Invalid access token',
+      upstream: 'Missing, invalid or expired access token',
+      v1: 'Missing or invalid API key',
     },
-  ],
-  [TenancyStoreUnavailableError, { statusCode: 503, code: 'AUTH_STORE_UNAVAILABLE', message: 'Authentication storage timed out; retry with backoff' }],
-  [BusinessAccountNeedsAuthorizationError, { statusCode: 401, code: 'BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION' }],
+  },
+  BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION: { statusCode: 401, code: 'BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION' },
 
-  [DuplicateRecipientError, { statusCode: 400, code: 'DUPLICATE_RECIPIENT' }],
-  [RecipientNumberError, { statusCode: 400, code: 'INVALID_RECIPIENT' }],
-  [SenderNotOwnedError, { statusCode: 401, code: 'SENDER_NOT_OWNED' }],
-  [OperationOutsideKeyScopeError, { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' }],
-  [BusinessAccountIncompleteError, { statusCode: 401, code: 'BUSINESS_ACCOUNT_INCOMPLETE' }],
-  [NoBusinessAccountError, { statusCode: 401, code: 'NO_BUSINESS_ACCOUNT' }],
-  [TemplateNotFoundError, { statusCode: 400, code: 'TEMPLATE_NOT_FOUND' }],
-  [TemplateNotApprovedError, { statusCode: 400, code: 'TEMPLATE_NOT_APPROVED' }],
-  [TemplateMismatchError, { statusCode: 400, code: 'TEMPLATE_MISMATCH' }],
-  [TemplateParameterCountError, { statusCode: 400, code: 'TEMPLATE_PARAMETER_COUNT' }],
-  [JobNotFoundError, { statusCode: 404, code: 'JOB_NOT_FOUND' }],
-  [JobOfAnotherOrganizationError, { statusCode: 401, code: 'UNAUTHORIZED' }],
-  [IdempotencyKeyInProgressError, { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS' }],
-  [IdempotencyKeyReusedError, { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' }],
-  [InvalidIdempotencyKeyError, { statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' }],
-  [EarlierRejectionError, { statusCode: 400, code: 'REJECTED' }],
-  [SenderNotConnectedError, { statusCode: 400, code: 'SENDER_NOT_CONNECTED' }],
-  [OutboundQueueUnavailableError, { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE }],
+  DUPLICATE_RECIPIENT: { statusCode: 400, code: 'DUPLICATE_RECIPIENT' },
+  RECIPIENT_NUMBER: { statusCode: 400, code: 'INVALID_RECIPIENT' },
+  SENDER_NOT_OWNED: { statusCode: 401, code: 'SENDER_NOT_OWNED' },
+  OPERATION_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
+  BUSINESS_ACCOUNT_INCOMPLETE: { statusCode: 401, code: 'BUSINESS_ACCOUNT_INCOMPLETE' },
+  NO_BUSINESS_ACCOUNT: { statusCode: 401, code: 'NO_BUSINESS_ACCOUNT' },
+  TEMPLATE_NOT_FOUND: { statusCode: 400, code: 'TEMPLATE_NOT_FOUND' },
+  TEMPLATE_NOT_APPROVED: { statusCode: 400, code: 'TEMPLATE_NOT_APPROVED' },
+  TEMPLATE_MISMATCH: { statusCode: 400, code: 'TEMPLATE_MISMATCH' },
+  TEMPLATE_PARAMETER_COUNT: { statusCode: 400, code: 'TEMPLATE_PARAMETER_COUNT' },
+  JOB_NOT_FOUND: { statusCode: 404, code: 'JOB_NOT_FOUND' },
+  JOB_OF_ANOTHER_ORGANIZATION: { statusCode: 401, code: 'UNAUTHORIZED' },
+  IDEMPOTENCY_KEY_IN_PROGRESS: { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
+  IDEMPOTENCY_KEY_REUSED: { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' },
+  INVALID_IDEMPOTENCY_KEY: { statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' },
+  SENDER_NOT_CONNECTED: { statusCode: 400, code: 'SENDER_NOT_CONNECTED' },
+  // The earlier operations' rejections: one answer, the contract's own text as the message.
+  EARLIER_REJECTION: rejected,
+  USER_NOT_SIGNED_UP: rejected,
+  NO_SUBSCRIPTION: rejected,
+  INSUFFICIENT_CREDITS: rejected,
+  EARLIER_TEMPLATE_MISSING: rejected,
+  EARLIER_TEMPLATE_LANGUAGE: rejected,
+  INVALID_PHONE_NUMBER_FORMAT: rejected,
+  PRICING_NOT_AVAILABLE: rejected,
+  RECIPIENT_LIMIT_EXCEEDED: rejected,
+  BROADCAST_NAME_TAKEN: rejected,
 
   // The /upstream wrapper (docs/UPSTREAM-WRAPPER.md): Meta's 4xx pass through with its Graph error in
-  // the body (`upstream` below); rate limits are 429 (the subclass first); 401/404 stay ours.
-  [UpstreamRateLimitedError, { statusCode: 429, code: 'UPSTREAM_RATE_LIMITED' }],
-  [UpstreamRejectedError, { statusCode: 400, code: 'UPSTREAM_REJECTED' }],
-  [UpstreamTargetNotFoundError, { statusCode: 404, code: 'NOT_CONNECTED' }],
-  [MigrationSourceNotAllowedError, { statusCode: 400, code: 'MIGRATION_SOURCE_NOT_ALLOWED' }],
-  [MediaTooLargeError, { statusCode: 413, code: 'MEDIA_TOO_LARGE' }],
-  [UpstreamIdStoreUnavailableError, { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE }],
+  // the body (`upstream` below); rate limits are 429; 401/404 stay ours.
+  UPSTREAM_RATE_LIMITED: { statusCode: 429, code: 'UPSTREAM_RATE_LIMITED', passesGraphError: true },
+  UPSTREAM_REJECTED: { statusCode: 400, code: 'UPSTREAM_REJECTED', passesGraphError: true },
+  UPSTREAM_TARGET_NOT_FOUND: { statusCode: 404, code: 'NOT_CONNECTED' },
+  MIGRATION_SOURCE_NOT_ALLOWED: { statusCode: 400, code: 'MIGRATION_SOURCE_NOT_ALLOWED' },
+  MEDIA_TOO_LARGE: { statusCode: 413, code: 'MEDIA_TOO_LARGE' },
 
-  [UpstreamRequestError, { statusCode: 502, code: 'UPSTREAM_REJECTED', message: 'The WhatsApp Cloud API rejected the request' }],
-  [UpstreamUnavailableError, { statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', message: 'The WhatsApp Cloud API is unreachable or timed out; retry with backoff' }],
+  UPSTREAM_REQUEST: { statusCode: 502, code: 'UPSTREAM_REJECTED', message: 'The WhatsApp Cloud API rejected the request' },
+  UPSTREAM_UNAVAILABLE: { statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', message: 'The WhatsApp Cloud API is unreachable or timed out; retry with backoff' },
 
   // Organization administration (messages fixed by the remove-employee-bulk contract).
-  [NoEmailAddressesError, { statusCode: 400, code: 'NO_EMAILS_PROVIDED', message: 'No email IDs provided' }],
-  [NoEmployeesFoundError, { statusCode: 404, code: 'NO_USERS_FOUND', message: 'No users found for the provided emails' }],
+  NO_EMAIL_ADDRESSES: { statusCode: 400, code: 'NO_EMAILS_PROVIDED', message: 'No email IDs provided' },
+  NO_EMPLOYEES_FOUND: { statusCode: 404, code: 'NO_USERS_FOUND', message: 'No users found for the provided emails' },
 
   // Generic v1 API (codes listed in docs/ORGANIZATIONS-AND-V1.md).
-  [PlanDoesNotIncludeFeatureError, { statusCode: 403, code: 'PLAN_REQUIRED' }],
-  [ContactNotFoundError, { statusCode: 404, code: 'CONTACT_NOT_FOUND' }],
-  [ConversationNotFoundError, { statusCode: 404, code: 'CONVERSATION_NOT_FOUND' }],
-  [SenderNotFoundError, { statusCode: 404, code: 'SENDER_NOT_FOUND' }],
-  [ContactAlreadyExistsError, { statusCode: 409, code: 'CONTACT_ALREADY_EXISTS' }],
-  [ConversationAlreadyOpenError, { statusCode: 409, code: 'CONVERSATION_ALREADY_OPEN' }],
-  [InboxStoreUnavailableError, { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE }],
-];
+  PLAN_DOES_NOT_INCLUDE_FEATURE: { statusCode: 403, code: 'PLAN_REQUIRED' },
+  CONTACT_NOT_FOUND: { statusCode: 404, code: 'CONTACT_NOT_FOUND' },
+  CONVERSATION_NOT_FOUND: { statusCode: 404, code: 'CONVERSATION_NOT_FOUND' },
+  SENDER_NOT_FOUND: { statusCode: 404, code: 'SENDER_NOT_FOUND' },
+  CONTACT_ALREADY_EXISTS: { statusCode: 409, code: 'CONTACT_ALREADY_EXISTS' },
+  CONVERSATION_ALREADY_OPEN: { statusCode: 409, code: 'CONVERSATION_ALREADY_OPEN' },
+};
+
+/** The error codes the table knows (tests check every error class's code against it). */
+export const mappedErrorCodes: readonly string[] = Object.keys(mappings);
 
 const GENERIC_SERVER_ERROR: ErrorDescription = {
   statusCode: 500,
@@ -159,9 +143,16 @@ export function describeError(
   return message === undefined ? description : { ...description, message };
 }
 
+interface CodedError extends Error {
+  code?: unknown;
+  retryAfterSeconds?: unknown;
+  graphError?: GraphError;
+}
+
 function describeMappedError(error: unknown, surface: SurfaceName): ErrorDescription {
   if (!(error instanceof Error)) return GENERIC_SERVER_ERROR;
-  const mapping = mappings.find(([errorClass]) => error instanceof errorClass)?.[1];
+  const coded = error as CodedError;
+  const mapping = typeof coded.code === 'string' && Object.hasOwn(mappings, coded.code) ? mappings[coded.code] : undefined;
   if (!mapping) return GENERIC_SERVER_ERROR;
   const exposeOwnMessage = mapping.statusCode < 500 && mapping.message === undefined;
   return {
@@ -169,7 +160,8 @@ function describeMappedError(error: unknown, surface: SurfaceName): ErrorDescrip
     code: mapping.code,
     message:
       mapping.surfaceMessages?.[surface] ?? (exposeOwnMessage ? error.message : (mapping.message ?? GENERIC_SERVER_ERROR.message)),
-    retryAfterSeconds: error instanceof RateLimitExceededError ? error.retryAfterSeconds : undefined,
-    upstream: error instanceof UpstreamRejectedError ? contractErrorOf(error.graphError) : undefined,
+    retryAfterSeconds: mapping.retryAfterFromError && typeof coded.retryAfterSeconds === 'number' ? coded.retryAfterSeconds : undefined,
+    retryAfterHeaderSeconds: mapping.retryAfterHeaderSeconds,
+    upstream: mapping.passesGraphError && coded.graphError ? contractErrorOf(coded.graphError) : undefined,
   };
 }

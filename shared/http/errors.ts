@@ -2,6 +2,7 @@
 
 export class MalformedJsonError extends Error {
   override readonly name = 'MalformedJsonError';
+  readonly code = 'MALFORMED_JSON';
   constructor() {
     super('Request body is not valid JSON');
   }
@@ -9,6 +10,7 @@ export class MalformedJsonError extends Error {
 
 export class UnsupportedContentTypeError extends Error {
   override readonly name = 'UnsupportedContentTypeError';
+  readonly code = 'UNSUPPORTED_CONTENT_TYPE';
   constructor(contentType: string | undefined) {
     super(
       contentType
@@ -20,6 +22,7 @@ export class UnsupportedContentTypeError extends Error {
 
 export class PayloadTooLargeError extends Error {
   override readonly name = 'PayloadTooLargeError';
+  readonly code = 'PAYLOAD_TOO_LARGE';
   constructor(limitBytes: number) {
     super(`Request body exceeds ${limitBytes} bytes`);
   }
@@ -28,6 +31,7 @@ export class PayloadTooLargeError extends Error {
 /** A request that parsed but breaks a rule; the message names the field and the rule. */
 export class RequestValidationError extends Error {
   override readonly name = 'RequestValidationError';
+  readonly code = 'REQUEST_VALIDATION';
   constructor(
     message: string,
     readonly issues: readonly string[] = [message],
@@ -39,4 +43,14 @@ export class RequestValidationError extends Error {
 /** The gateway routed a method/path that this Lambda does not serve: a deployment mismatch. */
 export class UnroutableRequestError extends Error {
   override readonly name = 'UnroutableRequestError';
+  readonly code = 'UNROUTABLE_REQUEST';
+}
+
+/** A JSON body nested deeper than the pipeline accepts (deep values crash recursive validators). */
+export class JsonNestingTooDeepError extends Error {
+  override readonly name = 'JsonNestingTooDeepError';
+  readonly code = 'JSON_NESTING_TOO_DEEP';
+  constructor(maxDepth: number) {
+    super(`Request body nests deeper than ${maxDepth} levels`);
+  }
 }

@@ -2,11 +2,13 @@ import type { AuthKind, RouteDefinition } from '../../runtime-contract/route-man
 import type { RateLimiter } from '../rate-limiting/rate-limiter';
 import type { KeyScope } from '../tenancy/tenancy-entities';
 
+export type CredentialKind = Exclude<AuthKind, 'none'>;
+
 /** Who called, as proven by the route's credential. */
-export interface AuthenticatedCaller {
+export interface AuthenticatedCaller<Kind extends CredentialKind = CredentialKind> {
   organizationId: string;
   credentialId: string;
-  credentialKind: Exclude<AuthKind, 'none'>;
+  credentialKind: Kind;
   /** What the credential may act on (bound sender, generate-key's earlier-only scope); the use cases apply it. */
   scope?: KeyScope;
   /** v1 API plan of the organization. */
@@ -14,10 +16,10 @@ export interface AuthenticatedCaller {
   apiAddOn?: boolean;
 }
 
-export type CallerAuthenticator = (
-  kind: Exclude<AuthKind, 'none'>,
-  presentedSecret: string | undefined,
-) => Promise<AuthenticatedCaller>;
+/** The caller an operation of an auth kind receives: none for `none`, a proven caller otherwise. */
+export type CallerFor<Auth extends AuthKind> = Auth extends CredentialKind ? AuthenticatedCaller<Auth> : undefined;
+
+export type CallerAuthenticator = (kind: CredentialKind, presentedSecret: string | undefined) => Promise<AuthenticatedCaller>;
 
 /** What the shared HTTP pipeline itself needs from the composition root. */
 export interface HttpPipelineDependencies {
@@ -26,7 +28,7 @@ export interface HttpPipelineDependencies {
   clock: { now(): Date };
 }
 
-export interface HttpRequest {
+export interface HttpRequest<Caller extends AuthenticatedCaller | undefined = AuthenticatedCaller | undefined> {
   route: RouteDefinition;
   requestId: string;
   receivedAt: Date;
@@ -42,8 +44,8 @@ export interface HttpRequest {
   /** Raw body bytes for multipart routes. */
   rawBody?: Buffer;
   sourceIp: string;
-  /** Present on every route whose auth kind is not `none`. */
-  caller?: AuthenticatedCaller;
+  /** Typed by the operation's auth kind: set on every authenticated route, absent on `none`. */
+  caller: Caller;
 }
 
 export interface HttpResult {
@@ -54,10 +56,22 @@ export interface HttpResult {
   rawBody?: Buffer;
 }
 
-export type HttpOperation<Dependencies> = (request: HttpRequest, dependencies: Dependencies) => Promise<HttpResult>;
+/**
+ * One operation of an endpoint group. It declares the auth kind it was written for; the group
+ * refuses to build when a route of the manifest uses another, so `request.caller` is typed, never
+ * optional on an authenticated route.
+ */
+export interface HttpOperation<Dependencies, Auth extends AuthKind = AuthKind> {
+  readonly auth: Auth;
+  readonly handle: (request: HttpRequest<CallerFor<Auth>>, dependencies: Dependencies) => Promise<HttpResult>;
+}
 
-/** The caller of an authenticated route; the pipeline guarantees it is set. */
-export function callerOf(request: HttpRequest): AuthenticatedCaller {
-  if (!request.caller) throw new Error(`Route ${request.route.operation} ran without an authenticated caller`);
-  return request.caller;
+/** Any operation over `Dependencies`, whatever its auth kind (what a group's operation table holds). */
+export type AnyHttpOperation<Dependencies> = { [Auth in AuthKind]: HttpOperation<Dependencies, Auth> }[AuthKind];
+
+export function httpOperation<Auth extends AuthKind, Dependencies = unknown>(
+  auth: Auth,
+  handle: (request: HttpRequest<CallerFor<Auth>>, dependencies: Dependencies) => Promise<HttpResult>,
+): HttpOperation<Dependencies, Auth> {
+  return { auth, handle };
 }

@@ -26,6 +26,8 @@ export interface ErrorDescription {
   /** Safe for the client: the domain message for 4xx, a generic text for 5xx. */
   message: string;
   retryAfterSeconds?: number;
+  /** `Retry-After` header only (store faults): the body stays the surface's plain 5xx. */
+  retryAfterHeaderSeconds?: number;
   /** Upstream (Graph API) error details the wrapper passes through. */
   upstream?: { message: string; type: string; code: number; error_subcode?: number; fbtrace_id?: string };
 }

@@ -5,6 +5,7 @@
 
 export class ContactNotFoundError extends Error {
   override readonly name = 'ContactNotFoundError';
+  readonly code = 'CONTACT_NOT_FOUND';
   constructor(readonly contactId: string) {
     super(`Contact ${contactId} does not exist`);
   }
@@ -12,6 +13,7 @@ export class ContactNotFoundError extends Error {
 
 export class ConversationNotFoundError extends Error {
   override readonly name = 'ConversationNotFoundError';
+  readonly code = 'CONVERSATION_NOT_FOUND';
   constructor(readonly conversationId: string) {
     super(`Conversation ${conversationId} does not exist`);
   }
@@ -20,6 +22,7 @@ export class ConversationNotFoundError extends Error {
 /** The number is not one of the organization's connected sender numbers. */
 export class SenderNotFoundError extends Error {
   override readonly name = 'SenderNotFoundError';
+  readonly code = 'SENDER_NOT_FOUND';
   constructor(readonly phoneNumber: string) {
     super(`Phone number ${phoneNumber} is not a sender of this organization`);
   }
@@ -28,6 +31,7 @@ export class SenderNotFoundError extends Error {
 /** Phone numbers are unique per organization. */
 export class ContactAlreadyExistsError extends Error {
   override readonly name = 'ContactAlreadyExistsError';
+  readonly code = 'CONTACT_ALREADY_EXISTS';
   constructor(
     readonly phoneNumber: string,
     readonly existingContactId: string,
@@ -39,6 +43,7 @@ export class ContactAlreadyExistsError extends Error {
 /** At most one open conversation per sender number and contact. */
 export class ConversationAlreadyOpenError extends Error {
   override readonly name = 'ConversationAlreadyOpenError';
+  readonly code = 'CONVERSATION_ALREADY_OPEN';
   constructor(readonly openConversationId: string) {
     super(`This sender already has an open conversation with the contact: ${openConversationId}`);
   }
@@ -47,4 +52,5 @@ export class ConversationAlreadyOpenError extends Error {
 /** The inbox table timed out or could not be reached. Transient; worth a retry. */
 export class InboxStoreUnavailableError extends Error {
   override readonly name = 'InboxStoreUnavailableError';
+  readonly code = 'INBOX_STORE_UNAVAILABLE';
 }

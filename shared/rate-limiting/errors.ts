@@ -1,5 +1,6 @@
 export class RateLimitExceededError extends Error {
   override readonly name = 'RateLimitExceededError';
+  readonly code = 'RATE_LIMIT_EXCEEDED';
   constructor(
     readonly retryAfterSeconds: number,
     readonly limitPerMinute: number,
@@ -10,4 +11,5 @@ export class RateLimitExceededError extends Error {
 
 export class RateLimitStoreUnavailableError extends Error {
   override readonly name = 'RateLimitStoreUnavailableError';
+  readonly code = 'RATE_LIMIT_STORE_UNAVAILABLE';
 }

@@ -10,6 +10,7 @@
  */
 export class InvalidCredentialError extends Error {
   override readonly name = 'InvalidCredentialError';
+  readonly code = 'INVALID_CREDENTIAL';
   constructor() {
     super('Invalid credential');
   }
@@ -18,19 +19,23 @@ export class InvalidCredentialError extends Error {
 /** The tenancy table timed out or could not be reached. Transient; worth a retry. */
 export class TenancyStoreUnavailableError extends Error {
   override readonly name: string = 'TenancyStoreUnavailableError';
+  readonly code: string = 'TENANCY_STORE_UNAVAILABLE';
 }
 
 /** The credential store timed out during authentication (the contract answers 503 for it). */
 export class CredentialStoreUnavailableError extends TenancyStoreUnavailableError {
   override readonly name = 'CredentialStoreUnavailableError';
+  override readonly code = 'CREDENTIAL_STORE_UNAVAILABLE';
 }
 
 export class InvalidTenancyInputError extends Error {
   override readonly name = 'InvalidTenancyInputError';
+  readonly code = 'INVALID_TENANCY_INPUT';
 }
 
 export class OrganizationNotFoundError extends Error {
   override readonly name = 'OrganizationNotFoundError';
+  readonly code = 'ORGANIZATION_NOT_FOUND';
   constructor(readonly organizationId: string) {
     super(`Organization ${organizationId} does not exist`);
   }
@@ -38,6 +43,7 @@ export class OrganizationNotFoundError extends Error {
 
 export class BusinessAccountNotFoundError extends Error {
   override readonly name = 'BusinessAccountNotFoundError';
+  readonly code = 'BUSINESS_ACCOUNT_NOT_FOUND';
   constructor(
     readonly organizationId: string,
     readonly wabaId: string,
@@ -49,6 +55,7 @@ export class BusinessAccountNotFoundError extends Error {
 /** The connection's upstream token no longer works; an operator has to connect the account again. */
 export class BusinessAccountNeedsAuthorizationError extends Error {
   override readonly name = 'BusinessAccountNeedsAuthorizationError';
+  readonly code = 'BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION';
   constructor(readonly wabaId: string) {
     super(`Business account ${wabaId} needs to be authorized again`);
   }
@@ -56,6 +63,7 @@ export class BusinessAccountNeedsAuthorizationError extends Error {
 
 export class PhoneNumberNotFoundError extends Error {
   override readonly name = 'PhoneNumberNotFoundError';
+  readonly code = 'PHONE_NUMBER_NOT_FOUND';
   constructor(readonly phoneNumber: string) {
     super(`Phone number ${phoneNumber} is not connected`);
   }
@@ -66,6 +74,7 @@ export type ClaimedIdentifierKind = 'waba-id' | 'phone-number-digits' | 'phone-n
 /** A business account or phone number already belongs to another organization. */
 export class IdentifierClaimedByAnotherOrganizationError extends Error {
   override readonly name = 'IdentifierClaimedByAnotherOrganizationError';
+  readonly code = 'IDENTIFIER_CLAIMED_BY_ANOTHER_ORGANIZATION';
   constructor(
     readonly identifierKind: ClaimedIdentifierKind,
     readonly identifier: string,
@@ -76,6 +85,7 @@ export class IdentifierClaimedByAnotherOrganizationError extends Error {
 
 export class OrganizationAlreadyExistsError extends Error {
   override readonly name = 'OrganizationAlreadyExistsError';
+  readonly code = 'ORGANIZATION_ALREADY_EXISTS';
   constructor(readonly organizationId: string) {
     super(`Organization ${organizationId} already exists`);
   }
@@ -83,6 +93,7 @@ export class OrganizationAlreadyExistsError extends Error {
 
 export class CredentialNotFoundError extends Error {
   override readonly name = 'CredentialNotFoundError';
+  readonly code = 'CREDENTIAL_NOT_FOUND';
   constructor(readonly credentialId: string) {
     super(`Credential ${credentialId} does not exist in this organization`);
   }
@@ -91,11 +102,13 @@ export class CredentialNotFoundError extends Error {
 /** The organization's plan does not include what was asked for (the v1 API needs enterprise or the add-on). */
 export class PlanDoesNotIncludeFeatureError extends Error {
   override readonly name = 'PlanDoesNotIncludeFeatureError';
+  readonly code = 'PLAN_DOES_NOT_INCLUDE_FEATURE';
 }
 
 /** A debit larger than the balance (or a debit of a wallet that was never topped up). */
 export class InsufficientBalanceError extends Error {
   override readonly name = 'InsufficientBalanceError';
+  readonly code = 'INSUFFICIENT_BALANCE';
   constructor(
     readonly organizationId: string,
     readonly requestedMicros: number,
@@ -107,6 +120,7 @@ export class InsufficientBalanceError extends Error {
 /** API Gateway did not accept a new key into the broadcast usage plan. */
 export class ApiKeyRegistrationError extends Error {
   override readonly name = 'ApiKeyRegistrationError';
+  readonly code = 'API_KEY_REGISTRATION';
 }
 
 /**
@@ -115,6 +129,7 @@ export class ApiKeyRegistrationError extends Error {
  */
 export class KeyGenerationNotEnabledError extends Error {
   override readonly name = 'KeyGenerationNotEnabledError';
+  readonly code = 'KEY_GENERATION_NOT_ENABLED';
   constructor(readonly organizationId: string) {
     super(`Organization ${organizationId} has not turned key generation on`);
   }

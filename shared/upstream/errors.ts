@@ -3,6 +3,7 @@ import type { GraphError } from '../sending/ports';
 /** Meta rejected a read (templates, phone numbers) with its error body. */
 export class UpstreamRequestError extends Error {
   override readonly name = 'UpstreamRequestError';
+  readonly code = 'UPSTREAM_REQUEST';
   constructor(
     readonly httpStatus: number,
     readonly graphError: GraphError,
@@ -14,6 +15,7 @@ export class UpstreamRequestError extends Error {
 /** Meta did not answer in time, the connection failed, or Meta answered 5xx. The message is the reason. */
 export class UpstreamUnavailableError extends Error {
   override readonly name: string = 'UpstreamUnavailableError';
+  readonly code: string = 'UPSTREAM_UNAVAILABLE';
 }
 
 /**
@@ -22,6 +24,7 @@ export class UpstreamUnavailableError extends Error {
  */
 export class UpstreamRejectedError extends Error {
   override readonly name: string = 'UpstreamRejectedError';
+  readonly code: string = 'UPSTREAM_REJECTED';
   constructor(
     readonly httpStatus: number,
     readonly graphError: GraphError,
@@ -33,6 +36,7 @@ export class UpstreamRejectedError extends Error {
 /** A rejection for an upstream rate or usage limit (HTTP 429, codes 4, 80007, 130429, 131048, 131056): the wrapper's 429. */
 export class UpstreamRateLimitedError extends UpstreamRejectedError {
   override readonly name = 'UpstreamRateLimitedError';
+  override readonly code = 'UPSTREAM_RATE_LIMITED';
 }
 
 export type UpstreamTargetKind = 'business-account' | 'phone-number' | 'template' | 'flow' | 'media' | 'qr-code' | 'message';
@@ -43,6 +47,7 @@ export type UpstreamTargetKind = 'business-account' | 'phone-number' | 'template
  */
 export class UpstreamTargetNotFoundError extends Error {
   override readonly name = 'UpstreamTargetNotFoundError';
+  readonly code = 'UPSTREAM_TARGET_NOT_FOUND';
   constructor(
     readonly kind: UpstreamTargetKind,
     readonly id: string,
@@ -54,11 +59,13 @@ export class UpstreamTargetNotFoundError extends Error {
 /** Template migration whose source is not an account of the same business the caller may use. */
 export class MigrationSourceNotAllowedError extends Error {
   override readonly name = 'MigrationSourceNotAllowedError';
+  readonly code = 'MIGRATION_SOURCE_NOT_ALLOWED';
 }
 
 /** An uploaded file above the limit of its media type (the message names the limit). */
 export class MediaTooLargeError extends Error {
   override readonly name = 'MediaTooLargeError';
+  readonly code = 'MEDIA_TOO_LARGE';
   constructor(
     message: string,
     readonly limitBytes: number,
@@ -70,4 +77,5 @@ export class MediaTooLargeError extends Error {
 /** The store of the organization's media and message ids timed out or could not be reached. Transient; worth a retry. */
 export class UpstreamIdStoreUnavailableError extends Error {
   override readonly name = 'UpstreamIdStoreUnavailableError';
+  readonly code = 'UPSTREAM_ID_STORE_UNAVAILABLE';
 }

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastNameRegistry } from '../../broadcast/ports';
+import { classifyStoreFaults } from './dynamodb-errors';
 import { messagingKeys } from './messaging-table';
 
 /** One claim item per organization and campaign name in the messaging table (key: messaging-table.ts). */
@@ -8,7 +9,9 @@ export class DynamoDbBroadcastNameRegistry implements BroadcastNameRegistry {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.documentClient);
+  }
 
   private key(organizationId: string, broadcastName: string) {
     return messagingKeys.broadcastName(organizationId, broadcastName);

@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastJob, ChunkProgress } from '../../broadcast/broadcast-job';
 import type { BroadcastRepository, ClaimResult, LedgerEntry, LedgerEntryLocation, ProgressDelta } from '../../broadcast/ports';
+import { classifyStoreFaults } from './dynamodb-errors';
 import {
   FAILURE_PREFIX,
   claimItem,
@@ -38,7 +39,9 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.documentClient);
+  }
 
   /** True when this call wrote the item. */
   private async putIfAbsent(item: Record<string, unknown>): Promise<boolean> {

@@ -1,5 +1,8 @@
+import type { MiddlewareStack } from '@smithy/types';
+import { StoreUnavailableError } from '../../ports/errors';
+
 /**
- * Classifies DynamoDB SDK failures. "Unavailable" means the request may well succeed if retried
+ * Classifies AWS SDK failures of every store (DynamoDB, SQS, KMS). "Unavailable" means the request may well succeed if retried
  * later: timeouts, refused or reset connections, throttling and server-side errors. Everything
  * else (validation errors, a missing table, access denied) is a bug or a misconfiguration.
  */
@@ -16,6 +19,12 @@ const transientErrorNames = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'ServiceUnavailableException',
+  // SQS and KMS spell theirs differently.
+  'RequestThrottled',
+  'KmsThrottled',
+  'KMSInternalException',
+  'DependencyTimeoutException',
+  'InternalFailure',
 ]);
 
 const transientSocketCodes = new Set([
@@ -43,6 +52,7 @@ const socketCodeInMessage = new RegExp(`\\b(${[...transientSocketCodes].join('|'
 
 export function isStoreUnavailableError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
+  if (error instanceof StoreUnavailableError) return true;
   const shape = error as SdkErrorShape;
   if (shape.name && transientErrorNames.has(shape.name)) return true;
   if (shape.code && transientSocketCodes.has(shape.code)) return true;
@@ -58,4 +68,39 @@ export function isStoreUnavailableError(error: unknown): boolean {
 
 export function isConditionalCheckFailure(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+export type UnavailableErrorClass = new (message: string, options?: ErrorOptions) => Error;
+
+/**
+ * The one decision for a failed store call: a fault a retry can fix becomes the module's
+ * "unavailable" error (503 with Retry-After); anything else (validation errors, access denied,
+ * a missing table) is returned unchanged, and the error table answers it as a plain 500.
+ */
+export function storeFault(error: unknown, Unavailable: UnavailableErrorClass = StoreUnavailableError, store = 'Store'): unknown {
+  if (error instanceof Unavailable || !isStoreUnavailableError(error)) return error;
+  const cause = error instanceof StoreUnavailableError && error.cause !== undefined ? error.cause : error;
+  return new Unavailable(`${store} unavailable: ${(cause as Error).name ?? 'error'}`, { cause });
+}
+
+const classifierName = 'storeFaultClassifier';
+
+/**
+ * Puts the classification on an SDK client, outermost (after the SDK's own retries), so every
+ * call of every adapter sharing the client fails with a StoreUnavailableError when a retry can
+ * help. Idempotent: adapters sharing one client each install it. Conditional-check failures and
+ * other answers pass through unchanged.
+ */
+export function classifyStoreFaults(client: { middlewareStack: MiddlewareStack<any, any> }): void {
+  // A stand-in client of a unit test (a bare `send`) has no stack: its faults are its own.
+  client.middlewareStack?.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        throw storeFault(error);
+      }
+    },
+    { step: 'initialize', priority: 'high', name: classifierName, override: true },
+  );
 }

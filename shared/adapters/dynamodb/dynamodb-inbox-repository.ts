@@ -32,7 +32,7 @@ import {
   type ListWindow,
 } from '../../inbox/inbox-entities';
 import type { ClaimOutcome, ContactPhoneNumberClaim, InboxRepository, OpenConversationClaim } from '../../inbox/ports';
-import { isConditionalCheckFailure, isStoreUnavailableError } from './dynamodb-errors';
+import { classifyStoreFaults, isConditionalCheckFailure, storeFault } from './dynamodb-errors';
 
 type Item = Record<string, unknown>;
 
@@ -73,7 +73,9 @@ export class DynamoDbInboxRepository implements InboxRepository {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.documentClient);
+  }
 
   // Contacts
 
@@ -323,10 +325,7 @@ export class DynamoDbInboxRepository implements InboxRepository {
       // The document client's send is overloaded per command; the union above is what this class uses.
       return await this.documentClient.send(command as GetCommand);
     } catch (error) {
-      if (isStoreUnavailableError(error)) {
-        throw new InboxStoreUnavailableError(`Inbox store unavailable: ${(error as Error).name ?? 'error'}`, { cause: error });
-      }
-      throw error;
+      throw storeFault(error, InboxStoreUnavailableError, 'Inbox store');
     }
   }
 }

@@ -4,6 +4,7 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import type { RateLimitDecision, RateLimiter } from '../../rate-limiting/rate-limiter';
 import { currentWindowAllowance, secondsUntilAdmitted, WINDOW_MS, windowStartMs } from '../../rate-limiting/sliding-window';
 import { RateLimitStoreUnavailableError } from '../../rate-limiting/errors';
+import { classifyStoreFaults, storeFault } from './dynamodb-errors';
 
 interface WindowItem {
   requestCount?: number;
@@ -27,13 +28,15 @@ export class DynamoDbRateLimiter implements RateLimiter {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.documentClient);
+  }
 
   async consume(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
     try {
       return await this.decide(bucket, limitPerMinute, now.getTime());
     } catch (error) {
-      throw new RateLimitStoreUnavailableError('Rate-limit store unavailable', { cause: error });
+      throw storeFault(error, RateLimitStoreUnavailableError, 'Rate-limit store');
     }
   }
 

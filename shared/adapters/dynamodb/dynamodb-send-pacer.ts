@@ -7,6 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SendPacer } from '../../sending/ports';
+import { classifyStoreFaults } from './dynamodb-errors';
 import { messagingKeys } from './messaging-table';
 
 const pacerKey = messagingKeys.pacer;
@@ -15,7 +16,9 @@ export class DynamoDbSendPacer implements SendPacer {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.documentClient);
+  }
 
   async reserve(accountKey: string, count: number, ratePerSecond: number, nowMs: number): Promise<number> {
     const durationMs = (count * 1000) / ratePerSecond;

@@ -40,7 +40,7 @@ import type {
   Wallet,
 } from '../../tenancy/tenancy-entities';
 import type { IdentifierClaim, TenancyRepository } from '../../tenancy/tenancy-repository';
-import { isConditionalCheckFailure, isStoreUnavailableError } from './dynamodb-errors';
+import { classifyStoreFaults, isConditionalCheckFailure, storeFault } from './dynamodb-errors';
 
 type Item = Record<string, unknown>;
 
@@ -82,7 +82,9 @@ export class DynamoDbTenancyRepository implements TenancyRepository {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.client);
+  }
 
   // Organizations
 
@@ -452,10 +454,7 @@ export class DynamoDbTenancyRepository implements TenancyRepository {
       // The document client's send is overloaded per command; the union above is what this class uses.
       return await this.client.send(command as GetCommand);
     } catch (error) {
-      if (isStoreUnavailableError(error)) {
-        throw new TenancyStoreUnavailableError(`Tenancy store unavailable: ${(error as Error).name ?? 'error'}`, { cause: error });
-      }
-      throw error;
+      throw storeFault(error, TenancyStoreUnavailableError, 'Tenancy store');
     }
   }
 }

@@ -17,6 +17,7 @@ import type { LedgerEntry } from '../../broadcast/ports';
 
 export class MalformedMessagingItemError extends Error {
   override readonly name = 'MalformedMessagingItemError';
+  readonly code = 'MALFORMED_MESSAGING_ITEM';
 }
 
 type Item = Record<string, unknown>;

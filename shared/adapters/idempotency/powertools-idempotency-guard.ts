@@ -9,6 +9,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   IdempotencyAlreadyInProgressError,
   IdempotencyConfig,
+  IdempotencyUnknownError,
   IdempotencyValidationError,
   makeIdempotent,
 } from '@aws-lambda-powertools/idempotency';
@@ -16,6 +17,8 @@ import type { Context } from 'aws-lambda';
 import type { IdempotencyGuard } from '../../broadcast/ports';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../broadcast/errors';
 import { ClaimTokenPersistenceLayer } from './claim-token-persistence-layer';
+import { classifyStoreFaults, storeFault } from '../dynamodb/dynamodb-errors';
+import { StoreUnavailableError } from '../../ports/errors';
 
 /** The contract asks for at least 24 hours; two days covers a retry across a day boundary. */
 const KEY_LIFETIME_SECONDS = 48 * 3600;
@@ -31,6 +34,7 @@ export class PowertoolsIdempotencyGuard implements IdempotencyGuard {
 
   constructor(dynamodb: DynamoDBClient, tableName: string) {
     this.persistenceStore = new ClaimTokenPersistenceLayer(dynamodb, tableName);
+    classifyStoreFaults(dynamodb);
   }
 
   async run<T extends object>(key: string, payloadHash: string, work: () => Promise<T>, options: { inProgressTimeoutMs: number }): Promise<T> {
@@ -51,7 +55,8 @@ export class PowertoolsIdempotencyGuard implements IdempotencyGuard {
     } catch (error) {
       if (error instanceof IdempotencyAlreadyInProgressError) throw new IdempotencyKeyInProgressError();
       if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReusedError();
-      throw error;
+      // Powertools' own errors wrap store failures (the SDK error as cause); the work's errors pass unchanged.
+      throw error instanceof IdempotencyUnknownError ? storeFault(error, StoreUnavailableError, 'Idempotency store') : error;
     }
   }
 }

@@ -1,6 +1,7 @@
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { TokenDecryptionError } from '../../crypto/errors';
 import type { EncryptionContext, TokenCipher } from '../../crypto/token-cipher';
+import { classifyStoreFaults } from '../dynamodb/dynamodb-errors';
 
 const scheme = 'kms.v1';
 
@@ -18,7 +19,9 @@ export class KmsTokenCipher implements TokenCipher {
   constructor(
     private readonly client: KMSClient,
     private readonly keyId: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.client);
+  }
 
   async encrypt(plaintext: string, context: EncryptionContext): Promise<string> {
     const result = await this.client.send(

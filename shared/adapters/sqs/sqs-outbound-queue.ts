@@ -1,6 +1,7 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { encodeOutboundMessage, type OutboundMessage } from '../../broadcast/chunk-message';
 import type { OutboundQueue } from '../../broadcast/ports';
+import { classifyStoreFaults } from '../dynamodb/dynamodb-errors';
 
 /** SendMessageBatch takes 10 entries and 256 KiB per call on every queue. */
 const MAX_ENTRIES = 10;
@@ -10,7 +11,9 @@ export class SqsOutboundQueue implements OutboundQueue {
   constructor(
     private readonly sqs: SQSClient,
     private readonly queueUrl: string,
-  ) {}
+  ) {
+    classifyStoreFaults(this.sqs);
+  }
 
   async enqueue(messages: readonly OutboundMessage[], options: { delaySeconds?: number } = {}): Promise<void> {
     const batches: string[][] = [];

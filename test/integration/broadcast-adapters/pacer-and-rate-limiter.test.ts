@@ -1,3 +1,5 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/dynamodb-rate-limiter';
 import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { RateLimitStoreUnavailableError } from '../../../shared/rate-limiting/errors';
@@ -129,8 +131,17 @@ describe('DynamoDbRateLimiter (sliding window)', () => {
     await expect(limiter.consume(bucket, 3, at(180_000))).resolves.toEqual({ allowed: true, retryAfterSeconds: 0, remaining: 2 });
   });
 
-  it('reports an unusable store as RateLimitStoreUnavailableError', async () => {
-    const broken = new DynamoDbRateLimiter(dynamo.documentClient, 'no-such-table');
+  it('reports an unreachable store as RateLimitStoreUnavailableError (a retry can help: 503)', async () => {
+    const unreachable = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint: 'http://127.0.0.1:1', region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
+    );
+    const broken = new DynamoDbRateLimiter(unreachable, dynamo.tableNames.rateLimits);
     await expect(broken.consume('b', 10, at(0))).rejects.toBeInstanceOf(RateLimitStoreUnavailableError);
+    unreachable.destroy();
+  });
+
+  it('reports a missing table as it is, not as unavailable (no retry can help: 500)', async () => {
+    const broken = new DynamoDbRateLimiter(dynamo.documentClient, 'no-such-table');
+    await expect(broken.consume('b', 10, at(0))).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
   });
 });

@@ -1,6 +1,6 @@
 import type { RouteDefinition } from '../../../runtime-contract/route-manifest';
 import { createGroupHandler } from '../../../shared/http/create-group-handler';
-import type { AuthenticatedCaller, HttpPipelineDependencies, HttpRequest } from '../../../shared/http/http-operation';
+import { httpOperation, type AuthenticatedCaller, type HttpPipelineDependencies, type HttpRequest } from '../../../shared/http/http-operation';
 import { RequestValidationError } from '../../../shared/http/errors';
 import type { RateLimiter } from '../../../shared/rate-limiting/rate-limiter';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
@@ -54,12 +54,12 @@ function setup(options: { limiterAllows?: boolean; operation?: (request: HttpReq
     routes: [sendRoute, organizationRoute],
     dependencies: () => dependencies,
     operations: {
-      send: async (request) => {
+      send: httpOperation('broadcast-api-key', async (request) => {
         seen.push(request);
         const body = options.operation ? await options.operation(request) : { ok: true };
         return { statusCode: 200, body };
-      },
-      remove: async () => ({ statusCode: 200, body: {} }),
+      }),
+      remove: httpOperation('organization-token', async () => ({ statusCode: 200, body: {} })),
     },
   });
   return { handler, consumed, presented, seen };

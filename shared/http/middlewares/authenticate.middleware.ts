@@ -1,0 +1,46 @@
+import { logger } from '../../observability/logger';
+import { takesJsonBody } from './body.middleware';
+import { stateOf, type PipelineMiddleware, type PipelineRequest } from './pipeline-request';
+
+const bearerToken = (authorization: string | undefined): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+
+/**
+ * Authentication waits on the credential store while parsing a large body keeps the CPU busy, so
+ * it runs in two halves around the body steps: `startAuthentication` puts the credential read on
+ * the wire, `requireCaller` awaits it. The answers keep the order of one step after the other:
+ * when a body step fails, a failed authentication still wins (401 before 400).
+ */
+export const startAuthentication = (): PipelineMiddleware => ({
+  before: async (request) => {
+    const route = stateOf(request, 'route');
+    if (route.auth === 'none') return;
+    const headers = request.event.headers as Record<string, string>;
+    const secret = route.auth === 'broadcast-api-key' ? headers['x-api-key'] : bearerToken(headers.authorization);
+    const authentication = stateOf(request, 'dependencies').authenticate(route.auth, secret);
+    authentication.catch(() => undefined);
+    request.internal.authentication = authentication;
+    // One turn of the event loop lets the SDK put the credential read on the wire before parsing starts.
+    if (takesJsonBody(route)) await new Promise((resolve) => setImmediate(resolve));
+  },
+  onError: async (request) => {
+    if (!request.internal.authentication || request.internal.request?.caller) return;
+    try {
+      await settle(request);
+    } catch (authenticationError) {
+      request.error = authenticationError as Error;
+    }
+  },
+});
+
+async function settle(request: PipelineRequest): Promise<void> {
+  const caller = await request.internal.authentication!;
+  stateOf(request, 'request').caller = caller;
+  logger.appendKeys({ organizationId: caller.organizationId });
+}
+
+/** The second half: from here on every authenticated route has its caller. */
+export const requireCaller = (): PipelineMiddleware => ({
+  before: async (request) => {
+    if (request.internal.authentication) await settle(request);
+  },
+});

@@ -1,0 +1,50 @@
+import { rateLimitClasses, v1PlanLimits } from '../../../runtime-contract/route-manifest';
+import { RateLimitExceededError } from '../../rate-limiting/errors';
+import type { HttpRequest } from '../http-operation';
+import { stateOf, type PipelineMiddleware } from './pipeline-request';
+
+/**
+ * A sender or phone number as a bucket scope only when it could be one (E.164: at most 15 digits).
+ * Anything else shares the key's "no sender" bucket: it runs before validation, so junk must not
+ * reach a DynamoDB key (2 KB keys are refused) nor create one item per distinct value; the
+ * request still gets validation's 400 afterwards.
+ */
+const plausiblePhoneNumber = /^\d{1,15}$/;
+const scopeOf = (value: unknown): string => (typeof value === 'string' && plausiblePhoneNumber.test(value) ? value : '');
+
+/** The bucket a request counts in, beyond the key, and its limit; undefined when the route has none. */
+export function rateLimitBucket(request: HttpRequest): { bucket: string; limitPerMinute: number } | undefined {
+  const limitClass = rateLimitClasses[request.route.rateLimit];
+  const caller = request.caller;
+  const limitPerMinute =
+    request.route.rateLimit === 'v1-plan'
+      ? (v1PlanLimits[(caller?.plan ?? 'starter') as keyof typeof v1PlanLimits] ?? v1PlanLimits.starter)
+      : limitClass.perMinute;
+  if (limitPerMinute <= 0) return undefined;
+  const body = request.body;
+  const scopeValue = (() => {
+    switch (limitClass.scope) {
+      case 'key':
+        return '';
+      case 'key-and-sender':
+        return `#${scopeOf(typeof body === 'object' && body !== null ? (body as Record<string, unknown>).fromPhoneNumber : undefined)}`;
+      case 'key-and-phone-number':
+        return `#${scopeOf(request.query.phone_number)}`;
+      case 'source-ip':
+        return request.sourceIp;
+    }
+  })();
+  const subject = limitClass.scope === 'source-ip' ? 'ip' : (caller?.credentialId ?? 'anonymous');
+  return { bucket: `${request.route.rateLimit}#${subject}${scopeValue}`, limitPerMinute };
+}
+
+/** The contract's per-minute limits, counted per key (and sender or phone number where the class says). */
+export const rateLimit = (): PipelineMiddleware => ({
+  before: async (request) => {
+    const httpRequest = stateOf(request, 'request');
+    const limit = rateLimitBucket(httpRequest);
+    if (!limit) return;
+    const decision = await stateOf(request, 'dependencies').rateLimiter.consume(limit.bucket, limit.limitPerMinute, httpRequest.receivedAt);
+    if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfterSeconds, limit.limitPerMinute);
+  },
+});
