@@ -219,7 +219,9 @@ export class ApiStack extends Stack {
     };
     const tableAccess = Object.entries(definition.tables) as Array<[TableName, 'read' | 'readWrite']>;
     for (const [tableName] of tableAccess) environment[tables[tableName].envVar] = stateful.tables[tableName].tableName;
-    for (const queueName of definition.sendsTo) environment[queues[queueName].envVar] = stateful.queues[queueName].queueUrl;
+    for (const queueName of [...definition.sendsTo, ...(definition.receivesFrom ?? [])]) {
+      environment[queues[queueName].envVar] = stateful.queues[queueName].queueUrl;
+    }
     if (definition.tokenKey) environment.TOKEN_KMS_KEY_ID = stateful.tokenKey.keyArn;
     if (definition.callsUpstream) {
       environment.GRAPH_API_BASE_URL = settings.upstream.baseUrl;
