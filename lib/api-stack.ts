@@ -40,6 +40,7 @@ import {
 } from '../runtime-contract/route-manifest';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
+import { pascal } from './naming';
 
 export interface ApiStackProps extends StackProps {
   stateful: StatefulResources;
@@ -95,8 +96,6 @@ export function broadcastPlanThrottle(): { rateLimit: number; burstLimit: number
 /** The queue the chunk worker consumes. */
 const chunkWorkerQueue: QueueName = 'outboundMessages';
 
-const pascal = (name: string): string =>
-  name.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_match, _sep: string, char: string) => char.toUpperCase());
 
 export class ApiStack extends Stack {
   readonly functions: Record<FunctionName, ServiceFunction>;

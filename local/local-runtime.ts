@@ -6,7 +6,6 @@
  * handlers knows it is local. `external` mode skips the emulators and uses whatever endpoints
  * the environment names (LocalStack, or real AWS when none are named).
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -27,6 +26,7 @@ import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from '
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
 import { demoSandboxAccounts, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
 import { getServices, resetServicesForTests } from '../functions/composition';
+import { generateLocalTokenKey } from '../shared/adapters/crypto/local-aes-token-cipher';
 
 export interface LocalRuntimeOptions {
   /** Gateway port; 0 picks a free one. Default: PORT or 3000. */
@@ -86,9 +86,9 @@ function functionHandlers(environment: Readonly<Record<string, string | undefine
 }
 
 function localTokenKey(dataDirectory: string, persist: boolean): string {
-  if (!persist) return randomBytes(32).toString('base64');
+  if (!persist) return generateLocalTokenKey();
   const file = join(dataDirectory, 'token-encryption.key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  if (!existsSync(file)) writeFileSync(file, generateLocalTokenKey(), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
 

@@ -30,6 +30,7 @@ export function broadcastSendPorts(context: CompositionContext): PortFactories<B
     upstream: () => cloudApi().upstream,
     templates: () => cloudApi().templates,
     clock: value(context.clock),
+    ids: value(context.ids),
     senders: senderDirectorySection(context, tenancy),
     broadcasts: broadcastRepositorySection(context, dynamoDb),
     queue: outboundQueueSection(context),

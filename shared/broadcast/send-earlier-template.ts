@@ -6,7 +6,6 @@
  * stored in the job's ledger with their failure_reason_code. The rest go through the same queue,
  * worker and ledger as template broadcasts.
  */
-import { randomBytes } from 'node:crypto';
 import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
 import { chunkMessages, type ChunkRecipient } from './chunk-message';
 import {
@@ -27,6 +26,7 @@ import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, Le
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../upstream/cloud-api-client';
+import type { IdGenerator } from '../ports/id-generator';
 
 export const LEGACY_RECIPIENT_LIMIT = 1000;
 
@@ -38,6 +38,7 @@ export interface EarlierSendDependencies {
   billing: BillingPort;
   broadcastNames: BroadcastNameRegistry;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 export interface EarlierRecipient {
@@ -160,7 +161,7 @@ export async function sendEarlierTemplate(
   const triage = await triageRecipients(billing, input, template.category, placeholders);
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
 
-  const jobId = `leg_${randomBytes(16).toString('base64url').slice(0, 22)}`;
+  const jobId = dependencies.ids.newId('leg');
   const name = input.broadcastName?.trim();
   if (input.mode === 'bulk' && name && !(await dependencies.broadcastNames.claim(organizationId, name, jobId))) {
     throw new BroadcastNameTakenError();

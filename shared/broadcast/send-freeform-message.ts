@@ -4,11 +4,11 @@
  * recorded outcome (message id, or a failure code such as 131047 outside the 24-hour window)
  * are the same.
  */
-import { randomBytes } from 'node:crypto';
 import { CHUNK_SIZE } from './broadcast-job';
 import { SenderNotOwnedError } from './errors';
 import { freeformMessageBody } from './freeform-message-body';
 import type { FreeformMessageRequest } from './freeform-message.schema';
+import type { IdGenerator } from '../ports/id-generator';
 import type { BroadcastRepository, Clock, OutboundQueue, SenderDirectory } from './ports';
 
 export interface SendFreeformDependencies {
@@ -16,6 +16,7 @@ export interface SendFreeformDependencies {
   broadcasts: BroadcastRepository;
   queue: OutboundQueue;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 export async function sendFreeformMessage(
@@ -25,7 +26,7 @@ export async function sendFreeformMessage(
 ): Promise<{ jobId: string }> {
   if (caller.boundPhoneNumber && caller.boundPhoneNumber !== request.fromPhoneNumber) throw new SenderNotOwnedError(request.fromPhoneNumber);
   const sender = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
-  const jobId = `msg_${randomBytes(16).toString('base64url').slice(0, 22)}`;
+  const jobId = dependencies.ids.newId('msg');
   await dependencies.broadcasts.createJob(
     {
       jobId,

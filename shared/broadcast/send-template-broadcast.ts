@@ -3,7 +3,8 @@
  * fans it out as chunk messages of 1,000 recipients. Nothing is queued unless every
  * recipient passes; with an Idempotency-Key a retry replays the first answer.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { sha256, sha256Base64Url } from '../crypto/hashing';
+import type { IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, SYNCHRONOUS_THRESHOLD, type BroadcastJob } from './broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
 import {
@@ -28,6 +29,7 @@ export interface SendTemplateBroadcastDependencies {
   queue: OutboundQueue;
   idempotency: IdempotencyGuard;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 export interface BroadcastCaller {
@@ -107,13 +109,11 @@ export function resolveRecipients(request: TemplateBroadcastRequest, placeholder
   });
 }
 
-const newJobId = (organizationId: string, idempotencyKey: string | undefined): string => {
+const newJobId = (ids: IdGenerator, organizationId: string, idempotencyKey: string | undefined): string =>
   // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
-  const seed = idempotencyKey ? createHash('sha256').update(`${organizationId}\n${idempotencyKey}`).digest() : randomBytes(16);
-  return `pub_${seed.toString('base64url').slice(0, 22)}`;
-};
+  idempotencyKey ? `pub_${sha256(`${organizationId}\n${idempotencyKey}`).toString('base64url').slice(0, 22)}` : ids.newId('pub');
 
-export const payloadHashOf = (request: unknown): string => createHash('sha256').update(JSON.stringify(request)).digest('base64url');
+export const payloadHashOf = (request: unknown): string => sha256Base64Url(JSON.stringify(request));
 
 async function acceptBroadcast(
   dependencies: SendTemplateBroadcastDependencies,
@@ -128,7 +128,7 @@ async function acceptBroadcast(
 
   const totalChunks = Math.ceil(recipients.length / CHUNK_SIZE);
   const job: BroadcastJob = {
-    jobId: newJobId(caller.organizationId, idempotencyKey),
+    jobId: newJobId(dependencies.ids, caller.organizationId, idempotencyKey),
     organizationId: caller.organizationId,
     broadcastName: request.broadcastName,
     exposed: recipients.length > SYNCHRONOUS_THRESHOLD,
