@@ -26,7 +26,7 @@ import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, Le
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../upstream/cloud-api-client';
-import type { IdGenerator } from '../ports/id-generator';
+import { opaqueId, type IdGenerator } from '../ports/id-generator';
 
 export const LEGACY_RECIPIENT_LIMIT = 1000;
 
@@ -161,7 +161,7 @@ export async function sendEarlierTemplate(
   const triage = await triageRecipients(billing, input, template.category, placeholders);
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
 
-  const jobId = dependencies.ids.newId('leg');
+  const jobId = opaqueId(dependencies.ids, 'leg');
   const name = input.broadcastName?.trim();
   if (input.mode === 'bulk' && name && !(await dependencies.broadcastNames.claim(organizationId, name, jobId))) {
     throw new BroadcastNameTakenError();

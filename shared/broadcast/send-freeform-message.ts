@@ -8,7 +8,7 @@ import { CHUNK_SIZE } from './broadcast-job';
 import { SenderNotOwnedError } from './errors';
 import { freeformMessageBody } from './freeform-message-body';
 import type { FreeformMessageRequest } from './freeform-message.schema';
-import type { IdGenerator } from '../ports/id-generator';
+import { opaqueId, type IdGenerator } from '../ports/id-generator';
 import type { BroadcastRepository, Clock, OutboundQueue, SenderDirectory } from './ports';
 
 export interface SendFreeformDependencies {
@@ -26,7 +26,7 @@ export async function sendFreeformMessage(
 ): Promise<{ jobId: string }> {
   if (caller.boundPhoneNumber && caller.boundPhoneNumber !== request.fromPhoneNumber) throw new SenderNotOwnedError(request.fromPhoneNumber);
   const sender = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
-  const jobId = dependencies.ids.newId('msg');
+  const jobId = opaqueId(dependencies.ids, 'msg');
   await dependencies.broadcasts.createJob(
     {
       jobId,

@@ -4,7 +4,7 @@
  * recipient passes; with an Idempotency-Key a retry replays the first answer.
  */
 import { sha256, sha256Base64Url } from '../crypto/hashing';
-import type { IdGenerator } from '../ports/id-generator';
+import { opaqueId, type IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, SYNCHRONOUS_THRESHOLD, type BroadcastJob } from './broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
 import {
@@ -111,7 +111,7 @@ export function resolveRecipients(request: TemplateBroadcastRequest, placeholder
 
 const newJobId = (ids: IdGenerator, organizationId: string, idempotencyKey: string | undefined): string =>
   // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
-  idempotencyKey ? `pub_${sha256(`${organizationId}\n${idempotencyKey}`).toString('base64url').slice(0, 22)}` : ids.newId('pub');
+  idempotencyKey ? `pub_${sha256(`${organizationId}\n${idempotencyKey}`).toString('base64url').slice(0, 22)}` : opaqueId(ids, 'pub');
 
 export const payloadHashOf = (request: unknown): string => sha256Base64Url(JSON.stringify(request));
 
