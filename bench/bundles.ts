@@ -7,6 +7,12 @@
  * Load time = `import()` of the bundle, timed inside a fresh `node -e` process (the module graph
  * evaluated, no handler call). Twice: plain, and with NODE_OPTIONS=--enable-source-maps, which the
  * stack sets on every function. A `node -e` importing an empty module is the baseline.
+ *
+ * Each function is set beside its floor, built and loaded the same way in the same run: a
+ * one-line handler that only builds the SDK clients the function's resource definition says it
+ * calls (tables → DynamoDB, queues → SQS, token key → KMS, API keys → API Gateway). The goal is
+ * a bundle and a cold load within 1.3x of the floor, and no SDK client in the bundle (metafile
+ * inputs with bytes in the output) that the function never calls.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { bundlingOptions } from '../lib/constructs/service-function';
-import { entryOf, functions, type FunctionName } from '../runtime-contract/resource-definitions';
+import { entryOf, functions, variablesOf, type FunctionDefinition, type FunctionName } from '../runtime-contract/resource-definitions';
 import { median } from './lib/stats';
 
 const projectRoot = resolve(__dirname, '..');
@@ -32,6 +38,60 @@ export interface BundleSample {
   loadMsMedian: number;
   loadWithSourceMapsMs: number[];
   loadWithSourceMapsMsMedian: number;
+  /** SDK clients the definition says the function calls, and those its bundle carries. */
+  clientsCalled: SdkClient[];
+  clientsCarried: SdkClient[];
+  floor: FloorSample;
+}
+
+/** The one-line handler building only `clients`, bundled and loaded like a function. */
+export interface FloorSample {
+  clients: SdkClient[];
+  bytes: number;
+  loadMs: number[];
+  loadMsMedian: number;
+}
+
+export type SdkClient = 'dynamodb' | 'sqs' | 'kms' | 'api-gateway';
+
+/** The npm package of each client and how the floor builds it. */
+const sdkClients: Record<SdkClient, { packageName: string; imports: string; build: string }> = {
+  dynamodb: {
+    packageName: '@aws-sdk/client-dynamodb',
+    imports: "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';",
+    build: 'DynamoDBDocumentClient.from(new DynamoDBClient({}))',
+  },
+  sqs: { packageName: '@aws-sdk/client-sqs', imports: "import { SQSClient } from '@aws-sdk/client-sqs';", build: 'new SQSClient({})' },
+  kms: { packageName: '@aws-sdk/client-kms', imports: "import { KMSClient } from '@aws-sdk/client-kms';", build: 'new KMSClient({})' },
+  'api-gateway': {
+    packageName: '@aws-sdk/client-api-gateway',
+    imports: "import { APIGatewayClient } from '@aws-sdk/client-api-gateway';",
+    build: 'new APIGatewayClient({})',
+  },
+};
+
+/** The clients a function's resource definition says it calls. */
+export function clientsCalledBy(definition: FunctionDefinition): SdkClient[] {
+  const called: SdkClient[] = [];
+  if (Object.keys(definition.tables).length > 0) called.push('dynamodb');
+  if (definition.sendsTo.length > 0 || (definition.receivesFrom ?? []).length > 0) called.push('sqs');
+  if (definition.tokenKey) called.push('kms');
+  if (definition.managesApiKeys) called.push('api-gateway');
+  return called;
+}
+
+function floorSource(clients: SdkClient[]): string {
+  return [
+    ...clients.map((client) => sdkClients[client].imports),
+    `const clients = [${clients.map((client) => sdkClients[client].build).join(', ')}];`,
+    'export const handler = async () => ({ statusCode: 200, body: String(clients.length) });',
+  ].join('\n');
+}
+
+/** SDK clients with bytes in the output, from esbuild's metafile inputs. */
+function clientsIn(metafile: Metafile): SdkClient[] {
+  const inputs = Object.values(metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([path]) => path));
+  return (Object.keys(sdkClients) as SdkClient[]).filter((client) => inputs.some((path) => path.includes(`node_modules/${sdkClients[client].packageName}/`)));
 }
 
 export interface BundleResult {
@@ -73,8 +133,8 @@ const IMPORT_TIMER = [
   '});',
 ].join('\n');
 
-function timeImport(fileUrl: string, expectHandler: boolean, extraNodeOptions?: string): number {
-  const env = { ...process.env, NODE_OPTIONS: extraNodeOptions ?? '' };
+function timeImport(fileUrl: string, expectHandler: boolean, extraNodeOptions?: string, functionEnv: Record<string, string> = {}): number {
+  const env = { ...process.env, ...functionEnv, NODE_OPTIONS: extraNodeOptions ?? '' };
   const out = execFileSync(process.execPath, ['-e', IMPORT_TIMER, fileUrl, expectHandler ? 'handler' : 'none'], {
     encoding: 'utf8',
     env,
@@ -107,6 +167,20 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
     timeImport(pathToFileURL(empty).href, false); // warm the OS file cache for node itself
     const baselineMs = Array.from({ length: processes }, () => timeImport(pathToFileURL(empty).href, false));
 
+    const floors = new Map<string, FloorSample>();
+    const floorOf = async (clients: SdkClient[]): Promise<FloorSample> => {
+      const key = clients.join('+') || 'none';
+      if (!floors.has(key)) {
+        const outfile = join(outRoot, 'floors', key, `index.${extension}`);
+        await build({ ...options, stdin: { contents: floorSource(clients), resolveDir: projectRoot, sourcefile: `floor-${key}.ts`, loader: 'ts' }, outfile, absWorkingDir: projectRoot });
+        const url = pathToFileURL(outfile).href;
+        timeImport(url, true);
+        const loadMs = Array.from({ length: processes }, () => timeImport(url, true));
+        floors.set(key, { clients, bytes: statSync(outfile).size, loadMs, loadMsMedian: median(loadMs) });
+      }
+      return floors.get(key)!;
+    };
+
     const bundles: BundleSample[] = [];
     const missingEntries: string[] = [];
     for (const name of Object.keys(functions) as FunctionName[]) {
@@ -120,9 +194,11 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
       const result = await build({ ...options, entryPoints: [join(projectRoot, entryOf(name))], outfile, absWorkingDir: projectRoot, metafile: true });
       const buildMs = performance.now() - buildStarted;
       const url = pathToFileURL(outfile).href;
-      timeImport(url, true); // one unmeasured load: page cache, like a Lambda's code already on disk
-      const loadMs = Array.from({ length: processes }, () => timeImport(url, true));
-      const loadWithSourceMapsMs = Array.from({ length: processes }, () => timeImport(url, true, '--enable-source-maps'));
+      // A function parses its configuration at init: give it the tables and queues AWS would.
+      const functionEnv = Object.fromEntries(variablesOf(functions[name]).required.map((variable) => [variable, `bench-${variable.toLowerCase()}`]));
+      timeImport(url, true, undefined, functionEnv); // one unmeasured load: page cache, like a Lambda's code already on disk
+      const loadMs = Array.from({ length: processes }, () => timeImport(url, true, undefined, functionEnv));
+      const loadWithSourceMapsMs = Array.from({ length: processes }, () => timeImport(url, true, '--enable-source-maps', functionEnv));
       const sample: BundleSample = {
         name,
         memoryMb: functions[name].memoryMb,
@@ -134,6 +210,9 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
         loadMsMedian: median(loadMs),
         loadWithSourceMapsMs,
         loadWithSourceMapsMsMedian: median(loadWithSourceMapsMs),
+        clientsCalled: clientsCalledBy(functions[name]),
+        clientsCarried: clientsIn(result.metafile!),
+        floor: await floorOf(clientsCalledBy(functions[name])),
       };
       log(`  ${name}: ${sample.bytes} bytes, load ${sample.loadMsMedian.toFixed(1)} ms (${sample.loadWithSourceMapsMsMedian.toFixed(1)} ms with source maps)`);
       bundles.push(sample);

@@ -102,18 +102,31 @@ async function main(): Promise<void> {
     results.bundles = bundles;
     loadBySection.bundles = os.loadavg();
     out(`esbuild: ${JSON.stringify(bundles.esbuildOptions)}`);
+    const goalRatio = 1.3;
+    const ratio = (value: number, floor: number) => `${(value / floor).toFixed(2)}x`;
+    const verdictOf = (bundle: (typeof bundles.bundles)[number]) => {
+      if (bundle.clientsCalled.length === 0) return 'n/a (no SDK client: floor is an empty handler)';
+      const extra = bundle.clientsCarried.filter((client) => !bundle.clientsCalled.includes(client));
+      const met = bundle.bytes <= goalRatio * bundle.floor.bytes && bundle.loadMsMedian <= goalRatio * bundle.floor.loadMsMedian && extra.length === 0;
+      return met ? 'met' : `not met${extra.length ? ` (carries ${extra.join(', ')})` : ''}`;
+    };
     out(
       renderTable(
-        ['function', 'memory', 'bytes', 'size', 'load', 'load w/ source maps', 'largest parts'],
+        ['function', 'memory', 'size', 'load', 'load w/ source maps', 'clients called / carried', 'floor size', 'floor load', 'size / floor', 'load / floor', `goal ≤ ${goalRatio}x`, 'largest parts'],
         [
-          ['(baseline: empty module)', '', '', '', ms(bundles.baselineMsMedian), '', ''],
+          ['(baseline: empty module)', '', '', ms(bundles.baselineMsMedian), '', '', '', '', '', '', '', ''],
           ...bundles.bundles.map((bundle) => [
             bundle.name,
             `${bundle.memoryMb} MB`,
-            int(bundle.bytes),
             kib(bundle.bytes),
             ms(bundle.loadMsMedian),
             ms(bundle.loadWithSourceMapsMsMedian),
+            `${bundle.clientsCalled.join('+') || 'none'} / ${bundle.clientsCarried.join('+') || 'none'}`,
+            kib(bundle.floor.bytes),
+            ms(bundle.floor.loadMsMedian),
+            ratio(bundle.bytes, bundle.floor.bytes),
+            ratio(bundle.loadMsMedian, bundle.floor.loadMsMedian),
+            verdictOf(bundle),
             bundle.topContributors
               .slice(0, 3)
               .map((part) => `${part.source} ${kib(part.bytes)}`)
@@ -124,7 +137,12 @@ async function main(): Promise<void> {
     );
     if (bundles.missingEntries.length) out(`not bundled (entry file missing): ${bundles.missingEntries.join(', ')}`);
     for (const bundle of bundles.bundles) {
-      goals.push({ figure: `bundle ${bundle.name}`, value: `${kib(bundle.bytes)}, load ${ms(bundle.loadMsMedian)}`, goal: 'none set', met: '-' });
+      goals.push({
+        figure: `bundle ${bundle.name}`,
+        value: `${kib(bundle.bytes)} (${ratio(bundle.bytes, bundle.floor.bytes)} of floor), load ${ms(bundle.loadMsMedian)} (${ratio(bundle.loadMsMedian, bundle.floor.loadMsMedian)})`,
+        goal: `≤ ${goalRatio}x floor, no client it never calls`,
+        met: verdictOf(bundle),
+      });
     }
   }
 

@@ -40,6 +40,7 @@ import {
 } from '../runtime-contract/route-manifest';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
+import { pascal } from './naming';
 
 export interface ApiStackProps extends StackProps {
   stateful: StatefulResources;
@@ -95,8 +96,6 @@ export function broadcastPlanThrottle(): { rateLimit: number; burstLimit: number
 /** The queue the chunk worker consumes. */
 const chunkWorkerQueue: QueueName = 'outboundMessages';
 
-const pascal = (name: string): string =>
-  name.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_match, _sep: string, char: string) => char.toUpperCase());
 
 export class ApiStack extends Stack {
   readonly functions: Record<FunctionName, ServiceFunction>;
@@ -219,7 +218,9 @@ export class ApiStack extends Stack {
     };
     const tableAccess = Object.entries(definition.tables) as Array<[TableName, 'read' | 'readWrite']>;
     for (const [tableName] of tableAccess) environment[tables[tableName].envVar] = stateful.tables[tableName].tableName;
-    for (const queueName of definition.sendsTo) environment[queues[queueName].envVar] = stateful.queues[queueName].queueUrl;
+    for (const queueName of [...definition.sendsTo, ...(definition.receivesFrom ?? [])]) {
+      environment[queues[queueName].envVar] = stateful.queues[queueName].queueUrl;
+    }
     if (definition.tokenKey) environment.TOKEN_KMS_KEY_ID = stateful.tokenKey.keyArn;
     if (definition.callsUpstream) {
       environment.GRAPH_API_BASE_URL = settings.upstream.baseUrl;

@@ -10,6 +10,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { queues, tables, type QueueDefinition, type QueueName, type TableDefinition, type TableName } from '../runtime-contract/resource-definitions';
+import { pascal } from './naming';
 
 export interface StatefulResources {
   tables: Record<TableName, dynamodb.Table>;
@@ -24,8 +25,6 @@ export interface StatefulStackProps extends StackProps {
   tokenKeyAlias: string;
 }
 
-const pascal = (name: string): string =>
-  name.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_match, _sep: string, char: string) => char.toUpperCase());
 
 const stringKey = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
 

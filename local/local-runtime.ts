@@ -6,13 +6,12 @@
  * handlers knows it is local. `external` mode skips the emulators and uses whatever endpoints
  * the environment names (LocalStack, or real AWS when none are named).
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { routes, type EndpointGroup } from '../runtime-contract/route-manifest';
-import { chunkWorker, functions, tables, queues } from '../runtime-contract/resource-definitions';
+import { chunkWorker, environmentOf, functions, tables, queues, type FunctionName } from '../runtime-contract/resource-definitions';
 import {
   emulatorCredentials,
   emulatorRegion,
@@ -27,6 +26,7 @@ import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from '
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
 import { demoSandboxAccounts, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
 import { getServices, resetServicesForTests } from '../functions/composition';
+import { generateLocalTokenKey } from '../shared/adapters/crypto/local-aes-token-cipher';
 
 export interface LocalRuntimeOptions {
   /** Gateway port; 0 picks a free one. Default: PORT or 3000. */
@@ -67,17 +67,28 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-const handlerModules = new Map<string, Promise<unknown>>();
+type FunctionModule = { createHandler(env: Record<string, string>): unknown };
 /** Same module files the Lambdas bundle: `functions/<name>/<name>.lambda.ts`. */
-const loadLambdaModule = (name: string): Promise<{ handler: unknown }> => {
-  if (!handlerModules.has(name)) handlerModules.set(name, import(`../functions/${name}/${name}.lambda`));
-  return handlerModules.get(name) as Promise<{ handler: unknown }>;
-};
+const loadLambdaModule = (name: FunctionName): Promise<FunctionModule> =>
+  import(`../functions/${name}/${name}.lambda`) as Promise<FunctionModule>;
+
+/**
+ * One handler per function, made with only the environment its resource definition gives it on
+ * AWS (tables, queues, token key, Graph API, usage plan) plus the platform's (region, endpoints,
+ * tuning): a function reaching for a resource it is not granted fails here as it would there.
+ */
+function functionHandlers(environment: Readonly<Record<string, string | undefined>>): (name: FunctionName) => Promise<unknown> {
+  const handlers = new Map<FunctionName, Promise<unknown>>();
+  return (name) => {
+    if (!handlers.has(name)) handlers.set(name, loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment))));
+    return handlers.get(name)!;
+  };
+}
 
 function localTokenKey(dataDirectory: string, persist: boolean): string {
-  if (!persist) return randomBytes(32).toString('base64');
+  if (!persist) return generateLocalTokenKey();
   const file = join(dataDirectory, 'token-encryption.key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  if (!existsSync(file)) writeFileSync(file, generateLocalTokenKey(), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
 
@@ -142,9 +153,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         else process.env[name] = value;
       }
     });
+    // The operators' side (demo seed, key checks, tests' getServices()) sees the whole environment;
+    // each function sees only its own.
     Object.assign(process.env, environment);
     resetServicesForTests();
+    stops.push(async () => resetServicesForTests());
     const services = getServices();
+    const handlerOf = functionHandlers({ ...process.env });
 
     let demo: DemoTenant | undefined;
     if (sandbox) for (const account of demoSandboxAccounts()) sandbox.registerBusinessAccount(account);
@@ -160,7 +175,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const gateway: LocalGateway = await startLocalGateway({
       port: options.port ?? Number(process.env.PORT ?? 3000),
       routes,
-      loadHandler: async (group: EndpointGroup) => (await loadLambdaModule(group)).handler as ProxyHandler,
+      loadHandler: async (group: EndpointGroup) => (await handlerOf(group)) as ProxyHandler,
       isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
     });
     stops.push(() => gateway.close());
@@ -168,7 +183,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const outboundUrl = process.env[queues.outboundMessages.envVar] ?? '';
     let workers: SqsEventSource | undefined;
     if (options.startWorkers ?? true) {
-      const workerHandler = (await loadLambdaModule('chunk-worker')).handler as SqsBatchHandler;
+      const workerHandler = (await handlerOf('chunk-worker')) as SqsBatchHandler;
       workers = startSqsEventSource({
         sqs,
         queueUrl: outboundUrl,

@@ -109,6 +109,8 @@ export interface FunctionDefinition {
   tables: Partial<Record<TableName, Access>>;
   /** Send messages to these queues. */
   sendsTo: QueueName[];
+  /** Consumes these queues through an event source (and changes the visibility of what it received). */
+  receivesFrom?: QueueName[];
   /** KMS use for upstream access tokens. */
   tokenKey?: 'decrypt' | 'encryptDecrypt';
   /** Calls the WhatsApp Cloud API. */
@@ -186,6 +188,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     timeoutSeconds: chunkWorker.timeoutSeconds,
     tables: { tenancy: 'read', messaging: 'readWrite' },
     sendsTo: [],
+    receivesFrom: ['outboundMessages'],
     tokenKey: 'decrypt',
     callsUpstream: true,
   },
@@ -193,3 +196,49 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
 
 /** Lambda entry module of a function, relative to the project root. */
 export const entryOf = (name: FunctionName): string => `functions/${name}/${name}.lambda.ts`;
+
+/** The variables that name a resource or a credential; a function gets only those its definition grants. */
+export interface FunctionVariables {
+  /** Tables and queues: a function without one of them cannot start. */
+  required: string[];
+  /** Settings with a default or a local stand-in (token key, Graph API, usage plan). */
+  optional: string[];
+}
+
+const upstreamVariables = ['GRAPH_API_BASE_URL', 'GRAPH_API_VERSION', 'UPSTREAM_TIMEOUT_MS'];
+/** TOKEN_KMS_KEY_ID on AWS; LOCAL_TOKEN_KEY is its stand-in in the local runtime. */
+const tokenKeyVariables = ['TOKEN_KMS_KEY_ID', 'LOCAL_TOKEN_KEY'];
+const apiKeyVariables = ['BROADCAST_USAGE_PLAN_ID'];
+
+export function variablesOf(definition: FunctionDefinition): FunctionVariables {
+  const tableVariables = (Object.keys(definition.tables) as TableName[]).map((name) => tables[name].envVar);
+  const queueVariables = [...definition.sendsTo, ...(definition.receivesFrom ?? [])].map((name) => queues[name].envVar);
+  return {
+    required: [...new Set([...tableVariables, ...queueVariables])],
+    optional: [
+      ...(definition.tokenKey ? tokenKeyVariables : []),
+      ...(definition.callsUpstream ? upstreamVariables : []),
+      ...(definition.managesApiKeys ? apiKeyVariables : []),
+    ],
+  };
+}
+
+/** Every variable some definition may grant; the rest (region, endpoints, tuning, logging) every function gets. */
+export const grantedVariables: ReadonlySet<string> = new Set([
+  ...Object.values(tables).map((table) => table.envVar),
+  ...Object.values(queues).map((queue) => queue.envVar),
+  ...upstreamVariables,
+  ...tokenKeyVariables,
+  ...apiKeyVariables,
+]);
+
+/** A function's own environment out of a whole-platform one: what AWS gives it, for the local runtime. */
+export function environmentOf(name: FunctionName, environment: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const granted = variablesOf(functions[name]);
+  const own = new Set([...granted.required, ...granted.optional]);
+  const result: Record<string, string> = {};
+  for (const [variable, value] of Object.entries(environment)) {
+    if (value !== undefined && (!grantedVariables.has(variable) || own.has(variable))) result[variable] = value;
+  }
+  return result;
+}

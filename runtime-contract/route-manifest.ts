@@ -7,6 +7,7 @@
  *
  * Pure data: no CDK or AWS SDK imports, so Lambdas and the local runtime can load it.
  */
+import type { HttpMethod } from './http-types';
 import { upstreamRoutes, type UpstreamRouteSpec } from './upstream-routes';
 
 /** Each surface is its own REST API whose single stage name is the first path segment. */
@@ -42,7 +43,8 @@ export type EndpointGroup =
   /** The /upstream Cloud API wrapper (routes generated from runtime-contract/upstream-routes.ts). */
   | 'upstream-wrapper';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** Re-exported: handlers and the CDK app name methods through the manifest. */
+export type { HttpMethod } from './http-types';
 
 /**
  * Rate-limit classes. `perKey` is the per-key ceiling that API Gateway usage plans

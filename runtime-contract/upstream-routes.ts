@@ -9,7 +9,7 @@
  * Paths are below `/upstream`; upstream paths are Graph API paths after `/{version}` (v25.0),
  * with `{param}` taken from our path. Nothing here imports code: no CDK, no SDK.
  */
-import type { HttpMethod } from './route-manifest';
+import type { HttpMethod } from './http-types';
 
 export type UpstreamArea =
   | 'Phone numbers'

@@ -1,13 +1,15 @@
+import type { Environment } from '../../shared/config/app-config';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
-import { getServices } from '../composition';
+import { composeFunction } from '../composition/function-composition';
+import { composeBroadcastDiscovery } from './broadcast-discovery.composition';
 import { listPhoneNumbers } from './list-phone-numbers.handler';
 import { listTemplates } from './list-templates.handler';
 
-export const handler = createGroupHandler({
-  group: 'broadcast-discovery',
-  operations: { listPhoneNumbers, listTemplates },
-  dependencies: () => {
-    const services = getServices();
-    return { ...services.http, senders: services.broadcast.senders, templates: services.broadcast.templates };
-  },
-});
+export const createHandler = (env: Environment) =>
+  createGroupHandler({
+    group: 'broadcast-discovery',
+    operations: { listPhoneNumbers, listTemplates },
+    dependencies: composeFunction('broadcast-discovery', env, composeBroadcastDiscovery),
+  });
+
+export const handler = createHandler(process.env);

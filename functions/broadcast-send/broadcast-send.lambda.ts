@@ -1,14 +1,16 @@
+import type { Environment } from '../../shared/config/app-config';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
-import { getServices, type BroadcastServices } from '../composition';
+import { composeFunction } from '../composition/function-composition';
+import { composeBroadcastSend, type BroadcastServices } from './broadcast-send.composition';
 import { sendFreeform } from './send-freeform.handler';
 import { sendBulk, sendSingle } from './send-earlier.handler';
 import { sendTemplateBroadcast } from './send-template-broadcast.handler';
 
-export const handler = createGroupHandler<BroadcastServices>({
-  group: 'broadcast-send',
-  operations: { sendTemplateBroadcast, sendFreeform, sendSingle, sendBulk },
-  dependencies: () => {
-    const services = getServices();
-    return { ...services.http, ...services.broadcast };
-  },
-});
+export const createHandler = (env: Environment) =>
+  createGroupHandler<BroadcastServices>({
+    group: 'broadcast-send',
+    operations: { sendTemplateBroadcast, sendFreeform, sendSingle, sendBulk },
+    dependencies: composeFunction('broadcast-send', env, composeBroadcastSend),
+  });
+
+export const handler = createHandler(process.env);

@@ -1,12 +1,14 @@
+import type { Environment } from '../../shared/config/app-config';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
-import { getServices } from '../composition';
+import { composeFunction } from '../composition/function-composition';
+import { composeBroadcastStatus } from './broadcast-status.composition';
 import { getJobStatus } from './get-job-status.handler';
 
-export const handler = createGroupHandler({
-  group: 'broadcast-status',
-  operations: { getJobStatus },
-  dependencies: () => {
-    const services = getServices();
-    return { ...services.http, broadcasts: services.broadcast.broadcasts };
-  },
-});
+export const createHandler = (env: Environment) =>
+  createGroupHandler({
+    group: 'broadcast-status',
+    operations: { getJobStatus },
+    dependencies: composeFunction('broadcast-status', env, composeBroadcastStatus),
+  });
+
+export const handler = createHandler(process.env);

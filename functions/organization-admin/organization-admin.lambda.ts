@@ -1,12 +1,14 @@
+import type { Environment } from '../../shared/config/app-config';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
-import { getServices } from '../composition';
+import { composeFunction } from '../composition/function-composition';
+import { composeOrganizationAdmin } from './organization-admin.composition';
 import { removeEmployeeBulk } from './remove-employee-bulk.handler';
 
-export const handler = createGroupHandler({
-  group: 'organization-admin',
-  operations: { removeEmployeeBulk },
-  dependencies: () => {
-    const services = getServices();
-    return { ...services.http, organizations: services.organizations };
-  },
-});
+export const createHandler = (env: Environment) =>
+  createGroupHandler({
+    group: 'organization-admin',
+    operations: { removeEmployeeBulk },
+    dependencies: composeFunction('organization-admin', env, composeOrganizationAdmin),
+  });
+
+export const handler = createHandler(process.env);

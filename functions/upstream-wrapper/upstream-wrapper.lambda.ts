@@ -1,13 +1,15 @@
+import type { Environment } from '../../shared/config/app-config';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
-import { getServices } from '../composition';
+import { composeFunction } from '../composition/function-composition';
 import { buildUpstreamOperations } from './operations';
+import { composeUpstreamWrapper } from './upstream-wrapper.composition';
 
 /** Every /upstream route (runtime-contract/upstream-routes.ts): one Lambda, operations built from the table. */
-export const handler = createGroupHandler({
-  group: 'upstream-wrapper',
-  operations: buildUpstreamOperations(),
-  dependencies: () => {
-    const services = getServices();
-    return { ...services.http, upstream: services.upstreamWrapper };
-  },
-});
+export const createHandler = (env: Environment) =>
+  createGroupHandler({
+    group: 'upstream-wrapper',
+    operations: buildUpstreamOperations(),
+    dependencies: composeFunction('upstream-wrapper', env, composeUpstreamWrapper),
+  });
+
+export const handler = createHandler(process.env);

@@ -1,5 +1,6 @@
+import type { Environment } from '../../shared/config/app-config';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
-import { getServices } from '../composition';
+import { composeFunction } from '../composition/function-composition';
 import { createContact } from './create-contact.handler';
 import { createConversation } from './create-conversation.handler';
 import { getContact } from './get-contact.handler';
@@ -7,13 +8,14 @@ import { getConversation } from './get-conversation.handler';
 import { listContacts } from './list-contacts.handler';
 import { listConversations } from './list-conversations.handler';
 import { updateConversation } from './update-conversation.handler';
+import { composeV1Inbox } from './v1-inbox.composition';
 
 /** Generic v1 API. Authentication also checks the plan (403 PLAN_REQUIRED) on every request. */
-export const handler = createGroupHandler({
-  group: 'v1-inbox',
-  operations: { listContacts, createContact, getContact, listConversations, createConversation, getConversation, updateConversation },
-  dependencies: () => {
-    const services = getServices();
-    return { ...services.http, inbox: services.inbox };
-  },
-});
+export const createHandler = (env: Environment) =>
+  createGroupHandler({
+    group: 'v1-inbox',
+    operations: { listContacts, createContact, getContact, listConversations, createConversation, getConversation, updateConversation },
+    dependencies: composeFunction('v1-inbox', env, composeV1Inbox),
+  });
+
+export const handler = createHandler(process.env);

@@ -20,6 +20,7 @@ import {
   type SurfaceDefinition,
   type SurfaceName,
 } from '../../runtime-contract/route-manifest';
+import { pascal } from '../naming';
 
 /** Manifest gateway-response kinds → API Gateway response types. A missing `x-api-key` and an
  * unknown one both end in API Gateway's 403 "Forbidden", i.e. the INVALID_API_KEY response. */
@@ -149,7 +150,7 @@ export class SurfaceApi extends Construct {
     // One invoke permission per (function, API), limited to this API's stage. Per-method
     // statements would scale the function's resource policy (20 KB cap) with the route count.
     for (const handler of invokedHandlers) {
-      handler.addPermission(`Invoke${pascal(props.surfaceName)}Api`, {
+      handler.addPermission(`Invoke${pascal(props.surfaceName, { foldCase: true })}Api`, {
         principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
         action: 'lambda:InvokeFunction',
         sourceArn: this.api.arnForExecuteApi('*', '/*', surface.stage),
@@ -160,7 +161,7 @@ export class SurfaceApi extends Construct {
     if (routes.length === 0) this.addNoRoutesPlaceholder(surface.gatewayResponses.MISSING_AUTHENTICATION_TOKEN);
 
     for (const [kind, response] of Object.entries(surface.gatewayResponses) as Array<[GatewayResponseKind, SurfaceDefinition['gatewayResponses'][GatewayResponseKind]]>) {
-      this.api.addGatewayResponse(`GatewayResponse${pascal(kind)}`, {
+      this.api.addGatewayResponse(`GatewayResponse${pascal(kind, { foldCase: true })}`, {
         type: gatewayResponseTypes[kind],
         statusCode: String(response.statusCode),
         templates: { 'application/json': response.body },
@@ -198,9 +199,6 @@ export class SurfaceApi extends Construct {
   }
 }
 
-function pascal(name: string): string {
-  return name.toLowerCase().replace(/(^|[^a-z0-9]+)([a-z0-9])/g, (_match, _sep: string, char: string) => char.toUpperCase());
-}
 
 function assertUniqueRoutes(surfaceName: SurfaceName, routes: readonly RouteDefinition[]): void {
   const seen = new Set<string>();

@@ -8,7 +8,8 @@
  * caller gets OutboundQueueUnavailableError (503), so a retry (with an Idempotency-Key: the same job
  * id) starts from a clean slate. docs/BROADCAST.md "Accepting a job".
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { sha256 } from '../crypto/hashing';
+import { opaqueId, type IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
 import { OutboundQueueUnavailableError } from './errors';
@@ -30,9 +31,9 @@ const JOB_ID_PREFIX = { template: 'pub', freeform: 'msg', earlier: 'leg' } as co
  * A job id. With a seed (organization and Idempotency-Key) it is the same on every retry, so a
  * retry after a partial failure lands on the same job, whose ledger stops duplicates.
  */
-export function newJobId(kind: BroadcastJob['kind'], seed?: string): string {
-  const bytes = seed === undefined ? randomBytes(16) : createHash('sha256').update(seed).digest();
-  return `${JOB_ID_PREFIX[kind]}_${bytes.toString('base64url').slice(0, 22)}`;
+export function newJobId(ids: IdGenerator, kind: BroadcastJob['kind'], seed?: string): string {
+  const prefix = JOB_ID_PREFIX[kind];
+  return seed === undefined ? opaqueId(ids, prefix) : `${prefix}_${sha256(seed).toString('base64url').slice(0, 22)}`;
 }
 
 /** The job factory. Jobs of more than 1,000 recipients are the ones returned to the client (`exposed`). */

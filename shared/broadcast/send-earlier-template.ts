@@ -27,6 +27,7 @@ import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, Ou
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
+import type { IdGenerator } from '../ports/id-generator';
 
 export const LEGACY_RECIPIENT_LIMIT = 1000;
 
@@ -38,6 +39,7 @@ export interface EarlierSendDependencies {
   billing: BillingPort;
   broadcastNames: BroadcastNameRegistry;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 export interface EarlierRecipient {
@@ -161,7 +163,7 @@ export async function sendEarlierTemplate(
   const triage = await triageRecipients(billing, input, template.category, placeholders);
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
 
-  const jobId = newJobId('earlier');
+  const jobId = newJobId(dependencies.ids, 'earlier');
   const name = input.broadcastName?.trim();
   if (input.mode === 'bulk' && name && !(await dependencies.broadcastNames.claim(organizationId, name, jobId))) {
     throw new BroadcastNameTakenError();

@@ -8,6 +8,7 @@ import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from
 import { freeformMessageBody } from './freeform-message-body';
 import type { FreeformMessageRequest } from './freeform-message.schema';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
+import type { IdGenerator } from '../ports/id-generator';
 import type { BroadcastRepository, Clock, OutboundQueue, SenderDirectory } from './ports';
 
 export interface SendFreeformDependencies {
@@ -15,6 +16,7 @@ export interface SendFreeformDependencies {
   broadcasts: BroadcastRepository;
   queue: OutboundQueue;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 export async function sendFreeformMessage(
@@ -27,7 +29,7 @@ export async function sendFreeformMessage(
   const sender = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const job = newJob(
     { kind: 'freeform', messageType: request.type },
-    { jobId: newJobId('freeform'), organizationId: caller.organizationId, sender, totalRecipients: 1, exposed: false, now: dependencies.clock.now(), createdByCredentialId: caller.credentialId },
+    { jobId: newJobId(dependencies.ids, 'freeform'), organizationId: caller.organizationId, sender, totalRecipients: 1, exposed: false, now: dependencies.clock.now(), createdByCredentialId: caller.credentialId },
   );
   await recordAndFanOut(dependencies, { job, to: request.toPhoneNumber, body: freeformMessageBody(request) });
   return { jobId: job.jobId };

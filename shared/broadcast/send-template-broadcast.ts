@@ -3,7 +3,8 @@
  * fans it out as chunk messages of 1,000 recipients (job-fan-out.ts). Nothing is queued unless
  * every recipient passes; with an Idempotency-Key a retry replays the first answer.
  */
-import { createHash } from 'node:crypto';
+import { sha256Base64Url } from '../crypto/hashing';
+import type { IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, SYNCHRONOUS_THRESHOLD } from './broadcast-job';
 import type { ChunkRecipient } from './chunk-message';
 import {
@@ -29,6 +30,7 @@ export interface SendTemplateBroadcastDependencies {
   queue: OutboundQueue;
   idempotency: IdempotencyGuard;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 export type BroadcastCaller = ScopedCaller;
@@ -105,7 +107,7 @@ export function resolveRecipients(request: TemplateBroadcastRequest, placeholder
   });
 }
 
-export const payloadHashOf = (request: unknown): string => createHash('sha256').update(JSON.stringify(request)).digest('base64url');
+export const payloadHashOf = (request: unknown): string => sha256Base64Url(JSON.stringify(request));
 
 async function acceptBroadcast(
   dependencies: SendTemplateBroadcastDependencies,
@@ -126,7 +128,7 @@ async function acceptBroadcast(
     },
     {
       // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
-      jobId: newJobId('template', idempotencyKey === undefined ? undefined : `${caller.organizationId}\n${idempotencyKey}`),
+      jobId: newJobId(dependencies.ids, 'template', idempotencyKey === undefined ? undefined : `${caller.organizationId}\n${idempotencyKey}`),
       organizationId: caller.organizationId,
       sender,
       totalRecipients: recipients.length,

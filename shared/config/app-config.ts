@@ -1,12 +1,17 @@
 /**
- * Run-time configuration, parsed from an environment map.
+ * Run-time configuration, parsed once from an environment map with a valibot schema.
  *
- * The function takes the map as an argument (the composition module passes process.env)
- * so domain code never reads the environment itself. Endpoints are plain settings: the
- * same code talks to AWS, LocalStack or the local emulators depending only on them.
+ * The functions take the map as an argument (each function's `.lambda.ts` passes process.env,
+ * the local runtime passes the function's own variables) so domain code never reads the
+ * environment itself. Endpoints are plain settings: the same code talks to AWS, LocalStack or
+ * the local emulators depending only on them. Every error names the variable it is about.
  */
-import { tables, queues, type TableName, type QueueName } from '../../runtime-contract/resource-definitions';
+import * as v from 'valibot';
+import { functions, queues, tables, variablesOf, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
 import type { SendPolicySettings } from '../sending/send-policy';
+import { ConfigurationError } from './errors';
+
+export { ConfigurationError } from './errors';
 
 export interface AppConfig {
   serviceName: string;
@@ -14,6 +19,7 @@ export interface AppConfig {
   region: string;
   /** Per-service endpoint overrides; undefined means the SDK's default (real AWS). */
   endpoints: { dynamodb?: string; sqs?: string; kms?: string; apiGateway?: string };
+  /** '' for a table the environment does not name (requireSetting fails on first use). */
   tableNames: Record<TableName, string>;
   queueUrls: Record<QueueName, string>;
   upstream: { baseUrl: string; version: string; timeoutMs: number };
@@ -51,73 +57,119 @@ export interface AppConfig {
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-export class ConfigurationError extends Error {
-  override readonly name = 'ConfigurationError';
+/** An unset or empty variable: the SDK default / the fallback applies. */
+const text = (fallback = '') => v.pipe(v.optional(v.string(), fallback), v.transform((value) => value || fallback));
+const optionalText = v.pipe(v.optional(v.string()), v.transform((value) => value || undefined));
+const positiveInteger = (name: string, fallback: number) =>
+  v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => (value === '' ? fallback : Number(value))),
+    v.check((value) => Number.isInteger(value) && value > 0, `${name} must be a positive integer`),
+  );
+
+const settingsSchema = v.object({
+  SERVICE_NAME: text('whatsapp-broadcast-platform'),
+  SERVICE_VERSION: text('2.0.0'),
+  AWS_REGION: optionalText,
+  AWS_DEFAULT_REGION: optionalText,
+  DYNAMODB_ENDPOINT: optionalText,
+  SQS_ENDPOINT: optionalText,
+  KMS_ENDPOINT: optionalText,
+  APIGATEWAY_ENDPOINT: optionalText,
+  GRAPH_API_BASE_URL: v.pipe(
+    text('https://graph.facebook.com'),
+    v.url('GRAPH_API_BASE_URL must be a URL'),
+    v.transform((value) => value.replace(/\/+$/, '')),
+  ),
+  GRAPH_API_VERSION: text('v25.0'),
+  UPSTREAM_TIMEOUT_MS: positiveInteger('UPSTREAM_TIMEOUT_MS', 15_000),
+  TOKEN_KMS_KEY_ID: optionalText,
+  LOCAL_TOKEN_KEY: optionalText,
+  BROADCAST_USAGE_PLAN_ID: optionalText,
+  DEFAULT_MESSAGES_PER_SECOND: positiveInteger('DEFAULT_MESSAGES_PER_SECOND', 30),
+  TEMPLATE_CACHE_TTL_MS: positiveInteger('TEMPLATE_CACHE_TTL_MS', 60_000),
+  UPSTREAM_BULK_MAX_RECIPIENTS: positiveInteger('UPSTREAM_BULK_MAX_RECIPIENTS', 100),
+  UPSTREAM_BULK_BUDGET_MS: positiveInteger('UPSTREAM_BULK_BUDGET_MS', 25_000),
+  UPSTREAM_BULK_CONCURRENCY: positiveInteger('UPSTREAM_BULK_CONCURRENCY', 16),
+  UPSTREAM_OWNED_IDS_TTL_MS: positiveInteger('UPSTREAM_OWNED_IDS_TTL_MS', 60_000),
+  WORKER_MAX_IN_FLIGHT: positiveInteger('WORKER_MAX_IN_FLIGHT', 64),
+  WORKER_MAX_ATTEMPTS: positiveInteger('WORKER_MAX_ATTEMPTS', 6),
+  WORKER_BACKOFF_BASE_MS: positiveInteger('WORKER_BACKOFF_BASE_MS', 200),
+  WORKER_BACKOFF_MAX_MS: positiveInteger('WORKER_BACKOFF_MAX_MS', 5_000),
+  WORKER_RATE_LIMIT_HOLD_MS: positiveInteger('WORKER_RATE_LIMIT_HOLD_MS', 1_000),
+  WORKER_SAFETY_MARGIN_MS: positiveInteger('WORKER_SAFETY_MARGIN_MS', 15_000),
+});
+
+function parseSettings<TSchema extends v.GenericSchema>(schema: TSchema, env: Environment): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, env);
+  if (!result.success) throw new ConfigurationError(result.issues.map((issue) => issue.message).join('; '));
+  return result.output;
 }
 
-const positiveInteger = (value: string | undefined, fallback: number, name: string): number => {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new ConfigurationError(`${name} must be a positive integer`);
-  return parsed;
-};
-
+/** The whole application's configuration: resources the environment does not name are '' (checked on use). */
 export function parseAppConfig(env: Environment): AppConfig {
-  const tableNames = Object.fromEntries(
-    Object.values(tables).map((table) => [table.name, env[table.envVar] ?? '']),
-  ) as Record<TableName, string>;
-  const queueUrls = Object.fromEntries(
-    Object.values(queues).map((queue) => [queue.name, env[queue.envVar] ?? '']),
-  ) as Record<QueueName, string>;
-
-  const tokenEncryption: AppConfig['tokenEncryption'] = env.TOKEN_KMS_KEY_ID
-    ? { kind: 'kms', keyId: env.TOKEN_KMS_KEY_ID }
-    : env.LOCAL_TOKEN_KEY
-      ? { kind: 'local', keyBase64: env.LOCAL_TOKEN_KEY }
+  const settings = parseSettings(settingsSchema, env);
+  const tableNames = Object.fromEntries(Object.values(tables).map((table) => [table.name, env[table.envVar] ?? ''])) as Record<TableName, string>;
+  const queueUrls = Object.fromEntries(Object.values(queues).map((queue) => [queue.name, env[queue.envVar] ?? ''])) as Record<QueueName, string>;
+  const tokenEncryption: AppConfig['tokenEncryption'] = settings.TOKEN_KMS_KEY_ID
+    ? { kind: 'kms', keyId: settings.TOKEN_KMS_KEY_ID }
+    : settings.LOCAL_TOKEN_KEY
+      ? { kind: 'local', keyBase64: settings.LOCAL_TOKEN_KEY }
       : { kind: 'unconfigured' };
 
   return {
-    serviceName: env.SERVICE_NAME ?? 'whatsapp-broadcast-platform',
-    serviceVersion: env.SERVICE_VERSION ?? '2.0.0',
-    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    serviceName: settings.SERVICE_NAME,
+    serviceVersion: settings.SERVICE_VERSION,
+    region: settings.AWS_REGION ?? settings.AWS_DEFAULT_REGION ?? 'us-east-1',
     endpoints: {
-      dynamodb: env.DYNAMODB_ENDPOINT || undefined,
-      sqs: env.SQS_ENDPOINT || undefined,
-      kms: env.KMS_ENDPOINT || undefined,
-      apiGateway: env.APIGATEWAY_ENDPOINT || undefined,
+      dynamodb: settings.DYNAMODB_ENDPOINT,
+      sqs: settings.SQS_ENDPOINT,
+      kms: settings.KMS_ENDPOINT,
+      apiGateway: settings.APIGATEWAY_ENDPOINT,
     },
     tableNames,
     queueUrls,
-    upstream: {
-      baseUrl: (env.GRAPH_API_BASE_URL ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
-      version: env.GRAPH_API_VERSION ?? 'v25.0',
-      timeoutMs: positiveInteger(env.UPSTREAM_TIMEOUT_MS, 15_000, 'UPSTREAM_TIMEOUT_MS'),
-    },
+    upstream: { baseUrl: settings.GRAPH_API_BASE_URL, version: settings.GRAPH_API_VERSION, timeoutMs: settings.UPSTREAM_TIMEOUT_MS },
     tokenEncryption,
-    usagePlans: { broadcastUsagePlanId: env.BROADCAST_USAGE_PLAN_ID || undefined },
+    usagePlans: { broadcastUsagePlanId: settings.BROADCAST_USAGE_PLAN_ID },
     sending: {
-      defaultMessagesPerSecond: positiveInteger(env.DEFAULT_MESSAGES_PER_SECOND, 30, 'DEFAULT_MESSAGES_PER_SECOND'),
-      templateCacheTtlMs: positiveInteger(env.TEMPLATE_CACHE_TTL_MS, 60_000, 'TEMPLATE_CACHE_TTL_MS'),
+      defaultMessagesPerSecond: settings.DEFAULT_MESSAGES_PER_SECOND,
+      templateCacheTtlMs: settings.TEMPLATE_CACHE_TTL_MS,
     },
     upstreamWrapper: {
-      bulkMaxRecipients: positiveInteger(env.UPSTREAM_BULK_MAX_RECIPIENTS, 100, 'UPSTREAM_BULK_MAX_RECIPIENTS'),
-      bulkBudgetMs: positiveInteger(env.UPSTREAM_BULK_BUDGET_MS, 25_000, 'UPSTREAM_BULK_BUDGET_MS'),
-      bulkConcurrency: positiveInteger(env.UPSTREAM_BULK_CONCURRENCY, 16, 'UPSTREAM_BULK_CONCURRENCY'),
-      ownedIdsTtlMs: positiveInteger(env.UPSTREAM_OWNED_IDS_TTL_MS, 60_000, 'UPSTREAM_OWNED_IDS_TTL_MS'),
+      bulkMaxRecipients: settings.UPSTREAM_BULK_MAX_RECIPIENTS,
+      bulkBudgetMs: settings.UPSTREAM_BULK_BUDGET_MS,
+      bulkConcurrency: settings.UPSTREAM_BULK_CONCURRENCY,
+      ownedIdsTtlMs: settings.UPSTREAM_OWNED_IDS_TTL_MS,
     },
     sendPolicy: {
-      maxAttempts: positiveInteger(env.WORKER_MAX_ATTEMPTS, 6, 'WORKER_MAX_ATTEMPTS'),
-      backoff: {
-        baseMs: positiveInteger(env.WORKER_BACKOFF_BASE_MS, 200, 'WORKER_BACKOFF_BASE_MS'),
-        maxMs: positiveInteger(env.WORKER_BACKOFF_MAX_MS, 5_000, 'WORKER_BACKOFF_MAX_MS'),
-      },
-      rateLimitHoldMs: positiveInteger(env.WORKER_RATE_LIMIT_HOLD_MS, 1_000, 'WORKER_RATE_LIMIT_HOLD_MS'),
+      maxAttempts: settings.WORKER_MAX_ATTEMPTS,
+      backoff: { baseMs: settings.WORKER_BACKOFF_BASE_MS, maxMs: settings.WORKER_BACKOFF_MAX_MS },
+      rateLimitHoldMs: settings.WORKER_RATE_LIMIT_HOLD_MS,
     },
     worker: {
-      maxInFlight: positiveInteger(env.WORKER_MAX_IN_FLIGHT, 64, 'WORKER_MAX_IN_FLIGHT'),
-      safetyMarginMs: positiveInteger(env.WORKER_SAFETY_MARGIN_MS, 15_000, 'WORKER_SAFETY_MARGIN_MS'),
+      maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
+      safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
     },
   };
+}
+
+/**
+ * One function's configuration, parsed at its init: the tables and queues its resource definition
+ * grants must be named (a missing one fails the cold start with the variable's name, not the
+ * first request); the ones it is not granted stay '' so reaching for them fails as on AWS.
+ */
+export function parseFunctionConfig(name: FunctionName, env: Environment): AppConfig {
+  const missing = variablesOf(functions[name]).required.filter((variable) => !env[variable]);
+  if (missing.length > 0) throw new ConfigurationError(`${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not configured (${name})`);
+  return parseAppConfig(env);
+}
+
+const healthSchema = v.object({ SERVICE_NAME: settingsSchema.entries.SERVICE_NAME });
+
+/** Health reads only its name: it must answer when every store is down. */
+export function parseHealthConfig(env: Environment): { serviceName: string } {
+  return { serviceName: parseSettings(healthSchema, env).SERVICE_NAME };
 }
 
 /** Fails fast with a message that names the missing setting, instead of a confusing SDK error later. */

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from './hashing';
 
 /** Randomness as a port, so tests can tell generated secrets apart from what gets stored. */
 export interface SecretGenerator {
@@ -21,5 +22,5 @@ export const secretBodyLength = 43;
  * add latency to every authenticated request.
  */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return sha256Hex(secret);
 }

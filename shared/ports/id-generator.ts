@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sha256 } from '../crypto/hashing';
 
 /** Identifiers as a port, so tests can predict them. */
 export interface IdGenerator {
@@ -48,4 +49,12 @@ export function sequentialIdGenerator(): IdGenerator {
       return `${prefix}_${String(counter).padStart(4, '0')}`;
     },
   };
+}
+
+/**
+ * `prefix_` and 22 base64url characters drawn from the generator: the shape job ids have always had
+ * in answers (`pub_…`, `msg_…`, `leg_…`), with no time order to read from them.
+ */
+export function opaqueId(ids: IdGenerator, prefix: string): string {
+  return `${prefix}_${sha256(ids.newId(prefix)).toString('base64url').slice(0, 22)}`;
 }

@@ -93,8 +93,10 @@ describe.each(names)('function %s', (name) => {
     const sends = definition.sendsTo.includes(queueName);
     const sendStatements = statementsOn(name, queueId(queueName)).filter((statement) => actionsOf(statement).includes('sqs:SendMessage'));
     expect(sendStatements.length > 0).toBe(sends);
-    expect(env()[queues[queueName].envVar] !== undefined).toBe(sends);
-    if (sends) expect(mentions(env()[queues[queueName].envVar], queueId(queueName))).toBe(true);
+    // A consumer gets the URL too: it changes the visibility of the messages it received.
+    const named = sends || (definition.receivesFrom ?? []).includes(queueName);
+    expect(env()[queues[queueName].envVar] !== undefined).toBe(named);
+    if (named) expect(mentions(env()[queues[queueName].envVar], queueId(queueName))).toBe(true);
   });
 
   it(`uses the token key for ${definition.tokenKey ?? 'nothing'}`, () => {

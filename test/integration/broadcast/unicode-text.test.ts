@@ -9,6 +9,7 @@ import { getServices } from '../../../functions/composition';
 import { newJobId } from '../../../shared/broadcast/job-fan-out';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, bodyParameters, issueKey, jobCount, keyHeader, kitEnvironment, orderUpdate, queueDepth, recipients } from './broadcast-test-kit';
+import { randomIdGenerator } from '../../../shared/ports/id-generator';
 
 jest.setTimeout(60_000);
 
@@ -188,7 +189,7 @@ describe('text through every field: byte for byte, or a 400 before anything is w
       expect(JSON.stringify(failed.body)).not.toMatch(/ECONNREFUSED|SQS|stack/i);
       expect(await jobCount(organizationId)).toBe(jobsBefore);
       // The job id an Idempotency-Key gives: nothing of that job was left behind.
-      const jobId = newJobId('template', `${organizationId}\nsqs-down-1`);
+      const jobId = newJobId(randomIdGenerator, 'template', `${organizationId}\nsqs-down-1`);
       expect(await getServices().broadcast.broadcasts.getJob(jobId)).toBeUndefined();
       expect(await getServices().broadcast.broadcasts.getChunkProgress(jobId)).toEqual([]);
 

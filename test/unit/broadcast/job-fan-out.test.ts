@@ -9,6 +9,7 @@ import { sendFreeformMessage } from '../../../shared/broadcast/send-freeform-mes
 import { sendTemplateBroadcast } from '../../../shared/broadcast/send-template-broadcast';
 import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { fixedClock } from '../../../shared/ports/clock';
+import { randomIdGenerator } from '../../../shared/ports/id-generator';
 import {
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
@@ -27,7 +28,7 @@ const templateRef = { name: 'order_update', language: 'en_US', category: 'UTILIT
 function setup() {
   const broadcasts = new InMemoryBroadcastRepository();
   const queue = new RecordingOutboundQueue();
-  return { broadcasts, queue, dependencies: { broadcasts, queue, clock } };
+  return { broadcasts, queue, dependencies: { broadcasts, queue, clock, ids: randomIdGenerator } };
 }
 
 const expectNothingStored = (broadcasts: InMemoryBroadcastRepository) => {
@@ -57,11 +58,11 @@ describe('newJob', () => {
   });
 
   it('gives job ids a prefix per kind; a seed gives the same id every time', () => {
-    expect(newJobId('template')).toMatch(/^pub_[\w-]{22}$/);
-    expect(newJobId('freeform')).toMatch(/^msg_[\w-]{22}$/);
-    expect(newJobId('earlier')).toMatch(/^leg_[\w-]{22}$/);
-    expect(newJobId('template', 'org\nkey')).toBe(newJobId('template', 'org\nkey'));
-    expect(newJobId('template')).not.toBe(newJobId('template'));
+    expect(newJobId(randomIdGenerator, 'template')).toMatch(/^pub_[\w-]{22}$/);
+    expect(newJobId(randomIdGenerator, 'freeform')).toMatch(/^msg_[\w-]{22}$/);
+    expect(newJobId(randomIdGenerator, 'earlier')).toMatch(/^leg_[\w-]{22}$/);
+    expect(newJobId(randomIdGenerator, 'template', 'org\nkey')).toBe(newJobId(randomIdGenerator, 'template', 'org\nkey'));
+    expect(newJobId(randomIdGenerator, 'template')).not.toBe(newJobId(randomIdGenerator, 'template'));
   });
 });
 
@@ -144,7 +145,7 @@ describe('accept paths when the queue fails', () => {
 
     kit.queue.failure = undefined;
     const accepted = await send();
-    expect(accepted).toMatchObject({ kind: 'job', jobId: newJobId('template', `${ORG}\nk-1`), totalRecipients: 1_001, totalChunks: 2 });
+    expect(accepted).toMatchObject({ kind: 'job', jobId: newJobId(randomIdGenerator, 'template', `${ORG}\nk-1`), totalRecipients: 1_001, totalChunks: 2 });
     expect(kit.broadcasts.jobs.get((accepted as { jobId: string }).jobId)).toMatchObject({ kind: 'template', broadcastName: 'spring sale' });
     expect(kit.queue.messages.flatMap((message) => message.recipients)).toHaveLength(1_001);
   });

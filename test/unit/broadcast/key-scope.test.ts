@@ -14,6 +14,7 @@ import { sendFreeformMessage } from '../../../shared/broadcast/send-freeform-mes
 import { sendTemplateBroadcast } from '../../../shared/broadcast/send-template-broadcast';
 import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { fixedClock } from '../../../shared/ports/clock';
+import { randomIdGenerator } from '../../../shared/ports/id-generator';
 import {
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
@@ -41,7 +42,7 @@ function setup() {
   const queue = new RecordingOutboundQueue();
   const senders = new InMemorySenderDirectory();
   const templates = new TemplateCatalog(upstream, clock);
-  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard() };
+  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator };
 }
 
 const job = (jobId: string, overrides: Partial<Extract<BroadcastJob, { kind: 'template' }>> = {}): BroadcastJob => ({

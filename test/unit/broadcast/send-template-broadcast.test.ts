@@ -15,6 +15,7 @@ import { sendTemplateBroadcast, type BroadcastCaller, type SendTemplateBroadcast
 import type { TemplateBroadcastRequest } from '../../../shared/broadcast/template-broadcast.schema';
 import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { fixedClock } from '../../../shared/ports/clock';
+import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
 import {
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
@@ -45,6 +46,7 @@ function setup() {
   const idempotency = new InMemoryIdempotencyGuard();
   const senders = new InMemorySenderDirectory([SENDER, SECOND_SENDER, { ...SENDER, organizationId: OTHER_ORG, phoneNumber: '447700900001' }]);
   const dependencies: SendTemplateBroadcastDependencies = {
+    ids: sequentialIdGenerator(),
     senders,
     templates: new TemplateCatalog(upstream, clock),
     broadcasts,

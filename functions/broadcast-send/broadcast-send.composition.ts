@@ -1,0 +1,46 @@
+/** broadcast-send: tenancy, messaging, idempotency, rate limits, the outbound queue, the Cloud API. DynamoDB + SQS + KMS. */
+import type { EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
+import type { SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
+import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
+import type { CloudApiClient } from '../../shared/sending/ports';
+import { cloudApiSection } from '../composition/cloud-api.section';
+import { lazyPorts, memoize, value, type CompositionContext, type PortFactories } from '../composition/composition-context';
+import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { httpSection } from '../composition/http.section';
+import { idempotencySection } from '../composition/idempotency.section';
+import { broadcastNamesSection, broadcastRepositorySection } from '../composition/messaging.section';
+import { billingSection, senderDirectorySection } from '../composition/module-bridges.section';
+import { outboundQueueSection } from '../composition/outbound-queue.section';
+import { tenancySection } from '../composition/tenancy.section';
+import { tokenCipherSection } from '../composition/token-cipher.section';
+
+export interface BroadcastServices extends SendTemplateBroadcastDependencies, EarlierSendDependencies {
+  upstream: CloudApiClient;
+}
+
+export type BroadcastSendDependencies = BroadcastServices & HttpPipelineDependencies;
+
+/** The send ports without the HTTP pipeline's (also used by the whole-platform services). */
+export function broadcastSendPorts(context: CompositionContext): PortFactories<BroadcastServices> & { tenancy: ReturnType<typeof tenancySection> } {
+  const dynamoDb = dynamoDbClients(context);
+  const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context) });
+  const cloudApi = memoize(() => cloudApiSection(context));
+  return {
+    tenancy,
+    upstream: () => cloudApi().upstream,
+    templates: () => cloudApi().templates,
+    clock: value(context.clock),
+    ids: value(context.ids),
+    senders: senderDirectorySection(context, tenancy),
+    broadcasts: broadcastRepositorySection(context, dynamoDb),
+    queue: outboundQueueSection(context),
+    idempotency: idempotencySection(context, dynamoDb),
+    billing: billingSection(tenancy),
+    broadcastNames: broadcastNamesSection(context, dynamoDb),
+  };
+}
+
+export function composeBroadcastSend(context: CompositionContext): BroadcastSendDependencies {
+  const { tenancy, ...ports } = broadcastSendPorts(context);
+  return lazyPorts<BroadcastSendDependencies>({ ...httpSection(context, dynamoDbClients(context), tenancy), ...ports });
+}

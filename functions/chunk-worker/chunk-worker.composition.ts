@@ -1,0 +1,33 @@
+/** chunk-worker: tenancy (read, token key), messaging (readWrite), the outbound queue it consumes, the Cloud API. DynamoDB + SQS + KMS. */
+import type { ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
+import { cloudApiSection } from '../composition/cloud-api.section';
+import { lazyPorts, sleep, value, type CompositionContext } from '../composition/composition-context';
+import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { broadcastRepositorySection, sendPacerSection } from '../composition/messaging.section';
+import { senderDirectorySection } from '../composition/module-bridges.section';
+import { outboundQueueSection } from '../composition/outbound-queue.section';
+import { tenancySection } from '../composition/tenancy.section';
+import { tokenCipherSection } from '../composition/token-cipher.section';
+
+export function composeChunkWorker(context: CompositionContext): ProcessChunkDependencies {
+  const { worker } = context.config;
+  const dynamoDb = dynamoDbClients(context);
+  const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context) });
+  return lazyPorts<ProcessChunkDependencies>({
+    senders: senderDirectorySection(context, tenancy),
+    broadcasts: broadcastRepositorySection(context, dynamoDb),
+    queue: outboundQueueSection(context),
+    upstream: () => cloudApiSection(context).upstream,
+    pacer: sendPacerSection(context, dynamoDb),
+    clock: value(context.clock),
+    sleep: value(sleep),
+    random: value(Math.random),
+    settings: value({
+      ...context.config.sendPolicy,
+      maxInFlight: worker.maxInFlight,
+      safetyMarginMs: worker.safetyMarginMs,
+      outcomeBatchSize: 25,
+      flushIntervalMs: 250,
+    }),
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * What every section builder of a function's composition receives: the parsed configuration,
+ * the replaceable collaborators, and the function's SDK clients (pooled per process).
+ */
+import type { AppConfig } from '../../shared/config/app-config';
+import type { SecretGenerator } from '../../shared/crypto/secret-generator';
+import type { TokenCipher } from '../../shared/crypto/token-cipher';
+import { systemClock, type Clock } from '../../shared/ports/clock';
+import { randomIdGenerator, type IdGenerator } from '../../shared/ports/id-generator';
+import type { ApiKeyRegistry } from '../../shared/tenancy/api-key-registry';
+
+/** Replaceable collaborators, for tests and deterministic seeding. */
+export interface ServiceOverrides {
+  clock?: Clock;
+  ids?: IdGenerator;
+  secrets?: SecretGenerator;
+  apiKeyRegistry?: ApiKeyRegistry;
+  tokenCipher?: TokenCipher;
+}
+
+interface Destroyable {
+  destroy(): void;
+}
+
+/**
+ * SDK clients by their settings, one per process. On Lambda a process runs one function, so
+ * this is simply "built once"; the local runtime runs every function in one process, where the
+ * functions share the emulators' connections (and tests that inject faults into a client reach
+ * every function using it).
+ */
+const clientPool = new Map<string, Destroyable>();
+
+/** Closes every pooled client (the local runtime's shutdown, test resets). */
+export function destroyPooledClients(): void {
+  for (const client of clientPool.values()) client.destroy();
+  clientPool.clear();
+}
+
+export interface CompositionContext {
+  readonly config: AppConfig;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly overrides: ServiceOverrides;
+  /** The pooled client for these settings, built on first use. */
+  client<T extends Destroyable>(key: string, create: () => T): T;
+  /** Closes the sockets of every client this composition used. */
+  destroy(): void;
+}
+
+export function createCompositionContext(config: AppConfig, overrides: ServiceOverrides = {}): CompositionContext {
+  const used = new Set<string>();
+  return {
+    config,
+    clock: overrides.clock ?? systemClock,
+    ids: overrides.ids ?? randomIdGenerator,
+    overrides,
+    client<T extends Destroyable>(key: string, create: () => T): T {
+      used.add(key);
+      let client = clientPool.get(key);
+      if (!client) {
+        client = create();
+        clientPool.set(key, client);
+      }
+      return client as T;
+    },
+    destroy() {
+      for (const key of used) {
+        clientPool.get(key)?.destroy();
+        clientPool.delete(key);
+      }
+      used.clear();
+    },
+  };
+}
+
+/** Builds on first call, then returns the same value: ports are built when a use case first reaches for them. */
+export function memoize<T>(create: () => T): () => T {
+  let built = false;
+  let value: T;
+  return () => {
+    if (!built) {
+      value = create();
+      built = true;
+    }
+    return value;
+  };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export type PortFactories<T> = { [K in keyof T]: () => T[K] };
+
+/**
+ * A dependency object whose every property is built on first read (and then kept): a function's
+ * composition lists its ports as `name: xSection(context, …)` and pays only for those a request
+ * reaches. Spreading the object reads (builds) every property.
+ */
+export function lazyPorts<T extends object>(factories: PortFactories<T>): T {
+  const ports = {} as T;
+  for (const key of Object.keys(factories) as Array<keyof T>) {
+    const build = memoize(factories[key]);
+    Object.defineProperty(ports, key, { get: build, enumerable: true });
+  }
+  return ports;
+}
+
+/** A value that needs no building, as a factory. */
+export const value =
+  <T>(built: T): (() => T) =>
+  () =>
+    built;

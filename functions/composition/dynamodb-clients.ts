@@ -1,0 +1,40 @@
+/** The DynamoDB clients (the only composition module importing the DynamoDB SDK client). */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CompositionContext } from './composition-context';
+
+export interface DynamoDbClients {
+  /** Document client (plain JS values, undefined attributes dropped). */
+  readonly document: DynamoDBDocumentClient;
+  /** The same connection without marshalling, for libraries that speak raw AttributeValues (Powertools). */
+  readonly base: DynamoDBClient;
+}
+
+/**
+ * DynamoDB answers in milliseconds; a request that takes seconds is a network problem. Failing
+ * after 2 s with one retry keeps authentication inside API Gateway's 29 s and lets the handler
+ * answer 503 (the contract's "authentication storage timed out") instead of hanging.
+ */
+const timeouts = { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true } as const;
+const maxAttempts = 2;
+
+export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
+  const { region, endpoints } = context.config;
+  const base = () =>
+    context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () => new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts, requestHandler: timeouts }));
+  let document: DynamoDBDocumentClient | undefined;
+  let documentOf: DynamoDBClient | undefined;
+  return {
+    get base() {
+      return base();
+    },
+    get document() {
+      const client = base();
+      if (documentOf !== client) {
+        document = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+        documentOf = client;
+      }
+      return document!;
+    },
+  };
+}

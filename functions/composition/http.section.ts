@@ -1,0 +1,20 @@
+/** What the shared HTTP pipeline needs: authentication, the rate-limit counters, time. */
+import { DynamoDbRateLimiter } from '../../shared/adapters/dynamodb/dynamodb-rate-limiter';
+import { requireSetting } from '../../shared/config/app-config';
+import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
+import type { TenancyServices } from '../../shared/tenancy/tenancy-services';
+import { value, type CompositionContext, type PortFactories } from './composition-context';
+import type { DynamoDbClients } from './dynamodb-clients';
+
+export function httpSection(
+  context: CompositionContext,
+  dynamoDb: DynamoDbClients,
+  tenancy: () => TenancyServices,
+): PortFactories<HttpPipelineDependencies> {
+  const authenticate: HttpPipelineDependencies['authenticate'] = (kind, secret) => tenancy().authenticate(kind, secret);
+  return {
+    authenticate: value(authenticate),
+    rateLimiter: () => new DynamoDbRateLimiter(dynamoDb.document, requireSetting(context.config.tableNames.rateLimits, 'RATE_LIMIT_TABLE')),
+    clock: value(context.clock),
+  };
+}

@@ -1,0 +1,22 @@
+/** Ports over the messaging table (jobs, chunks, ledger, pacer, broadcast names, /upstream id records). DynamoDB only. */
+import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
+import { DynamoDbBroadcastRepository } from '../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { DynamoDbSendPacer } from '../../shared/adapters/dynamodb/dynamodb-send-pacer';
+import { DynamoDbWrapperIdRecords } from '../../shared/adapters/dynamodb/dynamodb-wrapper-id-records';
+import { requireSetting } from '../../shared/config/app-config';
+import { memoize, type CompositionContext } from './composition-context';
+import type { DynamoDbClients } from './dynamodb-clients';
+
+const messagingTable = (context: CompositionContext) => requireSetting(context.config.tableNames.messaging, 'MESSAGING_TABLE');
+
+export const broadcastRepositorySection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbBroadcastRepository(dynamoDb.document, messagingTable(context)));
+
+export const broadcastNamesSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbBroadcastNameRegistry(dynamoDb.document, messagingTable(context)));
+
+export const sendPacerSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbSendPacer(dynamoDb.document, messagingTable(context)));
+
+export const wrapperIdRecordsSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbWrapperIdRecords(dynamoDb.document, messagingTable(context)));

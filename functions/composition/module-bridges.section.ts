@@ -1,0 +1,15 @@
+/** Ports of one module answered by another (senders and billing by tenancy, platform message ids by the ledger): no client of their own. */
+import type { BroadcastRepository } from '../../shared/broadcast/ports';
+import { BroadcastMessageIds } from '../../shared/module-bridges/broadcast-message-ids';
+import { TenancyBilling } from '../../shared/module-bridges/tenancy-billing';
+import { TenancySenderDirectory } from '../../shared/module-bridges/tenancy-sender-directory';
+import type { TenancyServices } from '../../shared/tenancy/tenancy-services';
+import { memoize, type CompositionContext } from './composition-context';
+
+export const senderDirectorySection = (context: CompositionContext, tenancy: () => TenancyServices) =>
+  memoize(() => new TenancySenderDirectory(tenancy(), context.config.sending.defaultMessagesPerSecond));
+
+export const billingSection = (tenancy: () => TenancyServices) => memoize(() => new TenancyBilling(tenancy()));
+
+/** The ledger's message-id look-up, through the broadcast repository (not a second copy of it). */
+export const platformMessageIdsSection = (broadcasts: () => BroadcastRepository) => memoize(() => new BroadcastMessageIds(broadcasts()));

@@ -1,0 +1,4 @@
+/** A missing or malformed setting: the message names the variable. Internal (a 5xx without details). */
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError';
+}

@@ -1,0 +1,81 @@
+import { ConfigurationError, parseAppConfig, parseFunctionConfig, parseHealthConfig } from '../../../shared/config/app-config';
+import { environmentOf, functions, variablesOf } from '../../../runtime-contract/resource-definitions';
+
+const messageOf = (parse: () => unknown): string => {
+  try {
+    parse();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    return (error as Error).message;
+  }
+  throw new Error('parsed without an error');
+};
+
+describe('configuration (valibot, parsed once at init)', () => {
+  test('defaults apply to unset and empty variables', () => {
+    const config = parseAppConfig({ WORKER_MAX_ATTEMPTS: '', GRAPH_API_BASE_URL: 'http://127.0.0.1:9/' });
+    expect(config.sendPolicy.maxAttempts).toBe(6);
+    expect(config.upstream).toEqual({ baseUrl: 'http://127.0.0.1:9', version: 'v25.0', timeoutMs: 15_000 });
+    expect(config.tableNames.tenancy).toBe('');
+    expect(config.tokenEncryption).toEqual({ kind: 'unconfigured' });
+  });
+
+  test('every error names its variable', () => {
+    expect(messageOf(() => parseAppConfig({ WORKER_MAX_ATTEMPTS: '0' }))).toBe('WORKER_MAX_ATTEMPTS must be a positive integer');
+    expect(messageOf(() => parseAppConfig({ UPSTREAM_TIMEOUT_MS: 'soon', GRAPH_API_BASE_URL: 'not a url' }))).toBe(
+      'GRAPH_API_BASE_URL must be a URL; UPSTREAM_TIMEOUT_MS must be a positive integer',
+    );
+  });
+
+  test("a function's granted tables and queues must be named at init", () => {
+    expect(messageOf(() => parseFunctionConfig('broadcast-status', { TENANCY_TABLE: 't' }))).toBe(
+      'MESSAGING_TABLE, RATE_LIMIT_TABLE are not configured (broadcast-status)',
+    );
+    expect(messageOf(() => parseFunctionConfig('chunk-worker', { TENANCY_TABLE: 't', MESSAGING_TABLE: 'm' }))).toBe(
+      'OUTBOUND_QUEUE_URL is not configured (chunk-worker)',
+    );
+    expect(parseFunctionConfig('broadcast-status', { TENANCY_TABLE: 't', MESSAGING_TABLE: 'm', RATE_LIMIT_TABLE: 'r' }).tableNames.messaging).toBe('m');
+  });
+
+  test('health reads only its name, and checks it too', () => {
+    expect(parseHealthConfig({})).toEqual({ serviceName: 'whatsapp-broadcast-platform' });
+    expect(parseHealthConfig({ SERVICE_NAME: 'svc', TENANCY_TABLE: 'ignored' })).toEqual({ serviceName: 'svc' });
+  });
+});
+
+describe("a function's own environment", () => {
+  const platform = {
+    AWS_REGION: 'eu-west-1',
+    DYNAMODB_ENDPOINT: 'http://127.0.0.1:1',
+    WORKER_MAX_ATTEMPTS: '3',
+    TENANCY_TABLE: 'tenancy',
+    MESSAGING_TABLE: 'messaging',
+    INBOX_TABLE: 'inbox',
+    RATE_LIMIT_TABLE: 'limits',
+    IDEMPOTENCY_TABLE: 'idempotency',
+    OUTBOUND_QUEUE_URL: 'http://queue',
+    LOCAL_TOKEN_KEY: 'key',
+    GRAPH_API_BASE_URL: 'http://graph',
+  };
+
+  test('keeps what the definition grants and the platform variables, drops the rest', () => {
+    expect(environmentOf('broadcast-status', platform)).toEqual({
+      AWS_REGION: 'eu-west-1',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:1',
+      WORKER_MAX_ATTEMPTS: '3',
+      TENANCY_TABLE: 'tenancy',
+      MESSAGING_TABLE: 'messaging',
+      RATE_LIMIT_TABLE: 'limits',
+    });
+    expect(environmentOf('health', platform)).toEqual({ AWS_REGION: 'eu-west-1', DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', WORKER_MAX_ATTEMPTS: '3' });
+    expect(environmentOf('chunk-worker', platform)).toMatchObject({ OUTBOUND_QUEUE_URL: 'http://queue', LOCAL_TOKEN_KEY: 'key', GRAPH_API_BASE_URL: 'http://graph' });
+  });
+
+  test('every function starts with its own environment taken from the whole platform', () => {
+    for (const name of Object.keys(functions) as Array<keyof typeof functions>) {
+      const own = environmentOf(name, platform);
+      for (const variable of variablesOf(functions[name]).required) expect(own[variable]).toBeDefined();
+      if (name !== 'health') expect(() => parseFunctionConfig(name, own)).not.toThrow();
+    }
+  });
+});
