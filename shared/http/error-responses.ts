@@ -3,7 +3,7 @@
  * table decides it. Anything not listed is a 500 with a generic message: internal details,
  * stacks and `error.toString()` never reach a client.
  */
-import { contractErrorOf } from '../upstream/graph-error';
+import { contractErrorOf } from '../sending/graph-error';
 import type { GraphError } from '../sending/ports';
 import type { RouteDefinition, SurfaceName } from '../../runtime-contract/route-manifest';
 import type { ErrorDescription } from './surface-responses';

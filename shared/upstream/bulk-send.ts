@@ -21,7 +21,7 @@ import type { GraphError, SendOutcome } from '../sending/ports';
 import { bulkSendBudget, isRetryableRejection } from '../sending/send-policy';
 import { callGraph } from './call-upstream';
 import { UpstreamRejectedError, UpstreamUnavailableError } from './errors';
-import { contractErrorOf } from './graph-error';
+import { contractErrorOf } from '../sending/graph-error';
 import { resolveTarget } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
 

@@ -8,7 +8,7 @@
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
 import { isRateLimitRejection } from '../sending/send-policy';
 import { UpstreamRateLimitedError, UpstreamRejectedError, UpstreamTargetNotFoundError, UpstreamUnavailableError } from './errors';
-import { graphErrorFrom, isInvalidTokenError } from './graph-error';
+import { graphErrorFrom, isInvalidTokenError } from '../sending/graph-error';
 import type { GraphRequest, GraphResponse } from './graph-transport';
 import type { UpstreamWrapperDependencies } from './ports';
 import type { ResolvedTarget } from './resolve-target';

@@ -10,7 +10,7 @@
 import type { GraphError } from '../sending/ports';
 import { listAllPages } from './call-upstream';
 import { UpstreamRejectedError, UpstreamUnavailableError } from './errors';
-import { contractErrorOf } from './graph-error';
+import { contractErrorOf } from '../sending/graph-error';
 import { accessTokenOf } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
 

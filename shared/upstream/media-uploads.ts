@@ -13,7 +13,7 @@ import type { UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { RequestValidationError } from '../http/errors';
 import { callGraph, flagNeedsAuthorization, scopedByMeta } from './call-upstream';
 import { MediaTooLargeError, UpstreamRejectedError, UpstreamUnavailableError } from './errors';
-import { graphErrorFrom, isInvalidTokenError } from './graph-error';
+import { graphErrorFrom, isInvalidTokenError } from '../sending/graph-error';
 import { parseMultipart, type MultipartPart } from './multipart';
 import { recordUploadedMedia } from './owned-ids';
 import { checkOwnedIds } from './pass-through';

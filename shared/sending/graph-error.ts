@@ -1,4 +1,4 @@
-import type { GraphError } from '../sending/ports';
+import type { GraphError } from './ports';
 
 /** Meta's `{ error: {...} }` body as a GraphError; a synthetic one when the body has none. */
 export function graphErrorFrom(body: unknown, httpStatus: number): GraphError {
