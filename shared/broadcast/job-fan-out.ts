@@ -9,6 +9,7 @@
  * id) starts from a clean slate. docs/BROADCAST.md "Accepting a job".
  */
 import { sha256 } from '../crypto/hashing';
+import { StoreUnavailableError } from '../ports/errors';
 import { opaqueId, type IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
@@ -137,7 +138,8 @@ export async function recordAndFanOut(dependencies: FanOutDependencies, plan: Fa
   } catch (error) {
     // A job id that already existed (an old request's) is never ours to delete.
     if (created !== false) await broadcasts.discardJob(job.jobId).catch(() => undefined);
-    if (queueing) throw new OutboundQueueUnavailableError({ cause: error });
+    // A queue that may take the messages on a retry is a 503; a refusal no retry can change stays a 500.
+    if (queueing && error instanceof StoreUnavailableError) throw new OutboundQueueUnavailableError({ cause: error });
     throw error;
   }
 }

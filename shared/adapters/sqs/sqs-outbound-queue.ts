@@ -1,7 +1,8 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { encodeOutboundMessage, type OutboundMessage } from '../../broadcast/chunk-message';
 import type { OutboundQueue } from '../../broadcast/ports';
-import { classifyStoreFaults } from '../dynamodb/dynamodb-errors';
+import { StoreUnavailableError } from '../../ports/errors';
+import { classifyStoreFaults, storeFault } from '../dynamodb/dynamodb-errors';
 
 /** SendMessageBatch takes 10 entries and 256 KiB per call on every queue. */
 const MAX_ENTRIES = 10;
@@ -32,17 +33,24 @@ export class SqsOutboundQueue implements OutboundQueue {
     }
     if (current.length > 0) batches.push(current);
 
-    await Promise.all(
-      batches.map(async (bodies) => {
-        let entries = bodies.map((body, position) => ({ Id: String(position), MessageBody: body, DelaySeconds: options.delaySeconds }));
-        for (let attempt = 0; entries.length > 0; attempt += 1) {
-          const result = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }));
-          const failedIds = new Set((result.Failed ?? []).map((failure) => failure.Id));
-          if (failedIds.size > 0 && attempt >= 3) throw new Error(`SQS refused ${failedIds.size} outbound messages`);
-          entries = entries.filter((entry) => failedIds.has(entry.Id));
-        }
-      }),
-    );
+    try {
+      await Promise.all(batches.map((bodies) => this.sendBatch(bodies, options.delaySeconds)));
+    } catch (error) {
+      throw storeFault(error);
+    }
+  }
+
+  /** Entries SQS refused are sent again (three more tries); a refusal that is the sender's fault is final. */
+  private async sendBatch(bodies: readonly string[], delaySeconds: number | undefined): Promise<void> {
+    let entries = bodies.map((body, position) => ({ Id: String(position), MessageBody: body, DelaySeconds: delaySeconds }));
+    for (let attempt = 0; entries.length > 0; attempt += 1) {
+      const result = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }));
+      const failed = result.Failed ?? [];
+      if (failed.some((failure) => failure.SenderFault)) throw new Error(`SQS refused ${failed.length} outbound messages: ${failed[0]!.Code}`);
+      if (failed.length > 0 && attempt >= 3) throw new StoreUnavailableError(`SQS refused ${failed.length} outbound messages after retries`);
+      const failedIds = new Set(failed.map((failure) => failure.Id));
+      entries = entries.filter((entry) => failedIds.has(entry.Id));
+    }
   }
 
   async deferRedelivery(receiptHandle: string, delaySeconds: number): Promise<void> {

@@ -25,6 +25,8 @@ const broadcastCall = (method: string, path: string, body?: unknown, key = runti
   runtime.call(method, `${BROADCAST}${path}`, { headers: { 'x-api-key': key }, body });
 const v1Call = (method: string, path: string, body?: unknown, key = runtime.demo.v1ApiKey) =>
   runtime.call(method, `/v1${path}`, { headers: { authorization: `Bearer ${key}` }, body });
+const upstreamSend = (message: Record<string, unknown>) =>
+  wrapperCall(runtime, 'POST', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/messages`, { body: { messaging_product: 'whatsapp', to: '15557774000', ...message } });
 const orgCall = (body: unknown, token = runtime.demo.orgToken) =>
   runtime.call('POST', '/v2/organizations/public/remove-employee-bulk', { headers: { authorization: `Bearer ${token}` }, body });
 
@@ -102,6 +104,10 @@ beforeAll(async () => {
   ids.flowId = { own: await flow(demo.wabaId, demo.accessToken), foreign: await flow(other.wabaId, other.accessToken), unknown: '159999999999999' };
   const qr = async (phoneNumberId: string, token: string) =>
     (await wrapperCall(runtime, 'POST', `/phone-numbers/${phoneNumberId}/qr-codes`, { token, body: { prefilled_message: 'Hi', generate_qr_image: 'SVG' } })).body.code as string;
+  const sent = async (phoneNumberId: string, token: string) =>
+    (await wrapperCall(runtime, 'POST', `/phone-numbers/${phoneNumberId}/messages`, { token, body: { to: '15557773000', type: 'text', text: { body: 'Hi' } } })).body.messages[0].id as string;
+  ids.messageId = { own: await sent(demo.phoneNumberIds[0]!, demo.accessToken), foreign: await sent(other.phoneNumberId, other.accessToken), unknown: 'wamid.HBgLMTU1NTk5OTk5OTkVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA' };
+  ids.templateName = { own: 'order_update', foreign: 'appointment_reminder', unknown: 'no_such_template' };
   ids.qrCodeId = { own: await qr(demo.phoneNumberIds[0]!, demo.accessToken), foreign: await qr(other.phoneNumberId, other.accessToken), unknown: 'QRDOESNOTEXIST' };
 }, 120_000);
 
@@ -174,6 +180,30 @@ const rows: Row[] = [
   { surface: 'upstream', idKind: 'templateId', name: 'GET /wabas/{wabaId}/templates/{templateId}', request: (id) => wrapperCall(runtime, 'GET', `/wabas/${runtime.demo.wabaId}/templates/${id}`) },
   { surface: 'upstream', idKind: 'mediaId', name: 'GET /phone-numbers/{id}/media/{mediaId}', request: (id) => wrapperCall(runtime, 'GET', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/media/${id}`) },
   { surface: 'upstream', idKind: 'flowId', name: 'GET /wabas/{wabaId}/flows/{flowId}', request: (id) => wrapperCall(runtime, 'GET', `/wabas/${runtime.demo.wabaId}/flows/${id}`) },
+  // /upstream: ids inside message bodies.
+  { surface: 'upstream', idKind: 'mediaId', name: 'POST /messages image.id', request: (id) => upstreamSend({ type: 'image', image: { id } }) },
+  { surface: 'upstream', idKind: 'messageId', name: 'POST /messages/read message_id', request: (id) => wrapperCall(runtime, 'POST', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/messages/read`, { body: { message_id: id } }) },
+  { surface: 'upstream', idKind: 'messageId', name: 'POST /messages context.message_id', request: (id) => upstreamSend({ type: 'text', text: { body: 'Re' }, context: { message_id: id } }) },
+  {
+    surface: 'upstream',
+    idKind: 'flowId',
+    name: 'POST /messages interactive flow_id',
+    request: (id) =>
+      upstreamSend({
+        type: 'interactive',
+        interactive: { type: 'flow', body: { text: 'Sign up' }, action: { name: 'flow', parameters: { flow_message_version: '3', flow_cta: 'Open', flow_id: id, mode: 'draft' } } },
+      }),
+  },
+  {
+    surface: 'upstream',
+    idKind: 'templateName',
+    name: 'POST /messages template.name',
+    request: (name) =>
+      upstreamSend({
+        type: 'template',
+        template: { name, language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: 'A-1' }] }] },
+      }),
+  },
   { surface: 'upstream', idKind: 'qrCodeId', name: 'GET /phone-numbers/{id}/qr-codes/{qrCodeId}', request: (id) => wrapperCall(runtime, 'GET', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/qr-codes/${id}`) },
 ];
 

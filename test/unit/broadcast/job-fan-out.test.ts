@@ -3,6 +3,7 @@
  * fields), chunking by request index, refused recipients in the ledger, and the atomic-in-effect
  * accept: when queueing fails nothing of the job stays and an Idempotency-Key is released.
  */
+import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { OutboundQueueUnavailableError } from '../../../shared/broadcast/errors';
 import { newJob, newJobId, recordAndFanOut } from '../../../shared/broadcast/job-fan-out';
 import { sendFreeformMessage } from '../../../shared/broadcast/send-freeform-message';
@@ -101,7 +102,7 @@ describe('recordAndFanOut', () => {
 
   it('discards the job, its chunks and its refused entries when queueing fails, and says the queue is unavailable', async () => {
     const kit = setup();
-    kit.queue.failure = new Error('SQS is down');
+    kit.queue.failure = new StoreUnavailableError('SQS is down');
     const refused = [{ index: 1, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
     const attempt = recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [[0, '919800000001', ['a']]], refused });
     await expect(attempt).rejects.toThrow(OutboundQueueUnavailableError);
@@ -109,11 +110,19 @@ describe('recordAndFanOut', () => {
     expectNothingStored(kit.broadcasts);
   });
 
+  it('discards the job just the same when the queue refuses for a reason no retry changes, and passes that refusal on (a 500)', async () => {
+    const kit = setup();
+    const refusal = new Error('SQS refused 1 outbound messages: InvalidMessageContents');
+    kit.queue.failure = refusal;
+    await expect(recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [[0, '919800000001', ['a']]] })).rejects.toBe(refusal);
+    expectNothingStored(kit.broadcasts);
+  });
+
   it('never discards a job that existed before the call', async () => {
     const kit = setup();
     const job = templateJob(1);
     await recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]] });
-    kit.queue.failure = new Error('SQS is down');
+    kit.queue.failure = new StoreUnavailableError('SQS is down');
     await expect(recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]] })).rejects.toThrow(OutboundQueueUnavailableError);
     expect(kit.broadcasts.jobs.has('leg_1')).toBe(true);
     expect(kit.broadcasts.callsOf('discardJob')).toBe(0);
@@ -138,7 +147,7 @@ describe('accept paths when the queue fails', () => {
     const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency };
     const send = () => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(1_001), { idempotencyKey: 'k-1', inProgressTimeoutMs: 20_000 });
 
-    kit.queue.failure = new Error('SQS is down');
+    kit.queue.failure = new StoreUnavailableError('SQS is down');
     await expect(send()).rejects.toThrow(OutboundQueueUnavailableError);
     expectNothingStored(kit.broadcasts);
     expect(idempotency.records.size).toBe(0);
@@ -154,7 +163,7 @@ describe('accept paths when the queue fails', () => {
     const kit = setup();
     const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]) };
     const request = { type: 'text' as const, text: 'Hi 😀', fromPhoneNumber: SENDER.phoneNumber, toPhoneNumber: '919800000009' };
-    kit.queue.failure = new Error('SQS is down');
+    kit.queue.failure = new StoreUnavailableError('SQS is down');
     await expect(sendFreeformMessage(dependencies, { organizationId: ORG }, request)).rejects.toThrow(OutboundQueueUnavailableError);
     expectNothingStored(kit.broadcasts);
 
