@@ -1,4 +1,5 @@
 /** POST /v2/organizations/public/remove-employee-bulk through the local runtime: every answer of the contract's table. */
+import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { getServices } from '../../../functions/composition';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 
@@ -117,15 +118,28 @@ describe('remove-employee-bulk', () => {
   });
 
   it('500 "Something went wrong while removing employees" with data [] on an unexpected failure', async () => {
-    const repository = tenancy().repository;
-    const spy = jest.spyOn(repository, 'removeMembership').mockRejectedValueOnce(new Error('ValidationException: internal detail'));
+    // The function composes its own repository; the DynamoDB client under it is the process's pooled
+    // one, so the fault goes there: one DeleteItem on the tenancy table fails as no retry can mend.
+    const services = getServices();
+    const stack = services.clients.dynamoDbBase.middlewareStack;
+    let armed = true;
+    stack.add(
+      (next, context) => async (args) => {
+        if (armed && context.commandName === 'DeleteItemCommand' && (args.input as { TableName?: string }).TableName === services.config.tableNames.tenancy) {
+          armed = false;
+          throw new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', message: 'internal detail', $metadata: { httpStatusCode: 400 } });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'removeMembershipFault', override: true },
+    );
     try {
       const response = await remove({ emails: ['alice@demo-retail.example'] });
       expect(response.status).toBe(500);
       expect(response.body).toEqual({ statusCode: 500, status: 'error', message: 'Something went wrong while removing employees', data: [] });
       expect(JSON.stringify(response.body)).not.toContain('internal detail');
     } finally {
-      spy.mockRestore();
+      stack.remove('removeMembershipFault');
     }
     expect(await membersOf(runtime.demo.organizationId)).toContain('alice@demo-retail.example');
   });
