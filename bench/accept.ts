@@ -35,7 +35,7 @@ import { templateBroadcastSchema, type TemplateBroadcastRequest } from '../share
 import { bodyPlaceholderCount } from '../shared/broadcast/template-placeholders';
 import { SqsOutboundQueue } from '../shared/adapters/sqs/sqs-outbound-queue';
 import { parseRequest } from '../shared/http/validation';
-import { routes } from '../runtime-contract/route-manifest';
+import { routes } from '../runtime-contract/all-routes';
 import { lambdaContext, proxyEventFor } from '../test/support/api-gateway-event';
 import { distribution, median, type Distribution } from './lib/stats';
 import { profile, saveProfile, summarizeProfile, type ProfileSummary } from './lib/profile';

@@ -26,12 +26,12 @@ import {
   type QueueName,
   type TableName,
 } from '../runtime-contract/resource-definitions';
+import { routes } from '../runtime-contract/all-routes';
 import {
   rateLimitClasses,
   requiresGatewayApiKey,
   resourcePath,
   routeKey,
-  routes,
   surfaces,
   type EndpointGroup,
   type RateLimitClass,

@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import type { LocalRuntime } from './local-runtime';
-import { routes, surfaces } from '../runtime-contract/route-manifest';
+import { routes } from '../runtime-contract/all-routes';
+import { surfaces } from '../runtime-contract/route-manifest';
 
 const servedSurfaces = Object.entries(surfaces).filter(([name]) => routes.some((route) => route.surface === name));
 

@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { routes, type EndpointGroup } from '../runtime-contract/route-manifest';
+import { routes } from '../runtime-contract/all-routes';
+import type { EndpointGroup } from '../runtime-contract/route-manifest';
 import { chunkWorker, environmentOf, functions, tables, queues, type FunctionName } from '../runtime-contract/resource-definitions';
 import {
   emulatorCredentials,

@@ -1,14 +1,16 @@
 /**
- * The single source of truth for every HTTP route of the service.
+ * The route manifest: surfaces, auth kinds, rate-limit classes and every route of the service
+ * except the /upstream ones, which `upstream-manifest-routes.ts` builds from the upstream route
+ * table. `all-routes.ts` joins the two into the one complete list that the CDK app (REST APIs,
+ * methods, usage plans, integrations) and the local gateway use, so the deployed API and the
+ * local one cannot drift.
  *
- * The CDK app turns it into REST APIs, methods, usage plans and Lambda integrations;
- * the local gateway turns it into its routing table. Neither keeps a list of its own,
- * so the deployed API and the local one cannot drift.
+ * Split so that a Lambda bundles only the route data it serves: every group but the wrapper
+ * takes its routes from here and never loads the ~25 KiB /upstream table.
  *
  * Pure data: no CDK or AWS SDK imports, so Lambdas and the local runtime can load it.
  */
 import type { HttpMethod } from './http-types';
-import { upstreamRoutes, type UpstreamRouteSpec } from './upstream-routes';
 
 /** Each surface is its own REST API whose single stage name is the first path segment. */
 export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream';
@@ -216,21 +218,6 @@ export interface RouteDefinition {
 /** API Gateway itself rejects a missing or unknown `x-api-key` (usage-plan key) before the Lambda runs. */
 export const requiresGatewayApiKey = (route: RouteDefinition): boolean => route.auth === 'broadcast-api-key' && !route.unauthorizedAnswer;
 
-/** A row of the /upstream route table as a manifest route (see runtime-contract/upstream-routes.ts). */
-function upstreamManifestRoute(route: UpstreamRouteSpec): RouteDefinition {
-  return {
-    surface: 'upstream',
-    method: route.method,
-    path: `/upstream${route.path}`,
-    group: 'upstream-wrapper',
-    operation: route.operation,
-    auth: 'upstream-access-token',
-    rateLimit: 'upstream',
-    body: route.body,
-    ...(route.binaryResponse ? { binaryResponse: true } : {}),
-  };
-}
-
 const broadcast = (
   method: HttpMethod,
   path: string,
@@ -257,7 +244,8 @@ const v1 = (method: HttpMethod, path: string, operation: string): RouteDefinitio
   rateLimit: 'v1-plan',
 });
 
-export const routes: readonly RouteDefinition[] = [
+/** Every route but the /upstream ones (those: `upstream-manifest-routes.ts`; all: `all-routes.ts`). */
+export const serviceRoutes: readonly RouteDefinition[] = [
   broadcast('GET', '/health', 'health', 'health', 'none', 'none'),
   broadcast('GET', '/phone-numbers', 'broadcast-discovery', 'listPhoneNumbers', 'broadcast-api-key', 'phone-numbers'),
   broadcast('GET', '/templates', 'broadcast-discovery', 'listTemplates', 'broadcast-api-key', 'templates'),
@@ -287,7 +275,6 @@ export const routes: readonly RouteDefinition[] = [
   v1('POST', '/conversations', 'createConversation'),
   v1('GET', '/conversations/{conversationId}', 'getConversation'),
   v1('PATCH', '/conversations/{conversationId}', 'updateConversation'),
-  ...upstreamRoutes.map(upstreamManifestRoute),
 ];
 
 /** Path of a route inside its REST API (what API Gateway reports as `event.resource`). */
@@ -300,5 +287,7 @@ export const publicPath = (route: RouteDefinition): string =>
 /** Key the group routers dispatch on; built the same way from an event and from a route. */
 export const routeKey = (method: string, resource: string): string => `${method.toUpperCase()} ${resource}`;
 
-export const routesOf = (group: EndpointGroup): RouteDefinition[] => routes.filter((route) => route.group === group);
+/** The routes of a group other than the wrapper (its routes: `upstreamManifestRoutes`). */
+export const serviceRoutesOf = (group: Exclude<EndpointGroup, 'upstream-wrapper'>): RouteDefinition[] =>
+  serviceRoutes.filter((route) => route.group === group);
 

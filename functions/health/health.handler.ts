@@ -1,4 +1,4 @@
-import { publicPath, routes } from '../../runtime-contract/route-manifest';
+import { publicPath, serviceRoutes } from '../../runtime-contract/route-manifest';
 import { httpOperation, type HttpOperation } from '../../shared/http/http-operation';
 
 export interface HealthSettings {
@@ -9,7 +9,7 @@ export interface HealthSettings {
 
 /** Route inventory of the broadcast API, from the manifest: informative, not a supported reference. */
 const endpointInventory = Object.fromEntries(
-  routes
+  serviceRoutes
     .filter((route) => route.surface === 'broadcast')
     .map((route) => [route.path.split('/').filter((segment) => segment && !segment.startsWith('{')).pop(), `${route.method} ${publicPath(route)}`]),
 );

@@ -1,3 +1,4 @@
+import { upstreamManifestRoutes } from '../../runtime-contract/upstream-manifest-routes';
 import type { Environment } from '../../shared/config/app-config';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
 import { composeFunction } from '../composition/function-composition';
@@ -8,6 +9,7 @@ import { composeUpstreamWrapper } from './upstream-wrapper.composition';
 export const createHandler = (env: Environment) =>
   createGroupHandler({
     group: 'upstream-wrapper',
+    routes: upstreamManifestRoutes,
     operations: buildUpstreamOperations(),
     dependencies: composeFunction('upstream-wrapper', env, composeUpstreamWrapper),
   });

@@ -12,7 +12,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { rateLimitClasses, routeKey, routesOf, resourcePath, type EndpointGroup, type RouteDefinition } from '../../runtime-contract/route-manifest';
+import { rateLimitClasses, routeKey, serviceRoutesOf, resourcePath, type EndpointGroup, type RouteDefinition } from '../../runtime-contract/route-manifest';
 import type { AnyHttpOperation, HttpPipelineDependencies, HttpRequest, HttpResult } from './http-operation';
 import { logger } from '../observability/logger';
 import { startAuthentication, requireCaller } from './middlewares/authenticate.middleware';
@@ -28,18 +28,27 @@ export { MAX_JSON_BODY_BYTES } from './middlewares/body.middleware';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-export interface GroupHandlerOptions<Dependencies> {
-  group: EndpointGroup;
+interface GroupHandlerBase<Dependencies> {
   operations: Record<string, AnyHttpOperation<Dependencies>>;
   /** Built lazily on the first request that needs it; omit for groups with no authenticated route. */
   dependencies?: () => Dependencies & HttpPipelineDependencies;
-  /** The group's routes; the manifest's by default (tests pass their own). */
-  routes?: readonly RouteDefinition[];
 }
+
+/**
+ * The group's routes: the manifest's by default (tests pass their own). The wrapper passes its
+ * /upstream routes itself, so no other group's bundle carries the upstream route table.
+ */
+export type GroupHandlerOptions<Dependencies> = GroupHandlerBase<Dependencies> &
+  (
+    | { group: Exclude<EndpointGroup, 'upstream-wrapper'>; routes?: readonly RouteDefinition[] }
+    | { group: 'upstream-wrapper'; routes: readonly RouteDefinition[] }
+  );
 
 export function createGroupHandler<Dependencies>(options: GroupHandlerOptions<Dependencies>): ProxyHandler {
   const routeTable = new Map<string, RouteDefinition>();
-  for (const route of options.routes ?? routesOf(options.group)) {
+  const groupRoutes = options.routes ?? (options.group === 'upstream-wrapper' ? [] : serviceRoutesOf(options.group));
+  if (groupRoutes.length === 0) throw new Error(`Group ${options.group} has no routes`);
+  for (const route of groupRoutes) {
     const operation = options.operations[route.operation];
     if (!operation) throw new Error(`Group ${options.group} has no operation ${route.operation} for ${route.method} ${route.path}`);
     // The operation's caller type comes from its declared auth kind: it must be the route's.

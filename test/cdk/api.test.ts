@@ -1,7 +1,8 @@
 /** REST APIs: every manifest route on the right API, method, key requirement and function; stages; gateway responses. */
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { requiresGatewayApiKey, resourcePath, routes, surfaces, type GatewayResponseKind, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { routes } from '../../runtime-contract/all-routes';
+import { requiresGatewayApiKey, resourcePath, surfaces, type GatewayResponseKind, type SurfaceName } from '../../runtime-contract/route-manifest';
 import { functionProperties, mentions, methodsOf, resourcesOf, synthesizePlatform, type MethodSummary, type SynthesizedPlatform } from './support/platform';
 
 /** What each manifest kind must become in API Gateway (written out here, not imported, so a wrong mapping fails). */

@@ -4,7 +4,8 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SurfaceApi } from '../../lib/constructs/surface-api';
-import { resourcePath, routes, surfaces, type RouteDefinition } from '../../runtime-contract/route-manifest';
+import { routes } from '../../runtime-contract/all-routes';
+import { resourcePath, surfaces, type RouteDefinition } from '../../runtime-contract/route-manifest';
 import { methodsOf, resourcesOf } from './support/platform';
 
 const group = routes[0]!.group;

@@ -3,7 +3,8 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { broadcastDailyQuota } from '../../lib/api-stack';
 import { functions, type FunctionName } from '../../runtime-contract/resource-definitions';
-import { rateLimitClasses, requiresGatewayApiKey, resourcePath, routes, type RateLimitClass, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { routes } from '../../runtime-contract/all-routes';
+import { rateLimitClasses, requiresGatewayApiKey, resourcePath, type RateLimitClass, type SurfaceName } from '../../runtime-contract/route-manifest';
 import { actionsOf, functionLogicalId, functionProperties, mentions, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;

@@ -4,7 +4,8 @@
  * built from the route table with those dependencies.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { routes, type RouteDefinition } from '../../runtime-contract/route-manifest';
+import { routes } from '../../runtime-contract/all-routes';
+import type { RouteDefinition } from '../../runtime-contract/route-manifest';
 import { upstreamRouteOf, type UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { buildUpstreamOperations } from '../../functions/upstream-wrapper/operations';
 import { createGroupHandler } from '../../shared/http/create-group-handler';

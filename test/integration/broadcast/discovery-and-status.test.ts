@@ -10,7 +10,7 @@ import { buildServices, getServices } from '../../../functions/composition';
 import { listPhoneNumbers } from '../../../functions/broadcast-discovery/list-phone-numbers.handler';
 import { listTemplates } from '../../../functions/broadcast-discovery/list-templates.handler';
 import { getJobStatus } from '../../../functions/broadcast-status/get-job-status.handler';
-import { routes } from '../../../runtime-contract/route-manifest';
+import { routes } from '../../../runtime-contract/all-routes';
 import { TERMINAL_STATUSES } from '../../../shared/broadcast/broadcast-job';
 import { parseAppConfig } from '../../../shared/config/app-config';
 import { createGroupHandler } from '../../../shared/http/create-group-handler';

@@ -7,7 +7,8 @@
  * Rate-limit 429s are fine: they are one of the answers the contract allows.
  */
 import fc from 'fast-check';
-import { publicPath, routes, type AuthKind, type RouteDefinition } from '../../../runtime-contract/route-manifest';
+import { routes } from '../../../runtime-contract/all-routes';
+import { publicPath, type AuthKind, type RouteDefinition } from '../../../runtime-contract/route-manifest';
 import { startTestRuntime, type TestResponse, type TestRuntime } from '../../support/local-runtime';
 import { expectSurfaceErrorShape, expectNothingInternal } from './surface-shapes';
 

@@ -1,5 +1,6 @@
 /** The v1 surface: plan check at authentication, per-plan limits, stable error codes and envelopes. */
-import { routes, v1PlanLimits } from '../../../runtime-contract/route-manifest';
+import { routes } from '../../../runtime-contract/all-routes';
+import { v1PlanLimits } from '../../../runtime-contract/route-manifest';
 import { createContact } from '../../../functions/v1-inbox/create-contact.handler';
 import { createConversation } from '../../../functions/v1-inbox/create-conversation.handler';
 import { getContact } from '../../../functions/v1-inbox/get-contact.handler';

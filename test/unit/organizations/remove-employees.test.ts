@@ -1,4 +1,4 @@
-import { routes } from '../../../runtime-contract/route-manifest';
+import { routes } from '../../../runtime-contract/all-routes';
 import { removeEmployeeBulk } from '../../../functions/organization-admin/remove-employee-bulk.handler';
 import { createGroupHandler } from '../../../shared/http/create-group-handler';
 import type { AuthenticatedCaller, HttpPipelineDependencies } from '../../../shared/http/http-operation';

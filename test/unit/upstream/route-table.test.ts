@@ -1,7 +1,8 @@
 /** The route table is the single source: manifest routes, operations and the documentation follow it. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resourcePath, routes } from '../../../runtime-contract/route-manifest';
+import { routes } from '../../../runtime-contract/all-routes';
+import { resourcePath } from '../../../runtime-contract/route-manifest';
 import { upstreamRoutes } from '../../../runtime-contract/upstream-routes';
 import { buildUpstreamOperations, specialOperations } from '../../../functions/upstream-wrapper/operations';
 
