@@ -5,7 +5,7 @@ import { lazyPorts, type CompositionContext } from '../composition/composition-c
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { broadcastRepositorySection } from '../composition/messaging.section';
-import { tenancySection } from '../composition/tenancy.section';
+import { tenancyReaderSection } from '../composition/tenancy.section';
 
 export interface BroadcastStatusDependencies extends HttpPipelineDependencies {
   broadcasts: BroadcastRepository;
@@ -14,7 +14,7 @@ export interface BroadcastStatusDependencies extends HttpPipelineDependencies {
 export function composeBroadcastStatus(context: CompositionContext): BroadcastStatusDependencies {
   const dynamoDb = dynamoDbClients(context);
   return lazyPorts<BroadcastStatusDependencies>({
-    ...httpSection(context, dynamoDb, tenancySection(context, dynamoDb)),
+    ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
     broadcasts: broadcastRepositorySection(context, dynamoDb),
   });
 }

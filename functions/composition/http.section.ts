@@ -9,7 +9,7 @@ import type { DynamoDbClients } from './dynamodb-clients';
 export function httpSection(
   context: CompositionContext,
   dynamoDb: DynamoDbClients,
-  tenancy: () => TenancyServices,
+  tenancy: () => Pick<TenancyServices, 'authenticate'>,
 ): PortFactories<HttpPipelineDependencies> {
   const authenticate: HttpPipelineDependencies['authenticate'] = (kind, secret) => tenancy().authenticate(kind, secret);
   return {

@@ -10,6 +10,7 @@ import { unconfiguredTokenCipher } from '../../shared/crypto/unconfigured-token-
 import type { ApiKeyRegistry } from '../../shared/tenancy/api-key-registry';
 import { DecryptedTokenCache } from '../../shared/tenancy/decrypted-token-cache';
 import { noOpApiKeyRegistry } from '../../shared/tenancy/no-op-api-key-registry';
+import { authenticateCredential } from '../../shared/tenancy/credential-use-cases';
 import type { TenancyPorts } from '../../shared/tenancy/ports';
 import { bindTenancyServices, type TenancyServices } from '../../shared/tenancy/tenancy-services';
 import { memoize, type CompositionContext } from './composition-context';
@@ -22,7 +23,29 @@ export interface TenancyChoices {
   apiKeyRegistry?: () => ApiKeyRegistry;
 }
 
+/** Authentication and reads: all that a function which administers no tenancy data calls. */
+export type TenancyReader = Pick<TenancyServices, 'authenticate' | 'repository'>;
+
 export function tenancySection(context: CompositionContext, dynamoDb: DynamoDbClients, choices: TenancyChoices = {}): () => TenancyServices {
+  const ports = tenancyPorts(context, dynamoDb, choices);
+  return memoize(() => bindTenancyServices(ports()));
+}
+
+/**
+ * The same authentication and repository as `tenancySection`, without binding every tenancy use
+ * case: a function that only authenticates and reads does not bundle the administration code.
+ */
+export function tenancyReaderSection(context: CompositionContext, dynamoDb: DynamoDbClients): () => TenancyReader {
+  const ports = tenancyPorts(context, dynamoDb, {});
+  return memoize(() => ({
+    authenticate: (kind, secret) => authenticateCredential(ports(), kind, secret),
+    get repository() {
+      return ports().tenancy;
+    },
+  }));
+}
+
+function tenancyPorts(context: CompositionContext, dynamoDb: DynamoDbClients, choices: TenancyChoices): () => TenancyPorts {
   return memoize(() => {
     const repository = memoize(
       () => new DynamoDbTenancyRepository(dynamoDb.document, requireSetting(context.config.tableNames.tenancy, 'TENANCY_TABLE')),
@@ -45,6 +68,6 @@ export function tenancySection(context: CompositionContext, dynamoDb: DynamoDbCl
       secrets: context.overrides.secrets ?? randomSecretGenerator,
       decryptedTokenCache: new DecryptedTokenCache(),
     };
-    return bindTenancyServices(ports);
+    return ports;
   });
 }
