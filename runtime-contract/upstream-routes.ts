@@ -1,7 +1,7 @@
 /**
  * The /upstream wrapper's route table: one row per route, pure data.
  *
- * `runtime-contract/route-manifest.ts` turns every row into a manifest route (so API Gateway, the local
+ * `runtime-contract/upstream-manifest-routes.ts` turns every row into a manifest route (so API Gateway, the local
  * gateway and the group's dispatcher all come from here), the Lambda builds its operations from
  * it (a generic pass-through for every row, a dedicated handler where `special` is set), and
  * docs/UPSTREAM-WRAPPER.md documents it (a unit test keeps the document in step).
