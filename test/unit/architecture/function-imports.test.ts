@@ -39,6 +39,11 @@ describe.each(Object.keys(functions) as FunctionName[])('function %s', (name) =>
     expect(closure.has('functions/composition.ts')).toBe(false);
   });
 
+  test('loads the /upstream routes only if it is the wrapper, and never the complete route list', () => {
+    expect(closure.has('runtime-contract/upstream-manifest-routes.ts')).toBe(name === 'upstream-wrapper');
+    expect(closure.has('runtime-contract/all-routes.ts')).toBe(false);
+  });
+
   test('imports exactly the SDK clients its resource definition grants', () => {
     const clients = new Set([...closure].flatMap((file) => graph.packages.get(file)!.map((pkg) => clientOfPackage[pkg]).filter(Boolean)));
     expect([...clients].sort()).toEqual(granted(functions[name]).sort());
