@@ -12,7 +12,7 @@
 import type { UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { RequestValidationError } from '../http/errors';
 import { callGraph, flagNeedsAuthorization, scopedByMeta } from './call-upstream';
-import { MediaTooLargeError, UpstreamRejectedError, UpstreamUnavailableError } from './errors';
+import { MediaTooLargeError, UpstreamRejectedError, UpstreamTargetNotFoundError, UpstreamUnavailableError } from './errors';
 import { graphErrorFrom, isInvalidTokenError } from '../sending/graph-error';
 import { parseMultipart, type MultipartPart } from './multipart';
 import { recordUploadedMedia } from './owned-ids';
@@ -214,8 +214,11 @@ export async function downloadMedia(
     }),
   );
   const media = (metadata.body ?? {}) as { url?: unknown; mime_type?: unknown; file_size?: unknown; sha256?: unknown };
+  // An id Meta resolves to something that is not a media file (a WABA or a phone number id, say) has no
+  // URL: to the caller it is no media of this number, answered as a foreign media id is.
+  if (media.url === undefined) throw new UpstreamTargetNotFoundError('media', mediaId);
   if (typeof media.url !== 'string' || !isAllowedMediaUrl(media.url, deps.settings.graphBaseUrl)) {
-    throw new UpstreamUnavailableError('media URL missing or on an unexpected host');
+    throw new UpstreamUnavailableError('media URL malformed or on an unexpected host');
   }
   // Meta sends file_size as a string of digits.
   const fileSize = Number(media.file_size);

@@ -16,6 +16,8 @@ jest.setTimeout(300_000);
 
 /** Runs per route: enough to reach every validation branch without a long CI (72 routes). */
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 12);
+/** fast-check prints the seed of a failing run; FUZZ_SEED=<seed> replays it. */
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 let runtime: TestRuntime;
 
@@ -113,7 +115,7 @@ describe('every route of the manifest under random input', () => {
           if (response.status >= 400) expectSurfaceErrorShape(route.surface, response);
         },
       ),
-      { numRuns: RUNS_PER_ROUTE },
+      { numRuns: RUNS_PER_ROUTE, ...(SEED === undefined ? {} : { seed: SEED }) },
     );
   });
 });

@@ -335,6 +335,13 @@ describe('GET /upstream/phone-numbers/{phoneNumberId}/media/{mediaId}/download',
     expect(kit.graph.downloads).toEqual([]);
   });
 
+  it('answers 404 for an id Meta resolves to something that is not a media file (no URL), and fetches nothing', async () => {
+    kit.graph.on('GET', `/${ids.media}`, ok({ id: ids.media, name: 'Demo Retail' }));
+    const response = await kit.call('downloadMedia');
+    expect(response.status).toBe(404);
+    expect(kit.graph.downloads).toEqual([]);
+  });
+
   it('refuses files above 4 MB with 413, and passes Meta\'s errors through', async () => {
     kit.graph.on('GET', `/${ids.media}`, ok({ url: 'https://lookaside.fbsbx.com/x', mime_type: 'video/mp4', file_size: '9000000' }));
     expect((await kit.call('downloadMedia')).status).toBe(413);
