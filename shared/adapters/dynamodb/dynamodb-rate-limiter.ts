@@ -25,6 +25,15 @@ interface WindowItem {
  * characters and only admitted requests add one, so an item stays under limit × 13 bytes.
  */
 export class DynamoDbRateLimiter implements RateLimiter {
+  /**
+   * A closed minute's count no longer changes, so each bucket's previous-minute count is read once
+   * per minute and process (a warm Lambda serves many requests of one key per minute), halving the
+   * reads. A request in flight across the boundary may still land in the closed minute after the
+   * read: at most a few requests the estimate does not see. Only the current minute's buckets are
+   * kept: the map never outgrows one minute's keys.
+   */
+  private closedWindows: { start: number; counts: Map<string, number> } = { start: 0, counts: new Map() };
+
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -43,7 +52,7 @@ export class DynamoDbRateLimiter implements RateLimiter {
   private async decide(bucket: string, limit: number, nowMs: number): Promise<RateLimitDecision> {
     const currentStart = windowStartMs(nowMs);
     const currentKey = this.keyOf(bucket, currentStart);
-    const previous = (await this.read(this.keyOf(bucket, currentStart - WINDOW_MS))).requestCount ?? 0;
+    const previous = await this.previousCount(bucket, currentStart);
     const allowance = currentWindowAllowance(limit, previous, nowMs);
     const refuse = (current: number): RateLimitDecision => ({
       allowed: false,
@@ -81,6 +90,15 @@ export class DynamoDbRateLimiter implements RateLimiter {
       const current = item.requestCount ?? 0;
       return item.tokens?.has(token) ? this.admitted(allowance, current) : refuse(current);
     }
+  }
+
+  private async previousCount(bucket: string, currentStart: number): Promise<number> {
+    if (this.closedWindows.start !== currentStart) this.closedWindows = { start: currentStart, counts: new Map() };
+    const known = this.closedWindows.counts.get(bucket);
+    if (known !== undefined) return known;
+    const count = (await this.read(this.keyOf(bucket, currentStart - WINDOW_MS))).requestCount ?? 0;
+    this.closedWindows.counts.set(bucket, count);
+    return count;
   }
 
   private admitted(allowance: number, current: number): RateLimitDecision {
