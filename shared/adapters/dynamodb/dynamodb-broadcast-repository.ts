@@ -10,6 +10,8 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  paginateQuery,
+  type QueryCommandInput,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -66,25 +68,9 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
   }
 
   async discardJob(jobId: string): Promise<void> {
-    const keysOf = async (pk: string): Promise<Array<{ pk: string; sk: string }>> => {
-      const keys: Array<{ pk: string; sk: string }> = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await this.documentClient.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': pk },
-            ProjectionExpression: 'pk, sk',
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        keys.push(...((page.Items ?? []) as Array<{ pk: string; sk: string }>));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return keys;
-    };
+    type ItemKey = { pk: string; sk: string };
+    const keysOf = async (pk: string): Promise<ItemKey[]> =>
+      (await this.queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk', ConsistentRead: true })) as ItemKey[];
     const jobItems = await keysOf(messagingKeys.jobPartition(jobId));
     const chunkCount = jobItems.filter((key) => key.sk.startsWith(messagingKeys.chunkPrefix)).length;
     const ledgerItems = (await Promise.all(Array.from({ length: chunkCount }, (_, chunkIndex) => keysOf(ledgerPartition(jobId, chunkIndex))))).flat();
@@ -93,27 +79,24 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     await this.batchWrite(ordered.map((key) => ({ DeleteRequest: { Key: key } })), 'Discarded job items stayed unprocessed');
   }
 
+  /** Every item a query matches, over all its pages. */
+  private async queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Array<Record<string, unknown>>> {
+    const items: Array<Record<string, unknown>> = [];
+    for await (const page of paginateQuery({ client: this.documentClient }, { ...input, TableName: this.tableName })) items.push(...(page.Items ?? []));
+    return items;
+  }
+
   async getJob(jobId: string): Promise<BroadcastJob | undefined> {
     const result = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: jobKey(jobId) }));
     return result.Item ? decodeJob(result.Item) : undefined;
   }
 
   async getChunkProgress(jobId: string): Promise<ChunkProgress[]> {
-    const chunks: ChunkProgress[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documentClient.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :chunk)',
-          ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':chunk': messagingKeys.chunkPrefix },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) chunks.push(decodeChunk(item));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return chunks;
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :chunk)',
+      ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':chunk': messagingKeys.chunkPrefix },
+    });
+    return items.map(decodeChunk);
   }
 
   async markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean> {
@@ -248,29 +231,21 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     const recipientCount = Number(chunk.Item?.recipientCount ?? 0);
     const counts = { SENT: 0, FAILED: 0, UNKNOWN: 0, SENDING: 0 };
     const failuresByReason: Record<string, number> = {};
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.documentClient.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': ledgerPartition(jobId, chunkIndex) },
-          ProjectionExpression: '#status, failureReasonCode',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const { status, failureReasonCode } = decodeLedgerStatus(item);
-        counts[status] += 1;
-        if (status === 'FAILED') {
-          const reason = failureReasonCode ?? 'TEMPLATE_SEND_FAILED';
-          failuresByReason[reason] = (failuresByReason[reason] ?? 0) + 1;
-        }
+    const ledger = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': ledgerPartition(jobId, chunkIndex) },
+      ProjectionExpression: '#status, failureReasonCode',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ConsistentRead: true,
+    });
+    for (const item of ledger) {
+      const { status, failureReasonCode } = decodeLedgerStatus(item);
+      counts[status] += 1;
+      if (status === 'FAILED') {
+        const reason = failureReasonCode ?? 'TEMPLATE_SEND_FAILED';
+        failuresByReason[reason] = (failuresByReason[reason] ?? 0) + 1;
       }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    }
 
     const accounted = counts.SENT + counts.FAILED + counts.UNKNOWN;
     // Only a complete ledger is the final truth; partial reads would race with other parts' live counters.
