@@ -2,9 +2,11 @@
 import { InMemoryBroadcastRepository, InMemoryIdempotencyGuard, InMemorySendPacer } from '../../support/broadcast-fakes';
 import { describeBroadcastRepositoryContract } from '../../support/contracts/broadcast-repository.contract';
 import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
+import { describeRateLimiterContract } from '../../support/contracts/rate-limiter.contract';
 import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
 import { describeSendPacerContract } from '../../support/contracts/send-pacer.contract';
 import { describeTenancyRepositoryContract } from '../../support/contracts/tenancy-repository.contract';
+import { InMemoryRateLimiter } from '../../support/in-memory-rate-limiter';
 import { InMemoryInboxRepository } from '../../support/in-memory-inbox-repository';
 import { InMemoryTenancyRepository } from '../../support/in-memory-tenancy-repository';
 
@@ -13,3 +15,4 @@ describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInb
 describeSendPacerContract('InMemorySendPacer', () => new InMemorySendPacer());
 describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryIdempotencyGuard());
 describeBroadcastRepositoryContract('InMemoryBroadcastRepository', () => new InMemoryBroadcastRepository());
+describeRateLimiterContract('InMemoryRateLimiter', () => new InMemoryRateLimiter());
