@@ -70,7 +70,25 @@ describe('storage faults on every store', () => {
       body: orderUpdate(recipients(2, { first: 9_100_000_000 + Math.floor(Math.random() * 1e6) }), { fromPhoneNumber: DEMO.sender1 }),
     });
 
-  const stores: Array<[string, () => string, 'dynamo' | 'sqs', () => Promise<{ status: number; headers: Headers; body: any }>, 'v1' | 'broadcast']> = [
+  const sendBulk = async () =>
+    runtime.call('POST', `${BASE}/send-bulk`, {
+      headers: keyHeader((await issueKey(runtime.demo.organizationId)).secret),
+      body: {
+        broadcastName: `faults-${Math.random()}`,
+        templateName: 'order_update',
+        templateLanguage: 'en_US',
+        templateType: 'UTILITY',
+        globalTemplateParams: ['Ada', 'A-1'],
+        data: [{ countryCode: '44', toPhoneNumber: '7700900123' }],
+      },
+    });
+  const upstreamBulk = () =>
+    runtime.call('POST', `/staging/api/v2/upstream/phone-numbers/${DEMO.phoneNumberId1}/messages/bulk`, {
+      headers: { authorization: `Bearer ${runtime.demo.accessToken}` },
+      body: { template: { name: 'order_update', language: 'en_US' }, recipients: [{ to: '15557775000', parameters: ['Ada', 'A-1'] }] },
+    });
+
+  const stores: Array<[string, () => string, 'dynamo' | 'sqs', () => Promise<{ status: number; headers: Headers; body: any }>, 'v1' | 'broadcast' | 'upstream']> = [
     ['tenancy (authentication)', () => tables.tenancy!, 'dynamo', v1, 'v1'],
     ['rate limits', () => tables.rateLimits!, 'dynamo', v1, 'v1'],
     ['inbox', () => tables.inbox!, 'dynamo', v1, 'v1'],
@@ -78,6 +96,8 @@ describe('storage faults on every store', () => {
     ['messaging (accept path)', () => tables.messaging!, 'dynamo', () => send(), 'broadcast'],
     ['idempotency', () => tables.idempotency!, 'dynamo', () => send({ 'Idempotency-Key': `fault-${Math.random()}` }), 'broadcast'],
     ['outbound queue (SQS)', () => queueUrl, 'sqs', () => send(), 'broadcast'],
+    ['messaging (campaign names of send-bulk)', () => tables.messaging!, 'dynamo', sendBulk, 'broadcast'],
+    ['messaging (send pacer of /upstream bulk)', () => tables.messaging!, 'dynamo', upstreamBulk, 'upstream'],
   ];
 
   describe.each(stores)('%s', (_store, target, client, call, surface) => {
@@ -92,6 +112,7 @@ describe('storage faults on every store', () => {
       if (expected === 503) expect(response.headers.get('retry-after')).toBe('1');
       else expect(response.headers.get('retry-after')).toBeNull();
       if (surface === 'v1') expect(response.body).toEqual({ success: false, error: { code: expect.any(String), message: expect.any(String) } });
+      else if (surface === 'upstream') expect(response.body).toMatchObject({ status: false, error: { type: expect.any(String), code: expected } });
       else expect(response.body).toMatchObject({ status: false, status_code: expected, data: { error: { code: expect.any(String) } } });
       const text = JSON.stringify(response.body);
       expect(text).not.toMatch(/Exception|TimeoutError|Socket|throughput|parameter values|wbp|table|\bat \w/i);

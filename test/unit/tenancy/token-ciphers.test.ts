@@ -1,4 +1,5 @@
-import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
+import { DecryptCommand, EncryptCommand, KMSClient, KMSInternalException, KMSInvalidStateException } from '@aws-sdk/client-kms';
+import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { LocalAesTokenCipher, generateLocalTokenKey } from '../../../shared/adapters/crypto/local-aes-token-cipher';
 import { KmsTokenCipher } from '../../../shared/adapters/kms/kms-token-cipher';
 import { InvalidTokenKeyError, TokenDecryptionError, TokenEncryptionNotConfiguredError } from '../../../shared/crypto/errors';
@@ -84,6 +85,32 @@ describe('KMS token cipher', () => {
     const ciphertext = await cipher.encrypt('EAAG-token', context);
     await expect(cipher.decrypt(ciphertext, { organizationId: 'org_2', wabaId: '1001' })).rejects.toBeInstanceOf(TokenDecryptionError);
     await expect(cipher.decrypt('aes256gcm.v1:x.y.z', context)).rejects.toBeInstanceOf(TokenDecryptionError);
+  });
+});
+
+describe('KMS faults (a real KMSClient; a middleware answers in place of the network)', () => {
+  /** A client whose every call fails with `fault` after the SDK's own retries (none here). */
+  const failingKms = (fault: Error) => {
+    const client = new KMSClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
+    client.middlewareStack.add(
+      () => async () => {
+        throw fault;
+      },
+      { step: 'finalizeRequest', name: 'networkStandIn' },
+    );
+    return client;
+  };
+
+  test('a fault a retry can mend (KMS internal error) becomes StoreUnavailableError: a 503 with Retry-After', async () => {
+    const cipher = new KmsTokenCipher(failingKms(new KMSInternalException({ message: 'internal', $metadata: { httpStatusCode: 500 } })), 'alias/tokens');
+    await expect(cipher.encrypt('EAAG-token', context)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(cipher.decrypt('kms.v1:AAAA', context)).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  test('a fault no retry mends (the key is disabled) stays what it is: a plain 500', async () => {
+    const disabled = new KMSInvalidStateException({ message: 'key is disabled', $metadata: { httpStatusCode: 400 } });
+    const cipher = new KmsTokenCipher(failingKms(disabled), 'alias/tokens');
+    await expect(cipher.encrypt('EAAG-token', context)).rejects.toBe(disabled);
   });
 });
 
