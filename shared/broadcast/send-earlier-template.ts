@@ -29,7 +29,7 @@ import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
 import type { IdGenerator } from '../ports/id-generator';
 
-export const LEGACY_RECIPIENT_LIMIT = 1000;
+export const EARLIER_RECIPIENT_LIMIT = 1000;
 
 export interface EarlierSendDependencies {
   senders: SenderDirectory;
@@ -155,7 +155,7 @@ export async function sendEarlierTemplate(
   const { billing, broadcasts, clock } = dependencies;
   const organizationId = caller.organizationId;
   if (!(await billing.hasActiveSubscription(organizationId, clock.now()))) throw new NoSubscriptionError();
-  if (input.recipients.length > LEGACY_RECIPIENT_LIMIT) throw new RecipientLimitExceededError();
+  if (input.recipients.length > EARLIER_RECIPIENT_LIMIT) throw new RecipientLimitExceededError();
 
   const sender = await senderFor(dependencies, caller);
   const template = approvedTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), input.templateName, input.templateLanguage);

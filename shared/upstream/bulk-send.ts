@@ -22,7 +22,7 @@ import { bulkSendBudget, isRetryableRejection } from '../sending/send-policy';
 import { callGraph } from './call-upstream';
 import { UpstreamRejectedError, UpstreamUnavailableError } from './errors';
 import { contractErrorOf } from '../sending/graph-error';
-import { resolveTarget } from './resolve-target';
+import type { ResolvedTarget } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
 
 const digits = v.pipe(v.string(), v.regex(/^\d{6,15}$/, 'must be 6 to 15 digits (international, without + or spaces)'));
@@ -80,16 +80,15 @@ export function bulkMessageBody(input: BulkSendInput, recipient: BulkSendInput['
   return { ...base, template: components.length > 0 ? { ...template, components } : template };
 }
 
-export async function sendBulkTemplate(
-  deps: UpstreamWrapperDependencies,
-  input: { organizationId: string; pathParameters: Readonly<Record<string, string>>; body: unknown },
-): Promise<BulkSendResult> {
+/**
+ * `target`: the caller's phone number, already resolved and checked against its organization;
+ * `startedAtMs`: when the request's work began, which the time budget counts from.
+ */
+export async function sendBulkTemplate(deps: UpstreamWrapperDependencies, target: ResolvedTarget, body: unknown, startedAtMs: number): Promise<BulkSendResult> {
   const { settings, clock } = deps;
   const bulk = settings.bulk;
-  const startedAt = clock.now().getTime();
-  const deadline = startedAt + bulk.budgetMs;
-  const target = await resolveTarget(deps, 'phone-number', input.organizationId, input.pathParameters);
-  const request = parseRequest(bulkSendSchema(bulk.maxRecipients), input.body ?? {});
+  const deadline = startedAtMs + bulk.budgetMs;
+  const request = parseRequest(bulkSendSchema(bulk.maxRecipients), body ?? {});
   const seen = new Map<string, number>();
   request.recipients.forEach((recipient, index) => {
     const first = seen.get(recipient.to);

@@ -75,11 +75,11 @@ describe('which operations each scope reaches', () => {
     const own = { fromPhoneNumber: SENDER.phoneNumber, createdByCredentialId: 'cred_minted' };
     const sameSenderOtherKey = { fromPhoneNumber: SENDER.phoneNumber, createdByCredentialId: 'cred_other' };
     const otherSender = { fromPhoneNumber: SECOND_SENDER.phoneNumber, createdByCredentialId: 'cred_minted' };
-    const legacy = { fromPhoneNumber: SENDER.phoneNumber };
-    expect([own, sameSenderOtherKey, otherSender, legacy].map((candidate) => isJobInScope(unbound, candidate))).toEqual([true, true, true, true]);
-    expect([own, sameSenderOtherKey, otherSender, legacy].map((candidate) => isJobInScope(bound, candidate))).toEqual([true, true, false, true]);
-    expect([own, sameSenderOtherKey, otherSender, legacy].map((candidate) => isJobInScope(minted, candidate))).toEqual([true, false, false, false]);
-    expect(isJobInScope({ ...minted, credentialId: undefined }, legacy)).toBe(false);
+    const recordedBeforeCredentials = { fromPhoneNumber: SENDER.phoneNumber };
+    expect([own, sameSenderOtherKey, otherSender, recordedBeforeCredentials].map((candidate) => isJobInScope(unbound, candidate))).toEqual([true, true, true, true]);
+    expect([own, sameSenderOtherKey, otherSender, recordedBeforeCredentials].map((candidate) => isJobInScope(bound, candidate))).toEqual([true, true, false, true]);
+    expect([own, sameSenderOtherKey, otherSender, recordedBeforeCredentials].map((candidate) => isJobInScope(minted, candidate))).toEqual([true, false, false, false]);
+    expect(isJobInScope({ ...minted, credentialId: undefined }, recordedBeforeCredentials)).toBe(false);
   });
 });
 
