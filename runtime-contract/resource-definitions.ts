@@ -68,7 +68,7 @@ export const tables: Record<TableName, TableDefinition> = {
   },
 };
 
-export type QueueName = 'outboundMessages';
+export type QueueName = 'outboundMessages' | 'metaEvents';
 
 export interface QueueDefinition {
   name: QueueName;
@@ -86,6 +86,18 @@ export const queues: Record<QueueName, QueueDefinition> = {
     name: 'outboundMessages',
     envVar: 'OUTBOUND_QUEUE_URL',
     visibilityTimeoutSeconds: 6 * 120,
+    maxReceiveCount: 5,
+    deadLetterRetentionDays: 14,
+  },
+  /**
+   * Meta's webhook POSTs, stored as received (raw body) by the webhook endpoint and applied by the
+   * delivery-events function. Meta retries for days, but an accepted batch is ours to keep: five
+   * receives, then the dead-letter queue (kept 14 days) for replay (`npm run admin -- replay-meta-events`).
+   */
+  metaEvents: {
+    name: 'metaEvents',
+    envVar: 'META_EVENTS_QUEUE_URL',
+    visibilityTimeoutSeconds: 6 * 60,
     maxReceiveCount: 5,
     deadLetterRetentionDays: 14,
   },

@@ -5,6 +5,8 @@
  *   pk JOB#<jobId>                 sk CHUNK#<0000>   a chunk: recipientCount, live counters, doneAt
  *   pk LEDGER#<jobId>#<chunk>      sk R#<00000>      one recipient: SENDING → SENT | FAILED | UNKNOWN
  *                                                    (+ gsi1: WAMID#<message id> / LEDGER)
+ *   pk JOB#<jobId>                 sk TALLY#<0000>   50 recipients' status codes (r<00000> attributes,
+ *                                                    shared/delivery/recipient-status.ts): the summary's counts
  *   pk PACE#<accountKey>           sk PACE           a business account's next free send slot
  *   pk BCNAME#<org>#<name>         sk NAME           an earlier send-bulk campaign name's claim
  *
@@ -14,6 +16,7 @@
 import * as v from 'valibot';
 import { broadcastJobSchema, type BroadcastJob, type ChunkProgress } from '../../broadcast/broadcast-job';
 import type { LedgerEntry } from '../../broadcast/ports';
+import type { DeliveryFacts } from '../../delivery/recipient-status';
 
 export class MalformedMessagingItemError extends Error {
   override readonly name = 'MalformedMessagingItemError';
@@ -37,6 +40,11 @@ export const messagingKeys = {
   organizationJobs: (organizationId: string, createdAt: string) => ({ gsi1pk: `ORG#${organizationId}#JOBS`, gsi1sk: createdAt }),
   /** gsi1 of a sent ledger entry: delivery events find their recipient by message id. */
   messageId: (messageId: string) => ({ gsi1pk: `WAMID#${messageId}`, gsi1sk: 'LEDGER' }),
+  /** Tally item of the recipients [bucket × 50, bucket × 50 + 49] of a job (TALLY_BUCKET_SIZE). */
+  tally: (jobId: string, bucket: number) => ({ pk: `JOB#${jobId}`, sk: `TALLY#${String(bucket).padStart(4, '0')}` }),
+  tallyPrefix: 'TALLY#',
+  /** The attribute of one recipient (its index in the request) inside its tally item. */
+  tallyAttribute: (index: number) => `r${String(index).padStart(5, '0')}`,
   pacer: (accountKey: string) => ({ pk: `PACE#${accountKey}`, sk: 'PACE' }),
   /** Campaign names compare without case. */
   broadcastName: (organizationId: string, broadcastName: string) => ({ pk: `BCNAME#${organizationId}#${broadcastName.toLowerCase()}`, sk: 'NAME' }),
@@ -173,4 +181,29 @@ export function decodeLedgerStatus(item: Item): { status: LedgerEntry['status'];
   const result = v.safeParse(v.object({ status: ledgerStatusSchema, failureReasonCode: v.optional(v.string()) }), item);
   if (!result.success) throw new MalformedMessagingItemError('Stored ledger entry has no valid status');
   return result.output;
+}
+
+/**
+ * Meta's events on a ledger entry: first-seen timestamps per stage (ISO) and the failure, as
+ * attributes of the entry itself (shared/delivery/recipient-status.ts). Written with
+ * `if_not_exists`, so the worker's outcome write (which sets only its own attributes) and the events
+ * never overwrite each other.
+ */
+const deliveryFactsSchema = v.object({
+  sentAt: v.optional(v.string()),
+  deliveredAt: v.optional(v.string()),
+  readAt: v.optional(v.string()),
+  failedAt: v.optional(v.string()),
+  metaErrorCode: v.optional(v.pipe(v.number(), v.integer())),
+  metaErrorTitle: v.optional(v.string()),
+});
+const _deliveryFactsMatch: v.InferOutput<typeof deliveryFactsSchema> extends DeliveryFacts ? true : never = true;
+void _deliveryFactsMatch;
+
+export function decodeDeliveryFacts(item: Item): DeliveryFacts {
+  const result = v.safeParse(deliveryFactsSchema, item);
+  if (!result.success) throw new MalformedMessagingItemError(`Stored ledger entry ${String(item.pk)} ${String(item.sk)} has malformed delivery facts`);
+  const facts: DeliveryFacts = {};
+  for (const [name, value] of Object.entries(result.output)) if (value !== undefined) (facts as Record<string, unknown>)[name] = value;
+  return facts;
 }

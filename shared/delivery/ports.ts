@@ -1,0 +1,99 @@
+/**
+ * What the delivery-event processor (apply-webhook-batch.ts) needs from the outside world, and the
+ * events it hands on. One Meta webhook POST is a batch of entries; the processor resolves each
+ * change's owner from the phone number id (or the business account id of template events) and
+ * hands each event to the store of the organization that owns it.
+ */
+import type { CallbackReference } from './callback-data';
+import type { DeliveryStage } from './recipient-status';
+
+/** One `statuses[]` element of a `messages` change. */
+export interface StatusEvent {
+  /** Meta's message id (wamid). */
+  messageId: string;
+  stage: DeliveryStage;
+  /** Meta's timestamp of the event (not when it reached us). */
+  timestamp: Date;
+  /** Recipient's WhatsApp id (digits). Personal data: never logged. */
+  recipientId: string;
+  /** Parsed `biz_opaque_callback_data` when it is one of ours. */
+  reference?: CallbackReference;
+  /** First element of `errors[]` on failed events. */
+  error?: { code: number; title: string };
+}
+
+/** One `messages[]` element of a `messages` change: a user wrote to a business number. */
+export interface InboundMessage {
+  messageId: string;
+  /** The sender's WhatsApp id (digits). */
+  from: string;
+  /** `contacts[].profile.name` of the sender, when given. */
+  profileName?: string;
+  timestamp: Date;
+  /** Meta's message type (text, image, button, interactive, …). */
+  type: string;
+  /** Text of a text message, a button's text or an interactive reply's title, when there is one. */
+  text?: string;
+  /** The business number that received it. */
+  phoneNumberId: string;
+  /** Its display number as digits (`metadata.display_phone_number`). */
+  businessPhoneNumber: string;
+}
+
+/** `message_template_status_update`: a template's new state (APPROVED, PAUSED, DISABLED, REJECTED, …). */
+export interface TemplateStatusUpdate {
+  wabaId: string;
+  templateId: string;
+  name: string;
+  language: string;
+  /** Meta's `event`, upper-case. */
+  status: string;
+  /** Meta's `reason` or `other_info.title`, when given. */
+  reason?: string;
+  /** The entry's `time` (or the batch's arrival when absent). */
+  at: Date;
+}
+
+export interface PhoneNumberOwner {
+  organizationId: string;
+  wabaId: string;
+}
+
+/** Who owns what: the tenancy claims (module bridge). Undefined: nobody on this platform. */
+export interface OwnerDirectory {
+  ownerOfPhoneNumberId(phoneNumberId: string): Promise<PhoneNumberOwner | undefined>;
+  ownerOfWaba(wabaId: string): Promise<{ organizationId: string } | undefined>;
+}
+
+export type ApplyResult = 'applied' | 'not-found';
+
+/** The broadcast ledger's side: events of sends made by the chunk worker. */
+export interface LedgerDeliveryStore {
+  /** Owner of a job, for the tenant check; undefined when the job does not exist (expired, discarded). */
+  jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string } | undefined>;
+  /** Ledger entry that recorded this message id (gsi1), when the event carries no callback data of ours. */
+  locateMessage(messageId: string): Promise<{ jobId: string; chunkIndex: number; index: number } | undefined>;
+  /**
+   * Adds the event's facts to the recipient's ledger entry (first-seen timestamps; the message id
+   * when the entry had none) and its tally code (max-register). Idempotent; `not-found` when the
+   * entry does not exist (never creates one).
+   */
+  applyEvent(location: { jobId: string; chunkIndex: number; index: number }, event: StatusEvent): Promise<ApplyResult>;
+}
+
+/** The /upstream wrapper's side: events of sends made through /upstream. */
+export interface UpstreamDeliveryStore {
+  /** By callback data (`u1:<sendId>`), else by the message id the wrapper recorded for the organization. */
+  applyEvent(organizationId: string, event: StatusEvent): Promise<ApplyResult>;
+}
+
+/** Inbound messages: v1 contacts and conversations (the 24-hour window), and message-id ownership. */
+export interface InboundMessageSink {
+  /** Idempotent: a redelivered message changes nothing more. */
+  recordInbound(organizationId: string, message: InboundMessage): Promise<void>;
+}
+
+/** Template states seen in events, so the next broadcast sees them before the cached list expires. */
+export interface TemplateStatusSink {
+  recordTemplateStatus(organizationId: string, update: TemplateStatusUpdate): Promise<void>;
+}

@@ -1,0 +1,153 @@
+/**
+ * One recipient's status, as the recipients list and the job summary report it, derived from two
+ * sources that never overwrite each other:
+ *
+ * - the send outcome the chunk worker records in the ledger (SENDING → SENT | FAILED | UNKNOWN), and
+ * - Meta's status events, kept as first-seen timestamps per stage (`sentAt`, `deliveredAt`,
+ *   `readAt`, `failedAt` + Meta's error). Events only ever add a timestamp that was absent, so
+ *   applying them is idempotent and order-independent: duplicates and reordering cannot move a
+ *   status backwards.
+ *
+ * Precedence (highest wins): READ > DELIVERED > FAILED (by webhook) > SENT > UNKNOWN.
+ * - `read` without `delivered` is READ (Meta skips `delivered` when both happen together).
+ * - A `failed` event after `delivered` or `read` does not change the status (multi-device: the
+ *   message reached the user on one device); its error is still kept. A `delivered` or `read`
+ *   after `failed` wins, for the same reason.
+ * - An UNKNOWN send outcome becomes whatever its events say; with no event within the window
+ *   (default 24 h after the outcome was recorded) it reads UNCONFIRMED. Computed when read, so no
+ *   sweeper is needed and the window is a setting of the reader.
+ * - A send that failed synchronously (Meta refused the call, or the platform refused the
+ *   recipient) stays FAILED: no event can follow a message that was never accepted.
+ */
+export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+export type DeliveryStage = 'sent' | 'delivered' | 'read' | 'failed';
+
+/** What Meta's events told us about one message: first-seen time (ISO) per stage, and the failure. */
+export interface DeliveryFacts {
+  sentAt?: string;
+  deliveredAt?: string;
+  readAt?: string;
+  failedAt?: string;
+  metaErrorCode?: number;
+  metaErrorTitle?: string;
+}
+
+/** The send outcome recorded by the worker (absent: not claimed yet). */
+export interface SendOutcome {
+  status: 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN';
+  /** When the outcome was recorded (ISO). */
+  updatedAt: string;
+}
+
+export const DEFAULT_UNCONFIRMED_AFTER_MS = 24 * 3600 * 1000;
+
+export function recipientStatusOf(outcome: SendOutcome | undefined, facts: DeliveryFacts, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): RecipientStatus {
+  if (outcome?.status === 'FAILED') return 'FAILED';
+  if (facts.readAt) return 'READ';
+  if (facts.deliveredAt) return 'DELIVERED';
+  if (facts.failedAt) return 'FAILED';
+  if (facts.sentAt || outcome?.status === 'SENT') return 'SENT';
+  if (outcome?.status === 'UNKNOWN') return now.getTime() - Date.parse(outcome.updatedAt) >= unconfirmedAfterMs ? 'UNCONFIRMED' : 'UNKNOWN';
+  return 'PENDING';
+}
+
+/**
+ * The compact form of a recipient's status kept in the job's tally items (one attribute per
+ * recipient, 50 recipients per item), from which the summary counts exactly. Ordered so that a
+ * string comparison is the precedence above: a writer sets a code only when the stored one is
+ * absent or smaller (events), or only when absent (the worker's outcome), so every tally
+ * attribute is a max-register that converges whatever the order and however often it is written.
+ *
+ *   0U:<epoch seconds>  unknown outcome, recorded at that time (UNCONFIRMED once the window passed)
+ *   1S                  sent (accepted by Meta)
+ *   2F:<meta code>      failed by webhook
+ *   3D                  delivered
+ *   4R                  read
+ *   9X:<reason>         failed synchronously (the ledger's failure reason); never overridden
+ */
+export type TallyCode = string;
+
+export const tallyCodes = {
+  unknown: (recordedAt: Date): TallyCode => `0U:${Math.floor(recordedAt.getTime() / 1000)}`,
+  sent: '1S',
+  failedByWebhook: (metaCode: number | string): TallyCode => `2F:${metaCode}`,
+  delivered: '3D',
+  read: '4R',
+  failedOnSend: (reason: string): TallyCode => `9X:${reason}`,
+} as const;
+
+/** Events set their code only when the stored one sorts below this rank (see tallyCodes). */
+export const tallyRankOf = (stage: DeliveryStage): string => ({ sent: '1', failed: '2', delivered: '3', read: '4' })[stage];
+
+export function tallyCodeOfEvent(stage: DeliveryStage, metaErrorCode?: number): TallyCode {
+  switch (stage) {
+    case 'sent':
+      return tallyCodes.sent;
+    case 'delivered':
+      return tallyCodes.delivered;
+    case 'read':
+      return tallyCodes.read;
+    case 'failed':
+      return tallyCodes.failedByWebhook(metaErrorCode ?? 'UNKNOWN');
+  }
+}
+
+/** Recipients per tally item: 50 short attributes stay under 1 KB, one write unit per update. */
+export const TALLY_BUCKET_SIZE = 50;
+
+export interface DeliveryCounts {
+  /** Accepted by Meta and not failed since (delivered and read included). */
+  sent: number;
+  /** Of those, delivered (read included). */
+  delivered: number;
+  read: number;
+  /** Failed on send plus failed by webhook. */
+  failed: number;
+  unknown: number;
+  unconfirmed: number;
+  /** Reasons of both kinds of failures: the ledger's reason codes and Meta's error codes. */
+  failuresByReason: Record<string, number>;
+  /** Recipients with any code (the rest are pending). */
+  accounted: number;
+}
+
+export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, failuresByReason: {}, accounted: 0 });
+
+/** Adds one recipient's tally code to the counts. */
+export function countTallyCode(counts: DeliveryCounts, code: TallyCode, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): void {
+  counts.accounted += 1;
+  const failure = (reason: string) => {
+    counts.failed += 1;
+    counts.failuresByReason[reason] = (counts.failuresByReason[reason] ?? 0) + 1;
+  };
+  switch (code.slice(0, 2)) {
+    case '0U': {
+      const recordedAt = Number(code.slice(3)) * 1000;
+      if (now.getTime() - recordedAt >= unconfirmedAfterMs) counts.unconfirmed += 1;
+      else counts.unknown += 1;
+      return;
+    }
+    case '1S':
+      counts.sent += 1;
+      return;
+    case '2F':
+      failure(code.slice(3));
+      return;
+    case '3D':
+      counts.sent += 1;
+      counts.delivered += 1;
+      return;
+    case '4R':
+      counts.sent += 1;
+      counts.delivered += 1;
+      counts.read += 1;
+      return;
+    case '9X':
+      failure(code.slice(3));
+      return;
+    default:
+      counts.accounted -= 1;
+  }
+}
