@@ -1,6 +1,7 @@
-/** Ports over the messaging table (jobs, chunks, ledger, pacer, broadcast names, /upstream id records). DynamoDB only. */
+/** Ports over the messaging table (jobs, chunks, ledger, pacer, broadcast names, /upstream id and send records). DynamoDB only. */
 import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
 import { DynamoDbBroadcastRepository } from '../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { DynamoDbUpstreamDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-upstream-delivery-store';
 import { DynamoDbSendPacer } from '../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { DynamoDbWrapperIdRecords } from '../../shared/adapters/dynamodb/dynamodb-wrapper-id-records';
 import { requireSetting } from '../../shared/config/app-config';
@@ -20,3 +21,7 @@ export const sendPacerSection = (context: CompositionContext, dynamoDb: DynamoDb
 
 export const wrapperIdRecordsSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbWrapperIdRecords(dynamoDb.document, messagingTable(context)));
+
+/** Status events of /upstream sends (UpstreamDeliveryStore) and received message ids (ReceivedMessageIds). */
+export const upstreamDeliveryStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbUpstreamDeliveryStore(dynamoDb.document, messagingTable(context), context.clock));

@@ -39,6 +39,7 @@ export const upstreamWrapperSection = (context: CompositionContext, dynamoDb: Dy
       return pacer();
     },
     clock: context.clock,
+    ids: context.ids,
     sleep,
     random: Math.random,
     log: { warn: (message, facts) => logger.warn(message, facts) },

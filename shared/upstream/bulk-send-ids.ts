@@ -1,15 +1,16 @@
 /**
  * The bulk send with the organization's ids checked and recorded around it: the template name and
  * any media ids in its components must belong to the organization before anything is sent, and
- * the message ids of the recipients it reached are recorded afterwards (replies and read receipts
- * may name them). The phone number is resolved once, here, and handed to
+ * each recipient sent to leaves a send record afterwards, with its message id record when Meta
+ * answered one (replies and read receipts may name them; webhooks find the send by its callback data). The phone number is resolved once, here, and handed to
  * shared/upstream/bulk-send.ts (the sending engine's policy for bulk sends).
  */
 import { idsInBody } from './body-ids';
 import { sendBulkTemplate, type BulkSendResult } from './bulk-send';
-import { recordSentMessages, requireBodyIdsOwned } from './owned-ids';
+import { requireBodyIdsOwned } from './owned-ids';
 import type { UpstreamWrapperDependencies } from './ports';
 import { resolveTarget } from './resolve-target';
+import { recordUpstreamSends } from './upstream-sends';
 
 export async function sendBulkTemplateWithOwnedIds(
   deps: UpstreamWrapperDependencies,
@@ -19,8 +20,7 @@ export async function sendBulkTemplateWithOwnedIds(
   // A foreign phoneNumberId answers 404 before the body is looked at, as on every route.
   const target = await resolveTarget(deps, 'phone-number', input.organizationId, input.pathParameters);
   await requireBodyIdsOwned(deps, target, idsInBody('bulk', input.body), 'sendBulkTemplate');
-  const result = await sendBulkTemplate(deps, target, input.body, startedAtMs);
-  const sent = result.results.flatMap((recipient) => (recipient.status === 'sent' ? [recipient.message_id] : []));
-  await recordSentMessages(deps, target, sent, 'sendBulkTemplate');
+  const { result, sends } = await sendBulkTemplate(deps, target, input.body, startedAtMs);
+  await recordUpstreamSends(deps, target, sends, 'sendBulkTemplate');
   return result;
 }

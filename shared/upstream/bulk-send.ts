@@ -24,6 +24,7 @@ import { UpstreamRejectedError, UpstreamUnavailableError } from './errors';
 import { contractErrorOf } from '../sending/graph-error';
 import type { ResolvedTarget } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
+import { newSendId, withCallbackData, type UpstreamSend } from './upstream-sends';
 
 const digits = v.pipe(v.string(), v.regex(/^\d{6,15}$/, 'must be 6 to 15 digits (international, without + or spaces)'));
 const componentList = v.array(v.record(v.string(), v.unknown()));
@@ -62,6 +63,12 @@ export interface BulkSendResult {
   results: RecipientResult[];
 }
 
+/** The caller's answer, and the sends made (each recipient that was sent to, with its send id), for the send records. */
+export interface BulkSendRun {
+  result: BulkSendResult;
+  sends: UpstreamSend[];
+}
+
 const notSentError = (): GraphError => ({
   message: 'Not sent: the call ran out of time before this recipient\'s turn (the account\'s pace or rate limits); send it again',
   type: 'WrapperTimeBudgetExceeded',
@@ -84,7 +91,7 @@ export function bulkMessageBody(input: BulkSendInput, recipient: BulkSendInput['
  * `target`: the caller's phone number, already resolved and checked against its organization;
  * `startedAtMs`: when the request's work began, which the time budget counts from.
  */
-export async function sendBulkTemplate(deps: UpstreamWrapperDependencies, target: ResolvedTarget, body: unknown, startedAtMs: number): Promise<BulkSendResult> {
+export async function sendBulkTemplate(deps: UpstreamWrapperDependencies, target: ResolvedTarget, body: unknown, startedAtMs: number): Promise<BulkSendRun> {
   const { settings, clock } = deps;
   const bulk = settings.bulk;
   const deadline = startedAtMs + bulk.budgetMs;
@@ -126,11 +133,16 @@ export async function sendBulkTemplate(deps: UpstreamWrapperDependencies, target
     const recipient = request.recipients[index]!;
     const firstSlot = await session.slots.take();
     if (!startsInTime(firstSlot)) return { to: recipient.to, status: 'not_sent', error: contractErrorOf(notSentError()), attempts: 0 };
-    const body = bulkMessageBody(request, recipient);
-    return resultOf(recipient.to, await dispatchSend(session, { firstSlot, startsInTime, send: () => send(body) }));
+    // One send id per recipient: its retries are the same send (only one of them can be accepted).
+    const sendId = newSendId(deps);
+    const body = withCallbackData(bulkMessageBody(request, recipient), sendId);
+    const result = resultOf(recipient.to, await dispatchSend(session, { firstSlot, startsInTime, send: () => send(body) }));
+    sends.push(sendOf(sendId, result));
+    return result;
   };
 
   const results: RecipientResult[] = new Array(request.recipients.length);
+  const sends: UpstreamSend[] = [];
   let next = 0;
   const lane = async () => {
     while (next < request.recipients.length) {
@@ -143,9 +155,17 @@ export async function sendBulkTemplate(deps: UpstreamWrapperDependencies, target
 
   const count = (status: RecipientResult['status']) => results.filter((result) => result.status === status).length;
   return {
-    summary: { total: results.length, sent: count('sent'), failed: count('failed'), unknown: count('unknown'), not_sent: count('not_sent') },
-    results,
+    result: {
+      summary: { total: results.length, sent: count('sent'), failed: count('failed'), unknown: count('unknown'), not_sent: count('not_sent') },
+      results,
+    },
+    sends,
   };
+}
+
+function sendOf(sendId: string, result: RecipientResult): UpstreamSend {
+  if (result.status === 'sent') return { sendId, to: result.to, outcome: 'SENT', messageId: result.message_id };
+  return { sendId, to: result.to, outcome: result.status === 'unknown' ? 'UNKNOWN' : 'FAILED' };
 }
 
 type BulkOutcome = Exclude<SendOutcome, { kind: 'unknown' }> | { kind: 'unknown'; reason: string; error: GraphError };

@@ -157,7 +157,7 @@ const recordOf = (target: ResolvedTarget, id: string, now: Date): WrapperIdRecor
  * After the upstream call succeeded: a failed record must not turn a sent message (or an upload)
  * into an error the caller would retry. It is logged; that id is then refused in later bodies.
  */
-async function bestEffort(deps: UpstreamWrapperDependencies, what: string, target: ResolvedTarget, operation: string, write: () => Promise<void>): Promise<void> {
+export async function bestEffort(deps: UpstreamWrapperDependencies, what: string, target: ResolvedTarget, operation: string, write: () => Promise<void>): Promise<void> {
   try {
     await write();
   } catch (error) {
@@ -179,14 +179,6 @@ export function sentMessageIds(body: unknown): string[] {
     const id = (message as { id?: unknown } | null)?.id;
     return typeof id === 'string' && MESSAGE_ID.test(id) ? [id] : [];
   });
-}
-
-/** Records message ids the organization just sent from the target's number (best effort). */
-export async function recordSentMessages(deps: UpstreamWrapperDependencies, target: ResolvedTarget, messageIds: readonly string[], operation: string): Promise<void> {
-  const now = deps.clock.now();
-  const records = messageIds.filter((id) => MESSAGE_ID.test(id)).map((id) => recordOf(target, id, now));
-  if (records.length === 0) return;
-  await bestEffort(deps, 'record sent message ids', target, operation, () => deps.idRecords.recordMessages(records, 'sent'));
 }
 
 /** Records a media id the organization just uploaded on the target's number (best effort). */

@@ -8,10 +8,11 @@ import type { OwnedIdCheck, UpstreamRouteSpec } from '../../runtime-contract/ups
 import { RequestValidationError } from '../http/errors';
 import { idsInBody } from './body-ids';
 import { callGraph, scopedByMeta } from './call-upstream';
-import type { GraphRequest } from './graph-transport';
-import { recordSentMessages, requireBodyIdsOwned, requireOwnedIds, sentMessageIds } from './owned-ids';
+import type { GraphRequest, GraphResponse } from './graph-transport';
+import { requireBodyIdsOwned, requireOwnedIds, sentMessageIds } from './owned-ids';
 import { requireUpstreamId, resolveTarget, type ResolvedTarget } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
+import { outcomeOfFailure, prepareSend, recordUpstreamSends, type PreparedSend, type UpstreamSend } from './upstream-sends';
 
 export interface WrapperRequest {
   organizationId: string;
@@ -165,7 +166,10 @@ export function validateRequest(route: UpstreamRouteSpec, request: WrapperReques
 
 export async function passThrough(deps: UpstreamWrapperDependencies, route: UpstreamRouteSpec, request: WrapperRequest): Promise<PassThroughResult> {
   if (route.target === 'organization') throw new Error(`Route ${route.operation} has no single target; it needs its own handler`);
-  const { query, body } = validateRequest(route, request);
+  const { query, body: validBody } = validateRequest(route, request);
+  // Sends carry our callback data (the caller's own is kept in the send record).
+  const prepared = route.send && validBody ? prepareSend(deps, validBody) : undefined;
+  const body = prepared?.body ?? validBody;
   const target = await resolveTarget(deps, route.target, request.organizationId, request.pathParameters);
   await checkOwnedIds(deps, route, target, request);
 
@@ -190,13 +194,30 @@ export async function passThrough(deps: UpstreamWrapperDependencies, route: Upst
       },
       graphRequest,
     );
-  const response = mediaId === undefined ? await call() : await scopedByMeta(deps, target, 'media', mediaId, call);
-  // Replies, reactions and read receipts may name these ids later: they must pass as the organization's.
-  if (route.send) await recordSentMessages(deps, target, sentMessageIds(response.body), route.operation);
+  let response: GraphResponse;
+  try {
+    response = mediaId === undefined ? await call() : await scopedByMeta(deps, target, 'media', mediaId, call);
+  } catch (error) {
+    const outcome = outcomeOfFailure(error);
+    if (prepared && outcome) await recordUpstreamSends(deps, target, [sendOf(prepared, outcome)], route.operation);
+    throw error;
+  }
+  // Replies, reactions and read receipts may name its message id later: it must pass as the organization's.
+  if (prepared) await recordUpstreamSends(deps, target, [sendOf(prepared, 'SENT', sentMessageIds(response.body)[0])], route.operation);
   if (route.method === 'DELETE') {
     // A deleted template, flow or QR code must not pass the next ownership check from the cache.
     deps.ownedIds.forget(target.account.organizationId, target.account.wabaId);
     if (target.phoneNumber) deps.ownedIds.forget(target.account.organizationId, target.phoneNumber.phoneNumberId);
   }
   return { status: response.status, body: response.body };
+}
+
+function sendOf(prepared: PreparedSend, outcome: UpstreamSend['outcome'], messageId?: string): UpstreamSend {
+  return {
+    sendId: prepared.sendId,
+    to: String(prepared.body.to ?? ''),
+    outcome,
+    ...(messageId ? { messageId } : {}),
+    ...(prepared.customerCallbackData === undefined ? {} : { customerCallbackData: prepared.customerCallbackData }),
+  };
 }

@@ -7,6 +7,7 @@
 import type { SendPacer } from '../sending/ports';
 import type { SendPolicySettings } from '../sending/send-policy';
 import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
 import type { TenancyRepository } from '../tenancy/tenancy-repository';
 import type { GraphTransport } from './graph-transport';
@@ -51,6 +52,28 @@ export interface WrapperIdRecord {
   recordedAt: Date;
 }
 
+export type UpstreamSendOutcome = 'SENT' | 'FAILED' | 'UNKNOWN';
+
+/**
+ * One send through /upstream (a message, a marketing message, one recipient of a bulk send),
+ * recorded after the call under its `sendId`, the id its `u1:<sendId>` callback data names, so
+ * Meta's status events find it even when the outcome was unknown (docs/DELIVERY-STATUS.md).
+ */
+export interface UpstreamSendRecord {
+  organizationId: string;
+  wabaId: string;
+  phoneNumberId: string;
+  sendId: string;
+  /** The recipient as the caller wrote it. Personal data: never logged. */
+  to: string;
+  outcome: UpstreamSendOutcome;
+  /** Meta's message id, when its answer carried one. */
+  messageId?: string;
+  /** The caller's own `biz_opaque_callback_data`, replaced by ours in what went to Meta. */
+  customerCallbackData?: string;
+  createdAt: Date;
+}
+
 /**
  * Media ids the organization uploaded and message ids it sent through the wrapper, so ids inside
  * message bodies can be checked against the organization (docs/UPSTREAM-WRAPPER.md, "Ids inside
@@ -58,12 +81,26 @@ export interface WrapperIdRecord {
  */
 export interface WrapperIdRecords {
   recordMedia(record: WrapperIdRecord): Promise<void>;
-  /** `direction` is `received` for inbound messages (webhooks, once they exist). */
+  /** `direction` is `received` for inbound messages (ReceivedMessageIds). */
   recordMessages(records: readonly WrapperIdRecord[], direction: 'sent' | 'received'): Promise<void>;
+  /**
+   * The send records, and the message id record (with its `sendId`) of each send Meta answered
+   * with a message id, written together (one BatchWrite per 25 items).
+   */
+  recordSends(sends: readonly UpstreamSendRecord[]): Promise<void>;
   /** The ids among `mediaIds` recorded for the organization and not expired at `now`. */
   ownedMedia(organizationId: string, mediaIds: readonly string[], now: Date): Promise<ReadonlySet<string>>;
   /** The ids among `messageIds` recorded for the organization and not expired at `now`. */
   ownedMessages(organizationId: string, messageIds: readonly string[], now: Date): Promise<ReadonlySet<string>>;
+}
+
+/**
+ * Ids of messages an organization received on its numbers (inbound webhooks), so a read receipt,
+ * typing indicator, reply or reaction through /upstream may name them. Called by the inbound
+ * sink (shared/delivery's InboundMessageSink adapter); idempotent.
+ */
+export interface ReceivedMessageIds {
+  recordReceivedMessageId(organizationId: string, wabaId: string, phoneNumberId: string, messageId: string): Promise<void>;
 }
 
 /** Message ids the platform's other sends (broadcasts, free-form, earlier operations) recorded in their ledger. */
@@ -101,6 +138,8 @@ export interface UpstreamWrapperDependencies {
   platformMessages: PlatformMessageIds;
   pacer: SendPacer;
   clock: Clock;
+  /** Send ids (`snd_…`, time-ordered). */
+  ids: IdGenerator;
   sleep(ms: number): Promise<void>;
   random(): number;
   log: WrapperLog;

@@ -15,6 +15,7 @@ import { UpstreamUnavailableError } from '../../shared/upstream/errors';
 import type { BinaryResponse, GraphRequest, GraphResponse, GraphTransport } from '../../shared/upstream/graph-transport';
 import { OwnedIdDirectory } from '../../shared/upstream/owned-ids';
 import type { UpstreamWrapperDependencies, UpstreamWrapperSettings } from '../../shared/upstream/ports';
+import { sequentialIdGenerator } from '../../shared/ports/id-generator';
 import { lambdaContext, proxyEventFor } from './api-gateway-event';
 import { InMemorySendPacer, VirtualTime } from './broadcast-fakes';
 import { InMemoryPlatformMessageIds, InMemoryWrapperIdRecords } from './in-memory-wrapper-id-records';
@@ -151,6 +152,7 @@ export async function createWrapperKit(settings: Partial<UpstreamWrapperSettings
     platformMessages,
     pacer,
     clock: time,
+    ids: sequentialIdGenerator(),
     sleep: time.sleep,
     random: () => 0.5,
     log: { warn: (message, facts) => warnings.push({ message, facts }) },

@@ -5,23 +5,62 @@
  * platform's other per-message items live (the ledger), with DynamoDB TTL on `expiresAt`.
  *
  *   media    pk UPSTREAM#<orgId>#MEDIA#<mediaId>      sk UPSTREAM_ID
- *   message  pk UPSTREAM#<orgId>#MESSAGE#<messageId>  sk UPSTREAM_ID
+ *   message  pk UPSTREAM#<orgId>#MESSAGE#<messageId>  sk UPSTREAM_ID    (+ sendId of a send)
+ *   send     pk UPSTREAM#<orgId>#SEND#<sendId>        sk UPSTREAM_SEND  one /upstream send: its outcome,
+ *            and Meta's facts added by status events (DynamoDbUpstreamDeliveryStore)
  *
  * Reads are strongly consistent: a reply may follow its message within milliseconds.
  */
 import { BatchGetCommand, BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpstreamIdStoreUnavailableError } from '../../upstream/errors';
-import type { WrapperIdRecord, WrapperIdRecords } from '../../upstream/ports';
+import type { UpstreamSendRecord, WrapperIdRecord, WrapperIdRecords } from '../../upstream/ports';
 import { isStoreUnavailableError } from './dynamodb-errors';
 import { messagingKeys } from './messaging-table';
 
 type Kind = 'MEDIA' | 'MESSAGE';
 
 /** Meta keeps uploaded media 30 days; message ids are kept as long as the ledger's (90 days). */
-export const RECORD_LIFETIME_DAYS: Record<Kind, number> = { MEDIA: 30, MESSAGE: 90 };
+export const RECORD_LIFETIME_DAYS: Record<Kind | 'SEND', number> = { MEDIA: 30, MESSAGE: 90, SEND: 90 };
 const DAY_SECONDS = 86_400;
 
 const wrapperIdKey = messagingKeys.wrapperId;
+
+type Item = Record<string, unknown>;
+
+const expiresAtOf = (kind: Kind | 'SEND', from: Date): number => Math.floor(from.getTime() / 1000) + RECORD_LIFETIME_DAYS[kind] * DAY_SECONDS;
+
+/** The item of one id (`direction` on message ids; `sendId` on message ids of /upstream sends). */
+export function wrapperIdItem(kind: Kind, record: WrapperIdRecord, extra: { direction?: 'sent' | 'received'; sendId?: string } = {}): Item {
+  return {
+    ...wrapperIdKey(record.organizationId, kind, record.id),
+    entity: kind === 'MEDIA' ? 'UpstreamMedia' : 'UpstreamMessage',
+    organizationId: record.organizationId,
+    wabaId: record.wabaId,
+    phoneNumberId: record.phoneNumberId,
+    id: record.id,
+    recordedAt: record.recordedAt.toISOString(),
+    expiresAt: expiresAtOf(kind, record.recordedAt),
+    ...extra,
+  };
+}
+
+/** The send record: its outcome only; Meta's facts are added by events (never by this write, which comes first). */
+export function upstreamSendItem(send: UpstreamSendRecord): Item {
+  return {
+    ...messagingKeys.upstreamSend(send.organizationId, send.sendId),
+    entity: 'UpstreamSend',
+    organizationId: send.organizationId,
+    wabaId: send.wabaId,
+    phoneNumberId: send.phoneNumberId,
+    sendId: send.sendId,
+    to: send.to,
+    outcome: send.outcome,
+    ...(send.messageId === undefined ? {} : { messageId: send.messageId }),
+    ...(send.customerCallbackData === undefined ? {} : { customerCallbackData: send.customerCallbackData }),
+    createdAt: send.createdAt.toISOString(),
+    expiresAt: expiresAtOf('SEND', send.createdAt),
+  };
+}
 
 export class DynamoDbWrapperIdRecords implements WrapperIdRecords {
   constructor(
@@ -30,12 +69,27 @@ export class DynamoDbWrapperIdRecords implements WrapperIdRecords {
   ) {}
 
   async recordMedia(record: WrapperIdRecord): Promise<void> {
-    await this.guard(() => this.documentClient.send(new PutCommand({ TableName: this.tableName, Item: this.itemOf('MEDIA', record) })));
+    await this.guard(() => this.documentClient.send(new PutCommand({ TableName: this.tableName, Item: wrapperIdItem('MEDIA', record) })));
   }
 
   async recordMessages(records: readonly WrapperIdRecord[], direction: 'sent' | 'received'): Promise<void> {
-    for (let start = 0; start < records.length; start += 25) {
-      let batch = records.slice(start, start + 25).map((record) => ({ PutRequest: { Item: { ...this.itemOf('MESSAGE', record), direction } } }));
+    await this.putAll(records.map((record) => wrapperIdItem('MESSAGE', record, { direction })));
+  }
+
+  async recordSends(sends: readonly UpstreamSendRecord[]): Promise<void> {
+    await this.putAll(
+      sends.flatMap((send) => [
+        upstreamSendItem(send),
+        ...(send.messageId === undefined
+          ? []
+          : [wrapperIdItem('MESSAGE', { ...send, id: send.messageId, recordedAt: send.createdAt }, { direction: 'sent', sendId: send.sendId })]),
+      ]),
+    );
+  }
+
+  private async putAll(items: readonly Item[]): Promise<void> {
+    for (let start = 0; start < items.length; start += 25) {
+      let batch = items.slice(start, start + 25).map((item) => ({ PutRequest: { Item: item } }));
       // BatchWrite may hand back unprocessed items under load; keep offering them, with a short pause.
       for (let attempt = 0; batch.length > 0; attempt += 1) {
         if (attempt > 8) throw new UpstreamIdStoreUnavailableError('Message id records stayed unprocessed');
@@ -52,19 +106,6 @@ export class DynamoDbWrapperIdRecords implements WrapperIdRecords {
 
   ownedMessages(organizationId: string, messageIds: readonly string[], now: Date): Promise<ReadonlySet<string>> {
     return this.owned(organizationId, 'MESSAGE', messageIds, now);
-  }
-
-  private itemOf(kind: Kind, record: WrapperIdRecord): Record<string, unknown> {
-    return {
-      ...wrapperIdKey(record.organizationId, kind, record.id),
-      entity: kind === 'MEDIA' ? 'UpstreamMedia' : 'UpstreamMessage',
-      organizationId: record.organizationId,
-      wabaId: record.wabaId,
-      phoneNumberId: record.phoneNumberId,
-      id: record.id,
-      recordedAt: record.recordedAt.toISOString(),
-      expiresAt: Math.floor(record.recordedAt.getTime() / 1000) + RECORD_LIFETIME_DAYS[kind] * DAY_SECONDS,
-    };
   }
 
   private async owned(organizationId: string, kind: Kind, ids: readonly string[], now: Date): Promise<ReadonlySet<string>> {

@@ -9,6 +9,9 @@
  *                                                    shared/delivery/recipient-status.ts): the summary's counts
  *   pk PACE#<accountKey>           sk PACE           a business account's next free send slot
  *   pk BCNAME#<org>#<name>         sk NAME           an earlier send-bulk campaign name's claim
+ *   pk UPSTREAM#<org>#MEDIA#<id>   sk UPSTREAM_ID    a media id uploaded through /upstream
+ *   pk UPSTREAM#<org>#MESSAGE#<id> sk UPSTREAM_ID    a message id sent (with its sendId) or received
+ *   pk UPSTREAM#<org>#SEND#<id>    sk UPSTREAM_SEND  one /upstream send: outcome + Meta's facts
  *
  * Items are written from the domain types and read back through valibot schemas: a stored item
  * that does not match is an error here, never a wrongly typed value further on.
@@ -16,7 +19,8 @@
 import * as v from 'valibot';
 import { broadcastJobSchema, type BroadcastJob, type ChunkProgress } from '../../broadcast/broadcast-job';
 import type { LedgerEntry } from '../../broadcast/ports';
-import type { DeliveryFacts } from '../../delivery/recipient-status';
+import type { StatusEvent } from '../../delivery/ports';
+import type { DeliveryFacts, DeliveryStage } from '../../delivery/recipient-status';
 
 export class MalformedMessagingItemError extends Error {
   override readonly name = 'MalformedMessagingItemError';
@@ -50,6 +54,8 @@ export const messagingKeys = {
   broadcastName: (organizationId: string, broadcastName: string) => ({ pk: `BCNAME#${organizationId}#${broadcastName.toLowerCase()}`, sk: 'NAME' }),
   /** A media id uploaded or a message id sent through /upstream, under its organization (another's id is simply absent). */
   wrapperId: (organizationId: string, kind: 'MEDIA' | 'MESSAGE', id: string) => ({ pk: `UPSTREAM#${organizationId}#${kind}#${id}`, sk: 'UPSTREAM_ID' }),
+  /** One send through /upstream (its `u1:<sendId>` callback data), under its organization: another's sendId is simply absent. */
+  upstreamSend: (organizationId: string, sendId: string) => ({ pk: `UPSTREAM#${organizationId}#SEND#${sendId}`, sk: 'UPSTREAM_SEND' }),
 } as const;
 
 /** Where a ledger item sits, from its partition key. */
@@ -206,4 +212,23 @@ export function decodeDeliveryFacts(item: Item): DeliveryFacts {
   const facts: DeliveryFacts = {};
   for (const [name, value] of Object.entries(result.output)) if (value !== undefined) (facts as Record<string, unknown>)[name] = value;
   return facts;
+}
+
+const FACT_ATTRIBUTE: Record<DeliveryStage, keyof DeliveryFacts> = { sent: 'sentAt', delivered: 'deliveredAt', read: 'readAt', failed: 'failedAt' };
+
+/**
+ * The UpdateItem SET clauses that add one status event's facts to an item (a ledger entry, an
+ * /upstream send): Meta's timestamp of its stage and, on failures, Meta's error, each only when
+ * absent, so duplicated and reordered events change nothing further. Names `#f<n>`, values `:f<n>`.
+ */
+export function deliveryFactsUpdate(event: Pick<StatusEvent, 'stage' | 'timestamp' | 'error'>): { set: string[]; names: Record<string, string>; values: Record<string, unknown> } {
+  const facts: Array<[keyof DeliveryFacts, unknown]> = [[FACT_ATTRIBUTE[event.stage], event.timestamp.toISOString()]];
+  if (event.stage === 'failed' && event.error) facts.push(['metaErrorCode', event.error.code], ['metaErrorTitle', event.error.title]);
+  const update = { set: [] as string[], names: {} as Record<string, string>, values: {} as Record<string, unknown> };
+  facts.forEach(([attribute, value], index) => {
+    update.set.push(`#f${index} = if_not_exists(#f${index}, :f${index})`);
+    update.names[`#f${index}`] = attribute;
+    update.values[`:f${index}`] = value;
+  });
+  return update;
 }

@@ -114,7 +114,7 @@ describe('message ids', () => {
     kit.idRecords.failure = Object.assign(new Error('throttled'), { name: 'UpstreamIdStoreUnavailableError' });
     const response = await send({ type: 'text', text: { body: 'hi' } });
     expect(response.status).toBe(200);
-    expect(kit.warnings).toEqual([{ message: 'could not record sent message ids; it will be refused in message bodies', facts: expect.objectContaining({ operation: 'sendMessage', organizationId: kit.org }) }]);
+    expect(kit.warnings).toEqual([{ message: 'could not record sends and their message ids; it will be refused in message bodies', facts: expect.objectContaining({ operation: 'sendMessage', organizationId: kit.org }) }]);
     expect(JSON.stringify(kit.warnings)).not.toContain('15551234567');
   });
 

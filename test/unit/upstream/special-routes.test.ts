@@ -87,6 +87,8 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
       to: '15550000000',
       type: 'template',
       template: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'name 0' }, { type: 'text', text: 'A-0' }] }] },
+      // Each recipient's send is its own (u1:<sendId>), found again by Meta's status events.
+      biz_opaque_callback_data: expect.stringMatching(/^u1:snd_\d{4}$/),
     });
     // One reservation of 10 slots at the default 20/s: the last send starts 450 ms in.
     expect(kit.pacer.reservations).toEqual([expect.objectContaining({ accountKey: ids.waba, count: 10, ratePerSecond: 20 })]);
