@@ -251,7 +251,7 @@ describe('malformed input', () => {
 
   it('ignores unknown fields and changes of other fields, and reads a body given as raw text', async () => {
     const kit = setup();
-    const body = { ...statuses({ id: 'wamid.0', status: 'read', callbackData: b1(0) }), extra: true };
+    const body: Record<string, unknown> = { ...statuses({ id: 'wamid.0', status: 'read', callbackData: b1(0) }), extra: true };
     (body.entry as Array<{ changes: unknown[] }>)[0]!.changes.push({ field: 'account_update', value: { event: 'VERIFIED' } });
     const report = await kit.apply(JSON.stringify(body));
     expect(report).toMatchObject({ applied: 1, skipped: 0 });
