@@ -207,7 +207,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         queueArn: `arn:aws:sqs:${region}:000000000000:${metaEventsUrl.split('/').pop()}`,
         handler: (await handlerOf('delivery-events')) as SqsBatchHandler,
         batchSize: deliveryEvents.batchSize,
-        maxConcurrency: deliveryEvents.maxConcurrency,
+        // One process and one dynalite serve every function here: two batches at a time (each applying
+        // its events concurrently) keep the emulator inside the clients' 2 s request timeout.
+        maxConcurrency: Math.min(2, deliveryEvents.maxConcurrency),
         functionTimeoutSeconds: functions['delivery-events'].timeoutSeconds,
         reportBatchItemFailures: true,
       });
