@@ -78,8 +78,8 @@ export async function benchDeliveryEvents(options: { recipients: number; eventsP
       const messageId = (index: number) => `wamid.bench.${index}`;
       for (let chunk = 0; chunk < chunks; chunk += 1) {
         const indexes = Array.from({ length: chunkSizes[chunk]! }, (_, offset) => chunk * 1000 + offset);
-        for (let start = 0; start < indexes.length; start += 50) {
-          const part = indexes.slice(start, start + 50);
+        for (let start = 0; start < indexes.length; start += 25) {
+          const part = indexes.slice(start, start + 25);
           await broadcasts.recordOutcomes(
             jobId,
             chunk,
@@ -146,10 +146,12 @@ export async function benchDeliveryEvents(options: { recipients: number; eventsP
         return counts;
       };
       const deadline = Date.now() + options.timeLimitSeconds * 1000;
-      let counts = await tallyCounts();
+      // The emulator is busy with the processor: a poll that times out is simply tried again.
+      const poll = () => tallyCounts().catch(() => emptyDeliveryCounts());
+      let counts = await poll();
       while (counts.read < options.recipients && Date.now() < deadline) {
-        await sleep(100);
-        counts = await tallyCounts();
+        await sleep(250);
+        counts = await poll();
       }
       const spanSeconds = (performance.now() - started) / 1000;
       await source.idle();
