@@ -3,7 +3,7 @@
  * written to bench/results/latest.json. Not a test; `npm test` never runs it.
  *
  *   npm run bench                          # everything (about 8-10 minutes)
- *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, pacing, wrapper, load
+ *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, pacing, wrapper, load
  *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'pacing', 'wrapper', 'load'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'pacing', 'wrapper', 'load'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -282,6 +282,15 @@ async function main(): Promise<void> {
     for (const result of pacing) {
       goals.push({ figure: `drain 1 account @ 80/s, ${result.scenario.label} (diagnostic)`, value: pct(result.medianFraction), goal: '(diagnostic)', met: '-' });
     }
+  }
+
+  if (selected.has('events')) {
+    out(section('4b2. Delivery events: applied per second by the processor (3 events per recipient)'));
+    const { benchDeliveryEvents } = await import('./delivery-events');
+    const events = await benchDeliveryEvents({ recipients: 3_000, eventsPerBody: 100, concurrency: 4, timeLimitSeconds: 240, log: out });
+    results.deliveryEvents = events;
+    loadBySection.events = os.loadavg();
+    goals.push({ figure: 'delivery events applied/s (3,000 recipients x 3)', value: `${int(events.appliedPerSecond)}/s`, goal: '>= 3x the drain rate', met: events.exact ? 'see drain' : 'no (tally not exact)' });
   }
 
   if (selected.has('wrapper')) {

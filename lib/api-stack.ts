@@ -18,6 +18,7 @@ import { bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunct
 import { SurfaceApi, type FunctionTarget } from './constructs/surface-api';
 import {
   chunkWorker,
+  deliveryEvents,
   functions,
   queues,
   tables,
@@ -95,6 +96,8 @@ export function broadcastPlanThrottle(): { rateLimit: number; burstLimit: number
 
 /** The queue the chunk worker consumes. */
 const chunkWorkerQueue: QueueName = 'outboundMessages';
+/** The queue delivery-events consumes (Meta's webhook batches). */
+const deliveryEventsQueue: QueueName = 'metaEvents';
 
 
 export class ApiStack extends Stack {
@@ -142,6 +145,18 @@ export class ApiStack extends Stack {
         maxBatchingWindow: Duration.seconds(chunkWorker.maxBatchingWindowSeconds),
         maxConcurrency: chunkWorker.maxConcurrency,
         // The worker reports the failed records of a batch; the others are not retried.
+        reportBatchItemFailures: true,
+      }),
+    );
+
+    const eventsQueue = stateful.queues[deliveryEventsQueue];
+    assertVisibilityCoversConsumer(deliveryEventsQueue, visibilityTimeoutOf(eventsQueue, deliveryEventsQueue), functions['delivery-events'].timeoutSeconds);
+    this.functions['delivery-events'].addEventSource(
+      new SqsEventSource(eventsQueue, {
+        batchSize: deliveryEvents.batchSize,
+        maxBatchingWindow: Duration.seconds(deliveryEvents.maxBatchingWindowSeconds),
+        maxConcurrency: deliveryEvents.maxConcurrency,
+        // One failed webhook batch goes back alone; the others are not applied again.
         reportBatchItemFailures: true,
       }),
     );

@@ -12,7 +12,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { routes } from '../runtime-contract/all-routes';
 import type { EndpointGroup } from '../runtime-contract/route-manifest';
-import { chunkWorker, environmentOf, functions, tables, queues, type FunctionName } from '../runtime-contract/resource-definitions';
+import { chunkWorker, deliveryEvents, environmentOf, functions, tables, queues, type FunctionName } from '../runtime-contract/resource-definitions';
 import {
   emulatorCredentials,
   emulatorRegion,
@@ -47,7 +47,7 @@ export interface LocalRuntimeOptions {
   environment?: Record<string, string>;
   /** Seed the demo tenant on first boot. Default true. */
   seedDemo?: boolean;
-  /** Start the SQS event source feeding the chunk worker. Default true; fault tests drive it by hand. */
+  /** Start the SQS event sources feeding the chunk worker and delivery-events. Default true; fault tests drive them by hand. */
   startWorkers?: boolean;
 }
 
@@ -62,8 +62,8 @@ export interface LocalRuntime {
   environment: Record<string, string>;
   sqs: SQSClient;
   dynamodb: DynamoDBClient;
-  queueUrls: { outbound: string; outboundDeadLetter?: string };
-  /** Resolves when the chunk-worker queue is empty and no batch is in flight. */
+  queueUrls: { outbound: string; outboundDeadLetter?: string; metaEvents: string };
+  /** Resolves when the chunk-worker and the meta-events queues are empty and no batch is in flight. */
   workersIdle(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -198,6 +198,23 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // Stop polling before the emulators go away.
       stops.push(() => workers!.stop());
     }
+    const metaEventsUrl = process.env[queues.metaEvents.envVar] ?? '';
+    let deliveryWorkers: SqsEventSource | undefined;
+    if (options.startWorkers ?? true) {
+      deliveryWorkers = startSqsEventSource({
+        sqs,
+        queueUrl: metaEventsUrl,
+        queueArn: `arn:aws:sqs:${region}:000000000000:${metaEventsUrl.split('/').pop()}`,
+        handler: (await handlerOf('delivery-events')) as SqsBatchHandler,
+        batchSize: deliveryEvents.batchSize,
+        // One process and one dynalite serve every function here: two batches at a time (each applying
+        // its events concurrently) keep the emulator inside the clients' 2 s request timeout.
+        maxConcurrency: Math.min(2, deliveryEvents.maxConcurrency),
+        functionTimeoutSeconds: functions['delivery-events'].timeoutSeconds,
+        reportBatchItemFailures: true,
+      });
+      stops.push(() => deliveryWorkers!.stop());
+    }
 
     const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
     const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl } : undefined;
@@ -219,8 +236,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       environment,
       sqs,
       dynamodb,
-      queueUrls: { outbound: outboundUrl, outboundDeadLetter: environment.OUTBOUND_DEAD_LETTER_QUEUE_URL },
-      workersIdle: () => workers?.idle() ?? Promise.resolve(),
+      queueUrls: { outbound: outboundUrl, outboundDeadLetter: environment.OUTBOUND_DEAD_LETTER_QUEUE_URL, metaEvents: metaEventsUrl },
+      workersIdle: async () => {
+        // Events of a send can follow its chunk, and a chunk can follow events (none today): settle both until both are idle.
+        await Promise.all([workers?.idle(), deliveryWorkers?.idle()]);
+      },
       stop: async () => {
         for (const stop of stops.reverse()) await stop().catch(() => undefined);
         stops.length = 0;

@@ -113,6 +113,19 @@ export const chunkWorker = {
   maxConcurrency: 20,
 } as const;
 
+/**
+ * The delivery-event processor: one SQS message carries one webhook POST (up to ~1,000 events);
+ * ten per invocation, applied concurrently, each retried alone on failure (partial batch responses).
+ */
+export const deliveryEvents = {
+  timeoutSeconds: 60,
+  memoryMb: 512,
+  batchSize: 10,
+  maxBatchingWindowSeconds: 1,
+  /** Bounds the write rate on the messaging table; Meta's retries and the queue absorb bursts. */
+  maxConcurrency: 20,
+} as const;
+
 export type Access = 'read' | 'readWrite';
 
 export interface FunctionDefinition {
@@ -131,7 +144,7 @@ export interface FunctionDefinition {
   managesApiKeys?: boolean;
 }
 
-export type FunctionName = EndpointGroup | 'chunk-worker';
+export type FunctionName = EndpointGroup | 'chunk-worker' | 'delivery-events';
 
 export const functions: Record<FunctionName, FunctionDefinition> = {
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
@@ -203,6 +216,15 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     receivesFrom: ['outboundMessages'],
     tokenKey: 'decrypt',
     callsUpstream: true,
+  },
+  /** Meta's webhook events: ledger facts and tally (messaging), inbound messages (inbox), owners (tenancy). */
+  'delivery-events': {
+    memoryMb: deliveryEvents.memoryMb,
+    timeoutSeconds: deliveryEvents.timeoutSeconds,
+    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'readWrite' },
+    sendsTo: [],
+    receivesFrom: ['metaEvents'],
+    callsUpstream: false,
   },
 };
 

@@ -4,6 +4,7 @@
  * and stops the worker's lanes; what was already sent is still written.
  */
 import type { OutboundMessage } from './chunk-message';
+import { tallyCodes, type TallyCode } from '../delivery/recipient-status';
 import type { BroadcastRepository, Clock, LedgerEntry, ProgressDelta } from './ports';
 
 export interface ChunkReport {
@@ -19,6 +20,23 @@ export const emptyDelta = (): ProgressDelta => ({ sent: 0, failed: 0, unknown: 0
 
 /** Reason counted for a FAILED entry without a code. */
 const DEFAULT_FAILURE_REASON = 'TEMPLATE_SEND_FAILED';
+
+/**
+ * The tally code of a recorded outcome (shared/delivery/recipient-status.ts): what the job summary
+ * counts for the recipient until Meta's events say more. None while still SENDING.
+ */
+export function tallyCodeOfOutcome(entry: Pick<LedgerEntry, 'status' | 'failureReasonCode' | 'updatedAt'>): TallyCode | undefined {
+  switch (entry.status) {
+    case 'SENT':
+      return tallyCodes.sent;
+    case 'FAILED':
+      return tallyCodes.failedOnSend(entry.failureReasonCode ?? DEFAULT_FAILURE_REASON);
+    case 'UNKNOWN':
+      return tallyCodes.unknown(new Date(entry.updatedAt));
+    case 'SENDING':
+      return undefined;
+  }
+}
 
 export function countFailure(delta: ProgressDelta, reason: string | undefined): void {
   delta.failed += 1;

@@ -19,6 +19,7 @@
 import type { ChunkRecipient, OutboundMessage } from './chunk-message';
 import { ChunkOutcomes, countFailure, emptyDelta, type ChunkReport } from './chunk-outcomes';
 import type { BroadcastRepository, LedgerEntry, OutboundQueue, SenderDirectory } from './ports';
+import { callbackDataOf } from '../delivery/callback-data';
 import { dispatchSend, openSendSession, type Dispatched, type SendSession, type SendingPorts } from '../sending/dispatch-send';
 import { templateMessageBody } from '../sending/message-bodies';
 import type { CloudApiClient, Rejection } from '../sending/ports';
@@ -153,8 +154,10 @@ async function resolveStaleClaim(
   return existing.status === 'SENDING' && dependencies.broadcasts.markStaleAsUnknown(message.jobId, message.chunkIndex, index, dependencies.clock.now());
 }
 
-function messageBodyFor(message: OutboundMessage, [, to, parameters]: ChunkRecipient): Record<string, unknown> {
-  return message.kind === 'freeform' ? { ...message.body, to } : templateMessageBody(to, message.template, parameters);
+/** Every send carries its ledger entry as callback data, so Meta's events find it even when the outcome was unknown. */
+function messageBodyFor(message: OutboundMessage, [index, to, parameters]: ChunkRecipient): Record<string, unknown> {
+  const body = message.kind === 'freeform' ? { ...message.body, to } : templateMessageBody(to, message.template, parameters);
+  return { ...body, biz_opaque_callback_data: callbackDataOf({ kind: 'ledger', jobId: message.jobId, chunkIndex: message.chunkIndex, index }) };
 }
 
 /** Step 3's entry: the ledger's view of a dispatched send (step 2). */

@@ -2,7 +2,7 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { assertVisibilityCoversConsumer } from '../../lib/api-stack';
-import { chunkWorker, functions, queues, tables, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
+import { chunkWorker, deliveryEvents, functions, queues, tables, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
 import {
   actionsOf,
   allActions,
@@ -166,8 +166,7 @@ describe('chunk worker', () => {
   const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
 
   it('consumes the outbound queue with partial batch responses, the defined batch size, window and max concurrency', () => {
-    expect(mappings()).toHaveLength(1);
-    const mapping = mappings()[0]!;
+    const mapping = mappings().find((candidate) => mentions(candidate.EventSourceArn, queueId('outboundMessages')))!;
     expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(template, 'chunk-worker') });
     expect(mentions(mapping.EventSourceArn, queueId('outboundMessages'))).toBe(true);
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
@@ -176,9 +175,10 @@ describe('chunk worker', () => {
     expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: chunkWorker.maxConcurrency });
   });
 
-  it('is the only function that may receive from the queue', () => {
+  it('is the only function that may receive from the queue, besides delivery-events on its own queue', () => {
     const receiving = names.filter((name) => allActions(template, name).includes('sqs:ReceiveMessage'));
-    expect(receiving).toEqual(['chunk-worker']);
+    expect(receiving.sort()).toEqual(['chunk-worker', 'delivery-events']);
+    expect(mappings()).toHaveLength(2);
   });
 
   it("runs with the chunkWorker settings, and the queue's visibility timeout covers 6x its timeout", () => {
@@ -191,6 +191,26 @@ describe('chunk worker', () => {
   it('synthesis refuses a visibility timeout below 6x the consumer timeout', () => {
     expect(() => assertVisibilityCoversConsumer('q', 6 * 120 - 1, 120)).toThrow(/below 6 x consumer timeout/);
     expect(() => assertVisibilityCoversConsumer('q', 6 * 120, 120)).not.toThrow();
+  });
+});
+
+describe('delivery-events', () => {
+  const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
+
+  it('consumes the meta-events queue with partial batch responses and the deliveryEvents settings', () => {
+    const mapping = mappings().find((candidate) => mentions(candidate.EventSourceArn, queueId('metaEvents')))!;
+    expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(template, 'delivery-events') });
+    expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.BatchSize).toBe(deliveryEvents.batchSize);
+    expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: deliveryEvents.maxConcurrency });
+    expect(functionProperties(template, 'delivery-events').Timeout).toBe(deliveryEvents.timeoutSeconds);
+    expect(functionProperties(template, 'delivery-events').MemorySize).toBe(deliveryEvents.memoryMb);
+  });
+
+  it('neither decrypts tokens nor calls upstream, and reads tenancy only', () => {
+    expect(allActions(template, 'delivery-events')).not.toContain('kms:Decrypt');
+    expect(functionProperties(template, 'delivery-events').Environment.Variables.GRAPH_API_BASE_URL).toBeUndefined();
+    expect(statementsOn('delivery-events', tableId('tenancy')).flatMap(actionsOf)).not.toContain('dynamodb:PutItem');
   });
 });
 

@@ -30,9 +30,12 @@ import {
   jobItem,
   ledgerLocationOf,
   messagingKeys,
+  ledgerIndexOf,
   newChunkItem,
-  outcomeItem,
+  outcomeUpdate,
+  tallyOutcomeUpdates,
 } from './messaging-table';
+import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
 
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
 const { job: jobKey, chunk: chunkKey, ledger: ledgerKey, ledgerPartition } = messagingKeys;
@@ -141,11 +144,25 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     return { claimed: false, existing: decodeLedgerEntry(existing.Item) };
   }
 
+  /**
+   * One UpdateItem per entry, setting only the outcome's own attributes: Meta's facts that an event
+   * may already have added to the entry (it can arrive before the outcome is written) stay. Then
+   * the recipients' tally codes, one UpdateItem per tally item, never lowering an event's code.
+   */
   async recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void> {
     const expiresAt = expiresAtFrom(new Date());
-    await this.batchWrite(
-      entries.map((entry) => ({ PutRequest: { Item: outcomeItem(jobId, chunkIndex, entry, expiresAt) } })),
-      'Ledger outcomes stayed unprocessed',
+    await Promise.all(entries.map((entry) => this.documentClient.send(new UpdateCommand({ TableName: this.tableName, ...outcomeUpdate(jobId, chunkIndex, entry, expiresAt) }))));
+    await this.writeTallyCodes(jobId, entries, expiresAt);
+  }
+
+  /** `if_not_exists` codes of recorded outcomes, grouped per tally item. */
+  private async writeTallyCodes(jobId: string, entries: ReadonlyArray<Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>>, expiresAt: number): Promise<void> {
+    const codes = entries.flatMap((entry) => {
+      const code = tallyCodeOfOutcome(entry);
+      return code === undefined ? [] : [{ index: entry.index, code }];
+    });
+    await Promise.all(
+      tallyOutcomeUpdates(jobId, codes, expiresAt).map((update) => this.documentClient.send(new UpdateCommand({ TableName: this.tableName, ...update }))),
     );
   }
 
@@ -179,11 +196,12 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
           },
         }),
       );
-      return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+    await this.writeTallyCodes(jobId, [{ index, status: 'UNKNOWN', updatedAt: now.toISOString() }], expiresAtFrom(now));
+    return true;
   }
 
   async addChunkProgress(jobId: string, chunkIndex: number, delta: ProgressDelta): Promise<void> {
@@ -234,12 +252,15 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     const ledger = await this.queryAll({
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': ledgerPartition(jobId, chunkIndex) },
-      ProjectionExpression: '#status, failureReasonCode',
+      ProjectionExpression: 'sk, #status, failureReasonCode, updatedAt',
       ExpressionAttributeNames: { '#status': 'status' },
       ConsistentRead: true,
     });
+    const outcomes: Array<Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>> = [];
     for (const item of ledger) {
       const { status, failureReasonCode } = decodeLedgerStatus(item);
+      const index = ledgerIndexOf(item.sk);
+      if (index !== undefined && typeof item.updatedAt === 'string') outcomes.push({ index, status, failureReasonCode, updatedAt: item.updatedAt });
       counts[status] += 1;
       if (status === 'FAILED') {
         const reason = failureReasonCode ?? 'TEMPLATE_SEND_FAILED';
@@ -250,6 +271,9 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     const accounted = counts.SENT + counts.FAILED + counts.UNKNOWN;
     // Only a complete ledger is the final truth; partial reads would race with other parts' live counters.
     if (accounted < recipientCount) return { done: false };
+    // A worker that crashed between an outcome and its tally code left the code unwritten, and its
+    // redelivery skips the recipient: the complete ledger writes every missing code (if_not_exists).
+    await this.writeTallyCodes(jobId, outcomes, expiresAtFrom(now));
 
     const names: Record<string, string> = { '#unknown': 'unknown' };
     const values: Record<string, unknown> = { ':sent': counts.SENT, ':failed': counts.FAILED, ':unknown': counts.UNKNOWN, ':now': now.toISOString() };

@@ -20,7 +20,7 @@ import * as v from 'valibot';
 import { broadcastJobSchema, type BroadcastJob, type ChunkProgress } from '../../broadcast/broadcast-job';
 import type { LedgerEntry } from '../../broadcast/ports';
 import type { StatusEvent } from '../../delivery/ports';
-import type { DeliveryFacts, DeliveryStage } from '../../delivery/recipient-status';
+import { TALLY_BUCKET_SIZE, type DeliveryFacts, type DeliveryStage, type TallyCode } from '../../delivery/recipient-status';
 
 export class MalformedMessagingItemError extends Error {
   override readonly name = 'MalformedMessagingItemError';
@@ -57,6 +57,46 @@ export const messagingKeys = {
   /** One send through /upstream (its `u1:<sendId>` callback data), under its organization: another's sendId is simply absent. */
   upstreamSend: (organizationId: string, sendId: string) => ({ pk: `UPSTREAM#${organizationId}#SEND#${sendId}`, sk: 'UPSTREAM_SEND' }),
 } as const;
+
+/** A recipient's slot in its job's tally items: the item (bucket of TALLY_BUCKET_SIZE) and its attribute. */
+export const tallySlotOf = (jobId: string, index: number) => ({
+  key: messagingKeys.tally(jobId, Math.floor(index / TALLY_BUCKET_SIZE)),
+  attribute: messagingKeys.tallyAttribute(index),
+});
+
+/** Recipient index of a ledger item, from its sort key (`R#<00000>`). */
+export function ledgerIndexOf(sk: unknown): number | undefined {
+  const index = typeof sk === 'string' ? /^R#(\d+)$/.exec(sk) : null;
+  return index ? Number(index[1]) : undefined;
+}
+
+/**
+ * Codes grouped per tally item, for one UpdateItem per item: `SET r = if_not_exists(r, :code)`
+ * (outcomes: a code an event or an earlier write set is never lowered).
+ */
+export function tallyOutcomeUpdates(jobId: string, codes: ReadonlyArray<{ index: number; code: TallyCode }>, expiresAt: number) {
+  const byItem = new Map<string, { key: { pk: string; sk: string }; codes: Map<string, TallyCode> }>();
+  for (const { index, code } of codes) {
+    const slot = tallySlotOf(jobId, index);
+    let item = byItem.get(slot.key.sk);
+    if (!item) {
+      item = { key: slot.key, codes: new Map() };
+      byItem.set(slot.key.sk, item);
+    }
+    item.codes.set(slot.attribute, code);
+  }
+  return [...byItem.values()].map(({ key, codes: attributes }) => {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':expiresAt': expiresAt };
+    const assignments = ['expiresAt = if_not_exists(expiresAt, :expiresAt)'];
+    [...attributes].forEach(([attribute, code], position) => {
+      names[`#r${position}`] = attribute;
+      values[`:c${position}`] = code;
+      assignments.push(`#r${position} = if_not_exists(#r${position}, :c${position})`);
+    });
+    return { Key: key, UpdateExpression: `SET ${assignments.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+  });
+}
 
 /** Where a ledger item sits, from its partition key. */
 export function ledgerLocationOf(pk: unknown): { jobId: string; chunkIndex: number } | undefined {
@@ -167,12 +207,27 @@ export function claimItem(jobId: string, chunkIndex: number, index: number, to: 
   return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, status: 'SENDING', attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
 }
 
-export function outcomeItem(jobId: string, chunkIndex: number, entry: LedgerEntry, expiresAt: number): Item {
+/**
+ * The worker's outcome as an UpdateItem of its own attributes only (never a whole-item put): the
+ * delivery facts Meta's events add to the same entry (possibly first) stay untouched.
+ */
+export function outcomeUpdate(jobId: string, chunkIndex: number, entry: LedgerEntry, expiresAt: number) {
+  const attributes: Record<string, unknown> = { ...entry, expiresAt, ...(entry.messageId ? messagingKeys.messageId(entry.messageId) : {}) };
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const assignments = Object.entries(attributes)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value], position) => {
+      names[`#a${position}`] = name;
+      values[`:a${position}`] = value;
+      return `#a${position} = :a${position}`;
+    });
   return {
-    ...messagingKeys.ledger(jobId, chunkIndex, entry.index),
-    ...entry,
-    expiresAt,
-    ...(entry.messageId ? messagingKeys.messageId(entry.messageId) : {}),
+    Key: messagingKeys.ledger(jobId, chunkIndex, entry.index),
+    // The claim's token only guards the claim's own retries.
+    UpdateExpression: `SET ${assignments.join(', ')} REMOVE claimToken`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
   };
 }
 

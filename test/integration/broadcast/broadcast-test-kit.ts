@@ -315,8 +315,14 @@ export function bodyParameters(message: AcceptedMessage): string[] {
   return body ? body.parameters.map((parameter) => parameter.text) : [];
 }
 
-/** Meta's request body for a template message with body parameters in order. */
-export function metaTemplateBody(to: string, name: string, language: string, parameters: string[]): Record<string, unknown> {
+/** The callback data of a chunk-worker send: its ledger entry (shared/delivery/callback-data.ts). */
+export const LEDGER_CALLBACK_DATA = /^b1:[A-Za-z0-9_-]+:\d+:\d+$/;
+
+/**
+ * Meta's request body for a template message with body parameters in order; its callback data is
+ * any ledger reference unless given.
+ */
+export function metaTemplateBody(to: string, name: string, language: string, parameters: string[], callbackData?: string): Record<string, unknown> {
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
@@ -327,6 +333,7 @@ export function metaTemplateBody(to: string, name: string, language: string, par
       language: { code: language },
       ...(parameters.length > 0 ? { components: [{ type: 'body', parameters: parameters.map((text) => ({ type: 'text', text })) }] } : {}),
     },
+    biz_opaque_callback_data: callbackData ?? expect.stringMatching(LEDGER_CALLBACK_DATA),
   };
 }
 

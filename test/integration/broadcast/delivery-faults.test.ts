@@ -28,6 +28,7 @@ import {
   keyHeader,
   latestJobId,
   ledgerOf,
+  LEDGER_CALLBACK_DATA,
   metaTemplateBody,
   orderUpdate,
   queueDepth,
@@ -173,7 +174,9 @@ describe('delivery under faults', () => {
       const messages = byRecipient.get(to(recipient)) ?? [];
       return (
         messages.length !== 1 ||
-        JSON.stringify(messages[0]!.body) !== JSON.stringify(metaTemplateBody(to(recipient), 'order_update', 'en_US', recipient.templateParams!))
+        !LEDGER_CALLBACK_DATA.test(String((messages[0]!.body as Record<string, unknown>).biz_opaque_callback_data)) ||
+        JSON.stringify(messages[0]!.body) !==
+          JSON.stringify(metaTemplateBody(to(recipient), 'order_update', 'en_US', recipient.templateParams!, String((messages[0]!.body as Record<string, unknown>).biz_opaque_callback_data)))
       );
     });
     expect(mismatches).toEqual([]);

@@ -17,7 +17,7 @@
 import { getServices } from '../../../functions/composition';
 import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { BASE, DEMO, ensureMinuteHeadroom, issueKey, jobCount, keyHeader, kitEnvironment, latestJobId, ledgerOf } from '../broadcast/broadcast-test-kit';
+import { BASE, DEMO, LEDGER_CALLBACK_DATA, ensureMinuteHeadroom, issueKey, jobCount, keyHeader, kitEnvironment, latestJobId, ledgerOf } from '../broadcast/broadcast-test-kit';
 import { expectFreshBucketRetryAfter } from '../../support/rate-limit-expectations';
 
 type Body = Record<string, unknown>;
@@ -260,7 +260,7 @@ describe('POST /broadcast/public/send-freeform', () => {
       const [message] = await eventually(() => Promise.resolve(acceptedTo(to)), (messages) => messages.length > 0, 20_000);
       expect(message!.phoneNumberId).toBe(DEMO.phoneNumberId1);
       expect(message!.type).toBe(type);
-      expect(message!.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to, type, ...testCase.upstream });
+      expect(message!.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to, type, ...testCase.upstream, biz_opaque_callback_data: expect.stringMatching(LEDGER_CALLBACK_DATA) });
 
       // The outcome, found the way a delivery event will be matched: by the upstream message id.
       const location = await eventually(() => broadcasts().findByMessageId(message!.messageId), (found) => found?.entry.status === 'SENT', 10_000);

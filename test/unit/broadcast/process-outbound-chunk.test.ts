@@ -105,6 +105,8 @@ describe('processOutboundChunk', () => {
         to: message.recipients[3]![1],
         type: 'template',
         template: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Name3' }] }] },
+        // Its ledger entry, so Meta's events find the recipient even if this send's outcome is unknown.
+        biz_opaque_callback_data: `b1:${message.jobId}:0:${message.recipients[3]![0]}`,
       },
     });
     const entries = kit.broadcasts.entriesOf(message.jobId, 0);

@@ -1,0 +1,41 @@
+/**
+ * delivery-events: tenancy (read: who owns a number or an account), messaging (readWrite: ledger
+ * facts and tally), inbox (readWrite: inbound messages), the metaEvents queue it consumes. DynamoDB + SQS.
+ *
+ * The /upstream, inbound and template sinks are composed by their own modules' sections.
+ */
+import { DynamoDbLedgerDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
+import { SqsRedelivery } from '../../shared/adapters/sqs/sqs-redelivery';
+import { requireSetting } from '../../shared/config/app-config';
+import type { DeliveryEventPorts } from '../../shared/delivery/apply-webhook-batch';
+import { TenancyOwnerDirectory } from '../../shared/module-bridges/tenancy-owner-directory';
+import { logger } from '../../shared/observability/logger';
+import { lazyPorts, memoize, value, type CompositionContext } from '../composition/composition-context';
+import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { sqsClient } from '../composition/sqs-client';
+import { tenancyReaderSection } from '../composition/tenancy.section';
+import { upstreamDeliveryStoreSection } from '../composition/messaging.section';
+
+export interface DeliveryEventsDependencies {
+  ports: DeliveryEventPorts;
+  redelivery: SqsRedelivery;
+}
+
+export function composeDeliveryEvents(context: CompositionContext): DeliveryEventsDependencies {
+  const dynamoDb = dynamoDbClients(context);
+  const tenancy = tenancyReaderSection(context, dynamoDb);
+  const messagingTable = () => requireSetting(context.config.tableNames.messaging, 'MESSAGING_TABLE');
+  const sqs = sqsClient(context);
+  const upstreamSends = upstreamDeliveryStoreSection(context, dynamoDb);
+  return {
+    ports: lazyPorts<DeliveryEventPorts>({
+      owners: memoize(() => new TenancyOwnerDirectory(tenancy().repository)),
+      ledger: memoize(() => new DynamoDbLedgerDeliveryStore(dynamoDb.document, messagingTable())),
+      upstream: upstreamSends,
+      log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),
+    }),
+    get redelivery() {
+      return new SqsRedelivery(sqs(), requireSetting(context.config.queueUrls.metaEvents, 'META_EVENTS_QUEUE_URL'));
+    },
+  };
+}

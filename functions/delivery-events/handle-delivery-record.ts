@@ -1,0 +1,32 @@
+import type { SQSRecord } from 'aws-lambda';
+import { queues } from '../../runtime-contract/resource-definitions';
+import { applyWebhookBatch } from '../../shared/delivery/apply-webhook-batch';
+import { decodeMetaEventEnvelope } from '../../shared/delivery/webhook-payload.schema';
+import { logger } from '../../shared/observability/logger';
+import { SendRecordNotYetWrittenError } from '../../shared/delivery/errors';
+import type { DeliveryEventsDependencies } from './delivery-events.composition';
+
+/** Receives (5 s, then 10 s later) an event may wait for its /upstream send record before it is dropped. */
+const SEND_RECORD_WAIT_RECEIVES = 3;
+
+/**
+ * One SQS record = one webhook POST as the endpoint stored it. Applying is idempotent, so a failed
+ * record simply goes back to the queue (sooner than the visibility timeout) and is applied again;
+ * after its last receive it goes to the dead-letter queue for replay.
+ */
+export async function handleDeliveryRecord(dependencies: DeliveryEventsDependencies, record: SQSRecord): Promise<void> {
+  const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? 1);
+  try {
+    const envelope = decodeMetaEventEnvelope(record.body);
+    const report = await applyWebhookBatch(dependencies.ports, envelope.body, envelope.receivedAt);
+    logger.info('webhook batch applied', { sqsMessageId: record.messageId, receiveCount, ...report });
+    // Applying again is harmless; a send record written a moment after Meta's answer is then found.
+    if (report.upstreamNotYetRecorded > 0 && receiveCount < SEND_RECORD_WAIT_RECEIVES) throw new SendRecordNotYetWrittenError(report.upstreamNotYetRecorded);
+  } catch (error) {
+    logger.warn('webhook batch failed', { sqsMessageId: record.messageId, receiveCount, error: error as Error });
+    if (receiveCount < queues.metaEvents.maxReceiveCount) {
+      await dependencies.redelivery.defer(record.receiptHandle, Math.min(300, 5 * 2 ** (receiveCount - 1))).catch(() => undefined);
+    }
+    throw error;
+  }
+}

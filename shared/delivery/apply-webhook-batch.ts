@@ -1,0 +1,215 @@
+/**
+ * The delivery-event processor's use case: one Meta webhook POST (a batch of entries) applied to
+ * the records of the organizations that own its numbers (docs/DELIVERY-STATUS.md).
+ *
+ * - Owner: a `messages` change belongs to the organization owning `metadata.phone_number_id`, a
+ *   template change to the one owning the WABA (`entry.id`). Nobody's → the change is dropped.
+ * - statuses[]: ours for the ledger (`b1:` callback data, or the message id found in the ledger)
+ *   only after the tenant check (the job's organization and phone number id are the change's);
+ *   `u1:` or not in the ledger → the /upstream side; found nowhere → dropped.
+ * - messages[] → the inbound sink; template changes → the template sink.
+ *
+ * Everything here is idempotent (the stores only add first-seen facts and max-register codes), so
+ * a store error simply propagates: the queue redelivers the whole batch and it is applied again.
+ * Logs carry ids only, never a phone number or a message's text.
+ */
+import type { CallbackReference } from './callback-data';
+import type {
+  InboundMessageSink,
+  LedgerDeliveryStore,
+  OwnerDirectory,
+  PhoneNumberOwner,
+  StatusEvent,
+  TemplateStatusSink,
+  UpstreamDeliveryStore,
+} from './ports';
+import { parseWebhookBody, type MessagesChange, type TemplateStatusChange } from './webhook-payload.schema';
+
+export interface DeliveryEventLog {
+  info(message: string, attributes?: Record<string, unknown>): void;
+  warn(message: string, attributes?: Record<string, unknown>): void;
+}
+
+export interface DeliveryEventPorts {
+  owners: OwnerDirectory;
+  ledger: LedgerDeliveryStore;
+  /** Absent while no implementation is composed: such events are dropped and logged "no sink". */
+  upstream?: UpstreamDeliveryStore;
+  inbound?: InboundMessageSink;
+  templates?: TemplateStatusSink;
+  log: DeliveryEventLog;
+}
+
+export interface WebhookBatchReport {
+  /** Status events applied to a ledger entry or an /upstream send record (duplicates included: applying is idempotent). */
+  applied: number;
+  /** Status events whose record was not found (ledger entry or /upstream send). */
+  notFound: number;
+  /**
+   * Of those, events carrying our `u1:` callback data: the /upstream wrapper writes its send record
+   * just after Meta answers, so a fast `sent` event can arrive first. The caller retries the batch a
+   * few times before accepting the loss (handle-delivery-record.ts).
+   */
+  upstreamNotYetRecorded: number;
+  /** Status events dropped: unknown owner, another organization's job, no sink. */
+  dropped: number;
+  inbound: number;
+  templates: number;
+  /** Elements the parser could not read (logged). */
+  skipped: number;
+}
+
+/** Store calls in flight per batch: enough to hide DynamoDB latency, few enough for one Lambda's sockets. */
+const CONCURRENCY = 16;
+
+type LedgerLocation = { jobId: string; chunkIndex: number; index: number };
+type JobOwner = { organizationId: string; phoneNumberId: string } | undefined;
+
+export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown, receivedAt: Date): Promise<WebhookBatchReport> {
+  const report: WebhookBatchReport = { applied: 0, notFound: 0, upstreamNotYetRecorded: 0, dropped: 0, inbound: 0, templates: 0, skipped: 0 };
+  const parsed = parseWebhookBody(body, receivedAt);
+  for (const skipped of parsed.skipped) ports.log.warn('webhook element skipped', { ...skipped });
+  report.skipped = parsed.skipped.length;
+
+  // Per batch: a POST usually carries many events of the same number and job.
+  const phoneOwners = new Map<string, Promise<PhoneNumberOwner | undefined>>();
+  const wabaOwners = new Map<string, Promise<{ organizationId: string } | undefined>>();
+  const jobOwners = new Map<string, Promise<JobOwner>>();
+  const cached = <K, T>(cache: Map<K, Promise<T>>, key: K, load: () => Promise<T>): Promise<T> => {
+    let found = cache.get(key);
+    if (!found) {
+      found = load();
+      cache.set(key, found);
+    }
+    return found;
+  };
+  const context: BatchContext = { ports, report, jobOwnerOf: (jobId) => cached(jobOwners, jobId, () => ports.ledger.jobOwner(jobId)) };
+
+  const tasks: Array<() => Promise<void>> = [];
+  for (const change of parsed.changes) {
+    if (change.kind === 'messages') {
+      const owner = cached(phoneOwners, change.phoneNumberId, () => ports.owners.ownerOfPhoneNumberId(change.phoneNumberId));
+      tasks.push(...messagesChangeTasks(context, change, owner));
+    } else {
+      const owner = cached(wabaOwners, change.wabaId, () => ports.owners.ownerOfWaba(change.wabaId));
+      tasks.push(() => applyTemplateChange(context, change, owner));
+    }
+  }
+  await runAll(tasks, CONCURRENCY);
+  return report;
+}
+
+interface BatchContext {
+  ports: DeliveryEventPorts;
+  report: WebhookBatchReport;
+  jobOwnerOf(jobId: string): Promise<JobOwner>;
+}
+
+function messagesChangeTasks(context: BatchContext, change: MessagesChange, owner: Promise<PhoneNumberOwner | undefined>): Array<() => Promise<void>> {
+  const { ports, report } = context;
+  const withOwner = (apply: (owner: PhoneNumberOwner) => Promise<void>, drop: () => void) => async () => {
+    const found = await owner;
+    if (found) await apply(found);
+    else drop();
+  };
+  const unowned = (kind: string, ids: Record<string, unknown>) => () => {
+    ports.log.warn('dropped: phone number id owned by no organization', { kind, phoneNumberId: change.phoneNumberId, wabaId: change.entryId, ...ids });
+  };
+  return [
+    ...change.statuses.map((event) =>
+      withOwner(
+        (found) => applyStatus(context, change.phoneNumberId, found, event),
+        () => {
+          report.dropped += 1;
+          unowned('status', { messageId: event.messageId, stage: event.stage })();
+        },
+      ),
+    ),
+    ...change.messages.map((message) =>
+      withOwner(async (found) => {
+        if (!ports.inbound) {
+          ports.log.warn('dropped: no sink', { kind: 'inbound', messageId: message.messageId, organizationId: found.organizationId });
+          return;
+        }
+        await ports.inbound.recordInbound(found.organizationId, message);
+        report.inbound += 1;
+      }, unowned('inbound', { messageId: message.messageId })),
+    ),
+  ];
+}
+
+async function applyTemplateChange(context: BatchContext, change: TemplateStatusChange, owner: Promise<{ organizationId: string } | undefined>): Promise<void> {
+  const { ports, report } = context;
+  const ids = { wabaId: change.wabaId, templateId: change.update.templateId, status: change.update.status };
+  const found = await owner;
+  if (!found) {
+    ports.log.warn('dropped: business account owned by no organization', { kind: 'template', ...ids });
+    return;
+  }
+  if (!ports.templates) {
+    ports.log.warn('dropped: no sink', { kind: 'template', organizationId: found.organizationId, ...ids });
+    return;
+  }
+  await ports.templates.recordTemplateStatus(found.organizationId, change.update);
+  report.templates += 1;
+}
+
+async function applyStatus(context: BatchContext, phoneNumberId: string, owner: PhoneNumberOwner, event: StatusEvent): Promise<void> {
+  const { ports, report } = context;
+  const ids = { messageId: event.messageId, stage: event.stage, organizationId: owner.organizationId };
+  const reference: CallbackReference | undefined = event.reference;
+
+  let location: LedgerLocation | undefined;
+  if (reference?.kind === 'ledger') location = { jobId: reference.jobId, chunkIndex: reference.chunkIndex, index: reference.index };
+  else if (reference === undefined) location = await ports.ledger.locateMessage(event.messageId);
+
+  if (location) {
+    const job = await context.jobOwnerOf(location.jobId);
+    if (!job || job.organizationId !== owner.organizationId || job.phoneNumberId !== phoneNumberId) {
+      report.dropped += 1;
+      ports.log.warn(job ? 'dropped: job of another organization or number' : 'dropped: job not found', { ...ids, jobId: location.jobId });
+      return;
+    }
+    const result = await ports.ledger.applyEvent(location, event);
+    if (result === 'applied') report.applied += 1;
+    else {
+      report.notFound += 1;
+      ports.log.warn('dropped: ledger entry not found', { ...ids, jobId: location.jobId, chunkIndex: location.chunkIndex, index: location.index });
+    }
+    return;
+  }
+
+  if (!ports.upstream) {
+    report.dropped += 1;
+    ports.log.warn('dropped: no sink', { kind: 'upstream-status', ...ids, ...(reference?.kind === 'upstream-send' ? { sendId: reference.sendId } : {}) });
+    return;
+  }
+  const result = await ports.upstream.applyEvent(owner.organizationId, event);
+  if (result === 'applied') report.applied += 1;
+  else {
+    report.notFound += 1;
+    if (reference?.kind === 'upstream-send') report.upstreamNotYetRecorded += 1;
+    ports.log.warn('dropped: message found in no record', ids);
+  }
+}
+
+/**
+ * Runs every task, at most `limit` at once, and waits for all of them even when one fails (no
+ * write still running after the batch is reported); then throws the first failure.
+ */
+async function runAll(tasks: ReadonlyArray<() => Promise<void>>, limit: number): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (next < tasks.length && failure === undefined) {
+      const task = tasks[next++]!;
+      try {
+        await task();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
+  if (failure) throw failure.error;
+}

@@ -1,0 +1,289 @@
+/**
+ * Meta's webhook body (`object: whatsapp_business_account`), read leniently: unknown fields are
+ * ignored, and one malformed status, message or change is skipped (and reported, by position and
+ * field names only) instead of failing the batch, since a batch redelivered for a defect in one of
+ * its elements would only fail again. Shapes follow ../shared/meta/business-messaging-api_v23.0.yaml
+ * (StatusMessageValue, Statuses, StatusError) and Meta's message and template-status references.
+ *
+ * The queue message the webhook endpoint stores is an envelope around the raw body:
+ * `{"version":1,"receivedAt":"<iso>","body":"<raw request body>"}` (DESIGN-11).
+ */
+import * as v from 'valibot';
+import { parseCallbackData } from './callback-data';
+import type { InboundMessage, StatusEvent, TemplateStatusUpdate } from './ports';
+
+/* ------------------------------------------------------------ envelope */
+
+const metaEventEnvelopeSchema = v.object({
+  version: v.literal(1),
+  receivedAt: v.pipe(v.string('receivedAt must be a string'), v.isoTimestamp('receivedAt must be an ISO timestamp')),
+  body: v.string('body must be a string'),
+});
+
+export interface MetaEventEnvelope {
+  receivedAt: Date;
+  /** The raw request body as Meta sent it. */
+  body: string;
+}
+
+export class MalformedMetaEventEnvelopeError extends Error {
+  override readonly name = 'MalformedMetaEventEnvelopeError';
+  readonly code = 'MALFORMED_META_EVENT_ENVELOPE';
+}
+
+/** Throws MalformedMetaEventEnvelopeError when the queue message is not one the webhook endpoint wrote. */
+export function decodeMetaEventEnvelope(message: string): MetaEventEnvelope {
+  let json: unknown;
+  try {
+    json = JSON.parse(message);
+  } catch {
+    throw new MalformedMetaEventEnvelopeError('The queued webhook message is not JSON');
+  }
+  const result = v.safeParse(metaEventEnvelopeSchema, json);
+  if (!result.success) throw new MalformedMetaEventEnvelopeError(`The queued webhook message is not an envelope: ${v.summarize(result.issues)}`);
+  return { receivedAt: new Date(result.output.receivedAt), body: result.output.body };
+}
+
+/* ------------------------------------------------------------- pieces */
+
+const nonEmpty = (field: string) => v.pipe(v.string(`${field} must be a string`), v.minLength(1, `${field} must not be empty`));
+/** Meta sends epoch seconds as a string; a number is accepted too. */
+const epochSeconds = (field: string) =>
+  v.pipe(
+    v.union([v.pipe(v.string(), v.regex(/^\d{1,12}$/)), v.pipe(v.number(), v.integer(), v.minValue(0))], `${field} must be epoch seconds`),
+    v.transform((seconds) => new Date(Number(seconds) * 1000)),
+  );
+
+const statusErrorSchema = v.looseObject({
+  code: v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/))], 'errors[].code must be a number'), v.transform(Number)),
+  title: v.optional(v.string()),
+  message: v.optional(v.string()),
+});
+
+const statusSchema = v.looseObject({
+  id: nonEmpty('id'),
+  status: v.picklist(['sent', 'delivered', 'read', 'failed'], 'status must be sent, delivered, read or failed'),
+  timestamp: epochSeconds('timestamp'),
+  recipient_id: nonEmpty('recipient_id'),
+  biz_opaque_callback_data: v.optional(v.string()),
+  errors: v.optional(v.array(statusErrorSchema, 'errors must be a list')),
+});
+
+const replySchema = v.looseObject({ id: v.optional(v.string()), title: v.optional(v.string()) });
+const messageSchema = v.looseObject({
+  from: nonEmpty('from'),
+  id: nonEmpty('id'),
+  timestamp: epochSeconds('timestamp'),
+  type: nonEmpty('type'),
+  text: v.optional(v.looseObject({ body: v.optional(v.string()) })),
+  button: v.optional(v.looseObject({ text: v.optional(v.string()), payload: v.optional(v.string()) })),
+  interactive: v.optional(
+    v.looseObject({
+      type: v.optional(v.string()),
+      button_reply: v.optional(replySchema),
+      list_reply: v.optional(replySchema),
+    }),
+  ),
+});
+
+const contactSchema = v.looseObject({
+  wa_id: v.string(),
+  profile: v.optional(v.looseObject({ name: v.optional(v.string()) })),
+});
+
+const metadataSchema = v.looseObject({
+  phone_number_id: nonEmpty('metadata.phone_number_id'),
+  display_phone_number: v.optional(v.string(), ''),
+});
+
+/** The parts of a `messages` value that decide the owner; its lists are read element by element. */
+const messagesValueSchema = v.looseObject({
+  metadata: metadataSchema,
+  statuses: v.optional(v.array(v.unknown(), 'statuses must be a list'), []),
+  messages: v.optional(v.array(v.unknown(), 'messages must be a list'), []),
+  contacts: v.optional(v.array(v.unknown(), 'contacts must be a list'), []),
+  errors: v.optional(v.array(v.unknown(), 'errors must be a list'), []),
+});
+
+const templateStatusValueSchema = v.looseObject({
+  event: nonEmpty('event'),
+  message_template_id: v.pipe(v.union([v.number(), v.string()], 'message_template_id must be an id'), v.transform(String)),
+  message_template_name: nonEmpty('message_template_name'),
+  message_template_language: nonEmpty('message_template_language'),
+  reason: v.optional(v.nullable(v.string())),
+  other_info: v.optional(v.looseObject({ title: v.optional(v.string()) })),
+});
+
+const changeSchema = v.looseObject({ field: v.string('field must be a string'), value: v.unknown() });
+const entrySchema = v.looseObject({
+  id: nonEmpty('entry[].id'),
+  time: v.optional(v.union([v.number(), v.string()])),
+  changes: v.optional(v.array(v.unknown(), 'changes must be a list'), []),
+});
+const webhookBodySchema = v.looseObject({
+  object: v.literal('whatsapp_business_account', 'object must be whatsapp_business_account'),
+  entry: v.array(v.unknown(), 'entry must be a list'),
+});
+
+/* ------------------------------------------------------------- result */
+
+/** Statuses and inbound messages of one business number (a `messages` change). */
+export interface MessagesChange {
+  kind: 'messages';
+  /** The WABA id of the entry. */
+  entryId: string;
+  phoneNumberId: string;
+  statuses: StatusEvent[];
+  messages: InboundMessage[];
+  /** `value.errors[]` (system-level errors without a status): counted, nothing to apply. */
+  systemErrors: number;
+}
+
+export interface TemplateStatusChange {
+  kind: 'template-status';
+  wabaId: string;
+  update: TemplateStatusUpdate;
+}
+
+export type WebhookChange = MessagesChange | TemplateStatusChange;
+
+/** Something the parser skipped: where, and which fields were wrong (never their values). */
+export interface SkippedElement {
+  /** e.g. `entry[0].changes[1].value.statuses[3]` */
+  at: string;
+  problem: string;
+}
+
+export interface ParsedWebhookBody {
+  changes: WebhookChange[];
+  skipped: SkippedElement[];
+  /** Changes of fields this platform does not consume (account updates, …). */
+  ignored: number;
+}
+
+const problemOf = (issues: readonly v.BaseIssue<unknown>[]): string =>
+  [...new Set(issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.expected ? `expected ${issue.expected}` : 'invalid'}`))].join('; ');
+
+const dateOfEntryTime = (time: unknown, fallback: Date): Date => {
+  const seconds = Number(time);
+  return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : fallback;
+};
+
+/**
+ * Parses a webhook body (already JSON-decoded or raw text). Never throws: a body that is not a
+ * WABA webhook at all yields no changes and one skipped element at `(body)`.
+ */
+export function parseWebhookBody(body: unknown, receivedAt: Date): ParsedWebhookBody {
+  const parsed: ParsedWebhookBody = { changes: [], skipped: [], ignored: 0 };
+  let json = body;
+  if (typeof body === 'string') {
+    try {
+      json = JSON.parse(body);
+    } catch {
+      parsed.skipped.push({ at: '(body)', problem: 'not JSON' });
+      return parsed;
+    }
+  }
+  const root = v.safeParse(webhookBodySchema, json);
+  if (!root.success) {
+    parsed.skipped.push({ at: '(body)', problem: problemOf(root.issues) });
+    return parsed;
+  }
+  root.output.entry.forEach((rawEntry, entryPosition) => {
+    const entry = v.safeParse(entrySchema, rawEntry);
+    if (!entry.success) {
+      parsed.skipped.push({ at: `entry[${entryPosition}]`, problem: problemOf(entry.issues) });
+      return;
+    }
+    entry.output.changes.forEach((rawChange, changePosition) => {
+      const at = `entry[${entryPosition}].changes[${changePosition}]`;
+      const change = v.safeParse(changeSchema, rawChange);
+      if (!change.success) {
+        parsed.skipped.push({ at, problem: problemOf(change.issues) });
+        return;
+      }
+      if (change.output.field === 'messages') {
+        const messages = parseMessagesValue(entry.output.id, change.output.value, `${at}.value`, parsed.skipped);
+        if (messages) parsed.changes.push(messages);
+      } else if (change.output.field === 'message_template_status_update') {
+        const value = v.safeParse(templateStatusValueSchema, change.output.value);
+        if (!value.success) {
+          parsed.skipped.push({ at: `${at}.value`, problem: problemOf(value.issues) });
+          return;
+        }
+        parsed.changes.push({
+          kind: 'template-status',
+          wabaId: entry.output.id,
+          update: {
+            wabaId: entry.output.id,
+            templateId: value.output.message_template_id,
+            name: value.output.message_template_name,
+            language: value.output.message_template_language,
+            status: value.output.event.toUpperCase(),
+            ...(value.output.reason || value.output.other_info?.title ? { reason: (value.output.reason || value.output.other_info?.title)! } : {}),
+            at: dateOfEntryTime(entry.output.time, receivedAt),
+          },
+        });
+      } else {
+        parsed.ignored += 1;
+      }
+    });
+  });
+  return parsed;
+}
+
+function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skipped: SkippedElement[]): MessagesChange | undefined {
+  const value = v.safeParse(messagesValueSchema, rawValue);
+  if (!value.success) {
+    skipped.push({ at, problem: problemOf(value.issues) });
+    return undefined;
+  }
+  const { metadata } = value.output;
+  const change: MessagesChange = { kind: 'messages', entryId, phoneNumberId: metadata.phone_number_id, statuses: [], messages: [], systemErrors: value.output.errors.length };
+
+  value.output.statuses.forEach((rawStatus, position) => {
+    const status = v.safeParse(statusSchema, rawStatus);
+    if (!status.success) {
+      skipped.push({ at: `${at}.statuses[${position}]`, problem: problemOf(status.issues) });
+      return;
+    }
+    const reference = parseCallbackData(status.output.biz_opaque_callback_data);
+    const error = status.output.errors?.[0];
+    change.statuses.push({
+      messageId: status.output.id,
+      stage: status.output.status,
+      timestamp: status.output.timestamp,
+      recipientId: status.output.recipient_id,
+      ...(reference ? { reference } : {}),
+      ...(error ? { error: { code: error.code, title: error.title ?? error.message ?? '' } } : {}),
+    });
+  });
+
+  const profileNames = new Map<string, string>();
+  for (const rawContact of value.output.contacts) {
+    const contact = v.safeParse(contactSchema, rawContact);
+    if (contact.success && contact.output.profile?.name) profileNames.set(contact.output.wa_id, contact.output.profile.name);
+  }
+  const businessPhoneNumber = metadata.display_phone_number.replace(/\D/g, '');
+  value.output.messages.forEach((rawMessage, position) => {
+    const message = v.safeParse(messageSchema, rawMessage);
+    if (!message.success) {
+      skipped.push({ at: `${at}.messages[${position}]`, problem: problemOf(message.issues) });
+      return;
+    }
+    const { interactive } = message.output;
+    const text = message.output.text?.body ?? message.output.button?.text ?? interactive?.button_reply?.title ?? interactive?.list_reply?.title;
+    const profileName = profileNames.get(message.output.from);
+    change.messages.push({
+      messageId: message.output.id,
+      from: message.output.from,
+      ...(profileName ? { profileName } : {}),
+      timestamp: message.output.timestamp,
+      type: message.output.type,
+      ...(text !== undefined ? { text } : {}),
+      phoneNumberId: metadata.phone_number_id,
+      businessPhoneNumber,
+    });
+  });
+  return change;
+}

@@ -1,0 +1,170 @@
+/**
+ * Ledger facts and tally items on a real table (dynalite): events and the worker's outcome writes
+ * never overwrite each other, whatever their order, and every recipient counts exactly once.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { DynamoDbLedgerDeliveryStore } from '../../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
+import { decodeDeliveryFacts, decodeLedgerEntry, messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
+import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
+import type { LedgerEntry } from '../../../shared/broadcast/ports';
+import type { StatusEvent } from '../../../shared/delivery/ports';
+import { tallyCodes } from '../../../shared/delivery/recipient-status';
+import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
+
+let dynamo: TestDynamo;
+let repository: DynamoDbBroadcastRepository;
+let store: DynamoDbLedgerDeliveryStore;
+let jobCounter = 0;
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+  repository = new DynamoDbBroadcastRepository(dynamo.documentClient, dynamo.tableNames.messaging);
+  store = new DynamoDbLedgerDeliveryStore(dynamo.documentClient, dynamo.tableNames.messaging);
+}, 20_000);
+
+afterAll(async () => {
+  await dynamo?.stop();
+});
+
+const now = new Date('2026-03-01T09:00:00.000Z');
+const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+
+async function newJob(recipients: number): Promise<string> {
+  const job: BroadcastJob = {
+    kind: 'template',
+    jobId: `pub_delivery${(jobCounter += 1)}`,
+    organizationId: 'org_1',
+    broadcastName: 'delivery',
+    exposed: true,
+    wabaId: 'waba_1',
+    phoneNumberId: 'pn_1',
+    fromPhoneNumber: '919800000001',
+    template: { name: 'order_update', language: 'en_US', category: 'UTILITY', id: 'tpl_1' },
+    totalRecipients: recipients,
+    totalChunks: 1,
+    chunkSize: 1000,
+    createdAt: now.toISOString(),
+  };
+  await repository.createJob(job, [recipients]);
+  return job.jobId;
+}
+
+const to = (index: number) => `9198${String(index).padStart(8, '0')}`;
+const outcome = (index: number, status: LedgerEntry['status'], extra: Partial<LedgerEntry> = {}): LedgerEntry => ({
+  index,
+  to: to(index),
+  status,
+  attempts: 1,
+  updatedAt: now.toISOString(),
+  ...(status === 'SENT' ? { messageId: `wamid.${index}` } : {}),
+  ...extra,
+});
+const event = (index: number, stage: StatusEvent['stage'], seconds: number, extra: Partial<StatusEvent> = {}): StatusEvent => ({
+  messageId: `wamid.${index}`,
+  stage,
+  timestamp: at(seconds),
+  recipientId: to(index),
+  ...extra,
+});
+
+const ledgerItem = async (jobId: string, index: number) =>
+  (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.ledger(jobId, 0, index), ConsistentRead: true }))).Item!;
+const tallyOf = async (jobId: string): Promise<Record<string, string>> => {
+  const { Items = [] } = await dynamo.documentClient.send(
+    new QueryCommand({
+      TableName: dynamo.tableNames.messaging,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tally)',
+      ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':tally': messagingKeys.tallyPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  return Object.fromEntries(Items.flatMap((item) => Object.entries(item).filter(([name]) => /^r\d{5}$/.test(name)))) as Record<string, string>;
+};
+
+describe('DynamoDbLedgerDeliveryStore', () => {
+  it('answers the job’s owner and locates a recorded message id', async () => {
+    const jobId = await newJob(2);
+    await repository.claimRecipient(jobId, 0, 1, to(1), now);
+    await repository.recordOutcomes(jobId, 0, [outcome(1, 'SENT')]);
+    await expect(store.jobOwner(jobId)).resolves.toEqual({ organizationId: 'org_1', phoneNumberId: 'pn_1' });
+    await expect(store.jobOwner('pub_none')).resolves.toBeUndefined();
+    await expect(store.locateMessage('wamid.1')).resolves.toEqual({ jobId, chunkIndex: 0, index: 1 });
+    await expect(store.locateMessage('wamid.nobody')).resolves.toBeUndefined();
+  });
+
+  it('keeps the first timestamp of each stage and the highest tally code, in any order and however often', async () => {
+    const jobId = await newJob(3);
+    for (const index of [0, 1]) await repository.claimRecipient(jobId, 0, index, to(index), now);
+    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'SENT')]);
+
+    for (const applied of [event(0, 'read', 30), event(0, 'delivered', 20), event(0, 'sent', 10), event(0, 'delivered', 25), event(0, 'read', 31)]) {
+      await expect(store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, applied)).resolves.toBe('applied');
+    }
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'delivered', 5));
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'failed', 6, { error: { code: 131026, title: 'Message undeliverable' } }));
+
+    expect(decodeDeliveryFacts(await ledgerItem(jobId, 0))).toEqual({ sentAt: at(10).toISOString(), deliveredAt: at(20).toISOString(), readAt: at(30).toISOString() });
+    expect(decodeDeliveryFacts(await ledgerItem(jobId, 1))).toEqual({ deliveredAt: at(5).toISOString(), failedAt: at(6).toISOString(), metaErrorCode: 131026, metaErrorTitle: 'Message undeliverable' });
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.read, r00001: tallyCodes.delivered });
+  });
+
+  it('never creates a ledger entry: an event for an unclaimed recipient is not found', async () => {
+    const jobId = await newJob(3);
+    await expect(store.applyEvent({ jobId, chunkIndex: 0, index: 2 }, event(2, 'delivered', 1))).resolves.toBe('not-found');
+    expect(await tallyOf(jobId)).toEqual({});
+  });
+
+  it('an event that arrives before the worker’s outcome survives the outcome write (no clobbering)', async () => {
+    const jobId = await newJob(2);
+    await repository.claimRecipient(jobId, 0, 0, to(0), now);
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'delivered', 3));
+    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT')]);
+
+    const item = await ledgerItem(jobId, 0);
+    expect(decodeLedgerEntry(item)).toEqual(outcome(0, 'SENT'));
+    expect(decodeDeliveryFacts(item)).toEqual({ deliveredAt: at(3).toISOString() });
+    expect(item.claimToken).toBeUndefined();
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.delivered });
+  });
+
+  it('reconciles an UNKNOWN outcome by callback location: message id and gsi1 recorded, tally raised', async () => {
+    const jobId = await newJob(2);
+    await repository.claimRecipient(jobId, 0, 1, to(1), now);
+    await repository.recordOutcomes(jobId, 0, [outcome(1, 'UNKNOWN', { failureReasonCode: 'UNKNOWN_OUTCOME: timeout' })]);
+    expect(await tallyOf(jobId)).toEqual({ r00001: tallyCodes.unknown(now) });
+
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'sent', 2, { messageId: 'wamid.late' }));
+    expect((await ledgerItem(jobId, 1)).messageId).toBe('wamid.late');
+    await expect(store.locateMessage('wamid.late')).resolves.toEqual({ jobId, chunkIndex: 0, index: 1 });
+    expect(await tallyOf(jobId)).toEqual({ r00001: tallyCodes.sent });
+  });
+
+  it('writes tally codes for outcomes, stale claims and synchronous failures, never over an event’s code', async () => {
+    const jobId = await newJob(120);
+    for (const index of [0, 1, 2, 60, 119]) await repository.claimRecipient(jobId, 0, index, to(index), now);
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'read', 1));
+    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' }), outcome(60, 'SENT'), outcome(119, 'FAILED')]);
+    await expect(repository.markStaleAsUnknown(jobId, 0, 2, now)).resolves.toBe(true);
+    // A failed event cannot lower a synchronous failure's code either.
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'delivered', 1));
+
+    expect(await tallyOf(jobId)).toEqual({
+      r00000: tallyCodes.read,
+      r00001: tallyCodes.failedOnSend('INVALID_PHONE_NUMBER'),
+      r00002: tallyCodes.unknown(now),
+      r00060: tallyCodes.sent,
+      r00119: tallyCodes.failedOnSend('TEMPLATE_SEND_FAILED'),
+    });
+  });
+
+  it('reconcile writes the codes a crash left unwritten (outcome stored, tally not)', async () => {
+    const jobId = await newJob(2);
+    for (const index of [0, 1]) await repository.claimRecipient(jobId, 0, index, to(index), now);
+    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'FAILED', { failureReasonCode: '131049' })]);
+    // The crash: tally items lost (as if their write never happened).
+    await dynamo.documentClient.send(new (await import('@aws-sdk/lib-dynamodb')).DeleteCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.tally(jobId, 0) }));
+    await expect(repository.reconcileChunk(jobId, 0, now)).resolves.toEqual({ done: true });
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent, r00001: tallyCodes.failedOnSend('131049') });
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * In-memory ports of the delivery-event processor. The ledger store keeps the same two registers
+ * as the DynamoDB adapter (first-seen facts per entry, a max-register tally code per recipient),
+ * so a unit test can read a recipient's status and the job's counts after a batch.
+ */
+import type { DeliveryEventLog } from '../../shared/delivery/apply-webhook-batch';
+import type {
+  ApplyResult,
+  InboundMessage,
+  InboundMessageSink,
+  LedgerDeliveryStore,
+  OwnerDirectory,
+  PhoneNumberOwner,
+  StatusEvent,
+  TemplateStatusSink,
+  TemplateStatusUpdate,
+  UpstreamDeliveryStore,
+} from '../../shared/delivery/ports';
+import {
+  countTallyCode,
+  emptyDeliveryCounts,
+  recipientStatusOf,
+  tallyCodeOfEvent,
+  tallyRankOf,
+  type DeliveryFacts,
+  type SendOutcome,
+  type TallyCode,
+} from '../../shared/delivery/recipient-status';
+
+export class FakeOwnerDirectory implements OwnerDirectory {
+  readonly phoneNumbers = new Map<string, PhoneNumberOwner>();
+  readonly wabas = new Map<string, string>();
+  lookups = 0;
+
+  async ownerOfPhoneNumberId(phoneNumberId: string): Promise<PhoneNumberOwner | undefined> {
+    this.lookups += 1;
+    return this.phoneNumbers.get(phoneNumberId);
+  }
+
+  async ownerOfWaba(wabaId: string): Promise<{ organizationId: string } | undefined> {
+    this.lookups += 1;
+    const organizationId = this.wabas.get(wabaId);
+    return organizationId ? { organizationId } : undefined;
+  }
+}
+
+interface FakeEntry {
+  outcome?: SendOutcome;
+  messageId?: string;
+  facts: DeliveryFacts;
+}
+
+const locationKey = (jobId: string, chunkIndex: number, index: number) => `${jobId}#${chunkIndex}#${index}`;
+
+export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
+  readonly jobs = new Map<string, { organizationId: string; phoneNumberId: string }>();
+  readonly entries = new Map<string, FakeEntry>();
+  readonly tally = new Map<string, TallyCode>();
+  jobOwnerReads = 0;
+  /** Throws on the n-th applyEvent call (1-based) when set. */
+  failOnApply?: number;
+  private applyCalls = 0;
+
+  addJob(jobId: string, organizationId: string, phoneNumberId: string): void {
+    this.jobs.set(jobId, { organizationId, phoneNumberId });
+  }
+
+  /** A recipient the worker recorded (outcome + message id) and, like the worker, its tally code when absent. */
+  addEntry(jobId: string, chunkIndex: number, index: number, outcome?: SendOutcome & { messageId?: string; tallyCode?: TallyCode }): void {
+    this.entries.set(locationKey(jobId, chunkIndex, index), { outcome, messageId: outcome?.messageId, facts: {} });
+    const key = locationKey(jobId, 0, index);
+    if (outcome?.tallyCode && !this.tally.has(key)) this.tally.set(key, outcome.tallyCode);
+  }
+
+  entry(jobId: string, chunkIndex: number, index: number): FakeEntry | undefined {
+    return this.entries.get(locationKey(jobId, chunkIndex, index));
+  }
+
+  statusOf(jobId: string, chunkIndex: number, index: number, now: Date) {
+    const entry = this.entry(jobId, chunkIndex, index);
+    return recipientStatusOf(entry?.outcome, entry?.facts ?? {}, now);
+  }
+
+  tallyOf(jobId: string, index: number): TallyCode | undefined {
+    return this.tally.get(locationKey(jobId, 0, index));
+  }
+
+  countsOf(jobId: string, now: Date) {
+    const counts = emptyDeliveryCounts();
+    for (const [key, code] of this.tally) if (key.startsWith(`${jobId}#`)) countTallyCode(counts, code, now);
+    return counts;
+  }
+
+  async jobOwner(jobId: string) {
+    this.jobOwnerReads += 1;
+    return this.jobs.get(jobId);
+  }
+
+  async locateMessage(messageId: string) {
+    for (const [key, entry] of this.entries) {
+      if (entry.messageId !== messageId) continue;
+      const [jobId, chunkIndex, index] = key.split('#');
+      return { jobId: jobId!, chunkIndex: Number(chunkIndex), index: Number(index) };
+    }
+    return undefined;
+  }
+
+  async applyEvent(location: { jobId: string; chunkIndex: number; index: number }, event: StatusEvent): Promise<ApplyResult> {
+    this.applyCalls += 1;
+    if (this.failOnApply === this.applyCalls) throw new Error('store down');
+    const entry = this.entry(location.jobId, location.chunkIndex, location.index);
+    if (!entry) return 'not-found';
+    const at = event.timestamp.toISOString();
+    const stageAt = `${event.stage}At` as 'sentAt' | 'deliveredAt' | 'readAt' | 'failedAt';
+    entry.facts[stageAt] ??= at;
+    if (event.stage === 'failed' && event.error) {
+      entry.facts.metaErrorCode ??= event.error.code;
+      entry.facts.metaErrorTitle ??= event.error.title;
+    }
+    entry.messageId ??= event.messageId;
+    const key = locationKey(location.jobId, 0, location.index);
+    const stored = this.tally.get(key);
+    if (stored === undefined || stored < tallyRankOf(event.stage)) this.tally.set(key, tallyCodeOfEvent(event.stage, event.error?.code));
+    return 'applied';
+  }
+}
+
+export class RecordingUpstreamStore implements UpstreamDeliveryStore {
+  readonly events: Array<{ organizationId: string; event: StatusEvent }> = [];
+  knownMessageIds = new Set<string>();
+
+  async applyEvent(organizationId: string, event: StatusEvent): Promise<ApplyResult> {
+    const known = event.reference?.kind === 'upstream-send' || this.knownMessageIds.has(event.messageId);
+    if (known) this.events.push({ organizationId, event });
+    return known ? 'applied' : 'not-found';
+  }
+}
+
+export class RecordingInboundSink implements InboundMessageSink {
+  readonly messages: Array<{ organizationId: string; message: InboundMessage }> = [];
+  async recordInbound(organizationId: string, message: InboundMessage): Promise<void> {
+    this.messages.push({ organizationId, message });
+  }
+}
+
+export class RecordingTemplateSink implements TemplateStatusSink {
+  readonly updates: Array<{ organizationId: string; update: TemplateStatusUpdate }> = [];
+  async recordTemplateStatus(organizationId: string, update: TemplateStatusUpdate): Promise<void> {
+    this.updates.push({ organizationId, update });
+  }
+}
+
+export class RecordingLog implements DeliveryEventLog {
+  readonly lines: Array<{ level: 'info' | 'warn'; message: string; attributes?: Record<string, unknown> }> = [];
+  info(message: string, attributes?: Record<string, unknown>): void {
+    this.lines.push({ level: 'info', message, attributes });
+  }
+  warn(message: string, attributes?: Record<string, unknown>): void {
+    this.lines.push({ level: 'warn', message, attributes });
+  }
+  text(): string {
+    return JSON.stringify(this.lines);
+  }
+}
+
+/* -------------------------------------------------------- webhook bodies */
+
+export interface StatusSpec {
+  id: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed' | string;
+  timestamp?: number;
+  recipient?: string;
+  callbackData?: string;
+  error?: { code: number; title: string };
+}
+
+export const statusOf = (spec: StatusSpec): Record<string, unknown> => ({
+  id: spec.id,
+  status: spec.status,
+  timestamp: String(spec.timestamp ?? 1_767_000_000),
+  recipient_id: spec.recipient ?? '15550001111',
+  ...(spec.callbackData ? { biz_opaque_callback_data: spec.callbackData } : {}),
+  ...(spec.error ? { errors: [{ ...spec.error, message: spec.error.title, error_data: { details: 'x' } }] } : {}),
+  conversation: { id: 'c1', origin: { type: 'marketing' } },
+  pricing: { billable: true, category: 'marketing' },
+});
+
+/** A webhook body with one `messages` change per element of `values`. */
+export function webhookBody(changes: Array<{ wabaId?: string; phoneNumberId: string; displayPhoneNumber?: string; statuses?: unknown[]; messages?: unknown[]; contacts?: unknown[] }>): Record<string, unknown> {
+  return {
+    object: 'whatsapp_business_account',
+    entry: changes.map((change) => ({
+      id: change.wabaId ?? 'waba-1',
+      changes: [
+        {
+          field: 'messages',
+          value: {
+            messaging_product: 'whatsapp',
+            metadata: { phone_number_id: change.phoneNumberId, display_phone_number: change.displayPhoneNumber ?? '+1 555-000-0000' },
+            ...(change.statuses ? { statuses: change.statuses } : {}),
+            ...(change.messages ? { messages: change.messages } : {}),
+            ...(change.contacts ? { contacts: change.contacts } : {}),
+          },
+        },
+      ],
+    })),
+  };
+}
