@@ -1,6 +1,6 @@
 /**
  * Query of GET /broadcasts/{jobId}/recipients. Messages state the rule; shared/http/validation.ts
- * prefixes the field (`query.status must be one of …`).
+ * prefixes the field (`status must be one of …`).
  */
 import * as v from 'valibot';
 import { RECIPIENT_STATUSES } from '../delivery/recipient-status';
