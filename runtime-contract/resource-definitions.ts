@@ -165,7 +165,9 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     callsUpstream: true,
   },
   'broadcast-status': {
-    memoryMb: 256,
+    // The recipients CSV decodes up to 10,000 ledger items (~3 MB read, ~0.7 MB answered) in one call:
+    // 512 MB for the CPU share (Lambda's CPU scales with memory), well inside 10 s.
+    memoryMb: 512,
     timeoutSeconds: 10,
     tables: { tenancy: 'read', messaging: 'read', rateLimits: 'readWrite' },
     sendsTo: [],

@@ -251,6 +251,8 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   broadcast('GET', '/templates', 'broadcast-discovery', 'listTemplates', 'broadcast-api-key', 'templates'),
   broadcast('POST', '/send-template-broadcast', 'broadcast-send', 'sendTemplateBroadcast', 'broadcast-api-key', 'template-broadcast'),
   broadcast('GET', '/status/{jobId}', 'broadcast-status', 'getJobStatus', 'broadcast-api-key', 'status'),
+  // Shares the status class, so status polls and recipient reads of a key count in one bucket.
+  broadcast('GET', '/broadcasts/{jobId}/recipients', 'broadcast-status', 'listRecipients', 'broadcast-api-key', 'status'),
   broadcast('POST', '/send-freeform', 'broadcast-send', 'sendFreeform', 'broadcast-api-key', 'freeform'),
   broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'),
   earlierSend('/send-single', 'sendSingle'),

@@ -4,6 +4,7 @@ import { parseRequest } from '../../shared/http/validation';
 import { templateBroadcastSchema } from '../../shared/broadcast/template-broadcast.schema';
 import { sendTemplateBroadcast as acceptBroadcast, type SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
 import { InvalidIdempotencyKeyError } from '../../shared/broadcast/errors';
+import { jobIdHeader } from './job-id-header';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A claim outlives the API Gateway integration timeout (29 s), then lapses so a crashed request frees its key. */
@@ -15,8 +16,10 @@ export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (r
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidIdempotencyKeyError();
   const result = await acceptBroadcast(dependencies, request.caller, body, { idempotencyKey, inProgressTimeoutMs: IN_PROGRESS_TIMEOUT_MS });
   if (result.kind === 'queued') {
-    return { statusCode: 200, body: broadcastEnvelope(200, `Bulk broadcast queued for ${result.recipients} recipients`, {}) };
+    // The contract's `data: {}` stays; the job's id travels in a header (absent on answers stored before it did).
+    const headers = result.jobId === undefined ? undefined : jobIdHeader(result.jobId);
+    return { statusCode: 200, headers, body: broadcastEnvelope(200, `Bulk broadcast queued for ${result.recipients} recipients`, {}) };
   }
   const { kind: _kind, ...job } = result;
-  return { statusCode: 202, body: broadcastEnvelope(202, 'Broadcast accepted; processing in chunks of 1000 recipients', job) };
+  return { statusCode: 202, headers: jobIdHeader(job.jobId), body: broadcastEnvelope(202, 'Broadcast accepted; processing in chunks of 1000 recipients', job) };
 });

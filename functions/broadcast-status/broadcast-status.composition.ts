@@ -1,20 +1,28 @@
 /** broadcast-status: tenancy (read), messaging (read), rate limits. DynamoDB only. */
 import type { BroadcastRepository } from '../../shared/broadcast/ports';
+import type { Clock } from '../../shared/ports/clock';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
-import { lazyPorts, type CompositionContext } from '../composition/composition-context';
+import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { broadcastRepositorySection } from '../composition/messaging.section';
 import { tenancyReaderSection } from '../composition/tenancy.section';
 
-export interface BroadcastStatusDependencies extends HttpPipelineDependencies {
+/** What the status and recipients operations read with. */
+export interface BroadcastStatusPorts {
   broadcasts: BroadcastRepository;
+  clock: Clock;
+  /** An unknown outcome with no event for this long reads UNCONFIRMED (UNCONFIRMED_AFTER_HOURS). */
+  unconfirmedAfterMs: number;
 }
+
+export interface BroadcastStatusDependencies extends HttpPipelineDependencies, BroadcastStatusPorts {}
 
 export function composeBroadcastStatus(context: CompositionContext): BroadcastStatusDependencies {
   const dynamoDb = dynamoDbClients(context);
   return lazyPorts<BroadcastStatusDependencies>({
     ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
     broadcasts: broadcastRepositorySection(context, dynamoDb),
+    unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
   });
 }

@@ -3,11 +3,12 @@ import { createGroupHandler } from '../../shared/http/create-group-handler';
 import { composeFunction } from '../composition/function-composition';
 import { composeBroadcastStatus } from './broadcast-status.composition';
 import { getJobStatus } from './get-job-status.handler';
+import { listRecipients } from './list-recipients.handler';
 
 export const createHandler = (env: Environment) =>
   createGroupHandler({
     group: 'broadcast-status',
-    operations: { getJobStatus },
+    operations: { getJobStatus, listRecipients },
     dependencies: composeFunction('broadcast-status', env, composeBroadcastStatus),
   });
 

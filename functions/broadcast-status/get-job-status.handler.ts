@@ -1,16 +1,13 @@
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
 import { httpOperation } from '../../shared/http/http-operation';
 import { getJobStatus as readJobStatus } from '../../shared/broadcast/get-job-status';
+import { isJobIdShape } from '../../shared/broadcast/job-fan-out';
 import { JobNotFoundError } from '../../shared/broadcast/errors';
-import type { BroadcastRepository } from '../../shared/broadcast/ports';
+import type { BroadcastStatusPorts } from './broadcast-status.composition';
 
-/** Anything that is not a job id shape cannot name a job: answered as unknown, without a lookup. */
-const JOB_ID = /^pub_[A-Za-z0-9_-]{1,64}$/;
-
-export const getJobStatus = httpOperation('broadcast-api-key', async (request, { broadcasts }: { broadcasts: BroadcastRepository }) => {
-  const caller = request.caller;
+export const getJobStatus = httpOperation('broadcast-api-key', async (request, { broadcasts, clock, unconfirmedAfterMs }: BroadcastStatusPorts) => {
   const jobId = request.pathParameters.jobId ?? '';
-  if (!JOB_ID.test(jobId)) throw new JobNotFoundError(jobId);
-  const job = await readJobStatus(broadcasts, caller, jobId);
+  if (!isJobIdShape(jobId)) throw new JobNotFoundError(jobId);
+  const job = await readJobStatus(broadcasts, request.caller, jobId, { now: clock.now(), unconfirmedAfterMs });
   return { statusCode: 200, body: broadcastEnvelope(200, `Job is ${job.status}`, job) };
 });

@@ -8,6 +8,7 @@
  */
 
 import * as v from 'valibot';
+import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 
 export type JobStatus = 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED';
 
@@ -70,17 +71,38 @@ export interface ChunkProgress {
 }
 
 export interface JobSummary {
+  /** Accepted by Meta and not failed since (delivered and read included). */
   sent: number;
+  /** Failed on send, refused at accept, or failed by webhook (Meta's code in failuresByReason). */
   failed: number;
-  /** Sends whose outcome is unknown (timeout, 502): not retried, to be reconciled with delivery events. */
+  /** Sends whose outcome is unknown (timeout, 502), within the window to be reconciled with delivery events. */
   unknown: number;
   pending: number;
   chunksDone: number;
   chunksTotal: number;
   failuresByReason: Record<string, number>;
+  /** Of `sent`, delivered to the phone (read included). */
+  delivered: number;
+  /** Of `delivered`, read. */
+  read: number;
+  /** Unknown outcomes no event resolved within the window (UNCONFIRMED_AFTER_HOURS). */
+  unconfirmed: number;
 }
 
-export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]): { status: JobStatus; summary: JobSummary } {
+/** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
+export interface DeliveryTally {
+  codes: ReadonlyArray<readonly [index: number, code: TallyCode]>;
+  now: Date;
+  unconfirmedAfterMs: number;
+}
+
+/**
+ * The job's state and its summary. The state and `chunksDone` come from the chunk items, as they
+ * always did. The counts come from the tally items, one max-register per recipient, so duplicate
+ * or reordered events cannot count anyone twice; a chunk with no tally code at all (a job recorded
+ * before tallies existed, or a chunk not started) is counted from its chunk counters instead.
+ */
+export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[], tally?: DeliveryTally): { status: JobStatus; summary: JobSummary } {
   const summary: JobSummary = {
     sent: 0,
     failed: 0,
@@ -89,23 +111,48 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     chunksDone: 0,
     chunksTotal: job.totalChunks,
     failuresByReason: {},
+    delivered: 0,
+    read: 0,
+    unconfirmed: 0,
   };
+  const codesByChunk = new Map<number, DeliveryCounts>();
+  for (const [index, code] of tally?.codes ?? []) {
+    const chunkIndex = Math.floor(index / job.chunkSize);
+    const counts = codesByChunk.get(chunkIndex) ?? emptyDeliveryCounts();
+    countTallyCode(counts, code, tally!.now, tally!.unconfirmedAfterMs);
+    codesByChunk.set(chunkIndex, counts);
+  }
+  const addFailures = (failuresByReason: Record<string, number>) => {
+    for (const [reason, count] of Object.entries(failuresByReason)) summary.failuresByReason[reason] = (summary.failuresByReason[reason] ?? 0) + count;
+  };
+
   let anyStarted = false;
+  let sentByChunkCounters = 0;
   for (const chunk of chunks) {
+    sentByChunkCounters += chunk.sent;
+    if (chunk.done) summary.chunksDone += 1;
+    anyStarted ||= chunk.started;
+    if (codesByChunk.has(chunk.chunkIndex)) continue;
     summary.sent += chunk.sent;
     summary.failed += chunk.failed;
     summary.unknown += chunk.unknown;
-    if (chunk.done) summary.chunksDone += 1;
-    anyStarted ||= chunk.started;
-    for (const [reason, count] of Object.entries(chunk.failuresByReason)) {
-      summary.failuresByReason[reason] = (summary.failuresByReason[reason] ?? 0) + count;
-    }
+    addFailures(chunk.failuresByReason);
   }
-  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown);
+  for (const counts of codesByChunk.values()) {
+    summary.sent += counts.sent;
+    summary.failed += counts.failed;
+    summary.unknown += counts.unknown;
+    summary.delivered += counts.delivered;
+    summary.read += counts.read;
+    summary.unconfirmed += counts.unconfirmed;
+    addFailures(counts.failuresByReason);
+  }
+  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed);
 
   let status: JobStatus;
   if (summary.chunksDone >= job.totalChunks) {
-    status = summary.sent === job.totalRecipients ? 'COMPLETED' : summary.sent === 0 ? 'FAILED' : 'COMPLETED_WITH_FAILURES';
+    // What the worker recorded, as before: a webhook failure after the send does not change the job's state.
+    status = sentByChunkCounters === job.totalRecipients ? 'COMPLETED' : sentByChunkCounters === 0 ? 'FAILED' : 'COMPLETED_WITH_FAILURES';
   } else {
     status = anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
   }

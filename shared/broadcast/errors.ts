@@ -82,6 +82,15 @@ export class JobNotFoundError extends Error {
   }
 }
 
+/** A recipients-list cursor that this listing did not issue (another job, another status filter, or not a cursor). */
+export class InvalidRecipientsCursorError extends Error {
+  override readonly name = 'InvalidRecipientsCursorError';
+  readonly code = 'INVALID_CURSOR';
+  constructor() {
+    super('cursor is not a nextCursor of this listing (same job and status filter); start without a cursor');
+  }
+}
+
 /** Said as 401 by the contract, without confirming whose job it is. */
 export class JobOfAnotherOrganizationError extends Error {
   override readonly name = 'JobOfAnotherOrganizationError';

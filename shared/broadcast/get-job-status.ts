@@ -1,7 +1,8 @@
-import { summarizeJob, type JobStatus, type JobSummary } from './broadcast-job';
+import { summarizeJob, type BroadcastJob, type JobStatus, type JobSummary } from './broadcast-job';
 import { JobNotFoundError, JobOfAnotherOrganizationError } from './errors';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { BroadcastRepository } from './ports';
+import { DEFAULT_UNCONFIRMED_AFTER_MS } from '../delivery/recipient-status';
 
 export interface JobStatusView {
   jobId: string;
@@ -11,17 +12,38 @@ export interface JobStatusView {
   summary: JobSummary;
 }
 
+/** When a status is read, and after how long an unknown outcome no event resolved reads UNCONFIRMED. */
+export interface StatusReading {
+  now: Date;
+  unconfirmedAfterMs: number;
+}
+
+const readingNow = (): StatusReading => ({ now: new Date(), unconfirmedAfterMs: DEFAULT_UNCONFIRMED_AFTER_MS });
+
 /**
- * A job of another organization is the contract's 401; a job of the caller's organization outside
- * the key's scope (another sender of a bound key, or not created by a key minted by generate-key)
- * is answered as if it did not exist (404), so a narrowed key learns nothing about the others.
+ * The job a caller may read, or the answer that says why not. A job of another organization is
+ * the contract's 401; a job of the caller's organization outside the key's scope (another sender
+ * of a bound key, or not created by a key minted by generate-key) is answered as if it did not
+ * exist (404), so a narrowed key learns nothing about the others. Every read of a job (status,
+ * recipients) goes through here.
  */
-export async function getJobStatus(broadcasts: BroadcastRepository, caller: ScopedCaller, jobId: string): Promise<JobStatusView> {
+export async function readableJob(broadcasts: BroadcastRepository, caller: ScopedCaller, jobId: string): Promise<BroadcastJob> {
   requireOperationInScope(caller, 'read-job-status');
   const job = await broadcasts.getJob(jobId);
   if (!job) throw new JobNotFoundError(jobId);
   if (job.organizationId !== caller.organizationId) throw new JobOfAnotherOrganizationError();
   if (!isJobInScope(caller, job)) throw new JobNotFoundError(jobId);
-  const { status, summary } = summarizeJob(job, await broadcasts.getChunkProgress(jobId));
+  return job;
+}
+
+export async function getJobStatus(
+  broadcasts: BroadcastRepository,
+  caller: ScopedCaller,
+  jobId: string,
+  reading: StatusReading = readingNow(),
+): Promise<JobStatusView> {
+  const job = await readableJob(broadcasts, caller, jobId);
+  const progress = await broadcasts.getJobProgress(jobId);
+  const { status, summary } = summarizeJob(job, progress.chunks, { codes: progress.tally, ...reading });
   return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary };
 }

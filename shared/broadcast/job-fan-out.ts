@@ -14,7 +14,7 @@ import { opaqueId, type IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
 import { OutboundQueueUnavailableError } from './errors';
-import type { BroadcastRepository, Clock, LedgerEntry, OutboundQueue, ProgressDelta, Sender } from './ports';
+import type { BroadcastRepository, Clock, JobRecipient, LedgerEntry, OutboundQueue, ProgressDelta, Sender } from './ports';
 
 export interface FanOutDependencies {
   broadcasts: BroadcastRepository;
@@ -27,6 +27,9 @@ type CommonField = 'jobId' | 'organizationId' | 'exposed' | 'wabaId' | 'phoneNum
 export type JobContent = BroadcastJob extends infer Job ? (Job extends BroadcastJob ? Omit<Job, CommonField> : never) : never;
 
 const JOB_ID_PREFIX = { template: 'pub', freeform: 'msg', earlier: 'leg' } as const satisfies Record<BroadcastJob['kind'], string>;
+
+/** What a job id of any kind looks like: anything else cannot name a job and is answered as unknown without a lookup. */
+export const isJobIdShape = (jobId: string): boolean => /^(pub|msg|leg)_[A-Za-z0-9_-]{1,64}$/.test(jobId);
 
 /**
  * A job id. With a seed (organization and Idempotency-Key) it is the same on every retry, so a
@@ -74,8 +77,17 @@ export type FanOutPlan =
       recipients: readonly ChunkRecipient[];
       /** Recipients refused at accept time: written to the ledger as they are, never queued. */
       refused?: readonly LedgerEntry[];
+      /** Every recipient of the request (refused ones included) as it named them: stored for the recipients list. */
+      listed: readonly JobRecipient[];
     }
   | { job: Extract<BroadcastJob, { kind: 'freeform' }>; to: string; body: Record<string, unknown> };
+
+/**
+ * The recipients a job lists. A free-form request names one whole international number: no
+ * calling-code table is kept to split it, so its countryCode is '' and toPhoneNumber the number.
+ */
+const listedRecipientsOf = (plan: FanOutPlan): readonly JobRecipient[] =>
+  'listed' in plan ? plan.listed : [{ index: 0, countryCode: '', toPhoneNumber: plan.to }];
 
 function messagesOf(plan: FanOutPlan): OutboundMessage[] {
   const { job } = plan;
@@ -125,7 +137,7 @@ export async function recordAndFanOut(dependencies: FanOutDependencies, plan: Fa
   let queueing = false;
   try {
     // The job exists before any chunk can be processed, so workers always find it.
-    created = (await broadcasts.createJob(job, chunkSizesOf(job))).created;
+    created = (await broadcasts.createJob(job, chunkSizesOf(job), listedRecipientsOf(plan))).created;
     const refused = 'refused' in plan ? (plan.refused ?? []) : [];
     if (refused.length > 0) await recordRefused(broadcasts, job, refused);
     if (messages.length > 0) {

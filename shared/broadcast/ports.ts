@@ -1,6 +1,7 @@
 /** What the broadcast use cases need from the outside world. Adapters live in shared/adapters. */
 import type { BroadcastJob, ChunkProgress } from './broadcast-job';
 import type { OutboundMessage } from './chunk-message';
+import type { DeliveryFacts, TallyCode } from '../delivery/recipient-status';
 
 export interface Sender {
   phoneNumber: string;
@@ -40,12 +41,23 @@ export interface LedgerEntry {
 export type ClaimResult = { claimed: true } | { claimed: false; existing: LedgerEntry };
 
 export interface BroadcastRepository {
-  /** Idempotent: a job id that exists keeps its items and progress; `created` says whether this call wrote the job. */
-  createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<{ created: boolean }>;
-  /** Deletes a job that could not be queued: its item, its chunks and any ledger entries written at accept time. */
+  /**
+   * Idempotent: a job id that exists keeps its items and progress; `created` says whether this call wrote the job.
+   * `recipients` (every recipient of the request, refused ones included, by index) are stored one item per chunk
+   * with the chunk items, for the recipients list.
+   */
+  createJob(job: BroadcastJob, chunkSizes: readonly number[], recipients?: readonly JobRecipient[]): Promise<{ created: boolean }>;
+  /** Deletes a job that could not be queued: its item, its chunks, its recipients and any ledger entries written at accept time. */
   discardJob(jobId: string): Promise<void>;
   getJob(jobId: string): Promise<BroadcastJob | undefined>;
   getChunkProgress(jobId: string): Promise<ChunkProgress[]>;
+  /** The chunks and every tally code of a job (consistent reads): what the status summary counts. */
+  getJobProgress(jobId: string): Promise<JobProgress>;
+  /**
+   * One chunk's recipients as accepted (undefined for jobs recorded before they were kept) and its
+   * ledger entries with Meta's delivery facts (a consistent read): what the recipients list shows.
+   */
+  readChunkRecipients(jobId: string, chunkIndex: number): Promise<ChunkRecipientRecords>;
 
   /**
    * Notes the chunk's first start. False when the chunk does not exist: its job was discarded at
@@ -68,6 +80,25 @@ export interface BroadcastRepository {
    * can be matched to its job and recipient; undefined when no entry holds that id.
    */
   findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined>;
+}
+
+/** A recipient as the accepting request named it (free-form: the whole number, countryCode ''). */
+export interface JobRecipient {
+  index: number;
+  countryCode: string;
+  toPhoneNumber: string;
+}
+
+export interface JobProgress {
+  chunks: ChunkProgress[];
+  /** Every tally code written for the job, by recipient index (shared/delivery/recipient-status.ts). */
+  tally: Array<[index: number, code: TallyCode]>;
+}
+
+export interface ChunkRecipientRecords {
+  listed?: JobRecipient[];
+  /** Ledger entries in index order. */
+  ledger: Array<{ entry: LedgerEntry; facts: DeliveryFacts }>;
 }
 
 export interface LedgerEntryLocation {

@@ -195,6 +195,7 @@ export async function sendEarlierTemplate(
     await recordAndFanOut(dependencies, {
       job,
       recipients: triage.accepted.map(([index, to, parameters]): ChunkRecipient => [index, to, parameters]),
+      listed: input.recipients.map((recipient, index) => ({ index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() })),
       refused: triage.failed.map((failure) => ({
         index: failure.index,
         to: failure.to,

@@ -36,7 +36,8 @@ export interface SendTemplateBroadcastDependencies {
 export type BroadcastCaller = ScopedCaller;
 
 export type SendTemplateBroadcastResult =
-  | { kind: 'queued'; recipients: number }
+  /** `jobId` is absent from answers an Idempotency-Key stored before jobs of this size reported their id. */
+  | { kind: 'queued'; recipients: number; jobId?: string }
   | { kind: 'job'; jobId: string; status: 'PROCESSING'; totalRecipients: number; chunkSize: number; totalChunks: number };
 
 /** E.164 allows at most 15 digits including the country code. */
@@ -137,11 +138,12 @@ async function acceptBroadcast(
       createdByCredentialId: caller.credentialId,
     },
   );
-  await recordAndFanOut(dependencies, { job, recipients });
+  const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
+  await recordAndFanOut(dependencies, { job, recipients, listed });
 
   return job.exposed
     ? { kind: 'job', jobId: job.jobId, status: 'PROCESSING', totalRecipients: job.totalRecipients, chunkSize: CHUNK_SIZE, totalChunks: job.totalChunks }
-    : { kind: 'queued', recipients: job.totalRecipients };
+    : { kind: 'queued', recipients: job.totalRecipients, jobId: job.jobId };
 }
 
 export async function sendTemplateBroadcast(

@@ -78,6 +78,7 @@ const mappings: Readonly<Record<string, Mapping>> = {
   TEMPLATE_MISMATCH: { statusCode: 400, code: 'TEMPLATE_MISMATCH' },
   TEMPLATE_PARAMETER_COUNT: { statusCode: 400, code: 'TEMPLATE_PARAMETER_COUNT' },
   JOB_NOT_FOUND: { statusCode: 404, code: 'JOB_NOT_FOUND' },
+  INVALID_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
   JOB_OF_ANOTHER_ORGANIZATION: { statusCode: 401, code: 'UNAUTHORIZED' },
   IDEMPOTENCY_KEY_IN_PROGRESS: { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
   IDEMPOTENCY_KEY_REUSED: { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' },

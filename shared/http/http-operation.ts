@@ -54,6 +54,8 @@ export interface HttpResult {
   headers?: Record<string, string>;
   /** Binary answer instead of JSON `body` (sent base64-encoded with `isBase64Encoded`). */
   rawBody?: Buffer;
+  /** Text answer instead of JSON `body` (e.g. CSV), sent as it is; `headers` give its Content-Type. */
+  textBody?: string;
 }
 
 /**

@@ -11,9 +11,13 @@ import {
   IdempotencyKeyReusedError,
   SenderNotOwnedError,
 } from '../../shared/broadcast/errors';
+import type { DeliveryFacts, TallyCode } from '../../shared/delivery/recipient-status';
 import type {
   BroadcastRepository,
+  ChunkRecipientRecords,
   ClaimResult,
+  JobProgress,
+  JobRecipient,
   Clock,
   IdempotencyGuard,
   LedgerEntry,
@@ -239,6 +243,10 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
   readonly jobs = new Map<string, BroadcastJob>();
   readonly chunks = new Map<string, ChunkRecord>();
   readonly ledger = new Map<string, LedgerEntry>();
+  /** Read side: recipients as accepted (`<jobId>#<chunk>`), tally codes (`<jobId>#T#<index>`) and Meta's facts (ledger ids). */
+  readonly listedRecipients = new Map<string, JobRecipient[]>();
+  readonly tallyCodes = new Map<string, TallyCode>();
+  readonly deliveryFacts = new Map<string, DeliveryFacts>();
   readonly calls = new Map<RepositoryMethod, number>();
   /** Decides, per call, whether the call fails (return the error to throw). */
   failWhen?: (method: RepositoryMethod, callNumber: number) => Error | undefined;
@@ -275,10 +283,14 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return chunk && copy(chunk);
   }
 
-  async createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<{ created: boolean }> {
+  async createJob(job: BroadcastJob, chunkSizes: readonly number[], recipients: readonly JobRecipient[] = []): Promise<{ created: boolean }> {
     this.touch('createJob');
     const created = !this.jobs.has(job.jobId);
     if (created) this.jobs.set(job.jobId, copy(job));
+    for (const recipient of recipients) {
+      const id = InMemoryBroadcastRepository.chunkId(job.jobId, Math.floor(recipient.index / job.chunkSize));
+      if (created || !this.listedRecipients.has(id)) this.listedRecipients.set(id, [...(this.listedRecipients.get(id) ?? []), copy(recipient)]);
+    }
     chunkSizes.forEach((recipientCount, chunkIndex) => {
       const id = InMemoryBroadcastRepository.chunkId(job.jobId, chunkIndex);
       if (!this.chunks.has(id)) this.chunks.set(id, { recipientCount, sent: 0, failed: 0, unknown: 0, failuresByReason: {} });
@@ -288,7 +300,7 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
 
   async discardJob(jobId: string): Promise<void> {
     this.touch('discardJob');
-    for (const store of [this.chunks, this.ledger]) {
+    for (const store of [this.chunks, this.ledger, this.listedRecipients, this.tallyCodes, this.deliveryFacts]) {
       for (const id of [...store.keys()]) if (id.startsWith(`${jobId}#`)) store.delete(id);
     }
     this.jobs.delete(jobId);
@@ -315,6 +327,34 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
         done: chunk.doneAt !== undefined,
       }))
       .sort((a, b) => a.chunkIndex - b.chunkIndex);
+  }
+
+  async getJobProgress(jobId: string): Promise<JobProgress> {
+    this.touch('getJobProgress');
+    const prefix = `${jobId}#T#`;
+    const tally = [...this.tallyCodes.entries()]
+      .filter(([id]) => id.startsWith(prefix))
+      .map(([id, code]): [number, TallyCode] => [Number(id.slice(prefix.length)), code]);
+    return { chunks: await this.getChunkProgress(jobId), tally };
+  }
+
+  async readChunkRecipients(jobId: string, chunkIndex: number): Promise<ChunkRecipientRecords> {
+    this.touch('readChunkRecipients');
+    const listed = this.listedRecipients.get(InMemoryBroadcastRepository.chunkId(jobId, chunkIndex));
+    return {
+      ...(listed ? { listed: copy(listed) } : {}),
+      ledger: this.entriesOf(jobId, chunkIndex).map((entry) => ({
+        entry,
+        facts: copy(this.deliveryFacts.get(InMemoryBroadcastRepository.ledgerId(jobId, chunkIndex, entry.index)) ?? {}),
+      })),
+    };
+  }
+
+  /** Test helper: what the delivery event processor would write for one recipient (facts and tally code). */
+  recordDelivery(jobId: string, chunkIndex: number, index: number, facts: DeliveryFacts, tallyCode?: TallyCode): void {
+    const id = InMemoryBroadcastRepository.ledgerId(jobId, chunkIndex, index);
+    this.deliveryFacts.set(id, { ...(this.deliveryFacts.get(id) ?? {}), ...facts });
+    if (tallyCode !== undefined) this.tallyCodes.set(`${jobId}#T#${index}`, tallyCode);
   }
 
   private chunkRecord(jobId: string, chunkIndex: number): ChunkRecord {

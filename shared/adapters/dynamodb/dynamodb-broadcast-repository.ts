@@ -16,13 +16,25 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastJob, ChunkProgress } from '../../broadcast/broadcast-job';
-import type { BroadcastRepository, ClaimResult, LedgerEntry, LedgerEntryLocation, ProgressDelta } from '../../broadcast/ports';
+import type {
+  BroadcastRepository,
+  ChunkRecipientRecords,
+  ClaimResult,
+  JobProgress,
+  JobRecipient,
+  LedgerEntry,
+  LedgerEntryLocation,
+  ProgressDelta,
+} from '../../broadcast/ports';
 import { classifyStoreFaults } from './dynamodb-errors';
 import {
   FAILURE_PREFIX,
   claimItem,
   decodeChunk,
+  decodeDeliveryFacts,
   decodeJob,
+  decodeRecipients,
+  decodeTally,
   decodeLedgerEntry,
   decodeLedgerStatus,
   expiresAtFrom,
@@ -33,6 +45,7 @@ import {
   ledgerIndexOf,
   newChunkItem,
   outcomeUpdate,
+  recipientsItem,
   tallyOutcomeUpdates,
 } from './messaging-table';
 import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
@@ -61,11 +74,17 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     }
   }
 
-  async createJob(job: BroadcastJob, chunkSizes: readonly number[]): Promise<{ created: boolean }> {
+  async createJob(job: BroadcastJob, chunkSizes: readonly number[], recipients: readonly JobRecipient[] = []): Promise<{ created: boolean }> {
     const expiresAt = expiresAtFrom(new Date(job.createdAt));
+    const recipientsByChunk = new Map<number, JobRecipient[]>();
+    for (const recipient of recipients) {
+      const chunkIndex = Math.floor(recipient.index / job.chunkSize);
+      recipientsByChunk.set(chunkIndex, [...(recipientsByChunk.get(chunkIndex) ?? []), recipient]);
+    }
     const [created] = await Promise.all([
       this.putIfAbsent(jobItem(job)),
       ...chunkSizes.map((recipientCount, chunkIndex) => this.putIfAbsent(newChunkItem(job.jobId, chunkIndex, recipientCount, expiresAt))),
+      ...[...recipientsByChunk].map(([chunkIndex, listed]) => this.putIfAbsent(recipientsItem(job.jobId, chunkIndex, listed, expiresAt))),
     ]);
     return { created: created! };
   }
@@ -100,6 +119,33 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
       ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':chunk': messagingKeys.chunkPrefix },
     });
     return items.map(decodeChunk);
+  }
+
+  async getJobProgress(jobId: string): Promise<JobProgress> {
+    // Two queries, not one over the partition: the RECIPIENTS# items (~14 KB each) sort between CHUNK# and TALLY#.
+    const partitionItems = (prefix: string) =>
+      this.queryAll({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':prefix': prefix },
+        ConsistentRead: true,
+      });
+    const [chunks, tallies] = await Promise.all([partitionItems(messagingKeys.chunkPrefix), partitionItems(messagingKeys.tallyPrefix)]);
+    return { chunks: chunks.map(decodeChunk), tally: tallies.flatMap(decodeTally) };
+  }
+
+  async readChunkRecipients(jobId: string, chunkIndex: number): Promise<ChunkRecipientRecords> {
+    const [listed, ledger] = await Promise.all([
+      this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: messagingKeys.recipients(jobId, chunkIndex), ConsistentRead: true })),
+      this.queryAll({
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': ledgerPartition(jobId, chunkIndex) },
+        ConsistentRead: true,
+      }),
+    ]);
+    return {
+      ...(listed.Item ? { listed: decodeRecipients(listed.Item) } : {}),
+      ledger: ledger.map((item) => ({ entry: decodeLedgerEntry(item), facts: decodeDeliveryFacts(item) })).sort((a, b) => a.entry.index - b.entry.index),
+    };
   }
 
   async markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean> {

@@ -7,6 +7,8 @@
  *                                                    (+ gsi1: WAMID#<message id> / LEDGER)
  *   pk JOB#<jobId>                 sk TALLY#<0000>   50 recipients' status codes (r<00000> attributes,
  *                                                    shared/delivery/recipient-status.ts): the summary's counts
+ *   pk JOB#<jobId>                 sk RECIPIENTS#<0000>  a chunk's recipients as accepted (countryCode,
+ *                                                    toPhoneNumber per index): the recipients list
  *   pk PACE#<accountKey>           sk PACE           a business account's next free send slot
  *   pk BCNAME#<org>#<name>         sk NAME           an earlier send-bulk campaign name's claim
  *   pk UPSTREAM#<org>#MEDIA#<id>   sk UPSTREAM_ID    a media id uploaded through /upstream
@@ -19,6 +21,7 @@
 import * as v from 'valibot';
 import { broadcastJobSchema, type BroadcastJob, type ChunkProgress } from '../../broadcast/broadcast-job';
 import type { LedgerEntry } from '../../broadcast/ports';
+import type { JobRecipient } from '../../broadcast/ports';
 import type { StatusEvent } from '../../delivery/ports';
 import { TALLY_BUCKET_SIZE, type DeliveryFacts, type DeliveryStage, type TallyCode } from '../../delivery/recipient-status';
 
@@ -47,6 +50,8 @@ export const messagingKeys = {
   /** Tally item of the recipients [bucket × 50, bucket × 50 + 49] of a job (TALLY_BUCKET_SIZE). */
   tally: (jobId: string, bucket: number) => ({ pk: `JOB#${jobId}`, sk: `TALLY#${String(bucket).padStart(4, '0')}` }),
   tallyPrefix: 'TALLY#',
+  /** The recipients of one chunk as the request named them (one item per chunk, written with the job). */
+  recipients: (jobId: string, chunkIndex: number) => ({ pk: `JOB#${jobId}`, sk: `RECIPIENTS#${String(chunkIndex).padStart(4, '0')}` }),
   /** The attribute of one recipient (its index in the request) inside its tally item. */
   tallyAttribute: (index: number) => `r${String(index).padStart(5, '0')}`,
   pacer: (accountKey: string) => ({ pk: `PACE#${accountKey}`, sk: 'PACE' }),
@@ -286,4 +291,64 @@ export function deliveryFactsUpdate(event: Pick<StatusEvent, 'stage' | 'timestam
     update.values[`:f${index}`] = value;
   });
   return update;
+}
+
+/* ---------------------------------------------------------- recipients */
+
+/**
+ * A chunk's recipients in one compact string attribute: one line per recipient, in index order
+ * from `firstIndex`, `countryCode` TAB `toPhoneNumber` (about 14 bytes a recipient, ~14 KB for a
+ * chunk of 1,000: one item, one write). Values are digits on every path but the earlier
+ * send-single / send-bulk, whose unvalidated numbers are refused as recipients yet listed: there
+ * tabs and line breaks become spaces and a value is cut at MAX_LISTED_VALUE characters, so no
+ * request can push the item past DynamoDB's 400 KB.
+ */
+export const MAX_LISTED_VALUE = 32;
+const listedValue = (value: string): string => value.replace(/[\t\r\n]/g, ' ').slice(0, MAX_LISTED_VALUE);
+
+export function recipientsItem(jobId: string, chunkIndex: number, recipients: readonly JobRecipient[], expiresAt: number): Item {
+  const firstIndex = recipients[0]?.index ?? 0;
+  recipients.forEach((recipient, position) => {
+    if (recipient.index !== firstIndex + position) throw new TypeError(`Recipients of chunk ${chunkIndex} must be consecutive from index ${firstIndex}`);
+  });
+  return {
+    ...messagingKeys.recipients(jobId, chunkIndex),
+    firstIndex,
+    recipients: recipients.map((recipient) => `${listedValue(recipient.countryCode)}\t${listedValue(recipient.toPhoneNumber)}`).join('\n'),
+    expiresAt,
+  };
+}
+
+const storedRecipientsSchema = v.object({ firstIndex: v.pipe(v.number(), v.integer(), v.minValue(0)), recipients: v.string() });
+
+export function decodeRecipients(item: Item): JobRecipient[] {
+  const result = v.safeParse(storedRecipientsSchema, item);
+  if (!result.success) throw new MalformedMessagingItemError(`Stored recipients ${String(item.pk)} ${String(item.sk)} do not match the recipients schema`);
+  const { firstIndex, recipients } = result.output;
+  if (recipients === '') return [];
+  return recipients.split('\n').map((line, position) => {
+    const tab = line.indexOf('\t');
+    return { index: firstIndex + position, countryCode: line.slice(0, tab), toPhoneNumber: line.slice(tab + 1) };
+  });
+}
+
+/* --------------------------------------------------------------- tally */
+
+const TALLY_ATTRIBUTE = /^r(\d{5})$/;
+
+/** The tally codes an item holds, by recipient index (attributes `r<00000>`; anything else is ignored). */
+export function decodeTally(item: Item): Array<[index: number, code: TallyCode]> {
+  const bucket = /^TALLY#(\d+)$/.exec(String(item.sk));
+  if (!bucket) throw new MalformedMessagingItemError(`Stored tally ${String(item.pk)} ${String(item.sk)} has no bucket`);
+  const first = Number(bucket[1]) * TALLY_BUCKET_SIZE;
+  const codes: Array<[number, TallyCode]> = [];
+  for (const [name, value] of Object.entries(item)) {
+    const attribute = TALLY_ATTRIBUTE.exec(name);
+    if (!attribute || typeof value !== 'string') continue;
+    const index = Number(attribute[1]);
+    // A code outside its bucket would be counted twice by a sloppy writer: never trusted.
+    if (index < first || index >= first + TALLY_BUCKET_SIZE) throw new MalformedMessagingItemError(`Stored tally ${String(item.sk)} holds recipient ${index} of another bucket`);
+    codes.push([index, value]);
+  }
+  return codes;
 }

@@ -14,11 +14,17 @@ export const jsonResponse = (requestId: string, result: HttpResult): APIGatewayP
         body: result.rawBody.toString('base64'),
         isBase64Encoded: true,
       }
-    : {
-        statusCode: result.statusCode,
-        headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...result.headers },
-        body: JSON.stringify(result.body),
-      };
+    : result.textBody !== undefined
+      ? {
+          statusCode: result.statusCode,
+          headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Request-Id': requestId, ...result.headers },
+          body: result.textBody,
+        }
+      : {
+          statusCode: result.statusCode,
+          headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...result.headers },
+          body: JSON.stringify(result.body),
+        };
 
 /**
  * Every failure becomes the surface's error answer through the one error table; the request log

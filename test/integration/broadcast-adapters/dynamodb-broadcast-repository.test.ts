@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
@@ -218,5 +218,62 @@ describe('DynamoDbBroadcastRepository', () => {
     const progress = await repository.getChunkProgress(job.jobId);
     expect(progress[0]).toMatchObject({ sent: 0, failuresByReason: {} });
     expect(progress[1]).toMatchObject({ sent: 4, failed: 3, unknown: 1, failuresByReason: { INVALID_PHONE_NUMBER: 2, '130429': 1 } });
+  });
+
+  describe('read side', () => {
+    const listedOf = (count: number) => Array.from({ length: count }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
+
+    it('stores the recipients in one small item per chunk and reads them back with the ledger and its delivery facts', async () => {
+      const job = newJob([1000, 2]);
+      await repository.createJob(job, [1000, 2], [...listedOf(1002).slice(0, 1001), { index: 1001, countryCode: '1\t2', toPhoneNumber: 'x'.repeat(100) }]);
+      const stored = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `JOB#${job.jobId}`, sk: 'RECIPIENTS#0000' } }));
+      // About 14 bytes a recipient: one write of ~14 KB for a chunk of 1,000.
+      expect(Buffer.byteLength(String(stored.Item?.recipients))).toBeLessThan(15_000);
+
+      await repository.recordOutcomes(job.jobId, 0, [outcome(0, 'SENT'), outcome(1, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' })]);
+      await dynamo.documentClient.send(
+        new UpdateCommand({
+          TableName: dynamo.tableNames.messaging,
+          Key: { pk: `LEDGER#${job.jobId}#0`, sk: 'R#00000' },
+          UpdateExpression: 'SET deliveredAt = :at',
+          ExpressionAttributeValues: { ':at': '2026-03-01T09:01:00.000Z' },
+        }),
+      );
+      const first = await repository.readChunkRecipients(job.jobId, 0);
+      expect(first.listed).toHaveLength(1000);
+      expect(first.listed![999]).toEqual({ index: 999, countryCode: '91', toPhoneNumber: '9800000999' });
+      expect(first.ledger.map(({ entry, facts }) => [entry.index, entry.status, facts])).toEqual([
+        [0, 'SENT', { deliveredAt: '2026-03-01T09:01:00.000Z' }],
+        [1, 'FAILED', {}],
+      ]);
+      const second = await repository.readChunkRecipients(job.jobId, 1);
+      // An unvalidated value of the earlier operations is kept on one line and cut, so no request can outgrow the item.
+      expect(second.listed).toEqual([
+        { index: 1000, countryCode: '91', toPhoneNumber: '9800001000' },
+        { index: 1001, countryCode: '1 2', toPhoneNumber: 'x'.repeat(32) },
+      ]);
+      expect((await repository.readChunkRecipients('pub_never', 0)).listed).toBeUndefined();
+    });
+
+    it('reads chunks and tally codes in one progress read; discarding the job deletes its recipients and tallies too', async () => {
+      const job = newJob([60]);
+      await repository.createJob(job, [60], listedOf(60));
+      for (const [bucket, codes] of [[0, { r00000: '3D', r00049: '1S' }], [1, { r00050: '2F:131049' }]] as const) {
+        await dynamo.documentClient.send(new PutCommand({ TableName: dynamo.tableNames.messaging, Item: { pk: `JOB#${job.jobId}`, sk: `TALLY#000${bucket}`, ...codes } }));
+      }
+      const progress = await repository.getJobProgress(job.jobId);
+      expect(progress.chunks).toEqual([expect.objectContaining({ chunkIndex: 0, recipientCount: 60 })]);
+      expect(progress.tally.sort((a, b) => a[0] - b[0])).toEqual([
+        [0, '3D'],
+        [49, '1S'],
+        [50, '2F:131049'],
+      ]);
+
+      await repository.discardJob(job.jobId);
+      const left = await dynamo.documentClient.send(
+        new QueryCommand({ TableName: dynamo.tableNames.messaging, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `JOB#${job.jobId}` }, ConsistentRead: true }),
+      );
+      expect(left.Items).toEqual([]);
+    });
   });
 });

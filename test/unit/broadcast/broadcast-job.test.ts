@@ -1,4 +1,5 @@
 import { summarizeJob, type BroadcastJob, type ChunkProgress } from '../../../shared/broadcast/broadcast-job';
+import { tallyCodes } from '../../../shared/delivery/recipient-status';
 
 const job: BroadcastJob = {
   kind: 'template',
@@ -28,11 +29,14 @@ const chunk = (chunkIndex: number, overrides: Partial<ChunkProgress> = {}): Chun
   ...overrides,
 });
 
+/** Jobs without tally codes (recorded before tallies, or not started) report no delivery facts. */
+const noDelivery = { delivered: 0, read: 0, unconfirmed: 0 };
+
 describe('summarizeJob', () => {
   it('is QUEUED_FOR_PROCESSING until a chunk has started, with everyone pending', () => {
     expect(summarizeJob(job, [chunk(0), chunk(1)])).toEqual({
       status: 'QUEUED_FOR_PROCESSING',
-      summary: { sent: 0, failed: 0, unknown: 0, pending: 1500, chunksDone: 0, chunksTotal: 2, failuresByReason: {} },
+      summary: { sent: 0, failed: 0, unknown: 0, pending: 1500, chunksDone: 0, chunksTotal: 2, failuresByReason: {}, ...noDelivery },
     });
     // No chunk items at all (not yet written) reads the same.
     expect(summarizeJob(job, []).status).toBe('QUEUED_FOR_PROCESSING');
@@ -56,7 +60,7 @@ describe('summarizeJob', () => {
   it('is COMPLETED when every chunk is done and every recipient was sent', () => {
     const { status, summary } = summarizeJob(job, [chunk(0, { started: true, done: true, sent: 1000 }), chunk(1, { started: true, done: true, sent: 500 })]);
     expect(status).toBe('COMPLETED');
-    expect(summary).toEqual({ sent: 1500, failed: 0, unknown: 0, pending: 0, chunksDone: 2, chunksTotal: 2, failuresByReason: {} });
+    expect(summary).toEqual({ sent: 1500, failed: 0, unknown: 0, pending: 0, chunksDone: 2, chunksTotal: 2, failuresByReason: {}, ...noDelivery });
   });
 
   it('is COMPLETED_WITH_FAILURES when some failed or are unknown, adding failure reasons over chunks', () => {
@@ -73,6 +77,7 @@ describe('summarizeJob', () => {
       chunksDone: 2,
       chunksTotal: 2,
       failuresByReason: { INVALID_PHONE_NUMBER: 5, '131049': 1, WORKER_ERROR: 2 },
+      ...noDelivery,
     });
     // Unknown outcomes alone also make it "with failures": not everyone is known to be sent.
     expect(summarizeJob(job, [chunk(0, { done: true, sent: 1000 }), chunk(1, { done: true, sent: 499, unknown: 1 })]).status).toBe(
@@ -93,5 +98,77 @@ describe('summarizeJob', () => {
     const { summary } = summarizeJob(job, [chunk(0, { started: true, sent: 1010 }), chunk(1, { started: true, sent: 520 })]);
     expect(summary.pending).toBe(0);
     expect(summary.sent).toBe(1530);
+  });
+});
+
+describe('summarizeJob with tally codes', () => {
+  const now = new Date('2026-03-02T12:00:00.000Z');
+  const hour = 3_600_000;
+  const reading = (codes: Array<[number, string]>, unconfirmedAfterMs = 24 * hour) => ({ codes, now, unconfirmedAfterMs });
+  const done = (chunkIndex: number, overrides: Partial<ChunkProgress> = {}) => chunk(chunkIndex, { started: true, done: true, ...overrides });
+
+  it('counts each recipient once by its one code: delivered and read are within sent, webhook failures within failed with Meta\'s code', () => {
+    const codes: Array<[number, string]> = [
+      [0, tallyCodes.sent],
+      [1, tallyCodes.delivered],
+      [2, tallyCodes.read],
+      [3, tallyCodes.failedByWebhook(131049)],
+      [4, tallyCodes.failedByWebhook(131049)],
+      [5, tallyCodes.failedOnSend('INVALID_PHONE_NUMBER')],
+      [6, tallyCodes.unknown(new Date(now.getTime() - hour))],
+    ];
+    const { summary } = summarizeJob({ ...job, totalRecipients: 10, totalChunks: 1 }, [chunk(0, { started: true, recipientCount: 10, sent: 5, failed: 1, unknown: 1 })], reading(codes));
+    expect(summary).toEqual({
+      sent: 3,
+      delivered: 2,
+      read: 1,
+      failed: 3,
+      failuresByReason: { '131049': 2, INVALID_PHONE_NUMBER: 1 },
+      unknown: 1,
+      unconfirmed: 0,
+      pending: 3,
+      chunksDone: 0,
+      chunksTotal: 1,
+    });
+  });
+
+  it('reads an unknown outcome as unconfirmed once the window has passed since it was recorded', () => {
+    const codes: Array<[number, string]> = [
+      [0, tallyCodes.unknown(new Date(now.getTime() - 25 * hour))],
+      [1, tallyCodes.unknown(new Date(now.getTime() - 23 * hour))],
+    ];
+    const small = { ...job, totalRecipients: 2, totalChunks: 1 };
+    expect(summarizeJob(small, [done(0, { recipientCount: 2, unknown: 2 })], reading(codes)).summary).toMatchObject({ unknown: 1, unconfirmed: 1, pending: 0 });
+    // The window is the reader's setting: a shorter one confirms both as unconfirmed.
+    expect(summarizeJob(small, [done(0, { recipientCount: 2, unknown: 2 })], reading(codes, 2 * hour)).summary).toMatchObject({ unknown: 0, unconfirmed: 2 });
+  });
+
+  it('merges the ledger\'s reasons and Meta\'s codes into one failuresByReason, over chunks', () => {
+    const codes: Array<[number, string]> = [
+      [0, tallyCodes.failedOnSend('131049')],
+      [1000, tallyCodes.failedByWebhook(131049)],
+      [1001, tallyCodes.failedByWebhook('131026')],
+      [1002, tallyCodes.failedOnSend('WORKER_ERROR')],
+    ];
+    const { summary } = summarizeJob(job, [done(0), done(1)], reading(codes));
+    expect(summary.failuresByReason).toEqual({ '131049': 2, '131026': 1, WORKER_ERROR: 1 });
+    expect(summary.failed).toBe(4);
+  });
+
+  it('counts a chunk without any tally code from its chunk counters (jobs recorded before tallies)', () => {
+    const codes: Array<[number, string]> = Array.from({ length: 500 }, (_, position): [number, string] => [1000 + position, tallyCodes.delivered]);
+    const { summary } = summarizeJob(job, [done(0, { sent: 990, failed: 10, failuresByReason: { WORKER_ERROR: 10 } }), done(1, { sent: 500 })], reading(codes));
+    expect(summary).toMatchObject({ sent: 1490, delivered: 500, failed: 10, failuresByReason: { WORKER_ERROR: 10 }, pending: 0 });
+  });
+
+  it('keeps the job state of the worker\'s outcomes: a webhook failure after the send does not reopen or fail the job', () => {
+    const small = { ...job, totalRecipients: 2, totalChunks: 1 };
+    const codes: Array<[number, string]> = [
+      [0, tallyCodes.failedByWebhook(131050)],
+      [1, tallyCodes.read],
+    ];
+    const { status, summary } = summarizeJob(small, [done(0, { recipientCount: 2, sent: 2 })], reading(codes));
+    expect(status).toBe('COMPLETED');
+    expect(summary).toMatchObject({ sent: 1, failed: 1, read: 1, failuresByReason: { '131050': 1 } });
   });
 });

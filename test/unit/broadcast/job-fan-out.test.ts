@@ -36,6 +36,7 @@ const expectNothingStored = (broadcasts: InMemoryBroadcastRepository) => {
   expect(broadcasts.jobs.size).toBe(0);
   expect(broadcasts.chunks.size).toBe(0);
   expect(broadcasts.ledger.size).toBe(0);
+  expect(broadcasts.listedRecipients.size).toBe(0);
 };
 
 describe('newJob', () => {
@@ -68,6 +69,7 @@ describe('newJob', () => {
 });
 
 describe('recordAndFanOut', () => {
+  const listed = (count: number) => Array.from({ length: count }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
   const templateJob = (totalRecipients: number) =>
     newJob(
       { kind: 'earlier', mode: 'bulk', broadcastName: 'spring', template: templateRef },
@@ -82,7 +84,7 @@ describe('recordAndFanOut', () => {
       return [index, `9198${String(index).padStart(8, '0')}`, ['a']];
     });
     const refused = [{ index: 0, to: '91', status: 'FAILED' as const, failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 0, updatedAt: clock.now().toISOString() }];
-    await recordAndFanOut(kit.dependencies, { job, recipients, refused });
+    await recordAndFanOut(kit.dependencies, { job, recipients, refused, listed: listed(1_500) });
     expect(kit.queue.messages.map((message) => [message.chunkIndex, message.recipients.length])).toEqual([
       [0, 999],
       [1, 500],
@@ -95,7 +97,7 @@ describe('recordAndFanOut', () => {
   it('settles the chunks at once when every recipient was refused', async () => {
     const kit = setup();
     const refused = [{ index: 0, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
-    await recordAndFanOut(kit.dependencies, { job: templateJob(1), recipients: [], refused });
+    await recordAndFanOut(kit.dependencies, { job: templateJob(1), recipients: [], refused, listed: listed(1) });
     expect(kit.queue.batches).toHaveLength(0);
     expect(kit.broadcasts.chunk('leg_1', 0)?.doneAt).toBeDefined();
   });
@@ -104,7 +106,7 @@ describe('recordAndFanOut', () => {
     const kit = setup();
     kit.queue.failure = new StoreUnavailableError('SQS is down');
     const refused = [{ index: 1, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
-    const attempt = recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [[0, '919800000001', ['a']]], refused });
+    const attempt = recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [[0, '919800000001', ['a']]], refused, listed: listed(2) });
     await expect(attempt).rejects.toThrow(OutboundQueueUnavailableError);
     expect(kit.broadcasts.callsOf('createJob')).toBe(1);
     expectNothingStored(kit.broadcasts);
@@ -114,16 +116,16 @@ describe('recordAndFanOut', () => {
     const kit = setup();
     const refusal = new Error('SQS refused 1 outbound messages: InvalidMessageContents');
     kit.queue.failure = refusal;
-    await expect(recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [[0, '919800000001', ['a']]] })).rejects.toBe(refusal);
+    await expect(recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [[0, '919800000001', ['a']]], listed: listed(2) })).rejects.toBe(refusal);
     expectNothingStored(kit.broadcasts);
   });
 
   it('never discards a job that existed before the call', async () => {
     const kit = setup();
     const job = templateJob(1);
-    await recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]] });
+    await recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]], listed: listed(1) });
     kit.queue.failure = new StoreUnavailableError('SQS is down');
-    await expect(recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]] })).rejects.toThrow(OutboundQueueUnavailableError);
+    await expect(recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]], listed: listed(1) })).rejects.toThrow(OutboundQueueUnavailableError);
     expect(kit.broadcasts.jobs.has('leg_1')).toBe(true);
     expect(kit.broadcasts.callsOf('discardJob')).toBe(0);
   });
@@ -133,7 +135,7 @@ describe('recordAndFanOut', () => {
     const storeDown = new Error('store down');
     kit.broadcasts.failWhen = (method) => (method === 'recordOutcomes' ? storeDown : undefined);
     const refused = [{ index: 0, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
-    await expect(recordAndFanOut(kit.dependencies, { job: templateJob(1), recipients: [], refused })).rejects.toBe(storeDown);
+    await expect(recordAndFanOut(kit.dependencies, { job: templateJob(1), recipients: [], refused, listed: listed(1) })).rejects.toBe(storeDown);
     expectNothingStored(kit.broadcasts);
   });
 });

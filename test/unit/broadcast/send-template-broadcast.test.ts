@@ -90,7 +90,7 @@ describe('sendTemplateBroadcast: rules', () => {
   it('does not treat the same national number under another country code as a duplicate', async () => {
     const kit = setup();
     const request = withRecipient(broadcastRequest(3), 2, { countryCode: '44', toPhoneNumber: recipientNumber(0), templateParams: ['a', 'b'] });
-    await expect(kit.send(request)).resolves.toEqual({ kind: 'queued', recipients: 3 });
+    await expect(kit.send(request)).resolves.toEqual({ kind: 'queued', recipients: 3, jobId: expect.stringMatching(/^pub_/) });
   });
 
   it('refuses more than 15 digits of country code + number (after the trunk zero), and accepts exactly 15', async () => {
@@ -102,7 +102,7 @@ describe('sendTemplateBroadcast: rules', () => {
     expectNothingAccepted(kit);
 
     const fifteen = withRecipient(broadcastRequest(3), 2, { countryCode: '91', toPhoneNumber: '0123456789012', templateParams: ['a', 'b'] });
-    await expect(kit.send(fifteen)).resolves.toEqual({ kind: 'queued', recipients: 3 });
+    await expect(kit.send(fifteen)).resolves.toEqual({ kind: 'queued', recipients: 3, jobId: expect.stringMatching(/^pub_/) });
     expect(kit.queue.messages[0]!.recipients[2]).toEqual([2, '91123456789012', ['a', 'b']]);
   });
 
@@ -174,7 +174,7 @@ describe('sendTemplateBroadcast: rules', () => {
     await expect(failure).rejects.toBeInstanceOf(TemplateMismatchError);
     await expect(failure).rejects.toThrow('templateId tpl_2 does not identify template order_update (en_US)');
     expectNothingAccepted(kit);
-    await expect(kit.send(broadcastRequest(2, { templateLanguage: 'pt_BR', templateId: 'tpl_1_pt' }))).resolves.toEqual({ kind: 'queued', recipients: 2 });
+    await expect(kit.send(broadcastRequest(2, { templateLanguage: 'pt_BR', templateId: 'tpl_1_pt' }))).resolves.toEqual({ kind: 'queued', recipients: 2, jobId: expect.stringMatching(/^pub_/) });
     expect(kit.broadcasts.jobs.values().next().value).toMatchObject({ kind: 'template' });
     expect((kit.broadcasts.jobs.values().next().value as { template?: unknown }).template).toEqual({ name: 'order_update', language: 'pt_BR', category: 'UTILITY', id: 'tpl_1_pt' });
   });
@@ -234,7 +234,7 @@ describe('sendTemplateBroadcast: rules', () => {
     // The bound sender itself is fine.
     await expect(
       kit.send(broadcastRequest(2, { fromPhoneNumber: SECOND_SENDER.phoneNumber }), { caller: { organizationId: ORG, scope: { kind: 'sender', phoneNumber: SECOND_SENDER.phoneNumber } } }),
-    ).resolves.toEqual({ kind: 'queued', recipients: 2 });
+    ).resolves.toEqual({ kind: 'queued', recipients: 2, jobId: expect.stringMatching(/^pub_/) });
   });
 });
 
@@ -243,7 +243,7 @@ describe('sendTemplateBroadcast: chunking and the job', () => {
 
   it('queues 1,000 recipients as one chunk and answers queued', async () => {
     const kit = setup();
-    await expect(kit.send(broadcastRequest(1000))).resolves.toEqual({ kind: 'queued', recipients: 1000 });
+    await expect(kit.send(broadcastRequest(1000))).resolves.toEqual({ kind: 'queued', recipients: 1000, jobId: expect.stringMatching(/^pub_/) });
     const [job] = [...kit.broadcasts.jobs.values()];
     expect(job).toMatchObject({ exposed: false, totalRecipients: 1000, totalChunks: 1, chunkSize: CHUNK_SIZE, createdAt: '2026-03-01T09:00:00.000Z' });
     expect(chunkMessagesOf(kit)).toHaveLength(1);
@@ -348,7 +348,7 @@ describe('sendTemplateBroadcast: chunking and the job', () => {
     const first = kit.send(broadcastRequest(3), { idempotencyKey: 'slow' });
     await expect(kit.send(broadcastRequest(3), { idempotencyKey: 'slow' })).rejects.toBeInstanceOf(IdempotencyKeyInProgressError);
     release();
-    await expect(first).resolves.toEqual({ kind: 'queued', recipients: 3 });
+    await expect(first).resolves.toEqual({ kind: 'queued', recipients: 3, jobId: expect.stringMatching(/^pub_/) });
   });
 
   it('records nothing when the template read fails', async () => {

@@ -27,6 +27,12 @@ describe('configuration (valibot, parsed once at init)', () => {
     );
   });
 
+  test('UNCONFIRMED_AFTER_HOURS sets the window after which an unresolved unknown outcome reads UNCONFIRMED (default 24 h)', () => {
+    expect(parseAppConfig({}).delivery.unconfirmedAfterMs).toBe(24 * 3_600_000);
+    expect(parseAppConfig({ UNCONFIRMED_AFTER_HOURS: '0.5' }).delivery.unconfirmedAfterMs).toBe(1_800_000);
+    expect(messageOf(() => parseAppConfig({ UNCONFIRMED_AFTER_HOURS: '-1' }))).toBe('UNCONFIRMED_AFTER_HOURS must be a positive number');
+  });
+
   test("a function's granted tables and queues must be named at init", () => {
     expect(messageOf(() => parseFunctionConfig('broadcast-status', { TENANCY_TABLE: 't' }))).toBe(
       'MESSAGING_TABLE, RATE_LIMIT_TABLE are not configured (broadcast-status)',

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { startLocalGateway, type LocalGateway, type LocalGatewayOptions, type ProxyHandler } from '../../../local/local-gateway';
 import { maxRequestBodyBytes, surfaces, type EndpointGroup, type RouteDefinition } from '../../../runtime-contract/route-manifest';
+import { functions } from '../../../runtime-contract/resource-definitions';
 
 /** The gateway is generic over group names: these stand for groups later issues add. */
 const fakeGroup = (name: string) => name as EndpointGroup;
@@ -367,7 +368,7 @@ describe('local gateway', () => {
       expect(last.context.functionName).toBe('local-broadcast-status');
       expect(last.context.functionVersion).toBe('$LATEST');
       expect(last.context.invokedFunctionArn).toMatch(/^arn:aws:lambda:[a-z0-9-]+:000000000000:function:local-broadcast-status$/);
-      expect(last.context.memoryLimitInMB).toBe('256');
+      expect(last.context.memoryLimitInMB).toBe(String(functions['broadcast-status'].memoryMb));
       expect(last.context.awsRequestId).toMatch(/^[0-9a-f-]{36}$/);
       expect(last.context.awsRequestId).not.toBe(last.event.requestContext.requestId);
       expect(last.context.callbackWaitsForEmptyEventLoop).toBe(true);

@@ -1,0 +1,182 @@
+/**
+ * The recipients list of a job (GET /broadcasts/{jobId}/recipients): one row per recipient of the
+ * accepting request, in request order, with its public status (shared/delivery/recipient-status.ts)
+ * derived from the worker's ledger outcome and Meta's delivery facts. Same access rules as the
+ * status endpoint (`readableJob`). docs/DELIVERY-STATUS.md "Recipients list".
+ *
+ * Reads per chunk: the chunk's RECIPIENTS item and one consistent query of its ledger partition.
+ * A page walks the chunks from the cursor's index until `limit` rows matched; the cursor is the
+ * next recipient index, bound to the job and the status filter it was issued for.
+ */
+import { recipientStatusOf, type DeliveryFacts, type RecipientStatus } from '../delivery/recipient-status';
+import { InvalidRecipientsCursorError } from './errors';
+import { readableJob, type StatusReading } from './get-job-status';
+import type { ScopedCaller } from './key-scope';
+import type { BroadcastRepository, ChunkRecipientRecords, LedgerEntry } from './ports';
+
+export interface RecipientRow {
+  countryCode: string;
+  toPhoneNumber: string;
+  status: RecipientStatus;
+  messageId: string | null;
+  failureReasonCode: string | null;
+  failureReason: string | null;
+  updatedAt: string | null;
+}
+
+export const RECIPIENTS_PAGE_DEFAULT = 500;
+export const RECIPIENTS_PAGE_MAX = 1000;
+
+export interface RecipientsQuery {
+  status?: RecipientStatus;
+  /** Rows per page; undefined: every matching row (the CSV export). */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface RecipientsPage {
+  recipients: RecipientRow[];
+  nextCursor: string | null;
+}
+
+/** Our own failure reasons, said in words (Meta's failures carry Meta's title). */
+const reasonTexts: Readonly<Record<string, string>> = {
+  INVALID_PHONE_NUMBER: 'The number is not a valid WhatsApp number',
+  DUPLICATE_RECIPIENT: 'The number appears earlier in the same request',
+  UNSUPPORTED_COUNTRY_CODE: 'No price is set for the country code',
+  WORKER_ERROR: 'Sending kept failing and was given up',
+  TEMPLATE_SEND_FAILED: 'The message could not be sent',
+  '131014': 'The template parameters do not match the template',
+  '130429': 'Rate limit reached; retries ran out',
+  '131047': 'More than 24 hours since the customer last replied',
+  '131049': 'Meta chose not to deliver this marketing message',
+  '131026': 'The message could not be delivered',
+  '131050': 'The user stopped marketing messages',
+  '131051': 'Unsupported message type',
+  '132001': 'The template does not exist in this language',
+};
+
+const describeReason = (code: string): string => reasonTexts[code] ?? 'The message could not be sent';
+
+/* ------------------------------------------------------------------ cursor */
+
+interface Cursor {
+  /** Next recipient index. */
+  i: number;
+  /** The status filter the cursor was issued for ('' for none). */
+  s: string;
+  j: string;
+}
+
+const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+function decodeCursor(text: string, jobId: string, status: string): number {
+  let cursor: unknown;
+  try {
+    cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidRecipientsCursorError();
+  }
+  const { i, s, j } = (cursor ?? {}) as Partial<Cursor>;
+  if (!Number.isInteger(i) || (i as number) < 0 || s !== status || j !== jobId) throw new InvalidRecipientsCursorError();
+  return i as number;
+}
+
+/* -------------------------------------------------------------------- rows */
+
+const latest = (...times: Array<string | undefined>): string | null =>
+  times.filter((time): time is string => time !== undefined).reduce<string | null>((max, time) => (max === null || time > max ? time : max), null);
+
+export function recipientRow(
+  listed: { countryCode: string; toPhoneNumber: string },
+  ledger: { entry: LedgerEntry; facts: DeliveryFacts } | undefined,
+  reading: StatusReading,
+): RecipientRow {
+  const entry = ledger?.entry;
+  const facts = ledger?.facts ?? {};
+  const outcome = entry && entry.status !== 'SENDING' ? { status: entry.status, updatedAt: entry.updatedAt } : undefined;
+  const status = recipientStatusOf(outcome, facts, reading.now, reading.unconfirmedAfterMs);
+  let failureReasonCode: string | null = null;
+  let failureReason: string | null = null;
+  if (status === 'FAILED') {
+    if (entry?.status === 'FAILED') {
+      failureReasonCode = entry.failureReasonCode ?? 'TEMPLATE_SEND_FAILED';
+      failureReason = describeReason(failureReasonCode);
+    } else {
+      failureReasonCode = facts.metaErrorCode === undefined ? 'UNKNOWN' : String(facts.metaErrorCode);
+      failureReason = facts.metaErrorTitle ?? describeReason(failureReasonCode);
+    }
+  }
+  return {
+    countryCode: listed.countryCode,
+    toPhoneNumber: listed.toPhoneNumber,
+    status,
+    messageId: entry?.messageId ?? null,
+    failureReasonCode,
+    failureReason,
+    updatedAt: latest(entry?.updatedAt, facts.sentAt, facts.deliveredAt, facts.readAt, facts.failedAt),
+  };
+}
+
+/** A chunk's rows by recipient index. Jobs recorded before recipients were kept list their ledger entries only. */
+function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading): Array<{ index: number; row: RecipientRow }> {
+  const ledgerByIndex = new Map(records.ledger.map((record) => [record.entry.index, record]));
+  if (records.listed) {
+    return records.listed.map((recipient) => ({ index: recipient.index, row: recipientRow(recipient, ledgerByIndex.get(recipient.index), reading) }));
+  }
+  return records.ledger.map((record) => ({ index: record.entry.index, row: recipientRow({ countryCode: '', toPhoneNumber: record.entry.to }, record, reading) }));
+}
+
+/* ---------------------------------------------------------------- use case */
+
+/** Chunks read at once by a listing of every row (the CSV export): 10 chunks of a 10,000-recipient job in 3 rounds. */
+const EXPORT_CONCURRENCY = 4;
+
+export async function listRecipients(
+  broadcasts: BroadcastRepository,
+  caller: ScopedCaller,
+  jobId: string,
+  query: RecipientsQuery,
+  reading: StatusReading,
+): Promise<RecipientsPage> {
+  const job = await readableJob(broadcasts, caller, jobId);
+  const filter = query.status ?? '';
+  const from = query.cursor === undefined ? 0 : decodeCursor(query.cursor, jobId, filter);
+  const limit = query.limit ?? Number.POSITIVE_INFINITY;
+  const matches = (row: RecipientRow) => query.status === undefined || row.status === query.status;
+  const rows: RecipientRow[] = [];
+
+  const firstChunk = Math.floor(from / job.chunkSize);
+  const chunkIndexes = Array.from({ length: Math.max(0, job.totalChunks - firstChunk) }, (_, offset) => firstChunk + offset);
+  // A page reads one chunk at a time and stops when full; the export reads every chunk, a few at once.
+  const concurrency = query.limit === undefined ? EXPORT_CONCURRENCY : 1;
+  for (let start = 0; start < chunkIndexes.length; start += concurrency) {
+    const batch = await Promise.all(chunkIndexes.slice(start, start + concurrency).map((chunkIndex) => broadcasts.readChunkRecipients(jobId, chunkIndex)));
+    for (const records of batch) {
+      for (const { index, row } of rowsOfChunk(records, reading)) {
+        if (index < from || !matches(row)) continue;
+        if (rows.length === limit) return { recipients: rows, nextCursor: encodeCursor({ i: index, s: filter, j: jobId }) };
+        rows.push(row);
+      }
+    }
+  }
+  return { recipients: rows, nextCursor: null };
+}
+
+/* --------------------------------------------------------------------- CSV */
+
+export const RECIPIENT_CSV_COLUMNS = ['countryCode', 'toPhoneNumber', 'status', 'messageId', 'failureReasonCode', 'failureReason', 'updatedAt'] as const;
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; null is empty. */
+const csvField = (value: string | null): string => {
+  if (value === null) return '';
+  // A leading = + - @ would be read as a formula by spreadsheet programs: kept as text with a quote mark.
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+export function recipientsCsv(rows: readonly RecipientRow[]): string {
+  const lines = [RECIPIENT_CSV_COLUMNS.join(',')];
+  for (const row of rows) lines.push(RECIPIENT_CSV_COLUMNS.map((column) => csvField(row[column])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
