@@ -117,3 +117,12 @@ export interface BroadcastNameRegistry {
   claim(organizationId: string, broadcastName: string, jobId: string): Promise<boolean>;
   release(organizationId: string, broadcastName: string, jobId: string): Promise<void>;
 }
+
+/**
+ * WhatsApp's customer-service window as recorded from inbound webhooks (the inbox, through a module
+ * bridge). Undefined: nothing recorded for the pair, i.e. unknown (not "closed").
+ */
+export interface ServiceWindow {
+  /** When `customerPhoneNumber` last wrote to the organization's `senderPhoneNumber`. */
+  lastInboundAt(organizationId: string, senderPhoneNumber: string, customerPhoneNumber: string): Promise<Date | undefined>;
+}
