@@ -1,11 +1,9 @@
 /** Ports over the inbox table (contacts, conversations) and what other modules read or write through it. DynamoDB only. */
 import { DynamoDbInboxRepository } from '../../shared/adapters/dynamodb/dynamodb-inbox-repository';
 import { requireSetting } from '../../shared/config/app-config';
-import type { InboundMessageSink } from '../../shared/delivery/ports';
-import type { RecordInboundPorts } from '../../shared/inbox/record-inbound-message';
 import type { SenderNumbers } from '../../shared/inbox/ports';
-import { InboxInboundMessageSink, type SenderNumberOfId } from '../../shared/module-bridges/inbox-inbound-sink';
-import { memoize, sleep, type CompositionContext } from './composition-context';
+import type { SenderNumberOfId } from '../../shared/module-bridges/inbox-inbound-sink';
+import { memoize, type CompositionContext } from './composition-context';
 import type { DynamoDbClients } from './dynamodb-clients';
 import type { TenancyReader } from './tenancy.section';
 
@@ -18,24 +16,3 @@ export const inboxSenderNumbers = (tenancy: () => Pick<TenancyReader, 'repositor
   senderPhoneNumberOf: async (organizationId, phoneNumberId) =>
     (await tenancy().repository.listPhoneNumbers(organizationId)).find((phone) => phone.phoneNumberId === phoneNumberId)?.digits,
 });
-
-/**
- * The InboundMessageSink of the delivery-events processor (ISSUE-11 item 6): needs the inbox table
- * (readWrite) and tenancy (read).
- */
-export const inboundMessageSinkSection = (context: CompositionContext, dynamoDb: DynamoDbClients, tenancy: () => Pick<TenancyReader, 'repository'>) => {
-  const repository = inboxRepositorySection(context, dynamoDb);
-  return memoize((): InboundMessageSink => {
-    const numbers = inboxSenderNumbers(tenancy);
-    const ports: RecordInboundPorts = {
-      get inbox() {
-        return repository();
-      },
-      senders: numbers,
-      clock: context.clock,
-      ids: context.ids,
-      sleep,
-    };
-    return new InboxInboundMessageSink(ports, numbers);
-  });
-};

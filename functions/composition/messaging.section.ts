@@ -1,7 +1,8 @@
-/** Ports over the messaging table (jobs, chunks, ledger, pacer, broadcast names, /upstream id records). DynamoDB only. */
+/** Ports over the messaging table (jobs, chunks, ledger, pacer, broadcast names, /upstream id records, template states). DynamoDB only. */
 import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
 import { DynamoDbBroadcastRepository } from '../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
 import { DynamoDbSendPacer } from '../../shared/adapters/dynamodb/dynamodb-send-pacer';
+import { DynamoDbTemplateStates } from '../../shared/adapters/dynamodb/dynamodb-template-states';
 import { DynamoDbWrapperIdRecords } from '../../shared/adapters/dynamodb/dynamodb-wrapper-id-records';
 import { requireSetting } from '../../shared/config/app-config';
 import { memoize, type CompositionContext } from './composition-context';
@@ -20,3 +21,6 @@ export const sendPacerSection = (context: CompositionContext, dynamoDb: DynamoDb
 
 export const wrapperIdRecordsSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbWrapperIdRecords(dynamoDb.document, messagingTable(context)));
+
+export const templateStatesSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbTemplateStates(dynamoDb.document, messagingTable(context)));

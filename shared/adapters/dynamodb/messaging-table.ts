@@ -9,6 +9,7 @@
  *                                                    shared/delivery/recipient-status.ts): the summary's counts
  *   pk PACE#<accountKey>           sk PACE           a business account's next free send slot
  *   pk BCNAME#<org>#<name>         sk NAME           an earlier send-bulk campaign name's claim
+ *   pk TPLSTATE#<wabaId>           sk <name>#<lang>  a template's state from Meta's last event (30 days)
  *
  * Items are written from the domain types and read back through valibot schemas: a stored item
  * that does not match is an error here, never a wrongly typed value further on.
@@ -48,6 +49,9 @@ export const messagingKeys = {
   pacer: (accountKey: string) => ({ pk: `PACE#${accountKey}`, sk: 'PACE' }),
   /** Campaign names compare without case. */
   broadcastName: (organizationId: string, broadcastName: string) => ({ pk: `BCNAME#${organizationId}#${broadcastName.toLowerCase()}`, sk: 'NAME' }),
+  /** A template's state from Meta's events; one partition per business account, read whole by the template catalog. */
+  templateState: (wabaId: string, name: string, language: string) => ({ pk: `TPLSTATE#${wabaId}`, sk: `${name}#${language}` }),
+  templateStatePartition: (wabaId: string) => `TPLSTATE#${wabaId}`,
   /** A media id uploaded or a message id sent through /upstream, under its organization (another's id is simply absent). */
   wrapperId: (organizationId: string, kind: 'MEDIA' | 'MESSAGE', id: string) => ({ pk: `UPSTREAM#${organizationId}#${kind}#${id}`, sk: 'UPSTREAM_ID' }),
 } as const;
