@@ -148,18 +148,20 @@ export type FunctionName = EndpointGroup | 'chunk-worker' | 'delivery-events';
 
 export const functions: Record<FunctionName, FunctionDefinition> = {
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
+  /** Messaging read: the template list overlays template states recorded from Meta's events. */
   'broadcast-discovery': {
     memoryMb: 512,
     timeoutSeconds: 20,
-    tables: { tenancy: 'read', rateLimits: 'readWrite' },
+    tables: { tenancy: 'read', messaging: 'read', rateLimits: 'readWrite' },
     sendsTo: [],
     tokenKey: 'decrypt',
     callsUpstream: true,
   },
+  /** Inbox read: free-form sends check the customer-service window recorded on v1 conversations. */
   'broadcast-send': {
     memoryMb: 1024,
     timeoutSeconds: 29,
-    tables: { tenancy: 'readWrite', messaging: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite' },
+    tables: { tenancy: 'readWrite', messaging: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite', inbox: 'read' },
     sendsTo: ['outboundMessages'],
     tokenKey: 'decrypt',
     callsUpstream: true,

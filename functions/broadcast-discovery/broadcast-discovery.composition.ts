@@ -1,11 +1,12 @@
-/** broadcast-discovery: tenancy (read, token key for Cloud API calls), rate limits. DynamoDB + KMS. */
+/** broadcast-discovery: tenancy (read, token key for Cloud API calls), messaging (read: template states), rate limits. DynamoDB + KMS. */
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import type { SenderDirectory } from '../../shared/broadcast/ports';
 import type { TemplateCatalog } from '../../shared/broadcast/template-catalog';
-import { cloudApiSection } from '../composition/cloud-api.section';
+import { cloudApiSection, templateCatalogSection } from '../composition/cloud-api.section';
 import { lazyPorts, memoize, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
+import { templateStatesSection } from '../composition/messaging.section';
 import { senderDirectorySection } from '../composition/module-bridges.section';
 import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
@@ -22,6 +23,6 @@ export function composeBroadcastDiscovery(context: CompositionContext): Broadcas
   return lazyPorts<BroadcastDiscoveryDependencies>({
     ...httpSection(context, dynamoDb, tenancy),
     senders: senderDirectorySection(context, tenancy),
-    templates: () => cloudApi().templates,
+    templates: templateCatalogSection(context, cloudApi, templateStatesSection(context, dynamoDb)),
   });
 }

@@ -1,20 +1,22 @@
-/** broadcast-send: tenancy, messaging, idempotency, rate limits, the outbound queue, the Cloud API. DynamoDB + SQS + KMS. */
+/** broadcast-send: tenancy, messaging, idempotency, rate limits, inbox (read: the service window), the outbound queue, the Cloud API. DynamoDB + SQS + KMS. */
 import type { EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
+import type { SendFreeformDependencies } from '../../shared/broadcast/send-freeform-message';
 import type { SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import type { CloudApiClient } from '../../shared/sending/ports';
-import { cloudApiSection } from '../composition/cloud-api.section';
+import { cloudApiSection, templateCatalogSection } from '../composition/cloud-api.section';
 import { lazyPorts, memoize, value, type CompositionContext, type PortFactories } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { idempotencySection } from '../composition/idempotency.section';
-import { broadcastNamesSection, broadcastRepositorySection } from '../composition/messaging.section';
-import { billingSection, senderDirectorySection } from '../composition/module-bridges.section';
+import { broadcastNamesSection, broadcastRepositorySection, templateStatesSection } from '../composition/messaging.section';
+import { billingSection, senderDirectorySection, serviceWindowSection } from '../composition/module-bridges.section';
+import { inboxRepositorySection } from '../composition/inbox.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
 import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
 
-export interface BroadcastServices extends SendTemplateBroadcastDependencies, EarlierSendDependencies {
+export interface BroadcastServices extends SendTemplateBroadcastDependencies, EarlierSendDependencies, SendFreeformDependencies {
   upstream: CloudApiClient;
 }
 
@@ -28,7 +30,7 @@ export function broadcastSendPorts(context: CompositionContext): PortFactories<B
   return {
     tenancy,
     upstream: () => cloudApi().upstream,
-    templates: () => cloudApi().templates,
+    templates: templateCatalogSection(context, cloudApi, templateStatesSection(context, dynamoDb)),
     clock: value(context.clock),
     ids: value(context.ids),
     senders: senderDirectorySection(context, tenancy),
@@ -37,6 +39,7 @@ export function broadcastSendPorts(context: CompositionContext): PortFactories<B
     idempotency: idempotencySection(context, dynamoDb),
     billing: billingSection(tenancy),
     broadcastNames: broadcastNamesSection(context, dynamoDb),
+    serviceWindow: serviceWindowSection(inboxRepositorySection(context, dynamoDb)),
   };
 }
 

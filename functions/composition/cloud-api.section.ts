@@ -1,19 +1,27 @@
 /** The WhatsApp Cloud API (fetch, no SDK): the typed client, the template catalog, the raw Graph transport. */
 import { FetchCloudApiClient } from '../../shared/adapters/graph-api/fetch-cloud-api-client';
 import { FetchGraphTransport } from '../../shared/adapters/graph-api/fetch-graph-transport';
+import type { TemplateStates } from '../../shared/broadcast/ports';
 import { TemplateCatalog } from '../../shared/broadcast/template-catalog';
 import type { CloudApiClient } from '../../shared/sending/ports';
 import type { GraphTransport } from '../../shared/upstream/graph-transport';
-import type { CompositionContext } from './composition-context';
+import { memoize, type CompositionContext } from './composition-context';
 
 export interface CloudApiSection {
   upstream: CloudApiClient;
-  templates: TemplateCatalog;
 }
 
 export function cloudApiSection(context: CompositionContext): CloudApiSection {
-  const upstream = new FetchCloudApiClient(context.config.upstream);
-  return { upstream, templates: new TemplateCatalog(upstream, context.clock, context.config.sending.templateCacheTtlMs) };
+  return { upstream: new FetchCloudApiClient(context.config.upstream) };
 }
+
+/** The catalog over the Cloud API client, overlaying the template states recorded from Meta's events (messaging table, read). */
+export const templateCatalogSection = (context: CompositionContext, cloudApi: () => CloudApiSection, templateStates: () => TemplateStates) =>
+  memoize(
+    () =>
+      new TemplateCatalog(cloudApi().upstream, context.clock, context.config.sending.templateCacheTtlMs, {
+        statesOf: (wabaId) => templateStates().statesOf(wabaId),
+      }),
+  );
 
 export const graphTransportSection = (context: CompositionContext): GraphTransport => new FetchGraphTransport(context.config.upstream);

@@ -1,8 +1,9 @@
-/** Ports over the messaging table (jobs, chunks, ledger, pacer, broadcast names, /upstream id and send records). DynamoDB only. */
+/** Ports over the messaging table (jobs, chunks, ledger, pacer, broadcast names, /upstream id and send records, template states). DynamoDB only. */
 import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
 import { DynamoDbBroadcastRepository } from '../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
 import { DynamoDbUpstreamDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-upstream-delivery-store';
 import { DynamoDbSendPacer } from '../../shared/adapters/dynamodb/dynamodb-send-pacer';
+import { DynamoDbTemplateStates } from '../../shared/adapters/dynamodb/dynamodb-template-states';
 import { DynamoDbWrapperIdRecords } from '../../shared/adapters/dynamodb/dynamodb-wrapper-id-records';
 import { requireSetting } from '../../shared/config/app-config';
 import { memoize, type CompositionContext } from './composition-context';
@@ -25,3 +26,5 @@ export const wrapperIdRecordsSection = (context: CompositionContext, dynamoDb: D
 /** Status events of /upstream sends (UpstreamDeliveryStore) and received message ids (ReceivedMessageIds). */
 export const upstreamDeliveryStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbUpstreamDeliveryStore(dynamoDb.document, messagingTable(context), context.clock));
+export const templateStatesSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbTemplateStates(dynamoDb.document, messagingTable(context)));

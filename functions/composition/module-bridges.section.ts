@@ -1,5 +1,7 @@
-/** Ports of one module answered by another (senders and billing by tenancy, platform message ids by the ledger): no client of their own. */
+/** Ports of one module answered by another (senders and billing by tenancy, platform message ids by the ledger, the service window by the inbox): no client of their own. */
 import type { BroadcastRepository } from '../../shared/broadcast/ports';
+import type { InboxRepository } from '../../shared/inbox/ports';
+import { InboxServiceWindow } from '../../shared/module-bridges/inbox-service-window';
 import { BroadcastMessageIds } from '../../shared/module-bridges/broadcast-message-ids';
 import { TenancyBilling } from '../../shared/module-bridges/tenancy-billing';
 import { TenancySenderDirectory } from '../../shared/module-bridges/tenancy-sender-directory';
@@ -13,3 +15,6 @@ export const billingSection = (tenancy: () => TenancyServices) => memoize(() => 
 
 /** The ledger's message-id look-up, through the broadcast repository (not a second copy of it). */
 export const platformMessageIdsSection = (broadcasts: () => BroadcastRepository) => memoize(() => new BroadcastMessageIds(broadcasts()));
+
+/** The customer-service window free-form sends check, read from the inbox's conversations. */
+export const serviceWindowSection = (inbox: () => InboxRepository) => memoize(() => new InboxServiceWindow(inbox()));

@@ -1,11 +1,10 @@
 /** v1-inbox: tenancy (read), inbox (readWrite), rate limits. DynamoDB only. */
-import { DynamoDbInboxRepository } from '../../shared/adapters/dynamodb/dynamodb-inbox-repository';
-import { requireSetting } from '../../shared/config/app-config';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import { bindInboxServices, type InboxServices } from '../../shared/inbox/inbox-services';
-import { lazyPorts, memoize, type CompositionContext } from '../composition/composition-context';
+import { lazyPorts, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients, type DynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
+import { inboxRepositorySection, inboxSenderNumbers } from '../composition/inbox.section';
 import { tenancyReaderSection, type TenancyReader } from '../composition/tenancy.section';
 
 export interface V1InboxDependencies extends HttpPipelineDependencies {
@@ -13,14 +12,12 @@ export interface V1InboxDependencies extends HttpPipelineDependencies {
 }
 
 export const inboxSection = (context: CompositionContext, dynamoDb: DynamoDbClients, tenancy: () => TenancyReader) => () => {
-  const repository = memoize(() => new DynamoDbInboxRepository(dynamoDb.document, requireSetting(context.config.tableNames.inbox, 'INBOX_TABLE')));
+  const repository = inboxRepositorySection(context, dynamoDb);
   return bindInboxServices({
     get inbox() {
       return repository();
     },
-    senders: {
-      listSenderPhoneNumbers: async (organizationId) => (await tenancy().repository.listPhoneNumbers(organizationId)).map((phone) => phone.digits),
-    },
+    senders: inboxSenderNumbers(tenancy),
     clock: context.clock,
     ids: context.ids,
   });

@@ -23,6 +23,8 @@ export const conversationResource = (conversation: Conversation) => ({
   updatedAt: conversation.updatedAt,
   closedAt: conversation.closedAt ?? null,
   lastMessageAt: conversation.lastMessageAt ?? null,
+  // Added with inbound messages: when the contact last wrote to this sender (the 24-hour window's start).
+  lastInboundAt: conversation.lastInboundAt ?? null,
 });
 
 export const pageBody = <T>(page: Page<T>, toResource: (item: T) => unknown) =>

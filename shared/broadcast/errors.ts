@@ -54,6 +54,20 @@ export class NoBusinessAccountError extends Error {
   }
 }
 
+/**
+ * A free-form message to a customer whose 24-hour customer-service window is known to be closed:
+ * Meta would refuse it (131047). Refused before anything is recorded or sent.
+ */
+export class OutsideServiceWindowError extends Error {
+  override readonly name = 'OutsideServiceWindowError';
+  readonly code = 'OUTSIDE_SERVICE_WINDOW';
+  constructor() {
+    super(
+      "toPhoneNumber has not written to fromPhoneNumber in the last 24 hours: free-form messages are allowed only within 24 hours of the customer's last message; send an approved template instead",
+    );
+  }
+}
+
 export class TemplateNotFoundError extends Error {
   override readonly name = 'TemplateNotFoundError';
   readonly code = 'TEMPLATE_NOT_FOUND';

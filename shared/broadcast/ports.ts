@@ -148,3 +148,32 @@ export interface BroadcastNameRegistry {
   claim(organizationId: string, broadcastName: string, jobId: string): Promise<boolean>;
   release(organizationId: string, broadcastName: string, jobId: string): Promise<void>;
 }
+
+/**
+ * WhatsApp's customer-service window as recorded from inbound webhooks (the inbox, through a module
+ * bridge). Undefined: nothing recorded for the pair, i.e. unknown (not "closed").
+ */
+export interface ServiceWindow {
+  /** When `customerPhoneNumber` last wrote to the organization's `senderPhoneNumber`. */
+  lastInboundAt(organizationId: string, senderPhoneNumber: string, customerPhoneNumber: string): Promise<Date | undefined>;
+}
+
+/** A template's state as Meta last reported it by event (`message_template_status_update`). */
+export interface TemplateState {
+  name: string;
+  language: string;
+  /** APPROVED, PAUSED, DISABLED, REJECTED, … (upper case, as Meta names them). */
+  status: string;
+  reason?: string;
+  templateId: string;
+  /** Meta's time of the event. */
+  at: Date;
+}
+
+/** Template states recorded from Meta's events, per business account (the messaging table). */
+export interface TemplateStates {
+  /** Records the state unless one with a later or equal time is recorded. True when written. */
+  record(wabaId: string, state: TemplateState): Promise<boolean>;
+  /** Every recorded state of the account's templates (strongly consistent). */
+  statesOf(wabaId: string): Promise<TemplateState[]>;
+}

@@ -73,6 +73,7 @@ const mappings: Readonly<Record<string, Mapping>> = {
   OPERATION_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
   BUSINESS_ACCOUNT_INCOMPLETE: { statusCode: 401, code: 'BUSINESS_ACCOUNT_INCOMPLETE' },
   NO_BUSINESS_ACCOUNT: { statusCode: 401, code: 'NO_BUSINESS_ACCOUNT' },
+  OUTSIDE_SERVICE_WINDOW: { statusCode: 400, code: 'OUTSIDE_SERVICE_WINDOW' },
   TEMPLATE_NOT_FOUND: { statusCode: 400, code: 'TEMPLATE_NOT_FOUND' },
   TEMPLATE_NOT_APPROVED: { statusCode: 400, code: 'TEMPLATE_NOT_APPROVED' },
   TEMPLATE_MISMATCH: { statusCode: 400, code: 'TEMPLATE_MISMATCH' },

@@ -54,3 +54,16 @@ export class InboxStoreUnavailableError extends Error {
   override readonly name = 'InboxStoreUnavailableError';
   readonly code = 'INBOX_STORE_UNAVAILABLE';
 }
+
+/**
+ * A concurrent writer holds the claim of a contact or conversation an inbound message needs and has
+ * not written the record yet, even after short waits. Transient: the webhook batch is redelivered and
+ * applied again (a claim whose writer died is taken over after 60 s).
+ */
+export class InboxRecordPendingError extends Error {
+  override readonly name = 'InboxRecordPendingError';
+  readonly code = 'INBOX_RECORD_PENDING';
+  constructor(readonly record: 'contact' | 'conversation') {
+    super(`The ${record} of an inbound message is being created by a concurrent writer; apply the message again later`);
+  }
+}

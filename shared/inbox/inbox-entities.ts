@@ -36,8 +36,13 @@ export interface Conversation {
   updatedAt: string;
   /** Set when the conversation was last closed; absent while open. */
   closedAt?: string;
-  /** Time of the last message; null until messages are exchanged (no message endpoint yet). */
+  /** Time of the last message; null until messages are exchanged (inbound messages are the only ones recorded yet). */
   lastMessageAt: string | null;
+  /**
+   * Meta's time of the contact's latest message to this sender, recorded from webhooks (never moves
+   * back); it opens WhatsApp's 24-hour customer-service window. Absent: none recorded.
+   */
+  lastInboundAt?: string;
 }
 
 export interface ContactFilter {

@@ -32,6 +32,8 @@ export interface InboxRepository {
    * claim only while that contact still holds it (an abandoned claim, see the use case).
    */
   claimContactPhoneNumber(claim: ContactPhoneNumberClaim, replacingContactId?: string): Promise<ClaimOutcome<ContactPhoneNumberClaim>>;
+  /** The claim of a phone number (strongly consistent): which contact holds it, if any. */
+  getContactPhoneNumberClaim(organizationId: string, phoneNumber: string): Promise<ContactPhoneNumberClaim | undefined>;
   /** Writes a new contact (its id must be unused) and counts it for the organization's total. */
   insertContact(contact: Contact): Promise<void>;
   /** Strongly consistent. */
@@ -40,6 +42,8 @@ export interface InboxRepository {
   listContacts(organizationId: string, filter: ContactFilter, window: ListWindow): Promise<ListResult<Contact>>;
 
   claimOpenConversation(claim: OpenConversationClaim, replacingConversationId?: string): Promise<ClaimOutcome<OpenConversationClaim>>;
+  /** The claim of the pair's open conversation (strongly consistent), if any. */
+  getOpenConversationClaim(organizationId: string, senderPhoneNumber: string, contactId: string): Promise<OpenConversationClaim | undefined>;
   /** Deletes the claim only if this conversation still holds it. */
   releaseOpenConversation(claim: Omit<OpenConversationClaim, 'claimedAt'>): Promise<void>;
   /** Writes a new open conversation (its id must be unused) and counts it. */
@@ -52,6 +56,12 @@ export interface InboxRepository {
    * did not exist or already had that status (a concurrent change).
    */
   changeConversationStatus(organizationId: string, conversationId: string, status: ConversationStatus, at: string): Promise<Conversation | undefined>;
+  /**
+   * Sets `lastInboundAt` and `lastMessageAt` to `messageAt` (and `updatedAt` to `now`) only if the
+   * conversation exists and its `lastInboundAt` is absent or older (one conditional update): a
+   * redelivered or older message changes nothing. True when it moved the time forward.
+   */
+  recordInboundAt(organizationId: string, conversationId: string, messageAt: string, now: string): Promise<boolean>;
   /** Newest first. */
   listConversations(organizationId: string, filter: ConversationFilter, window: ListWindow): Promise<ListResult<Conversation>>;
 }

@@ -27,6 +27,7 @@ import type {
   SenderAccount,
   SenderDirectory,
   Sender,
+  ServiceWindow,
 } from '../../shared/broadcast/ports';
 import type { TemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
 import type { CloudApiClient, SendOutcome, SendPacer, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../shared/sending/ports';
@@ -572,4 +573,20 @@ export function chunkMessage(recipientCount: number, overrides: Partial<Template
     recipients: Array.from({ length: recipientCount }, (_, index) => [index, `91${recipientNumber(index)}`, [`Name${index}`]]),
     ...overrides,
   };
+}
+
+/** Inbound times by `<org>#<sender>#<customer>`; none recorded by default (the window is unknown). */
+export class RecordedServiceWindow implements ServiceWindow {
+  readonly lastInbound = new Map<string, Date>();
+  readonly reads: string[] = [];
+
+  record(organizationId: string, senderPhoneNumber: string, customerPhoneNumber: string, at: Date): void {
+    this.lastInbound.set(`${organizationId}#${senderPhoneNumber}#${customerPhoneNumber}`, at);
+  }
+
+  async lastInboundAt(organizationId: string, senderPhoneNumber: string, customerPhoneNumber: string): Promise<Date | undefined> {
+    const key = `${organizationId}#${senderPhoneNumber}#${customerPhoneNumber}`;
+    this.reads.push(key);
+    return this.lastInbound.get(key);
+  }
 }

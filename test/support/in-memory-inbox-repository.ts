@@ -51,6 +51,12 @@ export class InMemoryInboxRepository implements InboxRepository {
     return InMemoryInboxRepository.claim(this.phoneClaims, `${claim.organizationId}#${claim.phoneNumber}`, claim, (held) => held.contactId, replacingContactId);
   }
 
+  async getContactPhoneNumberClaim(organizationId: string, phoneNumber: string): Promise<ContactPhoneNumberClaim | undefined> {
+    this.touch('getContactPhoneNumberClaim');
+    const claim = this.phoneClaims.get(`${organizationId}#${phoneNumber}`);
+    return claim && copy(claim);
+  }
+
   async insertContact(contact: Contact): Promise<void> {
     this.touch('insertContact');
     const key = `${contact.organizationId}#${contact.contactId}`;
@@ -75,6 +81,12 @@ export class InMemoryInboxRepository implements InboxRepository {
   async claimOpenConversation(claim: OpenConversationClaim, replacingConversationId?: string): Promise<ClaimOutcome<OpenConversationClaim>> {
     this.touch('claimOpenConversation');
     return InMemoryInboxRepository.claim(this.openClaims, InMemoryInboxRepository.pairKey(claim), claim, (held) => held.conversationId, replacingConversationId);
+  }
+
+  async getOpenConversationClaim(organizationId: string, senderPhoneNumber: string, contactId: string): Promise<OpenConversationClaim | undefined> {
+    this.touch('getOpenConversationClaim');
+    const claim = this.openClaims.get(InMemoryInboxRepository.pairKey({ organizationId, senderPhoneNumber, contactId }));
+    return claim && copy(claim);
   }
 
   async releaseOpenConversation(claim: Omit<OpenConversationClaim, 'claimedAt'>): Promise<void> {
@@ -105,6 +117,16 @@ export class InMemoryInboxRepository implements InboxRepository {
     if (status === 'closed') conversation.closedAt = at;
     else delete conversation.closedAt;
     return copy(conversation);
+  }
+
+  async recordInboundAt(organizationId: string, conversationId: string, messageAt: string, now: string): Promise<boolean> {
+    this.touch('recordInboundAt');
+    const conversation = this.conversations.get(`${organizationId}#${conversationId}`);
+    if (!conversation || (conversation.lastInboundAt !== undefined && conversation.lastInboundAt >= messageAt)) return false;
+    conversation.lastInboundAt = messageAt;
+    conversation.lastMessageAt = messageAt;
+    conversation.updatedAt = now;
+    return true;
   }
 
   async listConversations(organizationId: string, filter: ConversationFilter, window: ListWindow): Promise<ListResult<Conversation>> {

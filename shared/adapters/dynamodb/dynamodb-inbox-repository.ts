@@ -88,6 +88,10 @@ export class DynamoDbInboxRepository implements InboxRepository {
     );
   }
 
+  async getContactPhoneNumberClaim(organizationId: string, phoneNumber: string): Promise<ContactPhoneNumberClaim | undefined> {
+    return toEntity(await this.get(inboxKeys.contactPhoneNumberClaim(organizationId, phoneNumber)));
+  }
+
   async insertContact(contact: Contact): Promise<void> {
     await this.send(
       new PutCommand({
@@ -123,6 +127,10 @@ export class DynamoDbInboxRepository implements InboxRepository {
       'conversationId',
       replacingConversationId,
     );
+  }
+
+  async getOpenConversationClaim(organizationId: string, senderPhoneNumber: string, contactId: string): Promise<OpenConversationClaim | undefined> {
+    return toEntity(await this.get(inboxKeys.openConversationClaim(organizationId, senderPhoneNumber, contactId)));
   }
 
   async releaseOpenConversation(claim: Omit<OpenConversationClaim, 'claimedAt'>): Promise<void> {
@@ -186,6 +194,25 @@ export class DynamoDbInboxRepository implements InboxRepository {
       status === 'closed' ? { openConversations: -1, closedConversations: 1 } : { openConversations: 1, closedConversations: -1 },
     );
     return updated;
+  }
+
+  async recordInboundAt(organizationId: string, conversationId: string, messageAt: string, now: string): Promise<boolean> {
+    try {
+      await this.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: inboxKeys.conversation(organizationId, conversationId),
+          UpdateExpression: 'SET lastInboundAt = :at, lastMessageAt = :at, updatedAt = :now',
+          // ISO 8601 UTC strings of one format compare like the times they name.
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastInboundAt) OR lastInboundAt < :at)',
+          ExpressionAttributeValues: { ':at': messageAt, ':now': now },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw error;
+    }
   }
 
   async listConversations(organizationId: string, filter: ConversationFilter, window: ListWindow): Promise<ListResult<Conversation>> {

@@ -14,6 +14,7 @@
  *   pk UPSTREAM#<org>#MEDIA#<id>   sk UPSTREAM_ID    a media id uploaded through /upstream
  *   pk UPSTREAM#<org>#MESSAGE#<id> sk UPSTREAM_ID    a message id sent (with its sendId) or received
  *   pk UPSTREAM#<org>#SEND#<id>    sk UPSTREAM_SEND  one /upstream send: outcome + Meta's facts
+ *   pk TPLSTATE#<wabaId>           sk <name>#<lang>  a template's state from Meta's last event (30 days)
  *
  * Items are written from the domain types and read back through valibot schemas: a stored item
  * that does not match is an error here, never a wrongly typed value further on.
@@ -57,6 +58,9 @@ export const messagingKeys = {
   pacer: (accountKey: string) => ({ pk: `PACE#${accountKey}`, sk: 'PACE' }),
   /** Campaign names compare without case. */
   broadcastName: (organizationId: string, broadcastName: string) => ({ pk: `BCNAME#${organizationId}#${broadcastName.toLowerCase()}`, sk: 'NAME' }),
+  /** A template's state from Meta's events; one partition per business account, read whole by the template catalog. */
+  templateState: (wabaId: string, name: string, language: string) => ({ pk: `TPLSTATE#${wabaId}`, sk: `${name}#${language}` }),
+  templateStatePartition: (wabaId: string) => `TPLSTATE#${wabaId}`,
   /** A media id uploaded or a message id sent through /upstream, under its organization (another's id is simply absent). */
   wrapperId: (organizationId: string, kind: 'MEDIA' | 'MESSAGE', id: string) => ({ pk: `UPSTREAM#${organizationId}#${kind}#${id}`, sk: 'UPSTREAM_ID' }),
   /** One send through /upstream (its `u1:<sendId>` callback data), under its organization: another's sendId is simply absent. */

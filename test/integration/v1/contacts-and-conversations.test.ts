@@ -152,6 +152,7 @@ describe('generic v1 API: contacts and conversations', () => {
           updatedAt: expect.stringMatching(ISO),
           closedAt: null,
           lastMessageAt: null,
+          lastInboundAt: null,
         },
         meta: { page: 1, total: 1 },
       });

@@ -72,6 +72,23 @@ export function describeInboxRepositoryContract(name: string, makeRepository: ()
         expect(await repository.claimOpenConversation({ ...claim, conversationId: 'cv_5' }, 'cv_1')).toEqual({ claimed: true });
         expect(await repository.claimOpenConversation({ ...claim, conversationId: 'cv_6' })).toMatchObject({ claimed: false, holder: { conversationId: 'cv_5' } });
       });
+
+      it('claims are read back strongly consistent, per organization', async () => {
+        const organizationId = freshOrganization();
+        const phoneClaim = { organizationId, phoneNumber: '15551112222', contactId: 'ct_A', claimedAt: at };
+        expect(await repository.getContactPhoneNumberClaim(organizationId, phoneClaim.phoneNumber)).toBeUndefined();
+        await repository.claimContactPhoneNumber(phoneClaim);
+        expect(await repository.getContactPhoneNumberClaim(organizationId, phoneClaim.phoneNumber)).toEqual(phoneClaim);
+        expect(await repository.getContactPhoneNumberClaim(freshOrganization(), phoneClaim.phoneNumber)).toBeUndefined();
+
+        const pairClaim = { organizationId, senderPhoneNumber: '15550001111', contactId: 'ct_A', conversationId: 'cv_1', claimedAt: at };
+        expect(await repository.getOpenConversationClaim(organizationId, pairClaim.senderPhoneNumber, 'ct_A')).toBeUndefined();
+        await repository.claimOpenConversation(pairClaim);
+        expect(await repository.getOpenConversationClaim(organizationId, pairClaim.senderPhoneNumber, 'ct_A')).toEqual(pairClaim);
+        expect(await repository.getOpenConversationClaim(organizationId, '15550002222', 'ct_A')).toBeUndefined();
+        await repository.releaseOpenConversation(pairClaim);
+        expect(await repository.getOpenConversationClaim(organizationId, pairClaim.senderPhoneNumber, 'ct_A')).toBeUndefined();
+      });
     });
 
     describe('contacts', () => {
@@ -140,6 +157,26 @@ export function describeInboxRepositoryContract(name: string, makeRepository: ()
         expect(await repository.getConversation(organizationId, 'cv_0001')).toEqual(reopened);
         expect(await repository.changeConversationStatus(organizationId, 'cv_missing', 'closed', later)).toBeUndefined();
         expect(await repository.getConversation(organizationId, 'cv_missing')).toBeUndefined();
+      });
+
+      it('records the latest inbound time only forwards, on existing conversations only', async () => {
+        const organizationId = freshOrganization();
+        const open = conversation(organizationId, 'cv_0001', 'ct_1');
+        await repository.insertConversation(open);
+        const t1 = '2026-05-04T10:00:00.000Z';
+        const t2 = '2026-05-04T11:00:00.000Z';
+        expect(await repository.recordInboundAt(organizationId, 'cv_0001', t1, later)).toBe(true);
+        expect(await repository.getConversation(organizationId, 'cv_0001')).toEqual({ ...open, lastInboundAt: t1, lastMessageAt: t1, updatedAt: later });
+        // The same time again (a redelivery) and an older one change nothing.
+        expect(await repository.recordInboundAt(organizationId, 'cv_0001', t1, t2)).toBe(false);
+        expect(await repository.recordInboundAt(organizationId, 'cv_0001', at, t2)).toBe(false);
+        expect(await repository.getConversation(organizationId, 'cv_0001')).toEqual({ ...open, lastInboundAt: t1, lastMessageAt: t1, updatedAt: later });
+        expect(await repository.recordInboundAt(organizationId, 'cv_0001', t2, t2)).toBe(true);
+        expect(await repository.getConversation(organizationId, 'cv_0001')).toMatchObject({ lastInboundAt: t2, lastMessageAt: t2, updatedAt: t2 });
+        // Never creates a conversation.
+        expect(await repository.recordInboundAt(organizationId, 'cv_missing', t2, t2)).toBe(false);
+        expect(await repository.getConversation(organizationId, 'cv_missing')).toBeUndefined();
+        expect(await repository.recordInboundAt(freshOrganization(), 'cv_0001', t2, t2)).toBe(false);
       });
 
       it('lists newest first with totals, by status and by contact', async () => {

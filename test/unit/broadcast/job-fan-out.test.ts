@@ -21,6 +21,7 @@ import {
   ScriptedCloudApi,
   broadcastRequest,
   template,
+  RecordedServiceWindow,
 } from '../../support/broadcast-fakes';
 
 const clock = fixedClock('2026-03-01T09:00:00.000Z');
@@ -163,7 +164,7 @@ describe('accept paths when the queue fails', () => {
 
   it('send-freeform: nothing stays; a success records a free-form job with no template', async () => {
     const kit = setup();
-    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]) };
+    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), serviceWindow: new RecordedServiceWindow() };
     const request = { type: 'text' as const, text: 'Hi 😀', fromPhoneNumber: SENDER.phoneNumber, toPhoneNumber: '919800000009' };
     kit.queue.failure = new StoreUnavailableError('SQS is down');
     await expect(sendFreeformMessage(dependencies, { organizationId: ORG }, request)).rejects.toThrow(OutboundQueueUnavailableError);

@@ -27,6 +27,7 @@ import {
   SENDER,
   broadcastRequest,
   template,
+  RecordedServiceWindow,
 } from '../../support/broadcast-fakes';
 
 const freeformText: FreeformMessageRequest = { fromPhoneNumber: SENDER.phoneNumber, toPhoneNumber: '447700900001', type: 'text', text: 'Hi' };
@@ -42,7 +43,7 @@ function setup() {
   const queue = new RecordingOutboundQueue();
   const senders = new InMemorySenderDirectory();
   const templates = new TemplateCatalog(upstream, clock);
-  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator };
+  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator, serviceWindow: new RecordedServiceWindow() };
 }
 
 const job = (jobId: string, overrides: Partial<Extract<BroadcastJob, { kind: 'template' }>> = {}): BroadcastJob => ({

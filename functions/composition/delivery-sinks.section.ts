@@ -1,0 +1,38 @@
+/**
+ * The two sinks the delivery-events processor hands non-status events to (shared/delivery/ports.ts):
+ * - `inboundMessageSinkSection`: inbound messages → v1 contacts, conversations and the 24-hour window
+ *   (inbox readWrite, tenancy read);
+ * - `templateStatusSinkSection`: template status events → template states the catalog overlays
+ *   (messaging readWrite).
+ */
+import type { InboundMessageSink, TemplateStatusSink } from '../../shared/delivery/ports';
+import type { RecordInboundPorts } from '../../shared/inbox/record-inbound-message';
+import { BroadcastTemplateStatusSink } from '../../shared/module-bridges/broadcast-template-status-sink';
+import { InboxInboundMessageSink } from '../../shared/module-bridges/inbox-inbound-sink';
+import { memoize, sleep, type CompositionContext } from './composition-context';
+import type { DynamoDbClients } from './dynamodb-clients';
+import { inboxRepositorySection, inboxSenderNumbers } from './inbox.section';
+import { templateStatesSection } from './messaging.section';
+import type { TenancyReader } from './tenancy.section';
+
+export const inboundMessageSinkSection = (context: CompositionContext, dynamoDb: DynamoDbClients, tenancy: () => Pick<TenancyReader, 'repository'>) => {
+  const repository = inboxRepositorySection(context, dynamoDb);
+  return memoize((): InboundMessageSink => {
+    const numbers = inboxSenderNumbers(tenancy);
+    const ports: RecordInboundPorts = {
+      get inbox() {
+        return repository();
+      },
+      senders: numbers,
+      clock: context.clock,
+      ids: context.ids,
+      sleep,
+    };
+    return new InboxInboundMessageSink(ports, numbers);
+  });
+};
+
+export const templateStatusSinkSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => {
+  const states = templateStatesSection(context, dynamoDb);
+  return memoize((): TemplateStatusSink => new BroadcastTemplateStatusSink(states()));
+};
