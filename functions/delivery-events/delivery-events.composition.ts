@@ -2,7 +2,7 @@
  * delivery-events: tenancy (read: who owns a number or an account), messaging (readWrite: ledger
  * facts and tally), inbox (readWrite: inbound messages), the metaEvents queue it consumes. DynamoDB + SQS.
  *
- * The /upstream, inbound and template sinks are composed by their own modules' sections.
+ * The /upstream, inbound and template sinks come from their own modules' sections.
  */
 import { DynamoDbLedgerDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
 import { SqsRedelivery } from '../../shared/adapters/sqs/sqs-redelivery';
@@ -15,6 +15,7 @@ import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { sqsClient } from '../composition/sqs-client';
 import { tenancyReaderSection } from '../composition/tenancy.section';
 import { upstreamDeliveryStoreSection } from '../composition/messaging.section';
+import { inboundMessageSinkSection, templateStatusSinkSection } from '../composition/delivery-sinks.section';
 
 export interface DeliveryEventsDependencies {
   ports: DeliveryEventPorts;
@@ -32,6 +33,9 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       owners: memoize(() => new TenancyOwnerDirectory(tenancy().repository)),
       ledger: memoize(() => new DynamoDbLedgerDeliveryStore(dynamoDb.document, messagingTable())),
       upstream: upstreamSends,
+      receivedIds: upstreamSends,
+      inbound: inboundMessageSinkSection(context, dynamoDb, tenancy),
+      templates: templateStatusSinkSection(context, dynamoDb),
       log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),
     }),
     get redelivery() {

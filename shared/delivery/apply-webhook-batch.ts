@@ -37,6 +37,8 @@ export interface DeliveryEventPorts {
   upstream?: UpstreamDeliveryStore;
   inbound?: InboundMessageSink;
   templates?: TemplateStatusSink;
+  /** Ownership of received message ids for the /upstream wrapper (ReceivedMessageIds in shared/upstream/ports.ts). */
+  receivedIds?: { recordReceivedMessageId(organizationId: string, wabaId: string, phoneNumberId: string, messageId: string): Promise<void> };
   log: DeliveryEventLog;
 }
 
@@ -132,6 +134,8 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
           return;
         }
         await ports.inbound.recordInbound(found.organizationId, message);
+        // The organization may now reply to, react to or mark read this id through /upstream.
+        await ports.receivedIds?.recordReceivedMessageId(found.organizationId, found.wabaId, message.phoneNumberId, message.messageId);
         report.inbound += 1;
       }, unowned('inbound', { messageId: message.messageId })),
     ),
