@@ -9,6 +9,7 @@
  * sandbox's clock + the configured delay); duplicates, reordering and lateness change only when
  * the POSTs arrive, as with Meta, whose delivery order is not the events' order.
  */
+import { DueQueue } from './due-queue';
 import { errorDescription } from './graph-errors';
 import type { MessageIdGenerator } from './message-ids';
 import { SandboxRequestError } from './sandbox-request-error';
@@ -77,7 +78,7 @@ function requiredString(body: Record<string, unknown>, key: string): string {
 
 export class WebhookEmitter {
   readonly settings: WebhookSettings;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly due = new DueQueue(() => this.checkIdle());
   /** Open batches by phone number id. */
   private readonly batches = new Map<string, { number: BusinessNumber; target: WebhookTarget; statuses: StatusPayload[]; timer: NodeJS.Timeout }>();
   private readonly poster: WebhookPoster;
@@ -98,7 +99,7 @@ export class WebhookEmitter {
     if (target === undefined) return;
     for (const planned of this.plan(send)) {
       const payload = statusPayload(send, planned.status, send.acceptedAt + planned.eventOffsetMs, planned.error);
-      this.schedule(planned.arrivalOffsetMs, () => this.emitStatus(send, target, payload));
+      this.due.schedule(planned.arrivalOffsetMs, () => this.emitStatus(send, target, payload));
     }
   }
 
@@ -126,15 +127,6 @@ export class WebhookEmitter {
     }));
     if (!duplicate) return planned;
     return planned.flatMap((event) => [event, { ...event, arrivalOffsetMs: event.arrivalOffsetMs + DUPLICATE_GAP_MS }]);
-  }
-
-  private schedule(delayMs: number, run: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      run();
-      this.checkIdle();
-    }, delayMs);
-    this.timers.add(timer);
   }
 
   private emitStatus(number: BusinessNumber, target: WebhookTarget, payload: StatusPayload): void {
@@ -226,7 +218,7 @@ export class WebhookEmitter {
   }
 
   get idle(): boolean {
-    return this.timers.size === 0 && this.batches.size === 0 && this.poster.idle;
+    return this.due.size === 0 && this.batches.size === 0 && this.poster.idle;
   }
 
   /**
@@ -258,7 +250,7 @@ export class WebhookEmitter {
   stats(): WebhookStats {
     let batched = 0;
     for (const open of this.batches.values()) batched += open.statuses.length;
-    return this.poster.stats(this.timers.size + batched);
+    return this.poster.stats(this.due.size + batched);
   }
 
   deliveries(limit?: number): WebhookDelivery[] {
@@ -271,8 +263,7 @@ export class WebhookEmitter {
 
   /** Everything scheduled is dropped; settings back to defaults, the target kept. */
   reset(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.due.clear();
     for (const open of this.batches.values()) clearTimeout(open.timer);
     this.batches.clear();
     this.poster.reset();
