@@ -200,7 +200,7 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     setTokenExpired: (wabaId: string, expired: boolean) => state.setTokenExpired(wabaId, expired),
     webhooks: {
       configure: (patch) => {
-        webhooks.settings.apply(patch);
+        webhooks.configure(patch);
         return webhooks.settings.view();
       },
       settings: () => webhooks.settings.view(),

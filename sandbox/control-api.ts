@@ -99,7 +99,7 @@ export class ControlApi {
       '/_sandbox/webhooks': {
         GET: () => ({ status: 200, body: webhooks.settings.view() }),
         POST: (_url, body) => {
-          webhooks.settings.apply(body());
+          webhooks.configure(body());
           return { status: 200, body: webhooks.settings.view() };
         },
         DELETE: () => {

@@ -93,13 +93,21 @@ export class WebhookEmitter {
     this.poster = new WebhookPoster(() => this.settings.current, () => this.checkIdle(), log);
   }
 
+  /**
+   * Merges a settings patch (validated whole first). Turning webhooks off also drops whatever is
+   * scheduled, batched, queued or waiting for a retry, so nothing more is posted.
+   */
+  configure(patch: unknown): void {
+    this.settings.apply(patch);
+    if (this.settings.activeTarget() === undefined) this.dropPending();
+  }
+
   /** Called for every message the sandbox accepted. */
   messageAccepted(send: AcceptedSend): void {
-    const target = this.settings.activeTarget();
-    if (target === undefined) return;
+    if (this.settings.activeTarget() === undefined) return;
     for (const planned of this.plan(send)) {
       const payload = statusPayload(send, planned.status, send.acceptedAt + planned.eventOffsetMs, planned.error);
-      this.due.schedule(planned.arrivalOffsetMs, () => this.emitStatus(send, target, payload));
+      this.due.schedule(planned.arrivalOffsetMs, () => this.emitStatus(send, payload));
     }
   }
 
@@ -129,7 +137,10 @@ export class WebhookEmitter {
     return planned.flatMap((event) => [event, { ...event, arrivalOffsetMs: event.arrivalOffsetMs + DUPLICATE_GAP_MS }]);
   }
 
-  private emitStatus(number: BusinessNumber, target: WebhookTarget, payload: StatusPayload): void {
+  /** Posts to the target current when the status is due (a changed url applies to what is pending). */
+  private emitStatus(number: BusinessNumber, payload: StatusPayload): void {
+    const target = this.settings.activeTarget();
+    if (target === undefined) return;
     const { batch, batchMaxStatuses, batchWindowMs } = this.settings.current;
     if (!batch) {
       this.postStatuses(number, target, [payload]);
@@ -261,12 +272,18 @@ export class WebhookEmitter {
     this.poster.clearDeliveries();
   }
 
-  /** Everything scheduled is dropped; settings back to defaults, the target kept. */
-  reset(): void {
+  private dropPending(): void {
     this.due.clear();
     for (const open of this.batches.values()) clearTimeout(open.timer);
     this.batches.clear();
-    this.poster.reset();
+    this.poster.dropPending();
+    this.checkIdle();
+  }
+
+  /** Everything scheduled is dropped and the log cleared; settings back to defaults, the target kept. */
+  reset(): void {
+    this.dropPending();
+    this.poster.clearDeliveries();
     this.settings.resetToDefaults();
     this.checkIdle();
   }

@@ -128,13 +128,17 @@ export class WebhookPoster {
     this.counters = WebhookPoster.zeroCounters();
   }
 
-  /** Drops queued bodies and pending retries; answers of requests still in flight are ignored. */
-  reset(): void {
+  /** Drops queued bodies and pending retries; answers of requests still in flight are ignored (no retry, no record). */
+  dropPending(): void {
     this.generation += 1;
     this.queue.length = 0;
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     this.failing = false;
+  }
+
+  reset(): void {
+    this.dropPending();
     this.clearDeliveries();
   }
 

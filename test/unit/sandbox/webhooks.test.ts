@@ -159,6 +159,16 @@ describe('status webhooks of an accepted send', () => {
     expect(new Set(first).size).toBe(2);
   });
 
+  it('drops what is scheduled when turned off', async () => {
+    await client.sandboxApi('POST', '/webhooks', { sentDelayMs: 60_000 });
+    await sendText();
+    expect(client.sandbox.webhooks.stats().scheduled).toBe(3);
+    await client.sandboxApi('POST', '/webhooks', { enabled: false });
+    await drain();
+    expect(client.sandbox.webhooks.stats().scheduled).toBe(0);
+    expect(receiver.received).toHaveLength(0);
+  });
+
   it('posts nothing while disabled, and drain answers at once', async () => {
     await client.sandboxApi('POST', '/webhooks', { enabled: false });
     await sendText();
