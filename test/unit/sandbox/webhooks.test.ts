@@ -63,7 +63,7 @@ const client = useSandbox({ accounts: fixtureAccounts(), log: (line) => logged.p
  * Fast delays, every message delivered and read, unless a test says otherwise. One POST at a time,
  * so arrival order is the order the statuses became due.
  */
-const FAST = { sentDelayMs: 0, deliveredDelayMs: 20, readDelayMs: 40, readRate: 1, concurrency: 1 };
+const FAST = { sentDelayMs: 0, deliveredDelayMs: 20, readDelayMs: 40, readRate: 1, concurrency: 1, batch: false };
 
 beforeAll(() => receiver.start());
 afterAll(() => receiver.stop());
@@ -391,7 +391,7 @@ describe('settings', () => {
       readDelayMs: 3000,
       deliveredRate: 1,
       readRate: 0.5,
-      batch: false,
+      batch: true,
       recipientFailures: {},
     });
   });
