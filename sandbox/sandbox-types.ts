@@ -2,7 +2,6 @@
  * Public data shapes of the Cloud API sandbox. Kept apart from the HTTP wiring so the state,
  * validation and route modules can share them without importing the server.
  */
-import type { InboundMessageInput, TemplateStatusInput } from './webhook-emitter';
 import type { WebhookDelivery, WebhookStats } from './webhook-poster';
 import type { WebhookSettingsPatch, WebhookSettingsView } from './webhook-settings';
 
@@ -127,6 +126,25 @@ export interface SandboxControlPatch {
   throughputByPhoneNumberId?: Record<string, number | null>;
   recipientErrors?: Record<string, RecipientErrorRule | null>;
   recipientTimeouts?: Record<string, RecipientTimeoutRule | null>;
+}
+
+export interface InboundMessageInput {
+  /** The business number that receives it. */
+  phoneNumberId: string;
+  /** The sender's WhatsApp number (digits, `+` allowed). */
+  from: string;
+  text: string;
+  /** The sender's profile name; default "Sandbox User". */
+  profileName?: string;
+}
+
+export interface TemplateStatusInput {
+  /** Needed only when two accounts have a template of that name and language. */
+  wabaId?: string;
+  name: string;
+  language: string;
+  status: TemplateStatus;
+  reason?: string;
 }
 
 /** The webhook side of the sandbox, in process; the same as the `/_sandbox/webhooks` routes. */

@@ -33,29 +33,11 @@ import { WebhookPoster, type OutgoingBody, type WebhookDelivery, type WebhookSta
 import { WebhookSettings, type WebhookTarget } from './webhook-settings';
 
 export type { AcceptedSend } from './webhook-payloads';
+export type { InboundMessageInput, TemplateStatusInput } from './sandbox-types';
 
 /** Gap between an event and its duplicate. */
 const DUPLICATE_GAP_MS = 50;
 const DEFAULT_DRAIN_TIMEOUT_MS = 60_000;
-
-export interface InboundMessageInput {
-  /** The business number that receives it. */
-  phoneNumberId: string;
-  /** The sender's WhatsApp number (digits, `+` allowed). */
-  from: string;
-  text: string;
-  /** The sender's profile name; default "Sandbox User". */
-  profileName?: string;
-}
-
-export interface TemplateStatusInput {
-  /** Needed only when two accounts have a template of that name and language. */
-  wabaId?: string;
-  name: string;
-  language: string;
-  status: TemplateStatus;
-  reason?: string;
-}
 
 interface PlannedStatus {
   status: DeliveryStatus;

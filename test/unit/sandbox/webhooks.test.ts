@@ -230,7 +230,7 @@ describe('duplicates, reordering and lateness', () => {
   it('holds statuses after sent for lateDelayMs at lateRate 1; drain times out meanwhile and reset drops them', async () => {
     await client.sandboxApi('POST', '/webhooks', { lateRate: 1, lateDelayMs: 60_000 });
     await sendText();
-    for (let tries = 0; receiver.received.length === 0 && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let tries = 0; receiver.received.length === 0 && tries < 1000; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(receiver.statuses().map((status) => status.status)).toEqual(['sent']);
     const waited = await client.sandboxApi('POST', '/webhooks/drain?timeoutMs=20');
     expect(waited).toMatchObject({ status: 504, body: { drained: false, stats: { scheduled: 2 } } });
@@ -285,7 +285,7 @@ describe('delivery to the receiver', () => {
   });
 
   it('batches statuses of one number into fewer POSTs when batch is on', async () => {
-    await client.sandboxApi('POST', '/webhooks', { batch: true, batchWindowMs: 100, readRate: 0 });
+    await client.sandboxApi('POST', '/webhooks', { batch: true, batchWindowMs: 1000, sentDelayMs: 200, deliveredDelayMs: 400, readRate: 0 });
     for (let index = 0; index < 4; index += 1) await sendText(`1555111${String(index).padStart(4, '0')}`);
     await drain();
     expect(receiver.statuses()).toHaveLength(8);
