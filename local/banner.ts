@@ -16,6 +16,9 @@ export function bannerFor(runtime: LocalRuntime, readyMs: number): string {
     `  Gateway          ${base}`,
     ...servedSurfaces.map(([, surface]) => `    ${surface.description.padEnd(28)} ${base}/${surface.stage}${surface.basePath}/...`),
     `  Cloud API sandbox ${runtime.sandboxUrl}   (inspect: ${runtime.sandboxUrl}/_sandbox/messages)`,
+    ...(runtime.sandbox?.webhooks.settings().active
+      ? [`  Meta webhooks    ${runtime.webhookUrl}   (sandbox posts statuses here; settings: ${runtime.sandboxUrl}/_sandbox/webhooks)`]
+      : [`  Meta webhooks    ${runtime.webhookUrl}`]),
     `  Demo credentials ${relative(process.cwd(), join(runtime.dataDirectory, 'demo.json'))}`,
     '',
     '  Try:',

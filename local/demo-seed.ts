@@ -7,6 +7,7 @@
  * account, every step is an upsert, and credentials are simply issued anew (the plaintext of
  * earlier ones is not recoverable, by design).
  */
+import { randomBytes } from 'node:crypto';
 import type { Services } from '../functions/composition';
 import type { SandboxBusinessAccount } from '../sandbox/cloud-api-sandbox';
 import { adminCommands } from '../shared/tenancy/admin-commands';
@@ -39,7 +40,21 @@ export interface DemoCredentials {
   v1ApiKey: string;
 }
 
-export interface DemoTenant extends DemoCredentials {
+/**
+ * The demo Meta app's webhook settings: the sandbox signs its webhooks with the app secret, and
+ * the platform checks them with it; the verify token answers the subscription handshake. Made
+ * once per seeded tenant and kept in `.local/demo.json` like every other demo credential.
+ */
+export interface DemoMetaApp {
+  metaAppSecret: string;
+  webhookVerifyToken: string;
+}
+
+export function generateDemoMetaApp(): DemoMetaApp {
+  return { metaAppSecret: randomBytes(32).toString('hex'), webhookVerifyToken: randomBytes(18).toString('base64url') };
+}
+
+export interface DemoTenant extends DemoCredentials, DemoMetaApp {
   wabaId: string;
   phoneNumbers: string[];
   phoneNumberIds: string[];
@@ -118,6 +133,7 @@ export async function seedDemoTenant(
 
   return {
     ...demo,
+    ...generateDemoMetaApp(),
     wabaId: retail.wabaId,
     phoneNumbers: retail.phoneNumbers.map((phone) => phone.displayPhoneNumber),
     phoneNumberIds: retail.phoneNumbers.map((phone) => phone.id),

@@ -25,7 +25,7 @@ import {
 import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local-gateway';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
-import { demoSandboxAccounts, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
+import { demoSandboxAccounts, generateDemoMetaApp, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
 import { getServices, resetServicesForTests } from '../functions/composition';
 import { generateLocalTokenKey } from '../shared/adapters/crypto/local-aes-token-cipher';
 
@@ -49,7 +49,22 @@ export interface LocalRuntimeOptions {
   seedDemo?: boolean;
   /** Start the SQS event sources feeding the chunk worker and delivery-events. Default true; fault tests drive them by hand. */
   startWorkers?: boolean;
+  /**
+   * The embedded sandbox posts Meta's signed webhooks (statuses, inbound, template changes) to the
+   * gateway's Meta webhook endpoint with the demo app secret. Default true (needs the demo tenant);
+   * tests may also turn them off at any time with `POST /_sandbox/webhooks {"enabled":false}`.
+   */
+  sandboxWebhooks?: boolean;
 }
+
+/**
+ * Public path of Meta's webhook endpoint: surface `webhooks` (stage `hooks`, basePath ''), route
+ * `/meta/whatsapp` (DESIGN-11). Kept as constants so the sandbox is pointed at it whether or not the
+ * route is served yet; until then the gateway answers 404 and the sandbox logs it once and goes on.
+ */
+const META_WEBHOOK_STAGE = 'hooks';
+const META_WEBHOOK_ROUTE_PATH = '/meta/whatsapp';
+export const metaWebhookPath = `/${META_WEBHOOK_STAGE}${META_WEBHOOK_ROUTE_PATH}`;
 
 export interface LocalRuntime {
   baseUrl: string;
@@ -57,7 +72,9 @@ export interface LocalRuntime {
   dataDirectory: string;
   sandboxUrl: string;
   sandbox?: CloudApiSandbox;
-  demo?: DemoTenant & { baseUrl: string; sandboxUrl: string };
+  /** Where Meta (here: the sandbox) posts webhooks: `${baseUrl}/hooks/meta/whatsapp`. */
+  webhookUrl: string;
+  demo?: DemoTenant & { baseUrl: string; sandboxUrl: string; webhookUrl: string };
   /** The environment the handlers run with (also written to `.local/runtime.env`). */
   environment: Record<string, string>;
   sqs: SQSClient;
@@ -167,7 +184,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const demoFile = join(dataDirectory, 'demo.json');
     if (options.seedDemo ?? true) {
       if (persist && existsSync(demoFile) && (await isDemoSeeded(services))) {
-        demo = JSON.parse(readFileSync(demoFile, 'utf8')) as DemoTenant;
+        const saved = JSON.parse(readFileSync(demoFile, 'utf8')) as Partial<DemoTenant> & Omit<DemoTenant, 'metaAppSecret' | 'webhookVerifyToken'>;
+        // A demo.json written before the Meta app settings existed gets them now, once.
+        demo = saved.metaAppSecret && saved.webhookVerifyToken ? (saved as DemoTenant) : { ...saved, ...generateDemoMetaApp() };
       } else {
         demo = await seedDemoTenant(services, sandbox ?? { registerBusinessAccount: () => undefined });
       }
@@ -180,6 +199,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
     });
     stops.push(() => gateway.close());
+
+    const webhookUrl = `${gateway.url}${metaWebhookPath}`;
+    if (sandbox && demo && (options.sandboxWebhooks ?? true)) {
+      sandbox.webhooks.configure({ url: webhookUrl, appSecret: demo.metaAppSecret });
+      // Before the gateway closes, so nothing is posted to it while it goes away.
+      stops.push(async () => void sandbox!.webhooks.configure({ enabled: false }));
+    }
 
     const outboundUrl = process.env[queues.outboundMessages.envVar] ?? '';
     let workers: SqsEventSource | undefined;
@@ -217,7 +243,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
 
     const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
-    const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl } : undefined;
+    const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl, webhookUrl } : undefined;
     if (demoWithUrls) writeFileSync(demoFile, `${JSON.stringify(demoWithUrls, null, 2)}\n`, { mode: 0o600 });
     writeFileSync(
       join(dataDirectory, 'runtime.env'),
@@ -232,6 +258,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       dataDirectory,
       sandboxUrl,
       sandbox,
+      webhookUrl,
       demo: demoWithUrls,
       environment,
       sqs,

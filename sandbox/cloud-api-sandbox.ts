@@ -23,6 +23,7 @@ import { SandboxState } from './sandbox-state';
 import type { CloudApiSandbox, SandboxOptions, TemplateStatus } from './sandbox-types';
 import { UrlSigner } from './signed-urls';
 import { ThroughputLimiter } from './throughput-limiter';
+import { WebhookEmitter } from './webhook-emitter';
 
 export type {
   AcceptedMessage,
@@ -35,9 +36,14 @@ export type {
   SandboxOptions,
   SandboxPhoneNumber,
   SandboxTemplate,
+  SandboxWebhooks,
   TemplateCategory,
   TemplateStatus,
 } from './sandbox-types';
+export type { InboundMessageInput, TemplateStatusInput } from './webhook-emitter';
+export type { WebhookDelivery, WebhookStats } from './webhook-poster';
+export type { WebhookSettingsPatch, WebhookSettingsView } from './webhook-settings';
+export { hubSignature } from './webhook-payloads';
 /** Thrown by registerBusinessAccount / configure / setTemplateStatus for invalid input. */
 export { SandboxRequestError };
 
@@ -79,6 +85,8 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
   const limiter = new ThroughputLimiter();
   const log = new AcceptedMessageLog();
   const events = new MessageEventLog();
+  const messageIds = new MessageIdGenerator();
+  const webhooks = new WebhookEmitter({ state, messageIds }, options.webhooks, options.log);
   for (const account of options.accounts ?? []) state.registerAccount(account);
 
   const reset = () => {
@@ -87,6 +95,7 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     control.resetToDefaults();
     limiter.clear();
     state.clearExpiredTokens();
+    webhooks.reset();
   };
   const graph = new GraphApi({
     state,
@@ -94,11 +103,12 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     limiter,
     log,
     events,
-    messageIds: new MessageIdGenerator(),
+    messageIds,
     signer: new UrlSigner(),
     migrationPageSize,
+    webhooks,
   });
-  const controlApi = new ControlApi({ state, control, log, events, reset });
+  const controlApi = new ControlApi({ state, control, log, events, webhooks, reset });
 
   /** Requests being held unanswered, so close() can drop them instead of waiting a minute. */
   const held = new Map<ServerResponse, NodeJS.Timeout>();
@@ -149,7 +159,7 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
       const body = await readBody(request, isControl ? MAX_BODY_BYTES : bodyLimitFor(url.pathname));
       if (!isControl) return await handleGraph(request, response, url, body);
       if (body === null) return sendJson(response, 413, { error: { message: `body exceeds ${MAX_BODY_BYTES} bytes` } });
-      const answer = controlApi.handle(request.method ?? 'GET', url, body);
+      const answer = await controlApi.handle(request.method ?? 'GET', url, body);
       if (answer.body === undefined) sendEmpty(response, answer.status);
       else sendJson(response, answer.status, answer.body, answer.headers);
     } catch (error) {
@@ -188,9 +198,22 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
       state.setTemplateStatus(templateId, status);
     },
     setTokenExpired: (wabaId: string, expired: boolean) => state.setTokenExpired(wabaId, expired),
+    webhooks: {
+      configure: (patch) => {
+        webhooks.configure(patch);
+        return webhooks.settings.view();
+      },
+      settings: () => webhooks.settings.view(),
+      deliveries: () => webhooks.deliveries(),
+      stats: () => webhooks.stats(),
+      drain: (timeoutMs) => webhooks.drain(timeoutMs),
+      injectInbound: (input) => webhooks.injectInbound(input),
+      changeTemplateStatus: (input) => webhooks.changeTemplateStatus(input),
+    },
     reset,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        webhooks.close();
         for (const [response, timer] of held) {
           clearTimeout(timer);
           response.destroy();

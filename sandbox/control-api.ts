@@ -8,6 +8,7 @@ import type { SandboxControl } from './sandbox-control';
 import { SandboxRequestError } from './sandbox-request-error';
 import type { SandboxState } from './sandbox-state';
 import type { SandboxBusinessAccount } from './sandbox-types';
+import type { WebhookEmitter } from './webhook-emitter';
 
 export interface ControlResponse {
   status: number;
@@ -21,10 +22,11 @@ export interface ControlDependencies {
   control: SandboxControl;
   log: AcceptedMessageLog;
   events: MessageEventLog;
+  webhooks: WebhookEmitter;
   reset: () => void;
 }
 
-type Handler = (url: URL, body: () => unknown) => ControlResponse;
+type Handler = (url: URL, body: () => unknown) => ControlResponse | Promise<ControlResponse>;
 
 const NO_CONTENT: ControlResponse = { status: 204 };
 
@@ -37,6 +39,15 @@ function parseJson(raw: Buffer): unknown {
   }
 }
 
+/** A whole number from the query string, or the fallback when absent. */
+function queryNumber(url: URL, name: string, fallback: number | undefined, max: number): number | undefined {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > max) throw new SandboxRequestError(400, `${name} must be an integer between 0 and ${max}`);
+  return value;
+}
+
 function stripPlus(value: string | null): string | undefined {
   if (value === null || value === '') return undefined;
   return value.startsWith('+') ? value.slice(1) : value;
@@ -46,7 +57,7 @@ export class ControlApi {
   private readonly routes: Record<string, Record<string, Handler>>;
 
   constructor(private readonly deps: ControlDependencies) {
-    const { state, control, log } = deps;
+    const { state, control, log, webhooks } = deps;
     this.routes = {
       '/_sandbox/health': { GET: () => ({ status: 200, body: { status: 'ok' } }) },
       '/_sandbox/messages': {
@@ -85,6 +96,39 @@ export class ControlApi {
           return { status: 200, body: { wabaId: account.wabaId } };
         },
       },
+      '/_sandbox/webhooks': {
+        GET: () => ({ status: 200, body: webhooks.settings.view() }),
+        POST: (_url, body) => {
+          webhooks.configure(body());
+          return { status: 200, body: webhooks.settings.view() };
+        },
+        DELETE: () => {
+          webhooks.settings.resetToDefaults();
+          return { status: 200, body: webhooks.settings.view() };
+        },
+      },
+      '/_sandbox/webhooks/deliveries': {
+        GET: (url) => ({
+          status: 200,
+          body: { data: webhooks.deliveries(queryNumber(url, 'limit', undefined, Number.MAX_SAFE_INTEGER)), stats: webhooks.stats() },
+        }),
+        DELETE: () => {
+          webhooks.clearDeliveries();
+          return NO_CONTENT;
+        },
+      },
+      '/_sandbox/webhooks/drain': {
+        POST: async (url) => {
+          const drained = await webhooks.drain(queryNumber(url, 'timeoutMs', undefined, 600_000));
+          return { status: drained ? 200 : 504, body: { drained, stats: webhooks.stats() } };
+        },
+      },
+      '/_sandbox/webhooks/inbound': {
+        POST: (_url, body) => ({ status: 200, body: webhooks.injectInbound(body()) }),
+      },
+      '/_sandbox/webhooks/template-status': {
+        POST: (_url, body) => ({ status: 200, body: webhooks.changeTemplateStatus(body()) }),
+      },
       '/_sandbox/reset': {
         POST: () => {
           deps.reset();
@@ -94,7 +138,7 @@ export class ControlApi {
     };
   }
 
-  handle(method: string, url: URL, rawBody: Buffer): ControlResponse {
+  async handle(method: string, url: URL, rawBody: Buffer): Promise<ControlResponse> {
     try {
       const body = () => parseJson(rawBody);
       const templateStatus = /^\/_sandbox\/templates\/([^/]+)\/status$/.exec(url.pathname);
@@ -116,7 +160,7 @@ export class ControlApi {
       }
       const methods = this.routes[url.pathname.replace(/\/+$/, '')];
       if (methods === undefined) return { status: 404, body: { error: { message: `unknown sandbox route ${url.pathname}` } } };
-      return this.dispatch(methods, method, url, body);
+      return await this.dispatch(methods, method, url, body);
     } catch (error) {
       if (error instanceof SandboxRequestError) return { status: error.httpStatus, body: { error: { message: error.message } } };
       if (error instanceof URIError) return { status: 400, body: { error: { message: 'malformed path' } } };
@@ -124,7 +168,7 @@ export class ControlApi {
     }
   }
 
-  private dispatch(methods: Record<string, Handler>, method: string, url: URL, body: () => unknown): ControlResponse {
+  private dispatch(methods: Record<string, Handler>, method: string, url: URL, body: () => unknown): ControlResponse | Promise<ControlResponse> {
     const handler = methods[method];
     if (handler === undefined) {
       const allowed = Object.keys(methods).join(', ');

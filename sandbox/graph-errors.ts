@@ -262,6 +262,11 @@ const ERROR_CATALOG: Record<number, CatalogEntry> = {
   },
   131048: { title: 'Spam rate limit hit', httpStatus: 400 },
   131049: { title: 'This message was not delivered to maintain healthy ecosystem engagement.', httpStatus: 400 },
+  131050: {
+    title: 'User has stopped receiving marketing messages',
+    httpStatus: 400,
+    details: 'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.',
+  },
   131051: { title: 'Unsupported message type', httpStatus: 400 },
   131056: {
     title: '(Business Account, Consumer Account) pair rate limit hit',
@@ -275,6 +280,13 @@ const ERROR_CATALOG: Record<number, CatalogEntry> = {
   132016: { title: 'Template is Disabled', httpStatus: 400 },
   133010: { title: 'Account not registered', httpStatus: 400 },
 };
+
+/** Meta's title and details for a code, as a `failed` status webhook carries them. */
+export function errorDescription(code: number): { title: string; details: string } {
+  const entry = ERROR_CATALOG[code];
+  const title = entry?.title ?? 'Sandbox injected error';
+  return { title, details: entry?.details ?? title };
+}
 
 /** The error a `recipientErrors` rule answers; unknown codes get a generic title and HTTP 400. */
 export function injectedError(code: number, httpStatus?: number, message?: string): GraphError {

@@ -6,8 +6,8 @@
  * are reset or `seed` is set, so a given sequence of requests meets the same faults every run.
  * Per-recipient rules are looked up in Maps: O(1) on the send path.
  */
+import { fail, isRecord, nonNegative, optionalTimes, rate, recipientKey, takeRule, wholeNumber } from './control-values';
 import { seededRandom } from './seeded-random';
-import { SandboxRequestError } from './sandbox-request-error';
 import type {
   RecipientErrorRule,
   RecipientTimeoutRule,
@@ -17,40 +17,6 @@ import type {
 
 const DEFAULT_SEED = 1;
 const DEFAULT_TIMEOUT_HOLD_MS = 60_000;
-
-type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function fail(message: string): never {
-  throw new SandboxRequestError(400, message);
-}
-
-function nonNegative(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(`${name} must be a number >= 0`);
-  return value;
-}
-
-function rate(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) fail(`${name} must be a number between 0 and 1`);
-  return value;
-}
-
-function wholeNumber(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(`${name} must be an integer >= 0`);
-  return value;
-}
-
-function optionalTimes(value: unknown, name: string): number | undefined {
-  return value === undefined ? undefined : wholeNumber(value, name);
-}
-
-/** Recipients are matched on digits, so "+1555..." and "1555..." name the same rule. */
-function recipientKey(recipient: string): string {
-  return recipient.startsWith('+') ? recipient.slice(1) : recipient;
-}
 
 function mapEntries(value: unknown, name: string): Array<[string, unknown]> {
   if (!isRecord(value)) fail(`${name} must be an object keyed by ${name === 'throughputByPhoneNumberId' ? 'phone number id' : 'recipient'}`);
@@ -78,18 +44,6 @@ function parseTimeoutRule(value: unknown, name: string): RecipientTimeoutRule {
   if (!isRecord(value)) fail(`${name} must be an object`);
   const times = optionalTimes(value.times, `${name}.times`);
   return times === undefined ? {} : { times };
-}
-
-/** Consumes one use of a rule; rules without `times` never run out. */
-function takeRule<T extends { times?: number }>(rules: Map<string, T>, key: string): T | undefined {
-  const rule = rules.get(key);
-  if (rule === undefined) return undefined;
-  if (rule.times !== undefined) {
-    if (rule.times <= 1) rules.delete(key);
-    else rule.times -= 1;
-    if (rule.times === 0) return undefined;
-  }
-  return rule;
 }
 
 export class SandboxControl {

@@ -2,6 +2,8 @@
  * Public data shapes of the Cloud API sandbox. Kept apart from the HTTP wiring so the state,
  * validation and route modules can share them without importing the server.
  */
+import type { WebhookDelivery, WebhookStats } from './webhook-poster';
+import type { WebhookSettingsPatch, WebhookSettingsView } from './webhook-settings';
 
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
@@ -57,6 +59,14 @@ export interface SandboxOptions {
    * time from here so tests can move it instead of waiting.
    */
   now?: () => number;
+  /**
+   * Where to post Meta-shaped webhooks (statuses of accepted sends, inbound messages, template
+   * status changes), signed with the app secret. Without it nothing is posted until
+   * `POST /_sandbox/webhooks` sets a url and appSecret.
+   */
+  webhooks?: { url: string; appSecret: string };
+  /** Where webhook delivery problems are logged (one line per failure streak); default console.warn. */
+  log?: (line: string) => void;
 }
 
 export interface AcceptedMessage {
@@ -118,6 +128,41 @@ export interface SandboxControlPatch {
   recipientTimeouts?: Record<string, RecipientTimeoutRule | null>;
 }
 
+export interface InboundMessageInput {
+  /** The business number that receives it. */
+  phoneNumberId: string;
+  /** The sender's WhatsApp number (digits, `+` allowed). */
+  from: string;
+  text: string;
+  /** The sender's profile name; default "Sandbox User". */
+  profileName?: string;
+}
+
+export interface TemplateStatusInput {
+  /** Needed only when two accounts have a template of that name and language. */
+  wabaId?: string;
+  name: string;
+  language: string;
+  status: TemplateStatus;
+  reason?: string;
+}
+
+/** The webhook side of the sandbox, in process; the same as the `/_sandbox/webhooks` routes. */
+export interface SandboxWebhooks {
+  /** Same as `POST /_sandbox/webhooks`: merge settings (url, appSecret, delays, rates, faults). */
+  configure(patch: WebhookSettingsPatch): WebhookSettingsView;
+  settings(): WebhookSettingsView;
+  /** Every POST attempt kept (the last 20,000), oldest first. */
+  deliveries(): WebhookDelivery[];
+  stats(): WebhookStats;
+  /** Resolves true when nothing is scheduled or in flight, false after timeoutMs (default 60 s). */
+  drain(timeoutMs?: number): Promise<boolean>;
+  /** Same as `POST /_sandbox/webhooks/inbound`. */
+  injectInbound(input: InboundMessageInput): { messageId: string };
+  /** Same as `POST /_sandbox/webhooks/template-status`. */
+  changeTemplateStatus(input: TemplateStatusInput): { id: string; name: string; language: string; status: TemplateStatus; notified: boolean };
+}
+
 export interface CloudApiSandbox {
   /** e.g. http://127.0.0.1:4010 — Graph paths are under `${url}/v25.0/...`. */
   url: string;
@@ -136,7 +181,11 @@ export interface CloudApiSandbox {
    * connected account is in when it needs authorizing again). Cleared by reset or re-registration.
    */
   setTokenExpired(wabaId: string, expired: boolean): void;
-  /** Clears accepted messages, control settings, throughput windows and expired tokens; keeps accounts. */
+  webhooks: SandboxWebhooks;
+  /**
+   * Clears accepted messages, control settings, throughput windows, expired tokens, scheduled
+   * webhooks and their log, and webhook settings but the target; keeps accounts.
+   */
   reset(): void;
   close(): Promise<void>;
 }

@@ -23,6 +23,18 @@ import { isRecord, ParamReader } from '../request-params';
 import type { StoredAccount, StoredTemplate } from '../sandbox-state';
 import { ok, route, type GraphOutcome, type GraphRoute, type RouteContext } from './route-kit';
 
+/** Meta echoes `biz_opaque_callback_data` (at most 512 characters) in the message's status webhooks. */
+const MAX_CALLBACK_DATA_LENGTH = 512;
+
+function callbackDataOf(body: unknown): string | undefined {
+  const value = isRecord(body) ? body.biz_opaque_callback_data : undefined;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length > MAX_CALLBACK_DATA_LENGTH) {
+    throw invalidParameter(`Param biz_opaque_callback_data must be a string of at most ${MAX_CALLBACK_DATA_LENGTH} characters.`);
+  }
+  return value;
+}
+
 type PhoneContext = RouteContext<{ kind: 'phone'; owner: StoredAccount; phone: PhoneState }>;
 type SendRequest = Extract<MessageRequest, { kind: 'send' }>;
 
@@ -46,7 +58,7 @@ function sendableTemplate(context: PhoneContext, message: SendRequest): StoredTe
  * `recipientErrors` fire regardless of load and only accepted messages use up throughput.
  */
 function deliver(context: PhoneContext, body: unknown, message: SendRequest, marketing: boolean): GraphOutcome {
-  const { control, limiter, log, events, messageIds } = context.deps;
+  const { control, limiter, log, events, messageIds, webhooks } = context.deps;
   const { owner, phone } = context.node;
   if (!phone.registered) throw accountNotRegistered(phone.number.id);
   const template = sendableTemplate(context, message);
@@ -55,6 +67,8 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, mar
       `Param template['name'] must name a MARKETING template; ${template.template.name} (${template.template.language}) is ${template.template.category}.`,
     );
   }
+
+  const callbackData = callbackDataOf(body);
 
   if (control.takeRecipientTimeout(message.waId)) return { kind: 'hold' };
   const rule = control.takeRecipientError(message.waId);
@@ -75,6 +89,8 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, mar
   });
   const category: PricingCategory =
     template === undefined ? 'SERVICE' : marketing ? 'MARKETING_LITE' : template.template.category;
+  // Free-form messages can only be sent inside a customer service window, which is free.
+  const pricingType = template === undefined ? 'FREE_CUSTOMER_SERVICE' : 'REGULAR';
   events.record({
     at,
     wabaId: owner.account.wabaId,
@@ -84,8 +100,18 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, mar
     country: countryOf(message.waId),
     ...(template === undefined ? {} : { templateId: template.template.id }),
     pricingCategory: category,
-    // Free-form messages can only be sent inside a customer service window, which is free.
-    pricingType: template === undefined ? 'FREE_CUSTOMER_SERVICE' : 'REGULAR',
+    pricingType,
+  });
+  webhooks.messageAccepted({
+    messageId,
+    wabaId: owner.account.wabaId,
+    phoneNumberId: phone.number.id,
+    displayPhoneNumber: phone.number.displayPhoneNumber,
+    recipient: message.waId,
+    acceptedAt: at,
+    ...(callbackData === undefined ? {} : { callbackData }),
+    pricingCategory: category,
+    pricingType,
   });
   return ok({
     messaging_product: 'whatsapp',

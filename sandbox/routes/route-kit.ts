@@ -11,6 +11,7 @@ import type { SandboxControl } from '../sandbox-control';
 import type { GraphNode, NodeKind, SandboxState } from '../sandbox-state';
 import type { UrlSigner } from '../signed-urls';
 import type { ThroughputLimiter } from '../throughput-limiter';
+import type { WebhookEmitter } from '../webhook-emitter';
 
 export interface GraphRequest {
   method: string;
@@ -36,6 +37,7 @@ export interface GraphDependencies {
   messageIds: MessageIdGenerator;
   signer: UrlSigner;
   migrationPageSize: number;
+  webhooks: WebhookEmitter;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
