@@ -18,6 +18,8 @@ import { bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunct
 import { SurfaceApi, type FunctionTarget } from './constructs/surface-api';
 import {
   chunkWorker,
+  customerEventsDispatcher,
+  deadLetterEnvVarOf,
   functions,
   queues,
   tables,
@@ -146,6 +148,16 @@ export class ApiStack extends Stack {
       }),
     );
 
+    // Customer events: up to 10 deliveries per invocation, POSTed concurrently; retries are delayed copies.
+    this.functions['customer-events'].addEventSource(
+      new SqsEventSource(stateful.queues.customerEvents, {
+        batchSize: customerEventsDispatcher.batchSize,
+        maxBatchingWindow: Duration.seconds(customerEventsDispatcher.maxBatchingWindowSeconds),
+        maxConcurrency: customerEventsDispatcher.maxConcurrency,
+        reportBatchItemFailures: true,
+      }),
+    );
+
     const stageDependencies = manageApiGatewayAccountRole === false ? [] : [this.createApiGatewayAccountRole()];
 
     const targets = new Map<EndpointGroup, FunctionTarget>();
@@ -221,6 +233,7 @@ export class ApiStack extends Stack {
     for (const queueName of [...definition.sendsTo, ...(definition.receivesFrom ?? [])]) {
       environment[queues[queueName].envVar] = stateful.queues[queueName].queueUrl;
     }
+    for (const queueName of definition.deadLettersOf ?? []) environment[deadLetterEnvVarOf(queueName)] = stateful.deadLetterQueues[queueName].queueUrl;
     if (definition.tokenKey) environment.TOKEN_KMS_KEY_ID = stateful.tokenKey.keyArn;
     if (definition.callsUpstream) {
       environment.GRAPH_API_BASE_URL = settings.upstream.baseUrl;
@@ -246,6 +259,7 @@ export class ApiStack extends Stack {
       else table.grantReadWriteData(fn);
     }
     for (const queueName of definition.sendsTo) stateful.queues[queueName].grantSendMessages(fn);
+    for (const queueName of definition.deadLettersOf ?? []) stateful.deadLetterQueues[queueName].grantSendMessages(fn);
     if (definition.tokenKey === 'decrypt') stateful.tokenKey.grantDecrypt(fn);
     if (definition.tokenKey === 'encryptDecrypt') stateful.tokenKey.grantEncryptDecrypt(fn);
     return fn;

@@ -9,6 +9,9 @@
  *                                                    shared/delivery/recipient-status.ts): the summary's counts
  *   pk PACE#<accountKey>           sk PACE           a business account's next free send slot
  *   pk BCNAME#<org>#<name>         sk NAME           an earlier send-bulk campaign name's claim
+ *   pk CEVENT#<org>                sk <createdAt>#<eventId>  a customer event, by time (redelivery by range)
+ *   pk CEVENT#<org>#ID#<eventId>   sk EVENT          the same event by id: its put-if-absent makes a
+ *                                                    republished id a no-op (30 days, expiresAt)
  *
  * Items are written from the domain types and read back through valibot schemas: a stored item
  * that does not match is an error here, never a wrongly typed value further on.
@@ -50,6 +53,10 @@ export const messagingKeys = {
   broadcastName: (organizationId: string, broadcastName: string) => ({ pk: `BCNAME#${organizationId}#${broadcastName.toLowerCase()}`, sk: 'NAME' }),
   /** A media id uploaded or a message id sent through /upstream, under its organization (another's id is simply absent). */
   wrapperId: (organizationId: string, kind: 'MEDIA' | 'MESSAGE', id: string) => ({ pk: `UPSTREAM#${organizationId}#${kind}#${id}`, sk: 'UPSTREAM_ID' }),
+  /** An organization's customer events by time; the sort key starts with the ISO time so ranges are key conditions. */
+  customerEventPartition: (organizationId: string) => `CEVENT#${organizationId}`,
+  customerEventByTime: (organizationId: string, createdAt: string, eventId: string) => ({ pk: `CEVENT#${organizationId}`, sk: `${createdAt}#${eventId}` }),
+  customerEventById: (organizationId: string, eventId: string) => ({ pk: `CEVENT#${organizationId}#ID#${eventId}`, sk: 'EVENT' }),
 } as const;
 
 /** Where a ledger item sits, from its partition key. */
