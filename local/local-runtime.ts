@@ -12,7 +12,17 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { routes } from '../runtime-contract/all-routes';
 import type { EndpointGroup } from '../runtime-contract/route-manifest';
-import { chunkWorker, environmentOf, functions, tables, queues, type FunctionName } from '../runtime-contract/resource-definitions';
+import {
+  chunkWorker,
+  customerEventsDispatcher,
+  deadLetterEnvVarOf,
+  environmentOf,
+  functions,
+  tables,
+  queues,
+  type FunctionName,
+  type QueueName,
+} from '../runtime-contract/resource-definitions';
 import {
   emulatorCredentials,
   emulatorRegion,
@@ -26,7 +36,7 @@ import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
 import { demoSandboxAccounts, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
-import { getServices, resetServicesForTests } from '../functions/composition';
+import { getServices, resetServicesForTests, type ServiceOverrides } from '../functions/composition';
 import { generateLocalTokenKey } from '../shared/adapters/crypto/local-aes-token-cipher';
 
 export interface LocalRuntimeOptions {
@@ -47,8 +57,10 @@ export interface LocalRuntimeOptions {
   environment?: Record<string, string>;
   /** Seed the demo tenant on first boot. Default true. */
   seedDemo?: boolean;
-  /** Start the SQS event source feeding the chunk worker. Default true; fault tests drive it by hand. */
+  /** Start the SQS event sources feeding the chunk worker and the customer-events dispatcher. Default true; fault tests drive them by hand. */
   startWorkers?: boolean;
+  /** Collaborators handed to the functions that accept them (the customer-events dispatcher: a test's webhook registry, resolver). */
+  overrides?: ServiceOverrides;
 }
 
 export interface LocalRuntime {
@@ -62,13 +74,13 @@ export interface LocalRuntime {
   environment: Record<string, string>;
   sqs: SQSClient;
   dynamodb: DynamoDBClient;
-  queueUrls: { outbound: string; outboundDeadLetter?: string };
-  /** Resolves when the chunk-worker queue is empty and no batch is in flight. */
+  queueUrls: { outbound: string; outboundDeadLetter?: string; customerEvents: string; customerEventsDeadLetter?: string };
+  /** Resolves when the chunk-worker and customer-events queues are empty and no batch is in flight (delayed retries are not waited for). */
   workersIdle(): Promise<void>;
   stop(): Promise<void>;
 }
 
-type FunctionModule = { createHandler(env: Record<string, string>): unknown };
+type FunctionModule = { createHandler(env: Record<string, string>, overrides?: ServiceOverrides): unknown };
 /** Same module files the Lambdas bundle: `functions/<name>/<name>.lambda.ts`. */
 const loadLambdaModule = (name: FunctionName): Promise<FunctionModule> =>
   import(`../functions/${name}/${name}.lambda`) as Promise<FunctionModule>;
@@ -78,10 +90,10 @@ const loadLambdaModule = (name: FunctionName): Promise<FunctionModule> =>
  * AWS (tables, queues, token key, Graph API, usage plan) plus the platform's (region, endpoints,
  * tuning): a function reaching for a resource it is not granted fails here as it would there.
  */
-function functionHandlers(environment: Readonly<Record<string, string | undefined>>): (name: FunctionName) => Promise<unknown> {
+function functionHandlers(environment: Readonly<Record<string, string | undefined>>, overrides?: ServiceOverrides): (name: FunctionName) => Promise<unknown> {
   const handlers = new Map<FunctionName, Promise<unknown>>();
   return (name) => {
-    if (!handlers.has(name)) handlers.set(name, loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment))));
+    if (!handlers.has(name)) handlers.set(name, loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment), overrides)));
     return handlers.get(name)!;
   };
 }
@@ -140,8 +152,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       for (const table of Object.values(tables)) environment[table.envVar] = tableNames[table.name];
       const queueUrls = await ensureQueues(sqs);
       for (const queue of Object.values(queues)) environment[queue.envVar] = queueUrls[queue.name].url;
-      environment.OUTBOUND_DEAD_LETTER_QUEUE_URL = queueUrls.outboundMessages.deadLetterUrl;
+      for (const name of Object.keys(queues) as QueueName[]) environment[deadLetterEnvVarOf(name)] = queueUrls[name].deadLetterUrl;
     }
+    // Local mode: webhook receivers on this machine (plain http, loopback) can be tried. Never set on AWS.
+    environment.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK = '1';
     if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
     Object.assign(environment, options.environment);
 
@@ -160,7 +174,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     resetServicesForTests();
     stops.push(async () => resetServicesForTests());
     const services = getServices();
-    const handlerOf = functionHandlers({ ...process.env });
+    const handlerOf = functionHandlers({ ...process.env }, options.overrides);
 
     let demo: DemoTenant | undefined;
     if (sandbox) for (const account of demoSandboxAccounts()) sandbox.registerBusinessAccount(account);
@@ -198,6 +212,21 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // Stop polling before the emulators go away.
       stops.push(() => workers!.stop());
     }
+    const customerEventsUrl = process.env[queues.customerEvents.envVar] ?? '';
+    let dispatchers: SqsEventSource | undefined;
+    if (options.startWorkers ?? true) {
+      dispatchers = startSqsEventSource({
+        sqs,
+        queueUrl: customerEventsUrl,
+        queueArn: `arn:aws:sqs:${region}:000000000000:${customerEventsUrl.split('/').pop()}`,
+        handler: (await handlerOf('customer-events')) as SqsBatchHandler,
+        batchSize: customerEventsDispatcher.batchSize,
+        maxConcurrency: customerEventsDispatcher.maxConcurrency,
+        functionTimeoutSeconds: functions['customer-events'].timeoutSeconds,
+        reportBatchItemFailures: true,
+      });
+      stops.push(() => dispatchers!.stop());
+    }
 
     const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
     const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl } : undefined;
@@ -219,8 +248,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       environment,
       sqs,
       dynamodb,
-      queueUrls: { outbound: outboundUrl, outboundDeadLetter: environment.OUTBOUND_DEAD_LETTER_QUEUE_URL },
-      workersIdle: () => workers?.idle() ?? Promise.resolve(),
+      queueUrls: {
+        outbound: outboundUrl,
+        outboundDeadLetter: environment[deadLetterEnvVarOf('outboundMessages')],
+        customerEvents: customerEventsUrl,
+        customerEventsDeadLetter: environment[deadLetterEnvVarOf('customerEvents')],
+      },
+      workersIdle: async () => {
+        await Promise.all([workers?.idle(), dispatchers?.idle()]);
+      },
       stop: async () => {
         for (const stop of stops.reverse()) await stop().catch(() => undefined);
         stops.length = 0;
