@@ -235,9 +235,10 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     callsUpstream: true,
   },
   /**
-   * Delivers customer events to webhook endpoints: reads endpoints and their encrypted secrets
-   * (tenancy, token key), re-queues failed deliveries with a delay, parks the given-up ones in the
-   * dead-letter queue. Messaging read: the event log (redelivery reads it, this function never writes it).
+   * Delivers customer events to webhook endpoints: reads endpoints (tenancy; readWrite because a
+   * delivery marks its endpoint failing or active again), re-queues failed deliveries with a delay,
+   * parks the given-up ones in the dead-letter queue. Messaging read: the event log. The endpoint
+   * secrets' token key (`tokenKey: 'decrypt'`) comes with the registry adapter that decrypts them.
    */
   'customer-events': {
     memoryMb: customerEventsDispatcher.memoryMb,
@@ -246,7 +247,6 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     sendsTo: ['customerEvents'],
     receivesFrom: ['customerEvents'],
     deadLettersOf: ['customerEvents'],
-    tokenKey: 'decrypt',
     callsUpstream: false,
   },
 };
