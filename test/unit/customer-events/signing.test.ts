@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { documentedSnippet } from '../../support/documented-verifier';
 import { customerEventId, newCustomerEvent } from '../../../shared/customer-events/event-envelope';
 import type { CustomerEvent } from '../../../shared/customer-events/ports';
 import { signCustomerEvent, verifyCustomerEvent, type ReceivedHeaders } from '../../../shared/customer-events/signing';
@@ -16,16 +17,6 @@ const event: CustomerEvent = {
 
 /** Node lower-cases received header names. */
 const received = (headers: Record<string, string>): ReceivedHeaders => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-
-/** The verification snippet exactly as docs/CUSTOMER-WEBHOOKS.md prints it, run as a customer would run it. */
-function documentedSnippet(): { source: string; verifyWebhook: (...args: unknown[]) => boolean } {
-  const doc = readFileSync(join(root, 'docs', 'CUSTOMER-WEBHOOKS.md'), 'utf8');
-  const block = /<!-- verification-snippet:start -->\s*```js\n([\s\S]*?)```\s*<!-- verification-snippet:end -->/.exec(doc);
-  if (!block) throw new Error('the verification snippet is missing from docs/CUSTOMER-WEBHOOKS.md');
-  const module = { exports: {} as { verifyWebhook: (...args: unknown[]) => boolean } };
-  new Function('require', 'module', block[1]!)(require, module);
-  return { source: block[1]!, verifyWebhook: module.exports.verifyWebhook };
-}
 
 describe('signing customer events', () => {
   it('signs the exact body with a timestamp, and names the event', () => {
