@@ -10,6 +10,8 @@ export interface ReceivedRequest {
   rawBody: string;
   /** The status answered; undefined while hanging. */
   status?: number;
+  /** The connection closed (the client gave up, or the answer was sent and the client hung up). */
+  connectionClosed: boolean;
 }
 
 export interface ScriptedReceiver {
@@ -25,7 +27,10 @@ export async function startScriptedReceiver(respond: (request: ReceivedRequest, 
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const request: ReceivedRequest = { headers: incoming.headers, rawBody: Buffer.concat(chunks).toString('utf8') };
+      const request: ReceivedRequest = { headers: incoming.headers, rawBody: Buffer.concat(chunks).toString('utf8'), connectionClosed: false };
+      incoming.socket.once('close', () => {
+        request.connectionClosed = true;
+      });
       requests.push(request);
       const answer = respond(request, requests.length - 1);
       if (answer === 'hang') {
