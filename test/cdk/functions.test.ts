@@ -2,7 +2,17 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { assertVisibilityCoversConsumer } from '../../lib/api-stack';
-import { chunkWorker, functions, queues, tables, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
+import {
+  chunkWorker,
+  customerEventsDispatcher,
+  deadLetterEnvVarOf,
+  functions,
+  queues,
+  tables,
+  type FunctionName,
+  type QueueName,
+  type TableName,
+} from '../../runtime-contract/resource-definitions';
 import {
   actionsOf,
   allActions,
@@ -166,8 +176,9 @@ describe('chunk worker', () => {
   const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
 
   it('consumes the outbound queue with partial batch responses, the defined batch size, window and max concurrency', () => {
-    expect(mappings()).toHaveLength(1);
-    const mapping = mappings()[0]!;
+    const own = mappings().filter((candidate) => mentions(candidate.FunctionName, functionLogicalId(template, 'chunk-worker')));
+    expect(own).toHaveLength(1);
+    const mapping = own[0]!;
     expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(template, 'chunk-worker') });
     expect(mentions(mapping.EventSourceArn, queueId('outboundMessages'))).toBe(true);
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
@@ -178,7 +189,8 @@ describe('chunk worker', () => {
 
   it('is the only function that may receive from the queue', () => {
     const receiving = names.filter((name) => allActions(template, name).includes('sqs:ReceiveMessage'));
-    expect(receiving).toEqual(['chunk-worker']);
+    expect(receiving.sort()).toEqual(['chunk-worker', 'customer-events']);
+    expect(statementsOn('customer-events', queueId('outboundMessages'))).toEqual([]);
   });
 
   it("runs with the chunkWorker settings, and the queue's visibility timeout covers 6x its timeout", () => {
@@ -191,6 +203,29 @@ describe('chunk worker', () => {
   it('synthesis refuses a visibility timeout below 6x the consumer timeout', () => {
     expect(() => assertVisibilityCoversConsumer('q', 6 * 120 - 1, 120)).toThrow(/below 6 x consumer timeout/);
     expect(() => assertVisibilityCoversConsumer('q', 6 * 120, 120)).not.toThrow();
+  });
+});
+
+describe('customer-events dispatcher', () => {
+  const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
+  const deadLetterId = () =>
+    synth.platform.stateful.getLogicalId(synth.platform.stateful.deadLetterQueues.customerEvents.node.defaultChild as CfnElement);
+
+  it('consumes the customerEvents queue with partial batch responses, batches of 10 and capped concurrency', () => {
+    const own = mappings().filter((candidate) => mentions(candidate.FunctionName, functionLogicalId(template, 'customer-events')));
+    expect(own).toHaveLength(1);
+    const mapping = own[0]!;
+    expect(mentions(mapping.EventSourceArn, queueId('customerEvents'))).toBe(true);
+    expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.BatchSize).toBe(customerEventsDispatcher.batchSize);
+    expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: customerEventsDispatcher.maxConcurrency });
+  });
+
+  it('may send to its dead-letter queue, named in its environment; no other function may', () => {
+    const env = functionProperties(template, 'customer-events').Environment.Variables as Record<string, unknown>;
+    expect(mentions(env[deadLetterEnvVarOf('customerEvents')], deadLetterId())).toBe(true);
+    expect(statementsOn('customer-events', deadLetterId()).flatMap((statement) => [statement.Action].flat())).toContain('sqs:SendMessage');
+    for (const name of names.filter((candidate) => candidate !== 'customer-events')) expect(statementsOn(name, deadLetterId())).toEqual([]);
   });
 });
 
