@@ -3,7 +3,7 @@
  * written to bench/results/latest.json. Not a test; `npm test` never runs it.
  *
  *   npm run bench                          # everything (about 8-10 minutes)
- *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, pacing, wrapper, load
+ *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, pacing, wrapper, webhooks, load
  *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'pacing', 'wrapper', 'load'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'pacing', 'wrapper', 'webhooks', 'load'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -301,6 +301,27 @@ async function main(): Promise<void> {
     loadBySection.wrapper = os.loadavg();
     out(describeWrapperLatency(wrapper));
     goals.push({ figure: 'wrapper added latency p50 / p99 (20 clients)', value: `${round(wrapper.addedMs.p50, 1)} / ${round(wrapper.addedMs.p99, 1)} ms`, goal: 'none set', met: '-' });
+  }
+
+  if (selected.has('webhooks')) {
+    out(section('4e. Customer webhooks: events delivered per second to a local receiver (2,000 queued events, one endpoint)'));
+    const { benchCustomerWebhooks } = await import('./customer-webhooks');
+    const webhooks = await benchCustomerWebhooks({ events: 2_000 });
+    results.webhooks = webhooks;
+    loadBySection.webhooks = os.loadavg();
+    out(
+      renderTable(
+        ['figure', 'value'],
+        [
+          ['events delivered per second (dispatcher draining the queue, signatures verified)', round(webhooks.deliveredPerSecond, 1)],
+          ['delivered / queued', `${webhooks.delivered} / ${webhooks.events}${webhooks.truncated ? ' (stopped at the time bound)' : ''}`],
+          ['delay from the dispatcher start to receipt, p50 / p99', `${ms(webhooks.delayMs.p50)} / ${ms(webhooks.delayMs.p99)}`],
+          ['events published per second (event log + queue, 20 concurrent)', round(webhooks.publishedPerSecond, 1)],
+          ['bad signatures at the receiver', webhooks.badSignatures],
+        ],
+      ),
+    );
+    goals.push({ figure: 'customer webhooks delivered/s to a local receiver', value: `${round(webhooks.deliveredPerSecond, 1)}/s`, goal: 'none set', met: '-' });
   }
 
   if (selected.has('load')) {

@@ -19,6 +19,8 @@ import { SurfaceApi, type FunctionTarget } from './constructs/surface-api';
 import {
   chunkWorker,
   deliveryEvents,
+  customerEventsDispatcher,
+  deadLetterEnvVarOf,
   functions,
   queues,
   tables,
@@ -161,6 +163,16 @@ export class ApiStack extends Stack {
       }),
     );
 
+    // Customer events: up to 10 deliveries per invocation, POSTed concurrently; retries are delayed copies.
+    this.functions['customer-events'].addEventSource(
+      new SqsEventSource(stateful.queues.customerEvents, {
+        batchSize: customerEventsDispatcher.batchSize,
+        maxBatchingWindow: Duration.seconds(customerEventsDispatcher.maxBatchingWindowSeconds),
+        maxConcurrency: customerEventsDispatcher.maxConcurrency,
+        reportBatchItemFailures: true,
+      }),
+    );
+
     const stageDependencies = manageApiGatewayAccountRole === false ? [] : [this.createApiGatewayAccountRole()];
 
     const targets = new Map<EndpointGroup, FunctionTarget>();
@@ -236,6 +248,7 @@ export class ApiStack extends Stack {
     for (const queueName of [...definition.sendsTo, ...(definition.receivesFrom ?? [])]) {
       environment[queues[queueName].envVar] = stateful.queues[queueName].queueUrl;
     }
+    for (const queueName of definition.deadLettersOf ?? []) environment[deadLetterEnvVarOf(queueName)] = stateful.deadLetterQueues[queueName].queueUrl;
     if (definition.tokenKey) environment.TOKEN_KMS_KEY_ID = stateful.tokenKey.keyArn;
     if (definition.callsUpstream) {
       environment.GRAPH_API_BASE_URL = settings.upstream.baseUrl;
@@ -261,6 +274,7 @@ export class ApiStack extends Stack {
       else table.grantReadWriteData(fn);
     }
     for (const queueName of definition.sendsTo) stateful.queues[queueName].grantSendMessages(fn);
+    for (const queueName of definition.deadLettersOf ?? []) stateful.deadLetterQueues[queueName].grantSendMessages(fn);
     if (definition.tokenKey === 'decrypt') stateful.tokenKey.grantDecrypt(fn);
     if (definition.tokenKey === 'encryptDecrypt') stateful.tokenKey.grantEncryptDecrypt(fn);
     return fn;

@@ -12,7 +12,18 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { routes } from '../runtime-contract/all-routes';
 import type { EndpointGroup } from '../runtime-contract/route-manifest';
-import { chunkWorker, deliveryEvents, environmentOf, functions, tables, queues, type FunctionName } from '../runtime-contract/resource-definitions';
+import {
+  chunkWorker,
+  customerEventsDispatcher,
+  deliveryEvents,
+  deadLetterEnvVarOf,
+  environmentOf,
+  functions,
+  tables,
+  queues,
+  type FunctionName,
+  type QueueName,
+} from '../runtime-contract/resource-definitions';
 import {
   emulatorCredentials,
   emulatorRegion,
@@ -26,7 +37,7 @@ import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
 import { demoSandboxAccounts, generateDemoMetaApp, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
-import { getServices, resetServicesForTests } from '../functions/composition';
+import { getServices, resetServicesForTests, type ServiceOverrides } from '../functions/composition';
 import { generateLocalTokenKey } from '../shared/adapters/crypto/local-aes-token-cipher';
 
 export interface LocalRuntimeOptions {
@@ -47,7 +58,7 @@ export interface LocalRuntimeOptions {
   environment?: Record<string, string>;
   /** Seed the demo tenant on first boot. Default true. */
   seedDemo?: boolean;
-  /** Start the SQS event sources feeding the chunk worker and delivery-events. Default true; fault tests drive them by hand. */
+  /** Start the SQS event sources feeding the chunk worker, delivery-events and the customer-events dispatcher. Default true; fault tests drive them by hand. */
   startWorkers?: boolean;
   /**
    * The embedded sandbox posts Meta's signed webhooks (statuses, inbound, template changes) to the
@@ -55,6 +66,8 @@ export interface LocalRuntimeOptions {
    * tests may also turn them off at any time with `POST /_sandbox/webhooks {"enabled":false}`.
    */
   sandboxWebhooks?: boolean;
+  /** Collaborators handed to the functions that accept them (the customer-events dispatcher: a test's webhook registry, resolver). */
+  overrides?: ServiceOverrides;
 }
 
 /**
@@ -79,13 +92,13 @@ export interface LocalRuntime {
   environment: Record<string, string>;
   sqs: SQSClient;
   dynamodb: DynamoDBClient;
-  queueUrls: { outbound: string; outboundDeadLetter?: string; metaEvents: string };
-  /** Resolves when the chunk-worker and the meta-events queues are empty and no batch is in flight. */
+  queueUrls: { outbound: string; outboundDeadLetter?: string; metaEvents: string; customerEvents: string; customerEventsDeadLetter?: string };
+  /** Resolves when the chunk-worker, meta-events and customer-events queues are empty and no batch is in flight (delayed retries are not waited for). */
   workersIdle(): Promise<void>;
   stop(): Promise<void>;
 }
 
-type FunctionModule = { createHandler(env: Record<string, string>): unknown };
+type FunctionModule = { createHandler(env: Record<string, string>, overrides?: ServiceOverrides): unknown };
 /** Same module files the Lambdas bundle: `functions/<name>/<name>.lambda.ts`. */
 const loadLambdaModule = (name: FunctionName): Promise<FunctionModule> =>
   import(`../functions/${name}/${name}.lambda`) as Promise<FunctionModule>;
@@ -95,10 +108,10 @@ const loadLambdaModule = (name: FunctionName): Promise<FunctionModule> =>
  * AWS (tables, queues, token key, Graph API, usage plan) plus the platform's (region, endpoints,
  * tuning): a function reaching for a resource it is not granted fails here as it would there.
  */
-function functionHandlers(environment: Readonly<Record<string, string | undefined>>): (name: FunctionName) => Promise<unknown> {
+function functionHandlers(environment: Readonly<Record<string, string | undefined>>, overrides?: ServiceOverrides): (name: FunctionName) => Promise<unknown> {
   const handlers = new Map<FunctionName, Promise<unknown>>();
   return (name) => {
-    if (!handlers.has(name)) handlers.set(name, loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment))));
+    if (!handlers.has(name)) handlers.set(name, loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment), overrides)));
     return handlers.get(name)!;
   };
 }
@@ -157,8 +170,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       for (const table of Object.values(tables)) environment[table.envVar] = tableNames[table.name];
       const queueUrls = await ensureQueues(sqs);
       for (const queue of Object.values(queues)) environment[queue.envVar] = queueUrls[queue.name].url;
-      environment.OUTBOUND_DEAD_LETTER_QUEUE_URL = queueUrls.outboundMessages.deadLetterUrl;
+      for (const name of Object.keys(queues) as QueueName[]) environment[deadLetterEnvVarOf(name)] = queueUrls[name].deadLetterUrl;
     }
+    // Local mode: webhook receivers on this machine (plain http, loopback) can be tried. Never set on AWS.
+    environment.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK = '1';
     if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
     Object.assign(environment, options.environment);
 
@@ -177,7 +192,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     resetServicesForTests();
     stops.push(async () => resetServicesForTests());
     const services = getServices();
-    const handlerOf = functionHandlers({ ...process.env });
+    const handlerOf = functionHandlers({ ...process.env }, options.overrides);
 
     let demo: DemoTenant | undefined;
     if (sandbox) for (const account of demoSandboxAccounts()) sandbox.registerBusinessAccount(account);
@@ -241,6 +256,21 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       });
       stops.push(() => deliveryWorkers!.stop());
     }
+    const customerEventsUrl = process.env[queues.customerEvents.envVar] ?? '';
+    let dispatchers: SqsEventSource | undefined;
+    if (options.startWorkers ?? true) {
+      dispatchers = startSqsEventSource({
+        sqs,
+        queueUrl: customerEventsUrl,
+        queueArn: `arn:aws:sqs:${region}:000000000000:${customerEventsUrl.split('/').pop()}`,
+        handler: (await handlerOf('customer-events')) as SqsBatchHandler,
+        batchSize: customerEventsDispatcher.batchSize,
+        maxConcurrency: customerEventsDispatcher.maxConcurrency,
+        functionTimeoutSeconds: functions['customer-events'].timeoutSeconds,
+        reportBatchItemFailures: true,
+      });
+      stops.push(() => dispatchers!.stop());
+    }
 
     const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
     const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl, webhookUrl } : undefined;
@@ -263,10 +293,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       environment,
       sqs,
       dynamodb,
-      queueUrls: { outbound: outboundUrl, outboundDeadLetter: environment.OUTBOUND_DEAD_LETTER_QUEUE_URL, metaEvents: metaEventsUrl },
+      queueUrls: {
+        outbound: outboundUrl,
+        outboundDeadLetter: environment[deadLetterEnvVarOf('outboundMessages')],
+        metaEvents: metaEventsUrl,
+        customerEvents: customerEventsUrl,
+        customerEventsDeadLetter: environment[deadLetterEnvVarOf('customerEvents')],
+      },
       workersIdle: async () => {
-        // Events of a send can follow its chunk, and a chunk can follow events (none today): settle both until both are idle.
+        // Events of a send follow its chunk; customer events follow applied events: settle all three.
         await Promise.all([workers?.idle(), deliveryWorkers?.idle()]);
+        await Promise.all([workers?.idle(), deliveryWorkers?.idle(), dispatchers?.idle()]);
       },
       stop: async () => {
         for (const stop of stops.reverse()) await stop().catch(() => undefined);

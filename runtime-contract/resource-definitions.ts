@@ -68,7 +68,7 @@ export const tables: Record<TableName, TableDefinition> = {
   },
 };
 
-export type QueueName = 'outboundMessages' | 'metaEvents';
+export type QueueName = 'outboundMessages' | 'metaEvents' | 'customerEvents';
 
 export interface QueueDefinition {
   name: QueueName;
@@ -101,7 +101,22 @@ export const queues: Record<QueueName, QueueDefinition> = {
     maxReceiveCount: 5,
     deadLetterRetentionDays: 14,
   },
+  /**
+   * One delivery of one customer event to one webhook endpoint per message (docs/CUSTOMER-WEBHOOKS.md).
+   * Retries are new messages with a delay (backoff over up to 24 h), not receives; the five receives
+   * only cover a dispatcher that failed before it could re-queue (a store fault, a crash).
+   */
+  customerEvents: {
+    name: 'customerEvents',
+    envVar: 'CUSTOMER_EVENTS_QUEUE_URL',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    deadLetterRetentionDays: 14,
+  },
 };
+
+/** The variable naming a queue's dead-letter queue: `OUTBOUND_QUEUE_URL` → `OUTBOUND_DEAD_LETTER_QUEUE_URL`. */
+export const deadLetterEnvVarOf = (name: QueueName): string => queues[name].envVar.replace(/_QUEUE_URL$/, '_DEAD_LETTER_QUEUE_URL');
 
 /** The chunk worker: one SQS message carries one chunk of up to 1,000 recipients. */
 export const chunkWorker = {
@@ -126,6 +141,19 @@ export const deliveryEvents = {
   maxConcurrency: 20,
 } as const;
 
+/**
+ * The customer-events dispatcher: up to 10 deliveries per batch, POSTed concurrently (each ≤ 10 s),
+ * so one slow endpoint costs only its own record. 30 s leaves room for the POST, the re-queue and
+ * the registry reads; the concurrency cap bounds the outbound connections the platform opens.
+ */
+export const customerEventsDispatcher = {
+  timeoutSeconds: 30,
+  memoryMb: 256,
+  batchSize: 10,
+  maxBatchingWindowSeconds: 0,
+  maxConcurrency: 10,
+} as const;
+
 export type Access = 'read' | 'readWrite';
 
 export interface FunctionDefinition {
@@ -142,9 +170,11 @@ export interface FunctionDefinition {
   callsUpstream: boolean;
   /** Registers API Gateway API keys in usage plans (issuing keys at run time). */
   managesApiKeys?: boolean;
+  /** Sends to these queues' dead-letter queues itself (a delivery that gave up), variable `deadLetterEnvVarOf(queue)`. */
+  deadLettersOf?: QueueName[];
 }
 
-export type FunctionName = EndpointGroup | 'chunk-worker' | 'delivery-events';
+export type FunctionName = EndpointGroup | 'chunk-worker' | 'delivery-events' | 'customer-events';
 
 export const functions: Record<FunctionName, FunctionDefinition> = {
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
@@ -230,6 +260,22 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     receivesFrom: ['metaEvents'],
     callsUpstream: false,
   },
+  /**
+   * Delivers customer events to webhook endpoints: reads endpoints (tenancy; readWrite because a
+   * delivery marks its endpoint failing or active again), re-queues failed deliveries with a delay,
+   * parks the given-up ones in the dead-letter queue. Messaging read: the event log. The endpoint
+   * secrets' token key (`tokenKey: 'decrypt'`) comes with the registry adapter that decrypts them.
+   */
+  'customer-events': {
+    memoryMb: customerEventsDispatcher.memoryMb,
+    timeoutSeconds: customerEventsDispatcher.timeoutSeconds,
+    tables: { tenancy: 'readWrite', messaging: 'read' },
+    sendsTo: ['customerEvents'],
+    receivesFrom: ['customerEvents'],
+    deadLettersOf: ['customerEvents'],
+    tokenKey: 'decrypt',
+    callsUpstream: false,
+  },
 };
 
 /** Lambda entry module of a function, relative to the project root. */
@@ -251,8 +297,9 @@ const apiKeyVariables = ['BROADCAST_USAGE_PLAN_ID'];
 export function variablesOf(definition: FunctionDefinition): FunctionVariables {
   const tableVariables = (Object.keys(definition.tables) as TableName[]).map((name) => tables[name].envVar);
   const queueVariables = [...definition.sendsTo, ...(definition.receivesFrom ?? [])].map((name) => queues[name].envVar);
+  const deadLetterVariables = (definition.deadLettersOf ?? []).map(deadLetterEnvVarOf);
   return {
-    required: [...new Set([...tableVariables, ...queueVariables])],
+    required: [...new Set([...tableVariables, ...queueVariables, ...deadLetterVariables])],
     optional: [
       ...(definition.tokenKey ? tokenKeyVariables : []),
       ...(definition.callsUpstream ? upstreamVariables : []),
@@ -265,6 +312,7 @@ export function variablesOf(definition: FunctionDefinition): FunctionVariables {
 export const grantedVariables: ReadonlySet<string> = new Set([
   ...Object.values(tables).map((table) => table.envVar),
   ...Object.values(queues).map((queue) => queue.envVar),
+  ...(Object.keys(queues) as QueueName[]).map(deadLetterEnvVarOf),
   ...upstreamVariables,
   ...tokenKeyVariables,
   ...apiKeyVariables,

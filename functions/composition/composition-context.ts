@@ -2,7 +2,9 @@
  * What every section builder of a function's composition receives: the parsed configuration,
  * the replaceable collaborators, and the function's SDK clients (pooled per process).
  */
+import type { Resolver } from '../../shared/adapters/http/safe-http-client';
 import type { AppConfig } from '../../shared/config/app-config';
+import type { WebhookEndpointRegistry } from '../../shared/customer-events/ports';
 import type { SecretGenerator } from '../../shared/crypto/secret-generator';
 import type { TokenCipher } from '../../shared/crypto/token-cipher';
 import { systemClock, type Clock } from '../../shared/ports/clock';
@@ -16,6 +18,10 @@ export interface ServiceOverrides {
   secrets?: SecretGenerator;
   apiKeyRegistry?: ApiKeyRegistry;
   tokenCipher?: TokenCipher;
+  /** Webhook endpoints (customer events): tests' in-memory registry. */
+  webhookEndpointRegistry?: WebhookEndpointRegistry;
+  /** DNS of webhook deliveries: tests map a name to a private address to see it refused. */
+  webhookResolver?: Resolver;
 }
 
 interface Destroyable {

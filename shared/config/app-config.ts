@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import { functions, queues, tables, variablesOf, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
+import type { CustomerEventDeliverySettings } from '../customer-events/retry-schedule';
 import type { SendPolicySettings } from '../sending/send-policy';
 import { ConfigurationError } from './errors';
 
@@ -53,6 +54,8 @@ export interface AppConfig {
     /** An unknown send outcome no event resolved within this long reads UNCONFIRMED (UNCONFIRMED_AFTER_HOURS, default 24). */
     unconfirmedAfterMs: number;
   };
+  /** Deliveries of customer events to webhook endpoints (docs/CUSTOMER-WEBHOOKS.md). */
+  customerEvents: CustomerEventDeliverySettings;
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     maxInFlight: number;
@@ -77,6 +80,12 @@ const positiveNumber = (name: string, fallback: number) =>
     v.optional(v.string(), ''),
     v.transform((value) => (value === '' ? fallback : Number(value))),
     v.check((value) => Number.isFinite(value) && value > 0, `${name} must be a positive number`),
+  );
+const flag = (name: string) =>
+  v.pipe(
+    v.optional(v.string(), ''),
+    v.check((value) => ['', '0', '1'].includes(value), `${name} must be 0 or 1`),
+    v.transform((value) => value === '1'),
   );
 
 const settingsSchema = v.object({
@@ -111,6 +120,16 @@ const settingsSchema = v.object({
   WORKER_RATE_LIMIT_HOLD_MS: positiveInteger('WORKER_RATE_LIMIT_HOLD_MS', 1_000),
   WORKER_SAFETY_MARGIN_MS: positiveInteger('WORKER_SAFETY_MARGIN_MS', 15_000),
   UNCONFIRMED_AFTER_HOURS: positiveNumber('UNCONFIRMED_AFTER_HOURS', 24),
+  CUSTOMER_EVENT_RETRY_HOURS: positiveNumber('CUSTOMER_EVENT_RETRY_HOURS', 24),
+  CUSTOMER_EVENT_BACKOFF_BASE_MS: positiveInteger('CUSTOMER_EVENT_BACKOFF_BASE_MS', 10_000),
+  // SQS delays a message by at most 15 minutes; a longer wait would need a second hop for nothing.
+  CUSTOMER_EVENT_BACKOFF_CAP_MS: v.pipe(
+    positiveInteger('CUSTOMER_EVENT_BACKOFF_CAP_MS', 900_000),
+    v.check((value) => value <= 900_000, 'CUSTOMER_EVENT_BACKOFF_CAP_MS must be at most 900000 (the SQS delay limit)'),
+  ),
+  CUSTOMER_EVENT_TIMEOUT_MS: positiveInteger('CUSTOMER_EVENT_TIMEOUT_MS', 10_000),
+  /** Local mode only (set by the local runtime): loopback receivers over plain http. */
+  CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: flag('CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK'),
 });
 
 function parseSettings<TSchema extends v.GenericSchema>(schema: TSchema, env: Environment): v.InferOutput<TSchema> {
@@ -161,6 +180,13 @@ export function parseAppConfig(env: Environment): AppConfig {
       rateLimitHoldMs: settings.WORKER_RATE_LIMIT_HOLD_MS,
     },
     delivery: { unconfirmedAfterMs: Math.round(settings.UNCONFIRMED_AFTER_HOURS * 3_600_000) },
+    customerEvents: {
+      retryWindowMs: settings.CUSTOMER_EVENT_RETRY_HOURS * 3_600_000,
+      backoffBaseMs: settings.CUSTOMER_EVENT_BACKOFF_BASE_MS,
+      backoffCapMs: settings.CUSTOMER_EVENT_BACKOFF_CAP_MS,
+      timeoutMs: settings.CUSTOMER_EVENT_TIMEOUT_MS,
+      localMode: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
+    },
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,

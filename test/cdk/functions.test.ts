@@ -2,7 +2,18 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { assertVisibilityCoversConsumer } from '../../lib/api-stack';
-import { chunkWorker, deliveryEvents, functions, queues, tables, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
+import {
+  chunkWorker,
+  customerEventsDispatcher,
+  deliveryEvents,
+  deadLetterEnvVarOf,
+  functions,
+  queues,
+  tables,
+  type FunctionName,
+  type QueueName,
+  type TableName,
+} from '../../runtime-contract/resource-definitions';
 import {
   actionsOf,
   allActions,
@@ -166,7 +177,9 @@ describe('chunk worker', () => {
   const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
 
   it('consumes the outbound queue with partial batch responses, the defined batch size, window and max concurrency', () => {
-    const mapping = mappings().find((candidate) => mentions(candidate.EventSourceArn, queueId('outboundMessages')))!;
+    const own = mappings().filter((candidate) => mentions(candidate.FunctionName, functionLogicalId(template, 'chunk-worker')));
+    expect(own).toHaveLength(1);
+    const mapping = own[0]!;
     expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(template, 'chunk-worker') });
     expect(mentions(mapping.EventSourceArn, queueId('outboundMessages'))).toBe(true);
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
@@ -177,8 +190,9 @@ describe('chunk worker', () => {
 
   it('is the only function that may receive from the queue, besides delivery-events on its own queue', () => {
     const receiving = names.filter((name) => allActions(template, name).includes('sqs:ReceiveMessage'));
-    expect(receiving.sort()).toEqual(['chunk-worker', 'delivery-events']);
-    expect(mappings()).toHaveLength(2);
+    expect(receiving.sort()).toEqual(['chunk-worker', 'customer-events', 'delivery-events']);
+    expect(statementsOn('customer-events', queueId('outboundMessages'))).toEqual([]);
+    expect(statementsOn('delivery-events', queueId('outboundMessages'))).toEqual([]);
   });
 
   it("runs with the chunkWorker settings, and the queue's visibility timeout covers 6x its timeout", () => {
@@ -211,6 +225,29 @@ describe('delivery-events', () => {
     expect(allActions(template, 'delivery-events')).not.toContain('kms:Decrypt');
     expect(functionProperties(template, 'delivery-events').Environment.Variables.GRAPH_API_BASE_URL).toBeUndefined();
     expect(statementsOn('delivery-events', tableId('tenancy')).flatMap(actionsOf)).not.toContain('dynamodb:PutItem');
+  });
+});
+
+describe('customer-events dispatcher', () => {
+  const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
+  const deadLetterId = () =>
+    synth.platform.stateful.getLogicalId(synth.platform.stateful.deadLetterQueues.customerEvents.node.defaultChild as CfnElement);
+
+  it('consumes the customerEvents queue with partial batch responses, batches of 10 and capped concurrency', () => {
+    const own = mappings().filter((candidate) => mentions(candidate.FunctionName, functionLogicalId(template, 'customer-events')));
+    expect(own).toHaveLength(1);
+    const mapping = own[0]!;
+    expect(mentions(mapping.EventSourceArn, queueId('customerEvents'))).toBe(true);
+    expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.BatchSize).toBe(customerEventsDispatcher.batchSize);
+    expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: customerEventsDispatcher.maxConcurrency });
+  });
+
+  it('may send to its dead-letter queue, named in its environment; no other function may', () => {
+    const env = functionProperties(template, 'customer-events').Environment.Variables as Record<string, unknown>;
+    expect(mentions(env[deadLetterEnvVarOf('customerEvents')], deadLetterId())).toBe(true);
+    expect(statementsOn('customer-events', deadLetterId()).flatMap((statement) => [statement.Action].flat())).toContain('sqs:SendMessage');
+    for (const name of names.filter((candidate) => candidate !== 'customer-events')) expect(statementsOn(name, deadLetterId())).toEqual([]);
   });
 });
 

@@ -15,6 +15,9 @@
  *   pk UPSTREAM#<org>#MESSAGE#<id> sk UPSTREAM_ID    a message id sent (with its sendId) or received
  *   pk UPSTREAM#<org>#SEND#<id>    sk UPSTREAM_SEND  one /upstream send: outcome + Meta's facts
  *   pk TPLSTATE#<wabaId>           sk <name>#<lang>  a template's state from Meta's last event (30 days)
+ *   pk CEVENT#<org>                sk <createdAt>#<eventId>  a customer event, by time (redelivery by range)
+ *   pk CEVENT#<org>#ID#<eventId>   sk EVENT          the same event by id: its put-if-absent makes a
+ *                                                    republished id a no-op (30 days, expiresAt)
  *
  * Items are written from the domain types and read back through valibot schemas: a stored item
  * that does not match is an error here, never a wrongly typed value further on.
@@ -65,6 +68,10 @@ export const messagingKeys = {
   wrapperId: (organizationId: string, kind: 'MEDIA' | 'MESSAGE', id: string) => ({ pk: `UPSTREAM#${organizationId}#${kind}#${id}`, sk: 'UPSTREAM_ID' }),
   /** One send through /upstream (its `u1:<sendId>` callback data), under its organization: another's sendId is simply absent. */
   upstreamSend: (organizationId: string, sendId: string) => ({ pk: `UPSTREAM#${organizationId}#SEND#${sendId}`, sk: 'UPSTREAM_SEND' }),
+  /** An organization's customer events by time; the sort key starts with the ISO time so ranges are key conditions. */
+  customerEventPartition: (organizationId: string) => `CEVENT#${organizationId}`,
+  customerEventByTime: (organizationId: string, createdAt: string, eventId: string) => ({ pk: `CEVENT#${organizationId}`, sk: `${createdAt}#${eventId}` }),
+  customerEventById: (organizationId: string, eventId: string) => ({ pk: `CEVENT#${organizationId}#ID#${eventId}`, sk: 'EVENT' }),
 } as const;
 
 /** A recipient's slot in its job's tally items: the item (bucket of TALLY_BUCKET_SIZE) and its attribute. */

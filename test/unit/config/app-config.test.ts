@@ -61,6 +61,8 @@ describe("a function's own environment", () => {
     IDEMPOTENCY_TABLE: 'idempotency',
     OUTBOUND_QUEUE_URL: 'http://queue',
     META_EVENTS_QUEUE_URL: 'http://meta-events',
+    CUSTOMER_EVENTS_QUEUE_URL: 'http://customer-events',
+    CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL: 'http://customer-events-dlq',
     LOCAL_TOKEN_KEY: 'key',
     GRAPH_API_BASE_URL: 'http://graph',
   };
@@ -76,6 +78,9 @@ describe("a function's own environment", () => {
     });
     expect(environmentOf('health', platform)).toEqual({ AWS_REGION: 'eu-west-1', DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', WORKER_MAX_ATTEMPTS: '3' });
     expect(environmentOf('chunk-worker', platform)).toMatchObject({ OUTBOUND_QUEUE_URL: 'http://queue', LOCAL_TOKEN_KEY: 'key', GRAPH_API_BASE_URL: 'http://graph' });
+    // A dead-letter queue only for the function that parks messages there itself.
+    expect(environmentOf('customer-events', platform)).toMatchObject({ CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL: 'http://customer-events-dlq' });
+    expect(environmentOf('chunk-worker', platform).CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL).toBeUndefined();
   });
 
   test('every function starts with its own environment taken from the whole platform', () => {

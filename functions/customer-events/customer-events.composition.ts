@@ -1,0 +1,16 @@
+/** customer-events: the endpoint registry (tenancy, token key), the customerEvents queue and its dead-letter queue, outbound HTTPS. DynamoDB + SQS (+ KMS through the registry). */
+import type { DispatchDependencies } from '../../shared/customer-events/dispatch-customer-event';
+import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
+import { customerEventQueueSection, webhookRegistrySection, webhookTransportSection } from '../composition/customer-events.section';
+
+export function composeCustomerEventsDispatcher(context: CompositionContext, deadLetterQueueUrl: string): DispatchDependencies {
+  const { retryWindowMs, backoffBaseMs, backoffCapMs, timeoutMs } = context.config.customerEvents;
+  return lazyPorts<DispatchDependencies>({
+    registry: webhookRegistrySection(context),
+    transport: webhookTransportSection(context),
+    queue: customerEventQueueSection(context, deadLetterQueueUrl),
+    clock: value(context.clock),
+    random: value(Math.random),
+    settings: value({ retryWindowMs, backoffBaseMs, backoffCapMs, timeoutMs }),
+  });
+}

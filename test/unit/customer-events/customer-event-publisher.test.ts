@@ -1,0 +1,84 @@
+import type { CustomerEventDelivery } from '../../../shared/customer-events/delivery-message';
+import type { CustomerEventLogWriter, CustomerEventQueue } from '../../../shared/customer-events/delivery-ports';
+import { QueueingCustomerEventPublisher } from '../../../shared/customer-events/customer-event-publisher';
+import type { CustomerEvent } from '../../../shared/customer-events/ports';
+import { fixedClock } from '../../../shared/ports/clock';
+import { FakeWebhookRegistry } from '../../support/fake-webhook-registry';
+
+class MemoryLog implements CustomerEventLogWriter {
+  readonly events = new Map<string, CustomerEvent>();
+  writes = 0;
+  async record(organizationId: string, event: CustomerEvent): Promise<CustomerEvent> {
+    const key = `${organizationId}/${event.id}`;
+    if (!this.events.has(key)) {
+      this.writes += 1;
+      this.events.set(key, event);
+    }
+    return this.events.get(key)!;
+  }
+  async find(organizationId: string, eventId: string) {
+    return this.events.get(`${organizationId}/${eventId}`);
+  }
+  async between() {
+    return [...this.events.values()];
+  }
+}
+
+class MemoryQueue implements CustomerEventQueue {
+  readonly queued: CustomerEventDelivery[] = [];
+  async enqueue(deliveries: readonly CustomerEventDelivery[]) {
+    this.queued.push(...deliveries);
+  }
+  async deadLetter() {
+    throw new Error('publishers never dead-letter');
+  }
+}
+
+const now = '2025-05-01T12:00:00.000Z';
+const event = (overrides: Partial<CustomerEvent> = {}): CustomerEvent => ({ id: 'evt_1', type: 'message.status', createdAt: now, data: { n: 1 }, ...overrides });
+
+function setup() {
+  const registry = new FakeWebhookRegistry();
+  registry.add('org_a', 'whk_1', 'https://a.example.com/1', 's1');
+  registry.add('org_a', 'whk_2', 'https://a.example.com/2', 's2', ['job.completed']);
+  registry.add('org_a', 'whk_3', 'https://a.example.com/3', 's3', ['message.status']);
+  registry.add('org_b', 'whk_9', 'https://b.example.com/9', 's9');
+  const log = new MemoryLog();
+  const queue = new MemoryQueue();
+  const publisher = new QueueingCustomerEventPublisher({ log, queue, registry, clock: fixedClock(now) });
+  return { registry, log, queue, publisher };
+}
+
+describe('publishing customer events', () => {
+  it('records the event and queues one delivery per subscribed endpoint of the organization', async () => {
+    const { log, queue, publisher } = setup();
+    await publisher.publish('org_a', event());
+    expect(log.writes).toBe(1);
+    expect(queue.queued.map((delivery) => delivery.endpointId).sort()).toEqual(['whk_1', 'whk_3']);
+    expect(queue.queued[0]).toEqual({ version: 1, organizationId: 'org_a', endpointId: expect.any(String), event: event(), firstAttemptAt: now, attempts: 0 });
+  });
+
+  it('republishing an id records nothing new and delivers the first recorded body again', async () => {
+    const { log, queue, publisher } = setup();
+    await publisher.publish('org_a', event());
+    await publisher.publish('org_a', event({ createdAt: '2025-05-01T12:00:09.000Z', data: { n: 2 } }));
+    expect(log.writes).toBe(1);
+    expect(queue.queued).toHaveLength(4);
+    expect(new Set(queue.queued.map((delivery) => JSON.stringify(delivery.event)))).toEqual(new Set([JSON.stringify(event())]));
+  });
+
+  it('queues nothing when nobody subscribed, and never a test event by subscription', async () => {
+    const { queue, publisher, log } = setup();
+    await publisher.publish('org_c', event());
+    await publisher.publish('org_a', event({ id: 'evt_t', type: 'webhook.test' }));
+    expect(queue.queued).toHaveLength(0);
+    expect(log.writes).toBe(2);
+  });
+
+  it('deliverTo queues exactly one delivery to that endpoint', async () => {
+    const { registry, queue, publisher } = setup();
+    const endpoint = (await registry.get('org_a', 'whk_2'))!;
+    await publisher.deliverTo(endpoint, event({ id: 'evt_t', type: 'webhook.test' }));
+    expect(queue.queued).toEqual([expect.objectContaining({ organizationId: 'org_a', endpointId: 'whk_2', event: expect.objectContaining({ id: 'evt_t' }) })]);
+  });
+});
