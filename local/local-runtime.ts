@@ -62,7 +62,7 @@ export interface LocalRuntime {
   environment: Record<string, string>;
   sqs: SQSClient;
   dynamodb: DynamoDBClient;
-  queueUrls: { outbound: string; outboundDeadLetter?: string };
+  queueUrls: { outbound: string; outboundDeadLetter?: string; metaEvents: string; metaEventsDeadLetter?: string };
   /** Resolves when the chunk-worker queue is empty and no batch is in flight. */
   workersIdle(): Promise<void>;
   stop(): Promise<void>;
@@ -141,6 +141,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       const queueUrls = await ensureQueues(sqs);
       for (const queue of Object.values(queues)) environment[queue.envVar] = queueUrls[queue.name].url;
       environment.OUTBOUND_DEAD_LETTER_QUEUE_URL = queueUrls.outboundMessages.deadLetterUrl;
+      // The operators' replay (npm run admin -- replay-meta-events) drains it; no function reads it.
+      environment.META_EVENTS_DEAD_LETTER_QUEUE_URL = queueUrls.metaEvents.deadLetterUrl;
     }
     if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
     Object.assign(environment, options.environment);
@@ -219,7 +221,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       environment,
       sqs,
       dynamodb,
-      queueUrls: { outbound: outboundUrl, outboundDeadLetter: environment.OUTBOUND_DEAD_LETTER_QUEUE_URL },
+      queueUrls: {
+        outbound: outboundUrl,
+        outboundDeadLetter: environment.OUTBOUND_DEAD_LETTER_QUEUE_URL,
+        metaEvents: process.env[queues.metaEvents.envVar] ?? '',
+        metaEventsDeadLetter: environment.META_EVENTS_DEAD_LETTER_QUEUE_URL,
+      },
       workersIdle: () => workers?.idle() ?? Promise.resolve(),
       stop: async () => {
         for (const stop of stops.reverse()) await stop().catch(() => undefined);

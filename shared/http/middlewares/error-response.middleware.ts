@@ -6,7 +6,13 @@ import { logger } from '../../observability/logger';
 import type { PipelineMiddleware } from './pipeline-request';
 
 export const jsonResponse = (requestId: string, result: HttpResult): APIGatewayProxyResult =>
-  result.rawBody
+  result.textBody !== undefined
+    ? {
+        statusCode: result.statusCode,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Request-Id': requestId, ...result.headers },
+        body: result.textBody,
+      }
+    : result.rawBody
     ? // Binary answers (routes with `binaryResponse`): base64, as Lambda proxy integrations return binary.
       {
         statusCode: result.statusCode,
