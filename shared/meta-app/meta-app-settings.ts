@@ -48,7 +48,7 @@ export async function configureMetaApp(
   ports: { settings: MetaAppSettingsStore; cipher: TokenCipher; clock: Clock },
   input: ConfigureMetaAppInput,
 ): Promise<MetaAppStatus> {
-  const parsed = v.safeParse(settingsInput, input);
+  const parsed = v.safeParse(settingsInput, input, { abortPipeEarly: true });
   if (!parsed.success) throw new InvalidMetaAppInputError(parsed.issues.map((issue) => issue.message).join('; '));
   const [encryptedAppSecret, encryptedVerifyToken] = await Promise.all([
     ports.cipher.encrypt(parsed.output.appSecret, appSecretContext),
