@@ -7,9 +7,8 @@ import { SqsDeadLetterReplay, SqsMetaEventQueue } from '../../shared/adapters/sq
 import { requireSetting } from '../../shared/config/app-config';
 import type { TokenCipher } from '../../shared/crypto/token-cipher';
 import { bindMetaAppServices, secretSourceOf, type MetaAppServices } from '../../shared/meta-app/meta-app-services';
-import type { MetaAppSecretPorts } from '../../shared/meta-app/meta-app-settings';
+import { MetaAppSecretsCache, type MetaAppSecretPorts } from '../../shared/meta-app/meta-app-settings';
 import type { MetaAppSecretSource, MetaEventQueue } from '../../shared/meta-app/ports';
-import { DecryptedTokenCache } from '../../shared/tenancy/decrypted-token-cache';
 import { memoize, type CompositionContext } from './composition-context';
 import type { DynamoDbClients } from './dynamodb-clients';
 import { sqsClient } from './sqs-client';
@@ -25,7 +24,7 @@ function metaAppSecretPorts(context: CompositionContext, dynamoDb: DynamoDbClien
         return cipher();
       },
       clock: context.clock,
-      decryptedTokenCache: new DecryptedTokenCache(),
+      secretsCache: new MetaAppSecretsCache(),
     };
   });
 }

@@ -18,11 +18,15 @@ export interface MetaAppServicePorts extends MetaAppSecretPorts {
   deadLetters(): MetaEventsDeadLetters | undefined;
 }
 
-export const secretSourceOf = (ports: MetaAppSecretPorts): MetaAppSecretSource => ({ load: () => loadMetaAppSecrets(ports) });
+export const secretSourceOf = (ports: MetaAppSecretPorts): MetaAppSecretSource => ({ load: (options) => loadMetaAppSecrets(ports, options) });
 
 export function bindMetaAppServices(ports: MetaAppServicePorts): MetaAppServices {
   return {
-    configure: (input) => configureMetaApp(ports, input),
+    configure: async (input) => {
+      const status = await configureMetaApp(ports, input);
+      ports.secretsCache.clear();
+      return status;
+    },
     describe: () => describeMetaApp(ports),
     secrets: secretSourceOf(ports),
     replayDeadLetters: async (limit) => {

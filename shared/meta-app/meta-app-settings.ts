@@ -3,23 +3,19 @@
  * token of the subscription handshake. One record for the whole platform, both values encrypted
  * with the token cipher (KMS on AWS) under their own encryption context, so a ciphertext copied
  * into another field or record does not decrypt. Decrypted values are kept in process for five
- * minutes (the cache is keyed by ciphertext: a new secret is used on the next request).
+ * minutes (`MetaAppSecretsCache`).
  *
  * Pure use cases: the store, cipher, clock and cache are ports passed in.
  */
 import * as v from 'valibot';
 import type { TokenCipher } from '../crypto/token-cipher';
 import type { Clock } from '../ports/clock';
-import type { DecryptedTokenCache } from '../tenancy/decrypted-token-cache';
 import { InvalidMetaAppInputError } from './errors';
 import type { MetaAppSecrets, MetaAppSettingsStore } from './ports';
 
 /** Encryption contexts: bound to the purpose and the field. */
 const appSecretContext = { purpose: 'meta-app', field: 'app-secret' } as const;
 const verifyTokenContext = { purpose: 'meta-app', field: 'verify-token' } as const;
-
-/** The token cache's owner and sub-key for the two values (it is keyed by owner, sub-key and ciphertext). */
-const CACHE_OWNER = 'PLATFORM';
 
 const secretText = (flag: string) =>
   v.pipe(
@@ -64,33 +60,57 @@ export async function describeMetaApp(ports: { settings: MetaAppSettingsStore })
   return stored ? { configured: true, updatedAt: stored.updatedAt } : { configured: false };
 }
 
+/**
+ * The decrypted settings of this process, kept five minutes so a warm function neither reads the
+ * table nor calls KMS per webhook. A signature or token that fails against them is checked again
+ * against a fresh read (`load({ fresh: true })`), so a replaced secret applies on the next request.
+ */
+export class MetaAppSecretsCache {
+  private entry: { secrets: MetaAppSecrets; expiresAt: number } | undefined;
+
+  constructor(private readonly timeToLiveMs = 5 * 60_000) {}
+
+  get(now: Date): MetaAppSecrets | undefined {
+    if (this.entry && this.entry.expiresAt > now.getTime()) return this.entry.secrets;
+    this.entry = undefined;
+    return undefined;
+  }
+
+  set(secrets: MetaAppSecrets, now: Date): void {
+    this.entry = { secrets, expiresAt: now.getTime() + this.timeToLiveMs };
+  }
+
+  clear(): void {
+    this.entry = undefined;
+  }
+}
+
 export interface MetaAppSecretPorts {
   settings: MetaAppSettingsStore;
   cipher: TokenCipher;
   clock: Clock;
-  decryptedTokenCache: DecryptedTokenCache;
+  secretsCache: MetaAppSecretsCache;
 }
 
-/** The decrypted settings, or undefined when none are configured. */
-export async function loadMetaAppSecrets(ports: MetaAppSecretPorts): Promise<MetaAppSecrets | undefined> {
+/**
+ * The decrypted settings, or undefined when none are configured (never cached: the first webhook
+ * after `set-meta-app` is accepted). `fresh` skips the cache.
+ */
+export async function loadMetaAppSecrets(ports: MetaAppSecretPorts, options: { fresh?: boolean } = {}): Promise<MetaAppSecrets | undefined> {
+  if (!options.fresh) {
+    const cached = ports.secretsCache.get(ports.clock.now());
+    if (cached) return cached;
+  }
   const stored = await ports.settings.read();
-  if (!stored) return undefined;
+  if (!stored) {
+    ports.secretsCache.clear();
+    return undefined;
+  }
   const [appSecret, verifyToken] = await Promise.all([
-    decryptCached(ports, 'META_APP#app-secret', stored.encryptedAppSecret, appSecretContext),
-    decryptCached(ports, 'META_APP#verify-token', stored.encryptedVerifyToken, verifyTokenContext),
+    ports.cipher.decrypt(stored.encryptedAppSecret, appSecretContext),
+    ports.cipher.decrypt(stored.encryptedVerifyToken, verifyTokenContext),
   ]);
-  return { appSecret, verifyToken };
-}
-
-async function decryptCached(
-  ports: MetaAppSecretPorts,
-  field: string,
-  ciphertext: string,
-  context: Readonly<Record<string, string>>,
-): Promise<string> {
-  const cached = ports.decryptedTokenCache.get(CACHE_OWNER, field, ciphertext, ports.clock.now());
-  if (cached !== undefined) return cached;
-  const plaintext = await ports.cipher.decrypt(ciphertext, context);
-  ports.decryptedTokenCache.set(CACHE_OWNER, field, ciphertext, plaintext, ports.clock.now());
-  return plaintext;
+  const secrets = { appSecret, verifyToken };
+  ports.secretsCache.set(secrets, ports.clock.now());
+  return secrets;
 }

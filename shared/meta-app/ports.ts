@@ -21,7 +21,8 @@ export interface MetaAppSecrets {
 
 /** Where the intake gets the decrypted settings (`loadMetaAppSecrets` bound to its ports); undefined: none configured. */
 export interface MetaAppSecretSource {
-  load(): Promise<MetaAppSecrets | undefined>;
+  /** `fresh`: read the store again instead of the process cache (after a check failed against cached values). */
+  load(options?: { fresh?: boolean }): Promise<MetaAppSecrets | undefined>;
 }
 
 /** The metaEvents queue: one message per accepted webhook POST. */

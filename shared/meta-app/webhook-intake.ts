@@ -6,7 +6,7 @@
  */
 import { MetaAppNotConfiguredError, MetaEventsUnavailableError, WebhookPayloadTooLargeError, WebhookSignatureError, WebhookVerificationError } from './errors';
 import { encodeMetaEventMessage } from './meta-event-message';
-import type { MetaAppSecretSource, MetaEventQueue } from './ports';
+import type { MetaAppSecrets, MetaAppSecretSource, MetaEventQueue } from './ports';
 import { constantTimeEquals, isValidWebhookSignature } from './webhook-signature';
 
 /**
@@ -26,10 +26,11 @@ export interface SubscriptionQuery {
  * challenge to echo. Anything else, also when no Meta app is configured, is refused alike.
  */
 export async function verifyMetaSubscription(metaApp: MetaAppSecretSource, query: SubscriptionQuery): Promise<string> {
-  if (query.mode !== 'subscribe' || !query.challenge || query.verifyToken === undefined) throw new WebhookVerificationError();
-  const secrets = await metaApp.load();
-  if (!secrets || !constantTimeEquals(query.verifyToken, secrets.verifyToken)) throw new WebhookVerificationError();
-  return query.challenge;
+  const { mode, verifyToken, challenge } = query;
+  if (mode !== 'subscribe' || !challenge || verifyToken === undefined) throw new WebhookVerificationError();
+  const matches = (secrets: MetaAppSecrets | undefined) => secrets !== undefined && constantTimeEquals(verifyToken, secrets.verifyToken);
+  if (!(await checkWithFreshRetry(metaApp, matches))) throw new WebhookVerificationError();
+  return challenge;
 }
 
 export interface WebhookDelivery {
@@ -43,9 +44,10 @@ export interface WebhookDelivery {
 /** Size cap → configured app → signature → stored on the queue. Nothing is stored unless all pass. */
 export async function acceptMetaEvents(ports: { metaApp: MetaAppSecretSource; metaEvents: MetaEventQueue }, delivery: WebhookDelivery): Promise<void> {
   if (delivery.rawBody.length > MAX_WEBHOOK_BODY_BYTES) throw new WebhookPayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
-  const secrets = await ports.metaApp.load();
-  if (!secrets) throw new MetaAppNotConfiguredError();
-  if (!isValidWebhookSignature(delivery.rawBody, delivery.signature, secrets.appSecret)) throw new WebhookSignatureError();
+  if (!(await ports.metaApp.load())) throw new MetaAppNotConfiguredError();
+  const signedWith = (secrets: MetaAppSecrets | undefined) =>
+    secrets !== undefined && isValidWebhookSignature(delivery.rawBody, delivery.signature, secrets.appSecret);
+  if (!(await checkWithFreshRetry(ports.metaApp, signedWith))) throw new WebhookSignatureError();
   const message = encodeMetaEventMessage(delivery.receivedAt, delivery.rawBody.toString('utf8'));
   if (Buffer.byteLength(message) > MAX_WEBHOOK_BODY_BYTES) throw new WebhookPayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
   try {
@@ -56,3 +58,12 @@ export async function acceptMetaEvents(ports: { metaApp: MetaAppSecretSource; me
   }
 }
 
+
+/**
+ * A check against the cached settings; when it fails, once more against a fresh read, so a secret
+ * or token replaced a moment ago is honoured at once (only failing requests pay for the read).
+ */
+async function checkWithFreshRetry(metaApp: MetaAppSecretSource, check: (secrets: MetaAppSecrets | undefined) => boolean): Promise<boolean> {
+  if (check(await metaApp.load())) return true;
+  return check(await metaApp.load({ fresh: true }));
+}

@@ -3,7 +3,7 @@ import { InvalidMetaAppInputError } from '../../../shared/meta-app/errors';
 import { bindMetaAppServices } from '../../../shared/meta-app/meta-app-services';
 import type { MetaAppSettingsStore, StoredMetaApp } from '../../../shared/meta-app/ports';
 import { fixedClock } from '../../../shared/ports/clock';
-import { DecryptedTokenCache } from '../../../shared/tenancy/decrypted-token-cache';
+import { MetaAppSecretsCache } from '../../../shared/meta-app/meta-app-settings';
 import { CountingCipher } from '../../support/tenancy-test-ports';
 
 class InMemoryMetaAppSettings implements MetaAppSettingsStore {
@@ -20,7 +20,7 @@ function kit() {
   const settings = new InMemoryMetaAppSettings();
   const cipher = new CountingCipher(new LocalAesTokenCipher(generateLocalTokenKey()));
   const clock = fixedClock('2025-03-01T12:00:00.000Z');
-  const metaApp = bindMetaAppServices({ settings, cipher, clock, decryptedTokenCache: new DecryptedTokenCache(), deadLetters: () => undefined });
+  const metaApp = bindMetaAppServices({ settings, cipher, clock, secretsCache: new MetaAppSecretsCache(), deadLetters: () => undefined });
   return { settings, cipher, clock, metaApp };
 }
 
@@ -44,15 +44,18 @@ describe('Meta app settings', () => {
     await expect(metaApp.secrets.load()).rejects.toThrow();
   });
 
-  it('keep decrypted values five minutes, and a new secret is used at once', async () => {
-    const { cipher, clock, metaApp } = kit();
+  it('keep decrypted values five minutes without reading the store; fresh reads and a new configuration bypass them', async () => {
+    const { settings, cipher, clock, metaApp } = kit();
     await metaApp.configure({ appSecret: 'first', verifyToken: 'token' });
+    const reads = jest.spyOn(settings, 'read');
     await metaApp.secrets.load();
     await metaApp.secrets.load();
-    expect(cipher.decryptions).toBe(2);
+    expect([reads.mock.calls.length, cipher.decryptions]).toEqual([1, 2]);
     clock.advanceBy(5 * 60_000 + 1);
     await metaApp.secrets.load();
-    expect(cipher.decryptions).toBe(4);
+    expect([reads.mock.calls.length, cipher.decryptions]).toEqual([2, 4]);
+    await metaApp.secrets.load({ fresh: true });
+    expect(reads.mock.calls.length).toBe(3);
 
     await metaApp.configure({ appSecret: 'second', verifyToken: 'token' });
     expect((await metaApp.secrets.load())?.appSecret).toBe('second');

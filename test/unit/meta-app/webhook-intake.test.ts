@@ -120,6 +120,23 @@ describe('event batches (POST)', () => {
     expect([unconfigured.statusCode, JSON.parse(unconfigured.body).error.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
   });
 
+  it('checks a failing signature once more against freshly read settings (a replaced secret applies at once), and only then refuses', async () => {
+    const { acceptMetaEvents } = await import('../../../shared/meta-app/webhook-intake');
+    const queue = new RecordingQueue();
+    const loads: Array<boolean | undefined> = [];
+    const rotated: MetaAppSecrets = { ...secrets, appSecret: 'rotated-secret' };
+    const metaApp = { load: async (options?: { fresh?: boolean }) => (loads.push(options?.fresh), options?.fresh ? rotated : secrets) };
+    await acceptMetaEvents({ metaApp, metaEvents: queue }, { rawBody: Buffer.from(batch), signature: signWebhookBody(batch, 'rotated-secret'), receivedAt });
+    expect(queue.sent).toHaveLength(1);
+    loads.length = 0;
+    await acceptMetaEvents({ metaApp, metaEvents: queue }, { rawBody: Buffer.from(batch), signature: signWebhookBody(batch, secrets.appSecret), receivedAt });
+    expect(loads.filter(Boolean)).toEqual([]);
+    await expect(acceptMetaEvents({ metaApp, metaEvents: queue }, { rawBody: Buffer.from(batch), signature: signWebhookBody(batch, 'nobody'), receivedAt })).rejects.toThrow(
+      'Missing or invalid X-Hub-Signature-256',
+    );
+    expect(queue.sent).toHaveLength(2);
+  });
+
   it('checks the signature over the decoded bytes of a base64 body (a binary media type)', async () => {
     const { queue, handler } = endpoint();
     const raw = Buffer.from(batch, 'utf8');
