@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { routes } from '../../../runtime-contract/all-routes';
 import { isCredentialAuth, publicPath, type AuthKind, type CredentialAuthKind, type RouteDefinition } from '../../../runtime-contract/route-manifest';
+import { getServices } from '../../../functions/composition';
 import { startTestRuntime, type TestResponse, type TestRuntime } from '../../support/local-runtime';
 import { expectSurfaceErrorShape, expectNothingInternal } from './surface-shapes';
 
@@ -23,6 +24,8 @@ let runtime: TestRuntime;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
+  // The webhook endpoint answers 503 until a Meta app is configured; fuzz it as deployed.
+  await getServices().metaApp.configure({ appSecret: 'fuzz-meta-app-secret', verifyToken: 'fuzz-verify-token' });
 });
 afterAll(async () => runtime?.close());
 
