@@ -3,7 +3,7 @@
  * written to bench/results/latest.json. Not a test; `npm test` never runs it.
  *
  *   npm run bench                          # everything (about 8-10 minutes)
- *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, pacing, wrapper, webhooks, load
+ *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, pacing, wrapper, webhook, webhooks, load
  *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'pacing', 'wrapper', 'webhooks', 'load'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -303,8 +303,23 @@ async function main(): Promise<void> {
     goals.push({ figure: 'wrapper added latency p50 / p99 (20 clients)', value: `${round(wrapper.addedMs.p50, 1)} / ${round(wrapper.addedMs.p99, 1)} ms`, goal: 'none set', met: '-' });
   }
 
+  if (selected.has('webhook')) {
+    out(section('4e. Meta webhook endpoint: signed status batches accepted per second (10 concurrent senders)'));
+    const { runWebhookIngestBench, describeWebhookIngest } = await import('./webhook-ingest');
+    const webhook = await runWebhookIngestBench({ requests: 3_000, concurrency: 10 });
+    results.webhook = webhook;
+    loadBySection.webhook = os.loadavg();
+    out(describeWebhookIngest(webhook));
+    goals.push({
+      figure: 'webhook batches accepted/s, p50 / p99 (10 senders)',
+      value: `${Math.round(webhook.acceptedPerSecond)}/s, ${round(webhook.p50, 1)} / ${round(webhook.p99, 1)} ms`,
+      goal: webhook.goal.text,
+      met: webhook.goal.met ? 'met' : 'not met',
+    });
+  }
+
   if (selected.has('webhooks')) {
-    out(section('4e. Customer webhooks: events delivered per second to a local receiver (2,000 queued events, one endpoint)'));
+    out(section('4f. Customer webhooks: events delivered per second to a local receiver (2,000 queued events, one endpoint)'));
     const { benchCustomerWebhooks } = await import('./customer-webhooks');
     const webhooks = await benchCustomerWebhooks({ events: 2_000 });
     results.webhooks = webhooks;

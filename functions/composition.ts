@@ -16,6 +16,7 @@ import { parseAppConfig, type AppConfig } from '../shared/config/app-config';
 import type { ProcessChunkDependencies } from '../shared/broadcast/process-outbound-chunk';
 import type { HttpPipelineDependencies } from '../shared/http/http-operation';
 import type { InboxServices } from '../shared/inbox/inbox-services';
+import type { MetaAppServices } from '../shared/meta-app/meta-app-services';
 import type { OrganizationServices } from '../shared/organizations/organization-services';
 import type { Clock } from '../shared/ports/clock';
 import type { IdGenerator } from '../shared/ports/id-generator';
@@ -28,6 +29,7 @@ import { createCompositionContext, destroyPooledClients, lazyPorts, value, type 
 import { dynamoDbClients } from './composition/dynamodb-clients';
 import { httpSection } from './composition/http.section';
 import { kmsClient } from './composition/kms-client';
+import { metaAppServicesSection } from './composition/meta-app.section';
 import { apiKeyRegistrySection } from './composition/api-key-registry.section';
 import { sqsClient } from './composition/sqs-client';
 import { tenancySection } from './composition/tenancy.section';
@@ -64,6 +66,8 @@ export interface Services {
   readonly organizations: OrganizationServices;
   /** Generic v1 API: contacts and conversations. */
   readonly inbox: InboxServices;
+  /** The platform's Meta app (webhook app secret + verify token) and the metaEvents dead-letter replay. */
+  readonly metaApp: MetaAppServices;
   /** Closes the sockets of every client built so far (tests and the local runtime's shutdown). */
   destroy(): void;
 }
@@ -97,6 +101,7 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
     upstreamWrapper: upstreamWrapperSection(context, dynamoDb, tenancy),
     organizations: organizationsSection(tenancy),
     inbox: inboxSection(context, dynamoDb, tenancy),
+    metaApp: metaAppServicesSection(context, dynamoDb, tokenCipherSection(context)),
     destroy: value(() => context.destroy()),
   });
 }

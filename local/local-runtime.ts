@@ -92,7 +92,7 @@ export interface LocalRuntime {
   environment: Record<string, string>;
   sqs: SQSClient;
   dynamodb: DynamoDBClient;
-  queueUrls: { outbound: string; outboundDeadLetter?: string; metaEvents: string; customerEvents: string; customerEventsDeadLetter?: string };
+  queueUrls: { outbound: string; outboundDeadLetter?: string; metaEvents: string; metaEventsDeadLetter?: string; customerEvents: string; customerEventsDeadLetter?: string };
   /** Resolves when the chunk-worker, meta-events and customer-events queues are empty and no batch is in flight (delayed retries are not waited for). */
   workersIdle(): Promise<void>;
   stop(): Promise<void>;
@@ -170,6 +170,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       for (const table of Object.values(tables)) environment[table.envVar] = tableNames[table.name];
       const queueUrls = await ensureQueues(sqs);
       for (const queue of Object.values(queues)) environment[queue.envVar] = queueUrls[queue.name].url;
+      // Dead-letter queues: replays (npm run admin -- replay-meta-events) and the customer-events dispatcher's give-ups.
       for (const name of Object.keys(queues) as QueueName[]) environment[deadLetterEnvVarOf(name)] = queueUrls[name].deadLetterUrl;
     }
     // Local mode: webhook receivers on this machine (plain http, loopback) can be tried. Never set on AWS.
@@ -297,6 +298,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         outbound: outboundUrl,
         outboundDeadLetter: environment[deadLetterEnvVarOf('outboundMessages')],
         metaEvents: metaEventsUrl,
+        metaEventsDeadLetter: environment[deadLetterEnvVarOf('metaEvents')],
         customerEvents: customerEventsUrl,
         customerEventsDeadLetter: environment[deadLetterEnvVarOf('customerEvents')],
       },

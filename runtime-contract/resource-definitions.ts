@@ -242,6 +242,19 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     callsUpstream: false,
     managesApiKeys: true,
   },
+  /**
+   * Meta's webhooks: checks the signature and stores the raw batch on the metaEvents queue, nothing
+   * else, so it answers fast (docs/DELIVERY-STATUS.md "Webhook endpoint"). Tenancy read: the Meta
+   * app settings (`PLATFORM` / `META_APP`); the token key decrypts the app secret and verify token.
+   */
+  'meta-webhook': {
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { tenancy: 'read' },
+    sendsTo: ['metaEvents'],
+    tokenKey: 'decrypt',
+    callsUpstream: false,
+  },
   'chunk-worker': {
     memoryMb: chunkWorker.memoryMb,
     timeoutSeconds: chunkWorker.timeoutSeconds,

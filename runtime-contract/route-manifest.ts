@@ -13,11 +13,19 @@
 import type { HttpMethod } from './http-types';
 
 /** Each surface is its own REST API whose single stage name is the first path segment. */
-export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream';
+export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks';
+
+/** Auth kinds proven by a stored credential of an organization (the caller is that organization). */
+export type CredentialAuthKind = Exclude<AuthKind, 'none' | 'meta-signature'>;
 
 /** How a caller proves who they are. */
 export type AuthKind =
   | 'none'
+  /**
+   * `X-Hub-Signature-256` over the raw body with the platform's Meta app secret (Meta's webhooks);
+   * no caller: the operation itself verifies the signature (it needs the raw body and the secret).
+   */
+  | 'meta-signature'
   /** `x-api-key` header: a broadcast API key (also an API Gateway usage-plan key). */
   | 'broadcast-api-key'
   /** `Authorization: Bearer` organization token (organization administration). */
@@ -43,7 +51,9 @@ export type EndpointGroup =
   /** Generic v1 API: contacts and conversations. */
   | 'v1-inbox'
   /** The /upstream Cloud API wrapper (routes generated from runtime-contract/upstream-routes.ts). */
-  | 'upstream-wrapper';
+  | 'upstream-wrapper'
+  /** Meta's webhooks: verification handshake and signed event batches stored to the metaEvents queue. */
+  | 'meta-webhook';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -126,6 +136,15 @@ const v1GatewayError = (statusCode: number, code: string, message: string, heade
   headers,
   body: JSON.stringify({ success: false, error: { code, message } }),
 });
+/**
+ * The webhook surface has no contract of its own (Meta only reads the status code); every refusal,
+ * the gateway's and the function's, is `{ "error": { "code", "message", "requestId" } }`.
+ */
+const webhooksGatewayError = (statusCode: number, code: string, message: string, headers?: Record<string, string>): GatewayResponse => ({
+  statusCode,
+  headers,
+  body: JSON.stringify({ error: { code, message, requestId: '$context.requestId' } }),
+});
 const upstreamGatewayError = (statusCode: number, message: string, headers?: Record<string, string>): GatewayResponse => ({
   statusCode,
   headers,
@@ -184,6 +203,20 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
       REQUEST_TOO_LARGE: upstreamGatewayError(413, 'Request body too large'),
     },
   },
+  /** Meta's webhooks (docs/DELIVERY-STATUS.md "Webhook endpoint"): no API key, own REST API, `/hooks/meta/whatsapp`. */
+  webhooks: {
+    stage: 'hooks',
+    basePath: '',
+    description: 'Webhooks from Meta (WhatsApp Cloud API)',
+    gatewayResponses: {
+      // No route of this surface is key-checked; listed because every surface answers every kind.
+      API_KEY: webhooksGatewayError(403, 'FORBIDDEN', 'Forbidden'),
+      THROTTLED: webhooksGatewayError(429, 'THROTTLED', 'Too many requests', retryAfterOneSecond),
+      QUOTA_EXCEEDED: webhooksGatewayError(429, 'QUOTA_EXCEEDED', 'Request quota exceeded', retryAfterOneSecond),
+      MISSING_AUTHENTICATION_TOKEN: webhooksGatewayError(404, 'NOT_FOUND', 'Route not found'),
+      REQUEST_TOO_LARGE: webhooksGatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
+    },
+  },
 };
 
 /** API Gateway REST APIs accept at most 10 MB of request payload. */
@@ -199,8 +232,11 @@ export interface RouteDefinition {
   operation: string;
   auth: AuthKind;
   rateLimit: RateLimitClassName;
-  /** Request body kind; multipart bodies arrive base64-encoded. `none`: a POST that reads no body (no Content-Type needed). */
-  body?: 'json' | 'multipart' | 'none';
+  /**
+   * Request body kind; multipart bodies arrive base64-encoded. `none`: a POST that reads no body (no Content-Type needed).
+   * `raw`: the operation gets the exact bytes (`request.rawBody`), never parsed (signed webhooks).
+   */
+  body?: 'json' | 'multipart' | 'none' | 'raw';
   /** The route can answer binary content (base64 from the Lambda); the REST API then lists application/octet-stream as binary. */
   binaryResponse?: boolean;
   /** Client message of every 400 answer of this route, when its contract words it (the error body keeps its surface shape). */
@@ -214,6 +250,9 @@ export interface RouteDefinition {
    */
   unauthorizedAnswer?: { statusCode: number; message: string };
 }
+
+/** Whether an auth kind is a stored credential (the pipeline authenticates it and the operation gets a caller). */
+export const isCredentialAuth = (auth: AuthKind): auth is CredentialAuthKind => auth !== 'none' && auth !== 'meta-signature';
 
 /** API Gateway itself rejects a missing or unknown `x-api-key` (usage-plan key) before the Lambda runs. */
 export const requiresGatewayApiKey = (route: RouteDefinition): boolean => route.auth === 'broadcast-api-key' && !route.unauthorizedAnswer;
@@ -277,6 +316,18 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   v1('POST', '/conversations', 'createConversation'),
   v1('GET', '/conversations/{conversationId}', 'getConversation'),
   v1('PATCH', '/conversations/{conversationId}', 'updateConversation'),
+  // Meta's webhooks: /hooks/meta/whatsapp (docs/DELIVERY-STATUS.md "Webhook endpoint").
+  { surface: 'webhooks', method: 'GET', path: '/meta/whatsapp', group: 'meta-webhook', operation: 'verifyMetaSubscription', auth: 'meta-signature', rateLimit: 'none' },
+  {
+    surface: 'webhooks',
+    method: 'POST',
+    path: '/meta/whatsapp',
+    group: 'meta-webhook',
+    operation: 'receiveMetaEvents',
+    auth: 'meta-signature',
+    rateLimit: 'none',
+    body: 'raw',
+  },
 ];
 
 /** Path of a route inside its REST API (what API Gateway reports as `event.resource`). */

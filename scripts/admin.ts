@@ -2,7 +2,8 @@
  * Operators' CLI: `npm run admin -- <command> [--flag value ...]`.
  *
  * Prints the command's result as JSON on stdout; on failure prints `{"error":{"code","message"}}`
- * on stderr and exits with 1. The commands themselves live in shared/tenancy/admin-commands.ts.
+ * on stderr and exits with 1. The commands themselves live in shared/tenancy/admin-commands.ts and
+ * (the Meta app and its webhook events) shared/meta-app/meta-app-admin-commands.ts.
  *
  * Configuration comes from the environment (as parseAppConfig reads it). With `--env-file <path>`,
  * or when neither DYNAMODB_ENDPOINT nor TENANCY_TABLE is set and `.local/runtime.env` exists (the
@@ -14,10 +15,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildServices, type Services } from '../functions/composition';
 import { ConfigurationError, parseAppConfig } from '../shared/config/app-config';
-import { adminCommands, isAdminCommandName, runAdminCommand, type AdminFlagValues } from '../shared/tenancy/admin-commands';
+import { isMetaAppAdminCommandName, metaAppAdminCommands, runMetaAppAdminCommand } from '../shared/meta-app/meta-app-admin-commands';
+import { adminCommands as tenancyAdminCommands, isAdminCommandName, runAdminCommand, type AdminFlag, type AdminFlagValues } from '../shared/tenancy/admin-commands';
 import { TenancyStoreUnavailableError } from '../shared/tenancy/errors';
 
 const localRuntimeEnvFile = '.local/runtime.env';
+
+/** Every command's help: the tenancy commands and the Meta app ones. */
+const adminCommands: Readonly<Record<string, { summary: string; flags: readonly AdminFlag[] }>> = { ...tenancyAdminCommands, ...metaAppAdminCommands };
+const isKnownCommand = (name: string): boolean => isAdminCommandName(name) || isMetaAppAdminCommandName(name);
 
 interface ParsedArguments {
   command?: string;
@@ -88,8 +94,8 @@ function loadEnvironment(envFile: string | undefined): string | undefined {
 }
 
 function helpText(command?: string): string {
-  if (command && isAdminCommandName(command)) {
-    const definition = adminCommands[command];
+  if (command && isKnownCommand(command)) {
+    const definition = adminCommands[command]!;
     const flags = definition.flags.map((flag) => {
       const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
       return `  --${flag.name}${flag.required ? '' : ' (optional)'}  ${flag.description}${stdin}`;
@@ -118,8 +124,8 @@ async function readStandardInput(): Promise<string> {
 
 /** `--<name>-stdin` reads that flag's value from standard input. */
 async function applyStdinFlags(command: string, flags: Record<string, string>): Promise<void> {
-  if (!isAdminCommandName(command)) return;
-  for (const flag of adminCommands[command].flags) {
+  if (!isKnownCommand(command)) return;
+  for (const flag of adminCommands[command]!.flags) {
     const stdinFlag = `${flag.name}-stdin`;
     if (!flag.acceptsStdin || !(stdinFlag in flags)) continue;
     delete flags[stdinFlag];
@@ -163,11 +169,14 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(helpText(parsed.command));
       return 0;
     }
-    if (!isAdminCommandName(parsed.command)) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    if (!isKnownCommand(parsed.command)) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
     envSource = loadEnvironment(parsed.envFile);
     services = buildServices(parseAppConfig(process.env));
-    const result = await runAdminCommand(services.tenancy, parsed.command, parsed.flags as AdminFlagValues);
+    const flags = parsed.flags as AdminFlagValues;
+    const result = isMetaAppAdminCommandName(parsed.command)
+      ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
+      : await runAdminCommand(services.tenancy, parsed.command, flags);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

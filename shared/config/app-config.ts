@@ -23,6 +23,8 @@ export interface AppConfig {
   /** '' for a table the environment does not name (requireSetting fails on first use). */
   tableNames: Record<TableName, string>;
   queueUrls: Record<QueueName, string>;
+  /** Dead-letter queues the operators' replay commands drain (META_EVENTS_DEAD_LETTER_QUEUE_URL); no function reads them. */
+  deadLetterQueueUrls: { metaEvents?: string };
   upstream: { baseUrl: string; version: string; timeoutMs: number };
   /** Upstream access tokens are encrypted with KMS when a key id is set, otherwise with a local AES key. */
   tokenEncryption: { kind: 'kms'; keyId: string } | { kind: 'local'; keyBase64: string } | { kind: 'unconfigured' };
@@ -107,6 +109,7 @@ const settingsSchema = v.object({
   TOKEN_KMS_KEY_ID: optionalText,
   LOCAL_TOKEN_KEY: optionalText,
   BROADCAST_USAGE_PLAN_ID: optionalText,
+  META_EVENTS_DEAD_LETTER_QUEUE_URL: optionalText,
   DEFAULT_MESSAGES_PER_SECOND: positiveInteger('DEFAULT_MESSAGES_PER_SECOND', 30),
   TEMPLATE_CACHE_TTL_MS: positiveInteger('TEMPLATE_CACHE_TTL_MS', 60_000),
   UPSTREAM_BULK_MAX_RECIPIENTS: positiveInteger('UPSTREAM_BULK_MAX_RECIPIENTS', 100),
@@ -161,6 +164,7 @@ export function parseAppConfig(env: Environment): AppConfig {
     },
     tableNames,
     queueUrls,
+    deadLetterQueueUrls: { metaEvents: settings.META_EVENTS_DEAD_LETTER_QUEUE_URL },
     upstream: { baseUrl: settings.GRAPH_API_BASE_URL, version: settings.GRAPH_API_VERSION, timeoutMs: settings.UPSTREAM_TIMEOUT_MS },
     tokenEncryption,
     usagePlans: { broadcastUsagePlanId: settings.BROADCAST_USAGE_PLAN_ID },

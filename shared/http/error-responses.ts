@@ -119,6 +119,14 @@ const mappings: Readonly<Record<string, Mapping>> = {
   SENDER_NOT_FOUND: { statusCode: 404, code: 'SENDER_NOT_FOUND' },
   CONTACT_ALREADY_EXISTS: { statusCode: 409, code: 'CONTACT_ALREADY_EXISTS' },
   CONVERSATION_ALREADY_OPEN: { statusCode: 409, code: 'CONVERSATION_ALREADY_OPEN' },
+
+  // Meta's webhooks (docs/DELIVERY-STATUS.md "Webhook endpoint"): any non-200 makes Meta retry.
+  WEBHOOK_SIGNATURE_INVALID: { statusCode: 401, code: 'INVALID_SIGNATURE' },
+  WEBHOOK_VERIFICATION_FAILED: { statusCode: 403, code: 'VERIFICATION_FAILED' },
+  WEBHOOK_PAYLOAD_TOO_LARGE: { statusCode: 413, code: 'PAYLOAD_TOO_LARGE' },
+  META_EVENTS_UNAVAILABLE: storeUnavailable,
+  // Not provisioned yet (npm run admin -- set-meta-app): Meta keeps the batch and retries.
+  META_APP_NOT_CONFIGURED: { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE },
 };
 
 /** The error codes the table knows (tests check every error class's code against it). */

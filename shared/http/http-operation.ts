@@ -1,10 +1,10 @@
-import type { AuthKind, RouteDefinition } from '../../runtime-contract/route-manifest';
+import type { AuthKind, CredentialAuthKind, RouteDefinition } from '../../runtime-contract/route-manifest';
 import type { RateLimiter } from '../rate-limiting/rate-limiter';
 import type { KeyScope } from '../tenancy/tenancy-entities';
 
-export type CredentialKind = Exclude<AuthKind, 'none'>;
+export type CredentialKind = CredentialAuthKind;
 
-/** Who called, as proven by the route's credential. */
+/** Who called, as proven by the route's credential (`none` and `meta-signature` routes have no caller). */
 export interface AuthenticatedCaller<Kind extends CredentialKind = CredentialKind> {
   organizationId: string;
   credentialId: string;
@@ -41,7 +41,7 @@ export interface HttpRequest<Caller extends AuthenticatedCaller | undefined = Au
   pathParameters: Readonly<Record<string, string>>;
   /** Parsed JSON for JSON routes; undefined when the route takes no body. */
   body: unknown;
-  /** Raw body bytes for multipart routes. */
+  /** Raw body bytes for multipart and raw routes. */
   rawBody?: Buffer;
   sourceIp: string;
   /** Typed by the operation's auth kind: set on every authenticated route, absent on `none`. */
@@ -54,7 +54,7 @@ export interface HttpResult {
   headers?: Record<string, string>;
   /** Binary answer instead of JSON `body` (sent base64-encoded with `isBase64Encoded`). */
   rawBody?: Buffer;
-  /** Text answer instead of JSON `body` (e.g. CSV), sent as it is; `headers` give its Content-Type. */
+  /** Text answer instead of JSON `body` (CSV, the webhook handshake), sent as it is; text/plain unless `headers` give another Content-Type. */
   textBody?: string;
 }
 

@@ -84,5 +84,8 @@ export function errorBody(surface: SurfaceName, error: ErrorDescription, request
           };
       return { status: false, message: error.message, ...retry, error: upstream };
     }
+    case 'webhooks':
+      // The gateway's refusals of this surface have the same shape (route-manifest.ts `webhooksGatewayError`).
+      return { error: { code: error.code, message: error.message, requestId: request.requestId } };
   }
 }

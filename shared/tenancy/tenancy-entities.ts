@@ -2,7 +2,7 @@
  * The tenancy domain: who the customers are, what they connected, and which credentials act for them.
  * Plain data; persistence lives behind TenancyRepository.
  */
-import type { AuthKind, V1Plan } from '../../runtime-contract/route-manifest';
+import type { CredentialAuthKind, V1Plan } from '../../runtime-contract/route-manifest';
 
 export type Plan = V1Plan;
 export const plans: readonly Plan[] = ['starter', 'professional', 'enterprise'];
@@ -58,7 +58,7 @@ export interface PhoneNumber {
   addedAt: string;
 }
 
-export type CredentialKind = Exclude<AuthKind, 'none'>;
+export type CredentialKind = CredentialAuthKind;
 export const credentialKinds: readonly CredentialKind[] = [
   'broadcast-api-key',
   'organization-token',

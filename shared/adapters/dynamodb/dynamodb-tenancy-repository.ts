@@ -62,6 +62,8 @@ export const tenancyKeys = {
   wallet: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'WALLET' }),
   countryPricing: (countryCallingCode: string) => ({ pk: 'PRICING', sk: `COUNTRY#${countryCallingCode}` }),
   subscription: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'SUBSCRIPTION' }),
+  /** The platform's Meta app settings (shared/adapters/dynamodb/dynamodb-meta-app-settings.ts). */
+  metaApp: () => ({ pk: 'PLATFORM', sk: 'META_APP' }),
 };
 
 const claimSegment: Record<ClaimedIdentifierKind, string> = {

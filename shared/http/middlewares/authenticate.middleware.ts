@@ -1,3 +1,4 @@
+import { isCredentialAuth } from '../../../runtime-contract/route-manifest';
 import { logger } from '../../observability/logger';
 import { takesJsonBody } from './body.middleware';
 import { stateOf, type PipelineMiddleware, type PipelineRequest } from './pipeline-request';
@@ -13,7 +14,8 @@ const bearerToken = (authorization: string | undefined): string | undefined => /
 export const startAuthentication = (): PipelineMiddleware => ({
   before: async (request) => {
     const route = stateOf(request, 'route');
-    if (route.auth === 'none') return;
+    // `meta-signature` routes verify their signature in the operation (it needs the raw body).
+    if (!isCredentialAuth(route.auth)) return;
     const headers = request.event.headers as Record<string, string>;
     const secret = route.auth === 'broadcast-api-key' ? headers['x-api-key'] : bearerToken(headers.authorization);
     const authentication = stateOf(request, 'dependencies').authenticate(route.auth, secret);

@@ -8,14 +8,14 @@ import { stateOf, type PipelineMiddleware } from './pipeline-request';
 export const MAX_JSON_BODY_BYTES = 5 * 1024 * 1024;
 
 export const takesJsonBody = (route: RouteDefinition): boolean =>
-  route.body !== 'multipart' && route.body !== 'none' && (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH');
+  route.body !== 'multipart' && route.body !== 'none' && route.body !== 'raw' && (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH');
 
-/** Multipart routes get the raw bytes; JSON routes are refused above the size cap before parsing. */
+/** Multipart and raw routes get the exact bytes (a raw route caps its own size); JSON routes are refused above the size cap before parsing. */
 export const capBodySize = (): PipelineMiddleware => ({
   before: (request) => {
     const route = stateOf(request, 'route');
     const { body, isBase64Encoded } = request.event;
-    if (route.body === 'multipart') {
+    if (route.body === 'multipart' || route.body === 'raw') {
       stateOf(request, 'request').rawBody = Buffer.from(body ?? '', isBase64Encoded ? 'base64' : 'utf8');
     } else if (takesJsonBody(route)) {
       if (Buffer.byteLength(body ?? '', isBase64Encoded ? 'base64' : 'utf8') > MAX_JSON_BODY_BYTES) throw new PayloadTooLargeError(MAX_JSON_BODY_BYTES);

@@ -6,7 +6,13 @@ import { logger } from '../../observability/logger';
 import type { PipelineMiddleware } from './pipeline-request';
 
 export const jsonResponse = (requestId: string, result: HttpResult): APIGatewayProxyResult =>
-  result.rawBody
+  result.textBody !== undefined
+    ? {
+        statusCode: result.statusCode,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Request-Id': requestId, ...result.headers },
+        body: result.textBody,
+      }
+    : result.rawBody
     ? // Binary answers (routes with `binaryResponse`): base64, as Lambda proxy integrations return binary.
       {
         statusCode: result.statusCode,
@@ -14,17 +20,11 @@ export const jsonResponse = (requestId: string, result: HttpResult): APIGatewayP
         body: result.rawBody.toString('base64'),
         isBase64Encoded: true,
       }
-    : result.textBody !== undefined
-      ? {
-          statusCode: result.statusCode,
-          headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Request-Id': requestId, ...result.headers },
-          body: result.textBody,
-        }
-      : {
-          statusCode: result.statusCode,
-          headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...result.headers },
-          body: JSON.stringify(result.body),
-        };
+    : {
+        statusCode: result.statusCode,
+        headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...result.headers },
+        body: JSON.stringify(result.body),
+      };
 
 /**
  * Every failure becomes the surface's error answer through the one error table; the request log

@@ -8,7 +8,8 @@
  */
 import fc from 'fast-check';
 import { routes } from '../../../runtime-contract/all-routes';
-import { publicPath, type AuthKind, type RouteDefinition } from '../../../runtime-contract/route-manifest';
+import { isCredentialAuth, publicPath, type AuthKind, type CredentialAuthKind, type RouteDefinition } from '../../../runtime-contract/route-manifest';
+import { getServices } from '../../../functions/composition';
 import { startTestRuntime, type TestResponse, type TestRuntime } from '../../support/local-runtime';
 import { expectSurfaceErrorShape, expectNothingInternal } from './surface-shapes';
 
@@ -23,13 +24,16 @@ let runtime: TestRuntime;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
+  // The webhook endpoint answers 503 until a Meta app is configured; fuzz it as deployed.
+  await getServices().metaApp.configure({ appSecret: 'fuzz-meta-app-secret', verifyToken: 'fuzz-verify-token' });
 });
 afterAll(async () => runtime?.close());
 
 const credentialHeaders = (auth: AuthKind, kind: 'valid' | 'foreign' | 'junk' | 'missing'): Record<string, string> => {
-  if (auth === 'none' || kind === 'missing') return {};
+  // A signed webhook's credential is a signature over its body: the fuzz sends none (→ 401/403).
+  if (!isCredentialAuth(auth) || kind === 'missing') return {};
   const demo = runtime.demo;
-  const secrets: Record<Exclude<AuthKind, 'none'>, [string, string]> = {
+  const secrets: Record<CredentialAuthKind, [string, string]> = {
     'broadcast-api-key': [demo.apiKey, demo.otherOrg.apiKey],
     'organization-token': [demo.orgToken, demo.otherOrg.orgToken],
     'upstream-access-token': [demo.accessToken, demo.otherOrg.accessToken],

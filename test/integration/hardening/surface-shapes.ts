@@ -43,6 +43,8 @@ export function expectSurfaceErrorShape(surface: SurfaceName, response: TestResp
           typeof body.error?.type === 'string' &&
           typeof body.error?.code === 'number'
         );
+      case 'webhooks':
+        return typeof body.error?.code === 'string' && typeof body.error?.message === 'string' && typeof body.error?.requestId === 'string';
     }
   })();
   if (!ok) throw new Error(`not the ${surface} error shape: ${describe()}`);
