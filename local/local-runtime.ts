@@ -142,6 +142,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       for (const queue of Object.values(queues)) environment[queue.envVar] = queueUrls[queue.name].url;
       environment.OUTBOUND_DEAD_LETTER_QUEUE_URL = queueUrls.outboundMessages.deadLetterUrl;
     }
+    // Webhook receivers on this machine (http, loopback) are allowed here only (docs/CUSTOMER-WEBHOOKS.md).
+    environment.ALLOW_INSECURE_LOCAL_RECEIVERS = 'true';
     if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
     Object.assign(environment, options.environment);
 

@@ -68,7 +68,7 @@ export const tables: Record<TableName, TableDefinition> = {
   },
 };
 
-export type QueueName = 'outboundMessages' | 'metaEvents';
+export type QueueName = 'outboundMessages' | 'metaEvents' | 'customerEvents';
 
 export interface QueueDefinition {
   name: QueueName;
@@ -98,6 +98,14 @@ export const queues: Record<QueueName, QueueDefinition> = {
     name: 'metaEvents',
     envVar: 'META_EVENTS_QUEUE_URL',
     visibilityTimeoutSeconds: 6 * 60,
+    maxReceiveCount: 5,
+    deadLetterRetentionDays: 14,
+  },
+  /** One delivery of one customer event to one webhook endpoint (docs/CUSTOMER-WEBHOOKS.md); consumed by the customer-events dispatcher. */
+  customerEvents: {
+    name: 'customerEvents',
+    envVar: 'CUSTOMER_EVENTS_QUEUE_URL',
+    visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
     deadLetterRetentionDays: 14,
   },
@@ -194,6 +202,19 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     sendsTo: [],
     callsUpstream: false,
     managesApiKeys: true,
+  },
+  /**
+   * Customer webhook endpoints (docs/CUSTOMER-WEBHOOKS.md). Tenancy readWrite: the endpoint items;
+   * messaging read: the event log (redelivery); token key: the signing secrets are encrypted;
+   * customerEvents: /test and /redeliver queue deliveries.
+   */
+  'broadcast-webhooks': {
+    memoryMb: 256,
+    timeoutSeconds: 29,
+    tables: { tenancy: 'readWrite', messaging: 'read', rateLimits: 'readWrite' },
+    sendsTo: ['customerEvents'],
+    tokenKey: 'encryptDecrypt',
+    callsUpstream: false,
   },
   'chunk-worker': {
     memoryMb: chunkWorker.memoryMb,

@@ -48,6 +48,11 @@ export interface AppConfig {
    * shared/sending/send-policy.ts). The variables keep their WORKER_ names.
    */
   sendPolicy: SendPolicySettings;
+  /**
+   * Customer webhooks may use http and reach loopback receivers (docs/CUSTOMER-WEBHOOKS.md). True
+   * only in the local runtime (it sets ALLOW_INSECURE_LOCAL_RECEIVERS=true); never on AWS.
+   */
+  allowInsecureLocalReceivers: boolean;
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     maxInFlight: number;
@@ -65,6 +70,13 @@ const positiveInteger = (name: string, fallback: number) =>
     v.optional(v.string(), ''),
     v.transform((value) => (value === '' ? fallback : Number(value))),
     v.check((value) => Number.isInteger(value) && value > 0, `${name} must be a positive integer`),
+  );
+
+const flag = (name: string) =>
+  v.pipe(
+    v.optional(v.string(), ''),
+    v.check((value) => ['', 'true', 'false', '1', '0'].includes(value.toLowerCase()), `${name} must be true or false`),
+    v.transform((value) => value.toLowerCase() === 'true' || value === '1'),
   );
 
 const settingsSchema = v.object({
@@ -98,6 +110,7 @@ const settingsSchema = v.object({
   WORKER_BACKOFF_MAX_MS: positiveInteger('WORKER_BACKOFF_MAX_MS', 5_000),
   WORKER_RATE_LIMIT_HOLD_MS: positiveInteger('WORKER_RATE_LIMIT_HOLD_MS', 1_000),
   WORKER_SAFETY_MARGIN_MS: positiveInteger('WORKER_SAFETY_MARGIN_MS', 15_000),
+  ALLOW_INSECURE_LOCAL_RECEIVERS: flag('ALLOW_INSECURE_LOCAL_RECEIVERS'),
 });
 
 function parseSettings<TSchema extends v.GenericSchema>(schema: TSchema, env: Environment): v.InferOutput<TSchema> {
@@ -147,6 +160,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       backoff: { baseMs: settings.WORKER_BACKOFF_BASE_MS, maxMs: settings.WORKER_BACKOFF_MAX_MS },
       rateLimitHoldMs: settings.WORKER_RATE_LIMIT_HOLD_MS,
     },
+    allowInsecureLocalReceivers: settings.ALLOW_INSECURE_LOCAL_RECEIVERS,
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,

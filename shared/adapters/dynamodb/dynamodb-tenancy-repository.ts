@@ -62,6 +62,9 @@ export const tenancyKeys = {
   wallet: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'WALLET' }),
   countryPricing: (countryCallingCode: string) => ({ pk: 'PRICING', sk: `COUNTRY#${countryCallingCode}` }),
   subscription: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'SUBSCRIPTION' }),
+  /** Customer webhook endpoints (dynamodb-webhook-endpoint-registry.ts); `webhookEndpointPrefix` lists them. */
+  webhookEndpoint: (organizationId: string, endpointId: string) => ({ pk: `ORG#${organizationId}`, sk: `WEBHOOK#${endpointId}` }),
+  webhookEndpointPrefix: 'WEBHOOK#',
 };
 
 const claimSegment: Record<ClaimedIdentifierKind, string> = {
