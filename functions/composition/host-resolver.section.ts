@@ -5,17 +5,15 @@
 import { lookup } from 'node:dns/promises';
 import type { HostResolver } from '../../shared/customer-events/ports';
 
-/** Answers that mean "this name has no address" rather than "DNS failed". */
-const noAddressCodes = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
-
 export const dnsHostResolver: HostResolver = {
   async resolve(hostname) {
     try {
       const answers = await lookup(hostname, { all: true, verbatim: true });
       return answers.map((answer) => answer.address);
-    } catch (error) {
-      if (noAddressCodes.has((error as { code?: string }).code ?? '')) return [];
-      throw error;
+    } catch {
+      // No such name, no records, or DNS could not answer now: either way there is no address to
+      // check, and the registration is refused (400) rather than failed (a retry may succeed).
+      return [];
     }
   },
 };

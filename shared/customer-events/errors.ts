@@ -20,7 +20,7 @@ export class WebhookHostUnresolvableError extends Error {
   override readonly name = 'WebhookHostUnresolvableError';
   readonly code = 'WEBHOOK_HOST_UNRESOLVABLE';
   constructor() {
-    super('url host does not resolve to any address');
+    super('url host does not resolve to any address (or DNS could not answer; retry later)');
   }
 }
 

@@ -72,6 +72,6 @@ export interface CustomerEventLog {
  * against shared/customer-events/address-policy.ts. Adapter: node:dns lookup with `all`.
  */
 export interface HostResolver {
-  /** Every IPv4 and IPv6 address of the host name; [] when it has none (unknown name, no records). */
+  /** Every IPv4 and IPv6 address of the host name; [] when it has none (unknown name, no records) or DNS cannot answer. */
   resolve(hostname: string): Promise<string[]>;
 }

@@ -210,7 +210,7 @@ describe('list, delete, test, redeliver', () => {
 
   test('the publisher is not reached before the endpoint proved to be the caller\'s', async () => {
     const { registry, eventLog, endpoint } = await withEndpoint();
-    const ports = { registry, eventLog, ids: sequentialIdGenerator(), clock: fixedClock('2026-03-01T12:00:00Z') } as EndpointDeliveryPorts;
+    const ports = { registry, eventLog, ids: sequentialIdGenerator(), clock: fixedClock('2026-03-01T12:00:00Z') } as unknown as EndpointDeliveryPorts;
     Object.defineProperty(ports, 'publisher', { get: () => { throw new Error('publisher built'); } });
     await expect(sendTestEvent(ports, ORG, 'whk_unknown')).rejects.toMatchObject({ code: 'WEBHOOK_ENDPOINT_NOT_FOUND' });
     await expect(sendTestEvent(ports, ORG, endpoint.id)).rejects.toThrow('publisher built');
