@@ -54,6 +54,7 @@ describe("a function's own environment", () => {
     RATE_LIMIT_TABLE: 'limits',
     IDEMPOTENCY_TABLE: 'idempotency',
     OUTBOUND_QUEUE_URL: 'http://queue',
+    CUSTOMER_EVENTS_QUEUE_URL: 'http://customer-events',
     LOCAL_TOKEN_KEY: 'key',
     GRAPH_API_BASE_URL: 'http://graph',
   };
