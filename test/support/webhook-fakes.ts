@@ -1,4 +1,5 @@
 /** In-memory stand-ins of the customer-event ports, for unit tests only. */
+import { WebhookEndpointNotFoundError } from '../../shared/customer-events/errors';
 import type {
   CustomerEvent,
   CustomerEventLog,
@@ -16,6 +17,7 @@ export class InMemoryWebhookRegistry implements WebhookEndpointRegistry {
   private key = (organizationId: string, endpointId: string) => `${organizationId}/${endpointId}`;
 
   async create(endpoint: WebhookEndpoint, secret: string): Promise<void> {
+    if (this.endpoints.has(this.key(endpoint.organizationId, endpoint.id))) throw new Error(`endpoint ${endpoint.id} exists`);
     this.endpoints.set(this.key(endpoint.organizationId, endpoint.id), structuredClone(endpoint));
     this.secrets.set(endpoint.id, secret);
   }
@@ -33,6 +35,7 @@ export class InMemoryWebhookRegistry implements WebhookEndpointRegistry {
     return (await this.list(organizationId)).filter((endpoint) => endpoint.events.includes(type));
   }
   async secretOf(endpoint: WebhookEndpoint): Promise<string> {
+    if (!this.endpoints.has(this.key(endpoint.organizationId, endpoint.id))) throw new WebhookEndpointNotFoundError();
     return this.secrets.get(endpoint.id)!;
   }
   async markFailing(organizationId: string, endpointId: string, since: Date): Promise<void> {
