@@ -14,6 +14,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseAppConfig, type AppConfig } from '../shared/config/app-config';
 import type { ProcessChunkDependencies } from '../shared/broadcast/process-outbound-chunk';
+import type { EndpointRegistrationPorts } from '../shared/customer-events/webhook-endpoints';
 import type { HttpPipelineDependencies } from '../shared/http/http-operation';
 import type { InboxServices } from '../shared/inbox/inbox-services';
 import type { MetaAppServices } from '../shared/meta-app/meta-app-services';
@@ -34,6 +35,7 @@ import { apiKeyRegistrySection } from './composition/api-key-registry.section';
 import { sqsClient } from './composition/sqs-client';
 import { tenancySection } from './composition/tenancy.section';
 import { tokenCipherSection } from './composition/token-cipher.section';
+import { webhookRegistrationSection } from './composition/webhook-registry.section';
 import { organizationsSection } from './organization-admin/organization-admin.composition';
 import { upstreamWrapperSection } from './upstream-wrapper/upstream-wrapper.composition';
 import { inboxSection } from './v1-inbox/v1-inbox.composition';
@@ -68,6 +70,8 @@ export interface Services {
   readonly inbox: InboxServices;
   /** The platform's Meta app (webhook app secret + verify token) and the metaEvents dead-letter replay. */
   readonly metaApp: MetaAppServices;
+  /** Customer webhook endpoints: register, list, delete (the admin CLI's webhook commands). */
+  readonly webhooks: EndpointRegistrationPorts;
   /** Closes the sockets of every client built so far (tests and the local runtime's shutdown). */
   destroy(): void;
 }
@@ -102,6 +106,7 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
     organizations: organizationsSection(tenancy),
     inbox: inboxSection(context, dynamoDb, tenancy),
     metaApp: metaAppServicesSection(context, dynamoDb, tokenCipherSection(context)),
+    webhooks: () => lazyPorts(webhookRegistrationSection(context, dynamoDb)),
     destroy: value(() => context.destroy()),
   });
 }

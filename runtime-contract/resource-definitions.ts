@@ -255,6 +255,19 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tokenKey: 'decrypt',
     callsUpstream: false,
   },
+  /**
+   * Customer webhook endpoints (docs/CUSTOMER-WEBHOOKS.md). Tenancy readWrite: the endpoint items;
+   * messaging read: the event log (redelivery); token key: the signing secrets are encrypted;
+   * customerEvents: /test and /redeliver queue deliveries.
+   */
+  'broadcast-webhooks': {
+    memoryMb: 256,
+    timeoutSeconds: 29,
+    tables: { tenancy: 'readWrite', messaging: 'read', rateLimits: 'readWrite' },
+    sendsTo: ['customerEvents'],
+    tokenKey: 'encryptDecrypt',
+    callsUpstream: false,
+  },
   'chunk-worker': {
     memoryMb: chunkWorker.memoryMb,
     timeoutSeconds: chunkWorker.timeoutSeconds,

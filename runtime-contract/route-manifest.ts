@@ -53,7 +53,9 @@ export type EndpointGroup =
   /** The /upstream Cloud API wrapper (routes generated from runtime-contract/upstream-routes.ts). */
   | 'upstream-wrapper'
   /** Meta's webhooks: verification handshake and signed event batches stored to the metaEvents queue. */
-  | 'meta-webhook';
+  | 'meta-webhook'
+  /** Customer webhook endpoints: register, list, delete, test, redeliver (docs/CUSTOMER-WEBHOOKS.md). */
+  | 'broadcast-webhooks';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -84,6 +86,8 @@ export const rateLimitClasses = {
   templates: { perMinute: 20, scope: 'key-and-phone-number', usagePlanThrottle: { rateLimit: 2, burstLimit: 40 } },
   status: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   'phone-numbers': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
+  /** The five webhook-endpoint routes together (docs/CUSTOMER-WEBHOOKS.md "Limits"). */
+  webhooks: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   /** Not gateway-keyed (see `unauthorizedAnswer`), so no usage plan can meter it: the application's limit is the one. */
   'earlier-send': { perMinute: 60, scope: 'key' },
   'key-generation': { perMinute: 5, scope: 'source-ip' },
@@ -294,6 +298,11 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   broadcast('GET', '/broadcasts/{jobId}/recipients', 'broadcast-status', 'listRecipients', 'broadcast-api-key', 'status'),
   broadcast('POST', '/send-freeform', 'broadcast-send', 'sendFreeform', 'broadcast-api-key', 'freeform'),
   broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'),
+  broadcast('POST', '/webhooks', 'broadcast-webhooks', 'registerWebhook', 'broadcast-api-key', 'webhooks'),
+  broadcast('GET', '/webhooks', 'broadcast-webhooks', 'listWebhooks', 'broadcast-api-key', 'webhooks'),
+  { ...broadcast('DELETE', '/webhooks/{webhookId}', 'broadcast-webhooks', 'deleteWebhook', 'broadcast-api-key', 'webhooks'), body: 'none' },
+  { ...broadcast('POST', '/webhooks/{webhookId}/test', 'broadcast-webhooks', 'testWebhook', 'broadcast-api-key', 'webhooks'), body: 'none' },
+  broadcast('POST', '/webhooks/{webhookId}/redeliver', 'broadcast-webhooks', 'redeliverWebhook', 'broadcast-api-key', 'webhooks'),
   earlierSend('/send-single', 'sendSingle'),
   earlierSend('/send-bulk', 'sendBulk'),
   // Listed by the health inventory of the earlier description; an alias of send-bulk (docs/FREEFORM-AND-EARLIER.md).

@@ -18,6 +18,7 @@ import { ConfigurationError, parseAppConfig } from '../shared/config/app-config'
 import { isMetaAppAdminCommandName, metaAppAdminCommands, runMetaAppAdminCommand } from '../shared/meta-app/meta-app-admin-commands';
 import { adminCommands as tenancyAdminCommands, isAdminCommandName, runAdminCommand, type AdminFlag, type AdminFlagValues } from '../shared/tenancy/admin-commands';
 import { TenancyStoreUnavailableError } from '../shared/tenancy/errors';
+import { isWebhookAdminCommand, runWebhookAdminCommand, webhookAdminCommands } from '../shared/customer-events/webhook-admin-commands';
 
 const localRuntimeEnvFile = '.local/runtime.env';
 
@@ -93,21 +94,27 @@ function loadEnvironment(envFile: string | undefined): string | undefined {
   return file;
 }
 
+/** Tenancy commands and the webhook commands (shared/customer-events/webhook-admin-commands.ts) in one help. */
+const allCommands = (): Record<string, { summary: string; flags: ReadonlyArray<{ name: string; description: string; required?: boolean; acceptsStdin?: boolean }> }> => ({
+  ...adminCommands,
+  ...webhookAdminCommands,
+});
+
 function helpText(command?: string): string {
-  if (command && isKnownCommand(command)) {
-    const definition = adminCommands[command]!;
+  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command))) {
+    const definition = allCommands()[command]!;
     const flags = definition.flags.map((flag) => {
       const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
       return `  --${flag.name}${flag.required ? '' : ' (optional)'}  ${flag.description}${stdin}`;
     });
     return [`npm run admin -- ${command} [flags]`, '', definition.summary, '', ...flags, '  --env-file <path>  (optional) Load configuration from a KEY=VALUE file', ''].join('\n');
   }
-  const width = Math.max(...Object.keys(adminCommands).map((name) => name.length));
+  const width = Math.max(...Object.keys(allCommands()).map((name) => name.length));
   return [
     'Usage: npm run admin -- <command> [--flag value ...] [--env-file <path>]',
     '',
     'Commands:',
-    ...Object.entries(adminCommands).map(([name, definition]) => `  ${name.padEnd(width)}  ${definition.summary}`),
+    ...Object.entries(allCommands()).map(([name, definition]) => `  ${name.padEnd(width)}  ${definition.summary}`),
     '',
     'Output is JSON on stdout; errors are JSON on stderr ({"error":{"code","message"}}) with exit code 1.',
     `Configuration: environment variables, or --env-file, or ${localRuntimeEnvFile} while \`npm start\` runs.`,
@@ -169,14 +176,17 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(helpText(parsed.command));
       return 0;
     }
-    if (!isKnownCommand(parsed.command)) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    const webhookCommand = isWebhookAdminCommand(parsed.command);
+    if (!isKnownCommand(parsed.command) && !webhookCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
     envSource = loadEnvironment(parsed.envFile);
     services = buildServices(parseAppConfig(process.env));
     const flags = parsed.flags as AdminFlagValues;
-    const result = isMetaAppAdminCommandName(parsed.command)
-      ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
-      : await runAdminCommand(services.tenancy, parsed.command, flags);
+    const result = webhookCommand
+      ? await runWebhookAdminCommand(services.webhooks, parsed.command, parsed.flags)
+      : isMetaAppAdminCommandName(parsed.command)
+        ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
+        : await runAdminCommand(services.tenancy, parsed.command, flags);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

@@ -6,13 +6,14 @@
 import { DynamoDbCustomerEventLog } from '../../shared/adapters/dynamodb/dynamodb-customer-event-log';
 import { SafeHttpClient } from '../../shared/adapters/http/safe-http-client';
 import { SqsCustomerEventQueue } from '../../shared/adapters/sqs/sqs-customer-event-queue';
-import { ConfigurationError, requireSetting } from '../../shared/config/app-config';
+import { requireSetting } from '../../shared/config/app-config';
 import { QueueingCustomerEventPublisher } from '../../shared/customer-events/customer-event-publisher';
-import type { WebhookEndpointRegistry } from '../../shared/customer-events/ports';
+import type { CustomerEventLog, CustomerEventPublisher, WebhookEndpointRegistry } from '../../shared/customer-events/ports';
 import { deadLetterEnvVarOf } from '../../runtime-contract/resource-definitions';
-import { memoize, type CompositionContext } from './composition-context';
+import { memoize, type CompositionContext, type PortFactories } from './composition-context';
 import type { DynamoDbClients } from './dynamodb-clients';
 import { sqsClient } from './sqs-client';
+import { webhookRegistrySection } from './webhook-registry.section';
 
 export const customerEventLogSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(
@@ -30,27 +31,26 @@ export function customerEventQueueSection(context: CompositionContext, deadLette
 export const customerEventsDeadLetterUrl = (env: Readonly<Record<string, string | undefined>>): string =>
   requireSetting(env[deadLetterEnvVarOf('customerEvents')] ?? '', deadLetterEnvVarOf('customerEvents'));
 
-/**
- * The endpoint registry. Its DynamoDB adapter (tenancy table, secrets encrypted with the token key)
- * belongs to the webhook-endpoints work (broadcast-webhooks function); until it is wired here, only
- * an override (tests, benches) provides one, and a function reaching for it fails with this message.
- */
-export function webhookRegistrySection(context: CompositionContext): () => WebhookEndpointRegistry {
-  return () => {
-    if (context.overrides.webhookEndpointRegistry) return context.overrides.webhookEndpointRegistry;
-    throw new ConfigurationError('the webhook endpoint registry adapter is not wired into this composition');
-  };
-}
-
 export const webhookTransportSection = (context: CompositionContext) =>
   memoize(() => new SafeHttpClient({ allowLoopback: context.config.customerEvents.localMode, resolver: context.overrides.webhookResolver }));
 
 export function customerEventPublisherSection(
   context: CompositionContext,
   dynamoDb: DynamoDbClients,
-  registry: () => WebhookEndpointRegistry = webhookRegistrySection(context),
+  registry: () => WebhookEndpointRegistry = webhookRegistrySection(context, dynamoDb),
 ): () => QueueingCustomerEventPublisher {
   const log = customerEventLogSection(context, dynamoDb);
   const queue = customerEventQueueSection(context);
   return memoize(() => new QueueingCustomerEventPublisher({ log: log(), queue: queue(), registry: registry(), clock: context.clock }));
 }
+
+export interface CustomerEventPorts {
+  publisher: CustomerEventPublisher;
+  eventLog: CustomerEventLog;
+}
+
+/** What the /test and /redeliver routes need: the publisher (queues deliveries) and the event log. */
+export const customerEventPorts = (context: CompositionContext, dynamoDb: DynamoDbClients): PortFactories<CustomerEventPorts> => ({
+  publisher: customerEventPublisherSection(context, dynamoDb),
+  eventLog: customerEventLogSection(context, dynamoDb),
+});

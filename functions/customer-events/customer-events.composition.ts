@@ -1,12 +1,15 @@
 /** customer-events: the endpoint registry (tenancy, token key), the customerEvents queue and its dead-letter queue, outbound HTTPS. DynamoDB + SQS (+ KMS through the registry). */
 import type { DispatchDependencies } from '../../shared/customer-events/dispatch-customer-event';
 import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
-import { customerEventQueueSection, webhookRegistrySection, webhookTransportSection } from '../composition/customer-events.section';
+import { customerEventQueueSection, webhookTransportSection } from '../composition/customer-events.section';
+import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { webhookRegistrySection } from '../composition/webhook-registry.section';
 
 export function composeCustomerEventsDispatcher(context: CompositionContext, deadLetterQueueUrl: string): DispatchDependencies {
   const { retryWindowMs, backoffBaseMs, backoffCapMs, timeoutMs } = context.config.customerEvents;
+  const dynamoDb = dynamoDbClients(context);
   return lazyPorts<DispatchDependencies>({
-    registry: webhookRegistrySection(context),
+    registry: webhookRegistrySection(context, dynamoDb),
     transport: webhookTransportSection(context),
     queue: customerEventQueueSection(context, deadLetterQueueUrl),
     clock: value(context.clock),

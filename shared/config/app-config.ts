@@ -58,6 +58,11 @@ export interface AppConfig {
   };
   /** Deliveries of customer events to webhook endpoints (docs/CUSTOMER-WEBHOOKS.md). */
   customerEvents: CustomerEventDeliverySettings;
+  /**
+   * Customer webhooks may use http and reach loopback receivers (docs/CUSTOMER-WEBHOOKS.md). True
+   * only in the local runtime (it sets CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK=1, as for deliveries); never on AWS.
+   */
+  allowInsecureLocalReceivers: boolean;
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     maxInFlight: number;
@@ -191,6 +196,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       timeoutMs: settings.CUSTOMER_EVENT_TIMEOUT_MS,
       localMode: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
     },
+    allowInsecureLocalReceivers: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,

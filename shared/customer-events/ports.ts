@@ -66,3 +66,12 @@ export interface CustomerEventLog {
   /** Events of the organization created in [from, to), oldest first, at most `limit`. */
   between(organizationId: string, from: Date, to: Date, limit: number): Promise<CustomerEvent[]>;
 }
+
+/**
+ * DNS as a port (issue 12 item 5): registration checks every address a URL's host resolves to
+ * against shared/customer-events/address-policy.ts. Adapter: node:dns lookup with `all`.
+ */
+export interface HostResolver {
+  /** Every IPv4 and IPv6 address of the host name; [] when it has none (unknown name, no records) or DNS cannot answer. */
+  resolve(hostname: string): Promise<string[]>;
+}

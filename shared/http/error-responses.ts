@@ -112,6 +112,16 @@ const mappings: Readonly<Record<string, Mapping>> = {
   NO_EMAIL_ADDRESSES: { statusCode: 400, code: 'NO_EMAILS_PROVIDED', message: 'No email IDs provided' },
   NO_EMPLOYEES_FOUND: { statusCode: 404, code: 'NO_USERS_FOUND', message: 'No users found for the provided emails' },
 
+  // Customer webhook endpoints (docs/CUSTOMER-WEBHOOKS.md): another organization's endpoint answers as an unknown one.
+  INVALID_WEBHOOK_URL: { statusCode: 400, code: 'INVALID_WEBHOOK_URL' },
+  WEBHOOK_ADDRESS_NOT_ALLOWED: { statusCode: 400, code: 'WEBHOOK_ADDRESS_NOT_ALLOWED' },
+  WEBHOOK_HOST_UNRESOLVABLE: { statusCode: 400, code: 'WEBHOOK_HOST_UNRESOLVABLE' },
+  WEBHOOK_ENDPOINT_LIMIT: { statusCode: 400, code: 'WEBHOOK_ENDPOINT_LIMIT' },
+  REDELIVERY_RANGE: { statusCode: 400, code: 'INVALID_REDELIVERY_RANGE' },
+  WEBHOOK_MANAGEMENT_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
+  WEBHOOK_ENDPOINT_NOT_FOUND: { statusCode: 404, code: 'WEBHOOK_NOT_FOUND' },
+  CUSTOMER_EVENT_NOT_FOUND: { statusCode: 404, code: 'EVENT_NOT_FOUND' },
+
   // Generic v1 API (codes listed in docs/ORGANIZATIONS-AND-V1.md).
   PLAN_DOES_NOT_INCLUDE_FEATURE: { statusCode: 403, code: 'PLAN_REQUIRED' },
   CONTACT_NOT_FOUND: { statusCode: 404, code: 'CONTACT_NOT_FOUND' },

@@ -64,6 +64,9 @@ export const tenancyKeys = {
   subscription: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'SUBSCRIPTION' }),
   /** The platform's Meta app settings (shared/adapters/dynamodb/dynamodb-meta-app-settings.ts). */
   metaApp: () => ({ pk: 'PLATFORM', sk: 'META_APP' }),
+  /** Customer webhook endpoints (dynamodb-webhook-endpoint-registry.ts); `webhookEndpointPrefix` lists them. */
+  webhookEndpoint: (organizationId: string, endpointId: string) => ({ pk: `ORG#${organizationId}`, sk: `WEBHOOK#${endpointId}` }),
+  webhookEndpointPrefix: 'WEBHOOK#',
 };
 
 const claimSegment: Record<ClaimedIdentifierKind, string> = {

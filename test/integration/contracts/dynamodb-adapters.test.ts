@@ -12,6 +12,10 @@ import { describeRateLimiterContract } from '../../support/contracts/rate-limite
 import { describeSendPacerContract } from '../../support/contracts/send-pacer.contract';
 import { describeTenancyRepositoryContract } from '../../support/contracts/tenancy-repository.contract';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
+import { DynamoDbWebhookEndpointRegistry } from '../../../shared/adapters/dynamodb/dynamodb-webhook-endpoint-registry';
+import { LocalAesTokenCipher, generateLocalTokenKey } from '../../../shared/adapters/crypto/local-aes-token-cipher';
+import { systemClock } from '../../../shared/ports/clock';
+import { describeWebhookEndpointRegistryContract } from '../../support/contracts/webhook-endpoint-registry.contract';
 
 let dynamo: TestDynamo;
 
@@ -29,3 +33,7 @@ describeSendPacerContract('DynamoDbSendPacer', () => new DynamoDbSendPacer(dynam
 describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new PowertoolsIdempotencyGuard(dynamo.client, dynamo.tableNames.idempotency));
 describeBroadcastRepositoryContract('DynamoDbBroadcastRepository', () => new DynamoDbBroadcastRepository(dynamo.documentClient, dynamo.tableNames.messaging));
 describeRateLimiterContract('DynamoDbRateLimiter', () => new DynamoDbRateLimiter(dynamo.documentClient, dynamo.tableNames.rateLimits));
+describeWebhookEndpointRegistryContract(
+  'DynamoDbWebhookEndpointRegistry',
+  () => new DynamoDbWebhookEndpointRegistry(dynamo.documentClient, dynamo.tableNames.tenancy, new LocalAesTokenCipher(generateLocalTokenKey()), systemClock),
+);

@@ -9,6 +9,8 @@ import { describeTenancyRepositoryContract } from '../../support/contracts/tenan
 import { InMemoryRateLimiter } from '../../support/in-memory-rate-limiter';
 import { InMemoryInboxRepository } from '../../support/in-memory-inbox-repository';
 import { InMemoryTenancyRepository } from '../../support/in-memory-tenancy-repository';
+import { describeWebhookEndpointRegistryContract } from '../../support/contracts/webhook-endpoint-registry.contract';
+import { InMemoryWebhookRegistry } from '../../support/webhook-fakes';
 
 describeTenancyRepositoryContract('InMemoryTenancyRepository', () => new InMemoryTenancyRepository());
 describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInboxRepository());
@@ -16,3 +18,4 @@ describeSendPacerContract('InMemorySendPacer', () => new InMemorySendPacer());
 describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryIdempotencyGuard());
 describeBroadcastRepositoryContract('InMemoryBroadcastRepository', () => new InMemoryBroadcastRepository());
 describeRateLimiterContract('InMemoryRateLimiter', () => new InMemoryRateLimiter());
+describeWebhookEndpointRegistryContract('InMemoryWebhookRegistry', () => new InMemoryWebhookRegistry());

@@ -1,0 +1,21 @@
+/** broadcast-webhooks: tenancy (endpoints), messaging read (event log), rate limits, the customerEvents queue, the token key. DynamoDB + SQS + KMS. */
+import type { EndpointDeliveryPorts, EndpointRegistrationPorts } from '../../shared/customer-events/webhook-endpoints';
+import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
+import { lazyPorts, type CompositionContext } from '../composition/composition-context';
+import { customerEventPorts } from '../composition/customer-events.section';
+import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { httpSection } from '../composition/http.section';
+import { tenancyReaderSection } from '../composition/tenancy.section';
+import { webhookRegistrationSection } from '../composition/webhook-registry.section';
+
+export type BroadcastWebhooksServices = EndpointRegistrationPorts & EndpointDeliveryPorts;
+export type BroadcastWebhooksDependencies = BroadcastWebhooksServices & HttpPipelineDependencies;
+
+export function composeBroadcastWebhooks(context: CompositionContext): BroadcastWebhooksDependencies {
+  const dynamoDb = dynamoDbClients(context);
+  return lazyPorts<BroadcastWebhooksDependencies>({
+    ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
+    ...webhookRegistrationSection(context, dynamoDb),
+    ...customerEventPorts(context, dynamoDb),
+  });
+}
