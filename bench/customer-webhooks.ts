@@ -10,6 +10,7 @@
  * (p50/p99). Loopback only; bounded by `maxDurationMs`.
  * Alone: `npx tsx bench/customer-webhooks.ts [events]`.
  */
+import { webhookSubscribersSection } from '../functions/composition/webhook-subscribers.section';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,7 @@ export async function benchCustomerWebhooks(options: { events?: number; concurre
   try {
     registry.add('org_bench', 'whk_bench', receiver.url, 'whsec_bench', ['message.status']);
     const context = createCompositionContext(parseAppConfig(process.env), { webhookEndpointRegistry: registry });
-    const publisher = customerEventPublisherSection(context, dynamoDbClients(context))();
+    const publisher = customerEventPublisherSection(context, dynamoDbClients(context), webhookSubscribersSection(context, dynamoDbClients(context)))();
 
     const started = performance.now();
     let next = 0;

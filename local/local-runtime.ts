@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { routes } from '../runtime-contract/all-routes';
-import type { EndpointGroup } from '../runtime-contract/route-manifest';
+import { publicPath, serviceRoutes, type EndpointGroup } from '../runtime-contract/route-manifest';
 import {
   chunkWorker,
   customerEventsDispatcher,
@@ -70,14 +70,8 @@ export interface LocalRuntimeOptions {
   overrides?: ServiceOverrides;
 }
 
-/**
- * Public path of Meta's webhook endpoint: surface `webhooks` (stage `hooks`, basePath ''), route
- * `/meta/whatsapp` (DESIGN-11). Kept as constants so the sandbox is pointed at it whether or not the
- * route is served yet; until then the gateway answers 404 and the sandbox logs it once and goes on.
- */
-const META_WEBHOOK_STAGE = 'hooks';
-const META_WEBHOOK_ROUTE_PATH = '/meta/whatsapp';
-export const metaWebhookPath = `/${META_WEBHOOK_STAGE}${META_WEBHOOK_ROUTE_PATH}`;
+/** Public path of Meta's webhook endpoint (`/hooks/meta/whatsapp`), from the route manifest. */
+export const metaWebhookPath = publicPath(serviceRoutes.find((route) => route.group === 'meta-webhook' && route.method === 'POST')!);
 
 export interface LocalRuntime {
   baseUrl: string;
@@ -206,6 +200,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       } else {
         demo = await seedDemoTenant(services, sandbox ?? { registerBusinessAccount: () => undefined });
       }
+      // On every boot, so a demo.json from before the Meta app settings existed is provisioned too.
+      await services.metaApp.configure({ appSecret: demo.metaAppSecret, verifyToken: demo.webhookVerifyToken });
     }
 
     const gateway: LocalGateway = await startLocalGateway({

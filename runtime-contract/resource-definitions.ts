@@ -272,7 +272,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     memoryMb: chunkWorker.memoryMb,
     timeoutSeconds: chunkWorker.timeoutSeconds,
     tables: { tenancy: 'read', messaging: 'readWrite' },
-    sendsTo: [],
+    // job.completed when it settles a job's last chunk (customer events).
+    sendsTo: ['customerEvents'],
     receivesFrom: ['outboundMessages'],
     tokenKey: 'decrypt',
     callsUpstream: true,
@@ -282,7 +283,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     memoryMb: deliveryEvents.memoryMb,
     timeoutSeconds: deliveryEvents.timeoutSeconds,
     tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'readWrite' },
-    sendsTo: [],
+    // Customer events of what it applied (message.status, message.received, template.status).
+    sendsTo: ['customerEvents'],
     receivesFrom: ['metaEvents'],
     callsUpstream: false,
   },

@@ -43,7 +43,8 @@ function parseErrorRule(value: unknown, name: string): RecipientErrorRule {
 function parseTimeoutRule(value: unknown, name: string): RecipientTimeoutRule {
   if (!isRecord(value)) fail(`${name} must be an object`);
   const times = optionalTimes(value.times, `${name}.times`);
-  return times === undefined ? {} : { times };
+  if (value.accepted !== undefined && typeof value.accepted !== 'boolean') fail(`${name}.accepted must be a boolean`);
+  return { ...(times === undefined ? {} : { times }), ...(value.accepted === true ? { accepted: true } : {}) };
 }
 
 export class SandboxControl {
@@ -181,8 +182,9 @@ export class SandboxControl {
     return this.errorRate > 0 && this.random() < this.errorRate;
   }
 
-  takeRecipientTimeout(recipient: string): boolean {
-    return this.recipientTimeouts.size > 0 && takeRule(this.recipientTimeouts, recipient) !== undefined;
+  /** The timeout rule that applies to this send, if any (`accepted`: the send goes out, only its answer is lost). */
+  takeRecipientTimeout(recipient: string): RecipientTimeoutRule | undefined {
+    return this.recipientTimeouts.size > 0 ? takeRule(this.recipientTimeouts, recipient) : undefined;
   }
 
   takeRecipientError(recipient: string): RecipientErrorRule | undefined {

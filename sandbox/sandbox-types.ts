@@ -92,6 +92,12 @@ export interface RecipientErrorRule {
 export interface RecipientTimeoutRule {
   /** Hold this many requests, then answer normally; omitted = always. */
   times?: number;
+  /**
+   * The message is accepted (logged, its webhooks scheduled) and only the answer is lost, as when
+   * Meta's response times out after the send went out: what reconciliation by callback data is for.
+   * Default false: nothing is accepted.
+   */
+  accepted?: boolean;
 }
 
 /** Current fault-injection and throughput settings, as `GET /_sandbox/control` returns them. */

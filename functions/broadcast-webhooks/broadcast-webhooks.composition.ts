@@ -6,7 +6,7 @@ import { customerEventPorts } from '../composition/customer-events.section';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { tenancyReaderSection } from '../composition/tenancy.section';
-import { webhookRegistrationSection } from '../composition/webhook-registry.section';
+import { webhookRegistrationSection, webhookRegistrySection } from '../composition/webhook-registry.section';
 
 export type BroadcastWebhooksServices = EndpointRegistrationPorts & EndpointDeliveryPorts;
 export type BroadcastWebhooksDependencies = BroadcastWebhooksServices & HttpPipelineDependencies;
@@ -16,6 +16,6 @@ export function composeBroadcastWebhooks(context: CompositionContext): Broadcast
   return lazyPorts<BroadcastWebhooksDependencies>({
     ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
     ...webhookRegistrationSection(context, dynamoDb),
-    ...customerEventPorts(context, dynamoDb),
+    ...customerEventPorts(context, dynamoDb, webhookRegistrySection(context, dynamoDb)),
   });
 }

@@ -1,4 +1,4 @@
-/** chunk-worker: tenancy (read, token key), messaging (readWrite), the outbound queue it consumes, the Cloud API. DynamoDB + SQS + KMS. */
+/** chunk-worker: tenancy (read, token key), messaging (readWrite), the outbound queue it consumes, the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
 import type { ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
 import { cloudApiSection } from '../composition/cloud-api.section';
 import { lazyPorts, sleep, value, type CompositionContext } from '../composition/composition-context';
@@ -8,6 +8,8 @@ import { senderDirectorySection } from '../composition/module-bridges.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
 import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
+import { customerEventPublisherSection } from '../composition/customer-events.section';
+import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
 
 export function composeChunkWorker(context: CompositionContext): ProcessChunkDependencies {
   const { worker } = context.config;
@@ -22,6 +24,7 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
     clock: value(context.clock),
     sleep: value(sleep),
     random: value(Math.random),
+    events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
     settings: value({
       ...context.config.sendPolicy,
       maxInFlight: worker.maxInFlight,

@@ -13,7 +13,6 @@ import { deadLetterEnvVarOf } from '../../runtime-contract/resource-definitions'
 import { memoize, type CompositionContext, type PortFactories } from './composition-context';
 import type { DynamoDbClients } from './dynamodb-clients';
 import { sqsClient } from './sqs-client';
-import { webhookRegistrySection } from './webhook-registry.section';
 
 export const customerEventLogSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(
@@ -37,7 +36,7 @@ export const webhookTransportSection = (context: CompositionContext) =>
 export function customerEventPublisherSection(
   context: CompositionContext,
   dynamoDb: DynamoDbClients,
-  registry: () => WebhookEndpointRegistry = webhookRegistrySection(context, dynamoDb),
+  registry: () => Pick<WebhookEndpointRegistry, 'subscribersOf'>,
 ): () => QueueingCustomerEventPublisher {
   const log = customerEventLogSection(context, dynamoDb);
   const queue = customerEventQueueSection(context);
@@ -50,7 +49,11 @@ export interface CustomerEventPorts {
 }
 
 /** What the /test and /redeliver routes need: the publisher (queues deliveries) and the event log. */
-export const customerEventPorts = (context: CompositionContext, dynamoDb: DynamoDbClients): PortFactories<CustomerEventPorts> => ({
-  publisher: customerEventPublisherSection(context, dynamoDb),
+export const customerEventPorts = (
+  context: CompositionContext,
+  dynamoDb: DynamoDbClients,
+  registry: () => Pick<WebhookEndpointRegistry, 'subscribersOf'>,
+): PortFactories<CustomerEventPorts> => ({
+  publisher: customerEventPublisherSection(context, dynamoDb, registry),
   eventLog: customerEventLogSection(context, dynamoDb),
 });

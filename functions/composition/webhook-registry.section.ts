@@ -30,3 +30,4 @@ export function webhookRegistrationSection(context: CompositionContext, dynamoDb
     urlPolicy: value({ allowInsecureLocalReceivers: context.config.allowInsecureLocalReceivers }),
   };
 }
+

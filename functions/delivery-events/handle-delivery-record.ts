@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { queues } from '../../runtime-contract/resource-definitions';
 import { applyWebhookBatch } from '../../shared/delivery/apply-webhook-batch';
-import { decodeMetaEventEnvelope } from '../../shared/delivery/webhook-payload.schema';
+import { readMetaEventMessage } from '../../shared/meta-app/meta-event-message';
 import { logger } from '../../shared/observability/logger';
 import { SendRecordNotYetWrittenError } from '../../shared/delivery/errors';
 import type { DeliveryEventsDependencies } from './delivery-events.composition';
@@ -17,8 +17,8 @@ const SEND_RECORD_WAIT_RECEIVES = 3;
 export async function handleDeliveryRecord(dependencies: DeliveryEventsDependencies, record: SQSRecord): Promise<void> {
   const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? 1);
   try {
-    const envelope = decodeMetaEventEnvelope(record.body);
-    const report = await applyWebhookBatch(dependencies.ports, envelope.body, envelope.receivedAt);
+    const message = readMetaEventMessage(record.body);
+    const report = await applyWebhookBatch(dependencies.ports, message.body, new Date(message.receivedAt));
     logger.info('webhook batch applied', { sqsMessageId: record.messageId, receiveCount, ...report });
     // Applying again is harmless; a send record written a moment after Meta's answer is then found.
     if (report.upstreamNotYetRecorded > 0 && receiveCount < SEND_RECORD_WAIT_RECEIVES) throw new SendRecordNotYetWrittenError(report.upstreamNotYetRecorded);

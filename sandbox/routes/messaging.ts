@@ -70,7 +70,8 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, mar
 
   const callbackData = callbackDataOf(body);
 
-  if (control.takeRecipientTimeout(message.waId)) return { kind: 'hold' };
+  const timeout = control.takeRecipientTimeout(message.waId);
+  if (timeout !== undefined && !timeout.accepted) return { kind: 'hold' };
   const rule = control.takeRecipientError(message.waId);
   if (rule !== undefined) throw injectedError(rule.code, rule.httpStatus, rule.message);
   if (control.shouldFailTransiently()) throw transientServiceError();
@@ -113,6 +114,7 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, mar
     pricingCategory: category,
     pricingType,
   });
+  if (timeout?.accepted) return { kind: 'hold' };
   return ok({
     messaging_product: 'whatsapp',
     contacts: [{ input: message.to, wa_id: message.waId }],

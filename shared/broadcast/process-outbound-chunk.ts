@@ -16,6 +16,7 @@
  *    keeps that safe to repeat); otherwise the chunk is reconciled from its ledger. On the last
  *    delivery of a message that keeps failing, abandonOutboundChunk accounts the rest as WORKER_ERROR.
  */
+import { announceJobCompletion, type JobCompletionPorts } from './announce-job-completion';
 import type { ChunkRecipient, OutboundMessage } from './chunk-message';
 import { ChunkOutcomes, countFailure, emptyDelta, type ChunkReport } from './chunk-outcomes';
 import type { BroadcastRepository, LedgerEntry, OutboundQueue, SenderDirectory } from './ports';
@@ -43,6 +44,8 @@ export interface ProcessChunkDependencies extends SendingPorts {
   upstream: CloudApiClient;
   queue: OutboundQueue;
   settings: ChunkWorkerSettings;
+  /** Customer events (job.completed when this worker settles a job's last chunk); absent: none. */
+  events?: JobCompletionPorts['events'];
 }
 
 export interface ChunkInvocation {
@@ -175,7 +178,7 @@ function ledgerEntryOf([index, to]: ChunkRecipient, dispatched: Dispatched, now:
 
 /** Step 4: the rest (out of time) go on in a fresh message; a chunk with nobody left is reconciled from its ledger. */
 async function settleChunk(
-  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'queue'>,
+  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'queue' | 'events'>,
   message: OutboundMessage,
   pending: ChunkRecipient[],
   report: ChunkReport,
@@ -186,6 +189,7 @@ async function settleChunk(
     return report;
   }
   report.chunkDone = (await dependencies.broadcasts.reconcileChunk(message.jobId, message.chunkIndex, dependencies.clock.now())).done;
+  if (report.chunkDone) await announceIfLast(dependencies, message.jobId);
   return report;
 }
 
@@ -194,7 +198,7 @@ async function settleChunk(
  * WORKER_ERROR failure (never sent), and crashed claims as UNKNOWN, so the job can finish.
  */
 export async function abandonOutboundChunk(
-  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock'>,
+  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'events'>,
   message: OutboundMessage,
 ): Promise<void> {
   const { broadcasts, clock } = dependencies;
@@ -212,5 +216,10 @@ export async function abandonOutboundChunk(
   }
   if (failed.length > 0) await broadcasts.recordOutcomes(jobId, chunkIndex, failed);
   await broadcasts.addChunkProgress(jobId, chunkIndex, delta);
-  await broadcasts.reconcileChunk(jobId, chunkIndex, clock.now());
+  if ((await broadcasts.reconcileChunk(jobId, chunkIndex, clock.now())).done) await announceIfLast(dependencies, jobId);
+}
+
+async function announceIfLast(dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'events'>, jobId: string): Promise<void> {
+  const { events } = dependencies;
+  if (events) await announceJobCompletion({ broadcasts: dependencies.broadcasts, clock: dependencies.clock, events }, jobId);
 }

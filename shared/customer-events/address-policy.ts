@@ -94,6 +94,7 @@ function categoryOfIpv6(groups: readonly number[]): AddressCategory {
   if ((g0 & 0xffc0) === 0xfec0) return 'private'; // site-local fec0::/10 (deprecated)
   if ((g0 & 0xff00) === 0xff00) return 'multicast';
   if (g0 === 0x2001 && g1 === 0x0db8) return 'reserved'; // documentation
+  if (g0 === 0x2001 && g1 === 0) return 'reserved'; // Teredo 2001::/32: tunnels to an IPv4 host it hides
   if (g0 === 0x0100 && g1 === 0 && g2 === 0 && g3 === 0) return 'reserved'; // discard-only 100::/64
   // Global unicast is 2000::/3; everything else is unassigned or special.
   return (g0 & 0xe000) === 0x2000 ? 'public' : 'reserved';

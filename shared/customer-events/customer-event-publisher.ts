@@ -1,7 +1,7 @@
 /**
- * Producers hand events to the publisher: it records the event in the organization's log (for
- * redelivery; a republished id is not recorded twice) and queues one delivery per subscribed
- * endpoint. Queuing happens on every publish, even of a known id: a first publish may have died
+ * Producers hand events to the publisher: when an endpoint of the organization subscribes to the
+ * type, it records the event in the organization's log (for redelivery; a republished id is not
+ * recorded twice) and queues one delivery per subscribed endpoint. Queuing happens on every publish, even of a known id: a first publish may have died
  * between the log and the queue, and receivers dedupe on the id anyway (at least once).
  */
 import type { Clock } from '../ports/clock';
@@ -20,11 +20,16 @@ export class QueueingCustomerEventPublisher implements CustomerEventPublisher {
   constructor(private readonly dependencies: CustomerEventPublisherDependencies) {}
 
   async publish(organizationId: string, event: CustomerEvent): Promise<void> {
-    const recorded = await this.dependencies.log.record(organizationId, event);
     // A test event goes only where /test sends it (deliverTo); nobody subscribes to it.
-    if (recorded.type === 'webhook.test') return;
-    const endpoints = await this.dependencies.registry.subscribersOf(organizationId, recorded.type);
+    if (event.type === 'webhook.test') {
+      await this.dependencies.log.record(organizationId, event);
+      return;
+    }
+    // Most events of most organizations have no subscriber: nothing is logged or queued for them
+    // (a delivery event costs one read then, not two writes; redelivery covers subscribed events).
+    const endpoints = await this.dependencies.registry.subscribersOf(organizationId, event.type);
     if (endpoints.length === 0) return;
+    const recorded = await this.dependencies.log.record(organizationId, event);
     await this.dependencies.queue.enqueue(endpoints.map((endpoint) => this.deliveryOf(endpoint, recorded)));
   }
 

@@ -23,6 +23,8 @@ import type {
   TemplateStatusSink,
   UpstreamDeliveryStore,
 } from './ports';
+import type { CustomerEvent } from '../customer-events/ports';
+import { messageReceivedEvent, messageStatusEvent, templateStatusEvent } from './delivery-customer-events';
 import { parseWebhookBody, type MessagesChange, type TemplateStatusChange } from './webhook-payload.schema';
 
 export interface DeliveryEventLog {
@@ -37,6 +39,13 @@ export interface DeliveryEventPorts {
   upstream?: UpstreamDeliveryStore;
   inbound?: InboundMessageSink;
   templates?: TemplateStatusSink;
+  /**
+   * Customer events (message.status, message.received, template.status) of what was applied, for the
+   * organization's webhook endpoints. Absent: nothing is published.
+   */
+  events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
+  /** When events are published (their `createdAt`). */
+  now?: () => Date;
   /** Ownership of received message ids for the /upstream wrapper (ReceivedMessageIds in shared/upstream/ports.ts). */
   receivedIds?: { recordReceivedMessageId(organizationId: string, wabaId: string, phoneNumberId: string, messageId: string): Promise<void> };
   log: DeliveryEventLog;
@@ -136,6 +145,7 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
         await ports.inbound.recordInbound(found.organizationId, message);
         // The organization may now reply to, react to or mark read this id through /upstream.
         await ports.receivedIds?.recordReceivedMessageId(found.organizationId, found.wabaId, message.phoneNumberId, message.messageId);
+        await publish(ports, found.organizationId, (now) => messageReceivedEvent(message, now));
         report.inbound += 1;
       }, unowned('inbound', { messageId: message.messageId })),
     ),
@@ -155,6 +165,7 @@ async function applyTemplateChange(context: BatchContext, change: TemplateStatus
     return;
   }
   await ports.templates.recordTemplateStatus(found.organizationId, change.update);
+  await publish(ports, found.organizationId, (now) => templateStatusEvent(change.update, now));
   report.templates += 1;
 }
 
@@ -175,8 +186,11 @@ async function applyStatus(context: BatchContext, phoneNumberId: string, owner: 
       return;
     }
     const result = await ports.ledger.applyEvent(location, event);
-    if (result === 'applied') report.applied += 1;
-    else {
+    if (result === 'applied') {
+      report.applied += 1;
+      const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index };
+      await publish(ports, owner.organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
+    } else {
       report.notFound += 1;
       ports.log.warn('dropped: ledger entry not found', { ...ids, jobId: location.jobId, chunkIndex: location.chunkIndex, index: location.index });
     }
@@ -189,12 +203,22 @@ async function applyStatus(context: BatchContext, phoneNumberId: string, owner: 
     return;
   }
   const result = await ports.upstream.applyEvent(owner.organizationId, event);
-  if (result === 'applied') report.applied += 1;
-  else {
+  if (result === 'applied') {
+    report.applied += 1;
+    await publish(ports, owner.organizationId, (now) => messageStatusEvent({ kind: 'upstream' }, event, phoneNumberId, now));
+  } else {
     report.notFound += 1;
     if (reference?.kind === 'upstream-send') report.upstreamNotYetRecorded += 1;
     ports.log.warn('dropped: message found in no record', ids);
   }
+}
+
+/**
+ * After the record was applied, so a crash in between re-applies (harmlessly) and publishes on the
+ * redelivery: at least once, with the same event id.
+ */
+async function publish(ports: DeliveryEventPorts, organizationId: string, build: (now: Date) => CustomerEvent): Promise<void> {
+  if (ports.events) await ports.events.publish(organizationId, build(ports.now?.() ?? new Date()));
 }
 
 /**

@@ -5,44 +5,11 @@
  * its elements would only fail again. Shapes follow ../shared/meta/business-messaging-api_v23.0.yaml
  * (StatusMessageValue, Statuses, StatusError) and Meta's message and template-status references.
  *
- * The queue message the webhook endpoint stores is an envelope around the raw body:
- * `{"version":1,"receivedAt":"<iso>","body":"<raw request body>"}` (DESIGN-11).
+ * The queue message around the raw body is shared/meta-app/meta-event-message.ts (its writer's module).
  */
 import * as v from 'valibot';
 import { parseCallbackData } from './callback-data';
 import type { InboundMessage, StatusEvent, TemplateStatusUpdate } from './ports';
-
-/* ------------------------------------------------------------ envelope */
-
-const metaEventEnvelopeSchema = v.object({
-  version: v.literal(1),
-  receivedAt: v.pipe(v.string('receivedAt must be a string'), v.isoTimestamp('receivedAt must be an ISO timestamp')),
-  body: v.string('body must be a string'),
-});
-
-export interface MetaEventEnvelope {
-  receivedAt: Date;
-  /** The raw request body as Meta sent it. */
-  body: string;
-}
-
-export class MalformedMetaEventEnvelopeError extends Error {
-  override readonly name = 'MalformedMetaEventEnvelopeError';
-  readonly code = 'MALFORMED_META_EVENT_ENVELOPE';
-}
-
-/** Throws MalformedMetaEventEnvelopeError when the queue message is not one the webhook endpoint wrote. */
-export function decodeMetaEventEnvelope(message: string): MetaEventEnvelope {
-  let json: unknown;
-  try {
-    json = JSON.parse(message);
-  } catch {
-    throw new MalformedMetaEventEnvelopeError('The queued webhook message is not JSON');
-  }
-  const result = v.safeParse(metaEventEnvelopeSchema, json);
-  if (!result.success) throw new MalformedMetaEventEnvelopeError(`The queued webhook message is not an envelope: ${v.summarize(result.issues)}`);
-  return { receivedAt: new Date(result.output.receivedAt), body: result.output.body };
-}
 
 /* ------------------------------------------------------------- pieces */
 

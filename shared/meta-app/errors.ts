@@ -53,3 +53,9 @@ export class MetaEventsReplayNotConfiguredError extends Error {
   override readonly name = 'MetaEventsReplayNotConfiguredError';
   readonly code = 'META_EVENTS_REPLAY_NOT_CONFIGURED';
 }
+
+/** A metaEvents queue message that the webhook endpoint did not write: it can never be applied. */
+export class MalformedMetaEventMessageError extends Error {
+  override readonly name = 'MalformedMetaEventMessageError';
+  readonly code = 'MALFORMED_META_EVENT_MESSAGE';
+}

@@ -1,29 +1,41 @@
 /**
  * One metaEvents queue message: a webhook POST exactly as received (the body text, unparsed, so the
  * processor sees what Meta signed) and when it arrived. Versioned so the shape can evolve while
- * messages of the old shape still wait in the queue or its dead-letter queue.
+ * messages of the old shape still wait in the queue or its dead-letter queue. The endpoint writes
+ * it (webhook-intake.ts); the delivery-events function reads it (functions/delivery-events).
  */
-export interface MetaEventMessage {
-  version: 1;
-  /** ISO 8601, when the endpoint accepted the POST. */
-  receivedAt: string;
-  /** The raw request body (UTF-8 text). */
-  body: string;
-}
+import * as v from 'valibot';
+import { MalformedMetaEventMessageError } from './errors';
+
+const metaEventMessageSchema = v.object({
+  version: v.literal(1),
+  receivedAt: v.pipe(v.string('receivedAt must be a string'), v.isoTimestamp('receivedAt must be an ISO timestamp')),
+  body: v.string('body must be a string'),
+});
+
+export type MetaEventMessage = v.InferOutput<typeof metaEventMessageSchema>;
 
 export const encodeMetaEventMessage = (receivedAt: Date, body: string): string =>
   JSON.stringify({ version: 1, receivedAt: receivedAt.toISOString(), body } satisfies MetaEventMessage);
 
 /** The message, or undefined when the text is not a version-1 message. */
 export function decodeMetaEventMessage(text: string): MetaEventMessage | undefined {
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return readMetaEventMessage(text);
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const message = value as Record<string, unknown>;
-  if (message.version !== 1 || typeof message.receivedAt !== 'string' || typeof message.body !== 'string') return undefined;
-  return { version: 1, receivedAt: message.receivedAt, body: message.body };
+}
+
+/** Throws MalformedMetaEventMessageError when the text is not a message the endpoint wrote (it goes to the dead-letter queue). */
+export function readMetaEventMessage(text: string): MetaEventMessage {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new MalformedMetaEventMessageError('The queued webhook message is not JSON');
+  }
+  const result = v.safeParse(metaEventMessageSchema, json);
+  if (!result.success) throw new MalformedMetaEventMessageError(`The queued webhook message is not a version-1 message: ${v.summarize(result.issues)}`);
+  return result.output;
 }

@@ -64,9 +64,10 @@ it('words every 400 and 5xx of remove-employee-bulk as the contract does', () =>
   expect(route.serverErrorMessage).toBe('Something went wrong while removing employees');
 });
 
-it('grants the inbox table to the v1 function only', () => {
+it('grants the inbox table to the v1 function, to delivery-events (inbound messages) and, to read the 24-hour window, to broadcast-send only', () => {
+  const inboxGrants: Record<string, string> = { 'v1-inbox': 'readWrite', 'delivery-events': 'readWrite', 'broadcast-send': 'read' };
   for (const [name, definition] of Object.entries(functions)) {
-    expect(definition.tables.inbox).toBe(name === 'v1-inbox' ? 'readWrite' : undefined);
+    expect(definition.tables.inbox).toBe(inboxGrants[name]);
   }
   expect(functions['organization-admin'].tables).toEqual({ tenancy: 'readWrite', rateLimits: 'readWrite' });
   expect(functions['v1-inbox'].tables.tenancy).toBe('read');

@@ -34,6 +34,9 @@ export async function startTestRuntime(options: LocalRuntimeOptions = {}): Promi
     dataDirectory,
     persist: false,
     sandbox: { throughputPerSecond: 1000, ...options.sandbox },
+    // Meta's webhooks triple the work per send; suites about something else leave them off
+    // (`npm start` has them on). Delivery-status suites turn them on.
+    sandboxWebhooks: false,
     ...options,
     environment: { ...testEnvironment, ...options.environment },
   });

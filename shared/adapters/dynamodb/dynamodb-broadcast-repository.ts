@@ -47,6 +47,7 @@ import {
   outcomeUpdate,
   recipientsItem,
   tallyOutcomeUpdates,
+  tallySlotOf,
 } from './messaging-table';
 import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
 
@@ -212,6 +213,48 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     );
   }
 
+  /**
+   * Every tally code below its ledger outcome's code is raised to it, each with the max-register
+   * condition (`#r < :code`) so a delivery event's higher code written meanwhile is never lowered.
+   * One consistent Query of the chunk's tally items; writes only where they disagree (rare).
+   */
+  private async raiseTallyCodes(jobId: string, entries: ReadonlyArray<Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>>): Promise<void> {
+    const expected = entries.flatMap((entry) => {
+      const code = tallyCodeOfOutcome(entry);
+      return code === undefined ? [] : [{ slot: tallySlotOf(jobId, entry.index), code }];
+    });
+    if (expected.length === 0) return;
+    const keys = expected.map(({ slot }) => slot.key.sk).sort();
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+      ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':first': keys[0], ':last': keys[keys.length - 1] },
+      ConsistentRead: true,
+    });
+    const stored = new Map(items.map((item) => [String(item.sk), item]));
+    const raises = expected.filter(({ slot, code }) => {
+      const current = stored.get(slot.key.sk)?.[slot.attribute];
+      return typeof current === 'string' && current < code;
+    });
+    await Promise.all(
+      raises.map(async ({ slot, code }) => {
+        try {
+          await this.documentClient.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: slot.key,
+              UpdateExpression: 'SET #r = :code',
+              ConditionExpression: '#r < :code',
+              ExpressionAttributeNames: { '#r': slot.attribute },
+              ExpressionAttributeValues: { ':code': code },
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }),
+    );
+  }
+
   private async batchWrite(requests: ReadonlyArray<Record<string, unknown>>, exhausted: string): Promise<void> {
     for (let start = 0; start < requests.length; start += 25) {
       let batch = requests.slice(start, start + 25);
@@ -320,6 +363,9 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     // A worker that crashed between an outcome and its tally code left the code unwritten, and its
     // redelivery skips the recipient: the complete ledger writes every missing code (if_not_exists).
     await this.writeTallyCodes(jobId, outcomes, expiresAtFrom(now));
+    // A duplicate delivery of this chunk may have marked another worker's in-flight claim UNKNOWN
+    // (tally 0U) before that worker recorded its real outcome over it in the ledger: raise such codes.
+    await this.raiseTallyCodes(jobId, outcomes);
 
     const names: Record<string, string> = { '#unknown': 'unknown' };
     const values: Record<string, unknown> = { ':sent': counts.SENT, ':failed': counts.FAILED, ':unknown': counts.UNKNOWN, ':now': now.toISOString() };

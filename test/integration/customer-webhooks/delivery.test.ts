@@ -4,6 +4,7 @@
  * the SSRF-safe client, and receivers on 127.0.0.1 (loopback allowed in local mode only). The
  * endpoint registry is an in-memory fake handed to the runtime as an override.
  */
+import { webhookSubscribersSection } from '../../../functions/composition/webhook-subscribers.section';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { createCompositionContext } from '../../../functions/composition/composition-context';
 import { customerEventLogSection, customerEventPublisherSection } from '../../../functions/composition/customer-events.section';
@@ -52,7 +53,7 @@ beforeAll(async () => {
   });
   const context = createCompositionContext(parseAppConfig(process.env), { webhookEndpointRegistry: registry });
   const dynamoDb = dynamoDbClients(context);
-  publisher = customerEventPublisherSection(context, dynamoDb)();
+  publisher = customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb))();
   log = customerEventLogSection(context, dynamoDb)();
 });
 

@@ -31,7 +31,7 @@ async function storedItem(organizationId: string, endpointId: string) {
 }
 
 beforeAll(async () => {
-  runtime = await startTestRuntime({ startWorkers: false, environment: { ALLOW_INSECURE_LOCAL_RECEIVERS: 'false' } });
+  runtime = await startTestRuntime({ startWorkers: false, environment: { CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: '0' } });
 });
 
 afterAll(async () => {
@@ -144,7 +144,7 @@ describe('registration', () => {
 });
 
 test('in local mode (the local runtime\'s default), http loopback receivers may be registered; metadata still may not', async () => {
-  const services = buildServices(parseAppConfig({ ...runtime.environment, ALLOW_INSECURE_LOCAL_RECEIVERS: 'true' }));
+  const services = buildServices(parseAppConfig({ ...runtime.environment, CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: '1' }));
   const { registerEndpoint, deleteEndpoint } = await import('../../../shared/customer-events/webhook-endpoints');
   const manager = { organizationId: runtime.demo.otherOrg.organizationId };
   const { endpoint } = await registerEndpoint(services.webhooks, manager, { url: 'http://localhost:4999/hook', events: ['message.received'] });

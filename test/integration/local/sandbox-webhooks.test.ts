@@ -15,7 +15,7 @@ describe('sandbox webhooks in the local runtime', () => {
   const logged: string[] = [];
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ sandbox: { log: (line) => logged.push(line) } });
+    runtime = await startTestRuntime({ sandboxWebhooks: true, sandbox: { log: (line) => logged.push(line) } });
   }, 60_000);
   afterAll(() => runtime?.close());
 

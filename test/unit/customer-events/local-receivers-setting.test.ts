@@ -1,10 +1,10 @@
 import { parseAppConfig } from '../../../shared/config/app-config';
 
-test('ALLOW_INSECURE_LOCAL_RECEIVERS defaults to false (AWS) and is parsed strictly', () => {
+test('CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK defaults to off (AWS), is parsed strictly and governs registration and delivery alike', () => {
   expect(parseAppConfig({}).allowInsecureLocalReceivers).toBe(false);
-  expect(parseAppConfig({ ALLOW_INSECURE_LOCAL_RECEIVERS: '' }).allowInsecureLocalReceivers).toBe(false);
-  expect(parseAppConfig({ ALLOW_INSECURE_LOCAL_RECEIVERS: 'false' }).allowInsecureLocalReceivers).toBe(false);
-  expect(parseAppConfig({ ALLOW_INSECURE_LOCAL_RECEIVERS: 'true' }).allowInsecureLocalReceivers).toBe(true);
-  expect(parseAppConfig({ ALLOW_INSECURE_LOCAL_RECEIVERS: '1' }).allowInsecureLocalReceivers).toBe(true);
-  expect(() => parseAppConfig({ ALLOW_INSECURE_LOCAL_RECEIVERS: 'yes please' })).toThrow('ALLOW_INSECURE_LOCAL_RECEIVERS must be true or false');
+  expect(parseAppConfig({ CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: '' }).allowInsecureLocalReceivers).toBe(false);
+  expect(parseAppConfig({ CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: '0' }).allowInsecureLocalReceivers).toBe(false);
+  const local = parseAppConfig({ CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: '1' });
+  expect([local.allowInsecureLocalReceivers, local.customerEvents.localMode]).toEqual([true, true]);
+  expect(() => parseAppConfig({ CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: 'yes please' })).toThrow('CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK must be 0 or 1');
 });
