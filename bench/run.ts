@@ -3,7 +3,7 @@
  * written to bench/results/latest.json. Not a test; `npm test` never runs it.
  *
  *   npm run bench                          # everything (about 8-10 minutes)
- *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, pacing, wrapper, webhook, webhooks, load
+ *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, loop, pacing, wrapper, webhook, webhooks, load
  *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -245,6 +245,26 @@ async function main(): Promise<void> {
         met: result.allExactlyOnce ? 'yes' : 'no',
       });
     }
+  }
+
+  if (selected.has('loop')) {
+    out(section('4b3. Delivery loop: last send of a 10,000-recipient job to every recipient delivered; Meta event to customer receiver'));
+    const { benchDeliveryLoop } = await import('./delivery-loop');
+    const loop = await benchDeliveryLoop({ recipients: 10_000, timeLimitSeconds: 600, log: out });
+    results.deliveryLoop = loop;
+    loadBySection.loop = os.loadavg();
+    out(
+      renderTable(
+        ['figure', 'value'],
+        [
+          ['recipients delivered within the time limit', loop.deliveredWithinLimit ? 'all' : 'no'],
+          ['accept to every recipient delivered', `${round(loop.drainSeconds, 1)} s`],
+          ['last send to every recipient delivered', `${round(loop.lastSendToAllDeliveredSeconds, 1)} s`],
+          ['Meta webhook posted to customer receiver, p50 / p99', `${ms(loop.metaToReceiverMs.p50)} / ${ms(loop.metaToReceiverMs.p99)} (${loop.metaToReceiverMs.samples} events)`],
+        ],
+      ),
+    );
+    goals.push({ figure: 'last send -> all 10,000 delivered', value: `${round(loop.lastSendToAllDeliveredSeconds, 1)} s`, goal: 'none set (measured)', met: '-' });
   }
 
   if (selected.has('pacing')) {

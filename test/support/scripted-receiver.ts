@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
   rawBody: string;
+  /** When the whole body had arrived (epoch ms). */
+  receivedAt: number;
   /** The status answered; undefined while hanging. */
   status?: number;
   /** The connection closed (the client gave up, or the answer was sent and the client hung up). */
@@ -27,7 +29,7 @@ export async function startScriptedReceiver(respond: (request: ReceivedRequest, 
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const request: ReceivedRequest = { headers: incoming.headers, rawBody: Buffer.concat(chunks).toString('utf8'), connectionClosed: false };
+      const request: ReceivedRequest = { headers: incoming.headers, rawBody: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now(), connectionClosed: false };
       incoming.socket.once('close', () => {
         request.connectionClosed = true;
       });
