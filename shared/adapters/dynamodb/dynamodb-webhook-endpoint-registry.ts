@@ -11,20 +11,14 @@ import {
   PutCommand,
   QueryCommand,
   UpdateCommand,
-  type DeleteCommandOutput,
   type DynamoDBDocumentClient,
-  type GetCommandOutput,
-  type PutCommandOutput,
-  type QueryCommandOutput,
-  type UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { WebhookEndpointNotFoundError } from '../../customer-events/errors';
 import type { SubscribableEventType, WebhookEndpoint, WebhookEndpointRegistry } from '../../customer-events/ports';
 import type { EncryptionContext, TokenCipher } from '../../crypto/token-cipher';
 import type { Clock } from '../../ports/clock';
-import { StoreUnavailableError } from '../../ports/errors';
 import { DecryptedTokenCache } from '../../tenancy/decrypted-token-cache';
-import { classifyStoreFaults, isConditionalCheckFailure, storeFault } from './dynamodb-errors';
+import { classifyStoreFaults, isConditionalCheckFailure } from './dynamodb-errors';
 import { tenancyKeys } from './dynamodb-tenancy-repository';
 
 type Item = Record<string, unknown>;
@@ -58,7 +52,7 @@ export class DynamoDbWebhookEndpointRegistry implements WebhookEndpointRegistry 
 
   async create(endpoint: WebhookEndpoint, secret: string): Promise<void> {
     const encryptedSecret = await this.cipher.encrypt(secret, webhookSecretContext(endpoint.organizationId, endpoint.id));
-    await this.send(
+    await this.client.send(
       new PutCommand({
         TableName: this.tableName,
         Item: { ...tenancyKeys.webhookEndpoint(endpoint.organizationId, endpoint.id), entity: 'webhook-endpoint', ...endpoint, encryptedSecret },
@@ -72,7 +66,7 @@ export class DynamoDbWebhookEndpointRegistry implements WebhookEndpointRegistry 
     const endpoints: WebhookEndpoint[] = [];
     let exclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.send(
+      const page = await this.client.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
@@ -93,7 +87,7 @@ export class DynamoDbWebhookEndpointRegistry implements WebhookEndpointRegistry 
   }
 
   async delete(organizationId: string, endpointId: string): Promise<boolean> {
-    const result = await this.send(
+    const result = await this.client.send(
       new DeleteCommand({ TableName: this.tableName, Key: tenancyKeys.webhookEndpoint(organizationId, endpointId), ReturnValues: 'ALL_OLD' }),
     );
     return result.Attributes !== undefined;
@@ -131,7 +125,7 @@ export class DynamoDbWebhookEndpointRegistry implements WebhookEndpointRegistry 
   /** A deleted endpoint stays deleted: a late delivery outcome must not re-create a key-less item. */
   private async updateExisting(organizationId: string, endpointId: string, expression: string, values: Record<string, unknown>): Promise<void> {
     try {
-      await this.send(
+      await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: tenancyKeys.webhookEndpoint(organizationId, endpointId),
@@ -148,23 +142,9 @@ export class DynamoDbWebhookEndpointRegistry implements WebhookEndpointRegistry 
   }
 
   private async item(organizationId: string, endpointId: string): Promise<Item | undefined> {
-    const result = await this.send(
+    const result = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: tenancyKeys.webhookEndpoint(organizationId, endpointId), ConsistentRead: true }),
     );
     return result.Item;
-  }
-
-  /** Every call goes through here so timeouts and unreachable stores surface as StoreUnavailableError (503). */
-  private send(command: GetCommand): Promise<GetCommandOutput>;
-  private send(command: PutCommand): Promise<PutCommandOutput>;
-  private send(command: QueryCommand): Promise<QueryCommandOutput>;
-  private send(command: DeleteCommand): Promise<DeleteCommandOutput>;
-  private send(command: UpdateCommand): Promise<UpdateCommandOutput>;
-  private async send(command: GetCommand | PutCommand | QueryCommand | DeleteCommand | UpdateCommand): Promise<unknown> {
-    try {
-      return await this.client.send(command as GetCommand);
-    } catch (error) {
-      throw storeFault(error, StoreUnavailableError, 'Webhook endpoint store');
-    }
   }
 }

@@ -90,4 +90,24 @@ describe('customer events of a broadcast, an inbound message and a template chan
     );
     expect(verifyWebhook(secret, request!.headers, request!.rawBody)).toBe(true);
   });
+
+  it('redelivers an event by id and by time range, with its original id; another organization gets 404', async () => {
+    const listed = await runtime.call('GET', `${BASE}/webhooks`, { headers: keyHeader(key) });
+    const id = listed.body.data.webhooks[0].id as string;
+    const original = events().find((event) => event.type === 'job.completed')!;
+    const before = receiver.requests.length;
+    const byId = await runtime.call('POST', `${BASE}/webhooks/${id}/redeliver`, { headers: keyHeader(key), body: { eventId: original.id } });
+    expect([byId.status, byId.body.data]).toEqual([202, { queued: 1 }]);
+    const [again] = await eventually(async () => receiver.requests.slice(before), (requests) => requests.length >= 1, 30_000);
+    expect(again!.headers['x-webhook-id']).toBe(original.id);
+    expect(verifyWebhook(secret, again!.headers, again!.rawBody)).toBe(true);
+
+    const from = new Date(Date.now() - 10 * 60_000).toISOString();
+    const byRange = await runtime.call('POST', `${BASE}/webhooks/${id}/redeliver`, { headers: keyHeader(key), body: { from, to: new Date(Date.now() + 1_000).toISOString() } });
+    expect(byRange.status).toBe(202);
+    expect(byRange.body.data.queued).toBeGreaterThanOrEqual(new Set(events().filter((event) => event.type !== 'webhook.test').map((event) => event.id)).size);
+
+    const foreign = await runtime.call('POST', `${BASE}/webhooks/${id}/redeliver`, { headers: keyHeader(runtime.demo.otherOrg.apiKey), body: { eventId: original.id } });
+    expect(foreign.status).toBe(404);
+  });
 });
