@@ -3,12 +3,13 @@ import { createGroupHandler } from '../../shared/http/create-group-handler';
 import { composeFunction } from '../composition/function-composition';
 import { composeBroadcastStatus } from './broadcast-status.composition';
 import { getJobStatus } from './get-job-status.handler';
+import { listBroadcasts } from './list-broadcasts.handler';
 import { listRecipients } from './list-recipients.handler';
 
 export const createHandler = (env: Environment) =>
   createGroupHandler({
     group: 'broadcast-status',
-    operations: { getJobStatus, listRecipients },
+    operations: { getJobStatus, listRecipients, listBroadcasts },
     dependencies: composeFunction('broadcast-status', env, composeBroadcastStatus),
   });
 

@@ -10,7 +10,9 @@
 import * as v from 'valibot';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 
-export type JobStatus = 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED';
+/** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
+export const JOB_STATUSES = ['QUEUED_FOR_PROCESSING', 'PROCESSING', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED']);
 
@@ -68,6 +70,8 @@ export interface ChunkProgress {
   failuresByReason: Record<string, number>;
   started: boolean;
   done: boolean;
+  /** When the chunk was done (absent until then). */
+  doneAt?: string;
 }
 
 export interface JobSummary {

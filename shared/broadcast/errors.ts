@@ -105,6 +105,15 @@ export class InvalidRecipientsCursorError extends Error {
   }
 }
 
+/** A broadcasts-list cursor that this listing did not issue (other filters, or not a cursor). */
+export class InvalidBroadcastsCursorError extends Error {
+  override readonly name = 'InvalidBroadcastsCursorError';
+  readonly code = 'INVALID_CURSOR';
+  constructor() {
+    super('cursor is not a nextCursor of this listing (same status, from and to); start without a cursor');
+  }
+}
+
 /** Said as 401 by the contract, without confirming whose job it is. */
 export class JobOfAnotherOrganizationError extends Error {
   override readonly name = 'JobOfAnotherOrganizationError';

@@ -1,4 +1,4 @@
-import { summarizeJob, type BroadcastJob, type JobStatus, type JobSummary } from './broadcast-job';
+import { summarizeJob, type BroadcastJob, type ChunkProgress, type JobStatus, type JobSummary } from './broadcast-job';
 import { JobNotFoundError, JobOfAnotherOrganizationError } from './errors';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { BroadcastRepository } from './ports';
@@ -43,7 +43,16 @@ export async function getJobStatus(
   reading: StatusReading = readingNow(),
 ): Promise<JobStatusView> {
   const job = await readableJob(broadcasts, caller, jobId);
-  const progress = await broadcasts.getJobProgress(jobId);
-  const { status, summary } = summarizeJob(job, progress.chunks, { codes: progress.tally, ...reading });
+  const { status, summary } = await readJobState(broadcasts, job, reading);
   return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary };
+}
+
+/** A job's state and summary as every read shows them (status, the broadcasts list), with the chunks they came from. */
+export async function readJobState(
+  broadcasts: BroadcastRepository,
+  job: BroadcastJob,
+  reading: StatusReading,
+): Promise<{ status: JobStatus; summary: JobSummary; chunks: ChunkProgress[] }> {
+  const progress = await broadcasts.getJobProgress(job.jobId);
+  return { ...summarizeJob(job, progress.chunks, { codes: progress.tally, ...reading }), chunks: progress.chunks };
 }

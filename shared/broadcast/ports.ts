@@ -50,6 +50,12 @@ export interface BroadcastRepository {
   /** Deletes a job that could not be queued: its item, its chunks, its recipients and any ledger entries written at accept time. */
   discardJob(jobId: string): Promise<void>;
   getJob(jobId: string): Promise<BroadcastJob | undefined>;
+  /**
+   * An organization's jobs, newest first (by `createdAt`, then job id), with `createdAt` within
+   * [from, to] when given; at most `limit`, continuing after `after`. `next` is the position of the
+   * last job returned when more may follow (eventually consistent on AWS: the job index).
+   */
+  listJobsOfOrganization(organizationId: string, query: JobListQuery): Promise<JobListPage>;
   getChunkProgress(jobId: string): Promise<ChunkProgress[]>;
   /** The chunks and every tally code of a job (consistent reads): what the status summary counts. */
   getJobProgress(jobId: string): Promise<JobProgress>;
@@ -80,6 +86,26 @@ export interface BroadcastRepository {
    * can be matched to its job and recipient; undefined when no entry holds that id.
    */
   findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined>;
+}
+
+/** Where a listing of jobs stands: the last job read. */
+export interface JobListPosition {
+  createdAt: string;
+  jobId: string;
+}
+
+export interface JobListQuery {
+  /** ISO times (as `Date#toISOString` writes them), both inclusive. */
+  from?: string;
+  to?: string;
+  limit: number;
+  /** Continue after this job (exclusive). */
+  after?: JobListPosition;
+}
+
+export interface JobListPage {
+  jobs: BroadcastJob[];
+  next?: JobListPosition;
 }
 
 /** A recipient as the accepting request named it (free-form: the whole number, countryCode ''). */

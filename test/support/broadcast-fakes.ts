@@ -16,6 +16,9 @@ import type {
   BroadcastRepository,
   ChunkRecipientRecords,
   ClaimResult,
+  JobListPage,
+  JobListPosition,
+  JobListQuery,
   JobProgress,
   JobRecipient,
   Clock,
@@ -313,6 +316,20 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return job && copy(job);
   }
 
+  async listJobsOfOrganization(organizationId: string, query: JobListQuery): Promise<JobListPage> {
+    this.touch('listJobsOfOrganization');
+    const newestFirst = (a: JobListPosition, b: JobListPosition) =>
+      a.createdAt === b.createdAt ? (a.jobId < b.jobId ? 1 : a.jobId > b.jobId ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1;
+    const matching = [...this.jobs.values()]
+      .filter((job) => job.organizationId === organizationId)
+      .filter((job) => (query.from === undefined || job.createdAt >= query.from) && (query.to === undefined || job.createdAt <= query.to))
+      .filter((job) => query.after === undefined || newestFirst(query.after, job) < 0)
+      .sort(newestFirst);
+    const jobs = matching.slice(0, query.limit).map((job) => copy(job));
+    const last = jobs.at(-1);
+    return matching.length > query.limit && last ? { jobs, next: { createdAt: last.createdAt, jobId: last.jobId } } : { jobs };
+  }
+
   async getChunkProgress(jobId: string): Promise<ChunkProgress[]> {
     this.touch('getChunkProgress');
     return [...this.chunks.entries()]
@@ -326,6 +343,7 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
         failuresByReason: Object.fromEntries(Object.entries(chunk.failuresByReason).filter(([, count]) => count > 0)),
         started: chunk.startedAt !== undefined,
         done: chunk.doneAt !== undefined,
+        ...(chunk.doneAt !== undefined ? { doneAt: chunk.doneAt } : {}),
       }))
       .sort((a, b) => a.chunkIndex - b.chunkIndex);
   }

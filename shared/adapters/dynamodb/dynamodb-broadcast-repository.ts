@@ -20,6 +20,8 @@ import type {
   BroadcastRepository,
   ChunkRecipientRecords,
   ClaimResult,
+  JobListPage,
+  JobListQuery,
   JobProgress,
   JobRecipient,
   LedgerEntry,
@@ -44,6 +46,7 @@ import {
   messagingKeys,
   ledgerIndexOf,
   newChunkItem,
+  organizationJobsStartKey,
   outcomeUpdate,
   recipientsItem,
   tallyOutcomeUpdates,
@@ -112,6 +115,37 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
   async getJob(jobId: string): Promise<BroadcastJob | undefined> {
     const result = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: jobKey(jobId) }));
     return result.Item ? decodeJob(result.Item) : undefined;
+  }
+
+  async listJobsOfOrganization(organizationId: string, query: JobListQuery): Promise<JobListPage> {
+    const { gsi1pk } = messagingKeys.organizationJobs(organizationId, '');
+    const bounds: string[] = [];
+    const values: Record<string, unknown> = { ':pk': gsi1pk };
+    if (query.from !== undefined) values[':from'] = query.from;
+    if (query.to !== undefined) values[':to'] = query.to;
+    if (query.from !== undefined && query.to !== undefined) bounds.push('gsi1sk BETWEEN :from AND :to');
+    else if (query.from !== undefined) bounds.push('gsi1sk >= :from');
+    else if (query.to !== undefined) bounds.push('gsi1sk <= :to');
+    const jobs: BroadcastJob[] = [];
+    let startKey = query.after ? organizationJobsStartKey(organizationId, query.after) : undefined;
+    // A page of the index may hold fewer items than asked (1 MB per page): read on until `limit` or the end.
+    do {
+      const page = await this.documentClient.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: ['gsi1pk = :pk', ...bounds].join(' AND '),
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+          Limit: query.limit - jobs.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      jobs.push(...(page.Items ?? []).map(decodeJob));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey !== undefined && jobs.length < query.limit);
+    const last = jobs.at(-1);
+    return startKey !== undefined && last ? { jobs, next: { createdAt: last.createdAt, jobId: last.jobId } } : { jobs };
   }
 
   async getChunkProgress(jobId: string): Promise<ChunkProgress[]> {

@@ -154,6 +154,11 @@ function upgradeStoredJob(item: Item): Item {
   return { ...item, kind: 'template' };
 }
 
+/** The index key after which a listing of an organization's jobs continues (gsi1 + the table's key). */
+export function organizationJobsStartKey(organizationId: string, after: { createdAt: string; jobId: string }): Item {
+  return { ...messagingKeys.organizationJobs(organizationId, after.createdAt), ...messagingKeys.job(after.jobId) };
+}
+
 export function decodeJob(item: Item): BroadcastJob {
   const result = v.safeParse(broadcastJobSchema, upgradeStoredJob(item));
   if (!result.success) throw new MalformedMessagingItemError(`Stored job ${String(item.pk)} does not match the job schema: ${v.summarize(result.issues)}`);
@@ -194,6 +199,7 @@ export function decodeChunk(item: Item): ChunkProgress {
     failuresByReason,
     started: chunk.startedAt !== undefined,
     done: chunk.doneAt !== undefined,
+    ...(chunk.doneAt !== undefined ? { doneAt: chunk.doneAt } : {}),
   };
 }
 
