@@ -110,8 +110,33 @@ export function describeBroadcastRepositoryContract(name: string, makeRepository
       await repository.recordOutcomes(jobId, 0, [outcome(2, 'UNKNOWN', { failureReasonCode: 'UNKNOWN_OUTCOME: timeout' })]);
       expect(await repository.reconcileChunk(jobId, 0, later)).toEqual({ done: true });
       expect(await repository.getChunkProgress(jobId)).toEqual([
-        { chunkIndex: 0, recipientCount: 3, sent: 1, failed: 1, unknown: 1, failuresByReason: { '131026': 1 }, started: false, done: true },
+        { chunkIndex: 0, recipientCount: 3, sent: 1, failed: 1, unknown: 1, failuresByReason: { '131026': 1 }, started: false, done: true, doneAt: later.toISOString() },
       ]);
+    });
+
+    it("lists an organization's jobs newest first within from/to, every job exactly once over the pages", async () => {
+      const organizationId = `org_${freshJobId()}`;
+      const minute = (m: number) => new Date(now.getTime() + m * 60_000).toISOString();
+      // Two jobs share a time: paging must still give each once (their mutual order is the index's).
+      const created = [0, 1, 2, 2, 3, 4].map((m, position) => ({ ...job(`${freshJobId()}p${position}`, 1, 1), organizationId, createdAt: minute(m) }));
+      for (const item of created) await repository.createJob(item, [1]);
+      await repository.createJob({ ...job(freshJobId(), 1, 1), organizationId: `${organizationId}_other`, createdAt: minute(3) }, [1]);
+
+      const seen: Array<{ jobId: string; createdAt: string }> = [];
+      let page = await repository.listJobsOfOrganization(organizationId, { limit: 4 });
+      seen.push(...page.jobs);
+      while (page.next) {
+        page = await repository.listJobsOfOrganization(organizationId, { limit: 4, after: page.next });
+        seen.push(...page.jobs);
+      }
+      expect(seen.map((item) => item.jobId).sort()).toEqual(created.map((item) => item.jobId).sort());
+      expect(seen.map((item) => item.createdAt)).toEqual(created.map((item) => item.createdAt).reverse());
+
+      const ranged = await repository.listJobsOfOrganization(organizationId, { from: minute(1), to: minute(3), limit: 10 });
+      expect(ranged.jobs.map((item) => item.createdAt)).toEqual([minute(3), minute(2), minute(2), minute(1)]);
+      expect(ranged.next).toBeUndefined();
+      expect((await repository.listJobsOfOrganization(organizationId, { from: minute(4), limit: 10 })).jobs.map((item) => item.jobId)).toEqual([created[5]!.jobId]);
+      expect((await repository.listJobsOfOrganization(organizationId, { to: minute(0), limit: 10 })).jobs.map((item) => item.jobId)).toEqual([created[0]!.jobId]);
     });
   });
 }
