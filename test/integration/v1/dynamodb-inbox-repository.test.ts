@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 const services = () =>
-  bindInboxServices({ inbox: repository, clock, ids: randomIdGenerator, senders: { listSenderPhoneNumbers: async () => ['15550001111'] } });
+  bindInboxServices({ inbox: repository, optOuts: repository, clock, ids: randomIdGenerator, senders: { listSenderPhoneNumbers: async () => ['15550001111'] } });
 const counters = async (organizationId: string) =>
   (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.inbox, Key: inboxKeys.counters(organizationId) }))).Item;
 
