@@ -186,7 +186,7 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
   v1: {
     stage: 'v1',
     basePath: '',
-    description: 'Generic v1 API (contacts, conversations)',
+    description: 'Generic v1 API (contacts, conversations, opt-outs)',
     gatewayResponses: {
       API_KEY: v1GatewayError(401, 'UNAUTHORIZED', 'Missing or invalid API key'),
       THROTTLED: v1GatewayError(429, 'RATE_LIMITED', 'Too many requests', retryAfterOneSecond),
@@ -326,6 +326,10 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   v1('POST', '/conversations', 'createConversation'),
   v1('GET', '/conversations/{conversationId}', 'getConversation'),
   v1('PATCH', '/conversations/{conversationId}', 'updateConversation'),
+  // The suppression list (docs/ORGANIZATIONS-AND-V1.md "Opt-outs").
+  v1('GET', '/opt-outs', 'listOptOuts'),
+  v1('POST', '/opt-outs', 'createOptOut'),
+  { ...v1('DELETE', '/opt-outs/{phoneNumber}', 'deleteOptOut'), body: 'none' },
   // Meta's webhooks: /hooks/meta/whatsapp (docs/DELIVERY-STATUS.md "Webhook endpoint").
   { surface: 'webhooks', method: 'GET', path: '/meta/whatsapp', group: 'meta-webhook', operation: 'verifyMetaSubscription', auth: 'meta-signature', rateLimit: 'none' },
   {

@@ -1,4 +1,4 @@
-/** broadcast-send: tenancy, messaging, idempotency, rate limits, inbox (read: the service window), the outbound queue, the Cloud API. DynamoDB + SQS + KMS. */
+/** broadcast-send: tenancy, messaging, idempotency, rate limits, inbox (read: the service window, opt-outs), the outbound queue, the Cloud API. DynamoDB + SQS + KMS. */
 import type { EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
 import type { SendFreeformDependencies } from '../../shared/broadcast/send-freeform-message';
 import type { SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
@@ -10,7 +10,7 @@ import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { idempotencySection } from '../composition/idempotency.section';
 import { broadcastNamesSection, broadcastRepositorySection, templateStatesSection } from '../composition/messaging.section';
-import { billingSection, senderDirectorySection, serviceWindowSection } from '../composition/module-bridges.section';
+import { billingSection, senderDirectorySection, serviceWindowSection, suppressionListSection } from '../composition/module-bridges.section';
 import { inboxRepositorySection } from '../composition/inbox.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
 import { tenancySection } from '../composition/tenancy.section';
@@ -27,6 +27,7 @@ export function broadcastSendPorts(context: CompositionContext): PortFactories<B
   const dynamoDb = dynamoDbClients(context);
   const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context) });
   const cloudApi = memoize(() => cloudApiSection(context));
+  const inbox = inboxRepositorySection(context, dynamoDb);
   return {
     tenancy,
     upstream: () => cloudApi().upstream,
@@ -39,7 +40,8 @@ export function broadcastSendPorts(context: CompositionContext): PortFactories<B
     idempotency: idempotencySection(context, dynamoDb),
     billing: billingSection(tenancy),
     broadcastNames: broadcastNamesSection(context, dynamoDb),
-    serviceWindow: serviceWindowSection(inboxRepositorySection(context, dynamoDb)),
+    serviceWindow: serviceWindowSection(inbox),
+    optOuts: suppressionListSection(inbox),
   };
 }
 

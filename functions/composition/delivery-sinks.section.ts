@@ -3,9 +3,11 @@
  * - `inboundMessageSinkSection`: inbound messages → v1 contacts, conversations and the 24-hour window
  *   (inbox readWrite, tenancy read);
  * - `templateStatusSinkSection`: template status events → template states the catalog overlays
- *   (messaging readWrite).
+ *   (messaging readWrite);
+ * - `optOutRecorderSection`: failures 131050 → the opt-out list (inbox readWrite).
  */
-import type { InboundMessageSink, TemplateStatusSink } from '../../shared/delivery/ports';
+import type { InboundMessageSink, OptOutRecorder, TemplateStatusSink } from '../../shared/delivery/ports';
+import { InboxOptOutRecorder } from '../../shared/module-bridges/inbox-opt-outs';
 import type { RecordInboundPorts } from '../../shared/inbox/record-inbound-message';
 import { BroadcastTemplateStatusSink } from '../../shared/module-bridges/broadcast-template-status-sink';
 import { InboxInboundMessageSink } from '../../shared/module-bridges/inbox-inbound-sink';
@@ -28,8 +30,22 @@ export const inboundMessageSinkSection = (context: CompositionContext, dynamoDb:
       ids: context.ids,
       sleep,
     };
-    return new InboxInboundMessageSink(ports, numbers);
+    return new InboxInboundMessageSink(ports, numbers, {
+      ports: {
+        get optOuts() {
+          return repository();
+        },
+        clock: context.clock,
+      },
+      keywords: context.config.optOutKeywords,
+    });
   });
+};
+
+/** Failure 131050 → the organization's opt-out list (inbox readWrite). */
+export const optOutRecorderSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => {
+  const repository = inboxRepositorySection(context, dynamoDb);
+  return memoize((): OptOutRecorder => new InboxOptOutRecorder({ optOuts: repository(), clock: context.clock }));
 };
 
 export const templateStatusSinkSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => {

@@ -1,6 +1,8 @@
 /** Ports of one module answered by another (senders and billing by tenancy, platform message ids by the ledger, the service window by the inbox): no client of their own. */
 import type { BroadcastRepository } from '../../shared/broadcast/ports';
 import type { InboxRepository } from '../../shared/inbox/ports';
+import type { OptOutRepository } from '../../shared/inbox/opt-outs';
+import { InboxSuppressionList } from '../../shared/module-bridges/inbox-opt-outs';
 import { InboxServiceWindow } from '../../shared/module-bridges/inbox-service-window';
 import { BroadcastMessageIds } from '../../shared/module-bridges/broadcast-message-ids';
 import { TenancyBilling } from '../../shared/module-bridges/tenancy-billing';
@@ -18,3 +20,6 @@ export const platformMessageIdsSection = (broadcasts: () => BroadcastRepository)
 
 /** The customer-service window free-form sends check, read from the inbox's conversations. */
 export const serviceWindowSection = (inbox: () => InboxRepository) => memoize(() => new InboxServiceWindow(inbox()));
+
+/** The opt-outs broadcasts and bulk sends skip, read from the inbox's suppression list. */
+export const suppressionListSection = (optOuts: () => OptOutRepository) => memoize(() => new InboxSuppressionList(optOuts()));

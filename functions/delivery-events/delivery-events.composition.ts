@@ -15,7 +15,7 @@ import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { sqsClient } from '../composition/sqs-client';
 import { tenancyReaderSection } from '../composition/tenancy.section';
 import { upstreamDeliveryStoreSection } from '../composition/messaging.section';
-import { inboundMessageSinkSection, templateStatusSinkSection } from '../composition/delivery-sinks.section';
+import { inboundMessageSinkSection, optOutRecorderSection, templateStatusSinkSection } from '../composition/delivery-sinks.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
 
@@ -38,6 +38,7 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       receivedIds: upstreamSends,
       inbound: inboundMessageSinkSection(context, dynamoDb, tenancy),
       templates: templateStatusSinkSection(context, dynamoDb),
+      optOuts: optOutRecorderSection(context, dynamoDb),
       events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
       now: value(() => context.clock.now()),
       log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),

@@ -17,6 +17,9 @@ export const inboxSection = (context: CompositionContext, dynamoDb: DynamoDbClie
     get inbox() {
       return repository();
     },
+    get optOuts() {
+      return repository();
+    },
     senders: inboxSenderNumbers(tenancy),
     clock: context.clock,
     ids: context.ids,

@@ -3,10 +3,13 @@ import { createGroupHandler } from '../../shared/http/create-group-handler';
 import { composeFunction } from '../composition/function-composition';
 import { createContact } from './create-contact.handler';
 import { createConversation } from './create-conversation.handler';
+import { createOptOut } from './create-opt-out.handler';
+import { deleteOptOut } from './delete-opt-out.handler';
 import { getContact } from './get-contact.handler';
 import { getConversation } from './get-conversation.handler';
 import { listContacts } from './list-contacts.handler';
 import { listConversations } from './list-conversations.handler';
+import { listOptOuts } from './list-opt-outs.handler';
 import { updateConversation } from './update-conversation.handler';
 import { composeV1Inbox } from './v1-inbox.composition';
 
@@ -14,7 +17,18 @@ import { composeV1Inbox } from './v1-inbox.composition';
 export const createHandler = (env: Environment) =>
   createGroupHandler({
     group: 'v1-inbox',
-    operations: { listContacts, createContact, getContact, listConversations, createConversation, getConversation, updateConversation },
+    operations: {
+      listContacts,
+      createContact,
+      getContact,
+      listConversations,
+      createConversation,
+      getConversation,
+      updateConversation,
+      listOptOuts,
+      createOptOut,
+      deleteOptOut,
+    },
     dependencies: composeFunction('v1-inbox', env, composeV1Inbox),
   });
 

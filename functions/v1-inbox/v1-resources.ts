@@ -1,6 +1,7 @@
 /** How contacts and conversations appear in v1 responses: stable shapes, absent values as null. */
 import type { Contact, Conversation } from '../../shared/inbox/inbox-entities';
 import type { Page } from '../../shared/inbox/contact-use-cases';
+import type { OptOut } from '../../shared/inbox/opt-outs';
 import { v1Envelope } from '../../shared/http/surface-responses';
 
 export const contactResource = (contact: Contact) => ({
@@ -29,3 +30,5 @@ export const conversationResource = (conversation: Conversation) => ({
 
 export const pageBody = <T>(page: Page<T>, toResource: (item: T) => unknown) =>
   v1Envelope(page.items.map(toResource), { page: page.page, pageSize: page.pageSize, total: page.total });
+
+export const optOutResource = (optOut: OptOut) => ({ phoneNumber: optOut.phoneNumber, source: optOut.source, createdAt: optOut.createdAt });

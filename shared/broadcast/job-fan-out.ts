@@ -140,12 +140,16 @@ export async function recordAndFanOut(dependencies: FanOutDependencies, plan: Fa
     created = (await broadcasts.createJob(job, chunkSizesOf(job), listedRecipientsOf(plan))).created;
     const refused = 'refused' in plan ? (plan.refused ?? []) : [];
     if (refused.length > 0) await recordRefused(broadcasts, job, refused);
+    // A chunk whose every recipient was refused at accept time (opted out, invalid) has no message
+    // and no worker: it is complete now. Done before queueing, so a failure here discards a job
+    // nothing was queued for.
+    const queuedChunks = new Set(messages.map((message) => message.chunkIndex));
+    for (let chunkIndex = 0; chunkIndex < job.totalChunks; chunkIndex += 1) {
+      if (!queuedChunks.has(chunkIndex)) await broadcasts.reconcileChunk(job.jobId, chunkIndex, clock.now());
+    }
     if (messages.length > 0) {
       queueing = true;
       await queue.enqueue(messages);
-    } else {
-      // Everyone was refused at accept time: the chunks are complete now.
-      for (let chunkIndex = 0; chunkIndex < job.totalChunks; chunkIndex += 1) await broadcasts.reconcileChunk(job.jobId, chunkIndex, clock.now());
     }
   } catch (error) {
     // A job id that already existed (an old request's) is never ours to delete.

@@ -203,3 +203,12 @@ export interface TemplateStates {
   /** Every recorded state of the account's templates (strongly consistent). */
   statesOf(wabaId: string): Promise<TemplateState[]>;
 }
+
+/**
+ * The organization's suppression list (opt-outs), answered by the inbox: recipients on it are
+ * refused at accept time by broadcasts and bulk sends (FAILED `OPTED_OUT`, never queued or charged).
+ */
+export interface SuppressionList {
+  /** Which of `phoneNumbers` (international digits) are on the organization's list. */
+  suppressedAmong(organizationId: string, phoneNumbers: readonly string[]): Promise<ReadonlySet<string>>;
+}

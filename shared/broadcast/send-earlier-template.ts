@@ -23,7 +23,8 @@ import {
 } from './errors';
 import { boundSenderOf, requireOperationInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
-import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
+import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, OutboundQueue, SenderAccount, SenderDirectory, SuppressionList } from './ports';
+import { OPTED_OUT } from './send-template-broadcast';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
@@ -38,6 +39,8 @@ export interface EarlierSendDependencies {
   queue: OutboundQueue;
   billing: BillingPort;
   broadcastNames: BroadcastNameRegistry;
+  /** Opt-outs: their recipients are refused (FAILED OPTED_OUT), not charged, counted in failed_contacts. */
+  optOuts: SuppressionList;
   clock: Clock;
   ids: IdGenerator;
 }
@@ -134,6 +137,20 @@ async function triageRecipients(
   return triage;
 }
 
+/**
+ * Moves the valid recipients on the organization's opt-out list to the failures (OPTED_OUT): a
+ * single send to one of them is answered like a bulk send (failed_contacts 1, nothing charged),
+ * not refused, since nothing about the request is wrong.
+ */
+async function refuseOptedOut(optOuts: SuppressionList, organizationId: string, triage: Triage): Promise<void> {
+  if (triage.accepted.length === 0) return;
+  const suppressed = await optOuts.suppressedAmong(organizationId, triage.accepted.map(([, to]) => to));
+  if (suppressed.size === 0) return;
+  const optedOut = triage.accepted.filter(([, to]) => suppressed.has(to));
+  triage.accepted = triage.accepted.filter(([, to]) => !suppressed.has(to));
+  triage.failed = [...triage.failed, ...optedOut.map(([index, to]) => ({ index, to, reason: OPTED_OUT }))].sort((a, b) => a.index - b.index);
+}
+
 /** A single send has no partial success: its one failure is the answer. */
 function rejectSingle(failure: Triage['failed'][number], placeholders: number, templateName: string): never {
   switch (failure.reason) {
@@ -162,6 +179,7 @@ export async function sendEarlierTemplate(
   const placeholders = bodyPlaceholderCount(template);
   const triage = await triageRecipients(billing, input, template.category, placeholders);
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
+  await refuseOptedOut(dependencies.optOuts, organizationId, triage);
 
   const jobId = newJobId(dependencies.ids, 'earlier');
   const name = input.broadcastName?.trim();

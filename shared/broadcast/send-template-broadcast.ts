@@ -17,7 +17,7 @@ import {
 } from './errors';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
-import type { BroadcastRepository, Clock, IdempotencyGuard, OutboundQueue, SenderAccount, SenderDirectory } from './ports';
+import type { BroadcastRepository, Clock, IdempotencyGuard, LedgerEntry, OutboundQueue, SenderAccount, SenderDirectory, SuppressionList } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { TemplateBroadcastRequest } from './template-broadcast.schema';
@@ -29,6 +29,8 @@ export interface SendTemplateBroadcastDependencies {
   broadcasts: BroadcastRepository;
   queue: OutboundQueue;
   idempotency: IdempotencyGuard;
+  /** Opt-outs: their recipients are refused (FAILED OPTED_OUT) and never queued. */
+  optOuts: SuppressionList;
   clock: Clock;
   ids: IdGenerator;
 }
@@ -108,6 +110,30 @@ export function resolveRecipients(request: TemplateBroadcastRequest, placeholder
   });
 }
 
+/** The failure code of a recipient on the organization's suppression list (docs/ORGANIZATIONS-AND-V1.md "Opt-outs"). */
+export const OPTED_OUT = 'OPTED_OUT';
+
+/**
+ * Splits the recipients into those to queue and those on the organization's opt-out list, which
+ * are recorded as refused (FAILED OPTED_OUT, no attempt) instead.
+ */
+export async function withoutOptedOut(
+  optOuts: SuppressionList,
+  organizationId: string,
+  recipients: readonly ChunkRecipient[],
+  now: Date,
+): Promise<{ queued: ChunkRecipient[]; refused: LedgerEntry[] }> {
+  const suppressed = await optOuts.suppressedAmong(organizationId, recipients.map(([, to]) => to));
+  const queued: ChunkRecipient[] = [];
+  const refused: LedgerEntry[] = [];
+  for (const recipient of recipients) {
+    const [index, to] = recipient;
+    if (suppressed.has(to)) refused.push({ index, to, status: 'FAILED', failureReasonCode: OPTED_OUT, attempts: 0, updatedAt: now.toISOString() });
+    else queued.push(recipient);
+  }
+  return { queued, refused };
+}
+
 export const payloadHashOf = (request: unknown): string => sha256Base64Url(JSON.stringify(request));
 
 async function acceptBroadcast(
@@ -120,6 +146,8 @@ async function acceptBroadcast(
   const sender: SenderAccount = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
   const recipients = resolveRecipients(request, bodyPlaceholderCount(template));
+  const now = dependencies.clock.now();
+  const { queued, refused } = await withoutOptedOut(dependencies.optOuts, caller.organizationId, recipients, now);
 
   const job = newJob(
     {
@@ -134,12 +162,12 @@ async function acceptBroadcast(
       sender,
       totalRecipients: recipients.length,
       exposed: recipients.length > SYNCHRONOUS_THRESHOLD,
-      now: dependencies.clock.now(),
+      now,
       createdByCredentialId: caller.credentialId,
     },
   );
   const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
-  await recordAndFanOut(dependencies, { job, recipients, listed });
+  await recordAndFanOut(dependencies, { job, recipients: queued, refused, listed });
 
   return job.exposed
     ? { kind: 'job', jobId: job.jobId, status: 'PROCESSING', totalRecipients: job.totalRecipients, chunkSize: CHUNK_SIZE, totalChunks: job.totalChunks }

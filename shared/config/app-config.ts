@@ -9,6 +9,7 @@
 import * as v from 'valibot';
 import { functions, queues, tables, variablesOf, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
 import type { CustomerEventDeliverySettings } from '../customer-events/retry-schedule';
+import { defaultOptInKeywords, defaultOptOutKeywords, optOutKeywordsOf, type OptOutKeywords } from '../inbox/opt-outs';
 import type { SendPolicySettings } from '../sending/send-policy';
 import { ConfigurationError } from './errors';
 
@@ -63,6 +64,11 @@ export interface AppConfig {
    * only in the local runtime (it sets CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK=1, as for deliveries); never on AWS.
    */
   allowInsecureLocalReceivers: boolean;
+  /**
+   * Whole-message keywords that put a customer on the organization's opt-out list or take them off
+   * (OPT_OUT_KEYWORDS / OPT_IN_KEYWORDS, comma-separated; unset: the defaults of shared/inbox/opt-outs.ts).
+   */
+  optOutKeywords: OptOutKeywords;
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     maxInFlight: number;
@@ -93,6 +99,14 @@ const flag = (name: string) =>
     v.optional(v.string(), ''),
     v.check((value) => ['', '0', '1'].includes(value), `${name} must be 0 or 1`),
     v.transform((value) => value === '1'),
+  );
+
+/** A comma-separated list of words; unset or blank: the defaults. */
+const keywordList = (fallback: readonly string[]) =>
+  v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => value.split(',').map((word) => word.trim()).filter((word) => word !== '')),
+    v.transform((words) => (words.length > 0 ? words : [...fallback])),
   );
 
 const settingsSchema = v.object({
@@ -128,6 +142,8 @@ const settingsSchema = v.object({
   WORKER_RATE_LIMIT_HOLD_MS: positiveInteger('WORKER_RATE_LIMIT_HOLD_MS', 1_000),
   WORKER_SAFETY_MARGIN_MS: positiveInteger('WORKER_SAFETY_MARGIN_MS', 15_000),
   UNCONFIRMED_AFTER_HOURS: positiveNumber('UNCONFIRMED_AFTER_HOURS', 24),
+  OPT_OUT_KEYWORDS: keywordList(defaultOptOutKeywords),
+  OPT_IN_KEYWORDS: keywordList(defaultOptInKeywords),
   CUSTOMER_EVENT_RETRY_HOURS: positiveNumber('CUSTOMER_EVENT_RETRY_HOURS', 24),
   CUSTOMER_EVENT_BACKOFF_BASE_MS: positiveInteger('CUSTOMER_EVENT_BACKOFF_BASE_MS', 10_000),
   // SQS delays a message by at most 15 minutes; a longer wait would need a second hop for nothing.
@@ -197,6 +213,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       localMode: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
     },
     allowInsecureLocalReceivers: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
+    optOutKeywords: optOutKeywordsOf(settings.OPT_OUT_KEYWORDS, settings.OPT_IN_KEYWORDS),
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,

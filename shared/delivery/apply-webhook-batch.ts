@@ -17,6 +17,7 @@ import type { CallbackReference } from './callback-data';
 import type {
   InboundMessageSink,
   LedgerDeliveryStore,
+  OptOutRecorder,
   OwnerDirectory,
   PhoneNumberOwner,
   StatusEvent,
@@ -39,6 +40,8 @@ export interface DeliveryEventPorts {
   upstream?: UpstreamDeliveryStore;
   inbound?: InboundMessageSink;
   templates?: TemplateStatusSink;
+  /** The organization's opt-out list: a failure 131050 adds the recipient. Absent: not recorded. */
+  optOuts?: OptOutRecorder;
   /**
    * Customer events (message.status, message.received, template.status) of what was applied, for the
    * organization's webhook endpoints. Absent: nothing is published.
@@ -188,6 +191,7 @@ async function applyStatus(context: BatchContext, phoneNumberId: string, owner: 
     const result = await ports.ledger.applyEvent(location, event);
     if (result === 'applied') {
       report.applied += 1;
+      await recordOptOutOf(ports, owner.organizationId, event);
       const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index };
       await publish(ports, owner.organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
     } else {
@@ -205,11 +209,22 @@ async function applyStatus(context: BatchContext, phoneNumberId: string, owner: 
   const result = await ports.upstream.applyEvent(owner.organizationId, event);
   if (result === 'applied') {
     report.applied += 1;
+    await recordOptOutOf(ports, owner.organizationId, event);
     await publish(ports, owner.organizationId, (now) => messageStatusEvent({ kind: 'upstream' }, event, phoneNumberId, now));
   } else {
     report.notFound += 1;
     if (reference?.kind === 'upstream-send') report.upstreamNotYetRecorded += 1;
     ports.log.warn('dropped: message found in no record', ids);
+  }
+}
+
+/** Meta's error 131050: the user stopped marketing messages from the business. */
+export const USER_STOPPED_MARKETING = 131050;
+
+/** A failure 131050 puts the recipient on the organization's opt-out list (idempotent: a repeat keeps the first entry). */
+async function recordOptOutOf(ports: DeliveryEventPorts, organizationId: string, event: StatusEvent): Promise<void> {
+  if (event.stage === 'failed' && event.error?.code === USER_STOPPED_MARKETING && ports.optOuts) {
+    await ports.optOuts.recordStoppedMarketing(organizationId, event.recipientId);
   }
 }
 

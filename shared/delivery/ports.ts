@@ -93,6 +93,12 @@ export interface InboundMessageSink {
   recordInbound(organizationId: string, message: InboundMessage): Promise<void>;
 }
 
+/** The organization's opt-out list (the inbox's): recipients who stopped marketing messages (failure 131050). */
+export interface OptOutRecorder {
+  /** Idempotent: a number already on the list keeps its entry. */
+  recordStoppedMarketing(organizationId: string, phoneNumber: string): Promise<void>;
+}
+
 /** Template states seen in events, so the next broadcast sees them before the cached list expires. */
 export interface TemplateStatusSink {
   recordTemplateStatus(organizationId: string, update: TemplateStatusUpdate): Promise<void>;

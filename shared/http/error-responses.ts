@@ -125,6 +125,7 @@ const mappings: Readonly<Record<string, Mapping>> = {
   // Generic v1 API (codes listed in docs/ORGANIZATIONS-AND-V1.md).
   PLAN_DOES_NOT_INCLUDE_FEATURE: { statusCode: 403, code: 'PLAN_REQUIRED' },
   CONTACT_NOT_FOUND: { statusCode: 404, code: 'CONTACT_NOT_FOUND' },
+  OPT_OUT_NOT_FOUND: { statusCode: 404, code: 'OPT_OUT_NOT_FOUND' },
   CONVERSATION_NOT_FOUND: { statusCode: 404, code: 'CONVERSATION_NOT_FOUND' },
   SENDER_NOT_FOUND: { statusCode: 404, code: 'SENDER_NOT_FOUND' },
   CONTACT_ALREADY_EXISTS: { statusCode: 409, code: 'CONTACT_ALREADY_EXISTS' },

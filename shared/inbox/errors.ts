@@ -67,3 +67,12 @@ export class InboxRecordPendingError extends Error {
     super(`The ${record} of an inbound message is being created by a concurrent writer; apply the message again later`);
   }
 }
+
+/** The number is not on the organization's suppression list. */
+export class OptOutNotFoundError extends Error {
+  override readonly name = 'OptOutNotFoundError';
+  readonly code = 'OPT_OUT_NOT_FOUND';
+  constructor(readonly phoneNumber: string) {
+    super(`Phone number ${phoneNumber} is not on the opt-out list`);
+  }
+}

@@ -12,6 +12,7 @@ import {
   type CreateConversationInput,
 } from './conversation-use-cases';
 import type { Contact, ContactFilter, Conversation, ConversationFilter, ConversationStatus } from './inbox-entities';
+import { addOptOut, listOptOuts, removeOptOut, type OptOut, type OptOutRepository } from './opt-outs';
 
 export interface InboxServices {
   createContact(input: CreateContactInput): Promise<Contact>;
@@ -21,9 +22,12 @@ export interface InboxServices {
   getConversation(organizationId: string, conversationId: string): Promise<Conversation>;
   listConversations(input: { organizationId: string; filter: ConversationFilter } & PageRequest): Promise<Page<Conversation>>;
   setConversationStatus(input: { organizationId: string; conversationId: string; status: ConversationStatus }): Promise<Conversation>;
+  listOptOuts(input: { organizationId: string } & PageRequest): Promise<Page<OptOut>>;
+  addOptOut(input: { organizationId: string; phoneNumber: string }): Promise<{ optOut: OptOut; created: boolean }>;
+  removeOptOut(organizationId: string, phoneNumber: string): Promise<void>;
 }
 
-export function bindInboxServices(ports: ConversationPorts): InboxServices {
+export function bindInboxServices(ports: ConversationPorts & { optOuts: OptOutRepository }): InboxServices {
   return {
     createContact: (input) => createContact(ports, input),
     getContact: (organizationId, contactId) => getContact(ports, organizationId, contactId),
@@ -32,5 +36,8 @@ export function bindInboxServices(ports: ConversationPorts): InboxServices {
     getConversation: (organizationId, conversationId) => getConversation(ports, organizationId, conversationId),
     listConversations: (input) => listConversations(ports, input),
     setConversationStatus: (input) => setConversationStatus(ports, input),
+    listOptOuts: (input) => listOptOuts(ports, input),
+    addOptOut: (input) => addOptOut(ports, { ...input, source: 'api' }),
+    removeOptOut: (organizationId, phoneNumber) => removeOptOut(ports, organizationId, phoneNumber),
   };
 }

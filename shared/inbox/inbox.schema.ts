@@ -107,3 +107,8 @@ export const listConversationsQuerySchema = v.object({
 });
 
 export const updateConversationSchema = v.objectWithRest({ status }, noOtherField);
+
+/** Opt-outs: one number, digits like a contact's. */
+export const createOptOutSchema = v.objectWithRest({ phoneNumber: phoneDigits }, noOtherField);
+export const optOutPathSchema = v.object({ phoneNumber: phoneDigits });
+export const listOptOutsQuerySchema = v.object({ page, pageSize });

@@ -4,6 +4,7 @@
  * (shared/inbox/record-inbound-message.ts). Personal data (numbers, names, texts) is never logged.
  */
 import type { InboundMessage, InboundMessageSink } from '../delivery/ports';
+import { applyOptOutKeyword, type OptOutKeywords, type OptOutPorts } from '../inbox/opt-outs';
 import { recordInboundMessage, type RecordInboundPorts } from '../inbox/record-inbound-message';
 
 /** The organization's sender number (digits) of an upstream phone number id, from tenancy. */
@@ -15,18 +16,27 @@ export class InboxInboundMessageSink implements InboundMessageSink {
   constructor(
     private readonly ports: RecordInboundPorts,
     private readonly numbers: SenderNumberOfId,
+    /** Opt-out and start keywords (docs/ORGANIZATIONS-AND-V1.md "Opt-outs"); absent: texts are not read. */
+    private readonly optOuts?: { ports: OptOutPorts; keywords: OptOutKeywords },
   ) {}
 
   async recordInbound(organizationId: string, message: InboundMessage): Promise<void> {
     // The conversation's sender is the number as the organization registered it; the webhook's display
     // number is the fallback (same digits, but formatted by Meta).
     const senderPhoneNumber = (await this.numbers.senderPhoneNumberOf(organizationId, message.phoneNumberId)) ?? message.businessPhoneNumber;
-    await recordInboundMessage(this.ports, {
+    const sentAt = message.timestamp;
+    const outcome = await recordInboundMessage(this.ports, {
       organizationId,
       senderPhoneNumber,
       customerPhoneNumber: message.from,
       ...(message.profileName !== undefined ? { profileName: message.profileName } : {}),
-      sentAt: message.timestamp,
+      sentAt,
     });
+    // Only the pair's newest message decides: an older STOP arriving after a START (or redelivered
+    // after it) changes nothing. A redelivery of the newest one applies its keyword again (idempotent).
+    const newest = outcome.recorded || outcome.conversation?.lastInboundAt === sentAt.toISOString();
+    if (this.optOuts && newest) {
+      await applyOptOutKeyword(this.optOuts.ports, this.optOuts.keywords, { organizationId, phoneNumber: message.from, text: message.text });
+    }
   }
 }

@@ -36,6 +36,9 @@ const expected: Record<'organization' | 'v1', { auth: string; group: string; pat
       'POST /conversations',
       'GET /conversations/{conversationId}',
       'PATCH /conversations/{conversationId}',
+      'GET /opt-outs',
+      'POST /opt-outs',
+      'DELETE /opt-outs/{phoneNumber}',
     ],
   },
 };

@@ -8,11 +8,13 @@
  * tag, search or contact count the matches they read (see docs/ORGANIZATIONS-AND-V1.md for costs).
  */
 import {
+  BatchGetCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
   DeleteCommand,
   UpdateCommand,
+  type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
   type GetCommandOutput,
   type QueryCommandInput,
@@ -31,6 +33,7 @@ import {
   type ListResult,
   type ListWindow,
 } from '../../inbox/inbox-entities';
+import type { OptOut, OptOutRepository } from '../../inbox/opt-outs';
 import type { ClaimOutcome, ContactPhoneNumberClaim, InboxRepository, OpenConversationClaim } from '../../inbox/ports';
 import { classifyStoreFaults, isConditionalCheckFailure, storeFault } from './dynamodb-errors';
 
@@ -53,9 +56,10 @@ export const inboxKeys = {
     sk: `OPEN#${senderPhoneNumber}#${contactId}`,
   }),
   counters: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'COUNTERS' }),
+  optOut: (organizationId: string, phoneNumber: string) => ({ pk: `ORG#${organizationId}#OPTOUTS`, sk: `PHONE#${phoneNumber}` }),
 };
 
-type CounterName = 'contacts' | 'openConversations' | 'closedConversations';
+type CounterName = 'contacts' | 'openConversations' | 'closedConversations' | 'optOuts';
 
 const keyAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity']);
 
@@ -66,10 +70,14 @@ function toEntity<T>(item: Item | undefined): T | undefined {
 
 /** Items per Query call while skipping to an offset; DynamoDB caps a call at 1 MB anyway. */
 const maxItemsPerQuery = 1000;
+/** DynamoDB's BatchGetItem limit. */
+const maxKeysPerBatchGet = 100;
+/** Rounds of re-reading the keys a BatchGet left unprocessed (throttling) before giving up. */
+const maxBatchGetRounds = 5;
 /** Rounds of "claim refused, but the holder vanished before we read it" before giving up. */
 const maxClaimRounds = 3;
 
-export class DynamoDbInboxRepository implements InboxRepository {
+export class DynamoDbInboxRepository implements InboxRepository, OptOutRepository {
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -240,6 +248,67 @@ export class DynamoDbInboxRepository implements InboxRepository {
     return { items: page.items, total };
   }
 
+  // Opt-outs (the suppression list)
+
+  async addOptOut(organizationId: string, optOut: OptOut): Promise<{ added: boolean; optOut: OptOut }> {
+    const key = inboxKeys.optOut(organizationId, optOut.phoneNumber);
+    try {
+      await this.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...key, entity: 'opt-out', ...optOut },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      // Removed again between the two calls: report the attempted entry as if it had been added earlier.
+      return { added: false, optOut: toEntity<OptOut>(await this.get(key)) ?? optOut };
+    }
+    await this.addToCounters(organizationId, { optOuts: 1 });
+    return { added: true, optOut };
+  }
+
+  async removeOptOut(organizationId: string, phoneNumber: string): Promise<boolean> {
+    try {
+      await this.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: inboxKeys.optOut(organizationId, phoneNumber),
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw error;
+    }
+    await this.addToCounters(organizationId, { optOuts: -1 });
+    return true;
+  }
+
+  async listOptOuts(organizationId: string, window: ListWindow): Promise<ListResult<OptOut>> {
+    const query: QueryCommandInput = { ...this.partitionQuery(inboxKeys.optOut(organizationId, '').pk, 'PHONE#'), ScanIndexForward: true };
+    const [total, page] = await Promise.all([this.counter(organizationId, ['optOuts']), this.readWindow<OptOut>(query, undefined, window, false)]);
+    return { items: page.items, total };
+  }
+
+  async findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    const unique = [...new Set(phoneNumbers)];
+    for (let start = 0; start < unique.length; start += maxKeysPerBatchGet) {
+      let keys: Item[] = unique.slice(start, start + maxKeysPerBatchGet).map((phoneNumber) => inboxKeys.optOut(organizationId, phoneNumber));
+      for (let round = 0; keys.length > 0; round += 1) {
+        if (round >= maxBatchGetRounds) throw new InboxStoreUnavailableError('Inbox store left opt-out reads unprocessed');
+        const result = await this.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'phoneNumber' } } }),
+        );
+        for (const item of result.Responses?.[this.tableName] ?? []) found.add(String(item.phoneNumber));
+        keys = (result.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Item[];
+      }
+    }
+    return found;
+  }
+
   // Helpers
 
   /**
@@ -346,8 +415,9 @@ export class DynamoDbInboxRepository implements InboxRepository {
   private send(command: GetCommand): Promise<GetCommandOutput>;
   private send(command: QueryCommand): Promise<QueryCommandOutput>;
   private send(command: UpdateCommand): Promise<UpdateCommandOutput>;
+  private send(command: BatchGetCommand): Promise<BatchGetCommandOutput>;
   private send(command: PutCommand | DeleteCommand): Promise<unknown>;
-  private async send(command: GetCommand | PutCommand | UpdateCommand | DeleteCommand | QueryCommand): Promise<unknown> {
+  private async send(command: GetCommand | PutCommand | UpdateCommand | DeleteCommand | QueryCommand | BatchGetCommand): Promise<unknown> {
     try {
       // The document client's send is overloaded per command; the union above is what this class uses.
       return await this.documentClient.send(command as GetCommand);

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 const services = () =>
-  bindInboxServices({ inbox: repository, clock, ids: randomIdGenerator, senders: { listSenderPhoneNumbers: async () => ['15550001111'] } });
+  bindInboxServices({ inbox: repository, optOuts: repository, clock, ids: randomIdGenerator, senders: { listSenderPhoneNumbers: async () => ['15550001111'] } });
 const counters = async (organizationId: string) =>
   (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.inbox, Key: inboxKeys.counters(organizationId) }))).Item;
 
@@ -78,4 +78,28 @@ test('an unreachable store is InboxStoreUnavailableError (503), not a 500', asyn
   const unreachable = new DynamoDbInboxRepository(DynamoDBDocumentClient.from(client), 'inbox');
   await expect(unreachable.getContact('org_x', 'ct_1')).rejects.toBeInstanceOf(InboxStoreUnavailableError);
   client.destroy();
+});
+
+test('opt-outs: put if absent with its counter, ascending list, per-organization BatchGet of more than 100 numbers, delete only if present', async () => {
+  const org = 'org_optouts';
+  const numbers = Array.from({ length: 250 }, (_, index) => `4477009${String(index).padStart(5, '0')}`);
+  for (const phoneNumber of numbers.filter((_, index) => index % 2 === 1)) {
+    expect((await repository.addOptOut(org, { phoneNumber, source: 'api', createdAt: '2026-05-04T08:00:00.000Z' })).added).toBe(true);
+  }
+  const repeat = await repository.addOptOut(org, { phoneNumber: numbers[1]!, source: 'keyword', createdAt: '2026-05-04T09:00:00.000Z' });
+  expect(repeat).toEqual({ added: false, optOut: { phoneNumber: numbers[1], source: 'api', createdAt: '2026-05-04T08:00:00.000Z' } });
+  expect((await counters(org))?.optOuts).toBe(125);
+
+  const suppressed = await repository.findSuppressed(org, [...numbers, numbers[1]!]);
+  expect([...suppressed].sort()).toEqual(numbers.filter((_, index) => index % 2 === 1));
+  expect((await repository.findSuppressed('org_other', numbers)).size).toBe(0);
+
+  const page = await repository.listOptOuts(org, { offset: 100, limit: 50 });
+  expect(page.total).toBe(125);
+  expect(page.items.map((entry) => entry.phoneNumber)).toEqual(numbers.filter((_, index) => index % 2 === 1).slice(100, 150));
+
+  expect(await repository.removeOptOut(org, numbers[1]!)).toBe(true);
+  expect(await repository.removeOptOut(org, numbers[1]!)).toBe(false);
+  expect(await repository.removeOptOut(org, numbers[0]!)).toBe(false);
+  expect((await counters(org))?.optOuts).toBe(124);
 });

@@ -23,6 +23,8 @@ import {
   template,
   RecordedServiceWindow,
 } from '../../support/broadcast-fakes';
+import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
+import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 
 const clock = fixedClock('2026-03-01T09:00:00.000Z');
 const templateRef = { name: 'order_update', language: 'en_US', category: 'UTILITY', id: 'tpl_1' };
@@ -147,7 +149,7 @@ describe('accept paths when the queue fails', () => {
     const upstream = new ScriptedCloudApi(clock);
     upstream.templates.set(SENDER.wabaId, [template()]);
     const idempotency = new InMemoryIdempotencyGuard();
-    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency };
+    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency, optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()) };
     const send = () => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(1_001), { idempotencyKey: 'k-1', inProgressTimeoutMs: 20_000 });
 
     kit.queue.failure = new StoreUnavailableError('SQS is down');

@@ -29,6 +29,8 @@ import {
   template,
   RecordedServiceWindow,
 } from '../../support/broadcast-fakes';
+import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
+import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 
 const freeformText: FreeformMessageRequest = { fromPhoneNumber: SENDER.phoneNumber, toPhoneNumber: '447700900001', type: 'text', text: 'Hi' };
 const minted: ScopedCaller = { organizationId: ORG, credentialId: 'cred_minted', scope: { kind: 'earlier-sender', phoneNumber: SENDER.phoneNumber } };
@@ -43,7 +45,7 @@ function setup() {
   const queue = new RecordingOutboundQueue();
   const senders = new InMemorySenderDirectory();
   const templates = new TemplateCatalog(upstream, clock);
-  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator, serviceWindow: new RecordedServiceWindow() };
+  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator, serviceWindow: new RecordedServiceWindow(), optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()) };
 }
 
 const job = (jobId: string, overrides: Partial<Extract<BroadcastJob, { kind: 'template' }>> = {}): BroadcastJob => ({

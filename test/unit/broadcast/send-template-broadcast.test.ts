@@ -30,6 +30,8 @@ import {
   recipientNumber,
   template,
 } from '../../support/broadcast-fakes';
+import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
+import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 
 function setup() {
   const clock = fixedClock('2026-03-01T09:00:00.000Z');
@@ -44,6 +46,7 @@ function setup() {
   const broadcasts = new InMemoryBroadcastRepository();
   const queue = new RecordingOutboundQueue();
   const idempotency = new InMemoryIdempotencyGuard();
+  const optOuts = new InMemoryOptOutRepository();
   const senders = new InMemorySenderDirectory([SENDER, SECOND_SENDER, { ...SENDER, organizationId: OTHER_ORG, phoneNumber: '447700900001' }]);
   const dependencies: SendTemplateBroadcastDependencies = {
     ids: sequentialIdGenerator(),
@@ -52,12 +55,13 @@ function setup() {
     broadcasts,
     queue,
     idempotency,
+    optOuts: new InboxSuppressionList(optOuts),
     clock,
   };
   const caller: BroadcastCaller = { organizationId: ORG };
   const send = (request: TemplateBroadcastRequest, options: { idempotencyKey?: string; caller?: BroadcastCaller } = {}) =>
     sendTemplateBroadcast(dependencies, options.caller ?? caller, request, { idempotencyKey: options.idempotencyKey, inProgressTimeoutMs: 20_000 });
-  return { clock, upstream, broadcasts, queue, idempotency, senders, dependencies, send };
+  return { clock, upstream, broadcasts, queue, idempotency, senders, optOuts, dependencies, send };
 }
 
 type Setup = ReturnType<typeof setup>;

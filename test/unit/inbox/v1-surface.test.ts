@@ -8,6 +8,9 @@ import { getConversation } from '../../../functions/v1-inbox/get-conversation.ha
 import { listContacts } from '../../../functions/v1-inbox/list-contacts.handler';
 import { listConversations } from '../../../functions/v1-inbox/list-conversations.handler';
 import { updateConversation } from '../../../functions/v1-inbox/update-conversation.handler';
+import { createOptOut } from '../../../functions/v1-inbox/create-opt-out.handler';
+import { deleteOptOut } from '../../../functions/v1-inbox/delete-opt-out.handler';
+import { listOptOuts } from '../../../functions/v1-inbox/list-opt-outs.handler';
 import { createGroupHandler } from '../../../shared/http/create-group-handler';
 import type { AuthenticatedCaller, HttpPipelineDependencies } from '../../../shared/http/http-operation';
 import { InvalidCredentialError, PlanDoesNotIncludeFeatureError } from '../../../shared/tenancy/errors';
@@ -64,7 +67,7 @@ describe('the v1-inbox group through the shared pipeline', () => {
     const handler = createGroupHandler({
       group: 'v1-inbox',
       routes: v1Routes,
-      operations: { listContacts, createContact, getContact, listConversations, createConversation, getConversation, updateConversation },
+      operations: { listContacts, createContact, getContact, listConversations, createConversation, getConversation, updateConversation, listOptOuts, createOptOut, deleteOptOut },
       dependencies: () => ({ ...http, inbox: inboxKit.services }),
     });
     const call = async (
