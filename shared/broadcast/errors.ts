@@ -96,21 +96,12 @@ export class JobNotFoundError extends Error {
   }
 }
 
-/** A recipients-list cursor that this listing did not issue (another job, another status filter, or not a cursor). */
-export class InvalidRecipientsCursorError extends Error {
-  override readonly name = 'InvalidRecipientsCursorError';
+/** A listing cursor (recipients, broadcasts) that this listing did not issue: other filters, or not a cursor at all. */
+export class InvalidListCursorError extends Error {
+  override readonly name = 'InvalidListCursorError';
   readonly code = 'INVALID_CURSOR';
-  constructor() {
-    super('cursor is not a nextCursor of this listing (same job and status filter); start without a cursor');
-  }
-}
-
-/** A broadcasts-list cursor that this listing did not issue (other filters, or not a cursor). */
-export class InvalidBroadcastsCursorError extends Error {
-  override readonly name = 'InvalidBroadcastsCursorError';
-  readonly code = 'INVALID_CURSOR';
-  constructor() {
-    super('cursor is not a nextCursor of this listing (same status, from and to); start without a cursor');
+  constructor(sameWhat: string) {
+    super(`cursor is not a nextCursor of this listing (${sameWhat}); start without a cursor`);
   }
 }
 

@@ -8,7 +8,7 @@
  * (then the page may be short and `nextCursor` continues after the last job examined).
  */
 import { TERMINAL_STATUSES, type BroadcastJob, type JobKind, type JobStatus, type JobSummary } from './broadcast-job';
-import { InvalidBroadcastsCursorError } from './errors';
+import { InvalidListCursorError } from './errors';
 import { readJobState, type StatusReading } from './get-job-status';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { BroadcastRepository, JobListPosition } from './ports';
@@ -74,11 +74,11 @@ function decodeCursor(text: string, filters: Filters): JobListPosition {
   try {
     cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    throw new InvalidBroadcastsCursorError();
+    throw new InvalidListCursorError('same status, from and to');
   }
   const { c, j, s, f, t } = (cursor ?? {}) as Partial<Cursor>;
   const isPosition = typeof c === 'string' && !Number.isNaN(Date.parse(c)) && typeof j === 'string' && j.length > 0;
-  if (!isPosition || s !== filters.s || f !== filters.f || t !== filters.t) throw new InvalidBroadcastsCursorError();
+  if (!isPosition || s !== filters.s || f !== filters.f || t !== filters.t) throw new InvalidListCursorError('same status, from and to');
   return { createdAt: c, jobId: j };
 }
 

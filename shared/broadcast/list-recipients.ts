@@ -9,7 +9,7 @@
  * next recipient index, bound to the job and the status filter it was issued for.
  */
 import { recipientStatusOf, type DeliveryFacts, type RecipientStatus } from '../delivery/recipient-status';
-import { InvalidRecipientsCursorError } from './errors';
+import { InvalidListCursorError } from './errors';
 import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
 import type { BroadcastRepository, ChunkRecipientRecords, LedgerEntry } from './ports';
@@ -75,10 +75,10 @@ function decodeCursor(text: string, jobId: string, status: string): number {
   try {
     cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    throw new InvalidRecipientsCursorError();
+    throw new InvalidListCursorError('same job and status filter');
   }
   const { i, s, j } = (cursor ?? {}) as Partial<Cursor>;
-  if (!Number.isInteger(i) || (i as number) < 0 || s !== status || j !== jobId) throw new InvalidRecipientsCursorError();
+  if (!Number.isInteger(i) || (i as number) < 0 || s !== status || j !== jobId) throw new InvalidListCursorError('same job and status filter');
   return i as number;
 }
 

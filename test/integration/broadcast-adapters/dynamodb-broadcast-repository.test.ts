@@ -153,6 +153,7 @@ describe('DynamoDbBroadcastRepository', () => {
       failuresByReason: { INVALID_PHONE_NUMBER: 2, '132001': 1 },
       started: true,
       done: true,
+      doneAt: doneAt.toISOString(),
     });
     // A second reconcile keeps the first doneAt.
     await repository.reconcileChunk(job.jobId, 0, new Date(now.getTime() + 60_000));

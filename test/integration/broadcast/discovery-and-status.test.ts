@@ -10,6 +10,7 @@ import { buildServices, getServices } from '../../../functions/composition';
 import { listPhoneNumbers } from '../../../functions/broadcast-discovery/list-phone-numbers.handler';
 import { listTemplates } from '../../../functions/broadcast-discovery/list-templates.handler';
 import { getJobStatus } from '../../../functions/broadcast-status/get-job-status.handler';
+import { listBroadcasts } from '../../../functions/broadcast-status/list-broadcasts.handler';
 import { listRecipients } from '../../../functions/broadcast-status/list-recipients.handler';
 import { routes } from '../../../runtime-contract/all-routes';
 import { TERMINAL_STATUSES } from '../../../shared/broadcast/broadcast-job';
@@ -361,7 +362,7 @@ describe('discovery and job status', () => {
           });
           const status = createGroupHandler({
             group: 'broadcast-status',
-            operations: { getJobStatus, listRecipients },
+            operations: { getJobStatus, listRecipients, listBroadcasts },
             dependencies: () => ({ ...services.http, broadcasts: services.broadcast.broadcasts, unconfirmedAfterMs: 86_400_000 }),
           });
           const route = (operation: string) => routes.find((candidate) => candidate.operation === operation)!;

@@ -6,7 +6,7 @@ import { newJob } from '../../../shared/broadcast/job-fan-out';
 import { listBroadcasts, MAX_EXAMINED, type BroadcastListItem, type BroadcastsQuery } from '../../../shared/broadcast/list-broadcasts';
 import { broadcastsQuerySchema } from '../../../shared/broadcast/list-broadcasts.schema';
 import { getJobStatus } from '../../../shared/broadcast/get-job-status';
-import { InvalidBroadcastsCursorError } from '../../../shared/broadcast/errors';
+import { InvalidListCursorError } from '../../../shared/broadcast/errors';
 import type { ScopedCaller } from '../../../shared/broadcast/key-scope';
 import { parseRequest } from '../../../shared/http/validation';
 import { RequestValidationError } from '../../../shared/http/errors';
@@ -160,11 +160,11 @@ describe('listBroadcasts', () => {
     for (const minute of [1, 2, 3]) await addTemplateJob(broadcasts, `pub_${minute}`, minute);
     const { nextCursor } = await list(broadcasts, { limit: 1 });
 
-    await expect(list(broadcasts, { limit: 1, status: 'COMPLETED', cursor: nextCursor! })).rejects.toThrow(InvalidBroadcastsCursorError);
-    await expect(list(broadcasts, { limit: 1, from: at(0).toISOString(), cursor: nextCursor! })).rejects.toThrow(InvalidBroadcastsCursorError);
-    await expect(list(broadcasts, { cursor: 'bm90LWEtY3Vyc29y' })).rejects.toThrow(InvalidBroadcastsCursorError);
+    await expect(list(broadcasts, { limit: 1, status: 'COMPLETED', cursor: nextCursor! })).rejects.toThrow(InvalidListCursorError);
+    await expect(list(broadcasts, { limit: 1, from: at(0).toISOString(), cursor: nextCursor! })).rejects.toThrow(InvalidListCursorError);
+    await expect(list(broadcasts, { cursor: 'bm90LWEtY3Vyc29y' })).rejects.toThrow(InvalidListCursorError);
     await expect(list(broadcasts, { cursor: Buffer.from('{"c":"x","j":"pub_1","s":"","f":"","t":""}').toString('base64url') })).rejects.toThrow(
-      InvalidBroadcastsCursorError,
+      InvalidListCursorError,
     );
   });
 

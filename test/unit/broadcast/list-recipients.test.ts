@@ -6,7 +6,7 @@ import { getJobStatus } from '../../../shared/broadcast/get-job-status';
 import { newJob, recordAndFanOut } from '../../../shared/broadcast/job-fan-out';
 import { listRecipients, recipientsCsv, type RecipientRow } from '../../../shared/broadcast/list-recipients';
 import { recipientsQuerySchema } from '../../../shared/broadcast/list-recipients.schema';
-import { InvalidRecipientsCursorError, JobNotFoundError, JobOfAnotherOrganizationError } from '../../../shared/broadcast/errors';
+import { InvalidListCursorError, JobNotFoundError, JobOfAnotherOrganizationError } from '../../../shared/broadcast/errors';
 import { parseRequest } from '../../../shared/http/validation';
 import { RequestValidationError } from '../../../shared/http/errors';
 import { fixedClock } from '../../../shared/ports/clock';
@@ -133,13 +133,13 @@ describe('listRecipients', () => {
     const broadcasts = await acceptedJob(3);
     const { nextCursor } = await listRecipients(broadcasts, caller, JOB, { limit: 1 }, reading());
     expect(nextCursor).not.toBeNull();
-    await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: nextCursor!, status: 'PENDING' }, reading())).rejects.toThrow(InvalidRecipientsCursorError);
-    await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: 'bm90LWEtY3Vyc29y' }, reading())).rejects.toThrow(InvalidRecipientsCursorError);
+    await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: nextCursor!, status: 'PENDING' }, reading())).rejects.toThrow(InvalidListCursorError);
+    await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: 'bm90LWEtY3Vyc29y' }, reading())).rejects.toThrow(InvalidListCursorError);
     await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: Buffer.from('{"i":-1,"s":"","j":"pub_read1"}').toString('base64url') }, reading())).rejects.toThrow(
-      InvalidRecipientsCursorError,
+      InvalidListCursorError,
     );
     const other = await acceptedJob(3, 'pub_read2');
-    await expect(listRecipients(other, caller, 'pub_read2', { limit: 1, cursor: nextCursor! }, reading())).rejects.toThrow(InvalidRecipientsCursorError);
+    await expect(listRecipients(other, caller, 'pub_read2', { limit: 1, cursor: nextCursor! }, reading())).rejects.toThrow(InvalidListCursorError);
   });
 
   it('follows the status endpoint\'s access rules', async () => {
