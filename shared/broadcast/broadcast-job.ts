@@ -4,15 +4,17 @@
  * States (documented in docs/BROADCAST.md):
  *   QUEUED_FOR_PROCESSING → PROCESSING → COMPLETED | COMPLETED_WITH_FAILURES | FAILED
  * The 202 answer says PROCESSING (the contract's word for an accepted job); a status read
- * before any worker has started says QUEUED_FOR_PROCESSING.
+ * before any worker has started says QUEUED_FOR_PROCESSING. A cancelled job reads CANCELLED once
+ * its chunks are done or nobody is left pending (until then, while its workers stop, it reads as
+ * before); a job that was never cancelled never reads CANCELLED.
  */
 
 import * as v from 'valibot';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 
-export type JobStatus = 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED';
+export type JobStatus = 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
 
-export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED']);
+export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED']);
 
 export const CHUNK_SIZE = 1000;
 /** Above this many recipients a broadcast is a pollable job; at or below it, a queued bulk send. */
@@ -38,6 +40,8 @@ const jobCommon = {
   totalChunks: count,
   chunkSize: count,
   createdAt: v.string(),
+  /** Set once by the first cancel (cancel-job.ts); workers stop sending when they see it. */
+  cancelledAt: v.optional(v.string()),
 };
 const templateReference = v.object({ name: v.string(), language: v.string(), category: v.string(), id: v.string() });
 
@@ -87,6 +91,8 @@ export interface JobSummary {
   read: number;
   /** Unknown outcomes no event resolved within the window (UNCONFIRMED_AFTER_HOURS). */
   unconfirmed: number;
+  /** Never sent because the job was cancelled; present on cancelled jobs only (other answers stay as they were). */
+  cancelled?: number;
 }
 
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
@@ -126,6 +132,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     for (const [reason, count] of Object.entries(failuresByReason)) summary.failuresByReason[reason] = (summary.failuresByReason[reason] ?? 0) + count;
   };
 
+  let cancelled = 0;
   let anyStarted = false;
   let sentByChunkCounters = 0;
   for (const chunk of chunks) {
@@ -145,12 +152,16 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     summary.delivered += counts.delivered;
     summary.read += counts.read;
     summary.unconfirmed += counts.unconfirmed;
+    cancelled += counts.cancelled;
     addFailures(counts.failuresByReason);
   }
-  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed);
+  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled);
+  if (job.cancelledAt !== undefined) summary.cancelled = cancelled;
 
   let status: JobStatus;
-  if (summary.chunksDone >= job.totalChunks) {
+  if (job.cancelledAt !== undefined && (summary.chunksDone >= job.totalChunks || summary.pending === 0)) {
+    status = 'CANCELLED';
+  } else if (summary.chunksDone >= job.totalChunks) {
     // What the worker recorded, as before: a webhook failure after the send does not change the job's state.
     status = sentByChunkCounters === job.totalRecipients ? 'COMPLETED' : sentByChunkCounters === 0 ? 'FAILED' : 'COMPLETED_WITH_FAILURES';
   } else {
