@@ -13,6 +13,8 @@ export interface ChunkReport {
   unknown: number;
   skipped: number;
   continued: number;
+  /** Never sent: the job was cancelled before their claim. */
+  cancelled?: number;
   chunkDone: boolean;
 }
 
@@ -33,6 +35,8 @@ export function tallyCodeOfOutcome(entry: Pick<LedgerEntry, 'status' | 'failureR
       return tallyCodes.failedOnSend(entry.failureReasonCode ?? DEFAULT_FAILURE_REASON);
     case 'UNKNOWN':
       return tallyCodes.unknown(new Date(entry.updatedAt));
+    case 'CANCELLED':
+      return tallyCodes.cancelled;
     case 'SENDING':
       return undefined;
   }

@@ -26,7 +26,8 @@ export interface SenderDirectory {
   accountOf(organizationId: string, wabaId: string): Promise<{ accessToken: string; messagesPerSecond: number }>;
 }
 
-export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN';
+/** CANCELLED: claimed after the job was cancelled, never sent. */
+export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
 
 export interface LedgerEntry {
   index: number;
@@ -56,6 +57,10 @@ export interface BroadcastRepository {
    * last job returned when more may follow (eventually consistent on AWS: the job index).
    */
   listJobsOfOrganization(organizationId: string, query: JobListQuery): Promise<JobListPage>;
+  /** Sets the job's `cancelledAt` unless already set; the stored value (the first cancellation's time). Undefined when the job does not exist. */
+  cancelJob(jobId: string, now: Date): Promise<string | undefined>;
+  /** Whether the job has been cancelled (a consistent read of `cancelledAt` only: the worker asks it often). */
+  isCancelled(jobId: string): Promise<boolean>;
   getChunkProgress(jobId: string): Promise<ChunkProgress[]>;
   /** The chunks and every tally code of a job (consistent reads): what the status summary counts. */
   getJobProgress(jobId: string): Promise<JobProgress>;

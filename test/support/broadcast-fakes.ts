@@ -330,6 +330,19 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return matching.length > query.limit && last ? { jobs, next: { createdAt: last.createdAt, jobId: last.jobId } } : { jobs };
   }
 
+  async cancelJob(jobId: string, now: Date): Promise<string | undefined> {
+    this.touch('cancelJob');
+    const job = this.jobs.get(jobId);
+    if (!job) return undefined;
+    job.cancelledAt ??= now.toISOString();
+    return job.cancelledAt;
+  }
+
+  async isCancelled(jobId: string): Promise<boolean> {
+    this.touch('isCancelled');
+    return this.jobs.get(jobId)?.cancelledAt !== undefined;
+  }
+
   async getChunkProgress(jobId: string): Promise<ChunkProgress[]> {
     this.touch('getChunkProgress');
     return [...this.chunks.entries()]
@@ -438,7 +451,7 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     const sent = count('SENT');
     const failed = count('FAILED');
     const unknown = count('UNKNOWN');
-    if (sent + failed + unknown < chunk.recipientCount) return { done: false };
+    if (sent + failed + unknown + count('CANCELLED') < chunk.recipientCount) return { done: false };
     const failuresByReason: Record<string, number> = {};
     for (const reason of Object.keys(chunk.failuresByReason)) failuresByReason[reason] = 0;
     for (const entry of entries) {
