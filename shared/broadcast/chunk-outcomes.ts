@@ -78,6 +78,9 @@ export class ChunkOutcomes {
     } else if (entry.status === 'FAILED') {
       countFailure(this.delta, entry.failureReasonCode);
       this.report.failed += 1;
+    } else if (entry.status === 'CANCELLED') {
+      // Withdrawn at its slot (the job was cancelled): counted by the tally, not by the live counters.
+      this.report.cancelled = (this.report.cancelled ?? 0) + 1;
     } else {
       this.delta.unknown += 1;
       this.report.unknown += 1;

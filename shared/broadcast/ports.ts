@@ -76,8 +76,12 @@ export interface BroadcastRepository {
    * must send nothing.
    */
   markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean>;
-  /** Conditional write: only the first claim of a recipient succeeds. Written before the upstream call. */
-  claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult>;
+  /**
+   * Conditional write: only the first claim of a recipient succeeds. Written before the upstream call
+   * (`SENDING`), or, when a cancellation settles a chunk, directly as `CANCELLED`: a retry of that
+   * settling then finds finished entries, never claims it would take for a crashed send's.
+   */
+  claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as?: 'SENDING' | 'CANCELLED'): Promise<ClaimResult>;
   /** Moves a claimed entry to its outcome. Unknown → not retried. */
   recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void>;
   /** Marks entries left in SENDING by a crashed attempt as UNKNOWN, only if still SENDING. */

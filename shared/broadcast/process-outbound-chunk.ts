@@ -121,6 +121,7 @@ export async function processOutboundChunk(
       firstSlot,
       startsInTime: (slot) => slot < budgetEnd(),
       send: () => dependencies.upstream.sendMessage(message.phoneNumberId, body, { accessToken: account.accessToken }),
+      stillWanted: async () => !(await isCancelled()),
     });
     outcomes.record(ledgerEntryOf(recipient, dispatched, clock.now()));
   };
@@ -215,6 +216,8 @@ function ledgerEntryOf([index, to]: ChunkRecipient, dispatched: Dispatched, now:
       return { ...base, status: 'UNKNOWN', failureReasonCode: `UNKNOWN_OUTCOME: ${dispatched.outcome.reason}` };
     case 'failed':
       return { ...base, status: 'FAILED', failureReasonCode: failureReasonOf(dispatched.rejection) };
+    case 'withdrawn':
+      return { ...base, status: 'CANCELLED' };
   }
 }
 
@@ -255,7 +258,8 @@ async function settleCancelled(
   const claimNext = async (): Promise<void> => {
     for (let recipient = remaining.shift(); recipient; recipient = remaining.shift()) {
       const [index, to] = recipient;
-      const claim = await broadcasts.claimRecipient(jobId, chunkIndex, index, to, clock.now());
+      // Claimed as CANCELLED at once: a retry of this settling (after a store fault) finds finished entries.
+      const claim = await broadcasts.claimRecipient(jobId, chunkIndex, index, to, clock.now(), 'CANCELLED');
       if (claim.claimed) cancelled.push({ index, to, status: 'CANCELLED', attempts: 0, updatedAt: clock.now().toISOString() });
       else if (await resolveStaleClaim(dependencies, message, index, claim.existing)) report.unknown += 1;
       else report.skipped += 1;

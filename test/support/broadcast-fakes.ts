@@ -408,12 +408,12 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return true;
   }
 
-  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult> {
+  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: 'SENDING' | 'CANCELLED' = 'SENDING'): Promise<ClaimResult> {
     this.touch('claimRecipient');
     const id = InMemoryBroadcastRepository.ledgerId(jobId, chunkIndex, index);
     const existing = this.ledger.get(id);
     if (existing) return { claimed: false, existing: copy(existing) };
-    this.ledger.set(id, { index, to, status: 'SENDING', attempts: 0, updatedAt: now.toISOString() });
+    this.ledger.set(id, { index, to, status: as, attempts: 0, updatedAt: now.toISOString() });
     return { claimed: true };
   }
 

@@ -229,7 +229,7 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     }
   }
 
-  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult> {
+  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: 'SENDING' | 'CANCELLED' = 'SENDING'): Promise<ClaimResult> {
     const key = ledgerKey(jobId, chunkIndex, index);
     // Marks this claim as ours: when the SDK retries the put after an attempt that was applied but
     // timed out, the retry fails its own condition, and must not be read as another worker's claim.
@@ -238,7 +238,7 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
       await this.documentClient.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: claimItem(jobId, chunkIndex, index, to, now, claimToken),
+          Item: claimItem(jobId, chunkIndex, index, to, now, claimToken, as),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );

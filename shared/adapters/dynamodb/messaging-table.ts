@@ -226,8 +226,8 @@ const ledgerEntrySchema = v.object({
 const _ledgerEntryMatches: v.InferOutput<typeof ledgerEntrySchema> extends LedgerEntry ? true : never = true;
 void _ledgerEntryMatches;
 
-export function claimItem(jobId: string, chunkIndex: number, index: number, to: string, now: Date, claimToken: string): Item {
-  return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, status: 'SENDING', attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
+export function claimItem(jobId: string, chunkIndex: number, index: number, to: string, now: Date, claimToken: string, status: 'SENDING' | 'CANCELLED' = 'SENDING'): Item {
+  return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, status, attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
 }
 
 /**
