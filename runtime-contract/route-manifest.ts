@@ -298,6 +298,8 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   broadcast('GET', '/broadcasts/{jobId}/recipients', 'broadcast-status', 'listRecipients', 'broadcast-api-key', 'status'),
   broadcast('GET', '/broadcasts', 'broadcast-status', 'listBroadcasts', 'broadcast-api-key', 'status'),
   broadcast('POST', '/send-freeform', 'broadcast-send', 'sendFreeform', 'broadcast-api-key', 'freeform'),
+  // In broadcast-send for its messaging write; the status class, as a status read of the same job.
+  { ...broadcast('POST', '/broadcasts/{jobId}/cancel', 'broadcast-send', 'cancelJob', 'broadcast-api-key', 'status'), body: 'none' },
   broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'),
   broadcast('POST', '/webhooks', 'broadcast-webhooks', 'registerWebhook', 'broadcast-api-key', 'webhooks'),
   broadcast('GET', '/webhooks', 'broadcast-webhooks', 'listWebhooks', 'broadcast-api-key', 'webhooks'),

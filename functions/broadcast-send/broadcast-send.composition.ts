@@ -2,7 +2,9 @@
 import type { EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
 import type { SendFreeformDependencies } from '../../shared/broadcast/send-freeform-message';
 import type { SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
+import type { BroadcastRepository } from '../../shared/broadcast/ports';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
+import type { Clock } from '../../shared/ports/clock';
 import type { CloudApiClient } from '../../shared/sending/ports';
 import { cloudApiSection, templateCatalogSection } from '../composition/cloud-api.section';
 import { lazyPorts, memoize, value, type CompositionContext, type PortFactories } from '../composition/composition-context';
@@ -20,7 +22,15 @@ export interface BroadcastServices extends SendTemplateBroadcastDependencies, Ea
   upstream: CloudApiClient;
 }
 
-export type BroadcastSendDependencies = BroadcastServices & HttpPipelineDependencies;
+/** What cancelling a job needs (cancel-job.handler.ts). */
+export interface JobCancellationPorts {
+  broadcasts: BroadcastRepository;
+  clock: Clock;
+  /** An unknown outcome with no event for this long reads UNCONFIRMED in the answer's summary. */
+  unconfirmedAfterMs: number;
+}
+
+export type BroadcastSendDependencies = BroadcastServices & JobCancellationPorts & HttpPipelineDependencies;
 
 /** The send ports without the HTTP pipeline's (also used by the whole-platform services). */
 export function broadcastSendPorts(context: CompositionContext): PortFactories<BroadcastServices> & { tenancy: ReturnType<typeof tenancySection> } {
@@ -47,5 +57,9 @@ export function broadcastSendPorts(context: CompositionContext): PortFactories<B
 
 export function composeBroadcastSend(context: CompositionContext): BroadcastSendDependencies {
   const { tenancy, ...ports } = broadcastSendPorts(context);
-  return lazyPorts<BroadcastSendDependencies>({ ...httpSection(context, dynamoDbClients(context), tenancy), ...ports });
+  return lazyPorts<BroadcastSendDependencies>({
+    ...httpSection(context, dynamoDbClients(context), tenancy),
+    ...ports,
+    unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
+  });
 }

@@ -4,17 +4,19 @@
  * States (documented in docs/BROADCAST.md):
  *   QUEUED_FOR_PROCESSING → PROCESSING → COMPLETED | COMPLETED_WITH_FAILURES | FAILED
  * The 202 answer says PROCESSING (the contract's word for an accepted job); a status read
- * before any worker has started says QUEUED_FOR_PROCESSING.
+ * before any worker has started says QUEUED_FOR_PROCESSING. A cancelled job reads CANCELLED once
+ * its chunks are done or nobody is left pending (until then, while its workers stop, it reads as
+ * before); a job that was never cancelled never reads CANCELLED.
  */
 
 import * as v from 'valibot';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
-export const JOB_STATUSES = ['QUEUED_FOR_PROCESSING', 'PROCESSING', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED'] as const;
+export const JOB_STATUSES = ['QUEUED_FOR_PROCESSING', 'PROCESSING', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED']);
+export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED']);
 
 export const CHUNK_SIZE = 1000;
 /** Above this many recipients a broadcast is a pollable job; at or below it, a queued bulk send. */
@@ -40,6 +42,8 @@ const jobCommon = {
   totalChunks: count,
   chunkSize: count,
   createdAt: v.string(),
+  /** Set once by the first cancel (cancel-job.ts); workers stop sending when they see it. */
+  cancelledAt: v.optional(v.string()),
 };
 const templateReference = v.object({ name: v.string(), language: v.string(), category: v.string(), id: v.string() });
 
@@ -91,6 +95,8 @@ export interface JobSummary {
   read: number;
   /** Unknown outcomes no event resolved within the window (UNCONFIRMED_AFTER_HOURS). */
   unconfirmed: number;
+  /** Never sent because the job was cancelled; present on cancelled jobs only (other answers stay as they were). */
+  cancelled?: number;
 }
 
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
@@ -130,6 +136,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     for (const [reason, count] of Object.entries(failuresByReason)) summary.failuresByReason[reason] = (summary.failuresByReason[reason] ?? 0) + count;
   };
 
+  let cancelled = 0;
   let anyStarted = false;
   let sentByChunkCounters = 0;
   for (const chunk of chunks) {
@@ -149,12 +156,16 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     summary.delivered += counts.delivered;
     summary.read += counts.read;
     summary.unconfirmed += counts.unconfirmed;
+    cancelled += counts.cancelled;
     addFailures(counts.failuresByReason);
   }
-  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed);
+  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled);
+  if (job.cancelledAt !== undefined) summary.cancelled = cancelled;
 
   let status: JobStatus;
-  if (summary.chunksDone >= job.totalChunks) {
+  if (job.cancelledAt !== undefined && (summary.chunksDone >= job.totalChunks || summary.pending === 0)) {
+    status = 'CANCELLED';
+  } else if (summary.chunksDone >= job.totalChunks) {
     // What the worker recorded, as before: a webhook failure after the send does not change the job's state.
     status = sentByChunkCounters === job.totalRecipients ? 'COMPLETED' : sentByChunkCounters === 0 ? 'FAILED' : 'COMPLETED_WITH_FAILURES';
   } else {

@@ -13,6 +13,8 @@ export interface ChunkReport {
   unknown: number;
   skipped: number;
   continued: number;
+  /** Never sent: the job was cancelled before their claim. */
+  cancelled?: number;
   chunkDone: boolean;
 }
 
@@ -33,6 +35,8 @@ export function tallyCodeOfOutcome(entry: Pick<LedgerEntry, 'status' | 'failureR
       return tallyCodes.failedOnSend(entry.failureReasonCode ?? DEFAULT_FAILURE_REASON);
     case 'UNKNOWN':
       return tallyCodes.unknown(new Date(entry.updatedAt));
+    case 'CANCELLED':
+      return tallyCodes.cancelled;
     case 'SENDING':
       return undefined;
   }
@@ -74,6 +78,9 @@ export class ChunkOutcomes {
     } else if (entry.status === 'FAILED') {
       countFailure(this.delta, entry.failureReasonCode);
       this.report.failed += 1;
+    } else if (entry.status === 'CANCELLED') {
+      // Withdrawn at its slot (the job was cancelled): counted by the tally, not by the live counters.
+      this.report.cancelled = (this.report.cancelled ?? 0) + 1;
     } else {
       this.delta.unknown += 1;
       this.report.unknown += 1;

@@ -105,6 +105,15 @@ export class InvalidListCursorError extends Error {
   }
 }
 
+/** A cancel of a job whose every chunk is done: there is nothing left to stop. */
+export class JobAlreadyFinishedError extends Error {
+  override readonly name = 'JobAlreadyFinishedError';
+  readonly code = 'JOB_ALREADY_FINISHED';
+  constructor(jobId: string, status: string) {
+    super(`Job ${jobId} has already finished (${status}); only a queued or running job can be cancelled`);
+  }
+}
+
 /** Said as 401 by the contract, without confirming whose job it is. */
 export class JobOfAnotherOrganizationError extends Error {
   override readonly name = 'JobOfAnotherOrganizationError';

@@ -26,7 +26,8 @@ export interface SenderDirectory {
   accountOf(organizationId: string, wabaId: string): Promise<{ accessToken: string; messagesPerSecond: number }>;
 }
 
-export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN';
+/** CANCELLED: claimed after the job was cancelled, never sent. */
+export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
 
 export interface LedgerEntry {
   index: number;
@@ -56,6 +57,10 @@ export interface BroadcastRepository {
    * last job returned when more may follow (eventually consistent on AWS: the job index).
    */
   listJobsOfOrganization(organizationId: string, query: JobListQuery): Promise<JobListPage>;
+  /** Sets the job's `cancelledAt` unless already set; the stored value (the first cancellation's time). Undefined when the job does not exist. */
+  cancelJob(jobId: string, now: Date): Promise<string | undefined>;
+  /** Whether the job has been cancelled (a consistent read of `cancelledAt` only: the worker asks it often). */
+  isCancelled(jobId: string): Promise<boolean>;
   getChunkProgress(jobId: string): Promise<ChunkProgress[]>;
   /** The chunks and every tally code of a job (consistent reads): what the status summary counts. */
   getJobProgress(jobId: string): Promise<JobProgress>;
@@ -71,8 +76,12 @@ export interface BroadcastRepository {
    * must send nothing.
    */
   markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean>;
-  /** Conditional write: only the first claim of a recipient succeeds. Written before the upstream call. */
-  claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult>;
+  /**
+   * Conditional write: only the first claim of a recipient succeeds. Written before the upstream call
+   * (`SENDING`), or, when a cancellation settles a chunk, directly as `CANCELLED`: a retry of that
+   * settling then finds finished entries, never claims it would take for a crashed send's.
+   */
+  claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as?: 'SENDING' | 'CANCELLED'): Promise<ClaimResult>;
   /** Moves a claimed entry to its outcome. Unknown → not retried. */
   recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void>;
   /** Marks entries left in SENDING by a crashed attempt as UNKNOWN, only if still SENDING. */

@@ -15,11 +15,16 @@
  * 4. settle chunk: recipients the time budget left over continue in a new message (the ledger
  *    keeps that safe to repeat); otherwise the chunk is reconciled from its ledger. On the last
  *    delivery of a message that keeps failing, abandonOutboundChunk accounts the rest as WORKER_ERROR.
+ *
+ * Cancellation (cancel-job.ts): before each send the lanes ask whether the job was cancelled (one
+ * read shared by the lanes, refreshed at most every CANCELLATION_REFRESH_MS). Once it was, no lane
+ * takes another recipient (sends already under way finish), and every recipient not yet claimed is
+ * claimed as CANCELLED, so the chunk settles; a chunk picked up after the cancel sends nothing.
  */
 import { announceJobCompletion, type JobCompletionPorts } from './announce-job-completion';
 import type { ChunkRecipient, OutboundMessage } from './chunk-message';
 import { ChunkOutcomes, countFailure, emptyDelta, type ChunkReport } from './chunk-outcomes';
-import type { BroadcastRepository, LedgerEntry, OutboundQueue, SenderDirectory } from './ports';
+import type { BroadcastRepository, Clock, LedgerEntry, OutboundQueue, SenderDirectory } from './ports';
 import { callbackDataOf } from '../delivery/callback-data';
 import { dispatchSend, openSendSession, type Dispatched, type SendSession, type SendingPorts } from '../sending/dispatch-send';
 import { templateMessageBody } from '../sending/message-bodies';
@@ -60,6 +65,38 @@ export function failureReasonOf(outcome: Rejection): string {
   return String(code);
 }
 
+/** The longest a worker's view of its job's cancellation may be stale (slow accounts). */
+export const CANCELLATION_REFRESH_MS = 250;
+/** The shortest (fast accounts: one consistent read of one attribute per this long per worker). */
+export const CANCELLATION_REFRESH_MIN_MS = 20;
+
+/**
+ * How often to re-read the cancellation: what the account's pace can start within it stays at half
+ * the worker's in-flight sends, so after a cancel is acknowledged at most the sends in flight at that
+ * moment and as many again go out (at 80/s with 16 in flight: every 100 ms, 8 sends).
+ */
+export const cancellationRefreshMs = (messagesPerSecond: number, maxInFlight: number): number =>
+  Math.min(CANCELLATION_REFRESH_MS, Math.max(CANCELLATION_REFRESH_MIN_MS, Math.floor((maxInFlight * 1000) / (2 * Math.max(1, messagesPerSecond)))));
+
+/** Whether the job is cancelled, read at most every `refreshMs`; concurrent askers share one read. */
+function cancellationWatch(broadcasts: Pick<BroadcastRepository, 'isCancelled'>, jobId: string, clock: Clock, refreshMs = CANCELLATION_REFRESH_MS): () => Promise<boolean> {
+  let cancelled = false;
+  let readAtMs = Number.NEGATIVE_INFINITY;
+  let reading: Promise<boolean> | undefined;
+  return async () => {
+    if (cancelled || clock.now().getTime() - readAtMs < refreshMs) return cancelled;
+    reading ??= broadcasts
+      .isCancelled(jobId)
+      .then((value) => {
+        cancelled = value;
+        readAtMs = clock.now().getTime();
+        return value;
+      })
+      .finally(() => (reading = undefined));
+    return reading;
+  };
+}
+
 export async function processOutboundChunk(
   dependencies: ProcessChunkDependencies,
   message: OutboundMessage,
@@ -70,7 +107,9 @@ export async function processOutboundChunk(
     // The job was discarded when queueing its other chunks failed: nothing of it may be sent.
     return { sent: 0, failed: 0, unknown: 0, skipped: message.recipients.length, continued: 0, chunkDone: true };
   }
+  if (await broadcasts.isCancelled(message.jobId)) return settleCancelled(dependencies, message, { sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, chunkDone: false });
   const account = await dependencies.senders.accountOf(message.organizationId, message.wabaId);
+  const isCancelled = cancellationWatch(broadcasts, message.jobId, clock, cancellationRefreshMs(account.messagesPerSecond, settings.maxInFlight));
   const session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: account.messagesPerSecond }, settings, chunkWorkerBudget(settings));
   const outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
   const budgetEnd = (): number => clock.now().getTime() + invocation.remainingTimeMs() - settings.safetyMarginMs;
@@ -82,14 +121,16 @@ export async function processOutboundChunk(
       firstSlot,
       startsInTime: (slot) => slot < budgetEnd(),
       send: () => dependencies.upstream.sendMessage(message.phoneNumberId, body, { accessToken: account.accessToken }),
+      stillWanted: async () => !(await isCancelled()),
     });
     outcomes.record(ledgerEntryOf(recipient, dispatched, clock.now()));
   };
 
   const pending = [...message.recipients];
-  await runLanes(session, settings.maxInFlight, pending, budgetEnd, outcomes, sendTo);
+  await runLanes(session, settings.maxInFlight, pending, budgetEnd, outcomes, sendTo, isCancelled);
   await outcomes.flush();
   if (outcomes.failure !== undefined) throw outcomes.failure;
+  if (pending.length > 0 && (await isCancelled())) return settleCancelled(dependencies, { ...message, recipients: pending }, outcomes.report);
   return settleChunk(dependencies, message, pending, outcomes.report);
 }
 
@@ -106,6 +147,7 @@ async function runLanes(
   budgetEnd: () => number,
   outcomes: ChunkOutcomes,
   sendTo: (recipient: ChunkRecipient, firstSlot: number) => Promise<void>,
+  isCancelled: () => Promise<boolean>,
 ): Promise<void> {
   const { slots } = session;
   const hasTimeFor = (): boolean => slots.peek() < budgetEnd();
@@ -113,7 +155,8 @@ async function runLanes(
     while (outcomes.failure === undefined && pending.length > 0 && hasTimeFor()) {
       try {
         const slot = await slots.take();
-        const recipient = outcomes.failure === undefined && slot < budgetEnd() ? pending.shift() : undefined;
+        // Asked after the wait for a slot, right before the claim and the send.
+        const recipient = outcomes.failure === undefined && slot < budgetEnd() && !(await isCancelled()) ? pending.shift() : undefined;
         if (!recipient) {
           slots.giveBack(slot);
           break;
@@ -173,6 +216,8 @@ function ledgerEntryOf([index, to]: ChunkRecipient, dispatched: Dispatched, now:
       return { ...base, status: 'UNKNOWN', failureReasonCode: `UNKNOWN_OUTCOME: ${dispatched.outcome.reason}` };
     case 'failed':
       return { ...base, status: 'FAILED', failureReasonCode: failureReasonOf(dispatched.rejection) };
+    case 'withdrawn':
+      return { ...base, status: 'CANCELLED' };
   }
 }
 
@@ -190,6 +235,41 @@ async function settleChunk(
   }
   report.chunkDone = (await dependencies.broadcasts.reconcileChunk(message.jobId, message.chunkIndex, dependencies.clock.now())).done;
   if (report.chunkDone) await announceIfLast(dependencies, message.jobId);
+  return report;
+}
+
+/** Claims written at once when a cancellation settles a chunk (up to 1,000 recipients). */
+const CANCEL_CLAIM_CONCURRENCY = 25;
+
+/**
+ * The job was cancelled: every recipient of `message` nobody claimed yet is claimed as CANCELLED
+ * (never sent; a claim someone holds stays theirs, a crashed one becomes UNKNOWN as always), and the
+ * chunk is reconciled, so the job finishes.
+ */
+async function settleCancelled(
+  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'events'>,
+  message: OutboundMessage,
+  report: ChunkReport,
+): Promise<ChunkReport> {
+  const { broadcasts, clock } = dependencies;
+  const { jobId, chunkIndex } = message;
+  const cancelled: LedgerEntry[] = [];
+  const remaining = [...message.recipients];
+  const claimNext = async (): Promise<void> => {
+    for (let recipient = remaining.shift(); recipient; recipient = remaining.shift()) {
+      const [index, to] = recipient;
+      // Claimed as CANCELLED at once: a retry of this settling (after a store fault) finds finished entries.
+      const claim = await broadcasts.claimRecipient(jobId, chunkIndex, index, to, clock.now(), 'CANCELLED');
+      if (claim.claimed) cancelled.push({ index, to, status: 'CANCELLED', attempts: 0, updatedAt: clock.now().toISOString() });
+      else if (await resolveStaleClaim(dependencies, message, index, claim.existing)) report.unknown += 1;
+      else report.skipped += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CANCEL_CLAIM_CONCURRENCY, remaining.length) }, claimNext));
+  if (cancelled.length > 0) await broadcasts.recordOutcomes(jobId, chunkIndex, cancelled.sort((a, b) => a.index - b.index));
+  report.cancelled = (report.cancelled ?? 0) + cancelled.length;
+  report.chunkDone = (await broadcasts.reconcileChunk(jobId, chunkIndex, clock.now())).done;
+  if (report.chunkDone) await announceIfLast(dependencies, jobId);
   return report;
 }
 

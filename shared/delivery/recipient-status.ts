@@ -18,8 +18,10 @@
  *   sweeper is needed and the window is a setting of the reader.
  * - A send that failed synchronously (Meta refused the call, or the platform refused the
  *   recipient) stays FAILED: no event can follow a message that was never accepted.
+ * - A recipient the job's cancellation reached before its send was claimed is CANCELLED: never
+ *   sent, so no event can follow either.
  */
-export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED'] as const;
+export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export type DeliveryStage = 'sent' | 'delivered' | 'read' | 'failed';
@@ -36,7 +38,7 @@ export interface DeliveryFacts {
 
 /** The send outcome recorded by the worker (absent: not claimed yet). */
 export interface SendOutcome {
-  status: 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN';
+  status: 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
   /** When the outcome was recorded (ISO). */
   updatedAt: string;
 }
@@ -45,6 +47,7 @@ export const DEFAULT_UNCONFIRMED_AFTER_MS = 24 * 3600 * 1000;
 
 export function recipientStatusOf(outcome: SendOutcome | undefined, facts: DeliveryFacts, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): RecipientStatus {
   if (outcome?.status === 'FAILED') return 'FAILED';
+  if (outcome?.status === 'CANCELLED') return 'CANCELLED';
   if (facts.readAt) return 'READ';
   if (facts.deliveredAt) return 'DELIVERED';
   if (facts.failedAt) return 'FAILED';
@@ -65,6 +68,7 @@ export function recipientStatusOf(outcome: SendOutcome | undefined, facts: Deliv
  *   2F:<meta code>      failed by webhook
  *   3D                  delivered
  *   4R                  read
+ *   9C                  cancelled: the job was cancelled before the recipient's send; never overridden
  *   9X:<reason>         failed synchronously (the ledger's failure reason); never overridden
  */
 export type TallyCode = string;
@@ -76,6 +80,7 @@ export const tallyCodes = {
   delivered: '3D',
   read: '4R',
   failedOnSend: (reason: string): TallyCode => `9X:${reason}`,
+  cancelled: '9C',
 } as const;
 
 /** Events set their code only when the stored one sorts below this rank (see tallyCodes). */
@@ -107,13 +112,15 @@ export interface DeliveryCounts {
   failed: number;
   unknown: number;
   unconfirmed: number;
+  /** Never sent: the job was cancelled first. */
+  cancelled: number;
   /** Reasons of both kinds of failures: the ledger's reason codes and Meta's error codes. */
   failuresByReason: Record<string, number>;
   /** Recipients with any code (the rest are pending). */
   accounted: number;
 }
 
-export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, failuresByReason: {}, accounted: 0 });
+export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, failuresByReason: {}, accounted: 0 });
 
 /** Adds one recipient's tally code to the counts. */
 export function countTallyCode(counts: DeliveryCounts, code: TallyCode, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): void {
@@ -146,6 +153,9 @@ export function countTallyCode(counts: DeliveryCounts, code: TallyCode, now: Dat
       return;
     case '9X':
       failure(code.slice(3));
+      return;
+    case '9C':
+      counts.cancelled += 1;
       return;
     default:
       counts.accounted -= 1;

@@ -81,6 +81,7 @@ const mappings: Readonly<Record<string, Mapping>> = {
   JOB_NOT_FOUND: { statusCode: 404, code: 'JOB_NOT_FOUND' },
   INVALID_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
   JOB_OF_ANOTHER_ORGANIZATION: { statusCode: 401, code: 'UNAUTHORIZED' },
+  JOB_ALREADY_FINISHED: { statusCode: 409, code: 'JOB_ALREADY_FINISHED' },
   IDEMPOTENCY_KEY_IN_PROGRESS: { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
   IDEMPOTENCY_KEY_REUSED: { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' },
   INVALID_IDEMPOTENCY_KEY: { statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' },

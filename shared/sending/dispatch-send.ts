@@ -56,7 +56,9 @@ export type Dispatched<O extends SendOutcome = SendOutcome> =
   | { kind: 'sent'; messageId: string; attempts: number }
   /** Not sent: rejected for good, out of attempts, or (after a retryable rejection) out of time. */
   | { kind: 'failed'; rejection: Rejection; attempts: number }
-  | { kind: 'unknown'; outcome: Extract<O, { kind: 'unknown' }>; attempts: number };
+  | { kind: 'unknown'; outcome: Extract<O, { kind: 'unknown' }>; attempts: number }
+  /** Not sent: the sender no longer wanted it when its slot came (a cancelled job). */
+  | { kind: 'withdrawn'; attempts: number };
 
 export interface SendRequest<O extends SendOutcome> {
   /** The first attempt's slot, already checked against the sender's time budget. */
@@ -64,6 +66,12 @@ export interface SendRequest<O extends SendOutcome> {
   /** Whether a retry on this slot still starts within the sender's time budget. */
   startsInTime: (slot: number) => boolean;
   send: () => Promise<O>;
+  /**
+   * Asked right before each attempt, after the slot's wait: false withdraws the send (nothing goes
+   * out). A cancelled job's claimed recipients may wait seconds for their slots; this keeps them
+   * from going out after the cancellation.
+   */
+  stillWanted?: () => Promise<boolean>;
 }
 
 export async function dispatchSend<O extends SendOutcome>(session: SendSession, request: SendRequest<O>): Promise<Dispatched<O>> {
@@ -78,6 +86,7 @@ export async function dispatchSend<O extends SendOutcome>(session: SendSession, 
     }
     const wait = slot - clock.now().getTime();
     if (wait > 0) await sleep(wait);
+    if (request.stillWanted && !(await request.stillWanted())) return { kind: 'withdrawn', attempts: attempt - 1 };
     const verdict = classifyOutcome(await request.send(), attempt, session.budget);
     switch (verdict.kind) {
       case 'sent':

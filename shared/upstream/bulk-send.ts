@@ -178,5 +178,8 @@ function resultOf(to: string, dispatched: Dispatched<BulkOutcome>): RecipientRes
       return { to, status: 'failed', error: contractErrorOf(dispatched.rejection.error), attempts: dispatched.attempts };
     case 'unknown':
       return { to, status: 'unknown', error: contractErrorOf(dispatched.outcome.error), attempts: dispatched.attempts };
+    case 'withdrawn':
+      // The bulk send never withdraws (it passes no stillWanted); were it to, nothing went out.
+      return { to, status: 'not_sent', error: contractErrorOf(notSentError()), attempts: dispatched.attempts };
   }
 }

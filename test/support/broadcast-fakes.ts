@@ -330,6 +330,19 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return matching.length > query.limit && last ? { jobs, next: { createdAt: last.createdAt, jobId: last.jobId } } : { jobs };
   }
 
+  async cancelJob(jobId: string, now: Date): Promise<string | undefined> {
+    this.touch('cancelJob');
+    const job = this.jobs.get(jobId);
+    if (!job) return undefined;
+    job.cancelledAt ??= now.toISOString();
+    return job.cancelledAt;
+  }
+
+  async isCancelled(jobId: string): Promise<boolean> {
+    this.touch('isCancelled');
+    return this.jobs.get(jobId)?.cancelledAt !== undefined;
+  }
+
   async getChunkProgress(jobId: string): Promise<ChunkProgress[]> {
     this.touch('getChunkProgress');
     return [...this.chunks.entries()]
@@ -395,12 +408,12 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return true;
   }
 
-  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult> {
+  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: 'SENDING' | 'CANCELLED' = 'SENDING'): Promise<ClaimResult> {
     this.touch('claimRecipient');
     const id = InMemoryBroadcastRepository.ledgerId(jobId, chunkIndex, index);
     const existing = this.ledger.get(id);
     if (existing) return { claimed: false, existing: copy(existing) };
-    this.ledger.set(id, { index, to, status: 'SENDING', attempts: 0, updatedAt: now.toISOString() });
+    this.ledger.set(id, { index, to, status: as, attempts: 0, updatedAt: now.toISOString() });
     return { claimed: true };
   }
 
@@ -438,7 +451,7 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     const sent = count('SENT');
     const failed = count('FAILED');
     const unknown = count('UNKNOWN');
-    if (sent + failed + unknown < chunk.recipientCount) return { done: false };
+    if (sent + failed + unknown + count('CANCELLED') < chunk.recipientCount) return { done: false };
     const failuresByReason: Record<string, number> = {};
     for (const reason of Object.keys(chunk.failuresByReason)) failuresByReason[reason] = 0;
     for (const entry of entries) {

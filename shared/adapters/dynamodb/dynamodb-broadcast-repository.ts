@@ -148,6 +148,33 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     return startKey !== undefined && last ? { jobs, next: { createdAt: last.createdAt, jobId: last.jobId } } : { jobs };
   }
 
+  async cancelJob(jobId: string, now: Date): Promise<string | undefined> {
+    try {
+      const result = await this.documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: jobKey(jobId),
+          // The first cancellation's time stays: repeating a cancel changes nothing.
+          UpdateExpression: 'SET cancelledAt = if_not_exists(cancelledAt, :now)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return String(result.Attributes?.cancelledAt ?? now.toISOString());
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async isCancelled(jobId: string): Promise<boolean> {
+    const result = await this.documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: jobKey(jobId), ProjectionExpression: 'cancelledAt', ConsistentRead: true }),
+    );
+    return typeof result.Item?.cancelledAt === 'string';
+  }
+
   async getChunkProgress(jobId: string): Promise<ChunkProgress[]> {
     const items = await this.queryAll({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :chunk)',
@@ -202,7 +229,7 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     }
   }
 
-  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date): Promise<ClaimResult> {
+  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: 'SENDING' | 'CANCELLED' = 'SENDING'): Promise<ClaimResult> {
     const key = ledgerKey(jobId, chunkIndex, index);
     // Marks this claim as ours: when the SDK retries the put after an attempt that was applied but
     // timed out, the retry fails its own condition, and must not be read as another worker's claim.
@@ -211,7 +238,7 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
       await this.documentClient.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: claimItem(jobId, chunkIndex, index, to, now, claimToken),
+          Item: claimItem(jobId, chunkIndex, index, to, now, claimToken, as),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -370,7 +397,7 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
       new GetCommand({ TableName: this.tableName, Key: chunkKey(jobId, chunkIndex), ConsistentRead: true }),
     );
     const recipientCount = Number(chunk.Item?.recipientCount ?? 0);
-    const counts = { SENT: 0, FAILED: 0, UNKNOWN: 0, SENDING: 0 };
+    const counts = { SENT: 0, FAILED: 0, UNKNOWN: 0, SENDING: 0, CANCELLED: 0 };
     const failuresByReason: Record<string, number> = {};
     const ledger = await this.queryAll({
       KeyConditionExpression: 'pk = :pk',
@@ -391,7 +418,8 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
       }
     }
 
-    const accounted = counts.SENT + counts.FAILED + counts.UNKNOWN;
+    // Cancelled recipients are settled too (never sent), so a cancelled job's chunks finish.
+    const accounted = counts.SENT + counts.FAILED + counts.UNKNOWN + counts.CANCELLED;
     // Only a complete ledger is the final truth; partial reads would race with other parts' live counters.
     if (accounted < recipientCount) return { done: false };
     // A worker that crashed between an outcome and its tally code left the code unwritten, and its

@@ -4,6 +4,7 @@
  *   pk JOB#<jobId>                 sk JOB            the job (+ gsi1: ORG#<org>#JOBS / createdAt)
  *   pk JOB#<jobId>                 sk CHUNK#<0000>   a chunk: recipientCount, live counters, doneAt
  *   pk LEDGER#<jobId>#<chunk>      sk R#<00000>      one recipient: SENDING → SENT | FAILED | UNKNOWN
+ *                                                    (or CANCELLED, claimed after the job's cancelledAt)
  *                                                    (+ gsi1: WAMID#<message id> / LEDGER)
  *   pk JOB#<jobId>                 sk TALLY#<0000>   50 recipients' status codes (r<00000> attributes,
  *                                                    shared/delivery/recipient-status.ts): the summary's counts
@@ -211,7 +212,7 @@ export const failureReasonsOf = (item: Item | undefined): string[] =>
 
 /* -------------------------------------------------------------- ledger */
 
-const ledgerStatusSchema = v.picklist(['SENDING', 'SENT', 'FAILED', 'UNKNOWN']);
+const ledgerStatusSchema = v.picklist(['SENDING', 'SENT', 'FAILED', 'UNKNOWN', 'CANCELLED']);
 const ledgerEntrySchema = v.object({
   index: v.pipe(v.number(), v.integer(), v.minValue(0)),
   to: v.string(),
@@ -225,8 +226,8 @@ const ledgerEntrySchema = v.object({
 const _ledgerEntryMatches: v.InferOutput<typeof ledgerEntrySchema> extends LedgerEntry ? true : never = true;
 void _ledgerEntryMatches;
 
-export function claimItem(jobId: string, chunkIndex: number, index: number, to: string, now: Date, claimToken: string): Item {
-  return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, status: 'SENDING', attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
+export function claimItem(jobId: string, chunkIndex: number, index: number, to: string, now: Date, claimToken: string, status: 'SENDING' | 'CANCELLED' = 'SENDING'): Item {
+  return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, status, attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
 }
 
 /**

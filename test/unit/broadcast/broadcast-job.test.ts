@@ -172,3 +172,41 @@ describe('summarizeJob with tally codes', () => {
     expect(summary).toMatchObject({ sent: 1, failed: 1, read: 1, failuresByReason: { '131050': 1 } });
   });
 });
+
+describe('summarizeJob of a cancelled job', () => {
+  const cancelledJob: BroadcastJob = { ...job, cancelledAt: '2026-03-01T09:00:05.000Z' };
+  const now = new Date('2026-03-01T09:01:00.000Z');
+  /** Codes for recipients [first, first + count). */
+  const codes = (first: number, count: number, code: string): Array<[number, string]> => Array.from({ length: count }, (_, offset) => [first + offset, code]);
+  const tally = (...groups: Array<Array<[number, string]>>) => ({ codes: groups.flat(), now, unconfirmedAfterMs: 24 * 3600 * 1000 });
+
+  it('reads CANCELLED once every chunk is done, counting the never-sent recipients as cancelled, apart from sent, failed and unknown', () => {
+    const result = summarizeJob(
+      cancelledJob,
+      [chunk(0, { started: true, done: true, sent: 300 }), chunk(1, { started: true, done: true })],
+      tally(codes(0, 300, tallyCodes.sent), codes(300, 2, tallyCodes.failedOnSend('131026')), codes(302, 1, tallyCodes.unknown(now)), codes(303, 1197, tallyCodes.cancelled)),
+    );
+    expect(result.status).toBe('CANCELLED');
+    expect(result.summary).toMatchObject({ sent: 300, failed: 2, unknown: 1, cancelled: 1197, pending: 0, chunksDone: 2, failuresByReason: { '131026': 2 } });
+    const { sent, failed, unknown, cancelled } = result.summary;
+    expect(sent + failed + unknown + cancelled!).toBe(job.totalRecipients);
+  });
+
+  it('reads CANCELLED when nobody is pending any more though a chunk is still settling', () => {
+    const result = summarizeJob(cancelledJob, [chunk(0, { started: true, done: true }), chunk(1, { started: true })], tally(codes(0, 100, tallyCodes.sent), codes(100, 1400, tallyCodes.cancelled)));
+    expect(result.status).toBe('CANCELLED');
+    expect(result.summary).toMatchObject({ sent: 100, cancelled: 1400, pending: 0 });
+  });
+
+  it('reads as before while its workers are still stopping (recipients pending, a chunk not done)', () => {
+    const result = summarizeJob(cancelledJob, [chunk(0, { started: true, done: true }), chunk(1)], tally(codes(0, 1000, tallyCodes.cancelled)));
+    expect(result.status).toBe('PROCESSING');
+    expect(result.summary).toMatchObject({ cancelled: 1000, pending: 500 });
+  });
+
+  it('leaves the summary of a job that was never cancelled as it was: no cancelled field', () => {
+    const result = summarizeJob(job, [chunk(0, { started: true, done: true, sent: 1000 }), chunk(1, { started: true, done: true, sent: 500 })], tally(codes(0, 1500, tallyCodes.sent)));
+    expect(result.status).toBe('COMPLETED');
+    expect(result.summary).not.toHaveProperty('cancelled');
+  });
+});

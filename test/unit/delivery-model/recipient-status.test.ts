@@ -18,6 +18,7 @@ const sent: SendOutcome = { status: 'SENT', updatedAt: hoursAgo(1) };
 describe('a recipient status from its send outcome and Meta events', () => {
   it('is PENDING before any claim or while the send is in flight', () => {
     expect(recipientStatusOf(undefined, {}, now)).toBe('PENDING');
+    expect(recipientStatusOf({ status: 'CANCELLED', updatedAt: hoursAgo(30) }, {}, now)).toBe('CANCELLED');
     expect(recipientStatusOf({ status: 'SENDING', updatedAt: hoursAgo(0) }, {}, now)).toBe('PENDING');
   });
 
@@ -100,9 +101,13 @@ describe('tally codes', () => {
     expect(converge(tallyCodes.failedOnSend('131026'), ['read'], true)).toBe('9X:131026');
   });
 
+  it('never lets an event override a cancelled recipient (never sent)', () => {
+    expect(converge(tallyCodes.cancelled, ['sent', 'failed', 'delivered', 'read'], true)).toBe('9C');
+  });
+
   it('count a recipient once, in the summary fields the design names', () => {
     const counts = emptyDeliveryCounts();
-    for (const code of ['1S', '3D', '4R', '2F:131049', '9X:INVALID_PHONE_NUMBER', tallyCodes.unknown(new Date(now.getTime() - 3600_000)), tallyCodes.unknown(new Date(now.getTime() - 25 * 3600_000))]) {
+    for (const code of ['1S', '3D', '4R', '2F:131049', '9X:INVALID_PHONE_NUMBER', '9C', tallyCodes.unknown(new Date(now.getTime() - 3600_000)), tallyCodes.unknown(new Date(now.getTime() - 25 * 3600_000))]) {
       countTallyCode(counts, code, now);
     }
     expect(counts).toEqual({
@@ -112,8 +117,9 @@ describe('tally codes', () => {
       failed: 2,
       unknown: 1,
       unconfirmed: 1,
+      cancelled: 1,
       failuresByReason: { '131049': 1, INVALID_PHONE_NUMBER: 1 },
-      accounted: 7,
+      accounted: 8,
     });
   });
 

@@ -1,0 +1,31 @@
+/**
+ * Cancel a broadcast job (docs/BROADCAST.md "Cancelling"). Marks the job with `cancelledAt` once
+ * (a repeat changes nothing and answers the same); the chunk workers see the mark before their
+ * next send and account every recipient not yet claimed as CANCELLED (process-outbound-chunk.ts).
+ * The caller may cancel exactly the jobs whose status it may read, with the same answers otherwise.
+ */
+import { TERMINAL_STATUSES, summarizeJob, type JobSummary } from './broadcast-job';
+import { JobAlreadyFinishedError, JobNotFoundError } from './errors';
+import { readableJob, type StatusReading } from './get-job-status';
+import type { ScopedCaller } from './key-scope';
+import type { BroadcastRepository } from './ports';
+
+export interface CancelledJobView {
+  jobId: string;
+  status: 'CANCELLED';
+  summary: JobSummary;
+}
+
+export async function cancelJob(broadcasts: BroadcastRepository, caller: ScopedCaller, jobId: string, reading: StatusReading): Promise<CancelledJobView> {
+  let job = await readableJob(broadcasts, caller, jobId);
+  const progress = await broadcasts.getJobProgress(jobId);
+  const tally = { codes: progress.tally, ...reading };
+  if (job.cancelledAt === undefined) {
+    const { status } = summarizeJob(job, progress.chunks, tally);
+    if (TERMINAL_STATUSES.has(status)) throw new JobAlreadyFinishedError(jobId, status);
+    const cancelledAt = await broadcasts.cancelJob(jobId, reading.now);
+    if (cancelledAt === undefined) throw new JobNotFoundError(jobId);
+    job = { ...job, cancelledAt };
+  }
+  return { jobId, status: 'CANCELLED', summary: summarizeJob(job, progress.chunks, tally).summary };
+}
