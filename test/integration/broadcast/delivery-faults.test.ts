@@ -332,7 +332,7 @@ describe('delivery under faults', () => {
     expect(expectAtMostOnceEach(data)).toBe(k + (total - recorded - interrupted));
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(k + (total - recorded - interrupted));
     const finalLedger = await ledgerCounts(jobId);
-    expect(finalLedger.counts).toEqual({ SENT: total - interrupted, FAILED: 0, UNKNOWN: interrupted, SENDING: 0 });
+    expect(finalLedger.counts).toEqual({ SENT: total - interrupted, FAILED: 0, UNKNOWN: interrupted, SENDING: 0, CANCELLED: 0 });
     const byRecipient = acceptedByRecipient(runtime);
     const sentButNotDelivered = [...finalLedger.ledger.values()].filter((entry) => entry.status === 'SENT' && !byRecipient.has(entry.to));
     expect(sentButNotDelivered).toEqual([]);
