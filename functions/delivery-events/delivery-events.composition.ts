@@ -40,7 +40,6 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       templates: templateStatusSinkSection(context, dynamoDb),
       optOuts: optOutRecorderSection(context, dynamoDb),
       events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
-      now: value(() => context.clock.now()),
       log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),
     }),
     get redelivery() {

@@ -47,8 +47,6 @@ export interface DeliveryEventPorts {
    * organization's webhook endpoints. Absent: nothing is published.
    */
   events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
-  /** When events are published (their `createdAt`). */
-  now?: () => Date;
   /** Ownership of received message ids for the /upstream wrapper (ReceivedMessageIds in shared/upstream/ports.ts). */
   receivedIds?: { recordReceivedMessageId(organizationId: string, wabaId: string, phoneNumberId: string, messageId: string): Promise<void> };
   log: DeliveryEventLog;
@@ -97,7 +95,7 @@ export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown
     }
     return found;
   };
-  const context: BatchContext = { ports, report, jobOwnerOf: (jobId) => cached(jobOwners, jobId, () => ports.ledger.jobOwner(jobId)) };
+  const context: BatchContext = { ports, report, receivedAt, jobOwnerOf: (jobId) => cached(jobOwners, jobId, () => ports.ledger.jobOwner(jobId)) };
 
   const tasks: Array<() => Promise<void>> = [];
   for (const change of parsed.changes) {
@@ -116,6 +114,8 @@ export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown
 interface BatchContext {
   ports: DeliveryEventPorts;
   report: WebhookBatchReport;
+  /** When the webhook reached the platform: the `createdAt` of the customer events it gives rise to (the same on a redelivery). */
+  receivedAt: Date;
   jobOwnerOf(jobId: string): Promise<JobOwner>;
 }
 
@@ -148,7 +148,7 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
         await ports.inbound.recordInbound(found.organizationId, message);
         // The organization may now reply to, react to or mark read this id through /upstream.
         await ports.receivedIds?.recordReceivedMessageId(found.organizationId, found.wabaId, message.phoneNumberId, message.messageId);
-        await publish(ports, found.organizationId, (now) => messageReceivedEvent(message, now));
+        await publish(context, found.organizationId, (now) => messageReceivedEvent(message, now));
         report.inbound += 1;
       }, unowned('inbound', { messageId: message.messageId })),
     ),
@@ -168,7 +168,7 @@ async function applyTemplateChange(context: BatchContext, change: TemplateStatus
     return;
   }
   await ports.templates.recordTemplateStatus(found.organizationId, change.update);
-  await publish(ports, found.organizationId, (now) => templateStatusEvent(change.update, now));
+  await publish(context, found.organizationId, (now) => templateStatusEvent(change.update, now));
   report.templates += 1;
 }
 
@@ -193,7 +193,7 @@ async function applyStatus(context: BatchContext, phoneNumberId: string, owner: 
       report.applied += 1;
       await recordOptOutOf(ports, owner.organizationId, event);
       const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index };
-      await publish(ports, owner.organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
+      await publish(context, owner.organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
     } else {
       report.notFound += 1;
       ports.log.warn('dropped: ledger entry not found', { ...ids, jobId: location.jobId, chunkIndex: location.chunkIndex, index: location.index });
@@ -210,7 +210,7 @@ async function applyStatus(context: BatchContext, phoneNumberId: string, owner: 
   if (result === 'applied') {
     report.applied += 1;
     await recordOptOutOf(ports, owner.organizationId, event);
-    await publish(ports, owner.organizationId, (now) => messageStatusEvent({ kind: 'upstream' }, event, phoneNumberId, now));
+    await publish(context, owner.organizationId, (now) => messageStatusEvent({ kind: 'upstream' }, event, phoneNumberId, now));
   } else {
     report.notFound += 1;
     if (reference?.kind === 'upstream-send') report.upstreamNotYetRecorded += 1;
@@ -232,8 +232,8 @@ async function recordOptOutOf(ports: DeliveryEventPorts, organizationId: string,
  * After the record was applied, so a crash in between re-applies (harmlessly) and publishes on the
  * redelivery: at least once, with the same event id.
  */
-async function publish(ports: DeliveryEventPorts, organizationId: string, build: (now: Date) => CustomerEvent): Promise<void> {
-  if (ports.events) await ports.events.publish(organizationId, build(ports.now?.() ?? new Date()));
+async function publish({ ports, receivedAt }: BatchContext, organizationId: string, build: (createdAt: Date) => CustomerEvent): Promise<void> {
+  if (ports.events) await ports.events.publish(organizationId, build(receivedAt));
 }
 
 /**
