@@ -2,7 +2,10 @@
  * A broadcast job and how its state is derived from its chunks.
  *
  * States (documented in docs/BROADCAST.md):
- *   QUEUED_FOR_PROCESSING → PROCESSING → COMPLETED | COMPLETED_WITH_FAILURES | FAILED
+ *   [SCHEDULED →] QUEUED_FOR_PROCESSING → PROCESSING [⇄ PAUSED] → COMPLETED | COMPLETED_WITH_FAILURES | FAILED
+ * SCHEDULED: accepted with `scheduledAt`, its chunk messages held until it fires (schedule-job.ts).
+ * PAUSED: its template stopped being APPROVED while it ran; workers hold the rest until it is
+ * approved again or the pause times out (the rest then fail TEMPLATE_PAUSED).
  * The 202 answer says PROCESSING (the contract's word for an accepted job); a status read
  * before any worker has started says QUEUED_FOR_PROCESSING. A cancelled job reads CANCELLED once
  * its chunks are done or nobody is left pending (until then, while its workers stop, it reads as
@@ -13,7 +16,7 @@ import * as v from 'valibot';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
-export const JOB_STATUSES = ['QUEUED_FOR_PROCESSING', 'PROCESSING', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'] as const;
+export const JOB_STATUSES = ['SCHEDULED', 'QUEUED_FOR_PROCESSING', 'PROCESSING', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED']);
@@ -44,6 +47,14 @@ const jobCommon = {
   createdAt: v.string(),
   /** Set once by the first cancel (cancel-job.ts); workers stop sending when they see it. */
   cancelledAt: v.optional(v.string()),
+  /** Accepted for later: when its chunk messages are to be queued (absent: queued at accept). */
+  scheduledAt: v.optional(v.string()),
+  /** A scheduled job's firing: when its held chunk messages were queued. */
+  firedAt: v.optional(v.string()),
+  /** Set while the job's template is not sendable (PAUSED / DISABLED by Meta); removed on resume. */
+  pausedAt: v.optional(v.string()),
+  /** Why the job is paused, e.g. `TEMPLATE_PAUSED` (the template's state as Meta reports it). */
+  pauseReason: v.optional(v.string()),
 };
 const templateReference = v.object({ name: v.string(), language: v.string(), category: v.string(), id: v.string() });
 
@@ -160,6 +171,11 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     addFailures(counts.failuresByReason);
   }
   summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled);
+  // A scheduled job cancelled before it fired never queues anything: everyone still pending is cancelled.
+  if (job.cancelledAt !== undefined && isAwaitingFiring(job)) {
+    cancelled += summary.pending;
+    summary.pending = 0;
+  }
   if (job.cancelledAt !== undefined) summary.cancelled = cancelled;
 
   let status: JobStatus;
@@ -168,8 +184,15 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
   } else if (summary.chunksDone >= job.totalChunks) {
     // What the worker recorded, as before: a webhook failure after the send does not change the job's state.
     status = sentByChunkCounters === job.totalRecipients ? 'COMPLETED' : sentByChunkCounters === 0 ? 'FAILED' : 'COMPLETED_WITH_FAILURES';
+  } else if (isAwaitingFiring(job)) {
+    status = 'SCHEDULED';
+  } else if (job.pausedAt !== undefined) {
+    status = 'PAUSED';
   } else {
     status = anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
   }
   return { status, summary };
 }
+
+/** A scheduled job whose time has not fired yet: nothing of it is queued. */
+export const isAwaitingFiring = (job: BroadcastJob): boolean => job.scheduledAt !== undefined && job.firedAt === undefined;

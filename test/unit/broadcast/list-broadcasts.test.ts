@@ -226,7 +226,7 @@ describe('broadcastsQuerySchema', () => {
   });
 
   it('names the field and the rule', () => {
-    expect(messageOf({ status: 'DONE' })).toBe('status must be one of QUEUED_FOR_PROCESSING, PROCESSING, COMPLETED, COMPLETED_WITH_FAILURES, FAILED, CANCELLED');
+    expect(messageOf({ status: 'DONE' })).toBe('status must be one of SCHEDULED, QUEUED_FOR_PROCESSING, PROCESSING, PAUSED, COMPLETED, COMPLETED_WITH_FAILURES, FAILED, CANCELLED');
     expect(messageOf({ limit: '0' })).toBe('limit must be a whole number from 1 to 100');
     expect(messageOf({ limit: '101' })).toBe('limit must be a whole number from 1 to 100');
     expect(messageOf({ limit: 'ten' })).toBe('limit must be a whole number from 1 to 100');
