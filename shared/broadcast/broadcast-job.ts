@@ -55,6 +55,8 @@ const jobCommon = {
   pausedAt: v.optional(v.string()),
   /** Why the job is paused, e.g. `TEMPLATE_PAUSED` (the template's state as Meta reports it). */
   pauseReason: v.optional(v.string()),
+  /** While paused: when the remaining recipients fail TEMPLATE_PAUSED unless the template is approved again. */
+  pauseFailsAt: v.optional(v.string()),
 };
 const templateReference = v.object({ name: v.string(), language: v.string(), category: v.string(), id: v.string() });
 

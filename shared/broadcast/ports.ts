@@ -41,6 +41,30 @@ export interface LedgerEntry {
 
 export type ClaimResult = { claimed: true } | { claimed: false; existing: LedgerEntry };
 
+/**
+ * What a claim writes: SENDING before the upstream call, or a final state written at once when the
+ * worker settles recipients it will never send (a cancellation: CANCELLED; a template pause that
+ * timed out: FAILED with its reason), so a retry of that settling finds finished entries.
+ */
+export type ClaimState = 'SENDING' | 'CANCELLED' | { status: 'FAILED'; failureReasonCode: string };
+
+/** A job held because its template is not sendable (set by the first worker that saw it; removed on resume). */
+export interface JobPause {
+  /** ISO time the job was paused. */
+  pausedAt: string;
+  /** e.g. TEMPLATE_PAUSED, TEMPLATE_DISABLED. */
+  reason: string;
+  /** ISO time after which its remaining recipients fail TEMPLATE_PAUSED. */
+  failsAt: string;
+}
+
+/** What a chunk worker re-reads while it sends: whether to go on. */
+export interface JobControl {
+  cancelled: boolean;
+  createdAt: string;
+  pause?: JobPause;
+}
+
 export interface BroadcastRepository {
   /**
    * Idempotent: a job id that exists keeps its items and progress; `created` says whether this call wrote the job.
@@ -61,6 +85,12 @@ export interface BroadcastRepository {
   cancelJob(jobId: string, now: Date): Promise<string | undefined>;
   /** Whether the job has been cancelled (a consistent read of `cancelledAt` only: the worker asks it often). */
   isCancelled(jobId: string): Promise<boolean>;
+  /** Cancellation, creation time and pause of the job (a consistent read of those attributes only: the worker asks it often). Undefined: no such job. */
+  readJobControl(jobId: string): Promise<JobControl | undefined>;
+  /** Sets the pause unless one is set (the first pauser wins); the stored pause. Undefined when the job does not exist. */
+  pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined>;
+  /** Removes the pause that was set at `pausedAt` (never a later one); true when this call removed it. */
+  resumeJob(jobId: string, pausedAt: string): Promise<boolean>;
   getChunkProgress(jobId: string): Promise<ChunkProgress[]>;
   /** The chunks and every tally code of a job (consistent reads): what the status summary counts. */
   getJobProgress(jobId: string): Promise<JobProgress>;
@@ -81,7 +111,13 @@ export interface BroadcastRepository {
    * (`SENDING`), or, when a cancellation settles a chunk, directly as `CANCELLED`: a retry of that
    * settling then finds finished entries, never claims it would take for a crashed send's.
    */
-  claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as?: 'SENDING' | 'CANCELLED'): Promise<ClaimResult>;
+  claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as?: ClaimState): Promise<ClaimResult>;
+  /**
+   * Deletes a claim still in SENDING: its send was refused by Meta without being sent (a paused or
+   * disabled template, 132015/132016), so the recipient can be claimed and sent after the resume.
+   * True when this call deleted it.
+   */
+  releaseClaim(jobId: string, chunkIndex: number, index: number): Promise<boolean>;
   /** Moves a claimed entry to its outcome. Unknown → not retried. */
   recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void>;
   /** Marks entries left in SENDING by a crashed attempt as UNKNOWN, only if still SENDING. */
@@ -211,6 +247,8 @@ export interface TemplateStates {
   record(wabaId: string, state: TemplateState): Promise<boolean>;
   /** Every recorded state of the account's templates (strongly consistent). */
   statesOf(wabaId: string): Promise<TemplateState[]>;
+  /** The recorded state of one template (strongly consistent); undefined when none is recorded. */
+  stateOf(wabaId: string, name: string, language: string): Promise<TemplateState | undefined>;
 }
 
 /**

@@ -16,6 +16,9 @@ import type {
   BroadcastRepository,
   ChunkRecipientRecords,
   ClaimResult,
+  ClaimState,
+  JobControl,
+  JobPause,
   JobListPage,
   JobListPosition,
   JobListQuery,
@@ -31,6 +34,8 @@ import type {
   SenderDirectory,
   Sender,
   ServiceWindow,
+  TemplateState,
+  TemplateStates,
 } from '../../shared/broadcast/ports';
 import type { TemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
 import type { CloudApiClient, SendOutcome, SendPacer, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../shared/sending/ports';
@@ -343,6 +348,34 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return this.jobs.get(jobId)?.cancelledAt !== undefined;
   }
 
+  async readJobControl(jobId: string): Promise<JobControl | undefined> {
+    this.touch('readJobControl');
+    const job = this.jobs.get(jobId);
+    if (!job) return undefined;
+    const pause = job.pausedAt !== undefined ? { pausedAt: job.pausedAt, reason: job.pauseReason ?? '', failsAt: job.pauseFailsAt ?? '' } : undefined;
+    return { cancelled: job.cancelledAt !== undefined, createdAt: job.createdAt, ...(pause ? { pause } : {}) };
+  }
+
+  async pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined> {
+    this.touch('pauseJob');
+    const job = this.jobs.get(jobId);
+    if (!job) return undefined;
+    job.pausedAt ??= pause.pausedAt;
+    job.pauseReason ??= pause.reason;
+    job.pauseFailsAt ??= pause.failsAt;
+    return { pausedAt: job.pausedAt, reason: job.pauseReason, failsAt: job.pauseFailsAt };
+  }
+
+  async resumeJob(jobId: string, pausedAt: string): Promise<boolean> {
+    this.touch('resumeJob');
+    const job = this.jobs.get(jobId);
+    if (job?.pausedAt !== pausedAt) return false;
+    delete job.pausedAt;
+    delete job.pauseReason;
+    delete job.pauseFailsAt;
+    return true;
+  }
+
   async getChunkProgress(jobId: string): Promise<ChunkProgress[]> {
     this.touch('getChunkProgress');
     return [...this.chunks.entries()]
@@ -408,13 +441,22 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     return true;
   }
 
-  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: 'SENDING' | 'CANCELLED' = 'SENDING'): Promise<ClaimResult> {
+  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: ClaimState = 'SENDING'): Promise<ClaimResult> {
     this.touch('claimRecipient');
     const id = InMemoryBroadcastRepository.ledgerId(jobId, chunkIndex, index);
     const existing = this.ledger.get(id);
     if (existing) return { claimed: false, existing: copy(existing) };
-    this.ledger.set(id, { index, to, status: as, attempts: 0, updatedAt: now.toISOString() });
+    const state = typeof as === 'string' ? { status: as } : { status: as.status, failureReasonCode: as.failureReasonCode };
+    this.ledger.set(id, { index, to, ...state, attempts: 0, updatedAt: now.toISOString() });
     return { claimed: true };
+  }
+
+  async releaseClaim(jobId: string, chunkIndex: number, index: number): Promise<boolean> {
+    this.touch('releaseClaim');
+    const id = InMemoryBroadcastRepository.ledgerId(jobId, chunkIndex, index);
+    if (this.ledger.get(id)?.status !== 'SENDING') return false;
+    this.ledger.delete(id);
+    return true;
   }
 
   async recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void> {
@@ -619,5 +661,30 @@ export class RecordedServiceWindow implements ServiceWindow {
     const key = `${organizationId}#${senderPhoneNumber}#${customerPhoneNumber}`;
     this.reads.push(key);
     return this.lastInbound.get(key);
+  }
+}
+
+/** The template-states adapter's semantics in memory: the newest event per template and language wins. */
+export class InMemoryTemplateStates implements TemplateStates {
+  readonly states = new Map<string, TemplateState>();
+  reads = 0;
+
+  async record(wabaId: string, state: TemplateState): Promise<boolean> {
+    const key = `${wabaId}#${state.name}#${state.language}`;
+    const current = this.states.get(key);
+    if (current && current.at.getTime() >= state.at.getTime()) return false;
+    this.states.set(key, { ...state });
+    return true;
+  }
+
+  async statesOf(wabaId: string): Promise<TemplateState[]> {
+    this.reads += 1;
+    return [...this.states.entries()].filter(([key]) => key.startsWith(`${wabaId}#`)).map(([, state]) => ({ ...state }));
+  }
+
+  async stateOf(wabaId: string, name: string, language: string): Promise<TemplateState | undefined> {
+    this.reads += 1;
+    const state = this.states.get(`${wabaId}#${name}#${language}`);
+    return state && { ...state };
   }
 }

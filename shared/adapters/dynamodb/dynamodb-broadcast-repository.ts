@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -20,6 +21,9 @@ import type {
   BroadcastRepository,
   ChunkRecipientRecords,
   ClaimResult,
+  ClaimState,
+  JobControl,
+  JobPause,
   JobListPage,
   JobListQuery,
   JobProgress,
@@ -175,6 +179,58 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     return typeof result.Item?.cancelledAt === 'string';
   }
 
+  async readJobControl(jobId: string): Promise<JobControl | undefined> {
+    const { Item: item } = await this.documentClient.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: jobKey(jobId),
+        ProjectionExpression: 'createdAt, cancelledAt, pausedAt, pauseReason, pauseFailsAt',
+        ConsistentRead: true,
+      }),
+    );
+    if (!item) return undefined;
+    const pause = pauseOf(item);
+    return { cancelled: typeof item.cancelledAt === 'string', createdAt: String(item.createdAt), ...(pause ? { pause } : {}) };
+  }
+
+  async pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined> {
+    try {
+      const result = await this.documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: jobKey(jobId),
+          // The first pauser wins: a pause already set keeps its time, reason and deadline.
+          UpdateExpression: 'SET pausedAt = if_not_exists(pausedAt, :at), pauseReason = if_not_exists(pauseReason, :reason), pauseFailsAt = if_not_exists(pauseFailsAt, :failsAt)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': pause.pausedAt, ':reason': pause.reason, ':failsAt': pause.failsAt },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return pauseOf(result.Attributes ?? {}) ?? pause;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async resumeJob(jobId: string, pausedAt: string): Promise<boolean> {
+    try {
+      await this.documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: jobKey(jobId),
+          UpdateExpression: 'REMOVE pausedAt, pauseReason, pauseFailsAt',
+          ConditionExpression: 'pausedAt = :at',
+          ExpressionAttributeValues: { ':at': pausedAt },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
   async getChunkProgress(jobId: string): Promise<ChunkProgress[]> {
     const items = await this.queryAll({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :chunk)',
@@ -229,7 +285,7 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     }
   }
 
-  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: 'SENDING' | 'CANCELLED' = 'SENDING'): Promise<ClaimResult> {
+  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: ClaimState = 'SENDING'): Promise<ClaimResult> {
     const key = ledgerKey(jobId, chunkIndex, index);
     // Marks this claim as ours: when the SDK retries the put after an attempt that was applied but
     // timed out, the retry fails its own condition, and must not be read as another worker's claim.
@@ -326,6 +382,24 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
         batch = (result.UnprocessedItems?.[this.tableName] ?? []) as typeof batch;
         if (attempt > 8 && batch.length > 0) throw new Error(exhausted);
       }
+    }
+  }
+
+  async releaseClaim(jobId: string, chunkIndex: number, index: number): Promise<boolean> {
+    try {
+      await this.documentClient.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: ledgerKey(jobId, chunkIndex, index),
+          ConditionExpression: '#status = :sending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':sending': 'SENDING' },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
     }
   }
 
@@ -449,4 +523,12 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     );
     return { done: true };
   }
+}
+
+/** The pause stored on a job item, when all of its fields are. */
+function pauseOf(item: Record<string, unknown>): JobPause | undefined {
+  const { pausedAt, pauseReason, pauseFailsAt } = item;
+  return typeof pausedAt === 'string' && typeof pauseReason === 'string' && typeof pauseFailsAt === 'string'
+    ? { pausedAt, reason: pauseReason, failsAt: pauseFailsAt }
+    : undefined;
 }

@@ -4,7 +4,7 @@
  * conditional put keeps the newest event: an older or repeated one changes nothing. Items expire
  * after 30 days; the catalog only needs them until its cached list is read again (a minute).
  */
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { TemplateState, TemplateStates } from '../../broadcast/ports';
 import { classifyStoreFaults, isConditionalCheckFailure } from './dynamodb-errors';
@@ -64,6 +64,13 @@ export class DynamoDbTemplateStates implements TemplateStates {
       if (isConditionalCheckFailure(error)) return false;
       throw error;
     }
+  }
+
+  async stateOf(wabaId: string, name: string, language: string): Promise<TemplateState | undefined> {
+    const { Item: item } = await this.documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: messagingKeys.templateState(wabaId, name, language), ConsistentRead: true }),
+    );
+    return item ? decodeState(item) : undefined;
   }
 
   async statesOf(wabaId: string): Promise<TemplateState[]> {

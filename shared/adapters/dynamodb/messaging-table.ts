@@ -25,7 +25,7 @@
  */
 import * as v from 'valibot';
 import { broadcastJobSchema, type BroadcastJob, type ChunkProgress } from '../../broadcast/broadcast-job';
-import type { LedgerEntry } from '../../broadcast/ports';
+import type { ClaimState, LedgerEntry } from '../../broadcast/ports';
 import type { JobRecipient } from '../../broadcast/ports';
 import type { StatusEvent } from '../../delivery/ports';
 import { TALLY_BUCKET_SIZE, type DeliveryFacts, type DeliveryStage, type TallyCode } from '../../delivery/recipient-status';
@@ -226,8 +226,9 @@ const ledgerEntrySchema = v.object({
 const _ledgerEntryMatches: v.InferOutput<typeof ledgerEntrySchema> extends LedgerEntry ? true : never = true;
 void _ledgerEntryMatches;
 
-export function claimItem(jobId: string, chunkIndex: number, index: number, to: string, now: Date, claimToken: string, status: 'SENDING' | 'CANCELLED' = 'SENDING'): Item {
-  return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, status, attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
+export function claimItem(jobId: string, chunkIndex: number, index: number, to: string, now: Date, claimToken: string, as: ClaimState = 'SENDING'): Item {
+  const state = typeof as === 'string' ? { status: as } : { status: as.status, failureReasonCode: as.failureReasonCode };
+  return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, ...state, attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
 }
 
 /**

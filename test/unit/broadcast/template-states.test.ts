@@ -1,30 +1,10 @@
 import { TemplateNotApprovedError } from '../../../shared/broadcast/errors';
-import type { TemplateState, TemplateStates } from '../../../shared/broadcast/ports';
 import { selectTemplate } from '../../../shared/broadcast/send-template-broadcast';
 import type { TemplateBroadcastRequest } from '../../../shared/broadcast/template-broadcast.schema';
 import { overlayTemplateStates, TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { BroadcastTemplateStatusSink } from '../../../shared/module-bridges/broadcast-template-status-sink';
 import { fixedClock } from '../../../shared/ports/clock';
-import { ScriptedCloudApi, template } from '../../support/broadcast-fakes';
-
-/** The adapter's semantics in memory: the newest event per template and language wins. */
-class InMemoryTemplateStates implements TemplateStates {
-  readonly states = new Map<string, TemplateState>();
-  reads = 0;
-
-  async record(wabaId: string, state: TemplateState): Promise<boolean> {
-    const key = `${wabaId}#${state.name}#${state.language}`;
-    const current = this.states.get(key);
-    if (current && current.at.getTime() >= state.at.getTime()) return false;
-    this.states.set(key, { ...state });
-    return true;
-  }
-
-  async statesOf(wabaId: string): Promise<TemplateState[]> {
-    this.reads += 1;
-    return [...this.states.entries()].filter(([key]) => key.startsWith(`${wabaId}#`)).map(([, state]) => ({ ...state }));
-  }
-}
+import { InMemoryTemplateStates, ScriptedCloudApi, template } from '../../support/broadcast-fakes';
 
 const START = '2026-03-01T09:00:00.000Z';
 const secondsAfterStart = (seconds: number) => new Date(Date.parse(START) + seconds * 1000);
