@@ -1,9 +1,9 @@
-/** chunk-worker: tenancy (read, token key), messaging (readWrite), the outbound queue it consumes, the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
+/** chunk-worker: tenancy (read, token key), messaging (readWrite: jobs, ledger, pacer, template states), the outbound queue it consumes, the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
 import type { ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
 import { cloudApiSection } from '../composition/cloud-api.section';
 import { lazyPorts, sleep, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
-import { broadcastRepositorySection, sendPacerSection } from '../composition/messaging.section';
+import { broadcastRepositorySection, sendPacerSection, templateStatesSection } from '../composition/messaging.section';
 import { senderDirectorySection } from '../composition/module-bridges.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
 import { tenancySection } from '../composition/tenancy.section';
@@ -19,6 +19,7 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
     senders: senderDirectorySection(context, tenancy),
     broadcasts: broadcastRepositorySection(context, dynamoDb),
     queue: outboundQueueSection(context),
+    templateStates: templateStatesSection(context, dynamoDb),
     upstream: () => cloudApiSection(context).upstream,
     pacer: sendPacerSection(context, dynamoDb),
     clock: value(context.clock),
@@ -31,6 +32,8 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
       safetyMarginMs: worker.safetyMarginMs,
       outcomeBatchSize: 25,
       flushIntervalMs: 250,
+      pauseRecheckSeconds: worker.pauseRecheckSeconds,
+      templatePauseTimeoutMs: worker.templatePauseTimeoutMs,
     }),
   });
 }

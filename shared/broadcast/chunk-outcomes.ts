@@ -15,6 +15,8 @@ export interface ChunkReport {
   continued: number;
   /** Never sent: the job was cancelled before their claim. */
   cancelled?: number;
+  /** Not sent yet: the job's template is paused; re-queued for after the resume. */
+  held?: number;
   chunkDone: boolean;
 }
 

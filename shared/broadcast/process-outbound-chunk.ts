@@ -20,11 +20,20 @@
  * read shared by the lanes, refreshed at most every CANCELLATION_REFRESH_MS). Once it was, no lane
  * takes another recipient (sends already under way finish), and every recipient not yet claimed is
  * claimed as CANCELLED, so the chunk settles; a chunk picked up after the cancel sends nothing.
+ *
+ * Template pauses (docs/BROADCAST.md "When Meta pauses a template"): the same read also tells
+ * whether the job's template is still sendable (its state recorded from Meta's events) and a send
+ * Meta refuses with 132015/132016 (template paused/disabled) says so at once. Then no lane takes
+ * another recipient, the refused recipient's claim is released (never failed nor charged), the job
+ * is marked PAUSED (the first pauser wins) and the rest is held: re-queued as a new message delayed
+ * by PAUSE_RECHECK_SECONDS (not a redelivery, which would count toward the dead-letter queue). A
+ * worker that finds the template approved again clears the pause and sends the rest; one that finds
+ * the pause past its deadline claims the rest as FAILED `TEMPLATE_PAUSED`, so the job finishes.
  */
 import { announceJobCompletion, type JobCompletionPorts } from './announce-job-completion';
 import type { ChunkRecipient, OutboundMessage } from './chunk-message';
 import { ChunkOutcomes, countFailure, emptyDelta, type ChunkReport } from './chunk-outcomes';
-import type { BroadcastRepository, Clock, LedgerEntry, OutboundQueue, SenderDirectory } from './ports';
+import type { BroadcastRepository, ClaimState, Clock, JobControl, JobPause, LedgerEntry, OutboundQueue, SenderDirectory, TemplateStates } from './ports';
 import { callbackDataOf } from '../delivery/callback-data';
 import { dispatchSend, openSendSession, type Dispatched, type SendSession, type SendingPorts } from '../sending/dispatch-send';
 import { templateMessageBody } from '../sending/message-bodies';
@@ -41,6 +50,10 @@ export interface ChunkWorkerSettings extends SendPolicySettings {
   /** Outcomes are written in batches of this many (or sooner, see flushIntervalMs). */
   outcomeBatchSize: number;
   flushIntervalMs: number;
+  /** Held recipients of a paused job come back after this many seconds (an SQS delay: at most 900). */
+  pauseRecheckSeconds: number;
+  /** A pause lasting longer fails the job's remaining recipients TEMPLATE_PAUSED. */
+  templatePauseTimeoutMs: number;
 }
 
 export interface ProcessChunkDependencies extends SendingPorts {
@@ -48,6 +61,8 @@ export interface ProcessChunkDependencies extends SendingPorts {
   broadcasts: BroadcastRepository;
   upstream: CloudApiClient;
   queue: OutboundQueue;
+  /** The template states recorded from Meta's events: a paused template holds the job. */
+  templateStates: Pick<TemplateStates, 'stateOf'>;
   settings: ChunkWorkerSettings;
   /** Customer events (job.completed when this worker settles a job's last chunk); absent: none. */
   events?: JobCompletionPorts['events'];
@@ -78,23 +93,88 @@ export const CANCELLATION_REFRESH_MIN_MS = 20;
 export const cancellationRefreshMs = (messagesPerSecond: number, maxInFlight: number): number =>
   Math.min(CANCELLATION_REFRESH_MS, Math.max(CANCELLATION_REFRESH_MIN_MS, Math.floor((maxInFlight * 1000) / (2 * Math.max(1, messagesPerSecond)))));
 
-/** Whether the job is cancelled, read at most every `refreshMs`; concurrent askers share one read. */
-function cancellationWatch(broadcasts: Pick<BroadcastRepository, 'isCancelled'>, jobId: string, clock: Clock, refreshMs = CANCELLATION_REFRESH_MS): () => Promise<boolean> {
-  let cancelled = false;
-  let readAtMs = Number.NEGATIVE_INFINITY;
-  let reading: Promise<boolean> | undefined;
-  return async () => {
-    if (cancelled || clock.now().getTime() - readAtMs < refreshMs) return cancelled;
-    reading ??= broadcasts
-      .isCancelled(jobId)
-      .then((value) => {
-        cancelled = value;
-        readAtMs = clock.now().getTime();
-        return value;
+/** Meta's refusals of a template that is not sendable now: nothing was sent, and it may come back. */
+const TEMPLATE_NOT_SENDABLE: ReadonlyMap<number, string> = new Map([
+  [132015, 'TEMPLATE_PAUSED'],
+  [132016, 'TEMPLATE_DISABLED'],
+]);
+/** Failure code of the recipients a pause that outlasted TEMPLATE_PAUSE_TIMEOUT_MINUTES leaves. */
+export const TEMPLATE_PAUSED_FAILURE = 'TEMPLATE_PAUSED';
+/** Meta's event times are whole seconds: an event up to a second before a time may be after it. */
+const EVENT_TIME_RESOLUTION_MS = 1000;
+
+/** Whether the worker goes on: the job cancelled, its template not sendable (with the pause reason), or go. */
+export type JobGo = { kind: 'go' } | { kind: 'cancelled' } | { kind: 'paused'; reason: string };
+
+interface JobControlView {
+  go: JobGo;
+  control: JobControl;
+  /** The template's recorded state, when one is newer than the job. */
+  templateState?: { status: string; at: number };
+}
+
+/**
+ * The one job-control read: the job's cancellation and pause and its template's recorded state
+ * (two consistent single-item reads in parallel). A recorded state counts when it is newer than the
+ * job (the accept checked the template was APPROVED then); anything but APPROVED holds the job.
+ */
+async function readJobGo(dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'templateStates'>, message: OutboundMessage): Promise<JobControlView> {
+  const [stored, state] = await Promise.all([
+    dependencies.broadcasts.readJobControl(message.jobId),
+    message.kind === 'template-chunk' ? dependencies.templateStates.stateOf(message.wabaId, message.template.name, message.template.language) : undefined,
+  ]);
+  // A chunk whose job item is gone has nothing to be held by (the chunk item decides whether it runs).
+  const control = stored ?? { cancelled: false, createdAt: new Date(0).toISOString() };
+  const templateState = state && state.at.getTime() > Date.parse(control.createdAt) - EVENT_TIME_RESOLUTION_MS ? { status: state.status, at: state.at.getTime() } : undefined;
+  const go: JobGo = control.cancelled
+    ? { kind: 'cancelled' }
+    : templateState && templateState.status !== 'APPROVED'
+      ? { kind: 'paused', reason: `TEMPLATE_${templateState.status}` }
+      : { kind: 'go' };
+  return { go, control, ...(templateState ? { templateState } : {}) };
+}
+
+/**
+ * The job's go, re-read at most every `refreshMs`; concurrent askers share one read. Cancelled is
+ * final; so is a hold (a pause read, or one of this worker's sends refused with 132015/132016):
+ * this invocation sends nothing more, the held rest is looked at again in a later message.
+ */
+class JobGoWatch {
+  private current: JobGo;
+  private readAtMs: number;
+  private reading: Promise<JobGo> | undefined;
+
+  constructor(
+    private readonly read: () => Promise<JobGo>,
+    private readonly clock: Clock,
+    private readonly refreshMs: number,
+    first: JobGo,
+  ) {
+    this.current = first;
+    this.readAtMs = clock.now().getTime();
+  }
+
+  get latest(): JobGo {
+    return this.current;
+  }
+
+  /** This worker's own evidence that the template is not sendable. */
+  hold(reason: string): void {
+    if (this.current.kind === 'go') this.current = { kind: 'paused', reason };
+  }
+
+  async goes(): Promise<boolean> {
+    if (this.current.kind !== 'go' || this.clock.now().getTime() - this.readAtMs < this.refreshMs) return this.current.kind === 'go';
+    this.reading ??= this.read()
+      .then((go) => {
+        // A hold or a cancellation seen meanwhile is not undone by a read.
+        if (this.current.kind === 'go') this.current = go;
+        this.readAtMs = this.clock.now().getTime();
+        return this.current;
       })
-      .finally(() => (reading = undefined));
-    return reading;
-  };
+      .finally(() => (this.reading = undefined));
+    return (await this.reading).kind === 'go';
+  }
 }
 
 export async function processOutboundChunk(
@@ -103,16 +183,40 @@ export async function processOutboundChunk(
   invocation: ChunkInvocation,
 ): Promise<ChunkReport> {
   const { broadcasts, clock, settings } = dependencies;
+  const nothingYet = (): ChunkReport => ({ sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, chunkDone: false });
   if (!(await broadcasts.markChunkStarted(message.jobId, message.chunkIndex, clock.now()))) {
     // The job was discarded when queueing its other chunks failed: nothing of it may be sent.
     return { sent: 0, failed: 0, unknown: 0, skipped: message.recipients.length, continued: 0, chunkDone: true };
   }
-  if (await broadcasts.isCancelled(message.jobId)) return settleCancelled(dependencies, message, { sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, chunkDone: false });
+  const first = await readJobGo(dependencies, message);
+  if (first.go.kind === 'cancelled') return settleCancelled(dependencies, message, nothingYet());
+  if (first.go.kind === 'paused') return holdOrFail(dependencies, message, message.recipients, first.go.reason, nothingYet());
+  // Paused before and sendable now: an APPROVED event after the pause ends it at once; without one
+  // (the pause came from refused sends only) the first send Meta accepts ends it.
+  let pauseToEnd = first.control.pause;
+  const endPause = async (): Promise<void> => {
+    const pause = pauseToEnd;
+    pauseToEnd = undefined;
+    if (pause) await broadcasts.resumeJob(message.jobId, pause.pausedAt);
+  };
+  if (pauseToEnd && first.templateState?.status === 'APPROVED' && first.templateState.at > Date.parse(pauseToEnd.pausedAt) - EVENT_TIME_RESOLUTION_MS) await endPause();
+
   const account = await dependencies.senders.accountOf(message.organizationId, message.wabaId);
-  const isCancelled = cancellationWatch(broadcasts, message.jobId, clock, cancellationRefreshMs(account.messagesPerSecond, settings.maxInFlight));
+  const watch = new JobGoWatch(
+    async () => (await readJobGo(dependencies, message)).go,
+    clock,
+    cancellationRefreshMs(account.messagesPerSecond, settings.maxInFlight),
+    first.go,
+  );
   const session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: account.messagesPerSecond }, settings, chunkWorkerBudget(settings));
   const outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
   const budgetEnd = (): number => clock.now().getTime() + invocation.remainingTimeMs() - settings.safetyMarginMs;
+  /** Claimed, then not sent because the template is not sendable: released, sent after the resume. */
+  const held: ChunkRecipient[] = [];
+  const release = async (recipient: ChunkRecipient): Promise<void> => {
+    await broadcasts.releaseClaim(message.jobId, message.chunkIndex, recipient[0]);
+    held.push(recipient);
+  };
 
   const sendTo = async (recipient: ChunkRecipient, firstSlot: number): Promise<void> => {
     if (!(await claim(dependencies, message, recipient, outcomes, () => session.slots.giveBack(firstSlot)))) return;
@@ -121,17 +225,55 @@ export async function processOutboundChunk(
       firstSlot,
       startsInTime: (slot) => slot < budgetEnd(),
       send: () => dependencies.upstream.sendMessage(message.phoneNumberId, body, { accessToken: account.accessToken }),
-      stillWanted: async () => !(await isCancelled()),
+      stillWanted: () => watch.goes(),
     });
+    const notSendable = dispatched.kind === 'failed' ? TEMPLATE_NOT_SENDABLE.get(dispatched.rejection.error.code) : undefined;
+    if (notSendable !== undefined) {
+      watch.hold(notSendable);
+      return release(recipient);
+    }
+    // Withdrawn at its slot because the job is held (not cancelled): released like a refused one.
+    if (dispatched.kind === 'withdrawn' && watch.latest.kind === 'paused') return release(recipient);
     outcomes.record(ledgerEntryOf(recipient, dispatched, clock.now()));
+    if (dispatched.kind === 'sent' && pauseToEnd) await endPause();
   };
 
   const pending = [...message.recipients];
-  await runLanes(session, settings.maxInFlight, pending, budgetEnd, outcomes, sendTo, isCancelled);
+  await runLanes(session, settings.maxInFlight, pending, budgetEnd, outcomes, sendTo, () => watch.goes());
   await outcomes.flush();
-  if (outcomes.failure !== undefined) throw outcomes.failure;
-  if (pending.length > 0 && (await isCancelled())) return settleCancelled(dependencies, { ...message, recipients: pending }, outcomes.report);
+  if (outcomes.failure !== undefined) {
+    // Released recipients go back to the message's own retry (the ledger lets them be claimed again).
+    throw outcomes.failure;
+  }
+  const go = watch.latest;
+  const rest = [...held, ...pending].sort((a, b) => a[0] - b[0]);
+  if (rest.length > 0 && go.kind === 'cancelled') return settleCancelled(dependencies, { ...message, recipients: rest }, outcomes.report);
+  if (rest.length > 0 && go.kind === 'paused') return holdOrFail(dependencies, message, rest, go.reason, outcomes.report);
   return settleChunk(dependencies, message, pending, outcomes.report);
+}
+
+/**
+ * The job's template is not sendable: the job is marked paused (the first pauser's time, reason and
+ * deadline stay) and `rest` is re-queued, delayed until the next look (or the deadline, if sooner).
+ * Past the deadline the rest is claimed as FAILED `TEMPLATE_PAUSED` instead and the chunk settles.
+ */
+async function holdOrFail(
+  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'queue' | 'events' | 'settings'>,
+  message: OutboundMessage,
+  rest: readonly ChunkRecipient[],
+  reason: string,
+  report: ChunkReport,
+): Promise<ChunkReport> {
+  const { broadcasts, clock, settings } = dependencies;
+  const now = clock.now();
+  const proposed: JobPause = { pausedAt: now.toISOString(), reason, failsAt: new Date(now.getTime() + settings.templatePauseTimeoutMs).toISOString() };
+  const pause = (await broadcasts.pauseJob(message.jobId, proposed)) ?? proposed;
+  const untilDeadlineMs = Date.parse(pause.failsAt) - now.getTime();
+  if (untilDeadlineMs <= 0) return settleWithClaims(dependencies, { ...message, recipients: [...rest] }, report, { status: 'FAILED', failureReasonCode: TEMPLATE_PAUSED_FAILURE });
+  const delaySeconds = Math.max(1, Math.min(settings.pauseRecheckSeconds, Math.ceil(untilDeadlineMs / 1000)));
+  await dependencies.queue.enqueue([{ ...message, recipients: [...rest] }], { delaySeconds });
+  report.held = rest.length;
+  return report;
 }
 
 /**
@@ -147,7 +289,7 @@ async function runLanes(
   budgetEnd: () => number,
   outcomes: ChunkOutcomes,
   sendTo: (recipient: ChunkRecipient, firstSlot: number) => Promise<void>,
-  isCancelled: () => Promise<boolean>,
+  goes: () => Promise<boolean>,
 ): Promise<void> {
   const { slots } = session;
   const hasTimeFor = (): boolean => slots.peek() < budgetEnd();
@@ -156,7 +298,7 @@ async function runLanes(
       try {
         const slot = await slots.take();
         // Asked after the wait for a slot, right before the claim and the send.
-        const recipient = outcomes.failure === undefined && slot < budgetEnd() && !(await isCancelled()) ? pending.shift() : undefined;
+        const recipient = outcomes.failure === undefined && slot < budgetEnd() && (await goes()) ? pending.shift() : undefined;
         if (!recipient) {
           slots.giveBack(slot);
           break;
@@ -238,36 +380,62 @@ async function settleChunk(
   return report;
 }
 
-/** Claims written at once when a cancellation settles a chunk (up to 1,000 recipients). */
-const CANCEL_CLAIM_CONCURRENCY = 25;
+/** Claims written at once when a cancellation or a timed-out pause settles a chunk (up to 1,000 recipients). */
+const SETTLE_CLAIM_CONCURRENCY = 25;
 
 /**
  * The job was cancelled: every recipient of `message` nobody claimed yet is claimed as CANCELLED
  * (never sent; a claim someone holds stays theirs, a crashed one becomes UNKNOWN as always), and the
  * chunk is reconciled, so the job finishes.
  */
-async function settleCancelled(
+function settleCancelled(
   dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'events'>,
   message: OutboundMessage,
   report: ChunkReport,
 ): Promise<ChunkReport> {
+  return settleWithClaims(dependencies, message, report, 'CANCELLED');
+}
+
+/**
+ * Every recipient of `message` nobody claimed yet is claimed directly in its final state (CANCELLED,
+ * or FAILED with a reason: never sent, never charged; written final at once, so a settling retried
+ * after a store fault finds finished entries, never claims it would take for a crashed send's), a
+ * crashed claim becomes UNKNOWN, and the chunk is reconciled.
+ */
+async function settleWithClaims(
+  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'events'>,
+  message: OutboundMessage,
+  report: ChunkReport,
+  as: Exclude<ClaimState, 'SENDING'>,
+): Promise<ChunkReport> {
   const { broadcasts, clock } = dependencies;
   const { jobId, chunkIndex } = message;
-  const cancelled: LedgerEntry[] = [];
+  const settled: LedgerEntry[] = [];
   const remaining = [...message.recipients];
+  const entryOf = (index: number, to: string): LedgerEntry => {
+    const base = { index, to, attempts: 0, updatedAt: clock.now().toISOString() };
+    return as === 'CANCELLED' ? { ...base, status: 'CANCELLED' } : { ...base, status: 'FAILED', failureReasonCode: as.failureReasonCode };
+  };
   const claimNext = async (): Promise<void> => {
     for (let recipient = remaining.shift(); recipient; recipient = remaining.shift()) {
       const [index, to] = recipient;
-      // Claimed as CANCELLED at once: a retry of this settling (after a store fault) finds finished entries.
-      const claim = await broadcasts.claimRecipient(jobId, chunkIndex, index, to, clock.now(), 'CANCELLED');
-      if (claim.claimed) cancelled.push({ index, to, status: 'CANCELLED', attempts: 0, updatedAt: clock.now().toISOString() });
+      const claim = await broadcasts.claimRecipient(jobId, chunkIndex, index, to, clock.now(), as);
+      if (claim.claimed) settled.push(entryOf(index, to));
       else if (await resolveStaleClaim(dependencies, message, index, claim.existing)) report.unknown += 1;
       else report.skipped += 1;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CANCEL_CLAIM_CONCURRENCY, remaining.length) }, claimNext));
-  if (cancelled.length > 0) await broadcasts.recordOutcomes(jobId, chunkIndex, cancelled.sort((a, b) => a.index - b.index));
-  report.cancelled = (report.cancelled ?? 0) + cancelled.length;
+  await Promise.all(Array.from({ length: Math.min(SETTLE_CLAIM_CONCURRENCY, remaining.length) }, claimNext));
+  if (settled.length > 0) await broadcasts.recordOutcomes(jobId, chunkIndex, settled.sort((a, b) => a.index - b.index));
+  if (as === 'CANCELLED') {
+    report.cancelled = (report.cancelled ?? 0) + settled.length;
+  } else if (settled.length > 0) {
+    // Failures count in the chunk's live counters too (cancellations are counted by the tally only).
+    const delta = emptyDelta();
+    for (const entry of settled) countFailure(delta, entry.failureReasonCode);
+    await broadcasts.addChunkProgress(jobId, chunkIndex, delta);
+    report.failed += settled.length;
+  }
   report.chunkDone = (await broadcasts.reconcileChunk(jobId, chunkIndex, clock.now())).done;
   if (report.chunkDone) await announceIfLast(dependencies, jobId);
   return report;

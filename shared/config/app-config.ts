@@ -73,6 +73,10 @@ export interface AppConfig {
   worker: {
     maxInFlight: number;
     safetyMarginMs: number;
+    /** While a job's template is paused, its held recipients are looked at again this often (SQS delay, ≤ 900 s). */
+    pauseRecheckSeconds: number;
+    /** A job whose template is not approved again within this long fails its remaining recipients TEMPLATE_PAUSED. */
+    templatePauseTimeoutMs: number;
   };
 }
 
@@ -141,6 +145,13 @@ const settingsSchema = v.object({
   WORKER_BACKOFF_MAX_MS: positiveInteger('WORKER_BACKOFF_MAX_MS', 5_000),
   WORKER_RATE_LIMIT_HOLD_MS: positiveInteger('WORKER_RATE_LIMIT_HOLD_MS', 1_000),
   WORKER_SAFETY_MARGIN_MS: positiveInteger('WORKER_SAFETY_MARGIN_MS', 15_000),
+  // SQS delays a message at most 15 minutes.
+  PAUSE_RECHECK_SECONDS: v.pipe(
+    positiveInteger('PAUSE_RECHECK_SECONDS', 60),
+    v.check((value) => value <= 900, 'PAUSE_RECHECK_SECONDS must be at most 900 (the longest SQS delay)'),
+  ),
+  // Meta pauses a template for 3 hours the first time and 6 hours the second (docs/BROADCAST.md).
+  TEMPLATE_PAUSE_TIMEOUT_MINUTES: positiveNumber('TEMPLATE_PAUSE_TIMEOUT_MINUTES', 390),
   UNCONFIRMED_AFTER_HOURS: positiveNumber('UNCONFIRMED_AFTER_HOURS', 24),
   OPT_OUT_KEYWORDS: keywordList(defaultOptOutKeywords),
   OPT_IN_KEYWORDS: keywordList(defaultOptInKeywords),
@@ -217,6 +228,8 @@ export function parseAppConfig(env: Environment): AppConfig {
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
+      pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
+      templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
     },
   };
 }

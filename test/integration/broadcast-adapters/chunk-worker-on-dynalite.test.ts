@@ -16,6 +16,7 @@ import {
   ScriptedCloudApi,
   chunkMessage,
   rejected,
+  InMemoryTemplateStates,
 } from '../../support/broadcast-fakes';
 
 let dynamo: TestDynamo;
@@ -42,7 +43,8 @@ function setup(jobId: string, recipients: number) {
     clock: systemClock,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
-    settings: { maxInFlight: 16, maxAttempts: 3, backoff: { baseMs: 5, maxMs: 20 }, rateLimitHoldMs: 20, safetyMarginMs: 1000, outcomeBatchSize: 25, flushIntervalMs: 250 },
+    settings: { maxInFlight: 16, maxAttempts: 3, backoff: { baseMs: 5, maxMs: 20 }, rateLimitHoldMs: 20, safetyMarginMs: 1000, outcomeBatchSize: 25, flushIntervalMs: 250, pauseRecheckSeconds: 60, templatePauseTimeoutMs: 3_600_000 },
+    templateStates: new InMemoryTemplateStates(),
   };
   const message = chunkMessage(recipients, { jobId, wabaId: `waba_${jobId}` });
   const createJob = () =>

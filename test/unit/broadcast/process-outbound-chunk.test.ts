@@ -20,6 +20,7 @@ import {
   rejected,
   unknownOutcome,
   jobOf,
+  InMemoryTemplateStates,
 } from '../../support/broadcast-fakes';
 
 const START = '2026-03-01T09:00:00.000Z';
@@ -33,6 +34,8 @@ const baseSettings: ChunkWorkerSettings = {
   safetyMarginMs: 1000,
   outcomeBatchSize: 25,
   flushIntervalMs: 250,
+  pauseRecheckSeconds: 60,
+  templatePauseTimeoutMs: 3 * 3_600_000,
 };
 
 function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSettings>; jobChunks?: number[] } = {}) {
@@ -43,6 +46,7 @@ function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSettings>
   const queue = new RecordingOutboundQueue();
   const senders = new InMemorySenderDirectory([{ ...SENDER, messagesPerSecond: options.rate ?? 20 }]);
   const random = jest.fn(() => 0.5);
+  const templateStates = new InMemoryTemplateStates();
   const dependencies: ProcessChunkDependencies = {
     senders,
     broadcasts,
@@ -52,6 +56,7 @@ function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSettings>
     clock: time,
     sleep: time.sleep,
     random,
+    templateStates,
     settings: { ...baseSettings, ...options.settings },
   };
   let deadline = startMs + 120_000;
@@ -67,6 +72,7 @@ function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSettings>
     pacer,
     queue,
     random,
+    templateStates,
     dependencies,
     createJob,
     run,
@@ -466,7 +472,7 @@ describe('processOutboundChunk when the job is cancelled', () => {
     expect(report).toMatchObject({ sent, cancelled: 60 - sent, continued: 0, chunkDone: true });
     expect(kit.queue.batches).toHaveLength(0);
     // One read serves the lanes between refreshes: far fewer than one per send.
-    expect(kit.broadcasts.callsOf('isCancelled')).toBeLessThan(sent);
+    expect(kit.broadcasts.callsOf('readJobControl')).toBeLessThan(sent);
   });
 
   it('sends nothing for a chunk picked up after the cancel: every recipient is CANCELLED and the chunk is done', async () => {

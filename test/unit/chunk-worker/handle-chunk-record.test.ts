@@ -9,6 +9,7 @@ import {
   ScriptedCloudApi,
   chunkMessage,
   jobOf,
+  InMemoryTemplateStates,
 } from '../../support/broadcast-fakes';
 import { lambdaContext } from '../../support/api-gateway-event';
 
@@ -43,7 +44,10 @@ function setup() {
       safetyMarginMs: 1000,
       outcomeBatchSize: 25,
       flushIntervalMs: 250,
+      pauseRecheckSeconds: 60,
+      templatePauseTimeoutMs: 3_600_000,
     },
+    templateStates: new InMemoryTemplateStates(),
   };
   return { dependencies, queue, broadcasts };
 }
