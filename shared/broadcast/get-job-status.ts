@@ -10,6 +10,21 @@ export interface JobStatusView {
   totalRecipients: number;
   totalChunks: number;
   summary: JobSummary;
+  /** Only while the job reads PAUSED (docs/BROADCAST.md "When Meta pauses a template"). */
+  pause?: JobPauseView;
+}
+
+/** Why a job is held, since when, and when its remaining recipients fail TEMPLATE_PAUSED unless the template is approved again. */
+export interface JobPauseView {
+  reason: string;
+  since: string;
+  failsAt: string | null;
+}
+
+/** The `pause` field of a job that reads PAUSED; nothing otherwise, so no other answer changes. */
+export function pauseViewOf(job: BroadcastJob, status: JobStatus): { pause: JobPauseView } | Record<string, never> {
+  if (status !== 'PAUSED' || job.pausedAt === undefined) return {};
+  return { pause: { reason: job.pauseReason ?? 'TEMPLATE_PAUSED', since: job.pausedAt, failsAt: job.pauseFailsAt ?? null } };
 }
 
 /** When a status is read, and after how long an unknown outcome no event resolved reads UNCONFIRMED. */
@@ -44,7 +59,7 @@ export async function getJobStatus(
 ): Promise<JobStatusView> {
   const job = await readableJob(broadcasts, caller, jobId);
   const { status, summary } = await readJobState(broadcasts, job, reading);
-  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary };
+  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, ...pauseViewOf(job, status) };
 }
 
 /** A job's state and summary as every read shows them (status, the broadcasts list), with the chunks they came from. */

@@ -9,7 +9,7 @@
  */
 import { TERMINAL_STATUSES, type BroadcastJob, type JobKind, type JobStatus, type JobSummary } from './broadcast-job';
 import { InvalidListCursorError } from './errors';
-import { readJobState, type StatusReading } from './get-job-status';
+import { pauseViewOf, readJobState, type JobPauseView, type StatusReading } from './get-job-status';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { BroadcastRepository, JobListPosition } from './ports';
 
@@ -36,6 +36,8 @@ export interface BroadcastListItem {
   finishedAt: string | null;
   /** Jobs are not scheduled yet: always null. */
   scheduledAt: null;
+  /** Only while the job reads PAUSED, as in the status answer. */
+  pause?: JobPauseView;
 }
 
 export interface BroadcastsQuery {
@@ -100,6 +102,7 @@ async function listItemOf(broadcasts: BroadcastRepository, job: BroadcastJob, re
     createdAt: job.createdAt,
     finishedAt,
     scheduledAt: null,
+    ...pauseViewOf(job, status),
   };
 }
 

@@ -236,3 +236,27 @@ describe('broadcastsQuerySchema', () => {
     expect(messageOf({ cursor: 'not a cursor!' })).toBe('cursor must be a nextCursor returned by this endpoint');
   });
 });
+
+describe('a paused job in the status answer and the list', () => {
+  it('shows `pause` (reason, since, failsAt) only while the job reads PAUSED; other answers keep their shape', async () => {
+    const broadcasts = new InMemoryBroadcastRepository();
+    await addTemplateJob(broadcasts, 'pub_paused', 1);
+    await broadcasts.markChunkStarted('pub_paused', 0, at(2));
+    const before = await getJobStatus(broadcasts, organization, 'pub_paused', reading);
+    expect(before).not.toHaveProperty('pause');
+
+    const pause = { pausedAt: at(3).toISOString(), reason: 'TEMPLATE_PAUSED', failsAt: new Date(at(3).getTime() + 6 * HOUR).toISOString() };
+    await broadcasts.pauseJob('pub_paused', pause);
+    // The first pauser wins: a later pause changes nothing.
+    await broadcasts.pauseJob('pub_paused', { pausedAt: at(4).toISOString(), reason: 'TEMPLATE_DISABLED', failsAt: at(5).toISOString() });
+    const paused = await getJobStatus(broadcasts, organization, 'pub_paused', reading);
+    expect(paused).toEqual({ ...before, status: 'PAUSED', pause: { reason: 'TEMPLATE_PAUSED', since: pause.pausedAt, failsAt: pause.failsAt } });
+    const listed = await listBroadcasts(broadcasts, organization, { limit: 10 }, reading);
+    expect(listed.broadcasts[0]).toMatchObject({ jobId: 'pub_paused', status: 'PAUSED', pause: paused.pause });
+
+    await broadcasts.resumeJob('pub_paused', pause.pausedAt);
+    const resumed = await getJobStatus(broadcasts, organization, 'pub_paused', reading);
+    expect(resumed).toEqual(before);
+    expect((await listBroadcasts(broadcasts, organization, { limit: 10 }, reading)).broadcasts[0]).not.toHaveProperty('pause');
+  });
+});

@@ -27,6 +27,13 @@ describe('configuration (valibot, parsed once at init)', () => {
     );
   });
 
+  test('template pauses: PAUSE_RECHECK_SECONDS (default 60, at most the 900 s SQS delay) and TEMPLATE_PAUSE_TIMEOUT_MINUTES (default 390)', () => {
+    expect(parseAppConfig({}).worker).toMatchObject({ pauseRecheckSeconds: 60, templatePauseTimeoutMs: 390 * 60_000 });
+    expect(parseAppConfig({ PAUSE_RECHECK_SECONDS: '900', TEMPLATE_PAUSE_TIMEOUT_MINUTES: '0.05' }).worker).toMatchObject({ pauseRecheckSeconds: 900, templatePauseTimeoutMs: 3_000 });
+    expect(messageOf(() => parseAppConfig({ PAUSE_RECHECK_SECONDS: '901' }))).toBe('PAUSE_RECHECK_SECONDS must be at most 900 (the longest SQS delay)');
+    expect(messageOf(() => parseAppConfig({ TEMPLATE_PAUSE_TIMEOUT_MINUTES: '0' }))).toBe('TEMPLATE_PAUSE_TIMEOUT_MINUTES must be a positive number');
+  });
+
   test('UNCONFIRMED_AFTER_HOURS sets the window after which an unresolved unknown outcome reads UNCONFIRMED (default 24 h)', () => {
     expect(parseAppConfig({}).delivery.unconfirmedAfterMs).toBe(24 * 3_600_000);
     expect(parseAppConfig({ UNCONFIRMED_AFTER_HOURS: '0.5' }).delivery.unconfirmedAfterMs).toBe(1_800_000);

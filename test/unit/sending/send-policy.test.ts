@@ -144,3 +144,15 @@ describe('fullJitterDelay', () => {
   });
 });
 
+
+describe('131049 (per-user marketing limit) and paused templates', () => {
+  it('never retries 131049 at once: not retryable, failed on its first attempt whatever the budget', () => {
+    expect(isRetryableRejection(400, 131049)).toBe(false);
+    expect(isRateLimitRejection(400, 131049)).toBe(false);
+    expect(classifyOutcome(rejected(131049), 1, { maxAttempts: 18, rateLimitFactor: 3 })).toMatchObject({ kind: 'failed', rejection: { error: { code: 131049 } } });
+  });
+
+  it('does not retry 132015/132016 (template paused/disabled) either: the worker holds the job instead', () => {
+    for (const code of [132015, 132016]) expect(classifyOutcome(rejected(code), 1, { maxAttempts: 6, rateLimitFactor: 3 }).kind).toBe('failed');
+  });
+});
