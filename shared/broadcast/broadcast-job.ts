@@ -188,7 +188,8 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     status = sentByChunkCounters === job.totalRecipients ? 'COMPLETED' : sentByChunkCounters === 0 ? 'FAILED' : 'COMPLETED_WITH_FAILURES';
   } else if (isAwaitingFiring(job)) {
     status = 'SCHEDULED';
-  } else if (job.pausedAt !== undefined) {
+  } else if (job.pausedAt !== undefined && job.cancelledAt === undefined) {
+    // A cancelled job is no longer waiting for its template: it reads as settling (PROCESSING) until its held rest is cancelled.
     status = 'PAUSED';
   } else {
     status = anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
