@@ -22,6 +22,7 @@
  *   byte 0 = 2 (DENSE), then 16,384 register bytes (each 0..19).
  */
 import { sha256 } from '../crypto/hashing';
+import { MalformedReachSketchError } from './errors';
 
 export const PRECISION = 14;
 export const REGISTER_COUNT = 1 << PRECISION;
@@ -37,11 +38,6 @@ const DENSE_FORMAT = 2;
 export type ReachSketch =
   | { readonly kind: 'sparse'; readonly hashes: Uint32Array }
   | { readonly kind: 'dense'; readonly registers: Uint8Array };
-
-export class MalformedReachSketchError extends Error {
-  override readonly name = 'MalformedReachSketchError';
-  readonly code = 'MALFORMED_REACH_SKETCH';
-}
 
 export const emptySketch = (): ReachSketch => ({ kind: 'sparse', hashes: new Uint32Array(0) });
 

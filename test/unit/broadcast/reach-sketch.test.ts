@@ -3,7 +3,6 @@ import {
   cardinalityOf,
   deserializeSketch,
   emptySketch,
-  MalformedReachSketchError,
   REGISTER_COUNT,
   serializeSketch,
   sketchOfHashes,
@@ -12,6 +11,7 @@ import {
   unionOf,
   unionOfAll,
 } from '../../../shared/broadcast/reach-sketch';
+import { MalformedReachSketchError } from '../../../shared/broadcast/errors';
 
 const hashes = (maxLength: number) => fc.array(fc.integer({ min: 0, max: 0xffffffff }), { maxLength });
 /** Distinct pseudo-random 32-bit values for large sets (property runs stay fast). */
