@@ -4,6 +4,7 @@
  * it from the Graph API and counts the demo portfolio's unique recipients in the messaging table.
  */
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { walletMicros } from '../earlier-operations/earlier-operations-kit';
 import { BASE, DEMO, issueKey, jobCount, keyHeader, kitEnvironment, orderUpdate, queueDepth, recipients } from './broadcast-test-kit';
 
 describe('messaging limit: a broadcast past the portfolio tier is refused at accept time', () => {
@@ -53,5 +54,19 @@ describe('messaging limit: a broadcast past the portfolio tier is refused at acc
     expect(past.body.message).toContain('to 251 unique recipients in a moving 24 hours (250 already reached, 1 new); its messaging limit (TIER_250) is 250');
     expect(await jobCount(organizationId)).toBe(jobsBefore + 3);
     expect(sent().filter((message) => message.recipient === '919100000250' || message.recipient === '919100000251')).toEqual([]);
+
+    // The earlier send-bulk counts against the same portfolio: a new recipient is refused, a reached one is not, and nothing is charged for the refusal.
+    const bound = await issueKey(organizationId, DEMO.sender1);
+    const bulk = (toPhoneNumber: string, name: string) =>
+      runtime.call('POST', `${BASE}/send-bulk`, {
+        headers: keyHeader(bound.secret),
+        body: { broadcastName: name, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', globalTemplateParams: ['A', 'B'], data: [{ countryCode: '91', toPhoneNumber }] },
+      });
+    const walletBefore = await walletMicros(organizationId);
+    const refusedBulk = await bulk('9100000252', 'tier-new');
+    expect(refusedBulk.status).toBe(400);
+    expect(refusedBulk.body.message).toContain('(250 already reached, 1 new); its messaging limit (TIER_250) is 250');
+    expect(await walletMicros(organizationId)).toBe(walletBefore);
+    expect((await bulk('9100000001', 'tier-repeat')).status).toBe(200);
   }, 60_000);
 });
