@@ -58,7 +58,9 @@ export async function reserveReach(
     const total = cardinalityOf(unionOf(window, requested));
     // An estimate (dense sketches) may come out below the window's own: never negative.
     const newRecipients = Math.max(0, total - alreadyReached);
-    if (alreadyReached + newRecipients > limit) {
+    // Only new recipients can pass the limit: a repeat of people already reached is admitted even
+    // when the count is above it (a lowered tier, or an estimate's noise).
+    if (newRecipients > 0 && alreadyReached + newRecipients > limit) {
       throw new MessagingLimitExceededError(sender.businessId, tier, limit, alreadyReached, newRecipients);
     }
     const current: ReachBucket | undefined = buckets.find((bucket) => bucket.hour === hour);

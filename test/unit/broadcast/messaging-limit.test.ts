@@ -72,6 +72,15 @@ describe('reserveReach: the messaging tier at accept time', () => {
     expect([...kit.portfolioReach.buckets.keys()]).toEqual(['biz_1#2026-03-03T17']);
   });
 
+  test('a lower tier: recipients already reached may still be messaged, a new one is refused', async () => {
+    const kit = setup('TIER_2K');
+    await kit.reserve(numbers(0, 300));
+    kit.messagingTiers.tiers.set(SENDER.phoneNumberId, 'TIER_250');
+    await kit.reserve(numbers(0, 300));
+    const error = await refusal(kit.reserve([...numbers(0, 10), ...numbers(300, 1)]));
+    expect(error).toMatchObject({ alreadyReached: 300, newRecipients: 1, limit: 250 });
+  });
+
   test('a repeat of the same recipients in the same hour writes nothing', async () => {
     const kit = setup('TIER_2K');
     await kit.reserve(numbers(0, 100));
