@@ -33,7 +33,7 @@ describe('messaging limit: a broadcast past the portfolio tier is refused at acc
     const refused = await send(9_100_000_000, 300);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ status: false, status_code: 400 });
-    expect(JSON.stringify(refused.body)).toContain('MESSAGING_LIMIT_EXCEEDED');
+    expect(refused.body.data.error.code).toBe('MESSAGING_LIMIT_EXCEEDED');
     expect(refused.body.message).toContain('to 300 unique recipients in a moving 24 hours (0 already reached, 300 new); its messaging limit (TIER_250) is 250');
     expect(await jobCount(organizationId)).toBe(jobsBefore);
     expect(await queueDepth(runtime)).toBe(0);
