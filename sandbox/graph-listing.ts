@@ -51,6 +51,7 @@ export const PHONE_NUMBER_NODE: NodeDescription = {
     'platform_type',
     'throughput',
     'messaging_limit_tier',
+    'whatsapp_business_manager_messaging_limit',
     'account_mode',
     'is_pin_enabled',
     'conversational_automation',
@@ -109,7 +110,7 @@ export function renderWaba(account: SandboxBusinessAccount): GraphObject {
   };
 }
 
-export function renderPhoneNumber(state: PhoneState, throughputPerSecond: number): GraphObject {
+export function renderPhoneNumber(state: PhoneState, throughputPerSecond: number, messagingLimit = 'TIER_UNLIMITED'): GraphObject {
   const phone = state.number;
   const { configuration } = state;
   return {
@@ -123,7 +124,9 @@ export function renderPhoneNumber(state: PhoneState, throughputPerSecond: number
     name_status: 'APPROVED',
     platform_type: 'CLOUD_API',
     throughput: { level: throughputPerSecond > STANDARD_THROUGHPUT ? 'HIGH' : 'STANDARD' },
+    // Deprecated by Meta for the portfolio-level field below; kept as it always answered.
     messaging_limit_tier: 'TIER_UNLIMITED',
+    whatsapp_business_manager_messaging_limit: messagingLimit,
     account_mode: 'LIVE',
     is_pin_enabled: state.twoStepPin !== undefined,
     conversational_automation: { ...structuredClone(state.automation), id: phone.id },

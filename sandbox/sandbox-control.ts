@@ -8,18 +8,21 @@
  */
 import { fail, isRecord, nonNegative, optionalTimes, rate, recipientKey, takeRule, wholeNumber } from './control-values';
 import { seededRandom } from './seeded-random';
-import type {
-  RecipientErrorRule,
-  RecipientTimeoutRule,
-  SandboxControlPatch,
-  SandboxControlSettings,
+import {
+  MESSAGING_LIMIT_TIERS,
+  type MessagingLimitTier,
+  type RecipientErrorRule,
+  type RecipientTimeoutRule,
+  type SandboxControlPatch,
+  type SandboxControlSettings,
 } from './sandbox-types';
 
 const DEFAULT_SEED = 1;
 const DEFAULT_TIMEOUT_HOLD_MS = 60_000;
 
 function mapEntries(value: unknown, name: string): Array<[string, unknown]> {
-  if (!isRecord(value)) fail(`${name} must be an object keyed by ${name === 'throughputByPhoneNumberId' ? 'phone number id' : 'recipient'}`);
+  const keyedBy = name === 'throughputByPhoneNumberId' || name === 'messagingLimitByPhoneNumberId' ? 'phone number id' : 'recipient';
+  if (!isRecord(value)) fail(`${name} must be an object keyed by ${keyedBy}`);
   return Object.entries(value);
 }
 
@@ -40,6 +43,11 @@ function parseErrorRule(value: unknown, name: string): RecipientErrorRule {
   return rule;
 }
 
+function parseMessagingLimit(value: unknown, name: string): MessagingLimitTier {
+  if (typeof value !== 'string' || !(MESSAGING_LIMIT_TIERS as readonly string[]).includes(value)) fail(`${name} must be one of ${MESSAGING_LIMIT_TIERS.join(', ')}`);
+  return value as MessagingLimitTier;
+}
+
 function parseTimeoutRule(value: unknown, name: string): RecipientTimeoutRule {
   if (!isRecord(value)) fail(`${name} must be an object`);
   const times = optionalTimes(value.times, `${name}.times`);
@@ -57,6 +65,7 @@ export class SandboxControl {
   private random = seededRandom(DEFAULT_SEED);
   private throughputPerSecond: number;
   private readonly throughputByPhoneNumberId = new Map<string, number>();
+  private readonly messagingLimitByPhoneNumberId = new Map<string, MessagingLimitTier>();
   private readonly recipientErrors = new Map<string, RecipientErrorRule>();
   private readonly recipientTimeouts = new Map<string, RecipientTimeoutRule>();
 
@@ -74,6 +83,7 @@ export class SandboxControl {
     this.random = seededRandom(DEFAULT_SEED);
     this.throughputPerSecond = this.defaultThroughputPerSecond;
     this.throughputByPhoneNumberId.clear();
+    this.messagingLimitByPhoneNumberId.clear();
     this.recipientErrors.clear();
     this.recipientTimeouts.clear();
   }
@@ -93,6 +103,7 @@ export class SandboxControl {
       'seed',
       'throughputPerSecond',
       'throughputByPhoneNumberId',
+      'messagingLimitByPhoneNumberId',
       'recipientErrors',
       'recipientTimeouts',
     ]);
@@ -119,6 +130,7 @@ export class SandboxControl {
     this.collectMapUpdates(input.throughputByPhoneNumberId, 'throughputByPhoneNumberId', updates, this.throughputByPhoneNumberId, (value, name) =>
       wholeNumber(value, name),
     );
+    this.collectMapUpdates(input.messagingLimitByPhoneNumberId, 'messagingLimitByPhoneNumberId', updates, this.messagingLimitByPhoneNumberId, parseMessagingLimit);
     this.collectMapUpdates(input.recipientErrors, 'recipientErrors', updates, this.recipientErrors, parseErrorRule, recipientKey);
     this.collectMapUpdates(input.recipientTimeouts, 'recipientTimeouts', updates, this.recipientTimeouts, parseTimeoutRule, recipientKey);
 
@@ -155,6 +167,7 @@ export class SandboxControl {
       seed: this.seed,
       throughputPerSecond: this.throughputPerSecond,
       throughputByPhoneNumberId: Object.fromEntries(this.throughputByPhoneNumberId),
+      messagingLimitByPhoneNumberId: Object.fromEntries(this.messagingLimitByPhoneNumberId),
       recipientErrors: Object.fromEntries([...this.recipientErrors].map(([key, rule]) => [key, { ...rule }])),
       recipientTimeouts: Object.fromEntries([...this.recipientTimeouts].map(([key, rule]) => [key, { ...rule }])),
     };
@@ -162,6 +175,11 @@ export class SandboxControl {
 
   throughputFor(phoneNumberId: string): number {
     return this.throughputByPhoneNumberId.get(phoneNumberId) ?? this.throughputPerSecond;
+  }
+
+  /** The number's messaging limit; TIER_UNLIMITED unless set, so nothing else is limited by default. */
+  messagingLimitFor(phoneNumberId: string): MessagingLimitTier {
+    return this.messagingLimitByPhoneNumberId.get(phoneNumberId) ?? 'TIER_UNLIMITED';
   }
 
   /** Milliseconds to delay this request; draws from the PRNG only when jitter is configured. */

@@ -101,6 +101,10 @@ export interface RecipientTimeoutRule {
 }
 
 /** Current fault-injection and throughput settings, as `GET /_sandbox/control` returns them. */
+/** Meta's messaging limit values (TIER_50 and TIER_1K: the older per-number tiers some numbers still report). */
+export const MESSAGING_LIMIT_TIERS = ['TIER_50', 'TIER_250', 'TIER_1K', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'] as const;
+export type MessagingLimitTier = (typeof MESSAGING_LIMIT_TIERS)[number];
+
 export interface SandboxControlSettings {
   latencyMs: number;
   latencyJitterMs: number;
@@ -113,6 +117,8 @@ export interface SandboxControlSettings {
   seed: number;
   throughputPerSecond: number;
   throughputByPhoneNumberId: Record<string, number>;
+  /** `whatsapp_business_manager_messaging_limit` per phone number id; absent: TIER_UNLIMITED. */
+  messagingLimitByPhoneNumberId: Record<string, MessagingLimitTier>;
   recipientErrors: Record<string, RecipientErrorRule>;
   recipientTimeouts: Record<string, RecipientTimeoutRule>;
 }
@@ -130,6 +136,7 @@ export interface SandboxControlPatch {
   seed?: number;
   throughputPerSecond?: number;
   throughputByPhoneNumberId?: Record<string, number | null>;
+  messagingLimitByPhoneNumberId?: Record<string, MessagingLimitTier | null>;
   recipientErrors?: Record<string, RecipientErrorRule | null>;
   recipientTimeouts?: Record<string, RecipientTimeoutRule | null>;
 }

@@ -6,12 +6,12 @@ import type { BroadcastRepository } from '../../shared/broadcast/ports';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import type { Clock } from '../../shared/ports/clock';
 import type { CloudApiClient } from '../../shared/sending/ports';
-import { cloudApiSection, templateCatalogSection } from '../composition/cloud-api.section';
+import { cloudApiSection, messagingTiersSection, templateCatalogSection } from '../composition/cloud-api.section';
 import { lazyPorts, memoize, value, type CompositionContext, type PortFactories } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { idempotencySection } from '../composition/idempotency.section';
-import { broadcastNamesSection, broadcastRepositorySection, templateStatesSection } from '../composition/messaging.section';
+import { broadcastNamesSection, broadcastRepositorySection, portfolioReachSection, templateStatesSection } from '../composition/messaging.section';
 import { billingSection, senderDirectorySection, serviceWindowSection, suppressionListSection } from '../composition/module-bridges.section';
 import { inboxRepositorySection } from '../composition/inbox.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
@@ -52,6 +52,8 @@ export function broadcastSendPorts(context: CompositionContext): PortFactories<B
     broadcastNames: broadcastNamesSection(context, dynamoDb),
     serviceWindow: serviceWindowSection(inbox),
     optOuts: suppressionListSection(inbox),
+    messagingTiers: messagingTiersSection(context, cloudApi),
+    portfolioReach: portfolioReachSection(context, dynamoDb),
   };
 }
 

@@ -2,6 +2,7 @@
 import { FetchCloudApiClient } from '../../shared/adapters/graph-api/fetch-cloud-api-client';
 import { FetchGraphTransport } from '../../shared/adapters/graph-api/fetch-graph-transport';
 import type { TemplateStates } from '../../shared/broadcast/ports';
+import { CachedMessagingTiers } from '../../shared/broadcast/messaging-tiers';
 import { TemplateCatalog } from '../../shared/broadcast/template-catalog';
 import type { CloudApiClient } from '../../shared/sending/ports';
 import type { GraphTransport } from '../../shared/upstream/graph-transport';
@@ -23,5 +24,9 @@ export const templateCatalogSection = (context: CompositionContext, cloudApi: ()
         statesOf: (wabaId) => templateStates().statesOf(wabaId),
       }),
   );
+
+/** Numbers' messaging limits over the Cloud API client, cached per phone number id for a few minutes. */
+export const messagingTiersSection = (context: CompositionContext, cloudApi: () => CloudApiSection) =>
+  memoize(() => new CachedMessagingTiers(cloudApi().upstream, context.clock));
 
 export const graphTransportSection = (context: CompositionContext): GraphTransport => new FetchGraphTransport(context.config.upstream);

@@ -1,7 +1,8 @@
-/** Ports over the messaging table (jobs, chunks, ledger, pacer, broadcast names, /upstream id and send records, template states). DynamoDB only. */
+/** Ports over the messaging table (jobs, chunks, ledger, pacer, portfolio reach, broadcast names, /upstream id and send records, template states). DynamoDB only. */
 import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
 import { DynamoDbBroadcastRepository } from '../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
 import { DynamoDbUpstreamDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-upstream-delivery-store';
+import { DynamoDbPortfolioReach } from '../../shared/adapters/dynamodb/dynamodb-portfolio-reach';
 import { DynamoDbSendPacer } from '../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { DynamoDbTemplateStates } from '../../shared/adapters/dynamodb/dynamodb-template-states';
 import { DynamoDbWrapperIdRecords } from '../../shared/adapters/dynamodb/dynamodb-wrapper-id-records';
@@ -28,3 +29,7 @@ export const upstreamDeliveryStoreSection = (context: CompositionContext, dynamo
   memoize(() => new DynamoDbUpstreamDeliveryStore(dynamoDb.document, messagingTable(context), context.clock));
 export const templateStatesSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbTemplateStates(dynamoDb.document, messagingTable(context)));
+
+/** A business portfolio's hourly unique-recipient buckets (the messaging limit). */
+export const portfolioReachSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbPortfolioReach(dynamoDb.document, messagingTable(context)));

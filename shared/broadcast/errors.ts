@@ -239,3 +239,31 @@ export class OutboundQueueUnavailableError extends Error {
     super('The message queue is unavailable; nothing was queued; retry with backoff', options);
   }
 }
+
+/**
+ * A broadcast would take its business portfolio past Meta's messaging limit (unique recipients
+ * per moving 24 h, docs/BROADCAST.md "Messaging limits"). Refused at accept time; nothing queued.
+ */
+export class MessagingLimitExceededError extends Error {
+  override readonly name = 'MessagingLimitExceededError';
+  readonly code = 'MESSAGING_LIMIT_EXCEEDED';
+  constructor(
+    readonly businessId: string,
+    readonly tier: string,
+    readonly limit: number,
+    readonly alreadyReached: number,
+    readonly newRecipients: number,
+  ) {
+    super(
+      `This broadcast would bring business portfolio ${businessId} to ${alreadyReached + newRecipients} unique recipients in a moving 24 hours ` +
+        `(${alreadyReached} already reached, ${newRecipients} new); its messaging limit (${tier}) is ${limit}. ` +
+        `Nothing was queued: send to at most ${Math.max(0, limit - alreadyReached)} new recipients, or later`,
+    );
+  }
+}
+
+/** A stored reach bucket that is not a serialized reach sketch (reach-sketch.ts): an internal fault, a 500. */
+export class MalformedReachSketchError extends Error {
+  override readonly name = 'MalformedReachSketchError';
+  readonly code = 'MALFORMED_REACH_SKETCH';
+}

@@ -15,6 +15,8 @@ export interface SenderAccount extends Sender {
   accessToken: string;
   /** Pace of sends for the whole business account. */
   messagesPerSecond: number;
+  /** Meta's business portfolio owning the account: the scope of its messaging limit. */
+  businessId: string;
 }
 
 export interface SenderDirectory {
@@ -258,4 +260,37 @@ export interface TemplateStates {
 export interface SuppressionList {
   /** Which of `phoneNumbers` (international digits) are on the organization's list. */
   suppressedAmong(organizationId: string, phoneNumbers: readonly string[]): Promise<ReadonlySet<string>>;
+}
+
+/** A number's messaging limit as Meta reports it (`whatsapp_business_manager_messaging_limit`). */
+export interface MessagingTier {
+  /** Meta's value, e.g. `TIER_250`. */
+  tier: string;
+  /** Unique recipients per moving 24 h for the whole business portfolio; undefined: unlimited. */
+  limit?: number;
+}
+
+/** The messaging limit of a sender's number (the Graph API, cached briefly: messaging-tiers.ts). */
+export interface MessagingTiers {
+  tierOf(sender: Pick<SenderAccount, 'phoneNumberId' | 'accessToken'>): Promise<MessagingTier>;
+}
+
+/** One hour of a business portfolio's recipients: a serialized reach sketch (reach-sketch.ts). */
+export interface ReachBucket {
+  /** The hour, `YYYY-MM-DDTHH` (UTC). */
+  hour: string;
+  sketch: Uint8Array;
+  /** Incremented by every write; the next write is conditional on it. */
+  version: number;
+}
+
+/** Unique recipients per business portfolio in hourly buckets (the messaging table). */
+export interface PortfolioReach {
+  /** The portfolio's buckets with an hour in [fromHour, toHour] (a consistent read). */
+  bucketsOf(businessId: string, fromHour: string, toHour: string): Promise<ReachBucket[]>;
+  /**
+   * Writes the bucket as version `expectedVersion + 1` when its stored version is still
+   * `expectedVersion` (0: no bucket yet); false when another write came first.
+   */
+  writeBucket(businessId: string, bucket: ReachBucket, expectedVersion: number): Promise<boolean>;
 }

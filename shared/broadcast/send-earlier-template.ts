@@ -23,6 +23,7 @@ import {
 } from './errors';
 import { boundSenderOf, requireOperationInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
+import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
 import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, OutboundQueue, SenderAccount, SenderDirectory, SuppressionList } from './ports';
 import { OPTED_OUT } from './send-template-broadcast';
 import { bodyPlaceholderCount } from './template-placeholders';
@@ -32,7 +33,8 @@ import type { IdGenerator } from '../ports/id-generator';
 
 export const EARLIER_RECIPIENT_LIMIT = 1000;
 
-export interface EarlierSendDependencies {
+/** With the messaging limit's ports (messaging-limit.ts). */
+export interface EarlierSendDependencies extends MessagingLimitDependencies {
   senders: SenderDirectory;
   templates: TemplateCatalog;
   broadcasts: BroadcastRepository;
@@ -180,6 +182,7 @@ export async function sendEarlierTemplate(
   const triage = await triageRecipients(billing, input, template.category, placeholders);
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
   await refuseOptedOut(dependencies.optOuts, organizationId, triage);
+  await reserveReach(dependencies, sender, triage.accepted.map(([, to]) => to), clock.now());
 
   const jobId = newJobId(dependencies.ids, 'earlier');
   const name = input.broadcastName?.trim();

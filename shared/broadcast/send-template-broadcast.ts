@@ -17,13 +17,15 @@ import {
 } from './errors';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
+import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
 import type { BroadcastRepository, Clock, IdempotencyGuard, LedgerEntry, OutboundQueue, SenderAccount, SenderDirectory, SuppressionList } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { TemplateBroadcastRequest } from './template-broadcast.schema';
 import type { UpstreamTemplate } from '../sending/ports';
 
-export interface SendTemplateBroadcastDependencies {
+/** With the messaging limit's ports (messaging-limit.ts). */
+export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies {
   senders: SenderDirectory;
   templates: TemplateCatalog;
   broadcasts: BroadcastRepository;
@@ -148,6 +150,8 @@ async function acceptBroadcast(
   const recipients = resolveRecipients(request, bodyPlaceholderCount(template));
   const now = dependencies.clock.now();
   const { queued, refused } = await withoutOptedOut(dependencies.optOuts, caller.organizationId, recipients, now);
+  // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it.
+  await reserveReach(dependencies, sender, queued.map(([, to]) => to), now);
 
   const job = newJob(
     {

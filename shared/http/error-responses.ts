@@ -78,6 +78,8 @@ const mappings: Readonly<Record<string, Mapping>> = {
   TEMPLATE_NOT_APPROVED: { statusCode: 400, code: 'TEMPLATE_NOT_APPROVED' },
   TEMPLATE_MISMATCH: { statusCode: 400, code: 'TEMPLATE_MISMATCH' },
   TEMPLATE_PARAMETER_COUNT: { statusCode: 400, code: 'TEMPLATE_PARAMETER_COUNT' },
+  // Meta's messaging tier (docs/BROADCAST.md "Messaging limits"): a 400 as the contract's "correct the request".
+  MESSAGING_LIMIT_EXCEEDED: { statusCode: 400, code: 'MESSAGING_LIMIT_EXCEEDED' },
   JOB_NOT_FOUND: { statusCode: 404, code: 'JOB_NOT_FOUND' },
   INVALID_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
   JOB_OF_ANOTHER_ORGANIZATION: { statusCode: 401, code: 'UNAUTHORIZED' },

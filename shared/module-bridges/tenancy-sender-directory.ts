@@ -43,6 +43,7 @@ export class TenancySenderDirectory implements SenderDirectory {
       wabaId: number.wabaId,
       accessToken: await this.tenancy.decryptBusinessAccountToken(account),
       messagesPerSecond: this.paceOf(account),
+      businessId: account.businessId,
     };
   }
 

@@ -43,10 +43,12 @@ export interface UpstreamCall {
   accessToken: string;
 }
 
-/** The Cloud API port: the send, and the two reads broadcasts need (templates, numbers). */
+/** The Cloud API port: the send, and the reads broadcasts need (templates, numbers, a number's messaging limit). */
 export interface CloudApiClient {
   listTemplates(wabaId: string, call: UpstreamCall): Promise<UpstreamTemplate[]>;
   listPhoneNumbers(wabaId: string, call: UpstreamCall): Promise<UpstreamPhoneNumber[]>;
+  /** The number's `whatsapp_business_manager_messaging_limit` as Meta answers it (e.g. `TIER_250`); undefined when absent. */
+  messagingLimitOf(phoneNumberId: string, call: UpstreamCall): Promise<string | undefined>;
   sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall): Promise<SendOutcome>;
 }
 

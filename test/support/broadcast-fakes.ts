@@ -28,7 +28,11 @@ import type {
   IdempotencyGuard,
   LedgerEntry,
   LedgerEntryLocation,
+  MessagingTier,
+  MessagingTiers,
   OutboundQueue,
+  PortfolioReach,
+  ReachBucket,
   ProgressDelta,
   SenderAccount,
   SenderDirectory,
@@ -40,6 +44,7 @@ import type {
 import type { TemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
 import type { CloudApiClient, SendOutcome, SendPacer, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../shared/sending/ports';
 import { isRetryableRejection } from '../../shared/sending/send-policy';
+import { messagingTierOf } from '../../shared/broadcast/messaging-tiers';
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -118,6 +123,7 @@ export const SENDER: SenderAccount = {
   wabaId: 'waba_1',
   accessToken: 'token-1',
   messagesPerSecond: 20,
+  businessId: 'biz_1',
 };
 export const SECOND_SENDER: SenderAccount = { ...SENDER, phoneNumber: '919800000002', phoneNumberId: 'pn_2' };
 
@@ -212,6 +218,15 @@ export class ScriptedCloudApi implements CloudApiClient {
 
   async listPhoneNumbers(_wabaId: string, _call: UpstreamCall): Promise<UpstreamPhoneNumber[]> {
     return [];
+  }
+
+  /** `whatsapp_business_manager_messaging_limit` per phone number id (absent: TIER_UNLIMITED). */
+  readonly messagingLimits = new Map<string, string>();
+  messagingLimitCalls = 0;
+
+  async messagingLimitOf(phoneNumberId: string, _call: UpstreamCall): Promise<string | undefined> {
+    this.messagingLimitCalls += 1;
+    return this.messagingLimits.get(phoneNumberId) ?? 'TIER_UNLIMITED';
   }
 
   async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall): Promise<SendOutcome> {
@@ -688,3 +703,45 @@ export class InMemoryTemplateStates implements TemplateStates {
     return state && { ...state };
   }
 }
+
+/* ------------------------------------------------------ messaging limit */
+
+/** Tiers per phone number id (absent: TIER_UNLIMITED), mapped as the Graph reader maps them. */
+export class FixedMessagingTiers implements MessagingTiers {
+  readonly tiers = new Map<string, string>();
+  async tierOf(sender: Pick<SenderAccount, 'phoneNumberId'>): Promise<MessagingTier> {
+    return messagingTierOf(this.tiers.get(sender.phoneNumberId) ?? 'TIER_UNLIMITED');
+  }
+}
+
+/** The portfolio reach buckets in memory, with DynamoDbPortfolioReach's conditional version check. */
+export class InMemoryPortfolioReach implements PortfolioReach {
+  readonly buckets = new Map<string, ReachBucket>();
+  writes = 0;
+  conflicts = 0;
+  /** Runs before each write is checked (e.g. to let a concurrent accept write first). */
+  beforeWrite?: (businessId: string, bucket: ReachBucket) => void | Promise<void>;
+
+  async bucketsOf(businessId: string, fromHour: string, toHour: string): Promise<ReachBucket[]> {
+    return [...this.buckets]
+      .filter(([key]) => key.startsWith(`${businessId}#`))
+      .map(([, bucket]) => ({ ...bucket, sketch: bucket.sketch.slice() }))
+      .filter((bucket) => bucket.hour >= fromHour && bucket.hour <= toHour)
+      .sort((a, b) => a.hour.localeCompare(b.hour));
+  }
+
+  async writeBucket(businessId: string, bucket: ReachBucket, expectedVersion: number): Promise<boolean> {
+    await this.beforeWrite?.(businessId, bucket);
+    const key = `${businessId}#${bucket.hour}`;
+    if ((this.buckets.get(key)?.version ?? 0) !== expectedVersion) {
+      this.conflicts += 1;
+      return false;
+    }
+    this.writes += 1;
+    this.buckets.set(key, { ...bucket, sketch: bucket.sketch.slice() });
+    return true;
+  }
+}
+
+/** Messaging-limit ports under which every number is unlimited (nothing is counted): for tests of other concerns. */
+export const unlimitedMessaging = () => ({ messagingTiers: new FixedMessagingTiers(), portfolioReach: new InMemoryPortfolioReach() });

@@ -16,6 +16,8 @@
  *   pk UPSTREAM#<org>#MESSAGE#<id> sk UPSTREAM_ID    a message id sent (with its sendId) or received
  *   pk UPSTREAM#<org>#SEND#<id>    sk UPSTREAM_SEND  one /upstream send: outcome + Meta's facts
  *   pk TPLSTATE#<wabaId>           sk <name>#<lang>  a template's state from Meta's last event (30 days)
+ *   pk PORTFOLIO#<businessId>      sk REACH#<YYYY-MM-DDTHH>  one hour of a business portfolio's recipients
+ *                                                    (a reach sketch, binary; version; expires after 26 h)
  *   pk CEVENT#<org>                sk <createdAt>#<eventId>  a customer event, by time (redelivery by range)
  *   pk CEVENT#<org>#ID#<eventId>   sk EVENT          the same event by id: its put-if-absent makes a
  *                                                    republished id a no-op (30 days, expiresAt)
@@ -65,6 +67,10 @@ export const messagingKeys = {
   /** A template's state from Meta's events; one partition per business account, read whole by the template catalog. */
   templateState: (wabaId: string, name: string, language: string) => ({ pk: `TPLSTATE#${wabaId}`, sk: `${name}#${language}` }),
   templateStatePartition: (wabaId: string) => `TPLSTATE#${wabaId}`,
+  /** One UTC hour of a business portfolio's unique recipients (shared/broadcast/messaging-limit.ts). */
+  portfolioReach: (businessId: string, hour: string) => ({ pk: `PORTFOLIO#${businessId}`, sk: `REACH#${hour}` }),
+  portfolioPartition: (businessId: string) => `PORTFOLIO#${businessId}`,
+  reachPrefix: 'REACH#',
   /** A media id uploaded or a message id sent through /upstream, under its organization (another's id is simply absent). */
   wrapperId: (organizationId: string, kind: 'MEDIA' | 'MESSAGE', id: string) => ({ pk: `UPSTREAM#${organizationId}#${kind}#${id}`, sk: 'UPSTREAM_ID' }),
   /** One send through /upstream (its `u1:<sendId>` callback data), under its organization: another's sendId is simply absent. */

@@ -68,6 +68,21 @@ export class FetchCloudApiClient implements CloudApiClient {
     return this.getAllPages(this.url(`${encodeURIComponent(wabaId)}/phone_numbers?limit=100`), call);
   }
 
+  async messagingLimitOf(phoneNumberId: string, call: UpstreamCall): Promise<string | undefined> {
+    const url = this.url(`${encodeURIComponent(phoneNumberId)}?fields=whatsapp_business_manager_messaging_limit`);
+    let response: Response;
+    let payload: { whatsapp_business_manager_messaging_limit?: unknown };
+    try {
+      response = await this.request(url, call);
+      payload = (await response.json()) as typeof payload;
+    } catch (error) {
+      throw new UpstreamUnavailableError('Cloud API did not answer', { cause: error });
+    }
+    if (!response.ok) throw new UpstreamRequestError(response.status, graphErrorOf(payload, response.status));
+    const limit = payload.whatsapp_business_manager_messaging_limit;
+    return typeof limit === 'string' ? limit : undefined;
+  }
+
   async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall): Promise<SendOutcome> {
     let response: Response;
     try {

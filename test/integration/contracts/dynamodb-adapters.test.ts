@@ -3,6 +3,8 @@ import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/d
 import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
 import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/dynamodb-rate-limiter';
 import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
+import { DynamoDbPortfolioReach } from '../../../shared/adapters/dynamodb/dynamodb-portfolio-reach';
+import { describePortfolioReachContract } from '../../support/contracts/portfolio-reach.contract';
 import { PowertoolsIdempotencyGuard } from '../../../shared/adapters/idempotency/powertools-idempotency-guard';
 import { DynamoDbTenancyRepository } from '../../../shared/adapters/dynamodb/dynamodb-tenancy-repository';
 import { describeBroadcastRepositoryContract } from '../../support/contracts/broadcast-repository.contract';
@@ -30,6 +32,7 @@ afterAll(async () => {
 describeTenancyRepositoryContract('DynamoDbTenancyRepository', () => new DynamoDbTenancyRepository(dynamo.documentClient, dynamo.tableNames.tenancy));
 describeInboxRepositoryContract('DynamoDbInboxRepository', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
 describeSendPacerContract('DynamoDbSendPacer', () => new DynamoDbSendPacer(dynamo.documentClient, dynamo.tableNames.messaging));
+describePortfolioReachContract('DynamoDbPortfolioReach', () => new DynamoDbPortfolioReach(dynamo.documentClient, dynamo.tableNames.messaging));
 describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new PowertoolsIdempotencyGuard(dynamo.client, dynamo.tableNames.idempotency));
 describeBroadcastRepositoryContract('DynamoDbBroadcastRepository', () => new DynamoDbBroadcastRepository(dynamo.documentClient, dynamo.tableNames.messaging));
 describeRateLimiterContract('DynamoDbRateLimiter', () => new DynamoDbRateLimiter(dynamo.documentClient, dynamo.tableNames.rateLimits));

@@ -181,3 +181,25 @@ describe('FetchCloudApiClient.listTemplates', () => {
     await expect(client(150).listTemplates('waba_9', { accessToken: 't' })).rejects.toBeInstanceOf(UpstreamUnavailableError);
   });
 });
+
+describe('FetchCloudApiClient.messagingLimitOf', () => {
+  it('asks the phone number for whatsapp_business_manager_messaging_limit with the bearer token', async () => {
+    handler = json(200, { whatsapp_business_manager_messaging_limit: 'TIER_2K', id: 'pn_1' });
+    await expect(client().messagingLimitOf('pn_1', { accessToken: 'tok-123' })).resolves.toBe('TIER_2K');
+    expect(seen[0]).toMatchObject({ method: 'GET', url: '/v21.0/pn_1?fields=whatsapp_business_manager_messaging_limit', authorization: 'Bearer tok-123' });
+  });
+
+  it('answers undefined when the field is absent or not a string', async () => {
+    handler = json(200, { id: 'pn_1' });
+    await expect(client().messagingLimitOf('pn_1', { accessToken: 'tok-123' })).resolves.toBeUndefined();
+    handler = json(200, { id: 'pn_1', whatsapp_business_manager_messaging_limit: { tier: 'TIER_2K' } });
+    await expect(client().messagingLimitOf('pn_1', { accessToken: 'tok-123' })).resolves.toBeUndefined();
+  });
+
+  it("raises Meta's error, or unavailability when nothing usable came back", async () => {
+    handler = metaError(400, 100);
+    await expect(client().messagingLimitOf('pn_1', { accessToken: 'tok-123' })).rejects.toBeInstanceOf(UpstreamRequestError);
+    handler = (_request, response) => response.end('not json');
+    await expect(client().messagingLimitOf('pn_1', { accessToken: 'tok-123' })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+  });
+});

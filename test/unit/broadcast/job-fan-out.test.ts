@@ -22,6 +22,7 @@ import {
   broadcastRequest,
   template,
   RecordedServiceWindow,
+  unlimitedMessaging,
 } from '../../support/broadcast-fakes';
 import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
@@ -149,7 +150,7 @@ describe('accept paths when the queue fails', () => {
     const upstream = new ScriptedCloudApi(clock);
     upstream.templates.set(SENDER.wabaId, [template()]);
     const idempotency = new InMemoryIdempotencyGuard();
-    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency, optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()) };
+    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency, optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()), ...unlimitedMessaging() };
     const send = () => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(1_001), { idempotencyKey: 'k-1', inProgressTimeoutMs: 20_000 });
 
     kit.queue.failure = new StoreUnavailableError('SQS is down');

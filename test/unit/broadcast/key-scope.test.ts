@@ -28,6 +28,7 @@ import {
   broadcastRequest,
   template,
   RecordedServiceWindow,
+  unlimitedMessaging,
 } from '../../support/broadcast-fakes';
 import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
@@ -45,7 +46,7 @@ function setup() {
   const queue = new RecordingOutboundQueue();
   const senders = new InMemorySenderDirectory();
   const templates = new TemplateCatalog(upstream, clock);
-  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator, serviceWindow: new RecordedServiceWindow(), optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()) };
+  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator, serviceWindow: new RecordedServiceWindow(), optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()), ...unlimitedMessaging() };
 }
 
 const job = (jobId: string, overrides: Partial<Extract<BroadcastJob, { kind: 'template' }>> = {}): BroadcastJob => ({

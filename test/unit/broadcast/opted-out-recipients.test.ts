@@ -16,6 +16,7 @@ import {
   broadcastRequest,
   recipientNumber,
   template,
+  unlimitedMessaging,
 } from '../../support/broadcast-fakes';
 import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 
@@ -36,6 +37,7 @@ function setup() {
     queue,
     idempotency: new InMemoryIdempotencyGuard(),
     optOuts: new InboxSuppressionList(optOuts),
+    ...unlimitedMessaging(),
     clock,
   };
   const optOut = (organizationId: string, index: number) =>

@@ -29,6 +29,7 @@ import {
   broadcastRequest,
   recipientNumber,
   template,
+  unlimitedMessaging,
 } from '../../support/broadcast-fakes';
 import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
@@ -56,6 +57,7 @@ function setup() {
     queue,
     idempotency,
     optOuts: new InboxSuppressionList(optOuts),
+    ...unlimitedMessaging(),
     clock,
   };
   const caller: BroadcastCaller = { organizationId: ORG };

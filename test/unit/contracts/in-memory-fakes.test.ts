@@ -1,5 +1,6 @@
 /** The in-memory fakes the unit tests use pass the same contracts as the DynamoDB adapters (test/integration/contracts). */
-import { InMemoryBroadcastRepository, InMemoryIdempotencyGuard, InMemorySendPacer } from '../../support/broadcast-fakes';
+import { InMemoryBroadcastRepository, InMemoryIdempotencyGuard, InMemoryPortfolioReach, InMemorySendPacer } from '../../support/broadcast-fakes';
+import { describePortfolioReachContract } from '../../support/contracts/portfolio-reach.contract';
 import { describeBroadcastRepositoryContract } from '../../support/contracts/broadcast-repository.contract';
 import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
 import { describeRateLimiterContract } from '../../support/contracts/rate-limiter.contract';
@@ -19,3 +20,4 @@ describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryI
 describeBroadcastRepositoryContract('InMemoryBroadcastRepository', () => new InMemoryBroadcastRepository());
 describeRateLimiterContract('InMemoryRateLimiter', () => new InMemoryRateLimiter());
 describeWebhookEndpointRegistryContract('InMemoryWebhookRegistry', () => new InMemoryWebhookRegistry());
+describePortfolioReachContract('InMemoryPortfolioReach', () => new InMemoryPortfolioReach());

@@ -23,6 +23,7 @@ const DEFAULTS = {
   seed: 1,
   throughputPerSecond: 80,
   throughputByPhoneNumberId: {},
+  messagingLimitByPhoneNumberId: {},
   recipientErrors: {},
   recipientTimeouts: {},
 };
@@ -59,12 +60,32 @@ describe('/_sandbox/control settings', () => {
     [{ throughputPerSecond: 1.5 }, 'throughputPerSecond must be an integer >= 0'],
     [{ recipientErrors: { '1555': { code: 'x' } } }, 'recipientErrors.1555.code must be an integer >= 0'],
     [{ recipientErrors: { '1555': { code: 131026, httpStatus: 200 } } }, 'httpStatus must be between 400 and 599'],
+    [{ messagingLimitByPhoneNumberId: { '1': 'TIER_3' } }, 'messagingLimitByPhoneNumberId.1 must be one of TIER_50, TIER_250, TIER_1K, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED'],
     [{ colour: 'red' }, 'unknown control settings: colour'],
   ])('rejects %j without applying any of it', async (patch, message) => {
     const result = await client.sandboxApi('POST', '/control', { latencyMs: 7, ...patch });
     expect(result.status).toBe(400);
     expect(result.body.error.message).toContain(message);
     expect((await client.sandboxApi('GET', '/control')).body.latencyMs).toBe(0);
+  });
+});
+
+describe('messaging limit per phone number', () => {
+  it('answers whatsapp_business_manager_messaging_limit: TIER_UNLIMITED by default, the set tier, and the default again once cleared or reset', async () => {
+    const field = async (phoneId: string) =>
+      (await client.graph('GET', `/${phoneId}?fields=whatsapp_business_manager_messaging_limit`)).body as Record<string, unknown>;
+    expect(await field(PHONE_ID)).toEqual({ id: PHONE_ID, whatsapp_business_manager_messaging_limit: 'TIER_UNLIMITED' });
+
+    await client.sandboxApi('POST', '/control', { messagingLimitByPhoneNumberId: { [PHONE_ID]: 'TIER_250' } });
+    expect(await field(PHONE_ID)).toEqual({ id: PHONE_ID, whatsapp_business_manager_messaging_limit: 'TIER_250' });
+    expect((await field(SECOND_PHONE_ID)).whatsapp_business_manager_messaging_limit).toBe('TIER_UNLIMITED');
+    expect((await client.sandboxApi('GET', '/control')).body.messagingLimitByPhoneNumberId).toEqual({ [PHONE_ID]: 'TIER_250' });
+
+    await client.sandboxApi('POST', '/control', { messagingLimitByPhoneNumberId: { [PHONE_ID]: null } });
+    expect((await field(PHONE_ID)).whatsapp_business_manager_messaging_limit).toBe('TIER_UNLIMITED');
+    await client.sandboxApi('POST', '/control', { messagingLimitByPhoneNumberId: { [PHONE_ID]: 'TIER_2K' } });
+    await client.sandboxApi('POST', '/reset');
+    expect((await field(PHONE_ID)).whatsapp_business_manager_messaging_limit).toBe('TIER_UNLIMITED');
   });
 });
 
