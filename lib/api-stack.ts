@@ -16,6 +16,8 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from './constructs/service-function';
 import { SurfaceApi, type FunctionTarget } from './constructs/surface-api';
+import { ApiFirewall } from './constructs/api-firewall';
+import { PlatformAlarms } from './constructs/platform-alarms';
 import {
   chunkWorker,
   deliveryEvents,
@@ -106,6 +108,8 @@ export class ApiStack extends Stack {
   readonly functions: Record<FunctionName, ServiceFunction>;
   readonly surfaceApis: Record<SurfaceName, SurfaceApi>;
   readonly broadcastUsagePlan: apigateway.UsagePlan;
+  readonly firewall: ApiFirewall;
+  readonly observability: PlatformAlarms;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     const { stateful, settings, entryRoot, manageApiGatewayAccountRole, ...stackProps } = props;
@@ -226,6 +230,25 @@ export class ApiStack extends Stack {
       });
     }
     new CfnOutput(this, 'BroadcastUsagePlanId', { value: this.broadcastUsagePlan.usagePlanId, description: 'Usage plan of broadcast API keys' });
+
+    // Protected and watched (docs/OPERATIONS.md): WAF on every stage; alarms and a dashboard for
+    // every function, queue and API, derived from the definitions.
+    this.firewall = new ApiFirewall(this, 'Firewall', {
+      surfaceApis: this.surfaceApis,
+      routesOf: (surface) => routes.filter((route) => route.surface === surface),
+      limits: settings.firewall,
+      namePrefix: this.stackName,
+    });
+    this.observability = new PlatformAlarms(this, 'Observability', {
+      functions: this.functions,
+      queues: stateful.queues,
+      deadLetterQueues: stateful.deadLetterQueues,
+      surfaceApis: this.surfaceApis,
+      alarmEmail: settings.alarmEmail,
+      metricsNamespace: settings.metricsNamespace,
+      dashboardName: `${this.stackName}-operations`,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn, description: 'SNS topic every alarm notifies' });
   }
 
   private createFunction(

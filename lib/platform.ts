@@ -4,6 +4,7 @@
  */
 import { Annotations, Tags, type App } from 'aws-cdk-lib';
 import { ApiStack } from './api-stack';
+import { suppressApiStackFindings } from './nag-suppressions';
 import type { PlatformSettings } from './settings';
 import { StatefulStack } from './stateful-stack';
 
@@ -34,6 +35,9 @@ export function createPlatform(app: App, settings: PlatformSettings): Platform {
     '@aws-cdk/core:crossStackReferencesDefaultStrong',
     'Strong cross-stack references protect the stateful resources the ApiStack imports',
   );
+
+  // Accepted cdk-nag findings with their reasons (the checks run in test/cdk/nag.test.ts).
+  suppressApiStackFindings(api);
 
   Tags.of(app).add('project', settings.serviceName);
   Tags.of(app).add('managed-by', 'aws-cdk');

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { defaultMetricsNamespace } from '../runtime-contract/observability';
 
 /** Repository root (this file lives in `lib/`). Entry files, lock file and package.json are found from it. */
 export const projectRoot = path.resolve(__dirname, '..');
@@ -27,6 +28,19 @@ export interface PlatformSettings {
   stageThrottle: { rateLimit: number; burstLimit: number };
   /** Optional `environment` tag (e.g. staging, production). */
   environmentName?: string;
+  /** Email address subscribed to the alarm topic (`-c alarmEmail=ops@example.com`); none without it. */
+  alarmEmail?: string;
+  /** WAF rate-based rules (requests per source IP); see docs/OPERATIONS.md "WAF". */
+  firewall: FirewallLimits;
+}
+
+export interface FirewallLimits {
+  /** Requests per IP per 5 minutes on the API surfaces (broadcast, organization, v1, upstream). */
+  apiRequestsPerIpPer5Minutes: number;
+  /** Requests per IP per 5 minutes on the webhooks surface (Meta posts from few addresses). */
+  webhookRequestsPerIpPer5Minutes: number;
+  /** Requests per IP per minute on the unauthenticated key-generation routes. */
+  keyGenerationPerIpPerMinute: number;
 }
 
 /** Anything that can answer context look-ups: an App's or a Stack's `node`. */
@@ -69,7 +83,7 @@ export function readSettings(context: ContextSource, env: NodeJS.ProcessEnv = pr
     serviceName: asString(ctx('serviceName')) ?? pkg.name,
     serviceVersion: asString(ctx('serviceVersion')) ?? pkg.version,
     logLevel,
-    metricsNamespace: asString(ctx('metricsNamespace')) ?? 'WhatsAppBroadcastPlatform',
+    metricsNamespace: asString(ctx('metricsNamespace')) ?? defaultMetricsNamespace,
     upstream: {
       // Defaults equal shared/config/app-config.ts, so the deployed functions behave like local runs.
       baseUrl: asString(ctx('graphApiBaseUrl')) ?? 'https://graph.facebook.com',
@@ -83,5 +97,26 @@ export function readSettings(context: ContextSource, env: NodeJS.ProcessEnv = pr
       burstLimit: asPositiveNumber(ctx('stageBurstLimit'), 400, 'stageBurstLimit'),
     },
     environmentName: asString(ctx('environment')),
+    alarmEmail: readAlarmEmail(ctx('alarmEmail')),
+    firewall: {
+      // 20 requests/s per address over 5 minutes: above one v1 enterprise key (1,000/min) or the
+      // broadcast plan's key-wide rate (12/s), so the exact application and usage-plan limits answer
+      // first; several keys behind one NAT still fit. Against floods, not against customers.
+      apiRequestsPerIpPer5Minutes: asPositiveNumber(ctx('wafApiRateLimit'), 6_000, 'wafApiRateLimit'),
+      // Meta sends every status of every message (80-1,000 messages/s per number, up to three
+      // statuses each) from a handful of addresses; a low limit would block Meta itself.
+      webhookRequestsPerIpPer5Minutes: asPositiveNumber(ctx('wafWebhookRateLimit'), 500_000, 'wafWebhookRateLimit'),
+      // WAF's smallest limit (10 per 1-minute window) is above the contract's 5 per minute per IP,
+      // so the application answers its exact 429 first and WAF only stops floods before any Lambda runs.
+      keyGenerationPerIpPerMinute: asPositiveNumber(ctx('wafKeyGenerationRateLimit'), 10, 'wafKeyGenerationRateLimit'),
+    },
   };
+}
+
+/** The alarm email from context, checked for a plausible address (SNS would accept garbage and never deliver). */
+function readAlarmEmail(value: unknown): string | undefined {
+  const email = asString(value)?.trim();
+  if (email === undefined) return undefined;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`Context value alarmEmail must be an email address, got ${email}`);
+  return email;
 }

@@ -19,12 +19,14 @@ export interface SynthesizedPlatform {
   api: Template;
 }
 
-export function synthesizePlatform(context: Record<string, unknown> = {}): SynthesizedPlatform {
+/** `beforeSynth` runs on the built app before any template is synthesized (e.g. to add cdk-nag's aspects). */
+export function synthesizePlatform(context: Record<string, unknown> = {}, beforeSynth?: (app: App, platform: Platform) => void): SynthesizedPlatform {
   const cdkJson = JSON.parse(readFileSync(path.join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
   const app = new App({
     context: { ...cdkJson.context, skipBundling: true, account: testAccount, region: testRegion, ...context },
   });
   const platform = createPlatform(app, readSettings(app.node, {}));
+  beforeSynth?.(app, platform);
   return { platform, stateful: Template.fromStack(platform.stateful), api: Template.fromStack(platform.api) };
 }
 

@@ -1,0 +1,166 @@
+/**
+ * AWS WAF (v2, REGIONAL) in front of every REST API stage: Amazon's IP reputation list, a per-IP
+ * rate rule, a stricter per-IP rule on the unauthenticated key-generation routes, and the AWS
+ * managed common rule set. Two web ACLs, because the webhooks surface (Meta) and the API surfaces
+ * (businesses) need different limits and overrides; which surface gets which follows from its
+ * routes' auth kinds. docs/OPERATIONS.md "WAF" explains every choice.
+ */
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { rateLimitClasses, resourcePath, type RouteDefinition, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { pascal } from '../naming';
+import type { FirewallLimits } from '../settings';
+import type { SurfaceApi } from './surface-api';
+
+export type FirewallProfile = 'api' | 'webhooks';
+
+/**
+ * Rules of the common rule set that only count (logged in WAF metrics and sampled requests, never
+ * blocked), by profile.
+ *
+ * SizeRestrictions_BODY blocks bodies over 8 KiB, but a 10,000-recipient broadcast accept is
+ * ~150 KiB and Meta posts signed webhook batches of up to 256 KiB; API Gateway (10 MB) and the
+ * pipeline (413 above 5 MB) already bound body size. WAF inspects only a body's first 8 KiB anyway.
+ *
+ * On the webhooks surface the other body rules count too: Meta's bodies carry end users' own
+ * words (message text, names), which may look like script or path tricks. A false positive would
+ * refuse a batch Meta retries and finally drops, and the body is authenticated by its signature
+ * before anything reads it. On the API surfaces, bodies come from authenticated businesses and the
+ * body rules stay blocking.
+ */
+export const countedCommonRules: Record<FirewallProfile, readonly string[]> = {
+  api: ['SizeRestrictions_BODY'],
+  webhooks: ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY', 'GenericLFI_BODY', 'GenericRFI_BODY', 'EC2MetaDataSSRF_BODY'],
+};
+
+/** A surface whose every route is authenticated by Meta's signature is a webhook receiver. */
+export const firewallProfileOf = (routes: readonly RouteDefinition[]): FirewallProfile =>
+  routes.length > 0 && routes.every((route) => route.auth === 'meta-signature') ? 'webhooks' : 'api';
+
+/** Routes rate-limited per source IP (the unauthenticated key generation): they get the stricter WAF rule. */
+export const perIpLimitedRoutes = (routes: readonly RouteDefinition[]): RouteDefinition[] =>
+  routes.filter((route) => rateLimitClasses[route.rateLimit].scope === 'source-ip');
+
+export interface ApiFirewallProps {
+  surfaceApis: Record<SurfaceName, SurfaceApi>;
+  /** Every manifest route, by surface. */
+  routesOf: (surface: SurfaceName) => readonly RouteDefinition[];
+  limits: FirewallLimits;
+  /** Prefix of the web ACL names (unique per account and region). */
+  namePrefix: string;
+}
+
+const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
+  cloudWatchMetricsEnabled: true,
+  sampledRequestsEnabled: true,
+  metricName,
+});
+
+/** Rate rules answer 429 with a Retry-After of one evaluation window, like the application's limits. */
+const tooManyRequests = (windowSeconds: number): wafv2.CfnWebACL.RuleActionProperty => ({
+  block: { customResponse: { responseCode: 429, responseHeaders: [{ name: 'Retry-After', value: String(windowSeconds) }] } },
+});
+
+export class ApiFirewall extends Construct {
+  readonly webAcls = new Map<FirewallProfile, wafv2.CfnWebACL>();
+  readonly associations = new Map<SurfaceName, wafv2.CfnWebACLAssociation>();
+
+  constructor(scope: Construct, id: string, props: ApiFirewallProps) {
+    super(scope, id);
+    const surfaceNames = Object.keys(props.surfaceApis) as SurfaceName[];
+    const profileOf = new Map(surfaceNames.map((surface) => [surface, firewallProfileOf(props.routesOf(surface))]));
+
+    for (const profile of new Set(profileOf.values())) {
+      const routes = surfaceNames.filter((surface) => profileOf.get(surface) === profile).flatMap((surface) => props.routesOf(surface));
+      this.webAcls.set(profile, this.createWebAcl(profile, routes, props));
+    }
+    for (const surface of surfaceNames) {
+      const stage = props.surfaceApis[surface].api.deploymentStage;
+      this.associations.set(
+        surface,
+        new wafv2.CfnWebACLAssociation(this, `${pascal(surface)}Association`, {
+          resourceArn: stage.stageArn,
+          webAclArn: this.webAcls.get(profileOf.get(surface)!)!.attrArn,
+        }),
+      );
+    }
+  }
+
+  private createWebAcl(profile: FirewallProfile, routes: readonly RouteDefinition[], props: ApiFirewallProps): wafv2.CfnWebACL {
+    const id = pascal(profile);
+    const perIpLimit = profile === 'webhooks' ? props.limits.webhookRequestsPerIpPer5Minutes : props.limits.apiRequestsPerIpPer5Minutes;
+    const rules: wafv2.CfnWebACL.RuleProperty[] = [
+      {
+        name: 'AmazonIpReputationList',
+        priority: 0,
+        statement: { managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesAmazonIpReputationList' } },
+        overrideAction: { none: {} },
+        visibilityConfig: visibility(`${id}IpReputation`),
+      },
+    ];
+
+    const keyPaths = [...new Set(perIpLimitedRoutes(routes).map(resourcePath))];
+    if (keyPaths.length > 0) {
+      // ENDS_WITH the resource path: matches with the stage prefix (execute-api URL) and behind a
+      // custom domain's base path mapping alike. URL-decoded first so %2D cannot dodge it.
+      const matches: wafv2.CfnWebACL.StatementProperty[] = keyPaths.map((path) => ({
+        byteMatchStatement: {
+          fieldToMatch: { uriPath: {} },
+          positionalConstraint: 'ENDS_WITH',
+          searchString: path,
+          textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+        },
+      }));
+      rules.push({
+        name: 'KeyGenerationPerIp',
+        priority: 1,
+        statement: {
+          rateBasedStatement: {
+            limit: props.limits.keyGenerationPerIpPerMinute,
+            evaluationWindowSec: 60,
+            aggregateKeyType: 'IP',
+            scopeDownStatement: matches.length === 1 ? matches[0] : { orStatement: { statements: matches } },
+          },
+        },
+        action: tooManyRequests(60),
+        visibilityConfig: visibility(`${id}KeyGenerationPerIp`),
+      });
+    }
+
+    rules.push(
+      {
+        name: 'PerIpRateLimit',
+        priority: 2,
+        statement: { rateBasedStatement: { limit: perIpLimit, evaluationWindowSec: 300, aggregateKeyType: 'IP' } },
+        action: tooManyRequests(300),
+        visibilityConfig: visibility(`${id}PerIp`),
+      },
+      {
+        name: 'CommonRuleSet',
+        priority: 3,
+        statement: {
+          managedRuleGroupStatement: {
+            vendorName: 'AWS',
+            name: 'AWSManagedRulesCommonRuleSet',
+            ruleActionOverrides: countedCommonRules[profile].map((name) => ({ name, actionToUse: { count: {} } })),
+          },
+        },
+        overrideAction: { none: {} },
+        visibilityConfig: visibility(`${id}CommonRuleSet`),
+      },
+    );
+
+    // Descriptions allow letters, digits, spaces and =:#@/-,. only (CloudFormation pattern).
+    return new wafv2.CfnWebACL(this, `${id}WebAcl`, {
+      name: `${props.namePrefix}-${profile}`,
+      description:
+        profile === 'webhooks'
+          ? 'Meta webhook receiver: IP reputation, per-IP rate, common rules with body rules counted'
+          : 'API surfaces: IP reputation, per-IP rate, key-generation rate, common rules with body size counted',
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility(`${id}WebAcl`),
+      rules,
+    });
+  }
+}

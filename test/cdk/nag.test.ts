@@ -1,0 +1,40 @@
+/** cdk-nag's AwsSolutions pack over every stack of the app: no finding that lib/nag-suppressions.ts does not accept with a reason. */
+import { Aspects, Stack } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { synthesizePlatform, type SynthesizedPlatform } from './support/platform';
+
+let synth: SynthesizedPlatform;
+let stacks: Stack[];
+
+beforeAll(() => {
+  synth = synthesizePlatform({}, (app) => {
+    // logIgnores: suppressed findings are reported as info, so the test can see the checks ran.
+    Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true, logIgnores: true }));
+    stacks = app.node.children.filter((child): child is Stack => child instanceof Stack);
+  });
+});
+
+const nagMessages = (stack: Stack, kind: 'findError' | 'findWarning' | 'findInfo') =>
+  Annotations.fromStack(stack)[kind]('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((message) => `${message.id}: ${String(message.entry.data)}`);
+
+describe('cdk-nag AwsSolutions', () => {
+  it('checks every stack of the app', () => {
+    expect(stacks.map((stack) => stack.stackName).sort()).toEqual([synth.platform.api.stackName, synth.platform.stateful.stackName].sort());
+  });
+
+  it('finds no unsuppressed error or warning in any stack', () => {
+    const findings = stacks.flatMap((stack) => [...nagMessages(stack, 'findError'), ...nagMessages(stack, 'findWarning')]);
+    // The findings themselves are the failure message.
+    expect(findings).toEqual([]);
+  });
+
+  it('really ran: the accepted findings are reported as suppressed, each with its reason', () => {
+    const suppressed = stacks.flatMap((stack) => nagMessages(stack, 'findInfo'));
+    expect(suppressed.length).toBeGreaterThan(0);
+    const rules = new Set(suppressed.map((message) => message.match(/AwsSolutions-[A-Z0-9]+/)?.[0]));
+    // The WAF rule (APIG3) is met, not suppressed.
+    expect(rules.has('AwsSolutions-APIG3')).toBe(false);
+    expect(rules).toEqual(new Set(['AwsSolutions-L1', 'AwsSolutions-IAM4', 'AwsSolutions-IAM5', 'AwsSolutions-APIG2', 'AwsSolutions-APIG4', 'AwsSolutions-COG4']));
+  });
+});

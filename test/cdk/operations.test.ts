@@ -1,0 +1,170 @@
+/**
+ * Watched and protected: alarms for every function and queue of the resource definitions, every
+ * REST API stage behind WAF, one dashboard, and the alarm email only when `alarmEmail` is given.
+ * Everything expected is derived from the definitions, so a new function or queue without an
+ * alarm fails here.
+ */
+import type { CfnElement } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { alarmThresholds, queueAgeThresholdSeconds } from '../../runtime-contract/observability';
+import { functions, queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
+import { perIpLimitedRoutes } from '../../lib/constructs/api-firewall';
+import { routes } from '../../runtime-contract/all-routes';
+import { resourcePath, surfaces, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { functionLogicalId, mentions, resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
+
+let synth: SynthesizedPlatform;
+let template: Template;
+
+beforeAll(() => {
+  synth = synthesizePlatform();
+  template = synth.api;
+});
+
+type Alarm = { Properties?: Record<string, any> };
+const alarms = (): Alarm[] => Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
+const dimension = (alarm: Alarm, name: string): unknown =>
+  (alarm.Properties!.Dimensions ?? []).find((candidate: { Name: string }) => candidate.Name === name)?.Value;
+const topicId = () => synth.platform.api.getLogicalId(synth.platform.api.observability.topic.node.defaultChild as CfnElement);
+const notifiesTopic = (alarm: Alarm) => mentions(alarm.Properties!.AlarmActions, topicId());
+
+const queueLogicalId = (queue: 'queues' | 'deadLetterQueues', name: QueueName) =>
+  synth.platform.stateful.getLogicalId(synth.platform.stateful[queue][name].node.defaultChild as CfnElement);
+/** Alarms on a metric of a queue: its QueueName dimension is the stateful stack's export of that queue. */
+const queueAlarms = (queue: 'queues' | 'deadLetterQueues', name: QueueName, metricName: string): Alarm[] =>
+  alarms().filter((alarm) => alarm.Properties!.MetricName === metricName && mentions(dimension(alarm, 'QueueName'), queueLogicalId(queue, name)));
+
+describe('alarms', () => {
+  it.each(Object.keys(functions) as FunctionName[])('function %s: Errors and Throttles alarms notify the topic', (name) => {
+    // The dimension is a reference to the function resource tagged with the definition's name.
+    const functionRef = { Ref: functionLogicalId(template, name) };
+    for (const metricName of ['Errors', 'Throttles']) {
+      const own = alarms().filter((alarm) => alarm.Properties!.MetricName === metricName && JSON.stringify(dimension(alarm, 'FunctionName')) === JSON.stringify(functionRef));
+      expect(own).toHaveLength(1);
+      expect(own[0]!.Properties).toEqual(expect.objectContaining({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1, TreatMissingData: 'notBreaching' }));
+      expect(notifiesTopic(own[0]!)).toBe(true);
+    }
+  });
+
+  it.each(Object.keys(queues) as QueueName[])('queue %s: age of the oldest message; its dead-letter queue: depth > 0 and age', (name) => {
+    const [age] = queueAlarms('queues', name, 'ApproximateAgeOfOldestMessage');
+    expect(age?.Properties).toEqual(expect.objectContaining({ Threshold: queueAgeThresholdSeconds(name), ComparisonOperator: 'GreaterThanThreshold' }));
+    const [depth] = queueAlarms('deadLetterQueues', name, 'ApproximateNumberOfMessagesVisible');
+    expect(depth?.Properties).toEqual(expect.objectContaining({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', Statistic: 'Maximum' }));
+    const [deadLetterAge] = queueAlarms('deadLetterQueues', name, 'ApproximateAgeOfOldestMessage');
+    expect(deadLetterAge?.Properties!.Threshold).toBe(queues[name].deadLetterRetentionDays * 86_400 * alarmThresholds.deadLetterQueues.ageFractionOfRetention);
+    for (const alarm of [age!, depth!, deadLetterAge!]) expect(notifiesTopic(alarm)).toBe(true);
+  });
+
+  it('the chunk queue pages when a chunk waits 15 minutes', () => {
+    expect(queueAlarms('queues', 'outboundMessages', 'ApproximateAgeOfOldestMessage')[0]!.Properties!.Threshold).toBe(15 * 60);
+  });
+
+  it.each(Object.keys(surfaces) as SurfaceName[])('REST API %s: 5XXError rate and p99 Latency of its stage', (surface) => {
+    const { api, stageName } = synth.platform.api.surfaceApis[surface];
+    const own = alarms().filter((alarm) => dimension(alarm, 'ApiName') === api.restApiName && dimension(alarm, 'Stage') !== undefined);
+    const serverErrors = own.find((alarm) => alarm.Properties!.MetricName === '5XXError')!;
+    expect(serverErrors.Properties).toEqual(expect.objectContaining({ Statistic: 'Average', Threshold: alarmThresholds.apis.serverErrorRate.threshold }));
+    const latency = own.find((alarm) => alarm.Properties!.MetricName === 'Latency')!;
+    expect(latency.Properties).toEqual(expect.objectContaining({ ExtendedStatistic: 'p99', Threshold: alarmThresholds.apis.p99LatencyMs.threshold }));
+    expect(mentions(dimension(serverErrors, 'Stage'), synth.platform.api.getLogicalId(api.deploymentStage.node.defaultChild as CfnElement))).toBe(true);
+    expect(stageName).toBe(surfaces[surface].stage);
+    expect(notifiesTopic(serverErrors) && notifiesTopic(latency)).toBe(true);
+  });
+
+  it('every alarm notifies the one topic on alarm and on recovery', () => {
+    expect(alarms().length).toBeGreaterThan(0);
+    for (const alarm of alarms()) {
+      expect(notifiesTopic(alarm)).toBe(true);
+      expect(mentions(alarm.Properties!.OKActions, topicId())).toBe(true);
+    }
+  });
+});
+
+describe('alarm topic', () => {
+  it('is encrypted with a rotating customer managed key CloudWatch may use, and refuses plain HTTP', () => {
+    const topic = resourcesOf(template, 'AWS::SNS::Topic')[topicId()]!.Properties!;
+    const keyId: string = topic.KmsMasterKeyId['Fn::GetAtt'][0];
+    const key = resourcesOf(template, 'AWS::KMS::Key')[keyId]!.Properties!;
+    expect(key.EnableKeyRotation).toBe(true);
+    expect(mentions(key.KeyPolicy, 'cloudwatch.amazonaws.com')).toBe(true);
+    const policies = Object.values(resourcesOf(template, 'AWS::SNS::TopicPolicy')).filter((policy) => mentions(policy.Properties!.Topics, topicId()));
+    expect(mentions(policies, 'aws:SecureTransport')).toBe(true);
+  });
+
+  it('has no subscription without alarmEmail', () => {
+    expect(Object.keys(resourcesOf(template, 'AWS::SNS::Subscription'))).toEqual([]);
+  });
+
+  it('with -c alarmEmail=..., has exactly that email subscription; a malformed address is refused', () => {
+    const withEmail = synthesizePlatform({ alarmEmail: 'ops@example.com' }).api;
+    const subscriptions = Object.values(resourcesOf(withEmail, 'AWS::SNS::Subscription'));
+    expect(subscriptions).toHaveLength(1);
+    expect(subscriptions[0]!.Properties).toEqual(expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com' }));
+    expect(() => synthesizePlatform({ alarmEmail: 'not-an-address' })).toThrow(/alarmEmail/);
+  });
+});
+
+describe('dashboard', () => {
+  it('exists, with a widget for every function, queue and REST API', () => {
+    const dashboards = Object.values(resourcesOf(template, 'AWS::CloudWatch::Dashboard'));
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(dashboards[0]!.Properties!.DashboardBody);
+    for (const name of Object.keys(functions)) expect(body).toContain(`λ ${name}:`);
+    for (const name of Object.keys(queues)) expect(body).toContain(`SQS ${name} dead letters`);
+    for (const surface of Object.keys(surfaces)) expect(body).toContain(`API ${surface} (`);
+  });
+});
+
+describe('WAF', () => {
+  const webAcls = () => resourcesOf(template, 'AWS::WAFv2::WebACL');
+  const associations = () => Object.values(resourcesOf(template, 'AWS::WAFv2::WebACLAssociation'));
+  const aclOf = (surface: SurfaceName) => {
+    const { api } = synth.platform.api.surfaceApis[surface];
+    const stageId = synth.platform.api.getLogicalId(api.deploymentStage.node.defaultChild as CfnElement);
+    const own = associations().filter((association) => mentions(association.Properties!.ResourceArn, stageId));
+    expect(own).toHaveLength(1);
+    return webAcls()[own[0]!.Properties!.WebACLArn['Fn::GetAtt'][0]]!.Properties!;
+  };
+  const rule = (acl: Record<string, any>, name: string) => (acl.Rules as Array<Record<string, any>>).find((candidate) => candidate.Name === name);
+  const counted = (acl: Record<string, any>): string[] =>
+    rule(acl, 'CommonRuleSet')!.Statement.ManagedRuleGroupStatement.RuleActionOverrides.map((override: { Name: string }) => override.Name);
+
+  it.each(Object.keys(surfaces) as SurfaceName[])('stage of %s: a regional web ACL with IP reputation, per-IP rate and the common rule set', (surface) => {
+    const acl = aclOf(surface);
+    expect(acl.Scope).toBe('REGIONAL');
+    expect(acl.DefaultAction).toEqual({ Allow: {} });
+    expect(rule(acl, 'AmazonIpReputationList')!.Statement.ManagedRuleGroupStatement.Name).toBe('AWSManagedRulesAmazonIpReputationList');
+    expect(rule(acl, 'CommonRuleSet')!.Statement.ManagedRuleGroupStatement.Name).toBe('AWSManagedRulesCommonRuleSet');
+    expect(rule(acl, 'PerIpRateLimit')!.Statement.RateBasedStatement).toEqual(expect.objectContaining({ AggregateKeyType: 'IP' }));
+    // Broadcast accepts (10,000 recipients) and Meta's batches (≤ 256 KiB) exceed the rule's 8 KiB.
+    expect(counted(acl)).toContain('SizeRestrictions_BODY');
+  });
+
+  it('the key-generation routes get a stricter per-IP rule scoped to their paths', () => {
+    const keyRoutes = perIpLimitedRoutes(routes);
+    expect(keyRoutes.map((route) => route.operation)).toContain('generateKey');
+    for (const route of keyRoutes) {
+      const limited = rule(aclOf(route.surface), 'KeyGenerationPerIp')!.Statement.RateBasedStatement;
+      expect(limited.Limit).toBeLessThan(rule(aclOf(route.surface), 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit);
+      expect(limited.EvaluationWindowSec).toBe(60);
+      expect(JSON.stringify(limited.ScopeDownStatement)).toContain(JSON.stringify(resourcePath(route)));
+    }
+  });
+
+  it("the webhooks surface counts the common set's body rules (Meta's signed bodies carry end users' text) and allows Meta's volume", () => {
+    const hooks = aclOf('webhooks');
+    expect(counted(hooks)).toEqual(expect.arrayContaining(['SizeRestrictions_BODY', 'CrossSiteScripting_BODY']));
+    expect(rule(hooks, 'KeyGenerationPerIp')).toBeUndefined();
+    expect(rule(hooks, 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit).toBeGreaterThan(rule(aclOf('broadcast'), 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit);
+    // The API surfaces keep the body rules blocking.
+    expect(counted(aclOf('broadcast'))).toEqual(['SizeRestrictions_BODY']);
+  });
+
+  it('rate limits come from context', () => {
+    const custom = synthesizePlatform({ wafApiRateLimit: '1234', wafKeyGenerationRateLimit: '20' }).api;
+    const acl = Object.values(resourcesOf(custom, 'AWS::WAFv2::WebACL')).find((candidate) => rule(candidate.Properties!, 'KeyGenerationPerIp'))!.Properties!;
+    expect(rule(acl, 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit).toBe(1234);
+    expect(rule(acl, 'KeyGenerationPerIp')!.Statement.RateBasedStatement.Limit).toBe(20);
+  });
+});
