@@ -41,6 +41,9 @@ const keyArn = (keyId: string): string =>
 
 type Input = Record<string, unknown>;
 
+/** SQS authorizes its batch APIs with the single-message action (Service Authorization Reference: no `sqs:*Batch` actions). */
+const sqsActionOf = (operation: string): string => `sqs:${operation.replace(/Batch$/, '')}`;
+
 function dynamodbResources(operation: string, input: Input): string[] {
   if (operation === 'BatchGetItem' || operation === 'BatchWriteItem') return Object.keys((input.RequestItems as Input | undefined) ?? {}).map(tableArn);
   if (typeof input.TableName !== 'string') return ['*'];
@@ -77,10 +80,12 @@ export function awsCallOf(request: WireRequest, tags: ResourceTags): AwsCall {
     switch (service) {
       case 'dynamodb':
         return { service, action: `dynamodb:${operation}`, resources: dynamodbResources(operation, input) };
-      case 'sqs':
-        if (typeof input.QueueUrl === 'string') return { service, action: `sqs:${operation}`, resources: [queueArnOfUrl(input.QueueUrl)] };
-        if (typeof input.QueueName === 'string') return { service, action: `sqs:${operation}`, resources: [`arn:aws:sqs:${localRegion}:${localAccount}:${input.QueueName}`] };
-        return { service, action: `sqs:${operation}`, resources: ['*'] };
+      case 'sqs': {
+        const action = sqsActionOf(operation);
+        if (typeof input.QueueUrl === 'string') return { service, action, resources: [queueArnOfUrl(input.QueueUrl)] };
+        if (typeof input.QueueName === 'string') return { service, action, resources: [`arn:aws:sqs:${localRegion}:${localAccount}:${input.QueueName}`] };
+        return { service, action, resources: ['*'] };
+      }
       case 'kms':
         return { service, action: `kms:${operation}`, resources: [typeof input.KeyId === 'string' ? keyArn(input.KeyId) : '*'] };
       default:
