@@ -34,8 +34,8 @@ export async function readBody(req: http.IncomingMessage): Promise<Buffer> {
 // ------------------------------------------------------------------------------------------------ KMS
 
 export interface KmsEmulator extends HttpEmulator {
-  /** Creates a symmetric key; returns its id and ARN. */
-  createKey(): { keyId: string; arn: string };
+  /** Creates a symmetric key (with the given id, else a fresh one); returns its id and ARN. */
+  createKey(keyId?: string): { keyId: string; arn: string };
 }
 
 const canonicalContext = (context: Record<string, string> | undefined): Buffer =>
@@ -92,8 +92,7 @@ export async function startKmsEmulator(): Promise<KmsEmulator> {
   return {
     endpoint,
     stop: () => close(server),
-    createKey: () => {
-      const keyId = randomUUID();
+    createKey: (keyId = randomUUID()) => {
       keys.set(keyId, randomBytes(32));
       return { keyId, arn: arnOf(keyId) };
     },

@@ -20,8 +20,9 @@ import { getServices, resetServicesForTests } from '../../../functions/compositi
 import { rateLimitClasses, surfaces, type EndpointGroup, type RateLimitClassName, type RouteDefinition, type SurfaceName } from '../../../runtime-contract/route-manifest';
 import type { HttpMethod } from '../../../runtime-contract/http-types';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../../../sandbox/cloud-api-sandbox';
-import { IntrinsicResolver, localRegion, resourcesOfType, resourceKey, type CloudAssembly, type Json, type LocalResource } from './cloud-assembly';
+import { IntrinsicResolver, localRegion, resourcesOfType, resourceKey, type CloudAssembly, type Json } from './cloud-assembly';
 import { startApiGatewayEmulator, startKmsEmulator } from './control-plane-emulators';
+import { plannedLocalResources } from './local-names';
 import { deployedFunctions, deployedRoutes, eventSourceMappings, type DeployedFunction, type DeployedRoute } from './deployed-model';
 import { FunctionHost } from './function-host';
 import { IamLedger, startAwsEndpointProxy } from './iam-recorder';
@@ -91,14 +92,14 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
       sqs.destroy();
     });
 
-    const locals = new Map<string, LocalResource>();
+    const locals = plannedLocalResources(assembly);
     const resolver = new IntrinsicResolver(assembly, locals);
 
     // Tables: the template's key schema, attribute definitions and indexes, as CloudFormation would create them.
     const timeToLive: Record<string, string> = {};
     for (const { stack, logicalId, resource } of resourcesOfType(assembly, 'AWS::DynamoDB::Table')) {
       const properties = resolver.resolve(resource.Properties as Json, stack) as Record<string, Json>;
-      const tableName = String(properties.TableName ?? logicalId);
+      const tableName = locals.get(resourceKey(stack, logicalId))!.ref;
       const input = {
         TableName: tableName,
         AttributeDefinitions: properties.AttributeDefinitions,
@@ -111,42 +112,31 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
       await dynamodb.send(new CreateTableCommand(input));
       const ttl = properties.TimeToLiveSpecification as { AttributeName?: string; Enabled?: boolean } | undefined;
       if (ttl?.Enabled && ttl.AttributeName) timeToLive[tableName] = ttl.AttributeName;
-      locals.set(resourceKey(stack, logicalId), { ref: tableName, attributes: { Arn: `arn:aws:dynamodb:${localRegion}:000000000000:table/${tableName}` } });
     }
 
     // Queues: visibility timeout, retention, delay and redrive policy (dead-letter queue, max receives) from the template.
     const queueUrlsByArn = new Map<string, string>();
     for (const { stack, logicalId, resource } of queuesInOrder(assembly)) {
       const properties = resolver.resolve(resource.Properties as Json, stack) as Record<string, Json>;
-      const queueName = String(properties.QueueName ?? logicalId);
+      const planned = locals.get(resourceKey(stack, logicalId))!;
       const attributes: Record<string, string> = {};
       for (const name of ['VisibilityTimeout', 'MessageRetentionPeriod', 'DelaySeconds', 'ReceiveMessageWaitTimeSeconds', 'MaximumMessageSize']) {
         if (properties[name] !== undefined && properties[name] !== null) attributes[name] = String(properties[name]);
       }
       if (properties.RedrivePolicy) attributes.RedrivePolicy = JSON.stringify(properties.RedrivePolicy);
-      const created = await sqs.send(new CreateQueueCommand({ QueueName: queueName, Attributes: attributes }));
+      const created = await sqs.send(new CreateQueueCommand({ QueueName: planned.attributes!.QueueName, Attributes: attributes }));
       const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+      if (arn !== planned.attributes!.Arn) throw new Error(`fauxqs named ${logicalId} ${arn}, not ${planned.attributes!.Arn}`);
       queueUrlsByArn.set(arn, created.QueueUrl!);
-      locals.set(resourceKey(stack, logicalId), { ref: created.QueueUrl!, attributes: { Arn: arn, QueueName: queueName, QueueUrl: created.QueueUrl! } });
+      locals.set(resourceKey(stack, logicalId), { ref: created.QueueUrl!, attributes: { ...planned.attributes, QueueUrl: created.QueueUrl! } });
     }
 
-    for (const { stack, logicalId } of resourcesOfType(assembly, 'AWS::KMS::Key')) {
-      const key = kms.createKey();
-      locals.set(resourceKey(stack, logicalId), { ref: key.keyId, attributes: { Arn: key.arn, KeyId: key.keyId } });
-    }
+    for (const { stack, logicalId } of resourcesOfType(assembly, 'AWS::KMS::Key')) kms.createKey(locals.get(resourceKey(stack, logicalId))!.ref);
     const usagePlanIds: string[] = [];
     for (const { stack, logicalId } of resourcesOfType(assembly, 'AWS::ApiGateway::UsagePlan')) {
-      const id = `up${logicalId.slice(-8).toLowerCase()}`;
+      const id = locals.get(resourceKey(stack, logicalId))!.ref;
       apiGateway.addUsagePlan(id);
       usagePlanIds.push(id);
-      locals.set(resourceKey(stack, logicalId), { ref: id });
-    }
-    for (const { stack, logicalId, resource } of resourcesOfType(assembly, 'AWS::ApiGateway::Stage')) {
-      locals.set(resourceKey(stack, logicalId), { ref: String(resource.Properties?.StageName) });
-    }
-    for (const { stack, logicalId, resource } of resourcesOfType(assembly, 'AWS::Lambda::Function')) {
-      const name = String(resolver.resolve(resource.Properties?.FunctionName ?? logicalId, stack));
-      locals.set(resourceKey(stack, logicalId), { ref: name, attributes: { Arn: `arn:aws:lambda:${localRegion}:000000000000:function:${name}` } });
     }
 
     const functions = deployedFunctions(assembly, resolver);
