@@ -10,7 +10,7 @@ import { assemblyDirectory } from './harness/assembly-location';
 import { IntrinsicResolver, readCloudAssembly, resourcesOfType, type CloudAssembly } from './harness/cloud-assembly';
 import { deployedFunctions, type DeployedFunction } from './harness/deployed-model';
 import { FunctionHost } from './harness/function-host';
-import { IamLedger, startAwsEndpointProxy } from './harness/iam-recorder';
+import { checkWireRequest, IamLedger, startAwsEndpointProxy } from './harness/iam-recorder';
 import { plannedLocalResources } from './harness/local-names';
 
 jest.setTimeout(60_000);
@@ -115,5 +115,37 @@ describe('a renamed environment variable makes the bundled function fail', () =>
     } finally {
       await host.stop();
     }
+  });
+});
+
+describe('generate-key may manage only the API keys it creates', () => {
+  const apiGatewayRequest = (method: string, path: string, body?: unknown) => ({
+    method,
+    url: path,
+    headers: { authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/apigateway/aws4_request, SignedHeaders=host, Signature=0' },
+    body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
+  });
+  const check = (method: string, path: string, options: { body?: unknown; keyTags?: Record<string, string> } = {}) => {
+    const fn = named(functionsOf(doctored()).functions, 'broadcast-keys');
+    return checkWireRequest(fn.name, fn.statements, apiGatewayRequest(method, path, options.body), { apiKeyTags: () => options.keyTags });
+  };
+
+  it('creates keys only tagged origin generate-key', () => {
+    expect(check('POST', '/apikeys', { body: { value: 'k', tags: { origin: 'generate-key' } } }).denied).toEqual([]);
+    expect(check('POST', '/apikeys', { body: { value: 'k', tags: { origin: 'operator' } } }).denied).toEqual(['arn:aws:apigateway:us-east-1::/apikeys']);
+    expect(check('POST', '/apikeys', { body: { value: 'k' } }).denied).toEqual(['arn:aws:apigateway:us-east-1::/apikeys']);
+  });
+
+  it('deletes only keys tagged origin generate-key, and reads none', () => {
+    expect(check('DELETE', '/apikeys/key1', { keyTags: { origin: 'generate-key' } }).denied).toEqual([]);
+    expect(check('DELETE', '/apikeys/key2', { keyTags: { origin: 'operator' } }).denied).toEqual(['arn:aws:apigateway:us-east-1::/apikeys/key2']);
+    expect(check('GET', '/apikeys/key1', { keyTags: { origin: 'generate-key' } }).denied).toEqual(['arn:aws:apigateway:us-east-1::/apikeys/key1']);
+  });
+
+  it('adds keys to the broadcast usage plan only', () => {
+    const fn = named(functionsOf(doctored()).functions, 'broadcast-keys');
+    const planId = fn.environment.BROADCAST_USAGE_PLAN_ID!;
+    expect(check('POST', `/usageplans/${planId}/keys`, { body: { keyId: 'key1', keyType: 'API_KEY' } }).denied).toEqual([]);
+    expect(check('POST', '/usageplans/another/keys', { body: { keyId: 'key1', keyType: 'API_KEY' } }).denied).toEqual(['arn:aws:apigateway:us-east-1::/usageplans/another/keys']);
   });
 });
