@@ -162,6 +162,8 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
         AWS_SECRET_ACCESS_KEY: emulatorCredentials.secretAccessKey,
         AWS_SESSION_TOKEN: 'local-session',
         ...Object.fromEntries(endpointVariables.map((name) => [name, proxy.endpoint])),
+        // The SDK's own setting: a client the configuration gives no endpoint (a service added later) still reaches the check.
+        AWS_ENDPOINT_URL: proxy.endpoint,
         ...(fn.environment.GRAPH_API_BASE_URL !== undefined ? { GRAPH_API_BASE_URL: sandbox.url } : {}),
         // As in the local runtime: webhook receivers on this machine (plain http, loopback) may be used.
         CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: '1',

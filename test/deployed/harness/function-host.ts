@@ -69,6 +69,9 @@ export class FunctionHost {
       LAMBDA_TASK_ROOT: fn.assetDirectory,
       _HANDLER: fn.handler,
       TZ: ':UTC',
+      // As Lambda sets them when active tracing is on; segments go to a local port nobody reads.
+      AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
+      AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',
     };
   }
 

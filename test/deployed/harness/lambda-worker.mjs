@@ -42,6 +42,8 @@ parentPort.on('message', async (message) => {
     return;
   }
   const { id, event, context } = message;
+  // Lambda sets the trace header of each invocation in the environment (Powertools Tracer reads it).
+  process.env._X_AMZN_TRACE_ID = `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${context.awsRequestId.replace(/-/g, '').slice(0, 24)};Parent=${context.awsRequestId.replace(/-/g, '').slice(0, 16)};Sampled=0`;
   try {
     const fn = await load();
     const lambdaContext = {
