@@ -20,5 +20,12 @@ module.exports = {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
     { ...common, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
+    // The synthesized assembly run as deployed (docs/TESTING.md "Proven as deployed"): `cdk synth` once, then the bundles.
+    {
+      ...common,
+      displayName: 'deployed',
+      testMatch: ['<rootDir>/test/deployed/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/deployed/harness/synthesize.ts',
+    },
   ],
 };

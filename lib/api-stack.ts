@@ -25,6 +25,7 @@ import {
   deadLetterEnvVarOf,
   functions,
   queues,
+  tableActions,
   tables,
   type FunctionDefinition,
   type FunctionName,
@@ -291,11 +292,8 @@ export class ApiStack extends Stack {
     Tags.of(fn).add('function', name);
 
     // Least privilege, straight from the definition.
-    for (const [tableName, access] of tableAccess) {
-      const table = stateful.tables[tableName];
-      if (access === 'read') table.grantReadData(fn);
-      else table.grantReadWriteData(fn);
-    }
+    // The adapters' actions only (grantReadData would add Scan, ConditionCheckItem, DescribeTable and stream reads).
+    for (const [tableName, access] of tableAccess) stateful.tables[tableName].grant(fn, ...tableActions[access]);
     for (const queueName of definition.sendsTo) stateful.queues[queueName].grantSendMessages(fn);
     for (const queueName of definition.deadLettersOf ?? []) stateful.deadLetterQueues[queueName].grantSendMessages(fn);
     if (definition.tokenKey === 'decrypt') stateful.tokenKey.grantDecrypt(fn);
@@ -304,19 +302,35 @@ export class ApiStack extends Stack {
     return fn;
   }
 
-  /** Issuing keys at run time: create/read API keys and add them to the broadcast plan only. */
+  /**
+   * Issuing keys at run time (generate-key): exactly the registry's three calls. Keys are created
+   * only tagged `origin: generate-key`, and the function may delete (its clean-up after a failed
+   * plan registration) only keys carrying that tag, so it cannot touch keys an operator issued.
+   */
   private allowApiKeyManagement(fn: ServiceFunction, plan: apigateway.UsagePlan): void {
     const apiGatewayArn = (path: string) => `arn:${this.partition}:apigateway:${this.region}::${path}`;
+    const minted = { 'aws:ResourceTag/origin': 'generate-key' };
     fn.addToRolePolicy(
       new iam.PolicyStatement({
-        sid: 'IssueBroadcastApiKeys',
-        actions: ['apigateway:POST', 'apigateway:GET'],
-        resources: [
-          apiGatewayArn('/apikeys'),
-          apiGatewayArn('/apikeys/*'),
-          apiGatewayArn(`/usageplans/${plan.usagePlanId}/keys`),
-          apiGatewayArn(`/usageplans/${plan.usagePlanId}/keys/*`),
-        ],
+        sid: 'CreateGenerateKeyApiKeys',
+        actions: ['apigateway:POST'],
+        resources: [apiGatewayArn('/apikeys')],
+        conditions: { StringEquals: { 'aws:RequestTag/origin': 'generate-key' } },
+      }),
+    );
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'AddKeysToBroadcastPlan',
+        actions: ['apigateway:POST'],
+        resources: [apiGatewayArn(`/usageplans/${plan.usagePlanId}/keys`)],
+      }),
+    );
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'DeleteOwnGenerateKeyApiKeys',
+        actions: ['apigateway:DELETE'],
+        resources: [apiGatewayArn('/apikeys/*')],
+        conditions: { StringEquals: minted },
       }),
     );
     fn.addEnvironment('BROADCAST_USAGE_PLAN_ID', plan.usagePlanId);

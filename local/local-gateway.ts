@@ -50,6 +50,18 @@ export interface LocalGatewayOptions {
   functionTimeoutMs?: (group: EndpointGroup) => number;
   /** API Gateway's integration timeout in ms. Default 29,000 (the REST API default and maximum). */
   integrationTimeoutMs?: number;
+  /**
+   * A route's gateway settings when they come from elsewhere than the manifest: the deployed-run
+   * harness reads the key requirement, usage-plan throttle and function from a synthesized template.
+   */
+  routeSettings?: (route: RouteDefinition) => Partial<RouteGatewaySettings>;
+}
+
+export interface RouteGatewaySettings {
+  functionName: string;
+  memoryLimitInMB: string;
+  throttle: { rateLimit: number; burstLimit: number } | undefined;
+  requiresApiKey: boolean;
 }
 
 export interface LocalGateway {
@@ -395,6 +407,7 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
       functionTimeoutMs: functionTimeoutMs(route.group),
       throttle: rateLimitClassOf(route.rateLimit),
       requiresApiKey: requiresGatewayApiKey(route),
+      ...options.routeSettings?.(route),
     });
   }
 

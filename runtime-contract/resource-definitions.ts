@@ -156,6 +156,17 @@ export const customerEventsDispatcher = {
 
 export type Access = 'read' | 'readWrite';
 
+/**
+ * The DynamoDB actions an access level grants on a table and its indexes: the calls the adapters
+ * make (single-item reads and writes, Query, batch reads and writes). No Scan, ConditionCheckItem,
+ * DescribeTable or stream actions: no code issues them, and `npm run test:deployed` records every
+ * call each function makes (docs/TESTING.md "Proven as deployed").
+ */
+export const tableActions: Record<Access, readonly string[]> = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+  readWrite: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+};
+
 export interface FunctionDefinition {
   memoryMb: number;
   timeoutSeconds: number;

@@ -97,17 +97,19 @@ describe('API key management', () => {
   const others = names.filter((name) => !functions[name].managesApiKeys);
 
   // Loops instead of it.each: the definitions may (for now) declare no key-managing function at all.
-  it('managesApiKeys functions get BROADCAST_USAGE_PLAN_ID and apigateway POST/GET on API keys and the plan keys only', () => {
+  it('managesApiKeys functions get BROADCAST_USAGE_PLAN_ID, create only generate-key tagged keys, add keys to the plan and delete only their own', () => {
     const [planId] = planNamed('broadcast');
     for (const name of managers) {
       expect(functionProperties(template, name).Environment.Variables.BROADCAST_USAGE_PLAN_ID).toEqual({ Ref: planId });
       const statements = roleStatements(template, name).filter((statement) => actionsOf(statement).some((action) => action.startsWith('apigateway:')));
-      expect(statements).toHaveLength(1);
-      expect(actionsOf(statements[0]!).sort()).toEqual(['apigateway:GET', 'apigateway:POST']);
-      const resources = statements[0]!.Resource as unknown[];
-      expect(resources.some((resource) => mentions(resource, '::/apikeys'))).toBe(true);
-      expect(resources.some((resource) => mentions(resource, planId) && mentions(resource, '/keys'))).toBe(true);
-      for (const resource of resources) expect(mentions(resource, '/apikeys') || (mentions(resource, '/usageplans/') && mentions(resource, planId))).toBe(true);
+      const bySid = Object.fromEntries(statements.map((statement) => [statement.Sid, statement]));
+      expect(Object.keys(bySid).sort()).toEqual(['AddKeysToBroadcastPlan', 'CreateGenerateKeyApiKeys', 'DeleteOwnGenerateKeyApiKeys']);
+      expect(bySid.CreateGenerateKeyApiKeys).toMatchObject({ Action: 'apigateway:POST', Condition: { StringEquals: { 'aws:RequestTag/origin': 'generate-key' } } });
+      expect(mentions(bySid.CreateGenerateKeyApiKeys!.Resource, '::/apikeys')).toBe(true);
+      expect(bySid.AddKeysToBroadcastPlan).toMatchObject({ Action: 'apigateway:POST' });
+      expect(mentions(bySid.AddKeysToBroadcastPlan!.Resource, planId) && mentions(bySid.AddKeysToBroadcastPlan!.Resource, '/keys')).toBe(true);
+      expect(bySid.DeleteOwnGenerateKeyApiKeys).toMatchObject({ Action: 'apigateway:DELETE', Condition: { StringEquals: { 'aws:ResourceTag/origin': 'generate-key' } } });
+      expect(mentions(bySid.DeleteOwnGenerateKeyApiKeys!.Resource, '::/apikeys/*')).toBe(true);
     }
   });
 

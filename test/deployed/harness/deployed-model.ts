@@ -1,0 +1,150 @@
+/**
+ * The deployable model read back from the templates: functions (bundled asset, handler, timeout,
+ * environment, role policy), SQS event source mappings and the REST APIs' routes with their API
+ * key requirement and usage-plan throttles. Everything the deployed-run harness starts comes
+ * from here, never from the runtime contract the CDK app was built from.
+ */
+import { join } from 'node:path';
+import { resourcesOfType, resourceKey, type CloudAssembly, type IntrinsicResolver, type Json, type StackTemplate } from './cloud-assembly';
+import { statementsOf, type PolicyStatement } from './iam-policy';
+
+export interface DeployedFunction {
+  /** The `function` tag the CDK app puts on it, else its physical name. */
+  name: string;
+  physicalName: string;
+  key: string;
+  assetDirectory: string;
+  handler: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  /** Its `Environment.Variables`, intrinsics resolved. */
+  environment: Record<string, string>;
+  /** Every statement of its execution role's policies, intrinsics resolved. */
+  statements: PolicyStatement[];
+}
+
+const refOf = (value: Json | undefined): string | undefined => ((value as { Ref?: string } | null)?.Ref ?? undefined);
+const getAttOf = (value: Json | undefined): string | undefined => {
+  const argument = (value as { 'Fn::GetAtt'?: Json } | null)?.['Fn::GetAtt'];
+  return Array.isArray(argument) ? String(argument[0]) : typeof argument === 'string' ? argument.split('.')[0] : undefined;
+};
+
+function roleStatements(assembly: CloudAssembly, stack: StackTemplate, roleLogicalId: string, resolver: IntrinsicResolver): PolicyStatement[] {
+  const statements: PolicyStatement[] = [];
+  const role = stack.template.Resources[roleLogicalId];
+  for (const inline of (role?.Properties?.Policies as Array<{ PolicyDocument: Json }> | undefined) ?? []) {
+    statements.push(...statementsOf(resolver.resolve(inline.PolicyDocument, stack)));
+  }
+  for (const { resource } of resourcesOfType(assembly, 'AWS::IAM::Policy').filter((entry) => entry.stack === stack)) {
+    const roles = (resource.Properties?.Roles as Json[] | undefined) ?? [];
+    if (roles.some((entry) => refOf(entry) === roleLogicalId)) statements.push(...statementsOf(resolver.resolve(resource.Properties!.PolicyDocument, stack)));
+  }
+  return statements;
+}
+
+export function deployedFunctions(assembly: CloudAssembly, resolver: IntrinsicResolver): DeployedFunction[] {
+  return resourcesOfType(assembly, 'AWS::Lambda::Function').map(({ stack, logicalId, resource }) => {
+    const properties = resource.Properties ?? {};
+    const assetPath = resource.Metadata?.['aws:asset:path'];
+    if (typeof assetPath !== 'string') throw new Error(`${logicalId}: no bundled asset in the assembly (synthesized with skipBundling?)`);
+    const physicalName = String(resolver.resolve(properties.FunctionName ?? logicalId, stack));
+    const tags = (properties.Tags as Array<{ Key: string; Value: string }> | undefined) ?? [];
+    const roleLogicalId = getAttOf(properties.Role);
+    const variables = ((properties.Environment as { Variables?: Json } | undefined)?.Variables ?? {}) as Record<string, Json>;
+    return {
+      name: tags.find((tag) => tag.Key === 'function')?.Value ?? physicalName,
+      physicalName,
+      key: resourceKey(stack, logicalId),
+      assetDirectory: join(assembly.directory, assetPath),
+      handler: String(properties.Handler ?? 'index.handler'),
+      timeoutSeconds: Number(properties.Timeout ?? 3),
+      memoryMb: Number(properties.MemorySize ?? 128),
+      environment: Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, String(resolver.resolve(value, stack))])),
+      statements: roleLogicalId ? roleStatements(assembly, stack, roleLogicalId, resolver) : [],
+    };
+  });
+}
+
+export interface EventSourceMapping {
+  functionKey: string;
+  queueArn: string;
+  batchSize: number;
+  maximumConcurrency?: number;
+  reportBatchItemFailures: boolean;
+}
+
+export function eventSourceMappings(assembly: CloudAssembly, resolver: IntrinsicResolver, functionsByKey: ReadonlyMap<string, DeployedFunction>): EventSourceMapping[] {
+  return resourcesOfType(assembly, 'AWS::Lambda::EventSourceMapping').map(({ stack, logicalId, resource }) => {
+    const properties = resource.Properties ?? {};
+    const functionLogicalId = refOf(properties.FunctionName) ?? getAttOf(properties.FunctionName);
+    const functionKey = resourceKey(stack, functionLogicalId ?? '');
+    if (!functionsByKey.has(functionKey)) throw new Error(`${logicalId}: FunctionName does not reference a function of the assembly`);
+    return {
+      functionKey,
+      queueArn: String(resolver.resolve(properties.EventSourceArn, stack)),
+      batchSize: Number(properties.BatchSize ?? 10),
+      maximumConcurrency: (properties.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency,
+      reportBatchItemFailures: ((properties.FunctionResponseTypes as string[] | undefined) ?? []).includes('ReportBatchItemFailures'),
+    };
+  });
+}
+
+export interface DeployedRoute {
+  stageName: string;
+  /** Resource path inside the stage, e.g. `/api/v2/broadcast/public/status/{jobId}`. */
+  resourcePath: string;
+  method: string;
+  operationName?: string;
+  /** Physical name of the integration's function. */
+  functionName: string;
+  apiKeyRequired: boolean;
+  /** The usage plans that serve this stage. */
+  usagePlanIds: string[];
+  /** Per-method usage-plan throttle (`/{path}/{METHOD}` entry of the plan's stage). */
+  throttle?: { rateLimit: number; burstLimit: number };
+}
+
+/** Every method of every REST API stage, with its key requirement and usage-plan throttle. */
+export function deployedRoutes(assembly: CloudAssembly, resolver: IntrinsicResolver): DeployedRoute[] {
+  const routes: DeployedRoute[] = [];
+  for (const { stack, logicalId: apiId } of resourcesOfType(assembly, 'AWS::ApiGateway::RestApi')) {
+    const resources = resourcesOfType(assembly, 'AWS::ApiGateway::Resource').filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId);
+    const pathOf = (resourceId: string | undefined): string => {
+      const entry = resources.find((candidate) => candidate.logicalId === resourceId);
+      if (!entry) return '';
+      return `${pathOf(refOf(entry.resource.Properties!.ParentId))}/${String(entry.resource.Properties!.PathPart)}`;
+    };
+    const stages = resourcesOfType(assembly, 'AWS::ApiGateway::Stage').filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId);
+    const plans = resourcesOfType(assembly, 'AWS::ApiGateway::UsagePlan').filter((entry) => entry.stack === stack);
+    for (const stage of stages) {
+      const stageName = String(stage.resource.Properties!.StageName);
+      const servingPlans = plans.flatMap((plan) => {
+        const apiStage = ((plan.resource.Properties?.ApiStages as Array<Record<string, Json>> | undefined) ?? []).find(
+          (candidate) => refOf(candidate.ApiId) === apiId && refOf(candidate.Stage) === stage.logicalId,
+        );
+        return apiStage ? [{ id: String(resolver.resolve({ Ref: plan.logicalId }, stack)), throttle: (apiStage.Throttle ?? {}) as Record<string, { RateLimit: number; BurstLimit: number }> }] : [];
+      });
+      for (const { resource: method } of resourcesOfType(assembly, 'AWS::ApiGateway::Method').filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId)) {
+        const properties = method.Properties!;
+        const resourceId = refOf(properties.ResourceId);
+        const resourcePath = resourceId && resources.some((entry) => entry.logicalId === resourceId) ? pathOf(resourceId) : '/';
+        const httpMethod = String(properties.HttpMethod);
+        const uri = String(resolver.resolve((properties.Integration as Record<string, Json> | undefined)?.Uri ?? '', stack));
+        const functionName = /:function:([^/:]+)(?::[^/]+)?\/invocations$/.exec(uri)?.[1];
+        if (!functionName) continue; // not a Lambda proxy integration (e.g. a mock OPTIONS)
+        const throttleEntry = servingPlans.map((plan) => plan.throttle[`${resourcePath}/${httpMethod}`]).find(Boolean);
+        routes.push({
+          stageName,
+          resourcePath,
+          method: httpMethod,
+          operationName: properties.OperationName as string | undefined,
+          functionName,
+          apiKeyRequired: properties.ApiKeyRequired === true,
+          usagePlanIds: servingPlans.map((plan) => plan.id),
+          throttle: throttleEntry ? { rateLimit: throttleEntry.RateLimit, burstLimit: throttleEntry.BurstLimit } : undefined,
+        });
+      }
+    }
+  }
+  return routes;
+}

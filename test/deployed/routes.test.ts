@@ -1,0 +1,23 @@
+/**
+ * The REST APIs of the synthesized assembly serve exactly the route manifest: every route at its
+ * stage and path, on the function of its group, with the API key requirement it declares.
+ */
+import { routes } from '../../runtime-contract/all-routes';
+import { requiresGatewayApiKey, resourcePath, surfaces } from '../../runtime-contract/route-manifest';
+import { assemblyDirectory } from './harness/assembly-location';
+import { IntrinsicResolver, readCloudAssembly } from './harness/cloud-assembly';
+import { deployedFunctions, deployedRoutes } from './harness/deployed-model';
+import { plannedLocalResources } from './harness/local-names';
+
+it('every manifest route is a method of the template on its group function, and nothing else is', () => {
+  const assembly = readCloudAssembly(assemblyDirectory);
+  const resolver = new IntrinsicResolver(assembly, plannedLocalResources(assembly));
+  const functionNameOf = new Map(deployedFunctions(assembly, resolver).map((fn) => [fn.physicalName, fn.name]));
+  const deployed = deployedRoutes(assembly, resolver)
+    .map((route) => `${route.method} /${route.stageName}${route.resourcePath} -> ${functionNameOf.get(route.functionName)}${route.apiKeyRequired ? ' (api key)' : ''}`)
+    .sort();
+  const manifest = routes
+    .map((route) => `${route.method} /${surfaces[route.surface].stage}${resourcePath(route)} -> ${route.group}${requiresGatewayApiKey(route) ? ' (api key)' : ''}`)
+    .sort();
+  expect(deployed).toEqual(manifest);
+});
