@@ -239,3 +239,9 @@ export class OutboundQueueUnavailableError extends Error {
     super('The message queue is unavailable; nothing was queued; retry with backoff', options);
   }
 }
+
+/** `scheduledAt` outside its window (at least the minimum lead, at most 35 days ahead); the message names the rule. */
+export class ScheduledAtError extends Error {
+  override readonly name = 'ScheduledAtError';
+  readonly code = 'SCHEDULED_AT';
+}
