@@ -1,6 +1,7 @@
 /** Ports over the messaging table (jobs, chunks, ledger, pacer, broadcast names, /upstream id and send records, template states). DynamoDB only. */
 import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
 import { DynamoDbBroadcastRepository } from '../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { DynamoDbScheduledJobStore } from '../../shared/adapters/dynamodb/dynamodb-scheduled-job-store';
 import { DynamoDbUpstreamDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-upstream-delivery-store';
 import { DynamoDbSendPacer } from '../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { DynamoDbTemplateStates } from '../../shared/adapters/dynamodb/dynamodb-template-states';
@@ -28,3 +29,7 @@ export const upstreamDeliveryStoreSection = (context: CompositionContext, dynamo
   memoize(() => new DynamoDbUpstreamDeliveryStore(dynamoDb.document, messagingTable(context), context.clock));
 export const templateStatesSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbTemplateStates(dynamoDb.document, messagingTable(context)));
+
+/** Scheduled jobs: held chunk messages and the due index (gsi2). */
+export const scheduledJobStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbScheduledJobStore(dynamoDb.document, messagingTable(context)));

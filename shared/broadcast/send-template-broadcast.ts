@@ -186,7 +186,8 @@ async function acceptBroadcast(
   );
   const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
   const { broadcasts, queue, clock } = dependencies;
-  await recordAndFanOut({ broadcasts, queue, clock, ...dependencies.scheduling }, { job, recipients: queued, refused, listed });
+  const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
+  await recordAndFanOut({ broadcasts, queue, clock, ...scheduling }, { job, recipients: queued, refused, listed });
 
   if (job.scheduledAt !== undefined) {
     const { jobId, scheduledAt: at, totalRecipients, totalChunks } = job;
