@@ -305,7 +305,7 @@ export class ApiStack extends Stack {
     const invokeRole = new iam.Role(this, 'BroadcastSchedulerInvokeRole', {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         // Only schedules of this account's group may use it (confused-deputy guard).
-        conditions: { StringEquals: { 'aws:SourceAccount': this.account }, ArnLike: { 'aws:SourceArn': this.scheduleArnOf(group.scheduleGroupName) } },
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account }, ArnEquals: { 'aws:SourceArn': group.scheduleGroupArn } },
       }),
       description: 'Assumed by EventBridge Scheduler to fire scheduled broadcasts (invokes broadcast-scheduler only)',
     });
