@@ -195,9 +195,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     stops.push(async () => resetServicesForTests());
     const services = getServices();
     // Scheduled broadcasts: timers in this process invoke the same function EventBridge Scheduler invokes on AWS.
+    let lastFiringError: string | undefined;
     const scheduler = new LocalJobFiringScheduler(
       async (event) => ((await handlerOf('broadcast-scheduler')) as (event: unknown) => Promise<unknown>)(event),
-      (error) => console.error('Scheduled broadcast firing failed (the sweep retries it):', error instanceof Error ? error.message : error),
+      (error) => {
+        // The sweep runs every second: the same fault is said once, not every second.
+        const message = error instanceof Error ? error.message : String(error);
+        if (message !== lastFiringError) console.error('Scheduled broadcast firing failed (the sweep retries it):', message);
+        lastFiringError = message;
+      },
     );
     stops.push(async () => scheduler.stop());
     const handlerOf = functionHandlers({ ...process.env }, { ...options.overrides, jobFiringScheduler: scheduler });
