@@ -17,15 +17,16 @@ export interface CancelledJobView {
 }
 
 /**
- * `firings`: a scheduled job's trigger is removed too, best effort: if that fails (or races the
- * trigger), the firing finds the job cancelled and queues nothing (fire-scheduled-job.ts).
+ * `scheduling.firings`: a scheduled job's trigger is removed too, best effort: if that fails (or
+ * races the trigger), the firing finds the job cancelled and queues nothing (fire-scheduled-job.ts).
+ * Read only for a job awaiting its firing, so cancelling other jobs never builds the scheduler.
  */
 export async function cancelJob(
   broadcasts: BroadcastRepository,
   caller: ScopedCaller,
   jobId: string,
   reading: StatusReading,
-  firings?: JobFiringScheduler,
+  scheduling?: { readonly firings: JobFiringScheduler },
 ): Promise<CancelledJobView> {
   let job = await readableJob(broadcasts, caller, jobId);
   const progress = await broadcasts.getJobProgress(jobId);
@@ -37,6 +38,6 @@ export async function cancelJob(
     if (cancelledAt === undefined) throw new JobNotFoundError(jobId);
     job = { ...job, cancelledAt };
   }
-  if (firings && isAwaitingFiring(job)) await firings.cancelFiring(jobId).catch(() => undefined);
+  if (scheduling && isAwaitingFiring(job)) await Promise.resolve().then(() => scheduling.firings.cancelFiring(jobId)).catch(() => undefined);
   return { jobId, status: 'CANCELLED', summary: summarizeJob(job, progress.chunks, tally).summary };
 }

@@ -163,7 +163,7 @@ describe('firing', () => {
 
   it('cancelled before firing: the trigger is removed, a firing queues nothing, and every recipient reads CANCELLED', async () => {
     const { kit, jobId } = await acceptedJob();
-    const view = await cancelJob(kit.broadcasts, { organizationId: ORG }, jobId, kit.reading(), kit.firings);
+    const view = await cancelJob(kit.broadcasts, { organizationId: ORG }, jobId, kit.reading(), { firings: kit.firings });
     expect(view).toMatchObject({ status: 'CANCELLED', summary: { cancelled: 3, pending: 0 } });
     expect(kit.firings.cancelled).toEqual([jobId]);
 
@@ -178,7 +178,7 @@ describe('firing', () => {
   it('a cancel whose trigger removal fails still answers CANCELLED (the firing re-checks)', async () => {
     const { kit, jobId } = await acceptedJob();
     kit.firings.failure = new Error('scheduler down');
-    await expect(cancelJob(kit.broadcasts, { organizationId: ORG }, jobId, kit.reading(), kit.firings)).resolves.toMatchObject({ status: 'CANCELLED' });
+    await expect(cancelJob(kit.broadcasts, { organizationId: ORG }, jobId, kit.reading(), { firings: kit.firings })).resolves.toMatchObject({ status: 'CANCELLED' });
     expect(await fireScheduledJob(kit.firing, jobId)).toBe('CANCELLED');
     expect(kit.queue.batches).toEqual([]);
   });
