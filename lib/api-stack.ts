@@ -297,9 +297,8 @@ export class ApiStack extends Stack {
   private createBroadcastScheduling(): void {
     const target = this.functions[broadcastScheduler.functionName];
     const group = new scheduler.ScheduleGroup(this, 'BroadcastScheduleGroup', {
+      // A fixed name: the accepting function addresses its schedules by group name.
       scheduleGroupName: `${this.stackName}-broadcasts`.slice(0, 64),
-      // Pending schedules of accepted jobs must not vanish with a stack update that replaces the group.
-      removalPolicy: RemovalPolicy.RETAIN,
     });
     const targetArn = this.formatArn({ service: 'lambda', resource: 'function', resourceName: target.fixedFunctionName, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
     const invokeRole = new iam.Role(this, 'BroadcastSchedulerInvokeRole', {

@@ -15,6 +15,8 @@ export type SchedulerResult = { jobId: string; outcome: FiringOutcome } | { swep
 export async function handleSchedulerEvent(dependencies: BroadcastSchedulerDependencies, event: unknown): Promise<SchedulerResult> {
   const firing = v.safeParse(firingEventSchema, event);
   if (firing.success) return { jobId: firing.output.jobId, outcome: await fireScheduledJob(dependencies, firing.output.jobId) };
+  // A schedule's input that is not a job id is a fault to see (the invocation fails), not a sweep.
+  if (typeof event === 'object' && event !== null && 'jobId' in event) throw new TypeError(v.summarize(firing.issues));
   const { fired, failed } = await sweepDueJobs(dependencies, dependencies.sweep);
   // The failed ones stay in the due index: the next sweep tries them again.
   return { swept: fired, failed: failed.map((failure) => failure.jobId) };

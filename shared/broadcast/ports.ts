@@ -243,7 +243,8 @@ export interface ScheduledJobStore {
   heldMessages(jobId: string): Promise<OutboundMessage[]>;
   /**
    * Sets `firedAt` once (a repeat keeps the first time) unless the job was cancelled before any
-   * firing. `stillDue`: the job is still in the due index (no firing finished yet).
+   * firing. `stillDue`: the job is still in the due index (no firing finished yet). NOT_FOUND: no
+   * such job, or a job that was never scheduled.
    */
   markFired(jobId: string, now: Date): Promise<{ fired: true; stillDue: boolean } | { fired: false; reason: 'NOT_FOUND' | 'CANCELLED' }>;
   /** Takes the job out of the due index (a no-op when it is not there or does not exist). */

@@ -19,10 +19,10 @@ const invokeRole = () =>
   )!;
 
 describe('scheduled broadcasts', () => {
-  it('has one schedule group, retained with the pending schedules in it', () => {
+  it('has one schedule group, named after the stack', () => {
     const groups = resourcesOf(api, 'AWS::Scheduler::ScheduleGroup');
     expect(Object.keys(groups)).toHaveLength(1);
-    expect(Object.values(groups)[0]!.DeletionPolicy).toBe('Retain');
+    expect(groupName()).toMatch(/-broadcasts$/);
   });
 
   it('gives EventBridge Scheduler a role that may invoke broadcast-scheduler only, for schedules of its group only', () => {

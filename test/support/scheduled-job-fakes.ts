@@ -31,7 +31,7 @@ export class InMemoryScheduledJobStore implements ScheduledJobStore {
 
   async markFired(jobId: string, now: Date): ReturnType<ScheduledJobStore['markFired']> {
     const job = this.broadcasts.jobs.get(jobId);
-    if (!job) return { fired: false, reason: 'NOT_FOUND' };
+    if (!job?.scheduledAt) return { fired: false, reason: 'NOT_FOUND' };
     if (job.cancelledAt !== undefined && job.firedAt === undefined) return { fired: false, reason: 'CANCELLED' };
     job.firedAt ??= now.toISOString();
     return { fired: true, stillDue: this.due.has(jobId) };

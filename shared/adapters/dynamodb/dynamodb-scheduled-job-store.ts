@@ -56,7 +56,7 @@ export class DynamoDbScheduledJobStore implements ScheduledJobStore {
           Key: messagingKeys.job(jobId),
           UpdateExpression: 'SET firedAt = if_not_exists(firedAt, :now)',
           // A job cancelled before any firing stays unfired: nothing of it is ever queued.
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(cancelledAt) OR attribute_exists(firedAt))',
+          ConditionExpression: 'attribute_exists(scheduledAt) AND (attribute_not_exists(cancelledAt) OR attribute_exists(firedAt))',
           ExpressionAttributeValues: { ':now': now.toISOString() },
           ReturnValues: 'ALL_NEW',
         }),
@@ -65,9 +65,10 @@ export class DynamoDbScheduledJobStore implements ScheduledJobStore {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       const current = await this.documentClient.send(
-        new GetCommand({ TableName: this.tableName, Key: messagingKeys.job(jobId), ProjectionExpression: 'pk', ConsistentRead: true }),
+        new GetCommand({ TableName: this.tableName, Key: messagingKeys.job(jobId), ProjectionExpression: 'scheduledAt', ConsistentRead: true }),
       );
-      return { fired: false, reason: current.Item ? 'CANCELLED' : 'NOT_FOUND' };
+      // A job sent at once (or none at all) is no scheduled job: nothing to fire.
+      return { fired: false, reason: typeof current.Item?.scheduledAt === 'string' ? 'CANCELLED' : 'NOT_FOUND' };
     }
   }
 

@@ -219,3 +219,25 @@ describe('sweep', () => {
     expect((await sweepDueJobs(kit.firing, { graceMs: 0, batchSize: 10 })).fired).toEqual([first, second]);
   });
 });
+
+describe('broadcast-scheduler invocations', () => {
+  it('fires the job of a schedule input, sweeps on any other event, and fails on a malformed job id', async () => {
+    const { handleSchedulerEvent } = await import('../../../functions/broadcast-scheduler/handle-scheduler-event');
+    const kit = setup();
+    const { jobId } = (await kit.send(scheduled(1, at(600)))) as { jobId: string };
+    kit.clock.advanceBy(3600_000);
+    const dependencies = { ...kit.firing, sweep: { graceMs: 0, batchSize: 10 } };
+    expect(await handleSchedulerEvent(dependencies, { source: 'aws.events', 'detail-type': 'Scheduled Event' })).toEqual({ swept: [jobId], failed: [] });
+    expect(await handleSchedulerEvent(dependencies, { jobId })).toEqual({ jobId, outcome: 'ALREADY_FIRED' });
+    await expect(handleSchedulerEvent(dependencies, { jobId: 'not a job' })).rejects.toThrow('jobId must be a job id');
+    expect(kit.queue.batches).toHaveLength(1);
+  });
+
+  it('a job sent at once is no scheduled job: a firing names it unknown and marks nothing', async () => {
+    const kit = setup();
+    const result = await kit.send(broadcastRequest(2));
+    const jobId = (result as { jobId: string }).jobId;
+    expect(await fireScheduledJob(kit.firing, jobId)).toBe('NOT_FOUND');
+    expect(kit.broadcasts.jobs.get(jobId)!.firedAt).toBeUndefined();
+  });
+});
