@@ -10,6 +10,9 @@
  */
 import { ArnFormat, Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -19,6 +22,7 @@ import { SurfaceApi, type FunctionTarget } from './constructs/surface-api';
 import { ApiFirewall } from './constructs/api-firewall';
 import { PlatformAlarms } from './constructs/platform-alarms';
 import {
+  broadcastScheduler,
   chunkWorker,
   deliveryEvents,
   customerEventsDispatcher,
@@ -178,6 +182,8 @@ export class ApiStack extends Stack {
       }),
     );
 
+    this.createBroadcastScheduling();
+
     const stageDependencies = manageApiGatewayAccountRole === false ? [] : [this.createApiGatewayAccountRole()];
 
     const targets = new Map<EndpointGroup, FunctionTarget>();
@@ -300,6 +306,57 @@ export class ApiStack extends Stack {
     // Exactly the two calls the token cipher makes: grantEncryptDecrypt would add kms:ReEncrypt* and GenerateDataKey*.
     if (definition.tokenKey === 'encryptDecrypt') stateful.tokenKey.grant(fn, 'kms:Encrypt', 'kms:Decrypt');
     return fn;
+  }
+
+  /**
+   * Scheduled broadcasts (docs/BROADCAST.md "Scheduling"): a schedule group for the one-time
+   * schedules the accepting function creates (and deletes on cancel), the role EventBridge
+   * Scheduler assumes to invoke broadcast-scheduler, and the sweep rule every minute on the same
+   * function. The accepting function may create and delete schedules in that group only and pass
+   * that role only.
+   */
+  private createBroadcastScheduling(): void {
+    const target = this.functions[broadcastScheduler.functionName];
+    const group = new scheduler.ScheduleGroup(this, 'BroadcastScheduleGroup', {
+      // A fixed name: the accepting function addresses its schedules by group name.
+      scheduleGroupName: `${this.stackName}-broadcasts`.slice(0, 64),
+    });
+    const targetArn = this.formatArn({ service: 'lambda', resource: 'function', resourceName: target.fixedFunctionName, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    const invokeRole = new iam.Role(this, 'BroadcastSchedulerInvokeRole', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        // Only schedules of this account's group may use it (confused-deputy guard).
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account }, ArnEquals: { 'aws:SourceArn': group.scheduleGroupArn } },
+      }),
+      description: 'Assumed by EventBridge Scheduler to fire scheduled broadcasts (invokes broadcast-scheduler only)',
+    });
+    invokeRole.addToPolicy(new iam.PolicyStatement({ sid: 'FireScheduledBroadcasts', actions: ['lambda:InvokeFunction'], resources: [targetArn, `${targetArn}:*`] }));
+
+    for (const [name, definition] of Object.entries(functions) as Array<[FunctionName, FunctionDefinition]>) {
+      if (!definition.schedulesFirings) continue;
+      const fn = this.functions[name];
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          sid: 'ManageBroadcastSchedules',
+          actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+          resources: [this.scheduleArnOf(group.scheduleGroupName)],
+        }),
+      );
+      fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'PassBroadcastSchedulerRole', actions: ['iam:PassRole'], resources: [invokeRole.roleArn] }));
+      fn.addEnvironment('BROADCAST_SCHEDULE_GROUP', group.scheduleGroupName);
+      fn.addEnvironment('BROADCAST_SCHEDULER_ROLE_ARN', invokeRole.roleArn);
+      fn.addEnvironment('BROADCAST_SCHEDULER_TARGET_ARN', targetArn);
+    }
+
+    // The sweep: any job still due past its time (a lost or failed trigger) fires within a minute or two.
+    new events.Rule(this, 'BroadcastScheduleSweepRule', {
+      description: 'Fires scheduled broadcasts whose one-time trigger was missed',
+      schedule: events.Schedule.rate(Duration.minutes(broadcastScheduler.sweepIntervalMinutes)),
+      targets: [new eventTargets.LambdaFunction(target, { retryAttempts: 2 })],
+    });
+  }
+
+  private scheduleArnOf(groupName: string): string {
+    return this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${groupName}/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
   }
 
   /**

@@ -35,6 +35,7 @@ import {
 } from './emulators';
 import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local-gateway';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
+import { LocalJobFiringScheduler } from './local-job-firing-scheduler';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
 import { demoSandboxAccounts, generateDemoMetaApp, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
 import { getServices, resetServicesForTests, type ServiceOverrides } from '../functions/composition';
@@ -68,6 +69,8 @@ export interface LocalRuntimeOptions {
   sandboxWebhooks?: boolean;
   /** Collaborators handed to the functions that accept them (the customer-events dispatcher: a test's webhook registry, resolver). */
   overrides?: ServiceOverrides;
+  /** How often the scheduled-broadcast sweep runs (EventBridge rule: every minute on AWS). Default 1,000 ms. */
+  scheduleSweepIntervalMs?: number;
 }
 
 /** Public path of Meta's webhook endpoint (`/hooks/meta/whatsapp`), from the route manifest. */
@@ -86,6 +89,8 @@ export interface LocalRuntime {
   environment: Record<string, string>;
   sqs: SQSClient;
   dynamodb: DynamoDBClient;
+  /** The stand-in for EventBridge Scheduler: timers firing scheduled broadcasts, and the sweep. */
+  scheduler: LocalJobFiringScheduler;
   queueUrls: { outbound: string; outboundDeadLetter?: string; metaEvents: string; metaEventsDeadLetter?: string; customerEvents: string; customerEventsDeadLetter?: string };
   /** Resolves when the chunk-worker, meta-events and customer-events queues are empty and no batch is in flight (delayed retries are not waited for). */
   workersIdle(): Promise<void>;
@@ -170,6 +175,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // Local mode: webhook receivers on this machine (plain http, loopback) can be tried. Never set on AWS.
     environment.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK = '1';
     if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
+    // The local sweep runs every second: a job whose timer was missed fires within about 2 s of its time.
+    environment.BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS = '1';
     Object.assign(environment, options.environment);
 
     // The handlers read configuration from the environment, exactly as in Lambda. What was there
@@ -187,7 +194,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     resetServicesForTests();
     stops.push(async () => resetServicesForTests());
     const services = getServices();
-    const handlerOf = functionHandlers({ ...process.env }, options.overrides);
+    // Scheduled broadcasts: timers in this process invoke the same function EventBridge Scheduler invokes on AWS.
+    let lastFiringError: string | undefined;
+    const scheduler = new LocalJobFiringScheduler(
+      async (event) => ((await handlerOf('broadcast-scheduler')) as (event: unknown) => Promise<unknown>)(event),
+      (error) => {
+        // The sweep runs every second: the same fault is said once, not every second.
+        const message = error instanceof Error ? error.message : String(error);
+        if (message !== lastFiringError) console.error('Scheduled broadcast firing failed (the sweep retries it):', message);
+        lastFiringError = message;
+      },
+    );
+    stops.push(async () => scheduler.stop());
+    const handlerOf = functionHandlers({ ...process.env }, { ...options.overrides, jobFiringScheduler: scheduler });
 
     let demo: DemoTenant | undefined;
     if (sandbox) for (const account of demoSandboxAccounts()) sandbox.registerBusinessAccount(account);
@@ -269,6 +288,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       stops.push(() => dispatchers!.stop());
     }
 
+    if (options.startWorkers ?? true) scheduler.startSweep(options.scheduleSweepIntervalMs ?? 1_000);
+
     const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
     const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl, webhookUrl } : undefined;
     if (demoWithUrls) writeFileSync(demoFile, `${JSON.stringify(demoWithUrls, null, 2)}\n`, { mode: 0o600 });
@@ -290,6 +311,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       environment,
       sqs,
       dynamodb,
+      scheduler,
       queueUrls: {
         outbound: outboundUrl,
         outboundDeadLetter: environment[deadLetterEnvVarOf('outboundMessages')],

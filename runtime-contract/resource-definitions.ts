@@ -37,7 +37,11 @@ export const tables: Record<TableName, TableDefinition> = {
     envVar: 'MESSAGING_TABLE',
     partitionKey: 'pk',
     sortKey: 'sk',
-    globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    globalIndexes: [
+      { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+      /** Sparse: scheduled jobs not yet fired (`SCHEDULED` / `<scheduledAt>#<jobId>`), read by the sweep. */
+      { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    ],
     timeToLiveAttribute: 'expiresAt',
     retainOnDelete: true,
   },
@@ -183,9 +187,22 @@ export interface FunctionDefinition {
   managesApiKeys?: boolean;
   /** Sends to these queues' dead-letter queues itself (a delivery that gave up), variable `deadLetterEnvVarOf(queue)`. */
   deadLettersOf?: QueueName[];
+  /** Registers and removes the one-time triggers of scheduled broadcasts (EventBridge Scheduler, `broadcastScheduler`). */
+  schedulesFirings?: boolean;
 }
 
-export type FunctionName = EndpointGroup | 'chunk-worker' | 'delivery-events' | 'customer-events';
+/**
+ * Scheduled broadcasts: the function the one-time schedules invoke with `{ jobId }` and the sweep
+ * rule invokes every `sweepIntervalMinutes` (docs/BROADCAST.md "Scheduling").
+ */
+export const broadcastScheduler = {
+  functionName: 'broadcast-scheduler',
+  sweepIntervalMinutes: 1,
+  /** Jobs one sweep fires at most; the next sweep continues. */
+  sweepBatchSize: 50,
+} as const;
+
+export type FunctionName = EndpointGroup | 'chunk-worker' | 'delivery-events' | 'customer-events' | typeof broadcastScheduler.functionName;
 
 export const functions: Record<FunctionName, FunctionDefinition> = {
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
@@ -206,6 +223,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     sendsTo: ['outboundMessages'],
     tokenKey: 'decrypt',
     callsUpstream: true,
+    // Scheduled broadcasts: the one-time trigger of each is registered at accept, removed on cancel.
+    schedulesFirings: true,
   },
   'broadcast-status': {
     // The recipients CSV decodes up to 10,000 ledger items (~3 MB read, ~0.7 MB answered) in one call:
@@ -315,6 +334,17 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tokenKey: 'decrypt',
     callsUpstream: false,
   },
+  /**
+   * Scheduled broadcasts: fires a job at its time (one-time schedule target, `{ jobId }`) and sweeps
+   * due jobs a trigger missed (rule). Messaging: the job, its held messages, the due index (gsi2).
+   */
+  'broadcast-scheduler': {
+    memoryMb: 512,
+    timeoutSeconds: 60,
+    tables: { messaging: 'readWrite' },
+    sendsTo: ['outboundMessages'],
+    callsUpstream: false,
+  },
 };
 
 /** Lambda entry module of a function, relative to the project root. */
@@ -332,6 +362,7 @@ const upstreamVariables = ['GRAPH_API_BASE_URL', 'GRAPH_API_VERSION', 'UPSTREAM_
 /** TOKEN_KMS_KEY_ID on AWS; LOCAL_TOKEN_KEY is its stand-in in the local runtime. */
 const tokenKeyVariables = ['TOKEN_KMS_KEY_ID', 'LOCAL_TOKEN_KEY'];
 const apiKeyVariables = ['BROADCAST_USAGE_PLAN_ID'];
+const schedulerVariables = ['BROADCAST_SCHEDULE_GROUP', 'BROADCAST_SCHEDULER_ROLE_ARN', 'BROADCAST_SCHEDULER_TARGET_ARN'];
 
 export function variablesOf(definition: FunctionDefinition): FunctionVariables {
   const tableVariables = (Object.keys(definition.tables) as TableName[]).map((name) => tables[name].envVar);
@@ -343,6 +374,7 @@ export function variablesOf(definition: FunctionDefinition): FunctionVariables {
       ...(definition.tokenKey ? tokenKeyVariables : []),
       ...(definition.callsUpstream ? upstreamVariables : []),
       ...(definition.managesApiKeys ? apiKeyVariables : []),
+      ...(definition.schedulesFirings ? schedulerVariables : []),
     ],
   };
 }
@@ -355,6 +387,7 @@ export const grantedVariables: ReadonlySet<string> = new Set([
   ...upstreamVariables,
   ...tokenKeyVariables,
   ...apiKeyVariables,
+  ...schedulerVariables,
 ]);
 
 /** A function's own environment out of a whole-platform one: what AWS gives it, for the local runtime. */

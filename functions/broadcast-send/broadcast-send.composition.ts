@@ -2,7 +2,7 @@
 import type { EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
 import type { SendFreeformDependencies } from '../../shared/broadcast/send-freeform-message';
 import type { SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
-import type { BroadcastRepository } from '../../shared/broadcast/ports';
+import type { BroadcastRepository, JobFiringScheduler } from '../../shared/broadcast/ports';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import type { Clock } from '../../shared/ports/clock';
 import type { CloudApiClient } from '../../shared/sending/ports';
@@ -11,7 +11,8 @@ import { lazyPorts, memoize, value, type CompositionContext, type PortFactories 
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { idempotencySection } from '../composition/idempotency.section';
-import { broadcastNamesSection, broadcastRepositorySection, portfolioReachSection, templateStatesSection } from '../composition/messaging.section';
+import { broadcastNamesSection, broadcastRepositorySection, portfolioReachSection, scheduledJobStoreSection, templateStatesSection } from '../composition/messaging.section';
+import { jobFiringSchedulerSection } from '../composition/job-firing.section';
 import { billingSection, senderDirectorySection, serviceWindowSection, suppressionListSection } from '../composition/module-bridges.section';
 import { inboxRepositorySection } from '../composition/inbox.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
@@ -28,6 +29,8 @@ export interface JobCancellationPorts {
   clock: Clock;
   /** An unknown outcome with no event for this long reads UNCONFIRMED in the answer's summary. */
   unconfirmedAfterMs: number;
+  /** A scheduled job's trigger is removed with it. */
+  scheduling?: { firings: JobFiringScheduler };
 }
 
 export type BroadcastSendDependencies = BroadcastServices & JobCancellationPorts & HttpPipelineDependencies;
@@ -54,6 +57,14 @@ export function broadcastSendPorts(context: CompositionContext): PortFactories<B
     optOuts: suppressionListSection(inbox),
     messagingTiers: messagingTiersSection(context, cloudApi),
     portfolioReach: portfolioReachSection(context, dynamoDb),
+    // Built part by part on first use: a request without scheduledAt never touches the Scheduler client.
+    scheduling: memoize(() =>
+      lazyPorts({
+        scheduledJobs: scheduledJobStoreSection(context, dynamoDb),
+        firings: jobFiringSchedulerSection(context),
+        minLeadSeconds: value(context.config.scheduling.minLeadSeconds),
+      }),
+    ),
   };
 }
 

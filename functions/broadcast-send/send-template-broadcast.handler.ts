@@ -21,5 +21,6 @@ export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (r
     return { statusCode: 200, headers, body: broadcastEnvelope(200, `Bulk broadcast queued for ${result.recipients} recipients`, {}) };
   }
   const { kind: _kind, ...job } = result;
-  return { statusCode: 202, headers: jobIdHeader(job.jobId), body: broadcastEnvelope(202, 'Broadcast accepted; processing in chunks of 1000 recipients', job) };
+  const message = 'scheduledAt' in job ? `Broadcast scheduled for ${job.scheduledAt}` : 'Broadcast accepted; processing in chunks of 1000 recipients';
+  return { statusCode: 202, headers: jobIdHeader(job.jobId), body: broadcastEnvelope(202, message, job) };
 });

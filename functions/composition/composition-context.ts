@@ -5,6 +5,7 @@
 import type { Resolver } from '../../shared/adapters/http/safe-http-client';
 import type { AppConfig } from '../../shared/config/app-config';
 import type { WebhookEndpointRegistry } from '../../shared/customer-events/ports';
+import type { JobFiringScheduler } from '../../shared/broadcast/ports';
 import type { SecretGenerator } from '../../shared/crypto/secret-generator';
 import type { TokenCipher } from '../../shared/crypto/token-cipher';
 import { systemClock, type Clock } from '../../shared/ports/clock';
@@ -22,6 +23,8 @@ export interface ServiceOverrides {
   webhookEndpointRegistry?: WebhookEndpointRegistry;
   /** DNS of webhook deliveries: tests map a name to a private address to see it refused. */
   webhookResolver?: Resolver;
+  /** Triggers of scheduled broadcasts: the local runtime's in-process timers instead of EventBridge Scheduler. */
+  jobFiringScheduler?: JobFiringScheduler;
 }
 
 interface Destroyable {

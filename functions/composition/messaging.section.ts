@@ -1,6 +1,7 @@
 /** Ports over the messaging table (jobs, chunks, ledger, pacer, portfolio reach, broadcast names, /upstream id and send records, template states). DynamoDB only. */
 import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
 import { DynamoDbBroadcastRepository } from '../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { DynamoDbScheduledJobStore } from '../../shared/adapters/dynamodb/dynamodb-scheduled-job-store';
 import { DynamoDbUpstreamDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-upstream-delivery-store';
 import { DynamoDbPortfolioReach } from '../../shared/adapters/dynamodb/dynamodb-portfolio-reach';
 import { DynamoDbSendPacer } from '../../shared/adapters/dynamodb/dynamodb-send-pacer';
@@ -33,3 +34,6 @@ export const templateStatesSection = (context: CompositionContext, dynamoDb: Dyn
 /** A business portfolio's hourly unique-recipient buckets (the messaging limit). */
 export const portfolioReachSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbPortfolioReach(dynamoDb.document, messagingTable(context)));
+/** Scheduled jobs: held chunk messages and the due index (gsi2). */
+export const scheduledJobStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbScheduledJobStore(dynamoDb.document, messagingTable(context)));

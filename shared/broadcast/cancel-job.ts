@@ -4,11 +4,11 @@
  * next send and account every recipient not yet claimed as CANCELLED (process-outbound-chunk.ts).
  * The caller may cancel exactly the jobs whose status it may read, with the same answers otherwise.
  */
-import { TERMINAL_STATUSES, summarizeJob, type JobSummary } from './broadcast-job';
+import { TERMINAL_STATUSES, isAwaitingFiring, summarizeJob, type JobSummary } from './broadcast-job';
 import { JobAlreadyFinishedError, JobNotFoundError } from './errors';
 import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
-import type { BroadcastRepository } from './ports';
+import type { BroadcastRepository, JobFiringScheduler } from './ports';
 
 export interface CancelledJobView {
   jobId: string;
@@ -16,7 +16,18 @@ export interface CancelledJobView {
   summary: JobSummary;
 }
 
-export async function cancelJob(broadcasts: BroadcastRepository, caller: ScopedCaller, jobId: string, reading: StatusReading): Promise<CancelledJobView> {
+/**
+ * `scheduling.firings`: a scheduled job's trigger is removed too, best effort: if that fails (or
+ * races the trigger), the firing finds the job cancelled and queues nothing (fire-scheduled-job.ts).
+ * Read only for a job awaiting its firing, so cancelling other jobs never builds the scheduler.
+ */
+export async function cancelJob(
+  broadcasts: BroadcastRepository,
+  caller: ScopedCaller,
+  jobId: string,
+  reading: StatusReading,
+  scheduling?: { readonly firings: JobFiringScheduler },
+): Promise<CancelledJobView> {
   let job = await readableJob(broadcasts, caller, jobId);
   const progress = await broadcasts.getJobProgress(jobId);
   const tally = { codes: progress.tally, ...reading };
@@ -27,5 +38,6 @@ export async function cancelJob(broadcasts: BroadcastRepository, caller: ScopedC
     if (cancelledAt === undefined) throw new JobNotFoundError(jobId);
     job = { ...job, cancelledAt };
   }
+  if (scheduling && isAwaitingFiring(job)) await Promise.resolve().then(() => scheduling.firings.cancelFiring(jobId)).catch(() => undefined);
   return { jobId, status: 'CANCELLED', summary: summarizeJob(job, progress.chunks, tally).summary };
 }

@@ -267,3 +267,9 @@ export class MalformedReachSketchError extends Error {
   override readonly name = 'MalformedReachSketchError';
   readonly code = 'MALFORMED_REACH_SKETCH';
 }
+
+/** `scheduledAt` outside its window (at least the minimum lead, at most 35 days ahead); the message names the rule. */
+export class ScheduledAtError extends Error {
+  override readonly name = 'ScheduledAtError';
+  readonly code = 'SCHEDULED_AT';
+}

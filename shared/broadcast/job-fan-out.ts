@@ -14,12 +14,18 @@ import { opaqueId, type IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
 import { OutboundQueueUnavailableError } from './errors';
-import type { BroadcastRepository, Clock, JobRecipient, LedgerEntry, OutboundQueue, ProgressDelta, Sender } from './ports';
+import type { BroadcastRepository, Clock, JobFiringScheduler, JobRecipient, LedgerEntry, OutboundQueue, ProgressDelta, ScheduledJobStore, Sender } from './ports';
 
 export interface FanOutDependencies {
   broadcasts: BroadcastRepository;
   queue: OutboundQueue;
   clock: Clock;
+}
+
+/** What a job with `scheduledAt` needs instead of the queue: where its messages are held and its trigger. */
+export interface SchedulingPorts {
+  scheduledJobs: ScheduledJobStore;
+  firings: JobFiringScheduler;
 }
 
 type CommonField = 'jobId' | 'organizationId' | 'exposed' | 'wabaId' | 'phoneNumberId' | 'fromPhoneNumber' | 'totalRecipients' | 'totalChunks' | 'chunkSize' | 'createdAt';
@@ -52,6 +58,8 @@ export function newJob<Content extends JobContent>(
     now: Date;
     /** The credential that accepted the job: scopes status reads of minted keys. */
     createdByCredentialId?: string;
+    /** Accepted for later: its messages are held until then (docs/BROADCAST.md "Scheduling"). */
+    scheduledAt?: Date;
   },
 ): BroadcastJob & Content {
   return {
@@ -66,6 +74,7 @@ export function newJob<Content extends JobContent>(
     totalChunks: Math.ceil(fields.totalRecipients / CHUNK_SIZE),
     chunkSize: CHUNK_SIZE,
     createdAt: fields.now.toISOString(),
+    ...(fields.scheduledAt ? { scheduledAt: fields.scheduledAt.toISOString() } : {}),
     ...content,
   } as BroadcastJob & Content;
 }
@@ -128,9 +137,15 @@ async function recordRefused(broadcasts: BroadcastRepository, job: BroadcastJob,
   }
 }
 
-export async function recordAndFanOut(dependencies: FanOutDependencies, plan: FanOutPlan): Promise<void> {
+/**
+ * A job with `scheduledAt` is recorded the same way (its item then sits in the due index), but its
+ * messages are held in the messaging table and a one-time trigger is registered instead of
+ * queueing; fire-scheduled-job.ts queues them at that time. A failure of either discards the job too.
+ */
+export async function recordAndFanOut(dependencies: FanOutDependencies & Partial<SchedulingPorts>, plan: FanOutPlan): Promise<void> {
   const { broadcasts, queue, clock } = dependencies;
   const { job } = plan;
+  const scheduling = job.scheduledAt === undefined ? undefined : requireSchedulingPorts(dependencies);
   const messages = messagesOf(plan);
   // Undefined until known: a failed createJob may still have written the job.
   let created: boolean | undefined;
@@ -147,7 +162,10 @@ export async function recordAndFanOut(dependencies: FanOutDependencies, plan: Fa
     for (let chunkIndex = 0; chunkIndex < job.totalChunks; chunkIndex += 1) {
       if (!queuedChunks.has(chunkIndex)) await broadcasts.reconcileChunk(job.jobId, chunkIndex, clock.now());
     }
-    if (messages.length > 0) {
+    if (scheduling) {
+      await scheduling.scheduledJobs.holdMessages(job.jobId, messages);
+      await scheduling.firings.scheduleFiring(job.jobId, new Date(job.scheduledAt!));
+    } else if (messages.length > 0) {
       queueing = true;
       await queue.enqueue(messages);
     }
@@ -158,4 +176,11 @@ export async function recordAndFanOut(dependencies: FanOutDependencies, plan: Fa
     if (queueing && error instanceof StoreUnavailableError) throw new OutboundQueueUnavailableError({ cause: error });
     throw error;
   }
+}
+
+function requireSchedulingPorts(dependencies: Partial<SchedulingPorts>): SchedulingPorts {
+  const { scheduledJobs, firings } = dependencies;
+  // A wiring fault, not a request's: every accept path that offers scheduledAt composes both ports.
+  if (!scheduledJobs || !firings) throw new TypeError('A scheduled job needs the scheduled-job store and the firing scheduler');
+  return { scheduledJobs, firings };
 }

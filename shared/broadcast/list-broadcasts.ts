@@ -34,8 +34,8 @@ export interface BroadcastListItem {
   createdAt: string;
   /** The latest chunk's doneAt once every chunk is done; null before. */
   finishedAt: string | null;
-  /** Jobs are not scheduled yet: always null. */
-  scheduledAt: null;
+  /** When a scheduled job fans out (ISO, UTC); null for jobs sent at once. */
+  scheduledAt: string | null;
   /** Only while the job reads PAUSED, as in the status answer. */
   pause?: JobPauseView;
 }
@@ -101,7 +101,7 @@ async function listItemOf(broadcasts: BroadcastRepository, job: BroadcastJob, re
     summary,
     createdAt: job.createdAt,
     finishedAt,
-    scheduledAt: null,
+    scheduledAt: job.scheduledAt ?? null,
     ...pauseViewOf(job, status),
   };
 }

@@ -8,6 +8,7 @@
  * A page walks the chunks from the cursor's index until `limit` rows matched; the cursor is the
  * next recipient index, bound to the job and the status filter it was issued for.
  */
+import { isAwaitingFiring } from './broadcast-job';
 import { recipientStatusOf, type DeliveryFacts, type RecipientStatus } from '../delivery/recipient-status';
 import { InvalidListCursorError } from './errors';
 import { readableJob, type StatusReading } from './get-job-status';
@@ -118,11 +119,19 @@ export function recipientRow(
   };
 }
 
-/** A chunk's rows by recipient index. Jobs recorded before recipients were kept list their ledger entries only. */
-function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading): Array<{ index: number; row: RecipientRow }> {
+/**
+ * A chunk's rows by recipient index. Jobs recorded before recipients were kept list their ledger entries only.
+ * `neverSent`: a scheduled job cancelled before it fired; a recipient with no ledger entry was never
+ * queued and never will be, so it reads CANCELLED (as the summary counts it), not PENDING.
+ */
+function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading, neverSent: boolean): Array<{ index: number; row: RecipientRow }> {
   const ledgerByIndex = new Map(records.ledger.map((record) => [record.entry.index, record]));
   if (records.listed) {
-    return records.listed.map((recipient) => ({ index: recipient.index, row: recipientRow(recipient, ledgerByIndex.get(recipient.index), reading) }));
+    return records.listed.map((recipient) => {
+      const ledger = ledgerByIndex.get(recipient.index);
+      const row = recipientRow(recipient, ledger, reading);
+      return { index: recipient.index, row: neverSent && ledger === undefined ? { ...row, status: 'CANCELLED' as const } : row };
+    });
   }
   return records.ledger.map((record) => ({ index: record.entry.index, row: recipientRow({ countryCode: '', toPhoneNumber: record.entry.to }, record, reading) }));
 }
@@ -140,6 +149,7 @@ export async function listRecipients(
   reading: StatusReading,
 ): Promise<RecipientsPage> {
   const job = await readableJob(broadcasts, caller, jobId);
+  const neverSent = job.cancelledAt !== undefined && isAwaitingFiring(job);
   const filter = query.status ?? '';
   const from = query.cursor === undefined ? 0 : decodeCursor(query.cursor, jobId, filter);
   const limit = query.limit ?? Number.POSITIVE_INFINITY;
@@ -153,7 +163,7 @@ export async function listRecipients(
   for (let start = 0; start < chunkIndexes.length; start += concurrency) {
     const batch = await Promise.all(chunkIndexes.slice(start, start + concurrency).map((chunkIndex) => broadcasts.readChunkRecipients(jobId, chunkIndex)));
     for (const records of batch) {
-      for (const { index, row } of rowsOfChunk(records, reading)) {
+      for (const { index, row } of rowsOfChunk(records, reading, neverSent)) {
         if (index < from || !matches(row)) continue;
         if (rows.length === limit) return { recipients: rows, nextCursor: encodeCursor({ i: index, s: filter, j: jobId }) };
         rows.push(row);

@@ -294,3 +294,34 @@ export interface PortfolioReach {
    */
   writeBucket(businessId: string, bucket: ReachBucket, expectedVersion: number): Promise<boolean>;
 }
+
+/**
+ * The one-time trigger of a scheduled job (EventBridge Scheduler on AWS, in-process timers
+ * locally): at `at` it fires the job (fire-scheduled-job.ts). Registering the same job again
+ * replaces nothing and fails nothing (a retried accept with the same Idempotency-Key).
+ */
+export interface JobFiringScheduler {
+  scheduleFiring(jobId: string, at: Date): Promise<void>;
+  /** Removes the trigger if it is still there (best effort: the firing re-checks cancellation anyway). */
+  cancelFiring(jobId: string): Promise<void>;
+}
+
+/**
+ * A scheduled job's held chunk messages and the due index (messaging table: items `HELD#<chunk>#<part>`
+ * under the job; sparse gsi2 `SCHEDULED` / `<scheduledAt>#<jobId>` on the job item until it fired).
+ */
+export interface ScheduledJobStore {
+  /** Stores the job's chunk messages (already split to fit SQS) instead of queueing them. */
+  holdMessages(jobId: string, messages: readonly OutboundMessage[]): Promise<void>;
+  heldMessages(jobId: string): Promise<OutboundMessage[]>;
+  /**
+   * Sets `firedAt` once (a repeat keeps the first time) unless the job was cancelled before any
+   * firing. `stillDue`: the job is still in the due index (no firing finished yet). NOT_FOUND: no
+   * such job, or a job that was never scheduled.
+   */
+  markFired(jobId: string, now: Date): Promise<{ fired: true; stillDue: boolean } | { fired: false; reason: 'NOT_FOUND' | 'CANCELLED' }>;
+  /** Takes the job out of the due index (a no-op when it is not there or does not exist). */
+  removeFromDueIndex(jobId: string): Promise<void>;
+  /** Ids of jobs still in the due index with `scheduledAt` at or before `until`, oldest first, at most `limit`. */
+  dueJobs(until: Date, limit: number): Promise<string[]>;
+}

@@ -3,6 +3,7 @@
  * fans it out as chunk messages of 1,000 recipients (job-fan-out.ts). Nothing is queued unless
  * every recipient passes; with an Idempotency-Key a retry replays the first answer.
  */
+import * as v from 'valibot';
 import { sha256Base64Url } from '../crypto/hashing';
 import type { IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, SYNCHRONOUS_THRESHOLD } from './broadcast-job';
@@ -10,18 +11,19 @@ import type { ChunkRecipient } from './chunk-message';
 import {
   DuplicateRecipientError,
   RecipientNumberError,
+  ScheduledAtError,
   TemplateMismatchError,
   TemplateNotApprovedError,
   TemplateNotFoundError,
   TemplateParameterCountError,
 } from './errors';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
-import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
+import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
 import type { BroadcastRepository, Clock, IdempotencyGuard, LedgerEntry, OutboundQueue, SenderAccount, SenderDirectory, SuppressionList } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
-import type { TemplateBroadcastRequest } from './template-broadcast.schema';
+import { scheduleWindowSchema, type TemplateBroadcastRequest } from './template-broadcast.schema';
 import type { UpstreamTemplate } from '../sending/ports';
 
 /** With the messaging limit's ports (messaging-limit.ts). */
@@ -35,6 +37,8 @@ export interface SendTemplateBroadcastDependencies extends MessagingLimitDepende
   optOuts: SuppressionList;
   clock: Clock;
   ids: IdGenerator;
+  /** Broadcasts with `scheduledAt` (docs/BROADCAST.md "Scheduling"); without it such a request cannot be accepted. */
+  scheduling?: SchedulingPorts & { minLeadSeconds: number };
 }
 
 export type BroadcastCaller = ScopedCaller;
@@ -42,7 +46,9 @@ export type BroadcastCaller = ScopedCaller;
 export type SendTemplateBroadcastResult =
   /** `jobId` is absent from answers an Idempotency-Key stored before jobs of this size reported their id. */
   | { kind: 'queued'; recipients: number; jobId?: string }
-  | { kind: 'job'; jobId: string; status: 'PROCESSING'; totalRecipients: number; chunkSize: number; totalChunks: number };
+  | { kind: 'job'; jobId: string; status: 'PROCESSING'; totalRecipients: number; chunkSize: number; totalChunks: number }
+  /** Accepted for later, whatever its size. */
+  | { kind: 'scheduled'; jobId: string; status: 'SCHEDULED'; scheduledAt: string; totalRecipients: number; chunkSize: number; totalChunks: number };
 
 /** E.164 allows at most 15 digits including the country code. */
 const MAX_INTERNATIONAL_DIGITS = 15;
@@ -136,6 +142,14 @@ export async function withoutOptedOut(
   return { queued, refused };
 }
 
+/** `scheduledAt` within its window from now (at least the deployment's minimum lead, at most 35 days). */
+function scheduledTimeOf(text: string, now: Date, scheduling: SendTemplateBroadcastDependencies['scheduling']): Date {
+  if (!scheduling) throw new TypeError('Scheduled broadcasts are not composed in this function');
+  const result = v.safeParse(scheduleWindowSchema(now, scheduling.minLeadSeconds), text, { abortPipeEarly: true });
+  if (!result.success) throw new ScheduledAtError(`scheduledAt ${result.issues[0].message}`);
+  return new Date(Date.parse(text));
+}
+
 export const payloadHashOf = (request: unknown): string => sha256Base64Url(JSON.stringify(request));
 
 async function acceptBroadcast(
@@ -144,14 +158,17 @@ async function acceptBroadcast(
   request: TemplateBroadcastRequest,
   idempotencyKey: string | undefined,
 ): Promise<SendTemplateBroadcastResult> {
+  // With the body's rules: the window is part of what the request says, checked before any read.
+  const scheduledAt = request.scheduledAt === undefined ? undefined : scheduledTimeOf(request.scheduledAt, dependencies.clock.now(), dependencies.scheduling);
   findDuplicateRecipient(request.data);
   const sender: SenderAccount = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
   const recipients = resolveRecipients(request, bodyPlaceholderCount(template));
   const now = dependencies.clock.now();
   const { queued, refused } = await withoutOptedOut(dependencies.optOuts, caller.organizationId, recipients, now);
-  // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it.
-  await reserveReach(dependencies, sender, queued.map(([, to]) => to), now);
+  // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it;
+  // a scheduled job counts in the hour it is sent.
+  await reserveReach(dependencies, sender, queued.map(([, to]) => to), scheduledAt ?? now);
 
   const job = newJob(
     {
@@ -165,13 +182,22 @@ async function acceptBroadcast(
       organizationId: caller.organizationId,
       sender,
       totalRecipients: recipients.length,
-      exposed: recipients.length > SYNCHRONOUS_THRESHOLD,
+      // A scheduled job is answered with its id whatever its size, so it can be read and cancelled.
+      exposed: recipients.length > SYNCHRONOUS_THRESHOLD || scheduledAt !== undefined,
       now,
       createdByCredentialId: caller.credentialId,
+      scheduledAt,
     },
   );
   const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
-  await recordAndFanOut(dependencies, { job, recipients: queued, refused, listed });
+  const { broadcasts, queue, clock } = dependencies;
+  const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
+  await recordAndFanOut({ broadcasts, queue, clock, ...scheduling }, { job, recipients: queued, refused, listed });
+
+  if (job.scheduledAt !== undefined) {
+    const { jobId, scheduledAt: at, totalRecipients, totalChunks } = job;
+    return { kind: 'scheduled', jobId, status: 'SCHEDULED', scheduledAt: at, totalRecipients, chunkSize: CHUNK_SIZE, totalChunks };
+  }
 
   return job.exposed
     ? { kind: 'job', jobId: job.jobId, status: 'PROCESSING', totalRecipients: job.totalRecipients, chunkSize: CHUNK_SIZE, totalChunks: job.totalChunks }

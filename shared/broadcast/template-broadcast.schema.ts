@@ -28,6 +28,37 @@ export const recipientSchema = v.object({
   templateParams: v.optional(parameterList),
 });
 
+/** How far ahead a broadcast may be scheduled (the issue: 35 days). */
+export const MAX_SCHEDULE_AHEAD_DAYS = 35;
+/** ISO 8601 date and time with seconds optional, fractions up to nanoseconds, and a UTC offset or Z (never a local time). */
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+const ISO_RULE = 'must be an ISO 8601 date and time with a UTC offset or Z (e.g. 2026-03-01T09:00:00Z or 2026-03-01T10:00:00+01:00)';
+
+/** A real calendar day: the engine's Date.parse would roll 2026-02-30 over to March. */
+function isIsoWithOffset(text: string): boolean {
+  const parts = ISO_WITH_OFFSET.exec(text);
+  if (!parts) return false;
+  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  return month >= 1 && month <= 12 && day >= 1 && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && !Number.isNaN(Date.parse(text));
+}
+
+export const scheduledAtSchema = v.pipe(v.string(), v.check(isIsoWithOffset, ISO_RULE));
+
+const describeSeconds = (seconds: number): string =>
+  seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
+
+/**
+ * The time window of `scheduledAt`, relative to the moment of acceptance (checked inside the
+ * idempotent work, so a replay with the same Idempotency-Key still gets the first answer). The
+ * minimum lead is a deployment setting (BROADCAST_SCHEDULE_MIN_LEAD_SECONDS, default 300).
+ */
+export const scheduleWindowSchema = (now: Date, minLeadSeconds: number) =>
+  v.pipe(
+    scheduledAtSchema,
+    v.check((text) => Date.parse(text) >= now.getTime() + minLeadSeconds * 1000, `must be at least ${describeSeconds(minLeadSeconds)} in the future`),
+    v.check((text) => Date.parse(text) <= now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000, `must be at most ${MAX_SCHEDULE_AHEAD_DAYS} days in the future`),
+  );
+
 export const templateBroadcastSchema = v.object({
   broadcastName: requiredText(200),
   fromPhoneNumber: digitsOnly(6, 15),
@@ -41,6 +72,8 @@ export const templateBroadcastSchema = v.object({
     v.minLength(1, 'must hold at least 1 recipient'),
     v.maxLength(MAX_RECIPIENTS, `must hold at most ${MAX_RECIPIENTS} recipients`),
   ),
+  /** Send later: the job is accepted now (every rule checked) and fans out at this time. */
+  scheduledAt: v.optional(scheduledAtSchema),
 });
 
 export type TemplateBroadcastRequest = v.InferOutput<typeof templateBroadcastSchema>;

@@ -20,7 +20,7 @@ export interface AppConfig {
   serviceVersion: string;
   region: string;
   /** Per-service endpoint overrides; undefined means the SDK's default (real AWS). */
-  endpoints: { dynamodb?: string; sqs?: string; kms?: string; apiGateway?: string };
+  endpoints: { dynamodb?: string; sqs?: string; kms?: string; apiGateway?: string; scheduler?: string };
   /** '' for a table the environment does not name (requireSetting fails on first use). */
   tableNames: Record<TableName, string>;
   queueUrls: Record<QueueName, string>;
@@ -69,6 +69,17 @@ export interface AppConfig {
    * (OPT_OUT_KEYWORDS / OPT_IN_KEYWORDS, comma-separated; unset: the defaults of shared/inbox/opt-outs.ts).
    */
   optOutKeywords: OptOutKeywords;
+  /** Scheduled broadcasts (docs/BROADCAST.md "Scheduling"). */
+  scheduling: {
+    /** The earliest a broadcast may be scheduled, from now (BROADCAST_SCHEDULE_MIN_LEAD_SECONDS, default 300). */
+    minLeadSeconds: number;
+    /** The sweep fires a job still due this long past its time (BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS, default 30). */
+    sweepGraceMs: number;
+    /** EventBridge Scheduler: the schedule group, the role it assumes and the function it invokes (AWS only). */
+    scheduleGroup?: string;
+    schedulerRoleArn?: string;
+    targetFunctionArn?: string;
+  };
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     maxInFlight: number;
@@ -122,6 +133,12 @@ const settingsSchema = v.object({
   SQS_ENDPOINT: optionalText,
   KMS_ENDPOINT: optionalText,
   APIGATEWAY_ENDPOINT: optionalText,
+  SCHEDULER_ENDPOINT: optionalText,
+  BROADCAST_SCHEDULE_MIN_LEAD_SECONDS: positiveInteger('BROADCAST_SCHEDULE_MIN_LEAD_SECONDS', 300),
+  BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS: positiveInteger('BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS', 30),
+  BROADCAST_SCHEDULE_GROUP: optionalText,
+  BROADCAST_SCHEDULER_ROLE_ARN: optionalText,
+  BROADCAST_SCHEDULER_TARGET_ARN: optionalText,
   GRAPH_API_BASE_URL: v.pipe(
     text('https://graph.facebook.com'),
     v.url('GRAPH_API_BASE_URL must be a URL'),
@@ -193,6 +210,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       sqs: settings.SQS_ENDPOINT,
       kms: settings.KMS_ENDPOINT,
       apiGateway: settings.APIGATEWAY_ENDPOINT,
+      scheduler: settings.SCHEDULER_ENDPOINT,
     },
     tableNames,
     queueUrls,
@@ -225,6 +243,13 @@ export function parseAppConfig(env: Environment): AppConfig {
     },
     allowInsecureLocalReceivers: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
     optOutKeywords: optOutKeywordsOf(settings.OPT_OUT_KEYWORDS, settings.OPT_IN_KEYWORDS),
+    scheduling: {
+      minLeadSeconds: settings.BROADCAST_SCHEDULE_MIN_LEAD_SECONDS,
+      sweepGraceMs: settings.BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS * 1000,
+      scheduleGroup: settings.BROADCAST_SCHEDULE_GROUP,
+      schedulerRoleArn: settings.BROADCAST_SCHEDULER_ROLE_ARN,
+      targetFunctionArn: settings.BROADCAST_SCHEDULER_TARGET_ARN,
+    },
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,

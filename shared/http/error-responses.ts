@@ -77,6 +77,7 @@ const mappings: Readonly<Record<string, Mapping>> = {
   TEMPLATE_NOT_FOUND: { statusCode: 400, code: 'TEMPLATE_NOT_FOUND' },
   TEMPLATE_NOT_APPROVED: { statusCode: 400, code: 'TEMPLATE_NOT_APPROVED' },
   TEMPLATE_MISMATCH: { statusCode: 400, code: 'TEMPLATE_MISMATCH' },
+  SCHEDULED_AT: { statusCode: 400, code: 'VALIDATION_FAILED' },
   TEMPLATE_PARAMETER_COUNT: { statusCode: 400, code: 'TEMPLATE_PARAMETER_COUNT' },
   // Meta's messaging tier (docs/BROADCAST.md "Messaging limits"): a 400 as the contract's "correct the request".
   MESSAGING_LIMIT_EXCEEDED: { statusCode: 400, code: 'MESSAGING_LIMIT_EXCEEDED' },

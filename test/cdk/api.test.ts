@@ -120,7 +120,13 @@ describe('invoke permissions', () => {
     const routed = new Set(routes.map((route) => functionIdOf(route.group)));
     const unrouted = Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).filter((id) => !routed.has(id));
     expect(unrouted).toContain(functionIdOf('chunk-worker'));
-    for (const id of unrouted) expect(permissions().filter((permission) => functionIdOfPermission(permission) === id)).toEqual([]);
+    const fromApiGateway = permissions().filter((permission) => permission.Principal === 'apigateway.amazonaws.com');
+    for (const id of unrouted) expect(fromApiGateway.filter((permission) => functionIdOfPermission(permission) === id)).toEqual([]);
+    // The only other invoker: the scheduled-broadcast sweep rule (test/cdk/broadcast-scheduling.test.ts).
+    for (const permission of permissions().filter((candidate) => candidate.Principal !== 'apigateway.amazonaws.com')) {
+      expect(permission.Principal).toBe('events.amazonaws.com');
+      expect(functionIdOfPermission(permission)).toBe(functionIdOf('broadcast-scheduler'));
+    }
   });
 });
 

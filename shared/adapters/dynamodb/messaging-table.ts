@@ -10,6 +10,9 @@
  *                                                    shared/delivery/recipient-status.ts): the summary's counts
  *   pk JOB#<jobId>                 sk RECIPIENTS#<0000>  a chunk's recipients as accepted (countryCode,
  *                                                    toPhoneNumber per index): the recipients list
+ *   pk JOB#<jobId>                 sk HELD#<0000>#<000>  a scheduled job's chunk message (one SQS body),
+ *                                                    held until the job fires
+ *   (job item of a scheduled job, until it fired: gsi2 SCHEDULED / <scheduledAt>#<jobId>, the due index)
  *   pk PACE#<accountKey>           sk PACE           a business account's next free send slot
  *   pk BCNAME#<org>#<name>         sk NAME           an earlier send-bulk campaign name's claim
  *   pk UPSTREAM#<org>#MEDIA#<id>   sk UPSTREAM_ID    a media id uploaded through /upstream
@@ -57,6 +60,11 @@ export const messagingKeys = {
   /** Tally item of the recipients [bucket × 50, bucket × 50 + 49] of a job (TALLY_BUCKET_SIZE). */
   tally: (jobId: string, bucket: number) => ({ pk: `JOB#${jobId}`, sk: `TALLY#${String(bucket).padStart(4, '0')}` }),
   tallyPrefix: 'TALLY#',
+  /** One held chunk message of a scheduled job (part: the chunk's n-th message when split to fit SQS). */
+  held: (jobId: string, chunkIndex: number, part: number) => ({ pk: `JOB#${jobId}`, sk: `HELD#${String(chunkIndex).padStart(4, '0')}#${String(part).padStart(3, '0')}` }),
+  heldPrefix: 'HELD#',
+  /** gsi2 (sparse) of a scheduled job not yet fired: the sweep finds due jobs by time. */
+  dueIndex: (scheduledAt: string, jobId: string) => ({ gsi2pk: 'SCHEDULED', gsi2sk: `${scheduledAt}#${jobId}` }),
   /** The recipients of one chunk as the request named them (one item per chunk, written with the job). */
   recipients: (jobId: string, chunkIndex: number) => ({ pk: `JOB#${jobId}`, sk: `RECIPIENTS#${String(chunkIndex).padStart(4, '0')}` }),
   /** The attribute of one recipient (its index in the request) inside its tally item. */
@@ -140,6 +148,7 @@ export function jobItem(job: BroadcastJob): Item {
     ...messagingKeys.job(job.jobId),
     ...job,
     ...messagingKeys.organizationJobs(job.organizationId, job.createdAt),
+    ...(job.scheduledAt !== undefined && job.firedAt === undefined ? messagingKeys.dueIndex(job.scheduledAt, job.jobId) : {}),
     expiresAt: expiresAtFrom(new Date(job.createdAt)),
   };
 }

@@ -88,7 +88,7 @@ describe('broadcasts list', () => {
     const badStatus = await get('/broadcasts?status=DONE', key);
     expect([badStatus.status, badStatus.body.message]).toEqual([
       400,
-      'status must be one of QUEUED_FOR_PROCESSING, PROCESSING, COMPLETED, COMPLETED_WITH_FAILURES, FAILED, CANCELLED',
+      'status must be one of SCHEDULED, QUEUED_FOR_PROCESSING, PROCESSING, PAUSED, COMPLETED, COMPLETED_WITH_FAILURES, FAILED, CANCELLED',
     ]);
     const badLimit = await get('/broadcasts?limit=500', key);
     expect([badLimit.status, badLimit.body.message]).toEqual([400, 'limit must be a whole number from 1 to 100']);

@@ -1,0 +1,21 @@
+/** broadcast-scheduler: messaging (readWrite: jobs, held messages, due index) and the outbound queue. DynamoDB + SQS. */
+import type { FireScheduledJobDependencies, SweepSettings } from '../../shared/broadcast/fire-scheduled-job';
+import { broadcastScheduler } from '../../runtime-contract/resource-definitions';
+import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
+import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { scheduledJobStoreSection } from '../composition/messaging.section';
+import { outboundQueueSection } from '../composition/outbound-queue.section';
+
+export interface BroadcastSchedulerDependencies extends FireScheduledJobDependencies {
+  sweep: SweepSettings;
+}
+
+export function composeBroadcastScheduler(context: CompositionContext): BroadcastSchedulerDependencies {
+  const dynamoDb = dynamoDbClients(context);
+  return lazyPorts<BroadcastSchedulerDependencies>({
+    scheduledJobs: scheduledJobStoreSection(context, dynamoDb),
+    queue: outboundQueueSection(context),
+    clock: value(context.clock),
+    sweep: value({ graceMs: context.config.scheduling.sweepGraceMs, batchSize: broadcastScheduler.sweepBatchSize }),
+  });
+}

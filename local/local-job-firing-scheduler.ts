@@ -1,0 +1,70 @@
+/**
+ * The local stand-in for EventBridge Scheduler: one in-process timer per scheduled job, invoking
+ * the broadcast-scheduler function with `{ jobId }` at its time (as the one-time schedule does on
+ * AWS), plus the sweep the rule runs every minute on AWS, here every second.
+ *
+ * Tests can make a trigger go missing (`dropFirings`) to see the sweep fire the job instead.
+ */
+import type { JobFiringScheduler } from '../shared/broadcast/ports';
+
+type Invoke = (event: unknown) => Promise<unknown>;
+
+/** Node timers overflow past 2^31-1 ms (~24.8 days); a longer wait is re-armed in steps. */
+const MAX_TIMER_MS = 2_147_000_000;
+
+export class LocalJobFiringScheduler implements JobFiringScheduler {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping = false;
+  private dropping = false;
+
+  constructor(
+    private readonly invoke: Invoke,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  async scheduleFiring(jobId: string, at: Date): Promise<void> {
+    if (this.dropping || this.timers.has(jobId)) return;
+    this.arm(jobId, at);
+  }
+
+  async cancelFiring(jobId: string): Promise<void> {
+    clearTimeout(this.timers.get(jobId));
+    this.timers.delete(jobId);
+  }
+
+  /** While on, triggers are accepted and lost (a missed trigger: only the sweep can fire the job). */
+  dropFirings(drop: boolean): void {
+    this.dropping = drop;
+  }
+
+  /** Runs the sweep every `intervalMs`, one at a time. */
+  startSweep(intervalMs: number): void {
+    this.sweepTimer = setInterval(() => {
+      if (this.sweeping) return;
+      this.sweeping = true;
+      this.invoke({ source: 'local.sweep', 'detail-type': 'Scheduled Event' })
+        .catch(this.onError)
+        .finally(() => (this.sweeping = false));
+    }, intervalMs);
+    this.sweepTimer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.sweepTimer);
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private arm(jobId: string, at: Date): void {
+    const wait = Math.max(0, at.getTime() - Date.now());
+    const timer = setTimeout(() => {
+      this.timers.delete(jobId);
+      if (wait > MAX_TIMER_MS) return this.arm(jobId, at);
+      // A failed firing is left to the sweep, as EventBridge's retries and then the sweep are on AWS.
+      this.invoke({ jobId }).catch(this.onError);
+    }, Math.min(wait, MAX_TIMER_MS));
+    timer.unref();
+    this.timers.set(jobId, timer);
+  }
+}
