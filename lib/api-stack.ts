@@ -329,7 +329,7 @@ export class ApiStack extends Stack {
       }),
       description: 'Assumed by EventBridge Scheduler to fire scheduled broadcasts (invokes broadcast-scheduler only)',
     });
-    invokeRole.addToPolicy(new iam.PolicyStatement({ sid: 'FireScheduledBroadcasts', actions: ['lambda:InvokeFunction'], resources: [targetArn, `${targetArn}:*`] }));
+    invokeRole.addToPolicy(new iam.PolicyStatement({ sid: 'FireScheduledBroadcasts', actions: ['lambda:InvokeFunction'], resources: [targetArn] }));
 
     for (const [name, definition] of Object.entries(functions) as Array<[FunctionName, FunctionDefinition]>) {
       if (!definition.schedulesFirings) continue;

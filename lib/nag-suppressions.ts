@@ -40,6 +40,12 @@ export function suppressApiStackFindings(api: ApiStack): void {
             'Issuing broadcast API keys (managesApiKeys): a key id is minted by API Gateway at creation, so keys and their usage-plan membership can only be named by wildcard under /apikeys and the broadcast plan.',
           appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:apigateway:[^:]*::/(apikeys|usageplans/.+/keys)/\\*$/g' }],
         },
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            "Scheduled broadcasts (schedulesFirings): one one-time schedule per job, named after a job id only known at accept time, so schedules are named by wildcard within the platform's own schedule group (<group>/*), never another group.",
+          appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:scheduler:[^:]*:[^:]*:schedule/.+-broadcasts/\\*$/g' }],
+        },
       ],
       true,
     );
