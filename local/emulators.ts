@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo, Server } from 'node:net';
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { queues, tables, type QueueName, type TableName } from '../runtime-contract/resource-definitions';
 import { importNativeEsm } from './native-import';
@@ -85,7 +85,10 @@ export async function ensureTables(client: DynamoDBClient, nameOf: (name: TableN
   for (const table of Object.values(tables)) {
     const tableName = nameOf(table.name);
     names[table.name] = tableName;
-    if (existing.has(tableName)) continue;
+    if (existing.has(tableName)) {
+      await requireIndexes(client, tableName, table.globalIndexes.map((index) => index.indexName));
+      continue;
+    }
     const keyAttributes = new Set([table.partitionKey, table.sortKey, ...table.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey])]);
     await client.send(
       new CreateTableCommand({
@@ -111,6 +114,22 @@ export async function ensureTables(client: DynamoDBClient, nameOf: (name: TableN
     // TTL is not configured here: dynalite has no UpdateTimeToLive, and the code checks expiry itself.
   }
   return names;
+}
+
+/**
+ * A table kept on disk from an older version may lack an index added since, and dynalite cannot add
+ * one to an existing table: say so at boot, with the way out, instead of failing on the first query.
+ */
+async function requireIndexes(client: DynamoDBClient, tableName: string, indexNames: readonly string[]): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  const missing = indexNames.filter((name) => !present.has(name));
+  if (missing.length > 0) {
+    throw new Error(
+      `Local table ${tableName} was created by an older version and lacks index ${missing.join(', ')}; the local emulator cannot add one. ` +
+        'Delete the local DynamoDB data (.local/dynamodb, or dynamodb/ under LOCAL_DATA_DIR) and start again: the demo tenant is seeded anew.',
+    );
+  }
 }
 
 export interface LocalQueue {
