@@ -122,6 +122,12 @@ export interface BroadcastRepository {
   releaseClaim(jobId: string, chunkIndex: number, index: number): Promise<boolean>;
   /** Moves a claimed entry to its outcome. Unknown → not retried. */
   recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void>;
+  /**
+   * Entries claimed directly in their final state (CANCELLED, FAILED with a reason: `claimRecipient`'s
+   * `as`): the claim already wrote them as they are, so only their tally codes are written (half the
+   * writes of recordOutcomes, which matters when a cancellation settles thousands at once).
+   */
+  recordSettled(jobId: string, entries: ReadonlyArray<Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>>): Promise<void>;
   /** Marks entries left in SENDING by a crashed attempt as UNKNOWN, only if still SENDING. */
   markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean>;
   /** Live progress (approximate until reconciled). */

@@ -381,7 +381,7 @@ async function settleChunk(
 }
 
 /** Claims written at once when a cancellation or a timed-out pause settles a chunk (up to 1,000 recipients). */
-const SETTLE_CLAIM_CONCURRENCY = 25;
+const SETTLE_CLAIM_CONCURRENCY = 16;
 
 /**
  * The job was cancelled: every recipient of `message` nobody claimed yet is claimed as CANCELLED
@@ -426,7 +426,7 @@ async function settleWithClaims(
     }
   };
   await Promise.all(Array.from({ length: Math.min(SETTLE_CLAIM_CONCURRENCY, remaining.length) }, claimNext));
-  if (settled.length > 0) await broadcasts.recordOutcomes(jobId, chunkIndex, settled.sort((a, b) => a.index - b.index));
+  if (settled.length > 0) await broadcasts.recordSettled(jobId, settled.sort((a, b) => a.index - b.index));
   if (as === 'CANCELLED') {
     report.cancelled = (report.cancelled ?? 0) + settled.length;
   } else if (settled.length > 0) {

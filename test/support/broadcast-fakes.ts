@@ -479,6 +479,11 @@ export class InMemoryBroadcastRepository implements BroadcastRepository {
     for (const entry of entries) this.ledger.set(InMemoryBroadcastRepository.ledgerId(jobId, chunkIndex, entry.index), copy(entry));
   }
 
+  async recordSettled(): Promise<void> {
+    // The claim already holds the entry as it is; tally codes are not kept by this fake.
+    this.touch('recordSettled');
+  }
+
   async markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean> {
     this.touch('markStaleAsUnknown');
     const entry = this.ledger.get(InMemoryBroadcastRepository.ledgerId(jobId, chunkIndex, index));

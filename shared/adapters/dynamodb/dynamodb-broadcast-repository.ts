@@ -319,6 +319,10 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     await this.writeTallyCodes(jobId, entries, expiresAt);
   }
 
+  async recordSettled(jobId: string, entries: ReadonlyArray<Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>>): Promise<void> {
+    await this.writeTallyCodes(jobId, entries, expiresAtFrom(new Date()));
+  }
+
   /** `if_not_exists` codes of recorded outcomes, grouped per tally item. */
   private async writeTallyCodes(jobId: string, entries: ReadonlyArray<Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>>, expiresAt: number): Promise<void> {
     const codes = entries.flatMap((entry) => {
