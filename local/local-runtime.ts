@@ -174,6 +174,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
     // Local mode: webhook receivers on this machine (plain http, loopback) can be tried. Never set on AWS.
     environment.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK = '1';
+    // Metrics (EMF) are counted and dropped locally instead of printed (POWERTOOLS_METRICS_DISABLED=false
+    // prints them). Tracing needs no switch: Powertools enables it only inside Lambda.
+    environment.POWERTOOLS_METRICS_DISABLED = process.env.POWERTOOLS_METRICS_DISABLED ?? 'true';
     if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
     // The local sweep runs every second: a job whose timer was missed fires within about 2 s of its time.
     environment.BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS = '1';

@@ -1,18 +1,32 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Environment } from '../../shared/config/app-config';
+import { logger } from '../../shared/observability/logger';
+import { functionMetrics } from '../../shared/observability/metrics';
 import { composeFunction } from '../composition/function-composition';
+import { recordChunkMetrics } from './chunk-metrics';
 import { composeChunkWorker } from './chunk-worker.composition';
 import { handleChunkRecord } from './handle-chunk-record';
 
 export const createHandler = (env: Environment) => {
   const dependencies = composeFunction('chunk-worker', env, composeChunkWorker);
+  const metrics = functionMetrics('chunk-worker', env);
+  const handleRecord = async (record: SQSRecord, context: Context): Promise<void> => {
+    const startedAt = Date.now();
+    const report = await handleChunkRecord(dependencies(), record, context);
+    if (report) recordChunkMetrics(metrics, report, Date.now() - startedAt);
+  };
   /** Partial batch responses: only the records that failed go back to the queue. */
-  return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  return middy(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     // A processor holds per-batch state; one per invocation keeps concurrent local invocations apart.
     const processor = new BatchProcessor(EventType.SQS);
-    return processPartialResponse(event, (record: SQSRecord) => handleChunkRecord(dependencies(), record, context), processor, { context });
-  };
+    return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, context), processor, { context });
+  })
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics));
 };
 
 export const handler = createHandler(process.env);

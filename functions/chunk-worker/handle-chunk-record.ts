@@ -1,21 +1,23 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import { queues } from '../../runtime-contract/resource-definitions';
 import { decodeOutboundMessage } from '../../shared/broadcast/chunk-message';
-import { abandonOutboundChunk, processOutboundChunk, type ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
+import { abandonOutboundChunk, processOutboundChunk, type ChunkReport, type ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
 import { logger } from '../../shared/observability/logger';
 
 /**
  * One SQS record = one chunk (or part of one). A failure returns the record to the queue for
  * another try; on the last try before the dead-letter queue, the recipients not yet sent are
  * accounted as WORKER_ERROR so the job still reaches a terminal state.
+ * Returns the chunk's report (the Lambda publishes its metrics); none when the chunk was abandoned.
  */
-export async function handleChunkRecord(dependencies: ProcessChunkDependencies, record: SQSRecord, context: Context): Promise<void> {
+export async function handleChunkRecord(dependencies: ProcessChunkDependencies, record: SQSRecord, context: Context): Promise<ChunkReport | undefined> {
   const message = decodeOutboundMessage(record.body);
   const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? 1);
   logger.appendKeys({ jobId: message.jobId, chunkIndex: message.chunkIndex, receiveCount });
   try {
     const report = await processOutboundChunk(dependencies, message, { remainingTimeMs: () => context.getRemainingTimeInMillis() });
     logger.info('chunk processed', { ...report });
+    return report;
   } catch (error) {
     if (receiveCount < queues.outboundMessages.maxReceiveCount) {
       // A transient failure (a store timeout, say) should not park the chunk for the whole
@@ -25,6 +27,7 @@ export async function handleChunkRecord(dependencies: ProcessChunkDependencies, 
     }
     logger.error('chunk abandoned after its last attempt', { error: error as Error });
     await abandonOutboundChunk(dependencies, message);
+    return undefined;
   } finally {
     logger.resetKeys();
   }

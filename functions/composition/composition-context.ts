@@ -8,6 +8,7 @@ import type { WebhookEndpointRegistry } from '../../shared/customer-events/ports
 import type { JobFiringScheduler } from '../../shared/broadcast/ports';
 import type { SecretGenerator } from '../../shared/crypto/secret-generator';
 import type { TokenCipher } from '../../shared/crypto/token-cipher';
+import { tracer } from '../../shared/observability/tracer';
 import { systemClock, type Clock } from '../../shared/ports/clock';
 import { randomIdGenerator, type IdGenerator } from '../../shared/ports/id-generator';
 import type { ApiKeyRegistry } from '../../shared/tenancy/api-key-registry';
@@ -50,7 +51,7 @@ export interface CompositionContext {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly overrides: ServiceOverrides;
-  /** The pooled client for these settings, built on first use. */
+  /** The pooled client for these settings, built on first use (and traced, see shared/observability/tracer.ts). */
   client<T extends Destroyable>(key: string, create: () => T): T;
   /** Closes the sockets of every client this composition used. */
   destroy(): void;
@@ -67,7 +68,9 @@ export function createCompositionContext(config: AppConfig, overrides: ServiceOv
       used.add(key);
       let client = clientPool.get(key);
       if (!client) {
-        client = create();
+        // Every SDK client of a function is built here: X-Ray subsegments for each call on Lambda
+        // (a no-op where tracing is off: locally, in tests).
+        client = tracer.captureAWSv3Client(create());
         clientPool.set(key, client);
       }
       return client as T;

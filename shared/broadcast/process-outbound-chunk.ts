@@ -240,6 +240,7 @@ export async function processOutboundChunk(
 
   const pending = [...message.recipients];
   await runLanes(session, settings.maxInFlight, pending, budgetEnd, outcomes, sendTo, () => watch.goes());
+  if (session.hold.count > 0) outcomes.report.rateLimitHolds = session.hold.count;
   await outcomes.flush();
   if (outcomes.failure !== undefined) {
     // Released recipients go back to the message's own retry (the ledger lets them be claimed again).

@@ -99,6 +99,8 @@ export const slotBlockSize = (ratePerSecond: number): number => Math.max(1, Math
  */
 export class RateLimitHold {
   private streak = 0;
+  /** Holds put on the account so far (the chunk worker reports them; the Lambda publishes the metric). */
+  private holds = 0;
   private readonly baseMs: number;
 
   constructor(
@@ -110,10 +112,15 @@ export class RateLimitHold {
 
   /** The pause for this rate-limit answer. */
   next(): number {
+    this.holds += 1;
     return Math.min(this.maxMs, this.baseMs * 2 ** this.streak++);
   }
 
   reset(): void {
     this.streak = 0;
+  }
+
+  get count(): number {
+    return this.holds;
   }
 }

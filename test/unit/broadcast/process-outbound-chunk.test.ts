@@ -198,6 +198,7 @@ describe('processOutboundChunk', () => {
     expect(second! - first!).toBeGreaterThanOrEqual(50);
     expect(third! - second!).toBeGreaterThanOrEqual(100);
     expect(kit.pacer.holds).toHaveLength(0);
+    expect(report.rateLimitHolds).toBeUndefined();
     expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ failed: 1, failuresByReason: { '131000': 1 } });
   });
 
@@ -224,8 +225,10 @@ describe('processOutboundChunk', () => {
     const [, second] = message.recipients[1]!;
     kit.upstream.script(first, rejected(130429, 400), rejected(130429, 400));
     kit.upstream.script(second, rejected(130429, 400));
-    await kit.run(message);
+    const report = await kit.run(message);
     const holds = kit.pacer.holds.map((hold) => hold.untilMs);
+    // Each hold is reported (the chunk worker publishes them as the RateLimitHolds metric).
+    expect(report.rateLimitHolds).toBe(3);
     const sends = [...kit.upstream.sendsTo(first), ...kit.upstream.sendsTo(second)].map((send) => send.at);
     // 20 messages/s: 500 ms, then 1,000 ms (the cap); after the first recipient is accepted, 500 ms again.
     expect(holds.map((until, position) => until - sends[[0, 1, 3][position]!]!)).toEqual([500, 1000, 500]);
