@@ -13,6 +13,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { LOCAL_ACCOUNT_ID, localLambdaContext } from './lambda-context';
 import {
   maxRequestBodyBytes,
   rateLimitClasses,
@@ -70,7 +71,6 @@ export interface LocalGateway {
   close(): Promise<void>;
 }
 
-const ACCOUNT_ID = '000000000000';
 const DEFAULT_INTEGRATION_TIMEOUT_MS = 29_000;
 
 /** `x-amzn-ErrorType` API Gateway sends with each kind of gateway response. */
@@ -446,20 +446,7 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
     // integration's 29 s come first, API Gateway answers 504.
     const lambdaTimesOutFirst = fnTimeout < integrationTimeoutMs;
     const deadline = startedAt + fnTimeout;
-    const context: Context = {
-      callbackWaitsForEmptyEventLoop: true,
-      functionName: compiled.functionName,
-      functionVersion: '$LATEST',
-      invokedFunctionArn: `arn:aws:lambda:${region}:${ACCOUNT_ID}:function:${compiled.functionName}`,
-      memoryLimitInMB: compiled.memoryLimitInMB,
-      awsRequestId: randomUUID(),
-      logGroupName: `/aws/lambda/${compiled.functionName}`,
-      logStreamName: logStreamName(),
-      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-      done: () => undefined,
-      fail: () => undefined,
-      succeed: () => undefined,
-    };
+    const context = localLambdaContext({ functionName: compiled.functionName, region, memoryLimitInMB: compiled.memoryLimitInMB, deadline });
     return new Promise<InvocationOutcome>((resolve) => {
       let settled = false;
       const timer = setTimeout(
@@ -606,7 +593,7 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
       pathParameters,
       stageVariables: null,
       requestContext: {
-        accountId: ACCOUNT_ID,
+        accountId: LOCAL_ACCOUNT_ID,
         apiId: stage.apiId,
         authorizer: null,
         domainName: hostHeader,
@@ -714,10 +701,6 @@ const rateLimitClassOf = (name: RateLimitClassName): { rateLimit: number; burstL
   return cls.usagePlanThrottle;
 };
 
-const logStreamName = (): string => {
-  const d = new Date();
-  return `${d.getUTCFullYear()}/${pad2(d.getUTCMonth() + 1)}/${pad2(d.getUTCDate())}/[$LATEST]${randomBytes(16).toString('hex')}`;
-};
 
 const normalizeIp = (address: string | undefined): string => {
   if (!address) return '127.0.0.1';

@@ -36,6 +36,8 @@ import {
 import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local-gateway';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 import { LocalJobFiringScheduler } from './local-job-firing-scheduler';
+import type { Context } from 'aws-lambda';
+import { localLambdaContext } from './lambda-context';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
 import { demoSandboxAccounts, generateDemoMetaApp, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
 import { getServices, resetServicesForTests, type ServiceOverrides } from '../functions/composition';
@@ -200,7 +202,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // Scheduled broadcasts: timers in this process invoke the same function EventBridge Scheduler invokes on AWS.
     let lastFiringError: string | undefined;
     const scheduler = new LocalJobFiringScheduler(
-      async (event) => ((await handlerOf('broadcast-scheduler')) as (event: unknown) => Promise<unknown>)(event),
+      async (event) => {
+        const { memoryMb, timeoutSeconds } = functions['broadcast-scheduler'];
+        const context = localLambdaContext({ functionName: 'broadcast-scheduler', region, memoryLimitInMB: String(memoryMb), deadline: Date.now() + timeoutSeconds * 1000 });
+        return ((await handlerOf('broadcast-scheduler')) as (event: unknown, context: Context) => Promise<unknown>)(event, context);
+      },
       (error) => {
         // The sweep runs every second: the same fault is said once, not every second.
         const message = error instanceof Error ? error.message : String(error);

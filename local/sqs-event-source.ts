@@ -18,6 +18,7 @@ import {
   type MessageAttributeValue,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { localLambdaContext } from './lambda-context';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 
 export type SqsBatchHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
@@ -243,20 +244,7 @@ export function startSqsEventSource(options: SqsEventSourceOptions): SqsEventSou
 
   const invokeWithTimeout = (event: SQSEvent): Promise<Outcome> => {
     const deadline = Date.now() + timeoutMs;
-    const context: Context = {
-      callbackWaitsForEmptyEventLoop: true,
-      functionName,
-      functionVersion: '$LATEST',
-      invokedFunctionArn: `arn:aws:lambda:${awsRegion}:000000000000:function:${functionName}`,
-      memoryLimitInMB,
-      awsRequestId: randomUUID(),
-      logGroupName: `/aws/lambda/${functionName}`,
-      logStreamName: `${new Date().toISOString().slice(0, 10).replace(/-/g, '/')}/[$LATEST]${randomBytes(16).toString('hex')}`,
-      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-      done: () => undefined,
-      fail: () => undefined,
-      succeed: () => undefined,
-    };
+    const context = localLambdaContext({ functionName, region: awsRegion, memoryLimitInMB, deadline });
     return new Promise<Outcome>((resolve) => {
       let settled = false;
       const timer = setTimeout(() => {
