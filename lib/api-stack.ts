@@ -182,7 +182,7 @@ export class ApiStack extends Stack {
       }),
     );
 
-    this.createBroadcastScheduling();
+    this.createBroadcastScheduling(settings);
 
     const stageDependencies = manageApiGatewayAccountRole === false ? [] : [this.createApiGatewayAccountRole()];
 
@@ -315,7 +315,7 @@ export class ApiStack extends Stack {
    * function. The accepting function may create and delete schedules in that group only and pass
    * that role only.
    */
-  private createBroadcastScheduling(): void {
+  private createBroadcastScheduling(settings: PlatformSettings): void {
     const target = this.functions[broadcastScheduler.functionName];
     const group = new scheduler.ScheduleGroup(this, 'BroadcastScheduleGroup', {
       // A fixed name: the accepting function addresses its schedules by group name.
@@ -345,6 +345,7 @@ export class ApiStack extends Stack {
       fn.addEnvironment('BROADCAST_SCHEDULE_GROUP', group.scheduleGroupName);
       fn.addEnvironment('BROADCAST_SCHEDULER_ROLE_ARN', invokeRole.roleArn);
       fn.addEnvironment('BROADCAST_SCHEDULER_TARGET_ARN', targetArn);
+      fn.addEnvironment('BROADCAST_SCHEDULE_MIN_LEAD_SECONDS', String(Math.ceil(settings.scheduleMinLeadSeconds)));
     }
 
     // The sweep: any job still due past its time (a lost or failed trigger) fires within a minute or two.
