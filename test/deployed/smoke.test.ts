@@ -13,6 +13,8 @@ import { readCloudAssembly } from './harness/cloud-assembly';
 import { startDeployedRuntime, type DeployedRuntime } from './harness/deployed-runtime';
 import { deployedScheduleMinLeadSeconds } from './harness/synthesize';
 import { scheduleNameOf } from '../../shared/adapters/scheduler/eventbridge-job-firing-scheduler';
+import { adminCommands } from '../../shared/tenancy/admin-commands';
+import { getServices } from '../../functions/composition';
 
 jest.setTimeout(180_000);
 
@@ -181,6 +183,12 @@ describe('every surface through the bundles', () => {
 });
 
 describe('scheduled broadcasts: EventBridge Scheduler one-time schedules and the sweep rule', () => {
+  // A key of its own: the demo key's status budget (30 a minute) went on polling the broadcast above.
+  let scheduleKey = '';
+  beforeAll(async () => {
+    scheduleKey = (await adminCommands['issue-broadcast-key'].run(getServices().tenancy, { org: runtime.demo.organizationId })).secret;
+  });
+  const key = () => ({ 'x-api-key': scheduleKey });
   const scheduled = (idempotencyKey: string, first: number, scheduledAt: string) =>
     call('POST', `${BASE}/send-template-broadcast`, {
       headers: { ...key(), 'Idempotency-Key': idempotencyKey },

@@ -38,7 +38,7 @@ const functionOfArn = (targets: Targets, arn: string): DeployedFunction | undefi
 export function schedulerFiring(targets: Targets): (schedule: StoredSchedule) => Promise<void> {
   const { assembly, resolver, ledger } = targets;
   return async (schedule) => {
-    const principal = `EventBridge Scheduler (${schedule.groupName}/${schedule.name})`;
+    const principal = `EventBridge Scheduler (${schedule.groupName})`;
     const refuse = (action: string, resource: string): never => {
       ledger.record({ functionName: principal, action, resources: [resource], denied: [resource] });
       throw new Error(`${principal}: ${action} refused on ${resource}`);
