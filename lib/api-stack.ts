@@ -30,6 +30,7 @@ import {
   functions,
   queues,
   tableActions,
+  tableGrantOf,
   tables,
   type FunctionDefinition,
   type FunctionName,
@@ -299,7 +300,7 @@ export class ApiStack extends Stack {
 
     // Least privilege, straight from the definition.
     // The adapters' actions only (grantReadData would add Scan, ConditionCheckItem, DescribeTable and stream reads).
-    for (const [tableName, access] of tableAccess) stateful.tables[tableName].grant(fn, ...tableActions[access]);
+    for (const [tableName, access] of tableAccess) stateful.tables[tableName].grant(fn, ...checkedTableGrant(name, tableName, access));
     for (const queueName of definition.sendsTo) stateful.queues[queueName].grantSendMessages(fn);
     for (const queueName of definition.deadLettersOf ?? []) stateful.deadLetterQueues[queueName].grantSendMessages(fn);
     if (definition.tokenKey === 'decrypt') stateful.tokenKey.grantDecrypt(fn);
@@ -451,6 +452,13 @@ export class ApiStack extends Stack {
       }
     }
   }
+}
+
+/** A function's actions on a table (`tableGrantOf`); an access its table's adapters cannot use is a definition error. */
+function checkedTableGrant(name: FunctionName, table: TableName, access: 'read' | 'readWrite'): string[] {
+  const grant = tableGrantOf(name, table);
+  if (grant.length === 0) throw new Error(`${name}: ${access} access to table ${table} grants no action its adapters issue`);
+  return grant;
 }
 
 /** The visibility timeout the queue resource actually has (SQS default 30 s when unset). */
