@@ -30,6 +30,7 @@ import {
   functions,
   queues,
   tableActions,
+  tableGrantOf,
   tables,
   type FunctionDefinition,
   type FunctionName,
@@ -182,7 +183,7 @@ export class ApiStack extends Stack {
       }),
     );
 
-    this.createBroadcastScheduling();
+    this.createBroadcastScheduling(settings);
 
     const stageDependencies = manageApiGatewayAccountRole === false ? [] : [this.createApiGatewayAccountRole()];
 
@@ -299,7 +300,7 @@ export class ApiStack extends Stack {
 
     // Least privilege, straight from the definition.
     // The adapters' actions only (grantReadData would add Scan, ConditionCheckItem, DescribeTable and stream reads).
-    for (const [tableName, access] of tableAccess) stateful.tables[tableName].grant(fn, ...tableActions[access]);
+    for (const [tableName, access] of tableAccess) stateful.tables[tableName].grant(fn, ...checkedTableGrant(name, tableName, access));
     for (const queueName of definition.sendsTo) stateful.queues[queueName].grantSendMessages(fn);
     for (const queueName of definition.deadLettersOf ?? []) stateful.deadLetterQueues[queueName].grantSendMessages(fn);
     if (definition.tokenKey === 'decrypt') stateful.tokenKey.grantDecrypt(fn);
@@ -315,7 +316,7 @@ export class ApiStack extends Stack {
    * function. The accepting function may create and delete schedules in that group only and pass
    * that role only.
    */
-  private createBroadcastScheduling(): void {
+  private createBroadcastScheduling(settings: PlatformSettings): void {
     const target = this.functions[broadcastScheduler.functionName];
     const group = new scheduler.ScheduleGroup(this, 'BroadcastScheduleGroup', {
       // A fixed name: the accepting function addresses its schedules by group name.
@@ -345,6 +346,7 @@ export class ApiStack extends Stack {
       fn.addEnvironment('BROADCAST_SCHEDULE_GROUP', group.scheduleGroupName);
       fn.addEnvironment('BROADCAST_SCHEDULER_ROLE_ARN', invokeRole.roleArn);
       fn.addEnvironment('BROADCAST_SCHEDULER_TARGET_ARN', targetArn);
+      fn.addEnvironment('BROADCAST_SCHEDULE_MIN_LEAD_SECONDS', String(Math.ceil(settings.scheduleMinLeadSeconds)));
     }
 
     // The sweep: any job still due past its time (a lost or failed trigger) fires within a minute or two.
@@ -450,6 +452,13 @@ export class ApiStack extends Stack {
       }
     }
   }
+}
+
+/** A function's actions on a table (`tableGrantOf`); an access its table's adapters cannot use is a definition error. */
+function checkedTableGrant(name: FunctionName, table: TableName, access: 'read' | 'readWrite'): string[] {
+  const grant = tableGrantOf(name, table);
+  if (grant.length === 0) throw new Error(`${name}: ${access} access to table ${table} grants no action its adapters issue`);
+  return grant;
 }
 
 /** The visibility timeout the queue resource actually has (SQS default 30 s when unset). */

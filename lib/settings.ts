@@ -32,6 +32,8 @@ export interface PlatformSettings {
   alarmEmail?: string;
   /** WAF rate-based rules (requests per source IP); see docs/OPERATIONS.md "WAF". */
   firewall: FirewallLimits;
+  /** Scheduled broadcasts: the earliest `scheduledAt` from now, in seconds (`-c scheduleMinLeadSeconds=…`, default 300). */
+  scheduleMinLeadSeconds: number;
 }
 
 export interface FirewallLimits {
@@ -97,6 +99,9 @@ export function readSettings(context: ContextSource, env: NodeJS.ProcessEnv = pr
       burstLimit: asPositiveNumber(ctx('stageBurstLimit'), 400, 'stageBurstLimit'),
     },
     environmentName: asString(ctx('environment')),
+    // The function reads BROADCAST_SCHEDULE_MIN_LEAD_SECONDS; the template carries it so a deployed
+    // run (test:deployed synthesizes with 1) changes the assembly, never the functions' environment.
+    scheduleMinLeadSeconds: asPositiveNumber(ctx('scheduleMinLeadSeconds'), 300, 'scheduleMinLeadSeconds'),
     alarmEmail: readAlarmEmail(ctx('alarmEmail')),
     firewall: {
       // 20 requests/s per address over 5 minutes: above one v1 enterprise key (1,000/min) or the

@@ -171,6 +171,43 @@ export const tableActions: Record<Access, readonly string[]> = {
   readWrite: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
 };
 
+/** The DynamoDB actions the adapters issue (no transactions, no Scan anywhere in the code). */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem';
+
+/**
+ * Every command the adapters of each table can send, from their sources (`new XCommand` in
+ * `shared/adapters/dynamodb/`, plus the Powertools idempotency persistence layer); checked by
+ * `npm run test:deployed`, which records every call. A function's grant on a table is its access
+ * level's actions narrowed to these, so an action no adapter of that table issues is never granted.
+ */
+export const tableAdapterActions: Record<TableName, { adapters: readonly string[]; actions: readonly TableAction[] }> = {
+  tenancy: {
+    adapters: ['dynamodb-tenancy-repository', 'dynamodb-meta-app-settings', 'dynamodb-webhook-endpoint-registry'],
+    actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  },
+  messaging: {
+    adapters: [
+      'dynamodb-broadcast-repository', 'dynamodb-broadcast-name-registry', 'dynamodb-send-pacer', 'dynamodb-wrapper-id-records',
+      'dynamodb-upstream-delivery-store', 'dynamodb-template-states', 'dynamodb-portfolio-reach', 'dynamodb-scheduled-job-store',
+      'dynamodb-customer-event-log', 'dynamodb-ledger-delivery-store',
+    ],
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+  },
+  // Powertools' DynamoDBPersistenceLayer: put (claim), get, update (result), delete (a failed handler's claim).
+  idempotency: { adapters: ['claim-token-persistence-layer'], actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  rateLimits: { adapters: ['dynamodb-rate-limiter'], actions: ['GetItem', 'UpdateItem'] },
+  inbox: { adapters: ['dynamodb-inbox-repository'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+};
+
+/**
+ * Actions on a table that only one adapter issues, granted only to the functions whose composition
+ * builds that adapter (`functions/composition/messaging.section.ts` and the compositions calling it).
+ */
+export const adapterOnlyTableActions: ReadonlyArray<{ table: TableName; actions: readonly TableAction[]; adapter: string; composedBy: readonly FunctionName[] }> = [
+  // dynamodb-wrapper-id-records (the wrapper's message-id ownership records) is the only BatchGet on messaging.
+  { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-wrapper-id-records', composedBy: ['upstream-wrapper'] },
+];
+
 export interface FunctionDefinition {
   memoryMb: number;
   timeoutSeconds: number;
@@ -399,4 +436,19 @@ export function environmentOf(name: FunctionName, environment: Readonly<Record<s
     if (value !== undefined && (!grantedVariables.has(variable) || own.has(variable))) result[variable] = value;
   }
   return result;
+}
+
+/**
+ * The IAM actions a function gets on a table: its access level's actions, narrowed to what the
+ * table's adapters issue, without the actions only an adapter it does not compose issues.
+ * Empty when the function has no access to the table.
+ */
+export function tableGrantOf(name: FunctionName, table: TableName): string[] {
+  const access = functions[name].tables[table];
+  if (!access) return [];
+  const excluded = new Set(
+    adapterOnlyTableActions.filter((entry) => entry.table === table && !entry.composedBy.includes(name)).flatMap((entry) => entry.actions.map((action) => `dynamodb:${action}`)),
+  );
+  const issued = new Set(tableAdapterActions[table].actions.map((action) => `dynamodb:${action}`));
+  return tableActions[access].filter((action) => issued.has(action) && !excluded.has(action));
 }

@@ -9,6 +9,7 @@ import {
   deadLetterEnvVarOf,
   functions,
   queues,
+  tableGrantOf,
   tables,
   type FunctionName,
   type QueueName,
@@ -95,9 +96,10 @@ describe.each(names)('function %s', (name) => {
       return;
     }
     expect(mentions(envValue, tableId(tableName))).toBe(true);
-    expect(actions).toEqual(expect.arrayContaining(readActions));
-    if (access === 'readWrite') expect(actions).toEqual(expect.arrayContaining(writeActions));
-    else for (const action of writeActions) expect(actions).not.toContain(action);
+    // Exactly the narrowed grant: the access level's actions that the table's adapters issue.
+    expect([...new Set(actions)].sort()).toEqual([...tableGrantOf(name, tableName)].sort());
+    expect(actions.some((action) => readActions.includes(action))).toBe(true);
+    if (access === 'read') for (const action of writeActions) expect(actions).not.toContain(action);
   });
 
   it.each(queueNames)('may send to queue %s only if it is in sendsTo', (queueName) => {
@@ -253,4 +255,22 @@ describe('customer-events dispatcher', () => {
 
 it('gives every function a fixed, stack-prefixed name (API integrations address it by ARN)', () => {
   for (const name of names) expect(functionProperties(template, name).FunctionName).toBe(`WhatsAppPlatform-Api-${name}`);
+});
+
+describe('table grants narrowed to what the adapters issue', () => {
+  it('no function may Scan, and only upstream-wrapper (wrapper id records) may BatchGetItem on messaging', () => {
+    for (const name of names) {
+      for (const table of tableNames) expect(tableGrantOf(name, table)).not.toContain('dynamodb:Scan');
+      expect(tableGrantOf(name, 'messaging').includes('dynamodb:BatchGetItem')).toBe(name === 'upstream-wrapper');
+    }
+  });
+
+  it('rate limits: GetItem and UpdateItem only (the rate limiter); tenancy: no batch actions', () => {
+    for (const name of names.filter((candidate) => functions[candidate].tables.rateLimits)) {
+      expect(tableGrantOf(name, 'rateLimits')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    }
+    expect(tableGrantOf('meta-webhook', 'tenancy')).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    expect(tableGrantOf('organization-admin', 'tenancy')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+  });
+
 });

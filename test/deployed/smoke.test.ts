@@ -11,6 +11,10 @@ import { eventually, testEnvironment } from '../support/local-runtime';
 import { assemblyDirectory } from './harness/assembly-location';
 import { readCloudAssembly } from './harness/cloud-assembly';
 import { startDeployedRuntime, type DeployedRuntime } from './harness/deployed-runtime';
+import { deployedScheduleMinLeadSeconds } from './harness/synthesize';
+import { scheduleNameOf } from '../../shared/adapters/scheduler/eventbridge-job-firing-scheduler';
+import { adminCommands } from '../../shared/tenancy/admin-commands';
+import { getServices } from '../../functions/composition';
 
 jest.setTimeout(180_000);
 
@@ -178,11 +182,82 @@ describe('every surface through the bundles', () => {
   });
 });
 
+describe('scheduled broadcasts: EventBridge Scheduler one-time schedules and the sweep rule', () => {
+  // A key of its own: the demo key's status budget (30 a minute) went on polling the broadcast above.
+  let scheduleKey = '';
+  beforeAll(async () => {
+    scheduleKey = (await adminCommands['issue-broadcast-key'].run(getServices().tenancy, { org: runtime.demo.organizationId })).secret;
+  });
+  const key = () => ({ 'x-api-key': scheduleKey });
+  const scheduled = (idempotencyKey: string, first: number, scheduledAt: string) =>
+    call('POST', `${BASE}/send-template-broadcast`, {
+      headers: { ...key(), 'Idempotency-Key': idempotencyKey },
+      body: {
+        broadcastName: idempotencyKey,
+        fromPhoneNumber: runtime.demo.phoneNumbers[0],
+        templateName: 'order_update',
+        templateLanguage: 'en_US',
+        templateType: 'UTILITY',
+        scheduledAt,
+        data: Array.from({ length: 3 }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(first + index), templateParams: [`N${index}`, `O${index}`] })),
+      },
+    });
+  const scheduleOf = (jobId: string) => runtime.scheduler.schedules().find((schedule) => schedule.name === scheduleNameOf(jobId));
+  const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+
+  it('the assembly carries the small minimum lead this run was synthesized with, and the sweep rule invokes broadcast-scheduler', () => {
+    expect(runtime.environments['broadcast-send']!.BROADCAST_SCHEDULE_MIN_LEAD_SECONDS).toBe(String(deployedScheduleMinLeadSeconds));
+    expect(runtime.rules.targets).toEqual([expect.stringMatching(/→ broadcast-scheduler$/)]);
+  });
+
+  it('accepted 202 SCHEDULED, a one-time schedule is created, fires the job through the invoke role and is deleted; the job completes', async () => {
+    const accepted = await scheduled('deployed-scheduled-1', 9130000000, inSeconds(3));
+    expect(accepted.status).toBe(202);
+    const jobId: string = accepted.body.data.jobId;
+    expect(accepted.body.data).toMatchObject({ jobId, status: 'SCHEDULED', totalRecipients: 3 });
+    const schedule = scheduleOf(jobId);
+    expect(schedule).toMatchObject({
+      groupName: runtime.environments['broadcast-send']!.BROADCAST_SCHEDULE_GROUP,
+      actionAfterCompletion: 'DELETE',
+      target: { Arn: runtime.environments['broadcast-send']!.BROADCAST_SCHEDULER_TARGET_ARN, RoleArn: runtime.environments['broadcast-send']!.BROADCAST_SCHEDULER_ROLE_ARN, Input: JSON.stringify({ jobId }) },
+    });
+    const final = await eventually(
+      () => call('GET', `${BASE}/status/${jobId}`, { headers: key() }),
+      (response) => ['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED'].includes(response.body?.data?.status),
+      60_000,
+      250,
+    );
+    expect(final.body.data).toMatchObject({ status: 'COMPLETED', summary: { sent: 3, failed: 0, pending: 0 } });
+    expect(runtime.sandbox.acceptedMessages().filter((message) => message.recipient.startsWith('9191300000'))).toHaveLength(3);
+    // Fired by its schedule (not the sweep: its grace is 30 s), which deleted itself afterwards.
+    expect(runtime.scheduler.firings()).toEqual(expect.arrayContaining([expect.objectContaining({ schedule: expect.objectContaining({ name: scheduleNameOf(jobId) }), outcome: 'invoked' })]));
+    await eventually(() => Promise.resolve(scheduleOf(jobId)), (found) => found === undefined, 5_000);
+  });
+
+  it('cancelled before its time: CANCELLED at once and its schedule deleted, so nothing fires', async () => {
+    const accepted = await scheduled('deployed-scheduled-2', 9140000000, inSeconds(3600));
+    expect(accepted.status).toBe(202);
+    const jobId: string = accepted.body.data.jobId;
+    expect(scheduleOf(jobId)).toBeDefined();
+    const cancelled = await call('POST', `${BASE}/broadcasts/${jobId}/cancel`, { headers: key() });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ jobId, status: 'CANCELLED' });
+    expect(scheduleOf(jobId)).toBeUndefined();
+    const status = await call('GET', `${BASE}/status/${jobId}`, { headers: key() });
+    expect(status.body.data).toMatchObject({ status: 'CANCELLED' });
+    expect(runtime.scheduler.firings().some((firing) => firing.schedule.name === scheduleNameOf(jobId))).toBe(false);
+  });
+});
+
 describe('IAM checked by use', () => {
   it('every AWS call of every function was allowed by its role policy in the template', async () => {
     await runtime.workersIdle();
     const callers = new Set(runtime.ledger.calls.map((call) => call.functionName));
-    for (const name of ['broadcast-send', 'chunk-worker', 'meta-webhook', 'delivery-events', 'broadcast-keys', 'upstream-wrapper', 'v1-inbox', 'organization-admin']) expect(callers).toContain(name);
+    for (const name of ['broadcast-send', 'chunk-worker', 'meta-webhook', 'delivery-events', 'broadcast-keys', 'upstream-wrapper', 'v1-inbox', 'organization-admin', 'broadcast-scheduler']) expect(callers).toContain(name);
+    // The services' own invocations: the schedule's role assumed and allowed to invoke, the rule's resource policy.
+    const actions = new Set(runtime.ledger.calls.map((call) => call.action));
+    for (const action of ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'sts:AssumeRole', 'lambda:InvokeFunction']) expect(actions).toContain(action);
     expect(runtime.ledger.describeViolations()).toEqual([]);
+    expect(runtime.rules.failures).toEqual([]);
   });
 });

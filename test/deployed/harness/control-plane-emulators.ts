@@ -1,8 +1,9 @@
 /**
- * The two AWS services the functions call that have no installed emulator: KMS (Encrypt, Decrypt
- * with an encryption context, JSON 1.1 protocol) and API Gateway's API key management (REST:
- * CreateApiKey, CreateUsagePlanKey, GetApiKey, DeleteApiKey). Only what the code calls, on the
- * wire exactly as the SDK speaks it, so the bundles run unchanged against them.
+ * The AWS services the functions call that have no installed emulator: KMS (Encrypt, Decrypt
+ * with an encryption context, JSON 1.1 protocol), API Gateway's API key management (REST:
+ * CreateApiKey, CreateUsagePlanKey, GetApiKey, DeleteApiKey) and EventBridge Scheduler (REST JSON:
+ * CreateSchedule, DeleteSchedule, and firing one-time schedules). Only what the code calls, on
+ * the wire exactly as the SDK speaks it, so the bundles run unchanged against them.
  */
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -177,5 +178,124 @@ export async function startApiGatewayEmulator(): Promise<ApiGatewayEmulator> {
       return !!key && key.enabled && usagePlanIds.some((id) => plans.get(id)?.has(key.id));
     },
     apiKey: (id) => keys.get(id),
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ EventBridge Scheduler
+
+export interface StoredSchedule {
+  name: string;
+  groupName: string;
+  arn: string;
+  /** The group's ARN (what a target role's trust policy sees as `aws:SourceArn`). */
+  groupArn: string;
+  scheduleExpression: string;
+  /** When an `at(...)` schedule is due (epoch ms). */
+  dueAt: number;
+  actionAfterCompletion: 'NONE' | 'DELETE';
+  target: { Arn: string; RoleArn: string; Input?: string };
+  state: 'ENABLED' | 'DISABLED';
+}
+
+export interface SchedulerEmulator extends HttpEmulator {
+  /** Schedules that exist now (a one-time schedule with `ActionAfterCompletion: DELETE` is gone after it fired). */
+  schedules(): StoredSchedule[];
+  /** Every firing so far: the schedule and whether its target was invoked without error. */
+  firings(): Array<{ schedule: StoredSchedule; outcome: 'invoked' | 'failed' }>;
+}
+
+/** `at(2026-03-01T09:00:00)` in a time zone: only UTC is needed (the code always sends UTC). */
+function dueTimeOf(expression: string, timezone: string | undefined): number | undefined {
+  const match = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/.exec(expression);
+  if (!match || (timezone !== undefined && timezone !== 'UTC')) return undefined;
+  const time = Date.parse(`${match[1]}Z`);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/**
+ * EventBridge Scheduler (REST JSON): CreateSchedule (one-time `at(...)` schedules in UTC; a name
+ * that exists in the group is a ConflictException), DeleteSchedule (ResourceNotFoundException when
+ * absent), and firing: once a schedule is due, `fire` delivers it (the harness checks the target
+ * role and invokes the target function); `ActionAfterCompletion: DELETE` removes it afterwards.
+ * Due schedules are looked for every `tickMs`. A failed target invocation is not retried (AWS
+ * retries per the RetryPolicy; the sweep rule is the platform's own net for that).
+ */
+export async function startSchedulerEmulator(options: {
+  fire(schedule: StoredSchedule): Promise<void>;
+  tickMs?: number;
+}): Promise<SchedulerEmulator> {
+  const schedules = new Map<string, StoredSchedule>();
+  const firings: Array<{ schedule: StoredSchedule; outcome: 'invoked' | 'failed' }> = [];
+  const keyOf = (groupName: string, name: string): string => `${groupName}/${name}`;
+  const groupArnOf = (groupName: string): string => `arn:aws:scheduler:${localRegion}:${localAccount}:schedule-group/${groupName}`;
+
+  const answer = (res: http.ServerResponse, status: number, body: unknown, errorType?: string): void => {
+    res.writeHead(status, { 'content-type': 'application/json', ...(errorType ? { 'x-amzn-errortype': errorType } : {}) });
+    res.end(JSON.stringify(body));
+  };
+  const fail = (res: http.ServerResponse, status: number, type: string, message: string): void => answer(res, status, { Message: message }, type);
+
+  const server = http.createServer((req, res) => {
+    void readBody(req).then((raw) => {
+      const url = new URL(req.url ?? '/', 'http://local');
+      const match = /^\/schedules\/([^/]+)$/.exec(url.pathname);
+      if (!match) return fail(res, 404, 'ResourceNotFoundException', `The scheduler emulator does not implement ${req.method} ${url.pathname}`);
+      const name = decodeURIComponent(match[1]!);
+      const input = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
+      if (req.method === 'POST') {
+        const groupName = String(input.GroupName ?? 'default');
+        if (schedules.has(keyOf(groupName, name))) return fail(res, 409, 'ConflictException', `Schedule ${name} already exists.`);
+        const expression = String(input.ScheduleExpression ?? '');
+        const dueAt = dueTimeOf(expression, input.ScheduleExpressionTimezone as string | undefined);
+        if (dueAt === undefined) return fail(res, 400, 'ValidationException', `The scheduler emulator takes at(yyyy-mm-ddThh:mm:ss) in UTC only, got ${expression}`);
+        const target = input.Target as StoredSchedule['target'] | undefined;
+        if (!target?.Arn || !target.RoleArn) return fail(res, 400, 'ValidationException', 'Target.Arn and Target.RoleArn are required');
+        const schedule: StoredSchedule = {
+          name,
+          groupName,
+          arn: `arn:aws:scheduler:${localRegion}:${localAccount}:schedule/${groupName}/${name}`,
+          groupArn: groupArnOf(groupName),
+          scheduleExpression: expression,
+          dueAt,
+          actionAfterCompletion: input.ActionAfterCompletion === 'DELETE' ? 'DELETE' : 'NONE',
+          target: { Arn: target.Arn, RoleArn: target.RoleArn, Input: target.Input },
+          state: input.State === 'DISABLED' ? 'DISABLED' : 'ENABLED',
+        };
+        schedules.set(keyOf(groupName, name), schedule);
+        return answer(res, 200, { ScheduleArn: schedule.arn });
+      }
+      if (req.method === 'DELETE') {
+        const key = keyOf(url.searchParams.get('groupName') ?? 'default', name);
+        if (!schedules.delete(key)) return fail(res, 404, 'ResourceNotFoundException', `Schedule ${name} does not exist.`);
+        return answer(res, 200, {});
+      }
+      return fail(res, 400, 'ValidationException', `The scheduler emulator does not implement ${req.method} /schedules/{Name}`);
+    });
+  });
+
+  const fired = new Set<StoredSchedule>();
+  const tick = (): void => {
+    const now = Date.now();
+    for (const [key, schedule] of schedules) {
+      if (schedule.state !== 'ENABLED' || schedule.dueAt > now || fired.has(schedule)) continue;
+      fired.add(schedule);
+      void options.fire(schedule).then(
+        () => firings.push({ schedule, outcome: 'invoked' }),
+        () => firings.push({ schedule, outcome: 'failed' }),
+      ).finally(() => {
+        if (schedule.actionAfterCompletion === 'DELETE' && schedules.get(key) === schedule) schedules.delete(key);
+      });
+    }
+  };
+  const timer = setInterval(tick, options.tickMs ?? 250);
+  const endpoint = await listen(server);
+  return {
+    endpoint,
+    stop: async () => {
+      clearInterval(timer);
+      await close(server);
+    },
+    schedules: () => [...schedules.values()],
+    firings: () => [...firings],
   };
 }

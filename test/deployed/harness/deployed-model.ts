@@ -29,7 +29,7 @@ const getAttOf = (value: Json | undefined): string | undefined => {
   return Array.isArray(argument) ? String(argument[0]) : typeof argument === 'string' ? argument.split('.')[0] : undefined;
 };
 
-function roleStatements(assembly: CloudAssembly, stack: StackTemplate, roleLogicalId: string, resolver: IntrinsicResolver): PolicyStatement[] {
+export function roleStatements(assembly: CloudAssembly, stack: StackTemplate, roleLogicalId: string, resolver: IntrinsicResolver): PolicyStatement[] {
   const statements: PolicyStatement[] = [];
   const role = stack.template.Resources[roleLogicalId];
   for (const inline of (role?.Properties?.Policies as Array<{ PolicyDocument: Json }> | undefined) ?? []) {

@@ -21,11 +21,12 @@ import { rateLimitClasses, surfaces, type EndpointGroup, type RateLimitClassName
 import type { HttpMethod } from '../../../runtime-contract/http-types';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../../../sandbox/cloud-api-sandbox';
 import { IntrinsicResolver, localRegion, resourcesOfType, resourceKey, type CloudAssembly, type Json } from './cloud-assembly';
-import { startApiGatewayEmulator, startKmsEmulator } from './control-plane-emulators';
+import { startApiGatewayEmulator, startKmsEmulator, startSchedulerEmulator, type SchedulerEmulator, type StoredSchedule } from './control-plane-emulators';
 import { plannedLocalResources } from './local-names';
 import { deployedFunctions, deployedRoutes, eventSourceMappings, type DeployedFunction, type DeployedRoute } from './deployed-model';
 import { FunctionHost } from './function-host';
 import { IamLedger, startAwsEndpointProxy } from './iam-recorder';
+import { schedulerFiring, startScheduledRules, type RuleRunner } from './service-invocations';
 
 export interface DeployedRuntimeOptions {
   assembly: CloudAssembly;
@@ -34,6 +35,11 @@ export interface DeployedRuntimeOptions {
   sandbox?: SandboxOptions;
   /** The sandbox posts Meta's signed webhooks to the template's webhook route. Default false. */
   sandboxWebhooks?: boolean;
+  /**
+   * How often the template's scheduled EventBridge rules invoke their targets (ms). Default 1,000:
+   * far faster than their `rate(...)` (a minute and more), so a suite sees them run.
+   */
+  scheduledRuleIntervalMs?: number;
 }
 
 export interface DeployedRuntime {
@@ -48,12 +54,16 @@ export interface DeployedRuntime {
   environments: Record<string, Record<string, string>>;
   /** Table time-to-live attributes the templates declare (dynalite cannot expire items). */
   timeToLive: Record<string, string>;
+  /** EventBridge Scheduler: the schedules that exist and the firings so far. */
+  scheduler: SchedulerEmulator;
+  /** The scheduled rules the harness runs (`rule → function`) and their failed invocations. */
+  rules: RuleRunner;
   workersIdle(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** Variables naming an AWS endpoint: the same code runs against emulators through these only. */
-const endpointVariables = ['DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'KMS_ENDPOINT', 'APIGATEWAY_ENDPOINT'];
+const endpointVariables = ['DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'KMS_ENDPOINT', 'APIGATEWAY_ENDPOINT', 'SCHEDULER_ENDPOINT'];
 
 /** Queues in creation order: a dead-letter queue before the queue whose redrive policy names it. */
 function queuesInOrder(assembly: CloudAssembly): ReturnType<typeof resourcesOfType> {
@@ -81,6 +91,12 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
     stops.push(kms.stop);
     const apiGateway = await startApiGatewayEmulator();
     stops.push(apiGateway.stop);
+    // Fires through the template's roles and functions, known once the functions are (below).
+    let fireSchedule: (schedule: StoredSchedule) => Promise<void> = async () => {
+      throw new Error('the deployed runtime is still starting');
+    };
+    const scheduler = await startSchedulerEmulator({ fire: (schedule) => fireSchedule(schedule) });
+    stops.push(scheduler.stop);
     const sandbox = await startCloudApiSandbox({ port: 0, throughputPerSecond: 1000, ...options.sandbox });
     stops.push(() => sandbox.close());
 
@@ -141,7 +157,7 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
 
     const functions = deployedFunctions(assembly, resolver);
     const ledger = new IamLedger();
-    const upstreams: Record<string, string> = { dynamodb: dynalite.endpoint, sqs: fauxqs.endpoint, kms: kms.endpoint, apigateway: apiGateway.endpoint };
+    const upstreams: Record<string, string> = { dynamodb: dynalite.endpoint, sqs: fauxqs.endpoint, kms: kms.endpoint, apigateway: apiGateway.endpoint, scheduler: scheduler.endpoint };
     const hosts = new Map<string, FunctionHost>();
     const proxies = new Map<string, string>();
     const environments: Record<string, Record<string, string>> = {};
@@ -186,6 +202,7 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
       SQS_ENDPOINT: fauxqs.endpoint,
       KMS_ENDPOINT: kms.endpoint,
       APIGATEWAY_ENDPOINT: apiGateway.endpoint,
+      SCHEDULER_ENDPOINT: scheduler.endpoint,
       GRAPH_API_BASE_URL: sandbox.url,
       ...options.environment,
     };
@@ -279,6 +296,12 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
       });
     }
 
+    // AWS services invoking functions: schedules through their target role, rules through the function's resource policy.
+    const invokers = { assembly, resolver, functions, hostOf: (fn: DeployedFunction) => hostOf(fn.key), ledger };
+    fireSchedule = schedulerFiring(invokers);
+    const rules = startScheduledRules(invokers, options.scheduledRuleIntervalMs ?? 1000);
+    stops.push(() => rules.stop());
+
     return {
       baseUrl: gateway.url,
       sandbox,
@@ -289,6 +312,8 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
       hosts: new Map(functions.map((fn) => [fn.name, hostOf(fn.key)])),
       environments,
       timeToLive,
+      scheduler,
+      rules,
       workersIdle: async () => {
         await Promise.all(sources.map((source) => source.idle()));
         await Promise.all(sources.map((source) => source.idle()));

@@ -53,6 +53,13 @@ function conditionHolds(operator: string, key: string, expected: string[], conte
         return expected.some((pattern) => resourceMatches(pattern, value));
       case 'StringNotLike':
         return !expected.some((pattern) => resourceMatches(pattern, value));
+      // ARN operators compare like StringLike for the whole ARN (wildcards allowed in both).
+      case 'ArnEquals':
+      case 'ArnLike':
+        return expected.some((pattern) => resourceMatches(pattern, value));
+      case 'ArnNotEquals':
+      case 'ArnNotLike':
+        return !expected.some((pattern) => resourceMatches(pattern, value));
       default:
         return false;
     }
@@ -71,9 +78,7 @@ function statementApplies(statement: PolicyStatement, action: string, resource: 
     ? !list(statement.NotResource).some((pattern) => resourceMatches(pattern, resource))
     : list(statement.Resource).some((pattern) => resourceMatches(pattern, resource));
   if (!resourceOk) return false;
-  return Object.entries(statement.Condition ?? {}).every(([operator, keys]) =>
-    Object.entries(keys).every(([key, expected]) => conditionHolds(operator, key, list(expected), context)),
-  );
+  return conditionsHold(statement, context);
 }
 
 /** The resources of the request no statement allows (empty: the request is allowed). */
@@ -83,6 +88,29 @@ export function deniedResources(statements: readonly PolicyStatement[], request:
     if (statements.some((statement) => statement.Effect === 'Deny' && statementApplies(statement, request.action, resource, context))) return true;
     return !statements.some((statement) => statement.Effect === 'Allow' && statementApplies(statement, request.action, resource, context));
   });
+}
+
+const conditionsHold = (statement: PolicyStatement, context: Record<string, string | string[]>): boolean =>
+  Object.entries(statement.Condition ?? {}).every(([operator, keys]) =>
+    Object.entries(keys).every(([key, expected]) => conditionHolds(operator, key, list(expected), context)),
+  );
+
+/**
+ * Whether a role's trust policy lets an AWS service assume it (`sts:AssumeRole` by
+ * `Principal.Service`), with the request's condition keys (`aws:SourceAccount`, `aws:SourceArn`).
+ */
+export function trustAllowsService(trustPolicy: Json, service: string, context: Record<string, string | string[]>): boolean {
+  const applies = (statement: PolicyStatement & { Principal?: { Service?: string | string[] } | string }): boolean => {
+    const principal = statement.Principal;
+    const services = principal === '*' ? ['*'] : list(typeof principal === 'object' ? principal?.Service : undefined);
+    return (
+      services.some((pattern) => pattern === '*' || pattern === service) &&
+      list(statement.Action).some((pattern) => actionMatches(pattern, 'sts:AssumeRole')) &&
+      conditionsHold(statement, context)
+    );
+  };
+  const statements = statementsOf(trustPolicy);
+  return !statements.some((statement) => statement.Effect === 'Deny' && applies(statement)) && statements.some((statement) => statement.Effect === 'Allow' && applies(statement));
 }
 
 /** Statements of a resolved policy document. */
