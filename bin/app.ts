@@ -6,7 +6,7 @@
  * Context (all optional): stackNamePrefix, account, region (else CDK_DEFAULT_ACCOUNT/REGION),
  * skipBundling, logLevel, metricsNamespace, graphApiBaseUrl, graphApiVersion, upstreamTimeoutMs,
  * stageRateLimit, stageBurstLimit, environment, alarmEmail, wafApiRateLimit, wafWebhookRateLimit,
- * wafKeyGenerationRateLimit, scheduleMinLeadSeconds (docs/OPERATIONS.md).
+ * wafKeyGenerationRateLimit, scheduleMinLeadSeconds (docs/OPERATIONS.md), skipFirewall (LocalStack only, docs/TESTING.md).
  */
 import { App } from 'aws-cdk-lib';
 import { createPlatform } from '../lib/platform';

@@ -114,7 +114,8 @@ export class ApiStack extends Stack {
   readonly functions: Record<FunctionName, ServiceFunction>;
   readonly surfaceApis: Record<SurfaceName, SurfaceApi>;
   readonly broadcastUsagePlan: apigateway.UsagePlan;
-  readonly firewall: ApiFirewall;
+  /** Absent only with `-c skipFirewall=true` (LocalStack without WAFv2). */
+  readonly firewall?: ApiFirewall;
   readonly observability: PlatformAlarms;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
@@ -241,12 +242,16 @@ export class ApiStack extends Stack {
 
     // Protected and watched (docs/OPERATIONS.md): WAF on every stage; alarms and a dashboard for
     // every function, queue and API, derived from the definitions.
-    this.firewall = new ApiFirewall(this, 'Firewall', {
-      surfaceApis: this.surfaceApis,
-      routesOf: (surface) => routes.filter((route) => route.surface === surface),
-      limits: settings.firewall,
-      namePrefix: this.stackName,
-    });
+    if (settings.skipFirewall) {
+      Annotations.of(this).addWarningV2('platform:firewallSkipped', 'skipFirewall: no WAF web ACL on any stage (LocalStack only; never deploy this to AWS)');
+    } else {
+      this.firewall = new ApiFirewall(this, 'Firewall', {
+        surfaceApis: this.surfaceApis,
+        routesOf: (surface) => routes.filter((route) => route.surface === surface),
+        limits: settings.firewall,
+        namePrefix: this.stackName,
+      });
+    }
     this.observability = new PlatformAlarms(this, 'Observability', {
       functions: this.functions,
       queues: stateful.queues,

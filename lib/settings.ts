@@ -32,6 +32,8 @@ export interface PlatformSettings {
   alarmEmail?: string;
   /** WAF rate-based rules (requests per source IP); see docs/OPERATIONS.md "WAF". */
   firewall: FirewallLimits;
+  /** No WAF web ACLs (`-c skipFirewall=true`): for LocalStack without WAFv2 only (docs/TESTING.md "LocalStack"). */
+  skipFirewall: boolean;
   /** Scheduled broadcasts: the earliest `scheduledAt` from now, in seconds (`-c scheduleMinLeadSeconds=…`, default 300). */
   scheduleMinLeadSeconds: number;
 }
@@ -103,6 +105,7 @@ export function readSettings(context: ContextSource, env: NodeJS.ProcessEnv = pr
     // run (test:deployed synthesizes with 1) changes the assembly, never the functions' environment.
     scheduleMinLeadSeconds: asPositiveNumber(ctx('scheduleMinLeadSeconds'), 300, 'scheduleMinLeadSeconds'),
     alarmEmail: readAlarmEmail(ctx('alarmEmail')),
+    skipFirewall: asBoolean(ctx('skipFirewall')),
     firewall: {
       // 20 requests/s per address over 5 minutes: above one v1 enterprise key (1,000/min) or the
       // broadcast plan's key-wide rate (12/s), so the exact application and usage-plan limits answer

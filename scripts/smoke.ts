@@ -4,30 +4,37 @@
  * the reason, and exits 1 when a step failed (2 on bad options). Options: scripts/smoke/smoke-config.ts,
  * docs/TESTING.md "Smoke against a deployed URL".
  */
-import { readSmokeOptions, resolveSmokeConfig, smokeUsage, SmokeConfigError } from './smoke/smoke-config';
+import { readSmokeOptions, resolveSmokeConfig, smokeUsage, SmokeConfigError, type SmokeOptionName } from './smoke/smoke-config';
 import { runSmoke } from './smoke/smoke-steps';
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
+/** Runs the suite; `defaults` (e.g. URLs found by smoke:localstack) yield to options and SMOKE_* variables. Returns the exit code. */
+export async function smokeCli(argv: string[], defaults: Partial<Record<SmokeOptionName, string>> = {}): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${smokeUsage()}\n`);
-    return;
+    return 0;
   }
   let config;
   try {
-    config = resolveSmokeConfig(readSmokeOptions(argv, process.env));
+    config = resolveSmokeConfig({ ...defaults, ...readSmokeOptions(argv, process.env) });
   } catch (error) {
+    // parseArgs refuses unknown options with a TypeError (ERR_PARSE_ARGS_*).
     if (!(error instanceof SmokeConfigError) && !(error instanceof TypeError)) throw error;
     process.stderr.write(`${error.message}\n\n${smokeUsage()}\n`);
-    process.exit(2);
+    return 2;
   }
-  process.stdout.write(`smoke run ${config.runId} against ${config.urls.broadcast} (and the other surfaces)\n`);
-  const results = await runSmoke(config, (result) =>
-    process.stdout.write(`${result.passed ? 'PASS' : 'FAIL'}  ${result.name}: ${result.detail}\n`),
-  );
+  process.stdout.write(`smoke run ${config.runId}: broadcast surface ${config.urls.broadcast}\n`);
+  const results = await runSmoke(config, (result) => process.stdout.write(`${result.passed ? 'PASS' : 'FAIL'}  ${result.name}: ${result.detail}\n`));
   const failed = results.filter((result) => !result.passed).length;
   process.stdout.write(`${results.length - failed} passed, ${failed} failed\n`);
-  process.exitCode = failed > 0 ? 1 : 0;
+  return failed > 0 ? 1 : 0;
 }
 
-void main();
+if (require.main === module) {
+  smokeCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { resolveSmokeConfig, type SmokeConfig } from '../../../scripts/smoke/smoke-config';
 import { runSmoke, smokeSteps } from '../../../scripts/smoke/smoke-steps';
+import { smokeCli } from '../../../scripts/smoke';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 
 jest.setTimeout(240_000);
@@ -52,5 +53,22 @@ describe('npm run smoke against the local runtime', () => {
       { name: 'free-form text', passed: false, detail: expect.stringMatching(/^POST send-freeform: expected 200, got 401/) },
       { name: 'Meta webhook endpoint', passed: false, detail: expect.stringMatching(/^GET handshake with the verify token: expected 200, got 403/) },
     ]);
+  });
+
+  it('the CLI prints PASS or FAIL per step with the reason and exits 1 when one failed', async () => {
+    const lines: string[] = [];
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((text) => (lines.push(String(text)), true));
+    let code: number;
+    try {
+      code = await smokeCli(['--demo-file', join(runtime.dataDirectory, 'demo.json'), '--api-key', 'bk_not_a_key']);
+    } finally {
+      write.mockRestore();
+    }
+    expect(code).toBe(1);
+    const output = lines.join('');
+    expect(output).toContain('PASS  health: version');
+    expect(output).toMatch(/FAIL  template broadcast to completion: POST send-template-broadcast: expected 202 \(or 200 for ≤ 1,000\), got 401/);
+    expect(output).toContain('PASS  /upstream: phone numbers, business profile, templates: 3 routes');
+    expect(output).toMatch(/\d passed, [1-9] failed\n$/);
   });
 });
