@@ -33,7 +33,7 @@
 import { announceJobCompletion, type JobCompletionPorts } from './announce-job-completion';
 import type { ChunkRecipient, OutboundMessage } from './chunk-message';
 import { ChunkOutcomes, countFailure, emptyDelta, type ChunkReport } from './chunk-outcomes';
-import type { BroadcastRepository, ClaimState, Clock, JobControl, JobPause, LedgerEntry, OutboundQueue, SenderDirectory, TemplateStates } from './ports';
+import type { BroadcastRepository, ClaimState, Clock, JobControl, JobPause, LedgerEntry, OutboundQueue, SenderDirectory, TemplateState, TemplateStates } from './ports';
 import { callbackDataOf } from '../delivery/callback-data';
 import { dispatchSend, openSendSession, type Dispatched, type SendSession, type SendingPorts } from '../sending/dispatch-send';
 import { templateMessageBody } from '../sending/message-bodies';
@@ -118,11 +118,12 @@ interface JobControlView {
  * (two consistent single-item reads in parallel). A recorded state counts when it is newer than the
  * job (the accept checked the template was APPROVED then); anything but APPROVED holds the job.
  */
-async function readJobGo(dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'templateStates'>, message: OutboundMessage): Promise<JobControlView> {
-  const [stored, state] = await Promise.all([
-    dependencies.broadcasts.readJobControl(message.jobId),
-    message.kind === 'template-chunk' ? dependencies.templateStates.stateOf(message.wabaId, message.template.name, message.template.language) : undefined,
-  ]);
+async function readJobGo(
+  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'templateStates'>,
+  message: OutboundMessage,
+  readTemplateState: () => Promise<TemplateState | undefined> = () => templateStateOf(dependencies, message),
+): Promise<JobControlView> {
+  const [stored, state] = await Promise.all([dependencies.broadcasts.readJobControl(message.jobId), readTemplateState()]);
   // A chunk whose job item is gone has nothing to be held by (the chunk item decides whether it runs).
   const control = stored ?? { cancelled: false, createdAt: new Date(0).toISOString() };
   const templateState = state && state.at.getTime() > Date.parse(control.createdAt) - EVENT_TIME_RESOLUTION_MS ? { status: state.status, at: state.at.getTime() } : undefined;
@@ -132,6 +133,31 @@ async function readJobGo(dependencies: Pick<ProcessChunkDependencies, 'broadcast
       ? { kind: 'paused', reason: `TEMPLATE_${templateState.status}` }
       : { kind: 'go' };
   return { go, control, ...(templateState ? { templateState } : {}) };
+}
+
+const templateStateOf = (dependencies: Pick<ProcessChunkDependencies, 'templateStates'>, message: OutboundMessage): Promise<TemplateState | undefined> =>
+  message.kind === 'template-chunk' ? dependencies.templateStates.stateOf(message.wabaId, message.template.name, message.template.language) : Promise.resolve(undefined);
+
+/**
+ * How often a running worker re-reads its template's recorded state. Slower than the cancellation:
+ * a pause is also seen at once from the first send Meta refuses (132015/132016), so this read only
+ * spares the sends of a pause Meta announced before refusing; the job item is still read at the
+ * cancellation's pace. Halves the worker's control reads (one store, many workers, locally).
+ */
+export const TEMPLATE_STATE_REFRESH_MS = 1_000;
+
+/** The template state read at most every `refreshMs`, the last value reused in between. */
+function cachedTemplateState(read: () => Promise<TemplateState | undefined>, clock: Clock, refreshMs = TEMPLATE_STATE_REFRESH_MS): () => Promise<TemplateState | undefined> {
+  let readAtMs = Number.NEGATIVE_INFINITY;
+  let last: Promise<TemplateState | undefined> | undefined;
+  return () => {
+    const now = clock.now().getTime();
+    if (last === undefined || now - readAtMs >= refreshMs) {
+      readAtMs = now;
+      last = read();
+    }
+    return last;
+  };
 }
 
 /**
@@ -202,8 +228,9 @@ export async function processOutboundChunk(
   if (pauseToEnd && first.templateState?.status === 'APPROVED' && first.templateState.at > Date.parse(pauseToEnd.pausedAt) - EVENT_TIME_RESOLUTION_MS) await endPause();
 
   const account = await dependencies.senders.accountOf(message.organizationId, message.wabaId);
+  const templateState = cachedTemplateState(() => templateStateOf(dependencies, message), clock);
   const watch = new JobGoWatch(
-    async () => (await readJobGo(dependencies, message)).go,
+    async () => (await readJobGo(dependencies, message, templateState)).go,
     clock,
     cancellationRefreshMs(account.messagesPerSecond, settings.maxInFlight),
     first.go,

@@ -74,7 +74,7 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value).slice(0, 500)}`);
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${String(JSON.stringify(value)).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

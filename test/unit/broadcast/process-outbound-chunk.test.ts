@@ -3,6 +3,8 @@ import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-messa
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
 import {
   CANCELLATION_REFRESH_MS,
+  TEMPLATE_STATE_REFRESH_MS,
+  cancellationRefreshMs,
   abandonOutboundChunk,
   failureReasonOf,
   processOutboundChunk,
@@ -532,6 +534,22 @@ describe('processOutboundChunk when Meta pauses the job template', () => {
     expect(kit.broadcasts.entriesOf(message.jobId, 0)).toEqual([]);
     expect(heldMessages(kit)).toEqual([{ delaySeconds: 60, recipients: message.recipients.map(([index]) => index) }]);
     expect(await kit.broadcasts.getJob(message.jobId)).toMatchObject({ pausedAt: START, pauseReason: 'TEMPLATE_PAUSED', pauseFailsAt: new Date(startMs + 3 * HOUR).toISOString() });
+  });
+
+  it('re-reads the job at the cancellation pace but the template state at most once a second (a refused send holds the job at once anyway)', async () => {
+    // 20/s for 100 recipients: about 5 s of sending.
+    const kit = setup({ rate: 20 });
+    const message = chunkMessage(100);
+    await kit.createJob(message);
+    expect(await kit.run(message)).toMatchObject({ sent: 100, chunkDone: true });
+
+    const seconds = (kit.time.nowMs() - startMs) / 1000;
+    expect(seconds).toBeGreaterThan(4);
+    const refreshMs = cancellationRefreshMs(20, baseSettings.maxInFlight);
+    expect(refreshMs).toBeLessThan(TEMPLATE_STATE_REFRESH_MS);
+    // The job item: at the cancellation pace; the template state: once at the start, then once per refresh.
+    expect(kit.broadcasts.callsOf('readJobControl')).toBeGreaterThan(seconds * (1000 / refreshMs) * 0.5);
+    expect(kit.templateStates.reads).toBeLessThanOrEqual(Math.ceil(seconds * (1000 / TEMPLATE_STATE_REFRESH_MS)) + 2);
   });
 
   it('ignores a state recorded before the job was accepted (the accept saw the template APPROVED)', async () => {
