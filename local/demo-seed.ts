@@ -13,7 +13,7 @@ import type { SandboxBusinessAccount } from '../sandbox/cloud-api-sandbox';
 import { adminCommands } from '../shared/tenancy/admin-commands';
 import type { Plan } from '../shared/tenancy/tenancy-entities';
 import type { TenancyServices } from '../shared/tenancy/tenancy-services';
-import { demoEmployees, demoPricing, demoRetailAccount, demoRetailSettings, demoSandboxAccounts, otherOrgAccount, otherOrgSettings, type DemoOrganizationSettings } from './demo-tenant';
+import { demoEmployees, demoPricing, demoRetailAccount, demoRetailSecondAccount, demoRetailSettings, demoSandboxAccounts, otherOrgAccount, otherOrgSettings, type DemoOrganizationSettings } from './demo-tenant';
 
 export type { SandboxBusinessAccount };
 export { demoSandboxAccounts };
@@ -56,6 +56,8 @@ export function generateDemoMetaApp(): DemoMetaApp {
 
 export interface DemoTenant extends DemoCredentials, DemoMetaApp {
   wabaId: string;
+  /** A second business account of the same business and organization (template migration source). */
+  secondWabaId: string;
   phoneNumbers: string[];
   phoneNumberIds: string[];
   templates: DemoTemplate[];
@@ -83,13 +85,7 @@ async function findOrCreateOrganization(tenancy: TenancyServices, account: Sandb
   return organization.organizationId;
 }
 
-async function seedOrganization(services: Services, account: SandboxBusinessAccount, settings: DemoOrganizationSettings): Promise<DemoCredentials> {
-  const tenancy = services.tenancy;
-  const organizationId = await findOrCreateOrganization(tenancy, account, settings.name, settings.plan, settings.apiAddOn);
-  const org = organizationId;
-  const periodEnd = new Date(services.clock.now().getTime() + 365 * 86_400_000).toISOString();
-  await adminCommands['set-subscription'].run(tenancy, { org, status: 'active', plan: settings.plan, 'period-end': periodEnd });
-  await adminCommands['top-up-wallet'].run(tenancy, { org, amount: settings.walletTopUp });
+async function connectBusinessAccount(tenancy: TenancyServices, org: string, account: SandboxBusinessAccount): Promise<void> {
   await adminCommands['connect-business-account'].run(tenancy, {
     org,
     'waba-id': account.wabaId,
@@ -97,6 +93,16 @@ async function seedOrganization(services: Services, account: SandboxBusinessAcco
     name: account.name,
     'access-token': account.accessToken,
   });
+}
+
+async function seedOrganization(services: Services, account: SandboxBusinessAccount, settings: DemoOrganizationSettings): Promise<DemoCredentials> {
+  const tenancy = services.tenancy;
+  const organizationId = await findOrCreateOrganization(tenancy, account, settings.name, settings.plan, settings.apiAddOn);
+  const org = organizationId;
+  const periodEnd = new Date(services.clock.now().getTime() + 365 * 86_400_000).toISOString();
+  await adminCommands['set-subscription'].run(tenancy, { org, status: 'active', plan: settings.plan, 'period-end': periodEnd });
+  await adminCommands['top-up-wallet'].run(tenancy, { org, amount: settings.walletTopUp });
+  await connectBusinessAccount(tenancy, org, account);
   for (const phone of account.phoneNumbers) {
     await adminCommands['add-phone-number'].run(tenancy, {
       org,
@@ -120,14 +126,15 @@ export async function seedDemoTenant(
   services: Services,
   sandbox: { registerBusinessAccount(account: SandboxBusinessAccount): void },
 ): Promise<DemoTenant> {
-  const [retail, other] = [demoRetailAccount(), otherOrgAccount()];
-  for (const account of [retail, other]) sandbox.registerBusinessAccount(account);
+  const [retail, other, retailSecond] = [demoRetailAccount(), otherOrgAccount(), demoRetailSecondAccount()];
+  for (const account of [retail, other, retailSecond]) sandbox.registerBusinessAccount(account);
 
   for (const [country, [marketing, utility, authentication]] of Object.entries(demoPricing)) {
     await adminCommands['set-pricing'].run(services.tenancy, { country, marketing, utility, authentication });
   }
 
   const demo = await seedOrganization(services, retail, demoRetailSettings);
+  await connectBusinessAccount(services.tenancy, demo.organizationId, retailSecond);
   const otherOrg = await seedOrganization(services, other, otherOrgSettings);
   const otherPhone = other.phoneNumbers[0]!;
 
@@ -135,6 +142,7 @@ export async function seedDemoTenant(
     ...demo,
     ...generateDemoMetaApp(),
     wabaId: retail.wabaId,
+    secondWabaId: retailSecond.wabaId,
     phoneNumbers: retail.phoneNumbers.map((phone) => phone.displayPhoneNumber),
     phoneNumberIds: retail.phoneNumbers.map((phone) => phone.id),
     templates: retail.templates.map((template) => ({
@@ -161,6 +169,8 @@ export async function isDemoSeeded(services: Services): Promise<boolean> {
       if (!(await repository.findPhoneNumberByDigits(phone.displayPhoneNumber))) return false;
     }
   }
+  // Data seeded before Demo Retail had a second business account is seeded again (upserts), so it gets one.
+  for (const account of accounts) if (!(await repository.getIdentifierClaim('waba-id', account.wabaId))) return false;
   const lastSeeded = await repository.findPhoneNumberByDigits(accounts[1]!.phoneNumbers[0]!.displayPhoneNumber);
   const credentials = lastSeeded ? await repository.listCredentials(lastSeeded.organizationId) : [];
   return credentials.some((credential) => credential.kind === 'v1-api-key' && credential.revokedAt === undefined);

@@ -70,6 +70,37 @@ export const demoRetailAccount = (): SandboxBusinessAccount => ({
   ],
 });
 
+/**
+ * A second business account of Demo Retail's business (same `businessId`), connected to the same
+ * organization: the source the README's template migration copies from. No numbers, so every list
+ * of senders stays the first account's.
+ */
+export const demoRetailSecondAccount = (): SandboxBusinessAccount => ({
+  wabaId: '110000000000002',
+  businessId: '110000000000000',
+  name: 'Demo Retail Outlet',
+  accessToken: 'sandbox-token-demo-retail-outlet',
+  phoneNumbers: [],
+  templates: [
+    {
+      id: '130000000000021',
+      name: 'back_in_stock',
+      language: 'en_US',
+      category: 'MARKETING',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Good news, {{1}}: {{2}} is back in stock at Demo Retail Outlet.' }],
+    },
+    {
+      id: '130000000000022',
+      name: 'pickup_ready',
+      language: 'en_US',
+      category: 'UTILITY',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} is ready for pickup.' }],
+    },
+  ],
+});
+
 /** The second organization, to try isolation: one number, one template. */
 export const otherOrgAccount = (): SandboxBusinessAccount => ({
   wabaId: '110000000000011',
@@ -89,9 +120,9 @@ export const otherOrgAccount = (): SandboxBusinessAccount => ({
   ],
 });
 
-/** The business accounts the sandbox must serve, first organization first; fresh copies on every call. */
+/** The business accounts the sandbox must serve, first organization first (Demo Retail's second account last); fresh copies on every call. */
 export function demoSandboxAccounts(): SandboxBusinessAccount[] {
-  return [demoRetailAccount(), otherOrgAccount()];
+  return [demoRetailAccount(), otherOrgAccount(), demoRetailSecondAccount()];
 }
 
 export const demoRetailSettings: DemoOrganizationSettings = {
@@ -131,6 +162,7 @@ export const demoPricing = {
 export type DemoCallingCode = keyof typeof demoPricing;
 
 const retail = demoRetailAccount();
+const retailSecond = demoRetailSecondAccount();
 const other = otherOrgAccount();
 
 /** Template ids by name, for the names given; fails at load if the data above lost one. */
@@ -155,6 +187,8 @@ export const demoIds = {
   templateIds: templateIdsOf(retail, ['order_update', 'spring_sale', 'welcome_message', 'holiday_offer']),
   /** The token the sandbox accepts for the account (what the /upstream wrapper sends upstream). */
   upstreamToken: retail.accessToken,
+  /** Demo Retail's second business account, same business: a template migration source. */
+  secondWabaId: retailSecond.wabaId,
   otherOrg: {
     wabaId: other.wabaId,
     businessId: other.businessId,

@@ -261,19 +261,36 @@ const takeToken = (
 // Responses
 // ---------------------------------------------------------------------------------------------
 
+/** The `$context` variables gateway response templates use, as API Gateway fills them. */
+export interface GatewayResponseContext {
+  requestId: string;
+  /** The request path with the stage, e.g. `/prod/api/v2/...`. */
+  path: string;
+  httpMethod: string;
+  /** `15/Jan/2025:10:20:30 +0000`. */
+  requestTime: string;
+}
+
+/**
+ * API Gateway's simple variable substitution (templates of gateway responses are not VTL); values
+ * are JSON-escaped, as they land inside the template's JSON strings. Unknown variables stay as written.
+ */
+export const renderGatewayResponseBody = (template: string, context: GatewayResponseContext): string =>
+  template.replace(/\$context\.(requestId|requestTime|path|httpMethod)\b/g, (_, name: keyof GatewayResponseContext) => JSON.stringify(context[name]).slice(1, -1));
+
 const sendGatewayResponse = (
   res: http.ServerResponse,
   surface: SurfaceDefinition,
   kind: GatewayResponseKind,
-  requestId: string,
+  context: GatewayResponseContext,
   extraHeaders?: Record<string, string>,
 ): void => {
   const definition = surface.gatewayResponses[kind];
-  const body = definition.body.split('$context.requestId').join(requestId);
+  const body = renderGatewayResponseBody(definition.body, context);
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/json',
     ...definition.headers,
-    'x-amzn-RequestId': requestId,
+    'x-amzn-RequestId': context.requestId,
     'x-amzn-ErrorType': errorTypes[kind],
     'Content-Length': Buffer.byteLength(body),
     ...extraHeaders,
@@ -486,6 +503,7 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
     const q = rawUrl.indexOf('?');
     const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
     const rawQuery = q === -1 ? '' : rawUrl.slice(q + 1);
+    const gatewayContext: GatewayResponseContext = { requestId, path: rawPath, httpMethod: req.method ?? 'GET', requestTime: formatRequestTime(requestTimeEpoch) };
 
     // `/{stage}{resource}`
     const stageEnd = rawPath.indexOf('/', 1);
@@ -501,7 +519,7 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
     const method = req.method ?? 'GET';
     const compiled = resource?.methods.get(method);
     if (!resource || !compiled) {
-      sendGatewayResponse(res, stage.surface, 'MISSING_AUTHENTICATION_TOKEN', requestId);
+      sendGatewayResponse(res, stage.surface, 'MISSING_AUTHENTICATION_TOKEN', gatewayContext);
       return;
     }
     const surface = surfaces[resource.surface];
@@ -509,7 +527,7 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
     // Body cap, first from the declared length.
     const declaredLength = req.headers['content-length'];
     if (declaredLength !== undefined && Number(declaredLength) > maxRequestBodyBytes) {
-      rejectTooLarge(req, res, surface, requestId);
+      rejectTooLarge(req, res, surface, gatewayContext);
       return;
     }
 
@@ -529,17 +547,17 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
         }
       }
       if (!candidate || !enabled) {
-        sendGatewayResponse(res, surface, 'API_KEY', requestId);
+        sendGatewayResponse(res, surface, 'API_KEY', gatewayContext);
         return;
       }
       apiKey = candidate;
       if (compiled.throttle && !takeToken(buckets, `${candidate}\n${method} ${resource.resource}`, compiled.throttle, now())) {
-        sendGatewayResponse(res, surface, 'THROTTLED', requestId);
+        sendGatewayResponse(res, surface, 'THROTTLED', gatewayContext);
         return;
       }
     }
 
-    const bodyBuffer = await readBody(req, res, surface, requestId);
+    const bodyBuffer = await readBody(req, res, surface, gatewayContext);
     if (bodyBuffer === 'rejected') return;
 
     // Headers as received (name case kept); `headers` keeps the last value of a repeated header.
@@ -780,9 +798,9 @@ const rejectTooLarge = (
   req: http.IncomingMessage,
   res: http.ServerResponse,
   surface: SurfaceDefinition,
-  requestId: string,
+  context: GatewayResponseContext,
 ): void => {
-  sendGatewayResponse(res, surface, 'REQUEST_TOO_LARGE', requestId, { Connection: 'close' });
+  sendGatewayResponse(res, surface, 'REQUEST_TOO_LARGE', context, { Connection: 'close' });
   if (!req.complete) {
     req.removeAllListeners('data');
     req.resume();
@@ -798,7 +816,7 @@ const readBody = (
   req: http.IncomingMessage,
   res: http.ServerResponse,
   surface: SurfaceDefinition,
-  requestId: string,
+  context: GatewayResponseContext,
 ): Promise<Buffer | 'rejected'> =>
   new Promise((resolve) => {
     if (req.complete && req.readableLength === 0) {
@@ -815,7 +833,7 @@ const readBody = (
         done = true;
         chunks.length = 0;
         cleanup();
-        rejectTooLarge(req, res, surface, requestId);
+        rejectTooLarge(req, res, surface, context);
         resolve('rejected');
         return;
       }

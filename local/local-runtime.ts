@@ -33,6 +33,7 @@ import {
   startFauxqsEmulator,
   type RunningEmulator,
 } from './emulators';
+import { listeningOn } from './errors';
 import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local-gateway';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 import { LocalJobFiringScheduler } from './local-job-firing-scheduler';
@@ -152,7 +153,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         SQS_ENDPOINT: sqsEndpoint,
         LOCAL_TOKEN_KEY: localTokenKey(dataDirectory, persist),
       });
-      sandbox = await startCloudApiSandbox({ port: options.sandboxPort ?? 0, ...options.sandbox });
+      const sandboxPort = options.sandboxPort ?? 0;
+      sandbox = await listeningOn(sandboxPort, 'SANDBOX_PORT', 'the Cloud API sandbox', () => startCloudApiSandbox({ port: sandboxPort, ...options.sandbox }));
       stops.push(() => sandbox!.close());
       environment.GRAPH_API_BASE_URL = sandbox.url;
     }
@@ -232,12 +234,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await services.metaApp.configure({ appSecret: demo.metaAppSecret, verifyToken: demo.webhookVerifyToken });
     }
 
-    const gateway: LocalGateway = await startLocalGateway({
-      port: options.port ?? Number(process.env.PORT ?? 3000),
-      routes,
-      loadHandler: async (group: EndpointGroup) => (await handlerOf(group)) as ProxyHandler,
-      isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
-    });
+    const gatewayPort = options.port ?? Number(process.env.PORT ?? 3000);
+    const gateway: LocalGateway = await listeningOn(gatewayPort, 'PORT', 'the local gateway', () =>
+      startLocalGateway({
+        port: gatewayPort,
+        routes,
+        loadHandler: async (group: EndpointGroup) => (await handlerOf(group)) as ProxyHandler,
+        isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
+      }),
+    );
     stops.push(() => gateway.close());
 
     const webhookUrl = `${gateway.url}${metaWebhookPath}`;

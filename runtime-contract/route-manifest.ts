@@ -11,6 +11,7 @@
  * Pure data: no CDK or AWS SDK imports, so Lambdas and the local runtime can load it.
  */
 import type { HttpMethod } from './http-types';
+import { errorBody } from '../shared/http/surface-responses';
 
 /** Each surface is its own REST API whose single stage name is the first path segment. */
 export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks';
@@ -155,8 +156,28 @@ const upstreamGatewayError = (statusCode: number, message: string, headers?: Rec
   body: JSON.stringify({ status: false, message, error: { message, type: 'GatewayError', code: statusCode, error_subcode: 0, fbtrace_id: '$context.requestId' } }),
 });
 
-/** API Gateway's throttling answer carries no computed wait; one second is the token bucket's refill step. */
-const retryAfterOneSecond = { 'Retry-After': '1' };
+/**
+ * The usage plan's 429s in the application's own 429 shape per surface (errorBody, as the rate
+ * limiter answers: `retryAfterSeconds` in the body, `Retry-After` header), so a client handles one
+ * shape whoever throttled it. A gateway response template only substitutes variables (no VTL), so
+ * the wait is fixed: 1 s for throttling (the token bucket refills every second); for the daily
+ * quota, which resets at 00:00 UTC and cannot be counted down here, an hour. `timestamp` is
+ * API Gateway's `$context.requestTime` (`15/Jan/2025:10:20:30 +0000`), not ISO 8601: the only
+ * clock a template has.
+ */
+export const gatewayRetryAfterSeconds = { THROTTLED: 1, QUOTA_EXCEEDED: 3600 } as const;
+
+const gatewayRequestFacts = { requestId: '$context.requestId', path: '$context.path', method: '$context.httpMethod', timestamp: '$context.requestTime' };
+
+const gatewayTooManyRequests = (surface: SurfaceName, kind: keyof typeof gatewayRetryAfterSeconds, message: string): GatewayResponse => {
+  const retryAfterSeconds = gatewayRetryAfterSeconds[kind];
+  const code = kind === 'THROTTLED' ? 'RATE_LIMITED' : 'QUOTA_EXCEEDED';
+  return {
+    statusCode: 429,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+    body: JSON.stringify(errorBody(surface, { statusCode: 429, code, message, retryAfterSeconds }, gatewayRequestFacts)),
+  };
+};
 
 export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
   broadcast: {
@@ -165,8 +186,8 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
     description: 'Public broadcast API',
     gatewayResponses: {
       API_KEY: broadcastGatewayError(401, 'Missing or invalid API key'),
-      THROTTLED: broadcastGatewayError(429, 'Too many requests for this API key', retryAfterOneSecond),
-      QUOTA_EXCEEDED: broadcastGatewayError(429, 'Request quota of this API key exceeded', retryAfterOneSecond),
+      THROTTLED: gatewayTooManyRequests('broadcast', 'THROTTLED', 'Too many requests for this API key'),
+      QUOTA_EXCEEDED: gatewayTooManyRequests('broadcast', 'QUOTA_EXCEEDED', 'Request quota of this API key exceeded'),
       MISSING_AUTHENTICATION_TOKEN: broadcastGatewayError(404, 'Route not found'),
       REQUEST_TOO_LARGE: broadcastGatewayError(413, 'Request body too large'),
     },
@@ -177,8 +198,8 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
     description: 'Organization administration',
     gatewayResponses: {
       API_KEY: organizationGatewayError(401, 'Invalid access token'),
-      THROTTLED: organizationGatewayError(429, 'Too many requests', retryAfterOneSecond),
-      QUOTA_EXCEEDED: organizationGatewayError(429, 'Request quota exceeded', retryAfterOneSecond),
+      THROTTLED: gatewayTooManyRequests('organization', 'THROTTLED', 'Too many requests'),
+      QUOTA_EXCEEDED: gatewayTooManyRequests('organization', 'QUOTA_EXCEEDED', 'Request quota exceeded'),
       MISSING_AUTHENTICATION_TOKEN: organizationGatewayError(404, 'Route not found'),
       REQUEST_TOO_LARGE: organizationGatewayError(413, 'Request body too large'),
     },
@@ -189,8 +210,8 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
     description: 'Generic v1 API (contacts, conversations, opt-outs)',
     gatewayResponses: {
       API_KEY: v1GatewayError(401, 'UNAUTHORIZED', 'Missing or invalid API key'),
-      THROTTLED: v1GatewayError(429, 'RATE_LIMITED', 'Too many requests', retryAfterOneSecond),
-      QUOTA_EXCEEDED: v1GatewayError(429, 'QUOTA_EXCEEDED', 'Request quota exceeded', retryAfterOneSecond),
+      THROTTLED: gatewayTooManyRequests('v1', 'THROTTLED', 'Too many requests'),
+      QUOTA_EXCEEDED: gatewayTooManyRequests('v1', 'QUOTA_EXCEEDED', 'Request quota exceeded'),
       MISSING_AUTHENTICATION_TOKEN: v1GatewayError(404, 'NOT_FOUND', 'Route not found'),
       REQUEST_TOO_LARGE: v1GatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
     },
@@ -201,8 +222,8 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
     description: 'WhatsApp Cloud API wrapper',
     gatewayResponses: {
       API_KEY: upstreamGatewayError(401, 'Missing, invalid or expired access token'),
-      THROTTLED: upstreamGatewayError(429, 'Too many requests', retryAfterOneSecond),
-      QUOTA_EXCEEDED: upstreamGatewayError(429, 'Request quota exceeded', retryAfterOneSecond),
+      THROTTLED: gatewayTooManyRequests('upstream', 'THROTTLED', 'Too many requests'),
+      QUOTA_EXCEEDED: gatewayTooManyRequests('upstream', 'QUOTA_EXCEEDED', 'Request quota exceeded'),
       MISSING_AUTHENTICATION_TOKEN: upstreamGatewayError(404, 'Route not found'),
       REQUEST_TOO_LARGE: upstreamGatewayError(413, 'Request body too large'),
     },
@@ -215,8 +236,8 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
     gatewayResponses: {
       // No route of this surface is key-checked; listed because every surface answers every kind.
       API_KEY: webhooksGatewayError(403, 'FORBIDDEN', 'Forbidden'),
-      THROTTLED: webhooksGatewayError(429, 'THROTTLED', 'Too many requests', retryAfterOneSecond),
-      QUOTA_EXCEEDED: webhooksGatewayError(429, 'QUOTA_EXCEEDED', 'Request quota exceeded', retryAfterOneSecond),
+      THROTTLED: gatewayTooManyRequests('webhooks', 'THROTTLED', 'Too many requests'),
+      QUOTA_EXCEEDED: gatewayTooManyRequests('webhooks', 'QUOTA_EXCEEDED', 'Request quota exceeded'),
       MISSING_AUTHENTICATION_TOKEN: webhooksGatewayError(404, 'NOT_FOUND', 'Route not found'),
       REQUEST_TOO_LARGE: webhooksGatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
     },

@@ -7,6 +7,7 @@
  * the first demo account's token) override the defaults.
  */
 import { demoSandboxAccounts } from '../local/demo-tenant';
+import { listeningOn, PortInUseError } from '../local/errors';
 import { startCloudApiSandbox } from './cloud-api-sandbox';
 
 async function main(): Promise<void> {
@@ -14,11 +15,10 @@ async function main(): Promise<void> {
   if (!account) throw new Error('The demo tenant has no business account');
   const token = process.env.SANDBOX_ACCESS_TOKEN ?? account.accessToken;
   account.accessToken = token;
-  const sandbox = await startCloudApiSandbox({
-    port: Number(process.env.SANDBOX_PORT ?? 4010),
-    host: process.env.SANDBOX_HOST ?? '127.0.0.1',
-    accounts: [account, ...others],
-  });
+  const port = Number(process.env.SANDBOX_PORT ?? 4010);
+  const sandbox = await listeningOn(port, 'SANDBOX_PORT', 'the Cloud API sandbox', () =>
+    startCloudApiSandbox({ port, host: process.env.SANDBOX_HOST ?? '127.0.0.1', accounts: [account, ...others] }),
+  );
   const phone = account.phoneNumbers[0]?.id ?? '';
   console.log(`Cloud API sandbox listening on ${sandbox.url}`);
   console.log(`  WABA ${account.wabaId}, phone number id ${phone}, token ${token}`);
@@ -35,6 +35,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A taken port is said in one line with the setting to change; anything else with its stack.
+  console.error(error instanceof PortInUseError ? `sandbox failed to start: ${error.message}` : error);
   process.exit(1);
 });

@@ -10,6 +10,9 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A claim outlives the API Gateway integration timeout (29 s), then lapses so a crashed request frees its key. */
 const IN_PROGRESS_TIMEOUT_MS = 30_000;
 
+/** The contract fixes no wording here ("message states the bulk broadcast was queued"): plain English, 1 recipient. */
+const queuedMessage = (recipients: number): string => `Bulk broadcast queued for ${recipients} recipient${recipients === 1 ? '' : 's'}`;
+
 export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (request, dependencies: SendTemplateBroadcastDependencies) => {
   const body = parseRequest(templateBroadcastSchema, request.body);
   const idempotencyKey = request.headers['idempotency-key'];
@@ -18,7 +21,7 @@ export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (r
   if (result.kind === 'queued') {
     // The contract's `data: {}` stays; the job's id travels in a header (absent on answers stored before it did).
     const headers = result.jobId === undefined ? undefined : jobIdHeader(result.jobId);
-    return { statusCode: 200, headers, body: broadcastEnvelope(200, `Bulk broadcast queued for ${result.recipients} recipients`, {}) };
+    return { statusCode: 200, headers, body: broadcastEnvelope(200, queuedMessage(result.recipients), {}) };
   }
   const { kind: _kind, ...job } = result;
   const message = 'scheduledAt' in job ? `Broadcast scheduled for ${job.scheduledAt}` : 'Broadcast accepted; processing in chunks of 1000 recipients';

@@ -208,6 +208,26 @@ describe.each(surfaceNames)('surface %s', (surface) => {
     expect(properties.ResponseParameters ?? {}).toEqual(expectedHeaders);
   });
 
+  it.each([
+    ['THROTTLED', '1'],
+    ['QUOTA_EXCEEDED', '3600'],
+  ])('answers the usage plan\'s %s with 429, Retry-After %s and the application\'s 429 body (retryAfterSeconds, code)', (type, retryAfter) => {
+    const found = Object.values(resourcesOf(template, 'AWS::ApiGateway::GatewayResponse')).find(
+      (response) => response.Properties!.RestApiId.Ref === apiId(surface) && response.Properties!.ResponseType === type,
+    );
+    const properties = found!.Properties!;
+    expect(properties.StatusCode).toBe('429');
+    expect(properties.ResponseParameters).toEqual({ 'gatewayresponse.header.Retry-After': `'${retryAfter}'` });
+    const templateText = properties.ResponseTemplates['application/json'] as string;
+    // Gateway response templates only substitute variables: every one used must be one API Gateway fills.
+    for (const variable of templateText.match(/\$[a-zA-Z.]+/g) ?? []) expect(['$context.requestId', '$context.path', '$context.httpMethod', '$context.requestTime']).toContain(variable);
+    const body = JSON.stringify(JSON.parse(templateText));
+    const code = type === 'THROTTLED' ? 'RATE_LIMITED' : 'QUOTA_EXCEEDED';
+    // The webhook surface's errors carry no wait in the body (Meta reads only the status); every other surface's do.
+    if (surface !== 'webhooks') expect(body).toContain(`"retryAfterSeconds":${retryAfter}`);
+    expect(body).toContain(surface === 'organization' ? '"statusCode":429' : `"${code}"`);
+  });
+
   it('configures no gateway response the manifest does not declare', () => {
     const types = Object.values(resourcesOf(template, 'AWS::ApiGateway::GatewayResponse'))
       .filter((response) => response.Properties!.RestApiId.Ref === apiId(surface))

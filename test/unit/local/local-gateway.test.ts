@@ -3,6 +3,11 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { startLocalGateway, type LocalGateway, type LocalGatewayOptions, type ProxyHandler } from '../../../local/local-gateway';
 import { maxRequestBodyBytes, surfaces, type EndpointGroup, type RouteDefinition } from '../../../runtime-contract/route-manifest';
 import { functions } from '../../../runtime-contract/resource-definitions';
+import { gatewayRetryAfterSeconds, type SurfaceName } from '../../../runtime-contract/route-manifest';
+import { describeError } from '../../../shared/http/error-responses';
+import { errorBody } from '../../../shared/http/surface-responses';
+import { RateLimitExceededError } from '../../../shared/rate-limiting/errors';
+import { renderGatewayResponseBody } from '../../../local/local-gateway';
 
 /** The gateway is generic over group names: these stand for groups later issues add. */
 const fakeGroup = (name: string) => name as EndpointGroup;
@@ -444,9 +449,19 @@ describe('local gateway', () => {
       expect(throttled.status).toBe(429);
       expect(throttled.headers['retry-after']).toBe('1');
       const requestId = throttled.headers['x-amzn-requestid'] as string;
-      expect(JSON.parse(throttled.body)).toEqual(
-        JSON.parse(surfaces.broadcast.gatewayResponses.THROTTLED.body.replace('$context.requestId', requestId)),
-      );
+      // The application's 429 shape, filled from the request as API Gateway fills $context.
+      expect(JSON.parse(throttled.body)).toEqual({
+        statusCode: 429,
+        timestamp: '15/Jan/2025:10:20:30 +0000',
+        path: '/prod/api/v2/keyed',
+        method: 'GET',
+        requestId,
+        message: 'Too many requests for this API key',
+        status: false,
+        status_code: 429,
+        retryAfterSeconds: 1,
+        data: { error: { code: 'RATE_LIMITED', message: 'Too many requests for this API key', retryAfterSeconds: 1 } },
+      });
 
       // Another key and another method of the same key have their own buckets.
       expect(await call('key-other')).toBe(200);
@@ -593,5 +608,37 @@ describe('local gateway integration timeout', () => {
     } finally {
       await h.gateway.close();
     }
+  });
+});
+
+/** Keys and value types, recursively: two bodies of the same shape compare equal. */
+const shapeOf = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(shapeOf)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shapeOf(inner)]))
+      : typeof value;
+
+describe('the usage plan\'s 429 has the application\'s 429 shape on every surface', () => {
+  const context = { requestId: 'c0ffee00-0000-4000-8000-000000000001', path: '/stage/some/path', httpMethod: 'POST', requestTime: '15/Jan/2025:10:20:30 +0000' };
+  const applicationTooManyRequests = (surface: SurfaceName) =>
+    errorBody(surface, describeError(new RateLimitExceededError(7, 60), surface), { requestId: context.requestId, path: context.path, method: 'POST', timestamp: new Date(0).toISOString() });
+
+  it.each(Object.keys(surfaces) as SurfaceName[])('%s: THROTTLED and QUOTA_EXCEEDED, with Retry-After and the same wait in the body', (surface) => {
+    for (const kind of ['THROTTLED', 'QUOTA_EXCEEDED'] as const) {
+      const response = surfaces[surface].gatewayResponses[kind];
+      const body = JSON.parse(renderGatewayResponseBody(response.body, context)) as Record<string, unknown>;
+      expect(response.statusCode).toBe(429);
+      expect(response.headers).toEqual({ 'Retry-After': String(gatewayRetryAfterSeconds[kind]) });
+      expect(shapeOf(body)).toEqual(shapeOf(applicationTooManyRequests(surface)));
+      // Where the application's 429 says how long to wait, the gateway's says it too, as the header does.
+      if ('retryAfterSeconds' in applicationTooManyRequests(surface)) expect(body.retryAfterSeconds).toBe(gatewayRetryAfterSeconds[kind]);
+      expect(JSON.stringify(body)).not.toContain('$context');
+    }
+  });
+
+  it('substitutes $context values JSON-escaped, leaving the template valid JSON', () => {
+    const body = renderGatewayResponseBody(surfaces.broadcast.gatewayResponses.THROTTLED.body, { ...context, path: '/prod/a"b\\c' });
+    expect(JSON.parse(body).path).toBe('/prod/a"b\\c');
   });
 });

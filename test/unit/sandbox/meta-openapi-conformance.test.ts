@@ -4,12 +4,12 @@
  * Elsewhere the suite is skipped: the sandbox never reads the file at runtime.
  */
 import { parseMessageRequest } from '../../../sandbox/message-validation';
-import { checkShape, loadMetaSpec, resolveRef, responseSchema, type OpenApiDocument } from './openapi-shape';
+import { checkShape, describeIfMetaSpec, loadMetaSpec, resolveRef, responseSchema, type OpenApiDocument } from './openapi-shape';
 import { useSandbox } from '../../support/use-sandbox';
 import { PHONE_ID, RECIPIENT, WABA_ID, templateMessage, textMessage, fixtureAccounts } from './sandbox-test-helpers';
 
 const spec = loadMetaSpec();
-const describeWithSpec = spec === undefined ? describe.skip : describe;
+const describeWithSpec = describeIfMetaSpec(spec);
 
 describeWithSpec("Meta's OpenAPI description (v23.0)", () => {
   const doc = spec as OpenApiDocument;

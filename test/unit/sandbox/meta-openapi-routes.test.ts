@@ -10,7 +10,7 @@
  *
  * Skipped where the checkout has no `../shared/meta`.
  */
-import { checkShape, loadMetaSpec, requestExamples, requestSchema, responseSchema, type OpenApiDocument } from './openapi-shape';
+import { checkShape, describeIfMetaSpec, loadMetaSpec, requestExamples, requestSchema, responseSchema, type OpenApiDocument } from './openapi-shape';
 import { useSandbox } from '../../support/use-sandbox';
 import {
   PHONE_ID,
@@ -24,7 +24,7 @@ import {
 } from './sandbox-test-helpers';
 
 const spec = loadMetaSpec();
-const describeWithSpec = spec === undefined ? describe.skip : describe;
+const describeWithSpec = describeIfMetaSpec(spec);
 
 /** The YAML operations the sandbox serves; each must be checked below (last test). */
 const SERVED = [

@@ -18,6 +18,25 @@ export function loadMetaSpec(): OpenApiDocument | undefined {
   return load(readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument;
 }
 
+/** Why the suites holding the sandbox against Meta's description did not run, said in jest's output. */
+export const metaSpecMissing = `Meta's OpenAPI description is absent (${SPEC_PATH}; the checkout's ../shared/meta, or META_OPENAPI_SPEC): skipped`;
+
+let missingSpecWarned = false;
+
+/**
+ * `describe` when Meta's description is there; otherwise a skipped suite whose name says why, and
+ * one line on stderr per test file, so the skip is never silent (README "Tests and benchmarks").
+ */
+export function describeIfMetaSpec(spec: OpenApiDocument | undefined): (name: string, body: () => void) => void {
+  if (spec !== undefined) return (name, body) => describe(name, body);
+  return (name, body) => {
+    // Straight to stderr: jest's reporter drops console output of a file whose every test is skipped.
+    if (!missingSpecWarned) process.stderr.write(`\n[${name}] ${metaSpecMissing}\n`);
+    missingSpecWarned = true;
+    describe.skip(`${name} (${metaSpecMissing})`, body);
+  };
+}
+
 type Schema = Record<string, any>;
 
 export interface OpenApiDocument {

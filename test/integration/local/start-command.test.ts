@@ -1,0 +1,87 @@
+/**
+ * `npm start` as a newcomer runs it (`tsx local/start.ts` in a child process): it starts without
+ * Node's ExperimentalWarning, and a taken port ends with a message naming the setting to change.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '../../..');
+const tsx = join(root, 'node_modules/.bin/tsx');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm start`'s command; once stdout shows the ready banner, sends SIGTERM. */
+const runStart = (environment: Record<string, string>): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(tsx, ['local/start.ts'], { cwd: root, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let stopping = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!stopping && stdout.includes('Ctrl-C stops everything')) {
+        stopping = true;
+        child.kill('SIGTERM');
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+const listenOnFreePort = (): Promise<Server> =>
+  new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+const portOf = (server: Server): number => (server.address() as AddressInfo).port;
+const freePort = async (): Promise<number> => {
+  const server = await listenOnFreePort();
+  const port = portOf(server);
+  await new Promise((done) => server.close(done));
+  return port;
+};
+
+let dataDirectory: string;
+beforeEach(() => {
+  dataDirectory = mkdtempSync(join(tmpdir(), 'npm-start-'));
+});
+afterEach(() => rmSync(dataDirectory, { recursive: true, force: true }));
+
+jest.setTimeout(60_000);
+
+it('starts, prints the banner with the URLs, and no ExperimentalWarning, then stops on SIGTERM', async () => {
+  const [port, sandboxPort] = [await freePort(), await freePort()];
+  const run = await runStart({ PORT: String(port), SANDBOX_PORT: String(sandboxPort), LOCAL_DATA_DIR: dataDirectory });
+  expect(run.stdout).toContain(`Gateway          http://127.0.0.1:${port}`);
+  expect(run.stdout).toContain(`http://127.0.0.1:${sandboxPort}`);
+  expect(run.stdout).toContain('stopped.');
+  expect(run.stderr).not.toContain('ExperimentalWarning');
+  expect(run.code).toBe(0);
+});
+
+it.each([
+  ['PORT', 'the local gateway'],
+  ['SANDBOX_PORT', 'the Cloud API sandbox'],
+])('a taken %s ends with a message naming that variable, not a bare EADDRINUSE', async (setting, what) => {
+  const taken = await listenOnFreePort();
+  try {
+    const takenPort = portOf(taken);
+    const other = await freePort();
+    const ports = setting === 'PORT' ? { PORT: String(takenPort), SANDBOX_PORT: String(other) } : { PORT: String(other), SANDBOX_PORT: String(takenPort) };
+    const run = await runStart({ ...ports, LOCAL_DATA_DIR: dataDirectory });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`port ${takenPort} (${what}) is already in use`);
+    expect(run.stderr).toContain(`set ${setting} to a free port, e.g. ${setting}=${takenPort + 1}`);
+    expect(run.stderr).not.toContain('EADDRINUSE');
+  } finally {
+    await new Promise((done) => taken.close(done));
+  }
+});
