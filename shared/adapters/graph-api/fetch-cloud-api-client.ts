@@ -45,19 +45,25 @@ export class FetchCloudApiClient implements CloudApiClient {
     const items: T[] = [];
     let url: string | undefined = firstUrl;
     for (let page = 0; url && page < MAX_PAGES; page += 1) {
-      let response: Response;
-      let payload: { data?: T[]; paging?: { next?: string } };
-      try {
-        response = await this.request(url, call);
-        payload = (await response.json()) as typeof payload;
-      } catch (error) {
-        throw new UpstreamUnavailableError('Cloud API did not answer', { cause: error });
-      }
-      if (!response.ok) throw new UpstreamRequestError(response.status, graphErrorOf(payload, response.status));
+      const payload: { data?: T[]; paging?: { next?: string } } = await this.getJson<{ data?: T[]; paging?: { next?: string } }>(url, call);
       items.push(...(payload.data ?? []));
       url = payload.paging?.next;
     }
     return items;
+  }
+
+  /** One GET: no answer → UpstreamUnavailableError; Meta's error → UpstreamRequestError with its code. */
+  private async getJson<T>(url: string, call: UpstreamCall): Promise<T> {
+    let response: Response;
+    let payload: T;
+    try {
+      response = await this.request(url, call);
+      payload = (await response.json()) as T;
+    } catch (error) {
+      throw new UpstreamUnavailableError('Cloud API did not answer', { cause: error });
+    }
+    if (!response.ok) throw new UpstreamRequestError(response.status, graphErrorOf(payload, response.status));
+    return payload;
   }
 
   listTemplates(wabaId: string, call: UpstreamCall): Promise<UpstreamTemplate[]> {
@@ -70,15 +76,7 @@ export class FetchCloudApiClient implements CloudApiClient {
 
   async messagingLimitOf(phoneNumberId: string, call: UpstreamCall): Promise<string | undefined> {
     const url = this.url(`${encodeURIComponent(phoneNumberId)}?fields=whatsapp_business_manager_messaging_limit`);
-    let response: Response;
-    let payload: { whatsapp_business_manager_messaging_limit?: unknown };
-    try {
-      response = await this.request(url, call);
-      payload = (await response.json()) as typeof payload;
-    } catch (error) {
-      throw new UpstreamUnavailableError('Cloud API did not answer', { cause: error });
-    }
-    if (!response.ok) throw new UpstreamRequestError(response.status, graphErrorOf(payload, response.status));
+    const payload = await this.getJson<{ whatsapp_business_manager_messaging_limit?: unknown }>(url, call);
     const limit = payload.whatsapp_business_manager_messaging_limit;
     return typeof limit === 'string' ? limit : undefined;
   }
