@@ -10,9 +10,5 @@ export class RecipientsFileError extends Error {
 /** Options or configuration missing or malformed (exit code 2). */
 export class CliUsageError extends Error {}
 
-/** The API refused a request or answered something the CLI cannot use. */
-export class BroadcastApiError extends Error {
-  constructor(message: string, readonly status?: number) {
-    super(message);
-  }
-}
+/** The chosen template cannot carry this file (not an approved template of the sender). */
+export class TemplateChoiceError extends Error {}
