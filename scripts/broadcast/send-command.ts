@@ -53,8 +53,10 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
   }
   const placeholders = bodyPlaceholderCount(template);
   if (placeholders !== file.parameterCount) {
-    const columns = file.parameterCount === 0 ? 'no param columns' : `param1 … param${file.parameterCount}`;
-    throw new RecipientsFileError([`line 1: template ${template.name} (${template.language}) has ${placeholders} body parameter${placeholders === 1 ? '' : 's'}; the file has ${columns}`]);
+    const plural = (count: number) => (count === 1 ? '' : 's');
+    throw new RecipientsFileError([
+      `line 1: template ${template.name} (${template.language}) has ${placeholders} body parameter${plural(placeholders)}; the file has ${file.parameterCount} param column${plural(file.parameterCount)} (param1 … paramN, one per parameter)`,
+    ]);
   }
 
   const plan = planRequests(options.fileContent, file.recipients, {
