@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoRetailAccount } from '../../../../local/demo-tenant';
-import { bodyPlaceholderCount } from '../../../../shared/broadcast/template-placeholders';
+import { countPlaceholders } from '../../../../local/demo-seed';
 import { parseRecipientsCsv } from '../../../../scripts/broadcast/recipients-csv';
 
 const examples = join(__dirname, '../../../../examples');
@@ -17,6 +17,6 @@ describe('examples/ CSVs for npm run broadcast', () => {
     const template = templateNamed(templateName);
     expect(template.status).toBe('APPROVED');
     expect(parsed.recipients).toHaveLength(count);
-    expect(parsed.parameterCount).toBe(bodyPlaceholderCount(template));
+    expect(parsed.parameterCount).toBe(countPlaceholders(template.components));
   });
 });
