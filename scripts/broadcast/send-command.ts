@@ -73,7 +73,7 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
   for (const request of plan) {
     const answer = await client.sendTemplateBroadcast(request.body, request.idempotencyKey);
     accepted.push({ ...answer, part: request.part, recipients: request.body.data.length });
-    output.out(`part ${request.part} of ${request.parts} (lines ${request.lines.first}-${request.lines.last}, ${request.body.data.length} recipients): job ${answer.jobId}: ${answer.message}`);
+    output.out(`part ${request.part} of ${request.parts} (lines ${request.lines.first}-${request.lines.last}, ${request.body.data.length} recipient${request.body.data.length === 1 ? '' : 's'}): job ${answer.jobId}: ${answer.message}`);
   }
 
   const jobIds = accepted.map((answer) => answer.jobId);
