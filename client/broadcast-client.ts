@@ -6,10 +6,11 @@
  * Idempotency-Key, so a retry can never send twice.
  */
 import createClient from 'openapi-fetch';
+import { surfaces } from '../runtime-contract/route-manifest';
 import type { paths } from './api-types';
 
 export interface BroadcastClientOptions {
-  /** The broadcast API's base, ending with `/prod/api/v2`. */
+  /** The broadcast API's URL, ending with `/prod/api/v2` (or the origin serving it). */
   baseUrl: string;
   apiKey: string;
   /** Waits; replaced in tests. */
@@ -21,9 +22,9 @@ export interface BroadcastClientOptions {
   fetch?: (input: Request) => Promise<Response>;
 }
 
-export type TemplateRecord = paths['/broadcast/public/templates']['get']['responses'][200]['content']['application/json']['data'][number];
-export type BroadcastRequest = paths['/broadcast/public/send-template-broadcast']['post']['requestBody']['content']['application/json'];
-export type JobStatus = paths['/broadcast/public/status/{jobId}']['get']['responses'][200]['content']['application/json']['data'];
+export type TemplateRecord = paths['/prod/api/v2/broadcast/public/templates']['get']['responses'][200]['content']['application/json']['data'][number];
+export type BroadcastRequest = paths['/prod/api/v2/broadcast/public/send-template-broadcast']['post']['requestBody']['content']['application/json'];
+export type JobStatus = paths['/prod/api/v2/broadcast/public/status/{jobId}']['get']['responses'][200]['content']['application/json']['data'];
 
 export interface AcceptedBroadcast {
   /** 200 (1,000 recipients or fewer, sent at once) or 202 (a job in chunks, or scheduled). */
@@ -67,9 +68,20 @@ function retryAfterSeconds(error: unknown, response: Response): number {
   return typeof body.retryAfterSeconds === 'number' && body.retryAfterSeconds > 0 ? body.retryAfterSeconds : 1;
 }
 
+/**
+ * The document's paths carry each surface's stage and base path (`/prod/api/v2/broadcast/…`), so
+ * the client's base is the origin: the broadcast API URL (`…/prod/api/v2`, the stack output
+ * BroadcastApiUrl) loses that suffix; an origin is taken as it is.
+ */
+export function originOf(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  const suffix = `/${surfaces.broadcast.stage}${surfaces.broadcast.basePath}`;
+  return trimmed.endsWith(suffix) ? trimmed.slice(0, -suffix.length) : trimmed;
+}
+
 export function createBroadcastClient(options: BroadcastClientOptions) {
   const client = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl: originOf(options.baseUrl),
     headers: { 'x-api-key': options.apiKey },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
@@ -112,14 +124,14 @@ export function createBroadcastClient(options: BroadcastClientOptions) {
   return {
     /** The approved templates of a sender (name, language, category, components). */
     async listTemplates(phoneNumber: string): Promise<TemplateRecord[]> {
-      const { data } = await call('GET templates', () => client.GET('/broadcast/public/templates', { params: { query: { phone_number: phoneNumber } } }));
+      const { data } = await call('GET templates', () => client.GET('/prod/api/v2/broadcast/public/templates', { params: { query: { phone_number: phoneNumber } } }));
       return data.data;
     },
 
     /** Sends one request; with the same key and body a repeat gets the first answer again. */
     async sendTemplateBroadcast(body: BroadcastRequest, idempotencyKey: string): Promise<AcceptedBroadcast> {
       const { data, response } = await call('POST send-template-broadcast', () =>
-        client.POST('/broadcast/public/send-template-broadcast', { body, params: { header: { 'Idempotency-Key': idempotencyKey } } }),
+        client.POST('/prod/api/v2/broadcast/public/send-template-broadcast', { body, params: { header: { 'Idempotency-Key': idempotencyKey } } }),
       );
       const job = data.data as { jobId?: string; scheduledAt?: string };
       const jobId = job.jobId ?? response.headers.get('x-broadcast-job-id');
@@ -128,14 +140,14 @@ export function createBroadcastClient(options: BroadcastClientOptions) {
     },
 
     async jobStatus(jobId: string): Promise<JobStatus> {
-      const { data } = await call(`GET status/${jobId}`, () => client.GET('/broadcast/public/status/{jobId}', { params: { path: { jobId } } }));
+      const { data } = await call(`GET status/${jobId}`, () => client.GET('/prod/api/v2/broadcast/public/status/{jobId}', { params: { path: { jobId } } }));
       return data.data;
     },
 
     /** Every recipient of the job as the service's CSV (one answer, no paging: docs/BROADCAST.md "Recipients list"). */
     async recipientsCsv(jobId: string): Promise<string> {
       const { data } = await call(`GET broadcasts/${jobId}/recipients?format=csv`, () =>
-        client.GET('/broadcast/public/broadcasts/{jobId}/recipients', { params: { path: { jobId }, query: { format: 'csv' } }, parseAs: 'text' }),
+        client.GET('/prod/api/v2/broadcast/public/broadcasts/{jobId}/recipients', { params: { path: { jobId }, query: { format: 'csv' } }, parseAs: 'text' }),
       );
       return data;
     },

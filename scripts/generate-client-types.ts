@@ -1,7 +1,7 @@
 /**
  * `npm run client:generate`: writes client/api-types.ts, the TypeScript types of every operation,
- * from the service's OpenAPI document with openapi-typescript. The document comes from `--in <file>`
- * or, by default, is built in-process from the same code that serves `/openapi.json`.
+ * from the service's OpenAPI document with openapi-typescript. The document is built in-process by
+ * the code behind `npm run openapi` and `/openapi.json` (shared/openapi/), or read from `--in <file>`.
  * test/unit/scripts/broadcast/client-types.test.ts regenerates it and compares, so the committed
  * client cannot drift from the document.
  */
@@ -9,6 +9,7 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { buildOpenApiDocument } from '../shared/openapi/openapi-document';
 
 export const clientTypesPath = join(__dirname, '..', 'client', 'api-types.ts');
 
@@ -21,15 +22,16 @@ const banner = [
 ].join('\n');
 
 export async function renderClientTypes(document: object): Promise<string> {
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0]);
+  // A schema of `type: object` without properties admits any properties (JSON Schema), not none.
+  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { emptyObjectsUnknown: true });
   return `${banner}${astToString(ast)}`;
 }
 
 if (require.main === module) {
   (async () => {
     const { values } = parseArgs({ args: process.argv.slice(2), options: { in: { type: 'string' }, out: { type: 'string' } } });
-    if (!values.in) throw new Error('usage: npm run client:generate -- --in <openapi.json> [--out client/api-types.ts]');
-    const document = JSON.parse(readFileSync(values.in, 'utf8')) as object;
+    // The same builder `npm run openapi` writes out and the gateway serves as /openapi.json.
+    const document = values.in ? (JSON.parse(readFileSync(values.in, 'utf8')) as object) : buildOpenApiDocument();
     const out = values.out ?? clientTypesPath;
     writeFileSync(out, await renderClientTypes(document));
     process.stdout.write(`wrote ${out}\n`);

@@ -6,7 +6,7 @@
 import { basename, extname } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { bodyPlaceholderCount } from '../../shared/broadcast/template-placeholders';
-import type { AcceptedBroadcast, BroadcastClient, JobStatus } from '../../client/broadcast-client';
+import type { AcceptedBroadcast, BroadcastClient, BroadcastRequest, JobStatus } from '../../client/broadcast-client';
 import { RecipientsFileError, TemplateChoiceError } from './errors';
 import { followJobs, formatSummary } from './job-progress';
 import { parseRecipientsCsv } from './recipients-csv';
@@ -39,6 +39,10 @@ export interface SendOutcome {
   jobs: JobStatus[];
 }
 
+/** The request's templateType values (the document's enum, from the service's schema). */
+const broadcastCategories: ReadonlyArray<BroadcastRequest['templateType']> = ['MARKETING', 'UTILITY'];
+const isBroadcastCategory = (category: string): category is BroadcastRequest['templateType'] => (broadcastCategories as readonly string[]).includes(category);
+
 /** How many problems are printed; the rest are counted. */
 const problemsShown = 50;
 
@@ -51,7 +55,12 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
     const available = templates.map((candidate) => `${candidate.name} (${candidate.language})`).join(', ') || 'none';
     throw new TemplateChoiceError(`template ${options.templateName} (${options.templateLanguage}) is not an approved template of ${options.fromPhoneNumber}; available: ${available}`);
   }
-  const placeholders = bodyPlaceholderCount(template);
+  if (!isBroadcastCategory(template.category)) {
+    throw new TemplateChoiceError(`template ${template.name} (${template.language}) is ${template.category}; template broadcasts take ${broadcastCategories.join(' or ')} templates`);
+  }
+  const placeholders = bodyPlaceholderCount({
+    components: (template.components ?? []).map((component) => ({ type: String(component.type ?? ''), ...(typeof component.text === 'string' ? { text: component.text } : {}) })),
+  });
   if (placeholders !== file.parameterCount) {
     const plural = (count: number) => (count === 1 ? '' : 's');
     throw new RecipientsFileError([

@@ -5,6 +5,7 @@
  * replays the service's first answers instead of sending anything twice.
  */
 import { createHash } from 'node:crypto';
+import type { BroadcastRequest } from '../../client/broadcast-client';
 import type { CsvRecipient } from './recipients-csv';
 
 export const maxRecipientsPerRequest = 10_000;
@@ -13,21 +14,13 @@ export interface SendOptions {
   fromPhoneNumber: string;
   templateName: string;
   templateLanguage: string;
-  templateType: string;
+  templateType: BroadcastRequest['templateType'];
   /** ISO 8601 with an offset; the service fans the jobs out then. */
   scheduledAt?: string;
   broadcastName: string;
 }
 
-export interface BroadcastRequestBody {
-  broadcastName: string;
-  fromPhoneNumber: string;
-  templateName: string;
-  templateLanguage: string;
-  templateType: string;
-  scheduledAt?: string;
-  data: Array<{ countryCode: string; toPhoneNumber: string; templateParams?: string[] }>;
-}
+export type BroadcastRequestBody = BroadcastRequest;
 
 export interface PlannedRequest {
   /** 1-based. */

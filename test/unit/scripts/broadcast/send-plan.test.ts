@@ -3,7 +3,7 @@ import type { CsvRecipient } from '../../../../scripts/broadcast/recipients-csv'
 
 const recipients = (count: number): CsvRecipient[] =>
   Array.from({ length: count }, (_, index) => ({ line: index + 2, countryCode: '91', toPhoneNumber: String(9000000000 + index), templateParams: [`P${index}`] }));
-const options = { fromPhoneNumber: '15550100001', templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', broadcastName: 'march' };
+const options = { fromPhoneNumber: '15550100001', templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY' as const, broadcastName: 'march' };
 
 describe('splitIntoParts', () => {
   it('splits at 10,000 recipients per request', () => {
