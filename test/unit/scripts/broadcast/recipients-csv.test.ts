@@ -33,6 +33,17 @@ describe('parseRecipientsCsv', () => {
     ]);
   });
 
+  it('reads a spreadsheet export with CRLF line ends and a byte-order mark', () => {
+    const file = parseRecipientsCsv('\uFEFFcountryCode,toPhoneNumber\r\n44,7700900123\r\n91,9876543210\r\n');
+    expect(file).toEqual({
+      parameterCount: 0,
+      recipients: [
+        { line: 2, countryCode: '44', toPhoneNumber: '7700900123', templateParams: [] },
+        { line: 3, countryCode: '91', toPhoneNumber: '9876543210', templateParams: [] },
+      ],
+    });
+  });
+
   it('reports every bad row by line number with the rule, and keeps no recipient', () => {
     const csv = [
       'countryCode,toPhoneNumber,param1',
