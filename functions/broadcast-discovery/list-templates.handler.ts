@@ -1,13 +1,10 @@
-import * as v from 'valibot';
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
 import { httpOperation } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
 import { listApprovedTemplates } from '../../shared/broadcast/list-approved-templates';
-import { digitsOnly } from '../../shared/broadcast/template-broadcast.schema';
+import { templatesQuerySchema } from '../../shared/broadcast/discovery.schema';
 import type { SenderDirectory } from '../../shared/broadcast/ports';
 import type { TemplateCatalog } from '../../shared/broadcast/template-catalog';
-
-const templatesQuerySchema = v.object({ phone_number: digitsOnly(6, 15) });
 
 export const listTemplates = httpOperation('broadcast-api-key', async (request, dependencies: { senders: SenderDirectory; templates: TemplateCatalog }) => {
   const caller = request.caller;

@@ -1,11 +1,8 @@
-import * as v from 'valibot';
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
 import { httpOperation } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
-import { digitsOnly } from '../../shared/broadcast/template-broadcast.schema';
+import { generateKeySchema } from '../../shared/broadcast/discovery.schema';
 import { generateSenderKey, type SenderKeyErrors, type SenderKeyIssuer } from '../../shared/broadcast/generate-sender-key';
-
-const generateKeySchema = v.object({ phoneNumber: digitsOnly(8, 15) });
 
 export const generateKey = httpOperation('none', async (request, dependencies: { keys: SenderKeyIssuer; keyErrors: SenderKeyErrors }) => {
   const { phoneNumber } = parseRequest(generateKeySchema, request.body);

@@ -147,11 +147,20 @@ const mappings: Readonly<Record<string, Mapping>> = {
 /** The error codes the table knows (tests check every error class's code against it). */
 export const mappedErrorCodes: readonly string[] = Object.keys(mappings);
 
-const GENERIC_SERVER_ERROR: ErrorDescription = {
-  statusCode: 500,
-  code: 'INTERNAL_ERROR',
-  message: 'Internal Server Error',
-};
+/** Every answer the table gives, by error code (the OpenAPI document lists them per status). */
+export const errorAnswers: readonly { errorCode: string; statusCode: number; code: string; retryAfter: boolean }[] = Object.entries(mappings).map(
+  ([errorCode, mapping]) => ({
+    errorCode,
+    statusCode: mapping.statusCode,
+    code: mapping.code,
+    retryAfter: Boolean(mapping.retryAfterFromError || mapping.retryAfterHeaderSeconds),
+  }),
+);
+
+/** The answer to any error the table does not list. */
+export const genericServerError: Readonly<ErrorDescription> = { statusCode: 500, code: 'INTERNAL_ERROR', message: 'Internal Server Error' };
+
+const GENERIC_SERVER_ERROR = genericServerError;
 
 /**
  * `wording`: the route's own messages for every 400 and every 5xx answer (the manifest's

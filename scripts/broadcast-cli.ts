@@ -1,0 +1,137 @@
+/**
+ * `npm run broadcast -- send --csv recipients.csv --from <number> --template <name> --language <code> [--schedule <iso>]`
+ * `npm run broadcast -- report <jobId> [--out results.csv]`
+ *
+ * Sends a campaign from a CSV through the typed client of the broadcast API and follows it; exports
+ * per-recipient results. Locally it reads `.local/demo.json`; elsewhere `--base-url`/`--api-key` or
+ * BROADCAST_BASE_URL/BROADCAST_API_KEY. Exit codes: 0 done, 1 refused (bad rows, an API refusal),
+ * 2 bad options. README "Send a campaign from a CSV".
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BroadcastApiError, createBroadcastClient } from '../client/broadcast-client';
+import { resolveConnection } from './broadcast/cli-config';
+import { CliUsageError, RecipientsFileError, TemplateChoiceError } from './broadcast/errors';
+import { reportCommand } from './broadcast/report-command';
+import { printProblems, sendCommand, type CliOutput } from './broadcast/send-command';
+
+export const broadcastUsage = [
+  'usage:',
+  '  npm run broadcast -- send --csv <file> --from <number> --template <name> --language <code> [--schedule <iso>] [--name <label>] [--no-wait]',
+  '  npm run broadcast -- report <jobId> [--out <file>]',
+  '',
+  'CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then param1 … paramN',
+  '     (the template body parameters in order); every row is checked before anything is sent.',
+  'connection: --base-url <broadcast API URL ending in /prod/api/v2> --api-key <key>, or BROADCAST_BASE_URL / BROADCAST_API_KEY;',
+  '     locally neither is needed: they come from .local/demo.json (written by npm start). --demo-file <path> reads another file.',
+  'other: --poll-interval-ms <ms> between status polls (default 2000: the status limit is 30 a minute per key)',
+].join('\n');
+
+const optionSpec = {
+  csv: { type: 'string' },
+  from: { type: 'string' },
+  template: { type: 'string' },
+  language: { type: 'string' },
+  schedule: { type: 'string' },
+  name: { type: 'string' },
+  'no-wait': { type: 'boolean' },
+  out: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'demo-file': { type: 'string' },
+  'poll-interval-ms': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const defaultOutput = (): CliOutput => ({
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  progressStream: process.stderr,
+});
+
+/** Runs one command; returns the exit code. */
+export async function broadcastCli(argv: string[], output: CliOutput = defaultOutput(), environment: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: argv, options: optionSpec, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw new CliUsageError((error as Error).message);
+    }
+    const { values, positionals } = parsed;
+    const [command, ...rest] = positionals;
+    if (values.help) {
+      output.out(broadcastUsage);
+      return 0;
+    }
+    const connection = () => resolveConnection(values, environment, cwd);
+    if (command === 'send') {
+      if (rest.length > 0) throw new CliUsageError(`send takes no positional arguments (got ${rest.join(' ')})`);
+      const missing = (['csv', 'from', 'template', 'language'] as const).filter((name) => !values[name]);
+      if (missing.length > 0) throw new CliUsageError(`send needs ${missing.map((name) => `--${name}`).join(', ')}`);
+      const pollIntervalMs = values['poll-interval-ms'] === undefined ? 2000 : Number(values['poll-interval-ms']);
+      if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < 0) throw new CliUsageError('--poll-interval-ms must be a whole number of milliseconds');
+      const csvPath = resolve(cwd, values.csv!);
+      let fileContent: Buffer;
+      try {
+        fileContent = readFileSync(csvPath);
+      } catch (error) {
+        throw new CliUsageError(`cannot read --csv ${csvPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+      const client = clientFor(connection(), output);
+      await sendCommand(client, {
+        csvPath,
+        fileContent,
+        fromPhoneNumber: values.from!,
+        templateName: values.template!,
+        templateLanguage: values.language!,
+        ...(values.schedule ? { scheduledAt: values.schedule } : {}),
+        ...(values.name ? { broadcastName: values.name } : {}),
+        wait: !values['no-wait'],
+        pollIntervalMs,
+      }, output);
+      return 0;
+    }
+    if (command === 'report') {
+      if (rest.length !== 1) throw new CliUsageError('report takes one job id: npm run broadcast -- report <jobId> --out results.csv');
+      await reportCommand(clientFor(connection(), output), rest[0]!, values.out && resolve(cwd, values.out), output);
+      return 0;
+    }
+    throw new CliUsageError(command ? `unknown command ${command}` : 'no command given');
+  } catch (error) {
+    if (error instanceof RecipientsFileError) {
+      printProblems(error, output);
+      return 1;
+    }
+    if (error instanceof BroadcastApiError || error instanceof TemplateChoiceError) {
+      output.err(error.message);
+      return 1;
+    }
+    if (error instanceof CliUsageError) {
+      output.err(`${error.message}\n\n${broadcastUsage}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function clientFor(connection: ReturnType<typeof resolveConnection>, output: CliOutput) {
+  output.err(`broadcast API ${connection.baseUrl} (from the ${connection.source})`);
+  return createBroadcastClient({
+    baseUrl: connection.baseUrl,
+    apiKey: connection.apiKey,
+    onWait: (seconds, reason) => output.err(`waiting ${seconds} s: ${reason}`),
+    ...(output.sleep ? { sleep: output.sleep } : {}),
+  });
+}
+
+if (require.main === module) {
+  broadcastCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * `npm run broadcast -- send`: validate the whole CSV, look the template up (its category is the
+ * request's templateType, its body placeholders the number of param columns), send the parts with
+ * their derived Idempotency-Keys, then follow the jobs with a progress bar and print the summary.
+ */
+import { basename, extname } from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import { bodyPlaceholderCount } from '../../shared/broadcast/template-placeholders';
+import type { AcceptedBroadcast, BroadcastClient, BroadcastRequest, JobStatus } from '../../client/broadcast-client';
+import { RecipientsFileError, TemplateChoiceError } from './errors';
+import { followJobs, formatSummary } from './job-progress';
+import { parseRecipientsCsv } from './recipients-csv';
+import { planRequests } from './send-plan';
+
+export interface SendCommandOptions {
+  csvPath: string;
+  fileContent: Buffer;
+  fromPhoneNumber: string;
+  templateName: string;
+  templateLanguage: string;
+  scheduledAt?: string;
+  /** Default: the CSV's file name without extension. */
+  broadcastName?: string;
+  /** false: print the jobs and return without following them. */
+  wait: boolean;
+  pollIntervalMs: number;
+}
+
+export interface CliOutput {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Where the progress bar draws (a TTY; elsewhere cli-progress draws nothing). */
+  progressStream: NodeJS.WritableStream;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface SendOutcome {
+  accepted: Array<AcceptedBroadcast & { part: number; recipients: number }>;
+  jobs: JobStatus[];
+}
+
+/** The request's templateType values (the document's enum, from the service's schema). */
+const broadcastCategories: ReadonlyArray<BroadcastRequest['templateType']> = ['MARKETING', 'UTILITY'];
+const isBroadcastCategory = (category: string): category is BroadcastRequest['templateType'] => (broadcastCategories as readonly string[]).includes(category);
+
+/** How many problems are printed; the rest are counted. */
+const problemsShown = 50;
+
+export async function sendCommand(client: BroadcastClient, options: SendCommandOptions, output: CliOutput): Promise<SendOutcome> {
+  const file = parseRecipientsCsv(options.fileContent);
+
+  const templates = await client.listTemplates(options.fromPhoneNumber);
+  const template = templates.find((candidate) => candidate.name === options.templateName && candidate.language === options.templateLanguage);
+  if (!template) {
+    const available = templates.map((candidate) => `${candidate.name} (${candidate.language})`).join(', ') || 'none';
+    throw new TemplateChoiceError(`template ${options.templateName} (${options.templateLanguage}) is not an approved template of ${options.fromPhoneNumber}; available: ${available}`);
+  }
+  if (!isBroadcastCategory(template.category)) {
+    throw new TemplateChoiceError(`template ${template.name} (${template.language}) is ${template.category}; template broadcasts take ${broadcastCategories.join(' or ')} templates`);
+  }
+  const placeholders = bodyPlaceholderCount({
+    components: (template.components ?? []).map((component) => ({ type: String(component.type ?? ''), ...(typeof component.text === 'string' ? { text: component.text } : {}) })),
+  });
+  if (placeholders !== file.parameterCount) {
+    const plural = (count: number) => (count === 1 ? '' : 's');
+    throw new RecipientsFileError([
+      `line 1: template ${template.name} (${template.language}) has ${placeholders} body parameter${plural(placeholders)}; the file has ${file.parameterCount} param column${plural(file.parameterCount)} (param1 … paramN, one per parameter)`,
+    ]);
+  }
+
+  const plan = planRequests(options.fileContent, file.recipients, {
+    fromPhoneNumber: options.fromPhoneNumber,
+    templateName: template.name,
+    templateLanguage: template.language,
+    templateType: template.category,
+    broadcastName: options.broadcastName ?? basename(options.csvPath, extname(options.csvPath)),
+    ...(options.scheduledAt ? { scheduledAt: options.scheduledAt } : {}),
+  });
+  output.out(`${file.recipients.length} recipients in ${plan.length} request${plan.length === 1 ? '' : 's'} of up to 10,000; template ${template.name} (${template.language}, ${template.category})`);
+
+  const accepted: SendOutcome['accepted'] = [];
+  for (const request of plan) {
+    const answer = await client.sendTemplateBroadcast(request.body, request.idempotencyKey);
+    accepted.push({ ...answer, part: request.part, recipients: request.body.data.length });
+    output.out(`part ${request.part} of ${request.parts} (lines ${request.lines.first}-${request.lines.last}, ${request.body.data.length} recipient${request.body.data.length === 1 ? '' : 's'}): job ${answer.jobId}: ${answer.message}`);
+  }
+
+  const jobIds = accepted.map((answer) => answer.jobId);
+  if (options.scheduledAt || !options.wait) {
+    output.out(options.scheduledAt ? `scheduled for ${accepted[0]?.scheduledAt ?? options.scheduledAt}; follow with:` : 'not waiting; follow with:');
+    for (const jobId of jobIds) output.out(`  npm run broadcast -- report ${jobId} --out ${jobId}.csv`);
+    return { accepted, jobs: [] };
+  }
+
+  const bar = new SingleBar(
+    { format: 'delivering |{bar}| {percentage}% | {value}/{total} recipients | {states}', stream: output.progressStream, hideCursor: true },
+    Presets.shades_classic,
+  );
+  const total = accepted.reduce((sum, answer) => sum + answer.recipients, 0);
+  bar.start(total, 0, { states: 'starting' });
+  let jobs: JobStatus[];
+  try {
+    jobs = await followJobs(client, jobIds, {
+      pollIntervalMs: options.pollIntervalMs,
+      ...(output.sleep ? { sleep: output.sleep } : {}),
+      onProgress: (accounted, totalRecipients, states) => {
+        bar.setTotal(totalRecipients);
+        bar.update(accounted, { states: summarizeStates(states) });
+      },
+    });
+  } finally {
+    bar.stop();
+  }
+  for (const line of formatSummary(jobs)) output.out(line);
+  output.out(`per-recipient results: npm run broadcast -- report <jobId> --out results.csv (jobs: ${jobIds.join(', ')})`);
+  return { accepted, jobs };
+}
+
+/** `2 COMPLETED, 1 PROCESSING` */
+function summarizeStates(states: string[]): string {
+  const counts = new Map<string, number>();
+  for (const state of states) counts.set(state, (counts.get(state) ?? 0) + 1);
+  return [...counts].map(([state, count]) => `${count} ${state}`).join(', ');
+}
+
+export function printProblems(error: RecipientsFileError, output: Pick<CliOutput, 'err'>): void {
+  output.err(error.message);
+  for (const problem of error.problems.slice(0, problemsShown)) output.err(`  ${problem}`);
+  if (error.problems.length > problemsShown) output.err(`  … and ${error.problems.length - problemsShown} more`);
+}

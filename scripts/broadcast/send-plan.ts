@@ -1,0 +1,76 @@
+/**
+ * Turns a validated recipients file into the send-template-broadcast requests of one run: parts of
+ * up to 10,000 recipients (the contract's most per request), each with an Idempotency-Key derived
+ * from the file's bytes and the send's options, so running the same command again after a crash
+ * replays the service's first answers instead of sending anything twice.
+ */
+import { createHash } from 'node:crypto';
+import type { BroadcastRequest } from '../../client/broadcast-client';
+import type { CsvRecipient } from './recipients-csv';
+
+export const maxRecipientsPerRequest = 10_000;
+
+export interface SendOptions {
+  fromPhoneNumber: string;
+  templateName: string;
+  templateLanguage: string;
+  templateType: BroadcastRequest['templateType'];
+  /** ISO 8601 with an offset; the service fans the jobs out then. */
+  scheduledAt?: string;
+  broadcastName: string;
+}
+
+export type BroadcastRequestBody = BroadcastRequest;
+
+export interface PlannedRequest {
+  /** 1-based. */
+  part: number;
+  parts: number;
+  idempotencyKey: string;
+  /** Lines of the file this part covers (first and last recipient). */
+  lines: { first: number; last: number };
+  body: BroadcastRequestBody;
+}
+
+export function splitIntoParts<T>(items: readonly T[], size = maxRecipientsPerRequest): T[][] {
+  const parts: T[][] = [];
+  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
+  return parts;
+}
+
+/**
+ * The key of one part: a SHA-256 over the file's content and every option that changes what is
+ * sent (sender, template, language, schedule), then the part's position. The broadcast name is
+ * left out on purpose: the same file sent again under another name is refused by the service
+ * (422 IDEMPOTENCY_KEY_REUSED) rather than sent a second time.
+ */
+export function idempotencyKeyFor(fileContent: string | Buffer, options: Omit<SendOptions, 'broadcastName' | 'templateType'>, part: number, parts: number): string {
+  const fileHash = createHash('sha256').update(fileContent).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify({ v: 1, fileHash, from: options.fromPhoneNumber, template: options.templateName, language: options.templateLanguage, scheduledAt: options.scheduledAt ?? null }))
+    .digest('hex');
+  return `csv-${digest.slice(0, 40)}-part-${part}-of-${parts}`;
+}
+
+export function planRequests(fileContent: string | Buffer, recipients: readonly CsvRecipient[], options: SendOptions, size = maxRecipientsPerRequest): PlannedRequest[] {
+  const parts = splitIntoParts(recipients, size);
+  return parts.map((recipientsOfPart, index) => ({
+    part: index + 1,
+    parts: parts.length,
+    idempotencyKey: idempotencyKeyFor(fileContent, options, index + 1, parts.length),
+    lines: { first: recipientsOfPart[0]!.line, last: recipientsOfPart.at(-1)!.line },
+    body: {
+      broadcastName: parts.length === 1 ? options.broadcastName : `${options.broadcastName} (part ${index + 1} of ${parts.length})`,
+      fromPhoneNumber: options.fromPhoneNumber,
+      templateName: options.templateName,
+      templateLanguage: options.templateLanguage,
+      templateType: options.templateType,
+      ...(options.scheduledAt === undefined ? {} : { scheduledAt: options.scheduledAt }),
+      data: recipientsOfPart.map((recipient) => ({
+        countryCode: recipient.countryCode,
+        toPhoneNumber: recipient.toPhoneNumber,
+        ...(recipient.templateParams.length > 0 ? { templateParams: recipient.templateParams } : {}),
+      })),
+    },
+  }));
+}

@@ -1,0 +1,310 @@
+/**
+ * Success answers of each operation (status, JSON Schema, example) and each surface's error body.
+ * Where the contract or the handler fixes a shape it is written out; the rest (`data` of some
+ * broadcast reads, the /upstream pass-through answers, which are Meta's) is a permissive schema
+ * with an example. The integration suite checks every answer against these (test/support/openapi-conformance.ts).
+ */
+import type { SurfaceName } from '../../runtime-contract/route-manifest';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface SuccessResponse {
+  status: string;
+  description: string;
+  /** Absent: no body (204). */
+  content?: Record<string, { schema: JsonSchema; example?: unknown }>;
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
+}
+
+const str: JsonSchema = { type: 'string' };
+const int: JsonSchema = { type: 'integer' };
+const nullableString: JsonSchema = { type: ['string', 'null'] };
+const anyObject: JsonSchema = { type: 'object' };
+const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+});
+const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
+const json = (schema: JsonSchema, example?: unknown) => ({ 'application/json': example === undefined ? { schema } : { schema, example } });
+
+const broadcastEnvelope = (data: JsonSchema, statusCode?: number): JsonSchema =>
+  obj({
+    status: { const: true },
+    status_code: statusCode === undefined ? int : { const: statusCode },
+    message: str,
+    data,
+  });
+const envelopeExample = (statusCode: number, message: string, data: unknown) => ({ status: true, status_code: statusCode, message, data });
+const emptyObject: JsonSchema = { type: 'object', maxProperties: 0 };
+
+const jobIdHeader = {
+  'X-Broadcast-Job-Id': { description: 'The job of every accepted send (docs/BROADCAST.md): readable by the status and recipients endpoints.', schema: str },
+};
+
+const jobSummary: JsonSchema = { type: 'object', description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")' };
+const jobView = obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, totalChunks: int, summary: jobSummary }, ['jobId', 'status', 'totalRecipients', 'totalChunks']);
+const jobExample = { jobId: 'pub_01JD3X9Q7', status: 'PROCESSING', totalRecipients: 1001, chunkSize: 1000, totalChunks: 2 };
+
+const costSummary = obj({ total_contacts: int, failed_contacts: int, estimated_cost: { type: 'number' }, oldBalance: { type: 'number' }, newEstimatedBalance: { type: 'number' } });
+const earlierSendBody = broadcastEnvelope(obj({ status: { type: 'boolean' }, message: str, data: costSummary }), 200);
+const earlierExample = envelopeExample(200, 'Template message sent', {
+  status: true,
+  message: 'Template message sent',
+  data: { total_contacts: 1, failed_contacts: 0, estimated_cost: 0.05, oldBalance: 100, newEstimatedBalance: 99.95 },
+});
+
+const v1Envelope = (data: JsonSchema, list = false): JsonSchema =>
+  obj({
+    success: { const: true },
+    data: list ? arrayOf(data) : data,
+    meta: obj(list ? { page: int, pageSize: int, total: int } : { page: int, total: int }),
+  });
+const contact = obj({
+  id: { type: 'string', pattern: '^ct_' },
+  phoneNumber: str,
+  name: nullableString,
+  email: nullableString,
+  tags: arrayOf(str),
+  attributes: anyObject,
+  createdAt: str,
+  updatedAt: str,
+});
+const conversation = obj({
+  id: { type: 'string', pattern: '^cv_' },
+  contactId: str,
+  senderPhoneNumber: str,
+  status: str,
+  createdAt: str,
+  updatedAt: str,
+  closedAt: nullableString,
+  lastMessageAt: nullableString,
+  lastInboundAt: nullableString,
+});
+const optOut = obj({ phoneNumber: str, source: str, createdAt: str });
+const contactExample = {
+  id: 'ct_8f2k1',
+  phoneNumber: '491701234567',
+  name: 'Ada',
+  email: null,
+  tags: ['vip'],
+  attributes: {},
+  createdAt: '2026-03-01T09:00:00.000Z',
+  updatedAt: '2026-03-01T09:00:00.000Z',
+};
+
+const created = (status: '200' | '201', description: string, data: JsonSchema, example: unknown): SuccessResponse => ({
+  status,
+  description,
+  content: json(v1Envelope(data), { success: true, data: example, meta: { page: 1, total: 1 } }),
+});
+
+/** Success answers by `surface:operation`. */
+const successes: Readonly<Record<string, SuccessResponse[]>> = {
+  'broadcast:health': [
+    {
+      status: '200',
+      description: 'The service is available (no key, number or template is checked)',
+      content: json(obj({ status: { const: 'ok' }, timestamp: str, service: str, version: str, endpoints: anyObject }, ['status', 'timestamp', 'service', 'version']), {
+        status: 'ok',
+        timestamp: '2026-03-01T09:00:00.000Z',
+        service: 'whatsapp-broadcast-platform',
+        version: '2.0.0',
+      }),
+    },
+  ],
+  'broadcast:listPhoneNumbers': [
+    {
+      status: '200',
+      description: 'Sender numbers of the key’s organization (an empty list: no connected number)',
+      content: json(broadcastEnvelope(arrayOf(obj({ phone_number: str, waba_id: str, phone_number_id: str })), 200), envelopeExample(200, 'Phone numbers fetched successfully', [
+        { phone_number: '15550001111', waba_id: '102290129340398', phone_number_id: '106540352242922' },
+      ])),
+    },
+  ],
+  'broadcast:listTemplates': [
+    {
+      status: '200',
+      description: 'Approved templates of the sender',
+      content: json(
+        broadcastEnvelope(arrayOf({ ...obj({ name: str, status: str, category: str, language: str, components: arrayOf(anyObject) }, ['name', 'status', 'category', 'language']) }), 200),
+        envelopeExample(200, 'Templates fetched successfully', [
+          { name: 'order_update', status: 'APPROVED', category: 'UTILITY', language: 'en_US', components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} has shipped' }] },
+        ]),
+      ),
+    },
+  ],
+  'broadcast:sendTemplateBroadcast': [
+    {
+      status: '200',
+      description: '1 to 1,000 recipients: queued, no job to poll in the body (the header names it)',
+      headers: jobIdHeader,
+      content: json(broadcastEnvelope(emptyObject, 200), envelopeExample(200, 'Bulk broadcast queued for 2 recipients', {})),
+    },
+    {
+      status: '202',
+      description: '1,001 to 10,000 recipients (or a scheduled broadcast): a job in chunks of 1,000',
+      headers: jobIdHeader,
+      content: json(
+        broadcastEnvelope(obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, chunkSize: int, totalChunks: int }, ['jobId', 'status', 'totalRecipients', 'totalChunks']), 202),
+        envelopeExample(202, 'Broadcast accepted for background processing', jobExample),
+      ),
+    },
+  ],
+  'broadcast:getJobStatus': [
+    {
+      status: '200',
+      description: 'The job’s state and summary',
+      content: json(broadcastEnvelope(jobView, 200), envelopeExample(200, 'Job is PROCESSING', { ...jobExample, summary: { sent: 400, failed: 2, pending: 599 } })),
+    },
+  ],
+  'broadcast:listRecipients': [
+    {
+      status: '200',
+      description: 'Per-recipient results, a page at a time (JSON) or all of them (`format=csv`)',
+      content: {
+        ...json(broadcastEnvelope(anyObject, 200), envelopeExample(200, '1 recipients', { recipients: [{ phoneNumber: '491701234567', status: 'DELIVERED' }] })),
+        'text/csv': { schema: str },
+      },
+    },
+  ],
+  'broadcast:listBroadcasts': [
+    { status: '200', description: 'The organization’s broadcasts, newest first', content: json(broadcastEnvelope(anyObject, 200), envelopeExample(200, '1 broadcasts', { broadcasts: [jobExample] })) },
+  ],
+  'broadcast:sendFreeform': [
+    {
+      status: '200',
+      description: 'Queued (same answer for all eight types)',
+      headers: jobIdHeader,
+      content: json(broadcastEnvelope(emptyObject, 200), envelopeExample(200, 'Free-form text message queued for delivery', {})),
+    },
+  ],
+  'broadcast:cancelJob': [
+    { status: '200', description: 'The job, cancelled', content: json(broadcastEnvelope(jobView, 200), envelopeExample(200, 'Job is CANCELLED', { ...jobExample, status: 'CANCELLED', summary: {} })) },
+  ],
+  'broadcast:generateKey': [
+    {
+      status: '200',
+      description: 'A new API key for the sender (shown once)',
+      content: json(broadcastEnvelope(obj({ apiKey: str }), 200), envelopeExample(200, 'API key generated; store it now, it is not shown again', { apiKey: '<API_KEY>' })),
+    },
+  ],
+  'broadcast:registerWebhook': [
+    {
+      status: '201',
+      description: 'Registered; the signing secret is shown once',
+      content: json(broadcastEnvelope(anyObject, 201), envelopeExample(201, 'Webhook endpoint registered; store the secret now, it is not shown again', { id: 'wh_1', url: 'https://example.com/hooks', secret: '<SECRET>' })),
+    },
+  ],
+  'broadcast:listWebhooks': [
+    { status: '200', description: 'Registered endpoints', content: json(broadcastEnvelope(obj({ webhooks: arrayOf(anyObject) }), 200), envelopeExample(200, '0 webhook endpoint(s)', { webhooks: [] })) },
+  ],
+  'broadcast:deleteWebhook': [{ status: '200', description: 'Deleted', content: json(broadcastEnvelope(obj({ id: str }), 200), envelopeExample(200, 'Webhook endpoint deleted', { id: 'wh_1' })) }],
+  'broadcast:testWebhook': [
+    { status: '202', description: 'A test event queued for delivery', content: json(broadcastEnvelope(obj({ eventId: str }), 202), envelopeExample(202, 'Test event queued for delivery', { eventId: 'evt_1' })) },
+  ],
+  'broadcast:redeliverWebhook': [
+    { status: '202', description: 'Events queued for redelivery', content: json(broadcastEnvelope(obj({ queued: int }), 202), envelopeExample(202, '3 event(s) queued for redelivery', { queued: 3 })) },
+  ],
+  'broadcast:sendSingle': [{ status: '200', description: 'Sent, with its cost summary', content: json(earlierSendBody, earlierExample) }],
+  'broadcast:sendBulk': [{ status: '200', description: 'Sent (invalid numbers counted in failed_contacts), with the cost summary', content: json(earlierSendBody, earlierExample) }],
+  'organization:removeEmployeeBulk': [
+    {
+      status: '200',
+      description: 'Found users removed from the organization (partial success when some were not found)',
+      content: json(obj({ statusCode: { const: 200 }, status: { const: 'success' }, message: str, data: obj({ removedEmails: arrayOf(str), notFoundEmails: arrayOf(str) }) }), {
+        statusCode: 200,
+        status: 'success',
+        message: 'Employees removed successfully',
+        data: { removedEmails: ['ada@example.com'], notFoundEmails: [] },
+      }),
+    },
+  ],
+  'v1:listContacts': [{ status: '200', description: 'A page of contacts', content: json(v1Envelope(contact, true), { success: true, data: [contactExample], meta: { page: 1, pageSize: 20, total: 1 } }) }],
+  'v1:createContact': [created('201', 'Created', contact, contactExample)],
+  'v1:getContact': [created('200', 'The contact', contact, contactExample)],
+  'v1:listConversations': [{ status: '200', description: 'A page of conversations', content: json(v1Envelope(conversation, true)) }],
+  'v1:createConversation': [
+    { status: '201', description: 'Opened', content: json(v1Envelope(conversation)) },
+    { status: '200', description: 'The open conversation of this contact and sender already existed', content: json(v1Envelope(conversation)) },
+  ],
+  'v1:getConversation': [{ status: '200', description: 'The conversation', content: json(v1Envelope(conversation)) }],
+  'v1:updateConversation': [{ status: '200', description: 'Updated', content: json(v1Envelope(conversation)) }],
+  'v1:listOptOuts': [{ status: '200', description: 'A page of the suppression list', content: json(v1Envelope(optOut, true)) }],
+  'v1:createOptOut': [
+    created('201', 'Added to the suppression list', optOut, { phoneNumber: '491701234567', source: 'api', createdAt: '2026-03-01T09:00:00.000Z' }),
+    { status: '200', description: 'Already on the list', content: json(v1Envelope(optOut)) },
+  ],
+  'v1:deleteOptOut': [{ status: '204', description: 'Removed from the suppression list' }],
+  'webhooks:verifyMetaSubscription': [{ status: '200', description: 'The `hub.challenge`, echoed as text', content: { 'text/plain': { schema: str, example: '1158201444' } } }],
+  'webhooks:receiveMetaEvents': [{ status: '200', description: 'Stored for processing', content: json(obj({ received: { const: true } }), { received: true }) }],
+};
+
+/** /upstream answers are Meta's Graph answers passed through (their status and body). */
+const upstreamSuccess = (binary: boolean): SuccessResponse[] => [
+  binary
+    ? { status: '200', description: 'The media file', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+    : {
+        status: '2XX',
+        description: 'The Graph API’s answer, passed through (docs/UPSTREAM-WRAPPER.md)',
+        content: json(anyObject, { data: [], paging: { cursors: { before: 'QVFI', after: 'QVFI' } } }),
+      },
+];
+
+export function successResponsesOf(surface: SurfaceName, operation: string, binaryResponse: boolean): SuccessResponse[] {
+  if (surface === 'upstream') return upstreamSuccess(binaryResponse);
+  const found = successes[`${surface}:${operation}`];
+  if (!found) throw new Error(`OpenAPI: no success response described for ${surface}:${operation} (shared/openapi/response-schemas.ts)`);
+  return found;
+}
+
+const retryAfterSeconds: JsonSchema = { type: 'integer', minimum: 0, description: 'Seconds until the request would be admitted (429 of the application)' };
+
+/**
+ * Each surface's error body (shared/http/surface-responses.ts `errorBody`, and the gateway's answers
+ * in route-manifest.ts): written loosely enough for both, strictly on what clients parse.
+ */
+export const errorBodySchemas: Readonly<Record<SurfaceName, JsonSchema>> = {
+  broadcast: {
+    type: 'object',
+    required: ['status', 'status_code', 'message'],
+    properties: {
+      status: { const: false },
+      status_code: int,
+      statusCode: int,
+      message: str,
+      requestId: str,
+      timestamp: str,
+      path: str,
+      method: str,
+      retryAfterSeconds,
+      data: { type: 'object', properties: { error: { type: 'object', required: ['message'], properties: { code: str, message: str, retryAfterSeconds } } } },
+    },
+  },
+  organization: {
+    type: 'object',
+    required: ['statusCode', 'status', 'message', 'data'],
+    properties: {
+      statusCode: int,
+      status: { const: 'error' },
+      message: str,
+      retryAfterSeconds,
+      data: { oneOf: [{ type: 'object', required: ['error'], properties: { error: obj({ message: str }) } }, { type: 'array', maxItems: 0 }] },
+    },
+  },
+  v1: { type: 'object', required: ['success', 'error'], properties: { success: { const: false }, error: obj({ code: str, message: str }), retryAfterSeconds } },
+  upstream: {
+    type: 'object',
+    required: ['status', 'message', 'error'],
+    properties: {
+      status: { const: false },
+      message: str,
+      retryAfterSeconds,
+      error: { type: 'object', required: ['message', 'type', 'code'], properties: { message: str, type: str, code: int, error_subcode: int, fbtrace_id: str } },
+    },
+  },
+  webhooks: { type: 'object', required: ['error'], properties: { error: obj({ code: str, message: str, requestId: str }, ['code', 'message']) } },
+};
+
+/** API Gateway's own answers when the function fails or times out (`{"message": …}`, every surface). */
+export const gatewayFailureSchema: JsonSchema = obj({ message: str });

@@ -1,0 +1,111 @@
+/**
+ * `npm run broadcast` against the local runtime in-process, configured only by its demo.json as a
+ * user's would be: a CSV of 1,200 rows is validated, sent, followed to the end and summarised; the
+ * same command again sends nothing (the Idempotency-Keys replay the first answers); the report
+ * exports every recipient.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import { broadcastCli } from '../../../scripts/broadcast-cli';
+import type { CliOutput } from '../../../scripts/broadcast/send-command';
+import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+
+jest.setTimeout(240_000);
+
+let runtime: TestRuntime;
+let workDirectory: string;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  workDirectory = mkdtempSync(join(tmpdir(), 'broadcast-cli-it-'));
+}, 120_000);
+afterAll(async () => {
+  await runtime?.close();
+});
+
+function capture(): CliOutput & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (line) => stdout.push(line), err: (line) => stderr.push(line), progressStream: new PassThrough() };
+}
+
+const run = async (argv: string[]) => {
+  const output = capture();
+  const code = await broadcastCli([...argv, '--demo-file', join(runtime.dataDirectory, 'demo.json')], output, {}, workDirectory);
+  return { code, ...output };
+};
+
+const sendArgs = (csv: string) => ['send', '--csv', csv, '--from', runtime.demo.phoneNumbers[0]!, '--template', 'order_update', '--language', 'en_US', '--poll-interval-ms', '500'];
+
+describe('npm run broadcast against the local runtime', () => {
+  const rows = 1200;
+  let jobId: string;
+
+  it('sends a CSV of 1,200 rows as one job, follows it to COMPLETED and prints the summary', async () => {
+    // Half the rows with the full number in one column would need another file; this one uses the split columns.
+    const lines = ['countryCode,toPhoneNumber,param1,param2', ...Array.from({ length: rows }, (_, index) => `91,${9100000000 + index},Customer ${index},A-${index}`)];
+    writeFileSync(join(workDirectory, 'march.csv'), `${lines.join('\n')}\n`);
+    const before = runtime.sandbox!.acceptedMessages().length;
+
+    const result = await run(sendArgs('march.csv'));
+
+    expect(result.stderr.filter((line) => !line.startsWith('broadcast API '))).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(result.stdout[0]).toBe('1200 recipients in 1 request of up to 10,000; template order_update (en_US, UTILITY)');
+    const accepted = /^part 1 of 1 \(lines 2-1201, 1200 recipients\): job (pub_\S+): /.exec(result.stdout[1]!);
+    expect(accepted).not.toBeNull();
+    jobId = accepted![1]!;
+    expect(result.stdout).toContainEqual(expect.stringMatching(new RegExp(`^${jobId}  COMPLETED  1200 recipients: sent 1200, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0$`)));
+    expect(result.stdout).toContainEqual('overall  1 job  1200 recipients: sent 1200, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0');
+    expect(runtime.sandbox!.acceptedMessages().length - before).toBe(rows);
+    const first = runtime.sandbox!.acceptedMessages().slice(before).find((message) => JSON.stringify(message).includes('919100000007'));
+    expect(JSON.stringify(first)).toContain('Customer 7');
+  });
+
+  it('sends nothing when the same file is sent again: the same job answers, the sandbox count is unchanged', async () => {
+    const before = runtime.sandbox!.acceptedMessages().length;
+    const result = await run(sendArgs('march.csv'));
+    expect(result.code).toBe(0);
+    expect(result.stdout[1]).toMatch(new RegExp(`^part 1 of 1 \\(lines 2-1201, 1200 recipients\\): job ${jobId}: `));
+    expect(result.stdout).toContainEqual(expect.stringMatching(new RegExp(`^${jobId}  COMPLETED  1200 recipients: sent 1200`)));
+    // Give any (wrongly) queued chunk time to reach the sandbox before counting.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(runtime.sandbox!.acceptedMessages().length).toBe(before);
+  });
+
+  it('exports every recipient of the job with its status to --out', async () => {
+    const result = await run(['report', jobId, '--out', 'results.csv']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toEqual([`1200 recipients of ${jobId} (COMPLETED) written to ${join(workDirectory, 'results.csv')}`]);
+    const records = parse(readFileSync(join(workDirectory, 'results.csv')), { columns: true }) as Array<Record<string, string>>;
+    expect(records).toHaveLength(rows);
+    expect(new Set(records.map((record) => `${record.countryCode}${record.toPhoneNumber}`)).size).toBe(rows);
+    expect(records.every((record) => record.status === 'SENT' && record.messageId!.length > 0)).toBe(true);
+    expect(records[0]).toMatchObject({ countryCode: '91', toPhoneNumber: '9100000000' });
+  });
+
+  it('refuses a file with a bad row, naming its line and rule, and sends nothing', async () => {
+    writeFileSync(join(workDirectory, 'bad.csv'), 'phone,param1,param2\n+91 98765 43210,Ada,A-1\n+91 98765-4321O,Bob,B-2\n');
+    const before = runtime.sandbox!.acceptedMessages().length;
+    const result = await run(sendArgs('bad.csv'));
+    expect(result.code).toBe(1);
+    expect(result.stderr.filter((line) => !line.startsWith('broadcast API '))).toEqual([
+      '1 problem in the recipients file; nothing was sent',
+      '  line 3: phone must be a full international number: digits, optionally a leading + and spaces or hyphens',
+    ]);
+    expect(runtime.sandbox!.acceptedMessages().length).toBe(before);
+  });
+
+  it('refuses a file whose parameter columns do not match the template body', async () => {
+    writeFileSync(join(workDirectory, 'one-param.csv'), 'phone,param1\n+44 7700 900123,Ada\n');
+    const result = await run(sendArgs('one-param.csv'));
+    expect(result.code).toBe(1);
+    expect(result.stderr.filter((line) => !line.startsWith('broadcast API '))).toEqual([
+      '1 problem in the recipients file; nothing was sent',
+      '  line 1: template order_update (en_US) has 2 body parameters; the file has 1 param column (param1 … paramN, one per parameter)',
+    ]);
+  });
+});

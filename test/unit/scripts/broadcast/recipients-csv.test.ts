@@ -1,0 +1,88 @@
+import { parseRecipientsCsv } from '../../../../scripts/broadcast/recipients-csv';
+import { RecipientsFileError } from '../../../../scripts/broadcast/errors';
+
+function problemsOf(csv: string): string[] {
+  try {
+    parseRecipientsCsv(csv);
+  } catch (error) {
+    if (error instanceof RecipientsFileError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the file to be refused');
+}
+
+describe('parseRecipientsCsv', () => {
+  it('reads countryCode/toPhoneNumber rows with their parameters in order, with the line of each', () => {
+    const file = parseRecipientsCsv('countryCode,toPhoneNumber,param1,param2\n91,9876543210,Ada,A-17\n\n44,7700900123,"Grace, H.",B-2\n');
+    expect(file).toEqual({
+      parameterCount: 2,
+      recipients: [
+        { line: 2, countryCode: '91', toPhoneNumber: '9876543210', templateParams: ['Ada', 'A-17'] },
+        { line: 4, countryCode: '44', toPhoneNumber: '7700900123', templateParams: ['Grace, H.', 'B-2'] },
+      ],
+    });
+  });
+
+  it('splits a phone column into country code and national number, as people write international numbers', () => {
+    const file = parseRecipientsCsv('\uFEFFphone,param1\n+44 7700 900123,Ada\n0049-1512-3456789,Bob\n919876543210,Cy\n15550100003,Di\n');
+    expect(file.recipients.map(({ countryCode, toPhoneNumber }) => [countryCode, toPhoneNumber])).toEqual([
+      ['44', '7700900123'],
+      ['49', '15123456789'],
+      ['91', '9876543210'],
+      ['1', '5550100003'],
+    ]);
+  });
+
+  it('reads a spreadsheet export with CRLF line ends and a byte-order mark', () => {
+    const file = parseRecipientsCsv('\uFEFFcountryCode,toPhoneNumber\r\n44,7700900123\r\n91,9876543210\r\n');
+    expect(file).toEqual({
+      parameterCount: 0,
+      recipients: [
+        { line: 2, countryCode: '44', toPhoneNumber: '7700900123', templateParams: [] },
+        { line: 3, countryCode: '91', toPhoneNumber: '9876543210', templateParams: [] },
+      ],
+    });
+  });
+
+  it('reports every bad row by line number with the rule, and keeps no recipient', () => {
+    const csv = [
+      'countryCode,toPhoneNumber,param1',
+      '91,9876543210,Ada', // 2 fine
+      '+91,9876543211,Bob', // 3
+      '91,98765 43212,Cy', // 4
+      '91,9876543213', // 5
+      '91,9876543214,', // 6
+      '91,09876543210,Eve', // 7: duplicate of line 2 once the trunk 0 is dropped
+      '91,1234567890123456,Fay', // 8
+    ].join('\n');
+    expect(problemsOf(csv)).toEqual([
+      'line 3: countryCode must be 1 to 3 digits (no +)',
+      'line 4: toPhoneNumber must be digits only (no +, spaces or punctuation)',
+      'line 5: 2 fields, the header has 3',
+      'line 6: param1 must not be empty',
+      'line 7: duplicates line 2 (the same number)',
+      'line 8: countryCode + toPhoneNumber must be at most 15 digits (E.164)',
+    ]);
+  });
+
+  it('names bad phone values by line', () => {
+    expect(problemsOf('phone\n+44 7700 900123\n+0 123 456\n44-77OO\n+1234567890123456\n')).toEqual([
+      'line 3: phone must start with a country calling code (e.g. +44 7700 900123)',
+      'line 4: phone must be a full international number: digits, optionally a leading + and spaces or hyphens',
+      'line 5: phone must be at most 15 digits with the country code (E.164)',
+    ]);
+  });
+
+  it('refuses headers it cannot read, naming the rule', () => {
+    expect(problemsOf('countryCode,param1\n91,Ada\n')).toEqual(['line 1: column toPhoneNumber is missing (countryCode and toPhoneNumber go together)']);
+    expect(problemsOf('phone,countryCode,toPhoneNumber\n1,2,3\n')).toEqual(['line 1: use either a phone column or countryCode and toPhoneNumber columns, not both']);
+    expect(problemsOf('phone,param2\n447700900123,x\n')).toEqual(['line 1: param2 without param1 (parameters are param1 … paramN, none left out)']);
+    expect(problemsOf('phone,parm1\n447700900123,x\n')).toEqual(['line 1: unknown column "parm1" (expected countryCode and toPhoneNumber, or phone; then param1 … paramN)']);
+    expect(problemsOf('name\nAda\n')).toEqual([
+      'line 1: unknown column "name" (expected countryCode and toPhoneNumber, or phone; then param1 … paramN)',
+      'line 1: no recipient column (expected countryCode and toPhoneNumber, or phone)']);
+    expect(problemsOf('')).toEqual(['the file is empty (expected a header row and one row per recipient)']);
+    expect(problemsOf('phone,param1\n')).toEqual(['the file has a header row but no recipients']);
+    expect(problemsOf('phone\n"447700900123\n')[0]).toMatch(/^the file is not valid CSV: Quote Not Closed/);
+  });
+});

@@ -1,0 +1,107 @@
+import { PassThrough } from 'node:stream';
+import type { BroadcastClient, BroadcastRequest, JobStatus } from '../../../../client/broadcast-client';
+import { followJobs, formatSummary } from '../../../../scripts/broadcast/job-progress';
+import { sendCommand } from '../../../../scripts/broadcast/send-command';
+import { TemplateChoiceError } from '../../../../scripts/broadcast/errors';
+
+const job = (jobId: string, total: number, pending: number, status: string, extra: Record<string, unknown> = {}): JobStatus => ({
+  jobId, status, totalRecipients: total, totalChunks: Math.ceil(total / 1000),
+  summary: { sent: total - pending, failed: 0, unknown: 0, pending, chunksDone: 0, chunksTotal: 1, ...extra },
+});
+
+/** A fake API: templates of the demo, accepts every send, each job finishes after `pollsToFinish` status reads. */
+function fakeClient(pollsToFinish = 2) {
+  const sends: Array<{ body: BroadcastRequest; key: string }> = [];
+  const reads = new Map<string, number>();
+  const client = {
+    listTemplates: async () => [
+      { name: 'order_update', language: 'en_US', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' }] },
+    ],
+    sendTemplateBroadcast: async (body: BroadcastRequest, key: string) => {
+      sends.push({ body, key });
+      return { httpStatus: 202, jobId: `pub_${sends.length}`, message: 'Broadcast accepted' };
+    },
+    jobStatus: async (jobId: string) => {
+      const count = (reads.get(jobId) ?? 0) + 1;
+      reads.set(jobId, count);
+      const total = sends[Number(jobId.slice(4)) - 1]!.body.data.length;
+      return count >= pollsToFinish ? job(jobId, total, 0, 'COMPLETED') : job(jobId, total, total, 'QUEUED_FOR_PROCESSING');
+    },
+    recipientsCsv: async () => '',
+  } satisfies BroadcastClient;
+  return { client, sends, reads };
+}
+
+const csvOf = (rows: number) =>
+  Buffer.from(`countryCode,toPhoneNumber,param1,param2\n${Array.from({ length: rows }, (_, index) => `91,${9000000000 + index},N${index},O${index}`).join('\n')}\n`);
+
+function output() {
+  const out: string[] = [];
+  return { out, output: { out: (line: string) => out.push(line), err: (line: string) => out.push(`ERR ${line}`), progressStream: new PassThrough(), sleep: async () => undefined } };
+}
+
+const options = (fileContent: Buffer) => ({ csvPath: '/data/march.csv', fileContent, fromPhoneNumber: '15550100001', templateName: 'order_update', templateLanguage: 'en_US', wait: true, pollIntervalMs: 0 });
+
+describe('sendCommand', () => {
+  it('sends 10,001 rows as two keyed requests with the template category, follows both jobs and prints the summary', async () => {
+    const { client, sends } = fakeClient();
+    const { out, output: sink } = output();
+    const outcome = await sendCommand(client, options(csvOf(10_001)), sink);
+    expect(sends.map(({ body }) => [body.broadcastName, body.templateType, body.data.length])).toEqual([
+      ['march (part 1 of 2)', 'UTILITY', 10_000],
+      ['march (part 2 of 2)', 'UTILITY', 1],
+    ]);
+    expect(sends[1]!.body.data[0]).toEqual({ countryCode: '91', toPhoneNumber: '9000010000', templateParams: ['N10000', 'O10000'] });
+    expect(sends.map(({ key }) => key)).toEqual([expect.stringMatching(/-part-1-of-2$/), expect.stringMatching(/-part-2-of-2$/)]);
+    expect(outcome.jobs.map((state) => state.status)).toEqual(['COMPLETED', 'COMPLETED']);
+    expect(out).toContain('part 2 of 2 (lines 10002-10002, 1 recipient): job pub_2: Broadcast accepted');
+    expect(out).toContain('overall  2 jobs  10001 recipients: sent 10001, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0');
+  });
+
+  it('the same file gives the same keys on a second run', async () => {
+    const first = fakeClient();
+    const second = fakeClient();
+    await sendCommand(first.client, options(csvOf(3)), output().output);
+    await sendCommand(second.client, { ...options(csvOf(3)), csvPath: '/elsewhere/renamed.csv' }, output().output);
+    expect(second.sends.map(({ key }) => key)).toEqual(first.sends.map(({ key }) => key));
+  });
+
+  it('refuses a template the sender does not have, listing the available ones, and sends nothing', async () => {
+    const { client, sends } = fakeClient();
+    await expect(sendCommand(client, { ...options(csvOf(3)), templateName: 'spring_sale', templateLanguage: 'en' }, output().output)).rejects.toThrow(
+      new TemplateChoiceError('template spring_sale (en) is not an approved template of 15550100001; available: order_update (en_US)'),
+    );
+    expect(sends).toEqual([]);
+  });
+
+  it('does not follow scheduled jobs: it prints how to report on them', async () => {
+    const { client, reads } = fakeClient();
+    const { out, output: sink } = output();
+    await sendCommand(client, { ...options(csvOf(2)), scheduledAt: '2026-03-01T09:00:00Z' }, sink);
+    expect(reads.size).toBe(0);
+    expect(out.slice(-2)).toEqual(['scheduled for 2026-03-01T09:00:00Z; follow with:', '  npm run broadcast -- report pub_1 --out pub_1.csv']);
+  });
+});
+
+describe('followJobs', () => {
+  it('polls only unfinished jobs until every one is terminal, reporting accounted-for recipients', async () => {
+    const states: Record<string, JobStatus[]> = {
+      pub_a: [job('pub_a', 10, 10, 'QUEUED_FOR_PROCESSING'), job('pub_a', 10, 4, 'PROCESSING'), job('pub_a', 10, 0, 'COMPLETED_WITH_FAILURES', { sent: 9, failed: 1 })],
+      pub_b: [job('pub_b', 5, 0, 'COMPLETED')],
+    };
+    const polled: string[] = [];
+    const progress: number[] = [];
+    const final = await followJobs({ jobStatus: async (jobId) => (polled.push(jobId), states[jobId]!.shift()!) }, ['pub_a', 'pub_b'], {
+      pollIntervalMs: 0,
+      sleep: async () => undefined,
+      onProgress: (accounted) => progress.push(accounted),
+    });
+    expect(polled).toEqual(['pub_a', 'pub_b', 'pub_a', 'pub_a']);
+    expect(progress).toEqual([5, 11, 15]);
+    expect(formatSummary(final)).toEqual([
+      'pub_a  COMPLETED_WITH_FAILURES  10 recipients: sent 9, delivered 0, read 0, failed 1, unknown 0, unconfirmed 0, cancelled 0, pending 0',
+      'pub_b  COMPLETED  5 recipients: sent 5, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0',
+      'overall  2 jobs  15 recipients: sent 14, delivered 0, read 0, failed 1, unknown 0, unconfirmed 0, cancelled 0, pending 0',
+    ]);
+  });
+});
