@@ -10,11 +10,11 @@
  *
  * Pure data: no CDK or AWS SDK imports, so Lambdas and the local runtime can load it.
  */
-import type { HttpMethod } from './http-types';
+import type { HttpMethod, SurfaceName } from './http-types';
 import { errorBody } from '../shared/http/surface-responses';
 
 /** Each surface is its own REST API whose single stage name is the first path segment. */
-export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks';
+export type { SurfaceName } from './http-types';
 
 /** Auth kinds proven by a stored credential of an organization (the caller is that organization). */
 export type CredentialAuthKind = Exclude<AuthKind, 'none' | 'meta-signature'>;

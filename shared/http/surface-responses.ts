@@ -2,7 +2,7 @@
  * Each API surface has its own body shape, fixed by the contract. Operations build success
  * bodies with these helpers; the error middleware builds failures with `errorBody`.
  */
-import type { SurfaceName } from '../../runtime-contract/route-manifest';
+import type { SurfaceName } from '../../runtime-contract/http-types';
 
 /** Broadcast envelope: `status`, `status_code`, `message`, `data`. */
 export const broadcastEnvelope = (statusCode: number, message: string, data: unknown = {}) => ({
