@@ -13,7 +13,7 @@
 import type { HttpMethod } from './http-types';
 
 /** Each surface is its own REST API whose single stage name is the first path segment. */
-export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks';
+export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks' | 'docs';
 
 /** Auth kinds proven by a stored credential of an organization (the caller is that organization). */
 export type CredentialAuthKind = Exclude<AuthKind, 'none' | 'meta-signature'>;
@@ -55,7 +55,9 @@ export type EndpointGroup =
   /** Meta's webhooks: verification handshake and signed event batches stored to the metaEvents queue. */
   | 'meta-webhook'
   /** Customer webhook endpoints: register, list, delete, test, redeliver (docs/CUSTOMER-WEBHOOKS.md). */
-  | 'broadcast-webhooks';
+  | 'broadcast-webhooks'
+  /** The API reference: the generated OpenAPI document and the rendered page (docs/API-REFERENCE.md). */
+  | 'docs';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -221,6 +223,19 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
       REQUEST_TOO_LARGE: webhooksGatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
     },
   },
+  /** The API reference (docs/API-REFERENCE.md): public, no key; refusals in the webhook surface's plain shape. */
+  docs: {
+    stage: 'docs',
+    basePath: '',
+    description: 'API reference: the OpenAPI document and the rendered page',
+    gatewayResponses: {
+      API_KEY: webhooksGatewayError(403, 'FORBIDDEN', 'Forbidden'),
+      THROTTLED: webhooksGatewayError(429, 'THROTTLED', 'Too many requests', retryAfterOneSecond),
+      QUOTA_EXCEEDED: webhooksGatewayError(429, 'QUOTA_EXCEEDED', 'Request quota exceeded', retryAfterOneSecond),
+      MISSING_AUTHENTICATION_TOKEN: webhooksGatewayError(404, 'NOT_FOUND', 'Route not found'),
+      REQUEST_TOO_LARGE: webhooksGatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
+    },
+  },
 };
 
 /** API Gateway REST APIs accept at most 10 MB of request payload. */
@@ -344,6 +359,10 @@ export const serviceRoutes: readonly RouteDefinition[] = [
     rateLimit: 'none',
     body: 'raw',
   },
+  // The API reference (docs/API-REFERENCE.md): /docs (the page), /docs/openapi.json, /docs/assets/<renderer file>.
+  { surface: 'docs', method: 'GET', path: '/', group: 'docs', operation: 'docsPage', auth: 'none', rateLimit: 'none' },
+  { surface: 'docs', method: 'GET', path: '/openapi.json', group: 'docs', operation: 'openApiDocument', auth: 'none', rateLimit: 'none' },
+  { surface: 'docs', method: 'GET', path: '/assets/{file}', group: 'docs', operation: 'docsAsset', auth: 'none', rateLimit: 'none' },
 ];
 
 /** Path of a route inside its REST API (what API Gateway reports as `event.resource`). */

@@ -204,7 +204,11 @@ function errorStatuses(surface: SurfaceName): Map<number, Set<string>> {
   return statuses;
 }
 
-const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } };
+/**
+ * The application's 429 (its exact wait) and the gateway's (one second) carry it, and so do store-fault
+ * 503s; Meta's own 429 passed through by /upstream (UPSTREAM_RATE_LIMITED) does not, hence optional there.
+ */
+const retryAfterHeader = (required: boolean) => ({ 'Retry-After': { description: 'Seconds to wait before retrying.', required, schema: { type: 'integer', minimum: 0 } } });
 
 function errorResponsesOf(route: RouteDefinition): Record<string, Record<string, unknown>> {
   const responses: Record<string, Record<string, unknown>> = {};
@@ -217,7 +221,7 @@ function errorResponsesOf(route: RouteDefinition): Record<string, Record<string,
     const schema = status === 502 ? { anyOf: [bodyRef, { $ref: '#/components/schemas/GatewayFailure' }] } : bodyRef;
     responses[String(status)] = {
       description: `Codes: ${[...codes].join(', ')}`,
-      ...(status === 429 || status === 503 ? { headers: retryAfterHeader } : {}),
+      ...(status === 429 || status === 503 ? { headers: retryAfterHeader(status === 429 && route.surface !== 'upstream') } : {}),
       content: { 'application/json': { schema, example } },
     };
   }
