@@ -292,9 +292,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     },
     servers: [
       {
-        url: '{origin}',
-        description: 'The local gateway (npm start), or a custom domain mapping every surface’s stage; on AWS without one, each surface has its own host (stack outputs `<Surface>ApiUrl`).',
-        variables: { origin: { default: 'http://localhost:3000' } },
+        url: '/',
+        description:
+          'The origin serving this document: the local gateway (npm start) or a custom domain mapping every surface’s stage. On AWS without one, each surface has its own host (stack outputs `<Surface>ApiUrl`, stage included).',
       },
     ],
     tags: [...tags].map(([name, description]) => ({ name, description })),

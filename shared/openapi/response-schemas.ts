@@ -180,7 +180,11 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     },
   ],
   'broadcast:cancelJob': [
-    { status: '200', description: 'The job, cancelled', content: json(broadcastEnvelope(jobView, 200), envelopeExample(200, 'Job is CANCELLED', { ...jobExample, status: 'CANCELLED', summary: {} })) },
+    {
+      status: '200',
+      description: 'The job, cancelled: its id, status and summary',
+      content: json(broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200), envelopeExample(200, 'Job is CANCELLED', { jobId: jobExample.jobId, status: 'CANCELLED', summary: { sent: 23, pending: 977 } })),
+    },
   ],
   'broadcast:generateKey': [
     {
