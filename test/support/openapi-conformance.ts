@@ -71,6 +71,16 @@ function validatorFor(key: string, schema: unknown): ValidateFunction {
   return validate;
 }
 
+/** A response object, its `$ref` (`#/components/responses/…`) followed. */
+const resolved = (response: Record<string, unknown>): Record<string, unknown> => {
+  const ref = response.$ref;
+  if (typeof ref !== 'string') return response;
+  const name = ref.replace('#/components/responses/', '');
+  const target = (openApiDocument().components.responses as Record<string, Record<string, unknown>> | undefined)?.[name];
+  if (!target) throw new Error(`unresolvable response reference ${ref}`);
+  return target;
+};
+
 const mediaTypeOf = (contentType: string | null): string | undefined => contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
 
 /** Problems of one answer against the document (empty: it conforms, or no operation documents its route). */
@@ -81,7 +91,10 @@ export function checkAnswer(answer: { method: string; path: string; status: numb
   const status = String(answer.status);
   const responseKey = [status, `${status[0]}XX`, 'default'].find((key) => key in operation.responses);
   if (!responseKey) return [`status ${status} is not documented for ${answer.method} ${template}`];
-  const response = operation.responses[responseKey] as { content?: Record<string, { schema: unknown }>; headers?: Record<string, { required?: boolean }> };
+  const response = resolved(operation.responses[responseKey] as Record<string, unknown>) as {
+    content?: Record<string, { schema: unknown }>;
+    headers?: Record<string, { required?: boolean }>;
+  };
   const problems: string[] = [];
   for (const [name, header] of Object.entries(response.headers ?? {})) {
     if (header.required && !answer.headers.has(name)) problems.push(`header ${name} is required by ${answer.method} ${template} ${responseKey}`);

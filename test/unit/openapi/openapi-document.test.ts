@@ -52,11 +52,17 @@ describe('the generated OpenAPI document', () => {
   });
 
   it('lists every status of the error table in each surface’s error body, with Retry-After on 429', () => {
+    const responses = document.components.responses as Record<string, Record<string, any>>;
     const status = operationOf('GET', '/prod/api/v2/broadcast/public/status/{jobId}');
-    for (const answer of errorAnswers) expect(String(status.responses[String(answer.statusCode)]?.description)).toContain(answer.code);
-    expect(status.responses['429']!.headers).toEqual({ 'Retry-After': expect.objectContaining({ required: true }) });
-    expect(jsonSchemaOf(status.responses['404']!.content)).toEqual({ $ref: '#/components/schemas/broadcastError' });
-    expect(jsonSchemaOf(operationOf('GET', '/v1/contacts').responses['404']!.content)).toEqual({ $ref: '#/components/schemas/v1Error' });
+    for (const answer of errorAnswers) {
+      expect(status.responses[String(answer.statusCode)]).toEqual({ $ref: `#/components/responses/broadcast${answer.statusCode}` });
+      expect(String(responses[`broadcast${answer.statusCode}`]!.description)).toContain(answer.code);
+    }
+    expect(responses.broadcast429!.headers).toEqual({ 'Retry-After': expect.objectContaining({ required: true }) });
+    expect(responses.upstream429!.headers).toEqual({ 'Retry-After': expect.objectContaining({ required: false }) });
+    expect(jsonSchemaOf(responses.broadcast404!.content)).toEqual({ $ref: '#/components/schemas/broadcastError' });
+    expect(jsonSchemaOf(responses.v1404!.content)).toEqual({ $ref: '#/components/schemas/v1Error' });
+    expect(responses.v1404!.content['application/json'].example).toEqual({ success: false, error: { code: expect.any(String), message: expect.any(String) } });
     expect(Object.keys(document.components.schemas as object)).toEqual(expect.arrayContaining(Object.keys(surfaces).map((surface) => `${surface}Error`)));
   });
 
