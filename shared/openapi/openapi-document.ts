@@ -24,7 +24,7 @@ import {
 import { upstreamRoutes, type UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { errorAnswers, genericServerError } from '../http/error-responses';
 import { errorBody } from '../http/surface-responses';
-import { requestSchemas } from './request-schemas';
+import { requestExamples, requestSchemas } from './request-schemas';
 import { errorBodySchemas, gatewayFailureSchema, successResponsesOf, type JsonSchema } from './response-schemas';
 
 export interface OpenApiDocument {
@@ -186,8 +186,18 @@ function requestBodyOf(route: RouteDefinition, upstream: UpstreamRouteSpec | und
       content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'], additionalProperties: true } } },
     };
   }
-  const schema = requestSchemas[`${route.surface}:${route.operation}`]?.body;
-  return { required: true, content: { 'application/json': { schema: schema ? jsonSchemaOf(schema) : upstream ? upstreamBodySchema(upstream) : { type: 'object' } } } };
+  const key = `${route.surface}:${route.operation}`;
+  const schema = requestSchemas[key]?.body;
+  const example = requestExamples[key];
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema: schema ? jsonSchemaOf(schema) : upstream ? upstreamBodySchema(upstream) : { type: 'object' },
+        ...(example === undefined ? {} : { example }),
+      },
+    },
+  };
 }
 
 /** Every status the error table and the gateway can answer, with the client codes it carries. */

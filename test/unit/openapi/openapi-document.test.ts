@@ -2,6 +2,8 @@ import { routes } from '../../../runtime-contract/all-routes';
 import { publicPath, surfaces } from '../../../runtime-contract/route-manifest';
 import { errorAnswers } from '../../../shared/http/error-responses';
 import { buildOpenApiDocument, type OpenApiOperation } from '../../../shared/openapi/openapi-document';
+import * as v from 'valibot';
+import { requestExamples, requestSchemas } from '../../../shared/openapi/request-schemas';
 import { checkAnswer } from '../../support/openapi-conformance';
 import { validateOpenApiDocument } from '../../support/openapi-validator';
 
@@ -42,6 +44,18 @@ describe('the generated OpenAPI document', () => {
     ]);
     const freeform = jsonSchemaOf((operationOf('POST', '/prod/api/v2/broadcast/public/send-freeform').requestBody as { content: unknown }).content);
     expect(freeform.anyOf ?? freeform.oneOf).toBeDefined();
+  });
+
+  it('shows request examples the handlers’ own schemas accept', () => {
+    expect(Object.keys(requestExamples).length).toBeGreaterThan(5);
+    for (const [key, example] of Object.entries(requestExamples)) {
+      const schema = requestSchemas[key]?.body;
+      if (!schema) throw new Error(`example without a body schema: ${key}`);
+      const result = v.safeParse(schema, example);
+      expect({ key, issues: result.issues?.map((issue) => issue.message) }).toEqual({ key, issues: undefined });
+    }
+    const send = operationOf('POST', '/prod/api/v2/broadcast/public/send-template-broadcast');
+    expect((send.requestBody as any).content['application/json'].example).toBe(requestExamples['broadcast:sendTemplateBroadcast']);
   });
 
   it('takes /upstream parameters and the Graph call from the upstream route table', () => {
