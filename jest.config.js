@@ -18,7 +18,13 @@ module.exports = {
   coverageThreshold: { global: { statements: 69, branches: 58, functions: 64, lines: 70 } },
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // Every answer of runtime.call is checked against the OpenAPI document (test/support/openapi-conformance.ts).
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-conformance.setup.ts'],
+    },
     { ...common, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
     // The synthesized assembly run as deployed (docs/TESTING.md "Proven as deployed"): `cdk synth` once, then the bundles.
     {

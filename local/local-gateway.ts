@@ -16,6 +16,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { LOCAL_ACCOUNT_ID, localLambdaContext } from './lambda-context';
 import {
   maxRequestBodyBytes,
+  publicPath,
   rateLimitClasses,
   requiresGatewayApiKey,
   resourcePath,
@@ -72,6 +73,8 @@ export interface LocalGateway {
 }
 
 const DEFAULT_INTEGRATION_TIMEOUT_MS = 29_000;
+/** The OpenAPI document's short local address (docs/API-REFERENCE.md); on AWS it is `/docs/openapi.json` of the docs API. */
+const LOCAL_DOCUMENT_ALIAS = '/openapi.json';
 
 /** `x-amzn-ErrorType` API Gateway sends with each kind of gateway response. */
 const errorTypes: Record<GatewayResponseKind, string> = {
@@ -496,12 +499,17 @@ export function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGa
     });
   };
 
+  const documentRoute = options.routes.find((route) => route.group === 'docs' && route.operation === 'openApiDocument');
+  const documentPath = documentRoute ? publicPath(documentRoute) : undefined;
+
   const handleRequest = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const requestId = randomUUID();
     const requestTimeEpoch = now();
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
-    const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    const requestedPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    // Locally one origin serves every surface, so the document is also at `{baseUrl}/openapi.json`.
+    const rawPath = requestedPath === LOCAL_DOCUMENT_ALIAS && documentPath ? documentPath : requestedPath;
     const rawQuery = q === -1 ? '' : rawUrl.slice(q + 1);
     const gatewayContext: GatewayResponseContext = { requestId, path: rawPath, httpMethod: req.method ?? 'GET', requestTime: formatRequestTime(requestTimeEpoch) };
 

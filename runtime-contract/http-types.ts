@@ -6,4 +6,4 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * so the error bodies the manifest's gateway responses reuse (shared/http/surface-responses.ts) can
  * name them without an import cycle.
  */
-export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks';
+export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks' | 'docs';

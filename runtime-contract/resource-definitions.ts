@@ -226,6 +226,8 @@ export interface FunctionDefinition {
   deadLettersOf?: QueueName[];
   /** Registers and removes the one-time triggers of scheduled broadcasts (EventBridge Scheduler, `broadcastScheduler`). */
   schedulesFirings?: boolean;
+  /** Files of an npm package copied next to the bundle (into `directory`), read at run time: the docs page's renderer. */
+  bundledFiles?: { directory: string; package: string; files: readonly string[] };
 }
 
 /**
@@ -243,6 +245,15 @@ export type FunctionName = EndpointGroup | 'chunk-worker' | 'delivery-events' | 
 
 export const functions: Record<FunctionName, FunctionDefinition> = {
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
+  /** The API reference: builds the OpenAPI document once per cold start; the renderer's files ship next to the bundle. */
+  docs: {
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: {},
+    sendsTo: [],
+    callsUpstream: false,
+    bundledFiles: { directory: 'swagger-ui', package: 'swagger-ui-dist', files: ['swagger-ui.css', 'swagger-ui-bundle.js'] },
+  },
   /** Messaging read: the template list overlays template states recorded from Meta's events. */
   'broadcast-discovery': {
     memoryMb: 512,

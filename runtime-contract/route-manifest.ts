@@ -56,7 +56,9 @@ export type EndpointGroup =
   /** Meta's webhooks: verification handshake and signed event batches stored to the metaEvents queue. */
   | 'meta-webhook'
   /** Customer webhook endpoints: register, list, delete, test, redeliver (docs/CUSTOMER-WEBHOOKS.md). */
-  | 'broadcast-webhooks';
+  | 'broadcast-webhooks'
+  /** The API reference: the generated OpenAPI document and the rendered page (docs/API-REFERENCE.md). */
+  | 'docs';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -242,6 +244,19 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
       REQUEST_TOO_LARGE: webhooksGatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
     },
   },
+  /** The API reference (docs/API-REFERENCE.md): public, no key; refusals in the webhook surface's plain shape. */
+  docs: {
+    stage: 'docs',
+    basePath: '',
+    description: 'API reference: the OpenAPI document and the rendered page',
+    gatewayResponses: {
+      API_KEY: webhooksGatewayError(403, 'FORBIDDEN', 'Forbidden'),
+      THROTTLED: gatewayTooManyRequests('docs', 'THROTTLED', 'Too many requests'),
+      QUOTA_EXCEEDED: gatewayTooManyRequests('docs', 'QUOTA_EXCEEDED', 'Request quota exceeded'),
+      MISSING_AUTHENTICATION_TOKEN: webhooksGatewayError(404, 'NOT_FOUND', 'Route not found'),
+      REQUEST_TOO_LARGE: webhooksGatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
+    },
+  },
 };
 
 /** API Gateway REST APIs accept at most 10 MB of request payload. */
@@ -365,6 +380,10 @@ export const serviceRoutes: readonly RouteDefinition[] = [
     rateLimit: 'none',
     body: 'raw',
   },
+  // The API reference (docs/API-REFERENCE.md): /docs (the page), /docs/openapi.json, /docs/assets/<renderer file>.
+  { surface: 'docs', method: 'GET', path: '/', group: 'docs', operation: 'docsPage', auth: 'none', rateLimit: 'none' },
+  { surface: 'docs', method: 'GET', path: '/openapi.json', group: 'docs', operation: 'openApiDocument', auth: 'none', rateLimit: 'none' },
+  { surface: 'docs', method: 'GET', path: '/assets/{file}', group: 'docs', operation: 'docsAsset', auth: 'none', rateLimit: 'none' },
 ];
 
 /** Path of a route inside its REST API (what API Gateway reports as `event.resource`). */

@@ -67,6 +67,27 @@ export const bundlingOptions: BundlingOptions = {
   logLevel: EsbuildLogLevel.WARNING,
 };
 
+/**
+ * A function's esbuild options: the shared ones, plus a copy of the package files it reads at run
+ * time (`bundledFiles`: the docs page's renderer) into a folder next to the bundle.
+ */
+export function bundlingOf(definition: FunctionDefinition, root: string = projectRoot): BundlingOptions {
+  const copy = definition.bundledFiles;
+  if (!copy) return bundlingOptions;
+  const sourceDirectory = path.dirname(require.resolve(`${copy.package}/package.json`, { paths: [root] }));
+  return {
+    ...bundlingOptions,
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (_inputDir: string, outputDir: string) => [
+        `mkdir -p "${outputDir}/${copy.directory}"`,
+        ...copy.files.map((file) => `cp "${path.join(sourceDirectory, file)}" "${outputDir}/${copy.directory}/${file}"`),
+      ],
+    },
+  };
+}
+
 /** Entry files (relative to the root) of the given functions that do not exist. */
 export function findMissingEntries(names: readonly FunctionName[], root: string = projectRoot): string[] {
   return names.map((name) => entryOf(name)).filter((entry) => !existsSync(path.join(root, entry)));
@@ -110,7 +131,7 @@ export class ServiceFunction extends NodejsFunction {
 
     const codeProps = skip
       ? { code: lambda.Code.fromAsset(placeholderCodeDirectory), handler: 'index.handler' }
-      : { entry, handler: 'handler', projectRoot: root, depsLockFilePath: path.join(root, 'package-lock.json'), bundling: bundlingOptions };
+      : { entry, handler: 'handler', projectRoot: root, depsLockFilePath: path.join(root, 'package-lock.json'), bundling: bundlingOf(props.definition, root) };
 
     super(scope, id, {
       ...codeProps,

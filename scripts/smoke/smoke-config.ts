@@ -48,6 +48,7 @@ export const smokeOptions = {
   'v1-url': 'v1 surface URL (V1ApiUrl)',
   'upstream-url': 'upstream surface URL (UpstreamApiUrl)',
   'webhooks-url': 'Meta webhook surface URL (WebhooksApiUrl)',
+  'docs-url': 'API reference surface URL (DocsApiUrl)',
   'demo-file': 'credentials file in the shape of .local/demo.json (default .local/demo.json when it exists)',
   'api-key': 'broadcast API key (x-api-key)',
   'org-token': 'organization token (remove-employee-bulk)',

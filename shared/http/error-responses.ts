@@ -135,6 +135,9 @@ const mappings: Readonly<Record<string, Mapping>> = {
   CONTACT_ALREADY_EXISTS: { statusCode: 409, code: 'CONTACT_ALREADY_EXISTS' },
   CONVERSATION_ALREADY_OPEN: { statusCode: 409, code: 'CONVERSATION_ALREADY_OPEN' },
 
+  // The docs page: a renderer file it does not serve answers as an unknown route.
+  DOCS_ASSET_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },
+
   // Meta's webhooks (docs/DELIVERY-STATUS.md "Webhook endpoint"): any non-200 makes Meta retry.
   WEBHOOK_SIGNATURE_INVALID: { statusCode: 401, code: 'INVALID_SIGNATURE' },
   WEBHOOK_VERIFICATION_FAILED: { statusCode: 403, code: 'VERIFICATION_FAILED' },

@@ -85,6 +85,7 @@ export function errorBody(surface: SurfaceName, error: ErrorDescription, request
       return { status: false, message: error.message, ...retry, error: upstream };
     }
     case 'webhooks':
+    case 'docs':
       // The gateway's refusals of this surface have the same shape (route-manifest.ts `webhooksGatewayError`).
       return { error: { code: error.code, message: error.message, requestId: request.requestId } };
   }

@@ -24,7 +24,7 @@ import {
 import { upstreamRoutes, type UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
 import { errorAnswers, genericServerError } from '../http/error-responses';
 import { errorBody } from '../http/surface-responses';
-import { requestSchemas } from './request-schemas';
+import { requestExamples, requestSchemas } from './request-schemas';
 import { errorBodySchemas, gatewayFailureSchema, successResponsesOf, type JsonSchema } from './response-schemas';
 
 export interface OpenApiDocument {
@@ -186,8 +186,18 @@ function requestBodyOf(route: RouteDefinition, upstream: UpstreamRouteSpec | und
       content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'], additionalProperties: true } } },
     };
   }
-  const schema = requestSchemas[`${route.surface}:${route.operation}`]?.body;
-  return { required: true, content: { 'application/json': { schema: schema ? jsonSchemaOf(schema) : upstream ? upstreamBodySchema(upstream) : { type: 'object' } } } };
+  const key = `${route.surface}:${route.operation}`;
+  const schema = requestSchemas[key]?.body;
+  const example = requestExamples[key];
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema: schema ? jsonSchemaOf(schema) : upstream ? upstreamBodySchema(upstream) : { type: 'object' },
+        ...(example === undefined ? {} : { example }),
+      },
+    },
+  };
 }
 
 /** Every status the error table and the gateway can answer, with the client codes it carries. */
@@ -204,26 +214,43 @@ function errorStatuses(surface: SurfaceName): Map<number, Set<string>> {
   return statuses;
 }
 
-const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } };
+/**
+ * The application's 429 (its exact wait) and the gateway's (one second) carry it, and so do store-fault
+ * 503s; Meta's own 429 passed through by /upstream (UPSTREAM_RATE_LIMITED) does not, hence optional there.
+ */
+const retryAfterHeader = (required: boolean) => ({ 'Retry-After': { description: 'Seconds to wait before retrying.', required, schema: { type: 'integer', minimum: 0 } } });
 
-function errorResponsesOf(route: RouteDefinition): Record<string, Record<string, unknown>> {
+/**
+ * The error answers of a surface, one shared response per status (`#/components/responses/<surface><status>`):
+ * every status the error table, the gateway and API Gateway itself can give, with the client codes
+ * it carries and an example built by the surface's own `errorBody`.
+ */
+function surfaceErrorResponses(surface: SurfaceName): Record<string, Record<string, unknown>> {
   const responses: Record<string, Record<string, unknown>> = {};
-  const facts = { requestId: 'c0ffee00-1234-4abc-9def-000000000000', path: publicPath(route), method: route.method, timestamp: '2026-03-01T09:00:00.000Z' };
-  const bodyRef = { $ref: `#/components/schemas/${route.surface}Error` };
-  for (const [status, codes] of [...errorStatuses(route.surface)].sort(([a], [b]) => a - b)) {
+  const facts = { requestId: 'c0ffee00-1234-4abc-9def-000000000000', path: `/${surfaces[surface].stage}/…`, method: 'POST', timestamp: '2026-03-01T09:00:00.000Z' };
+  const bodyRef = { $ref: `#/components/schemas/${surface}Error` };
+  for (const [status, codes] of [...errorStatuses(surface)].sort(([a], [b]) => a - b)) {
     const code = [...codes].find((candidate) => !candidate.startsWith('gateway ')) ?? 'ERROR';
     const retry = status === 429 ? { retryAfterSeconds: 12 } : {};
-    const example = errorBody(route.surface, { statusCode: status, code, message: status >= 500 ? 'Service temporarily unavailable; retry with backoff' : 'Explains the broken rule', ...retry }, facts);
+    const example = errorBody(surface, { statusCode: status, code, message: status >= 500 ? 'Service temporarily unavailable; retry with backoff' : 'Explains the broken rule', ...retry }, facts);
     const schema = status === 502 ? { anyOf: [bodyRef, { $ref: '#/components/schemas/GatewayFailure' }] } : bodyRef;
-    responses[String(status)] = {
+    responses[`${surface}${status}`] = {
       description: `Codes: ${[...codes].join(', ')}`,
-      ...(status === 429 || status === 503 ? { headers: retryAfterHeader } : {}),
+      ...(status === 429 || status === 503 ? { headers: retryAfterHeader(status === 429 && surface !== 'upstream') } : {}),
       content: { 'application/json': { schema, example } },
     };
   }
-  responses['504'] = { description: 'The function did not answer within the gateway’s timeout', content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayFailure' }, example: { message: 'Endpoint request timed out' } } } };
+  responses[`${surface}504`] = {
+    description: 'The function did not answer within the gateway’s timeout',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayFailure' }, example: { message: 'Endpoint request timed out' } } },
+  };
   return responses;
 }
+
+const errorResponseRefsOf = (route: RouteDefinition): Record<string, Record<string, unknown>> =>
+  Object.fromEntries(
+    [...errorStatuses(route.surface).keys(), 504].sort((a, b) => a - b).map((status) => [String(status), { $ref: `#/components/responses/${route.surface}${status}` }]),
+  );
 
 function operationOf(route: RouteDefinition, taken: Set<string>): OpenApiOperation {
   const upstream = route.surface === 'upstream' ? upstreamRoutes.find((row) => row.operation === route.operation) : undefined;
@@ -236,7 +263,7 @@ function operationOf(route: RouteDefinition, taken: Set<string>): OpenApiOperati
       ...(success.content ? { content: success.content } : {}),
     };
   }
-  Object.assign(responses, errorResponsesOf(route));
+  Object.assign(responses, errorResponseRefsOf(route));
   const lines = [
     upstream ? `Calls the Graph API: \`${upstream.upstream.method} /{version}${upstream.upstream.path}\`.${upstream.notes ? ` ${upstream.notes}.` : ''}` : '',
     route.unauthorizedAnswer ? `A missing or unknown key answers ${route.unauthorizedAnswer.statusCode} "${route.unauthorizedAnswer.message}".` : '',
@@ -288,15 +315,16 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     },
     servers: [
       {
-        url: '{origin}',
-        description: 'The local gateway (npm start), or a custom domain mapping every surface’s stage; on AWS without one, each surface has its own host (stack outputs `<Surface>ApiUrl`).',
-        variables: { origin: { default: 'http://localhost:3000' } },
+        url: '/',
+        description:
+          'The origin serving this document: the local gateway (npm start) or a custom domain mapping every surface’s stage. On AWS without one, each surface has its own host (stack outputs `<Surface>ApiUrl`, stage included).',
       },
     ],
     tags: [...tags].map(([name, description]) => ({ name, description })),
     paths,
     components: {
       securitySchemes,
+      responses: Object.assign({}, ...[...new Set(routeList.map((route) => route.surface))].map(surfaceErrorResponses)),
       schemas: {
         ...Object.fromEntries(Object.entries(errorBodySchemas).map(([surface, schema]) => [`${surface}Error`, schema])),
         GatewayFailure: gatewayFailureSchema,

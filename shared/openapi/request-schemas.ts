@@ -54,3 +54,24 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'v1:createOptOut': { body: createOptOutSchema },
   'v1:deleteOptOut': { path: optOutPathSchema },
 };
+
+/** Request examples shown by the reference (valid for the demo tenant's shapes; numbers are placeholders). */
+export const requestExamples: Readonly<Record<string, unknown>> = {
+  'broadcast:sendTemplateBroadcast': {
+    broadcastName: 'Spring sale',
+    fromPhoneNumber: '15550001111',
+    templateName: 'order_update',
+    templateLanguage: 'en_US',
+    templateType: 'UTILITY',
+    globalTemplateParams: ['Ada', 'A-17'],
+    data: [{ countryCode: '49', toPhoneNumber: '1701234567' }, { countryCode: '91', toPhoneNumber: '9876543210', templateParams: ['Ravi', 'A-18'] }],
+  },
+  'broadcast:sendFreeform': { fromPhoneNumber: '15550001111', toPhoneNumber: '491701234567', type: 'text', text: 'Your order has shipped' },
+  'broadcast:generateKey': { phoneNumber: '15550001111' },
+  'broadcast:registerWebhook': { url: 'https://example.com/hooks/whatsapp', events: ['message.status', 'job.completed'] },
+  'broadcast:sendSingle': { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', countryCode: '49', toPhoneNumber: '1701234567', templateParams: ['Ada', 'A-17'] },
+  'organization:removeEmployeeBulk': { emails: ['ada@example.com', 'grace@example.com'] },
+  'v1:createContact': { phoneNumber: '491701234567', name: 'Ada', tags: ['vip'] },
+  'v1:createOptOut': { phoneNumber: '491701234567' },
+  'v1:updateConversation': { status: 'closed' },
+};

@@ -43,7 +43,7 @@ const jobIdHeader = {
 };
 
 const jobSummary: JsonSchema = { type: 'object', description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")' };
-const jobView = obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, totalChunks: int, summary: jobSummary }, ['jobId', 'status', 'totalRecipients', 'totalChunks']);
+const jobView = obj({ jobId: { type: 'string', description: '`pub_…` for template broadcasts, `msg_…` for free-form and earlier sends' }, status: str, totalRecipients: int, totalChunks: int, summary: jobSummary }, ['jobId', 'status', 'totalRecipients', 'totalChunks']);
 const jobExample = { jobId: 'pub_01JD3X9Q7', status: 'PROCESSING', totalRecipients: 1001, chunkSize: 1000, totalChunks: 2 };
 
 const costSummary = obj({ total_contacts: int, failed_contacts: int, estimated_cost: { type: 'number' }, oldBalance: { type: 'number' }, newEstimatedBalance: { type: 'number' } });
@@ -180,7 +180,11 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     },
   ],
   'broadcast:cancelJob': [
-    { status: '200', description: 'The job, cancelled', content: json(broadcastEnvelope(jobView, 200), envelopeExample(200, 'Job is CANCELLED', { ...jobExample, status: 'CANCELLED', summary: {} })) },
+    {
+      status: '200',
+      description: 'The job, cancelled: its id, status and summary',
+      content: json(broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200), envelopeExample(200, 'Job is CANCELLED', { jobId: jobExample.jobId, status: 'CANCELLED', summary: { sent: 23, pending: 977 } })),
+    },
   ],
   'broadcast:generateKey': [
     {
@@ -236,6 +240,16 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     { status: '200', description: 'Already on the list', content: json(v1Envelope(optOut)) },
   ],
   'v1:deleteOptOut': [{ status: '204', description: 'Removed from the suppression list' }],
+  'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
+  'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
+  'docs:docsAsset': [
+    {
+      status: '200',
+      description: 'A file of the renderer (swagger-ui-dist)',
+      content: { 'text/css': { schema: str }, 'application/javascript': { schema: str } },
+      headers: { 'Cache-Control': { description: 'Cacheable for a day', schema: str } },
+    },
+  ],
   'webhooks:verifyMetaSubscription': [{ status: '200', description: 'The `hub.challenge`, echoed as text', content: { 'text/plain': { schema: str, example: '1158201444' } } }],
   'webhooks:receiveMetaEvents': [{ status: '200', description: 'Stored for processing', content: json(obj({ received: { const: true } }), { received: true }) }],
 };
@@ -243,7 +257,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
 /** /upstream answers are Meta's Graph answers passed through (their status and body). */
 const upstreamSuccess = (binary: boolean): SuccessResponse[] => [
   binary
-    ? { status: '200', description: 'The media file', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+    ? { status: '200', description: 'The media file, in its own media type', content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
     : {
         status: '2XX',
         description: 'The Graph API’s answer, passed through (docs/UPSTREAM-WRAPPER.md)',
@@ -304,6 +318,7 @@ export const errorBodySchemas: Readonly<Record<SurfaceName, JsonSchema>> = {
     },
   },
   webhooks: { type: 'object', required: ['error'], properties: { error: obj({ code: str, message: str, requestId: str }, ['code', 'message']) } },
+  docs: { type: 'object', required: ['error'], properties: { error: obj({ code: str, message: str, requestId: str }, ['code', 'message']) } },
 };
 
 /** API Gateway's own answers when the function fails or times out (`{"message": …}`, every surface). */

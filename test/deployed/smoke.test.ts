@@ -54,6 +54,17 @@ let broadcastJobId = '';
 
 
 describe('every surface through the bundles', () => {
+  it('docs: the document, the page and the renderer files copied next to the docs bundle', async () => {
+    const document = await call('GET', '/docs/openapi.json');
+    expect(document.status).toBe(200);
+    expect(document.body).toMatchObject({ openapi: '3.1.0' });
+    const page = await call('GET', '/docs');
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const script = await call('GET', '/docs/assets/swagger-ui-bundle.js');
+    expect(script.status).toBe(200);
+    expect(String(script.body)).toContain('SwaggerUIBundle');
+  });
+
   it('health: no key, from the health bundle', async () => {
     const response = await call('GET', `${BASE}/health`);
     expect(response.status).toBe(200);

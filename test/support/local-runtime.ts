@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../local/local-runtime';
+import { recordAnswer } from './openapi-conformance';
 
 /** Fast-paced settings for tests: short waits, a generous default pace. */
 export const testEnvironment = {
@@ -59,6 +60,8 @@ export async function startTestRuntime(options: LocalRuntimeOptions = {}): Promi
       } catch {
         // not JSON: keep the text
       }
+      // Checked against the OpenAPI document; a violation fails the running test (openapi-conformance.setup.ts).
+      recordAnswer({ method, path, status: response.status, headers: response.headers, body, rawText: text });
       return { status: response.status, headers: response.headers, body };
     },
     close: async () => {

@@ -8,6 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { assetDirectory, handler } = workerData;
+// Lambda names the code directory in LAMBDA_TASK_ROOT (the docs function reads its bundled renderer files there).
+process.env.LAMBDA_TASK_ROOT = assetDirectory;
 const dot = handler.lastIndexOf('.');
 const moduleName = handler.slice(0, dot);
 const exportName = handler.slice(dot + 1);

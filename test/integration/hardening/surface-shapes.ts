@@ -44,6 +44,7 @@ export function expectSurfaceErrorShape(surface: SurfaceName, response: TestResp
           typeof body.error?.code === 'number'
         );
       case 'webhooks':
+      case 'docs':
         return typeof body.error?.code === 'string' && typeof body.error?.message === 'string' && typeof body.error?.requestId === 'string';
     }
   })();

@@ -1,5 +1,6 @@
 /** Helpers of the /upstream integration tests: calls through the local gateway with the demo tenant. */
 import type { TestResponse, TestRuntime } from '../../support/local-runtime';
+import { recordAnswer } from '../../support/openapi-conformance';
 import type { UpstreamRouteSpec } from '../../../runtime-contract/upstream-routes';
 import { getServices } from '../../../functions/composition';
 import { demoIds as demoTenantIds } from '../../../local/demo-tenant';
@@ -54,6 +55,7 @@ export async function multipartCall(runtime: TestRuntime, path: string, parts: F
   } catch {
     // keep text
   }
+  recordAnswer({ method: 'POST', path: `${UPSTREAM}${path}`, status: response.status, headers: response.headers, body, rawText: text });
   return { status: response.status, headers: response.headers, body };
 }
 

@@ -12,6 +12,7 @@ const allOptions = {
   'v1-url': 'https://v.execute-api.eu-west-1.amazonaws.com/v1/',
   'upstream-url': 'https://u.execute-api.eu-west-1.amazonaws.com/staging/api/v2/',
   'webhooks-url': 'https://w.execute-api.eu-west-1.amazonaws.com/hooks/',
+  'docs-url': 'https://d.execute-api.eu-west-1.amazonaws.com/docs/',
   'api-key': 'bk_1',
   'org-token': 'ot_1',
   'access-token': 'at_1',
@@ -35,6 +36,7 @@ describe('smoke configuration', () => {
       v1: 'https://v.execute-api.eu-west-1.amazonaws.com/v1',
       upstream: 'https://u.execute-api.eu-west-1.amazonaws.com/staging/api/v2',
       webhooks: 'https://w.execute-api.eu-west-1.amazonaws.com/hooks',
+      docs: 'https://d.execute-api.eu-west-1.amazonaws.com/docs',
     });
     expect(config).toMatchObject({ template: { name: 'order_update', parameters: ['Ada', 'A-17'] }, recipientCount: 1001, countryCode: '91', webhookVerifyToken: undefined });
   });
@@ -94,10 +96,11 @@ describe('LocalStack outputs', () => {
       V1ApiUrl: 'https://v.execute-api.us-east-1.amazonaws.com/v1/',
       UpstreamApiUrl: 'https://u.execute-api.us-east-1.amazonaws.com/staging/api/v2',
       WebhooksApiUrl: 'https://w.execute-api.us-east-1.amazonaws.com/hooks/',
+      DocsApiUrl: 'https://d.execute-api.us-east-1.amazonaws.com/docs/',
     };
     const urls = localStackSurfaceUrls({ Stateful: { TenancyTableName: 't' }, Api: api }, 'http://localhost.localstack.cloud:4566');
     expect(urls.webhooks).toBe('http://w.execute-api.localhost.localstack.cloud:4566/hooks/');
-    expect(Object.keys(urls).sort()).toEqual(['broadcast', 'organization', 'upstream', 'v1', 'webhooks']);
+    expect(Object.keys(urls).sort()).toEqual(['broadcast', 'docs', 'organization', 'upstream', 'v1', 'webhooks']);
     expect(() => localStackSurfaceUrls({ Api: { ...api, V1ApiUrl: undefined as unknown as string } }, 'http://localhost:4566')).toThrow(/no V1ApiUrl output/);
   });
 });
