@@ -223,8 +223,9 @@ describe.each(surfaceNames)('surface %s', (surface) => {
     for (const variable of templateText.match(/\$[a-zA-Z.]+/g) ?? []) expect(['$context.requestId', '$context.path', '$context.httpMethod', '$context.requestTime']).toContain(variable);
     const body = JSON.stringify(JSON.parse(templateText));
     const code = type === 'THROTTLED' ? 'RATE_LIMITED' : 'QUOTA_EXCEEDED';
-    // The webhook surface's errors carry no wait in the body (Meta reads only the status); every other surface's do.
-    if (surface !== 'webhooks') expect(body).toContain(`"retryAfterSeconds":${retryAfter}`);
+    // The webhook surface's errors (and the docs surface's, which share its plain shape) carry no wait in the body
+    // (Meta reads only the status); every other surface's do.
+    if (surface !== 'webhooks' && surface !== 'docs') expect(body).toContain(`"retryAfterSeconds":${retryAfter}`);
     expect(body).toContain(surface === 'organization' ? '"statusCode":429' : `"${code}"`);
   });
 
