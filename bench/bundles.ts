@@ -15,7 +15,7 @@
  * inputs with bytes in the output) that the function never calls.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -195,7 +195,14 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
       const buildMs = performance.now() - buildStarted;
       const url = pathToFileURL(outfile).href;
       // A function parses its configuration at init: give it the tables and queues AWS would.
-      const functionEnv = Object.fromEntries(variablesOf(functions[name]).required.map((variable) => [variable, `bench-${variable.toLowerCase()}`]));
+      const functionEnv: Record<string, string> = Object.fromEntries(variablesOf(functions[name]).required.map((variable) => [variable, `bench-${variable.toLowerCase()}`]));
+      // Files the CDK app copies next to the bundle (the docs page's renderer), as on Lambda.
+      const extraFiles = functions[name].bundledFiles;
+      if (extraFiles) {
+        mkdirSync(join(outRoot, name, extraFiles.directory), { recursive: true });
+        for (const file of extraFiles.files) copyFileSync(join(projectRoot, 'node_modules', extraFiles.package, file), join(outRoot, name, extraFiles.directory, file));
+        functionEnv.LAMBDA_TASK_ROOT = join(outRoot, name);
+      }
       timeImport(url, true, undefined, functionEnv); // one unmeasured load: page cache, like a Lambda's code already on disk
       const loadMs = Array.from({ length: processes }, () => timeImport(url, true, undefined, functionEnv));
       const loadWithSourceMapsMs = Array.from({ length: processes }, () => timeImport(url, true, '--enable-source-maps', functionEnv));
