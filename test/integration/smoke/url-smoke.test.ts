@@ -30,6 +30,7 @@ describe('npm run smoke against the local runtime', () => {
       v1: `${runtime.baseUrl}/v1`,
       upstream: `${runtime.baseUrl}/staging/api/v2`,
       webhooks: `${runtime.baseUrl}/hooks`,
+      docs: `${runtime.baseUrl}/docs`,
     });
     expect(config.template).toEqual({ name: 'order_update', language: 'en_US', category: 'UTILITY', parameters: ['Smoke1', 'Smoke2'] });
   });
