@@ -1,45 +1,19 @@
 import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
-import { sendTemplateBroadcast, type SendTemplateBroadcastDependencies } from '../../../shared/broadcast/send-template-broadcast';
-import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
-import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
+import { sendTemplateBroadcast } from '../../../shared/broadcast/send-template-broadcast';
 import { fixedClock } from '../../../shared/ports/clock';
-import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
 import {
-  InMemoryBroadcastRepository,
-  InMemoryIdempotencyGuard,
-  InMemorySenderDirectory,
   ORG,
   OTHER_ORG,
-  RecordingOutboundQueue,
-  SENDER,
-  ScriptedCloudApi,
   broadcastRequest,
   recipientNumber,
-  template,
-  unlimitedMessaging,
 } from '../../support/broadcast-fakes';
-import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
+import { templateBroadcastKit } from '../../support/template-broadcast-kit';
 
 const full = (index: number) => `91${recipientNumber(index)}`;
 
 function setup() {
   const clock = fixedClock('2026-03-01T09:00:00.000Z');
-  const upstream = new ScriptedCloudApi(clock);
-  upstream.templates.set(SENDER.wabaId, [template()]);
-  const broadcasts = new InMemoryBroadcastRepository();
-  const queue = new RecordingOutboundQueue();
-  const optOuts = new InMemoryOptOutRepository();
-  const dependencies: SendTemplateBroadcastDependencies = {
-    ids: sequentialIdGenerator(),
-    senders: new InMemorySenderDirectory([SENDER]),
-    templates: new TemplateCatalog(upstream, clock),
-    broadcasts,
-    queue,
-    idempotency: new InMemoryIdempotencyGuard(),
-    optOuts: new InboxSuppressionList(optOuts),
-    ...unlimitedMessaging(),
-    clock,
-  };
+  const { broadcasts, queue, optOuts, dependencies } = templateBroadcastKit(clock);
   const optOut = (organizationId: string, index: number) =>
     optOuts.addOptOut(organizationId, { phoneNumber: full(index), source: 'api', createdAt: '2026-03-01T08:00:00.000Z' });
   const send = (count: number) => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(count), { inProgressTimeoutMs: 20_000 });

@@ -7,24 +7,13 @@ import { fireScheduledJob, sweepDueJobs } from '../../../shared/broadcast/fire-s
 import { sendTemplateBroadcast, type SendTemplateBroadcastDependencies } from '../../../shared/broadcast/send-template-broadcast';
 import { listRecipients } from '../../../shared/broadcast/list-recipients';
 import { scheduleWindowSchema, templateBroadcastSchema, type TemplateBroadcastRequest } from '../../../shared/broadcast/template-broadcast.schema';
-import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { parseRequest } from '../../../shared/http/validation';
 import { fixedClock } from '../../../shared/ports/clock';
-import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
-import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import {
-  InMemoryBroadcastRepository,
-  InMemoryIdempotencyGuard,
-  InMemorySenderDirectory,
   ORG,
-  RecordingOutboundQueue,
-  SENDER,
-  ScriptedCloudApi,
   broadcastRequest,
-  template,
-  unlimitedMessaging,
 } from '../../support/broadcast-fakes';
-import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
+import { templateBroadcastKit } from '../../support/template-broadcast-kit';
 import { InMemoryScheduledJobStore, RecordingFiringScheduler } from '../../support/scheduled-job-fakes';
 
 const NOW = '2026-03-01T09:00:00.000Z';
@@ -33,24 +22,11 @@ const at = (offsetSeconds: number) => new Date(Date.parse(NOW) + offsetSeconds *
 
 function setup() {
   const clock = fixedClock(NOW);
-  const upstream = new ScriptedCloudApi(clock);
-  upstream.templates.set(SENDER.wabaId, [template()]);
-  const broadcasts = new InMemoryBroadcastRepository();
-  const queue = new RecordingOutboundQueue();
+  const kit = templateBroadcastKit(clock);
+  const { broadcasts, queue } = kit;
   const scheduledJobs = new InMemoryScheduledJobStore(broadcasts);
   const firings = new RecordingFiringScheduler();
-  const dependencies: SendTemplateBroadcastDependencies = {
-    ids: sequentialIdGenerator(),
-    senders: new InMemorySenderDirectory([SENDER]),
-    templates: new TemplateCatalog(upstream, clock),
-    broadcasts,
-    queue,
-    idempotency: new InMemoryIdempotencyGuard(),
-    optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()),
-    clock,
-    scheduling: { scheduledJobs, firings, minLeadSeconds: MIN_LEAD_SECONDS },
-    ...unlimitedMessaging(),
-  };
+  const dependencies: SendTemplateBroadcastDependencies = { ...kit.dependencies, scheduling: { scheduledJobs, firings, minLeadSeconds: MIN_LEAD_SECONDS } };
   const send = (request: TemplateBroadcastRequest) => sendTemplateBroadcast(dependencies, { organizationId: ORG }, request, { inProgressTimeoutMs: 20_000 });
   const firing = { scheduledJobs, queue, clock };
   const reading = () => ({ now: clock.now(), unconfirmedAfterMs: 86_400_000 });
