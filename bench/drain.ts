@@ -20,6 +20,7 @@ import { join, resolve } from 'node:path';
 import { performance as perfHooks } from 'node:perf_hooks';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getServices } from '../functions/composition';
+import type { SandboxControlPatch } from '../sandbox/cloud-api-sandbox';
 import { chunkWorker, functions } from '../runtime-contract/resource-definitions';
 import { startLocalRuntime } from '../local/local-runtime';
 import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-source';
@@ -37,6 +38,8 @@ export interface DrainScenario {
   recipientsPerAccount: number;
   /** Extra handler environment (e.g. WORKER_MAX_IN_FLIGHT) for a diagnostic variant. */
   environment?: Record<string, string>;
+  /** Sandbox settings on top of the throughput (e.g. a `latency` distribution; bench/drain-latency.ts). */
+  sandboxControl?: SandboxControlPatch;
 }
 
 export interface AccountOutcome {
@@ -51,6 +54,8 @@ export interface AccountOutcome {
   /** Most messages accepted in any one second window (must not exceed the rate). */
   peakPerSecond: number;
   ledger: { sent: number; failed: number; unknown: number; retries: number };
+  /** Messages the sandbox accepted but never answered (injected timeouts, `latency.timeoutRate`). */
+  answersLost: number;
 }
 
 export interface DrainRun {
@@ -198,6 +203,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     sandbox.configure({
       throughputPerSecond: scenario.ratePerSecond,
       throughputByPhoneNumberId: Object.fromEntries(tenants.map((tenant) => [tenant.phoneNumberId, scenario.ratePerSecond])),
+      ...scenario.sandboxControl,
     });
     const keys = await Promise.all(tenants.map((tenant) => issueKey(services, tenant.organizationId)));
     const bodies = tenants.map((tenant, account) =>
@@ -313,6 +319,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
         fraction: achievedPerSecond / scenario.ratePerSecond,
         peakPerSecond: peakPerSecond(times),
         ledger: await ledgerStats(services, jobId, Math.ceil(scenario.recipientsPerAccount / 1000)),
+        answersLost: messages.filter((message) => message.answerLost).length,
       });
     }
     const allTimes = all.map((message) => Date.parse(message.receivedAt));

@@ -26,7 +26,7 @@ describe('drain under Meta-like upstream latency', () => {
       body: JSON.stringify({ latency: { distribution: 'lognormal', p50Ms: 40, p99Ms: 300, timeoutRate: 0.03, seed: 7 }, timeoutHoldMs: 15_000 }),
     });
     expect(control.status).toBe(200);
-    expect((await control.json()).latency).toEqual({ distribution: 'lognormal', p50Ms: 40, p99Ms: 300, timeoutRate: 0.03, seed: 7, maxMs: 60_000 });
+    expect(((await control.json()) as { latency: unknown }).latency).toEqual({ distribution: 'lognormal', p50Ms: 40, p99Ms: 300, timeoutRate: 0.03, seed: 7, maxMs: 60_000 });
 
     const data = recipients(400);
     const key = await issueKey(runtime.demo.organizationId);
