@@ -193,7 +193,10 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     counter.attachSqs(runtime.sqs);
     const workerErrors = new Map<string, number>();
     const dependencies = services.chunkWorker as unknown as Record<string, object>;
-    for (const name of ['broadcasts', 'pacer', 'queue', 'senders', 'upstream']) dependencies[name] = tapErrors(dependencies[name]!, name, workerErrors);
+    // The composition's ports are getters (lazyPorts): only plain properties can be wrapped.
+    for (const name of ['broadcasts', 'pacer', 'queue', 'senders', 'upstream']) {
+      if (Object.getOwnPropertyDescriptor(dependencies, name)?.writable) dependencies[name] = tapErrors(dependencies[name]!, name, workerErrors);
+    }
     const sandbox = runtime.sandbox!;
 
     const tenants: BenchTenant[] = [];
@@ -213,7 +216,8 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     const durationsMs: number[] = [];
     let failedBatches = 0;
     const errors = new Set<string>();
-    const worker = (await import('../functions/chunk-worker/chunk-worker.lambda')).handler as unknown as SqsBatchHandler;
+    // Built for this run's runtime: the module's own handler keeps the first runtime's endpoints.
+    const worker = (await import('../functions/chunk-worker/chunk-worker.lambda')).createHandler(process.env) as unknown as SqsBatchHandler;
     const queueName = runtime.queueUrls.outbound.split('/').pop();
     source = startSqsEventSource({
       sqs: runtime.sqs,

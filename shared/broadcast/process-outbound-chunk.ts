@@ -324,10 +324,16 @@ async function holdOrFail(
   return report;
 }
 
+/** Lanes started at once; then each finished send starts at most LANES_ADDED_PER_SEND more (a slow start). */
+const FIRST_LANES = 16;
+const LANES_ADDED_PER_SEND = 2;
+
 /**
  * Lanes take recipients while their send can still start within the budget. How many run follows
- * `lanesWanted` (the in-flight budget, which moves with the observed latency): after each send a
- * lane starts more lanes up to it, and a lane beyond it stops before taking another recipient.
+ * `lanesWanted` (the in-flight budget, which moves with the observed latency): FIRST_LANES start,
+ * then after each send a lane starts up to LANES_ADDED_PER_SEND more up to the budget (so the
+ * lanes double per round trip instead of claiming hundreds of recipients in one burst against
+ * the store), and a lane beyond the budget stops before taking another recipient.
  * The slot comes before the claim: with other workers sharing the account it can be far ahead,
  * and a recipient is only claimed when its send can still start in time. The first failure stops
  * every lane.
@@ -346,10 +352,10 @@ async function runLanes(
   const running = new Set<Promise<void>>();
   // Counted synchronously (a lane's loop test and its exit run in one step), so lanes over the budget stop one by one.
   let active = 0;
-  const grow = (): void => {
+  const grow = (most: number): void => {
     if (outcomes.failure !== undefined) return;
     // Counted once: a lane that finds nothing to do ends at once and must not be replaced in a loop.
-    for (let missing = Math.min(lanesWanted(), pending.length) - active; missing > 0; missing -= 1) {
+    for (let missing = Math.min(lanesWanted(), pending.length, active + most) - active; missing > 0; missing -= 1) {
       const started = lane().finally(() => running.delete(started));
       running.add(started);
     }
@@ -367,7 +373,7 @@ async function runLanes(
             break;
           }
           await sendTo(recipient, slot);
-          grow();
+          grow(LANES_ADDED_PER_SEND);
         } catch (error) {
           outcomes.fail(error);
         }
@@ -376,7 +382,7 @@ async function runLanes(
       active -= 1;
     }
   };
-  grow();
+  grow(FIRST_LANES);
   while (running.size > 0) await Promise.all([...running]);
 }
 

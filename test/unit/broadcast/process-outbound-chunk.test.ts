@@ -730,8 +730,8 @@ describe('in-flight budget (Little\'s law)', () => {
 
     expect(report).toMatchObject({ sent: 600, failed: 0, unknown: 0, chunkDone: true });
     expect(new Set(kit.upstream.sends.map((send) => send.to)).size).toBe(600);
-    // 600 sends 10 ms apart: 5.99 s at the full rate.
-    expect(spanMs(kit)).toBeLessThanOrEqual(6_100);
+    // 600 sends 10 ms apart: 5.99 s at the full rate (plus the slow start's first round trip).
+    expect(spanMs(kit)).toBeLessThanOrEqual(6_500);
     expect(seen.peak).toBeGreaterThanOrEqual(30);
   });
 
