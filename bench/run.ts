@@ -296,6 +296,10 @@ async function main(): Promise<void> {
         ]),
       ),
     );
+    for (const result of latency.results) {
+      const errors = [...new Set(result.runs.flatMap((run) => run.invocations.errors))];
+      if (errors.length) out(`  ${result.scenario.label}: ${errors.slice(0, 4).join(' | ')}`);
+    }
     goals.push(...latency.goals);
   }
 
