@@ -20,6 +20,7 @@ import { join, resolve } from 'node:path';
 import { performance as perfHooks } from 'node:perf_hooks';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getServices } from '../functions/composition';
+import type { SandboxControlPatch } from '../sandbox/cloud-api-sandbox';
 import { chunkWorker, functions } from '../runtime-contract/resource-definitions';
 import { startLocalRuntime } from '../local/local-runtime';
 import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-source';
@@ -37,6 +38,8 @@ export interface DrainScenario {
   recipientsPerAccount: number;
   /** Extra handler environment (e.g. WORKER_MAX_IN_FLIGHT) for a diagnostic variant. */
   environment?: Record<string, string>;
+  /** Sandbox settings on top of the throughput (e.g. a `latency` distribution; bench/drain-latency.ts). */
+  sandboxControl?: SandboxControlPatch;
 }
 
 export interface AccountOutcome {
@@ -51,6 +54,8 @@ export interface AccountOutcome {
   /** Most messages accepted in any one second window (must not exceed the rate). */
   peakPerSecond: number;
   ledger: { sent: number; failed: number; unknown: number; retries: number };
+  /** Messages the sandbox accepted but never answered (injected timeouts, `latency.timeoutRate`). */
+  answersLost: number;
 }
 
 export interface DrainRun {
@@ -188,7 +193,10 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     counter.attachSqs(runtime.sqs);
     const workerErrors = new Map<string, number>();
     const dependencies = services.chunkWorker as unknown as Record<string, object>;
-    for (const name of ['broadcasts', 'pacer', 'queue', 'senders', 'upstream']) dependencies[name] = tapErrors(dependencies[name]!, name, workerErrors);
+    // The composition's ports are getters (lazyPorts): only plain properties can be wrapped.
+    for (const name of ['broadcasts', 'pacer', 'queue', 'senders', 'upstream']) {
+      if (Object.getOwnPropertyDescriptor(dependencies, name)?.writable) dependencies[name] = tapErrors(dependencies[name]!, name, workerErrors);
+    }
     const sandbox = runtime.sandbox!;
 
     const tenants: BenchTenant[] = [];
@@ -198,6 +206,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     sandbox.configure({
       throughputPerSecond: scenario.ratePerSecond,
       throughputByPhoneNumberId: Object.fromEntries(tenants.map((tenant) => [tenant.phoneNumberId, scenario.ratePerSecond])),
+      ...scenario.sandboxControl,
     });
     const keys = await Promise.all(tenants.map((tenant) => issueKey(services, tenant.organizationId)));
     const bodies = tenants.map((tenant, account) =>
@@ -207,7 +216,8 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     const durationsMs: number[] = [];
     let failedBatches = 0;
     const errors = new Set<string>();
-    const worker = (await import('../functions/chunk-worker/chunk-worker.lambda')).handler as unknown as SqsBatchHandler;
+    // Built for this run's runtime: the module's own handler keeps the first runtime's endpoints.
+    const worker = (await import('../functions/chunk-worker/chunk-worker.lambda')).createHandler(process.env) as unknown as SqsBatchHandler;
     const queueName = runtime.queueUrls.outbound.split('/').pop();
     source = startSqsEventSource({
       sqs: runtime.sqs,
@@ -313,6 +323,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
         fraction: achievedPerSecond / scenario.ratePerSecond,
         peakPerSecond: peakPerSecond(times),
         ledger: await ledgerStats(services, jobId, Math.ceil(scenario.recipientsPerAccount / 1000)),
+        answersLost: messages.filter((message) => message.answerLost).length,
       });
     }
     const allTimes = all.map((message) => Date.parse(message.receivedAt));

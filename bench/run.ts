@@ -16,7 +16,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load', 'latency'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -265,6 +265,42 @@ async function main(): Promise<void> {
       ),
     );
     goals.push({ figure: 'last send -> all 10,000 delivered', value: `${round(loop.lastSendToAllDeliveredSeconds, 1)} s`, goal: 'none set (measured)', met: '-' });
+  }
+
+  if (selected.has('latency')) {
+    out(section('4e. Drain at Meta\'s latency (sandbox log-normal p50 200 ms / p99 1.5 s, 0.5 % answers lost)'));
+    const { benchDrainLatency } = await import('./drain-latency');
+    const latency = await benchDrainLatency({
+      recipients: numberArgument('latency-recipients') ?? 10_000,
+      withFourFast: process.argv.includes('--latency-four-fast'),
+      budgetSeconds: 900,
+      log: out,
+    });
+    results.latency = latency.results;
+    loadBySection.latency = os.loadavg();
+    out('');
+    out(
+      renderTable(
+        ['scenario', 'achieved/configured', 'per account', 'dup', 'lost', 'unknown', 'injected timeouts', 'retries', 'ELU', 'complete'],
+        latency.results.map((result) => [
+          result.scenario.label,
+          pct(result.medianFraction),
+          result.medianAccountFractions.map(pct).join(' '),
+          result.runs.reduce((sum, run) => sum + run.aggregate.duplicates, 0),
+          result.runs.reduce((sum, run) => sum + run.aggregate.lost, 0),
+          result.runs.reduce((sum, run) => sum + run.accounts.reduce((inner, account) => inner + account.ledger.unknown, 0), 0),
+          result.runs.reduce((sum, run) => sum + run.accounts.reduce((inner, account) => inner + account.answersLost, 0), 0),
+          result.runs.reduce((sum, run) => sum + run.accounts.reduce((inner, account) => inner + account.ledger.retries, 0), 0),
+          result.runs.map((run) => round(run.eventLoopUtilization, 2)).join(' '),
+          result.runs.map((run) => (run.completed ? 'yes' : run.stalled ? 'stuck' : 'timeout')).join(' '),
+        ]),
+      ),
+    );
+    for (const result of latency.results) {
+      const errors = [...new Set(result.runs.flatMap((run) => run.invocations.errors))];
+      if (errors.length) out(`  ${result.scenario.label}: ${errors.slice(0, 4).join(' | ')}`);
+    }
+    goals.push(...latency.goals);
   }
 
   if (selected.has('pacing')) {

@@ -3,7 +3,8 @@
  *
  * Graph routes live under `/v{major}.{minor}/` (graph-api.ts); the sandbox's own inspection and
  * fault-injection endpoints live under `/_sandbox/` (control-api.ts). This module only wires
- * them to the server and owns the two things that need timers: added latency and requests that
+ * them to the server and owns the two things that need timers: added latency (`latencyMs` before
+ * a request is handled, the `latency` distribution between handling and answer) and requests that
  * are deliberately never answered.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -138,16 +139,18 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
       const error = invalidParameter(`Request body exceeds ${bodyLimitFor(url.pathname)} bytes`);
       return sendJson(response, error.httpStatus, error.toBody());
     }
-    answerGraph(
-      response,
-      graph.handle({
-        method: request.method ?? 'GET',
-        url,
-        authorization: request.headers.authorization,
-        body,
-        ...(request.headers['content-type'] === undefined ? {} : { contentType: request.headers['content-type'] }),
-      }),
-    );
+    const outcome = graph.handle({
+      method: request.method ?? 'GET',
+      url,
+      authorization: request.headers.authorization,
+      body,
+      ...(request.headers['content-type'] === undefined ? {} : { contentType: request.headers['content-type'] }),
+    });
+    // The `latency` distribution is Meta's processing time: the request is decided on arrival
+    // (throughput counted, message logged), its answer leaves after the draw.
+    const answerDelay = outcome.kind === 'hold' ? 0 : control.nextAnswerDelayMs();
+    if (answerDelay > 0) await new Promise((resolve) => setTimeout(resolve, answerDelay).unref());
+    answerGraph(response, outcome);
   };
 
   const handleRequest = async (request: IncomingMessage, response: ServerResponse) => {

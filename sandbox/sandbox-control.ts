@@ -7,6 +7,7 @@
  * Per-recipient rules are looked up in Maps: O(1) on the send path.
  */
 import { fail, isRecord, nonNegative, optionalTimes, rate, recipientKey, takeRule, wholeNumber } from './control-values';
+import { LatencyModel, NO_LATENCY, parseLatencySetting, type LatencySetting } from './latency-distribution';
 import { seededRandom } from './seeded-random';
 import {
   MESSAGING_LIMIT_TIERS,
@@ -63,6 +64,8 @@ export class SandboxControl {
   private timeoutHoldMs = DEFAULT_TIMEOUT_HOLD_MS;
   private seed = DEFAULT_SEED;
   private random = seededRandom(DEFAULT_SEED);
+  /** Meta-like answer times and lost answers (`latency`); none by default. */
+  private latency = new LatencyModel(NO_LATENCY);
   private throughputPerSecond: number;
   private readonly throughputByPhoneNumberId = new Map<string, number>();
   private readonly messagingLimitByPhoneNumberId = new Map<string, MessagingLimitTier>();
@@ -81,6 +84,7 @@ export class SandboxControl {
     this.timeoutHoldMs = DEFAULT_TIMEOUT_HOLD_MS;
     this.seed = DEFAULT_SEED;
     this.random = seededRandom(DEFAULT_SEED);
+    this.latency = new LatencyModel(NO_LATENCY);
     this.throughputPerSecond = this.defaultThroughputPerSecond;
     this.throughputByPhoneNumberId.clear();
     this.messagingLimitByPhoneNumberId.clear();
@@ -101,6 +105,7 @@ export class SandboxControl {
       'timeoutRate',
       'timeoutHoldMs',
       'seed',
+      'latency',
       'throughputPerSecond',
       'throughputByPhoneNumberId',
       'messagingLimitByPhoneNumberId',
@@ -126,6 +131,12 @@ export class SandboxControl {
       this.seed = value;
       this.random = seededRandom(value);
     });
+
+    if (input.latency !== undefined) {
+      // Re-applying a setting starts its draws again from its seed, so a run can be repeated.
+      const latency = parseLatencySetting(input.latency);
+      updates.push(() => (this.latency = new LatencyModel(latency)));
+    }
 
     this.collectMapUpdates(input.throughputByPhoneNumberId, 'throughputByPhoneNumberId', updates, this.throughputByPhoneNumberId, (value, name) =>
       wholeNumber(value, name),
@@ -165,6 +176,7 @@ export class SandboxControl {
       timeoutRate: this.timeoutRate,
       timeoutHoldMs: this.timeoutHoldMs,
       seed: this.seed,
+      latency: { ...this.latency.setting },
       throughputPerSecond: this.throughputPerSecond,
       throughputByPhoneNumberId: Object.fromEntries(this.throughputByPhoneNumberId),
       messagingLimitByPhoneNumberId: Object.fromEntries(this.messagingLimitByPhoneNumberId),
@@ -186,6 +198,16 @@ export class SandboxControl {
   nextLatencyMs(): number {
     if (this.latencyJitterMs === 0) return this.latencyMs;
     return this.latencyMs + this.random() * this.latencyJitterMs;
+  }
+
+  /** Milliseconds between a Graph request's handling and its answer (the `latency` distribution). */
+  nextAnswerDelayMs(): number {
+    return this.latency.nextDelayMs();
+  }
+
+  /** Whether an accepted send's answer is lost (`latency.timeoutRate`): the message went out, no answer comes. */
+  shouldLoseAnswer(): boolean {
+    return this.latency.nextAnswerLost();
   }
 
   get holdMs(): number {

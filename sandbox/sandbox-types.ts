@@ -2,6 +2,7 @@
  * Public data shapes of the Cloud API sandbox. Kept apart from the HTTP wiring so the state,
  * validation and route modules can share them without importing the server.
  */
+import type { LatencySetting, LatencySettingInput } from './latency-distribution';
 import type { WebhookDelivery, WebhookStats } from './webhook-poster';
 import type { WebhookSettingsPatch, WebhookSettingsView } from './webhook-settings';
 
@@ -79,6 +80,8 @@ export interface AcceptedMessage {
   receivedAt: string;
   /** Present only for sends through `POST /{phone-number-id}/marketing_messages`. */
   via?: 'marketing_messages';
+  /** Accepted, but its answer was never sent (`latency.timeoutRate` or a `recipientTimeouts` rule with `accepted`). */
+  answerLost?: true;
 }
 
 export interface RecipientErrorRule {
@@ -115,6 +118,8 @@ export interface SandboxControlSettings {
   timeoutHoldMs: number;
   /** Seed of the PRNG that decides `errorRate`, `timeoutRate` and latency jitter. */
   seed: number;
+  /** Meta-like answer times and lost answers of accepted sends (latency-distribution.ts). */
+  latency: LatencySetting;
   throughputPerSecond: number;
   throughputByPhoneNumberId: Record<string, number>;
   /** `whatsapp_business_manager_messaging_limit` per phone number id; absent: TIER_UNLIMITED. */
@@ -134,6 +139,8 @@ export interface SandboxControlPatch {
   timeoutRate?: number;
   timeoutHoldMs?: number;
   seed?: number;
+  /** `null` or `{ distribution: "none" }` turns it off. */
+  latency?: LatencySettingInput | null;
   throughputPerSecond?: number;
   throughputByPhoneNumberId?: Record<string, number | null>;
   messagingLimitByPhoneNumberId?: Record<string, MessagingLimitTier | null>;

@@ -1,5 +1,6 @@
 /** chunk-worker: tenancy (read, token key), messaging (readWrite: jobs, ledger, pacer, template states), the outbound queue it consumes, the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
 import type { ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
+import { SendLatencyEstimate } from '../../shared/sending/in-flight-budget';
 import { cloudApiSection } from '../composition/cloud-api.section';
 import { lazyPorts, sleep, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
@@ -25,10 +26,14 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
     clock: value(context.clock),
     sleep: value(sleep),
     random: value(Math.random),
+    // One per process: a warm worker sizes its next chunk's lanes from the latency the last one saw.
+    latency: value(new SendLatencyEstimate(worker.latencyPriorMs)),
     events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
     settings: value({
       ...context.config.sendPolicy,
       maxInFlight: worker.maxInFlight,
+      minInFlight: worker.minInFlight,
+      latencyPriorMs: worker.latencyPriorMs,
       safetyMarginMs: worker.safetyMarginMs,
       outcomeBatchSize: 25,
       flushIntervalMs: 250,

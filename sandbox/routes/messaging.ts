@@ -2,7 +2,7 @@
  * Sends: `POST /{phone-number-id}/messages` (every message type, read receipts, typing
  * indicators) and `POST /{phone-number-id}/marketing_messages` (marketing templates through the
  * Marketing Messages API). Both run the same pipeline; fault injection (`errorRate`,
- * `recipientErrors`, `recipientTimeouts`) and throughput apply to sends only.
+ * `recipientErrors`, `recipientTimeouts`, `latency.timeoutRate`) and throughput apply to sends only.
  */
 import type { PhoneState } from '../account-state';
 import {
@@ -77,6 +77,8 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, mar
   if (control.shouldFailTransiently()) throw transientServiceError();
   if (!limiter.tryAcquire(phone.number.id, control.throughputFor(phone.number.id))) throw rateLimitHit();
 
+  // Decided on arrival, like Meta: the message goes out whether or not its answer reaches the client.
+  const answerLost = timeout?.accepted === true || control.shouldLoseAnswer();
   const messageId = messageIds.next(message.waId);
   const at = context.now();
   log.record({
@@ -87,6 +89,7 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, mar
     body,
     receivedAt: new Date(at).toISOString(),
     ...(marketing ? { via: 'marketing_messages' as const } : {}),
+    ...(answerLost ? { answerLost: true as const } : {}),
   });
   const category: PricingCategory =
     template === undefined ? 'SERVICE' : marketing ? 'MARKETING_LITE' : template.template.category;
@@ -114,7 +117,7 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, mar
     pricingCategory: category,
     pricingType,
   });
-  if (timeout?.accepted) return { kind: 'hold' };
+  if (answerLost) return { kind: 'hold' };
   return ok({
     messaging_product: 'whatsapp',
     contacts: [{ input: message.to, wa_id: message.waId }],

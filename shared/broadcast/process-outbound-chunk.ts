@@ -36,6 +36,7 @@ import { ChunkOutcomes, countFailure, emptyDelta, type ChunkReport } from './chu
 import type { BroadcastRepository, ClaimState, Clock, JobControl, JobPause, LedgerEntry, OutboundQueue, SenderDirectory, TemplateState, TemplateStates } from './ports';
 import { callbackDataOf } from '../delivery/callback-data';
 import { dispatchSend, openSendSession, type Dispatched, type SendSession, type SendingPorts } from '../sending/dispatch-send';
+import { inFlightBudget, SendLatencyEstimate } from '../sending/in-flight-budget';
 import { templateMessageBody } from '../sending/message-bodies';
 import type { CloudApiClient, Rejection } from '../sending/ports';
 import { chunkWorkerBudget, type SendPolicySettings } from '../sending/send-policy';
@@ -43,8 +44,16 @@ import { chunkWorkerBudget, type SendPolicySettings } from '../sending/send-poli
 export type { ChunkReport } from './chunk-outcomes';
 
 export interface ChunkWorkerSettings extends SendPolicySettings {
-  /** Concurrent upstream calls per worker: enough to cover upstream latency at the account's rate. */
+  /**
+   * The most concurrent upstream calls per worker (the cap of the in-flight budget: memory and
+   * sockets). The lanes in use follow the account's rate and the observed send latency
+   * (shared/sending/in-flight-budget.ts), between `minInFlight` and this.
+   */
   maxInFlight: number;
+  /** The fewest lanes (default DEFAULT_MIN_IN_FLIGHT); the cap wins when it is lower. */
+  minInFlight?: number;
+  /** A lane's busy time per send assumed before any send reports back (default DEFAULT_LATENCY_PRIOR_MS). */
+  latencyPriorMs?: number;
   /** Stop taking recipients when less than this remains of the invocation; the rest continue in a new message. */
   safetyMarginMs: number;
   /** Outcomes are written in batches of this many (or sooner, see flushIntervalMs). */
@@ -66,7 +75,12 @@ export interface ProcessChunkDependencies extends SendingPorts {
   settings: ChunkWorkerSettings;
   /** Customer events (job.completed when this worker settles a job's last chunk); absent: none. */
   events?: JobCompletionPorts['events'];
+  /** The process's estimate of a lane's busy time per send (shared by its invocations); absent: one per invocation from the prior. */
+  latency?: SendLatencyEstimate;
 }
+
+/** The floor of the in-flight budget: a lead of lanes waiting for their slot absorbs a hold or a slow claim. */
+export const DEFAULT_MIN_IN_FLIGHT = 16;
 
 export interface ChunkInvocation {
   remainingTimeMs: () => number;
@@ -228,11 +242,14 @@ export async function processOutboundChunk(
   if (pauseToEnd && first.templateState?.status === 'APPROVED' && first.templateState.at > Date.parse(pauseToEnd.pausedAt) - EVENT_TIME_RESOLUTION_MS) await endPause();
 
   const account = await dependencies.senders.accountOf(message.organizationId, message.wabaId);
+  const latency = dependencies.latency ?? new SendLatencyEstimate(settings.latencyPriorMs);
+  const bounds = { floor: settings.minInFlight ?? DEFAULT_MIN_IN_FLIGHT, cap: settings.maxInFlight };
+  const lanesWanted = (): number => inFlightBudget(account.messagesPerSecond, latency.meanMs, bounds);
   const templateState = cachedTemplateState(() => templateStateOf(dependencies, message), clock);
   const watch = new JobGoWatch(
     async () => (await readJobGo(dependencies, message, templateState)).go,
     clock,
-    cancellationRefreshMs(account.messagesPerSecond, settings.maxInFlight),
+    cancellationRefreshMs(account.messagesPerSecond, lanesWanted()),
     first.go,
   );
   const session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: account.messagesPerSecond }, settings, chunkWorkerBudget(settings));
@@ -246,6 +263,8 @@ export async function processOutboundChunk(
   };
 
   const sendTo = async (recipient: ChunkRecipient, firstSlot: number): Promise<void> => {
+    // The lane is busy from its slot, or from now when it is late: then the claim counts too.
+    const busyFrom = Math.max(firstSlot, clock.now().getTime());
     if (!(await claim(dependencies, message, recipient, outcomes, () => session.slots.giveBack(firstSlot)))) return;
     const body = messageBodyFor(message, recipient);
     const dispatched = await dispatchSend(session, {
@@ -254,6 +273,7 @@ export async function processOutboundChunk(
       send: () => dependencies.upstream.sendMessage(message.phoneNumberId, body, { accessToken: account.accessToken }),
       stillWanted: () => watch.goes(),
     });
+    if (dispatched.kind !== 'withdrawn') latency.observe(clock.now().getTime() - busyFrom);
     const notSendable = dispatched.kind === 'failed' ? TEMPLATE_NOT_SENDABLE.get(dispatched.rejection.error.code) : undefined;
     if (notSendable !== undefined) {
       watch.hold(notSendable);
@@ -266,7 +286,7 @@ export async function processOutboundChunk(
   };
 
   const pending = [...message.recipients];
-  await runLanes(session, settings.maxInFlight, pending, budgetEnd, outcomes, sendTo, () => watch.goes());
+  await runLanes(session, lanesWanted, pending, budgetEnd, outcomes, sendTo, () => watch.goes());
   if (session.hold.count > 0) outcomes.report.rateLimitHolds = session.hold.count;
   await outcomes.flush();
   if (outcomes.failure !== undefined) {
@@ -304,15 +324,23 @@ async function holdOrFail(
   return report;
 }
 
+/** Lanes started at once; then each finished send starts at most LANES_ADDED_PER_SEND more (a slow start). */
+const FIRST_LANES = 16;
+const LANES_ADDED_PER_SEND = 2;
+
 /**
- * Up to `maxInFlight` lanes take recipients while their send can still start within the budget.
+ * Lanes take recipients while their send can still start within the budget. How many run follows
+ * `lanesWanted` (the in-flight budget, which moves with the observed latency): FIRST_LANES start,
+ * then after each send a lane starts up to LANES_ADDED_PER_SEND more up to the budget (so the
+ * lanes double per round trip instead of claiming hundreds of recipients in one burst against
+ * the store), and a lane beyond the budget stops before taking another recipient.
  * The slot comes before the claim: with other workers sharing the account it can be far ahead,
  * and a recipient is only claimed when its send can still start in time. The first failure stops
  * every lane.
  */
 async function runLanes(
   session: SendSession,
-  maxInFlight: number,
+  lanesWanted: () => number,
   pending: ChunkRecipient[],
   budgetEnd: () => number,
   outcomes: ChunkOutcomes,
@@ -321,23 +349,41 @@ async function runLanes(
 ): Promise<void> {
   const { slots } = session;
   const hasTimeFor = (): boolean => slots.peek() < budgetEnd();
-  const lane = async (): Promise<void> => {
-    while (outcomes.failure === undefined && pending.length > 0 && hasTimeFor()) {
-      try {
-        const slot = await slots.take();
-        // Asked after the wait for a slot, right before the claim and the send.
-        const recipient = outcomes.failure === undefined && slot < budgetEnd() && (await goes()) ? pending.shift() : undefined;
-        if (!recipient) {
-          slots.giveBack(slot);
-          break;
-        }
-        await sendTo(recipient, slot);
-      } catch (error) {
-        outcomes.fail(error);
-      }
+  const running = new Set<Promise<void>>();
+  // Counted synchronously (a lane's loop test and its exit run in one step), so lanes over the budget stop one by one.
+  let active = 0;
+  const grow = (most: number): void => {
+    if (outcomes.failure !== undefined) return;
+    // Counted once: a lane that finds nothing to do ends at once and must not be replaced in a loop.
+    for (let missing = Math.min(lanesWanted(), pending.length, active + most) - active; missing > 0; missing -= 1) {
+      const started = lane().finally(() => running.delete(started));
+      running.add(started);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(maxInFlight, pending.length) }, lane));
+  const lane = async (): Promise<void> => {
+    active += 1;
+    try {
+      while (outcomes.failure === undefined && pending.length > 0 && hasTimeFor() && active <= lanesWanted()) {
+        try {
+          const slot = await slots.take();
+          // Asked after the wait for a slot, right before the claim and the send.
+          const recipient = outcomes.failure === undefined && slot < budgetEnd() && (await goes()) ? pending.shift() : undefined;
+          if (!recipient) {
+            slots.giveBack(slot);
+            break;
+          }
+          await sendTo(recipient, slot);
+          grow(LANES_ADDED_PER_SEND);
+        } catch (error) {
+          outcomes.fail(error);
+        }
+      }
+    } finally {
+      active -= 1;
+    }
+  };
+  grow(FIRST_LANES);
+  while (running.size > 0) await Promise.all([...running]);
 }
 
 /**

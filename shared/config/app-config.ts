@@ -82,7 +82,11 @@ export interface AppConfig {
   };
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
+    /** The in-flight budget's cap (WORKER_MAX_IN_FLIGHT, default 512) and floor (WORKER_MIN_IN_FLIGHT, default 16). */
     maxInFlight: number;
+    minInFlight: number;
+    /** A lane's busy time per send assumed until sends report back (WORKER_LATENCY_PRIOR_MS, default 500). */
+    latencyPriorMs: number;
     safetyMarginMs: number;
     /** While a job's template is paused, its held recipients are looked at again this often (SQS delay, ≤ 900 s). */
     pauseRecheckSeconds: number;
@@ -156,7 +160,11 @@ const settingsSchema = v.object({
   UPSTREAM_BULK_BUDGET_MS: positiveInteger('UPSTREAM_BULK_BUDGET_MS', 25_000),
   UPSTREAM_BULK_CONCURRENCY: positiveInteger('UPSTREAM_BULK_CONCURRENCY', 16),
   UPSTREAM_OWNED_IDS_TTL_MS: positiveInteger('UPSTREAM_OWNED_IDS_TTL_MS', 60_000),
-  WORKER_MAX_IN_FLIGHT: positiveInteger('WORKER_MAX_IN_FLIGHT', 64),
+  // Lanes per chunk invocation follow Little's law between these (shared/sending/in-flight-budget.ts);
+  // each holds a socket, and Lambda allows 1,024 file descriptors.
+  WORKER_MAX_IN_FLIGHT: positiveInteger('WORKER_MAX_IN_FLIGHT', 512),
+  WORKER_MIN_IN_FLIGHT: positiveInteger('WORKER_MIN_IN_FLIGHT', 16),
+  WORKER_LATENCY_PRIOR_MS: positiveInteger('WORKER_LATENCY_PRIOR_MS', 500),
   WORKER_MAX_ATTEMPTS: positiveInteger('WORKER_MAX_ATTEMPTS', 6),
   WORKER_BACKOFF_BASE_MS: positiveInteger('WORKER_BACKOFF_BASE_MS', 200),
   WORKER_BACKOFF_MAX_MS: positiveInteger('WORKER_BACKOFF_MAX_MS', 5_000),
@@ -252,6 +260,8 @@ export function parseAppConfig(env: Environment): AppConfig {
     },
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
+      minInFlight: settings.WORKER_MIN_IN_FLIGHT,
+      latencyPriorMs: settings.WORKER_LATENCY_PRIOR_MS,
       safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
       pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
       templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),

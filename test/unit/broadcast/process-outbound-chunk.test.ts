@@ -25,6 +25,7 @@ import {
   jobOf,
   InMemoryTemplateStates,
 } from '../../support/broadcast-fakes';
+import { SendLatencyEstimate } from '../../../shared/sending/in-flight-budget';
 
 const START = '2026-03-01T09:00:00.000Z';
 const startMs = new Date(START).getTime();
@@ -702,5 +703,76 @@ describe('131049 (per-user marketing limit)', () => {
     expect(kit.broadcasts.entry(message.jobId, 0, message.recipients[1]![0])).toMatchObject({ status: 'FAILED', failureReasonCode: '131049', attempts: 1 });
     expect(report).toMatchObject({ sent: 2, failed: 1, chunkDone: true });
     expect(kit.queue.batches).toHaveLength(0);
+  });
+});
+
+describe('in-flight budget (Little\'s law)', () => {
+  /** Every send takes `latencyMs` of virtual time; the most sends out at once is recorded. */
+  const slowUpstream = (kit: ReturnType<typeof setup>, latencyMs: number) => {
+    let inFlight = 0;
+    const seen = { peak: 0 };
+    kit.upstream.onSend = async () => {
+      inFlight += 1;
+      seen.peak = Math.max(seen.peak, inFlight);
+      await kit.time.sleep(latencyMs);
+      inFlight -= 1;
+    };
+    return seen;
+  };
+  const spanMs = (kit: ReturnType<typeof setup>) => kit.upstream.sends[kit.upstream.sends.length - 1]!.at - kit.upstream.sends[0]!.at;
+
+  it('keeps rate x latency sends in flight, so a 300 ms upstream still gets the account\'s 100/s (a fixed 16 lanes would get 53/s)', async () => {
+    const kit = setup({ rate: 100, settings: { maxInFlight: 512, minInFlight: 16, latencyPriorMs: 300 } });
+    const seen = slowUpstream(kit, 300);
+    const message = chunkMessage(600);
+    await kit.createJob(message);
+    const report = await kit.run(message);
+
+    expect(report).toMatchObject({ sent: 600, failed: 0, unknown: 0, chunkDone: true });
+    expect(new Set(kit.upstream.sends.map((send) => send.to)).size).toBe(600);
+    // 600 sends 10 ms apart: 5.99 s at the full rate (plus the slow start's first round trip).
+    expect(spanMs(kit)).toBeLessThanOrEqual(6_500);
+    expect(seen.peak).toBeGreaterThanOrEqual(30);
+  });
+
+  it('grows its lanes from a prior that was too low, once sends report their latency', async () => {
+    const kit = setup({ rate: 100, settings: { maxInFlight: 512, minInFlight: 2, latencyPriorMs: 1 } });
+    const seen = slowUpstream(kit, 300);
+    const message = chunkMessage(1000);
+    await kit.createJob(message);
+    const report = await kit.run(message);
+
+    expect(report).toMatchObject({ sent: 1000, chunkDone: true });
+    expect(seen.peak).toBeGreaterThanOrEqual(30);
+    // The first sends ran on 2 lanes (6.7/s); the rest at the rate.
+    expect(spanMs(kit)).toBeLessThan(15_000);
+  });
+
+  it('sheds lanes when the latency falls, and never runs more than the cap', async () => {
+    const fast = setup({ rate: 100, settings: { maxInFlight: 512, minInFlight: 2, latencyPriorMs: 2_000 } });
+    const fastSeen = slowUpstream(fast, 1);
+    const message = chunkMessage(400);
+    await fast.createJob(message);
+    expect(await fast.run(message)).toMatchObject({ sent: 400, chunkDone: true });
+    // The prior asks for 260 lanes; sends report 1 ms each, so at most the first lanes' worth go out at once.
+    expect(fastSeen.peak).toBeLessThanOrEqual(260);
+
+    const capped = setup({ rate: 100, settings: { maxInFlight: 8, minInFlight: 2, latencyPriorMs: 300 } });
+    const cappedSeen = slowUpstream(capped, 300);
+    await capped.createJob(message);
+    expect(await capped.run(message)).toMatchObject({ sent: 400, chunkDone: true });
+    expect(cappedSeen.peak).toBe(8);
+  });
+
+  it('shares one process-wide estimate: a warm worker starts its next chunk from the latency the last one saw', async () => {
+    const latency = new SendLatencyEstimate(1);
+    const kit = setup({ rate: 100, settings: { maxInFlight: 512, minInFlight: 2, latencyPriorMs: 1 } });
+    kit.dependencies.latency = latency;
+    slowUpstream(kit, 300);
+    const message = chunkMessage(300);
+    await kit.createJob(message);
+    await kit.run(message);
+    expect(latency.observed).toBe(300);
+    expect(latency.meanMs).toBeGreaterThan(250);
   });
 });

@@ -21,6 +21,7 @@ const DEFAULTS = {
   timeoutRate: 0,
   timeoutHoldMs: 60_000,
   seed: 1,
+  latency: { distribution: 'none' },
   throughputPerSecond: 80,
   throughputByPhoneNumberId: {},
   messagingLimitByPhoneNumberId: {},
