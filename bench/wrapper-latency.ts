@@ -62,6 +62,11 @@ export interface WrapperLatencyResult {
   /** DynamoDB requests per measured wrapped request, by operation and key prefix. */
   dynamoDbCallsPerRequest: number;
   dynamoDbCallsByOperation: Record<string, number>;
+  /**
+   * The one DynamoDB write every wrapped request still makes, timed alone in the same runtime:
+   * `rateLimiter.consume` of a bucket of its own at the wrapper's 600/min, sequentially.
+   */
+  rateLimitUpdate: { p50: number; p99: number };
 }
 
 interface Phase {
@@ -159,6 +164,13 @@ export async function runWrapperLatencyBench(options: WrapperLatencyOptions = {}
     const answered = Math.max(1, counted.samples.length + counted.errors);
     const dynamoDbCallsByOperation = Object.fromEntries(Object.entries(counts).map(([label, count]) => [label, count.calls / answered]));
     const wrapperRun = await runPhase(wrapped, requests, concurrency, Date.now() + maxDurationMs);
+    const rateLimiter = getServices().http.rateLimiter;
+    const updates: number[] = [];
+    for (let index = 0; index < Math.min(requests, 300); index += 1) {
+      const begin = performance.now();
+      await rateLimiter.consume(`bench#wrapper-rate-limit#${index % 10}`, 600, new Date());
+      updates.push(performance.now() - begin);
+    }
     const directSummary = summarize(directRun);
     const wrapperSummary = summarize(wrapperRun);
     return {
@@ -171,6 +183,7 @@ export async function runWrapperLatencyBench(options: WrapperLatencyOptions = {}
       cachesOff: options.cachesOff === true,
       dynamoDbCallsPerRequest: Object.values(dynamoDbCallsByOperation).reduce((sum, value) => sum + value, 0),
       dynamoDbCallsByOperation,
+      rateLimitUpdate: { p50: percentile(updates, 50), p99: percentile(updates, 99) },
     };
   } finally {
     await runtime.stop();
@@ -192,6 +205,7 @@ export function describeWrapperLatency(result: WrapperLatencyResult): string {
     `dynamodb ${result.dynamoDbCallsPerRequest.toFixed(2)} calls per wrapped request: ${Object.entries(result.dynamoDbCallsByOperation)
       .map(([label, calls]) => `${label} ${calls.toFixed(2)}`)
       .join(', ')}`,
+    `rate-limit update alone (sequential): p50=${fixed(result.rateLimitUpdate.p50)} ms p99=${fixed(result.rateLimitUpdate.p99)} ms`,
   ].join('\n');
 }
 
