@@ -12,7 +12,12 @@
  *   import { runWrapperLatencyBench, describeWrapperLatency } from './wrapper-latency';
  *   const result = await runWrapperLatencyBench({ requests: 2000, concurrency: 20 });
  *   console.log(describeWrapperLatency(result));
- * Alone: `npx tsx bench/wrapper-latency.ts [requests] [concurrency]`.
+ * Alone: `npx tsx bench/wrapper-latency.ts [requests] [concurrency] [caches-off]`.
+ *
+ * `cachesOff` sets the tenancy read cache's times to live to 1 ms (the environment of the runtime),
+ * so every request reads credential, organization, number and account from the store again: the
+ * "before" of docs/PERFORMANCE.md section 4g, measured in the same run. DynamoDB calls made during
+ * the wrapped phase are counted on the shared client (bench/lib/request-counter.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +36,8 @@ export interface WrapperLatencyOptions {
   maxDurationMs?: number;
   /** `business-profile` (GET .../business-profile) or `phone-number` (GET /phone-numbers/{id}). */
   route?: 'business-profile' | 'phone-number';
+  /** Tenancy read cache off (times to live of 1 ms): the figures before the caches. */
+  cachesOff?: boolean;
 }
 
 export interface LatencySummary {
@@ -51,6 +58,15 @@ export interface WrapperLatencyResult {
   addedMs: { p50: number; p99: number };
   /** True when a phase stopped at maxDurationMs before its requests were done. */
   truncated: boolean;
+  cachesOff: boolean;
+  /** DynamoDB requests per measured wrapped request, by operation and key prefix. */
+  dynamoDbCallsPerRequest: number;
+  dynamoDbCallsByOperation: Record<string, number>;
+  /**
+   * The one DynamoDB write every wrapped request still makes, timed alone in the same runtime:
+   * `rateLimiter.consume` of a bucket of its own at the wrapper's 600/min, sequentially.
+   */
+  rateLimitUpdate: { p50: number; p99: number };
 }
 
 interface Phase {
@@ -106,7 +122,9 @@ export async function runWrapperLatencyBench(options: WrapperLatencyOptions = {}
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   const { startLocalRuntime } = await import('../local/local-runtime');
   const { getServices } = await import('../functions/composition');
-  const runtime = await startLocalRuntime({ port: 0, dataDirectory, persist: false, startWorkers: false, sandbox: { throughputPerSecond: 100_000 } });
+  const { RequestCounter } = await import('./lib/request-counter');
+  const environment = options.cachesOff ? { TENANCY_CACHE_CREDENTIAL_TTL_MS: '1', TENANCY_CACHE_RECORD_TTL_MS: '1' } : undefined;
+  const runtime = await startLocalRuntime({ port: 0, dataDirectory, persist: false, startWorkers: false, sandbox: { throughputPerSecond: 100_000 }, environment });
   try {
     const demo = runtime.demo!;
     const phoneNumberId = demo.phoneNumberIds[0]!;
@@ -127,14 +145,32 @@ export async function runWrapperLatencyBench(options: WrapperLatencyOptions = {}
       headers: (client) => ({ Authorization: `Bearer ${tokens[client]}` }),
     };
     const perClientLimit = 600;
-    if ((requests + warmup) / concurrency > perClientLimit) {
-      throw new Error(`at most ${perClientLimit * concurrency - warmup} wrapped requests fit in a minute with ${concurrency} clients`);
+    if ((requests + warmup) / concurrency + 2 > perClientLimit) {
+      throw new Error(`at most ${(perClientLimit - 2) * concurrency - warmup} wrapped requests fit in a minute with ${concurrency} clients`);
     }
 
     await runPhase(direct, warmup, concurrency, Date.now() + maxDurationMs);
     const directRun = await runPhase(direct, requests, concurrency, Date.now() + maxDurationMs);
     await runPhase(wrapped, warmup, concurrency, Date.now() + maxDurationMs);
+    // DynamoDB calls of warm requests, counted on a short run of their own (the counter's middleware
+    // costs CPU, so it stays off during the measured phase). The handlers' DynamoDB client is the
+    // process's pooled one (functions/composition/composition-context.ts).
+    const counter = new RequestCounter();
+    const dynamoDb = getServices().clients.dynamoDbBase;
+    counter.attachDynamoDb(dynamoDb);
+    const counted = await runPhase(wrapped, concurrency * 2, concurrency, Date.now() + maxDurationMs);
+    for (const name of ['benchRequestCapacity', 'benchCountDynamoDb']) dynamoDb.middlewareStack.remove(name);
+    const counts = counter.snapshot().dynamodb;
+    const answered = Math.max(1, counted.samples.length + counted.errors);
+    const dynamoDbCallsByOperation = Object.fromEntries(Object.entries(counts).map(([label, count]) => [label, count.calls / answered]));
     const wrapperRun = await runPhase(wrapped, requests, concurrency, Date.now() + maxDurationMs);
+    const rateLimiter = getServices().http.rateLimiter;
+    const updates: number[] = [];
+    for (let index = 0; index < Math.min(requests, 300); index += 1) {
+      const begin = performance.now();
+      await rateLimiter.consume(`bench#wrapper-rate-limit#${index % 10}`, 600, new Date());
+      updates.push(performance.now() - begin);
+    }
     const directSummary = summarize(directRun);
     const wrapperSummary = summarize(wrapperRun);
     return {
@@ -144,6 +180,10 @@ export async function runWrapperLatencyBench(options: WrapperLatencyOptions = {}
       wrapper: wrapperSummary,
       addedMs: { p50: wrapperSummary.p50 - directSummary.p50, p99: wrapperSummary.p99 - directSummary.p99 },
       truncated: directRun.truncated || wrapperRun.truncated,
+      cachesOff: options.cachesOff === true,
+      dynamoDbCallsPerRequest: Object.values(dynamoDbCallsByOperation).reduce((sum, value) => sum + value, 0),
+      dynamoDbCallsByOperation,
+      rateLimitUpdate: { p50: percentile(updates, 50), p99: percentile(updates, 99) },
     };
   } finally {
     await runtime.stop();
@@ -158,16 +198,20 @@ export function describeWrapperLatency(result: WrapperLatencyResult): string {
   const line = (name: string, summary: LatencySummary) =>
     `${name.padEnd(8)} n=${summary.requests} errors=${summary.errors} p50=${fixed(summary.p50)} ms p99=${fixed(summary.p99)} ms mean=${fixed(summary.mean)} ms ${Math.round(summary.throughputPerSecond)} req/s`;
   return [
-    `wrapper latency, ${result.route}, ${result.concurrency} concurrent clients${result.truncated ? ' (stopped at the time bound)' : ''}`,
+    `wrapper latency, ${result.route}, ${result.concurrency} concurrent client(s), tenancy caches ${result.cachesOff ? 'OFF (before)' : 'on'}${result.truncated ? ' (stopped at the time bound)' : ''}`,
     line('direct', result.direct),
     line('wrapper', result.wrapper),
-    `added    p50=${fixed(result.addedMs.p50)} ms p99=${fixed(result.addedMs.p99)} ms`,
+    `added    p50=${fixed(result.addedMs.p50)} ms p99=${fixed(result.addedMs.p99)} ms; wrapped/direct p50 ${fixed(result.wrapper.p50 / result.direct.p50)}x`,
+    `dynamodb ${result.dynamoDbCallsPerRequest.toFixed(2)} calls per wrapped request: ${Object.entries(result.dynamoDbCallsByOperation)
+      .map(([label, calls]) => `${label} ${calls.toFixed(2)}`)
+      .join(', ')}`,
+    `rate-limit update alone (sequential): p50=${fixed(result.rateLimitUpdate.p50)} ms p99=${fixed(result.rateLimitUpdate.p99)} ms`,
   ].join('\n');
 }
 
 if (require.main === module) {
   const [requests, concurrency] = process.argv.slice(2).map(Number);
-  runWrapperLatencyBench({ requests: requests || undefined, concurrency: concurrency || undefined })
+  runWrapperLatencyBench({ requests: requests || undefined, concurrency: concurrency || undefined, cachesOff: process.argv[4] === 'caches-off' })
     .then((result) => {
       console.log(describeWrapperLatency(result));
       process.exit(0);

@@ -40,10 +40,18 @@ interface Destroyable {
  */
 const clientPool = new Map<string, Destroyable>();
 
-/** Closes every pooled client (the local runtime's shutdown, test resets). */
+/**
+ * In-memory state every composition of the process shares, by key (the tenancy read cache of a
+ * table): on Lambda one function per process, locally every function, so a change any of them
+ * makes invalidates what the others cached, as within one Lambda container.
+ */
+const processState = new Map<string, unknown>();
+
+/** Closes every pooled client and forgets the process's shared state (the local runtime's shutdown, test resets). */
 export function destroyPooledClients(): void {
   for (const client of clientPool.values()) client.destroy();
   clientPool.clear();
+  processState.clear();
 }
 
 export interface CompositionContext {
@@ -53,6 +61,8 @@ export interface CompositionContext {
   readonly overrides: ServiceOverrides;
   /** The pooled client for these settings, built on first use (and traced, see shared/observability/tracer.ts). */
   client<T extends Destroyable>(key: string, create: () => T): T;
+  /** The process's shared in-memory state for this key, built on first use. */
+  processShared<T>(key: string, create: () => T): T;
   /** Closes the sockets of every client this composition used. */
   destroy(): void;
 }
@@ -74,6 +84,10 @@ export function createCompositionContext(config: AppConfig, overrides: ServiceOv
         clientPool.set(key, client);
       }
       return client as T;
+    },
+    processShared<T>(key: string, create: () => T): T {
+      if (!processState.has(key)) processState.set(key, create());
+      return processState.get(key) as T;
     },
     destroy() {
       for (const key of used) {

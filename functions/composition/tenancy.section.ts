@@ -9,6 +9,7 @@ import type { TokenCipher } from '../../shared/crypto/token-cipher';
 import { unconfiguredTokenCipher } from '../../shared/crypto/unconfigured-token-cipher';
 import type { ApiKeyRegistry } from '../../shared/tenancy/api-key-registry';
 import { DecryptedTokenCache } from '../../shared/tenancy/decrypted-token-cache';
+import { CachingTenancyRepository, TenancyReadCache } from '../../shared/tenancy/tenancy-read-cache';
 import { noOpApiKeyRegistry } from '../../shared/tenancy/no-op-api-key-registry';
 import { authenticateCredential } from '../../shared/tenancy/credential-use-cases';
 import type { TenancyPorts } from '../../shared/tenancy/ports';
@@ -21,6 +22,11 @@ export interface TenancyChoices {
   cipher?: () => TokenCipher;
   /** apiKeyRegistrySection(context) for functions that manage API keys. */
   apiKeyRegistry?: () => ApiKeyRegistry;
+  /**
+   * Answer credential, organization, business-account and phone-number reads from the process's
+   * short-lived cache (the /upstream wrapper). Every composition invalidates it on its writes.
+   */
+  cachedReads?: boolean;
 }
 
 /** Authentication and reads: all that a function which administers no tenancy data calls. */
@@ -47,9 +53,12 @@ export function tenancyReaderSection(context: CompositionContext, dynamoDb: Dyna
 
 function tenancyPorts(context: CompositionContext, dynamoDb: DynamoDbClients, choices: TenancyChoices): () => TenancyPorts {
   return memoize(() => {
-    const repository = memoize(
-      () => new DynamoDbTenancyRepository(dynamoDb.document, requireSetting(context.config.tableNames.tenancy, 'TENANCY_TABLE')),
-    );
+    const repository = memoize(() => {
+      const tableName = requireSetting(context.config.tableNames.tenancy, 'TENANCY_TABLE');
+      const { credentialTtlMs, recordTtlMs, maxEntries } = context.config.tenancyCache;
+      const cache = context.processShared(`tenancy-read-cache#${tableName}`, () => new TenancyReadCache({ credentialTtlMs, recordTtlMs, maxEntries }));
+      return new CachingTenancyRepository(new DynamoDbTenancyRepository(dynamoDb.document, tableName), cache, context.clock, choices.cachedReads === true);
+    });
     const cipher = choices.cipher ?? (() => context.overrides.tokenCipher ?? unconfiguredTokenCipher);
     const apiKeyRegistry = choices.apiKeyRegistry ?? (() => context.overrides.apiKeyRegistry ?? noOpApiKeyRegistry);
     // Getters: a port is built the first time a use case reaches for it.
@@ -66,7 +75,7 @@ function tenancyPorts(context: CompositionContext, dynamoDb: DynamoDbClients, ch
       clock: context.clock,
       ids: context.ids,
       secrets: context.overrides.secrets ?? randomSecretGenerator,
-      decryptedTokenCache: new DecryptedTokenCache(),
+      decryptedTokenCache: new DecryptedTokenCache(context.config.tenancyCache.decryptedTokenTtlMs),
     };
     return ports;
   });

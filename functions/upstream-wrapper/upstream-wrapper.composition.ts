@@ -61,7 +61,7 @@ export const upstreamWrapperSection = (context: CompositionContext, dynamoDb: Dy
 
 export function composeUpstreamWrapper(context: CompositionContext): UpstreamWrapperFunctionDependencies {
   const dynamoDb = dynamoDbClients(context);
-  const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context) });
+  const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context), cachedReads: true });
   return lazyPorts<UpstreamWrapperFunctionDependencies>({
     ...httpSection(context, dynamoDb, tenancy),
     upstream: upstreamWrapperSection(context, dynamoDb, tenancy),

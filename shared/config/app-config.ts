@@ -48,6 +48,21 @@ export interface AppConfig {
     ownedIdsTtlMs: number;
   };
   /**
+   * In-memory caches of tenancy reads (shared/tenancy/tenancy-read-cache.ts; read through only by
+   * the /upstream wrapper) and of decrypted upstream tokens (every function that decrypts).
+   * docs/UPSTREAM-WRAPPER.md, "Caches", explains each time to live.
+   */
+  tenancyCache: {
+    /** A key revoked in another process keeps working here for at most this long. */
+    credentialTtlMs: number;
+    /** Organizations, business accounts, phone numbers. */
+    recordTtlMs: number;
+    /** Entries per kind of record. */
+    maxEntries: number;
+    /** Decrypted upstream tokens (keyed by ciphertext: a rotated token misses at once). */
+    decryptedTokenTtlMs: number;
+  };
+  /**
    * Retries, backoff and the rate-limit hold of every send (chunk worker and /upstream bulk send;
    * shared/sending/send-policy.ts). The variables keep their WORKER_ names.
    */
@@ -160,6 +175,10 @@ const settingsSchema = v.object({
   UPSTREAM_BULK_BUDGET_MS: positiveInteger('UPSTREAM_BULK_BUDGET_MS', 25_000),
   UPSTREAM_BULK_CONCURRENCY: positiveInteger('UPSTREAM_BULK_CONCURRENCY', 16),
   UPSTREAM_OWNED_IDS_TTL_MS: positiveInteger('UPSTREAM_OWNED_IDS_TTL_MS', 60_000),
+  TENANCY_CACHE_CREDENTIAL_TTL_MS: positiveInteger('TENANCY_CACHE_CREDENTIAL_TTL_MS', 30_000),
+  TENANCY_CACHE_RECORD_TTL_MS: positiveInteger('TENANCY_CACHE_RECORD_TTL_MS', 60_000),
+  TENANCY_CACHE_MAX_ENTRIES: positiveInteger('TENANCY_CACHE_MAX_ENTRIES', 5_000),
+  DECRYPTED_TOKEN_CACHE_TTL_MS: positiveInteger('DECRYPTED_TOKEN_CACHE_TTL_MS', 300_000),
   // Lanes per chunk invocation follow Little's law between these (shared/sending/in-flight-budget.ts);
   // each holds a socket, and Lambda allows 1,024 file descriptors.
   WORKER_MAX_IN_FLIGHT: positiveInteger('WORKER_MAX_IN_FLIGHT', 512),
@@ -235,6 +254,12 @@ export function parseAppConfig(env: Environment): AppConfig {
       bulkBudgetMs: settings.UPSTREAM_BULK_BUDGET_MS,
       bulkConcurrency: settings.UPSTREAM_BULK_CONCURRENCY,
       ownedIdsTtlMs: settings.UPSTREAM_OWNED_IDS_TTL_MS,
+    },
+    tenancyCache: {
+      credentialTtlMs: settings.TENANCY_CACHE_CREDENTIAL_TTL_MS,
+      recordTtlMs: settings.TENANCY_CACHE_RECORD_TTL_MS,
+      maxEntries: settings.TENANCY_CACHE_MAX_ENTRIES,
+      decryptedTokenTtlMs: settings.DECRYPTED_TOKEN_CACHE_TTL_MS,
     },
     sendPolicy: {
       maxAttempts: settings.WORKER_MAX_ATTEMPTS,

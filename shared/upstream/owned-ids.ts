@@ -15,6 +15,7 @@
  * ids against the sends recorded by the wrapper and the platform's ledger, flow ids and template
  * names against the account's lists. Every refusal is the same 404 as a foreign phoneNumberId.
  */
+import { TtlLruCache } from '../caching/ttl-lru-cache';
 import type { BodyIds } from './body-ids';
 import { callGraph, listAllPages, scopedByMeta } from './call-upstream';
 import { UpstreamRateLimitedError, UpstreamRejectedError, UpstreamTargetNotFoundError } from './errors';
@@ -42,24 +43,30 @@ function listOf(kind: OwnedIdKind, target: ResolvedTarget): { list: string; path
   }
 }
 
-/** The in-memory OwnedIdLists of one Lambda container. */
+/**
+ * The in-memory OwnedIdLists of one Lambda container: at most `maxEntries` lists (least recently
+ * used dropped first), each reused for `ttlMs` after it was read. Keys start with the organization.
+ */
 export class OwnedIdDirectory implements OwnedIdLists {
-  private readonly lists = new Map<string, OwnedIdList>();
+  private readonly lists: TtlLruCache<OwnedIdList>;
 
-  constructor(private readonly ttlMs: number) {}
+  constructor(ttlMs: number, maxEntries = 1_000) {
+    this.lists = new TtlLruCache({ ttlMs, maxEntries });
+  }
 
   get(key: string, nowMs: number): OwnedIdList | undefined {
-    const list = this.lists.get(key);
-    return list && nowMs - list.fetchedAt <= this.ttlMs ? list : undefined;
+    const list = this.lists.get(key, nowMs);
+    // A list is as old as its read, not its insertion (a read may finish after a later one).
+    return list && nowMs - list.fetchedAt <= this.lists.ttlMs ? list : undefined;
   }
 
   set(key: string, list: OwnedIdList): void {
-    this.lists.set(key, list);
+    this.lists.set(key, list, list.fetchedAt);
   }
 
   forget(organizationId: string, owner: string): void {
     const prefix = `${organizationId}#${owner}#`;
-    for (const key of [...this.lists.keys()]) if (key.startsWith(prefix)) this.lists.delete(key);
+    this.lists.deleteWhere((key) => key.startsWith(prefix));
   }
 }
 
