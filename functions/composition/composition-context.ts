@@ -8,7 +8,7 @@ import type { WebhookEndpointRegistry } from '../../shared/customer-events/ports
 import type { JobFiringScheduler } from '../../shared/broadcast/ports';
 import type { SecretGenerator } from '../../shared/crypto/secret-generator';
 import type { TokenCipher } from '../../shared/crypto/token-cipher';
-import { tracer } from '../../shared/observability/tracer';
+import { tracedClient } from '../../shared/observability/tracer';
 import { systemClock, type Clock } from '../../shared/ports/clock';
 import { randomIdGenerator, type IdGenerator } from '../../shared/ports/id-generator';
 import type { ApiKeyRegistry } from '../../shared/tenancy/api-key-registry';
@@ -79,8 +79,8 @@ export function createCompositionContext(config: AppConfig, overrides: ServiceOv
       let client = clientPool.get(key);
       if (!client) {
         // Every SDK client of a function is built here: X-Ray subsegments for each call on Lambda
-        // (a no-op where tracing is off: locally, in tests).
-        client = tracer.captureAWSv3Client(create());
+        // (where tracing is off, locally and in tests, the tracer is not even loaded).
+        client = tracedClient(create(), config.tracingEnabled);
         clientPool.set(key, client);
       }
       return client as T;

@@ -19,6 +19,13 @@ export interface AppConfig {
   serviceName: string;
   serviceVersion: string;
   region: string;
+  /**
+   * X-Ray tracing of the SDK clients: inside Lambda (AWS_EXECUTION_ENV) unless
+   * POWERTOOLS_TRACE_ENABLED=false, as Powertools decides. Elsewhere the tracer is never loaded:
+   * its X-Ray SDK installs a process-wide async hook (cls-hooked) that makes every promise about
+   * 25x dearer (docs/PERFORMANCE.md section 4g).
+   */
+  tracingEnabled: boolean;
   /** Per-service endpoint overrides; undefined means the SDK's default (real AWS). */
   endpoints: { dynamodb?: string; sqs?: string; kms?: string; apiGateway?: string; scheduler?: string };
   /** '' for a table the environment does not name (requireSetting fails on first use). */
@@ -147,6 +154,8 @@ const settingsSchema = v.object({
   SERVICE_NAME: text('whatsapp-broadcast-platform'),
   SERVICE_VERSION: text('2.0.0'),
   AWS_REGION: optionalText,
+  AWS_EXECUTION_ENV: optionalText,
+  POWERTOOLS_TRACE_ENABLED: optionalText,
   AWS_DEFAULT_REGION: optionalText,
   DYNAMODB_ENDPOINT: optionalText,
   SQS_ENDPOINT: optionalText,
@@ -232,6 +241,7 @@ export function parseAppConfig(env: Environment): AppConfig {
     serviceName: settings.SERVICE_NAME,
     serviceVersion: settings.SERVICE_VERSION,
     region: settings.AWS_REGION ?? settings.AWS_DEFAULT_REGION ?? 'us-east-1',
+    tracingEnabled: settings.AWS_EXECUTION_ENV !== undefined && settings.POWERTOOLS_TRACE_ENABLED?.toLowerCase() !== 'false',
     endpoints: {
       dynamodb: settings.DYNAMODB_ENDPOINT,
       sqs: settings.SQS_ENDPOINT,
