@@ -45,9 +45,9 @@ export async function startEmulatorThread(options: { dynamoDataDirectory?: strin
     utilization: () => (stopped ? [] : [{ name: 'emulators (dynalite, fauxqs)', threadId: worker.threadId, ...worker.performance.eventLoopUtilization() }]),
     stop: async () => {
       // The emulators close their servers first (data on disk flushed), then the thread ends.
-      const stopped = next();
+      const answered = next();
       worker.postMessage({ kind: 'stop' });
-      await Promise.race([stopped.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      await Promise.race([answered.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
       await worker.terminate();
       stopped = true;
     },
