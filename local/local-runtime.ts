@@ -301,7 +301,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (isolation === 'threads') {
       ({ handlerOf, hostOf, hosts } = threadedHandlers(environment, region, { jobFiringScheduler: scheduler }, options.maxInstancesPerFunction ?? 1));
       // After the gateway and the event sources (stops run in reverse), before the emulators.
-      stops.push(async () => void (await Promise.all([...hosts.values()].map((host) => host.stop()))));
+      stops.push(async () => {
+        scheduler.stop(); // no sweep into a stopped host
+        await Promise.all([...hosts.values()].map((host) => host.stop()));
+      });
     } else {
       handlerOf = functionHandlers({ ...process.env }, { ...options.overrides, jobFiringScheduler: scheduler });
     }
