@@ -72,7 +72,7 @@ async function coresOnce(options: CoresOptions): Promise<CoresRun> {
     port: 0,
     persist: false,
     dataDirectory,
-    isolation: 'threads',
+    isolation: (process.env.CORES_ISOLATION as 'inline' | undefined) ?? 'threads',
     maxInstancesPerFunction: options.maxInstancesPerFunction,
     sandbox: { throughputPerSecond: options.ratePerSecond },
     seedDemo: false,
