@@ -6,16 +6,18 @@
  * Figures: achieved rate as a fraction of the configured one (first to last message the sandbox
  * accepted, as in bench/drain.ts), exactly-once, the event-loop utilisation of every thread over
  * the drain (worker.performance.eventLoopUtilization() deltas; the main thread's from perf_hooks),
- * and the chunk worker's own CPU per message: the active (non-idle) event-loop time of the
- * chunk-worker threads over the drain divided by the messages sent. Those threads run nothing but
- * the chunk worker (the emulators and the sandbox live elsewhere), so this is its CPU, emulators excluded.
+ * the CPU time of every thread (local/thread-cpu.cjs: ELU counts a thread waiting for a core as
+ * busy, so on a shared machine it overstates), and the chunk worker's own CPU per message: the
+ * CPU time of the chunk-worker threads over the drain divided by the messages sent. Those threads
+ * run nothing but the chunk worker (the emulators and the sandbox live elsewhere), so this is its
+ * CPU, emulators excluded.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getServices } from '../functions/composition';
 import { startLocalRuntime } from '../local/local-runtime';
-import type { ThreadUtilization } from '../local/function-host';
+import type { ThreadCpu, ThreadUtilization } from '../local/function-host';
 import { awaitAccepted } from './lib/await-accepted';
 import { sleep } from './lib/stats';
 import { broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestoredEnvironment } from './lib/workload';
@@ -33,6 +35,9 @@ export interface ThreadFigure {
   threadId: number;
   utilization: number;
   activeMs: number;
+  /** CPU time the thread used over the drain (ms), and as a share of one core. */
+  cpuMs?: number;
+  cpuShare?: number;
 }
 
 export interface CoresRun {
@@ -53,12 +58,19 @@ export interface CoresRun {
 }
 
 /** Per-thread ELU between two samples (threads started in between count from their start). */
-function utilizationBetween(before: ThreadUtilization[], after: ThreadUtilization[]): ThreadFigure[] {
-  return after.map((thread) => {
-    const earlier = before.find((candidate) => candidate.threadId === thread.threadId && candidate.name === thread.name);
+function utilizationBetween(
+  before: { elu: ThreadUtilization[]; cpu: ThreadCpu[] },
+  after: { elu: ThreadUtilization[]; cpu: ThreadCpu[] },
+  wallMs: number,
+): ThreadFigure[] {
+  const same = (thread: { threadId: number; name: string }) => (candidate: { threadId: number; name: string }) => candidate.threadId === thread.threadId && candidate.name === thread.name;
+  return after.elu.map((thread) => {
+    const earlier = before.elu.find(same(thread));
     const active = thread.active - (earlier?.active ?? 0);
     const idle = thread.idle - (earlier?.idle ?? 0);
-    return { name: thread.name, threadId: thread.threadId, activeMs: active, utilization: active / Math.max(1e-9, active + idle) };
+    const cpuAfter = after.cpu.find(same(thread))?.cpuMs;
+    const cpuMs = cpuAfter === undefined ? undefined : cpuAfter - (before.cpu.find(same(thread))?.cpuMs ?? 0);
+    return { name: thread.name, threadId: thread.threadId, activeMs: active, utilization: active / Math.max(1e-9, active + idle), cpuMs, cpuShare: cpuMs === undefined ? undefined : cpuMs / wallMs };
   });
 }
 
@@ -72,7 +84,7 @@ async function coresOnce(options: CoresOptions): Promise<CoresRun> {
     port: 0,
     persist: false,
     dataDirectory,
-    isolation: (process.env.CORES_ISOLATION as 'inline' | undefined) ?? 'threads',
+    isolation: 'threads',
     maxInstancesPerFunction: options.maxInstancesPerFunction,
     sandbox: { throughputPerSecond: options.ratePerSecond },
     seedDemo: false,
@@ -89,7 +101,8 @@ async function coresOnce(options: CoresOptions): Promise<CoresRun> {
     // The queue consumers' cold starts happen in the background at boot: let them finish before measuring.
     await (await runtime.functionHandler('chunk-worker'))({ Records: [] }).catch(() => undefined);
 
-    const before = runtime.threadUtilization();
+    const sample = async () => ({ elu: runtime.threadUtilization(), cpu: await runtime.threadCpu() });
+    const before = await sample();
     const cpu = process.cpuUsage();
     const started = performance.now();
     const answer = await postBroadcast(runtime.baseUrl, key, body);
@@ -98,14 +111,16 @@ async function coresOnce(options: CoresOptions): Promise<CoresRun> {
     const wait = await awaitAccepted({ acceptedSoFar: () => ours().length, expected: options.recipients, deadline });
     if (!wait.stalled) await Promise.race([runtime.workersIdle(), sleep(Math.max(0, deadline - performance.now()))]);
     const wallSeconds = (performance.now() - started) / 1000;
-    const threads = utilizationBetween(before, runtime.threadUtilization());
+    const threads = utilizationBetween(before, await sample(), wallSeconds * 1000);
     const usage = process.cpuUsage(cpu);
 
     const messages = ours();
     const times = messages.map((message) => Date.parse(message.receivedAt));
     const unique = new Set(messages.map((message) => message.recipient)).size;
     const achievedPerSecond = (messages.length - 1) / ((Math.max(...times) - Math.min(...times)) / 1000);
-    const chunkActiveMs = threads.filter((thread) => thread.name === 'chunk-worker').reduce((sum, thread) => sum + thread.activeMs, 0);
+    // CPU time of the chunk-worker threads (not their ELU: on a busy machine a thread waiting for a core counts as active).
+    const chunkThreads = threads.filter((thread) => thread.name === 'chunk-worker');
+    const chunkCpuMs = chunkThreads.reduce((sum, thread) => sum + (thread.cpuMs ?? thread.activeMs), 0);
     const run: CoresRun = {
       maxInstancesPerFunction: options.maxInstancesPerFunction,
       accepted: messages.length,
@@ -116,7 +131,7 @@ async function coresOnce(options: CoresOptions): Promise<CoresRun> {
       fraction: achievedPerSecond / options.ratePerSecond,
       completed: wait.completed,
       threads,
-      chunkWorkerCpuMicrosPerMessage: (chunkActiveMs * 1000) / Math.max(1, messages.length),
+      chunkWorkerCpuMicrosPerMessage: (chunkCpuMs * 1000) / Math.max(1, messages.length),
       processCpuSecondsPerSecond: (usage.user + usage.system) / 1e6 / wallSeconds,
       bootMs,
       wallSeconds,

@@ -4,16 +4,17 @@
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ThreadUtilization } from './function-host';
+import type { ThreadCpu, ThreadUtilization } from './function-host';
 
 export interface EmulatorThread {
   dynamoEndpoint: string;
   sqsEndpoint: string;
   utilization(): ThreadUtilization[];
+  cpu(): Promise<ThreadCpu[]>;
   stop(): Promise<void>;
 }
 
-type EmulatorMessage = { kind: 'started'; dynamoEndpoint: string; sqsEndpoint: string } | { kind: 'failed'; message: string } | { kind: 'stopped' };
+type EmulatorMessage = { kind: 'started'; dynamoEndpoint: string; sqsEndpoint: string } | { kind: 'failed'; message: string } | { kind: 'stopped' } | { kind: 'cpu'; cpuMs: number | null };
 
 export async function startEmulatorThread(options: { dynamoDataDirectory?: string }): Promise<EmulatorThread> {
   const worker = new Worker(join(__dirname, 'emulator-worker.mjs'), {
@@ -43,6 +44,13 @@ export async function startEmulatorThread(options: { dynamoDataDirectory?: strin
     dynamoEndpoint: started.dynamoEndpoint,
     sqsEndpoint: started.sqsEndpoint,
     utilization: () => (stopped ? [] : [{ name: 'emulators (dynalite, fauxqs)', threadId: worker.threadId, ...worker.performance.eventLoopUtilization() }]),
+    cpu: async () => {
+      if (stopped) return [];
+      const answer = next();
+      worker.postMessage({ kind: 'cpu' });
+      const message = (await answer) as { kind: 'cpu'; cpuMs: number | null };
+      return [{ name: 'emulators (dynalite, fauxqs)', threadId: worker.threadId, cpuMs: message.cpuMs ?? undefined }];
+    },
     stop: async () => {
       // The emulators close their servers first (data on disk flushed), then the thread ends.
       const answered = next();

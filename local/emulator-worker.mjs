@@ -8,6 +8,7 @@ const require = createRequire(workerData.emulatorsFile);
 require('tsx/cjs/api').register();
 const { startDynalite, startFauxqsEmulator } = require(workerData.emulatorsFile);
 
+const { threadCpuMs } = createRequire(import.meta.url)('./thread-cpu.cjs');
 const running = [];
 try {
   const dynalite = await startDynalite({ dataDirectory: workerData.dynamoDataDirectory });
@@ -20,6 +21,7 @@ try {
 }
 
 parentPort.on('message', async (message) => {
+  if (message.kind === 'cpu') return void parentPort.postMessage({ kind: 'cpu', cpuMs: threadCpuMs() ?? null });
   if (message.kind !== 'stop') return;
   for (const emulator of running.reverse()) await emulator.stop().catch(() => undefined);
   parentPort.postMessage({ kind: 'stopped' });

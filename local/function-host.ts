@@ -78,6 +78,13 @@ export interface ThreadUtilization {
   idle: number;
 }
 
+/** CPU time one thread used since it started (ms; local/thread-cpu.cjs), undefined where the platform cannot say. */
+export interface ThreadCpu {
+  name: string;
+  threadId: number;
+  cpuMs?: number;
+}
+
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
@@ -121,6 +128,20 @@ export class FunctionHost {
   /** Event-loop utilisation of each running environment. */
   utilization(): ThreadUtilization[] {
     return this.instances.map(({ worker }) => ({ name: this.options.name, threadId: worker.threadId, ...worker.performance.eventLoopUtilization() }));
+  }
+
+  /** CPU time of each running environment's thread (asked of the worker, so it waits for a busy one). */
+  cpu(): Promise<ThreadCpu[]> {
+    return Promise.all(
+      this.instances.map(async (instance) => {
+        const id = randomUUID();
+        const cpuMs = await new Promise<unknown>((resolve, reject) => {
+          instance.pending.set(id, { resolve, reject });
+          instance.worker.postMessage({ kind: 'cpu', id });
+        }).catch(() => null);
+        return { name: this.options.name, threadId: instance.worker.threadId, cpuMs: typeof cpuMs === 'number' ? cpuMs : undefined };
+      }),
+    );
   }
 
   async stop(): Promise<void> {

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { module: spec, services } = workerData;
+const { threadCpuMs } = createRequire(import.meta.url)('./thread-cpu.cjs');
 
 // Collaborators living in the host's thread: each method posts the call and awaits the answer.
 const calls = new Map();
@@ -69,6 +70,10 @@ parentPort.on('message', async (message) => {
     calls.delete(message.id);
     if (message.ok) call?.resolve(message.result);
     else call?.reject(Object.assign(new Error(message.error.message), { name: message.error.name }));
+    return;
+  }
+  if (message.kind === 'cpu') {
+    parentPort.postMessage({ kind: 'result', id: message.id, ok: true, result: threadCpuMs() ?? null });
     return;
   }
   if (message.kind === 'init') {

@@ -39,7 +39,8 @@ import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from '
 import { LocalJobFiringScheduler } from './local-job-firing-scheduler';
 import type { Context } from 'aws-lambda';
 import { localLambdaContext, localLambdaContextFields } from './lambda-context';
-import { FunctionHost, type ThreadUtilization } from './function-host';
+import { createRequire } from 'node:module';
+import { FunctionHost, type ThreadCpu, type ThreadUtilization } from './function-host';
 import { startEmulatorThread, type EmulatorThread } from './emulator-thread';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
 import { demoSandboxAccounts, generateDemoMetaApp, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
@@ -120,6 +121,8 @@ export interface LocalRuntime {
   functionHandler(name: FunctionName): Promise<(event: unknown, context?: Context) => Promise<unknown>>;
   /** Event-loop utilisation of every thread of the runtime since it started: this one, the emulators', each function environment's. */
   threadUtilization(): ThreadUtilization[];
+  /** CPU time of the same threads (ms since each started; Linux), not inflated by waiting for a core as ELU is on a busy machine. */
+  threadCpu(): Promise<ThreadCpu[]>;
   /** Resolves when the chunk-worker, meta-events and customer-events queues are empty and no batch is in flight (delayed retries are not waited for). */
   workersIdle(): Promise<void>;
   stop(): Promise<void>;
@@ -131,6 +134,9 @@ type Handler = (event: unknown, context?: Context) => Promise<unknown>;
 const lambdaModuleFile = (name: FunctionName): string => join(__dirname, '..', 'functions', name, `${name}.lambda.ts`);
 const loadLambdaModule = (name: FunctionName): Promise<FunctionModule> =>
   import(`../functions/${name}/${name}.lambda`) as Promise<FunctionModule>;
+
+/** Native require: jest's module system would not load the plain CommonJS helper the workers share. */
+const { threadCpuMs } = createRequire(__filename)('./thread-cpu.cjs') as { threadCpuMs(): number | undefined };
 
 /** What a threaded function's environment takes from this process besides the runtime's own variables (Lambda sets PATH, LANG, TZ too). */
 const passedThrough = (name: string): boolean => ['PATH', 'LANG', 'TZ', 'HOME'].includes(name) || /^(POWERTOOLS_|AWS_SDK_JS_)/.test(name);
@@ -427,6 +433,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         { name: 'main (gateway, event sources, sandbox)', threadId: 0, ...performance.eventLoopUtilization() },
         ...(emulatorThread?.utilization() ?? []),
         ...[...hosts.values()].flatMap((host) => host.utilization()),
+      ],
+      threadCpu: async () => [
+        { name: 'main (gateway, event sources, sandbox)', threadId: 0, cpuMs: threadCpuMs() },
+        ...((await emulatorThread?.cpu()) ?? []),
+        ...(await Promise.all([...hosts.values()].map((host) => host.cpu()))).flat(),
       ],
       queueUrls: {
         outbound: outboundUrl,
