@@ -25,6 +25,7 @@ import { chunkWorker, functions } from '../runtime-contract/resource-definitions
 import { startLocalRuntime } from '../local/local-runtime';
 import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-source';
 import { median, sleep } from './lib/stats';
+import { awaitAccepted } from './lib/await-accepted';
 import { profile, saveProfile, summarizeProfile, type ProfileSummary } from './lib/profile';
 import { RequestCounter, type RequestCounts } from './lib/request-counter';
 import { broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestoredEnvironment, type BenchTenant } from './lib/workload';
@@ -253,28 +254,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
       const answers = await Promise.all(tenants.map((_, account) => postBroadcast(runtime.baseUrl, keys[account]!, bodies[account]!)));
       const acceptedAt = performance.now();
       for (const answer of answers) if (answer.status !== 202) throw new Error(`broadcast refused: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
-      let firstMessageAt: number | undefined;
-      let completed = false;
-      let stalled = false;
-      let lastCount = 0;
-      let lastProgressAt = performance.now();
-      while (performance.now() < deadline) {
-        const count = acceptedSoFar();
-        if (count > 0 && firstMessageAt === undefined) firstMessageAt = performance.now();
-        if (count >= expected) {
-          completed = true;
-          break;
-        }
-        if (count !== lastCount) {
-          lastCount = count;
-          lastProgressAt = performance.now();
-        } else if (performance.now() - lastProgressAt > stallMs) {
-          stalled = true;
-          break;
-        }
-        // acceptedMessages() copies the whole log: poll gently (timing comes from receivedAt, not from here).
-        await sleep(250);
-      }
+      const { firstMessageAt, completed, stalled } = await awaitAccepted({ acceptedSoFar, expected, deadline, stallMs });
       // Let the workers finish their bookkeeping (outcomes, progress, reconcile) before reading.
       if (!stalled) await Promise.race([source!.idle(), sleep(Math.max(0, deadline - performance.now()))]);
       const wallSeconds = (performance.now() - started) / 1000;

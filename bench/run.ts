@@ -6,6 +6,7 @@
  *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, loop, pacing, wrapper, webhook, webhooks, load
  *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
  *   npm run bench -- --only=wrapper --wrapper-requests=500 --wrapper-single-requests=200   # shorter wrapper runs
+ *   npm run bench -- --only=cores --cores-recipients=2000 --cores-instances=1,2   # both cores: threads isolation (default 10,000 at 1,000/s, 1 and 2 environments)
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load', 'latency'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load', 'latency', 'cores'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -463,6 +464,53 @@ async function main(): Promise<void> {
       goal: load.goal.text,
       met: load.goal.met ? 'met' : atGoalSetting ? 'not met' : 'not met (run below the goal setting)',
     });
+  }
+
+  if (selected.has('cores')) {
+    out(section('4f. Both cores: drain through the runtime in threads isolation (fast sandbox)'));
+    const { benchLocalCores } = await import('./local-cores');
+    const recipients = numberArgument('cores-recipients') ?? 10_000;
+    const ratePerSecond = numberArgument('cores-rate') ?? 1_000;
+    const instancesArgument = process.argv.find((argument) => argument.startsWith('--cores-instances='));
+    const instanceCounts = instancesArgument ? instancesArgument.slice('--cores-instances='.length).split(',').map(Number) : [1, 2];
+    out(`1 account @ ${ratePerSecond}/s, ${recipients} recipients; one run per environments-per-function setting (${instanceCounts.join(', ')}).`);
+    const runs = [];
+    for (const maxInstancesPerFunction of instanceCounts) runs.push(await benchLocalCores({ ratePerSecond, recipients, maxInstancesPerFunction, log: out }));
+    results.cores = runs;
+    loadBySection.cores = os.loadavg();
+    for (const run of runs) {
+      out(`\nEvent-loop utilisation per thread over the drain, ${run.maxInstancesPerFunction} environment(s) per function (load average ${run.loadAverage.map((value) => round(value, 2)).join(' / ')}):`);
+      out(
+        renderTable(
+          ['thread', 'id', 'ELU', 'active ms', 'CPU ms', 'CPU (share of a core)'],
+          run.threads
+            .filter((thread) => thread.activeMs > 1)
+            .map((thread) => [thread.name, thread.threadId, pct(thread.utilization), int(thread.activeMs), thread.cpuMs === undefined ? '-' : int(thread.cpuMs), thread.cpuShare === undefined ? '-' : pct(thread.cpuShare)]),
+        ),
+      );
+    }
+    const production = runs[0]!;
+    const label = `${recipients} @ ${ratePerSecond}/s, threads, ${production.maxInstancesPerFunction} env/function`;
+    goals.push({
+      figure: `local drain, ${label}`,
+      value: `${pct(production.fraction)} (dup ${production.duplicates}, lost ${production.lost})`,
+      goal: '>= 90% of configured, exactly once',
+      met: production.fraction >= 0.9 && production.duplicates === 0 && production.lost === 0 ? 'yes' : 'no',
+    });
+    goals.push({
+      figure: `chunk worker CPU per message (its threads' CPU time), ${label}`,
+      value: `${int(production.chunkWorkerCpuMicrosPerMessage)} µs`,
+      goal: '<= 250 µs',
+      met: production.chunkWorkerCpuMicrosPerMessage <= 250 ? 'yes' : 'no',
+    });
+    for (const run of runs.slice(1)) {
+      goals.push({
+        figure: `local drain, threads, ${run.maxInstancesPerFunction} env/function (comparison)`,
+        value: `${pct(run.fraction)}, chunk worker ${int(run.chunkWorkerCpuMicrosPerMessage)} µs/message`,
+        goal: '(comparison)',
+        met: '-',
+      });
+    }
   }
 
   if (acceptResult && drainResults) {

@@ -38,7 +38,10 @@ import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 import { LocalJobFiringScheduler } from './local-job-firing-scheduler';
 import type { Context } from 'aws-lambda';
-import { localLambdaContext } from './lambda-context';
+import { localLambdaContext, localLambdaContextFields } from './lambda-context';
+import { createRequire } from 'node:module';
+import { FunctionHost, type ThreadCpu, type ThreadUtilization } from './function-host';
+import { startEmulatorThread, type EmulatorThread } from './emulator-thread';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
 import { demoSandboxAccounts, generateDemoMetaApp, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
 import { getServices, resetServicesForTests, type ServiceOverrides } from '../functions/composition';
@@ -74,6 +77,24 @@ export interface LocalRuntimeOptions {
   overrides?: ServiceOverrides;
   /** How often the scheduled-broadcast sweep runs (EventBridge rule: every minute on AWS). Default 1,000 ms. */
   scheduleSweepIntervalMs?: number;
+  /**
+   * `inline` (default): every handler in this thread with the emulators (fast to boot; the only mode
+   * that takes `overrides` other than the scheduler). `threads`: each function in its own worker
+   * thread(s) with exactly its environment and its timeout enforced by terminating the worker, and
+   * dynalite and fauxqs in a thread of their own (`npm start`, the cores bench). docs/ARCHITECTURE.md "Isolation".
+   */
+  isolation?: Isolation;
+  /** Threads mode: environments (worker threads) per function at most. Default 1 (invocations overlap in it). */
+  maxInstancesPerFunction?: number;
+}
+
+export type Isolation = 'inline' | 'threads';
+
+/** `inline` or `threads`, from LOCAL_ISOLATION (unset: `fallback`). */
+export function isolationFromEnvironment(value: string | undefined, fallback: Isolation): Isolation {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'inline' || value === 'threads') return value;
+  throw new Error(`LOCAL_ISOLATION must be inline or threads, not ${JSON.stringify(value)}`);
 }
 
 /** Public path of Meta's webhook endpoint (`/hooks/meta/whatsapp`), from the route manifest. */
@@ -95,25 +116,74 @@ export interface LocalRuntime {
   /** The stand-in for EventBridge Scheduler: timers firing scheduled broadcasts, and the sweep. */
   scheduler: LocalJobFiringScheduler;
   queueUrls: { outbound: string; outboundDeadLetter?: string; metaEvents: string; metaEventsDeadLetter?: string; customerEvents: string; customerEventsDeadLetter?: string };
+  isolation: Isolation;
+  /** One function's handler as the runtime invokes it (in `threads` mode: a call into its worker thread). */
+  functionHandler(name: FunctionName): Promise<(event: unknown, context?: Context) => Promise<unknown>>;
+  /** Event-loop utilisation of every thread of the runtime since it started: this one, the emulators', each function environment's. */
+  threadUtilization(): ThreadUtilization[];
+  /** CPU time of the same threads (ms since each started; Linux), not inflated by waiting for a core as ELU is on a busy machine. */
+  threadCpu(): Promise<ThreadCpu[]>;
   /** Resolves when the chunk-worker, meta-events and customer-events queues are empty and no batch is in flight (delayed retries are not waited for). */
   workersIdle(): Promise<void>;
   stop(): Promise<void>;
 }
 
 type FunctionModule = { createHandler(env: Record<string, string>, overrides?: ServiceOverrides): unknown };
+type Handler = (event: unknown, context?: Context) => Promise<unknown>;
 /** Same module files the Lambdas bundle: `functions/<name>/<name>.lambda.ts`. */
+const lambdaModuleFile = (name: FunctionName): string => join(__dirname, '..', 'functions', name, `${name}.lambda.ts`);
 const loadLambdaModule = (name: FunctionName): Promise<FunctionModule> =>
   import(`../functions/${name}/${name}.lambda`) as Promise<FunctionModule>;
+
+/** Native require: jest's module system would not load the plain CommonJS helper the workers share. */
+const { threadCpuMs } = createRequire(__filename)('./thread-cpu.cjs') as { threadCpuMs(): number | undefined };
+
+/** What a threaded function's environment takes from this process besides the runtime's own variables (Lambda sets PATH, LANG, TZ too). */
+const passedThrough = (name: string): boolean => ['PATH', 'LANG', 'TZ', 'HOME'].includes(name) || /^(POWERTOOLS_|AWS_SDK_JS_)/.test(name);
+
+/**
+ * Threads mode: one function host per function (local/function-host.ts), started on its first
+ * invocation, with exactly `environmentOf(name)` of the runtime's environment. The collaborators
+ * that live in this thread (the scheduler's timers) are reached through the host's services.
+ */
+function threadedHandlers(
+  environment: Readonly<Record<string, string>>,
+  region: string,
+  services: Record<string, object>,
+  maxInstances: number,
+): { handlerOf: (name: FunctionName) => Promise<Handler>; hostOf: (name: FunctionName) => FunctionHost; hosts: Map<FunctionName, FunctionHost> } {
+  const hosts = new Map<FunctionName, FunctionHost>();
+  const base = { ...Object.fromEntries(Object.entries(process.env).filter(([name, value]) => passedThrough(name) && value !== undefined)), ...environment } as Record<string, string>;
+  const hostOf = (name: FunctionName): FunctionHost => {
+    let host = hosts.get(name);
+    if (!host) {
+      const { memoryMb, timeoutSeconds } = functions[name];
+      host = new FunctionHost({
+        name,
+        module: { kind: 'source', file: lambdaModuleFile(name) },
+        environment: environmentOf(name, base),
+        timeoutSeconds,
+        memoryMb,
+        maxInstances,
+        services,
+        context: (awsRequestId, deadline) => localLambdaContextFields({ functionName: name, region, memoryLimitInMB: String(memoryMb), deadline, awsRequestId }),
+      });
+      hosts.set(name, host);
+    }
+    return host;
+  };
+  return { handlerOf: async (name) => (event, context) => hostOf(name).invoke(event, context?.awsRequestId), hostOf, hosts };
+}
 
 /**
  * One handler per function, made with only the environment its resource definition gives it on
  * AWS (tables, queues, token key, Graph API, usage plan) plus the platform's (region, endpoints,
  * tuning): a function reaching for a resource it is not granted fails here as it would there.
  */
-function functionHandlers(environment: Readonly<Record<string, string | undefined>>, overrides?: ServiceOverrides): (name: FunctionName) => Promise<unknown> {
-  const handlers = new Map<FunctionName, Promise<unknown>>();
+function functionHandlers(environment: Readonly<Record<string, string | undefined>>, overrides?: ServiceOverrides): (name: FunctionName) => Promise<Handler> {
+  const handlers = new Map<FunctionName, Promise<Handler>>();
   return (name) => {
-    if (!handlers.has(name)) handlers.set(name, loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment), overrides)));
+    if (!handlers.has(name)) handlers.set(name, loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment), overrides) as Handler));
     return handlers.get(name)!;
   };
 }
@@ -129,6 +199,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const dataDirectory = resolve(options.dataDirectory ?? '.local');
   const persist = options.persist ?? false;
   const backend = options.backend ?? 'embedded';
+  const isolation = options.isolation ?? 'inline';
+  const { jobFiringScheduler: _scheduler, ...inProcessOverrides } = options.overrides ?? {};
+  if (isolation === 'threads' && Object.keys(inProcessOverrides).length > 0) {
+    throw new Error(`overrides (${Object.keys(inProcessOverrides).join(', ')}) are objects of this thread and cannot reach a function's worker thread: use isolation 'inline'`);
+  }
   mkdirSync(dataDirectory, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
 
@@ -137,14 +212,23 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     let dynamoEndpoint = process.env.DYNAMODB_ENDPOINT;
     let sqsEndpoint = process.env.SQS_ENDPOINT;
     let sandbox: CloudApiSandbox | undefined;
+    let emulatorThread: EmulatorThread | undefined;
 
     if (backend === 'embedded') {
-      const dynalite: RunningEmulator = await startDynalite({ dataDirectory: persist ? join(dataDirectory, 'dynamodb') : undefined });
-      stops.push(dynalite.stop);
-      const fauxqs = await startFauxqsEmulator({});
-      stops.push(fauxqs.stop);
-      dynamoEndpoint = dynalite.endpoint;
-      sqsEndpoint = fauxqs.endpoint;
+      const dynamoDataDirectory = persist ? join(dataDirectory, 'dynamodb') : undefined;
+      if (isolation === 'threads') {
+        emulatorThread = await startEmulatorThread({ dynamoDataDirectory });
+        stops.push(emulatorThread.stop);
+        dynamoEndpoint = emulatorThread.dynamoEndpoint;
+        sqsEndpoint = emulatorThread.sqsEndpoint;
+      } else {
+        const dynalite: RunningEmulator = await startDynalite({ dataDirectory: dynamoDataDirectory });
+        stops.push(dynalite.stop);
+        const fauxqs = await startFauxqsEmulator({});
+        stops.push(fauxqs.stop);
+        dynamoEndpoint = dynalite.endpoint;
+        sqsEndpoint = fauxqs.endpoint;
+      }
       Object.assign(environment, {
         AWS_REGION: emulatorRegion,
         AWS_ACCESS_KEY_ID: emulatorCredentials.accessKeyId,
@@ -207,7 +291,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       async (event) => {
         const { memoryMb, timeoutSeconds } = functions['broadcast-scheduler'];
         const context = localLambdaContext({ functionName: 'broadcast-scheduler', region, memoryLimitInMB: String(memoryMb), deadline: Date.now() + timeoutSeconds * 1000 });
-        return ((await handlerOf('broadcast-scheduler')) as (event: unknown, context: Context) => Promise<unknown>)(event, context);
+        return (await handlerOf('broadcast-scheduler'))(event, context);
       },
       (error) => {
         // The sweep runs every second: the same fault is said once, not every second.
@@ -217,7 +301,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       },
     );
     stops.push(async () => scheduler.stop());
-    const handlerOf = functionHandlers({ ...process.env }, { ...options.overrides, jobFiringScheduler: scheduler });
+    let handlerOf: (name: FunctionName) => Promise<Handler>;
+    let hosts = new Map<FunctionName, FunctionHost>();
+    let hostOf: ((name: FunctionName) => FunctionHost) | undefined;
+    if (isolation === 'threads') {
+      ({ handlerOf, hostOf, hosts } = threadedHandlers(environment, region, { jobFiringScheduler: scheduler }, options.maxInstancesPerFunction ?? 1));
+      // After the gateway and the event sources (stops run in reverse), before the emulators.
+      stops.push(async () => {
+        scheduler.stop(); // no sweep into a stopped host
+        await Promise.all([...hosts.values()].map((host) => host.stop()));
+      });
+    } else {
+      handlerOf = functionHandlers({ ...process.env }, { ...options.overrides, jobFiringScheduler: scheduler });
+    }
 
     let demo: DemoTenant | undefined;
     if (sandbox) for (const account of demoSandboxAccounts()) sandbox.registerBusinessAccount(account);
@@ -239,7 +335,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       startLocalGateway({
         port: gatewayPort,
         routes,
-        loadHandler: async (group: EndpointGroup) => (await handlerOf(group)) as ProxyHandler,
+        loadHandler: async (group: EndpointGroup) => (await handlerOf(group)) as unknown as ProxyHandler,
         isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
       }),
     );
@@ -255,7 +351,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const outboundUrl = process.env[queues.outboundMessages.envVar] ?? '';
     let workers: SqsEventSource | undefined;
     if (options.startWorkers ?? true) {
-      const workerHandler = (await handlerOf('chunk-worker')) as SqsBatchHandler;
+      const workerHandler = (await handlerOf('chunk-worker')) as unknown as SqsBatchHandler;
       workers = startSqsEventSource({
         sqs,
         queueUrl: outboundUrl,
@@ -276,7 +372,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sqs,
         queueUrl: metaEventsUrl,
         queueArn: `arn:aws:sqs:${region}:000000000000:${metaEventsUrl.split('/').pop()}`,
-        handler: (await handlerOf('delivery-events')) as SqsBatchHandler,
+        handler: (await handlerOf('delivery-events')) as unknown as SqsBatchHandler,
         batchSize: deliveryEvents.batchSize,
         // One process and one dynalite serve every function here: two batches at a time (each applying
         // its events concurrently) keep the emulator inside the clients' 2 s request timeout.
@@ -293,7 +389,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sqs,
         queueUrl: customerEventsUrl,
         queueArn: `arn:aws:sqs:${region}:000000000000:${customerEventsUrl.split('/').pop()}`,
-        handler: (await handlerOf('customer-events')) as SqsBatchHandler,
+        handler: (await handlerOf('customer-events')) as unknown as SqsBatchHandler,
         batchSize: customerEventsDispatcher.batchSize,
         maxConcurrency: customerEventsDispatcher.maxConcurrency,
         functionTimeoutSeconds: functions['customer-events'].timeoutSeconds,
@@ -302,7 +398,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       stops.push(() => dispatchers!.stop());
     }
 
-    if (options.startWorkers ?? true) scheduler.startSweep(options.scheduleSweepIntervalMs ?? 1_000);
+    if (options.startWorkers ?? true) {
+      // Cold starts of the queue consumers in the background (about a second each through tsx):
+      // boot does not wait, and the first chunk does not pay them. A failing init fails its first invocation.
+      for (const name of ['chunk-worker', 'delivery-events', 'customer-events', 'broadcast-scheduler'] as const) void hostOf?.(name).init().catch(() => undefined);
+      scheduler.startSweep(options.scheduleSweepIntervalMs ?? 1_000);
+    }
 
     const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
     const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl, webhookUrl } : undefined;
@@ -326,6 +427,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       sqs,
       dynamodb,
       scheduler,
+      isolation,
+      functionHandler: handlerOf,
+      threadUtilization: () => [
+        { name: 'main (gateway, event sources, sandbox)', threadId: 0, ...performance.eventLoopUtilization() },
+        ...(emulatorThread?.utilization() ?? []),
+        ...[...hosts.values()].flatMap((host) => host.utilization()),
+      ],
+      threadCpu: async () => [
+        { name: 'main (gateway, event sources, sandbox)', threadId: 0, cpuMs: threadCpuMs() },
+        ...((await emulatorThread?.cpu()) ?? []),
+        ...(await Promise.all([...hosts.values()].map((host) => host.cpu()))).flat(),
+      ],
       queueUrls: {
         outbound: outboundUrl,
         outboundDeadLetter: environment[deadLetterEnvVarOf('outboundMessages')],

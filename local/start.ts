@@ -4,9 +4,10 @@
  * Settings (environment): PORT (gateway, default 3000), SANDBOX_PORT (default 4010),
  * LOCAL_BACKEND=embedded|external (external: use DYNAMODB_ENDPOINT / SQS_ENDPOINT /
  * GRAPH_API_BASE_URL and the table/queue names from the environment, e.g. LocalStack),
- * LOCAL_DATA_DIR (default .local).
+ * LOCAL_DATA_DIR (default .local), LOCAL_ISOLATION=threads|inline (default threads: each function in
+ * its own worker thread, the emulators in another; docs/ARCHITECTURE.md "Isolation").
  */
-import { startLocalRuntime } from './local-runtime';
+import { isolationFromEnvironment, startLocalRuntime } from './local-runtime';
 import { bannerFor } from './banner';
 
 // Node 20 is supported for local runs (Lambdas run Node 22); the SDK's upgrade notice is noise here.
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     dataDirectory: process.env.LOCAL_DATA_DIR ?? '.local',
     persist: true,
     backend: process.env.LOCAL_BACKEND === 'external' ? 'external' : 'embedded',
+    isolation: isolationFromEnvironment(process.env.LOCAL_ISOLATION, 'threads'),
   });
   const readyMs = Math.round(performance.now() - startedAt);
   process.stdout.write(bannerFor(runtime, readyMs));

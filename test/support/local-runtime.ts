@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../local/local-runtime';
+import { isolationFromEnvironment, startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../local/local-runtime';
 import { recordAnswer } from './openapi-conformance';
 
 /** Fast-paced settings for tests: short waits, a generous default pace. */
@@ -38,6 +38,9 @@ export async function startTestRuntime(options: LocalRuntimeOptions = {}): Promi
     // Meta's webhooks triple the work per send; suites about something else leave them off
     // (`npm start` has them on). Delivery-status suites turn them on.
     sandboxWebhooks: false,
+    // LOCAL_ISOLATION=threads runs a suite with every function in its own worker thread (docs/TESTING.md);
+    // suites handing in-process overrides stay inline.
+    isolation: options.overrides ? 'inline' : isolationFromEnvironment(process.env.LOCAL_ISOLATION, 'inline'),
     ...options,
     environment: { ...testEnvironment, ...options.environment },
   });
