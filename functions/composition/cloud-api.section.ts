@@ -1,6 +1,6 @@
 /** The WhatsApp Cloud API (fetch, no SDK): the typed client, the template catalog, the raw Graph transport. */
-import { FetchCloudApiClient } from '../../shared/adapters/graph-api/fetch-cloud-api-client';
-import { FetchGraphTransport } from '../../shared/adapters/graph-api/fetch-graph-transport';
+import { HttpCloudApiClient } from '../../shared/adapters/graph-api/http-cloud-api-client';
+import { HttpGraphTransport } from '../../shared/adapters/graph-api/http-graph-transport';
 import type { TemplateStates } from '../../shared/broadcast/ports';
 import { CachedMessagingTiers } from '../../shared/broadcast/messaging-tiers';
 import { TemplateCatalog } from '../../shared/broadcast/template-catalog';
@@ -13,7 +13,7 @@ export interface CloudApiSection {
 }
 
 export function cloudApiSection(context: CompositionContext): CloudApiSection {
-  return { upstream: new FetchCloudApiClient(context.config.upstream) };
+  return { upstream: new HttpCloudApiClient(context.config.upstream) };
 }
 
 /** The catalog over the Cloud API client, overlaying the template states recorded from Meta's events (messaging table, read). */
@@ -29,4 +29,4 @@ export const templateCatalogSection = (context: CompositionContext, cloudApi: ()
 export const messagingTiersSection = (context: CompositionContext, cloudApi: () => CloudApiSection) =>
   memoize(() => new CachedMessagingTiers(cloudApi().upstream, context.clock));
 
-export const graphTransportSection = (context: CompositionContext): GraphTransport => new FetchGraphTransport(context.config.upstream);
+export const graphTransportSection = (context: CompositionContext): GraphTransport => new HttpGraphTransport(context.config.upstream);

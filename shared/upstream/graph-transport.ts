@@ -1,6 +1,6 @@
 /**
  * The /upstream wrapper's port to the Graph API: plain HTTP requests with the account's token,
- * answers as data. The adapter (shared/adapters/graph-api/fetch-graph-transport.ts) adds the base
+ * answers as data. The adapter (shared/adapters/graph-api/http-graph-transport.ts) adds the base
  * URL and version and enforces the timeout; the use cases decide what a status means.
  */
 import type { HttpMethod } from '../../runtime-contract/route-manifest';

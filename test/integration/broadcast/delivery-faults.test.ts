@@ -242,7 +242,7 @@ describe('delivery under faults', () => {
     const { ledger } = await ledgerCounts(jobId);
     const reasonOf = (number: string) => [...ledger.values()].find((entry) => entry.to === number);
     // 'timeout' in Node; under jest the abort error comes from another realm and reads as 'connection failed'
-    // (see test/unit/broadcast/fetch-cloud-api-client.test.ts). Either way: unknown, one attempt.
+    // (see test/unit/broadcast/http-cloud-api-client.test.ts). Either way: unknown, one attempt.
     for (const number of timedOut) {
       expect(reasonOf(number)).toMatchObject({ status: 'UNKNOWN', failureReasonCode: expect.stringMatching(/^UNKNOWN_OUTCOME: (timeout|connection failed)$/), attempts: 1 });
     }

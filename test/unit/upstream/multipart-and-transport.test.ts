@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { parseMultipart } from '../../../shared/upstream/multipart';
 import { isAllowedMediaUrl, isAnimatedWebp } from '../../../shared/upstream/media-uploads';
 import { parseIdList } from '../../../shared/upstream/pass-through';
-import { FetchGraphTransport } from '../../../shared/adapters/graph-api/fetch-graph-transport';
+import { HttpGraphTransport } from '../../../shared/adapters/graph-api/http-graph-transport';
 import { UpstreamUnavailableError } from '../../../shared/upstream/errors';
 import { RequestValidationError } from '../../../shared/http/errors';
 
@@ -57,7 +57,7 @@ it('recognizes animated WebP and Meta\'s media hosts', () => {
   expect(isAllowedMediaUrl('http://127.0.0.1:4010/media/1', 'http://127.0.0.1:4010')).toBe(true);
 });
 
-describe('FetchGraphTransport', () => {
+describe('HttpGraphTransport', () => {
   let server: Server;
   let baseUrl: string;
   const seen: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: Buffer }> = [];
@@ -88,7 +88,7 @@ describe('FetchGraphTransport', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const transport = () => new FetchGraphTransport({ baseUrl, version: 'v25.0', timeoutMs: 300 });
+  const transport = () => new HttpGraphTransport({ baseUrl, version: 'v25.0', timeoutMs: 300 });
 
   it('sends version, query, bearer token and JSON; answers status, headers and parsed body', async () => {
     const response = await transport().request({ method: 'POST', path: '/123/messages', query: { a: 'b c' }, json: { x: 1 }, accessToken: 'EAAG' });

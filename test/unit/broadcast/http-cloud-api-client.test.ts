@@ -1,9 +1,9 @@
 /**
- * FetchCloudApiClient against a tiny HTTP server on loopback: how each Graph answer is classified.
+ * HttpCloudApiClient against a tiny HTTP server on loopback: how each Graph answer is classified.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FetchCloudApiClient } from '../../../shared/adapters/graph-api/fetch-cloud-api-client';
+import { HttpCloudApiClient } from '../../../shared/adapters/graph-api/http-cloud-api-client';
 import { UpstreamRequestError, UpstreamUnavailableError } from '../../../shared/upstream/errors';
 
 interface SeenRequest {
@@ -50,11 +50,11 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const client = (timeoutMs = 2000) => new FetchCloudApiClient({ baseUrl, version: 'v21.0', timeoutMs });
+const client = (timeoutMs = 2000) => new HttpCloudApiClient({ baseUrl, version: 'v21.0', timeoutMs });
 const body = { messaging_product: 'whatsapp', to: '919800000001', type: 'template', template: { name: 't', language: { code: 'en_US' } } };
 const send = (timeoutMs?: number) => client(timeoutMs).sendMessage('pn_1', body, { accessToken: 'tok-123' });
 
-describe('FetchCloudApiClient.sendMessage', () => {
+describe('HttpCloudApiClient.sendMessage', () => {
   it('posts the body as JSON with the bearer token and reports the message id', async () => {
     handler = json(200, { messaging_product: 'whatsapp', contacts: [{ wa_id: '919800000001' }], messages: [{ id: 'wamid.HBgM' }] });
     await expect(send()).resolves.toEqual({ kind: 'accepted', messageId: 'wamid.HBgM' });
@@ -135,12 +135,12 @@ describe('FetchCloudApiClient.sendMessage', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = new FetchCloudApiClient({ baseUrl: `http://127.0.0.1:${port}`, version: 'v21.0', timeoutMs: 1000 });
+    const refused = new HttpCloudApiClient({ baseUrl: `http://127.0.0.1:${port}`, version: 'v21.0', timeoutMs: 1000 });
     await expect(refused.sendMessage('pn_1', body, { accessToken: 't' })).resolves.toEqual({ kind: 'unknown', reason: 'connection failed' });
   });
 });
 
-describe('FetchCloudApiClient.listTemplates', () => {
+describe('HttpCloudApiClient.listTemplates', () => {
   const templateNamed = (name: string) => ({ id: `id_${name}`, name, language: 'en_US', status: 'APPROVED', category: 'UTILITY', components: [] });
 
   it('follows paging.next until the last page, with the token on every page', async () => {
@@ -182,7 +182,7 @@ describe('FetchCloudApiClient.listTemplates', () => {
   });
 });
 
-describe('FetchCloudApiClient.messagingLimitOf', () => {
+describe('HttpCloudApiClient.messagingLimitOf', () => {
   it('asks the phone number for whatsapp_business_manager_messaging_limit with the bearer token', async () => {
     handler = json(200, { whatsapp_business_manager_messaging_limit: 'TIER_2K', id: 'pn_1' });
     await expect(client().messagingLimitOf('pn_1', { accessToken: 'tok-123' })).resolves.toBe('TIER_2K');
