@@ -5,6 +5,7 @@
  *   npm run bench                          # everything (about 8-10 minutes)
  *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, loop, pacing, wrapper, webhook, webhooks, load
  *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
+ *   npm run bench -- --only=accept --accept-rounds=1 --accept-requests=5   # accept, fewer requests than its default 3 rounds of 20
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -151,7 +152,13 @@ async function main(): Promise<void> {
     out(section('3. Accept latency: 10,000-recipient send-template-broadcast via the local gateway'));
     const { benchAccept } = await import('./accept');
     mkdirSync(resultsDirectory, { recursive: true });
-    acceptResult = await benchAccept({ recipients: 10_000, rounds: 3, requestsPerRound: 20, log: out, profileFile: join(resultsDirectory, 'accept.cpuprofile.json') });
+    acceptResult = await benchAccept({
+      recipients: 10_000,
+      rounds: numberArgument('accept-rounds') ?? 3,
+      requestsPerRound: numberArgument('accept-requests') ?? 20,
+      log: out,
+      profileFile: join(resultsDirectory, 'accept.cpuprofile.json'),
+    });
     results.accept = acceptResult;
     loadBySection.accept = os.loadavg();
     const a = acceptResult;
@@ -178,7 +185,7 @@ async function main(): Promise<void> {
     goals.push(
       { figure: 'accept p50 (10,000 recipients)', value: ms(a.acceptP50), goal: 'none set', met: '-' },
       { figure: 'accept p95 (10,000 recipients)', value: ms(a.acceptP95), goal: 'none set', met: '-' },
-      { figure: 'accept / floor at p50', value: `${round(a.ratioP50, 2)}x`, goal: '<= 2x', met: a.ratioP50 <= 2 ? 'yes' : 'no' },
+      { figure: 'accept / floor at p50 (issue 16)', value: `${round(a.ratioP50, 2)}x`, goal: '<= 1.5x', met: a.ratioP50 <= 1.5 ? 'yes' : 'no' },
       { figure: 'accept / floor at p95', value: `${round(a.ratioP95, 2)}x`, goal: '<= 2x', met: a.ratioP95 <= 2 ? 'yes' : 'no' },
       { figure: 'handler (no HTTP) / floor at p50', value: `${round(a.handlerRatioP50, 2)}x`, goal: '(diagnostic)', met: '-' },
     );
