@@ -25,11 +25,13 @@ import { getServices, type Services } from '../functions/composition';
 import { startLocalRuntime, type LocalRuntime } from '../local/local-runtime';
 import { CHUNK_SIZE, type BroadcastJob } from '../shared/broadcast/broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from '../shared/broadcast/chunk-message';
+import { reserveReach } from '../shared/broadcast/messaging-limit';
 import {
   findDuplicateRecipient,
   payloadHashOf,
   resolveRecipients,
   selectTemplate,
+  withoutOptedOut,
 } from '../shared/broadcast/send-template-broadcast';
 import { templateBroadcastSchema, type TemplateBroadcastRequest } from '../shared/broadcast/template-broadcast.schema';
 import { bodyPlaceholderCount } from '../shared/broadcast/template-placeholders';
@@ -209,6 +211,7 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
     }
     return messages;
   };
+  const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
   const chunkSizes = Array.from({ length: Math.ceil(resolved.length / CHUNK_SIZE) }, (_, index) => Math.min(CHUNK_SIZE, resolved.length - index * CHUNK_SIZE));
   const job = (iteration: number): BroadcastJob => ({
     kind: 'template',
@@ -246,7 +249,15 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
     ),
     await timeStep('resolveRecipients', times, () => resolveRecipients(request, bodyPlaceholderCount(template))),
     await timeStep('build chunk messages (chunkMessages)', times, () => buildMessages('steps')),
-    await timeStep(`createJob: ${chunkSizes.length + 1} conditional puts`, times, (iteration) => services.broadcast.broadcasts.createJob(job(iteration), chunkSizes)),
+    await timeStep(`opt-outs of ${resolved.length} numbers (withoutOptedOut)`, times, () =>
+      withoutOptedOut(services.broadcast.optOuts, tenant.organizationId, resolved, new Date()),
+    ),
+    await timeStep('messaging limit (reserveReach; same numbers, so no write after the first)', times, () =>
+      reserveReach(services.broadcast, sender, resolved.map(([, to]) => to), new Date()),
+    ),
+    await timeStep(`createJob: job item + ${chunkSizes.length} chunk items + ${chunkSizes.length} recipient-list items`, times, (iteration) =>
+      services.broadcast.broadcasts.createJob(job(iteration), chunkSizes, listed),
+    ),
     await timeStep('enqueue (SqsOutboundQueue, SendMessageBatch)', times, () => services.broadcast.queue.enqueue(messages)),
     await timeStep('Idempotency-Key only: payload hash', times, () => payloadHashOf(request)),
     await timeStep('Idempotency-Key only: guard (put + update)', times, (iteration) =>
