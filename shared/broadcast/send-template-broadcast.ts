@@ -58,14 +58,18 @@ const MAX_INTERNATIONAL_DIGITS = 15;
  * request. Numbers compare as full international digits, which it returns in request order.
  */
 export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['data']): string[] {
-  const numbers = recipients.map((recipient) => internationalNumberOf(recipient.countryCode, recipient.toPhoneNumber));
-  numbers.forEach((full, index) => {
+  const numbers: string[] = [];
+  for (const [index, recipient] of recipients.entries()) {
+    const full = internationalNumberOf(recipient.countryCode, recipient.toPhoneNumber);
     if (full.length > MAX_INTERNATIONAL_DIGITS) {
       throw new RecipientNumberError(
         `data[${index}] countryCode and toPhoneNumber together must have at most ${MAX_INTERNATIONAL_DIGITS} digits`,
       );
     }
-  });
+    numbers.push(full);
+  }
+  // Usually none: only then is each number's first index looked for.
+  if (new Set(numbers).size === numbers.length) return numbers;
   const firstIndexOf = new Map<string, number>();
   numbers.forEach((full, index) => {
     const first = firstIndexOf.get(full);

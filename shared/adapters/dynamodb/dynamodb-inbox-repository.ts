@@ -297,16 +297,16 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
   /**
    * Which of the numbers are on the organization's list. Up to 100 numbers: one BatchGet. More (a
    * broadcast of up to 10,000): the list itself is read first, at most as many entries as numbers
-   * asked, since a list is usually far shorter than a broadcast: one Query instead of a BatchGet per
+   * given, since a list is usually far shorter than a broadcast: one Query instead of a BatchGet per
    * 100 numbers, and cheaper (a Query pays by the bytes read, a BatchGet per key). A list longer
    * than that falls back to the BatchGets, up to 10 at a time.
    */
   async findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
-    const unique = [...new Set(phoneNumbers)];
-    if (unique.length > maxKeysPerBatchGet) {
-      const list = await this.optOutListUpTo(organizationId, unique.length);
-      if (list) return new Set(unique.filter((phoneNumber) => list.has(phoneNumber)));
+    if (phoneNumbers.length > maxKeysPerBatchGet) {
+      const list = await this.optOutListUpTo(organizationId, phoneNumbers.length);
+      if (list) return list.size === 0 ? list : new Set(phoneNumbers.filter((phoneNumber) => list.has(phoneNumber)));
     }
+    const unique = [...new Set(phoneNumbers)];
     const found = new Set<string>();
     const wave = maxKeysPerBatchGet * concurrentBatchGets;
     for (let start = 0; start < unique.length; start += wave) {
