@@ -252,8 +252,10 @@ describe('DynamoDbBroadcastRepository', () => {
       const job = newJob([1000, 2]);
       await repository.createJob(job, [1000, 2], [...listedOf(1002).slice(0, 1001), { index: 1001, countryCode: '1\t2', toPhoneNumber: 'x'.repeat(100) }]);
       const stored = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `JOB#${job.jobId}`, sk: 'RECIPIENTS#0000' } }));
-      // About 14 bytes a recipient: one write of ~14 KB for a chunk of 1,000.
-      expect(Buffer.byteLength(String(stored.Item?.recipients))).toBeLessThan(15_000);
+      // About 14 bytes a recipient deflated to ~4: one write of a few KB for a chunk of 1,000.
+      expect(stored.Item?.recipients).toBeUndefined();
+      expect(stored.Item?.recipientsDeflated).toBeInstanceOf(Uint8Array);
+      expect((stored.Item?.recipientsDeflated as Uint8Array).byteLength).toBeLessThan(6_000);
 
       await repository.recordOutcomes(job.jobId, 0, [outcome(0, 'SENT'), outcome(1, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' })]);
       await dynamo.documentClient.send(
@@ -278,6 +280,21 @@ describe('DynamoDbBroadcastRepository', () => {
         { index: 1001, countryCode: '1 2', toPhoneNumber: 'x'.repeat(32) },
       ]);
       expect((await repository.readChunkRecipients('pub_never', 0)).listed).toBeUndefined();
+    });
+
+    it('reads a recipient list stored as text (before lists were deflated) as it reads a deflated one', async () => {
+      const job = newJob([3]);
+      await repository.createJob(job, [3]);
+      await dynamo.documentClient.send(
+        new PutCommand({
+          TableName: dynamo.tableNames.messaging,
+          Item: { pk: `JOB#${job.jobId}`, sk: 'RECIPIENTS#0000', firstIndex: 0, recipients: '91\t9800000000\n91\t9800000001\n44\t7700900123' },
+        }),
+      );
+      expect((await repository.readChunkRecipients(job.jobId, 0)).listed).toEqual([
+        ...listedOf(2),
+        { index: 2, countryCode: '44', toPhoneNumber: '7700900123' },
+      ]);
     });
 
     it('reads chunks and tally codes in one progress read; discarding the job deletes its recipients and tallies too', async () => {
