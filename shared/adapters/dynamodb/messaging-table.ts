@@ -341,14 +341,17 @@ export function deliveryFactsUpdate(event: Pick<StatusEvent, 'stage' | 'timestam
  * MAX_LISTED_VALUE characters, so no request can push the item past DynamoDB's 400 KB.
  */
 export const MAX_LISTED_VALUE = 32;
-const listedValue = (value: string): string => value.replace(/[\t\r\n]/g, ' ').slice(0, MAX_LISTED_VALUE);
+const LINE_BREAKING = /[\t\r\n]/;
+const listedValue = (value: string): string =>
+  value.length <= MAX_LISTED_VALUE && !LINE_BREAKING.test(value) ? value : value.replace(/[\t\r\n]/g, ' ').slice(0, MAX_LISTED_VALUE);
 
 export function recipientsItem(jobId: string, chunkIndex: number, recipients: readonly JobRecipient[], expiresAt: number): Item {
   const firstIndex = recipients[0]?.index ?? 0;
-  recipients.forEach((recipient, position) => {
+  let text = '';
+  for (const [position, recipient] of recipients.entries()) {
     if (recipient.index !== firstIndex + position) throw new TypeError(`Recipients of chunk ${chunkIndex} must be consecutive from index ${firstIndex}`);
-  });
-  const text = recipients.map((recipient) => `${listedValue(recipient.countryCode)}\t${listedValue(recipient.toPhoneNumber)}`).join('\n');
+    text += `${position === 0 ? '' : '\n'}${listedValue(recipient.countryCode)}\t${listedValue(recipient.toPhoneNumber)}`;
+  }
   return {
     ...messagingKeys.recipients(jobId, chunkIndex),
     firstIndex,
