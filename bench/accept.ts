@@ -62,6 +62,9 @@ export interface RoundResult {
   acceptWithIdempotencyKey: Distribution;
   ratioP50: number;
   ratioP95: number;
+  /** CPU ms of the process per request (user + system), accept and floor. */
+  acceptCpu: Distribution;
+  floorCpu: Distribution;
 }
 
 export interface AcceptResult {
@@ -80,6 +83,10 @@ export interface AcceptResult {
   handlerP95: number;
   handlerRatioP50: number;
   handlerRatioP95: number;
+  /** Median over rounds of the p50 CPU ms per request, and their ratio (robust to other processes' load). */
+  acceptCpuP50: number;
+  floorCpuP50: number;
+  cpuRatioP50: number;
   /** Same requests with an Idempotency-Key header (median over rounds). */
   withIdempotencyKeyP50: number;
   withIdempotencyKeyP95: number;
@@ -104,9 +111,20 @@ function nextBody(context: Context, label: string, recipients: number): string {
   );
 }
 
+/** CPU milliseconds (user + system) this process spent since `since`: everything runs in it (client, gateway, handler, emulators). */
+const cpuMsSince = (since: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+/** CPU of the last acceptOnce / floorOnce: on a shared machine it moves far less than the wall time. */
+let lastCpuMs = 0;
+
 async function acceptOnce(context: Context, text: string, headers: Record<string, string> = {}, presetKey?: string): Promise<number> {
   const key = presetKey ?? (await issueKey(context.services, context.tenant.organizationId));
+  const cpu = process.cpuUsage();
   const answer = await postBroadcast(context.runtime.baseUrl, key, text, headers);
+  lastCpuMs = cpuMsSince(cpu);
   if (answer.status !== 202) throw new Error(`expected 202, got ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
   return answer.ms;
 }
@@ -153,6 +171,7 @@ async function transportTimer(): Promise<{ post: (text: string) => Promise<numbe
 /** The floor: parse, chunk, enqueue. Same body, same queue, same SQS client as the handler. */
 async function floorOnce(context: Context, text: string): Promise<number> {
   const { tenant } = context;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const body = JSON.parse(text) as TemplateBroadcastRequest;
   const recipients: ChunkRecipient[] = body.data.map((recipient, index) => [index, recipient.countryCode + recipient.toPhoneNumber, recipient.templateParams ?? []]);
@@ -175,7 +194,9 @@ async function floorOnce(context: Context, text: string): Promise<number> {
     );
   }
   await context.queue.enqueue(messages);
-  return performance.now() - started;
+  const elapsed = performance.now() - started;
+  lastCpuMs = cpuMsSince(cpu);
+  return elapsed;
 }
 
 async function purge(context: Context): Promise<void> {
@@ -314,12 +335,16 @@ async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult> {
       const handler: number[] = [];
       const floor: number[] = [];
       const withKey: number[] = [];
+      const acceptCpu: number[] = [];
+      const floorCpu: number[] = [];
       // Interleaved, so every variant sees the same machine load.
       for (let index = 0; index < options.requestsPerRound; index += 1) {
         const text = nextBody(context, `r${round}`, options.recipients);
         accept.push(await acceptOnce(context, text));
+        acceptCpu.push(lastCpuMs);
         handler.push(await handlerOnce(context, nextBody(context, `h${round}`, options.recipients)));
         floor.push(await floorOnce(context, text));
+        floorCpu.push(lastCpuMs);
         withKey.push(await acceptOnce(context, nextBody(context, `k${round}`, options.recipients), { 'Idempotency-Key': `bench-${context.seed}-${Date.now()}` }));
         if (index % 5 === 4) await purge(context);
       }
@@ -331,13 +356,16 @@ async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult> {
         acceptWithIdempotencyKey: distribution(withKey),
         ratioP50: 0,
         ratioP95: 0,
+        acceptCpu: distribution(acceptCpu),
+        floorCpu: distribution(floorCpu),
       };
       result.ratioP50 = result.accept.p50 / result.floor.p50;
       result.ratioP95 = result.accept.p95 / result.floor.p95;
       rounds.push(result);
       log(
         `  round ${round + 1}: accept p50 ${result.accept.p50.toFixed(0)} / p95 ${result.accept.p95.toFixed(0)} ms, handler p50 ${result.handler.p50.toFixed(0)} ms, ` +
-          `floor p50 ${result.floor.p50.toFixed(0)} / p95 ${result.floor.p95.toFixed(0)} ms, ratio ${result.ratioP50.toFixed(2)}x, with Idempotency-Key p50 ${result.acceptWithIdempotencyKey.p50.toFixed(0)} ms`,
+          `floor p50 ${result.floor.p50.toFixed(0)} / p95 ${result.floor.p95.toFixed(0)} ms, ratio ${result.ratioP50.toFixed(2)}x, with Idempotency-Key p50 ${result.acceptWithIdempotencyKey.p50.toFixed(0)} ms, ` +
+          `CPU p50 accept ${result.acceptCpu.p50.toFixed(0)} / floor ${result.floorCpu.p50.toFixed(0)} ms`,
       );
     }
 
@@ -366,6 +394,9 @@ async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult> {
       handlerP95: median(rounds.map((round) => round.handler.p95)),
       handlerRatioP50: median(rounds.map((round) => round.handler.p50 / round.floor.p50)),
       handlerRatioP95: median(rounds.map((round) => round.handler.p95 / round.floor.p95)),
+      acceptCpuP50: median(rounds.map((round) => round.acceptCpu.p50)),
+      floorCpuP50: median(rounds.map((round) => round.floorCpu.p50)),
+      cpuRatioP50: median(rounds.map((round) => round.acceptCpu.p50 / round.floorCpu.p50)),
       withIdempotencyKeyP50: median(rounds.map((round) => round.acceptWithIdempotencyKey.p50)),
       withIdempotencyKeyP95: median(rounds.map((round) => round.acceptWithIdempotencyKey.p95)),
       steps,

@@ -172,6 +172,7 @@ async function main(): Promise<void> {
           ['ratio accept / floor', `${round(a.ratioP50, 2)}x`, `${round(a.ratioP95, 2)}x`, a.rounds.map((r) => `${round(r.ratioP50, 2)}x`).join(', ')],
           ['handler invoked directly (no HTTP)', ms(a.handlerP50), ms(a.handlerP95), a.rounds.map((r) => Math.round(r.handler.p50)).join(', ')],
           ['ratio handler / floor', `${round(a.handlerRatioP50, 2)}x`, `${round(a.handlerRatioP95, 2)}x`, ''],
+          ['CPU per request: accept / floor (process user + system)', `${ms(a.acceptCpuP50)} / ${ms(a.floorCpuP50)}`, '', `${round(a.cpuRatioP50, 2)}x`],
           ['accept with Idempotency-Key', ms(a.withIdempotencyKeyP50), ms(a.withIdempotencyKeyP95), a.rounds.map((r) => Math.round(r.acceptWithIdempotencyKey.p50)).join(', ')],
         ],
       ),
@@ -188,6 +189,7 @@ async function main(): Promise<void> {
       { figure: 'accept / floor at p50 (issue 16)', value: `${round(a.ratioP50, 2)}x`, goal: '<= 1.5x', met: a.ratioP50 <= 1.5 ? 'yes' : 'no' },
       { figure: 'accept / floor at p95', value: `${round(a.ratioP95, 2)}x`, goal: '<= 2x', met: a.ratioP95 <= 2 ? 'yes' : 'no' },
       { figure: 'handler (no HTTP) / floor at p50', value: `${round(a.handlerRatioP50, 2)}x`, goal: '(diagnostic)', met: '-' },
+      { figure: 'accept / floor CPU per request at p50', value: `${round(a.cpuRatioP50, 2)}x`, goal: '(diagnostic)', met: '-' },
     );
   }
 
