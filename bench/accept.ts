@@ -25,13 +25,15 @@ import { getServices, type Services } from '../functions/composition';
 import { startLocalRuntime, type LocalRuntime } from '../local/local-runtime';
 import { CHUNK_SIZE, type BroadcastJob } from '../shared/broadcast/broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from '../shared/broadcast/chunk-message';
+import { reserveReach } from '../shared/broadcast/messaging-limit';
 import {
   findDuplicateRecipient,
   payloadHashOf,
   resolveRecipients,
   selectTemplate,
+  withoutOptedOut,
 } from '../shared/broadcast/send-template-broadcast';
-import { templateBroadcastSchema, type TemplateBroadcastRequest } from '../shared/broadcast/template-broadcast.schema';
+import { parseTemplateBroadcastRequest, templateBroadcastSchema, type TemplateBroadcastRequest } from '../shared/broadcast/template-broadcast.schema';
 import { bodyPlaceholderCount } from '../shared/broadcast/template-placeholders';
 import { SqsOutboundQueue } from '../shared/adapters/sqs/sqs-outbound-queue';
 import { parseRequest } from '../shared/http/validation';
@@ -60,6 +62,9 @@ export interface RoundResult {
   acceptWithIdempotencyKey: Distribution;
   ratioP50: number;
   ratioP95: number;
+  /** CPU ms of the process per request (user + system), accept and floor. */
+  acceptCpu: Distribution;
+  floorCpu: Distribution;
 }
 
 export interface AcceptResult {
@@ -78,6 +83,10 @@ export interface AcceptResult {
   handlerP95: number;
   handlerRatioP50: number;
   handlerRatioP95: number;
+  /** Median over rounds of the p50 CPU ms per request, and their ratio (robust to other processes' load). */
+  acceptCpuP50: number;
+  floorCpuP50: number;
+  cpuRatioP50: number;
   /** Same requests with an Idempotency-Key header (median over rounds). */
   withIdempotencyKeyP50: number;
   withIdempotencyKeyP95: number;
@@ -102,9 +111,20 @@ function nextBody(context: Context, label: string, recipients: number): string {
   );
 }
 
+/** CPU milliseconds (user + system) this process spent since `since`: everything runs in it (client, gateway, handler, emulators). */
+const cpuMsSince = (since: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+/** CPU of the last acceptOnce / floorOnce: on a shared machine it moves far less than the wall time. */
+let lastCpuMs = 0;
+
 async function acceptOnce(context: Context, text: string, headers: Record<string, string> = {}, presetKey?: string): Promise<number> {
   const key = presetKey ?? (await issueKey(context.services, context.tenant.organizationId));
+  const cpu = process.cpuUsage();
   const answer = await postBroadcast(context.runtime.baseUrl, key, text, headers);
+  lastCpuMs = cpuMsSince(cpu);
   if (answer.status !== 202) throw new Error(`expected 202, got ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
   return answer.ms;
 }
@@ -151,6 +171,7 @@ async function transportTimer(): Promise<{ post: (text: string) => Promise<numbe
 /** The floor: parse, chunk, enqueue. Same body, same queue, same SQS client as the handler. */
 async function floorOnce(context: Context, text: string): Promise<number> {
   const { tenant } = context;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const body = JSON.parse(text) as TemplateBroadcastRequest;
   const recipients: ChunkRecipient[] = body.data.map((recipient, index) => [index, recipient.countryCode + recipient.toPhoneNumber, recipient.templateParams ?? []]);
@@ -173,7 +194,9 @@ async function floorOnce(context: Context, text: string): Promise<number> {
     );
   }
   await context.queue.enqueue(messages);
-  return performance.now() - started;
+  const elapsed = performance.now() - started;
+  lastCpuMs = cpuMsSince(cpu);
+  return elapsed;
 }
 
 async function purge(context: Context): Promise<void> {
@@ -209,6 +232,7 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
     }
     return messages;
   };
+  const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
   const chunkSizes = Array.from({ length: Math.ceil(resolved.length / CHUNK_SIZE) }, (_, index) => Math.min(CHUNK_SIZE, resolved.length - index * CHUNK_SIZE));
   const job = (iteration: number): BroadcastJob => ({
     kind: 'template',
@@ -231,7 +255,8 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
   const steps = [
     await timeStep('HTTP POST of the body to a bare node:http server (client + server in this process)', times, () => transport.post(text)),
     await timeStep('JSON.parse of the body (middy json parser)', times, () => JSON.parse(text)),
-    await timeStep('valibot schema validation (parseRequest)', times, () => parseRequest(templateBroadcastSchema, parsed)),
+    await timeStep('validation as the handler does it (parseTemplateBroadcastRequest)', times, () => parseTemplateBroadcastRequest(parsed)),
+    await timeStep('validation by valibot alone (parseRequest of templateBroadcastSchema)', times, () => parseRequest(templateBroadcastSchema, parsed)),
     await timeStep('authenticate key: 2 reads (x2: gateway key check + handler)', times, async () => {
       await services.http.authenticate('broadcast-api-key', key);
       await services.http.authenticate('broadcast-api-key', key);
@@ -246,7 +271,15 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
     ),
     await timeStep('resolveRecipients', times, () => resolveRecipients(request, bodyPlaceholderCount(template))),
     await timeStep('build chunk messages (chunkMessages)', times, () => buildMessages('steps')),
-    await timeStep(`createJob: ${chunkSizes.length + 1} conditional puts`, times, (iteration) => services.broadcast.broadcasts.createJob(job(iteration), chunkSizes)),
+    await timeStep(`opt-outs of ${resolved.length} numbers (withoutOptedOut)`, times, () =>
+      withoutOptedOut(services.broadcast.optOuts, tenant.organizationId, resolved, new Date()),
+    ),
+    await timeStep('messaging limit (reserveReach; same numbers, so no write after the first)', times, () =>
+      reserveReach(services.broadcast, sender, resolved.map(([, to]) => to), new Date()),
+    ),
+    await timeStep(`createJob: job item + ${chunkSizes.length} chunk items + ${chunkSizes.length} recipient-list items`, times, (iteration) =>
+      services.broadcast.broadcasts.createJob(job(iteration), chunkSizes, listed),
+    ),
     await timeStep('enqueue (SqsOutboundQueue, SendMessageBatch)', times, () => services.broadcast.queue.enqueue(messages)),
     await timeStep('Idempotency-Key only: payload hash', times, () => payloadHashOf(request)),
     await timeStep('Idempotency-Key only: guard (put + update)', times, (iteration) =>
@@ -302,12 +335,16 @@ async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult> {
       const handler: number[] = [];
       const floor: number[] = [];
       const withKey: number[] = [];
+      const acceptCpu: number[] = [];
+      const floorCpu: number[] = [];
       // Interleaved, so every variant sees the same machine load.
       for (let index = 0; index < options.requestsPerRound; index += 1) {
         const text = nextBody(context, `r${round}`, options.recipients);
         accept.push(await acceptOnce(context, text));
+        acceptCpu.push(lastCpuMs);
         handler.push(await handlerOnce(context, nextBody(context, `h${round}`, options.recipients)));
         floor.push(await floorOnce(context, text));
+        floorCpu.push(lastCpuMs);
         withKey.push(await acceptOnce(context, nextBody(context, `k${round}`, options.recipients), { 'Idempotency-Key': `bench-${context.seed}-${Date.now()}` }));
         if (index % 5 === 4) await purge(context);
       }
@@ -319,13 +356,16 @@ async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult> {
         acceptWithIdempotencyKey: distribution(withKey),
         ratioP50: 0,
         ratioP95: 0,
+        acceptCpu: distribution(acceptCpu),
+        floorCpu: distribution(floorCpu),
       };
       result.ratioP50 = result.accept.p50 / result.floor.p50;
       result.ratioP95 = result.accept.p95 / result.floor.p95;
       rounds.push(result);
       log(
         `  round ${round + 1}: accept p50 ${result.accept.p50.toFixed(0)} / p95 ${result.accept.p95.toFixed(0)} ms, handler p50 ${result.handler.p50.toFixed(0)} ms, ` +
-          `floor p50 ${result.floor.p50.toFixed(0)} / p95 ${result.floor.p95.toFixed(0)} ms, ratio ${result.ratioP50.toFixed(2)}x, with Idempotency-Key p50 ${result.acceptWithIdempotencyKey.p50.toFixed(0)} ms`,
+          `floor p50 ${result.floor.p50.toFixed(0)} / p95 ${result.floor.p95.toFixed(0)} ms, ratio ${result.ratioP50.toFixed(2)}x, with Idempotency-Key p50 ${result.acceptWithIdempotencyKey.p50.toFixed(0)} ms, ` +
+          `CPU p50 accept ${result.acceptCpu.p50.toFixed(0)} / floor ${result.floorCpu.p50.toFixed(0)} ms`,
       );
     }
 
@@ -354,6 +394,9 @@ async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult> {
       handlerP95: median(rounds.map((round) => round.handler.p95)),
       handlerRatioP50: median(rounds.map((round) => round.handler.p50 / round.floor.p50)),
       handlerRatioP95: median(rounds.map((round) => round.handler.p95 / round.floor.p95)),
+      acceptCpuP50: median(rounds.map((round) => round.acceptCpu.p50)),
+      floorCpuP50: median(rounds.map((round) => round.floorCpu.p50)),
+      cpuRatioP50: median(rounds.map((round) => round.acceptCpu.p50 / round.floorCpu.p50)),
       withIdempotencyKeyP50: median(rounds.map((round) => round.acceptWithIdempotencyKey.p50)),
       withIdempotencyKeyP95: median(rounds.map((round) => round.acceptWithIdempotencyKey.p95)),
       steps,

@@ -1,7 +1,6 @@
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
 import { httpOperation } from '../../shared/http/http-operation';
-import { parseRequest } from '../../shared/http/validation';
-import { templateBroadcastSchema } from '../../shared/broadcast/template-broadcast.schema';
+import { parseTemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
 import { sendTemplateBroadcast as acceptBroadcast, type SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
 import { InvalidIdempotencyKeyError } from '../../shared/broadcast/errors';
 import { jobIdHeader } from './job-id-header';
@@ -14,7 +13,7 @@ const IN_PROGRESS_TIMEOUT_MS = 30_000;
 const queuedMessage = (recipients: number): string => `Bulk broadcast queued for ${recipients} recipient${recipients === 1 ? '' : 's'}`;
 
 export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (request, dependencies: SendTemplateBroadcastDependencies) => {
-  const body = parseRequest(templateBroadcastSchema, request.body);
+  const body = parseTemplateBroadcastRequest(request.body);
   const idempotencyKey = request.headers['idempotency-key'];
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidIdempotencyKeyError();
   const result = await acceptBroadcast(dependencies, request.caller, body, { idempotencyKey, inProgressTimeoutMs: IN_PROGRESS_TIMEOUT_MS });

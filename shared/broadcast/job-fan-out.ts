@@ -116,7 +116,9 @@ function groupByChunk<T>(items: readonly T[], chunkSize: number, indexOf: (item:
   const groups = new Map<number, T[]>();
   for (const item of items) {
     const chunkIndex = Math.floor(indexOf(item) / chunkSize);
-    groups.set(chunkIndex, [...(groups.get(chunkIndex) ?? []), item]);
+    const group = groups.get(chunkIndex);
+    if (group) group.push(item);
+    else groups.set(chunkIndex, [item]);
   }
   return groups;
 }

@@ -55,24 +55,33 @@ const MAX_INTERNATIONAL_DIGITS = 15;
 
 /**
  * Rule 2 (E.164 length) over every recipient, then rule 3: any duplicate fails the whole
- * request. Numbers compare as full international digits.
+ * request. Numbers compare as full international digits, which it returns in request order.
  */
-export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['data']): void {
-  const numbers = recipients.map((recipient) => recipient.countryCode + recipient.toPhoneNumber.replace(/^0+/, ''));
-  numbers.forEach((full, index) => {
+export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['data']): string[] {
+  const numbers: string[] = [];
+  for (const [index, recipient] of recipients.entries()) {
+    const full = internationalNumberOf(recipient.countryCode, recipient.toPhoneNumber);
     if (full.length > MAX_INTERNATIONAL_DIGITS) {
       throw new RecipientNumberError(
         `data[${index}] countryCode and toPhoneNumber together must have at most ${MAX_INTERNATIONAL_DIGITS} digits`,
       );
     }
-  });
+    numbers.push(full);
+  }
+  // Usually none: only then is each number's first index looked for.
+  if (new Set(numbers).size === numbers.length) return numbers;
   const firstIndexOf = new Map<string, number>();
   numbers.forEach((full, index) => {
     const first = firstIndexOf.get(full);
     if (first !== undefined) throw new DuplicateRecipientError(index, first);
     firstIndexOf.set(full, index);
   });
+  return numbers;
 }
+
+/** The full international number: a national number's leading zeros (trunk prefix) dropped. */
+const internationalNumberOf = (countryCode: string, toPhoneNumber: string): string =>
+  countryCode + (toPhoneNumber.charCodeAt(0) === 0x30 /* 0 */ ? toPhoneNumber.replace(/^0+/, '') : toPhoneNumber);
 
 export function selectTemplate(templates: readonly UpstreamTemplate[], request: TemplateBroadcastRequest): UpstreamTemplate {
   const named = templates.filter((template) => template.name === request.templateName);
@@ -100,7 +109,12 @@ export function selectTemplate(templates: readonly UpstreamTemplate[], request: 
 }
 
 /** Rules 5 and 6: each recipient's values (own, else global) must fill the template's placeholders. */
-export function resolveRecipients(request: TemplateBroadcastRequest, placeholders: number): ChunkRecipient[] {
+export function resolveRecipients(
+  request: TemplateBroadcastRequest,
+  placeholders: number,
+  /** The recipients' full international numbers in request order, when already known (findDuplicateRecipient). */
+  numbers?: readonly string[],
+): ChunkRecipient[] {
   const globalParameters = request.globalTemplateParams;
   return request.data.map((recipient, index): ChunkRecipient => {
     const parameters = recipient.templateParams ?? globalParameters ?? [];
@@ -114,7 +128,7 @@ export function resolveRecipients(request: TemplateBroadcastRequest, placeholder
         `${source} values; template ${request.templateName} needs exactly ${placeholders} ({{1}}..{{${placeholders}}})`,
       );
     }
-    return [index, recipient.countryCode + recipient.toPhoneNumber.replace(/^0+/, ''), parameters];
+    return [index, numbers?.[index] ?? internationalNumberOf(recipient.countryCode, recipient.toPhoneNumber), parameters];
   });
 }
 
@@ -131,7 +145,15 @@ export async function withoutOptedOut(
   recipients: readonly ChunkRecipient[],
   now: Date,
 ): Promise<{ queued: ChunkRecipient[]; refused: LedgerEntry[] }> {
-  const suppressed = await optOuts.suppressedAmong(organizationId, recipients.map(([, to]) => to));
+  return splitOptedOut(recipients, await optOuts.suppressedAmong(organizationId, recipients.map(([, to]) => to)), now);
+}
+
+function splitOptedOut(
+  recipients: readonly ChunkRecipient[],
+  suppressed: ReadonlySet<string>,
+  now: Date,
+): { queued: ChunkRecipient[]; refused: LedgerEntry[] } {
+  if (suppressed.size === 0) return { queued: [...recipients], refused: [] };
   const queued: ChunkRecipient[] = [];
   const refused: LedgerEntry[] = [];
   for (const recipient of recipients) {
@@ -160,12 +182,16 @@ async function acceptBroadcast(
 ): Promise<SendTemplateBroadcastResult> {
   // With the body's rules: the window is part of what the request says, checked before any read.
   const scheduledAt = request.scheduledAt === undefined ? undefined : scheduledTimeOf(request.scheduledAt, dependencies.clock.now(), dependencies.scheduling);
-  findDuplicateRecipient(request.data);
+  const numbers = findDuplicateRecipient(request.data);
+  // The opt-out list is read while the sender and its templates are: the organization's list
+  // does not depend on them. Awaited only after their checks, so their errors still come first.
+  const suppressedLookup = dependencies.optOuts.suppressedAmong(caller.organizationId, numbers);
+  suppressedLookup.catch(() => undefined);
   const sender: SenderAccount = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
-  const recipients = resolveRecipients(request, bodyPlaceholderCount(template));
+  const recipients = resolveRecipients(request, bodyPlaceholderCount(template), numbers);
   const now = dependencies.clock.now();
-  const { queued, refused } = await withoutOptedOut(dependencies.optOuts, caller.organizationId, recipients, now);
+  const { queued, refused } = splitOptedOut(recipients, await suppressedLookup, now);
   // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it;
   // a scheduled job counts in the hour it is sent.
   await reserveReach(dependencies, sender, queued.map(([, to]) => to), scheduledAt ?? now);

@@ -1,7 +1,7 @@
 /**
  * Jobs, chunk progress and the per-recipient ledger in the messaging table (keys and item shapes:
- * messaging-table.ts). Every write is single-item (dynalite has no transactions); the ledger claim
- * is conditional.
+ * messaging-table.ts). No write spans items atomically (dynalite has no transactions); the ledger
+ * claim is conditional.
  */
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -82,19 +82,30 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
     }
   }
 
+  /**
+   * The job item first, conditionally: it decides `created`. A new job's other items (its chunks
+   * and recipient lists) then go in one BatchWrite; none of them can hold anything to keep, since
+   * chunks are only worked on once their job exists, and a discarded job's items are all deleted
+   * before its job item. A job that already existed (a retry with the same id) gets only the items
+   * it lacks, each a conditional put, so the progress of its chunks is never reset.
+   */
   async createJob(job: BroadcastJob, chunkSizes: readonly number[], recipients: readonly JobRecipient[] = []): Promise<{ created: boolean }> {
     const expiresAt = expiresAtFrom(new Date(job.createdAt));
     const recipientsByChunk = new Map<number, JobRecipient[]>();
     for (const recipient of recipients) {
       const chunkIndex = Math.floor(recipient.index / job.chunkSize);
-      recipientsByChunk.set(chunkIndex, [...(recipientsByChunk.get(chunkIndex) ?? []), recipient]);
+      const listed = recipientsByChunk.get(chunkIndex);
+      if (listed) listed.push(recipient);
+      else recipientsByChunk.set(chunkIndex, [recipient]);
     }
-    const [created] = await Promise.all([
-      this.putIfAbsent(jobItem(job)),
-      ...chunkSizes.map((recipientCount, chunkIndex) => this.putIfAbsent(newChunkItem(job.jobId, chunkIndex, recipientCount, expiresAt))),
-      ...[...recipientsByChunk].map(([chunkIndex, listed]) => this.putIfAbsent(recipientsItem(job.jobId, chunkIndex, listed, expiresAt))),
-    ]);
-    return { created: created! };
+    const items = [
+      ...chunkSizes.map((recipientCount, chunkIndex) => newChunkItem(job.jobId, chunkIndex, recipientCount, expiresAt)),
+      ...[...recipientsByChunk].map(([chunkIndex, listed]) => recipientsItem(job.jobId, chunkIndex, listed, expiresAt)),
+    ];
+    const created = await this.putIfAbsent(jobItem(job));
+    if (created) await this.batchWrite(items.map((item) => ({ PutRequest: { Item: item } })), 'New job items stayed unprocessed');
+    else await Promise.all(items.map((item) => this.putIfAbsent(item)));
+    return { created };
   }
 
   async discardJob(jobId: string): Promise<void> {

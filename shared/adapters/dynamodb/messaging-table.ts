@@ -28,6 +28,7 @@
  * Items are written from the domain types and read back through valibot schemas: a stored item
  * that does not match is an error here, never a wrongly typed value further on.
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import * as v from 'valibot';
 import { broadcastJobSchema, type BroadcastJob, type ChunkProgress } from '../../broadcast/broadcast-job';
 import type { ClaimState, LedgerEntry } from '../../broadcast/ports';
@@ -330,35 +331,54 @@ export function deliveryFactsUpdate(event: Pick<StatusEvent, 'stage' | 'timestam
 /* ---------------------------------------------------------- recipients */
 
 /**
- * A chunk's recipients in one compact string attribute: one line per recipient, in index order
- * from `firstIndex`, `countryCode` TAB `toPhoneNumber` (about 14 bytes a recipient, ~14 KB for a
- * chunk of 1,000: one item, one write). Values are digits on every path but the earlier
- * send-single / send-bulk, whose unvalidated numbers are refused as recipients yet listed: there
- * tabs and line breaks become spaces and a value is cut at MAX_LISTED_VALUE characters, so no
- * request can push the item past DynamoDB's 400 KB.
+ * A chunk's recipients in one compact attribute: one line per recipient, in index order from
+ * `firstIndex`, `countryCode` TAB `toPhoneNumber` (about 14 bytes a recipient, ~14 KB for a chunk
+ * of 1,000), stored raw-deflated as binary `recipientsDeflated` (~4 KB: a third of the write
+ * units, and a tenth of the bytes the accept of 10,000 recipients hands to DynamoDB). Items written
+ * before that hold the text itself in `recipients` and are read as they are. Values are digits on
+ * every path but the earlier send-single / send-bulk, whose unvalidated numbers are refused as
+ * recipients yet listed: there tabs and line breaks become spaces and a value is cut at
+ * MAX_LISTED_VALUE characters, so no request can push the item past DynamoDB's 400 KB.
  */
 export const MAX_LISTED_VALUE = 32;
-const listedValue = (value: string): string => value.replace(/[\t\r\n]/g, ' ').slice(0, MAX_LISTED_VALUE);
+const LINE_BREAKING = /[\t\r\n]/;
+const listedValue = (value: string): string =>
+  value.length <= MAX_LISTED_VALUE && !LINE_BREAKING.test(value) ? value : value.replace(/[\t\r\n]/g, ' ').slice(0, MAX_LISTED_VALUE);
 
 export function recipientsItem(jobId: string, chunkIndex: number, recipients: readonly JobRecipient[], expiresAt: number): Item {
   const firstIndex = recipients[0]?.index ?? 0;
-  recipients.forEach((recipient, position) => {
+  let text = '';
+  for (const [position, recipient] of recipients.entries()) {
     if (recipient.index !== firstIndex + position) throw new TypeError(`Recipients of chunk ${chunkIndex} must be consecutive from index ${firstIndex}`);
-  });
+    text += `${position === 0 ? '' : '\n'}${listedValue(recipient.countryCode)}\t${listedValue(recipient.toPhoneNumber)}`;
+  }
   return {
     ...messagingKeys.recipients(jobId, chunkIndex),
     firstIndex,
-    recipients: recipients.map((recipient) => `${listedValue(recipient.countryCode)}\t${listedValue(recipient.toPhoneNumber)}`).join('\n'),
+    // Level 1: digits compress nearly as well as at the default level, in a fraction of the time.
+    recipientsDeflated: new Uint8Array(deflateRawSync(text, { level: 1 })),
     expiresAt,
   };
 }
 
-const storedRecipientsSchema = v.object({ firstIndex: v.pipe(v.number(), v.integer(), v.minValue(0)), recipients: v.string() });
+const storedRecipientsSchema = v.union([
+  v.object({ firstIndex: v.pipe(v.number(), v.integer(), v.minValue(0)), recipientsDeflated: v.instance(Uint8Array) }),
+  v.object({ firstIndex: v.pipe(v.number(), v.integer(), v.minValue(0)), recipients: v.string() }),
+]);
 
 export function decodeRecipients(item: Item): JobRecipient[] {
   const result = v.safeParse(storedRecipientsSchema, item);
   if (!result.success) throw new MalformedMessagingItemError(`Stored recipients ${String(item.pk)} ${String(item.sk)} do not match the recipients schema`);
-  const { firstIndex, recipients } = result.output;
+  const stored = result.output;
+  let recipients: string;
+  if ('recipientsDeflated' in stored) {
+    try {
+      recipients = inflateRawSync(stored.recipientsDeflated).toString('utf8');
+    } catch (error) {
+      throw new MalformedMessagingItemError(`Stored recipients ${String(item.pk)} ${String(item.sk)} are not deflated text`, { cause: error });
+    }
+  } else recipients = stored.recipients;
+  const { firstIndex } = stored;
   if (recipients === '') return [];
   return recipients.split('\n').map((line, position) => {
     const tab = line.indexOf('\t');

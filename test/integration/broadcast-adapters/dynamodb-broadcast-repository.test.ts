@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
@@ -83,6 +83,30 @@ describe('DynamoDbBroadcastRepository', () => {
     const [first, second] = await repository.getChunkProgress(job.jobId);
     expect(first).toMatchObject({ recipientCount: 3, sent: 2, failed: 1, failuresByReason: { INVALID_PHONE_NUMBER: 1 }, started: true });
     expect(second).toMatchObject({ recipientCount: 2, sent: 0, started: false });
+  });
+
+  it('writes a new job with its chunks and recipient lists, listed per chunk in request order', async () => {
+    const job = newJob([1000, 2]);
+    const listed = Array.from({ length: 1002 }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
+    await expect(repository.createJob(job, [1000, 2], listed)).resolves.toEqual({ created: true });
+    expect((await repository.readChunkRecipients(job.jobId, 0)).listed).toEqual(listed.slice(0, 1000));
+    expect((await repository.readChunkRecipients(job.jobId, 1)).listed).toEqual(listed.slice(1000));
+    expect((await repository.getChunkProgress(job.jobId)).map((chunk) => chunk.recipientCount)).toEqual([1000, 2]);
+  });
+
+  it('completes a create that stopped after the job item on the retry, keeping the items written', async () => {
+    const job = newJob([3, 2]);
+    await repository.createJob(job, [3, 2]);
+    await repository.addChunkProgress(job.jobId, 0, { sent: 1, failed: 0, unknown: 0, failuresByReason: {} });
+    await dynamo.documentClient.send(new DeleteCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `JOB#${job.jobId}`, sk: 'CHUNK#0001' } }));
+
+    const listed = [0, 1, 2, 3, 4].map((index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
+    await expect(repository.createJob(job, [3, 2], listed)).resolves.toEqual({ created: false });
+    const [first, second] = await repository.getChunkProgress(job.jobId);
+    expect(first).toMatchObject({ recipientCount: 3, sent: 1 });
+    expect(second).toMatchObject({ recipientCount: 2, sent: 0, started: false });
+    // The first attempt wrote no recipient list (chunk size 1000: all five are in chunk 0): the retry adds it.
+    expect((await repository.readChunkRecipients(job.jobId, 0)).listed).toEqual(listed);
   });
 
   it('marks a chunk started once, keeping the first time', async () => {
@@ -228,8 +252,10 @@ describe('DynamoDbBroadcastRepository', () => {
       const job = newJob([1000, 2]);
       await repository.createJob(job, [1000, 2], [...listedOf(1002).slice(0, 1001), { index: 1001, countryCode: '1\t2', toPhoneNumber: 'x'.repeat(100) }]);
       const stored = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `JOB#${job.jobId}`, sk: 'RECIPIENTS#0000' } }));
-      // About 14 bytes a recipient: one write of ~14 KB for a chunk of 1,000.
-      expect(Buffer.byteLength(String(stored.Item?.recipients))).toBeLessThan(15_000);
+      // About 14 bytes a recipient deflated to ~4: one write of a few KB for a chunk of 1,000.
+      expect(stored.Item?.recipients).toBeUndefined();
+      expect(stored.Item?.recipientsDeflated).toBeInstanceOf(Uint8Array);
+      expect((stored.Item?.recipientsDeflated as Uint8Array).byteLength).toBeLessThan(6_000);
 
       await repository.recordOutcomes(job.jobId, 0, [outcome(0, 'SENT'), outcome(1, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' })]);
       await dynamo.documentClient.send(
@@ -254,6 +280,21 @@ describe('DynamoDbBroadcastRepository', () => {
         { index: 1001, countryCode: '1 2', toPhoneNumber: 'x'.repeat(32) },
       ]);
       expect((await repository.readChunkRecipients('pub_never', 0)).listed).toBeUndefined();
+    });
+
+    it('reads a recipient list stored as text (before lists were deflated) as it reads a deflated one', async () => {
+      const job = newJob([3]);
+      await repository.createJob(job, [3]);
+      await dynamo.documentClient.send(
+        new PutCommand({
+          TableName: dynamo.tableNames.messaging,
+          Item: { pk: `JOB#${job.jobId}`, sk: 'RECIPIENTS#0000', firstIndex: 0, recipients: '91\t9800000000\n91\t9800000001\n44\t7700900123' },
+        }),
+      );
+      expect((await repository.readChunkRecipients(job.jobId, 0)).listed).toEqual([
+        ...listedOf(2),
+        { index: 2, countryCode: '44', toPhoneNumber: '7700900123' },
+      ]);
     });
 
     it('reads chunks and tally codes in one progress read; discarding the job deletes its recipients and tallies too', async () => {

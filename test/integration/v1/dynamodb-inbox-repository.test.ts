@@ -93,6 +93,12 @@ test('opt-outs: put if absent with its counter, ascending list, per-organization
   const suppressed = await repository.findSuppressed(org, [...numbers, numbers[1]!]);
   expect([...suppressed].sort()).toEqual(numbers.filter((_, index) => index % 2 === 1));
   expect((await repository.findSuppressed('org_other', numbers)).size).toBe(0);
+  // A list longer than the numbers asked (125 > 101): read by BatchGet instead of the list, same answer.
+  const fewer = numbers.slice(0, 101);
+  expect([...(await repository.findSuppressed(org, fewer))].sort()).toEqual(fewer.filter((_, index) => index % 2 === 1));
+  // Exactly as long as the numbers asked (125 of 125 asked): the list is read whole.
+  const asked = numbers.filter((_, index) => index % 2 === 1);
+  expect((await repository.findSuppressed(org, asked)).size).toBe(125);
 
   const page = await repository.listOptOuts(org, { offset: 100, limit: 50 });
   expect(page.total).toBe(125);

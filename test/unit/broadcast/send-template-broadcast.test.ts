@@ -142,6 +142,16 @@ describe('sendTemplateBroadcast: rules', () => {
     expectNothingAccepted(kit);
   });
 
+  it('answers a sender or template error before a failed opt-out read, and the opt-out failure once they pass', async () => {
+    const kit = setup();
+    const unavailable = new Error('opt-out store down');
+    kit.dependencies.optOuts = { suppressedAmong: () => Promise.reject(unavailable) };
+    await expect(kit.send(broadcastRequest(2, { fromPhoneNumber: '447700900001' }))).rejects.toBeInstanceOf(SenderNotOwnedError);
+    await expect(kit.send(broadcastRequest(2, { templateName: 'nope' }))).rejects.toBeInstanceOf(TemplateNotFoundError);
+    await expect(kit.send(broadcastRequest(2))).rejects.toBe(unavailable);
+    expectNothingAccepted(kit);
+  });
+
   it('refuses an unknown template name', async () => {
     const kit = setup();
     const failure = kit.send(broadcastRequest(2, { templateName: 'missing' }));

@@ -1,0 +1,92 @@
+import { parseTemplateBroadcastRequest, templateBroadcastSchema } from '../../../shared/broadcast/template-broadcast.schema';
+import { RequestValidationError } from '../../../shared/http/errors';
+import { parseRequest } from '../../../shared/http/validation';
+
+/** What the schema alone answers: the output, or the error's message and every message. */
+function outcomeOf(parse: () => unknown): { output: unknown } | { message: string; messages: readonly string[] } {
+  try {
+    return { output: parse() };
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    return { message: error.message, messages: error.issues };
+  }
+}
+
+const valid = (count: number, extra: Record<string, unknown> = {}) => ({
+  broadcastName: '  Spring sale ',
+  fromPhoneNumber: '919800000001',
+  templateName: 'order_update',
+  templateLanguage: 'en_US',
+  templateType: 'UTILITY',
+  globalTemplateParams: ['a', 'b'],
+  data: Array.from({ length: count }, (_, index) => ({ countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}`, templateParams: ['x', `${index}`] })),
+  ...extra,
+});
+
+const withRecipient = (index: number, recipient: unknown, extra: Record<string, unknown> = {}) => {
+  const body = valid(5, extra);
+  (body.data as unknown[])[index] = recipient;
+  return body;
+};
+
+const cases: Array<[string, unknown]> = [
+  ['a valid request', valid(3)],
+  ['a valid request of 10,000 recipients', valid(10_000)],
+  ['recipients without templateParams', { ...valid(0), data: [{ countryCode: '1', toPhoneNumber: '5550100' }, { countryCode: '44', toPhoneNumber: '7700900123' }] }],
+  ['unknown keys in a recipient and the request', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', nickname: 'x' }, { extra: true })],
+  ['an empty templateParams list', withRecipient(2, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: [] })],
+  ['scheduledAt and templateId', valid(2, { scheduledAt: '2030-01-01T09:00:00Z', templateId: '123' })],
+  ['a countryCode with a plus', withRecipient(3, { countryCode: '+91', toPhoneNumber: '9800000999' })],
+  ['a countryCode of 4 digits', withRecipient(3, { countryCode: '9123', toPhoneNumber: '9800000999' })],
+  ['an empty countryCode', withRecipient(0, { countryCode: '', toPhoneNumber: '9800000999' })],
+  ['a numeric countryCode', withRecipient(0, { countryCode: 91, toPhoneNumber: '9800000999' })],
+  ['no toPhoneNumber', withRecipient(4, { countryCode: '91' })],
+  ['a toPhoneNumber of 3 digits', withRecipient(4, { countryCode: '91', toPhoneNumber: '123' })],
+  ['a toPhoneNumber of 15 digits', withRecipient(4, { countryCode: '91', toPhoneNumber: '123456789012345' })],
+  ['a toPhoneNumber with a space', withRecipient(1, { countryCode: '91', toPhoneNumber: '98000 00999' })],
+  ['full-width digits', withRecipient(1, { countryCode: '91', toPhoneNumber: '９８００００００９９' })],
+  ['templateParams not a list', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: 'x' })],
+  ['a templateParams value of 1025 characters', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: ['a'.repeat(1025)] })],
+  ['a templateParams value of 1024 characters', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: ['a'.repeat(1024)] })],
+  ['a templateParams value that is a number', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: [1] })],
+  ['a templateParams value with U+FFFF', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: ['a\uFFFF'] })],
+  ['a templateParams value with an unpaired surrogate', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: ['\uD83D'] })],
+  ['emoji in a templateParams value', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: ['🎉 ok'] })],
+  ['templateParams null', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: null })],
+  ['a recipient that is a list', withRecipient(2, ['91', '9800000999'])],
+  ['a recipient that is null', withRecipient(2, null)],
+  ['a recipient that is a string', withRecipient(2, '919800000999')],
+  ['two bad recipients and a bad envelope', { ...withRecipient(1, { countryCode: 'x', toPhoneNumber: '1' }), broadcastName: '', templateType: 'PROMO' }],
+  ['a bad envelope, good recipients', valid(3, { templateType: 'PROMO', fromPhoneNumber: '+91' })],
+  ['a bad scheduledAt', valid(3, { scheduledAt: 'tomorrow' })],
+  ['an empty list', valid(0)],
+  ['10,001 recipients', valid(10_001)],
+  ['data not a list', valid(0, { data: { countryCode: '91' } })],
+  ['no data', (() => { const { data: _data, ...rest } = valid(1); return rest; })()],
+  ['a body that is a list', [valid(1)]],
+  ['a body that is null', null],
+  ['a body that is a string', 'hello'],
+];
+
+describe('parseTemplateBroadcastRequest', () => {
+  it.each(cases)('answers exactly as templateBroadcastSchema for %s', (_label, body) => {
+    const expected = outcomeOf(() => parseRequest(templateBroadcastSchema, body));
+    const actual = outcomeOf(() => parseTemplateBroadcastRequest(body));
+    expect(actual).toStrictEqual(expected);
+    // The payload hash of an Idempotency-Key serialises the parsed request: same keys, same order.
+    if ('output' in expected) expect(JSON.stringify((actual as { output: unknown }).output)).toBe(JSON.stringify(expected.output));
+  });
+
+  it('names the first broken rule with its field', () => {
+    expect(() => parseTemplateBroadcastRequest(withRecipient(3, { countryCode: '91', toPhoneNumber: '98-00' }))).toThrow(
+      new RequestValidationError('data[3].toPhoneNumber must contain digits only (no +, spaces or punctuation)'),
+    );
+  });
+
+  it('does not hand back the caller\'s objects: the recipients are copies', () => {
+    const body = valid(2);
+    const parsed = parseTemplateBroadcastRequest(body);
+    expect(parsed.data[0]).not.toBe(body.data[0]);
+    expect(parsed.data[0]!.templateParams).not.toBe(body.data[0]!.templateParams);
+  });
+});
