@@ -145,15 +145,16 @@ export function estimateCost(inputs: CostInputs): CostEstimate {
 /** What each counted write is for (per-recipient write table), by scope and request label. */
 const WRITE_PURPOSES: Array<{ scope: RegExp; label: RegExp; purpose: string }> = [
   { scope: /chunk-worker/, label: /^PutItem messaging LEDGER\/R$/, purpose: 'ledger claim: conditional put before the send (exactly once)' },
-  { scope: /chunk-worker/, label: /^(UpdateItem|BatchWriteItem) messaging LEDGER\/R$/, purpose: 'ledger outcome (status, message id) [+ its gsi1 WAMID copy, when the entry carries gsi1 keys]' },
+  { scope: /chunk-worker/, label: /^(UpdateItem|BatchWriteItem) messaging LEDGER\/R$/, purpose: 'ledger outcome (status, message id; + a gsi1 copy while entries carried gsi1 keys)' },
   { scope: /chunk-worker/, label: /^(PutItem|BatchWriteItem) messaging WAMID/, purpose: 'message id record: WAMID -> ledger entry (events without callback data, /upstream ownership)' },
   { scope: /chunk-worker/, label: /^UpdateItem messaging JOB\/TALLY$/, purpose: 'tally codes of outcomes (one update per 50-recipient item per flush)' },
   { scope: /chunk-worker/, label: /^UpdateItem messaging JOB\/CHUNK$/, purpose: 'chunk progress counters, start, done' },
   { scope: /chunk-worker/, label: /PACE/, purpose: 'pacer slot reservations' },
-  { scope: /delivery-events/, label: /^UpdateItem messaging LEDGER\/R$/, purpose: "event facts on the ledger entry (first-seen <stage>At) [+ gsi1 copy rewritten, projection ALL]" },
+  { scope: /delivery-events/, label: /^UpdateItem messaging LEDGER\/R$/, purpose: 'event facts on the ledger entry (first-seen <stage>At; + the gsi1 copy, projection ALL, while entries carried gsi1 keys)' },
+  { scope: /delivery-events/, label: /^PutItem messaging WAMID/, purpose: "message id record of an entry that had none (UNKNOWN, or an event before the worker's outcome)" },
   { scope: /delivery-events/, label: /^UpdateItem messaging JOB\/TALLY$/, purpose: 'tally: recipient status code raised (max-register), per event' },
   { scope: /delivery-events/, label: /^UpdateItem messaging JOB\/TALLYS?/, purpose: 'tally: event stages of a batch, coalesced per 50-recipient item' },
-  { scope: /gateway/, label: /^(PutItem|BatchWriteItem|UpdateItem) messaging JOB/, purpose: 'accept: job, chunk and recipients items' },
+  { scope: /other|accept/, label: /^(PutItem|BatchWriteItem|UpdateItem) messaging JOB/, purpose: 'accept: job, chunk and recipients items' },
 ];
 
 export interface WriteRow {
@@ -200,6 +201,12 @@ const deliveryEventsBatch = deliveryEvents.batchSize;
 
 /** Assumed billed time of one meta-webhook invocation (settings cached, one HMAC, one SQS send): AWS, not local. */
 const META_WEBHOOK_MS = 20;
+/**
+ * Modelled delivery-events time on AWS (the local run shares one thread with everything and
+ * retries on emulator timeouts): 20 ms per invocation + per event two ~10 ms DynamoDB writes,
+ * 16 in flight (apply-webhook-batch.ts).
+ */
+const deliveryEventsMs = (invocations: number, events: number) => invocations * 20 + (events * 2 * 10) / 16;
 
 export interface BroadcastCostEstimate extends CostEstimate {
   statusesPerPost: number;
@@ -220,6 +227,7 @@ export function estimateBroadcastCost(run: {
   statusesPerPost: number;
   webhookPosts: number;
   acceptMs: number;
+  statuses: number;
   chunkInvocations: { count: number };
   eventInvocations: { count: number; totalMs: number };
   requestCounts: RequestCounts;
@@ -235,7 +243,9 @@ export function estimateBroadcastCost(run: {
   });
   const scale = recipients / run.recipients;
   const posts = run.webhookPosts * scale;
-  const eventInvocations = Math.max(Math.ceil(posts / deliveryEventsBatch), run.eventInvocations.count * scale);
+  const eventInvocations = Math.ceil(posts / deliveryEventsBatch);
+  const eventSeconds = deliveryEventsMs(eventInvocations, run.statuses * scale) / 1000;
+  const eventGb = functions['delivery-events'].memoryMb / 1024;
   const lines = [...base.lines];
   const insertAt = lines.findIndex((line) => line.item.startsWith('DynamoDB'));
   const extra: CostLine[] = [
@@ -250,10 +260,10 @@ export function estimateBroadcastCost(run: {
     },
     {
       item: 'Lambda delivery-events compute',
-      quantity: (run.eventInvocations.totalMs / 1000) * scale * (functions['delivery-events'].memoryMb / 1024),
+      quantity: eventSeconds * eventGb,
       unit: 'GB-s',
-      usd: (run.eventInvocations.totalMs / 1000) * scale * (functions['delivery-events'].memoryMb / 1024) * prices.lambdaArmPerGbSecond,
-      arithmetic: `${((run.eventInvocations.totalMs / 1000) * scale).toFixed(1)} s measured locally (an overestimate: one shared thread) x ${functions['delivery-events'].memoryMb / 1024} GB`,
+      usd: eventSeconds * eventGb * prices.lambdaArmPerGbSecond,
+      arithmetic: `${eventSeconds.toFixed(1)} s modelled (20 ms per invocation + 1.25 ms per event) x ${eventGb} GB (local: ${((run.eventInvocations.totalMs / 1000) * scale).toFixed(0)} s, one shared thread)`,
     },
     { item: 'SQS requests (metaEvents)', quantity: posts + 2 * eventInvocations, unit: 'requests', usd: ((posts + 2 * eventInvocations) * prices.sqsPerMillionRequests) / 1e6, arithmetic: `(${Math.round(posts)} send + ${Math.round(eventInvocations)} receive + ${Math.round(eventInvocations)} delete batch) x $0.40/M` },
   ];
