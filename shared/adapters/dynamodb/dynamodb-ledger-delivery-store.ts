@@ -48,16 +48,18 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
   async applyEvent(location: Location, event: StatusEvent): Promise<ApplyResult> {
     const before = await this.addFacts(location, event);
     if (!before) return 'not-found';
-    // An UNKNOWN outcome learns its message id from the event: record it like the worker does.
-    if (before.messageId === undefined) await recordLedgerMessage(this.documentClient, this.tableName, event.messageId, location, expiresAtFrom(event.timestamp));
+    // An outcome without the worker's message id (UNKNOWN) learns it from the events: recorded (put
+    // if absent) on each of them, so a worker that crashed after the send still gets its record. A
+    // SENDING entry's worker records it with the outcome.
+    if (before.status !== 'SENT' && before.status !== 'SENDING') await recordLedgerMessage(this.documentClient, this.tableName, event.messageId, location, expiresAtFrom(event.timestamp));
     // `sent` raises the tally to 1S, which a SENT outcome's own code already is (the worker writes
     // it, and the chunk's reconcile when a worker crashed first): that write would change nothing.
     if (!(event.stage === 'sent' && before.status === 'SENT')) await this.raiseTally(location, event);
     return 'applied';
   }
 
-  /** The entry as it was before (its outcome and message id), or undefined when there is no entry. */
-  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<{ status?: unknown; messageId?: unknown } | undefined> {
+  /** The entry's outcome before the update, or undefined when there is no entry. */
+  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<{ status?: unknown } | undefined> {
     const facts = deliveryFactsUpdate(event);
     const names: Record<string, string> = facts.names;
     const values: Record<string, unknown> = { ...facts.values, ':messageId': event.messageId };
@@ -77,7 +79,7 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
         }),
       );
       const old = result.Attributes ?? {};
-      return { status: old.status, messageId: old.messageId };
+      return { status: old.status };
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw error;
