@@ -15,7 +15,7 @@
  *
  * Prices: us-east-1 list prices at the time of writing (2024), on-demand, no free tier.
  */
-import { chunkWorker, functions } from '../runtime-contract/resource-definitions';
+import { chunkWorker, deliveryEvents, functions } from '../runtime-contract/resource-definitions';
 import type { RequestCounts } from './lib/request-counter';
 
 export const prices = {
@@ -139,3 +139,146 @@ export function estimateCost(inputs: CostInputs): CostEstimate {
     dynamoDbBreakdown: breakdown,
   };
 }
+
+/* ------------------------------------------------ broadcast incl. its delivery events */
+
+/** What each counted write is for (per-recipient write table), by scope and request label. */
+const WRITE_PURPOSES: Array<{ scope: RegExp; label: RegExp; purpose: string }> = [
+  { scope: /chunk-worker/, label: /^PutItem messaging LEDGER\/R$/, purpose: 'ledger claim: conditional put before the send (exactly once)' },
+  { scope: /chunk-worker/, label: /^(UpdateItem|BatchWriteItem) messaging LEDGER\/R$/, purpose: 'ledger outcome (status, message id; + a gsi1 copy while entries carried gsi1 keys)' },
+  { scope: /chunk-worker/, label: /^(PutItem|BatchWriteItem) messaging WAMID/, purpose: 'message id record: WAMID -> ledger entry (events without callback data, /upstream ownership)' },
+  { scope: /chunk-worker/, label: /^UpdateItem messaging JOB\/TALLY$/, purpose: 'tally codes of outcomes (one update per 50-recipient item per flush)' },
+  { scope: /chunk-worker/, label: /^UpdateItem messaging JOB\/CHUNK$/, purpose: 'chunk progress counters, start, done' },
+  { scope: /chunk-worker/, label: /PACE/, purpose: 'pacer slot reservations' },
+  { scope: /delivery-events/, label: /^UpdateItem messaging LEDGER\/R$/, purpose: 'event facts on the ledger entry (first-seen <stage>At; + the gsi1 copy, projection ALL, while entries carried gsi1 keys)' },
+  { scope: /delivery-events/, label: /^PutItem messaging WAMID/, purpose: "message id record of an entry that had none (UNKNOWN, or an event before the worker's outcome)" },
+  { scope: /delivery-events/, label: /^UpdateItem messaging JOB\/TALLY$/, purpose: 'tally: recipient status code raised (max-register), per event' },
+  { scope: /delivery-events/, label: /^UpdateItem messaging JOB\/TALLYS?/, purpose: 'tally: event stages of a batch, coalesced per 50-recipient item' },
+  { scope: /other|accept/, label: /^(PutItem|BatchWriteItem|UpdateItem) messaging JOB/, purpose: 'accept: job, chunk and recipients items' },
+];
+
+export interface WriteRow {
+  scope: string;
+  label: string;
+  purpose: string;
+  calls: number;
+  writeUnits: number;
+  perRecipient: number;
+}
+
+/** Every write of the run (all scopes but `poll`), per recipient, with what it is for. */
+export function writeTable(counts: RequestCounts, recipients: number): WriteRow[] {
+  const rows: WriteRow[] = [];
+  for (const [scope, labels] of Object.entries(counts.dynamodbByScope ?? {})) {
+    if (scope === 'poll') continue;
+    for (const [label, count] of Object.entries(labels)) {
+      if (count.writeUnits === 0) continue;
+      const purpose = WRITE_PURPOSES.find((row) => row.scope.test(scope) && row.label.test(label))?.purpose ?? 'job-level (rate limit, idempotency, job item…)';
+      rows.push({ scope, label, purpose, calls: count.calls, writeUnits: count.writeUnits, perRecipient: count.writeUnits / recipients });
+    }
+  }
+  return rows.sort((a, b) => b.writeUnits - a.writeUnits);
+}
+
+/** The counts without the bench's own polling (`poll` scope). */
+function withoutPolling(counts: RequestCounts): RequestCounts {
+  const poll = counts.dynamodbByScope?.poll ?? {};
+  const dynamodb: RequestCounts['dynamodb'] = {};
+  for (const [label, count] of Object.entries(counts.dynamodb)) {
+    const polled = poll[label];
+    const left = {
+      calls: count.calls - (polled?.calls ?? 0),
+      refusedConditions: count.refusedConditions - (polled?.refusedConditions ?? 0),
+      writeUnits: count.writeUnits - (polled?.writeUnits ?? 0),
+      readUnits: count.readUnits - (polled?.readUnits ?? 0),
+    };
+    if (left.calls > 0) dynamodb[label] = left;
+  }
+  return { ...counts, dynamodb };
+}
+
+const deliveryEventsBatch = deliveryEvents.batchSize;
+
+/** Assumed billed time of one meta-webhook invocation (settings cached, one HMAC, one SQS send): AWS, not local. */
+const META_WEBHOOK_MS = 20;
+/**
+ * Modelled delivery-events time on AWS (the local run shares one thread with everything and
+ * retries on emulator timeouts): 20 ms per invocation + per event two ~10 ms DynamoDB writes,
+ * 16 in flight (apply-webhook-batch.ts).
+ */
+const deliveryEventsMs = (invocations: number, events: number) => invocations * 20 + (events * 2 * 10) / 16;
+
+export interface BroadcastCostEstimate extends CostEstimate {
+  statusesPerPost: number;
+  webhookPosts: number;
+  writeUnitsPerRecipient: number;
+  writes: WriteRow[];
+}
+
+/**
+ * The send-path estimate (estimateCost) plus what the delivery events cost: one API Gateway
+ * request, one meta-webhook invocation and one SQS send per webhook POST; delivery-events
+ * invocations of up to 10 POSTs (each one SQS receive and one delete batch); their DynamoDB
+ * requests are in the counts. Scaled to 10,000 recipients like the send path.
+ */
+export function estimateBroadcastCost(run: {
+  recipients: number;
+  ratePerSecond: number;
+  statusesPerPost: number;
+  webhookPosts: number;
+  acceptMs: number;
+  statuses: number;
+  chunkInvocations: { count: number };
+  eventInvocations: { count: number; totalMs: number };
+  requestCounts: RequestCounts;
+}, recipients = 10_000): BroadcastCostEstimate {
+  const counts = withoutPolling(run.requestCounts);
+  const base = estimateCost({
+    ratePerSecond: run.ratePerSecond,
+    recipients,
+    measured: counts,
+    measuredRecipients: run.recipients,
+    measuredInvocations: run.chunkInvocations.count,
+    acceptMs: run.acceptMs,
+  });
+  const scale = recipients / run.recipients;
+  const posts = run.webhookPosts * scale;
+  const eventInvocations = Math.ceil(posts / deliveryEventsBatch);
+  const eventSeconds = deliveryEventsMs(eventInvocations, run.statuses * scale) / 1000;
+  const eventGb = functions['delivery-events'].memoryMb / 1024;
+  const lines = [...base.lines];
+  const insertAt = lines.findIndex((line) => line.item.startsWith('DynamoDB'));
+  const extra: CostLine[] = [
+    { item: 'API Gateway REST requests (Meta webhook POSTs)', quantity: posts, unit: 'requests', usd: (posts * prices.apiGatewayRestPerMillion) / 1e6, arithmetic: `${Math.round(posts)} POSTs (up to ${run.statusesPerPost} statuses each) x $3.50/M` },
+    { item: 'Lambda requests (meta-webhook + delivery-events)', quantity: posts + eventInvocations, unit: 'invocations', usd: ((posts + eventInvocations) * prices.lambdaPerMillionRequests) / 1e6, arithmetic: `(${Math.round(posts)} + ${Math.round(eventInvocations)}) x $0.20/M` },
+    {
+      item: 'Lambda meta-webhook compute',
+      quantity: posts * (META_WEBHOOK_MS / 1000) * (functions['meta-webhook'].memoryMb / 1024),
+      unit: 'GB-s',
+      usd: posts * (META_WEBHOOK_MS / 1000) * (functions['meta-webhook'].memoryMb / 1024) * prices.lambdaArmPerGbSecond,
+      arithmetic: `${Math.round(posts)} x ${META_WEBHOOK_MS} ms (assumed) x ${functions['meta-webhook'].memoryMb / 1024} GB`,
+    },
+    {
+      item: 'Lambda delivery-events compute',
+      quantity: eventSeconds * eventGb,
+      unit: 'GB-s',
+      usd: eventSeconds * eventGb * prices.lambdaArmPerGbSecond,
+      arithmetic: `${eventSeconds.toFixed(1)} s modelled (20 ms per invocation + 1.25 ms per event) x ${eventGb} GB (local: ${((run.eventInvocations.totalMs / 1000) * scale).toFixed(0)} s, one shared thread)`,
+    },
+    { item: 'SQS requests (metaEvents)', quantity: posts + 2 * eventInvocations, unit: 'requests', usd: ((posts + 2 * eventInvocations) * prices.sqsPerMillionRequests) / 1e6, arithmetic: `(${Math.round(posts)} send + ${Math.round(eventInvocations)} receive + ${Math.round(eventInvocations)} delete batch) x $0.40/M` },
+  ];
+  lines.splice(insertAt < 0 ? lines.length : insertAt, 0, ...extra);
+  const totalUsd = lines.reduce((sum, line) => sum + line.usd, 0);
+  const writes = writeTable(run.requestCounts, run.recipients);
+  return {
+    ...base,
+    lines,
+    totalUsd,
+    perThousandRecipientsUsd: (totalUsd / recipients) * 1000,
+    statusesPerPost: run.statusesPerPost,
+    webhookPosts: posts,
+    writeUnitsPerRecipient: writes.reduce((sum, row) => sum + row.perRecipient, 0),
+    writes,
+  };
+}
+

@@ -8,6 +8,7 @@
  *   npm run bench -- --only=wrapper --wrapper-requests=500 --wrapper-single-requests=200   # shorter wrapper runs
  *   npm run bench -- --only=cores --cores-recipients=2000 --cores-instances=1,2   # both cores: threads isolation (default 10,000 at 1,000/s, 1 and 2 environments)
  *   npm run bench -- --only=accept --accept-rounds=1 --accept-requests=5   # accept, fewer requests than its default 3 rounds of 20
+ *   npm run bench -- --only=cost --cost-recipients=1000 --cost-statuses-per-post=100   # cost incl. delivery events
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -19,7 +20,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load', 'latency', 'cores'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load', 'latency', 'cores', 'cost'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -548,6 +549,28 @@ async function main(): Promise<void> {
       out(renderTable(['DynamoDB requests (scaled to 10,000)', 'calls', 'WRU', 'RRU'], estimate.dynamoDbBreakdown.map((row) => [row.label, row.calls, row.writeUnits, row.readUnits])));
     }
     results.cost = estimates;
+  }
+
+  if (selected.has('cost')) {
+    const recipients = numberArgument('cost-recipients') ?? 2_000;
+    const statusesPerPost = numberArgument('cost-statuses-per-post') ?? 100;
+    out(section(`5b. AWS cost of one 10,000-recipient broadcast incl. its delivery events (sent, delivered, read), counted on ${recipients} recipients at 1000/s`));
+    const { benchBroadcastCost } = await import('./broadcast-cost');
+    const { estimateBroadcastCost } = await import('./cost');
+    const run = await benchBroadcastCost({ recipients, ratePerSecond: 1000, statusesPerPost, timeLimitSeconds: numberArgument('cost-time-limit') ?? 300, log: out });
+    loadBySection.cost = os.loadavg();
+    const estimate = estimateBroadcastCost(run);
+    // The same counts if Meta posted one status per request (the webhook side scales with POSTs).
+    const onePerPost = estimateBroadcastCost({ ...run, statusesPerPost: 1, webhookPosts: run.statuses });
+    results.costWithEvents = { run: { ...run, requestCounts: undefined }, estimate, onePerPostTotalUsd: onePerPost.totalUsd };
+    out(renderTable(['item', 'quantity', 'USD', 'arithmetic'], estimate.lines.map((line) => [line.item, `${round(line.quantity, 2)} ${line.unit}`, `$${line.usd.toFixed(6)}`, line.arithmetic])));
+    out(`total $${estimate.totalUsd.toFixed(4)} per 10,000 recipients incl. delivery events (${run.statuses} statuses in ${run.webhookPosts} POSTs measured); with one status per POST: $${onePerPost.totalUsd.toFixed(4)}`);
+    out(`\nWrites per recipient (${round(estimate.writeUnitsPerRecipient, 2)} WRU in all; ${run.eventInvocations.failedRecords} webhook records were applied again after emulator timeouts, their writes included):`);
+    out(renderTable(['function', 'request', 'what it is for', 'calls', 'WRU', 'WRU per recipient'], estimate.writes.map((row) => [row.scope, row.label, row.purpose, row.calls, round(row.writeUnits, 0), round(row.perRecipient, 3)])));
+    goals.push(
+      { figure: 'cost of 10,000 recipients incl. delivery events (1000/s)', value: `$${estimate.totalUsd.toFixed(4)}${run.completed ? '' : ' (INCOMPLETE run)'}`, goal: '<= $0.02', met: run.completed && estimate.totalUsd <= 0.02 ? 'yes' : 'no' },
+      { figure: 'DynamoDB writes per recipient incl. delivery events', value: `${round(estimate.writeUnitsPerRecipient, 2)} WRU`, goal: '(diagnostic)', met: '-' },
+    );
   }
 
   if (goals.length) {

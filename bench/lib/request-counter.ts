@@ -7,10 +7,17 @@
  * started 4 KB read strongly consistent, half that eventually consistent). Two gaps are filled here:
  * dynalite reports nothing for a refused conditional write, which DynamoDB charges like a write
  * (counted as max(1, item size)), and it does not report global-secondary-index writes (an item
- * that carries gsi1pk is written to the index too, projection ALL: counted by item size).
+ * that carries gsi1pk is written to the index too, projection ALL: counted by item size). An
+ * UpdateItem is asked for ALL_NEW (when the caller asked for nothing, and the attributes are taken
+ * out of the answer again): an item that carries an index key after the update is written to that
+ * index too (projection ALL: any attribute change rewrites the index copy), counted by its size.
+ *
+ * Scopes: `counter.inScope('delivery-events', fn)` files every request made inside fn (async
+ * context) under that scope too, so a run can say which function wrote what.
  *
  * SQS: requests by action, and billed requests (every started 64 KiB of payload is one request).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
@@ -34,9 +41,12 @@ export interface RequestCounts {
   /** Keyed `Operation table pkPrefix/skPrefix`, e.g. `PutItem messaging LEDGER/R`. */
   dynamodb: Record<string, DynamoOperationCount>;
   sqs: Record<string, SqsOperationCount>;
+  /** The same DynamoDB requests per scope (requests outside any scope: `other`). */
+  dynamodbByScope: Record<string, Record<string, DynamoOperationCount>>;
 }
 
-const emptyCounts = (): RequestCounts => ({ dynamodb: {}, sqs: {} });
+const emptyCounts = (): RequestCounts => ({ dynamodb: {}, sqs: {}, dynamodbByScope: {} });
+const hasIndexKey = (item: Record<string, unknown> | undefined) => item !== undefined && Object.keys(item).some((name) => /^gsi\d+pk$/.test(name));
 
 /** DynamoDB's item size rules (attribute names + values), close enough for capacity units. */
 function valueSize(value: AttributeValue): number {
@@ -95,6 +105,12 @@ interface CapacityEntry {
 
 export class RequestCounter {
   private counts: RequestCounts = emptyCounts();
+  private readonly scopes = new AsyncLocalStorage<string>();
+
+  /** Runs `work` with every request it makes also counted under `scope`. */
+  inScope<T>(scope: string, work: () => T): T {
+    return this.scopes.run(scope, work);
+  }
 
   reset(): void {
     this.counts = emptyCounts();
@@ -104,8 +120,10 @@ export class RequestCounter {
     return JSON.parse(JSON.stringify(this.counts)) as RequestCounts;
   }
 
-  private dynamoEntry(label: string): DynamoOperationCount {
-    return (this.counts.dynamodb[label] ??= { calls: 0, refusedConditions: 0, writeUnits: 0, readUnits: 0 });
+  private dynamoEntries(label: string): DynamoOperationCount[] {
+    const scope = (this.counts.dynamodbByScope[this.scopes.getStore() ?? 'other'] ??= {});
+    const fresh = (): DynamoOperationCount => ({ calls: 0, refusedConditions: 0, writeUnits: 0, readUnits: 0 });
+    return [(this.counts.dynamodb[label] ??= fresh()), (scope[label] ??= fresh())];
   }
 
   private sqsEntry(action: string): SqsOperationCount {
@@ -116,9 +134,14 @@ export class RequestCounter {
     const counter = this;
     // Ask for capacity before the (document client's) marshalling and serialization.
     client.middlewareStack.add(
-      (next) => async (args) => {
+      (next, context) => async (args) => {
         const input = args.input as Record<string, unknown>;
-        return next({ ...args, input: { ...input, ReturnConsumedCapacity: 'INDEXES' } });
+        const operation = String(context.commandName ?? '').replace(/Command$/, '');
+        const askNew = operation === 'UpdateItem' && (input.ReturnValues === undefined || input.ReturnValues === 'NONE');
+        const result = await next({ ...args, input: { ...input, ReturnConsumedCapacity: 'INDEXES', ...(askNew ? { ReturnValues: 'ALL_NEW' } : {}) } });
+        // The caller asked for no attributes: it gets none.
+        if (askNew) delete (result.output as unknown as Record<string, unknown>).Attributes;
+        return result;
       },
       { step: 'initialize', name: 'benchRequestCapacity', priority: 'high', override: true },
     );
@@ -143,20 +166,25 @@ export class RequestCounter {
           if (operation === 'Query') label = `${operation} ${String(input.TableName ?? '?').replace(/^local-/, '')}${input.IndexName ? `/${input.IndexName}` : ''} ${String(Object.values(input.ExpressionAttributeValues ?? {})[0] && prefixOf(Object.values(input.ExpressionAttributeValues)[0]))}`;
           if (operation === 'PutItem' && input.Item?.gsi1pk) gsiWriteUnits += writeUnitsOf(input.Item);
         }
-        const entry = counter.dynamoEntry(label);
-        entry.calls += 1;
+        const entries = counter.dynamoEntries(label);
+        for (const entry of entries) entry.calls += 1;
         try {
           const result = await next(args);
-          const output = result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[] };
+          const output = result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[]; Attributes?: Record<string, AttributeValue> };
           const capacities = ([] as CapacityEntry[]).concat(output.ConsumedCapacity ?? []);
           const units = capacities.reduce((sum, capacity) => sum + (capacity.CapacityUnits ?? 0), 0);
-          if (isWrite) entry.writeUnits += units + gsiWriteUnits;
-          else entry.readUnits += units;
+          if (operation === 'UpdateItem' && input.ReturnValues === 'ALL_NEW' && hasIndexKey(output.Attributes)) gsiWriteUnits += writeUnitsOf(output.Attributes);
+          for (const entry of entries) {
+            if (isWrite) entry.writeUnits += units + gsiWriteUnits;
+            else entry.readUnits += units;
+          }
           return result;
         } catch (error) {
           if ((error as { name?: string }).name === 'ConditionalCheckFailedException') {
-            entry.refusedConditions += 1;
-            entry.writeUnits += writeUnitsOf(input.Item);
+            for (const entry of entries) {
+              entry.refusedConditions += 1;
+              entry.writeUnits += writeUnitsOf(input.Item);
+            }
           }
           throw error;
         }

@@ -32,6 +32,7 @@ import type {
   LedgerEntryLocation,
   ProgressDelta,
 } from '../../broadcast/ports';
+import { locateLedgerMessage } from './ledger-message-ids';
 import { classifyStoreFaults } from './dynamodb-errors';
 import {
   FAILURE_PREFIX,
@@ -51,6 +52,7 @@ import {
   ledgerIndexOf,
   newChunkItem,
   organizationJobsStartKey,
+  messageIdRecordItem,
   outcomeUpdate,
   recipientsItem,
   tallyOutcomeUpdates,
@@ -326,6 +328,9 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
    */
   async recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void> {
     const expiresAt = expiresAtFrom(new Date());
+    // The message ids' records first: an outcome naming a message id is always findable by it.
+    const records = entries.flatMap((entry) => (entry.messageId ? [{ PutRequest: { Item: messageIdRecordItem(entry.messageId, { jobId, chunkIndex, index: entry.index }, expiresAt) } }] : []));
+    await this.batchWrite(records, 'message id records still unprocessed after retries');
     await Promise.all(entries.map((entry) => this.documentClient.send(new UpdateCommand({ TableName: this.tableName, ...outcomeUpdate(jobId, chunkIndex, entry, expiresAt) }))));
     await this.writeTallyCodes(jobId, entries, expiresAt);
   }
@@ -465,20 +470,13 @@ export class DynamoDbBroadcastRepository implements BroadcastRepository {
   }
 
   async findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined> {
-    // gsi1 is eventually consistent on AWS: an event arriving within ~1 s of the send may need a retry.
-    const page = await this.documentClient.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-        ExpressionAttributeValues: { ':pk': messagingKeys.messageId(messageId).gsi1pk, ':sk': messagingKeys.messageId(messageId).gsi1sk },
-        Limit: 1,
-      }),
+    const location = await locateLedgerMessage(this.documentClient, this.tableName, messageId);
+    if (!location) return undefined;
+    const stored = await this.documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: ledgerKey(location.jobId, location.chunkIndex, location.index), ConsistentRead: true }),
     );
-    const item = page.Items?.[0];
-    const location = ledgerLocationOf(item?.pk);
-    if (!item || !location) return undefined;
-    return { ...location, entry: decodeLedgerEntry(item) };
+    if (!stored.Item) return undefined;
+    return { jobId: location.jobId, chunkIndex: location.chunkIndex, entry: decodeLedgerEntry(stored.Item) };
   }
 
   async reconcileChunk(jobId: string, chunkIndex: number, now: Date): Promise<{ done: boolean }> {

@@ -1,21 +1,24 @@
 /**
  * Meta's status events on the broadcast ledger (messaging table, keys in messaging-table.ts).
- * Two single-item writes per event, each idempotent and order-independent:
+ * At most two single-item writes per event, each idempotent and order-independent:
  *
  * 1. the ledger entry: `SET <stage>At = if_not_exists(…)` (+ Meta's error on failed, + the message
- *    id and its gsi1 keys when the entry had none), only on an existing entry;
+ *    id when the entry had none, then its WAMID record), only on an existing entry; the entry is in
+ *    no index, so this is one write unit;
  * 2. the recipient's tally code: `SET r = :code` only while the stored code ranks lower
- *    (a refused condition means a code of this rank or above is already there: nothing to do).
+ *    (a refused condition means a code of this rank or above is already there: nothing to do);
+ *    skipped for `sent` on a SENT entry, whose outcome code is already 1S.
  *
  * The order matters for crashes: facts first, so a redelivered event that finds its facts already
  * written still moves the tally.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApplyResult, LedgerDeliveryStore, StatusEvent } from '../../delivery/ports';
 import { tallyCodeOfEvent, tallyRankOf } from '../../delivery/recipient-status';
 import { classifyStoreFaults } from './dynamodb-errors';
-import { deliveryFactsUpdate, expiresAtFrom, ledgerIndexOf, ledgerLocationOf, messagingKeys, tallySlotOf } from './messaging-table';
+import { locateLedgerMessage, recordLedgerMessage } from './ledger-message-ids';
+import { deliveryFactsUpdate, expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
 
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
 
@@ -39,41 +42,30 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
   }
 
   async locateMessage(messageId: string): Promise<Location | undefined> {
-    // gsi1 is eventually consistent on AWS: an event within ~1 s of the send may miss; ours carry callback data.
-    const { gsi1pk, gsi1sk } = messagingKeys.messageId(messageId);
-    const page = await this.documentClient.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-        ExpressionAttributeValues: { ':pk': gsi1pk, ':sk': gsi1sk },
-        Limit: 1,
-      }),
-    );
-    const item = page.Items?.[0];
-    const location = ledgerLocationOf(item?.pk);
-    const index = ledgerIndexOf(item?.sk);
-    return location && index !== undefined ? { ...location, index } : undefined;
+    return locateLedgerMessage(this.documentClient, this.tableName, messageId);
   }
 
   async applyEvent(location: Location, event: StatusEvent): Promise<ApplyResult> {
-    if (!(await this.addFacts(location, event))) return 'not-found';
-    await this.raiseTally(location, event);
+    const before = await this.addFacts(location, event);
+    if (!before) return 'not-found';
+    // An outcome without the worker's message id (UNKNOWN) learns it from the events: recorded (put
+    // if absent) on each of them, so a worker that crashed after the send still gets its record. A
+    // SENDING entry's worker records it with the outcome.
+    if (before.status !== 'SENT' && before.status !== 'SENDING') await recordLedgerMessage(this.documentClient, this.tableName, event.messageId, location, expiresAtFrom(event.timestamp));
+    // `sent` raises the tally to 1S, which a SENT outcome's own code already is (the worker writes
+    // it, and the chunk's reconcile when a worker crashed first): that write would change nothing.
+    if (!(event.stage === 'sent' && before.status === 'SENT')) await this.raiseTally(location, event);
     return 'applied';
   }
 
-  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<boolean> {
+  /** The entry's outcome before the update, or undefined when there is no entry. */
+  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<{ status?: unknown } | undefined> {
     const facts = deliveryFactsUpdate(event);
     const names: Record<string, string> = facts.names;
-    const values: Record<string, unknown> = { ...facts.values, ':messageId': event.messageId, ...prefixed(messagingKeys.messageId(event.messageId)) };
-    const assignments = [
-      ...facts.set,
-      'messageId = if_not_exists(messageId, :messageId)',
-      'gsi1pk = if_not_exists(gsi1pk, :gsi1pk)',
-      'gsi1sk = if_not_exists(gsi1sk, :gsi1sk)',
-    ];
+    const values: Record<string, unknown> = { ...facts.values, ':messageId': event.messageId };
+    const assignments = [...facts.set, 'messageId = if_not_exists(messageId, :messageId)'];
     try {
-      await this.documentClient.send(
+      const result = await this.documentClient.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: messagingKeys.ledger(jobId, chunkIndex, index),
@@ -82,11 +74,14 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
+          // Free: what the entry held decides the two writes that may follow.
+          ReturnValues: 'ALL_OLD',
         }),
       );
-      return true;
+      const old = result.Attributes ?? {};
+      return { status: old.status };
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      if (isConditionFailure(error)) return undefined;
       throw error;
     }
   }

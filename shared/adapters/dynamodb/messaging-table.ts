@@ -5,7 +5,11 @@
  *   pk JOB#<jobId>                 sk CHUNK#<0000>   a chunk: recipientCount, live counters, doneAt
  *   pk LEDGER#<jobId>#<chunk>      sk R#<00000>      one recipient: SENDING → SENT | FAILED | UNKNOWN
  *                                                    (or CANCELLED, claimed after the job's cancelledAt)
- *                                                    (+ gsi1: WAMID#<message id> / LEDGER)
+ *                                                    (entries written before the WAMID records: + gsi1
+ *                                                    WAMID#<message id> / LEDGER, still read as a fallback)
+ *   pk WAMID#<message id>          sk LEDGER         which ledger entry sent a message id (jobId, chunkIndex,
+ *                                                    index): its own item, not a gsi1 copy of the entry, so
+ *                                                    Meta's three events per message do not rewrite an index
  *   pk JOB#<jobId>                 sk TALLY#<0000>   50 recipients' status codes (r<00000> attributes,
  *                                                    shared/delivery/recipient-status.ts): the summary's counts
  *   pk JOB#<jobId>                 sk RECIPIENTS#<0000>  a chunk's recipients as accepted (countryCode,
@@ -56,8 +60,10 @@ export const messagingKeys = {
   }),
   /** gsi1 of a job: an organization's jobs by time. */
   organizationJobs: (organizationId: string, createdAt: string) => ({ gsi1pk: `ORG#${organizationId}#JOBS`, gsi1sk: createdAt }),
-  /** gsi1 of a sent ledger entry: delivery events find their recipient by message id. */
+  /** gsi1 of a ledger entry sent before the WAMID records existed (read as a fallback only). */
   messageId: (messageId: string) => ({ gsi1pk: `WAMID#${messageId}`, gsi1sk: 'LEDGER' }),
+  /** A sent message id's record: the ledger entry that sent it (delivery events without callback data, /upstream ownership). */
+  messageIdRecord: (messageId: string) => ({ pk: `WAMID#${messageId}`, sk: 'LEDGER' }),
   /** Tally item of the recipients [bucket × 50, bucket × 50 + 49] of a job (TALLY_BUCKET_SIZE). */
   tally: (jobId: string, bucket: number) => ({ pk: `JOB#${jobId}`, sk: `TALLY#${String(bucket).padStart(4, '0')}` }),
   tallyPrefix: 'TALLY#',
@@ -252,7 +258,9 @@ export function claimItem(jobId: string, chunkIndex: number, index: number, to: 
  * delivery facts Meta's events add to the same entry (possibly first) stay untouched.
  */
 export function outcomeUpdate(jobId: string, chunkIndex: number, entry: LedgerEntry, expiresAt: number) {
-  const attributes: Record<string, unknown> = { ...entry, expiresAt, ...(entry.messageId ? messagingKeys.messageId(entry.messageId) : {}) };
+  // No gsi1 keys: the message id has its own record (messageIdRecordItem), so the entry is in no index
+  // and the events' fact updates write the entry alone.
+  const attributes: Record<string, unknown> = { ...entry, expiresAt };
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const assignments = Object.entries(attributes)
@@ -269,6 +277,20 @@ export function outcomeUpdate(jobId: string, chunkIndex: number, entry: LedgerEn
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
+}
+
+/** The record of a sent message id (one small item, written before the outcome that names it). */
+export function messageIdRecordItem(messageId: string, location: { jobId: string; chunkIndex: number; index: number }, expiresAt: number): Item {
+  return { ...messagingKeys.messageIdRecord(messageId), jobId: location.jobId, chunkIndex: location.chunkIndex, index: location.index, expiresAt };
+}
+
+const messageIdRecordSchema = v.object({ jobId: v.string(), chunkIndex: v.pipe(v.number(), v.integer(), v.minValue(0)), index: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+
+export function decodeMessageIdRecord(item: Item): { jobId: string; chunkIndex: number; index: number } {
+  const result = v.safeParse(messageIdRecordSchema, item);
+  if (!result.success) throw new MalformedMessagingItemError(`Stored message id record ${String(item.pk)} does not match its schema`);
+  const { jobId, chunkIndex, index } = result.output;
+  return { jobId, chunkIndex, index };
 }
 
 export function decodeLedgerEntry(item: Item): LedgerEntry {

@@ -204,7 +204,11 @@ describe('DynamoDbBroadcastRepository', () => {
     const stored = await dynamo.documentClient.send(
       new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `LEDGER#${job.jobId}#0`, sk: 'R#00008' } }),
     );
-    expect(stored.Item).toMatchObject({ status: 'SENT', messageId: 'wamid.8', gsi1pk: 'WAMID#wamid.8', gsi1sk: 'LEDGER', expiresAt: expect.any(Number) });
+    expect(stored.Item).toMatchObject({ status: 'SENT', messageId: 'wamid.8', expiresAt: expect.any(Number) });
+    // The message id has its own record (no gsi1 copy of the entry, which every event would rewrite).
+    expect(stored.Item?.gsi1pk).toBeUndefined();
+    const record = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: 'WAMID#wamid.8', sk: 'LEDGER' } }));
+    expect(record.Item).toMatchObject({ jobId: job.jobId, chunkIndex: 0, index: 8, expiresAt: expect.any(Number) });
     const failed = await dynamo.documentClient.send(
       new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `LEDGER#${job.jobId}#0`, sk: 'R#00009' } }),
     );

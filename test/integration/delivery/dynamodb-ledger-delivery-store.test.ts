@@ -2,10 +2,10 @@
  * Ledger facts and tally items on a real table (dynalite): events and the worker's outcome writes
  * never overwrite each other, whatever their order, and every recipient counts exactly once.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
 import { DynamoDbLedgerDeliveryStore } from '../../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
-import { decodeDeliveryFacts, decodeLedgerEntry, messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
+import { decodeDeliveryFacts, decodeLedgerEntry, messagingKeys, outcomeUpdate } from '../../../shared/adapters/dynamodb/messaging-table';
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
 import type { StatusEvent } from '../../../shared/delivery/ports';
@@ -128,7 +128,7 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.delivered });
   });
 
-  it('reconciles an UNKNOWN outcome by callback location: message id and gsi1 recorded, tally raised', async () => {
+  it('reconciles an UNKNOWN outcome by callback location: message id and its record written, tally raised', async () => {
     const jobId = await newJob(2);
     await repository.claimRecipient(jobId, 0, 1, to(1), now);
     await repository.recordOutcomes(jobId, 0, [outcome(1, 'UNKNOWN', { failureReasonCode: 'UNKNOWN_OUTCOME: timeout' })]);
@@ -138,6 +138,35 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     expect((await ledgerItem(jobId, 1)).messageId).toBe('wamid.late');
     await expect(store.locateMessage('wamid.late')).resolves.toEqual({ jobId, chunkIndex: 0, index: 1 });
     expect(await tallyOf(jobId)).toEqual({ r00001: tallyCodes.sent });
+  });
+
+  it('finds a message id of an entry written before the WAMID records by its gsi1 keys', async () => {
+    const jobId = await newJob(3);
+    await repository.claimRecipient(jobId, 0, 2, to(2), now);
+    await dynamo.documentClient.send(
+      new UpdateCommand({
+        TableName: dynamo.tableNames.messaging,
+        Key: messagingKeys.ledger(jobId, 0, 2),
+        UpdateExpression: 'SET #status = :sent, messageId = :id, gsi1pk = :pk, gsi1sk = :sk',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':sent': 'SENT', ':id': 'wamid.older', ...Object.fromEntries(Object.entries(messagingKeys.messageId('wamid.older')).map(([name, value]) => [`:${name.slice(4)}`, value])) },
+      }),
+    );
+    await expect(store.locateMessage('wamid.older')).resolves.toEqual({ jobId, chunkIndex: 0, index: 2 });
+    await expect(repository.findByMessageId('wamid.older')).resolves.toMatchObject({ jobId, chunkIndex: 0, entry: { status: 'SENT', messageId: 'wamid.older' } });
+  });
+
+  it('a sent event on a SENT entry leaves the tally to the outcome: a crash before its code is closed by the reconcile', async () => {
+    const jobId = await newJob(1);
+    await repository.claimRecipient(jobId, 0, 0, to(0), now);
+    // The worker wrote the outcome and crashed before its tally code.
+    await dynamo.documentClient.send(new UpdateCommand({ TableName: dynamo.tableNames.messaging, ...outcomeUpdate(jobId, 0, outcome(0, 'SENT'), 1) }));
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'sent', 2));
+    expect(await tallyOf(jobId)).toEqual({});
+    await repository.reconcileChunk(jobId, 0, now);
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent });
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'read', 4));
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.read });
   });
 
   it('writes tally codes for outcomes, stale claims and synchronous failures, never over an event’s code', async () => {
