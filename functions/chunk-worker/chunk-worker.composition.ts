@@ -35,6 +35,7 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
       minInFlight: worker.minInFlight,
       latencyPriorMs: worker.latencyPriorMs,
       safetyMarginMs: worker.safetyMarginMs,
+      upstreamTimeoutMs: context.config.upstream.timeoutMs,
       outcomeBatchSize: 25,
       flushIntervalMs: 250,
       pauseRecheckSeconds: worker.pauseRecheckSeconds,

@@ -56,6 +56,13 @@ export interface ChunkWorkerSettings extends SendPolicySettings {
   latencyPriorMs?: number;
   /** Stop taking recipients when less than this remains of the invocation; the rest continue in a new message. */
   safetyMarginMs: number;
+  /**
+   * The longest one upstream call may take (its timeout). A send or retry may start right before
+   * the budget ends, so the margin is at least this plus FINAL_FLUSH_ALLOWANCE_MS: otherwise one
+   * timed-out send at the end overruns the invocation, Lambda kills it, and the chunk waits for the
+   * queue's visibility timeout (seen under the sandbox's Meta latency, docs/PERFORMANCE.md 4e).
+   */
+  upstreamTimeoutMs?: number;
   /** Outcomes are written in batches of this many (or sooner, see flushIntervalMs). */
   outcomeBatchSize: number;
   flushIntervalMs: number;
@@ -78,6 +85,9 @@ export interface ProcessChunkDependencies extends SendingPorts {
   /** The process's estimate of a lane's busy time per send (shared by its invocations); absent: one per invocation from the prior. */
   latency?: SendLatencyEstimate;
 }
+
+/** After the last send returns: the outcome flush, the progress update and a continuation message. */
+export const FINAL_FLUSH_ALLOWANCE_MS = 5_000;
 
 /** The floor of the in-flight budget: a lead of lanes waiting for their slot absorbs a hold or a slow claim. */
 export const DEFAULT_MIN_IN_FLIGHT = 16;
@@ -254,7 +264,8 @@ export async function processOutboundChunk(
   );
   const session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: account.messagesPerSecond }, settings, chunkWorkerBudget(settings));
   const outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
-  const budgetEnd = (): number => clock.now().getTime() + invocation.remainingTimeMs() - settings.safetyMarginMs;
+  const marginMs = settings.upstreamTimeoutMs === undefined ? settings.safetyMarginMs : Math.max(settings.safetyMarginMs, settings.upstreamTimeoutMs + FINAL_FLUSH_ALLOWANCE_MS);
+  const budgetEnd = (): number => clock.now().getTime() + invocation.remainingTimeMs() - marginMs;
   /** Claimed, then not sent because the template is not sendable: released, sent after the resume. */
   const held: ChunkRecipient[] = [];
   const release = async (recipient: ChunkRecipient): Promise<void> => {

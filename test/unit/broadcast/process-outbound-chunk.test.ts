@@ -318,6 +318,21 @@ describe('processOutboundChunk', () => {
     expect(statusCounts(kit.broadcasts.entriesOf(message.jobId, 0))).toEqual({ SENT: report.sent });
   });
 
+  it('keeps room for one whole upstream timeout (and the final flush) after the last send it starts', async () => {
+    // Margin max(1 s, 1 s timeout + 5 s) = 6 s: the budget ends 6.8 s - 6 s = 800 ms from now, slots 0..700.
+    const withTimeout = setup({ rate: 10, settings: { maxInFlight: 1, upstreamTimeoutMs: 1000 } });
+    const message = chunkMessage(20);
+    await withTimeout.createJob(message);
+    withTimeout.setDeadline(startMs + 6800);
+    expect(await withTimeout.run(message)).toMatchObject({ sent: 8, continued: 12 });
+
+    // Without it only the configured 1 s margin is kept: all 20 slots (0..1,900 ms) fit before 5.8 s.
+    const marginOnly = setup({ rate: 10, settings: { maxInFlight: 1 } });
+    await marginOnly.createJob(message);
+    marginOnly.setDeadline(startMs + 6800);
+    expect(await marginOnly.run(message)).toMatchObject({ sent: 20, continued: 0 });
+  });
+
   it('ends a retry that cannot start within the time budget as FAILED with its code, without sending it again', async () => {
     // Budget ends 800 ms from now; backoff with random 0.5 → 500 ms, then 500 ms again (base 1 s).
     const kit = setup({ rate: 10, settings: { maxInFlight: 1, maxAttempts: 6, backoff: { baseMs: 1000, maxMs: 1000 } } });
