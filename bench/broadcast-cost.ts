@@ -87,7 +87,11 @@ export async function benchBroadcastCost(options: {
       const scoped = (scope: string, handler: SqsBatchHandler): SqsBatchHandler => (event: SQSEvent, context: Context) => counter.inScope(scope, () => handler(event, context));
       const chunkInvocations = { count: 0, totalMs: 0 };
       const eventInvocations = { count: 0, totalMs: 0, failedRecords: 0 };
-      const worker = (await import('../functions/chunk-worker/chunk-worker.lambda')).handler as unknown as SqsBatchHandler;
+      // Built for this runtime: the module's own `handler` was made at first import, with the
+      // environment of whichever runtime (section) imported it first.
+      const worker = ((await import('../functions/chunk-worker/chunk-worker.lambda')) as { createHandler(env: Record<string, string | undefined>): SqsBatchHandler }).createHandler(
+        environmentOf('chunk-worker', process.env),
+      );
       const events = ((await import('../functions/delivery-events/delivery-events.lambda')) as { createHandler(env: Record<string, string | undefined>): SqsBatchHandler }).createHandler(
         environmentOf('delivery-events', process.env),
       );
