@@ -11,6 +11,11 @@
  * hide, plus retries), starting from a prior until sends report back. Timed-out sends count with
  * their whole timeout, which is exactly the time they keep a lane.
  *
+ * The chunk worker adds one rate-limit hold (WORKER_RATE_LIMIT_HOLD_MS, 1 s) to W: lanes waiting
+ * with slots reserved before a 130429 hold keep the account's pace through it. Without that lead a
+ * fast upstream shrank the lanes to the floor and four 80/s accounts fell from 95 % to 72 %
+ * (docs/PERFORMANCE.md 4e).
+ *
  * docs/BROADCAST.md "In-flight sends" and docs/PERFORMANCE.md section 4e explain the rule.
  */
 
