@@ -44,6 +44,9 @@ export async function benchDrainLatency(options: LatencyBenchOptions): Promise<{
     ratePerSecond,
     recipientsPerAccount: options.recipients,
     sandboxControl: META_LATENCY,
+    // A continuation is queued only once the invocation's last sends have returned, and a lost
+    // answer takes the whole 15 s upstream timeout: 15 s without a new message is not a stall here.
+    stallMs: 45_000,
   });
   const scenarios = [scenario(1, 80), scenario(1, 1000), scenario(4, 80), ...(options.withFourFast ? [scenario(4, 1000)] : [])];
   const results = await benchDrain({ scenarios, runsPerScenario: 1, budgetSeconds: options.budgetSeconds, log: options.log });

@@ -32,6 +32,13 @@ import { broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestored
 
 const projectRoot = resolve(__dirname, '..');
 
+/** An invocation's error; a batch failure names its first record's error (Powertools keeps them in `recordErrors`). */
+const describeError = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  const first = (error as { recordErrors?: unknown[] }).recordErrors?.[0];
+  return `${error.name}: ${error.message}${first instanceof Error ? ` (first record: ${first.name}: ${first.message})` : ''}`;
+};
+
 export interface DrainScenario {
   label: string;
   accounts: number;
@@ -41,6 +48,8 @@ export interface DrainScenario {
   environment?: Record<string, string>;
   /** Sandbox settings on top of the throughput (e.g. a `latency` distribution; bench/drain-latency.ts). */
   sandboxControl?: SandboxControlPatch;
+  /** No new message for this long means stuck (default 15 s). */
+  stallMs?: number;
 }
 
 export interface AccountOutcome {
@@ -72,7 +81,7 @@ export interface DrainRun {
   cpuSecondsPerSecond: number;
   invocations: { count: number; totalMs: number; durationsMs: number[]; failedBatches: number; errors: string[] };
   completed: boolean;
-  /** Stopped waiting: no message for 15 s before all were accepted. */
+  /** Stopped waiting: no message for the scenario's stall time (15 s by default) before all were accepted. */
   stalled: boolean;
   requestCounts: RequestCounts;
   loadAverage: number[];
@@ -234,7 +243,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
         if (info.size === 0) return;
         durationsMs.push(info.durationMs);
         if (info.error !== undefined || info.failed > 0) failedBatches += 1;
-        if (info.error !== undefined) errors.add(info.error instanceof Error ? `${info.error.name}: ${info.error.message}` : String(info.error));
+        if (info.error !== undefined) errors.add(describeError(info.error));
       },
     });
     counter.reset();
@@ -243,7 +252,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     const idealSeconds = scenario.recipientsPerAccount / scenario.ratePerSecond;
     const deadline = performance.now() + (idealSeconds * 3 + 150) * 1000;
     /** No new message for this long after the first one: the job is stuck (e.g. a failed chunk waits out its visibility timeout). */
-    const stallMs = 15_000;
+    const stallMs = scenario.stallMs ?? 15_000;
     const phoneIds = new Set(tenants.map((tenant) => tenant.phoneNumberId));
     const acceptedSoFar = () => sandbox.acceptedMessages().filter((message) => phoneIds.has(message.phoneNumberId)).length;
 
