@@ -276,6 +276,13 @@ export async function processOutboundChunk(
     held.push(recipient);
   };
 
+  const pending = [...message.recipients];
+  /** Claimed, refused, out of time for a retry: released, and back among the recipients the continuation takes. */
+  const continueLater = async (recipient: ChunkRecipient): Promise<void> => {
+    await broadcasts.releaseClaim(message.jobId, message.chunkIndex, recipient[0]);
+    pending.push(recipient);
+  };
+
   const sendTo = async (recipient: ChunkRecipient, firstSlot: number): Promise<void> => {
     // The lane is busy from its slot, or from now when it is late: then the claim counts too.
     const busyFrom = Math.max(firstSlot, clock.now().getTime());
@@ -295,11 +302,13 @@ export async function processOutboundChunk(
     }
     // Withdrawn at its slot because the job is held (not cancelled): released like a refused one.
     if (dispatched.kind === 'withdrawn' && watch.latest.kind === 'paused') return release(recipient);
+    // Refused with a retryable error (a 130429 near the end, most often) and no time left for the
+    // retry: definitely not sent, so it goes on in the continuation message instead of failing.
+    if (dispatched.kind === 'failed' && dispatched.outOfTime) return continueLater(recipient);
     outcomes.record(ledgerEntryOf(recipient, dispatched, clock.now()));
     if (dispatched.kind === 'sent' && pauseToEnd) await endPause();
   };
 
-  const pending = [...message.recipients];
   await runLanes(session, lanesWanted, pending, budgetEnd, outcomes, sendTo, () => watch.goes());
   if (session.hold.count > 0) outcomes.report.rateLimitHolds = session.hold.count;
   await outcomes.flush();

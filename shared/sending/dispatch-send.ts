@@ -54,8 +54,11 @@ export function openSendSession(
 
 export type Dispatched<O extends SendOutcome = SendOutcome> =
   | { kind: 'sent'; messageId: string; attempts: number }
-  /** Not sent: rejected for good, out of attempts, or (after a retryable rejection) out of time. */
-  | { kind: 'failed'; rejection: Rejection; attempts: number }
+  /**
+   * Not sent: rejected for good, out of attempts, or (after a retryable rejection) out of time;
+   * `outOfTime` marks the last case, where the recipient could still be tried by a later sender.
+   */
+  | { kind: 'failed'; rejection: Rejection; attempts: number; outOfTime?: true }
   | { kind: 'unknown'; outcome: Extract<O, { kind: 'unknown' }>; attempts: number }
   /** Not sent: the sender no longer wanted it when its slot came (a cancelled job). */
   | { kind: 'withdrawn'; attempts: number };
@@ -82,7 +85,7 @@ export async function dispatchSend<O extends SendOutcome>(session: SendSession, 
     if (lastRejection && !request.startsInTime(slot)) {
       // No time left for another attempt: it ends as if the attempts had run out.
       session.slots.giveBack(slot);
-      return { kind: 'failed', rejection: lastRejection, attempts: attempt - 1 };
+      return { kind: 'failed', rejection: lastRejection, attempts: attempt - 1, outOfTime: true };
     }
     const wait = slot - clock.now().getTime();
     if (wait > 0) await sleep(wait);

@@ -333,20 +333,26 @@ describe('processOutboundChunk', () => {
     expect(await marginOnly.run(message)).toMatchObject({ sent: 20, continued: 0 });
   });
 
-  it('ends a retry that cannot start within the time budget as FAILED with its code, without sending it again', async () => {
+  it('hands a refused recipient whose retry cannot start within the time budget to the continuation, unclaimed, instead of failing it', async () => {
     // Budget ends 800 ms from now; backoff with random 0.5 → 500 ms, then 500 ms again (base 1 s).
     const kit = setup({ rate: 10, settings: { maxInFlight: 1, maxAttempts: 6, backoff: { baseMs: 1000, maxMs: 1000 } } });
     const message = chunkMessage(5);
     await kit.createJob(message);
     kit.setDeadline(startMs + 1800);
     const [, to] = message.recipients[0]!;
-    kit.upstream.script(to, ...Array.from({ length: 6 }, () => rejected(131000, 500)));
+    kit.upstream.script(to, rejected(131000, 500), rejected(131000, 500));
     const report = await kit.run(message);
 
     expect(kit.upstream.sendsTo(to).map((send) => send.at - startMs)).toEqual([0, 500]);
-    expect(kit.broadcasts.entry(message.jobId, 0, 0)).toMatchObject({ status: 'FAILED', failureReasonCode: '131000', attempts: 2 });
-    expect(report).toMatchObject({ sent: 0, failed: 1, continued: 4, chunkDone: false });
-    expect((kit.queue.messages[0] as TemplateChunkMessage).recipients).toEqual(message.recipients.slice(1));
+    expect(kit.broadcasts.entry(message.jobId, 0, 0)).toBeUndefined();
+    expect(report).toMatchObject({ sent: 0, failed: 0, continued: 5, chunkDone: false });
+    const continued = (kit.queue.messages[0] as TemplateChunkMessage).recipients;
+    expect([...continued].sort(([a], [b]) => a - b)).toEqual(message.recipients);
+
+    // The next invocation sends it (the upstream answers now) and finishes the chunk.
+    kit.setDeadline(kit.time.nowMs() + 120_000);
+    expect(await kit.run(kit.queue.messages[0] as TemplateChunkMessage)).toMatchObject({ sent: 5, failed: 0, chunkDone: true });
+    expect(kit.broadcasts.entry(message.jobId, 0, 0)).toMatchObject({ status: 'SENT' });
   });
 
   it('stops every lane when the repository fails, writes what was sent, then throws', async () => {
