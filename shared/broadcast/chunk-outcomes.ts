@@ -17,6 +17,8 @@ export interface ChunkReport {
   cancelled?: number;
   /** Not sent yet: the job's template is paused; re-queued for after the resume. */
   held?: number;
+  /** Not sent yet: other workers kept the business account's schedule booked; the message was re-queued with a delay. */
+  deferred?: number;
   /** Rate-limit answers (130429 and Meta's other throttling codes) that held the account's pacer; absent: none. */
   rateLimitHolds?: number;
   chunkDone: boolean;

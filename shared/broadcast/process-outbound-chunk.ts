@@ -257,7 +257,9 @@ export async function processOutboundChunk(
   // Beyond the sends out, one rate-limit hold's worth of lanes waits with slots already reserved: a
   // 130429 hold moves the account's schedule, and only slots handed out before it keep the pace
   // through it (docs/PERFORMANCE.md section 4, Finding 1).
-  const lanesWanted = (): number => inFlightBudget(account.messagesPerSecond, latency.meanMs + settings.rateLimitHoldMs, bounds);
+  const laneTimeMs = (): number => latency.meanMs + settings.rateLimitHoldMs;
+  const lanesWanted = (): number => inFlightBudget(account.messagesPerSecond, laneTimeMs(), bounds);
+  if (await accountBookedByOthers(dependencies, message.wabaId, laneTimeMs())) return deferToBusyAccount(dependencies, message, account.messagesPerSecond);
   const templateState = cachedTemplateState(() => templateStateOf(dependencies, message), clock);
   const watch = new JobGoWatch(
     async () => (await readJobGo(dependencies, message, templateState)).go,
@@ -321,6 +323,34 @@ export async function processOutboundChunk(
   if (rest.length > 0 && go.kind === 'cancelled') return settleCancelled(dependencies, { ...message, recipients: rest }, outcomes.report);
   if (rest.length > 0 && go.kind === 'paused') return holdOrFail(dependencies, message, rest, go.reason, outcomes.report);
   return settleChunk(dependencies, message, pending, outcomes.report);
+}
+
+/**
+ * Whether other workers already keep the account's schedule booked further ahead than a lane's
+ * time (a send's round trip plus one rate-limit hold). Their lanes then cover the whole in-flight
+ * budget (Little's law: sends waiting = booked time x rate), so this worker's lanes would only wait
+ * for slots, holding a concurrency slot of the queue's event source that a chunk of another account
+ * could use: with 20 concurrent invocations, four 80/s accounts' 40 chunks ran as two accounts at a
+ * time (docs/PERFORMANCE.md 4e). A rate-limit hold alone (at most `rateLimitHoldMs`) never counts.
+ */
+async function accountBookedByOthers(dependencies: Pick<ProcessChunkDependencies, 'pacer' | 'clock'>, accountKey: string, laneTimeMs: number): Promise<boolean> {
+  const bookedUntil = await dependencies.pacer.bookedUntil(accountKey);
+  return bookedUntil !== undefined && bookedUntil - dependencies.clock.now().getTime() > laneTimeMs;
+}
+
+/** The longest a chunk waits for its busy account before looking again (an SQS delay: at most 900 s). */
+export const BUSY_ACCOUNT_MAX_DELAY_SECONDS = 60;
+
+/**
+ * The account is busy with other workers: the whole message is queued again (a new message, not a
+ * redelivery, so it never counts toward the dead-letter queue), delayed by about the time one
+ * chunk of it takes at the account's rate (13 s at 80/s, 1 s at 1,000/s): by then a running chunk
+ * may have finished. Nothing was claimed, so nothing else changes.
+ */
+async function deferToBusyAccount(dependencies: Pick<ProcessChunkDependencies, 'queue'>, message: OutboundMessage, messagesPerSecond: number): Promise<ChunkReport> {
+  const delaySeconds = Math.max(1, Math.min(BUSY_ACCOUNT_MAX_DELAY_SECONDS, Math.ceil(message.recipients.length / Math.max(1, messagesPerSecond))));
+  await dependencies.queue.enqueue([message], { delaySeconds });
+  return { sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, deferred: message.recipients.length, chunkDone: false };
 }
 
 /**

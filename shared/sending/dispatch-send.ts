@@ -13,6 +13,7 @@ import { SendSlots } from './send-slots';
 import {
   RateLimitHold,
   classifyOutcome,
+  pacedRate,
   fullJitterDelay,
   type AttemptBudget,
   type SendPolicySettings,
@@ -44,7 +45,7 @@ export function openSendSession(
 ): SendSession {
   return {
     accountKey: account.accountKey,
-    slots: new SendSlots(ports.pacer, account.accountKey, account.messagesPerSecond, ports.clock, options),
+    slots: new SendSlots(ports.pacer, account.accountKey, pacedRate(account.messagesPerSecond), ports.clock, options),
     hold: new RateLimitHold(account.messagesPerSecond, policy.rateLimitHoldMs),
     ports,
     policy,

@@ -559,6 +559,10 @@ export class InMemorySendPacer implements SendPacer {
     const next = this.nextFreeAt.get(accountKey);
     if (next === undefined || next < untilMs) this.nextFreeAt.set(accountKey, untilMs);
   }
+
+  async bookedUntil(accountKey: string): Promise<number | undefined> {
+    return this.nextFreeAt.get(accountKey);
+  }
 }
 
 /* --------------------------------------------------------------- queue */

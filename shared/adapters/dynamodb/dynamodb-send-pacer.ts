@@ -5,7 +5,7 @@
  * never exceeded. One write per block of ~100 ms of sends, not per message.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SendPacer } from '../../sending/ports';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { messagingKeys } from './messaging-table';
@@ -71,5 +71,12 @@ export class DynamoDbSendPacer implements SendPacer {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
+  }
+
+  /** An eventually consistent read (half a read unit): a moment's staleness only shifts when a waiting chunk starts. */
+  async bookedUntil(accountKey: string): Promise<number | undefined> {
+    const result = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: pacerKey(accountKey), ProjectionExpression: 'nextFreeAt' }));
+    const nextFreeAt = result.Item?.nextFreeAt;
+    return nextFreeAt === undefined ? undefined : Number(nextFreeAt);
   }
 }

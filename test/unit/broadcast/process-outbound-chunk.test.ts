@@ -26,6 +26,7 @@ import {
   InMemoryTemplateStates,
 } from '../../support/broadcast-fakes';
 import { SendLatencyEstimate } from '../../../shared/sending/in-flight-budget';
+import { pacedRate } from '../../../shared/sending/send-policy';
 
 const START = '2026-03-01T09:00:00.000Z';
 const startMs = new Date(START).getTime();
@@ -423,8 +424,9 @@ describe('processOutboundChunk', () => {
     const gaps = times.slice(1).map((time, position) => time - times[position]!);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / rate - 1e-6);
     expect(maxInWindow(times, 1000)).toBeLessThanOrEqual(rate);
-    // No idle time either: 60 sends at 20/s take 59 gaps of 50 ms.
-    expect(times[times.length - 1]! - times[0]!).toBeCloseTo(59 * 50, 6);
+    // No idle time either: 60 sends at 20/s, paced 2 % under, take 59 gaps of 51 ms.
+    // (the clock reads whole milliseconds).
+    expect(times[times.length - 1]! - times[0]!).toBeCloseTo(59 * (1000 / pacedRate(rate)), 0);
   });
 
   it('keeps a rate that does not divide a second (7/s) without bursts', async () => {
@@ -795,5 +797,65 @@ describe('in-flight budget (Little\'s law)', () => {
     await kit.run(message);
     expect(latency.observed).toBe(300);
     expect(latency.meanMs).toBeGreaterThan(250);
+  });
+});
+
+describe('a business account other workers already keep busy', () => {
+  // Lane time with the default prior: 500 ms of latency + the 1,000 ms rate-limit hold.
+  const laneTimeMs = 500 + baseSettings.rateLimitHoldMs;
+
+  it('yields its concurrency slot: nothing claimed or sent, the same message re-queued, delayed by one chunk\'s time at the account\'s rate', async () => {
+    const kit = setup({ rate: 20 });
+    const message = chunkMessage(30);
+    await kit.createJob(message);
+    // Other workers' lanes hold 2 s of the account's slots: more than a lane's time.
+    await kit.pacer.reserve(message.wabaId, 40, 20, startMs);
+
+    const report = await kit.run(message);
+
+    expect(report).toEqual({ sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, deferred: 30, chunkDone: false });
+    expect(kit.upstream.sends).toHaveLength(0);
+    expect(kit.broadcasts.entriesOf(message.jobId, 0)).toHaveLength(0);
+    // 30 recipients at 20/s: 1.5 s, in whole seconds.
+    expect(kit.queue.batches).toEqual([{ messages: [message], delaySeconds: 2 }]);
+    // No slot was taken: the schedule stands where the others left it.
+    expect(await kit.pacer.bookedUntil(message.wabaId)).toBe(startMs + 2_000);
+  });
+
+  it('waits at most a minute however slow the account', async () => {
+    const kit = setup({ rate: 1 });
+    const message = chunkMessage(1000);
+    await kit.createJob(message);
+    await kit.pacer.reserve(message.wabaId, 10, 1, startMs);
+    expect(await kit.run(message)).toMatchObject({ deferred: 1000, sent: 0 });
+    expect(kit.queue.batches[0]!.delaySeconds).toBe(60);
+  });
+
+  it('sends when the schedule is booked less than a lane\'s time ahead, or only held after a rate-limit answer', async () => {
+    const booked = setup({ rate: 20 });
+    const message = chunkMessage(10);
+    await booked.createJob(message);
+    await booked.pacer.reserve(message.wabaId, Math.floor((laneTimeMs * 20) / 1000) - 1, 20, startMs);
+    expect(await booked.run(message)).toMatchObject({ sent: 10, chunkDone: true });
+
+    const held = setup({ rate: 20 });
+    await held.createJob(message);
+    await held.pacer.holdUntil(message.wabaId, startMs + baseSettings.rateLimitHoldMs);
+    expect(await held.run(message)).toMatchObject({ sent: 10, chunkDone: true });
+    expect(held.queue.batches).toHaveLength(0);
+  });
+
+  it('runs the deferred message like any other once the account is free again, each recipient once', async () => {
+    const kit = setup({ rate: 20 });
+    const message = chunkMessage(30);
+    await kit.createJob(message);
+    await kit.pacer.reserve(message.wabaId, 40, 20, startMs);
+    await kit.run(message);
+    const [again] = kit.queue.messages;
+    await kit.time.run(kit.time.sleep(2_000));
+
+    expect(await kit.run(again as TemplateChunkMessage)).toMatchObject({ sent: 30, chunkDone: true });
+    expect(new Set(kit.upstream.sends.map((send) => send.to)).size).toBe(30);
+    expect(statusCounts(kit.broadcasts.entriesOf(message.jobId, 0))).toEqual({ SENT: 30 });
   });
 });

@@ -1,6 +1,6 @@
 import { dispatchSend, openSendSession } from '../../../shared/sending/dispatch-send';
 import type { SendOutcome } from '../../../shared/sending/ports';
-import { bulkSendBudget, chunkWorkerBudget, type SendPolicySettings } from '../../../shared/sending/send-policy';
+import { bulkSendBudget, chunkWorkerBudget, pacedRate, type SendPolicySettings } from '../../../shared/sending/send-policy';
 import { SendSlots } from '../../../shared/sending/send-slots';
 import { InMemorySendPacer, VirtualTime, accepted, rejected, unknownOutcome } from '../../support/broadcast-fakes';
 
@@ -121,10 +121,10 @@ describe('dispatchSend', () => {
     const { at, send } = kit.scripted(rejected(131000, 500), rejected(131000, 500));
     const budgetEnd = startMs + 150;
     const dispatched = await kit.time.run(dispatchSend(kit.session, { firstSlot: startMs, startsInTime: (slot) => slot < budgetEnd, send }));
-    // 10/s, backoff 50 then 100 ms: the first retry's slot is reserved at 50 ms, the second at 150 ms: not before the budget's end.
+    // 10/s (paced 2 % under: 102 ms apart), backoff 50 then 100 ms: the first retry's slot is reserved at 50 ms, the second at 152 ms: not before the budget's end.
     expect(dispatched).toMatchObject({ kind: 'failed', attempts: 2, rejection: { error: { code: 131000 } } });
     expect(at.map((time) => time - startMs)).toEqual([0, 50]);
-    expect(kit.session.slots.peek()).toBe(startMs + 150);
+    expect(kit.session.slots.peek()).toBe(startMs + 50 + 1000 / pacedRate(10));
   });
 
   it('gives rate-limit answers the budget of its sender: three times the attempts for the worker, the same for a bulk send', async () => {
