@@ -139,7 +139,7 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
       const error = invalidParameter(`Request body exceeds ${bodyLimitFor(url.pathname)} bytes`);
       return sendJson(response, error.httpStatus, error.toBody());
     }
-    const outcome = graph.handle({
+    const outcome = await graph.handle({
       method: request.method ?? 'GET',
       url,
       authorization: request.headers.authorization,

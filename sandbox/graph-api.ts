@@ -1,8 +1,8 @@
 /**
  * The Graph router. It resolves a request in the order Graph itself does — path → access token →
  * object → edge and method → handler — and dispatches through the table in routes/index.ts.
- * Everything here is synchronous; the HTTP layer adds latency and holds requests that should
- * time out.
+ * Everything here is synchronous but drawing a QR image (a download route answers a promise); the
+ * HTTP layer adds latency and holds requests that should time out.
  */
 import {
   GraphError,
@@ -67,7 +67,7 @@ export class GraphApi {
     }
   }
 
-  handle(request: GraphRequest): GraphOutcome {
+  handle(request: GraphRequest): GraphOutcome | Promise<GraphOutcome> {
     try {
       return this.route(request);
     } catch (error) {
@@ -78,7 +78,7 @@ export class GraphApi {
     }
   }
 
-  private route(request: GraphRequest): GraphOutcome {
+  private route(request: GraphRequest): GraphOutcome | Promise<GraphOutcome> {
     const { pathname } = request.url;
     const download = DOWNLOAD_ROUTES.find(([prefix]) => pathname === prefix || pathname === prefix.slice(0, -1));
     if (download !== undefined && request.method === 'GET') return download[1](request, accessToken(request), this.deps);

@@ -86,7 +86,26 @@ export class SurfaceApi extends Construct {
     assertConsistentPathParameters(props.surfaceName, routes);
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    this.api = this.createRestApi(props);
 
+    // The stack outputs the surface URL with its basePath instead of RestApi's default `Endpoint` output.
+    this.api.node.tryRemoveChild('Endpoint');
+
+    // API Gateway creates this group on first use with unlimited retention; owning it sets the retention.
+    const executionLogGroup = new logs.LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${surface.stage}`,
+      retention: logs.RetentionDays.ONE_MONTH,
+    });
+    this.api.deploymentStage.node.addDependency(executionLogGroup, ...(props.stageDependencies ?? []));
+
+    this.addRoutes(props);
+    if (routes.length === 0) this.addNoRoutesPlaceholder(surface.gatewayResponses.MISSING_AUTHENTICATION_TOKEN);
+    this.addGatewayResponses(surface);
+  }
+
+  /** The REST API with its one stage: binary media types, logging, tracing, throttling. */
+  private createRestApi(props: SurfaceApiProps): apigateway.RestApi {
+    const { surface, routes } = props;
     // Binary request bodies (multipart uploads) reach the Lambda base64-encoded; binary answers
     // (`binaryResponse`, the media download) are decoded for clients sending Accept: application/octet-stream.
     const binaryTypes = [
@@ -95,7 +114,7 @@ export class SurfaceApi extends Construct {
     ];
     const binaryMediaTypes = binaryTypes.length > 0 ? binaryTypes : undefined;
 
-    this.api = new apigateway.RestApi(this, 'Api', {
+    return new apigateway.RestApi(this, 'Api', {
       restApiName: props.restApiName,
       description: surface.description,
       // Regional: clients are server-side integrations; a CloudFront distribution in front
@@ -122,17 +141,11 @@ export class SurfaceApi extends Construct {
         accessLogFormat: apigateway.AccessLogFormat.custom(JSON.stringify(accessLogFields)),
       },
     });
+  }
 
-    // The stack outputs the surface URL with its basePath instead of RestApi's default `Endpoint` output.
-    this.api.node.tryRemoveChild('Endpoint');
-
-    // API Gateway creates this group on first use with unlimited retention; owning it sets the retention.
-    const executionLogGroup = new logs.LogGroup(this, 'ExecutionLogs', {
-      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${surface.stage}`,
-      retention: logs.RetentionDays.ONE_MONTH,
-    });
-    this.api.deploymentStage.node.addDependency(executionLogGroup, ...(props.stageDependencies ?? []));
-
+  /** One method per manifest route on its function's integration, and one invoke permission per function. */
+  private addRoutes(props: SurfaceApiProps): void {
+    const { surface, routes } = props;
     const invokedHandlers = new Set<lambda.IFunction>();
     for (const route of routes) {
       const target = props.targetOf(route.group);
@@ -157,9 +170,10 @@ export class SurfaceApi extends Construct {
         sourceAccount: Stack.of(this).account,
       });
     }
+  }
 
-    if (routes.length === 0) this.addNoRoutesPlaceholder(surface.gatewayResponses.MISSING_AUTHENTICATION_TOKEN);
-
+  /** The surface's own bodies for API Gateway's answers (missing key, throttled, not found, ...). */
+  private addGatewayResponses(surface: SurfaceDefinition): void {
     for (const [kind, response] of Object.entries(surface.gatewayResponses) as Array<[GatewayResponseKind, SurfaceDefinition['gatewayResponses'][GatewayResponseKind]]>) {
       this.api.addGatewayResponse(`GatewayResponse${pascal(kind, { foldCase: true })}`, {
         type: gatewayResponseTypes[kind],

@@ -31,7 +31,8 @@ export const GRAPH_ROUTES: readonly GraphRoute[] = [
   ...administrationRoutes,
 ];
 
-export type DownloadHandler = (request: GraphRequest, token: string | undefined, deps: GraphDependencies) => GraphOutcome;
+/** A QR image is drawn asynchronously (the `qrcode` package), hence the promise. */
+export type DownloadHandler = (request: GraphRequest, token: string | undefined, deps: GraphDependencies) => GraphOutcome | Promise<GraphOutcome>;
 
 /**
  * URLs the sandbox hands out for bytes, outside the versioned Graph paths as Meta's CDN URLs

@@ -3,14 +3,14 @@
  * the body names a `code`) and `GET`/`DELETE /{phone-number-id}/message_qrdls/{code}`.
  *
  * Codes are 14 characters of [A-Z2-7] as in the YAML; deep links are wa.me/message/{code}; the
- * image behind `qr_image_url` is a real QR code of the deep link (qr-code.ts), served by the
- * sandbox as SVG or PNG at a signed URL.
+ * image behind `qr_image_url` is a real QR code of the deep link (qr-image.ts, the `qrcode`
+ * package), served by the sandbox as SVG or PNG at a signed URL.
  */
 import { randomBytes } from 'node:crypto';
 import type { PhoneState, QrCode } from '../account-state';
 import { invalidParameter, newFbtraceId, nonexistingField, unsupportedRequest } from '../graph-errors';
 import { paginate, parseFieldSpecs } from '../graph-listing';
-import { encodeQr, qrPng, qrSvg } from '../qr-code';
+import { renderQrImage, type QrImageFormat } from '../qr-image';
 import type { StoredAccount } from '../sandbox-state';
 import { ok, route, SUCCESS, type GraphDependencies, type GraphOutcome, type GraphRequest, type GraphRoute, type RouteContext } from './route-kit';
 
@@ -22,7 +22,7 @@ const SIGNING_KIND = 'qr-image';
 const IMAGE_URL_LIFETIME_MS = 24 * 60 * 60_000;
 const FIELDS = ['code', 'prefilled_message', 'deep_link_url', 'qr_image_url', 'creation_time'];
 const DEFAULT_FIELDS = ['code', 'prefilled_message', 'deep_link_url'];
-type ImageFormat = 'SVG' | 'PNG';
+type ImageFormat = QrImageFormat;
 
 type PhoneContext = RouteContext<{ kind: 'phone'; owner: StoredAccount; phone: PhoneState }>;
 
@@ -98,8 +98,13 @@ function createOrUpdate(context: PhoneContext) {
   return ok(render(context, qr, format === undefined ? DEFAULT_FIELDS : [...DEFAULT_FIELDS, 'qr_image_url'], format ?? 'PNG'));
 }
 
+async function imageOutcome(link: string, format: ImageFormat): Promise<GraphOutcome> {
+  const body = await renderQrImage(link, format);
+  return { kind: 'bytes', status: 200, body, headers: { 'content-type': format === 'SVG' ? 'image/svg+xml' : 'image/png' } };
+}
+
 /** The image behind `qr_image_url`, encoding the code's current deep link. */
-export function downloadQrImage(request: GraphRequest, _token: string | undefined, deps: GraphDependencies): GraphOutcome {
+export function downloadQrImage(request: GraphRequest, _token: string | undefined, deps: GraphDependencies): GraphOutcome | Promise<GraphOutcome> {
   const query = request.url.searchParams;
   const id = query.get('qid') ?? '';
   const [phoneId = '', code = '', format = ''] = id.split('/');
@@ -108,10 +113,7 @@ export function downloadQrImage(request: GraphRequest, _token: string | undefine
   if (!deps.signer.verify(SIGNING_KIND, id, Number(query.get('ext')), query.get('hash') ?? '', deps.state.now()) || qr === undefined) {
     return { kind: 'respond', status: 404, body: { error: { message: 'The QR code image URL has expired or is not valid.', type: 'OAuthException', code: 100, fbtrace_id: newFbtraceId() } } };
   }
-  const matrix = encodeQr(deepLink(qr.code));
-  return format === 'SVG'
-    ? { kind: 'bytes', status: 200, body: Buffer.from(qrSvg(matrix)), headers: { 'content-type': 'image/svg+xml' } }
-    : { kind: 'bytes', status: 200, body: qrPng(matrix), headers: { 'content-type': 'image/png' } };
+  return imageOutcome(deepLink(qr.code), format === 'SVG' ? 'SVG' : 'PNG');
 }
 
 export const qrCodeRoutes: GraphRoute[] = [

@@ -1,10 +1,14 @@
 /**
  * A small multipart/form-data reader for bodies already in memory.
  *
- * Why not busboy: it is not a dependency of this project, and on Lambda the whole body arrives in
- * the event anyway (base64, at most 6 MB), so a streaming parser buys nothing here. This one scans
- * the buffer with Buffer.indexOf (linear, no regular expressions over binary data), limits the
- * number of parts and header sizes, and never copies a part's bytes (subarray views).
+ * Kept instead of busboy (tried for issue 22; docs/UPSTREAM-WRAPPER.md "Uploads" has the details):
+ * busboy reports a part without Content-Type as text/plain (RFC 7578's default), so the upload rule
+ * "type is required when the file part has no Content-Type" could no longer be told apart from a
+ * real text/plain file; it skips a part without Content-Disposition silently where this answers
+ * 400; and it hands parts without a filename over as decoded text, not bytes. On Lambda the whole
+ * body is in the event anyway (base64, at most 6 MB), so its streaming buys nothing here. This
+ * reader scans the buffer with Buffer.indexOf (linear, no regular expressions over binary data),
+ * limits the number of parts and header sizes, and never copies a part's bytes (subarray views).
  */
 import { RequestValidationError } from '../http/errors';
 

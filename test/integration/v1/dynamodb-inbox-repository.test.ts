@@ -1,7 +1,8 @@
 /** The inbox adapter on dynalite: conditional claims and take-overs, counters, and the use cases' crash repairs on real DynamoDB semantics. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoDbInboxRepository, inboxKeys } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
+import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
+import { inboxKeys } from '../../../shared/adapters/dynamodb/inbox-table';
 import { abandonedClaimAfterMs } from '../../../shared/inbox/contact-use-cases';
 import { ContactAlreadyExistsError, InboxStoreUnavailableError } from '../../../shared/inbox/errors';
 import { bindInboxServices } from '../../../shared/inbox/inbox-services';

@@ -1,7 +1,6 @@
-/** Message QR codes (message_qrdls) and the QR encoder behind their images. */
-import { createHash } from 'node:crypto';
-import { inflateSync } from 'node:zlib';
-import { encodeQr, qrPng, qrSvg } from '../../../sandbox/qr-code';
+/** Message QR codes (message_qrdls) and the QR images behind them (the `qrcode` package). */
+import QRCode from 'qrcode';
+import { QR_CODE_OPTIONS, renderQrImage } from '../../../sandbox/qr-image';
 import { useSandbox } from '../../support/use-sandbox';
 import { OTHER_TOKEN, PHONE_ID, SECOND_PHONE_ID, expectGraphError, fixtureAccounts } from './sandbox-test-helpers';
 
@@ -21,7 +20,7 @@ describe('message_qrdls', () => {
     expect(svg.body.qr_image_url).toContain('/whatsapp_business/qr_images/');
     const image = await client.download(svg.body.qr_image_url, null);
     expect(image.headers.get('content-type')).toBe('image/svg+xml');
-    expect(image.bytes.toString()).toBe(qrSvg(encodeQr(svg.body.deep_link_url)));
+    expect(image.bytes.toString()).toBe((await renderQrImage(svg.body.deep_link_url, 'SVG')).toString());
 
     const png = await client.graph('POST', qrdls(), { body: { prefilled_message: 'Hi', generate_qr_image: 'png' } });
     const pngImage = await client.download(png.body.qr_image_url, null);
@@ -79,7 +78,7 @@ describe('message_qrdls', () => {
   });
 });
 
-describe('QR encoder', () => {
+describe('QR images', () => {
   /** Generated with the reference Python `qrcode` 8.2 (level M, mask 3) for the same text. */
   const REFERENCE = [
     '#######.#.##.#.#..#.#.#######',
@@ -112,36 +111,51 @@ describe('QR encoder', () => {
     '#.....#..#######...##..#.#.#.',
     '#######.#...#...######...#.#.',
   ];
+  const LINK = 'https://wa.me/message/ANED2T5QRU7HG2';
+  const QUIET_ZONE = 4;
+  const asText = (dark: (row: number, column: number) => boolean, size: number) =>
+    Array.from({ length: size }, (_, row) => Array.from({ length: size }, (_, column) => (dark(row, column) ? '#' : '.')).join(''));
 
-  it('matches the reference encoder module for module', () => {
-    const matrix = encodeQr('https://wa.me/message/ANED2T5QRU7HG2', { mask: 3 });
-    expect(matrix.version).toBe(3);
-    expect(matrix.modules.map((row) => row.map((dark) => (dark ? '#' : '.')).join(''))).toEqual(REFERENCE);
+  /** The dark modules an SVG of the `qrcode` package draws: `M{x} {y}.5h{n}` runs and `m{dx} 0h{n}` continuations. */
+  function svgModules(svg: string): { extent: number; dark: Set<string> } {
+    const extent = Number(/viewBox="0 0 (\d+) \1"/.exec(svg)![1]);
+    const path = /<path stroke="#000000" d="([^"]+)"/.exec(svg)![1]!;
+    const dark = new Set<string>();
+    let x = 0;
+    let y = 0;
+    for (const [, command, a, b] of path.matchAll(/([Mmh])(-?[\d.]+)(?: (-?[\d.]+))?/g)) {
+      if (command === 'M') [x, y] = [Number(a), Math.floor(Number(b))];
+      else if (command === 'm') x += Number(a);
+      else for (let end = x + Number(a); x < end; x += 1) dark.add(`${y},${x}`);
+    }
+    return { extent, dark };
+  }
+
+  it('encodes at level M module for module like the reference encoder', () => {
+    // The reference wrote the text as one byte segment; the package may mix modes, equally valid.
+    const qr = QRCode.create([{ mode: 'byte', data: Buffer.from(LINK) }], { ...QR_CODE_OPTIONS, maskPattern: 3 });
+    expect(qr.version).toBe(3);
+    expect(asText((row, column) => qr.modules.get(row, column) === 1, qr.modules.size)).toEqual(REFERENCE);
   });
 
-  it('matches the reference for a version with version information and several blocks', () => {
-    const matrix = encodeQr('y'.repeat(150), { mask: 6 });
-    expect(matrix.version).toBe(8);
-    const bits = matrix.modules.map((row) => row.map((dark) => (dark ? '1' : '0')).join('')).join('');
-    expect(createHash('sha256').update(bits).digest('hex')).toBe('38ba36018a7962568c8f16321700ede7da3477598e6f313b80ff1cd2f04c1095');
+  it('draws the SVG as exactly the modules of the code inside a four-module quiet zone', async () => {
+    const qr = QRCode.create(LINK, QR_CODE_OPTIONS);
+    const svg = (await renderQrImage(LINK, 'SVG')).toString();
+    const { extent, dark } = svgModules(svg);
+    expect(extent).toBe(qr.modules.size + 2 * QUIET_ZONE);
+    expect(svg).toContain(`width="${extent * 8}"`);
+    const drawn = asText((row, column) => dark.has(`${row},${column}`), extent);
+    expect(drawn.slice(QUIET_ZONE, -QUIET_ZONE).map((line) => line.slice(QUIET_ZONE, -QUIET_ZONE))).toEqual(
+      asText((row, column) => qr.modules.get(row, column) === 1, qr.modules.size),
+    );
+    expect([...drawn.slice(0, QUIET_ZONE), ...drawn.slice(-QUIET_ZONE)].join('')).not.toContain('#');
   });
 
-  it('picks the smallest version and a mask by penalty, and refuses text that does not fit', () => {
-    expect(encodeQr('hi').version).toBe(1);
-    expect(encodeQr('https://wa.me/message/ANED2T5QRU7HG2').mask).toBeGreaterThanOrEqual(0);
-    expect(() => encodeQr('z'.repeat(300))).toThrow('does not fit');
-  });
-
-  it('renders a PNG whose pixels are the modules with a four-module quiet zone', () => {
-    const matrix = encodeQr('hi');
-    const png = qrPng(matrix, 2);
-    const width = png.readUInt32BE(16);
-    expect(width).toBe((matrix.size + 8) * 2);
-    const idatLength = png.readUInt32BE(33);
-    const pixels = inflateSync(png.subarray(41, 41 + idatLength));
-    const pixel = (x: number, y: number) => pixels[y * (width + 1) + 1 + x];
-    expect(pixel(0, 0)).toBe(0xff); // quiet zone
-    expect(pixel(8, 8)).toBe(0); // top-left finder corner module
-    expect(pixel(8 + 2 * 7, 8)).toBe(0xff); // separator after the finder
+  it('renders a PNG of 8 pixels per module with the quiet zone', async () => {
+    const png = await renderQrImage(LINK, 'PNG');
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.toString('latin1', 12, 16)).toBe('IHDR');
+    const extent = (QRCode.create(LINK, QR_CODE_OPTIONS).modules.size + 2 * QUIET_ZONE) * 8;
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([extent, extent]);
   });
 });

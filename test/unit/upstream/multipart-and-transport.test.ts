@@ -28,6 +28,26 @@ describe('parseMultipart', () => {
     expect(parts[1]!.data).toEqual(binary);
   });
 
+  it('keeps what the upload rules read: a part without Content-Type, and a part without filename byte for byte', () => {
+    const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0xc3]);
+    const raw = Buffer.concat([
+      body('------abc\nContent-Disposition: form-data; name="file"; filename="a.png"\n\nx\n------abc\nContent-Disposition: form-data; name="raw"\nContent-Type: image/png\n\n'),
+      binary,
+      body('\n------abc--'),
+    ]);
+    const parts = parseMultipart(raw, type);
+    expect(parts.map((part) => [part.name, part.filename, part.contentType])).toEqual([
+      ['file', 'a.png', undefined],
+      ['raw', undefined, 'image/png'],
+    ]);
+    expect(parts[1]!.data).toEqual(binary);
+  });
+
+  it('refuses a part without Content-Disposition even next to good parts', () => {
+    const raw = body('------abc\nContent-Disposition: form-data; name="a"\n\n1\n------abc\nContent-Type: text/plain\n\nx\n------abc--');
+    expect(() => parseMultipart(raw, type)).toThrow('every multipart part needs Content-Disposition: form-data; name="..."');
+  });
+
   it('accepts a quoted boundary and refuses malformed bodies with 400s', () => {
     expect(parseMultipart(body('--q\nContent-Disposition: form-data; name="a"\n\n1\n--q--'), 'multipart/form-data; boundary="q"')[0]!.data.toString()).toBe('1');
     for (const [raw, contentType] of [

@@ -277,6 +277,10 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/media', () => {
   it('refuses unsupported types, missing files and non-multipart bodies with 400', async () => {
     expect((await kit.call('uploadMedia', multipart([{ name: 'file', value: 'x', filename: 'a.gif', type: 'image/gif' }]))).body.message).toMatch(/type image\/gif is not supported by WhatsApp/);
     expect((await kit.call('uploadMedia', multipart([{ name: 'type', value: 'image/png' }]))).body.message).toBe('multipart field file is required');
+    // As Python's requests sends a file: a filename, no Content-Type (RFC 7578 would read it as text/plain).
+    expect((await kit.call('uploadMedia', multipart([{ name: 'file', value: png, filename: 'logo.png' }]))).body.message).toBe(
+      'multipart field type (the MIME type) is required when the file part has no Content-Type',
+    );
     expect((await kit.call('uploadMedia', { rawBody: Buffer.from('{}'), headers: { 'Content-Type': 'application/json' } })).body.message).toMatch(/Content-Type must be multipart\/form-data/);
     expect(kit.graph.requests).toEqual([]);
   });
