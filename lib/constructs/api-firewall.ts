@@ -4,7 +4,13 @@
  * managed common rule set. Two web ACLs, because the webhooks surface (Meta) and the API surfaces
  * (businesses) need different limits and overrides; which surface gets which follows from its
  * routes' auth kinds. docs/OPERATIONS.md "WAF" explains every choice.
+ *
+ * Credentials never reach WAF's records: each web ACL logs to its own CloudWatch log group with the
+ * `x-api-key` and `Authorization` headers and the query string (`hub.verify_token`) redacted, and
+ * sampled requests are off, since WAF keeps sampled requests' headers whole and cannot redact them.
  */
+import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { rateLimitClasses, resourcePath, type RouteDefinition, type SurfaceName } from '../../runtime-contract/route-manifest';
@@ -52,9 +58,18 @@ export interface ApiFirewallProps {
 
 const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
   cloudWatchMetricsEnabled: true,
-  sampledRequestsEnabled: true,
+  // Sampled requests keep every header (API keys, bearer tokens) and cannot be redacted; the logs below can.
+  sampledRequestsEnabled: false,
   metricName,
 });
+
+/** What WAF's logs never hold: the credentials of every surface (header names are lower case in WAF). */
+export const redactedFields: wafv2.CfnLoggingConfiguration.FieldToMatchProperty[] = [
+  { singleHeader: { Name: 'x-api-key' } },
+  { singleHeader: { Name: 'authorization' } },
+  // Meta's handshake carries hub.verify_token in the query string; WAF redacts the query string whole.
+  { queryString: {} },
+];
 
 /** Rate rules answer 429 with a Retry-After of one evaluation window, like the application's limits. */
 const tooManyRequests = (windowSeconds: number): wafv2.CfnWebACL.RuleActionProperty => ({
@@ -72,7 +87,9 @@ export class ApiFirewall extends Construct {
 
     for (const profile of new Set(profileOf.values())) {
       const routes = surfaceNames.filter((surface) => profileOf.get(surface) === profile).flatMap((surface) => props.routesOf(surface));
-      this.webAcls.set(profile, this.createWebAcl(profile, routes, props));
+      const webAcl = this.createWebAcl(profile, routes, props);
+      this.webAcls.set(profile, webAcl);
+      this.logRequests(profile, webAcl, props.namePrefix);
     }
     for (const surface of surfaceNames) {
       const stage = props.surfaceApis[surface].api.deploymentStage;
@@ -84,6 +101,26 @@ export class ApiFirewall extends Construct {
         }),
       );
     }
+  }
+
+  /** WAF's request log, credentials redacted. The group's name must start with `aws-waf-logs-`. */
+  private logRequests(profile: FirewallProfile, webAcl: wafv2.CfnWebACL, namePrefix: string): void {
+    const id = pascal(profile);
+    const logGroupName = `aws-waf-logs-${namePrefix}-${profile}`;
+    const group = new logs.LogGroup(this, `${id}WafLogs`, {
+      logGroupName,
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const logging = new wafv2.CfnLoggingConfiguration(this, `${id}WafLogging`, {
+      resourceArn: webAcl.attrArn,
+      // A log group destination is its ARN without the trailing `:*` that the group's Arn attribute has.
+      logDestinationConfigs: [
+        Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+      ],
+      redactedFields,
+    });
+    logging.node.addDependency(group);
   }
 
   private createWebAcl(profile: FirewallProfile, routes: readonly RouteDefinition[], props: ApiFirewallProps): wafv2.CfnWebACL {

@@ -43,7 +43,12 @@ const tag = v.pipe(
 const attributeValue = v.union(
   [
     v.pipe(v.string(), v.maxLength(maxAttributeValueLength, `must be at most ${maxAttributeValueLength} characters`)),
-    v.pipe(v.number(), v.finite()),
+    // DynamoDB stores numbers of magnitude 1e-130 to just under 1e126 (and 0); anything else would be refused by the table (a 500).
+    v.pipe(
+      v.number(),
+      v.finite(),
+      v.check((value) => value === 0 || (Math.abs(value) >= 1e-130 && Math.abs(value) < 1e126), 'must be 0 or of magnitude 1e-130 to 1e126'),
+    ),
     v.boolean(),
   ],
   'must be a string, a number or a boolean',

@@ -3,7 +3,7 @@
  * token of the subscription handshake. One record for the whole platform, both values encrypted
  * with the token cipher (KMS on AWS) under their own encryption context, so a ciphertext copied
  * into another field or record does not decrypt. Decrypted values are kept in process for five
- * minutes (`MetaAppSecretsCache`).
+ * minutes (`MetaAppSecretsCache`, which also bounds how often failed checks read again).
  *
  * Pure use cases: the store, cipher, clock and cache are ports passed in.
  */
@@ -11,7 +11,8 @@ import * as v from 'valibot';
 import type { TokenCipher } from '../crypto/token-cipher';
 import type { Clock } from '../ports/clock';
 import { InvalidMetaAppInputError } from './errors';
-import type { MetaAppSecrets, MetaAppSettingsStore } from './ports';
+import type { MetaAppSecretsCache } from './meta-app-secrets-cache';
+import type { MetaAppSecrets, MetaAppSettingsStore, StoredMetaApp } from './ports';
 
 /** Encryption contexts: bound to the purpose and the field. */
 const appSecretContext = { purpose: 'meta-app', field: 'app-secret' } as const;
@@ -60,30 +61,7 @@ export async function describeMetaApp(ports: { settings: MetaAppSettingsStore })
   return stored ? { configured: true, updatedAt: stored.updatedAt } : { configured: false };
 }
 
-/**
- * The decrypted settings of this process, kept five minutes so a warm function neither reads the
- * table nor calls KMS per webhook. A signature or token that fails against them is checked again
- * against a fresh read (`load({ fresh: true })`), so a replaced secret applies on the next request.
- */
-export class MetaAppSecretsCache {
-  private entry: { secrets: MetaAppSecrets; expiresAt: number } | undefined;
-
-  constructor(private readonly timeToLiveMs = 5 * 60_000) {}
-
-  get(now: Date): MetaAppSecrets | undefined {
-    if (this.entry && this.entry.expiresAt > now.getTime()) return this.entry.secrets;
-    this.entry = undefined;
-    return undefined;
-  }
-
-  set(secrets: MetaAppSecrets, now: Date): void {
-    this.entry = { secrets, expiresAt: now.getTime() + this.timeToLiveMs };
-  }
-
-  clear(): void {
-    this.entry = undefined;
-  }
-}
+export { MetaAppSecretsCache } from './meta-app-secrets-cache';
 
 export interface MetaAppSecretPorts {
   settings: MetaAppSettingsStore;
@@ -93,24 +71,34 @@ export interface MetaAppSecretPorts {
 }
 
 /**
- * The decrypted settings, or undefined when none are configured (never cached: the first webhook
- * after `set-meta-app` is accepted). `fresh` skips the cache.
+ * The decrypted settings, or undefined when none are configured. `fresh` asks the store again
+ * (after a check failed against cached values); the cache bounds how often that really reads and
+ * decrypts (meta-app-secrets-cache.ts).
+ *
+ * @example
+ * const secrets = await loadMetaAppSecrets({ settings, cipher, clock, secretsCache: new MetaAppSecretsCache() });
  */
 export async function loadMetaAppSecrets(ports: MetaAppSecretPorts, options: { fresh?: boolean } = {}): Promise<MetaAppSecrets | undefined> {
-  if (!options.fresh) {
-    const cached = ports.secretsCache.get(ports.clock.now());
-    if (cached) return cached;
-  }
-  const stored = await ports.settings.read();
-  if (!stored) {
-    ports.secretsCache.clear();
-    return undefined;
-  }
+  const now = ports.clock.now();
+  return ports.secretsCache.load(now, options, async () => {
+    const stored = await ports.settings.read();
+    const readAt = ports.clock.now().getTime();
+    if (!stored) return { stored: undefined, secrets: undefined, readAt };
+    const last = ports.secretsCache.last();
+    const unchanged =
+      options.fresh === true &&
+      last?.secrets !== undefined &&
+      last.stored?.encryptedAppSecret === stored.encryptedAppSecret &&
+      last.stored?.encryptedVerifyToken === stored.encryptedVerifyToken;
+    const secrets = unchanged ? last!.secrets! : await decryptMetaApp(ports.cipher, stored);
+    return { stored: { encryptedAppSecret: stored.encryptedAppSecret, encryptedVerifyToken: stored.encryptedVerifyToken }, secrets, readAt };
+  });
+}
+
+async function decryptMetaApp(cipher: TokenCipher, stored: StoredMetaApp): Promise<MetaAppSecrets> {
   const [appSecret, verifyToken] = await Promise.all([
-    ports.cipher.decrypt(stored.encryptedAppSecret, appSecretContext),
-    ports.cipher.decrypt(stored.encryptedVerifyToken, verifyTokenContext),
+    cipher.decrypt(stored.encryptedAppSecret, appSecretContext),
+    cipher.decrypt(stored.encryptedVerifyToken, verifyTokenContext),
   ]);
-  const secrets = { appSecret, verifyToken };
-  ports.secretsCache.set(secrets, ports.clock.now());
-  return secrets;
+  return { appSecret, verifyToken };
 }

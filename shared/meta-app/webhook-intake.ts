@@ -6,14 +6,22 @@
  */
 import { MetaAppNotConfiguredError, MetaEventsUnavailableError, WebhookPayloadTooLargeError, WebhookSignatureError, WebhookVerificationError } from './errors';
 import { encodeMetaEventMessage } from './meta-event-message';
+import { splitWebhookBatch } from './webhook-batch-split';
 import type { MetaAppSecrets, MetaAppSecretSource, MetaEventQueue } from './ports';
 import { constantTimeEquals, isValidWebhookSignature } from './webhook-signature';
 
 /**
- * 256 KiB: one SQS message (the limit of every emulator). It caps the raw body and the queue
- * message made of it (the body JSON-escaped plus ~70 bytes), so every accepted batch fits.
+ * The largest body accepted: 4 MiB. Meta's batches reach 3 MB (../shared/meta/webhooks-and-limits.md).
+ * API Gateway would pass up to 10 MB, but a Lambda proxy event is capped at 6 MB (a base64-encoded
+ * body takes 4/3 of its size), so 4 MiB is the most every path carries; docs/DELIVERY-STATUS.md.
  */
-export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
+export const MAX_WEBHOOK_BODY_BYTES = 4 * 1024 * 1024;
+
+/** One metaEvents queue message: 256 KiB (SQS's classic limit, and every emulator's). A larger batch is split. */
+export const MAX_META_EVENT_MESSAGE_BYTES = 256 * 1024;
+
+/** The bytes a text takes inside a queue message (JSON-escaped, without its quotes): additive over concatenation. */
+const escapedBytes = (text: string): number => Buffer.byteLength(JSON.stringify(text)) - 2;
 
 export interface SubscriptionQuery {
   mode?: string;
@@ -41,23 +49,29 @@ export interface WebhookDelivery {
   receivedAt: Date;
 }
 
-/** Size cap → configured app → signature → stored on the queue. Nothing is stored unless all pass. */
-export async function acceptMetaEvents(ports: { metaApp: MetaAppSecretSource; metaEvents: MetaEventQueue }, delivery: WebhookDelivery): Promise<void> {
+/**
+ * Size cap → configured app → signature → stored on the queue, split into messages that fit when
+ * the batch is larger than one (webhook-batch-split.ts). Nothing is stored unless all pass; a
+ * batch answered 503 half-queued is delivered again whole, which the processor applies idempotently.
+ */
+export async function acceptMetaEvents(ports: { metaApp: MetaAppSecretSource; metaEvents: MetaEventQueue }, delivery: WebhookDelivery): Promise<{ parts: number }> {
   if (delivery.rawBody.length > MAX_WEBHOOK_BODY_BYTES) throw new WebhookPayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
   if (!(await ports.metaApp.load())) throw new MetaAppNotConfiguredError();
   const signedWith = (secrets: MetaAppSecrets | undefined) =>
     secrets !== undefined && isValidWebhookSignature(delivery.rawBody, delivery.signature, secrets.appSecret);
   if (!(await checkWithFreshRetry(ports.metaApp, signedWith))) throw new WebhookSignatureError();
-  const message = encodeMetaEventMessage(delivery.receivedAt, delivery.rawBody.toString('utf8'));
-  if (Buffer.byteLength(message) > MAX_WEBHOOK_BODY_BYTES) throw new WebhookPayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
+  const envelope = Buffer.byteLength(encodeMetaEventMessage(delivery.receivedAt, ''));
+  const parts = splitWebhookBatch(delivery.rawBody.toString('utf8'), { size: escapedBytes, budget: MAX_META_EVENT_MESSAGE_BYTES - envelope });
+  if (!parts) throw new WebhookPayloadTooLargeError(MAX_META_EVENT_MESSAGE_BYTES);
   try {
-    await ports.metaEvents.send(message);
+    // In order, one at a time: a part refused stops the rest, and Meta delivers the whole again.
+    for (const part of parts) await ports.metaEvents.send(encodeMetaEventMessage(delivery.receivedAt, part));
   } catch (error) {
-    // Whatever the queue's fault, the batch is not stored: 503, and Meta delivers it again.
+    // Whatever the queue's fault, the batch is not (wholly) stored: 503, and Meta delivers it again.
     throw new MetaEventsUnavailableError('metaEvents queue refused the batch', { cause: error });
   }
+  return { parts: parts.length };
 }
-
 
 /**
  * A check against the cached settings; when it fails, once more against a fresh read, so a secret

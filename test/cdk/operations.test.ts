@@ -161,6 +161,19 @@ describe('WAF', () => {
     expect(counted(aclOf('broadcast'))).toEqual(['SizeRestrictions_BODY']);
   });
 
+  it('logs every web ACL with the credentials redacted, and keeps no sampled requests (WAF cannot redact those)', () => {
+    const loggings = Object.values(resourcesOf(template, 'AWS::WAFv2::LoggingConfiguration'));
+    expect(loggings).toHaveLength(Object.keys(webAcls()).length);
+    for (const logging of loggings) {
+      expect(logging.Properties!.RedactedFields).toEqual([{ SingleHeader: { Name: 'x-api-key' } }, { SingleHeader: { Name: 'authorization' } }, { QueryString: {} }]);
+      expect(JSON.stringify(logging.Properties!.LogDestinationConfigs)).toContain('log-group:aws-waf-logs-');
+    }
+    for (const acl of Object.values(webAcls())) {
+      const visibilities = [acl.Properties!.VisibilityConfig, ...(acl.Properties!.Rules as Array<Record<string, any>>).map((candidate) => candidate.VisibilityConfig)];
+      expect(visibilities.every((visibility) => visibility.SampledRequestsEnabled === false)).toBe(true);
+    }
+  });
+
   it('rate limits come from context', () => {
     const custom = synthesizePlatform({ wafApiRateLimit: '1234', wafKeyGenerationRateLimit: '20' }).api;
     const acl = Object.values(resourcesOf(custom, 'AWS::WAFv2::WebACL')).find((candidate) => rule(candidate.Properties!, 'KeyGenerationPerIp'))!.Properties!;

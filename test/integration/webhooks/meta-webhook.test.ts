@@ -64,6 +64,8 @@ describe('with the Meta app configured', () => {
   beforeAll(async () => {
     const shown = await runMetaAppAdminCommand(getServices().metaApp, 'set-meta-app', { 'app-secret': appSecret, 'verify-token': verifyToken });
     expect(JSON.stringify(shown)).not.toContain(appSecret);
+    // The endpoint keeps "not configured" (seen by the test above) for one second.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
   });
   afterEach(async () => drain(runtime.queueUrls.metaEvents));
 
@@ -121,11 +123,36 @@ describe('with the Meta app configured', () => {
     expect(await drain(runtime.queueUrls.metaEvents)).toEqual([]);
   });
 
+  it('accepts a validly signed 1 MB batch (200) and queues it as parts that each fit one message and together hold every status', async () => {
+    const statuses = Array.from({ length: 6_000 }, (_, i) => ({
+      id: `wamid.large-${String(i).padStart(30, '0')}`,
+      status: 'delivered',
+      timestamp: '1700000000',
+      recipient_id: `1555${String(i).padStart(7, '0')}`,
+      biz_opaque_callback_data: `b1:pub_large:${Math.floor(i / 1000)}:${i % 1000}`,
+    }));
+    const raw = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550100001', phone_number_id: '110000000000001' }, statuses } }] }],
+    });
+    expect(Buffer.byteLength(raw)).toBeGreaterThan(1_000_000);
+    const answer = await post(raw, signed(raw));
+    expect([answer.status, answer.body]).toEqual([200, { received: true }]);
+    const stored = await drain(runtime.queueUrls.metaEvents);
+    expect(stored.length).toBeGreaterThan(3);
+    expect(stored.every((body) => Buffer.byteLength(body) <= 256 * 1024)).toBe(true);
+    const ids = stored.flatMap((body) => JSON.parse(JSON.parse(body).body).entry[0].changes[0].value.statuses.map((status: { id: string }) => status.id));
+    expect(ids.sort()).toEqual(statuses.map((status) => status.id).sort());
+  });
+
   it('accepts a replaced app secret on the next request (warm processes keep the previous one for at most five minutes)', async () => {
     const replaced = `${appSecret}-rotated`;
     const raw = batch('rotated');
     expect((await post(raw, signed(raw, replaced))).status).toBe(401);
     await getServices().metaApp.configure({ appSecret: replaced, verifyToken });
+    // A failed check reads the settings again at most once a second (a flood of forged requests
+    // must not reach the table and KMS per request): the next request after that applies it.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     try {
       expect((await post(raw, signed(raw, replaced))).status).toBe(200);
       expect((await drain(runtime.queueUrls.metaEvents)).map((body) => JSON.parse(body).body)).toEqual([raw]);

@@ -1,7 +1,7 @@
 import { createGroupHandler } from '../../../shared/http/create-group-handler';
 import { decodeMetaEventMessage } from '../../../shared/meta-app/meta-event-message';
 import type { MetaAppSecrets, MetaEventQueue } from '../../../shared/meta-app/ports';
-import { MAX_WEBHOOK_BODY_BYTES } from '../../../shared/meta-app/webhook-intake';
+import { MAX_META_EVENT_MESSAGE_BYTES, MAX_WEBHOOK_BODY_BYTES } from '../../../shared/meta-app/webhook-intake';
 import { signWebhookBody } from '../../../shared/meta-app/webhook-signature';
 import { serviceRoutesOf } from '../../../runtime-contract/route-manifest';
 import { receiveMetaEvents } from '../../../functions/meta-webhook/receive-meta-events.handler';
@@ -92,20 +92,21 @@ describe('event batches (POST)', () => {
     expect(queue.sent).toEqual([]);
   });
 
-  it('caps the body at 256 KiB (413, before any signature work), and a body whose escaped form would not fit one message', async () => {
+  it('caps the body at 4 MiB (413, before any signature work); a body not of Meta\'s shape must fit one queue message once escaped', async () => {
     const { queue, post } = endpoint();
     const padding = (size: number, char: string) => `{"object":"whatsapp_business_account","pad":"${char.repeat(size)}"}`;
     const over = padding(MAX_WEBHOOK_BODY_BYTES, 'a');
     expect((await post(over, { 'x-hub-signature-256': signWebhookBody(over, secrets.appSecret) })).statusCode).toBe(413);
-    // Under the cap as bytes, over it once every quote is escaped in the queue message.
-    const quoted = padding(MAX_WEBHOOK_BODY_BYTES - 1000, '"');
-    expect(Buffer.byteLength(quoted)).toBeLessThanOrEqual(MAX_WEBHOOK_BODY_BYTES);
+    // Under the message cap as bytes, over it once every quote is escaped in the queue message, and nothing to split along.
+    const quoted = padding(MAX_META_EVENT_MESSAGE_BYTES - 1000, '"');
+    expect(Buffer.byteLength(quoted)).toBeLessThanOrEqual(MAX_META_EVENT_MESSAGE_BYTES);
     const answer = await post(quoted, { 'x-hub-signature-256': signWebhookBody(quoted, secrets.appSecret) });
     expect([answer.statusCode, JSON.parse(answer.body).error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
-    // Exactly at the cap is accepted.
-    const atCap = padding(MAX_WEBHOOK_BODY_BYTES - padding(0, 'a').length - 100, 'a');
+    // Exactly at the message cap is accepted as it is.
+    const atCap = padding(MAX_META_EVENT_MESSAGE_BYTES - padding(0, 'a').length - 100, 'a');
     expect((await post(atCap, { 'x-hub-signature-256': signWebhookBody(atCap, secrets.appSecret) })).statusCode).toBe(200);
     expect(queue.sent).toHaveLength(1);
+    expect(decodeMetaEventMessage(queue.sent[0]!)?.body).toBe(atCap);
   });
 
   it('answers 503 with nothing internal when the queue fails, and when no Meta app is configured', async () => {
