@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ASK_VALIBOT, objectFastPath } from '../http/object-fast-path';
+import { ASK_VALIBOT, objectFastPath, type FastEntryChecks } from '../http/object-fast-path';
 import { parseRequest } from '../http/validation';
 import { hasDigitsWithin, phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits, splitPhoneNumberEntries } from '../recipients/phone-rule';
@@ -81,7 +81,7 @@ export type RecipientInput = v.InferOutput<typeof recipientSchema>;
  * (test/unit/broadcast/template-broadcast-parse.test.ts holds them to it with generated values).
  * An entry without one is checked by its own schema: a field added to recipientSchema is kept.
  */
-const recipientPassingEveryRule = objectFastPath(recipientSchema, {
+export const recipientFastChecks: FastEntryChecks<typeof recipientSchema.entries> = {
   countryCode: (value) => (hasDigitsWithin(value, phoneDigitBounds.countryCode) ? value : ASK_VALIBOT),
   toPhoneNumber: (value) => (hasDigitsWithin(value, phoneDigitBounds.nationalNumber) ? value : ASK_VALIBOT),
   templateParams: (value) => {
@@ -91,7 +91,9 @@ const recipientPassingEveryRule = objectFastPath(recipientSchema, {
     }
     return [...(value as string[])];
   },
-});
+};
+
+const recipientPassingEveryRule = objectFastPath(recipientSchema, recipientFastChecks);
 
 /** The request without the per-recipient rules (the list's own rules stay): for a list already checked. */
 const envelopeSchema = v.object({
