@@ -57,7 +57,7 @@ function leftOutWhenAbsent(schema: v.GenericSchema): boolean {
  */
 export function objectFastPath<Entries extends v.ObjectEntries>(
   schema: v.ObjectSchema<Entries, v.ErrorMessage<v.ObjectIssue> | undefined>,
-  fastChecks: FastEntryChecks<Entries>,
+  fastChecks: FastEntryChecks<NoInfer<Entries>>,
 ): (value: unknown) => v.InferOutput<typeof schema> | undefined {
   const plans: EntryPlan[] = Object.entries(schema.entries).map(([key, entry]) => ({
     key,
