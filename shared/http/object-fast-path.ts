@@ -68,13 +68,16 @@ export function objectFastPath<Entries extends v.ObjectEntries>(
     // valibot's object takes arrays too; leaving them to it keeps this check simple.
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
     const output: Record<string, unknown> = {};
-    for (const plan of plans) {
-      // `in`, as valibot's object reads its input (inherited keys included).
-      if (!(plan.key in value)) {
-        if (plan.leftOutWhenAbsent) continue;
+    for (let index = 0; index < plans.length; index += 1) {
+      const plan = plans[index]!;
+      const entry = (value as Record<string, unknown>)[plan.key];
+      if (entry === undefined) {
+        // Absent (`in`, as valibot's object reads its input, inherited keys included): left out when
+        // optional; present as undefined: valibot decides (an optional entry would keep the key).
+        if (plan.leftOutWhenAbsent && !(plan.key in value)) continue;
         return undefined;
       }
-      const checked = plan.check((value as Record<string, unknown>)[plan.key]);
+      const checked = plan.check(entry);
       if (checked === ASK_VALIBOT) return undefined;
       output[plan.key] = checked;
     }
