@@ -22,7 +22,7 @@ export const broadcastUsage = [
   '  npm run broadcast -- report <jobId> [--out <file>]',
   '',
   'CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then param1 … paramN',
-  '     (the template body parameters in order); every row is checked before anything is sent.',
+  '     (the template body parameters in order); every row and option is checked with the API\'s own rules before anything is sent.',
   'connection: --base-url <broadcast API URL ending in /prod/api/v2> --api-key <key>, or BROADCAST_BASE_URL / BROADCAST_API_KEY;',
   '     locally neither is needed: they come from .local/demo.json (written by npm start). --demo-file <path> reads another file.',
   'other: --poll-interval-ms <ms> between status polls (default 2000: the status limit is 30 a minute per key)',

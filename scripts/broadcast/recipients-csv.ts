@@ -2,11 +2,12 @@
  * Reads the recipients CSV of `npm run broadcast -- send`: a header row naming `countryCode` and
  * `toPhoneNumber` (the contract's recipient fields) or one `phone` column (the full international
  * number), then `param1` … `paramN`, the template's body parameters in order. Every row is checked
- * before anything is sent, and every problem is reported with its line number and the rule.
+ * with the service's own rules (row-rules.ts) before anything is sent, and every problem is
+ * reported with its line number and the rule.
  */
 import { parse } from 'csv-parse/sync';
-import { splitInternationalNumber } from './calling-codes';
 import { RecipientsFileError } from './errors';
+import { judgeRow, type RowNumber } from './row-rules';
 
 export interface CsvRecipient {
   /** Line of the file where the row ends (1 is the header). */
@@ -23,10 +24,7 @@ export interface RecipientsFile {
   parameterCount: number;
 }
 
-const digitsOnly = /^\d+$/;
 const parameterColumn = /^param([1-9]\d*)$/;
-/** E.164: at most 15 digits with the country code. */
-const maxInternationalDigits = 15;
 
 interface Header {
   mode: 'split' | 'phone';
@@ -72,28 +70,9 @@ function readHeader(names: string[], problems: string[]): Header | undefined {
   };
 }
 
-/** The recipient's number of the row, or the rule it breaks. */
-function readNumber(fields: string[], header: Header): { countryCode: string; toPhoneNumber: string } | string {
-  if (header.mode === 'phone') {
-    // Written as people write international numbers: +44 7700 900123, 0044-7700-900123.
-    const written = fields[header.phone]!;
-    const digits = written.replace(/[\s\-().]/g, '').replace(/^(\+|00)/, '');
-    if (!digitsOnly.test(digits)) return 'phone must be a full international number: digits, optionally a leading + and spaces or hyphens';
-    if (digits.length > maxInternationalDigits) return `phone must be at most ${maxInternationalDigits} digits with the country code (E.164)`;
-    const split = splitInternationalNumber(digits);
-    if (!split) return 'phone must start with a country calling code (e.g. +44 7700 900123)';
-    return split;
-  }
-  const countryCode = fields[header.countryCode]!;
-  const toPhoneNumber = fields[header.toPhoneNumber]!;
-  if (!/^\d{1,3}$/.test(countryCode)) return 'countryCode must be 1 to 3 digits (no +)';
-  if (!digitsOnly.test(toPhoneNumber)) return 'toPhoneNumber must be digits only (no +, spaces or punctuation)';
-  // As the service does: a leading 0 of toPhoneNumber is a trunk prefix and is dropped.
-  if (countryCode.length + toPhoneNumber.replace(/^0/, '').length > maxInternationalDigits) {
-    return `countryCode + toPhoneNumber must be at most ${maxInternationalDigits} digits (E.164)`;
-  }
-  return { countryCode, toPhoneNumber };
-}
+/** The recipient fields of the row, by the header's mode. */
+const numberOf = (fields: string[], header: Header): RowNumber =>
+  header.mode === 'phone' ? { phone: fields[header.phone]! } : { countryCode: fields[header.countryCode]!, toPhoneNumber: fields[header.toPhoneNumber]! };
 
 /** Parses and validates the whole file; throws RecipientsFileError naming every bad line. */
 export function parseRecipientsCsv(content: string | Buffer): RecipientsFile {
@@ -119,25 +98,19 @@ export function parseRecipientsCsv(content: string | Buffer): RecipientsFile {
       problems.push(`line ${line}: ${fields.length} field${fields.length === 1 ? '' : 's'}, the header has ${header.width}`);
       continue;
     }
-    const rowProblems: string[] = [];
-    const number = readNumber(fields, header);
-    if (typeof number === 'string') rowProblems.push(number);
-    const templateParams = header.params.map((index) => fields[index]!);
-    templateParams.forEach((value, position) => {
-      if (value === '') rowProblems.push(`param${position + 1} must not be empty`);
-    });
-    if (typeof number !== 'string') {
-      // Numbers compare as full international digits, as the service compares them.
-      const full = `${number.countryCode}${number.toPhoneNumber.replace(/^0/, '')}`;
-      const first = firstLineOf.get(full);
-      if (first !== undefined) rowProblems.push(`duplicates line ${first} (the same number)`);
-      else firstLineOf.set(full, line);
-    }
-    if (rowProblems.length > 0) {
-      problems.push(...rowProblems.map((problem) => `line ${line}: ${problem}`));
+    const verdict = judgeRow(numberOf(fields, header), header.params.map((index) => fields[index]!));
+    if ('problems' in verdict) {
+      problems.push(...verdict.problems.map((problem) => `line ${line}: ${problem}`));
       continue;
     }
-    recipients.push({ line, ...(number as { countryCode: string; toPhoneNumber: string }), templateParams });
+    // Numbers compare as full international digits, trunk zeros dropped, as the service compares them.
+    const first = firstLineOf.get(verdict.phoneNumber);
+    if (first !== undefined) {
+      problems.push(`line ${line}: duplicates line ${first} (the same number)`);
+      continue;
+    }
+    firstLineOf.set(verdict.phoneNumber, line);
+    recipients.push({ line, ...verdict.recipient });
   }
   if (problems.length > 0) throw new RecipientsFileError(problems);
   return { recipients, parameterCount: header.params.length };

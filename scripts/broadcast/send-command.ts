@@ -1,5 +1,6 @@
 /**
- * `npm run broadcast -- send`: validate the whole CSV, look the template up (its category is the
+ * `npm run broadcast -- send`: validate the whole CSV and the options with the service's own rules
+ * (no request is made before both pass), look the template up (its category is the
  * request's templateType, its body placeholders the number of param columns), send the parts with
  * their derived Idempotency-Keys, then follow the jobs with a progress bar and print the summary.
  */
@@ -9,6 +10,7 @@ import { bodyPlaceholderCount } from '../../shared/broadcast/template-placeholde
 import type { AcceptedBroadcast, BroadcastClient, BroadcastRequest, JobStatus } from '../../client/broadcast-client';
 import { RecipientsFileError, TemplateChoiceError } from './errors';
 import { followJobs, formatSummary } from './job-progress';
+import { checkSendOptions } from './option-rules';
 import { parseRecipientsCsv } from './recipients-csv';
 import { planRequests } from './send-plan';
 
@@ -48,6 +50,15 @@ const problemsShown = 50;
 
 export async function sendCommand(client: BroadcastClient, options: SendCommandOptions, output: CliOutput): Promise<SendOutcome> {
   const file = parseRecipientsCsv(options.fileContent);
+  const broadcastName = options.broadcastName ?? basename(options.csvPath, extname(options.csvPath));
+  const requestFields = {
+    broadcastName,
+    fromPhoneNumber: options.fromPhoneNumber,
+    templateName: options.templateName,
+    templateLanguage: options.templateLanguage,
+    ...(options.scheduledAt ? { scheduledAt: options.scheduledAt } : {}),
+  };
+  checkSendOptions(requestFields, file.recipients.length);
 
   const templates = await client.listTemplates(options.fromPhoneNumber);
   const template = templates.find((candidate) => candidate.name === options.templateName && candidate.language === options.templateLanguage);
@@ -73,7 +84,7 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
     templateName: template.name,
     templateLanguage: template.language,
     templateType: template.category,
-    broadcastName: options.broadcastName ?? basename(options.csvPath, extname(options.csvPath)),
+    broadcastName,
     ...(options.scheduledAt ? { scheduledAt: options.scheduledAt } : {}),
   });
   output.out(`${file.recipients.length} recipients in ${plan.length} request${plan.length === 1 ? '' : 's'} of up to 10,000; template ${template.name} (${template.language}, ${template.category})`);

@@ -32,6 +32,10 @@ export interface PlannedRequest {
   body: BroadcastRequestBody;
 }
 
+/** The broadcastName of one part: the name itself when the file fits one request. */
+export const partName = (broadcastName: string, part: number, parts: number): string =>
+  parts === 1 ? broadcastName : `${broadcastName} (part ${part} of ${parts})`;
+
 export function splitIntoParts<T>(items: readonly T[], size = maxRecipientsPerRequest): T[][] {
   const parts: T[][] = [];
   for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
@@ -60,7 +64,7 @@ export function planRequests(fileContent: string | Buffer, recipients: readonly 
     idempotencyKey: idempotencyKeyFor(fileContent, options, index + 1, parts.length),
     lines: { first: recipientsOfPart[0]!.line, last: recipientsOfPart.at(-1)!.line },
     body: {
-      broadcastName: parts.length === 1 ? options.broadcastName : `${options.broadcastName} (part ${index + 1} of ${parts.length})`,
+      broadcastName: partName(options.broadcastName, index + 1, parts.length),
       fromPhoneNumber: options.fromPhoneNumber,
       templateName: options.templateName,
       templateLanguage: options.templateLanguage,

@@ -1,16 +1,18 @@
 import * as v from 'valibot';
+import { writtenPhoneNumber } from '../recipients/phone-rule';
 import { sendableText } from './sendable-text';
 
 /**
- * The earlier send-single and send-bulk bodies. Recipient numbers are not validated here: an
- * invalid number is a partial failure (counted, not charged), not a rejected request.
+ * The earlier send-single and send-bulk bodies. Recipient numbers are judged per recipient by the
+ * phone rule (`isSplitNumber`, in the use case): an invalid number is a partial failure (counted,
+ * not charged), not a rejected request. Here only their length is bounded (`writtenPhoneNumber`).
  */
 const requiredText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(512, 'must be at most 512 characters'), sendableText());
 const parameters = v.array(v.pipe(v.string(), v.maxLength(1024, 'values must be at most 1024 characters'), sendableText()));
 
 export const earlierRecipientSchema = v.object({
-  countryCode: v.string(),
-  toPhoneNumber: v.string(),
+  countryCode: writtenPhoneNumber,
+  toPhoneNumber: writtenPhoneNumber,
   templateParams: v.optional(parameters),
 });
 
@@ -23,8 +25,8 @@ const templateFields = {
 
 export const sendSingleSchema = v.object({
   ...templateFields,
-  countryCode: v.string(),
-  toPhoneNumber: v.string(),
+  countryCode: writtenPhoneNumber,
+  toPhoneNumber: writtenPhoneNumber,
   templateParams: v.optional(parameters),
   broadcastName: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), sendableText())),
 });

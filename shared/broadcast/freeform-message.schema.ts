@@ -4,8 +4,9 @@
  * limits apply. docs/FREEFORM-AND-EARLIER.md lists every field with its rule and which are optional.
  */
 import * as v from 'valibot';
+import { phoneDigitBounds } from '../recipients/phone-number';
+import { phoneDigits } from '../recipients/phone-rule';
 import { sendableText } from './sendable-text';
-import { digitsOnly } from './template-broadcast.schema';
 
 const text = (maxLength: number) =>
   v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(maxLength, `must be at most ${maxLength} characters`), sendableText());
@@ -101,8 +102,8 @@ const listMessage = v.object({
 });
 
 const common = {
-  fromPhoneNumber: digitsOnly(6, 15),
-  toPhoneNumber: digitsOnly(7, 15),
+  fromPhoneNumber: phoneDigits(phoneDigitBounds.sender),
+  toPhoneNumber: phoneDigits(phoneDigitBounds.freeformRecipient),
 };
 
 export const freeformMessageSchema = v.variant(

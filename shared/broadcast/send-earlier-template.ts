@@ -30,6 +30,7 @@ import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
 import type { IdGenerator } from '../ports/id-generator';
+import { isSplitNumber } from '../recipients/phone-number';
 
 export const EARLIER_RECIPIENT_LIMIT = 1000;
 
@@ -114,7 +115,7 @@ async function triageRecipients(
     const countryCode = recipient.countryCode.trim();
     const number = recipient.toPhoneNumber.trim().replace(/^0+/, '');
     const to = countryCode + number;
-    if (!/^\d{1,3}$/.test(countryCode) || !/^\d{4,14}$/.test(number) || to.length > 15) {
+    if (!isSplitNumber(countryCode, number)) {
       triage.failed.push({ index, to, reason: 'INVALID_PHONE_NUMBER' });
       continue;
     }

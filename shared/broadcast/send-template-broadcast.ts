@@ -25,6 +25,7 @@ import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import { scheduleWindowSchema, type TemplateBroadcastRequest } from './template-broadcast.schema';
 import type { UpstreamTemplate } from '../sending/ports';
+import { internationalNumberOf, phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, type PhoneNumber } from '../recipients/phone-number';
 
 /** With the messaging limit's ports (messaging-limit.ts). */
 export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies {
@@ -50,22 +51,15 @@ export type SendTemplateBroadcastResult =
   /** Accepted for later, whatever its size. */
   | { kind: 'scheduled'; jobId: string; status: 'SCHEDULED'; scheduledAt: string; totalRecipients: number; chunkSize: number; totalChunks: number };
 
-/** E.164 allows at most 15 digits including the country code. */
-const MAX_INTERNATIONAL_DIGITS = 15;
-
 /**
  * Rule 2 (E.164 length) over every recipient, then rule 3: any duplicate fails the whole
  * request. Numbers compare as full international digits, which it returns in request order.
  */
-export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['data']): string[] {
-  const numbers: string[] = [];
+export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['data']): PhoneNumber[] {
+  const numbers: PhoneNumber[] = [];
   for (const [index, recipient] of recipients.entries()) {
-    const full = internationalNumberOf(recipient.countryCode, recipient.toPhoneNumber);
-    if (full.length > MAX_INTERNATIONAL_DIGITS) {
-      throw new RecipientNumberError(
-        `data[${index}] countryCode and toPhoneNumber together must have at most ${MAX_INTERNATIONAL_DIGITS} digits`,
-      );
-    }
+    const full = phoneNumberOfParts(recipient.countryCode, recipient.toPhoneNumber);
+    if (!full) throw new RecipientNumberError(`data[${index}] ${SPLIT_NUMBER_LENGTH_RULE}`);
     numbers.push(full);
   }
   // Usually none: only then is each number's first index looked for.
@@ -78,10 +72,6 @@ export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['dat
   });
   return numbers;
 }
-
-/** The full international number: a national number's leading zeros (trunk prefix) dropped. */
-const internationalNumberOf = (countryCode: string, toPhoneNumber: string): string =>
-  countryCode + (toPhoneNumber.charCodeAt(0) === 0x30 /* 0 */ ? toPhoneNumber.replace(/^0+/, '') : toPhoneNumber);
 
 export function selectTemplate(templates: readonly UpstreamTemplate[], request: TemplateBroadcastRequest): UpstreamTemplate {
   const named = templates.filter((template) => template.name === request.templateName);

@@ -4,6 +4,8 @@
  * a 400, so a misspelt `tag` for `tags` does not silently create a contact without tags.
  */
 import * as v from 'valibot';
+import { phoneDigitBounds } from '../recipients/phone-number';
+import { phoneDigitsSentence } from '../recipients/phone-rule';
 import { conversationStatuses, defaultPageSize, maxPageSize } from './inbox-entities';
 
 export const maxNameLength = 200;
@@ -16,10 +18,7 @@ export const maxSearchLength = 100;
 /** Any field beyond the declared ones. */
 const noOtherField = v.never('is not a known field');
 
-const phoneDigits = v.pipe(
-  v.string(),
-  v.regex(/^\d{8,15}$/, 'must be 8 to 15 digits, country code included (no +, spaces or punctuation)'),
-);
+const phoneDigits = phoneDigitsSentence(phoneDigitBounds.international, ', country code included (no +, spaces or punctuation)');
 
 const text = (maxLength: number) =>
   v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(maxLength, `must be at most ${maxLength} characters`));

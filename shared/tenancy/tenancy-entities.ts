@@ -196,4 +196,3 @@ export function isSubscriptionActive(subscription: Subscription | undefined, now
   return subscription?.status === 'active' && Date.parse(subscription.currentPeriodEnd) > now.getTime();
 }
 
-export const isDigits = (value: string): boolean => /^\d+$/.test(value);

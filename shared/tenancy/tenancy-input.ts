@@ -1,4 +1,5 @@
 /** Validation shared by the tenancy use cases; failures are InvalidTenancyInputError. */
+import { hasDigitsWithin, phoneDigitBounds, type PhoneNumber } from '../recipients/phone-number';
 import { InvalidTenancyInputError } from './errors';
 import { plans, type Plan } from './tenancy-entities';
 
@@ -21,11 +22,14 @@ export function requireIdentifier(value: string | undefined, field: string): str
   return trimmed;
 }
 
-/** E.164 allows at most 15 digits; anything under 8 cannot be a full international number. */
-export function requirePhoneDigits(value: string | undefined, field: string): string {
+/** A full international number (the phone rule's `international` bounds: 8 to 15 digits). */
+export function requirePhoneDigits(value: string | undefined, field: string): PhoneNumber {
   const trimmed = value?.trim() ?? '';
-  if (!/^\d{8,15}$/.test(trimmed)) throw new InvalidTenancyInputError(`${field} must be 8 to 15 digits, country code included, no +`);
-  return trimmed;
+  const { min, max } = phoneDigitBounds.international;
+  if (!hasDigitsWithin(trimmed, phoneDigitBounds.international)) {
+    throw new InvalidTenancyInputError(`${field} must be ${min} to ${max} digits, country code included, no +`);
+  }
+  return trimmed as PhoneNumber;
 }
 
 export function requirePlan(value: string | undefined, field = 'plan'): Plan {

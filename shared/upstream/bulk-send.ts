@@ -15,6 +15,8 @@
 import * as v from 'valibot';
 import { RequestValidationError } from '../http/errors';
 import { parseRequest } from '../http/validation';
+import { phoneDigitBounds } from '../recipients/phone-number';
+import { phoneDigitsSentence } from '../recipients/phone-rule';
 import { dispatchSend, openSendSession, type Dispatched } from '../sending/dispatch-send';
 import { templateMessageBody } from '../sending/message-bodies';
 import type { GraphError, SendOutcome } from '../sending/ports';
@@ -26,7 +28,7 @@ import type { ResolvedTarget } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
 import { newSendId, withCallbackData, type UpstreamSend } from './upstream-sends';
 
-const digits = v.pipe(v.string(), v.regex(/^\d{6,15}$/, 'must be 6 to 15 digits (international, without + or spaces)'));
+const digits = phoneDigitsSentence(phoneDigitBounds.upstreamRecipient, ' (international, without + or spaces)');
 const componentList = v.array(v.record(v.string(), v.unknown()));
 
 export const bulkSendSchema = (maxRecipients: number) =>

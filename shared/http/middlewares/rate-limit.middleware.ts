@@ -1,5 +1,6 @@
 import { rateLimitClasses, v1PlanLimits } from '../../../runtime-contract/route-manifest';
 import { RateLimitExceededError } from '../../rate-limiting/errors';
+import { hasDigitsWithin, phoneDigitBounds } from '../../recipients/phone-number';
 import type { HttpRequest } from '../http-operation';
 import { stateOf, type PipelineMiddleware } from './pipeline-request';
 
@@ -9,8 +10,7 @@ import { stateOf, type PipelineMiddleware } from './pipeline-request';
  * reach a DynamoDB key (2 KB keys are refused) nor create one item per distinct value; the
  * request still gets validation's 400 afterwards.
  */
-const plausiblePhoneNumber = /^\d{1,15}$/;
-const scopeOf = (value: unknown): string => (typeof value === 'string' && plausiblePhoneNumber.test(value) ? value : '');
+const scopeOf = (value: unknown): string => (hasDigitsWithin(value, phoneDigitBounds.e164) ? value : '');
 
 /** The bucket a request counts in, beyond the key, and its limit; undefined when the route has none. */
 export function rateLimitBucket(request: HttpRequest): { bucket: string; limitPerMinute: number } | undefined {

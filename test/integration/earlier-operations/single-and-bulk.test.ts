@@ -127,6 +127,15 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       },
       { name: 'parameter count of a single send', path: '/send-single', message: 'templateParams must have exactly 2 values for template order_update', request: () => demo(singleBody({ templateParams: ['only one'] })) },
       { name: 'body shape', path: '/send-single', message: 'templateName is required', request: () => demo(singleBody({ templateName: undefined })) },
+      // No written number is longer than 32 characters; a 500 KB one would not fit the ledger item that lists it.
+      { name: 'a 500 KB toPhoneNumber', path: '/send-single', message: 'toPhoneNumber must be at most 32 characters', request: () => demo(singleBody({ toPhoneNumber: '9'.repeat(500_000) })) },
+      { name: 'a 500 KB countryCode', path: '/send-single', message: 'countryCode must be at most 32 characters', request: () => demo(singleBody({ countryCode: '9'.repeat(500_000) })) },
+      {
+        name: 'a 500 KB toPhoneNumber (send-bulk)',
+        path: '/send-bulk',
+        message: 'data[1].toPhoneNumber must be at most 32 characters',
+        request: () => demo(bulkBody('huge number', [{ countryCode: '91', toPhoneNumber: localNumber() }, { countryCode: '91', toPhoneNumber: '9'.repeat(500_000) }])),
+      },
     ];
 
     it.each(cases.map((testCase) => [`${testCase.message}: ${testCase.name}`, testCase] as const))('%s', async (_name, testCase) => {

@@ -1,4 +1,5 @@
-import { parseTemplateBroadcastRequest, templateBroadcastSchema } from '../../../shared/broadcast/template-broadcast.schema';
+import fc from 'fast-check';
+import { parseTemplateBroadcastRequest, recipientSchema, templateBroadcastSchema } from '../../../shared/broadcast/template-broadcast.schema';
 import { RequestValidationError } from '../../../shared/http/errors';
 import { parseRequest } from '../../../shared/http/validation';
 
@@ -88,5 +89,66 @@ describe('parseTemplateBroadcastRequest', () => {
     const parsed = parseTemplateBroadcastRequest(body);
     expect(parsed.data[0]).not.toBe(body.data[0]);
     expect(parsed.data[0]!.templateParams).not.toBe(body.data[0]!.templateParams);
+  });
+});
+
+/* ------------------------------------------------------------------ generated requests */
+
+const digitString = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength, maxLength });
+/** Mostly values that pass, then near misses, then anything at all. */
+const countryCode = fc.oneof(
+  { weight: 8, arbitrary: digitString(1, 3) },
+  { weight: 2, arbitrary: digitString(0, 5) },
+  { weight: 1, arbitrary: fc.constantFrom('+91', '９１', ' 91', '9 1', '') },
+  { weight: 1, arbitrary: fc.anything() },
+);
+const toPhoneNumber = fc.oneof(
+  { weight: 8, arbitrary: digitString(4, 14) },
+  { weight: 2, arbitrary: digitString(0, 16) },
+  { weight: 1, arbitrary: fc.constantFrom('98-00', '９８００００００９９', '0000', '98000 00999') },
+  { weight: 1, arbitrary: fc.anything() },
+);
+const parameter = fc.oneof(
+  { weight: 8, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.constantFrom('a'.repeat(1024), 'a'.repeat(1025), 'a\uFFFF', '\uD83D', '🎉 ok', '') },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.anything() },
+);
+const templateParams = fc.oneof(
+  { weight: 6, arbitrary: fc.array(parameter, { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.constantFrom(undefined, null, 'x', {}) },
+  { weight: 1, arbitrary: fc.anything() },
+);
+const knownKeys = Object.keys(recipientSchema.entries);
+/** Fields the schema does not know: valibot drops them, and so must the fast path. */
+const extraFields = fc.dictionary(fc.string({ maxLength: 10 }).filter((key) => !knownKeys.includes(key)), fc.anything(), { maxKeys: 3 });
+/** Every known field may be missing; extra fields come first or last. */
+const generatedRecipient = fc.oneof(
+  {
+    weight: 12,
+    arbitrary: fc
+      .tuple(fc.record({ countryCode, toPhoneNumber, templateParams }, { requiredKeys: [] }), extraFields, fc.boolean())
+      .map(([known, extra, extraFirst]) => (extraFirst ? { ...extra, ...known } : { ...known, ...extra })),
+  },
+  { weight: 1, arbitrary: fc.anything() },
+);
+const envelopeChange = fc.oneof(
+  { weight: 6, arbitrary: fc.constant({}) },
+  { weight: 1, arbitrary: fc.constantFrom<Record<string, unknown>>({ templateType: 'PROMO' }, { fromPhoneNumber: '+91' }, { broadcastName: '' }, { scheduledAt: 'soon' }) },
+  { weight: 1, arbitrary: fc.constantFrom<Record<string, unknown>>({ globalTemplateParams: undefined }, { templateId: '42' }, { unknownField: [1] }) },
+);
+
+describe('parseTemplateBroadcastRequest on generated requests', () => {
+  it('answers exactly as templateBroadcastSchema (value, key order, message and every message), extra and missing fields included', () => {
+    fc.assert(
+      fc.property(fc.array(generatedRecipient, { minLength: 1, maxLength: 5 }), envelopeChange, (data, change) => {
+        const body = { ...valid(0), ...change, data };
+        const expected = outcomeOf(() => parseRequest(templateBroadcastSchema, body));
+        const actual = outcomeOf(() => parseTemplateBroadcastRequest(body));
+        expect(actual).toStrictEqual(expected);
+        if ('output' in expected) expect(JSON.stringify((actual as { output: unknown }).output)).toBe(JSON.stringify(expected.output));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -44,7 +44,7 @@ describe('parseRecipientsCsv', () => {
     });
   });
 
-  it('reports every bad row by line number with the rule, and keeps no recipient', () => {
+  it('reports every bad row by line number with the API\'s own rule, and keeps no recipient', () => {
     const csv = [
       'countryCode,toPhoneNumber,param1',
       '91,9876543210,Ada', // 2 fine
@@ -54,22 +54,35 @@ describe('parseRecipientsCsv', () => {
       '91,9876543214,', // 6
       '91,09876543210,Eve', // 7: duplicate of line 2 once the trunk 0 is dropped
       '91,1234567890123456,Fay', // 8
+      '971,12345678901234,Gil', // 9: each part within its bounds, the whole 17 digits
+      '91,12,Hal', // 10
+      `91,9876543215,${'x'.repeat(1025)}`, // 11
+      '9123,12a,Ivy', // 12: both fields named
+      '91,009876543210,Joe', // 13: duplicate of line 2 once every trunk 0 is dropped, as the service drops them
     ].join('\n');
     expect(problemsOf(csv)).toEqual([
-      'line 3: countryCode must be 1 to 3 digits (no +)',
-      'line 4: toPhoneNumber must be digits only (no +, spaces or punctuation)',
+      'line 3: countryCode must contain digits only (no +, spaces or punctuation)',
+      'line 4: toPhoneNumber must contain digits only (no +, spaces or punctuation)',
       'line 5: 2 fields, the header has 3',
       'line 6: param1 must not be empty',
       'line 7: duplicates line 2 (the same number)',
-      'line 8: countryCode + toPhoneNumber must be at most 15 digits (E.164)',
+      'line 8: toPhoneNumber must have at most 14 digits',
+      'line 9: countryCode and toPhoneNumber together must have at most 15 digits',
+      'line 10: toPhoneNumber must have at least 4 digits',
+      'line 11: param1 values must be at most 1024 characters',
+      'line 12: countryCode must have at most 3 digits',
+      'line 12: toPhoneNumber must contain digits only (no +, spaces or punctuation)',
+      'line 13: duplicates line 2 (the same number)',
     ]);
   });
 
-  it('names bad phone values by line', () => {
-    expect(problemsOf('phone\n+44 7700 900123\n+0 123 456\n44-77OO\n+1234567890123456\n')).toEqual([
+  it('names bad phone values by line, and the API\'s rule for a number that splits into parts it refuses', () => {
+    expect(problemsOf('phone\n+44 7700 900123\n+0 123 456\n44-77OO\n+1234567890123456\n+91 12\n+44\n')).toEqual([
       'line 3: phone must start with a country calling code (e.g. +44 7700 900123)',
       'line 4: phone must be a full international number: digits, optionally a leading + and spaces or hyphens',
       'line 5: phone must be at most 15 digits with the country code (E.164)',
+      'line 6: toPhoneNumber must have at least 4 digits (phone read as countryCode 91 and toPhoneNumber 12)',
+      'line 7: phone must have the national number after the country calling code',
     ]);
   });
 

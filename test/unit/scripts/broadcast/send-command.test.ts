@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { BroadcastClient, BroadcastRequest, JobStatus } from '../../../../client/broadcast-client';
 import { followJobs, formatSummary } from '../../../../scripts/broadcast/job-progress';
 import { sendCommand } from '../../../../scripts/broadcast/send-command';
-import { TemplateChoiceError } from '../../../../scripts/broadcast/errors';
+import { CliUsageError, TemplateChoiceError } from '../../../../scripts/broadcast/errors';
 
 const job = (jobId: string, total: number, pending: number, status: string, extra: Record<string, unknown> = {}): JobStatus => ({
   jobId, status, totalRecipients: total, totalChunks: Math.ceil(total / 1000),
@@ -71,6 +71,21 @@ describe('sendCommand', () => {
     await expect(sendCommand(client, { ...options(csvOf(3)), templateName: 'spring_sale', templateLanguage: 'en' }, output().output)).rejects.toThrow(
       new TemplateChoiceError('template spring_sale (en) is not an approved template of 15550100001; available: order_update (en_US)'),
     );
+    expect(sends).toEqual([]);
+  });
+
+  it('checks the options with the API\'s request schema before any request, part names included', async () => {
+    const { client, sends } = fakeClient();
+    const listTemplates = jest.spyOn(client, 'listTemplates');
+    await expect(sendCommand(client, { ...options(csvOf(2)), fromPhoneNumber: '+15550100001' }, output().output)).rejects.toThrow(
+      new CliUsageError('--from: fromPhoneNumber must contain digits only (no +, spaces or punctuation)'),
+    );
+    // 190 characters fit one request's name; ' (part 2 of 2)' takes the second part's past 200.
+    await sendCommand(fakeClient().client, { ...options(csvOf(2)), broadcastName: 'n'.repeat(190) }, output().output);
+    await expect(sendCommand(client, { ...options(csvOf(10_001)), broadcastName: 'n'.repeat(190) }, output().output)).rejects.toThrow(
+      new CliUsageError('--name: broadcastName must be at most 200 characters'),
+    );
+    expect(listTemplates).not.toHaveBeenCalled();
     expect(sends).toEqual([]);
   });
 

@@ -1,0 +1,64 @@
+/**
+ * One row of the recipients CSV judged by the service's own rules, so a file the CLI accepts is a
+ * file the API accepts: the recipient schema of the template broadcast request (`recipientSchema`,
+ * imported from the service), then the use case's rules over the whole number (at most 15 digits,
+ * no duplicate once trunk zeros are dropped). A full international number in a `phone` column is
+ * split with libphonenumber-js first (shared/recipients/international-number.ts).
+ */
+import * as v from 'valibot';
+import { recipientSchema } from '../../shared/broadcast/template-broadcast.schema';
+import { issueMessages } from '../../shared/http/validation';
+import { parseInternationalNumber } from '../../shared/recipients/international-number';
+import { phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, type PhoneNumber } from '../../shared/recipients/phone-number';
+
+/** A row's recipient as the request carries it. */
+export interface RowRecipient {
+  countryCode: string;
+  toPhoneNumber: string;
+  templateParams: string[];
+}
+
+/** The recipient fields of a row: the split columns, or the `phone` column as written. */
+export type RowNumber = { countryCode: string; toPhoneNumber: string } | { phone: string };
+
+export type RowVerdict = { recipient: RowRecipient; phoneNumber: PhoneNumber } | { problems: string[] };
+
+/** `templateParams[0]` of the API's path is the file's `param1`. */
+const columnOf = (message: string): string => message.replace(/^templateParams\[(\d+)\]/, (_whole, index: string) => `param${Number(index) + 1}`);
+
+/** The row as the API's recipient schema judges it: every broken rule, one per field, named by column. */
+function schemaProblems(recipient: RowRecipient): string[] {
+  const candidate = { countryCode: recipient.countryCode, toPhoneNumber: recipient.toPhoneNumber, ...(recipient.templateParams.length > 0 ? { templateParams: recipient.templateParams } : {}) };
+  const result = v.safeParse(recipientSchema, candidate, { abortPipeEarly: true });
+  return result.success ? [] : issueMessages(result.issues, 'row').map(columnOf);
+}
+
+/**
+ * The row's recipient and its whole number, or every rule it breaks (without the line, which the
+ * caller adds). Empty parameter cells are refused too: the API would send an empty value, which
+ * in a spreadsheet is far more likely a missed cell than a meant one.
+ *
+ * @example
+ * judgeRow({ countryCode: '91', toPhoneNumber: '12' }, ['A', 'B']); // { problems: ['toPhoneNumber must have at least 4 digits'] }
+ */
+export function judgeRow(number: RowNumber, templateParams: string[]): RowVerdict {
+  let split: { countryCode: string; toPhoneNumber: string };
+  let readAs = '';
+  if ('phone' in number) {
+    const international = parseInternationalNumber(number.phone);
+    if (typeof international === 'string') return { problems: [`phone ${international}`] };
+    split = { countryCode: international.countryCode, toPhoneNumber: international.nationalNumber };
+    readAs = ` (phone read as countryCode ${split.countryCode} and toPhoneNumber ${split.toPhoneNumber})`;
+  } else {
+    split = number;
+  }
+  const recipient = { ...split, templateParams };
+  const problems = schemaProblems(recipient).map((problem) => (/^(countryCode|toPhoneNumber) /.test(problem) ? problem + readAs : problem));
+  templateParams.forEach((value, position) => {
+    if (value === '') problems.push(`param${position + 1} must not be empty`);
+  });
+  if (problems.length > 0) return { problems };
+  const phoneNumber = phoneNumberOfParts(split.countryCode, split.toPhoneNumber);
+  if (!phoneNumber) return { problems: [SPLIT_NUMBER_LENGTH_RULE + readAs] };
+  return { recipient, phoneNumber };
+}
