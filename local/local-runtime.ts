@@ -34,7 +34,7 @@ import {
   type RunningEmulator,
 } from './emulators';
 import { listeningOn } from './errors';
-import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local-gateway';
+import { startLocalGateway, type LocalGateway, type ProxyHandler } from './gateway/local-gateway';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 import { LocalJobFiringScheduler } from './local-job-firing-scheduler';
 import type { Context } from 'aws-lambda';
