@@ -86,23 +86,38 @@ export class SurfaceApi extends Construct {
     assertConsistentPathParameters(props.surfaceName, routes);
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    this.api = this.createRestApi(props);
+    // The stack outputs the surface URL with its basePath instead of RestApi's default `Endpoint` output.
+    this.api.node.tryRemoveChild('Endpoint');
 
+    // API Gateway creates this group on first use with unlimited retention; owning it sets the retention.
+    const executionLogGroup = new logs.LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${surface.stage}`,
+      retention: logs.RetentionDays.ONE_MONTH,
+    });
+    this.api.deploymentStage.node.addDependency(executionLogGroup, ...(props.stageDependencies ?? []));
+
+    this.allowInvocations(props.surfaceName, this.addMethods(props));
+    if (routes.length === 0) this.addNoRoutesPlaceholder(surface.gatewayResponses.MISSING_AUTHENTICATION_TOKEN);
+    this.addGatewayResponses(surface);
+  }
+
+  private createRestApi(props: SurfaceApiProps): apigateway.RestApi {
+    const { surface, routes } = props;
     // Binary request bodies (multipart uploads) reach the Lambda base64-encoded; binary answers
     // (`binaryResponse`, the media download) are decoded for clients sending Accept: application/octet-stream.
     const binaryTypes = [
       ...(routes.some((route) => route.body === 'multipart') ? ['multipart/form-data'] : []),
       ...(routes.some((route) => route.binaryResponse) ? ['application/octet-stream'] : []),
     ];
-    const binaryMediaTypes = binaryTypes.length > 0 ? binaryTypes : undefined;
-
-    this.api = new apigateway.RestApi(this, 'Api', {
+    return new apigateway.RestApi(this, 'Api', {
       restApiName: props.restApiName,
       description: surface.description,
       // Regional: clients are server-side integrations; a CloudFront distribution in front
       // (edge-optimized) adds latency and a second place to configure caching/WAF.
       endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
       apiKeySourceType: props.apiKeySource,
-      binaryMediaTypes,
+      binaryMediaTypes: binaryTypes.length > 0 ? binaryTypes : undefined,
       // The account-level CloudWatch role is a per-region singleton; the stack creates it once
       // instead of every RestApi creating (and fighting over) its own.
       cloudWatchRole: false,
@@ -122,19 +137,12 @@ export class SurfaceApi extends Construct {
         accessLogFormat: apigateway.AccessLogFormat.custom(JSON.stringify(accessLogFields)),
       },
     });
+  }
 
-    // The stack outputs the surface URL with its basePath instead of RestApi's default `Endpoint` output.
-    this.api.node.tryRemoveChild('Endpoint');
-
-    // API Gateway creates this group on first use with unlimited retention; owning it sets the retention.
-    const executionLogGroup = new logs.LogGroup(this, 'ExecutionLogs', {
-      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${surface.stage}`,
-      retention: logs.RetentionDays.ONE_MONTH,
-    });
-    this.api.deploymentStage.node.addDependency(executionLogGroup, ...(props.stageDependencies ?? []));
-
+  /** One method per route, proxied to its group's function; returns the functions invoked. */
+  private addMethods(props: SurfaceApiProps): Set<lambda.IFunction> {
     const invokedHandlers = new Set<lambda.IFunction>();
-    for (const route of routes) {
+    for (const route of props.routes) {
       const target = props.targetOf(route.group);
       const path = resourcePath(route);
       const method = this.api.root.resourceForPath(path).addMethod(route.method, target.integration, {
@@ -146,20 +154,26 @@ export class SurfaceApi extends Construct {
       this.methods.set(routeKey(route.method, path), method);
       invokedHandlers.add(target.handler);
     }
+    return invokedHandlers;
+  }
 
-    // One invoke permission per (function, API), limited to this API's stage. Per-method
-    // statements would scale the function's resource policy (20 KB cap) with the route count.
+  /**
+   * One invoke permission per (function, API), limited to this API's stage. Per-method
+   * statements would scale the function's resource policy (20 KB cap) with the route count.
+   */
+  private allowInvocations(surfaceName: SurfaceName, invokedHandlers: ReadonlySet<lambda.IFunction>): void {
     for (const handler of invokedHandlers) {
-      handler.addPermission(`Invoke${pascal(props.surfaceName, { foldCase: true })}Api`, {
+      handler.addPermission(`Invoke${pascal(surfaceName, { foldCase: true })}Api`, {
         principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
         action: 'lambda:InvokeFunction',
-        sourceArn: this.api.arnForExecuteApi('*', '/*', surface.stage),
+        sourceArn: this.api.arnForExecuteApi('*', '/*', this.stageName),
         sourceAccount: Stack.of(this).account,
       });
     }
+  }
 
-    if (routes.length === 0) this.addNoRoutesPlaceholder(surface.gatewayResponses.MISSING_AUTHENTICATION_TOKEN);
-
+  /** The surface's gateway responses, in its own error body. */
+  private addGatewayResponses(surface: SurfaceDefinition): void {
     for (const [kind, response] of Object.entries(surface.gatewayResponses) as Array<[GatewayResponseKind, SurfaceDefinition['gatewayResponses'][GatewayResponseKind]]>) {
       this.api.addGatewayResponse(`GatewayResponse${pascal(kind, { foldCase: true })}`, {
         type: gatewayResponseTypes[kind],
