@@ -11,6 +11,12 @@ import type { ApiStack } from './api-stack';
 
 /** Suppressions of the ApiStack: per function, per REST API, and the account-level logging role. */
 export function suppressApiStackFindings(api: ApiStack): void {
+  suppressFunctionFindings(api);
+  suppressRestApiFindings(api);
+  suppressAccountRoleFindings(api);
+}
+
+function suppressFunctionFindings(api: ApiStack): void {
   for (const fn of Object.values(api.functions)) {
     NagSuppressions.addResourceSuppressions(fn, [
       {
@@ -50,7 +56,9 @@ export function suppressApiStackFindings(api: ApiStack): void {
       true,
     );
   }
+}
 
+function suppressRestApiFindings(api: ApiStack): void {
   for (const surfaceApi of Object.values(api.surfaceApis)) {
     NagSuppressions.addResourceSuppressions(surfaceApi.api, [
       {
@@ -75,7 +83,9 @@ export function suppressApiStackFindings(api: ApiStack): void {
       true,
     );
   }
+}
 
+function suppressAccountRoleFindings(api: ApiStack): void {
   const accountRole = api.node.tryFindChild('ApiGatewayCloudWatchRole');
   if (accountRole) {
     NagSuppressions.addResourceSuppressions(accountRole, [

@@ -1,51 +1,34 @@
 /**
  * The embedded local runtime: emulators, the Cloud API sandbox, the local gateway in front of
- * the very same Lambda handler modules, and an SQS event source feeding the chunk worker.
+ * the very same Lambda handler modules, and one SQS event source per queue consumer.
  *
  * It only produces configuration (environment variables) for the code it runs; nothing in the
  * handlers knows it is local. `external` mode skips the emulators and uses whatever endpoints
- * the environment names (LocalStack, or real AWS when none are named).
+ * the environment names (LocalStack, or real AWS when none are named). The parts: backends
+ * (runtime-backends.ts), function hosting (function-handlers.ts), the gateway (gateway/), the
+ * event sources (local-event-sources.ts), the demo tenant (demo-boot.ts).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
+import { createRequire } from 'node:module';
 import { routes } from '../runtime-contract/all-routes';
 import { publicPath, serviceRoutes, type EndpointGroup } from '../runtime-contract/route-manifest';
-import {
-  chunkWorker,
-  customerEventsDispatcher,
-  deliveryEvents,
-  deadLetterEnvVarOf,
-  environmentOf,
-  functions,
-  tables,
-  queues,
-  type FunctionName,
-  type QueueName,
-} from '../runtime-contract/resource-definitions';
-import {
-  emulatorCredentials,
-  emulatorRegion,
-  ensureQueues,
-  ensureTables,
-  startDynalite,
-  startFauxqsEmulator,
-  type RunningEmulator,
-} from './emulators';
+import { eventSources } from '../runtime-contract/event-sources';
+import { broadcastScheduler, deadLetterEnvVarOf, queues, type FunctionName } from '../runtime-contract/resource-definitions';
 import { listeningOn } from './errors';
-import { startLocalGateway, type LocalGateway, type ProxyHandler } from './local-gateway';
-import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
-import { LocalJobFiringScheduler } from './local-job-firing-scheduler';
-import type { Context } from 'aws-lambda';
-import { localLambdaContext, localLambdaContextFields } from './lambda-context';
-import { createRequire } from 'node:module';
-import { FunctionHost, type ThreadCpu, type ThreadUtilization } from './function-host';
-import { startEmulatorThread, type EmulatorThread } from './emulator-thread';
-import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../sandbox/cloud-api-sandbox';
-import { demoSandboxAccounts, generateDemoMetaApp, isDemoSeeded, seedDemoTenant, type DemoTenant } from './demo-seed';
-import { getServices, resetServicesForTests, type ServiceOverrides } from '../functions/composition';
-import { generateLocalTokenKey } from '../shared/adapters/crypto/local-aes-token-cipher';
+import { startLocalGateway, type LocalGateway, type ProxyHandler } from './gateway/local-gateway';
+import type { LocalJobFiringScheduler } from './local-job-firing-scheduler';
+import type { ThreadCpu, ThreadUtilization } from './function-host';
+import type { CloudApiSandbox, SandboxOptions } from '../sandbox/cloud-api-sandbox';
+import type { DemoTenant } from './demo-seed';
+import { getServices, resetServicesForTests, type ServiceOverrides, type Services } from '../functions/composition';
+import { startBackends, type Backends, type Stops } from './runtime-backends';
+import { startLocalFunctions, type FunctionHandlers } from './function-handlers';
+import { startLocalEventSources, type LocalEventSources } from './local-event-sources';
+import { bootDemoTenant, writeRuntimeFiles } from './demo-boot';
 
 export interface LocalRuntimeOptions {
   /** Gateway port; 0 picks a free one. Default: PORT or 3000. */
@@ -128,337 +111,171 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-type FunctionModule = { createHandler(env: Record<string, string>, overrides?: ServiceOverrides): unknown };
-type Handler = (event: unknown, context?: Context) => Promise<unknown>;
-/** Same module files the Lambdas bundle: `functions/<name>/<name>.lambda.ts`. */
-const lambdaModuleFile = (name: FunctionName): string => join(__dirname, '..', 'functions', name, `${name}.lambda.ts`);
-const loadLambdaModule = (name: FunctionName): Promise<FunctionModule> =>
-  import(`../functions/${name}/${name}.lambda`) as Promise<FunctionModule>;
-
 /** Native require: jest's module system would not load the plain CommonJS helper the workers share. */
 const { threadCpuMs } = createRequire(__filename)('./thread-cpu.cjs') as { threadCpuMs(): number | undefined };
 
-/** What a threaded function's environment takes from this process besides the runtime's own variables (Lambda sets PATH, LANG, TZ too). */
-const passedThrough = (name: string): boolean => ['PATH', 'LANG', 'TZ', 'HOME'].includes(name) || /^(POWERTOOLS_|AWS_SDK_JS_)/.test(name);
+const MAIN_THREAD = 'main (gateway, event sources, sandbox)';
 
 /**
- * Threads mode: one function host per function (local/function-host.ts), started on its first
- * invocation, with exactly `environmentOf(name)` of the runtime's environment. The collaborators
- * that live in this thread (the scheduler's timers) are reached through the host's services.
+ * Starts the runtime; on a failure, whatever had started is stopped again.
+ *
+ * @example
+ * const runtime = await startLocalRuntime({ port: 0, persist: false });
+ * await fetch(`${runtime.baseUrl}/prod/health`);
+ * await runtime.stop();
  */
-function threadedHandlers(
-  environment: Readonly<Record<string, string>>,
-  region: string,
-  services: Record<string, object>,
-  maxInstances: number,
-): { handlerOf: (name: FunctionName) => Promise<Handler>; hostOf: (name: FunctionName) => FunctionHost; hosts: Map<FunctionName, FunctionHost> } {
-  const hosts = new Map<FunctionName, FunctionHost>();
-  const base = { ...Object.fromEntries(Object.entries(process.env).filter(([name, value]) => passedThrough(name) && value !== undefined)), ...environment } as Record<string, string>;
-  const hostOf = (name: FunctionName): FunctionHost => {
-    let host = hosts.get(name);
-    if (!host) {
-      const { memoryMb, timeoutSeconds } = functions[name];
-      host = new FunctionHost({
-        name,
-        module: { kind: 'source', file: lambdaModuleFile(name) },
-        environment: environmentOf(name, base),
-        timeoutSeconds,
-        memoryMb,
-        maxInstances,
-        services,
-        context: (awsRequestId, deadline) => localLambdaContextFields({ functionName: name, region, memoryLimitInMB: String(memoryMb), deadline, awsRequestId }),
-      });
-      hosts.set(name, host);
-    }
-    return host;
-  };
-  return { handlerOf: async (name) => (event, context) => hostOf(name).invoke(event, context?.awsRequestId), hostOf, hosts };
-}
-
-/**
- * One handler per function, made with only the environment its resource definition gives it on
- * AWS (tables, queues, token key, Graph API, usage plan) plus the platform's (region, endpoints,
- * tuning): a function reaching for a resource it is not granted fails here as it would there.
- */
-function functionHandlers(environment: Readonly<Record<string, string | undefined>>, overrides?: ServiceOverrides): (name: FunctionName) => Promise<Handler> {
-  const handlers = new Map<FunctionName, Promise<Handler>>();
-  return (name) => {
-    if (!handlers.has(name)) handlers.set(name, loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment), overrides) as Handler));
-    return handlers.get(name)!;
-  };
-}
-
-function localTokenKey(dataDirectory: string, persist: boolean): string {
-  if (!persist) return generateLocalTokenKey();
-  const file = join(dataDirectory, 'token-encryption.key');
-  if (!existsSync(file)) writeFileSync(file, generateLocalTokenKey(), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
-}
-
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const dataDirectory = resolve(options.dataDirectory ?? '.local');
-  const persist = options.persist ?? false;
-  const backend = options.backend ?? 'embedded';
   const isolation = options.isolation ?? 'inline';
   const { jobFiringScheduler: _scheduler, ...inProcessOverrides } = options.overrides ?? {};
   if (isolation === 'threads' && Object.keys(inProcessOverrides).length > 0) {
     throw new Error(`overrides (${Object.keys(inProcessOverrides).join(', ')}) are objects of this thread and cannot reach a function's worker thread: use isolation 'inline'`);
   }
   mkdirSync(dataDirectory, { recursive: true });
-  const stops: Array<() => Promise<void>> = [];
-
+  const stops: Stops = [];
   try {
-    const environment: Record<string, string> = {};
-    let dynamoEndpoint = process.env.DYNAMODB_ENDPOINT;
-    let sqsEndpoint = process.env.SQS_ENDPOINT;
-    let sandbox: CloudApiSandbox | undefined;
-    let emulatorThread: EmulatorThread | undefined;
-
-    if (backend === 'embedded') {
-      const dynamoDataDirectory = persist ? join(dataDirectory, 'dynamodb') : undefined;
-      if (isolation === 'threads') {
-        emulatorThread = await startEmulatorThread({ dynamoDataDirectory });
-        stops.push(emulatorThread.stop);
-        dynamoEndpoint = emulatorThread.dynamoEndpoint;
-        sqsEndpoint = emulatorThread.sqsEndpoint;
-      } else {
-        const dynalite: RunningEmulator = await startDynalite({ dataDirectory: dynamoDataDirectory });
-        stops.push(dynalite.stop);
-        const fauxqs = await startFauxqsEmulator({});
-        stops.push(fauxqs.stop);
-        dynamoEndpoint = dynalite.endpoint;
-        sqsEndpoint = fauxqs.endpoint;
-      }
-      Object.assign(environment, {
-        AWS_REGION: emulatorRegion,
-        AWS_ACCESS_KEY_ID: emulatorCredentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: emulatorCredentials.secretAccessKey,
-        DYNAMODB_ENDPOINT: dynamoEndpoint,
-        SQS_ENDPOINT: sqsEndpoint,
-        LOCAL_TOKEN_KEY: localTokenKey(dataDirectory, persist),
-      });
-      const sandboxPort = options.sandboxPort ?? 0;
-      sandbox = await listeningOn(sandboxPort, 'SANDBOX_PORT', 'the Cloud API sandbox', () => startCloudApiSandbox({ port: sandboxPort, ...options.sandbox }));
-      stops.push(() => sandbox!.close());
-      environment.GRAPH_API_BASE_URL = sandbox.url;
-    }
-
-    const region = environment.AWS_REGION ?? process.env.AWS_REGION ?? emulatorRegion;
-    const clientSettings = backend === 'embedded' ? { region, credentials: emulatorCredentials } : { region };
-    const dynamodb = new DynamoDBClient({ ...clientSettings, endpoint: dynamoEndpoint });
-    const sqs = new SQSClient({ ...clientSettings, endpoint: sqsEndpoint });
-    stops.push(async () => {
-      dynamodb.destroy();
-      sqs.destroy();
-    });
-
-    if (backend === 'embedded' || process.env.LOCAL_CREATE_RESOURCES === '1') {
-      const tableNames = await ensureTables(dynamodb);
-      for (const table of Object.values(tables)) environment[table.envVar] = tableNames[table.name];
-      const queueUrls = await ensureQueues(sqs);
-      for (const queue of Object.values(queues)) environment[queue.envVar] = queueUrls[queue.name].url;
-      // Dead-letter queues: replays (npm run admin -- replay-meta-events) and the customer-events dispatcher's give-ups.
-      for (const name of Object.keys(queues) as QueueName[]) environment[deadLetterEnvVarOf(name)] = queueUrls[name].deadLetterUrl;
-    }
-    // Local mode: webhook receivers on this machine (plain http, loopback) can be tried. Never set on AWS.
-    environment.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK = '1';
-    // Metrics (EMF) are counted and dropped locally instead of printed (POWERTOOLS_METRICS_DISABLED=false
-    // prints them). Tracing needs no switch: Powertools enables it only inside Lambda.
-    environment.POWERTOOLS_METRICS_DISABLED = process.env.POWERTOOLS_METRICS_DISABLED ?? 'true';
-    if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
-    // The local sweep runs every second: a job whose timer was missed fires within about 2 s of its time.
-    environment.BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS = '1';
-    Object.assign(environment, options.environment);
-
-    // The handlers read configuration from the environment, exactly as in Lambda. What was there
-    // before comes back on stop, so a later runtime in the same process starts from a clean slate.
-    const previousEnvironment = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
-    stops.push(async () => {
-      for (const [name, value] of Object.entries(previousEnvironment)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    });
-    // The operators' side (demo seed, key checks, tests' getServices()) sees the whole environment;
-    // each function sees only its own.
-    Object.assign(process.env, environment);
-    resetServicesForTests();
-    stops.push(async () => resetServicesForTests());
-    const services = getServices();
-    // Scheduled broadcasts: timers in this process invoke the same function EventBridge Scheduler invokes on AWS.
-    let lastFiringError: string | undefined;
-    const scheduler = new LocalJobFiringScheduler(
-      async (event) => {
-        const { memoryMb, timeoutSeconds } = functions['broadcast-scheduler'];
-        const context = localLambdaContext({ functionName: 'broadcast-scheduler', region, memoryLimitInMB: String(memoryMb), deadline: Date.now() + timeoutSeconds * 1000 });
-        return (await handlerOf('broadcast-scheduler'))(event, context);
-      },
-      (error) => {
-        // The sweep runs every second: the same fault is said once, not every second.
-        const message = error instanceof Error ? error.message : String(error);
-        if (message !== lastFiringError) console.error('Scheduled broadcast firing failed (the sweep retries it):', message);
-        lastFiringError = message;
-      },
-    );
-    stops.push(async () => scheduler.stop());
-    let handlerOf: (name: FunctionName) => Promise<Handler>;
-    let hosts = new Map<FunctionName, FunctionHost>();
-    let hostOf: ((name: FunctionName) => FunctionHost) | undefined;
-    if (isolation === 'threads') {
-      ({ handlerOf, hostOf, hosts } = threadedHandlers(environment, region, { jobFiringScheduler: scheduler }, options.maxInstancesPerFunction ?? 1));
-      // After the gateway and the event sources (stops run in reverse), before the emulators.
-      stops.push(async () => {
-        scheduler.stop(); // no sweep into a stopped host
-        await Promise.all([...hosts.values()].map((host) => host.stop()));
-      });
-    } else {
-      handlerOf = functionHandlers({ ...process.env }, { ...options.overrides, jobFiringScheduler: scheduler });
-    }
-
-    let demo: DemoTenant | undefined;
-    if (sandbox) for (const account of demoSandboxAccounts()) sandbox.registerBusinessAccount(account);
-    const demoFile = join(dataDirectory, 'demo.json');
-    if (options.seedDemo ?? true) {
-      if (persist && existsSync(demoFile) && (await isDemoSeeded(services))) {
-        const saved = JSON.parse(readFileSync(demoFile, 'utf8')) as Partial<DemoTenant> & Omit<DemoTenant, 'metaAppSecret' | 'webhookVerifyToken'>;
-        // A demo.json written before the Meta app settings existed gets them now, once.
-        demo = saved.metaAppSecret && saved.webhookVerifyToken ? (saved as DemoTenant) : { ...saved, ...generateDemoMetaApp() };
-      } else {
-        demo = await seedDemoTenant(services, sandbox ?? { registerBusinessAccount: () => undefined });
-      }
-      // On every boot, so a demo.json from before the Meta app settings existed is provisioned too.
-      await services.metaApp.configure({ appSecret: demo.metaAppSecret, verifyToken: demo.webhookVerifyToken });
-    }
-
-    const gatewayPort = options.port ?? Number(process.env.PORT ?? 3000);
-    const gateway: LocalGateway = await listeningOn(gatewayPort, 'PORT', 'the local gateway', () =>
-      startLocalGateway({
-        port: gatewayPort,
-        routes,
-        loadHandler: async (group: EndpointGroup) => (await handlerOf(group)) as unknown as ProxyHandler,
-        isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
-      }),
-    );
-    stops.push(() => gateway.close());
-
-    const webhookUrl = `${gateway.url}${metaWebhookPath}`;
-    if (sandbox && demo && (options.sandboxWebhooks ?? true)) {
-      sandbox.webhooks.configure({ url: webhookUrl, appSecret: demo.metaAppSecret });
-      // Before the gateway closes, so nothing is posted to it while it goes away.
-      stops.push(async () => void sandbox!.webhooks.configure({ enabled: false }));
-    }
-
-    const outboundUrl = process.env[queues.outboundMessages.envVar] ?? '';
-    let workers: SqsEventSource | undefined;
-    if (options.startWorkers ?? true) {
-      const workerHandler = (await handlerOf('chunk-worker')) as unknown as SqsBatchHandler;
-      workers = startSqsEventSource({
-        sqs,
-        queueUrl: outboundUrl,
-        queueArn: `arn:aws:sqs:${region}:000000000000:${outboundUrl.split('/').pop()}`,
-        handler: workerHandler,
-        batchSize: chunkWorker.batchSize,
-        maxConcurrency: chunkWorker.maxConcurrency,
-        functionTimeoutSeconds: functions['chunk-worker'].timeoutSeconds,
-        reportBatchItemFailures: true,
-      });
-      // Stop polling before the emulators go away.
-      stops.push(() => workers!.stop());
-    }
-    const metaEventsUrl = process.env[queues.metaEvents.envVar] ?? '';
-    let deliveryWorkers: SqsEventSource | undefined;
-    if (options.startWorkers ?? true) {
-      deliveryWorkers = startSqsEventSource({
-        sqs,
-        queueUrl: metaEventsUrl,
-        queueArn: `arn:aws:sqs:${region}:000000000000:${metaEventsUrl.split('/').pop()}`,
-        handler: (await handlerOf('delivery-events')) as unknown as SqsBatchHandler,
-        batchSize: deliveryEvents.batchSize,
-        // One process and one dynalite serve every function here: two batches at a time (each applying
-        // its events concurrently) keep the emulator inside the clients' 2 s request timeout.
-        maxConcurrency: Math.min(2, deliveryEvents.maxConcurrency),
-        functionTimeoutSeconds: functions['delivery-events'].timeoutSeconds,
-        reportBatchItemFailures: true,
-      });
-      stops.push(() => deliveryWorkers!.stop());
-    }
-    const customerEventsUrl = process.env[queues.customerEvents.envVar] ?? '';
-    let dispatchers: SqsEventSource | undefined;
-    if (options.startWorkers ?? true) {
-      dispatchers = startSqsEventSource({
-        sqs,
-        queueUrl: customerEventsUrl,
-        queueArn: `arn:aws:sqs:${region}:000000000000:${customerEventsUrl.split('/').pop()}`,
-        handler: (await handlerOf('customer-events')) as unknown as SqsBatchHandler,
-        batchSize: customerEventsDispatcher.batchSize,
-        maxConcurrency: customerEventsDispatcher.maxConcurrency,
-        functionTimeoutSeconds: functions['customer-events'].timeoutSeconds,
-        reportBatchItemFailures: true,
-      });
-      stops.push(() => dispatchers!.stop());
-    }
-
-    if (options.startWorkers ?? true) {
-      // Cold starts of the queue consumers in the background (about a second each through tsx):
-      // boot does not wait, and the first chunk does not pay them. A failing init fails its first invocation.
-      for (const name of ['chunk-worker', 'delivery-events', 'customer-events', 'broadcast-scheduler'] as const) void hostOf?.(name).init().catch(() => undefined);
-      scheduler.startSweep(options.scheduleSweepIntervalMs ?? 1_000);
-    }
-
-    const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
-    const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl, webhookUrl } : undefined;
-    if (demoWithUrls) writeFileSync(demoFile, `${JSON.stringify(demoWithUrls, null, 2)}\n`, { mode: 0o600 });
-    writeFileSync(
-      join(dataDirectory, 'runtime.env'),
-      Object.entries(environment)
-        .map(([name, value]) => `${name}=${value}`)
-        .join('\n') + '\n',
-      { mode: 0o600 },
-    );
-
-    return {
-      baseUrl: gateway.url,
-      dataDirectory,
-      sandboxUrl,
-      sandbox,
-      webhookUrl,
-      demo: demoWithUrls,
-      environment,
-      sqs,
-      dynamodb,
-      scheduler,
-      isolation,
-      functionHandler: handlerOf,
-      threadUtilization: () => [
-        { name: 'main (gateway, event sources, sandbox)', threadId: 0, ...performance.eventLoopUtilization() },
-        ...(emulatorThread?.utilization() ?? []),
-        ...[...hosts.values()].flatMap((host) => host.utilization()),
-      ],
-      threadCpu: async () => [
-        { name: 'main (gateway, event sources, sandbox)', threadId: 0, cpuMs: threadCpuMs() },
-        ...((await emulatorThread?.cpu()) ?? []),
-        ...(await Promise.all([...hosts.values()].map((host) => host.cpu()))).flat(),
-      ],
-      queueUrls: {
-        outbound: outboundUrl,
-        outboundDeadLetter: environment[deadLetterEnvVarOf('outboundMessages')],
-        metaEvents: metaEventsUrl,
-        metaEventsDeadLetter: environment[deadLetterEnvVarOf('metaEvents')],
-        customerEvents: customerEventsUrl,
-        customerEventsDeadLetter: environment[deadLetterEnvVarOf('customerEvents')],
-      },
-      workersIdle: async () => {
-        // Events of a send follow its chunk; customer events follow applied events: settle all three.
-        await Promise.all([workers?.idle(), deliveryWorkers?.idle()]);
-        await Promise.all([workers?.idle(), deliveryWorkers?.idle(), dispatchers?.idle()]);
-      },
-      stop: async () => {
-        for (const stop of stops.reverse()) await stop().catch(() => undefined);
-        stops.length = 0;
-      },
-    };
+    return await boot(options, { dataDirectory, isolation, persist: options.persist ?? false }, stops);
   } catch (error) {
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await runStops(stops);
     throw error;
   }
+}
+
+/** Runs the clean-ups in reverse order of start, each despite the failure of another. */
+async function runStops(stops: Stops): Promise<void> {
+  for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  stops.length = 0;
+}
+
+async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: string; isolation: Isolation; persist: boolean }, stops: Stops): Promise<LocalRuntime> {
+  const { dataDirectory, isolation, persist } = settings;
+  const backends = await startBackends(
+    { backend: options.backend ?? 'embedded', isolation, dataDirectory, persist, sandbox: options.sandbox, sandboxPort: options.sandboxPort },
+    stops,
+  );
+  const environment = runtimeEnvironment(backends.environment, options);
+  installEnvironment(environment, stops);
+  const services = getServices();
+  const { scheduler, handlers, stop: stopFunctions } = startLocalFunctions({
+    isolation,
+    environment,
+    region: backends.region,
+    overrides: options.overrides,
+    maxInstancesPerFunction: options.maxInstancesPerFunction ?? 1,
+  });
+  // After the gateway and the event sources (stops run in reverse), before the emulators.
+  stops.push(stopFunctions);
+  const demo = await bootDemoTenant({ services, sandbox: backends.sandbox, dataDirectory, persist, seed: options.seedDemo ?? true });
+  const gateway = await startGateway(options, handlers, services, stops);
+  const webhookUrl = `${gateway.url}${metaWebhookPath}`;
+  const { sandbox } = backends;
+  if (sandbox && demo && (options.sandboxWebhooks ?? true)) {
+    sandbox.webhooks.configure({ url: webhookUrl, appSecret: demo.metaAppSecret });
+    // Before the gateway closes, so nothing is posted to it while it goes away.
+    stops.push(async () => void sandbox.webhooks.configure({ enabled: false }));
+  }
+  let workers: LocalEventSources | undefined;
+  if (options.startWorkers ?? true) {
+    workers = await startLocalEventSources({ sqs: backends.sqs, region: backends.region, environment: process.env, handlerOf: handlers.handlerOf });
+    stops.push(() => workers!.stop()); // polling stops before the emulators go away
+    // Cold starts of the queue consumers in the background (about a second each through tsx):
+    // boot does not wait, and the first chunk does not pay them. A failing init fails its first invocation.
+    for (const name of [...eventSources.map((source) => source.functionName), broadcastScheduler.functionName]) void handlers.hostOf?.(name).init().catch(() => undefined);
+    scheduler.startSweep(options.scheduleSweepIntervalMs ?? 1_000);
+  }
+  const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
+  const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl, webhookUrl } : undefined;
+  writeRuntimeFiles(dataDirectory, demoWithUrls, environment);
+  return {
+    baseUrl: gateway.url,
+    dataDirectory,
+    sandboxUrl,
+    sandbox,
+    webhookUrl,
+    demo: demoWithUrls,
+    environment,
+    sqs: backends.sqs,
+    dynamodb: backends.dynamodb,
+    scheduler,
+    isolation,
+    functionHandler: handlers.handlerOf,
+    ...threadMeasures(backends, handlers),
+    queueUrls: queueUrlsOf(environment),
+    workersIdle: async () => workers?.idle(),
+    stop: () => runStops(stops),
+  };
+}
+
+/** The backends' variables and the local settings: what the handlers run with. */
+function runtimeEnvironment(backendEnvironment: Record<string, string>, options: LocalRuntimeOptions): Record<string, string> {
+  const environment = { ...backendEnvironment };
+  // Local mode: webhook receivers on this machine (plain http, loopback) can be tried. Never set on AWS.
+  environment.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK = '1';
+  // Metrics (EMF) are counted and dropped locally instead of printed (POWERTOOLS_METRICS_DISABLED=false
+  // prints them). Tracing needs no switch: Powertools enables it only inside Lambda.
+  environment.POWERTOOLS_METRICS_DISABLED = process.env.POWERTOOLS_METRICS_DISABLED ?? 'true';
+  if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
+  // The local sweep runs every second: a job whose timer was missed fires within about 2 s of its time.
+  environment.BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS = '1';
+  return Object.assign(environment, options.environment);
+}
+
+/**
+ * The handlers read configuration from the environment, exactly as in Lambda. What was there before
+ * comes back on stop, so a later runtime in the same process starts from a clean slate. The
+ * operators' side (demo seed, key checks, tests' getServices()) sees the whole environment; each
+ * function sees only its own.
+ */
+function installEnvironment(environment: Record<string, string>, stops: Stops): void {
+  const previousEnvironment = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
+  stops.push(async () => {
+    for (const [name, value] of Object.entries(previousEnvironment)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+  Object.assign(process.env, environment);
+  resetServicesForTests();
+  stops.push(async () => resetServicesForTests());
+}
+
+async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHandlers, services: Services, stops: Stops): Promise<LocalGateway> {
+  const gatewayPort = options.port ?? Number(process.env.PORT ?? 3000);
+  const gateway = await listeningOn(gatewayPort, 'PORT', 'the local gateway', () =>
+    startLocalGateway({
+      port: gatewayPort,
+      routes,
+      loadHandler: async (group: EndpointGroup) => (await handlers.handlerOf(group)) as unknown as ProxyHandler,
+      isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
+    }),
+  );
+  stops.push(() => gateway.close());
+  return gateway;
+}
+
+function threadMeasures(backends: Backends, handlers: FunctionHandlers): Pick<LocalRuntime, 'threadUtilization' | 'threadCpu'> {
+  const hosts = () => [...handlers.hosts.values()];
+  return {
+    threadUtilization: () => [
+      { name: MAIN_THREAD, threadId: 0, ...performance.eventLoopUtilization() },
+      ...(backends.emulatorThread?.utilization() ?? []),
+      ...hosts().flatMap((host) => host.utilization()),
+    ],
+    threadCpu: async () => [
+      { name: MAIN_THREAD, threadId: 0, cpuMs: threadCpuMs() },
+      ...((await backends.emulatorThread?.cpu()) ?? []),
+      ...(await Promise.all(hosts().map((host) => host.cpu()))).flat(),
+    ],
+  };
+}
+
+function queueUrlsOf(environment: Record<string, string>): LocalRuntime['queueUrls'] {
+  return {
+    outbound: process.env[queues.outboundMessages.envVar] ?? '',
+    outboundDeadLetter: environment[deadLetterEnvVarOf('outboundMessages')],
+    metaEvents: process.env[queues.metaEvents.envVar] ?? '',
+    metaEventsDeadLetter: environment[deadLetterEnvVarOf('metaEvents')],
+    customerEvents: process.env[queues.customerEvents.envVar] ?? '',
+    customerEventsDeadLetter: environment[deadLetterEnvVarOf('customerEvents')],
+  };
 }

@@ -7,19 +7,15 @@
  * nothing, so the messages come back after the visibility timeout and the queue's redrive policy
  * moves them to the dead-letter queue after `maxReceiveCount` receives.
  *
- * Generic: knows SQS and Lambda, nothing of the business.
+ * Generic: knows SQS and Lambda, nothing of the business. Records and partial batch responses:
+ * sqs-lambda-records.ts; when the source is idle: sqs-idle-watch.ts; concurrency: concurrency-slots.ts.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  DeleteMessageBatchCommand,
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  type Message,
-  type MessageAttributeValue,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { localLambdaContext } from './lambda-context';
-import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { ConcurrencySlots } from './concurrency-slots';
+import { IdleWatch } from './sqs-idle-watch';
+import { BatchFailure, failedIdsOf, toRecord } from './sqs-lambda-records';
 
 export type SqsBatchHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
@@ -37,11 +33,18 @@ export interface SqsEventSourceOptions {
    * Called after each batch is settled (messages deleted or left for redelivery). A failed poll
    * (ReceiveMessage error) is reported too, as `{ size: 0, failed: 0, error }`.
    */
-  onBatch?: (info: { size: number; failed: number; error?: unknown; durationMs: number }) => void;
+  onBatch?: (info: BatchInfo) => void;
   /** `context.functionName`. Default `local-<queue name>`. */
   functionName?: string;
   /** `context.memoryLimitInMB`. Default 128 (Lambda's default). */
   memoryMb?: number;
+}
+
+export interface BatchInfo {
+  size: number;
+  failed: number;
+  error?: unknown;
+  durationMs: number;
 }
 
 export interface SqsEventSource {
@@ -60,84 +63,23 @@ export interface SqsEventSource {
 const EMPTY_SHORT_POLL_PAUSE_MS = 50;
 const MAX_ERROR_BACKOFF_MS = 5_000;
 
-class BatchFailure extends Error {
-  override name = 'BatchFailure';
-}
-
-const toLambdaAttributes = (attributes: Record<string, MessageAttributeValue> | undefined): SQSMessageAttributes => {
-  const out: SQSMessageAttributes = {};
-  if (!attributes) return out;
-  for (const [name, value] of Object.entries(attributes)) {
-    out[name] = {
-      ...(value.StringValue !== undefined ? { stringValue: value.StringValue } : {}),
-      ...(value.BinaryValue !== undefined ? { binaryValue: Buffer.from(value.BinaryValue).toString('base64') } : {}),
-      stringListValues: value.StringListValues ?? [],
-      binaryListValues: (value.BinaryListValues ?? []).map((b) => Buffer.from(b).toString('base64')),
-      dataType: value.DataType ?? 'String',
-    };
-  }
-  return out;
-};
-
-const toRecord = (message: Message, queueArn: string, awsRegion: string): SQSRecord => {
-  const a = message.Attributes ?? {};
-  const { ApproximateReceiveCount, SentTimestamp, SenderId, ApproximateFirstReceiveTimestamp, ...rest } = a as Record<
-    string,
-    string | undefined
-  >;
-  const attributes: SQSRecord['attributes'] = {
-    ApproximateReceiveCount: ApproximateReceiveCount ?? '1',
-    SentTimestamp: SentTimestamp ?? String(Date.now()),
-    SenderId: SenderId ?? '000000000000',
-    ApproximateFirstReceiveTimestamp: ApproximateFirstReceiveTimestamp ?? String(Date.now()),
-  };
-  for (const [name, value] of Object.entries(rest)) {
-    if (value !== undefined) (attributes as unknown as Record<string, string>)[name] = value;
-  }
-  const record: SQSRecord = {
-    messageId: message.MessageId ?? '',
-    receiptHandle: message.ReceiptHandle ?? '',
-    body: message.Body ?? '',
-    attributes,
-    messageAttributes: toLambdaAttributes(message.MessageAttributes),
-    md5OfBody: message.MD5OfBody ?? '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: queueArn,
-    awsRegion,
-  };
-  if (message.MD5OfMessageAttributes) record.md5OfMessageAttributes = message.MD5OfMessageAttributes;
-  return record;
-};
-
-/**
- * Message ids to keep (not delete) from a partial batch response, by Lambda's rules: a null or
- * empty response or failure list is a full success; a malformed response, or an item identifier
- * that is empty, null or not in the batch, fails the whole batch (throws).
- */
-const failedIdsOf = (response: unknown, batchIds: ReadonlySet<string>): Set<string> => {
-  if (response === undefined || response === null) return new Set();
-  if (typeof response !== 'object' || Array.isArray(response)) {
-    throw new BatchFailure('Invalid partial batch response: not an object');
-  }
-  const failures = (response as { batchItemFailures?: unknown }).batchItemFailures;
-  if (failures === undefined || failures === null) return new Set();
-  if (!Array.isArray(failures)) throw new BatchFailure('Invalid partial batch response: batchItemFailures is not a list');
-  const failed = new Set<string>();
-  for (const item of failures) {
-    const id = typeof item === 'object' && item !== null ? (item as { itemIdentifier?: unknown }).itemIdentifier : undefined;
-    if (typeof id !== 'string' || id === '') {
-      throw new BatchFailure('Invalid partial batch response: missing or empty itemIdentifier');
-    }
-    if (!batchIds.has(id)) throw new BatchFailure(`Invalid partial batch response: unknown itemIdentifier ${id}`);
-    failed.add(id);
-  }
-  return failed;
-};
-
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/**
+ * Starts polling at once.
+ *
+ * @example
+ * const source = startSqsEventSource({ sqs, queueUrl, queueArn, handler, batchSize: 10, maxConcurrency: 2, functionTimeoutSeconds: 30, reportBatchItemFailures: true });
+ * await source.idle();
+ * await source.stop();
+ */
 export function startSqsEventSource(options: SqsEventSourceOptions): SqsEventSource {
-  const { sqs, queueUrl, queueArn, handler, reportBatchItemFailures } = options;
+  const poller = new SqsPoller(options, checkedWaitTime(options));
+  return { stop: () => poller.stop(), idle: () => poller.idle() };
+}
+
+/** Throws on settings Lambda's event source would refuse; the long-poll wait in seconds. */
+function checkedWaitTime(options: SqsEventSourceOptions): number {
   if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > 10) {
     throw new RangeError(`batchSize must be an integer from 1 to 10 (got ${options.batchSize})`);
   }
@@ -148,241 +90,179 @@ export function startSqsEventSource(options: SqsEventSourceOptions): SqsEventSou
   if (!Number.isInteger(waitTimeSeconds) || waitTimeSeconds < 0 || waitTimeSeconds > 20) {
     throw new RangeError(`waitTimeSeconds must be an integer from 0 to 20 (got ${waitTimeSeconds})`);
   }
-  const timeoutMs = options.functionTimeoutSeconds * 1000;
-  const arnParts = queueArn.split(':');
-  const awsRegion = arnParts[3] || process.env.AWS_REGION || 'us-east-1';
-  const queueName = arnParts[5] || queueUrl.split('/').pop() || 'queue';
-  const functionName = options.functionName ?? `local-${queueName}`;
-  const memoryLimitInMB = String(options.memoryMb ?? 128);
+  return waitTimeSeconds;
+}
 
-  let running = true;
-  /** Slots taken by a poll or a batch; at most maxConcurrency. */
-  let slotsInUse = 0;
-  const slotWaiters: Array<() => void> = [];
-  const batches = new Set<Promise<void>>();
-  /** Orders idle() calls, polls and probes: only a check that starts after an idle() call can answer it. */
-  let sequence = 0;
-  const idleWaiters: Array<{ registeredAt: number; resolve: () => void }> = [];
-  let probing = false;
-  let probeAgain = false;
-  let wakeSleep: (() => void) | undefined;
+class SqsPoller {
+  private running = true;
+  private readonly slots: ConcurrencySlots;
+  private readonly batches = new Set<Promise<void>>();
+  private readonly idleWatch: IdleWatch;
+  private readonly awsRegion: string;
+  private readonly functionName: string;
+  private wakeSleep: (() => void) | undefined;
+  private readonly pollerDone: Promise<void>;
+  private stopping: Promise<void> | undefined;
 
-  const acquireSlot = (): Promise<void> => {
-    if (slotsInUse < options.maxConcurrency) {
-      slotsInUse++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => slotWaiters.push(resolve));
-  };
-  const releaseSlot = (): void => {
-    const next = slotWaiters.shift();
-    if (next) next(); // the slot passes straight to the waiter
-    else slotsInUse--;
-  };
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        wakeSleep = undefined;
-        resolve();
+  constructor(
+    private readonly options: SqsEventSourceOptions,
+    private readonly waitTimeSeconds: number,
+  ) {
+    const arnParts = options.queueArn.split(':');
+    this.awsRegion = arnParts[3] || process.env.AWS_REGION || 'us-east-1';
+    const queueName = arnParts[5] || options.queueUrl.split('/').pop() || 'queue';
+    this.functionName = options.functionName ?? `local-${queueName}`;
+    this.slots = new ConcurrencySlots(options.maxConcurrency);
+    this.idleWatch = new IdleWatch({ sqs: options.sqs, queueUrl: options.queueUrl, isRunning: () => this.running, batchesInFlight: () => this.batches.size });
+    this.pollerDone = this.poll();
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.running = false;
+      this.wakeSleep?.();
+      // Wake a poller waiting for a slot so it can see `running` is false.
+      this.slots.wakeAll();
+      await this.pollerDone;
+      while (this.batches.size > 0) await Promise.all([...this.batches]);
+      this.idleWatch.resolveAll();
+    })();
+    return this.stopping;
+  }
+
+  idle(): Promise<void> {
+    if (!this.running) return this.stopping ?? Promise.resolve();
+    return this.idleWatch.wait();
+  }
+
+  private async poll(): Promise<void> {
+    let consecutiveErrors = 0;
+    while (this.running) {
+      await this.slots.acquire();
+      if (!this.running) {
+        this.slots.release();
+        break;
       }
-      wakeSleep = done;
-    });
-  /** Resolves the idle() calls made before a check that started at `checkStartedAt` found the queue empty. */
-  const resolveIdleWaiters = (checkStartedAt: number): void => {
-    for (let i = idleWaiters.length - 1; i >= 0; i--) {
-      const waiter = idleWaiters[i] as { registeredAt: number; resolve: () => void };
-      if (waiter.registeredAt < checkStartedAt) {
-        idleWaiters.splice(i, 1);
-        waiter.resolve();
+      const pollStartedAt = this.idleWatch.checkStarts();
+      let messages: Message[];
+      try {
+        messages = await this.receive();
+        consecutiveErrors = 0;
+      } catch (error) {
+        this.slots.release();
+        this.report({ size: 0, failed: 0, error, durationMs: 0 });
+        consecutiveErrors++;
+        await this.sleep(Math.min(MAX_ERROR_BACKOFF_MS, 100 * 2 ** Math.min(consecutiveErrors, 6)));
+        continue;
       }
+      if (messages.length === 0) {
+        this.slots.release();
+        if (this.batches.size === 0) this.idleWatch.resolveWaiters(pollStartedAt);
+        if (this.waitTimeSeconds === 0 && this.running) await this.sleep(EMPTY_SHORT_POLL_PAUSE_MS);
+        continue;
+      }
+      this.startBatch(messages);
     }
-  };
-  /**
-   * Fast idle check, so idle() need not wait for a long poll to come back empty: no visible and no
-   * in-flight message (a message a poll has just taken is in flight until deleted) and no batch.
-   */
-  const probeIdle = (): void => {
-    if (!running || idleWaiters.length === 0) return;
-    if (probing) {
-      probeAgain = true;
-      return;
-    }
-    probing = true;
-    const startedAt = ++sequence;
-    sqs
-      .send(
-        new GetQueueAttributesCommand({
-          QueueUrl: queueUrl,
-          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-        }),
-      )
-      .then(
-        (result) => {
-          const visible = Number(result.Attributes?.ApproximateNumberOfMessages ?? NaN);
-          const inFlight = Number(result.Attributes?.ApproximateNumberOfMessagesNotVisible ?? NaN);
-          if (visible === 0 && inFlight === 0 && batches.size === 0) resolveIdleWaiters(startedAt);
-        },
-        () => undefined, // the poll-based check still applies
-      )
+  }
+
+  private async receive(): Promise<Message[]> {
+    const received = await this.options.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.options.queueUrl,
+        MaxNumberOfMessages: this.options.batchSize,
+        WaitTimeSeconds: this.waitTimeSeconds,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    return received.Messages ?? [];
+  }
+
+  /** The batch keeps its slot until it is settled; polling goes on while slots remain. */
+  private startBatch(messages: Message[]): void {
+    const batch: Promise<void> = this.runBatch(messages)
+      .catch(() => undefined)
       .finally(() => {
-        probing = false;
-        if (probeAgain) {
-          probeAgain = false;
-          probeIdle();
-        }
+        this.batches.delete(batch);
+        this.slots.release();
+        if (this.batches.size === 0) this.idleWatch.probe();
       });
-  };
-  const report = (info: { size: number; failed: number; error?: unknown; durationMs: number }): void => {
-    try {
-      options.onBatch?.(info);
-    } catch {
-      // An observer's fault never stops the event source.
-    }
-  };
+    this.batches.add(batch);
+  }
 
-  const invokeWithTimeout = (event: SQSEvent): Promise<Outcome> => {
-    const deadline = Date.now() + timeoutMs;
-    const context = localLambdaContext({ functionName, region: awsRegion, memoryLimitInMB, deadline });
+  private async runBatch(messages: Message[]): Promise<void> {
+    const event: SQSEvent = { Records: messages.map((m) => toRecord(m, this.options.queueArn, this.awsRegion)) };
+    const started = performance.now();
+    const outcome = await this.invokeWithTimeout(event);
+    const durationMs = performance.now() - started;
+    const { toDelete, failed, error } = this.settlementOf(messages, outcome);
+    if (toDelete.length > 0) await this.deleteMessages(toDelete);
+    this.report(error === undefined ? { size: messages.length, failed, durationMs } : { size: messages.length, failed, error, durationMs });
+  }
+
+  /** Which messages to delete, by Lambda's rules: none on an error, all but the reported failures otherwise. */
+  private settlementOf(messages: Message[], outcome: Outcome): { toDelete: Message[]; failed: number; error?: unknown } {
+    if (!outcome.ok) return { toDelete: [], failed: messages.length, error: outcome.error };
+    if (!this.options.reportBatchItemFailures) return { toDelete: messages, failed: 0 };
+    try {
+      const failedIds = failedIdsOf(outcome.value, new Set(messages.map((m) => m.MessageId ?? '')));
+      return { toDelete: messages.filter((m) => !failedIds.has(m.MessageId ?? '')), failed: failedIds.size };
+    } catch (invalid) {
+      return { toDelete: [], failed: messages.length, error: invalid };
+    }
+  }
+
+  private invokeWithTimeout(event: SQSEvent): Promise<Outcome> {
+    const { functionTimeoutSeconds, handler, memoryMb } = this.options;
+    const timeoutMs = functionTimeoutSeconds * 1000;
+    const context = localLambdaContext({ functionName: this.functionName, region: this.awsRegion, memoryLimitInMB: String(memoryMb ?? 128), deadline: Date.now() + timeoutMs });
     return new Promise<Outcome>((resolve) => {
       let settled = false;
-      const timer = setTimeout(() => {
+      const settle = (outcome: Outcome): void => {
         if (settled) return;
         settled = true;
-        resolve({ ok: false, error: new BatchFailure(`Task timed out after ${options.functionTimeoutSeconds} seconds`) });
-      }, timeoutMs);
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const timer = setTimeout(() => settle({ ok: false, error: new BatchFailure(`Task timed out after ${functionTimeoutSeconds} seconds`) }), timeoutMs);
       // A handler that outlives its timeout keeps running (no sandbox to freeze), but its outcome is ignored.
       Promise.resolve()
         .then(() => handler(event, context))
         .then(
-          (value) => {
-            if (settled) return;
-            settled = true;
-            clearTimeout(timer);
-            resolve({ ok: true, value });
-          },
-          (error: unknown) => {
-            if (settled) return;
-            settled = true;
-            clearTimeout(timer);
-            resolve({ ok: false, error });
-          },
+          (value) => settle({ ok: true, value }),
+          (error: unknown) => settle({ ok: false, error }),
         );
     });
-  };
+  }
 
-  const deleteMessages = async (messages: readonly Message[]): Promise<void> => {
+  private async deleteMessages(messages: readonly Message[]): Promise<void> {
     for (let i = 0; i < messages.length; i += 10) {
-      const entries = messages
-        .slice(i, i + 10)
-        .map((m, j) => ({ Id: String(i + j), ReceiptHandle: m.ReceiptHandle ?? '' }));
+      const entries = messages.slice(i, i + 10).map((m, j) => ({ Id: String(i + j), ReceiptHandle: m.ReceiptHandle ?? '' }));
       try {
-        await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+        await this.options.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: this.options.queueUrl, Entries: entries }));
       } catch {
         // Not deleted: the messages come back after the visibility timeout (at-least-once delivery).
       }
     }
-  };
+  }
 
-  const runBatch = async (messages: Message[]): Promise<void> => {
-    const event: SQSEvent = { Records: messages.map((m) => toRecord(m, queueArn, awsRegion)) };
-    const started = performance.now();
-    const outcome = await invokeWithTimeout(event);
-    const durationMs = performance.now() - started;
-    let failed = messages.length;
-    let error: unknown;
-    let toDelete: Message[] = [];
-    if (!outcome.ok) {
-      error = outcome.error;
-    } else if (!reportBatchItemFailures) {
-      toDelete = messages;
-      failed = 0;
-    } else {
-      try {
-        const failedIds = failedIdsOf(outcome.value, new Set(messages.map((m) => m.MessageId ?? '')));
-        toDelete = messages.filter((m) => !failedIds.has(m.MessageId ?? ''));
-        failed = failedIds.size;
-      } catch (invalid) {
-        error = invalid;
-      }
+  private report(info: BatchInfo): void {
+    try {
+      this.options.onBatch?.(info);
+    } catch {
+      // An observer's fault never stops the event source.
     }
-    if (toDelete.length > 0) await deleteMessages(toDelete);
-    report(error === undefined ? { size: messages.length, failed, durationMs } : { size: messages.length, failed, error, durationMs });
-  };
+  }
 
-  const poll = async (): Promise<void> => {
-    let consecutiveErrors = 0;
-    while (running) {
-      await acquireSlot();
-      if (!running) {
-        releaseSlot();
-        break;
-      }
-      const pollStartedAt = ++sequence;
-      let messages: Message[];
-      try {
-        const received = await sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            MaxNumberOfMessages: options.batchSize,
-            WaitTimeSeconds: waitTimeSeconds,
-            MessageSystemAttributeNames: ['All'],
-            MessageAttributeNames: ['All'],
-          }),
-        );
-        messages = received.Messages ?? [];
-        consecutiveErrors = 0;
-      } catch (error) {
-        releaseSlot();
-        report({ size: 0, failed: 0, error, durationMs: 0 });
-        consecutiveErrors++;
-        await sleep(Math.min(MAX_ERROR_BACKOFF_MS, 100 * 2 ** Math.min(consecutiveErrors, 6)));
-        continue;
-      }
-      if (messages.length === 0) {
-        releaseSlot();
-        if (batches.size === 0) resolveIdleWaiters(pollStartedAt);
-        if (waitTimeSeconds === 0 && running) await sleep(EMPTY_SHORT_POLL_PAUSE_MS);
-        continue;
-      }
-      // The batch keeps the slot until it is settled; polling goes on while slots remain.
-      const batch: Promise<void> = runBatch(messages)
-        .catch(() => undefined)
-        .finally(() => {
-          batches.delete(batch);
-          releaseSlot();
-          if (batches.size === 0) probeIdle();
-        });
-      batches.add(batch);
-    }
-  };
-
-  const pollerDone = poll();
-  let stopping: Promise<void> | undefined;
-
-  return {
-    stop() {
-      stopping ??= (async () => {
-        running = false;
-        wakeSleep?.();
-        // Wake a poller waiting for a slot so it can see `running` is false.
-        for (const waiter of slotWaiters.splice(0)) {
-          slotsInUse++;
-          waiter();
-        }
-        await pollerDone;
-        while (batches.size > 0) await Promise.all([...batches]);
-        for (const waiter of idleWaiters.splice(0)) waiter.resolve();
-      })();
-      return stopping;
-    },
-    idle() {
-      if (!running) return stopping ?? Promise.resolve();
-      return new Promise<void>((resolve) => {
-        idleWaiters.push({ registeredAt: ++sequence, resolve });
-        probeIdle();
-      });
-    },
-  };
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wakeSleep = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeSleep = done;
+    });
+  }
 }

@@ -113,7 +113,8 @@ export const queues: Record<QueueName, QueueDefinition> = {
   customerEvents: {
     name: 'customerEvents',
     envVar: 'CUSTOMER_EVENTS_QUEUE_URL',
-    visibilityTimeoutSeconds: 60,
+    // 6 x the dispatcher's 30 s, as every event source's queue (synthesis checks it); was 60 s.
+    visibilityTimeoutSeconds: 6 * 30,
     maxReceiveCount: 5,
     deadLetterRetentionDays: 14,
   },
@@ -121,6 +122,21 @@ export const queues: Record<QueueName, QueueDefinition> = {
 
 /** The variable naming a queue's dead-letter queue: `OUTBOUND_QUEUE_URL` → `OUTBOUND_DEAD_LETTER_QUEUE_URL`. */
 export const deadLetterEnvVarOf = (name: QueueName): string => queues[name].envVar.replace(/_QUEUE_URL$/, '_DEAD_LETTER_QUEUE_URL');
+
+/**
+ * How an SQS event source hands a queue consumer its messages (the event source mapping's settings);
+ * `runtime-contract/event-sources.ts` pairs them with the queues of `receivesFrom`.
+ */
+export interface EventSourceSettings {
+  /** Messages per invocation (1 to 10). */
+  batchSize: number;
+  /** How long the event source gathers a batch before invoking; 0: at once. */
+  maxBatchingWindowSeconds: number;
+  /** Concurrent invocations the event source starts at most. */
+  maxConcurrency: number;
+  /** The consumer answers with the records that failed (partial batch responses); only those come back. */
+  reportBatchItemFailures: boolean;
+}
 
 /** The chunk worker: one SQS message carries one chunk of up to 1,000 recipients. */
 export const chunkWorker = {
@@ -130,6 +146,8 @@ export const chunkWorker = {
   maxBatchingWindowSeconds: 0,
   /** Caps concurrent chunk workers so the pacing per business account is not starved by Lambda scaling. */
   maxConcurrency: 20,
+  // The worker reports the failed records of a batch; the others are not retried.
+  reportBatchItemFailures: true,
 } as const;
 
 /**
@@ -143,6 +161,8 @@ export const deliveryEvents = {
   maxBatchingWindowSeconds: 1,
   /** Bounds the write rate on the messaging table; Meta's retries and the queue absorb bursts. */
   maxConcurrency: 20,
+  // One failed webhook batch goes back alone; the others are not applied again.
+  reportBatchItemFailures: true,
 } as const;
 
 /**
@@ -156,6 +176,8 @@ export const customerEventsDispatcher = {
   batchSize: 10,
   maxBatchingWindowSeconds: 0,
   maxConcurrency: 10,
+  // One failed delivery goes back alone (its retries are delayed copies the dispatcher queues itself).
+  reportBatchItemFailures: true,
 } as const;
 
 export type Access = 'read' | 'readWrite';
@@ -208,14 +230,26 @@ export const adapterOnlyTableActions: ReadonlyArray<{ table: TableName; actions:
   { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-wrapper-id-records', composedBy: ['upstream-wrapper'] },
 ];
 
-export interface FunctionDefinition {
+/**
+ * A queue consumer names its queues and how its event sources hand it their messages, together;
+ * any other function names neither. `eventSources` (event-sources.ts) lists one per queue.
+ */
+export type QueueConsumption =
+  | {
+      /** Consumes these queues through an event source (and changes the visibility of what it received). */
+      receivesFrom: QueueName[];
+      eventSource: EventSourceSettings;
+    }
+  | { receivesFrom?: undefined; eventSource?: undefined };
+
+export type FunctionDefinition = FunctionResources & QueueConsumption;
+
+export interface FunctionResources {
   memoryMb: number;
   timeoutSeconds: number;
   tables: Partial<Record<TableName, Access>>;
   /** Send messages to these queues. */
   sendsTo: QueueName[];
-  /** Consumes these queues through an event source (and changes the visibility of what it received). */
-  receivesFrom?: QueueName[];
   /** KMS use for upstream access tokens. */
   tokenKey?: 'decrypt' | 'encryptDecrypt';
   /** Calls the WhatsApp Cloud API. */
@@ -353,6 +387,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     // job.completed when it settles a job's last chunk (customer events).
     sendsTo: ['customerEvents'],
     receivesFrom: ['outboundMessages'],
+    eventSource: chunkWorker,
     tokenKey: 'decrypt',
     callsUpstream: true,
   },
@@ -364,6 +399,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     // Customer events of what it applied (message.status, message.received, template.status).
     sendsTo: ['customerEvents'],
     receivesFrom: ['metaEvents'],
+    eventSource: deliveryEvents,
     callsUpstream: false,
   },
   /**
@@ -378,6 +414,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tables: { tenancy: 'readWrite', messaging: 'read' },
     sendsTo: ['customerEvents'],
     receivesFrom: ['customerEvents'],
+    eventSource: customerEventsDispatcher,
     deadLettersOf: ['customerEvents'],
     tokenKey: 'decrypt',
     callsUpstream: false,

@@ -68,7 +68,7 @@ const owners: Array<[RegExp, string]> = [
   [/node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|toad-cache|pino[^/]*|fast-json-stringify|secure-json-parse)\//, 'harness: fauxqs (SQS emulator)'],
   [/\/sandbox\//, 'harness: Cloud API sandbox'],
   [/\/bench\//, 'harness: bench client (fetch, keys, counters)'],
-  [/\/local\/local-gateway/, 'harness: local gateway (API Gateway stand-in)'],
+  [/\/local\/gateway\//, 'harness: local gateway (API Gateway stand-in)'],
   [/\/local\/sqs-event-source/, 'harness: SQS event source (Lambda ESM stand-in)'],
   [/node:_http_server/, 'harness: HTTP server internals (the in-process servers)'],
   [/\/(functions|shared)\//, 'platform: handler code'],

@@ -136,33 +136,8 @@ export class ApiFirewall extends Construct {
       },
     ];
 
-    const keyPaths = [...new Set(perIpLimitedRoutes(routes).map(resourcePath))];
-    if (keyPaths.length > 0) {
-      // ENDS_WITH the resource path: matches with the stage prefix (execute-api URL) and behind a
-      // custom domain's base path mapping alike. URL-decoded first so %2D cannot dodge it.
-      const matches: wafv2.CfnWebACL.StatementProperty[] = keyPaths.map((path) => ({
-        byteMatchStatement: {
-          fieldToMatch: { uriPath: {} },
-          positionalConstraint: 'ENDS_WITH',
-          searchString: path,
-          textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
-        },
-      }));
-      rules.push({
-        name: 'KeyGenerationPerIp',
-        priority: 1,
-        statement: {
-          rateBasedStatement: {
-            limit: props.limits.keyGenerationPerIpPerMinute,
-            evaluationWindowSec: 60,
-            aggregateKeyType: 'IP',
-            scopeDownStatement: matches.length === 1 ? matches[0] : { orStatement: { statements: matches } },
-          },
-        },
-        action: tooManyRequests(60),
-        visibilityConfig: visibility(`${id}KeyGenerationPerIp`),
-      });
-    }
+    const keyGeneration = keyGenerationRule(id, routes, props.limits.keyGenerationPerIpPerMinute);
+    if (keyGeneration) rules.push(keyGeneration);
 
     rules.push(
       {
@@ -200,4 +175,36 @@ export class ApiFirewall extends Construct {
       rules,
     });
   }
+}
+
+/**
+ * Key generation per IP (the per-IP limited routes), or none when no route is limited. ENDS_WITH
+ * the resource path: matches with the stage prefix (execute-api URL) and behind a custom domain's
+ * base path mapping alike. URL-decoded first so %2D cannot dodge it.
+ */
+function keyGenerationRule(id: string, routes: readonly RouteDefinition[], limit: number): wafv2.CfnWebACL.RuleProperty | undefined {
+  const keyPaths = [...new Set(perIpLimitedRoutes(routes).map(resourcePath))];
+  if (keyPaths.length === 0) return undefined;
+  const matches: wafv2.CfnWebACL.StatementProperty[] = keyPaths.map((path) => ({
+    byteMatchStatement: {
+      fieldToMatch: { uriPath: {} },
+      positionalConstraint: 'ENDS_WITH',
+      searchString: path,
+      textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+    },
+  }));
+  return {
+    name: 'KeyGenerationPerIp',
+    priority: 1,
+    statement: {
+      rateBasedStatement: {
+        limit,
+        evaluationWindowSec: 60,
+        aggregateKeyType: 'IP',
+        scopeDownStatement: matches.length === 1 ? matches[0] : { orStatement: { statements: matches } },
+      },
+    },
+    action: tooManyRequests(60),
+    visibilityConfig: visibility(`${id}KeyGenerationPerIp`),
+  };
 }

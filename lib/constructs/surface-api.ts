@@ -87,7 +87,6 @@ export class SurfaceApi extends Construct {
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
     this.api = this.createRestApi(props);
-
     // The stack outputs the surface URL with its basePath instead of RestApi's default `Endpoint` output.
     this.api.node.tryRemoveChild('Endpoint');
 
@@ -98,12 +97,11 @@ export class SurfaceApi extends Construct {
     });
     this.api.deploymentStage.node.addDependency(executionLogGroup, ...(props.stageDependencies ?? []));
 
-    this.addRoutes(props);
+    this.allowInvocations(props.surfaceName, this.addMethods(props));
     if (routes.length === 0) this.addNoRoutesPlaceholder(surface.gatewayResponses.MISSING_AUTHENTICATION_TOKEN);
     this.addGatewayResponses(surface);
   }
 
-  /** The REST API with its one stage: binary media types, logging, tracing, throttling. */
   private createRestApi(props: SurfaceApiProps): apigateway.RestApi {
     const { surface, routes } = props;
     // Binary request bodies (multipart uploads) reach the Lambda base64-encoded; binary answers
@@ -112,8 +110,6 @@ export class SurfaceApi extends Construct {
       ...(routes.some((route) => route.body === 'multipart') ? ['multipart/form-data'] : []),
       ...(routes.some((route) => route.binaryResponse) ? ['application/octet-stream'] : []),
     ];
-    const binaryMediaTypes = binaryTypes.length > 0 ? binaryTypes : undefined;
-
     return new apigateway.RestApi(this, 'Api', {
       restApiName: props.restApiName,
       description: surface.description,
@@ -121,7 +117,7 @@ export class SurfaceApi extends Construct {
       // (edge-optimized) adds latency and a second place to configure caching/WAF.
       endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
       apiKeySourceType: props.apiKeySource,
-      binaryMediaTypes,
+      binaryMediaTypes: binaryTypes.length > 0 ? binaryTypes : undefined,
       // The account-level CloudWatch role is a per-region singleton; the stack creates it once
       // instead of every RestApi creating (and fighting over) its own.
       cloudWatchRole: false,
@@ -143,11 +139,10 @@ export class SurfaceApi extends Construct {
     });
   }
 
-  /** One method per manifest route on its function's integration, and one invoke permission per function. */
-  private addRoutes(props: SurfaceApiProps): void {
-    const { surface, routes } = props;
+  /** One method per route, proxied to its group's function; returns the functions invoked. */
+  private addMethods(props: SurfaceApiProps): Set<lambda.IFunction> {
     const invokedHandlers = new Set<lambda.IFunction>();
-    for (const route of routes) {
+    for (const route of props.routes) {
       const target = props.targetOf(route.group);
       const path = resourcePath(route);
       const method = this.api.root.resourceForPath(path).addMethod(route.method, target.integration, {
@@ -159,20 +154,25 @@ export class SurfaceApi extends Construct {
       this.methods.set(routeKey(route.method, path), method);
       invokedHandlers.add(target.handler);
     }
+    return invokedHandlers;
+  }
 
-    // One invoke permission per (function, API), limited to this API's stage. Per-method
-    // statements would scale the function's resource policy (20 KB cap) with the route count.
+  /**
+   * One invoke permission per (function, API), limited to this API's stage. Per-method
+   * statements would scale the function's resource policy (20 KB cap) with the route count.
+   */
+  private allowInvocations(surfaceName: SurfaceName, invokedHandlers: ReadonlySet<lambda.IFunction>): void {
     for (const handler of invokedHandlers) {
-      handler.addPermission(`Invoke${pascal(props.surfaceName, { foldCase: true })}Api`, {
+      handler.addPermission(`Invoke${pascal(surfaceName, { foldCase: true })}Api`, {
         principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
         action: 'lambda:InvokeFunction',
-        sourceArn: this.api.arnForExecuteApi('*', '/*', surface.stage),
+        sourceArn: this.api.arnForExecuteApi('*', '/*', this.stageName),
         sourceAccount: Stack.of(this).account,
       });
     }
   }
 
-  /** The surface's own bodies for API Gateway's answers (missing key, throttled, not found, ...). */
+  /** The surface's gateway responses, in its own error body. */
   private addGatewayResponses(surface: SurfaceDefinition): void {
     for (const [kind, response] of Object.entries(surface.gatewayResponses) as Array<[GatewayResponseKind, SurfaceDefinition['gatewayResponses'][GatewayResponseKind]]>) {
       this.api.addGatewayResponse(`GatewayResponse${pascal(kind, { foldCase: true })}`, {

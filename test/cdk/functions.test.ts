@@ -1,7 +1,7 @@
 /** Lambda functions: configuration and least-privilege grants derived from runtime-contract/resource-definitions.ts; the chunk worker's queue. */
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { assertVisibilityCoversConsumer } from '../../lib/api-stack';
+import { assertVisibilityCoversConsumer } from '../../lib/queue-event-sources';
 import {
   chunkWorker,
   customerEventsDispatcher,

@@ -1,7 +1,7 @@
 /** Usage plans: broadcast per-method throttles from the manifest's rate-limit classes, none on Bearer surfaces, and the key-issuing function's link to the plan. */
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { broadcastDailyQuota } from '../../lib/api-stack';
+import { broadcastDailyQuota } from '../../lib/broadcast-usage-plan';
 import { functions, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { routes } from '../../runtime-contract/all-routes';
 import { rateLimitClasses, requiresGatewayApiKey, resourcePath, type RateLimitClass, type SurfaceName } from '../../runtime-contract/route-manifest';

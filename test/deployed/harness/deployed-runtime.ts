@@ -12,7 +12,7 @@ import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { emulatorCredentials, startDynalite, startFauxqsEmulator } from '../../../local/emulators';
-import { startLocalGateway, type ProxyHandler } from '../../../local/local-gateway';
+import { startLocalGateway, type ProxyHandler } from '../../../local/gateway/local-gateway';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from '../../../local/sqs-event-source';
 import { demoSandboxAccounts, seedDemoTenant, type DemoTenant } from '../../../local/demo-seed';
 import { metaWebhookPath } from '../../../local/local-runtime';

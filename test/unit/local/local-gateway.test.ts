@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { startLocalGateway, type LocalGateway, type LocalGatewayOptions, type ProxyHandler } from '../../../local/local-gateway';
+import { startLocalGateway, type LocalGateway, type LocalGatewayOptions, type ProxyHandler } from '../../../local/gateway/local-gateway';
 import { maxRequestBodyBytes, surfaces, type EndpointGroup, type RouteDefinition } from '../../../runtime-contract/route-manifest';
 import { functions } from '../../../runtime-contract/resource-definitions';
 import { gatewayRetryAfterSeconds, type SurfaceName } from '../../../runtime-contract/route-manifest';
 import { describeError } from '../../../shared/http/error-responses';
 import { errorBody } from '../../../shared/http/surface-responses';
 import { RateLimitExceededError } from '../../../shared/rate-limiting/errors';
-import { renderGatewayResponseBody } from '../../../local/local-gateway';
+import { renderGatewayResponseBody } from '../../../local/gateway/gateway-responses';
 
 /** The gateway is generic over group names: these stand for groups later issues add. */
 const fakeGroup = (name: string) => name as EndpointGroup;

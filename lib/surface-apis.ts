@@ -1,0 +1,83 @@
+/**
+ * The REST APIs: one `SurfaceApi` per surface of the route manifest, every method proxied to its
+ * group's function by ARN, and the account-level role API Gateway needs to write stage logs.
+ */
+import { ArnFormat, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { routes } from '../runtime-contract/all-routes';
+import { surfaces, type EndpointGroup, type SurfaceName } from '../runtime-contract/route-manifest';
+import type { FunctionName } from '../runtime-contract/resource-definitions';
+import type { ServiceFunction } from './constructs/service-function';
+import { SurfaceApi, type FunctionTarget } from './constructs/surface-api';
+import type { PlatformSettings } from './settings';
+import { pascal } from './naming';
+
+export interface SurfaceApisProps {
+  serviceFunctions: Record<FunctionName, ServiceFunction>;
+  settings: PlatformSettings;
+  /** Surfaces whose stage the broadcast usage plan serves: their APIs take the key from the header. */
+  keyedSurfaces: SurfaceName[];
+  /** Create the region-wide API Gateway CloudWatch role (needed for stage logging). */
+  manageApiGatewayAccountRole: boolean;
+}
+
+/** One REST API per surface, `<Surface>Api`, each with the routes of its surface. */
+export function createSurfaceApis(stack: Stack, props: SurfaceApisProps): Record<SurfaceName, SurfaceApi> {
+  const stageDependencies = props.manageApiGatewayAccountRole ? [createApiGatewayAccountRole(stack)] : [];
+  const targetOf = functionTargets(stack, props.serviceFunctions);
+  return Object.fromEntries(
+    (Object.keys(surfaces) as SurfaceName[]).map((surfaceName) => [
+      surfaceName,
+      new SurfaceApi(stack, `${pascal(surfaceName)}Api`, {
+        surfaceName,
+        surface: surfaces[surfaceName],
+        routes: routes.filter((route) => route.surface === surfaceName),
+        targetOf,
+        restApiName: `${stack.stackName}-${surfaceName}`,
+        stageThrottle: props.settings.stageThrottle,
+        apiKeySource: props.keyedSurfaces.includes(surfaceName) ? apigateway.ApiKeySourceType.HEADER : undefined,
+        stageDependencies,
+      }),
+    ]),
+  ) as Record<SurfaceName, SurfaceApi>;
+}
+
+/**
+ * The proxy integration of each group, shared by its methods. Functions are addressed through an
+ * ARN built from their fixed physical name rather than a reference to the function resource:
+ * otherwise the key-issuing function (which must know the broadcast usage plan id) would close a
+ * CloudFormation cycle: function → usage plan → stage → deployment → method → function.
+ */
+function functionTargets(stack: Stack, serviceFunctions: Record<FunctionName, ServiceFunction>): (group: EndpointGroup) => FunctionTarget {
+  const targets = new Map<EndpointGroup, FunctionTarget>();
+  return (group) => {
+    let target = targets.get(group);
+    if (!target) {
+      const handler = serviceFunctions[group];
+      const functionArn = stack.formatArn({ service: 'lambda', resource: 'function', resourceName: handler.fixedFunctionName, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+      const integration = new apigateway.AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${functionArn}/invocations` });
+      target = { integration, handler };
+      targets.set(group, target);
+    }
+    return target;
+  };
+}
+
+/**
+ * API Gateway writes stage logs only with an account-level CloudWatch role (one per region).
+ * Retained like CDK's own `cloudWatchRole`: deleting it would break logging of every other API
+ * in the region that relies on the same setting.
+ */
+function createApiGatewayAccountRole(stack: Stack): apigateway.CfnAccount {
+  const role = new iam.Role(stack, 'ApiGatewayCloudWatchRole', {
+    assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+    description: 'Lets API Gateway write execution and access logs (account-level setting)',
+    // AWS's managed policy for exactly this purpose; API Gateway names its execution log groups itself.
+    managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+  });
+  role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+  const account = new apigateway.CfnAccount(stack, 'ApiGatewayAccount', { cloudWatchRoleArn: role.roleArn });
+  account.applyRemovalPolicy(RemovalPolicy.RETAIN);
+  return account;
+}

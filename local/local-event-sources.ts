@@ -1,0 +1,80 @@
+/**
+ * The local runtime's queue consumers: one SQS poller (local/sqs-event-source.ts) per event source
+ * of the runtime contract (runtime-contract/event-sources.ts), with its consumer's batch size,
+ * concurrency cap, timeout and partial batch responses.
+ */
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { eventSources, type EventSource } from '../runtime-contract/event-sources';
+import { functions, queues, type FunctionName } from '../runtime-contract/resource-definitions';
+import type { Handler } from './function-handlers';
+import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
+
+/**
+ * Concurrency caps below the contract's, locally only: one process and one dynalite serve every
+ * function here, and two delivery-events batches at a time (each applying its events concurrently)
+ * keep the emulator inside the clients' 2 s request timeout.
+ */
+const localMaxConcurrency: Partial<Record<FunctionName, number>> = { 'delivery-events': 2 };
+
+export interface LocalEventSources {
+  /**
+   * Resolves when every consumer's queue is empty and no batch is in flight (delayed retries are not
+   * waited for). Twice over: a consumer's work lands on the queues of the others (a chunk's events,
+   * an applied event's customer events), so one round can end before what it started arrives.
+   */
+  idle(): Promise<void>;
+  /** Stops polling; in-flight batches finish. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one poller per event source, in the order of the contract.
+ *
+ * @example
+ * const sources = await startLocalEventSources({ sqs, region, environment: process.env, handlerOf });
+ * await sources.idle();
+ */
+export async function startLocalEventSources(options: {
+  sqs: SQSClient;
+  region: string;
+  /** Where the queue URLs are (the runtime's whole environment). */
+  environment: Readonly<Record<string, string | undefined>>;
+  handlerOf: (name: FunctionName) => Promise<Handler>;
+}): Promise<LocalEventSources> {
+  const started: SqsEventSource[] = [];
+  const stop = async (): Promise<void> => {
+    for (const source of [...started].reverse()) await source.stop().catch(() => undefined);
+  };
+  try {
+    for (const source of eventSources) started.push(startEventSource(source, options.sqs, options.region, options.environment, await options.handlerOf(source.functionName)));
+  } catch (error) {
+    await stop(); // a consumer that cannot load leaves no poller of the others behind
+    throw error;
+  }
+  return {
+    idle: async () => {
+      for (let round = 0; round < 2; round++) await Promise.all(started.map((source) => source.idle()));
+    },
+    stop,
+  };
+}
+
+function startEventSource(
+  source: EventSource,
+  sqs: SQSClient,
+  region: string,
+  environment: Readonly<Record<string, string | undefined>>,
+  handler: Handler,
+): SqsEventSource {
+  const queueUrl = environment[queues[source.queue].envVar] ?? '';
+  return startSqsEventSource({
+    sqs,
+    queueUrl,
+    queueArn: `arn:aws:sqs:${region}:000000000000:${queueUrl.split('/').pop()}`,
+    handler: handler as unknown as SqsBatchHandler,
+    batchSize: source.batchSize,
+    maxConcurrency: Math.min(localMaxConcurrency[source.functionName] ?? source.maxConcurrency, source.maxConcurrency),
+    functionTimeoutSeconds: functions[source.functionName].timeoutSeconds,
+    reportBatchItemFailures: source.reportBatchItemFailures,
+  });
+}
