@@ -667,7 +667,7 @@ export function chunkMessage(recipientCount: number, overrides: Partial<Template
     wabaId: SENDER.wabaId,
     phoneNumberId: SENDER.phoneNumberId,
     template: { name: 'order_update', language: 'en_US' },
-    recipients: Array.from({ length: recipientCount }, (_, index) => [index, `91${recipientNumber(index)}`, [`Name${index}`]]),
+    recipients: Array.from({ length: recipientCount }, (_, index) => ({ index, to: `91${recipientNumber(index)}`, parameters: [`Name${index}`] })),
     ...overrides,
   };
 }
