@@ -35,6 +35,8 @@ export async function callGraph(deps: UpstreamWrapperDependencies, context: Call
   if (reply.kind === 'answered' && reply.httpStatus < 400) return reply.response;
   const answer = await settleAnswer(deps, context, reply);
   if (reply.kind === 'no-answer') throw reply.error;
+  // An answer of 400 or more is never accepted; the check only tells the type so.
+  if (answer.outcome === 'accepted') return reply.response;
   throw wrapperErrorOf(answer);
 }
 
@@ -72,8 +74,7 @@ export const unknownReasonOf = (answer: Extract<GraphAnswer, { outcome: 'unknown
   answer.httpStatus !== undefined && answer.httpStatus >= 300 ? `HTTP ${answer.httpStatus}` : answer.why;
 
 /** The wrapper's error for an answer of 400 or more (docs/UPSTREAM-WRAPPER.md "Errors"). */
-function wrapperErrorOf(answer: GraphAnswer): Error {
-  if (answer.outcome === 'accepted') throw new TypeError('An accepted send is no error');
+function wrapperErrorOf(answer: Exclude<GraphAnswer, { outcome: 'accepted' }>): Error {
   if (answer.outcome === 'unknown') return new UpstreamUnavailableError(unknownReasonOf(answer));
   // Meta's own 5xx: 502 as every 5xx, but a refusal (the message was not sent).
   if (answer.httpStatus >= 500) return new UpstreamUnavailableError(`HTTP ${answer.httpStatus}`, { cause: new UpstreamRejectedError(answer.httpStatus, answer.error) });
