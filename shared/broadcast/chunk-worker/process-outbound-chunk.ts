@@ -46,6 +46,13 @@ import { runLanes } from './lanes';
 import { accountBookedByOthers, deferToBusyAccount, LanePacing } from './pacing';
 import { settleChunk } from './settle-chunk';
 
+/**
+ * Sends one chunk message (steps 1-4 above) and reports what became of its recipients.
+ *
+ * @example
+ * const report = await processOutboundChunk(dependencies, decodeOutboundMessage(record.body), { remainingTimeMs: () => context.getRemainingTimeInMillis() });
+ * // { sent: 998, failed: 2, unknown: 0, skipped: 0, continued: 0, chunkDone: true }
+ */
 export async function processOutboundChunk(dependencies: ProcessChunkDependencies, message: OutboundMessage, invocation: ChunkInvocation): Promise<ChunkReport> {
   if (!(await dependencies.broadcasts.markChunkStarted(message.jobId, message.chunkIndex, dependencies.clock.now()))) {
     // The job was discarded when queueing its other chunks failed: nothing of it may be sent.

@@ -34,6 +34,10 @@ export async function resolveStaleClaim(dependencies: Pick<SettleDependencies, '
  * after a store fault finds finished entries, never claims it would take for a crashed send's), a
  * crashed claim becomes UNKNOWN, a claim someone holds stays theirs, and the chunk is reconciled.
  * Failures and unknowns count in the chunk's live counters; cancellations are counted by the tally.
+ *
+ * @example
+ * await settleRest(dependencies, message, rest, report, 'CANCELLED'); // a cancelled job's rest
+ * await settleRest(dependencies, message, rest, report, { status: 'FAILED', failureReasonCode: 'TEMPLATE_PAUSED' });
  */
 export async function settleRest(dependencies: SettleDependencies, chunk: ChunkKey, rest: readonly ChunkRecipient[], report: ChunkReport, as: SettledAs): Promise<ChunkReport> {
   const { broadcasts, clock } = dependencies;
@@ -90,6 +94,9 @@ async function reconcile(dependencies: SettleDependencies, chunk: ChunkKey, repo
 /**
  * Last delivery of a message that keeps failing: everyone not yet claimed is settled as a
  * WORKER_ERROR failure (never sent), crashed claims as UNKNOWN, so the job can finish.
+ *
+ * @example
+ * await abandonOutboundChunk(dependencies, message); // the chunk reconciles; job.completed if it was the last
  */
 export async function abandonOutboundChunk(dependencies: SettleDependencies, message: OutboundMessage): Promise<void> {
   await settleRest(dependencies, message, message.recipients, emptyReport(), { status: 'FAILED', failureReasonCode: WORKER_ERROR });
