@@ -174,7 +174,7 @@ async function floorOnce(context: Context, text: string): Promise<number> {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const body = JSON.parse(text) as TemplateBroadcastRequest;
-  const recipients: ChunkRecipient[] = body.data.map((recipient, index) => [index, recipient.countryCode + recipient.toPhoneNumber, recipient.templateParams ?? []]);
+  const recipients: ChunkRecipient[] = body.data.map((recipient, index) => ({ index, to: recipient.countryCode + recipient.toPhoneNumber, parameters: recipient.templateParams ?? [] }));
   const messages: OutboundMessage[] = [];
   for (let chunkIndex = 0; chunkIndex * CHUNK_SIZE < recipients.length; chunkIndex += 1) {
     messages.push(
@@ -275,7 +275,7 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
       withoutOptedOut(services.broadcast.optOuts, tenant.organizationId, resolved, new Date()),
     ),
     await timeStep('messaging limit (reserveReach; same numbers, so no write after the first)', times, () =>
-      reserveReach(services.broadcast, sender, resolved.map(([, to]) => to), new Date()),
+      reserveReach(services.broadcast, sender, resolved.map(({ to }) => to), new Date()),
     ),
     await timeStep(`createJob: job item + ${chunkSizes.length} chunk items + ${chunkSizes.length} recipient-list items`, times, (iteration) =>
       services.broadcast.broadcasts.createJob(job(iteration), chunkSizes, listed),

@@ -13,7 +13,7 @@ import type { KMSClient } from '@aws-sdk/client-kms';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseAppConfig, type AppConfig } from '../shared/config/app-config';
-import type { ProcessChunkDependencies } from '../shared/broadcast/process-outbound-chunk';
+import type { ProcessChunkDependencies } from '../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import type { EndpointRegistrationPorts } from '../shared/customer-events/webhook-endpoints';
 import type { HttpPipelineDependencies } from '../shared/http/http-operation';
 import type { InboxServices } from '../shared/inbox/inbox-services';

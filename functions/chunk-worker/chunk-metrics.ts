@@ -1,6 +1,6 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import { platformMetrics } from '../../runtime-contract/observability';
-import type { ChunkReport } from '../../shared/broadcast/process-outbound-chunk';
+import type { ChunkReport } from '../../shared/broadcast/chunk-outcomes';
 
 /** One processed chunk's business metrics; published with the invocation's other records (logMetrics). */
 export function recordChunkMetrics(metrics: Metrics, report: ChunkReport, durationMs: number): void {

@@ -1,5 +1,5 @@
 /** chunk-worker: tenancy (read, token key), messaging (readWrite: jobs, ledger, pacer, template states), the outbound queue it consumes, the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
-import type { ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
+import type { ProcessChunkDependencies } from '../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { SendLatencyEstimate } from '../../shared/sending/in-flight-budget';
 import { cloudApiSection } from '../composition/cloud-api.section';
 import { lazyPorts, sleep, value, type CompositionContext } from '../composition/composition-context';

@@ -1,7 +1,10 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import { queues } from '../../runtime-contract/resource-definitions';
 import { decodeOutboundMessage } from '../../shared/broadcast/chunk-message';
-import { abandonOutboundChunk, processOutboundChunk, type ChunkReport, type ProcessChunkDependencies } from '../../shared/broadcast/process-outbound-chunk';
+import type { ChunkReport } from '../../shared/broadcast/chunk-outcomes';
+import type { ProcessChunkDependencies } from '../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
+import { processOutboundChunk } from '../../shared/broadcast/chunk-worker/process-outbound-chunk';
+import { abandonOutboundChunk } from '../../shared/broadcast/chunk-worker/settle-chunk';
 import { logger } from '../../shared/observability/logger';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Cancel a broadcast job (docs/BROADCAST.md "Cancelling"). Marks the job with `cancelledAt` once
  * (a repeat changes nothing and answers the same); the chunk workers see the mark before their
- * next send and account every recipient not yet claimed as CANCELLED (process-outbound-chunk.ts).
+ * next send and account every recipient not yet claimed as CANCELLED (chunk-worker/process-outbound-chunk.ts).
  * The caller may cancel exactly the jobs whose status it may read, with the same answers otherwise.
  */
 import { TERMINAL_STATUSES, isAwaitingFiring, summarizeJob, type JobSummary } from './broadcast-job';

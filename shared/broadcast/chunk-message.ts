@@ -3,10 +3,22 @@
  * unless its parameters make it larger than one message should be; then it is split into
  * parts, each processed on its own (the ledger, not the message, tracks who was sent).
  * The worker decodes every body with the schemas below.
+ *
+ * This file is the codec: the code handles recipients as named objects (`ChunkRecipient`), the
+ * queue carries each as the compact tuple `[index, to, parameters]` (a 1,000-recipient chunk stays
+ * well under one SQS message; messages queued, and held for scheduled jobs, before and after this
+ * codec existed have the same bytes). Nothing outside this file sees the tuple.
  */
 import * as v from 'valibot';
 
-const chunkRecipientSchema = v.tuple([v.pipe(v.number(), v.integer(), v.minValue(0)), v.string(), v.array(v.string())]);
+/** The wire form of a recipient: [recipient index in the request, full international number, template parameters]. */
+const wireRecipientSchema = v.tuple([v.pipe(v.number(), v.integer(), v.minValue(0)), v.string(), v.array(v.string())]);
+type WireRecipient = v.InferOutput<typeof wireRecipientSchema>;
+
+const chunkRecipientSchema = v.pipe(
+  wireRecipientSchema,
+  v.transform(([index, to, parameters]): ChunkRecipient => ({ index, to, parameters })),
+);
 const envelope = {
   version: v.literal(1),
   jobId: v.pipe(v.string(), v.minLength(1)),
@@ -21,8 +33,17 @@ const templateChunkSchema = v.object({ ...envelope, kind: v.literal('template-ch
 const freeformChunkSchema = v.object({ ...envelope, kind: v.literal('freeform'), body: v.record(v.string(), v.unknown()) });
 const outboundMessageSchema = v.variant('kind', [templateChunkSchema, freeformChunkSchema]);
 
-/** [recipient index in the request, full international number, template parameters]. */
-export type ChunkRecipient = v.InferOutput<typeof chunkRecipientSchema>;
+/** One recipient of a chunk. */
+export interface ChunkRecipient {
+  /** Its index in the accepting request: the ledger's key, the order of the recipients list. */
+  index: number;
+  /** The full international number. */
+  to: string;
+  /** The template's body parameters in order (none for a free-form message). */
+  parameters: string[];
+}
+
+const wireOf = ({ index, to, parameters }: ChunkRecipient): WireRecipient => [index, to, parameters];
 export type TemplateChunkMessage = v.InferOutput<typeof templateChunkSchema>;
 export type FreeformChunkMessage = v.InferOutput<typeof freeformChunkSchema>;
 export type OutboundMessage = TemplateChunkMessage | FreeformChunkMessage;
@@ -40,14 +61,27 @@ export const MAX_MESSAGE_BYTES = 200 * 1024;
  */
 const UNSENDABLE_BY_SQS = /[\uFFFE\uFFFF]/g;
 
+/**
+ * The SQS body of a message: its recipients as wire tuples, characters SQS refuses escaped.
+ *
+ * @example
+ * encodeOutboundMessage({ ...envelope, recipients: [{ index: 0, to: '919800000001', parameters: ['Ada'] }] });
+ * // '{"version":1,...,"recipients":[[0,"919800000001",["Ada"]]],...}'
+ */
 export function encodeOutboundMessage(message: OutboundMessage): string {
-  return JSON.stringify(message).replace(UNSENDABLE_BY_SQS, (character) => `\\u${character.charCodeAt(0).toString(16)}`);
+  return JSON.stringify({ ...message, recipients: message.recipients.map(wireOf) }).replace(UNSENDABLE_BY_SQS, (character) => `\\u${character.charCodeAt(0).toString(16)}`);
 }
 
 export class MalformedOutboundMessageError extends Error {
   override readonly name = 'MalformedOutboundMessageError';
 }
 
+/**
+ * A message from its SQS body (or a held copy), recipients as named objects; MalformedOutboundMessageError otherwise.
+ *
+ * @example
+ * decodeOutboundMessage(encodeOutboundMessage(message)); // equal to `message`
+ */
 export function decodeOutboundMessage(body: string): OutboundMessage {
   let parsed: unknown;
   try {
@@ -60,7 +94,12 @@ export function decodeOutboundMessage(body: string): OutboundMessage {
   return result.output;
 }
 
-/** Splits a chunk's recipients into messages of at most `maxBytes`, keeping their order. */
+/**
+ * Splits a chunk's recipients into messages of at most `maxBytes` encoded, keeping their order.
+ *
+ * @example
+ * chunkMessages(envelope, recipients).length; // 1 for 1,000 recipients with short parameters
+ */
 export function chunkMessages<Base extends OutboundContent>(
   base: Base,
   recipients: readonly ChunkRecipient[],
@@ -71,7 +110,7 @@ export function chunkMessages<Base extends OutboundContent>(
   let current: ChunkRecipient[] = [];
   let currentBytes = envelopeBytes;
   for (const recipient of recipients) {
-    const bytes = Buffer.byteLength(JSON.stringify(recipient)) + 1;
+    const bytes = Buffer.byteLength(JSON.stringify(wireOf(recipient))) + 1;
     if (current.length > 0 && currentBytes + bytes > maxBytes) {
       messages.push({ ...base, recipients: current });
       current = [];

@@ -5,6 +5,7 @@
  */
 import type { OutboundMessage } from './chunk-message';
 import { tallyCodes, type TallyCode } from '../delivery/recipient-status';
+import { DEFAULT_FAILURE_REASON } from '../sending/failure-reasons';
 import type { BroadcastRepository, Clock, LedgerEntry, ProgressDelta } from './ports';
 
 export interface ChunkReport {
@@ -24,10 +25,10 @@ export interface ChunkReport {
   chunkDone: boolean;
 }
 
-export const emptyDelta = (): ProgressDelta => ({ sent: 0, failed: 0, unknown: 0, failuresByReason: {} });
+/** A report of nothing done yet. */
+export const emptyReport = (): ChunkReport => ({ sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, chunkDone: false });
 
-/** Reason counted for a FAILED entry without a code. */
-const DEFAULT_FAILURE_REASON = 'TEMPLATE_SEND_FAILED';
+export const emptyDelta = (): ProgressDelta => ({ sent: 0, failed: 0, unknown: 0, failuresByReason: {} });
 
 /**
  * The tally code of a recorded outcome (shared/delivery/recipient-status.ts): what the job summary
@@ -55,7 +56,7 @@ export function countFailure(delta: ProgressDelta, reason: string | undefined): 
 }
 
 export class ChunkOutcomes {
-  readonly report: ChunkReport = { sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, chunkDone: false };
+  readonly report: ChunkReport = emptyReport();
   /** The first failure of a store write or a lane. */
   failure: unknown;
   private buffered: LedgerEntry[] = [];

@@ -103,10 +103,10 @@ function messagesOf(plan: FanOutPlan): OutboundMessage[] {
   const envelope = { version: 1 as const, jobId: job.jobId, organizationId: job.organizationId, wabaId: job.wabaId, phoneNumberId: job.phoneNumberId };
   if (job.kind === 'freeform') {
     if (!('body' in plan)) throw new TypeError('A free-form job needs its message body');
-    return [{ ...envelope, kind: 'freeform', chunkIndex: 0, recipients: [[0, plan.to, []]], body: plan.body }];
+    return [{ ...envelope, kind: 'freeform', chunkIndex: 0, recipients: [{ index: 0, to: plan.to, parameters: [] }], body: plan.body }];
   }
   if (!('recipients' in plan)) throw new TypeError('A template job needs its recipients');
-  const byChunk = groupByChunk(plan.recipients, job.chunkSize, (recipient) => recipient[0]);
+  const byChunk = groupByChunk(plan.recipients, job.chunkSize, (recipient) => recipient.index);
   return [...byChunk].flatMap(([chunkIndex, recipients]) =>
     chunkMessages({ ...envelope, kind: 'template-chunk', chunkIndex, template: { name: job.template.name, language: job.template.language } }, recipients),
   );

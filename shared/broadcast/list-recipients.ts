@@ -11,6 +11,7 @@
 import { isAwaitingFiring } from './broadcast-job';
 import { recipientStatusOf, type DeliveryFacts, type RecipientStatus } from '../delivery/recipient-status';
 import { InvalidListCursorError } from './errors';
+import { DEFAULT_FAILURE_REASON, describeReason } from '../sending/failure-reasons';
 import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
 import type { BroadcastRepository, ChunkRecipientRecords, LedgerEntry } from './ports';
@@ -39,25 +40,6 @@ export interface RecipientsPage {
   recipients: RecipientRow[];
   nextCursor: string | null;
 }
-
-/** Our own failure reasons, said in words (Meta's failures carry Meta's title). */
-const reasonTexts: Readonly<Record<string, string>> = {
-  INVALID_PHONE_NUMBER: 'The number is not a valid WhatsApp number',
-  DUPLICATE_RECIPIENT: 'The number appears earlier in the same request',
-  UNSUPPORTED_COUNTRY_CODE: 'No price is set for the country code',
-  WORKER_ERROR: 'Sending kept failing and was given up',
-  TEMPLATE_SEND_FAILED: 'The message could not be sent',
-  '131014': 'The template parameters do not match the template',
-  '130429': 'Rate limit reached; retries ran out',
-  '131047': 'More than 24 hours since the customer last replied',
-  '131049': 'Meta chose not to deliver this marketing message',
-  '131026': 'The message could not be delivered',
-  '131050': 'The user stopped marketing messages',
-  '131051': 'Unsupported message type',
-  '132001': 'The template does not exist in this language',
-};
-
-const describeReason = (code: string): string => reasonTexts[code] ?? 'The message could not be sent';
 
 /* ------------------------------------------------------------------ cursor */
 
@@ -101,11 +83,12 @@ export function recipientRow(
   let failureReason: string | null = null;
   if (status === 'FAILED') {
     if (entry?.status === 'FAILED') {
-      failureReasonCode = entry.failureReasonCode ?? 'TEMPLATE_SEND_FAILED';
-      failureReason = describeReason(failureReasonCode);
+      failureReasonCode = entry.failureReasonCode ?? DEFAULT_FAILURE_REASON;
+      // In words from the one table (shared/sending/failure-reasons.ts); Meta's title first for webhook failures.
+      failureReason = describeReason(failureReasonCode).text;
     } else {
       failureReasonCode = facts.metaErrorCode === undefined ? 'UNKNOWN' : String(facts.metaErrorCode);
-      failureReason = facts.metaErrorTitle ?? describeReason(failureReasonCode);
+      failureReason = facts.metaErrorTitle ?? describeReason(failureReasonCode).text;
     }
   }
   return {

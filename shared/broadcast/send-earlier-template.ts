@@ -135,7 +135,7 @@ async function triageRecipients(
       triage.failed.push({ index, to, reason: 'UNSUPPORTED_COUNTRY_CODE' });
       continue;
     }
-    triage.accepted.push(Object.assign([index, to, parameters] as ChunkRecipient, { priceMicros }));
+    triage.accepted.push({ index, to, parameters, priceMicros });
   }
   return triage;
 }
@@ -147,11 +147,11 @@ async function triageRecipients(
  */
 async function refuseOptedOut(optOuts: SuppressionList, organizationId: string, triage: Triage): Promise<void> {
   if (triage.accepted.length === 0) return;
-  const suppressed = await optOuts.suppressedAmong(organizationId, triage.accepted.map(([, to]) => to));
+  const suppressed = await optOuts.suppressedAmong(organizationId, triage.accepted.map(({ to }) => to));
   if (suppressed.size === 0) return;
-  const optedOut = triage.accepted.filter(([, to]) => suppressed.has(to));
-  triage.accepted = triage.accepted.filter(([, to]) => !suppressed.has(to));
-  triage.failed = [...triage.failed, ...optedOut.map(([index, to]) => ({ index, to, reason: OPTED_OUT }))].sort((a, b) => a.index - b.index);
+  const optedOut = triage.accepted.filter(({ to }) => suppressed.has(to));
+  triage.accepted = triage.accepted.filter(({ to }) => !suppressed.has(to));
+  triage.failed = [...triage.failed, ...optedOut.map(({ index, to }) => ({ index, to, reason: OPTED_OUT }))].sort((a, b) => a.index - b.index);
 }
 
 /** A single send has no partial success: its one failure is the answer. */
@@ -183,7 +183,7 @@ export async function sendEarlierTemplate(
   const triage = await triageRecipients(billing, input, template.category, placeholders);
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
   await refuseOptedOut(dependencies.optOuts, organizationId, triage);
-  await reserveReach(dependencies, sender, triage.accepted.map(([, to]) => to), clock.now());
+  await reserveReach(dependencies, sender, triage.accepted.map(({ to }) => to), clock.now());
 
   const jobId = newJobId(dependencies.ids, 'earlier');
   const name = input.broadcastName?.trim();
@@ -216,7 +216,7 @@ export async function sendEarlierTemplate(
     );
     await recordAndFanOut(dependencies, {
       job,
-      recipients: triage.accepted.map(([index, to, parameters]): ChunkRecipient => [index, to, parameters]),
+      recipients: triage.accepted.map(({ index, to, parameters }): ChunkRecipient => ({ index, to, parameters })),
       listed: input.recipients.map((recipient, index) => ({ index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() })),
       refused: triage.failed.map((failure) => ({
         index: failure.index,

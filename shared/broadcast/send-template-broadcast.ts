@@ -118,7 +118,7 @@ export function resolveRecipients(
         `${source} values; template ${request.templateName} needs exactly ${placeholders} ({{1}}..{{${placeholders}}})`,
       );
     }
-    return [index, numbers?.[index] ?? internationalNumberOf(recipient.countryCode, recipient.toPhoneNumber), parameters];
+    return { index, to: numbers?.[index] ?? internationalNumberOf(recipient.countryCode, recipient.toPhoneNumber), parameters };
   });
 }
 
@@ -135,7 +135,7 @@ export async function withoutOptedOut(
   recipients: readonly ChunkRecipient[],
   now: Date,
 ): Promise<{ queued: ChunkRecipient[]; refused: LedgerEntry[] }> {
-  return splitOptedOut(recipients, await optOuts.suppressedAmong(organizationId, recipients.map(([, to]) => to)), now);
+  return splitOptedOut(recipients, await optOuts.suppressedAmong(organizationId, recipients.map(({ to }) => to)), now);
 }
 
 function splitOptedOut(
@@ -147,7 +147,7 @@ function splitOptedOut(
   const queued: ChunkRecipient[] = [];
   const refused: LedgerEntry[] = [];
   for (const recipient of recipients) {
-    const [index, to] = recipient;
+    const { index, to } = recipient;
     if (suppressed.has(to)) refused.push({ index, to, status: 'FAILED', failureReasonCode: OPTED_OUT, attempts: 0, updatedAt: now.toISOString() });
     else queued.push(recipient);
   }
@@ -184,7 +184,7 @@ async function acceptBroadcast(
   const { queued, refused } = splitOptedOut(recipients, await suppressedLookup, now);
   // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it;
   // a scheduled job counts in the hour it is sent.
-  await reserveReach(dependencies, sender, queued.map(([, to]) => to), scheduledAt ?? now);
+  await reserveReach(dependencies, sender, queued.map(({ to }) => to), scheduledAt ?? now);
 
   const job = newJob(
     {

@@ -1,10 +1,12 @@
 /**
- * The sending policy, in one place: which answers are retried, how long a business account
- * pauses after a rate-limit answer, how retries back off, how many attempts a recipient gets and
- * how many slots one pacer reservation takes. The chunk worker and the /upstream bulk send both
- * follow it (through dispatchSend), so a change of pacing or backoff is a change of this file, plus
- * shared/config/app-config.ts when it needs a new setting.
+ * The sending policy, in one place: how long a business account pauses after a rate-limit answer,
+ * how retries back off, how many attempts a recipient gets and how many slots one pacer
+ * reservation takes. The chunk worker and the /upstream bulk send both follow it (through
+ * dispatchSend), so a change of pacing or backoff is a change of this file, plus
+ * shared/config/app-config.ts when it needs a new setting. Which answers may be retried at all is
+ * the classifier's (graph-answer.ts, with the codes in failure-reasons.ts).
  */
+import { isRateLimitRejection } from './graph-answer';
 import type { SendOutcome, Rejection } from './ports';
 
 /** The configurable part (environment: WORKER_MAX_ATTEMPTS, WORKER_BACKOFF_*, WORKER_RATE_LIMIT_HOLD_MS). */
@@ -15,21 +17,6 @@ export interface SendPolicySettings {
   /** The longest account-wide pause after a rate-limit answer (the pause of a storm). */
   rateLimitHoldMs: number;
 }
-
-/* ------------------------------------------------------- classification */
-
-/**
- * Meta's throttling codes: 4 (app), 80007 (WABA), 130429 (throughput), 131056 (pair rate),
- * and 131048 (spam rate). A rejected send with one of these was not sent and may be retried later.
- */
-export const RATE_LIMIT_CODES: ReadonlySet<number> = new Set([4, 80007, 130429, 131056, 131048]);
-/** Meta's temporary errors (1 unknown, 2 service unavailable, 131000 something went wrong, 131016 overloaded). */
-export const TRANSIENT_CODES: ReadonlySet<number> = new Set([1, 2, 131000, 131016]);
-
-export const isRetryableRejection = (httpStatus: number, code: number): boolean =>
-  httpStatus === 429 || RATE_LIMIT_CODES.has(code) || TRANSIENT_CODES.has(code) || httpStatus === 500 || httpStatus === 503;
-
-export const isRateLimitRejection = (httpStatus: number, code: number): boolean => httpStatus === 429 || RATE_LIMIT_CODES.has(code);
 
 /* --------------------------------------------------------------- budgets */
 

@@ -10,7 +10,9 @@
  * recipients left over are `not_sent`, so it fits API Gateway's 29 s) and its result shape.
  *
  * Not idempotent (as single sends): a retried bulk call sends again. `unknown` results (timeouts,
- * 5xx) may have been delivered; they are logged for reconciliation through webhooks.
+ * 502/504, a 5xx without Meta's error: shared/sending/graph-answer.ts) may have been delivered; they
+ * are logged for reconciliation through webhooks. A 5xx carrying Meta's error is Meta's refusal:
+ * retried when retryable, else `failed` with that error.
  */
 import * as v from 'valibot';
 import { RequestValidationError } from '../http/errors';
@@ -19,10 +21,10 @@ import { phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigitsSentence } from '../recipients/phone-rule';
 import { dispatchSend, openSendSession, type Dispatched } from '../sending/dispatch-send';
 import { templateMessageBody } from '../sending/message-bodies';
+import { sendOutcomeOf, type GraphAnswer } from '../sending/graph-answer';
 import type { GraphError, SendOutcome } from '../sending/ports';
-import { bulkSendBudget, isRetryableRejection } from '../sending/send-policy';
-import { callGraph } from './call-upstream';
-import { UpstreamRejectedError, UpstreamUnavailableError } from './errors';
+import { bulkSendBudget } from '../sending/send-policy';
+import { sendThroughGraph, unknownReasonOf } from './call-upstream';
 import { contractErrorOf } from '../sending/graph-error';
 import type { ResolvedTarget } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
@@ -113,22 +115,11 @@ export async function sendBulkTemplate(deps: UpstreamWrapperDependencies, target
   // A send needs a second at least to be worth starting.
   const startsInTime = (slot: number): boolean => slot <= deadline - 1_000;
 
-  /** One Graph call as a send outcome; an unknown one carries the error the caller will see. */
+  /** One Graph call as a send outcome (graph-answer.ts decides it); an unknown one carries the error the caller will see. */
   const send = async (body: Record<string, unknown>): Promise<BulkOutcome> => {
     const timeoutMs = Math.max(1_000, Math.min(settings.upstreamTimeoutMs, deadline - clock.now().getTime()));
-    try {
-      const response = await callGraph(deps, context, { method: 'POST', path: `/${encodeURIComponent(phoneNumberId)}/messages`, json: body, accessToken: target.accessToken, timeoutMs });
-      const messageId = (response.body as { messages?: Array<{ id?: string }> } | undefined)?.messages?.[0]?.id;
-      if (messageId) return { kind: 'accepted', messageId };
-      return { kind: 'unknown', reason: 'accepted without a message id', error: { message: 'Accepted without a message id', type: 'UpstreamError', code: response.status } };
-    } catch (error) {
-      if (error instanceof UpstreamUnavailableError) {
-        // No answer (or 5xx): it may have been sent. Never retried, so nobody gets it twice.
-        return { kind: 'unknown', reason: error.message, error: { message: `Outcome unknown (${error.message}); reconcile through webhooks before resending`, type: 'UpstreamUnavailable', code: 502 } };
-      }
-      if (!(error instanceof UpstreamRejectedError)) throw error;
-      return { kind: 'rejected', httpStatus: error.httpStatus, error: error.graphError, retryable: isRetryableRejection(error.httpStatus, error.graphError.code) };
-    }
+    const graphRequest = { method: 'POST' as const, path: `/${encodeURIComponent(phoneNumberId)}/messages`, json: body, accessToken: target.accessToken, timeoutMs };
+    return bulkOutcomeOf(await sendThroughGraph(deps, context, graphRequest));
   };
 
   const sendOne = async (index: number): Promise<RecipientResult> => {
@@ -171,6 +162,16 @@ function sendOf(sendId: string, result: RecipientResult): UpstreamSend {
 }
 
 type BulkOutcome = Exclude<SendOutcome, { kind: 'unknown' }> | { kind: 'unknown'; reason: string; error: GraphError };
+
+/** An unknown outcome (never retried, so nobody gets it twice) with the error its recipient's result shows. */
+function bulkOutcomeOf(answer: GraphAnswer): BulkOutcome {
+  if (answer.outcome !== 'unknown') return sendOutcomeOf(answer) as Exclude<SendOutcome, { kind: 'unknown' }>;
+  if (answer.httpStatus !== undefined && answer.httpStatus < 300) {
+    return { kind: 'unknown', reason: 'accepted without a message id', error: { message: 'Accepted without a message id', type: 'UpstreamError', code: answer.httpStatus } };
+  }
+  const reason = unknownReasonOf(answer);
+  return { kind: 'unknown', reason, error: { message: `Outcome unknown (${reason}); reconcile through webhooks before resending`, type: 'UpstreamUnavailable', code: 502 } };
+}
 
 function resultOf(to: string, dispatched: Dispatched<BulkOutcome>): RecipientResult {
   switch (dispatched.kind) {

@@ -1,14 +1,17 @@
 /**
- * One Graph call of the wrapper and what its answer means:
- * 2xx/3xx → returned unchanged; 5xx, timeout, connection failure → UpstreamUnavailableError (502);
- * rate limits → UpstreamRateLimitedError (429); any other 4xx → UpstreamRejectedError (400), the
- * Graph error passed through. OAuth 190 on the account's own node also flags the account
- * needs-authorization. A send whose answer never came is logged for reconciliation.
+ * One Graph call of the wrapper and what its answer means, by the one classifier
+ * (shared/sending/graph-answer.ts): 2xx/3xx → returned unchanged; unknown (timeout, connection
+ * failure, 502/504, a 5xx without Meta's error) and Meta's own 5xx errors → UpstreamUnavailableError
+ * (502, as the contract answers every 5xx; a 5xx carrying Meta's error has its rejection as the
+ * cause, so its send is recorded FAILED, not UNKNOWN); rate limits → UpstreamRateLimitedError (429);
+ * any other 4xx → UpstreamRejectedError (400), the Graph error passed through. OAuth 190 on the
+ * account's own node also flags the account needs-authorization. A send whose outcome is unknown is
+ * logged for reconciliation.
  */
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
-import { isRateLimitRejection } from '../sending/send-policy';
+import { classifyGraphAnswer, type GraphAnswer, type GraphReply } from '../sending/graph-answer';
+import { isInvalidTokenError } from '../sending/graph-error';
 import { UpstreamRateLimitedError, UpstreamRejectedError, UpstreamTargetNotFoundError, UpstreamUnavailableError } from './errors';
-import { graphErrorFrom, isInvalidTokenError } from '../sending/graph-error';
 import type { GraphRequest, GraphResponse } from './graph-transport';
 import type { UpstreamWrapperDependencies } from './ports';
 import type { ResolvedTarget } from './resolve-target';
@@ -23,27 +26,60 @@ export interface CallContext {
    * an id we could not verify (media) says nothing about the account's token.
    */
   verifiedNode: boolean;
-  /** A message send: an unanswered or 5xx send may have gone out; it is logged for reconciliation. */
+  /** A message send: one of unknown outcome may have gone out; it is logged for reconciliation. */
   send?: { phoneNumberId: string; messageType?: string };
 }
 
 export async function callGraph(deps: UpstreamWrapperDependencies, context: CallContext, request: GraphRequest): Promise<GraphResponse> {
-  let response: GraphResponse;
+  const reply = await replyOf(deps, request);
+  if (reply.kind === 'answered' && reply.httpStatus < 400) return reply.response;
+  const answer = await settleAnswer(deps, context, reply);
+  if (reply.kind === 'no-answer') throw reply.error;
+  // An answer of 400 or more is never accepted; the check only tells the type so.
+  if (answer.outcome === 'accepted') return reply.response;
+  throw wrapperErrorOf(answer);
+}
+
+/**
+ * One send through Graph, classified (the /upstream bulk send): never throws for an answer or its
+ * absence; the 190 flag and the unknown-outcome log as for `callGraph`.
+ */
+export async function sendThroughGraph(deps: UpstreamWrapperDependencies, context: CallContext, request: GraphRequest): Promise<GraphAnswer> {
+  return settleAnswer(deps, context, await replyOf(deps, request));
+}
+
+type Reply = (GraphReply & { kind: 'answered'; response: GraphResponse }) | (GraphReply & { kind: 'no-answer'; error: UpstreamUnavailableError });
+
+async function replyOf(deps: UpstreamWrapperDependencies, request: GraphRequest): Promise<Reply> {
   try {
-    response = await deps.graph.request(request);
+    const response = await deps.graph.request(request);
+    return { kind: 'answered', httpStatus: response.status, body: response.body, response };
   } catch (error) {
-    if (error instanceof UpstreamUnavailableError) logUnknownOutcome(deps, context, error.message);
+    if (error instanceof UpstreamUnavailableError) return { kind: 'no-answer', failure: error.message, error };
     throw error;
   }
-  if (response.status < 400) return response;
-  if (response.status >= 500) {
-    logUnknownOutcome(deps, context, `HTTP ${response.status}`);
-    throw new UpstreamUnavailableError(`HTTP ${response.status}`);
-  }
-  const error = graphErrorFrom(response.body, response.status);
-  if (isInvalidTokenError(error) && context.verifiedNode) await flagNeedsAuthorization(deps, context.account);
-  if (isRateLimitRejection(response.status, error.code)) throw new UpstreamRateLimitedError(response.status, error);
-  throw new UpstreamRejectedError(response.status, error);
+}
+
+/** The classified answer, after its side effects: an unknown send is logged, a 190 on a verified node flags the account. */
+async function settleAnswer(deps: UpstreamWrapperDependencies, context: CallContext, reply: Reply): Promise<GraphAnswer> {
+  const answer = classifyGraphAnswer(reply);
+  if (answer.outcome === 'unknown') logUnknownOutcome(deps, context, unknownReasonOf(answer));
+  const refusedBelow500 = (answer.outcome === 'rejected-final' || answer.outcome === 'rejected-retryable') && answer.httpStatus < 500;
+  if (refusedBelow500 && isInvalidTokenError(answer.error) && context.verifiedNode) await flagNeedsAuthorization(deps, context.account);
+  return answer;
+}
+
+/** How an unknown outcome is named in logs and messages: the transport's reason, or the answer's status. */
+export const unknownReasonOf = (answer: Extract<GraphAnswer, { outcome: 'unknown' }>): string =>
+  answer.httpStatus !== undefined && answer.httpStatus >= 300 ? `HTTP ${answer.httpStatus}` : answer.why;
+
+/** The wrapper's error for an answer of 400 or more (docs/UPSTREAM-WRAPPER.md "Errors"). */
+function wrapperErrorOf(answer: Exclude<GraphAnswer, { outcome: 'accepted' }>): Error {
+  if (answer.outcome === 'unknown') return new UpstreamUnavailableError(unknownReasonOf(answer));
+  // Meta's own 5xx: 502 as every 5xx, but a refusal (the message was not sent).
+  if (answer.httpStatus >= 500) return new UpstreamUnavailableError(`HTTP ${answer.httpStatus}`, { cause: new UpstreamRejectedError(answer.httpStatus, answer.error) });
+  if (answer.rateLimited) return new UpstreamRateLimitedError(answer.httpStatus, answer.error);
+  return new UpstreamRejectedError(answer.httpStatus, answer.error);
 }
 
 /** Best effort: the caller must see Meta's answer even if the flag cannot be written. */

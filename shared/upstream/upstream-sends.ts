@@ -56,9 +56,14 @@ export function withCallbackData<T extends Record<string, unknown>>(body: T, sen
   return { ...body, [CALLBACK_DATA_FIELD]: callbackDataOf({ kind: 'upstream-send', sendId }) };
 }
 
-/** What a failed call says about the send: a timeout or 5xx may have gone out, a rejection did not; anything else says nothing. */
+/**
+ * What a failed call says about the send (callGraph's errors, classified by
+ * shared/sending/graph-answer.ts): one of unknown outcome may have gone out, a rejection did not
+ * (Meta's 5xx with its error is answered 502 like any 5xx, its rejection the cause); anything else
+ * says nothing.
+ */
 export function outcomeOfFailure(error: unknown): UpstreamSendOutcome | undefined {
-  if (error instanceof UpstreamUnavailableError) return 'UNKNOWN';
+  if (error instanceof UpstreamUnavailableError) return error.cause instanceof UpstreamRejectedError ? 'FAILED' : 'UNKNOWN';
   if (error instanceof UpstreamRejectedError) return 'FAILED';
   return undefined;
 }

@@ -43,7 +43,7 @@ import type {
 } from '../../shared/broadcast/ports';
 import type { TemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
 import type { CloudApiClient, SendOutcome, SendPacer, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../shared/sending/ports';
-import { isRetryableRejection } from '../../shared/sending/send-policy';
+import { isRetryableRejection } from '../../shared/sending/graph-answer';
 import { messagingTierOf } from '../../shared/broadcast/messaging-tiers';
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -667,7 +667,7 @@ export function chunkMessage(recipientCount: number, overrides: Partial<Template
     wabaId: SENDER.wabaId,
     phoneNumberId: SENDER.phoneNumberId,
     template: { name: 'order_update', language: 'en_US' },
-    recipients: Array.from({ length: recipientCount }, (_, index) => [index, `91${recipientNumber(index)}`, [`Name${index}`]]),
+    recipients: Array.from({ length: recipientCount }, (_, index) => ({ index, to: `91${recipientNumber(index)}`, parameters: [`Name${index}`] })),
     ...overrides,
   };
 }

@@ -1,13 +1,15 @@
 /**
  * Graph API over keep-alive HTTP (shared/adapters/http/keep-alive-http-client.ts: a send costs a
- * fifth of fetch's CPU, which matters at 1,000 sends/s). Every call has a hard timeout; a send
- * that times out is reported as of unknown outcome.
+ * fifth of fetch's CPU, which matters at 1,000 sends/s). Every call has a hard timeout; what a
+ * send's answer (or its absence) means is the classifier's (shared/sending/graph-answer.ts).
  */
-import type { CloudApiClient, GraphError, SendOutcome, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../sending/ports';
-import { isRetryableRejection } from '../../sending/send-policy';
+import { classifyGraphAnswer, sendOutcomeOf, type GraphReply } from '../../sending/graph-answer';
+import { graphErrorFrom } from '../../sending/graph-error';
+import type { CloudApiClient, SendOutcome, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../sending/ports';
 import { UpstreamRequestError, UpstreamUnavailableError } from '../../upstream/errors';
 import { HttpTimeoutError } from '../http/errors';
 import { sendPlainRequest, type PlainHttpResponse } from '../http/keep-alive-http-client';
+import { parsedBody } from './graph-body';
 
 export interface GraphApiSettings {
   baseUrl: string;
@@ -18,18 +20,6 @@ export interface GraphApiSettings {
 const MAX_PAGES = 50;
 
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
-
-const graphErrorOf = (payload: unknown, httpStatus: number): GraphError => {
-  const error = (payload as { error?: Partial<GraphError> } | undefined)?.error;
-  return {
-    message: error?.message ?? `Upstream answered HTTP ${httpStatus}`,
-    type: error?.type ?? 'UpstreamError',
-    code: typeof error?.code === 'number' ? error.code : httpStatus,
-    error_subcode: error?.error_subcode,
-    fbtrace_id: error?.fbtrace_id,
-    error_data: error?.error_data,
-  };
-};
 
 export class HttpCloudApiClient implements CloudApiClient {
   constructor(private readonly settings: GraphApiSettings) {}
@@ -69,7 +59,7 @@ export class HttpCloudApiClient implements CloudApiClient {
     } catch (error) {
       throw new UpstreamUnavailableError('Cloud API did not answer', { cause: error });
     }
-    if (!isSuccess(response.status)) throw new UpstreamRequestError(response.status, graphErrorOf(payload, response.status));
+    if (!isSuccess(response.status)) throw new UpstreamRequestError(response.status, graphErrorFrom(payload, response.status));
     return payload;
   }
 
@@ -89,26 +79,13 @@ export class HttpCloudApiClient implements CloudApiClient {
   }
 
   async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall): Promise<SendOutcome> {
-    let response: PlainHttpResponse;
+    let reply: GraphReply;
     try {
-      response = await this.request(this.url(`${encodeURIComponent(phoneNumberId)}/messages`), call, JSON.stringify(body));
+      const response = await this.request(this.url(`${encodeURIComponent(phoneNumberId)}/messages`), call, JSON.stringify(body));
+      reply = { kind: 'answered', httpStatus: response.status, body: parsedBody(response.text) };
     } catch (error) {
-      return { kind: 'unknown', reason: error instanceof HttpTimeoutError ? 'timeout' : 'connection failed' };
+      reply = { kind: 'no-answer', failure: error instanceof HttpTimeoutError ? 'timeout' : 'connection failed' };
     }
-    // A gateway error in front of Meta says nothing about whether Meta processed the send.
-    if (response.status === 502 || response.status === 504) return { kind: 'unknown', reason: `HTTP ${response.status}` };
-    const ok = isSuccess(response.status);
-    let payload: unknown;
-    try {
-      payload = JSON.parse(response.text);
-    } catch {
-      return ok ? { kind: 'unknown', reason: 'unreadable success body' } : { kind: 'unknown', reason: `HTTP ${response.status} without a body` };
-    }
-    if (ok) {
-      const messageId = (payload as { messages?: Array<{ id?: string }> }).messages?.[0]?.id;
-      return messageId ? { kind: 'accepted', messageId } : { kind: 'unknown', reason: 'success without a message id' };
-    }
-    const error = graphErrorOf(payload, response.status);
-    return { kind: 'rejected', httpStatus: response.status, error, retryable: isRetryableRejection(response.status, error.code) };
+    return sendOutcomeOf(classifyGraphAnswer(reply));
   }
 }

@@ -10,6 +10,7 @@ import type { BinaryResponse, GraphRequest, GraphResponse, GraphTransport } from
 import { MediaTooLargeError, UpstreamUnavailableError } from '../../upstream/errors';
 import { HttpTimeoutError } from '../http/errors';
 import { sendPlainRequest } from '../http/keep-alive-http-client';
+import { parsedBody } from './graph-body';
 
 export interface GraphTransportSettings {
   baseUrl: string;
@@ -23,16 +24,6 @@ const headersOf = (response: Response): Record<string, string> => {
     headers[name.toLowerCase()] = value;
   });
   return headers;
-};
-
-/** JSON when it parses, else the text; nothing for an empty body. */
-const parsedBody = (text: string): unknown => {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 };
 
 /** By name, not instanceof: the DOMException of an aborted fetch may come from another realm (jest). */

@@ -5,7 +5,9 @@
 import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
 import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { getJobStatus } from '../../../shared/broadcast/get-job-status';
-import { abandonOutboundChunk, processOutboundChunk, type ProcessChunkDependencies } from '../../../shared/broadcast/process-outbound-chunk';
+import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
+import { processOutboundChunk } from '../../../shared/broadcast/chunk-worker/process-outbound-chunk';
+import { abandonOutboundChunk } from '../../../shared/broadcast/chunk-worker/settle-chunk';
 import { systemClock } from '../../../shared/ports/clock';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 import {
@@ -94,9 +96,9 @@ describe('chunk worker on dynalite', () => {
   it('ends COMPLETED_WITH_FAILURES with reasons, and a given-up chunk still finishes', async () => {
     const kit = setup('pub_mixed', 40);
     await kit.createJob();
-    kit.upstream.script(kit.message.recipients[0]![1], rejected(131026));
+    kit.upstream.script(kit.message.recipients[0]!.to, rejected(131026));
     // Rate-limit answers get 3 x maxAttempts (9) tries: answer all of them with 130429.
-    kit.upstream.script(kit.message.recipients[1]![1], ...Array.from({ length: 9 }, () => rejected(130429, 429)));
+    kit.upstream.script(kit.message.recipients[1]!.to, ...Array.from({ length: 9 }, () => rejected(130429, 429)));
     // The store fails after the first sends: the delivery throws, like a crashing worker.
     const claim = kit.broadcasts.claimRecipient.bind(kit.broadcasts);
     let claims = 0;
@@ -107,7 +109,7 @@ describe('chunk worker on dynalite', () => {
     // Last delivery: give up on the rest.
     await abandonOutboundChunk(kit.dependencies, kit.message);
     const view = await getJobStatus(kit.broadcasts, { organizationId: ORG }, 'pub_mixed');
-    const sent = kit.upstream.sends.filter((send) => send.to !== kit.message.recipients[0]![1] && send.to !== kit.message.recipients[1]![1]).length;
+    const sent = kit.upstream.sends.filter((send) => send.to !== kit.message.recipients[0]!.to && send.to !== kit.message.recipients[1]!.to).length;
     expect(view.status).toBe('COMPLETED_WITH_FAILURES');
     expect(view.summary).toMatchObject({ sent, failed: 40 - sent, unknown: 0, pending: 0, chunksDone: 1 });
     expect(view.summary.failuresByReason).toEqual({ INVALID_PHONE_NUMBER: 1, '130429': 1, WORKER_ERROR: 40 - sent - 2 });

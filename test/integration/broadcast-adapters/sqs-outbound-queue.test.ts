@@ -59,7 +59,7 @@ const receiveAll = async (queueUrl: string, expected: number): Promise<string[]>
 
 const message = (chunkIndex: number, recipients: number, parameterBytes = 8): TemplateChunkMessage => {
   const base = chunkMessage(recipients, { jobId: 'pub_sqs', chunkIndex });
-  return { ...base, recipients: base.recipients.map(([index, to]) => [index, to, [`${'p'.repeat(parameterBytes)}${index}`]]) };
+  return { ...base, recipients: base.recipients.map(({ index, to }) => ({ index, to, parameters: [`${'p'.repeat(parameterBytes)}${index}`] })) };
 };
 
 const batchBytes = (batch: SendMessageBatchCommandInput) => batch.Entries!.reduce((sum, entry) => sum + Buffer.byteLength(entry.MessageBody!), 0);

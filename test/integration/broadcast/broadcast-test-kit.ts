@@ -24,7 +24,7 @@ import { TERMINAL_STATUSES } from '../../../shared/broadcast/broadcast-job';
 import { decodeOutboundMessage, type TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
 import { getJobStatus, type JobStatusView } from '../../../shared/broadcast/get-job-status';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
-import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-outbound-chunk';
+import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { adminCommands } from '../../../shared/tenancy/admin-commands';
 import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
 import { eventually, type TestRuntime } from '../../support/local-runtime';

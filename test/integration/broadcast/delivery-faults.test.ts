@@ -16,7 +16,7 @@ import type { Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { getServices } from '../../../functions/composition';
 import type { AcceptedMessage, SandboxControlSettings } from '../../../sandbox/cloud-api-sandbox';
-import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-outbound-chunk';
+import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import type { CloudApiClient, SendOutcome } from '../../../shared/sending/ports';
 import { startTestRuntime, eventually, type TestRuntime } from '../../support/local-runtime';
 import {

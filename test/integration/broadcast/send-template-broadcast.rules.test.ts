@@ -372,7 +372,7 @@ describe('send-template-broadcast: rules and response forms', () => {
     const queued = await receiveAll(runtime);
     const chunks = queued.map(chunkOf);
     expect([...new Set(chunks.map((chunk) => chunk.chunkIndex))].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    const indexes = chunks.flatMap((chunk) => chunk.recipients.map(([index]) => index)).sort((a, b) => a - b);
+    const indexes = chunks.flatMap((chunk) => chunk.recipients.map(({ index }) => index)).sort((a, b) => a - b);
     expect(indexes).toEqual(Array.from({ length: 10_000 }, (_, index) => index));
     for (const message of queued) await remove(runtime, message);
     expect(await queueDepth(runtime)).toBe(0);

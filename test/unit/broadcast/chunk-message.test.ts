@@ -21,7 +21,7 @@ const base: Omit<TemplateChunkMessage, 'recipients'> = {
 
 /** Recipients with parameters of varying size (including multi-byte characters). */
 const recipients = (count: number, size: (index: number) => number = (index) => 20 + ((index * 37) % 400)): ChunkRecipient[] =>
-  Array.from({ length: count }, (_, index) => [3000 + index, `9198${String(index).padStart(8, '0')}`, [`é${'x'.repeat(size(index))}`, `#${index}`]]);
+  Array.from({ length: count }, (_, index) => ({ index: 3000 + index, to: `9198${String(index).padStart(8, '0')}`, parameters: [`é${'x'.repeat(size(index))}`, `#${index}`] }));
 
 const bytesOf = (message: TemplateChunkMessage) => Buffer.byteLength(encodeOutboundMessage(message));
 
@@ -51,7 +51,7 @@ describe('chunkMessages', () => {
 
   it('counts bytes, not characters', () => {
     const maxBytes = 2048;
-    const wide: ChunkRecipient[] = Array.from({ length: 40 }, (_, index) => [index, `91980000${String(index).padStart(4, '0')}`, ['€'.repeat(100)]]);
+    const wide: ChunkRecipient[] = Array.from({ length: 40 }, (_, index) => ({ index, to: `91980000${String(index).padStart(4, '0')}`, parameters: ['€'.repeat(100)] }));
     const messages = chunkMessages(base, wide, maxBytes);
     for (const message of messages) expect(bytesOf(message)).toBeLessThanOrEqual(maxBytes);
     expect(messages.flatMap((message) => message.recipients)).toEqual(wide);
@@ -61,7 +61,7 @@ describe('chunkMessages', () => {
     const maxBytes = 2048;
     const input = recipients(9, (index) => (index === 4 ? 5000 : 30));
     const messages = chunkMessages(base, input, maxBytes);
-    const alone = messages.find((message) => message.recipients.some(([index]) => index === 3004))!;
+    const alone = messages.find((message) => message.recipients.some(({ index }) => index === 3004))!;
     expect(alone.recipients).toHaveLength(1);
     expect(bytesOf(alone)).toBeGreaterThan(maxBytes);
     for (const message of messages.filter((candidate) => candidate !== alone)) expect(bytesOf(message)).toBeLessThanOrEqual(maxBytes);
@@ -77,6 +77,31 @@ describe('outbound message encoding', () => {
   it('round-trips a chunk message', () => {
     const message = { ...base, recipients: recipients(3) };
     expect(decodeOutboundMessage(encodeOutboundMessage(message))).toEqual(message);
+  });
+
+  it('carries each recipient as the compact tuple [index, to, parameters] on the wire', () => {
+    const message = { ...base, recipients: [{ index: 7, to: '919800000007', parameters: ['Ada', 'A-7'] }] };
+    expect(JSON.parse(encodeOutboundMessage(message)).recipients).toEqual([[7, '919800000007', ['Ada', 'A-7']]]);
+    expect(encodeOutboundMessage(message)).not.toContain('"index"');
+  });
+
+  it('decodes a body queued (or held for a scheduled job) in the tuple form, recipients as named objects', () => {
+    const queued =
+      '{"version":1,"jobId":"pub_abc","organizationId":"org_1","chunkIndex":3,"wabaId":"waba_1","phoneNumberId":"pn_1","recipients":[[3000,"919800000000",["Ada"]],[3001,"919800000001",[]]],"kind":"template-chunk","template":{"name":"order_update","language":"en_US"}}';
+    expect(decodeOutboundMessage(queued)).toEqual({
+      ...base,
+      recipients: [
+        { index: 3000, to: '919800000000', parameters: ['Ada'] },
+        { index: 3001, to: '919800000001', parameters: [] },
+      ],
+    });
+    const freeform = '{"version":1,"jobId":"pub_f","organizationId":"org_1","chunkIndex":0,"wabaId":"waba_1","phoneNumberId":"pn_1","recipients":[[0,"919800000009",[]]],"kind":"freeform","body":{"type":"text","text":{"body":"hi"}}}';
+    expect(decodeOutboundMessage(freeform).recipients).toEqual([{ index: 0, to: '919800000009', parameters: [] }]);
+  });
+
+  it('refuses a recipient that is not a wire tuple', () => {
+    expect(() => decodeOutboundMessage(JSON.stringify({ ...base, recipients: [{ index: 0, to: '919800000009', parameters: [] }] }))).toThrow(MalformedOutboundMessageError);
+    expect(() => decodeOutboundMessage(JSON.stringify({ ...base, recipients: [[-1, '919800000009', []]] }))).toThrow(MalformedOutboundMessageError);
   });
 
   it('refuses bodies that are not JSON or not a known message', () => {

@@ -3,6 +3,7 @@
  * fields), chunking by request index, refused recipients in the ledger, and the atomic-in-effect
  * accept: when queueing fails nothing of the job stays and an Idempotency-Key is released.
  */
+import type { ChunkRecipient } from '../../../shared/broadcast/chunk-message';
 import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { OutboundQueueUnavailableError } from '../../../shared/broadcast/errors';
 import { newJob, newJobId, recordAndFanOut } from '../../../shared/broadcast/job-fan-out';
@@ -83,9 +84,9 @@ describe('recordAndFanOut', () => {
   it('chunks recipients by their index in the request and records refused ones in the ledger', async () => {
     const kit = setup();
     const job = templateJob(1_500);
-    const recipients = Array.from({ length: 1_499 }, (_, position): [number, string, string[]] => {
+    const recipients = Array.from({ length: 1_499 }, (_, position): ChunkRecipient => {
       const index = position + 1;
-      return [index, `9198${String(index).padStart(8, '0')}`, ['a']];
+      return { index, to: `9198${String(index).padStart(8, '0')}`, parameters: ['a'] };
     });
     const refused = [{ index: 0, to: '91', status: 'FAILED' as const, failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 0, updatedAt: clock.now().toISOString() }];
     await recordAndFanOut(kit.dependencies, { job, recipients, refused, listed: listed(1_500) });
@@ -110,7 +111,7 @@ describe('recordAndFanOut', () => {
     const kit = setup();
     kit.queue.failure = new StoreUnavailableError('SQS is down');
     const refused = [{ index: 1, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
-    const attempt = recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [[0, '919800000001', ['a']]], refused, listed: listed(2) });
+    const attempt = recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], refused, listed: listed(2) });
     await expect(attempt).rejects.toThrow(OutboundQueueUnavailableError);
     expect(kit.broadcasts.callsOf('createJob')).toBe(1);
     expectNothingStored(kit.broadcasts);
@@ -120,16 +121,16 @@ describe('recordAndFanOut', () => {
     const kit = setup();
     const refusal = new Error('SQS refused 1 outbound messages: InvalidMessageContents');
     kit.queue.failure = refusal;
-    await expect(recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [[0, '919800000001', ['a']]], listed: listed(2) })).rejects.toBe(refusal);
+    await expect(recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(2) })).rejects.toBe(refusal);
     expectNothingStored(kit.broadcasts);
   });
 
   it('never discards a job that existed before the call', async () => {
     const kit = setup();
     const job = templateJob(1);
-    await recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]], listed: listed(1) });
+    await recordAndFanOut(kit.dependencies, { job, recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(1) });
     kit.queue.failure = new StoreUnavailableError('SQS is down');
-    await expect(recordAndFanOut(kit.dependencies, { job, recipients: [[0, '919800000001', ['a']]], listed: listed(1) })).rejects.toThrow(OutboundQueueUnavailableError);
+    await expect(recordAndFanOut(kit.dependencies, { job, recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(1) })).rejects.toThrow(OutboundQueueUnavailableError);
     expect(kit.broadcasts.jobs.has('leg_1')).toBe(true);
     expect(kit.broadcasts.callsOf('discardJob')).toBe(0);
   });
@@ -179,6 +180,6 @@ describe('accept paths when the queue fails', () => {
     expect(job).toMatchObject({ kind: 'freeform', messageType: 'text', totalRecipients: 1 });
     expect(job).not.toHaveProperty('template');
     expect(job).not.toHaveProperty('broadcastName');
-    expect(kit.queue.messages).toEqual([expect.objectContaining({ kind: 'freeform', jobId, recipients: [[0, '919800000009', []]] })]);
+    expect(kit.queue.messages).toEqual([expect.objectContaining({ kind: 'freeform', jobId, recipients: [{ index: 0, to: '919800000009', parameters: [] }] })]);
   });
 });

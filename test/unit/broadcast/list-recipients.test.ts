@@ -30,7 +30,7 @@ async function acceptedJob(count: number, jobId = JOB) {
   const listed = Array.from({ length: count }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
   await recordAndFanOut(
     { broadcasts, queue: new RecordingOutboundQueue(), clock },
-    { job, listed, recipients: listed.map(({ index, countryCode, toPhoneNumber }) => [index, countryCode + toPhoneNumber, []]) },
+    { job, listed, recipients: listed.map(({ index, countryCode, toPhoneNumber }) => ({ index, to: countryCode + toPhoneNumber, parameters: [] })) },
   );
   return broadcasts;
 }

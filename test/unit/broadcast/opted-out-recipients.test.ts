@@ -17,7 +17,7 @@ function setup() {
   const optOut = (organizationId: string, index: number) =>
     optOuts.addOptOut(organizationId, { phoneNumber: full(index), source: 'api', createdAt: '2026-03-01T08:00:00.000Z' });
   const send = (count: number) => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(count), { inProgressTimeoutMs: 20_000 });
-  const queuedNumbers = () => queue.messages.flatMap((message) => (message as TemplateChunkMessage).recipients.map(([, to]) => to));
+  const queuedNumbers = () => queue.messages.flatMap((message) => (message as TemplateChunkMessage).recipients.map(({ to }) => to));
   return { broadcasts, queue, optOuts, optOut, send, queuedNumbers };
 }
 

@@ -1,7 +1,8 @@
 import type { SQSRecord } from 'aws-lambda';
 import { handleChunkRecord } from '../../../functions/chunk-worker/handle-chunk-record';
 import { queues } from '../../../runtime-contract/resource-definitions';
-import type { ProcessChunkDependencies } from '../../../shared/broadcast/process-outbound-chunk';
+import { encodeOutboundMessage } from '../../../shared/broadcast/chunk-message';
+import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import {
   InMemoryBroadcastRepository,
   InMemorySendPacer,
@@ -69,7 +70,7 @@ describe('a failing chunk delivery', () => {
   it('comes back after a short, growing delay instead of the full visibility timeout, and fails the record', async () => {
     const { dependencies, queue, broadcasts } = setup();
     await broadcasts.createJob(jobOf(chunkMessage(3)), [3]);
-    const body = JSON.stringify(chunkMessage(3));
+    const body = encodeOutboundMessage(chunkMessage(3));
     await expect(handleChunkRecord(dependencies, recordFor(body, 1), lambdaContext())).rejects.toThrow('tenancy store timed out');
     await expect(handleChunkRecord(dependencies, recordFor(body, 3), lambdaContext())).rejects.toThrow(StoreTimeoutError);
     expect(queue.deferrals).toEqual([
@@ -83,7 +84,7 @@ describe('a failing chunk delivery', () => {
     const message = chunkMessage(3);
     await broadcasts.createJob(jobOf(message), [3]);
     const last = queues.outboundMessages.maxReceiveCount;
-    await expect(handleChunkRecord(dependencies, recordFor(JSON.stringify(message), last), lambdaContext())).resolves.toBeUndefined();
+    await expect(handleChunkRecord(dependencies, recordFor(encodeOutboundMessage(message), last), lambdaContext())).resolves.toBeUndefined();
     expect(queue.deferrals).toEqual([]);
     expect(broadcasts.chunk(message.jobId, message.chunkIndex)).toMatchObject({ failed: 3, failuresByReason: { WORKER_ERROR: 3 } });
   });
@@ -92,7 +93,7 @@ describe('a failing chunk delivery', () => {
     const { dependencies, queue, broadcasts } = setup();
     const upstream = dependencies.upstream as ScriptedCloudApi;
     const message = chunkMessage(3);
-    await expect(handleChunkRecord(dependencies, recordFor(JSON.stringify(message), 1), lambdaContext())).resolves.toMatchObject({ sent: 0, skipped: 3, chunkDone: true });
+    await expect(handleChunkRecord(dependencies, recordFor(encodeOutboundMessage(message), 1), lambdaContext())).resolves.toMatchObject({ sent: 0, skipped: 3, chunkDone: true });
     expect(upstream.sends).toEqual([]);
     expect(queue.deferrals).toEqual([]);
     expect(broadcasts.chunk(message.jobId, message.chunkIndex)).toBeUndefined();

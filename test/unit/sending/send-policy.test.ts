@@ -1,3 +1,4 @@
+import { isRateLimitRejection, isRetryableRejection } from '../../../shared/sending/graph-answer';
 import type { SendOutcome } from '../../../shared/sending/ports';
 import {
   RateLimitHold,
@@ -6,49 +7,11 @@ import {
   chunkWorkerBudget,
   classifyOutcome,
   fullJitterDelay,
-  isRateLimitRejection,
-  isRetryableRejection,
   slotBlockSize,
 } from '../../../shared/sending/send-policy';
 import { rejected, unknownOutcome } from '../../support/broadcast-fakes';
 
 const policy = { maxAttempts: 3, backoff: { baseMs: 100, maxMs: 1000 }, rateLimitHoldMs: 1000 };
-
-describe('rate-limit and retry classification', () => {
-  it.each([
-    ['HTTP 429', 429, 0],
-    ['130429 throughput', 400, 130429],
-    ['131056 pair rate', 400, 131056],
-    ['80007 WABA rate', 400, 80007],
-    ['4 app rate', 400, 4],
-    ['131048 spam rate', 400, 131048],
-  ])('treats %s as a rate limit, which is retryable', (_name, status, code) => {
-    expect(isRateLimitRejection(status, code)).toBe(true);
-    expect(isRetryableRejection(status, code)).toBe(true);
-  });
-
-  it.each([
-    ['HTTP 500', 500, 0],
-    ['HTTP 503', 503, 0],
-    ['1 unknown', 400, 1],
-    ['2 service unavailable', 400, 2],
-    ['131000 something went wrong', 400, 131000],
-    ['131016 overloaded', 400, 131016],
-  ])('retries %s without calling it a rate limit', (_name, status, code) => {
-    expect(isRetryableRejection(status, code)).toBe(true);
-    expect(isRateLimitRejection(status, code)).toBe(false);
-  });
-
-  it.each([
-    ['131026 undeliverable', 400, 131026],
-    ['100 invalid parameter', 400, 100],
-    ['132001 template missing', 404, 132001],
-    ['190 token', 401, 190],
-  ])('does not retry %s', (_name, status, code) => {
-    expect(isRetryableRejection(status, code)).toBe(false);
-    expect(isRateLimitRejection(status, code)).toBe(false);
-  });
-});
 
 describe('classifyOutcome', () => {
   const worker = chunkWorkerBudget(policy);

@@ -63,14 +63,16 @@ describe('single sends (messages, marketing messages)', () => {
     expect(kit.idRecords.sends[0]!.customerCallbackData).toHaveLength(512);
   });
 
-  it('a send whose answer never came (timeout, 5xx) answers 502 as before and leaves an UNKNOWN record without message id', async () => {
+  it('a send whose answer never came (timeout) answers 502 as before and leaves an UNKNOWN record without message id; Meta\'s own 5xx error answers 502 too but records FAILED', async () => {
     kit.graph.on('POST', `/${ids.phone}/messages`, timeout, ok({ error: { message: 'down', code: 2 } }, 503));
     expect((await sendText({ biz_opaque_callback_data: 'mine' })).status).toBe(502);
     expect((await sendText()).status).toBe(502);
     expect(posts().map(callbackOf)).toEqual(['u1:snd_0001', 'u1:snd_0002']);
     expect(kit.idRecords.sends).toEqual([
       expect.objectContaining({ sendId: 'snd_0001', outcome: 'UNKNOWN', customerCallbackData: 'mine' }),
-      expect.objectContaining({ sendId: 'snd_0002', outcome: 'UNKNOWN' }),
+      // Issue 22: a 503 carrying Meta's error (code 2) is Meta's refusal, not an unknown outcome
+      // (shared/sending/graph-answer.ts); it was UNKNOWN while the /upstream paths disagreed with the worker.
+      expect.objectContaining({ sendId: 'snd_0002', outcome: 'FAILED' }),
     ]);
     expect(kit.idRecords.sends.every((send) => send.messageId === undefined)).toBe(true);
     expect(kit.idRecords.messages.size).toBe(1); // only the kit's own wamid.ABC

@@ -138,6 +138,32 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
     expect(JSON.stringify(kit.warnings)).not.toContain('15550000000');
   });
 
+  it('classifies 5xx as the broadcast worker does: Meta\'s own error is retried, a gateway\'s 502 or a bodiless 503 is unknown', async () => {
+    let metaFailures = 0;
+    kit.graph.on('POST', `/${ids.phone}/messages`, (request) => {
+      const to = (request.json as { to: string }).to;
+      if (to === '15550000000' && metaFailures++ < 1) return graphFailure(503, 2);
+      if (to === '15550000001') return ok({ error: { message: 'bad gateway', code: 1 } }, 502);
+      if (to === '15550000002') return ok('<html>unavailable</html>', 503);
+      return sent(request);
+    });
+    const response = await kit.call('sendBulkTemplate', { body: bulkBody(3) });
+    expect(response.body.summary).toEqual({ total: 3, sent: 1, failed: 0, unknown: 2, not_sent: 0 });
+    expect(response.body.results[0]).toEqual(expect.objectContaining({ status: 'sent', attempts: 2 }));
+    expect(response.body.results[1]).toEqual(expect.objectContaining({ status: 'unknown', attempts: 1, error: expect.objectContaining({ code: 502, message: 'Outcome unknown (HTTP 502); reconcile through webhooks before resending' }) }));
+    expect(response.body.results[2]).toEqual(expect.objectContaining({ status: 'unknown', attempts: 1, error: expect.objectContaining({ message: 'Outcome unknown (HTTP 503); reconcile through webhooks before resending' }) }));
+    expect(kit.warnings.map((warning) => warning.facts.reason)).toEqual(['HTTP 502', 'HTTP 503']);
+  });
+
+  it('fails a recipient whose Meta 5xx error keeps coming once its attempts run out, with Meta\'s error', async () => {
+    kit.graph.on('POST', `/${ids.phone}/messages`, graphFailure(500, 131000));
+    const response = await kit.call('sendBulkTemplate', { body: bulkBody(1) });
+    expect(response.body.summary).toEqual({ total: 1, sent: 0, failed: 1, unknown: 0, not_sent: 0 });
+    expect(response.body.results[0]).toEqual(expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 131000 }) }));
+    expect(response.body.results[0].attempts).toBeGreaterThan(1);
+    expect(kit.warnings).toEqual([]);
+  });
+
   it('stops starting sends at the time budget and reports the rest not_sent', async () => {
     kit = await createWrapperKit({ bulk: { budgetMs: 3_000 } as never });
     kit.graph.on('POST', `/${ids.phone}/messages`, sent);

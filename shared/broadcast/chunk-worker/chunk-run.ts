@@ -1,0 +1,115 @@
+/**
+ * One invocation's sending of a chunk message: the recipients still to take, those given back, the
+ * outcomes being written, the job watch and the send session. The lanes (lanes.ts) work on it and
+ * each recipient's send (recipient-send.ts) reads and changes it; nothing else shares its state.
+ */
+import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
+import { ChunkOutcomes, type ChunkReport } from '../chunk-outcomes';
+import { openSendSession, type SendSession } from '../../sending/dispatch-send';
+import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
+import { chunkWorkerBudget } from '../../sending/send-policy';
+import type { SendSlots } from '../../sending/send-slots';
+import type { ChunkInvocation, ProcessChunkDependencies } from './chunk-worker-dependencies';
+import type { JobGo, JobGoWatch, PauseEnding } from './job-control';
+import type { LaneWork } from './lanes';
+import { budgetEndOf, type LanePacing } from './pacing';
+import { sendToRecipient, type RecipientSendState } from './recipient-send';
+
+export interface ChunkRunSetup {
+  account: { accessToken: string };
+  pacing: LanePacing;
+  watch: JobGoWatch;
+  pause: PauseEnding;
+}
+
+export class ChunkRun implements LaneWork, RecipientSendState {
+  /** Not taken yet (and, after the lanes, the continuation's): in request order until something comes back. */
+  readonly pending: ChunkRecipient[];
+  /** Claimed, then not sent because the template is not sendable: released, sent after the resume. */
+  private readonly held: ChunkRecipient[] = [];
+  readonly session: SendSession;
+  readonly outcomes: ChunkOutcomes;
+  readonly accessToken: string;
+  readonly watch: JobGoWatch;
+  readonly pause: PauseEnding;
+  readonly budgetEnd: () => number;
+  private readonly pacing: LanePacing;
+
+  constructor(
+    readonly dependencies: ProcessChunkDependencies,
+    readonly message: OutboundMessage,
+    invocation: ChunkInvocation,
+    setup: ChunkRunSetup,
+  ) {
+    const { settings, clock, broadcasts } = dependencies;
+    this.pending = [...message.recipients];
+    this.accessToken = setup.account.accessToken;
+    this.pacing = setup.pacing;
+    this.watch = setup.watch;
+    this.pause = setup.pause;
+    this.session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: setup.pacing.messagesPerSecond }, settings, chunkWorkerBudget(settings));
+    this.outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
+    this.budgetEnd = budgetEndOf(settings, clock, invocation);
+  }
+
+  get slots(): SendSlots {
+    return this.session.slots;
+  }
+
+  get latency(): SendLatencyEstimate {
+    return this.pacing.latency;
+  }
+
+  get failure(): unknown {
+    return this.outcomes.failure;
+  }
+
+  fail(error: unknown): void {
+    this.outcomes.fail(error);
+  }
+
+  lanesWanted(): number {
+    return this.pacing.lanesWanted();
+  }
+
+  goes(): Promise<boolean> {
+    return this.watch.goes();
+  }
+
+  sendTo(recipient: ChunkRecipient, slot: number): Promise<void> {
+    return sendToRecipient(this, recipient, slot);
+  }
+
+  async release(recipient: ChunkRecipient): Promise<void> {
+    await this.dependencies.broadcasts.releaseClaim(this.message.jobId, this.message.chunkIndex, recipient.index);
+    this.held.push(recipient);
+  }
+
+  async continueLater(recipient: ChunkRecipient): Promise<void> {
+    await this.dependencies.broadcasts.releaseClaim(this.message.jobId, this.message.chunkIndex, recipient.index);
+    this.pending.push(recipient);
+  }
+
+  /**
+   * After the lanes: every outcome written and the report's holds counted. The first failure of a
+   * lane or a write is thrown: released recipients go back to the message's own retry (the ledger
+   * lets them be claimed again).
+   */
+  async finish(): Promise<ChunkReport> {
+    if (this.session.hold.count > 0) this.outcomes.report.rateLimitHolds = this.session.hold.count;
+    await this.outcomes.flush();
+    if (this.outcomes.failure !== undefined) throw this.outcomes.failure;
+    return this.outcomes.report;
+  }
+
+  /** Why the lanes stopped early, if they did: the job cancelled or held. */
+  get stop(): Exclude<JobGo, { kind: 'go' }> | undefined {
+    const go = this.watch.latest;
+    return go.kind === 'go' ? undefined : go;
+  }
+
+  /** Recipients neither sent nor settled (held and not taken), in request order. */
+  rest(): ChunkRecipient[] {
+    return [...this.held, ...this.pending].sort((a, b) => a.index - b.index);
+  }
+}

@@ -1,0 +1,54 @@
+/** What the chunk worker is given: its ports, its settings and the invocation's clock. */
+import type { JobCompletionPorts } from '../announce-job-completion';
+import type { BroadcastRepository, OutboundQueue, SenderDirectory, TemplateStates } from '../ports';
+import type { SendingPorts } from '../../sending/dispatch-send';
+import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
+import type { CloudApiClient } from '../../sending/ports';
+import type { SendPolicySettings } from '../../sending/send-policy';
+
+export interface ChunkWorkerSettings extends SendPolicySettings {
+  /**
+   * The most concurrent upstream calls per worker (the cap of the in-flight budget: memory and
+   * sockets). The lanes in use follow the account's rate and the observed send latency
+   * (shared/sending/in-flight-budget.ts), between `minInFlight` and this.
+   */
+  maxInFlight: number;
+  /** The fewest lanes (default DEFAULT_MIN_IN_FLIGHT); the cap wins when it is lower. */
+  minInFlight?: number;
+  /** A lane's busy time per send assumed before any send reports back (default DEFAULT_LATENCY_PRIOR_MS). */
+  latencyPriorMs?: number;
+  /** Stop taking recipients when less than this remains of the invocation; the rest continue in a new message. */
+  safetyMarginMs: number;
+  /**
+   * The longest one upstream call may take (its timeout). A send or retry may start right before
+   * the budget ends, so the margin is at least this plus FINAL_FLUSH_ALLOWANCE_MS: otherwise one
+   * timed-out send at the end overruns the invocation, Lambda kills it, and the chunk waits for the
+   * queue's visibility timeout (seen under the sandbox's Meta latency, docs/PERFORMANCE.md 4e).
+   */
+  upstreamTimeoutMs?: number;
+  /** Outcomes are written in batches of this many (or sooner, see flushIntervalMs). */
+  outcomeBatchSize: number;
+  flushIntervalMs: number;
+  /** Held recipients of a paused job come back after this many seconds (an SQS delay: at most 900). */
+  pauseRecheckSeconds: number;
+  /** A pause lasting longer fails the job's remaining recipients TEMPLATE_PAUSED. */
+  templatePauseTimeoutMs: number;
+}
+
+export interface ProcessChunkDependencies extends SendingPorts {
+  senders: SenderDirectory;
+  broadcasts: BroadcastRepository;
+  upstream: CloudApiClient;
+  queue: OutboundQueue;
+  /** The template states recorded from Meta's events: a paused template holds the job. */
+  templateStates: Pick<TemplateStates, 'stateOf'>;
+  settings: ChunkWorkerSettings;
+  /** Customer events (job.completed when this worker settles a job's last chunk); absent: none. */
+  events?: JobCompletionPorts['events'];
+  /** The process's estimate of a lane's busy time per send (shared by its invocations); absent: one per invocation from the prior. */
+  latency?: SendLatencyEstimate;
+}
+
+export interface ChunkInvocation {
+  remainingTimeMs: () => number;
+}

@@ -1,0 +1,94 @@
+/**
+ * One recipient through steps 1 to 3 of the chunk worker: claim it in the ledger, dispatch its
+ * send through the sending engine, and record the outcome, or give it back (released for after a
+ * template pause, continued in the next message when a refusal left no time for the retry).
+ */
+import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
+import type { ChunkOutcomes } from '../chunk-outcomes';
+import type { LedgerEntry } from '../ports';
+import { dispatchSend, type Dispatched, type SendSession } from '../../sending/dispatch-send';
+import { failureReasonOf, templateHoldOf, UNKNOWN_OUTCOME } from '../../sending/failure-reasons';
+import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
+import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
+import type { JobGoWatch, PauseEnding } from './job-control';
+import { messageBodyFor } from './message-building';
+import { resolveStaleClaim } from './settle-chunk';
+
+/** What a recipient's send works with: one invocation's state (chunk-run.ts). */
+export interface RecipientSendState {
+  readonly dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'upstream'>;
+  readonly message: OutboundMessage;
+  readonly accessToken: string;
+  readonly session: SendSession;
+  readonly outcomes: ChunkOutcomes;
+  readonly watch: JobGoWatch;
+  readonly pause: PauseEnding;
+  readonly latency: SendLatencyEstimate;
+  budgetEnd(): number;
+  /** Claimed, not sent because the template is not sendable: released, sent after the resume. */
+  release(recipient: ChunkRecipient): Promise<void>;
+  /** Claimed, refused, out of time for a retry: released, and taken by the continuation. */
+  continueLater(recipient: ChunkRecipient): Promise<void>;
+}
+
+/**
+ * Claims `recipient`, sends it from `firstSlot` on (retries on later slots), then records what
+ * happened or gives the recipient back.
+ */
+export async function sendToRecipient(state: RecipientSendState, recipient: ChunkRecipient, firstSlot: number): Promise<void> {
+  const { dependencies, message, session, watch, latency } = state;
+  const { clock } = dependencies;
+  // The lane is busy from its slot, or from now when it is late: then the claim counts too.
+  const busyFrom = Math.max(firstSlot, clock.now().getTime());
+  if (!(await claim(state, recipient, () => session.slots.giveBack(firstSlot)))) return;
+  const body = messageBodyFor(message, recipient);
+  const dispatched = await dispatchSend(session, {
+    firstSlot,
+    startsInTime: (slot) => slot < state.budgetEnd(),
+    send: () => dependencies.upstream.sendMessage(message.phoneNumberId, body, { accessToken: state.accessToken }),
+    stillWanted: () => watch.goes(),
+  });
+  if (dispatched.kind !== 'withdrawn') latency.observe(clock.now().getTime() - busyFrom);
+  const hold = dispatched.kind === 'failed' ? templateHoldOf(dispatched.rejection.error.code) : undefined;
+  if (hold !== undefined) {
+    watch.hold(hold);
+    return state.release(recipient);
+  }
+  // Withdrawn at its slot because the job is held (not cancelled): released like a refused one.
+  if (dispatched.kind === 'withdrawn' && watch.latest.kind === 'paused') return state.release(recipient);
+  // Refused with a retryable error (a 130429 near the end, most often) and no time left for the
+  // retry: definitely not sent, so it goes on in the continuation message instead of failing.
+  if (dispatched.kind === 'failed' && dispatched.outOfTime) return state.continueLater(recipient);
+  state.outcomes.record(ledgerEntryOf(recipient, dispatched, clock.now()));
+  if (dispatched.kind === 'sent') await state.pause.endOnAccepted();
+}
+
+/**
+ * Step 1: the conditional ledger claim, written before any upstream call. False when the recipient
+ * is already someone's: nothing to send, and its slot goes back (`giveBackSlot`) before any further
+ * store call, so another lane can use it.
+ */
+async function claim(state: RecipientSendState, { index, to }: ChunkRecipient, giveBackSlot: () => void): Promise<boolean> {
+  const { dependencies, message, outcomes } = state;
+  const result = await dependencies.broadcasts.claimRecipient(message.jobId, message.chunkIndex, index, to, dependencies.clock.now());
+  if (result.claimed) return true;
+  giveBackSlot();
+  outcomes.skipped();
+  if (await resolveStaleClaim(dependencies, message, index, result.existing)) outcomes.staleClaimResolved();
+  return false;
+}
+
+/** Step 3's entry: the ledger's view of a dispatched send (step 2). */
+function ledgerEntryOf({ index, to }: ChunkRecipient, dispatched: Dispatched, now: Date): LedgerEntry {
+  const base = { index, to, attempts: dispatched.attempts, updatedAt: now.toISOString() };
+  switch (dispatched.kind) {
+    case 'sent':
+      return { ...base, status: 'SENT', messageId: dispatched.messageId };
+    case 'unknown':
+      return { ...base, status: 'UNKNOWN', failureReasonCode: `${UNKNOWN_OUTCOME}: ${dispatched.outcome.reason}` };
+    case 'failed':
+      return { ...base, status: 'FAILED', failureReasonCode: failureReasonOf(dispatched.rejection.error) };
+    case 'withdrawn':
+      return { ...base, status: 'CANCELLED' };
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Step 4 of the chunk worker, settling: the rest (out of time) continue in a fresh message, or the
+ * chunk is reconciled from its ledger. Recipients this worker will never send (the job cancelled,
+ * a template pause past its deadline, the last delivery of a message that keeps failing) are
+ * settled by one routine, `settleRest`.
+ */
+import { announceJobCompletion } from '../announce-job-completion';
+import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
+import { countFailure, emptyDelta, emptyReport, type ChunkReport } from '../chunk-outcomes';
+import type { ClaimState, LedgerEntry } from '../ports';
+import { WORKER_ERROR } from '../../sending/failure-reasons';
+import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
+
+type SettleDependencies = Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'events'>;
+type ChunkKey = Pick<OutboundMessage, 'jobId' | 'chunkIndex'>;
+
+/** The final state recipients are settled in: CANCELLED, or FAILED with a reason. */
+export type SettledAs = Exclude<ClaimState, 'SENDING'>;
+
+/** Claims written at once when settling a chunk (up to 1,000 recipients). */
+const SETTLE_CLAIM_CONCURRENCY = 16;
+
+/**
+ * A claim someone else holds: still SENDING means a crashed attempt, whose outcome is unknown →
+ * UNKNOWN (never resent). True when this call marked it.
+ */
+export async function resolveStaleClaim(dependencies: Pick<SettleDependencies, 'broadcasts' | 'clock'>, chunk: ChunkKey, index: number, existing: LedgerEntry): Promise<boolean> {
+  return existing.status === 'SENDING' && dependencies.broadcasts.markStaleAsUnknown(chunk.jobId, chunk.chunkIndex, index, dependencies.clock.now());
+}
+
+/**
+ * Every recipient of `rest` nobody claimed yet is claimed directly in its final state (CANCELLED, or
+ * FAILED with a reason: never sent, never charged; written final at once, so a settling retried
+ * after a store fault finds finished entries, never claims it would take for a crashed send's), a
+ * crashed claim becomes UNKNOWN, a claim someone holds stays theirs, and the chunk is reconciled.
+ * Failures and unknowns count in the chunk's live counters; cancellations are counted by the tally.
+ *
+ * @example
+ * await settleRest(dependencies, message, rest, report, 'CANCELLED'); // a cancelled job's rest
+ * await settleRest(dependencies, message, rest, report, { status: 'FAILED', failureReasonCode: 'TEMPLATE_PAUSED' });
+ */
+export async function settleRest(dependencies: SettleDependencies, chunk: ChunkKey, rest: readonly ChunkRecipient[], report: ChunkReport, as: SettledAs): Promise<ChunkReport> {
+  const { broadcasts, clock } = dependencies;
+  const settled: LedgerEntry[] = [];
+  const delta = emptyDelta();
+  const remaining = [...rest];
+  const claimNext = async (): Promise<void> => {
+    for (let recipient = remaining.shift(); recipient; recipient = remaining.shift()) {
+      const { index, to } = recipient;
+      const claim = await broadcasts.claimRecipient(chunk.jobId, chunk.chunkIndex, index, to, clock.now(), as);
+      if (claim.claimed) settled.push(settledEntry(index, to, clock.now(), as));
+      else if (await resolveStaleClaim(dependencies, chunk, index, claim.existing)) delta.unknown += 1;
+      else report.skipped += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SETTLE_CLAIM_CONCURRENCY, remaining.length) }, claimNext));
+  if (settled.length > 0) await broadcasts.recordSettled(chunk.jobId, settled.sort((a, b) => a.index - b.index));
+  report.unknown += delta.unknown;
+  if (as === 'CANCELLED') report.cancelled = (report.cancelled ?? 0) + settled.length;
+  else {
+    for (const entry of settled) countFailure(delta, entry.failureReasonCode);
+    report.failed += settled.length;
+  }
+  if (delta.failed + delta.unknown > 0) await broadcasts.addChunkProgress(chunk.jobId, chunk.chunkIndex, delta);
+  return reconcile(dependencies, chunk, report);
+}
+
+function settledEntry(index: number, to: string, now: Date, as: SettledAs): LedgerEntry {
+  const base = { index, to, attempts: 0, updatedAt: now.toISOString() };
+  return as === 'CANCELLED' ? { ...base, status: 'CANCELLED' } : { ...base, status: 'FAILED', failureReasonCode: as.failureReasonCode };
+}
+
+/** The rest (out of time) go on in a fresh message; a chunk with nobody left is reconciled from its ledger. */
+export async function settleChunk(
+  dependencies: SettleDependencies & Pick<ProcessChunkDependencies, 'queue'>,
+  message: OutboundMessage,
+  pending: ChunkRecipient[],
+  report: ChunkReport,
+): Promise<ChunkReport> {
+  if (pending.length === 0) return reconcile(dependencies, message, report);
+  report.continued = pending.length;
+  await dependencies.queue.enqueue([{ ...message, recipients: pending }]);
+  return report;
+}
+
+async function reconcile(dependencies: SettleDependencies, chunk: ChunkKey, report: ChunkReport): Promise<ChunkReport> {
+  report.chunkDone = (await dependencies.broadcasts.reconcileChunk(chunk.jobId, chunk.chunkIndex, dependencies.clock.now())).done;
+  if (report.chunkDone && dependencies.events) {
+    await announceJobCompletion({ broadcasts: dependencies.broadcasts, clock: dependencies.clock, events: dependencies.events }, chunk.jobId);
+  }
+  return report;
+}
+
+/**
+ * Last delivery of a message that keeps failing: everyone not yet claimed is settled as a
+ * WORKER_ERROR failure (never sent), crashed claims as UNKNOWN, so the job can finish.
+ *
+ * @example
+ * await abandonOutboundChunk(dependencies, message); // the chunk reconciles; job.completed if it was the last
+ */
+export async function abandonOutboundChunk(dependencies: SettleDependencies, message: OutboundMessage): Promise<void> {
+  await settleRest(dependencies, message, message.recipients, emptyReport(), { status: 'FAILED', failureReasonCode: WORKER_ERROR });
+}

@@ -1,0 +1,161 @@
+/**
+ * The one table of why a send failed: every Meta error code the platform knows (how a rejection
+ * with it is retried, what it means in words, what the business can do) and the platform's own
+ * reason codes (the ledger's `failureReasonCode`, the recipients list's `failureReason`). The
+ * classifier (graph-answer.ts) reads the retry classes; the chunk worker records `failureReasonOf`;
+ * the recipients list shows `describeReason`. A new Meta code is one row here (and one row of
+ * test/unit/sending/graph-answer.test.ts).
+ *
+ * Facts: /work/shared/meta/webhooks-and-limits.md (limits, 8 "Other codes") and
+ * template-components.md section 9 (parameter errors). Texts already shown by the recipients list
+ * before this table existed are kept word for word.
+ */
+import type { GraphError } from './ports';
+
+/**
+ * How a rejection with a code is retried: `rate-limit` (not sent, retried after a hold of the whole
+ * account), `transient` (Meta's temporary failure: retried with backoff), `final` (never retried).
+ */
+export type RetryClass = 'rate-limit' | 'transient' | 'final';
+
+export interface ReasonDescription {
+  /** What happened, in words for the business (the recipients list's `failureReason`). */
+  text: string;
+  /** What the business can do about it. */
+  action: string;
+}
+
+interface MetaCode extends ReasonDescription {
+  retry: RetryClass;
+  /** Meta refuses the template itself, not this recipient: the job is held, the recipient released (the value is the pause reason). */
+  holdsTemplate?: string;
+}
+
+const SEND_AGAIN_LATER = 'Send to the recipient again later';
+const rateLimit = (text: string, action = 'Send again later; if it keeps happening, lower the account\'s messages per second'): MetaCode => ({ retry: 'rate-limit', text, action });
+const transient = (text: string): MetaCode => ({ retry: 'transient', text, action: SEND_AGAIN_LATER });
+const final = (text: string, action: string): MetaCode => ({ retry: 'final', text, action });
+
+const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
+  // Throttling: the message was not sent; the sending engine holds the account and retries.
+  [4, rateLimit('The app\'s call rate limit at Meta was reached; retries ran out')],
+  [80007, rateLimit('The business account\'s call rate limit at Meta was reached; retries ran out')],
+  [130429, rateLimit('Rate limit reached; retries ran out')],
+  [131056, rateLimit('Too many messages to this number in a short time; retries ran out', 'Wait a minute or more before messaging this number again')],
+  [131048, rateLimit('Meta limited sending because of spam reports; retries ran out', 'Improve message quality (fewer blocks and reports), then send again later')],
+  // Meta's temporary failures.
+  [1, transient('Meta reported an unknown error; retries ran out')],
+  [2, transient('Meta\'s service was temporarily unavailable; retries ran out')],
+  [131000, transient('Something went wrong at Meta; retries ran out')],
+  [131016, transient('Meta\'s service was overloaded; retries ran out')],
+  // The request itself.
+  [100, final('A parameter of the message was not valid', 'Check the template name, language, parameters and the number')],
+  [131008, final('A required parameter is missing', 'Add the missing parameter (for example a URL button\'s value)')],
+  [131009, final('A parameter value is not valid', 'Correct the parameter value')],
+  [131051, final('Unsupported message type', 'Use a message type WhatsApp supports')],
+  [131055, final('Meta does not allow this operation', 'Check the request against Meta\'s documentation')],
+  [131062, final('Messages of this kind cannot be sent to a business-scoped user id', 'Send to the phone number, or use a template that supports such recipients')],
+  // The template.
+  [132000, final('The number of parameters does not match the template', 'Give exactly as many values as the template has placeholders')],
+  [132001, final('The template does not exist in this language', 'Check the template\'s name and language, and that it is approved')],
+  [132005, final('The text is too long once the parameters are filled in', 'Shorten the parameter values')],
+  [132007, final('The content breaks Meta\'s formatting policy', 'Remove line breaks, tabs and runs of spaces from the parameters')],
+  [132012, final('A parameter\'s format does not match the template', 'Send the parameter type the template expects (for example an image header)')],
+  [132015, { ...final('Meta paused the template for low quality', 'Improve the template; the broadcast resumes by itself when Meta approves it again'), holdsTemplate: 'TEMPLATE_PAUSED' }],
+  [132016, { ...final('Meta disabled the template', 'Create a new template and send again'), holdsTemplate: 'TEMPLATE_DISABLED' }],
+  [132018, final('Meta could not validate the template\'s parameters', 'Check the parameters against the template')],
+  [132068, final('The template\'s flow is blocked', 'Fix or replace the flow')],
+  [132069, final('The template\'s flow is throttled', 'Send again later')],
+  // The recipient.
+  [131026, final('The message could not be delivered', 'Check the number is on WhatsApp; the user may need to update WhatsApp or accept its terms')],
+  [131047, final('More than 24 hours since the customer last replied', 'Send an approved template instead')],
+  [131049, final('Meta chose not to deliver this marketing message', 'Do not resend at once; try again days later or after the user replies')],
+  [131050, final('The user stopped marketing messages', 'Send this user no more marketing messages')],
+  [130472, final('Meta held the message back: the user\'s number is part of an experiment', 'Nothing to do; do not resend at once')],
+  [131021, final('The recipient is the sending number itself', 'Send to another number')],
+  // The business account.
+  [190, final('The business account\'s access token is invalid or expired', 'Connect the business account again')],
+  [10, final('The app lacks a permission on the business account', 'Grant the app the WhatsApp permissions again')],
+  [131005, final('Meta denied access to the business account', 'Grant the app the WhatsApp permissions again')],
+  [368, final('Meta temporarily blocked the account for policy violations', 'Review Meta\'s policy notices for the account')],
+  [131031, final('The business account is locked', 'Contact Meta support')],
+  [131042, final('A payment issue with the business account', 'Fix the payment method in Meta Business Manager')],
+  [131057, final('The business account is in maintenance mode', 'Send again in a few minutes')],
+  [133010, final('The phone number is not registered with the Cloud API', 'Register the number, then send again')],
+]);
+
+/** Recorded for a FAILED entry that carries no code. */
+export const DEFAULT_FAILURE_REASON = 'TEMPLATE_SEND_FAILED';
+/** Recorded for the recipients a template pause that outlasted TEMPLATE_PAUSE_TIMEOUT_MINUTES leaves. */
+export const TEMPLATE_PAUSED_FAILURE = 'TEMPLATE_PAUSED';
+/** Recorded (as its prefix, `UNKNOWN_OUTCOME: <why>`) for a send whose answer never came. */
+export const UNKNOWN_OUTCOME = 'UNKNOWN_OUTCOME';
+/** Recorded for the recipients of a message given up after its last delivery (never sent). */
+export const WORKER_ERROR = 'WORKER_ERROR';
+/** A rejection that names the number (131026, 100 about `to`): the contract's name. */
+export const INVALID_PHONE_NUMBER = 'INVALID_PHONE_NUMBER';
+
+/** The platform's own codes (accept-time refusals, the worker's give-ups). */
+const PLATFORM_REASONS: ReadonlyMap<string, ReasonDescription> = new Map<string, ReasonDescription>([
+  [INVALID_PHONE_NUMBER, { text: 'The number is not a valid WhatsApp number', action: 'Correct the number: international digits of a WhatsApp user' }],
+  ['DUPLICATE_RECIPIENT', { text: 'The number appears earlier in the same request', action: 'Nothing: the earlier occurrence is sent' }],
+  ['UNSUPPORTED_COUNTRY_CODE', { text: 'No price is set for the country code', action: 'Ask the operator to price the country, then send again' }],
+  ['OPTED_OUT', { text: 'The recipient opted out of the organization\'s messages', action: 'Send only if the recipient opts in again' }],
+  [WORKER_ERROR, { text: 'Sending kept failing and was given up', action: SEND_AGAIN_LATER }],
+  [DEFAULT_FAILURE_REASON, { text: 'The message could not be sent', action: SEND_AGAIN_LATER }],
+  [TEMPLATE_PAUSED_FAILURE, { text: 'Meta kept the template paused past the allowed time', action: 'Improve the template\'s quality, then send again' }],
+  [UNKNOWN_OUTCOME, { text: 'No answer came: the message may have been sent', action: 'Wait for its delivery status; do not resend' }],
+  // The earlier send's triage records a parameter count mismatch under this number.
+  ['131014', { text: 'The template parameters do not match the template', action: 'Give exactly as many values as the template has placeholders' }],
+]);
+
+/**
+ * How a rejection carrying `code` is retried; a code the table does not know is final.
+ *
+ * @example
+ * retryClassOf(130429); // 'rate-limit'
+ * retryClassOf(131026); // 'final'
+ */
+export const retryClassOf = (code: number): RetryClass => META_CODES.get(code)?.retry ?? 'final';
+
+/**
+ * The reason code recorded for a rejected recipient: the contract's names where they apply, else
+ * Meta's code as text.
+ *
+ * @example
+ * failureReasonOf({ code: 131026, message: 'Message undeliverable', type: 'OAuthException' }); // 'INVALID_PHONE_NUMBER'
+ * failureReasonOf({ code: 131047, message: 'Re-engagement message', type: 'OAuthException' }); // '131047'
+ */
+export function failureReasonOf(error: Pick<GraphError, 'code' | 'message'>): string {
+  // 131026: message undeliverable (not a WhatsApp number); 100 with a `to` complaint: malformed number.
+  if (error.code === 131026 || (error.code === 100 && /phone|recipient|\bto\b/i.test(error.message))) return INVALID_PHONE_NUMBER;
+  return String(error.code);
+}
+
+/**
+ * The pause reason when Meta refused the template itself (132015 paused, 132016 disabled): nothing
+ * was sent and it may come back, so the job is held rather than the recipient failed.
+ *
+ * @example
+ * templateHoldOf(132015); // 'TEMPLATE_PAUSED'
+ * templateHoldOf(131026); // undefined
+ */
+export const templateHoldOf = (code: number): string | undefined => META_CODES.get(code)?.holdsTemplate;
+
+/**
+ * A reason code (the platform's, or Meta's as text) in words, with what the business can do;
+ * a code the table does not know reads as the default reason.
+ *
+ * @example
+ * describeReason('131047').text; // 'More than 24 hours since the customer last replied'
+ * describeReason('WORKER_ERROR').action; // 'Send to the recipient again later'
+ */
+export function describeReason(code: string): ReasonDescription {
+  const own = PLATFORM_REASONS.get(code);
+  if (own) return own;
+  const meta = /^\d+$/.test(code) ? META_CODES.get(Number(code)) : undefined;
+  return meta ? { text: meta.text, action: meta.action } : PLATFORM_REASONS.get(DEFAULT_FAILURE_REASON)!;
+}
+
+/** Every Meta code of the table (the classifier's test walks them). */
+export const knownMetaCodes = (): number[] => [...META_CODES.keys()];
