@@ -13,7 +13,7 @@ import { recipientStatusOf, type DeliveryFacts, type RecipientStatus } from '../
 import { InvalidListCursorError } from './errors';
 import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
-import type { BroadcastRepository, ChunkRecipientRecords, LedgerEntry } from './ports';
+import type { ChunkRecipientRecords, JobStore, LedgerEntry, RecipientLedger } from './ports';
 
 export interface RecipientRow {
   countryCode: string;
@@ -142,7 +142,7 @@ function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading, nev
 const EXPORT_CONCURRENCY = 4;
 
 export async function listRecipients(
-  broadcasts: BroadcastRepository,
+  broadcasts: JobStore & RecipientLedger,
   caller: ScopedCaller,
   jobId: string,
   query: RecipientsQuery,

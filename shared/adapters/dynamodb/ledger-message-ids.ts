@@ -5,7 +5,8 @@
  * (locateMessage: events without our callback data).
  */
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { decodeMessageIdRecord, ledgerIndexOf, ledgerLocationOf, messageIdRecordItem, messagingKeys } from './messaging-table';
+import { decodeMessageIdRecord, messageIdRecordItem } from './messaging-ledger-items';
+import { ledgerIndexOf, ledgerLocationOf, messagingKeys } from './messaging-table';
 
 export type LedgerLocation = { jobId: string; chunkIndex: number; index: number };
 
