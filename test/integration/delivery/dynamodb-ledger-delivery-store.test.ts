@@ -8,19 +8,19 @@ import { DynamoDbLedgerDeliveryStore } from '../../../shared/adapters/dynamodb/d
 import { decodeDeliveryFacts, decodeLedgerEntry, outcomeUpdate } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
 import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
-import type { BroadcastRepository, LedgerEntry } from '../../../shared/broadcast/ports';
+import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
 import type { StatusEvent } from '../../../shared/delivery/ports';
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 
 let dynamo: TestDynamo;
-let repository: BroadcastRepository;
+let repository: JobStore & RecipientLedger & ChunkProgressStore;
 let store: DynamoDbLedgerDeliveryStore;
 let jobCounter = 0;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
-  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'control', 'ledger', 'progress']);
+  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'ledger', 'progress']);
   store = new DynamoDbLedgerDeliveryStore(dynamo.documentClient, dynamo.tableNames.messaging);
 }, 20_000);
 

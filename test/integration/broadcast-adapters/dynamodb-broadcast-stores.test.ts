@@ -1,17 +1,17 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
-import type { BroadcastRepository, LedgerEntry } from '../../../shared/broadcast/ports';
+import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
 import { chunkProgressOf } from '../../support/chunk-progress';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 
 let dynamo: TestDynamo;
-let repository: BroadcastRepository;
+let repository: JobStore & RecipientLedger & ChunkProgressStore;
 let jobCounter = 0;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
-  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'control', 'ledger', 'progress']);
+  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'ledger', 'progress']);
 }, 20_000);
 
 afterAll(async () => {
