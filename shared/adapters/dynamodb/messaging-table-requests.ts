@@ -22,14 +22,24 @@ export type SettledOutcome = Pick<LedgerEntry, 'index' | 'status' | 'failureReas
 
 export const isConditionFailure = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
 
-/** Every item a query matches, over all its pages. */
+/**
+ * Every item a query matches, over all its pages.
+ *
+ * @example
+ * const chunks = await queryAll(table, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId) } });
+ */
 export async function queryAll(table: MessagingTable, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
   const items: Item[] = [];
   for await (const page of paginateQuery({ client: table.client }, { ...input, TableName: table.tableName })) items.push(...(page.Items ?? []));
   return items;
 }
 
-/** True when this call wrote the item. */
+/**
+ * Puts the item unless one with its key exists; true when this call wrote it.
+ *
+ * @example
+ * const created = await putIfAbsent(table, jobItem(job));
+ */
 export async function putIfAbsent(table: MessagingTable, item: Item): Promise<boolean> {
   try {
     await table.client.send(new PutCommand({ TableName: table.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
@@ -40,7 +50,12 @@ export async function putIfAbsent(table: MessagingTable, item: Item): Promise<bo
   }
 }
 
-/** Puts and deletes in batches of 25; `exhausted` is the error's message when some stay unprocessed after every retry. */
+/**
+ * Puts and deletes in batches of 25; `exhausted` is the error's message when some stay unprocessed after every retry.
+ *
+ * @example
+ * await batchWrite(table, keys.map((key) => ({ DeleteRequest: { Key: key } })), 'Discarded job items stayed unprocessed');
+ */
 export async function batchWrite(table: MessagingTable, requests: ReadonlyArray<Record<string, unknown>>, exhausted: string): Promise<void> {
   for (let start = 0; start < requests.length; start += 25) {
     let batch = requests.slice(start, start + 25);
@@ -54,7 +69,13 @@ export async function batchWrite(table: MessagingTable, requests: ReadonlyArray<
   }
 }
 
-/** `if_not_exists` codes of recorded outcomes, grouped per tally item. */
+/**
+ * The tally codes of recorded outcomes, `if_not_exists` (a code an event wrote first stays), one
+ * UpdateItem per tally item.
+ *
+ * @example
+ * await writeTallyCodes(table, jobId, [{ index: 7, status: 'SENT', updatedAt }], expiresAtFrom(now));
+ */
 export async function writeTallyCodes(table: MessagingTable, jobId: string, entries: readonly SettledOutcome[], expiresAt: number): Promise<void> {
   const codes = entries.flatMap((entry) => {
     const code = tallyCodeOfOutcome(entry);

@@ -56,7 +56,12 @@ const claimSegment: Record<ClaimedIdentifierKind, string> = {
 
 const keyAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity']);
 
-/** Strips the table's key attributes and the entity tag, leaving the domain record. */
+/**
+ * Strips the table's key attributes and the entity tag, leaving the domain record.
+ *
+ * @example
+ * const organization = toEntity<Organization>(await table.get(tenancyKeys.organization(organizationId)));
+ */
 export function toEntity<T>(item: Item | undefined): T | undefined {
   if (!item) return undefined;
   return Object.fromEntries(Object.entries(item).filter(([name]) => !keyAttributes.has(name))) as T;
