@@ -22,7 +22,9 @@ export type CombinedPorts<Parts extends readonly object[]> =
  * parts it wraps (the tenancy read cache) takes over exactly the methods of its port.
  *
  * @example
- * const broadcasts = combinePorts(new DynamoDbJobStore(document, table), new DynamoDbChunkProgressStore(document, table));
+ * const jobs: JobStore = new DynamoDbJobStore(document, table);
+ * const progress: ChunkProgressStore = new DynamoDbChunkProgressStore(document, table);
+ * const broadcasts = combinePorts(jobs, progress); // JobStore & ChunkProgressStore
  * await broadcasts.getJob('pub_1'); // DynamoDbJobStore's
  * await broadcasts.getJobProgress('pub_1'); // DynamoDbChunkProgressStore's
  */
