@@ -204,12 +204,16 @@ export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'Up
  */
 export const tableAdapterActions: Record<TableName, { adapters: readonly string[]; actions: readonly TableAction[] }> = {
   tenancy: {
-    adapters: ['dynamodb-tenancy-repository', 'dynamodb-meta-app-settings', 'dynamodb-webhook-endpoint-registry'],
+    adapters: [
+      'dynamodb-organization-store', 'dynamodb-account-directory', 'dynamodb-credential-store', 'dynamodb-membership-store', 'dynamodb-billing-store',
+      'dynamodb-meta-app-settings', 'dynamodb-webhook-endpoint-registry',
+    ],
     actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
   },
   messaging: {
     adapters: [
-      'dynamodb-broadcast-repository', 'dynamodb-broadcast-name-registry', 'dynamodb-send-pacer', 'dynamodb-wrapper-id-records',
+      'dynamodb-job-store', 'dynamodb-job-control-store', 'dynamodb-recipient-ledger', 'dynamodb-chunk-progress-store',
+      'dynamodb-broadcast-name-registry', 'dynamodb-send-pacer', 'dynamodb-wrapper-id-records',
       'dynamodb-upstream-delivery-store', 'dynamodb-template-states', 'dynamodb-portfolio-reach', 'dynamodb-scheduled-job-store',
       'dynamodb-customer-event-log', 'dynamodb-ledger-delivery-store',
     ],

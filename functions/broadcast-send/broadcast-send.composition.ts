@@ -2,7 +2,7 @@
 import type { EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
 import type { SendFreeformDependencies } from '../../shared/broadcast/send-freeform-message';
 import type { SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
-import type { BroadcastRepository, JobFiringScheduler } from '../../shared/broadcast/ports';
+import type { ChunkProgressStore, JobControlStore, JobFiringScheduler, JobStore } from '../../shared/broadcast/ports';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import type { Clock } from '../../shared/ports/clock';
 import type { CloudApiClient } from '../../shared/sending/ports';
@@ -11,7 +11,7 @@ import { lazyPorts, memoize, value, type CompositionContext, type PortFactories 
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { idempotencySection } from '../composition/idempotency.section';
-import { broadcastNamesSection, broadcastRepositorySection, portfolioReachSection, scheduledJobStoreSection, templateStatesSection } from '../composition/messaging.section';
+import { broadcastNamesSection, broadcastStoresSection, portfolioReachSection, scheduledJobStoreSection, templateStatesSection } from '../composition/messaging.section';
 import { jobFiringSchedulerSection } from '../composition/job-firing.section';
 import { billingSection, senderDirectorySection, serviceWindowSection, suppressionListSection } from '../composition/module-bridges.section';
 import { inboxRepositorySection } from '../composition/inbox.section';
@@ -25,7 +25,7 @@ export interface BroadcastServices extends SendTemplateBroadcastDependencies, Ea
 
 /** What cancelling a job needs (cancel-job.handler.ts). */
 export interface JobCancellationPorts {
-  broadcasts: BroadcastRepository;
+  broadcasts: JobStore & JobControlStore & ChunkProgressStore;
   clock: Clock;
   /** An unknown outcome with no event for this long reads UNCONFIRMED in the answer's summary. */
   unconfirmedAfterMs: number;
@@ -36,7 +36,9 @@ export interface JobCancellationPorts {
 export type BroadcastSendDependencies = BroadcastServices & JobCancellationPorts & HttpPipelineDependencies;
 
 /** The send ports without the HTTP pipeline's (also used by the whole-platform services). */
-export function broadcastSendPorts(context: CompositionContext): PortFactories<BroadcastServices> & { tenancy: ReturnType<typeof tenancySection> } {
+export function broadcastSendPorts(
+  context: CompositionContext,
+): PortFactories<BroadcastServices & Pick<JobCancellationPorts, 'broadcasts'>> & { tenancy: ReturnType<typeof tenancySection> } {
   const dynamoDb = dynamoDbClients(context);
   const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context) });
   const cloudApi = memoize(() => cloudApiSection(context));
@@ -48,7 +50,7 @@ export function broadcastSendPorts(context: CompositionContext): PortFactories<B
     clock: value(context.clock),
     ids: value(context.ids),
     senders: senderDirectorySection(context, tenancy),
-    broadcasts: broadcastRepositorySection(context, dynamoDb),
+    broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'control', 'ledger', 'progress']),
     queue: outboundQueueSection(context),
     idempotency: idempotencySection(context, dynamoDb),
     billing: billingSection(tenancy),

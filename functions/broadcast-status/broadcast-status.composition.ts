@@ -1,16 +1,16 @@
 /** broadcast-status: tenancy (read), messaging (read), rate limits. DynamoDB only. */
-import type { BroadcastRepository } from '../../shared/broadcast/ports';
+import type { ChunkProgressStore, JobStore, RecipientLedger } from '../../shared/broadcast/ports';
 import type { Clock } from '../../shared/ports/clock';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
-import { broadcastRepositorySection } from '../composition/messaging.section';
+import { broadcastStoresSection } from '../composition/messaging.section';
 import { tenancyReaderSection } from '../composition/tenancy.section';
 
 /** What the status and recipients operations read with. */
 export interface BroadcastStatusPorts {
-  broadcasts: BroadcastRepository;
+  broadcasts: JobStore & ChunkProgressStore & RecipientLedger;
   clock: Clock;
   /** An unknown outcome with no event for this long reads UNCONFIRMED (UNCONFIRMED_AFTER_HOURS). */
   unconfirmedAfterMs: number;
@@ -22,7 +22,7 @@ export function composeBroadcastStatus(context: CompositionContext): BroadcastSt
   const dynamoDb = dynamoDbClients(context);
   return lazyPorts<BroadcastStatusDependencies>({
     ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
-    broadcasts: broadcastRepositorySection(context, dynamoDb),
+    broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'progress', 'ledger']),
     unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
   });
 }

@@ -4,7 +4,7 @@ import { SendLatencyEstimate } from '../../shared/sending/in-flight-budget';
 import { cloudApiSection } from '../composition/cloud-api.section';
 import { lazyPorts, sleep, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
-import { broadcastRepositorySection, sendPacerSection, templateStatesSection } from '../composition/messaging.section';
+import { broadcastStoresSection, sendPacerSection, templateStatesSection } from '../composition/messaging.section';
 import { senderDirectorySection } from '../composition/module-bridges.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
 import { tenancySection } from '../composition/tenancy.section';
@@ -18,7 +18,7 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
   const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context) });
   return lazyPorts<ProcessChunkDependencies>({
     senders: senderDirectorySection(context, tenancy),
-    broadcasts: broadcastRepositorySection(context, dynamoDb),
+    broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'control', 'ledger', 'progress']),
     queue: outboundQueueSection(context),
     templateStates: templateStatesSection(context, dynamoDb),
     upstream: () => cloudApiSection(context).upstream,

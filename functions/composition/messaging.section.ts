@@ -1,6 +1,6 @@
 /** Ports over the messaging table (jobs, chunks, ledger, pacer, portfolio reach, broadcast names, /upstream id and send records, template states). DynamoDB only. */
 import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
-import { DynamoDbBroadcastRepository } from '../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { dynamoDbBroadcastStores, type BroadcastStoreName } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbScheduledJobStore } from '../../shared/adapters/dynamodb/dynamodb-scheduled-job-store';
 import { DynamoDbUpstreamDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-upstream-delivery-store';
 import { DynamoDbPortfolioReach } from '../../shared/adapters/dynamodb/dynamodb-portfolio-reach';
@@ -13,8 +13,12 @@ import type { DynamoDbClients } from './dynamodb-clients';
 
 const messagingTable = (context: CompositionContext) => requireSetting(context.config.tableNames.messaging, 'MESSAGING_TABLE');
 
-export const broadcastRepositorySection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
-  memoize(() => new DynamoDbBroadcastRepository(dynamoDb.document, messagingTable(context)));
+/**
+ * The broadcast stores a function's use cases take as their one `broadcasts` dependency, built
+ * from the named stores' adapters only: `broadcastStoresSection(context, dynamoDb, ['jobs', 'progress'])`.
+ */
+export const broadcastStoresSection = <const Names extends readonly BroadcastStoreName[]>(context: CompositionContext, dynamoDb: DynamoDbClients, names: Names) =>
+  memoize(() => dynamoDbBroadcastStores(dynamoDb.document, messagingTable(context), names));
 
 export const broadcastNamesSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbBroadcastNameRegistry(dynamoDb.document, messagingTable(context)));

@@ -1,5 +1,5 @@
 /** Ports of one module answered by another (senders and billing by tenancy, platform message ids by the ledger, the service window by the inbox): no client of their own. */
-import type { BroadcastRepository } from '../../shared/broadcast/ports';
+import type { JobStore, RecipientLedger } from '../../shared/broadcast/ports';
 import type { InboxRepository } from '../../shared/inbox/ports';
 import type { OptOutRepository } from '../../shared/inbox/opt-outs';
 import { InboxSuppressionList } from '../../shared/module-bridges/inbox-opt-outs';
@@ -15,8 +15,8 @@ export const senderDirectorySection = (context: CompositionContext, tenancy: () 
 
 export const billingSection = (tenancy: () => TenancyServices) => memoize(() => new TenancyBilling(tenancy()));
 
-/** The ledger's message-id look-up, through the broadcast repository (not a second copy of it). */
-export const platformMessageIdsSection = (broadcasts: () => BroadcastRepository) => memoize(() => new BroadcastMessageIds(broadcasts()));
+/** The ledger's message-id look-up, through the broadcast stores (not a second copy of it). */
+export const platformMessageIdsSection = (broadcasts: () => JobStore & RecipientLedger) => memoize(() => new BroadcastMessageIds(broadcasts()));
 
 /** The customer-service window free-form sends check, read from the inbox's conversations. */
 export const serviceWindowSection = (inbox: () => InboxRepository) => memoize(() => new InboxServiceWindow(inbox()));

@@ -2,14 +2,14 @@
  * Tenancy use cases over the tenancy table. The token cipher and the API-key registry come from
  * their own sections (KMS, API Gateway), so a function not granted them bundles neither client.
  */
-import { DynamoDbTenancyRepository } from '../../shared/adapters/dynamodb/dynamodb-tenancy-repository';
+import { dynamoDbTenancyStores } from '../../shared/adapters/dynamodb/dynamodb-tenancy-stores';
 import { requireSetting } from '../../shared/config/app-config';
 import { randomSecretGenerator } from '../../shared/crypto/secret-generator';
 import type { TokenCipher } from '../../shared/crypto/token-cipher';
 import { unconfiguredTokenCipher } from '../../shared/crypto/unconfigured-token-cipher';
 import type { ApiKeyRegistry } from '../../shared/tenancy/api-key-registry';
 import { DecryptedTokenCache } from '../../shared/tenancy/decrypted-token-cache';
-import { CachingTenancyRepository, TenancyReadCache } from '../../shared/tenancy/tenancy-read-cache';
+import { TenancyReadCache, withTenancyReadCache } from '../../shared/tenancy/tenancy-read-cache';
 import { noOpApiKeyRegistry } from '../../shared/tenancy/no-op-api-key-registry';
 import { authenticateCredential } from '../../shared/tenancy/credential-use-cases';
 import type { TenancyPorts } from '../../shared/tenancy/ports';
@@ -53,18 +53,18 @@ export function tenancyReaderSection(context: CompositionContext, dynamoDb: Dyna
 
 function tenancyPorts(context: CompositionContext, dynamoDb: DynamoDbClients, choices: TenancyChoices): () => TenancyPorts {
   return memoize(() => {
-    const repository = memoize(() => {
+    const stores = memoize(() => {
       const tableName = requireSetting(context.config.tableNames.tenancy, 'TENANCY_TABLE');
       const { credentialTtlMs, recordTtlMs, maxEntries } = context.config.tenancyCache;
       const cache = context.processShared(`tenancy-read-cache#${tableName}`, () => new TenancyReadCache({ credentialTtlMs, recordTtlMs, maxEntries }));
-      return new CachingTenancyRepository(new DynamoDbTenancyRepository(dynamoDb.document, tableName), cache, context.clock, choices.cachedReads === true);
+      return withTenancyReadCache(dynamoDbTenancyStores(dynamoDb.document, tableName), cache, context.clock, choices.cachedReads === true);
     });
     const cipher = choices.cipher ?? (() => context.overrides.tokenCipher ?? unconfiguredTokenCipher);
     const apiKeyRegistry = choices.apiKeyRegistry ?? (() => context.overrides.apiKeyRegistry ?? noOpApiKeyRegistry);
     // Getters: a port is built the first time a use case reaches for it.
     const ports: TenancyPorts = {
       get tenancy() {
-        return repository();
+        return stores();
       },
       get cipher() {
         return cipher();

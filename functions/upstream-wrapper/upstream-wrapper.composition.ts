@@ -8,7 +8,7 @@ import { graphTransportSection } from '../composition/cloud-api.section';
 import { lazyPorts, sleep, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients, type DynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
-import { broadcastRepositorySection, sendPacerSection, wrapperIdRecordsSection } from '../composition/messaging.section';
+import { broadcastStoresSection, sendPacerSection, wrapperIdRecordsSection } from '../composition/messaging.section';
 import { platformMessageIdsSection } from '../composition/module-bridges.section';
 import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
@@ -21,7 +21,7 @@ export const upstreamWrapperSection = (context: CompositionContext, dynamoDb: Dy
   const { config } = context;
   const pacer = sendPacerSection(context, dynamoDb);
   const idRecords = wrapperIdRecordsSection(context, dynamoDb);
-  const platformMessages = platformMessageIdsSection(broadcastRepositorySection(context, dynamoDb));
+  const platformMessages = platformMessageIdsSection(broadcastStoresSection(context, dynamoDb, ['ledger', 'jobs']));
   const wrapper = config.upstreamWrapper;
   return {
     get tenancy() {

@@ -8,10 +8,10 @@ import { newCustomerEvent } from '../customer-events/event-envelope';
 import type { CustomerEvent } from '../customer-events/ports';
 import { DEFAULT_UNCONFIRMED_AFTER_MS } from '../delivery/recipient-status';
 import { TERMINAL_STATUSES, summarizeJob } from './broadcast-job';
-import type { BroadcastRepository, Clock } from './ports';
+import type { ChunkProgressStore, Clock, JobStore } from './ports';
 
 export interface JobCompletionPorts {
-  broadcasts: Pick<BroadcastRepository, 'getJob' | 'getJobProgress'>;
+  broadcasts: Pick<JobStore, 'getJob'> & Pick<ChunkProgressStore, 'getJobProgress'>;
   events: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
   clock: Clock;
 }

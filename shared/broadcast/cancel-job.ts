@@ -8,7 +8,7 @@ import { TERMINAL_STATUSES, isAwaitingFiring, summarizeJob, type JobSummary } fr
 import { JobAlreadyFinishedError, JobNotFoundError } from './errors';
 import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
-import type { BroadcastRepository, JobFiringScheduler } from './ports';
+import type { ChunkProgressStore, JobControlStore, JobFiringScheduler, JobStore } from './ports';
 
 export interface CancelledJobView {
   jobId: string;
@@ -22,7 +22,7 @@ export interface CancelledJobView {
  * Read only for a job awaiting its firing, so cancelling other jobs never builds the scheduler.
  */
 export async function cancelJob(
-  broadcasts: BroadcastRepository,
+  broadcasts: JobStore & JobControlStore & ChunkProgressStore,
   caller: ScopedCaller,
   jobId: string,
   reading: StatusReading,

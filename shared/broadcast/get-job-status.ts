@@ -1,7 +1,7 @@
 import { summarizeJob, type BroadcastJob, type ChunkProgress, type JobStatus, type JobSummary } from './broadcast-job';
 import { JobNotFoundError, JobOfAnotherOrganizationError } from './errors';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
-import type { BroadcastRepository } from './ports';
+import type { ChunkProgressStore, JobStore } from './ports';
 import { DEFAULT_UNCONFIRMED_AFTER_MS } from '../delivery/recipient-status';
 
 export interface JobStatusView {
@@ -42,7 +42,7 @@ const readingNow = (): StatusReading => ({ now: new Date(), unconfirmedAfterMs: 
  * exist (404), so a narrowed key learns nothing about the others. Every read of a job (status,
  * recipients) goes through here.
  */
-export async function readableJob(broadcasts: BroadcastRepository, caller: ScopedCaller, jobId: string): Promise<BroadcastJob> {
+export async function readableJob(broadcasts: JobStore, caller: ScopedCaller, jobId: string): Promise<BroadcastJob> {
   requireOperationInScope(caller, 'read-job-status');
   const job = await broadcasts.getJob(jobId);
   if (!job) throw new JobNotFoundError(jobId);
@@ -52,7 +52,7 @@ export async function readableJob(broadcasts: BroadcastRepository, caller: Scope
 }
 
 export async function getJobStatus(
-  broadcasts: BroadcastRepository,
+  broadcasts: JobStore & ChunkProgressStore,
   caller: ScopedCaller,
   jobId: string,
   reading: StatusReading = readingNow(),
@@ -64,7 +64,7 @@ export async function getJobStatus(
 
 /** A job's state and summary as every read shows them (status, the broadcasts list), with the chunks they came from. */
 export async function readJobState(
-  broadcasts: BroadcastRepository,
+  broadcasts: ChunkProgressStore,
   job: BroadcastJob,
   reading: StatusReading,
 ): Promise<{ status: JobStatus; summary: JobSummary; chunks: ChunkProgress[] }> {

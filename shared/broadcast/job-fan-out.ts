@@ -14,10 +14,10 @@ import { opaqueId, type IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
 import { OutboundQueueUnavailableError } from './errors';
-import type { BroadcastRepository, Clock, JobFiringScheduler, JobRecipient, LedgerEntry, OutboundQueue, ProgressDelta, ScheduledJobStore, Sender } from './ports';
+import type { ChunkProgressStore, Clock, JobFiringScheduler, JobRecipient, JobStore, LedgerEntry, OutboundQueue, ProgressDelta, RecipientLedger, ScheduledJobStore, Sender } from './ports';
 
 export interface FanOutDependencies {
-  broadcasts: BroadcastRepository;
+  broadcasts: JobStore & RecipientLedger & ChunkProgressStore;
   queue: OutboundQueue;
   clock: Clock;
 }
@@ -126,7 +126,7 @@ function groupByChunk<T>(items: readonly T[], chunkSize: number, indexOf: (item:
 const chunkSizesOf = (job: BroadcastJob): number[] =>
   Array.from({ length: job.totalChunks }, (_, chunkIndex) => Math.min(job.chunkSize, job.totalRecipients - chunkIndex * job.chunkSize));
 
-async function recordRefused(broadcasts: BroadcastRepository, job: BroadcastJob, refused: readonly LedgerEntry[]): Promise<void> {
+async function recordRefused(broadcasts: RecipientLedger & ChunkProgressStore, job: BroadcastJob, refused: readonly LedgerEntry[]): Promise<void> {
   for (const [chunkIndex, entries] of groupByChunk(refused, job.chunkSize, (entry) => entry.index)) {
     await broadcasts.recordOutcomes(job.jobId, chunkIndex, entries);
     const delta: ProgressDelta = { sent: 0, failed: 0, unknown: 0, failuresByReason: {} };

@@ -11,7 +11,7 @@ import { TERMINAL_STATUSES, type BroadcastJob, type JobKind, type JobStatus, typ
 import { InvalidListCursorError } from './errors';
 import { pauseViewOf, readJobState, type JobPauseView, type StatusReading } from './get-job-status';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
-import type { BroadcastRepository, JobListPosition } from './ports';
+import type { ChunkProgressStore, JobListPosition, JobStore } from './ports';
 
 export const BROADCASTS_PAGE_DEFAULT = 20;
 export const BROADCASTS_PAGE_MAX = 100;
@@ -86,7 +86,7 @@ function decodeCursor(text: string, filters: Filters): JobListPosition {
 
 /* -------------------------------------------------------------------- rows */
 
-async function listItemOf(broadcasts: BroadcastRepository, job: BroadcastJob, reading: StatusReading): Promise<BroadcastListItem> {
+async function listItemOf(broadcasts: ChunkProgressStore, job: BroadcastJob, reading: StatusReading): Promise<BroadcastListItem> {
   const { status, summary, chunks } = await readJobState(broadcasts, job, reading);
   const doneTimes = chunks.map((chunk) => chunk.doneAt).filter((time): time is string => time !== undefined);
   const finishedAt = TERMINAL_STATUSES.has(status) && doneTimes.length > 0 ? doneTimes.reduce((max, time) => (time > max ? time : max)) : null;
@@ -106,7 +106,7 @@ async function listItemOf(broadcasts: BroadcastRepository, job: BroadcastJob, re
   };
 }
 
-async function listItemsOf(broadcasts: BroadcastRepository, jobs: readonly BroadcastJob[], reading: StatusReading): Promise<BroadcastListItem[]> {
+async function listItemsOf(broadcasts: ChunkProgressStore, jobs: readonly BroadcastJob[], reading: StatusReading): Promise<BroadcastListItem[]> {
   const items: BroadcastListItem[] = [];
   for (let start = 0; start < jobs.length; start += STATE_READ_CONCURRENCY) {
     items.push(...(await Promise.all(jobs.slice(start, start + STATE_READ_CONCURRENCY).map((job) => listItemOf(broadcasts, job, reading)))));
@@ -117,7 +117,7 @@ async function listItemsOf(broadcasts: BroadcastRepository, jobs: readonly Broad
 /* ---------------------------------------------------------------- use case */
 
 export async function listBroadcasts(
-  broadcasts: BroadcastRepository,
+  broadcasts: JobStore & ChunkProgressStore,
   caller: ScopedCaller,
   query: BroadcastsQuery,
   reading: StatusReading,

@@ -14,7 +14,7 @@ import { InvalidListCursorError } from './errors';
 import { DEFAULT_FAILURE_REASON, describeReason } from '../sending/failure-reasons';
 import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
-import type { BroadcastRepository, ChunkRecipientRecords, LedgerEntry } from './ports';
+import type { ChunkRecipientRecords, JobStore, LedgerEntry, RecipientLedger } from './ports';
 
 export interface RecipientRow {
   countryCode: string;
@@ -125,7 +125,7 @@ function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading, nev
 const EXPORT_CONCURRENCY = 4;
 
 export async function listRecipients(
-  broadcasts: BroadcastRepository,
+  broadcasts: JobStore & RecipientLedger,
   caller: ScopedCaller,
   jobId: string,
   query: RecipientsQuery,

@@ -24,7 +24,7 @@ import {
 import { boundSenderOf, requireOperationInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
-import type { BillingPort, BroadcastNameRegistry, BroadcastRepository, Clock, OutboundQueue, SenderAccount, SenderDirectory, SuppressionList } from './ports';
+import type { BillingPort, BroadcastNameRegistry, ChunkProgressStore, Clock, JobStore, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
 import { OPTED_OUT } from './send-template-broadcast';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
@@ -38,7 +38,7 @@ export const EARLIER_RECIPIENT_LIMIT = 1000;
 export interface EarlierSendDependencies extends MessagingLimitDependencies {
   senders: SenderDirectory;
   templates: TemplateCatalog;
-  broadcasts: BroadcastRepository;
+  broadcasts: JobStore & RecipientLedger & ChunkProgressStore;
   queue: OutboundQueue;
   billing: BillingPort;
   broadcastNames: BroadcastNameRegistry;

@@ -20,7 +20,7 @@ import {
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
-import type { BroadcastRepository, Clock, IdempotencyGuard, LedgerEntry, OutboundQueue, SenderAccount, SenderDirectory, SuppressionList } from './ports';
+import type { ChunkProgressStore, Clock, IdempotencyGuard, JobStore, LedgerEntry, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import { scheduleWindowSchema, type TemplateBroadcastRequest } from './template-broadcast.schema';
@@ -31,7 +31,7 @@ import { internationalNumberOf, phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, ty
 export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies {
   senders: SenderDirectory;
   templates: TemplateCatalog;
-  broadcasts: BroadcastRepository;
+  broadcasts: JobStore & RecipientLedger & ChunkProgressStore;
   queue: OutboundQueue;
   idempotency: IdempotencyGuard;
   /** Opt-outs: their recipients are refused (FAILED OPTED_OUT) and never queued. */

@@ -3,11 +3,11 @@
  * (broadcasts, free-form and earlier sends record it on their ledger entry, gsi1 `WAMID#<id>`).
  * The same look-up delivery events use; nothing is copied.
  */
-import type { BroadcastRepository } from '../broadcast/ports';
+import type { JobStore, RecipientLedger } from '../broadcast/ports';
 import type { PlatformMessageIds } from '../upstream/ports';
 
 export class BroadcastMessageIds implements PlatformMessageIds {
-  constructor(private readonly broadcasts: Pick<BroadcastRepository, 'findByMessageId' | 'getJob'>) {}
+  constructor(private readonly broadcasts: Pick<RecipientLedger, 'findByMessageId'> & Pick<JobStore, 'getJob'>) {}
 
   async organizationOf(messageId: string): Promise<string | undefined> {
     const location = await this.broadcasts.findByMessageId(messageId);

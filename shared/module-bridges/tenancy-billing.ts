@@ -4,9 +4,16 @@ import type { BillingPort } from '../broadcast/ports';
 import { InsufficientBalanceError } from '../tenancy/errors';
 import { isSubscriptionActive, type MessageCategory } from '../tenancy/tenancy-entities';
 import type { TenancyServices } from '../tenancy/tenancy-services';
+import type { BillingStore } from '../tenancy/tenancy-stores';
+
+/** What billing reads and changes of tenancy: the billing store, the wallet's charge and top-up. */
+export type BillingTenancy = Pick<TenancyServices, 'chargeWallet'> & {
+  readonly repository: BillingStore;
+  readonly admin: Pick<TenancyServices['admin'], 'topUpWallet'>;
+};
 
 export class TenancyBilling implements BillingPort {
-  constructor(private readonly tenancy: TenancyServices) {}
+  constructor(private readonly tenancy: BillingTenancy) {}
 
   async hasActiveSubscription(organizationId: string, now: Date): Promise<boolean> {
     return isSubscriptionActive(await this.tenancy.repository.getSubscription(organizationId), now);

@@ -3,10 +3,10 @@
  * account, from the identifier claims (one read each; an unclaimed id belongs to nobody here).
  */
 import type { OwnerDirectory, PhoneNumberOwner } from '../delivery/ports';
-import type { TenancyRepository } from '../tenancy/tenancy-repository';
+import type { AccountDirectory } from '../tenancy/tenancy-stores';
 
 export class TenancyOwnerDirectory implements OwnerDirectory {
-  constructor(private readonly tenancy: Pick<TenancyRepository, 'findPhoneNumberById' | 'getIdentifierClaim'>) {}
+  constructor(private readonly tenancy: Pick<AccountDirectory, 'findPhoneNumberById' | 'getIdentifierClaim'>) {}
 
   async ownerOfPhoneNumberId(phoneNumberId: string): Promise<PhoneNumberOwner | undefined> {
     const number = await this.tenancy.findPhoneNumberById(phoneNumberId);

@@ -6,10 +6,16 @@ import { BusinessAccountIncompleteError, NoBusinessAccountError, SenderNotOwnedE
 import type { Sender, SenderAccount, SenderDirectory } from '../broadcast/ports';
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
 import type { TenancyServices } from '../tenancy/tenancy-services';
+import type { AccountDirectory } from '../tenancy/tenancy-stores';
+
+/** What the directory reads of tenancy: the account directory and the decryption of an account's token. */
+export type SenderTenancy = Pick<TenancyServices, 'decryptBusinessAccountToken'> & {
+  readonly repository: AccountDirectory;
+};
 
 export class TenancySenderDirectory implements SenderDirectory {
   constructor(
-    private readonly tenancy: TenancyServices,
+    private readonly tenancy: SenderTenancy,
     private readonly defaultMessagesPerSecond: number,
   ) {}
 

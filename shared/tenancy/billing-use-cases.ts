@@ -3,10 +3,10 @@ import { InvalidTenancyInputError } from './errors';
 import { requireOrganization } from './organization-use-cases';
 import { messageCategories, type CountryPricing, type MessageCategory, type Wallet } from './tenancy-entities';
 import { requirePositiveMicros } from './tenancy-input';
-import type { TenancyRepository } from './tenancy-repository';
+import type { BillingStore, OrganizationStore } from './tenancy-stores';
 
 export async function topUpWallet(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: OrganizationStore & BillingStore; clock: Clock },
   input: { organizationId: string; amountMicros: number },
 ): Promise<Wallet> {
   const amountMicros = requirePositiveMicros(input.amountMicros, 'amount');
@@ -16,7 +16,7 @@ export async function topUpWallet(
 
 /** Debits the wallet; throws InsufficientBalanceError rather than going below zero. */
 export async function chargeWallet(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: BillingStore; clock: Clock },
   input: { organizationId: string; amountMicros: number },
 ): Promise<Wallet> {
   const amountMicros = requirePositiveMicros(input.amountMicros, 'amount');
@@ -30,7 +30,7 @@ export interface SetCountryPricingInput {
 }
 
 export async function setCountryPricing(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: BillingStore; clock: Clock },
   input: SetCountryPricingInput,
 ): Promise<CountryPricing> {
   const countryCallingCode = input.countryCallingCode.trim().replace(/^\+/, '');

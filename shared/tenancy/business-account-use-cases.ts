@@ -5,7 +5,7 @@ import type { DecryptedTokenCache } from './decrypted-token-cache';
 import { requireOrganization, summarizeBusinessAccount, type BusinessAccountSummary } from './organization-use-cases';
 import type { BusinessAccount, PhoneNumber } from './tenancy-entities';
 import { optionalSendingRate, requireIdentifier, requirePhoneDigits, requireText } from './tenancy-input';
-import type { TenancyRepository } from './tenancy-repository';
+import type { AccountDirectory, OrganizationStore } from './tenancy-stores';
 
 /** The context every upstream token ciphertext is bound to. */
 export const upstreamTokenContext = (organizationId: string, wabaId: string) => ({ organizationId, wabaId });
@@ -27,7 +27,7 @@ export interface ConnectBusinessAccountInput {
  * connect the same account; a claim made by this call is released if the rest fails.
  */
 export async function connectBusinessAccount(
-  ports: { tenancy: TenancyRepository; clock: Clock; cipher: TokenCipher },
+  ports: { tenancy: OrganizationStore & AccountDirectory; clock: Clock; cipher: TokenCipher },
   input: ConnectBusinessAccountInput,
 ): Promise<BusinessAccountSummary> {
   const wabaId = requireIdentifier(input.wabaId, 'wabaId');
@@ -80,7 +80,7 @@ export interface AddPhoneNumberInput {
  * with IdentifierClaimedByAnotherOrganizationError and leaves the owner's claims untouched.
  */
 export async function addPhoneNumber(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: OrganizationStore & AccountDirectory; clock: Clock },
   input: AddPhoneNumberInput,
 ): Promise<PhoneNumber> {
   const wabaId = requireIdentifier(input.wabaId, 'wabaId');
@@ -118,7 +118,7 @@ export async function addPhoneNumber(
 
 /** Compensation is best effort: the original failure is what the caller needs to see. */
 async function releaseQuietly(
-  tenancy: TenancyRepository,
+  tenancy: AccountDirectory,
   kind: 'waba-id' | 'phone-number-digits' | 'phone-number-id',
   value: string,
   organizationId: string,
@@ -152,7 +152,7 @@ export async function decryptBusinessAccountToken(
  * once; only the KMS decryption is cached.
  */
 export async function decryptUpstreamAccessToken(
-  ports: { tenancy: TenancyRepository; cipher: TokenCipher; clock: Clock; decryptedTokenCache: DecryptedTokenCache },
+  ports: { tenancy: AccountDirectory; cipher: TokenCipher; clock: Clock; decryptedTokenCache: DecryptedTokenCache },
   input: { organizationId: string; wabaId: string },
 ): Promise<string> {
   const account = await ports.tenancy.getBusinessAccount(input.organizationId, input.wabaId);
@@ -165,7 +165,7 @@ export async function decryptUpstreamAccessToken(
  * caller used, so a token replaced in the meantime by a new connection is not flagged by mistake.
  */
 export async function markBusinessAccountNeedsAuthorization(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: AccountDirectory; clock: Clock },
   account: Pick<BusinessAccount, 'organizationId' | 'wabaId' | 'encryptedAccessToken'>,
 ): Promise<void> {
   await ports.tenancy.markBusinessAccountNeedsAuthorization(

@@ -30,7 +30,7 @@ import {
   type Plan,
 } from './tenancy-entities';
 import { requireOneOf, requirePhoneDigits } from './tenancy-input';
-import type { TenancyRepository } from './tenancy-repository';
+import type { AccountDirectory, CredentialStore, OrganizationStore } from './tenancy-stores';
 
 const millisecondsPerDay = 86_400_000;
 
@@ -52,7 +52,7 @@ export interface IssuedCredential {
   secret: string;
 }
 
-type IssuePorts = { tenancy: TenancyRepository; clock: Clock; ids: IdGenerator; secrets: SecretGenerator; apiKeyRegistry: ApiKeyRegistry };
+type IssuePorts = { tenancy: OrganizationStore & AccountDirectory & CredentialStore; clock: Clock; ids: IdGenerator; secrets: SecretGenerator; apiKeyRegistry: ApiKeyRegistry };
 
 /** Recorded with a credential that was not issued by an operator's command (never settable from the CLI). */
 interface Provenance {
@@ -187,7 +187,7 @@ const summarizeGeneratedKey = (credential: CredentialSummary): GeneratedKeySumma
 });
 
 /** Every key generate-key minted for the organization, oldest first, revoked ones included. */
-export async function listGeneratedKeys(ports: { tenancy: TenancyRepository }, input: { organizationId: string }): Promise<GeneratedKeySummary[]> {
+export async function listGeneratedKeys(ports: { tenancy: OrganizationStore & CredentialStore }, input: { organizationId: string }): Promise<GeneratedKeySummary[]> {
   const organization = await ports.tenancy.getOrganization(input.organizationId);
   if (!organization) throw new OrganizationNotFoundError(input.organizationId);
   const credentials = await ports.tenancy.listCredentials(input.organizationId);
@@ -199,7 +199,7 @@ export async function listGeneratedKeys(ports: { tenancy: TenancyRepository }, i
 
 /** Revokes a key minted by generate-key; any other credential id of the organization is "not found". */
 export async function revokeGeneratedKey(
-  ports: { tenancy: TenancyRepository; clock: Clock; apiKeyRegistry: ApiKeyRegistry },
+  ports: { tenancy: CredentialStore; clock: Clock; apiKeyRegistry: ApiKeyRegistry },
   input: { organizationId: string; credentialId: string },
 ): Promise<GeneratedKeySummary> {
   const credential = await ports.tenancy.findCredentialById(input.organizationId, input.credentialId);
@@ -209,7 +209,7 @@ export async function revokeGeneratedKey(
 
 /** Revokes a credential of the organization; revoking twice is not an error. */
 export async function revokeCredential(
-  ports: { tenancy: TenancyRepository; clock: Clock; apiKeyRegistry: ApiKeyRegistry },
+  ports: { tenancy: CredentialStore; clock: Clock; apiKeyRegistry: ApiKeyRegistry },
   input: { organizationId: string; credentialId: string },
 ): Promise<CredentialSummary> {
   const credential = await ports.tenancy.findCredentialById(input.organizationId, input.credentialId);
@@ -248,7 +248,7 @@ const secretPatterns = Object.fromEntries(
  * store cannot answer (503, so clients retry instead of discarding a valid key).
  */
 export async function authenticateCredential(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: OrganizationStore & CredentialStore; clock: Clock },
   kind: CredentialKind,
   presentedSecret: string | undefined | null,
 ): Promise<AuthenticatedCaller> {

@@ -3,7 +3,7 @@ import { InvalidTenancyInputError } from './errors';
 import { requireOrganization } from './organization-use-cases';
 import { isPlausibleEmail, membershipRoles, normalizeEmail, type Membership, type MembershipRole } from './tenancy-entities';
 import { requireOneOf } from './tenancy-input';
-import type { TenancyRepository } from './tenancy-repository';
+import type { MembershipStore, OrganizationStore } from './tenancy-stores';
 
 export interface AddEmployeeInput {
   organizationId: string;
@@ -12,7 +12,7 @@ export interface AddEmployeeInput {
 }
 
 /** Adds a user to an organization (creating the user if new); for an existing member it changes the role. */
-export async function addEmployee(ports: { tenancy: TenancyRepository; clock: Clock }, input: AddEmployeeInput): Promise<Membership> {
+export async function addEmployee(ports: { tenancy: OrganizationStore & MembershipStore; clock: Clock }, input: AddEmployeeInput): Promise<Membership> {
   const email = normalizeEmail(input.email);
   if (!isPlausibleEmail(email)) throw new InvalidTenancyInputError('email is not a valid e-mail address');
   const role = requireOneOf(input.role, membershipRoles, 'role');
@@ -47,7 +47,7 @@ const removalConcurrency = 5;
  * Partial success is normal: found addresses are removed even when others are not found.
  */
 export async function removeEmployees(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: MembershipStore; clock: Clock },
   input: RemoveEmployeesInput,
 ): Promise<RemoveEmployeesResult> {
   const emails = [...new Set(input.emails.map((email) => normalizeEmail(String(email))).filter((email) => email !== ''))];

@@ -14,7 +14,7 @@ import {
   type Wallet,
 } from './tenancy-entities';
 import { requireInstant, requireOneOf, requirePlan, requireText } from './tenancy-input';
-import type { TenancyRepository } from './tenancy-repository';
+import type { AccountDirectory, BillingStore, CredentialStore, MembershipStore, OrganizationStore } from './tenancy-stores';
 
 export interface CreateOrganizationInput {
   name: string;
@@ -23,7 +23,7 @@ export interface CreateOrganizationInput {
 }
 
 export async function createOrganization(
-  ports: { tenancy: TenancyRepository; clock: Clock; ids: IdGenerator },
+  ports: { tenancy: OrganizationStore; clock: Clock; ids: IdGenerator },
   input: CreateOrganizationInput,
 ): Promise<Organization> {
   const now = ports.clock.now().toISOString();
@@ -40,7 +40,7 @@ export async function createOrganization(
   return organization;
 }
 
-export async function requireOrganization(tenancy: TenancyRepository, organizationId: string): Promise<Organization> {
+export async function requireOrganization(tenancy: Pick<OrganizationStore, 'getOrganization'>, organizationId: string): Promise<Organization> {
   const organization = await tenancy.getOrganization(organizationId);
   if (!organization) throw new OrganizationNotFoundError(organizationId);
   return organization;
@@ -54,7 +54,7 @@ export interface SetOrganizationPlanInput {
 }
 
 export async function setOrganizationPlan(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: OrganizationStore; clock: Clock },
   input: SetOrganizationPlanInput,
 ): Promise<Organization> {
   const plan = requirePlan(input.plan);
@@ -67,7 +67,7 @@ export async function setOrganizationPlan(
  * stops new keys only: keys minted before stay valid until revoked (list-generated-keys, revoke-generated-key).
  */
 export async function setKeyGeneration(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: OrganizationStore; clock: Clock },
   input: { organizationId: string; enabled: boolean },
 ): Promise<Organization> {
   if (typeof input.enabled !== 'boolean') throw new InvalidTenancyInputError('enabled must be true or false');
@@ -86,7 +86,7 @@ export interface SetSubscriptionInput {
 }
 
 export async function setSubscription(
-  ports: { tenancy: TenancyRepository; clock: Clock },
+  ports: { tenancy: OrganizationStore & BillingStore; clock: Clock },
   input: SetSubscriptionInput,
 ): Promise<Subscription> {
   await requireOrganization(ports.tenancy, input.organizationId);
@@ -119,7 +119,10 @@ export interface OrganizationOverview {
 }
 
 /** Everything an operator may see about an organization; no hashes, no tokens, encrypted or not. */
-export async function describeOrganization(ports: { tenancy: TenancyRepository }, organizationId: string): Promise<OrganizationOverview> {
+export async function describeOrganization(
+  ports: { tenancy: OrganizationStore & AccountDirectory & CredentialStore & MembershipStore & BillingStore },
+  organizationId: string,
+): Promise<OrganizationOverview> {
   const organization = await requireOrganization(ports.tenancy, organizationId);
   const [businessAccounts, phoneNumbers, credentials, members, wallet, subscription] = await Promise.all([
     ports.tenancy.listBusinessAccounts(organizationId),

@@ -4,11 +4,12 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { ApiKeyRegistry } from './api-key-registry';
 import type { DecryptedTokenCache } from './decrypted-token-cache';
-import type { TenancyRepository } from './tenancy-repository';
+import type { TenancyStores } from './tenancy-stores';
 
 /** Everything the tenancy use cases may depend on; each use case declares the subset it needs. */
 export interface TenancyPorts {
-  tenancy: TenancyRepository;
+  /** Every tenancy store as one object; each use case's `tenancy` names the stores it uses. */
+  tenancy: TenancyStores;
   clock: Clock;
   ids: IdGenerator;
   secrets: SecretGenerator;

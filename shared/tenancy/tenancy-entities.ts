@@ -1,6 +1,6 @@
 /**
  * The tenancy domain: who the customers are, what they connected, and which credentials act for them.
- * Plain data; persistence lives behind TenancyRepository.
+ * Plain data; persistence lives behind the tenancy stores (tenancy-stores.ts).
  */
 import type { CredentialAuthKind, V1Plan } from '../../runtime-contract/route-manifest';
 

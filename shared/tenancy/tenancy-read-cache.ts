@@ -10,7 +10,7 @@
  *   organization), the organization id, organization + WABA id, the globally claimed phone-number
  *   id (whose record names its organization, checked by the caller on every request). No entry of
  *   one organization can answer a look-up made for another.
- * - Every write through a repository of this process invalidates the entries it changes (revoking
+ * - Every write through the stores of this process invalidates the entries it changes (revoking
  *   a key, reconnecting or flagging an account, moving a number, changing a plan) before it
  *   returns, and a read that was under way while an entry was invalidated is not stored: the
  *   process that made a change never serves the old record afterwards. Other processes (Lambda
@@ -18,9 +18,10 @@
  */
 import { TtlLruCache } from '../caching/ttl-lru-cache';
 import type { Clock } from '../ports/clock';
+import { combinePorts } from '../ports/combine-ports';
 import type { ClaimedIdentifierKind } from './errors';
 import type { BusinessAccount, Credential, Organization, PhoneNumber } from './tenancy-entities';
-import type { IdentifierClaim, TenancyRepository } from './tenancy-repository';
+import type { AccountDirectory, CredentialStore, IdentifierClaim, OrganizationStore, TenancyStores } from './tenancy-stores';
 
 export interface TenancyReadCacheSettings {
   /** Credentials by secret hash: bounds how long a key revoked elsewhere keeps working in this process. */
@@ -83,6 +84,19 @@ export class TenancyReadCache {
     this.phoneNumbers.delete(phoneNumberId);
   }
 
+  /**
+   * Runs a write with its entry forgotten before and after the store call, so neither a read racing
+   * the write nor a failed write can leave the old record served.
+   */
+  async invalidating<T>(forget: () => void, write: () => Promise<T>): Promise<T> {
+    forget();
+    try {
+      return await write();
+    } finally {
+      forget();
+    }
+  }
+
   clear(): void {
     this.generation += 1;
     this.credentials.clear();
@@ -97,124 +111,148 @@ export class TenancyReadCache {
 }
 
 /**
- * A tenancy repository that invalidates the process's cache on every write and, with
- * `cachedReads`, answers the four hot reads of authentication and the wrapper's isolation check
- * from it. Functions that do not opt in read the store as before but still invalidate, so a change
- * an operator makes in any function of the process applies at once to the wrapper of that process.
- * Every method of the port is listed (no generic proxy) so a new write cannot skip invalidation
- * without the type checker noticing a missing method.
+ * The tenancy stores with the read cache in front of the three whose records it holds
+ * (organizations, credentials, the account directory); memberships and billing pass through
+ * untouched. Every write of those three invalidates the process's cache; with `cachedReads`, the
+ * four hot reads of authentication and the wrapper's isolation check are answered from it.
+ * Functions that do not opt in read the store as before but still invalidate, so a change an
+ * operator makes in any function of the process applies at once to the wrapper of that process.
+ *
+ * @example
+ * const tenancy = withTenancyReadCache(dynamoDbTenancyStores(document, table), processCache, clock, true);
+ * await tenancy.getCredentialByHash(hash); // read once per time to live
  */
-export class CachingTenancyRepository implements TenancyRepository {
+export function withTenancyReadCache(stores: TenancyStores, cache: TenancyReadCache, clock: Clock, cachedReads: boolean): TenancyStores {
+  const reading = { cache, clock, cachedReads };
+  const organizations: OrganizationStore = new CachingOrganizationStore(stores, reading);
+  const credentials: CredentialStore = new CachingCredentialStore(stores, reading);
+  const accounts: AccountDirectory = new CachingAccountDirectory(stores, reading);
+  // The caching stores come last: each answers every method of its port.
+  return combinePorts(stores, organizations, credentials, accounts);
+}
+
+interface CacheReading {
+  cache: TenancyReadCache;
+  clock: Clock;
+  /** Answer the hot reads from the cache (the /upstream wrapper); otherwise writes only invalidate. */
+  cachedReads: boolean;
+}
+
+// Each caching store lists every method of its port (no generic proxy), so a new write cannot skip
+// invalidation without the type checker noticing a missing method.
+
+class CachingOrganizationStore implements OrganizationStore {
   constructor(
-    private readonly inner: TenancyRepository,
-    private readonly cache: TenancyReadCache,
-    private readonly clock: Clock,
-    private readonly cachedReads: boolean,
+    private readonly inner: OrganizationStore,
+    private readonly reading: CacheReading,
   ) {}
 
-  // Cached reads.
-  getCredentialByHash(secretHash: string): Promise<Credential | undefined> {
-    if (!this.cachedReads) return this.inner.getCredentialByHash(secretHash);
-    return this.cache.readThrough(this.cache.credentials, secretHash, this.clock, () => this.inner.getCredentialByHash(secretHash));
+  getOrganization(organizationId: string): Promise<Organization | undefined> {
+    const { cache, clock, cachedReads } = this.reading;
+    if (!cachedReads) return this.inner.getOrganization(organizationId);
+    return cache.readThrough(cache.organizations, organizationId, clock, () => this.inner.getOrganization(organizationId));
   }
 
-  getOrganization(organizationId: string): Promise<Organization | undefined> {
-    if (!this.cachedReads) return this.inner.getOrganization(organizationId);
-    return this.cache.readThrough(this.cache.organizations, organizationId, this.clock, () => this.inner.getOrganization(organizationId));
+  createOrganization(organization: Organization): Promise<void> {
+    const { cache } = this.reading;
+    return cache.invalidating(() => cache.forgetOrganization(organization.organizationId), () => this.inner.createOrganization(organization));
   }
+
+  updateOrganizationPlan(organizationId: string, change: Parameters<OrganizationStore['updateOrganizationPlan']>[1]): Promise<Organization> {
+    const { cache } = this.reading;
+    return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationPlan(organizationId, change));
+  }
+
+  updateOrganizationKeyGeneration(organizationId: string, change: Parameters<OrganizationStore['updateOrganizationKeyGeneration']>[1]): Promise<Organization> {
+    const { cache } = this.reading;
+    return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationKeyGeneration(organizationId, change));
+  }
+}
+
+class CachingCredentialStore implements CredentialStore {
+  constructor(
+    private readonly inner: CredentialStore,
+    private readonly reading: CacheReading,
+  ) {}
+
+  getCredentialByHash(secretHash: string): Promise<Credential | undefined> {
+    const { cache, clock, cachedReads } = this.reading;
+    if (!cachedReads) return this.inner.getCredentialByHash(secretHash);
+    return cache.readThrough(cache.credentials, secretHash, clock, () => this.inner.getCredentialByHash(secretHash));
+  }
+
+  putCredential(credential: Credential): Promise<void> {
+    const { cache } = this.reading;
+    return cache.invalidating(() => cache.forgetCredential(credential.secretHash), () => this.inner.putCredential(credential));
+  }
+
+  revokeCredential(secretHash: string, organizationId: string, revokedAt: string): Promise<Credential> {
+    const { cache } = this.reading;
+    return cache.invalidating(() => cache.forgetCredential(secretHash), () => this.inner.revokeCredential(secretHash, organizationId, revokedAt));
+  }
+
+  // Listings by organization: no cache holds them.
+  listCredentials: CredentialStore['listCredentials'] = (organizationId) => this.inner.listCredentials(organizationId);
+  findCredentialById: CredentialStore['findCredentialById'] = (organizationId, credentialId) => this.inner.findCredentialById(organizationId, credentialId);
+}
+
+class CachingAccountDirectory implements AccountDirectory {
+  constructor(
+    private readonly inner: AccountDirectory,
+    private readonly reading: CacheReading,
+  ) {}
 
   getBusinessAccount(organizationId: string, wabaId: string): Promise<BusinessAccount | undefined> {
-    if (!this.cachedReads) return this.inner.getBusinessAccount(organizationId, wabaId);
-    return this.cache.readThrough(this.cache.businessAccounts, TenancyReadCache.businessAccountKey(organizationId, wabaId), this.clock, () =>
+    const { cache, clock, cachedReads } = this.reading;
+    if (!cachedReads) return this.inner.getBusinessAccount(organizationId, wabaId);
+    return cache.readThrough(cache.businessAccounts, TenancyReadCache.businessAccountKey(organizationId, wabaId), clock, () =>
       this.inner.getBusinessAccount(organizationId, wabaId),
     );
   }
 
   findPhoneNumberById(phoneNumberId: string): Promise<PhoneNumber | undefined> {
-    if (!this.cachedReads) return this.inner.findPhoneNumberById(phoneNumberId);
-    return this.cache.readThrough(this.cache.phoneNumbers, phoneNumberId, this.clock, () => this.inner.findPhoneNumberById(phoneNumberId));
-  }
-
-  // Writes: the entry is forgotten before and after the store call, so neither a read racing the
-  // write nor a failed write can leave the old record served.
-  private async changing<T>(forget: () => void, write: () => Promise<T>): Promise<T> {
-    forget();
-    try {
-      return await write();
-    } finally {
-      forget();
-    }
-  }
-
-  createOrganization(organization: Organization): Promise<void> {
-    return this.changing(() => this.cache.forgetOrganization(organization.organizationId), () => this.inner.createOrganization(organization));
-  }
-
-  updateOrganizationPlan(organizationId: string, change: Parameters<TenancyRepository['updateOrganizationPlan']>[1]): Promise<Organization> {
-    return this.changing(() => this.cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationPlan(organizationId, change));
-  }
-
-  updateOrganizationKeyGeneration(organizationId: string, change: Parameters<TenancyRepository['updateOrganizationKeyGeneration']>[1]): Promise<Organization> {
-    return this.changing(() => this.cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationKeyGeneration(organizationId, change));
+    const { cache, clock, cachedReads } = this.reading;
+    if (!cachedReads) return this.inner.findPhoneNumberById(phoneNumberId);
+    return cache.readThrough(cache.phoneNumbers, phoneNumberId, clock, () => this.inner.findPhoneNumberById(phoneNumberId));
   }
 
   claimIdentifier(claim: IdentifierClaim): Promise<{ newlyClaimed: boolean }> {
-    return this.changing(() => this.forgetClaimed(claim.kind, claim.value, claim.organizationId), () => this.inner.claimIdentifier(claim));
+    const { cache } = this.reading;
+    return cache.invalidating(() => forgetClaimed(cache, claim.kind, claim.value, claim.organizationId), () => this.inner.claimIdentifier(claim));
   }
 
   releaseIdentifier(kind: ClaimedIdentifierKind, value: string, organizationId: string): Promise<void> {
-    return this.changing(() => this.forgetClaimed(kind, value, organizationId), () => this.inner.releaseIdentifier(kind, value, organizationId));
-  }
-
-  private forgetClaimed(kind: ClaimedIdentifierKind, value: string, organizationId: string): void {
-    if (kind === 'phone-number-id') this.cache.forgetPhoneNumber(value);
-    if (kind === 'waba-id') this.cache.forgetBusinessAccount(organizationId, value);
+    const { cache } = this.reading;
+    return cache.invalidating(() => forgetClaimed(cache, kind, value, organizationId), () => this.inner.releaseIdentifier(kind, value, organizationId));
   }
 
   putBusinessAccount(account: BusinessAccount): Promise<void> {
-    return this.changing(() => this.cache.forgetBusinessAccount(account.organizationId, account.wabaId), () => this.inner.putBusinessAccount(account));
+    const { cache } = this.reading;
+    return cache.invalidating(() => cache.forgetBusinessAccount(account.organizationId, account.wabaId), () => this.inner.putBusinessAccount(account));
   }
 
   markBusinessAccountNeedsAuthorization(organizationId: string, wabaId: string, failedEncryptedAccessToken: string, at: string): Promise<void> {
-    return this.changing(
-      () => this.cache.forgetBusinessAccount(organizationId, wabaId),
+    const { cache } = this.reading;
+    return cache.invalidating(
+      () => cache.forgetBusinessAccount(organizationId, wabaId),
       () => this.inner.markBusinessAccountNeedsAuthorization(organizationId, wabaId, failedEncryptedAccessToken, at),
     );
   }
 
   putPhoneNumber(phoneNumber: PhoneNumber): Promise<void> {
-    return this.changing(() => this.cache.forgetPhoneNumber(phoneNumber.phoneNumberId), () => this.inner.putPhoneNumber(phoneNumber));
+    const { cache } = this.reading;
+    return cache.invalidating(() => cache.forgetPhoneNumber(phoneNumber.phoneNumberId), () => this.inner.putPhoneNumber(phoneNumber));
   }
 
-  putCredential(credential: Credential): Promise<void> {
-    return this.changing(() => this.cache.forgetCredential(credential.secretHash), () => this.inner.putCredential(credential));
-  }
+  // Listings and the look-up by digits: no cache holds them.
+  getIdentifierClaim: AccountDirectory['getIdentifierClaim'] = (kind, value) => this.inner.getIdentifierClaim(kind, value);
+  listBusinessAccounts: AccountDirectory['listBusinessAccounts'] = (organizationId) => this.inner.listBusinessAccounts(organizationId);
+  listPhoneNumbers: AccountDirectory['listPhoneNumbers'] = (organizationId) => this.inner.listPhoneNumbers(organizationId);
+  findPhoneNumberByDigits: AccountDirectory['findPhoneNumberByDigits'] = (digits) => this.inner.findPhoneNumberByDigits(digits);
+}
 
-  revokeCredential(secretHash: string, organizationId: string, revokedAt: string): Promise<Credential> {
-    return this.changing(() => this.cache.forgetCredential(secretHash), () => this.inner.revokeCredential(secretHash, organizationId, revokedAt));
-  }
-
-  // Everything else reads or writes records no cache holds.
-  getIdentifierClaim: TenancyRepository['getIdentifierClaim'] = (kind, value) => this.inner.getIdentifierClaim(kind, value);
-  listBusinessAccounts: TenancyRepository['listBusinessAccounts'] = (organizationId) => this.inner.listBusinessAccounts(organizationId);
-  listPhoneNumbers: TenancyRepository['listPhoneNumbers'] = (organizationId) => this.inner.listPhoneNumbers(organizationId);
-  findPhoneNumberByDigits: TenancyRepository['findPhoneNumberByDigits'] = (digits) => this.inner.findPhoneNumberByDigits(digits);
-  listCredentials: TenancyRepository['listCredentials'] = (organizationId) => this.inner.listCredentials(organizationId);
-  findCredentialById: TenancyRepository['findCredentialById'] = (organizationId, credentialId) => this.inner.findCredentialById(organizationId, credentialId);
-  putUserIfAbsent: TenancyRepository['putUserIfAbsent'] = (user) => this.inner.putUserIfAbsent(user);
-  getUser: TenancyRepository['getUser'] = (email) => this.inner.getUser(email);
-  putMembership: TenancyRepository['putMembership'] = (membership) => this.inner.putMembership(membership);
-  getMembership: TenancyRepository['getMembership'] = (organizationId, email) => this.inner.getMembership(organizationId, email);
-  listMembershipsOfOrganization: TenancyRepository['listMembershipsOfOrganization'] = (organizationId) => this.inner.listMembershipsOfOrganization(organizationId);
-  listMembershipsOfUser: TenancyRepository['listMembershipsOfUser'] = (email) => this.inner.listMembershipsOfUser(email);
-  removeMembership: TenancyRepository['removeMembership'] = (organizationId, email, audit) => this.inner.removeMembership(organizationId, email, audit);
-  listMembershipRemovals: TenancyRepository['listMembershipRemovals'] = (organizationId) => this.inner.listMembershipRemovals(organizationId);
-  getWallet: TenancyRepository['getWallet'] = (organizationId) => this.inner.getWallet(organizationId);
-  creditWallet: TenancyRepository['creditWallet'] = (organizationId, amountMicros, at) => this.inner.creditWallet(organizationId, amountMicros, at);
-  debitWallet: TenancyRepository['debitWallet'] = (organizationId, amountMicros, at) => this.inner.debitWallet(organizationId, amountMicros, at);
-  putCountryPricing: TenancyRepository['putCountryPricing'] = (pricing) => this.inner.putCountryPricing(pricing);
-  getCountryPricing: TenancyRepository['getCountryPricing'] = (countryCallingCode) => this.inner.getCountryPricing(countryCallingCode);
-  listCountryPricing: TenancyRepository['listCountryPricing'] = () => this.inner.listCountryPricing();
-  putSubscription: TenancyRepository['putSubscription'] = (subscription) => this.inner.putSubscription(subscription);
-  getSubscription: TenancyRepository['getSubscription'] = (organizationId) => this.inner.getSubscription(organizationId);
+/** A claim moving changes which organization a cached phone number or business account answers for. */
+function forgetClaimed(cache: TenancyReadCache, kind: ClaimedIdentifierKind, value: string, organizationId: string): void {
+  if (kind === 'phone-number-id') cache.forgetPhoneNumber(value);
+  if (kind === 'waba-id') cache.forgetBusinessAccount(organizationId, value);
 }

@@ -40,7 +40,7 @@ import {
 import type { BusinessAccount, CountryPricing, CredentialKind, CredentialSummary, Membership, Organization, PhoneNumber, Subscription, Wallet } from './tenancy-entities';
 import { InvalidCredentialError } from './errors';
 import type { TenancyPorts } from './ports';
-import type { TenancyRepository } from './tenancy-repository';
+import type { TenancyStores } from './tenancy-stores';
 
 export interface TenancyAdministration {
   createOrganization(input: CreateOrganizationInput): Promise<Organization>;
@@ -81,7 +81,7 @@ export interface TenancyServices {
   /** Throws InsufficientBalanceError instead of overdrawing. */
   chargeWallet(input: { organizationId: string; amountMicros: number }): Promise<Wallet>;
   /** Read access for handlers (phone numbers of an organization, pricing, subscription, …). */
-  repository: TenancyRepository;
+  repository: TenancyStores;
   /** Operator actions (admin CLI, demo seed). */
   admin: TenancyAdministration;
 }

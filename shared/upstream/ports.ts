@@ -9,12 +9,12 @@ import type { SendPolicySettings } from '../sending/send-policy';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { BusinessAccount } from '../tenancy/tenancy-entities';
-import type { TenancyRepository } from '../tenancy/tenancy-repository';
+import type { AccountDirectory } from '../tenancy/tenancy-stores';
 import type { GraphTransport } from './graph-transport';
 
 /** The slice of tenancy the wrapper uses: look-ups for the isolation checks, credentials, flagging. */
 export interface WrapperTenancy {
-  repository: Pick<TenancyRepository, 'getBusinessAccount' | 'listBusinessAccounts' | 'findPhoneNumberById' | 'listPhoneNumbers'>;
+  repository: Pick<AccountDirectory, 'getBusinessAccount' | 'listBusinessAccounts' | 'findPhoneNumberById' | 'listPhoneNumbers'>;
   /** Throws BusinessAccountNeedsAuthorizationError for a flagged account. */
   decryptBusinessAccountToken(account: BusinessAccount): Promise<string>;
   markBusinessAccountNeedsAuthorization(account: Pick<BusinessAccount, 'organizationId' | 'wabaId' | 'encryptedAccessToken'>): Promise<void>;

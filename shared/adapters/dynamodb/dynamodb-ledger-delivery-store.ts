@@ -18,7 +18,8 @@ import type { ApplyResult, LedgerDeliveryStore, StatusEvent } from '../../delive
 import { tallyCodeOfEvent, tallyRankOf } from '../../delivery/recipient-status';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { locateLedgerMessage, recordLedgerMessage } from './ledger-message-ids';
-import { deliveryFactsUpdate, expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
+import { deliveryFactsUpdate } from './messaging-ledger-items';
+import { expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
 
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
 

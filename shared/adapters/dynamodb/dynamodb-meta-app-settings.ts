@@ -2,7 +2,7 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { MetaAppSettingsStore, StoredMetaApp } from '../../meta-app/ports';
 import { classifyStoreFaults } from './dynamodb-errors';
-import { tenancyKeys } from './dynamodb-tenancy-repository';
+import { tenancyKeys } from './tenancy-table';
 
 export class DynamoDbMetaAppSettings implements MetaAppSettingsStore {
   constructor(

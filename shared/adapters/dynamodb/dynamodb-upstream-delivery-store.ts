@@ -12,7 +12,8 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import type { ApplyResult, StatusEvent, UpstreamDeliveryStore } from '../../delivery/ports';
 import type { Clock } from '../../ports/clock';
 import type { ReceivedMessageIds } from '../../upstream/ports';
-import { deliveryFactsUpdate, messagingKeys } from './messaging-table';
+import { deliveryFactsUpdate } from './messaging-ledger-items';
+import { messagingKeys } from './messaging-table';
 import { wrapperIdItem } from './dynamodb-wrapper-id-records';
 
 export class DynamoDbUpstreamDeliveryStore implements UpstreamDeliveryStore, ReceivedMessageIds {

@@ -19,7 +19,7 @@ import type { EncryptionContext, TokenCipher } from '../../crypto/token-cipher';
 import type { Clock } from '../../ports/clock';
 import { DecryptedTokenCache } from '../../tenancy/decrypted-token-cache';
 import { classifyStoreFaults, isConditionalCheckFailure } from './dynamodb-errors';
-import { tenancyKeys } from './dynamodb-tenancy-repository';
+import { tenancyKeys } from './tenancy-table';
 
 type Item = Record<string, unknown>;
 

@@ -1,11 +1,12 @@
 /**
  * Where a message id was sent from on the broadcast ledger: its WAMID record (messaging-table.ts),
  * else, for entries written before the records existed, the entry's own gsi1 keys. One place for
- * the broadcast repository (findByMessageId: /upstream ownership) and the delivery store
+ * the recipient ledger (findByMessageId: /upstream ownership) and the delivery store
  * (locateMessage: events without our callback data).
  */
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { decodeMessageIdRecord, ledgerIndexOf, ledgerLocationOf, messageIdRecordItem, messagingKeys } from './messaging-table';
+import { decodeMessageIdRecord, messageIdRecordItem } from './messaging-ledger-items';
+import { ledgerIndexOf, ledgerLocationOf, messagingKeys } from './messaging-table';
 
 export type LedgerLocation = { jobId: string; chunkIndex: number; index: number };
 

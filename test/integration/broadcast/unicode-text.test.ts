@@ -7,6 +7,7 @@
  */
 import { getServices } from '../../../functions/composition';
 import { newJobId } from '../../../shared/broadcast/job-fan-out';
+import { chunkProgressOf } from '../../support/chunk-progress';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, bodyParameters, issueKey, jobCount, keyHeader, kitEnvironment, orderUpdate, queueDepth, recipients } from './broadcast-test-kit';
 import { randomIdGenerator } from '../../../shared/ports/id-generator';
@@ -191,13 +192,13 @@ describe('text through every field: byte for byte, or a 400 before anything is w
       // The job id an Idempotency-Key gives: nothing of that job was left behind.
       const jobId = newJobId(randomIdGenerator, 'template', `${organizationId}\nsqs-down-1`);
       expect(await getServices().broadcast.broadcasts.getJob(jobId)).toBeUndefined();
-      expect(await getServices().broadcast.broadcasts.getChunkProgress(jobId)).toEqual([]);
+      expect(await chunkProgressOf(getServices().broadcast.broadcasts, jobId)).toEqual([]);
 
       const retried = await send();
       expect(retried.status).toBe(202);
       expect(retried.body.data.jobId).toBe(jobId);
       expect(await jobCount(organizationId)).toBe(jobsBefore + 1);
-      expect(await getServices().broadcast.broadcasts.getChunkProgress(jobId)).toHaveLength(2);
+      expect(await chunkProgressOf(getServices().broadcast.broadcasts, jobId)).toHaveLength(2);
       await runtime.workersIdle();
       await eventually(async () => runtime.sandbox!.acceptedMessages().filter((message) => message.recipient.startsWith('9196600')), (messages) => messages.length === 1_001, 30_000);
     });

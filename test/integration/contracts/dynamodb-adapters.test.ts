@@ -1,18 +1,29 @@
 /** The DynamoDB adapters on dynalite pass the contracts their in-memory fakes pass too (test/unit/contracts). */
-import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { DynamoDbAccountDirectory } from '../../../shared/adapters/dynamodb/dynamodb-account-directory';
+import { DynamoDbBillingStore } from '../../../shared/adapters/dynamodb/dynamodb-billing-store';
+import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import { DynamoDbCredentialStore } from '../../../shared/adapters/dynamodb/dynamodb-credential-store';
 import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
+import { DynamoDbMembershipStore } from '../../../shared/adapters/dynamodb/dynamodb-membership-store';
+import { DynamoDbOrganizationStore } from '../../../shared/adapters/dynamodb/dynamodb-organization-store';
 import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/dynamodb-rate-limiter';
 import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { DynamoDbPortfolioReach } from '../../../shared/adapters/dynamodb/dynamodb-portfolio-reach';
 import { describePortfolioReachContract } from '../../support/contracts/portfolio-reach.contract';
 import { PowertoolsIdempotencyGuard } from '../../../shared/adapters/idempotency/powertools-idempotency-guard';
-import { DynamoDbTenancyRepository } from '../../../shared/adapters/dynamodb/dynamodb-tenancy-repository';
-import { describeBroadcastRepositoryContract } from '../../support/contracts/broadcast-repository.contract';
+import { describeAccountDirectoryContract } from '../../support/contracts/account-directory.contract';
+import { describeBillingStoreContract } from '../../support/contracts/billing-store.contract';
+import { describeChunkProgressStoreContract } from '../../support/contracts/chunk-progress-store.contract';
+import { describeCredentialStoreContract } from '../../support/contracts/credential-store.contract';
 import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
 import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
+import { describeJobControlStoreContract } from '../../support/contracts/job-control-store.contract';
+import { describeJobStoreContract } from '../../support/contracts/job-store.contract';
+import { describeMembershipStoreContract } from '../../support/contracts/membership-store.contract';
+import { describeOrganizationStoreContract } from '../../support/contracts/organization-store.contract';
 import { describeRateLimiterContract } from '../../support/contracts/rate-limiter.contract';
+import { describeRecipientLedgerContract } from '../../support/contracts/recipient-ledger.contract';
 import { describeSendPacerContract } from '../../support/contracts/send-pacer.contract';
-import { describeTenancyRepositoryContract } from '../../support/contracts/tenancy-repository.contract';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 import { DynamoDbWebhookEndpointRegistry } from '../../../shared/adapters/dynamodb/dynamodb-webhook-endpoint-registry';
 import { LocalAesTokenCipher, generateLocalTokenKey } from '../../../shared/adapters/crypto/local-aes-token-cipher';
@@ -29,12 +40,23 @@ afterAll(async () => {
   await dynamo?.stop();
 });
 
-describeTenancyRepositoryContract('DynamoDbTenancyRepository', () => new DynamoDbTenancyRepository(dynamo.documentClient, dynamo.tableNames.tenancy));
+const tenancyTable = () => [dynamo.documentClient, dynamo.tableNames.tenancy] as const;
+const messagingTable = () => [dynamo.documentClient, dynamo.tableNames.messaging] as const;
+
+describeOrganizationStoreContract('DynamoDbOrganizationStore', () => new DynamoDbOrganizationStore(...tenancyTable()));
+describeAccountDirectoryContract('DynamoDbAccountDirectory', () => new DynamoDbAccountDirectory(...tenancyTable()));
+describeCredentialStoreContract('DynamoDbCredentialStore', () => new DynamoDbCredentialStore(...tenancyTable()));
+describeMembershipStoreContract('DynamoDbMembershipStore', () => new DynamoDbMembershipStore(...tenancyTable()));
+describeBillingStoreContract('DynamoDbBillingStore', () => new DynamoDbBillingStore(...tenancyTable()));
 describeInboxRepositoryContract('DynamoDbInboxRepository', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
 describeSendPacerContract('DynamoDbSendPacer', () => new DynamoDbSendPacer(dynamo.documentClient, dynamo.tableNames.messaging));
 describePortfolioReachContract('DynamoDbPortfolioReach', () => new DynamoDbPortfolioReach(dynamo.documentClient, dynamo.tableNames.messaging));
 describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new PowertoolsIdempotencyGuard(dynamo.client, dynamo.tableNames.idempotency));
-describeBroadcastRepositoryContract('DynamoDbBroadcastRepository', () => new DynamoDbBroadcastRepository(dynamo.documentClient, dynamo.tableNames.messaging));
+// Each broadcast suite gets its store's adapter and the adapters its tests set jobs up with.
+describeJobStoreContract('DynamoDbJobStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'progress']));
+describeJobControlStoreContract('DynamoDbJobControlStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'control']));
+describeRecipientLedgerContract('DynamoDbRecipientLedger', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger']));
+describeChunkProgressStoreContract('DynamoDbChunkProgressStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger', 'progress']));
 describeRateLimiterContract('DynamoDbRateLimiter', () => new DynamoDbRateLimiter(dynamo.documentClient, dynamo.tableNames.rateLimits));
 describeWebhookEndpointRegistryContract(
   'DynamoDbWebhookEndpointRegistry',

@@ -3,23 +3,24 @@
  * never overwrite each other, whatever their order, and every recipient counts exactly once.
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbLedgerDeliveryStore } from '../../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
-import { decodeDeliveryFacts, decodeLedgerEntry, messagingKeys, outcomeUpdate } from '../../../shared/adapters/dynamodb/messaging-table';
+import { decodeDeliveryFacts, decodeLedgerEntry, outcomeUpdate } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
+import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
-import type { LedgerEntry } from '../../../shared/broadcast/ports';
+import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
 import type { StatusEvent } from '../../../shared/delivery/ports';
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 
 let dynamo: TestDynamo;
-let repository: DynamoDbBroadcastRepository;
+let repository: JobStore & RecipientLedger & ChunkProgressStore;
 let store: DynamoDbLedgerDeliveryStore;
 let jobCounter = 0;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
-  repository = new DynamoDbBroadcastRepository(dynamo.documentClient, dynamo.tableNames.messaging);
+  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'ledger', 'progress']);
   store = new DynamoDbLedgerDeliveryStore(dynamo.documentClient, dynamo.tableNames.messaging);
 }, 20_000);
 

@@ -16,6 +16,7 @@
  */
 import { getServices } from '../../../functions/composition';
 import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
+import { chunkProgressOf } from '../../support/chunk-progress';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, LEDGER_CALLBACK_DATA, ensureMinuteHeadroom, issueKey, jobCount, keyHeader, kitEnvironment, latestJobId, ledgerOf } from '../broadcast/broadcast-test-kit';
 import { expectFreshBucketRetryAfter } from '../../support/rate-limit-expectations';
@@ -267,7 +268,7 @@ describe('POST /broadcast/public/send-freeform', () => {
       expect(location).toMatchObject({ jobId: expect.stringMatching(/^msg_/), chunkIndex: 0, entry: { index: 0, to, status: 'SENT', messageId: message!.messageId } });
       const job = await broadcasts().getJob(location!.jobId);
       expect(job).toMatchObject({ organizationId, exposed: false, fromPhoneNumber: DEMO.sender1, phoneNumberId: DEMO.phoneNumberId1, totalRecipients: 1, kind: 'freeform', messageType: type });
-      const [chunk] = await eventually(() => broadcasts().getChunkProgress(location!.jobId), (chunks) => chunks[0]?.done === true, 10_000);
+      const [chunk] = await eventually(() => chunkProgressOf(broadcasts(), location!.jobId), (chunks) => chunks[0]?.done === true, 10_000);
       expect(chunk).toMatchObject({ recipientCount: 1, sent: 1, failed: 0, unknown: 0 });
 
       await runtime.workersIdle();
@@ -385,7 +386,7 @@ describe('POST /broadcast/public/send-freeform', () => {
 
       const jobId = await latestJobId(organizationId);
       expect(jobId).toMatch(/^msg_/);
-      const [chunk] = await eventually(() => broadcasts().getChunkProgress(jobId), (chunks) => chunks[0]?.done === true, 20_000);
+      const [chunk] = await eventually(() => chunkProgressOf(broadcasts(), jobId), (chunks) => chunks[0]?.done === true, 20_000);
       expect(chunk).toMatchObject({ recipientCount: 1, sent: 0, failed: 1, unknown: 0, failuresByReason: { '131047': 1 } });
       const ledger = await ledgerOf(jobId, 0);
       expect(ledger.size).toBe(1);

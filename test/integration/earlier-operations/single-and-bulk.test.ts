@@ -14,6 +14,7 @@
  */
 import { getServices } from '../../../functions/composition';
 import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
+import { chunkProgressOf } from '../../support/chunk-progress';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { DEMO, issueKey, jobCount, keyHeader, kitEnvironment, latestJobId, ledgerOf, metaTemplateBody } from '../broadcast/broadcast-test-kit';
 import { PRICE_MICROS, expectFailureBody, provisionOrganization, units, walletMicros, PUBLIC_PATH } from './earlier-operations-kit';
@@ -250,7 +251,7 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
         fromPhoneNumber: DEMO.sender1,
         template: { name: 'order_update', language: 'en_US', category: 'UTILITY' },
       });
-      const [chunk] = await eventually(() => getServices().broadcast.broadcasts.getChunkProgress(jobId), (chunks) => chunks[0]?.done === true, 20_000);
+      const [chunk] = await eventually(() => chunkProgressOf(getServices().broadcast.broadcasts, jobId), (chunks) => chunks[0]?.done === true, 20_000);
       expect(chunk).toMatchObject({
         recipientCount: 9,
         sent: 4,
@@ -286,7 +287,7 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       );
       expect(await walletMicros(organizationId)).toBe(before);
       const jobId = await latestJobId(organizationId);
-      const [chunk] = await getServices().broadcast.broadcasts.getChunkProgress(jobId);
+      const [chunk] = await chunkProgressOf(getServices().broadcast.broadcasts, jobId);
       expect(chunk).toMatchObject({ done: true, sent: 0, failed: 2, failuresByReason: { INVALID_PHONE_NUMBER: 1, UNSUPPORTED_COUNTRY_CODE: 1 } });
     });
 

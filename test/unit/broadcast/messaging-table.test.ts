@@ -4,7 +4,9 @@
  * shape is an error instead of a wrongly typed value.
  */
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
-import { MalformedMessagingItemError, decodeChunk, decodeJob, decodeLedgerEntry, jobItem, messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
+import { decodeChunk, decodeJob, jobItem } from '../../../shared/adapters/dynamodb/messaging-job-items';
+import { decodeLedgerEntry } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
+import { MalformedMessagingItemError, messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 
 const common = {
   organizationId: 'org_1',

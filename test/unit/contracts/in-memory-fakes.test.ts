@@ -1,23 +1,43 @@
 /** The in-memory fakes the unit tests use pass the same contracts as the DynamoDB adapters (test/integration/contracts). */
 import { InMemoryBroadcastRepository, InMemoryIdempotencyGuard, InMemoryPortfolioReach, InMemorySendPacer } from '../../support/broadcast-fakes';
 import { describePortfolioReachContract } from '../../support/contracts/portfolio-reach.contract';
-import { describeBroadcastRepositoryContract } from '../../support/contracts/broadcast-repository.contract';
+import { describeChunkProgressStoreContract } from '../../support/contracts/chunk-progress-store.contract';
+import { describeJobControlStoreContract } from '../../support/contracts/job-control-store.contract';
+import { describeJobStoreContract } from '../../support/contracts/job-store.contract';
+import { describeRecipientLedgerContract } from '../../support/contracts/recipient-ledger.contract';
 import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
 import { describeRateLimiterContract } from '../../support/contracts/rate-limiter.contract';
 import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
 import { describeSendPacerContract } from '../../support/contracts/send-pacer.contract';
-import { describeTenancyRepositoryContract } from '../../support/contracts/tenancy-repository.contract';
+import { describeAccountDirectoryContract } from '../../support/contracts/account-directory.contract';
+import { describeBillingStoreContract } from '../../support/contracts/billing-store.contract';
+import { describeCredentialStoreContract } from '../../support/contracts/credential-store.contract';
+import { describeMembershipStoreContract } from '../../support/contracts/membership-store.contract';
+import { describeOrganizationStoreContract } from '../../support/contracts/organization-store.contract';
 import { InMemoryRateLimiter } from '../../support/in-memory-rate-limiter';
 import { InMemoryInboxRepository } from '../../support/in-memory-inbox-repository';
-import { InMemoryTenancyRepository } from '../../support/in-memory-tenancy-repository';
+import { InMemoryAccountDirectory } from '../../support/tenancy-stores/in-memory-account-directory';
+import { InMemoryBillingStore } from '../../support/tenancy-stores/in-memory-billing-store';
+import { InMemoryCredentialStore } from '../../support/tenancy-stores/in-memory-credential-store';
+import { InMemoryMembershipStore } from '../../support/tenancy-stores/in-memory-membership-store';
+import { InMemoryOrganizationStore } from '../../support/tenancy-stores/in-memory-organization-store';
+import { InMemoryTenancyState } from '../../support/tenancy-stores/in-memory-tenancy-state';
 import { describeWebhookEndpointRegistryContract } from '../../support/contracts/webhook-endpoint-registry.contract';
 import { InMemoryWebhookRegistry } from '../../support/webhook-fakes';
 
-describeTenancyRepositoryContract('InMemoryTenancyRepository', () => new InMemoryTenancyRepository());
+describeOrganizationStoreContract('InMemoryOrganizationStore', () => new InMemoryOrganizationStore(new InMemoryTenancyState()));
+describeAccountDirectoryContract('InMemoryAccountDirectory', () => new InMemoryAccountDirectory(new InMemoryTenancyState()));
+describeCredentialStoreContract('InMemoryCredentialStore', () => new InMemoryCredentialStore(new InMemoryTenancyState()));
+describeMembershipStoreContract('InMemoryMembershipStore', () => new InMemoryMembershipStore(new InMemoryTenancyState()));
+describeBillingStoreContract('InMemoryBillingStore', () => new InMemoryBillingStore(new InMemoryTenancyState()));
 describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInboxRepository());
 describeSendPacerContract('InMemorySendPacer', () => new InMemorySendPacer());
 describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryIdempotencyGuard());
-describeBroadcastRepositoryContract('InMemoryBroadcastRepository', () => new InMemoryBroadcastRepository());
+// The broadcast suites set their jobs up through the other stores: the fakes over one shared state.
+describeJobStoreContract('InMemoryJobStore', () => new InMemoryBroadcastRepository());
+describeJobControlStoreContract('InMemoryJobControlStore', () => new InMemoryBroadcastRepository());
+describeRecipientLedgerContract('InMemoryRecipientLedger', () => new InMemoryBroadcastRepository());
+describeChunkProgressStoreContract('InMemoryChunkProgressStore', () => new InMemoryBroadcastRepository());
 describeRateLimiterContract('InMemoryRateLimiter', () => new InMemoryRateLimiter());
 describeWebhookEndpointRegistryContract('InMemoryWebhookRegistry', () => new InMemoryWebhookRegistry());
 describePortfolioReachContract('InMemoryPortfolioReach', () => new InMemoryPortfolioReach());

@@ -10,8 +10,8 @@ import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
 import { DecryptedTokenCache } from '../../../shared/tenancy/decrypted-token-cache';
 import { InvalidCredentialError } from '../../../shared/tenancy/errors';
 import type { TenancyPorts } from '../../../shared/tenancy/ports';
-import { CachingTenancyRepository, TenancyReadCache } from '../../../shared/tenancy/tenancy-read-cache';
-import type { TenancyRepository } from '../../../shared/tenancy/tenancy-repository';
+import { TenancyReadCache, withTenancyReadCache } from '../../../shared/tenancy/tenancy-read-cache';
+import type { TenancyStores } from '../../../shared/tenancy/tenancy-stores';
 import { bindTenancyServices } from '../../../shared/tenancy/tenancy-services';
 import { UpstreamTargetNotFoundError } from '../../../shared/upstream/errors';
 import type { UpstreamWrapperDependencies } from '../../../shared/upstream/ports';
@@ -22,9 +22,9 @@ import { InMemoryTenancyRepository } from '../../support/in-memory-tenancy-repos
 const settings = { credentialTtlMs: 30_000, recordTtlMs: 60_000, maxEntries: 100 };
 
 /** Counts the store reads the cache is meant to save. */
-function countingReads(inner: TenancyRepository) {
+function countingReads(inner: TenancyStores) {
   const reads = { credential: 0, organization: 0, businessAccount: 0, phoneNumber: 0 };
-  const repository: TenancyRepository = Object.create(inner);
+  const repository: TenancyStores = Object.create(inner);
   repository.getCredentialByHash = (hash) => ((reads.credential += 1), inner.getCredentialByHash(hash));
   repository.getOrganization = (id) => ((reads.organization += 1), inner.getOrganization(id));
   repository.getBusinessAccount = (org, waba) => ((reads.businessAccount += 1), inner.getBusinessAccount(org, waba));
@@ -36,7 +36,7 @@ function world() {
   const store = new InMemoryTenancyRepository();
   const clock = fixedClock('2026-01-01T00:00:00.000Z');
   const cipher = new LocalAesTokenCipher(generateLocalTokenKey());
-  const portsOver = (tenancy: TenancyRepository): TenancyPorts => ({
+  const portsOver = (tenancy: TenancyStores): TenancyPorts => ({
     tenancy,
     clock,
     ids: sequentialIdGenerator(),
@@ -48,10 +48,10 @@ function world() {
   const processCache = new TenancyReadCache(settings);
   const counted = countingReads(store);
   // The wrapper of this process, and the operators' side of the same process.
-  const wrapper = bindTenancyServices(portsOver(new CachingTenancyRepository(counted.repository, processCache, clock, true)));
-  const admin = bindTenancyServices(portsOver(new CachingTenancyRepository(store, processCache, clock, false)));
+  const wrapper = bindTenancyServices(portsOver(withTenancyReadCache(counted.repository, processCache, clock, true)));
+  const admin = bindTenancyServices(portsOver(withTenancyReadCache(store, processCache, clock, false)));
   // Another container: its own cache; what this process writes does not reach it.
-  const otherContainer = bindTenancyServices(portsOver(new CachingTenancyRepository(store, new TenancyReadCache(settings), clock, true)));
+  const otherContainer = bindTenancyServices(portsOver(withTenancyReadCache(store, new TenancyReadCache(settings), clock, true)));
   return { store, clock, wrapper, admin, otherContainer, reads: counted.reads, processCache };
 }
 
@@ -168,14 +168,14 @@ describe('tenancy read cache (the /upstream wrapper)', () => {
     const cache = new TenancyReadCache(settings);
     await store.createOrganization({ organizationId: 'org_a', name: 'a', plan: 'starter', apiAddOn: false, status: 'active', createdAt: 'x', updatedAt: 'x' } as never);
     let release!: () => void;
-    const slow: TenancyRepository = Object.create(store);
+    const slow: TenancyStores = Object.create(store);
     slow.getOrganization = async (id) => {
       const before = await store.getOrganization(id);
       await new Promise<void>((resolve) => (release = resolve));
       return before;
     };
-    const reader = new CachingTenancyRepository(slow, cache, clock, true);
-    const writer = new CachingTenancyRepository(store, cache, clock, false);
+    const reader = withTenancyReadCache(slow, cache, clock, true);
+    const writer = withTenancyReadCache(store, cache, clock, false);
 
     const pending = reader.getOrganization('org_a');
     await new Promise((resolve) => setImmediate(resolve));
@@ -183,14 +183,14 @@ describe('tenancy read cache (the /upstream wrapper)', () => {
     release();
     expect((await pending)?.plan).toBe('starter');
     expect(cache.organizations.get('org_a', clock.now().getTime())).toBeUndefined();
-    const fresh = new CachingTenancyRepository(store, cache, clock, true);
+    const fresh = withTenancyReadCache(store, cache, clock, true);
     expect((await fresh.getOrganization('org_a'))?.plan).toBe('enterprise');
   });
 
   test('functions that do not opt in read the store every time', async () => {
     const store = new InMemoryTenancyRepository();
     const { repository, reads } = countingReads(store);
-    const plain = new CachingTenancyRepository(repository, new TenancyReadCache(settings), fixedClock('2026-01-01T00:00:00.000Z'), false);
+    const plain = withTenancyReadCache(repository, new TenancyReadCache(settings), fixedClock('2026-01-01T00:00:00.000Z'), false);
     await plain.getOrganization('org_x');
     await plain.getOrganization('org_x');
     expect(reads.organization).toBe(2);

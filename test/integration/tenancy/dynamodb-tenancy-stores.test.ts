@@ -1,7 +1,8 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { buildServices, type Services } from '../../../functions/composition';
 import { generateLocalTokenKey } from '../../../shared/adapters/crypto/local-aes-token-cipher';
-import { DynamoDbTenancyRepository, tenancyKeys } from '../../../shared/adapters/dynamodb/dynamodb-tenancy-repository';
+import { dynamoDbTenancyStores } from '../../../shared/adapters/dynamodb/dynamodb-tenancy-stores';
+import { tenancyKeys } from '../../../shared/adapters/dynamodb/tenancy-table';
 import { parseAppConfig } from '../../../shared/config/app-config';
 import { hashSecret } from '../../../shared/crypto/secret-generator';
 import {
@@ -208,7 +209,7 @@ test('a store that does not answer in time is unavailable too', async () => {
 }, 15_000);
 
 test('the repository can be used on its own with a document client', async () => {
-  const repository = new DynamoDbTenancyRepository(dynamo.documentClient, dynamo.tableNames.tenancy);
+  const repository = dynamoDbTenancyStores(dynamo.documentClient, dynamo.tableNames.tenancy);
   await repository.putUserIfAbsent({ email: 'solo@x.example', createdAt: '2025-01-01T00:00:00.000Z' });
   await repository.putUserIfAbsent({ email: 'solo@x.example', createdAt: '2026-01-01T00:00:00.000Z' });
   expect(await repository.getUser('solo@x.example')).toEqual({ email: 'solo@x.example', createdAt: '2025-01-01T00:00:00.000Z' });

@@ -1,16 +1,17 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoDbBroadcastRepository } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-repository';
+import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
-import type { LedgerEntry } from '../../../shared/broadcast/ports';
+import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
+import { chunkProgressOf } from '../../support/chunk-progress';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 
 let dynamo: TestDynamo;
-let repository: DynamoDbBroadcastRepository;
+let repository: JobStore & RecipientLedger & ChunkProgressStore;
 let jobCounter = 0;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
-  repository = new DynamoDbBroadcastRepository(dynamo.documentClient, dynamo.tableNames.messaging);
+  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'ledger', 'progress']);
 }, 20_000);
 
 afterAll(async () => {
@@ -50,12 +51,12 @@ const claimAll = async (jobId: string, chunkIndex: number, indexes: number[]) =>
   for (const index of indexes) expect(await repository.claimRecipient(jobId, chunkIndex, index, to(index), now)).toEqual({ claimed: true });
 };
 
-describe('DynamoDbBroadcastRepository', () => {
+describe('DynamoDB broadcast stores', () => {
   it('creates a job with its chunks and reads them back', async () => {
     const job = newJob([1000, 1000, 5]);
     await repository.createJob(job, [1000, 1000, 5]);
     await expect(repository.getJob(job.jobId)).resolves.toEqual(job);
-    const progress = await repository.getChunkProgress(job.jobId);
+    const progress = await chunkProgressOf(repository, job.jobId);
     expect(progress).toEqual(
       [1000, 1000, 5].map((recipientCount, chunkIndex) => ({
         chunkIndex,
@@ -69,7 +70,7 @@ describe('DynamoDbBroadcastRepository', () => {
       })),
     );
     await expect(repository.getJob('pub_missing')).resolves.toBeUndefined();
-    await expect(repository.getChunkProgress('pub_missing')).resolves.toEqual([]);
+    await expect(chunkProgressOf(repository, 'pub_missing')).resolves.toEqual([]);
   });
 
   it('keeps the first job and its progress when created again (idempotent create)', async () => {
@@ -80,7 +81,7 @@ describe('DynamoDbBroadcastRepository', () => {
 
     await repository.createJob({ ...job, broadcastName: 'second attempt' }, [3, 2]);
     await expect(repository.getJob(job.jobId)).resolves.toMatchObject({ broadcastName: 'integration' });
-    const [first, second] = await repository.getChunkProgress(job.jobId);
+    const [first, second] = await chunkProgressOf(repository, job.jobId);
     expect(first).toMatchObject({ recipientCount: 3, sent: 2, failed: 1, failuresByReason: { INVALID_PHONE_NUMBER: 1 }, started: true });
     expect(second).toMatchObject({ recipientCount: 2, sent: 0, started: false });
   });
@@ -91,7 +92,7 @@ describe('DynamoDbBroadcastRepository', () => {
     await expect(repository.createJob(job, [1000, 2], listed)).resolves.toEqual({ created: true });
     expect((await repository.readChunkRecipients(job.jobId, 0)).listed).toEqual(listed.slice(0, 1000));
     expect((await repository.readChunkRecipients(job.jobId, 1)).listed).toEqual(listed.slice(1000));
-    expect((await repository.getChunkProgress(job.jobId)).map((chunk) => chunk.recipientCount)).toEqual([1000, 2]);
+    expect((await chunkProgressOf(repository, job.jobId)).map((chunk) => chunk.recipientCount)).toEqual([1000, 2]);
   });
 
   it('completes a create that stopped after the job item on the retry, keeping the items written', async () => {
@@ -102,7 +103,7 @@ describe('DynamoDbBroadcastRepository', () => {
 
     const listed = [0, 1, 2, 3, 4].map((index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
     await expect(repository.createJob(job, [3, 2], listed)).resolves.toEqual({ created: false });
-    const [first, second] = await repository.getChunkProgress(job.jobId);
+    const [first, second] = await chunkProgressOf(repository, job.jobId);
     expect(first).toMatchObject({ recipientCount: 3, sent: 1 });
     expect(second).toMatchObject({ recipientCount: 2, sent: 0, started: false });
     // The first attempt wrote no recipient list (chunk size 1000: all five are in chunk 0): the retry adds it.
@@ -156,7 +157,7 @@ describe('DynamoDbBroadcastRepository', () => {
 
     // 3 of 6 accounted for (the rest are still SENDING): not done, live counters untouched.
     await expect(repository.reconcileChunk(job.jobId, 0, now)).resolves.toEqual({ done: false });
-    expect((await repository.getChunkProgress(job.jobId))[0]).toMatchObject({ sent: 4, failed: 2, done: false });
+    expect((await chunkProgressOf(repository, job.jobId))[0]).toMatchObject({ sent: 4, failed: 2, done: false });
 
     await repository.recordOutcomes(job.jobId, 0, [
       outcome(3, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' }),
@@ -167,7 +168,7 @@ describe('DynamoDbBroadcastRepository', () => {
 
     const doneAt = new Date(now.getTime() + 5000);
     await expect(repository.reconcileChunk(job.jobId, 0, doneAt)).resolves.toEqual({ done: true });
-    const [progress] = await repository.getChunkProgress(job.jobId);
+    const [progress] = await chunkProgressOf(repository, job.jobId);
     expect(progress).toEqual({
       chunkIndex: 0,
       recipientCount: 6,
@@ -198,7 +199,7 @@ describe('DynamoDbBroadcastRepository', () => {
       indexes.map((index) => (index % 10 === 9 ? outcome(index, 'FAILED', { failureReasonCode: '131049', attempts: 3 }) : outcome(index, 'SENT'))),
     );
     await expect(repository.reconcileChunk(job.jobId, 0, now)).resolves.toEqual({ done: true });
-    const [progress] = await repository.getChunkProgress(job.jobId);
+    const [progress] = await chunkProgressOf(repository, job.jobId);
     expect(progress).toMatchObject({ sent: 54, failed: 6, unknown: 0, failuresByReason: { '131049': 6 }, done: true });
 
     const stored = await dynamo.documentClient.send(
@@ -244,7 +245,7 @@ describe('DynamoDbBroadcastRepository', () => {
     await repository.addChunkProgress(job.jobId, 1, { sent: 3, failed: 2, unknown: 1, failuresByReason: { INVALID_PHONE_NUMBER: 1, '130429': 1 } });
     await repository.addChunkProgress(job.jobId, 1, { sent: 1, failed: 1, unknown: 0, failuresByReason: { INVALID_PHONE_NUMBER: 1 } });
     await repository.addChunkProgress(job.jobId, 1, { sent: 0, failed: 0, unknown: 0, failuresByReason: { '131000': 0 } });
-    const progress = await repository.getChunkProgress(job.jobId);
+    const progress = await chunkProgressOf(repository, job.jobId);
     expect(progress[0]).toMatchObject({ sent: 0, failuresByReason: {} });
     expect(progress[1]).toMatchObject({ sent: 4, failed: 3, unknown: 1, failuresByReason: { INVALID_PHONE_NUMBER: 2, '130429': 1 } });
   });

@@ -1,6 +1,9 @@
 /**
- * Persistence port of the tenancy module: exactly the access patterns the use cases need
- * (see docs/DATA-MODEL.md for how each maps onto the tenancy table).
+ * Persistence ports of the tenancy module, one per aggregate: exactly the access patterns the use
+ * cases need (see docs/DATA-MODEL.md for how each maps onto the tenancy table; adapters:
+ * shared/adapters/dynamodb/dynamodb-<port>.ts). A use case names the ports it uses
+ * (`tenancy: OrganizationStore & CredentialStore`); `TenancyStores` is all of them, as the
+ * compositions hand them out (shared/ports/combine-ports.ts).
  *
  * Every method throws TenancyStoreUnavailableError when the store times out or cannot be reached,
  * so the authentication path can answer 503 instead of 500. Writes are single-item and
@@ -31,8 +34,7 @@ export interface IdentifierClaim {
   claimedAt: string;
 }
 
-export interface TenancyRepository {
-  // Organizations
+export interface OrganizationStore {
   /** Throws OrganizationAlreadyExistsError when the id is taken. */
   createOrganization(organization: Organization): Promise<void>;
   getOrganization(organizationId: string): Promise<Organization | undefined>;
@@ -40,7 +42,10 @@ export interface TenancyRepository {
   updateOrganizationPlan(organizationId: string, change: { plan: Plan; apiAddOn: boolean; updatedAt: string }): Promise<Organization>;
   /** Throws OrganizationNotFoundError. */
   updateOrganizationKeyGeneration(organizationId: string, change: { keyGenerationEnabled: boolean; updatedAt: string }): Promise<Organization>;
+}
 
+/** Business accounts and phone numbers, and the global claims that keep each with one organization. */
+export interface AccountDirectory {
   // Global identifier claims
   /**
    * Claims an identifier for an organization, or refreshes the claim it already holds.
@@ -68,8 +73,9 @@ export interface TenancyRepository {
   findPhoneNumberByDigits(digits: string): Promise<PhoneNumber | undefined>;
   /** Global, by upstream id: the /upstream wrapper's isolation check. */
   findPhoneNumberById(phoneNumberId: string): Promise<PhoneNumber | undefined>;
+}
 
-  // Credentials
+export interface CredentialStore {
   /** Throws if a credential with the same hash exists (a 256-bit collision would be a bug, not luck). */
   putCredential(credential: Credential): Promise<void>;
   /** Strongly consistent: a credential works immediately after it is issued. */
@@ -79,8 +85,10 @@ export interface TenancyRepository {
   findCredentialById(organizationId: string, credentialId: string): Promise<Credential | undefined>;
   /** Sets revokedAt unless already revoked; returns the credential as stored afterwards. */
   revokeCredential(secretHash: string, organizationId: string, revokedAt: string): Promise<Credential>;
+}
 
-  // Users and memberships
+/** Users, their memberships of organizations (employees) and the audit of removals. */
+export interface MembershipStore {
   /** Creates the user unless one with that e-mail exists. */
   putUserIfAbsent(user: User): Promise<void>;
   getUser(email: string): Promise<User | undefined>;
@@ -101,7 +109,10 @@ export interface TenancyRepository {
     audit: { removedAt: string; removedBy: string },
   ): Promise<MembershipRemoval | undefined>;
   listMembershipRemovals(organizationId: string): Promise<MembershipRemoval[]>;
+}
 
+/** Wallets, country pricing and subscriptions. */
+export interface BillingStore {
   // Wallet
   getWallet(organizationId: string): Promise<Wallet | undefined>;
   /** Adds to the balance, creating the wallet at zero first if needed. */
@@ -121,3 +132,6 @@ export interface TenancyRepository {
   putSubscription(subscription: Subscription): Promise<void>;
   getSubscription(organizationId: string): Promise<Subscription | undefined>;
 }
+
+/** Every tenancy store: what the tenancy services hold (`TenancyPorts.tenancy`, `TenancyServices.repository`). */
+export type TenancyStores = OrganizationStore & AccountDirectory & CredentialStore & MembershipStore & BillingStore;

@@ -1,0 +1,85 @@
+/**
+ * Requests the broadcast stores' adapters share on the messaging table: paged queries, batch writes
+ * offered again until processed, put-if-absent and the outcomes' tally codes. Plain functions over
+ * the client and table name, so each adapter keeps only its own port's methods.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, PutCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { LedgerEntry } from '../../broadcast/broadcast-stores';
+import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
+import { tallyOutcomeUpdates } from './messaging-ledger-items';
+
+type Item = Record<string, unknown>;
+
+/** The messaging table as an adapter reaches it. */
+export interface MessagingTable {
+  readonly client: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+/** What an outcome's tally code is computed from. */
+export type SettledOutcome = Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>;
+
+export const isConditionFailure = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
+
+/**
+ * Every item a query matches, over all its pages.
+ *
+ * @example
+ * const chunks = await queryAll(table, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId) } });
+ */
+export async function queryAll(table: MessagingTable, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of paginateQuery({ client: table.client }, { ...input, TableName: table.tableName })) items.push(...(page.Items ?? []));
+  return items;
+}
+
+/**
+ * Puts the item unless one with its key exists; true when this call wrote it.
+ *
+ * @example
+ * const created = await putIfAbsent(table, jobItem(job));
+ */
+export async function putIfAbsent(table: MessagingTable, item: Item): Promise<boolean> {
+  try {
+    await table.client.send(new PutCommand({ TableName: table.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
+  }
+}
+
+/**
+ * Puts and deletes in batches of 25; `exhausted` is the error's message when some stay unprocessed after every retry.
+ *
+ * @example
+ * await batchWrite(table, keys.map((key) => ({ DeleteRequest: { Key: key } })), 'Discarded job items stayed unprocessed');
+ */
+export async function batchWrite(table: MessagingTable, requests: ReadonlyArray<Record<string, unknown>>, exhausted: string): Promise<void> {
+  for (let start = 0; start < requests.length; start += 25) {
+    let batch = requests.slice(start, start + 25);
+    // BatchWrite may hand back unprocessed items under load; keep offering them, with a short pause.
+    for (let attempt = 0; batch.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      const result = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.tableName]: batch as never } }));
+      batch = (result.UnprocessedItems?.[table.tableName] ?? []) as typeof batch;
+      if (attempt > 8 && batch.length > 0) throw new Error(exhausted);
+    }
+  }
+}
+
+/**
+ * The tally codes of recorded outcomes, `if_not_exists` (a code an event wrote first stays), one
+ * UpdateItem per tally item.
+ *
+ * @example
+ * await writeTallyCodes(table, jobId, [{ index: 7, status: 'SENT', updatedAt }], expiresAtFrom(now));
+ */
+export async function writeTallyCodes(table: MessagingTable, jobId: string, entries: readonly SettledOutcome[], expiresAt: number): Promise<void> {
+  const codes = entries.flatMap((entry) => {
+    const code = tallyCodeOfOutcome(entry);
+    return code === undefined ? [] : [{ index: entry.index, code }];
+  });
+  await Promise.all(tallyOutcomeUpdates(jobId, codes, expiresAt).map((update) => table.client.send(new UpdateCommand({ TableName: table.tableName, ...update }))));
+}

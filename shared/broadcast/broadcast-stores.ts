@@ -1,0 +1,190 @@
+/**
+ * The stores of broadcast jobs, one port per aggregate (adapters: shared/adapters/dynamodb/
+ * dynamodb-job-store.ts, -job-control-store.ts, -recipient-ledger.ts, -chunk-progress-store.ts):
+ *
+ * - JobStore: the job record and its chunks' items as accepted (create, discard, read, list).
+ * - JobControlStore: what a running job is told (cancelled, paused), read often by chunk workers.
+ * - RecipientLedger: one entry per recipient (claims, outcomes, Meta's facts, message ids).
+ * - ChunkProgressStore: each chunk's counters and the job's tally codes (what the summaries count).
+ *
+ * A use case names the ports it uses (`broadcasts: JobStore & ChunkProgressStore`); a composition
+ * combines their adapters into that one dependency (shared/ports/combine-ports.ts).
+ */
+import type { BroadcastJob, ChunkProgress } from './broadcast-job';
+import type { DeliveryFacts, TallyCode } from '../delivery/recipient-status';
+
+export interface JobStore {
+  /**
+   * Idempotent: a job id that exists keeps its items and progress; `created` says whether this call wrote the job.
+   * `recipients` (every recipient of the request, refused ones included, by index) are stored one item per chunk
+   * with the chunk items, for the recipients list.
+   */
+  createJob(job: BroadcastJob, chunkSizes: readonly number[], recipients?: readonly JobRecipient[]): Promise<{ created: boolean }>;
+  /** Deletes a job that could not be queued: its item, its chunks, its recipients and any ledger entries written at accept time. */
+  discardJob(jobId: string): Promise<void>;
+  getJob(jobId: string): Promise<BroadcastJob | undefined>;
+  /**
+   * An organization's jobs, newest first (by `createdAt`, then job id), with `createdAt` within
+   * [from, to] when given; at most `limit`, continuing after `after`. `next` is the position of the
+   * last job returned when more may follow (eventually consistent on AWS: the job index).
+   */
+  listJobsOfOrganization(organizationId: string, query: JobListQuery): Promise<JobListPage>;
+}
+
+export interface JobControlStore {
+  /** Sets the job's `cancelledAt` unless already set; the stored value (the first cancellation's time). Undefined when the job does not exist. */
+  cancelJob(jobId: string, now: Date): Promise<string | undefined>;
+  /** Cancellation, creation time and pause of the job (a consistent read of those attributes only: the worker asks it often). Undefined: no such job. */
+  readJobControl(jobId: string): Promise<JobControl | undefined>;
+  /** Sets the pause unless one is set (the first pauser wins); the stored pause. Undefined when the job does not exist. */
+  pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined>;
+  /** Removes the pause that was set at `pausedAt` (never a later one); true when this call removed it. */
+  resumeJob(jobId: string, pausedAt: string): Promise<boolean>;
+}
+
+export interface RecipientLedger {
+  /**
+   * Conditional write: only the first claim of a recipient succeeds. Written before the upstream call
+   * (`SENDING`), or, when a cancellation settles a chunk, directly as `CANCELLED`: a retry of that
+   * settling then finds finished entries, never claims it would take for a crashed send's.
+   */
+  claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as?: ClaimState): Promise<ClaimResult>;
+  /**
+   * Deletes a claim still in SENDING: its send was refused by Meta without being sent (a paused or
+   * disabled template, 132015/132016), so the recipient can be claimed and sent after the resume.
+   * True when this call deleted it.
+   */
+  releaseClaim(jobId: string, chunkIndex: number, index: number): Promise<boolean>;
+  /** Moves a claimed entry to its outcome (and writes its tally code). Unknown → not retried. */
+  recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void>;
+  /**
+   * Entries claimed directly in their final state (CANCELLED, FAILED with a reason: `claimRecipient`'s
+   * `as`): the claim already wrote them as they are, so only their tally codes are written (half the
+   * writes of recordOutcomes, which matters when a cancellation settles thousands at once).
+   */
+  recordSettled(jobId: string, entries: ReadonlyArray<Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>>): Promise<void>;
+  /** Marks entries left in SENDING by a crashed attempt as UNKNOWN, only if still SENDING. */
+  markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean>;
+  /**
+   * The ledger entry that recorded an upstream message id (gsi1 `WAMID#<id>`), so a delivery event
+   * can be matched to its job and recipient; undefined when no entry holds that id.
+   */
+  findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined>;
+  /**
+   * One chunk's recipients as accepted (undefined for jobs recorded before they were kept) and its
+   * ledger entries with Meta's delivery facts (a consistent read): what the recipients list shows.
+   */
+  readChunkRecipients(jobId: string, chunkIndex: number): Promise<ChunkRecipientRecords>;
+}
+
+export interface ChunkProgressStore {
+  /**
+   * Notes the chunk's first start. False when the chunk does not exist: its job was discarded at
+   * accept time because queueing failed (job-fan-out.ts), so a message that did reach the queue
+   * must send nothing.
+   */
+  markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean>;
+  /** Live progress (approximate until reconciled). */
+  addChunkProgress(jobId: string, chunkIndex: number, delta: ProgressDelta): Promise<void>;
+  /** Recounts the chunk from its ledger and marks it done when every recipient is accounted for. */
+  reconcileChunk(jobId: string, chunkIndex: number, now: Date): Promise<{ done: boolean }>;
+  /** The chunks and every tally code of a job (consistent reads): what the status summary counts. */
+  getJobProgress(jobId: string): Promise<JobProgress>;
+}
+
+/**
+ * @deprecated the chunk worker still takes the whole set; narrow it (process-outbound-chunk.ts,
+ * chunk-outcomes.ts), then remove this alias. Every other use case names the ports it uses.
+ */
+export type BroadcastRepository = JobStore & JobControlStore & RecipientLedger & ChunkProgressStore;
+
+/** CANCELLED: claimed after the job was cancelled, never sent. */
+export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
+
+export interface LedgerEntry {
+  index: number;
+  to: string;
+  status: LedgerStatus;
+  messageId?: string;
+  failureReasonCode?: string;
+  attempts: number;
+  updatedAt: string;
+}
+
+export type ClaimResult = { claimed: true } | { claimed: false; existing: LedgerEntry };
+
+/**
+ * What a claim writes: SENDING before the upstream call, or a final state written at once when the
+ * worker settles recipients it will never send (a cancellation: CANCELLED; a template pause that
+ * timed out: FAILED with its reason), so a retry of that settling finds finished entries.
+ */
+export type ClaimState = 'SENDING' | 'CANCELLED' | { status: 'FAILED'; failureReasonCode: string };
+
+/** A job held because its template is not sendable (set by the first worker that saw it; removed on resume). */
+export interface JobPause {
+  /** ISO time the job was paused. */
+  pausedAt: string;
+  /** e.g. TEMPLATE_PAUSED, TEMPLATE_DISABLED. */
+  reason: string;
+  /** ISO time after which its remaining recipients fail TEMPLATE_PAUSED. */
+  failsAt: string;
+}
+
+/** What a chunk worker re-reads while it sends: whether to go on. */
+export interface JobControl {
+  cancelled: boolean;
+  createdAt: string;
+  pause?: JobPause;
+}
+
+/** Where a listing of jobs stands: the last job read. */
+export interface JobListPosition {
+  createdAt: string;
+  jobId: string;
+}
+
+export interface JobListQuery {
+  /** ISO times (as `Date#toISOString` writes them), both inclusive. */
+  from?: string;
+  to?: string;
+  limit: number;
+  /** Continue after this job (exclusive). */
+  after?: JobListPosition;
+}
+
+export interface JobListPage {
+  jobs: BroadcastJob[];
+  next?: JobListPosition;
+}
+
+/** A recipient as the accepting request named it (free-form: the whole number, countryCode ''). */
+export interface JobRecipient {
+  index: number;
+  countryCode: string;
+  toPhoneNumber: string;
+}
+
+export interface JobProgress {
+  chunks: ChunkProgress[];
+  /** Every tally code written for the job, by recipient index (shared/delivery/recipient-status.ts). */
+  tally: Array<[index: number, code: TallyCode]>;
+}
+
+export interface ChunkRecipientRecords {
+  listed?: JobRecipient[];
+  /** Ledger entries in index order. */
+  ledger: Array<{ entry: LedgerEntry; facts: DeliveryFacts }>;
+}
+
+export interface LedgerEntryLocation {
+  jobId: string;
+  chunkIndex: number;
+  entry: LedgerEntry;
+}
+
+export interface ProgressDelta {
+  sent: number;
+  failed: number;
+  unknown: number;
+  failuresByReason: Record<string, number>;
+}

@@ -1,0 +1,57 @@
+/** ChunkProgressStore in memory, as DynamoDbChunkProgressStore: live counters, and reconcile that sets exact counts only once every recipient is accounted for. */
+import type { ChunkProgressStore, JobProgress, LedgerEntry, ProgressDelta } from '../../../shared/broadcast/ports';
+import type { TallyCode } from '../../../shared/delivery/recipient-status';
+import { InMemoryBroadcastState } from './in-memory-broadcast-state';
+
+export class InMemoryChunkProgressStore implements ChunkProgressStore {
+  constructor(private readonly state: InMemoryBroadcastState) {}
+
+  async markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean> {
+    this.state.touch('markChunkStarted');
+    const chunk = this.state.chunks.get(InMemoryBroadcastState.chunkId(jobId, chunkIndex));
+    if (!chunk) return false;
+    chunk.startedAt ??= now.toISOString();
+    return true;
+  }
+
+  async addChunkProgress(jobId: string, chunkIndex: number, delta: ProgressDelta): Promise<void> {
+    this.state.touch('addChunkProgress');
+    const chunk = this.state.chunkRecord(jobId, chunkIndex);
+    chunk.sent += delta.sent;
+    chunk.failed += delta.failed;
+    chunk.unknown += delta.unknown;
+    for (const [reason, count] of Object.entries(delta.failuresByReason)) {
+      chunk.failuresByReason[reason] = (chunk.failuresByReason[reason] ?? 0) + count;
+    }
+  }
+
+  async reconcileChunk(jobId: string, chunkIndex: number, now: Date): Promise<{ done: boolean }> {
+    this.state.touch('reconcileChunk');
+    const chunk = this.state.chunkRecord(jobId, chunkIndex);
+    const entries = this.state.entriesOf(jobId, chunkIndex);
+    const count = (status: LedgerEntry['status']) => entries.filter((entry) => entry.status === status).length;
+    const sent = count('SENT');
+    const failed = count('FAILED');
+    const unknown = count('UNKNOWN');
+    if (sent + failed + unknown + count('CANCELLED') < chunk.recipientCount) return { done: false };
+    const failuresByReason: Record<string, number> = {};
+    for (const reason of Object.keys(chunk.failuresByReason)) failuresByReason[reason] = 0;
+    for (const entry of entries) {
+      if (entry.status !== 'FAILED') continue;
+      const reason = entry.failureReasonCode ?? 'TEMPLATE_SEND_FAILED';
+      failuresByReason[reason] = (failuresByReason[reason] ?? 0) + 1;
+    }
+    Object.assign(chunk, { sent, failed, unknown, failuresByReason });
+    chunk.doneAt ??= now.toISOString();
+    return { done: true };
+  }
+
+  async getJobProgress(jobId: string): Promise<JobProgress> {
+    this.state.touch('getJobProgress');
+    const prefix = `${jobId}#T#`;
+    const tally = [...this.state.tallyCodes.entries()]
+      .filter(([id]) => id.startsWith(prefix))
+      .map(([id, code]): [number, TallyCode] => [Number(id.slice(prefix.length)), code]);
+    return { chunks: await this.state.getChunkProgress(jobId), tally };
+  }
+}

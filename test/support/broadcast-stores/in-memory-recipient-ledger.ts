@@ -1,0 +1,72 @@
+/**
+ * RecipientLedger in memory, as DynamoDbRecipientLedger: conditional claims, unconditional outcome
+ * overwrites, SENDING → UNKNOWN only from SENDING. Tally codes of outcomes are not kept (the
+ * delivery facts and codes tests need are set with `recordDelivery`).
+ */
+import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientLedger } from '../../../shared/broadcast/ports';
+import { InMemoryBroadcastState, copy } from './in-memory-broadcast-state';
+
+export class InMemoryRecipientLedger implements RecipientLedger {
+  constructor(private readonly state: InMemoryBroadcastState) {}
+
+  async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: ClaimState = 'SENDING'): Promise<ClaimResult> {
+    this.state.touch('claimRecipient');
+    const id = InMemoryBroadcastState.ledgerId(jobId, chunkIndex, index);
+    const existing = this.state.ledger.get(id);
+    if (existing) return { claimed: false, existing: copy(existing) };
+    const claimed = typeof as === 'string' ? { status: as } : { status: as.status, failureReasonCode: as.failureReasonCode };
+    this.state.ledger.set(id, { index, to, ...claimed, attempts: 0, updatedAt: now.toISOString() });
+    return { claimed: true };
+  }
+
+  async releaseClaim(jobId: string, chunkIndex: number, index: number): Promise<boolean> {
+    this.state.touch('releaseClaim');
+    const id = InMemoryBroadcastState.ledgerId(jobId, chunkIndex, index);
+    if (this.state.ledger.get(id)?.status !== 'SENDING') return false;
+    this.state.ledger.delete(id);
+    return true;
+  }
+
+  async recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void> {
+    this.state.touch('recordOutcomes');
+    for (const entry of entries) this.state.ledger.set(InMemoryBroadcastState.ledgerId(jobId, chunkIndex, entry.index), copy(entry));
+  }
+
+  async recordSettled(): Promise<void> {
+    // The claim already holds the entry as it is; tally codes are not kept by this fake.
+    this.state.touch('recordSettled');
+  }
+
+  async markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean> {
+    this.state.touch('markStaleAsUnknown');
+    const entry = this.state.ledger.get(InMemoryBroadcastState.ledgerId(jobId, chunkIndex, index));
+    if (entry?.status !== 'SENDING') return false;
+    entry.status = 'UNKNOWN';
+    entry.failureReasonCode = 'UNKNOWN_OUTCOME: interrupted attempt';
+    entry.updatedAt = now.toISOString();
+    return true;
+  }
+
+  async findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined> {
+    this.state.touch('findByMessageId');
+    for (const [id, entry] of this.state.ledger) {
+      if (entry.messageId !== messageId) continue;
+      const [jobId, chunkIndex] = id.split('#');
+      return { jobId: jobId!, chunkIndex: Number(chunkIndex), entry: copy(entry) };
+    }
+    return undefined;
+  }
+
+  async readChunkRecipients(jobId: string, chunkIndex: number): Promise<ChunkRecipientRecords> {
+    const { state } = this;
+    state.touch('readChunkRecipients');
+    const listed = state.listedRecipients.get(InMemoryBroadcastState.chunkId(jobId, chunkIndex));
+    return {
+      ...(listed ? { listed: copy(listed) } : {}),
+      ledger: state.entriesOf(jobId, chunkIndex).map((entry) => ({
+        entry,
+        facts: copy(state.deliveryFacts.get(InMemoryBroadcastState.ledgerId(jobId, chunkIndex, entry.index)) ?? {}),
+      })),
+    };
+  }
+}

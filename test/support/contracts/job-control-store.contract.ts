@@ -1,0 +1,46 @@
+/**
+ * What every JobControlStore does, as observed through the port (the in-memory fake in
+ * test/unit/contracts, the DynamoDB adapter on dynalite in test/integration/contracts; where they
+ * disagree, the adapter is the truth): the first cancellation and the first pause stay, a resume
+ * removes only its own pause. The suite is given the stores it sets its jobs up with too.
+ */
+import type { JobControlStore, JobStore } from '../../../shared/broadcast/ports';
+import { freshJobId, job, later, now } from './broadcast-contract-fixtures';
+
+/** The port under test and the stores its tests set jobs up with. */
+type Stores = JobStore & JobControlStore;
+
+export function describeJobControlStoreContract(name: string, makeRepository: () => Stores | Promise<Stores>): void {
+  describe(`JobControlStore contract: ${name}`, () => {
+    let repository: Stores;
+    beforeAll(async () => {
+      repository = await makeRepository();
+    });
+
+    it('cancels once (the first time stays); an unknown job is neither cancelled nor read', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString() });
+      expect(await repository.cancelJob(jobId, now)).toBe(now.toISOString());
+      expect(await repository.cancelJob(jobId, later)).toBe(now.toISOString());
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: true, createdAt: now.toISOString() });
+      expect(await repository.cancelJob(freshJobId(), now)).toBeUndefined();
+      expect(await repository.readJobControl(freshJobId())).toBeUndefined();
+    });
+
+    it('the first pause stays; a resume removes only the pause set at its time', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      const first = { pausedAt: now.toISOString(), reason: 'TEMPLATE_PAUSED', failsAt: later.toISOString() };
+      expect(await repository.pauseJob(jobId, first)).toEqual(first);
+      expect(await repository.pauseJob(jobId, { pausedAt: later.toISOString(), reason: 'TEMPLATE_DISABLED', failsAt: later.toISOString() })).toEqual(first);
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString(), pause: first });
+      expect(await repository.resumeJob(jobId, later.toISOString())).toBe(false);
+      expect(await repository.resumeJob(jobId, first.pausedAt)).toBe(true);
+      expect(await repository.resumeJob(jobId, first.pausedAt)).toBe(false);
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString() });
+      expect(await repository.pauseJob(freshJobId(), first)).toBeUndefined();
+      expect(await repository.resumeJob(freshJobId(), first.pausedAt)).toBe(false);
+    });
+  });
+}

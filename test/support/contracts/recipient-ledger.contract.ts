@@ -1,0 +1,49 @@
+/**
+ * What every RecipientLedger does, as observed through the port (the in-memory fake in
+ * test/unit/contracts, the DynamoDB adapter on dynalite in test/integration/contracts; where they
+ * disagree, the adapter is the truth): first-claim-wins entries, stale SENDING → UNKNOWN only from
+ * SENDING, lookup by message id. The suite is given the stores it sets its jobs up with too.
+ */
+import type { JobStore, RecipientLedger } from '../../../shared/broadcast/ports';
+import { freshJobId, job, later, now, outcome } from './broadcast-contract-fixtures';
+
+/** The port under test and the stores its tests set jobs up with. */
+type Stores = JobStore & RecipientLedger;
+
+export function describeRecipientLedgerContract(name: string, makeRepository: () => Stores | Promise<Stores>): void {
+  describe(`RecipientLedger contract: ${name}`, () => {
+    let repository: Stores;
+    beforeAll(async () => {
+      repository = await makeRepository();
+    });
+
+    it('the first claim of a recipient wins; later claims see the entry; outcomes are found by message id', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 2, 2), [2]);
+      expect(await repository.claimRecipient(jobId, 0, 0, '919800000000', now)).toEqual({ claimed: true });
+      expect(await repository.claimRecipient(jobId, 0, 0, '919800000000', later)).toEqual({
+        claimed: false,
+        existing: expect.objectContaining({ index: 0, to: '919800000000', status: 'SENDING' }),
+      });
+      const messageId = `wamid.${jobId}`;
+      await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT', { messageId })]);
+      expect(await repository.claimRecipient(jobId, 0, 0, '919800000000', later)).toEqual({ claimed: false, existing: outcome(0, 'SENT', { messageId }) });
+      expect(await repository.findByMessageId(messageId)).toEqual({ jobId, chunkIndex: 0, entry: outcome(0, 'SENT', { messageId }) });
+      expect(await repository.findByMessageId(`wamid.none.${jobId}`)).toBeUndefined();
+    });
+
+    it('marks an entry UNKNOWN only while it is still SENDING', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 2, 2), [2]);
+      await repository.claimRecipient(jobId, 0, 0, '919800000000', now);
+      await repository.claimRecipient(jobId, 0, 1, '919800000001', now);
+      await repository.recordOutcomes(jobId, 0, [outcome(1, 'SENT', { messageId: `wamid.${jobId}.1` })]);
+      expect(await repository.markStaleAsUnknown(jobId, 0, 0, later)).toBe(true);
+      expect(await repository.markStaleAsUnknown(jobId, 0, 0, later)).toBe(false);
+      expect(await repository.markStaleAsUnknown(jobId, 0, 1, later)).toBe(false);
+      expect(await repository.markStaleAsUnknown(jobId, 0, 7, later)).toBe(false);
+      const stale = await repository.claimRecipient(jobId, 0, 0, '919800000000', later);
+      expect(stale).toEqual({ claimed: false, existing: expect.objectContaining({ index: 0, status: 'UNKNOWN' }) });
+    });
+  });
+}
