@@ -92,12 +92,6 @@ export interface ChunkProgressStore {
   getJobProgress(jobId: string): Promise<JobProgress>;
 }
 
-/**
- * @deprecated the chunk worker still takes the whole set; narrow it (process-outbound-chunk.ts,
- * chunk-outcomes.ts), then remove this alias. Every other use case names the ports it uses.
- */
-export type BroadcastRepository = JobStore & JobControlStore & RecipientLedger & ChunkProgressStore;
-
 /** CANCELLED: claimed after the job was cancelled, never sent. */
 export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
 

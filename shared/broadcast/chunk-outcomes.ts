@@ -6,7 +6,7 @@
 import type { OutboundMessage } from './chunk-message';
 import { tallyCodes, type TallyCode } from '../delivery/recipient-status';
 import { DEFAULT_FAILURE_REASON } from '../sending/failure-reasons';
-import type { BroadcastRepository, Clock, LedgerEntry, ProgressDelta } from './ports';
+import type { ChunkProgressStore, Clock, LedgerEntry, ProgressDelta, RecipientLedger } from './ports';
 
 export interface ChunkReport {
   sent: number;
@@ -65,7 +65,7 @@ export class ChunkOutcomes {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly broadcasts: BroadcastRepository,
+    private readonly broadcasts: RecipientLedger & ChunkProgressStore,
     private readonly message: Pick<OutboundMessage, 'jobId' | 'chunkIndex'>,
     private readonly batching: { outcomeBatchSize: number; flushIntervalMs: number },
     private readonly clock: Clock,

@@ -1,6 +1,6 @@
 /** What the chunk worker is given: its ports, its settings and the invocation's clock. */
 import type { JobCompletionPorts } from '../announce-job-completion';
-import type { BroadcastRepository, OutboundQueue, SenderDirectory, TemplateStates } from '../ports';
+import type { ChunkProgressStore, JobControlStore, JobStore, OutboundQueue, RecipientLedger, SenderDirectory, TemplateStates } from '../ports';
 import type { SendingPorts } from '../../sending/dispatch-send';
 import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { CloudApiClient } from '../../sending/ports';
@@ -37,7 +37,8 @@ export interface ChunkWorkerSettings extends SendPolicySettings {
 
 export interface ProcessChunkDependencies extends SendingPorts {
   senders: SenderDirectory;
-  broadcasts: BroadcastRepository;
+  /** The worker reads its job (completion), its control (cancel, pause), and writes the ledger and progress. */
+  broadcasts: JobStore & JobControlStore & RecipientLedger & ChunkProgressStore;
   upstream: CloudApiClient;
   queue: OutboundQueue;
   /** The template states recorded from Meta's events: a paused template holds the job. */

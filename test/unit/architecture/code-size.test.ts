@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { checkFiles, checkSource, describeOffence, lineCount, typeScriptFilesUnder, type SizeOffence } from './code-size';
-import { projectRoot } from './import-graph';
 
 /** The folders the size rule covers (the coding rules: files ≤ 350 lines, functions ≤ 80). */
 const FOLDERS = ['shared', 'functions', 'local', 'lib'];
@@ -12,25 +9,9 @@ const FOLDERS = ['shared', 'functions', 'local', 'lib'];
  */
 const EXEMPT: Readonly<Record<string, string>> = {};
 
-/**
- * Files being split in other work of issue 22 at the same time (other branches). Not exemptions:
- * the lead empties this list after merging that work; the last test below names the entries that
- * are no longer needed.
- */
-const PENDING_SPLIT_BY_OTHER_WORK: readonly string[] = [
-  'shared/broadcast/process-outbound-chunk.ts',
-  'shared/adapters/dynamodb/dynamodb-broadcast-repository.ts',
-  'shared/adapters/dynamodb/dynamodb-tenancy-repository.ts',
-  'shared/adapters/dynamodb/messaging-table.ts',
-  'lib/api-stack.ts',
-  'local/local-gateway.ts',
-  'local/local-runtime.ts',
-  'local/sqs-event-source.ts',
-];
-
 const files = typeScriptFilesUnder(FOLDERS);
 const offences = checkFiles(files);
-const excused = (offence: SizeOffence) => offence.file in EXEMPT || PENDING_SPLIT_BY_OTHER_WORK.includes(offence.file);
+const excused = (offence: SizeOffence) => offence.file in EXEMPT;
 
 describe('code size', () => {
   test('covers every folder', () => {
@@ -48,10 +29,6 @@ describe('code size', () => {
     }
   });
 
-  test('the pending list holds only files that still break the rule (empty it as the splits land)', () => {
-    const settled = PENDING_SPLIT_BY_OTHER_WORK.filter((file) => !existsSync(join(projectRoot, file)) || !offences.some((offence) => offence.file === file));
-    expect(settled).toEqual([]);
-  });
 });
 
 describe('the checker', () => {
