@@ -84,7 +84,7 @@ const notSentError = (): GraphError => ({
  * own `components` replace the components, else the shared non-body components come first.
  */
 export function bulkMessageBody(input: BulkSendInput, recipient: BulkSendInput['recipients'][number]): Record<string, unknown> {
-  const base = templateMessageBody(recipient.to, input.template, recipient.parameters ?? []);
+  const base = templateMessageBody(input.template, { to: recipient.to, parameters: recipient.parameters ?? [] });
   const shared = (input.template.components ?? []).filter((component) => String(component.type).toLowerCase() !== 'body' || !recipient.parameters?.length);
   const components = recipient.components ?? [...shared, ...(base.template.components ?? [])];
   const { components: _own, ...template } = base.template;

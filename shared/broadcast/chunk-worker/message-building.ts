@@ -12,7 +12,7 @@ import { templateMessageBody } from '../../sending/message-bodies';
  * messageBodyFor(templateChunk, { index: 7, to: '919800000007', parameters: ['Ada'] });
  * // { messaging_product: 'whatsapp', to: '919800000007', type: 'template', ..., biz_opaque_callback_data: 'b1:<job>:<chunk>:7' }
  */
-export function messageBodyFor(message: OutboundMessage, { index, to, parameters }: ChunkRecipient): Record<string, unknown> {
-  const body = message.kind === 'freeform' ? { ...message.body, to } : templateMessageBody(to, message.template, parameters);
-  return { ...body, biz_opaque_callback_data: callbackDataOf({ kind: 'ledger', jobId: message.jobId, chunkIndex: message.chunkIndex, index }) };
+export function messageBodyFor(message: OutboundMessage, recipient: ChunkRecipient): Record<string, unknown> {
+  const body = message.kind === 'freeform' ? { ...message.body, to: recipient.to } : templateMessageBody(message.template, recipient);
+  return { ...body, biz_opaque_callback_data: callbackDataOf({ kind: 'ledger', jobId: message.jobId, chunkIndex: message.chunkIndex, index: recipient.index }) };
 }

@@ -2,7 +2,7 @@ import { templateMessageBody } from '../../../shared/sending/message-bodies';
 
 describe('templateMessageBody', () => {
   it('carries the body parameters in order', () => {
-    expect(templateMessageBody('919800000001', { name: 'order_update', language: 'en_US' }, ['Ana', '#42'])).toEqual({
+    expect(templateMessageBody({ name: 'order_update', language: 'en_US' }, { to: '919800000001', parameters: ['Ana', '#42'] })).toEqual({
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       to: '919800000001',
@@ -16,7 +16,7 @@ describe('templateMessageBody', () => {
   });
 
   it('has no components without parameters', () => {
-    const body = templateMessageBody('919800000001', { name: 'hello', language: 'pt_BR' }, []);
+    const body = templateMessageBody({ name: 'hello', language: 'pt_BR' }, { to: '919800000001', parameters: [] });
     expect(body.template).toEqual({ name: 'hello', language: { code: 'pt_BR' } });
     expect('components' in body.template).toBe(false);
   });
