@@ -34,7 +34,11 @@ export class QueueingCustomerEventPublisher implements CustomerEventPublisher {
   }
 
   async deliverTo(endpoint: WebhookEndpoint, event: CustomerEvent): Promise<void> {
-    await this.dependencies.queue.enqueue([this.deliveryOf(endpoint, event)]);
+    await this.redeliver(endpoint, [event]);
+  }
+
+  async redeliver(endpoint: WebhookEndpoint, events: readonly CustomerEvent[]): Promise<void> {
+    await this.dependencies.queue.enqueue(events.map((event) => this.deliveryOf(endpoint, event)));
   }
 
   private deliveryOf(endpoint: WebhookEndpoint, event: CustomerEvent): CustomerEventDelivery {

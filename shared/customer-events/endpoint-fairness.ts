@@ -1,0 +1,103 @@
+/**
+ * Each endpoint's fair share of the dispatcher (docs/CUSTOMER-WEBHOOKS.md "Fairness"): what an
+ * endpoint's health allows the next group of its deliveries. Pure; the dispatcher reads the health,
+ * asks here and acts.
+ *
+ * What one dead endpoint can cost everyone is an invocation of the dispatcher held for a call's
+ * timeout, so the rules bound exactly that: at most `concurrency` invocations deliver to one
+ * endpoint at once (one while it fails), an endpoint whose last call timed out gets the short
+ * timeout, and after `breakerThreshold` failed calls in a row the endpoint is not called at all
+ * until its breaker's time is over; its deliveries wait in the queue meanwhile, without using their
+ * attempts, and one probe decides whether the endpoint is back.
+ */
+import type { EndpointHealth } from './delivery-ports';
+import { MAX_SQS_DELAY_SECONDS, type EndpointFairnessSettings } from './retry-schedule';
+
+/** A lease outlives its calls by this much: the registry read, the re-queues and the health writes. */
+export const LEASE_MARGIN_MS = 5_000;
+/** Leases older than this mean the endpoint's calls are slow: a busy group waits for them to end, not a second. */
+export const SLOW_LEASE_MS = 1_000;
+
+export type Admission =
+  /** The breaker is open: no call before `reopensAtMs`. */
+  | { kind: 'open'; reopensAtMs: number }
+  /**
+   * Calls allowed under one of `slots` leases, each `timeoutMs` long. `probeFirst`: the endpoint
+   * failed lately, so one delivery goes first and the others only when it succeeds.
+   */
+  | { kind: 'admit'; slots: number; timeoutMs: number; probeFirst: boolean; leaseMs: number };
+
+/**
+ * What a group of deliveries to this endpoint may do now.
+ *
+ * @example
+ * admissionOf({ consecutiveFailures: 0, lastFailureTimedOut: false, opens: 0, leases: [] }, Date.now(), settings, 10_000)
+ * // → { kind: 'admit', slots: settings.concurrency, timeoutMs: 10_000, probeFirst: false, leaseMs: 15_000 }
+ */
+export function admissionOf(health: EndpointHealth, nowMs: number, settings: EndpointFairnessSettings, timeoutMs: number): Admission {
+  if (health.openUntilMs !== undefined && health.openUntilMs > nowMs) return { kind: 'open', reopensAtMs: health.openUntilMs };
+  const failing = health.consecutiveFailures > 0;
+  const callTimeoutMs = failing && health.lastFailureTimedOut ? Math.min(settings.failingTimeoutMs, timeoutMs) : timeoutMs;
+  // A probe that succeeds lets the others go at the full timeout: both calls fit in the lease.
+  const callsMs = failing ? callTimeoutMs + timeoutMs : callTimeoutMs;
+  return { kind: 'admit', slots: failing ? 1 : settings.concurrency, timeoutMs: callTimeoutMs, probeFirst: failing, leaseMs: callsMs + LEASE_MARGIN_MS };
+}
+
+/** The free slots to try, lowest first: those below the cap no live lease holds. */
+export function freeSlots(health: EndpointHealth, slots: number): number[] {
+  const held = new Set(health.leases.map((lease) => lease.slot));
+  return Array.from({ length: slots }, (_, slot) => slot).filter((slot) => !held.has(slot));
+}
+
+/**
+ * How long a group waits that found every slot taken. Young leases: a fast endpoint is busy, one or
+ * two seconds. Leases held past SLOW_LEASE_MS: the endpoint is slow (or dead and not yet known
+ * failing), so the group waits until the first lease ends instead of coming back every second.
+ */
+export function busyDelaySeconds(health: EndpointHealth, nowMs: number, random: () => number): number {
+  const slow = health.leases.length > 0 && health.leases.every((lease) => nowMs - lease.acquiredAtMs >= SLOW_LEASE_MS);
+  if (!slow) return 1 + Math.floor(random() * 2);
+  const firstEndMs = Math.min(...health.leases.map((lease) => lease.expiresAtMs));
+  return Math.min(MAX_SQS_DELAY_SECONDS, Math.max(1, Math.ceil((firstEndMs - nowMs) / 1000)) + Math.floor(random() * 3));
+}
+
+/**
+ * How long a delivery waits while the breaker is open: until it reopens, plus a random share of
+ * half that time, so the deliveries waiting on one endpoint come back spread out, not all at once.
+ * Chained when longer than SQS's longest delay: the breaker is still open when it comes back.
+ */
+export function openDelaySeconds(reopensAtMs: number, nowMs: number, random: () => number): number {
+  const remaining = Math.max(1, Math.ceil((reopensAtMs - nowMs) / 1000));
+  return Math.min(MAX_SQS_DELAY_SECONDS, remaining + Math.floor(random() * Math.max(1, remaining / 2)));
+}
+
+/**
+ * After failed calls brought the count to `failures`: the breaker's next opening, or none below the
+ * threshold. Each opening since the last success lasts twice the one before, up to the cap.
+ *
+ * @example
+ * breakerOpening(5, 0, now, { ...settings, breakerThreshold: 5, breakerBaseMs: 30_000 }) // → { untilMs: now + 30_000, opens: 1 }
+ */
+export function breakerOpening(
+  failures: number,
+  opensBefore: number,
+  nowMs: number,
+  settings: Pick<EndpointFairnessSettings, 'breakerThreshold' | 'breakerBaseMs' | 'breakerCapMs'>,
+): { untilMs: number; opens: number } | undefined {
+  if (failures < settings.breakerThreshold) return undefined;
+  const durationMs = Math.min(settings.breakerCapMs, MAX_SQS_DELAY_SECONDS * 1000, settings.breakerBaseMs * 2 ** Math.min(opensBefore, 30));
+  return { untilMs: nowMs + durationMs, opens: opensBefore + 1 };
+}
+
+/**
+ * How long the deliveries that waited behind a failed probe wait again when the breaker stays shut
+ * (below the threshold): the endpoint's own backoff, from its failures in a row, at least a second.
+ */
+export function probeFailedDelaySeconds(
+  failures: number,
+  settings: { backoffBaseMs: number; backoffCapMs: number },
+  random: () => number,
+): number {
+  const ceilingMs = Math.min(settings.backoffCapMs, MAX_SQS_DELAY_SECONDS * 1000, settings.backoffBaseMs * 2 ** Math.min(Math.max(failures - 1, 0), 40));
+  return Math.max(1, Math.floor((random() * ceilingMs) / 1000));
+}
