@@ -80,12 +80,15 @@ async function dispatchToEndpoint(dependencies: DispatchDependencies, group: rea
   if (!endpoint) return group.map(() => ({ outcome: { kind: 'endpoint-gone' } }));
   const lease = await takeLease(dependencies.health, key, health, admission, now);
   if (!lease) return deferDeliveries(dependencies, key, group, 'endpoint-busy', busyDelaySeconds(health, now.getTime(), dependencies.random));
+  let called: { calls: CallResult[]; waiting: readonly CustomerEventDelivery[] };
   try {
-    return await deliverUnderLease(dependencies, endpoint, health, admission, group);
+    called = await callUnderLease(dependencies, endpoint, admission, group);
   } finally {
-    // A lease not given back ends at its expiry by itself: a failed release only delays the next group a little.
+    // Given back as soon as the calls are over. A lease not given back ends at its expiry by
+    // itself: a failed release only delays the endpoint's next group a little.
     await dependencies.health.release(key, lease).catch(() => undefined);
   }
+  return settleGroup(dependencies, endpoint, health, called.calls, called.waiting);
 }
 
 async function takeLease(store: EndpointHealthStore, key: EndpointKey, health: EndpointHealth, admission: Admitted, now: Date): Promise<EndpointLease | undefined> {
@@ -97,26 +100,30 @@ async function takeLease(store: EndpointHealthStore, key: EndpointKey, health: E
   return undefined;
 }
 
-async function deliverUnderLease(
+/** The calls: all at once, or (an endpoint that failed lately) the probe first and the others only if it succeeds. */
+async function callUnderLease(
+  dependencies: DispatchDependencies,
+  endpoint: WebhookEndpoint,
+  admission: Admitted,
+  group: readonly CustomerEventDelivery[],
+): Promise<{ calls: CallResult[]; waiting: readonly CustomerEventDelivery[] }> {
+  const secret = await dependencies.registry.secretOf(endpoint);
+  const call = (delivery: CustomerEventDelivery, timeoutMs: number) => callEndpoint(dependencies, endpoint.url, secret, delivery, timeoutMs);
+  if (!admission.probeFirst) return { calls: await Promise.all(group.map((delivery) => call(delivery, admission.timeoutMs))), waiting: [] };
+  const probe = await call(group[0]!, admission.timeoutMs);
+  if (!probe.ok) return { calls: [probe], waiting: group.slice(1) };
+  return { calls: [probe, ...(await Promise.all(group.slice(1).map((delivery) => call(delivery, dependencies.settings.timeoutMs))))], waiting: [] };
+}
+
+/** What the calls leave: the endpoint's health, then each delivery's end (delivered, retried, parked, or deferred behind a failed probe). */
+async function settleGroup(
   dependencies: DispatchDependencies,
   endpoint: WebhookEndpoint,
   health: EndpointHealth,
-  admission: Admitted,
-  group: readonly CustomerEventDelivery[],
+  calls: readonly CallResult[],
+  waiting: readonly CustomerEventDelivery[],
 ): Promise<DispatchResult[]> {
   const key: EndpointKey = { organizationId: endpoint.organizationId, endpointId: endpoint.id };
-  const secret = await dependencies.registry.secretOf(endpoint);
-  const call = (delivery: CustomerEventDelivery, timeoutMs: number) => callEndpoint(dependencies, endpoint.url, secret, delivery, timeoutMs);
-  let calls: CallResult[];
-  let waiting: readonly CustomerEventDelivery[] = [];
-  if (admission.probeFirst) {
-    const probe = await call(group[0]!, admission.timeoutMs);
-    if (probe.ok) calls = [probe, ...(await Promise.all(group.slice(1).map((delivery) => call(delivery, dependencies.settings.timeoutMs))))];
-    else [calls, waiting] = [[probe], group.slice(1)];
-  } else {
-    calls = await Promise.all(group.map((delivery) => call(delivery, admission.timeoutMs)));
-  }
-
   // A health store fault leaves the failed calls and the waiting deliveries to SQS (records handed
   // back); the delivered ones are done.
   const recorded = await recordHealth(dependencies, endpoint, health, calls).then(
