@@ -5,7 +5,7 @@
  * meanwhile leaves nothing behind). Attributes: `failures` in a row, `timedOut` (the last failure
  * was a timeout), `openUntil` / `opens` (the circuit breaker), and one attribute per concurrency
  * slot, `lease<n>` = `<expires at ms>#<acquired at ms>#<token>` (15-digit numbers, so the string
- * compares like its expiry: a slot is free when absent or below the current time's 15 digits).
+ * compares like its expiry: a slot is free when absent or expired).
  *
  * Single-item conditional writes only, and every expiry is checked in code: dynalite has no TTL,
  * and AWS deletes expired items late.
@@ -70,7 +70,8 @@ export class DynamoDbWebhookEndpointHealth implements EndpointHealthStore {
           // Our own value passes too: an SDK retry of a write the table applied is still ours.
           ConditionExpression: 'attribute_not_exists(#lease) OR #lease < :now OR #lease = :lease',
           ExpressionAttributeNames: { '#lease': `lease${slot}` },
-          ExpressionAttributeValues: { ':lease': value, ':now': stamp(now.getTime()), ':expiresAt': this.expiresAt(now) },
+          // `<now>$` sorts after every value expiring at `now` ('$' follows '#'): expired means expiry ≤ now, as read() has it.
+          ExpressionAttributeValues: { ':lease': value, ':now': `${stamp(now.getTime())}$`, ':expiresAt': this.expiresAt(now) },
         }),
       );
       return { slot, token: value };
