@@ -85,16 +85,17 @@ export async function settleFailedCall(dependencies: SettlementDependencies, end
 }
 
 /**
- * Re-queues deliveries that were not called, `delaySeconds` later (never past their retry window),
- * with their attempts unchanged: waiting for an endpoint is not a failed call. A delivery whose
- * window is over gives up as a failed one would: the dead-letter queue, the endpoint marked failing.
+ * Re-queues deliveries that were not called, `delaySeconds` later (one for all, or per delivery;
+ * never past their retry window), with their attempts unchanged: waiting for an endpoint is not a
+ * failed call. A wait for a busy endpoint is counted (`deferrals`). A delivery whose window is over
+ * gives up as a failed one would: the dead-letter queue, the endpoint marked failing.
  */
 export async function deferDeliveries(
   dependencies: SettlementDependencies,
   endpoint: EndpointKey,
   deliveries: readonly CustomerEventDelivery[],
   cause: DeferralCause,
-  delaySeconds: number,
+  delaySeconds: number | ((delivery: CustomerEventDelivery) => number),
 ): Promise<DispatchResult[]> {
   const now = dependencies.clock.now();
   const byDelay = new Map<number, number[]>();
@@ -103,7 +104,8 @@ export async function deferDeliveries(
     const remainingMs = new Date(delivery.firstAttemptAt).getTime() + dependencies.settings.retryWindowMs - now.getTime();
     if (remainingMs <= 0) expired.push(index);
     else {
-      const delay = Math.min(delaySeconds, Math.floor(remainingMs / 1000));
+      const wanted = typeof delaySeconds === 'number' ? delaySeconds : delaySeconds(delivery);
+      const delay = Math.min(wanted, Math.floor(remainingMs / 1000));
       byDelay.set(delay, [...(byDelay.get(delay) ?? []), index]);
     }
   });
@@ -119,7 +121,10 @@ export async function deferDeliveries(
   await Promise.all([
     ...[...byDelay].map(([delay, indices]) =>
       settle(indices, async () => {
-        await dependencies.queue.enqueue(indices.map((index) => deliveries[index]!), { delaySeconds: delay });
+        const waiting = indices.map((index) => deliveries[index]!);
+        await dependencies.queue.enqueue(cause === 'endpoint-busy' ? waiting.map((delivery) => ({ ...delivery, deferrals: (delivery.deferrals ?? 0) + 1 })) : waiting, {
+          delaySeconds: delay,
+        });
         return indices.map(() => ({ kind: 'deferred', cause, delaySeconds: delay }) as const);
       }),
     ),

@@ -79,7 +79,9 @@ async function dispatchToEndpoint(dependencies: DispatchDependencies, group: rea
   const endpoint = await dependencies.registry.get(key.organizationId, key.endpointId);
   if (!endpoint) return group.map(() => ({ outcome: { kind: 'endpoint-gone' } }));
   const lease = await takeLease(dependencies.health, key, health, admission, now);
-  if (!lease) return deferDeliveries(dependencies, key, group, 'endpoint-busy', busyDelaySeconds(health, now.getTime(), dependencies.random));
+  if (!lease) {
+    return deferDeliveries(dependencies, key, group, 'endpoint-busy', (delivery) => busyDelaySeconds(health, now.getTime(), dependencies.random, delivery.deferrals));
+  }
   let called: { calls: CallResult[]; waiting: readonly CustomerEventDelivery[] };
   try {
     called = await callUnderLease(dependencies, endpoint, admission, group);

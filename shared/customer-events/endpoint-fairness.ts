@@ -50,13 +50,21 @@ export function freeSlots(health: EndpointHealth, slots: number): number[] {
 }
 
 /**
- * How long a group waits that found every slot taken. Young leases: a fast endpoint is busy, one or
- * two seconds. Leases held past SLOW_LEASE_MS: the endpoint is slow (or dead and not yet known
- * failing), so the group waits until the first lease ends instead of coming back every second.
+ * The longest wait of a delivery that keeps finding a fast endpoint's slots taken: long enough to
+ * halve the re-queues of a busy endpoint's backlog, short enough that no slot idles behind it.
  */
-export function busyDelaySeconds(health: EndpointHealth, nowMs: number, random: () => number): number {
+export const MAX_BUSY_DELAY_SECONDS = 4;
+
+/**
+ * How long a delivery waits that found every slot of its endpoint taken. Young leases: a fast
+ * endpoint is busy, so a random wait of 1–2 s the first time, 1–4 s after (MAX_BUSY_DELAY_SECONDS): a busy
+ * endpoint's backlog spreads out a little instead of going round the queue every second. Leases held past
+ * SLOW_LEASE_MS: the endpoint is slow (or dead and not yet known failing), so the delivery waits
+ * until the first lease ends.
+ */
+export function busyDelaySeconds(health: EndpointHealth, nowMs: number, random: () => number, deferrals = 0): number {
   const slow = health.leases.length > 0 && health.leases.every((lease) => nowMs - lease.acquiredAtMs >= SLOW_LEASE_MS);
-  if (!slow) return 1 + Math.floor(random() * 2);
+  if (!slow) return 1 + Math.floor(random() * Math.min(MAX_BUSY_DELAY_SECONDS, 2 ** Math.min(deferrals + 1, 10)));
   const firstEndMs = Math.min(...health.leases.map((lease) => lease.expiresAtMs));
   return Math.min(MAX_SQS_DELAY_SECONDS, Math.max(1, Math.ceil((firstEndMs - nowMs) / 1000)) + Math.floor(random() * 3));
 }

@@ -32,6 +32,8 @@ export interface FairnessScenarioOptions {
   intervalMs?: number;
   /** How long to wait for B's last events after the last was published (default 10 s). */
   settleMs?: number;
+  /** False: A's endpoints are registered but A does not redeliver (the bench's reference run). Default true. */
+  flood?: boolean;
 }
 
 export interface FairnessScenarioResult {
@@ -73,7 +75,7 @@ export async function runFairnessScenario(options: FairnessScenarioOptions): Pro
 
     const publishedAt = new Map<string, number>();
     const redeliveries: FairnessScenarioResult['redeliveries'] = [];
-    let publishing = true;
+    let publishing = options.flood ?? true;
     const flood = (async () => {
       for (let round = 0; publishing; round += 1) {
         const started = Date.now();

@@ -17,7 +17,6 @@ let result: FairnessScenarioResult;
 beforeAll(async () => {
   runtime = await startTestRuntime();
   result = await runFairnessScenario({ runtime, call: (method, path, options) => runtime.call(method, path, options) });
-  if (process.env.FAIRNESS_DEBUG) console.log(JSON.stringify({ ...result, delaysMs: result.delaysMs.map(Math.round) }));
 }, 90_000);
 
 afterAll(async () => {

@@ -51,6 +51,8 @@ describe('the rules', () => {
   it('a busy endpoint: a second or two while its leases are young, until the first one ends once they are old (a slow endpoint)', () => {
     const young = { ...fresh, leases: [{ slot: 0, acquiredAtMs: t0 - 200, expiresAtMs: t0 + 14_800 }] };
     expect([busyDelaySeconds(young, t0, () => 0), busyDelaySeconds(young, t0, () => 0.999)]).toEqual([1, 2]);
+    // A delivery that found the endpoint busy before may wait longer, up to 4 s.
+    expect([1, 2, 9].map((deferrals) => busyDelaySeconds(young, t0, () => 0.999, deferrals))).toEqual([4, 4, 4]);
     const old = { ...fresh, leases: [{ slot: 0, acquiredAtMs: t0 - 4_000, expiresAtMs: t0 + 11_000 }, { slot: 1, acquiredAtMs: t0 - 2_000, expiresAtMs: t0 + 13_000 }] };
     expect(busyDelaySeconds(old, t0, () => 0)).toBe(11);
   });
@@ -194,6 +196,7 @@ describe('the dispatcher', () => {
       { kind: 'deferred', cause: 'endpoint-busy', delaySeconds: 1 },
     ]);
     expect(kit.transport.requests).toEqual([]);
+    expect(kit.queue.queued.map((entry) => entry.delivery.deferrals)).toEqual([1, 1]);
     // Another organization's endpoint is not affected by it.
     expect(await kit.dispatch([kit.delivery('org_dead', 'whk_dead')])).toEqual([expect.objectContaining({ kind: 'retry-scheduled' })]);
     // A lease past its expiry is free again.
