@@ -16,6 +16,7 @@ export function composeCustomerEventsDispatcher(context: CompositionContext, dea
     queue: customerEventQueueSection(context, deadLetterQueueUrl),
     clock: value(context.clock),
     random: value(Math.random),
+    sleep: value((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
     settings: value({ retryWindowMs, backoffBaseMs, backoffCapMs, timeoutMs }),
     fairness: value(fairness),
   });

@@ -129,6 +129,13 @@ const positiveInteger = (name: string, fallback: number) =>
     v.check((value) => Number.isInteger(value) && value > 0, `${name} must be a positive integer`),
   );
 
+const nonNegativeInteger = (name: string, fallback: number) =>
+  v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => (value === '' ? fallback : Number(value))),
+    v.check((value) => Number.isInteger(value) && value >= 0, `${name} must be a whole number (0 or more)`),
+  );
+
 const positiveNumber = (name: string, fallback: number) =>
   v.pipe(
     v.optional(v.string(), ''),
@@ -218,6 +225,7 @@ const settingsSchema = v.object({
   CUSTOMER_EVENT_TIMEOUT_MS: positiveInteger('CUSTOMER_EVENT_TIMEOUT_MS', 10_000),
   // Each endpoint's fair share of the dispatcher (docs/CUSTOMER-WEBHOOKS.md "Fairness").
   CUSTOMER_EVENT_ENDPOINT_CONCURRENCY: positiveInteger('CUSTOMER_EVENT_ENDPOINT_CONCURRENCY', 2),
+  CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY: nonNegativeInteger('CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY', 6),
   CUSTOMER_EVENT_FAILING_TIMEOUT_MS: positiveInteger('CUSTOMER_EVENT_FAILING_TIMEOUT_MS', 2_500),
   CUSTOMER_EVENT_BREAKER_THRESHOLD: positiveInteger('CUSTOMER_EVENT_BREAKER_THRESHOLD', 5),
   CUSTOMER_EVENT_BREAKER_BASE_MS: positiveInteger('CUSTOMER_EVENT_BREAKER_BASE_MS', 30_000),
@@ -295,6 +303,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       localMode: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
       fairness: {
         concurrency: settings.CUSTOMER_EVENT_ENDPOINT_CONCURRENCY,
+        burstConcurrency: settings.CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY,
         failingTimeoutMs: settings.CUSTOMER_EVENT_FAILING_TIMEOUT_MS,
         breakerThreshold: settings.CUSTOMER_EVENT_BREAKER_THRESHOLD,
         breakerBaseMs: settings.CUSTOMER_EVENT_BREAKER_BASE_MS,

@@ -57,6 +57,8 @@ export interface EndpointHealth {
   openUntilMs?: number;
   /** Openings since the last success: the next one lasts twice as long as the last. */
   opens: number;
+  /** Epoch ms of the last success recorded (refreshed at most every few seconds); absent when none is known. */
+  lastSuccessAtMs?: number;
   /** Leases held now; expired ones are not listed. */
   leases: ReadonlyArray<{ slot: number; acquiredAtMs: number; expiresAtMs: number }>;
 }
@@ -76,6 +78,6 @@ export interface EndpointHealthStore {
   recordFailures(endpoint: EndpointKey, count: number, timedOut: boolean, now: Date): Promise<number>;
   /** Opens the breaker until `until` (the `opens`-th opening since the last success). */
   openBreaker(endpoint: EndpointKey, until: Date, opens: number, now: Date): Promise<void>;
-  /** A call succeeded: no failures, breaker closed. */
+  /** A call succeeded at `now`: no failures, breaker closed, last success now. */
   recordSuccess(endpoint: EndpointKey, now: Date): Promise<void>;
 }

@@ -24,7 +24,19 @@ import {
   type CallResult,
   type DispatchResult,
 } from './delivery-settlement';
-import { admissionOf, breakerOpening, busyDelaySeconds, freeSlots, openDelaySeconds, probeFailedDelaySeconds, type Admission } from './endpoint-fairness';
+import {
+  admissionOf,
+  breakerOpening,
+  busyDelaySeconds,
+  freeSlots,
+  openDelaySeconds,
+  probeFailedDelaySeconds,
+  successNeedsRecording,
+  waitsForSlot,
+  BUSY_WAIT_MS,
+  BUSY_WAITS,
+  type Admission,
+} from './endpoint-fairness';
 import type { WebhookEndpoint, WebhookEndpointRegistry } from './ports';
 import type { CustomerEventDeliverySettings, EndpointFairnessSettings } from './retry-schedule';
 
@@ -37,11 +49,11 @@ export interface DispatchDependencies {
   queue: CustomerEventQueue;
   clock: Clock;
   random: () => number;
+  /** Waits without a store call (a group waiting a moment for a fast endpoint's slot). */
+  sleep: (ms: number) => Promise<void>;
   settings: Pick<CustomerEventDeliverySettings, 'retryWindowMs' | 'backoffBaseMs' | 'backoffCapMs' | 'timeoutMs'>;
   fairness: EndpointFairnessSettings;
 }
-
-type Admitted = Extract<Admission, { kind: 'admit' }>;
 
 /**
  * Dispatches a batch; one result per delivery, in the batch's order.
@@ -67,6 +79,12 @@ export async function dispatchCustomerEvents(dependencies: DispatchDependencies,
   return results;
 }
 
+interface Admitted {
+  health: EndpointHealth;
+  admission: Extract<Admission, { kind: 'admit' }>;
+  lease: EndpointLease;
+}
+
 async function dispatchToEndpoint(dependencies: DispatchDependencies, group: readonly CustomerEventDelivery[]): Promise<DispatchResult[]> {
   const key: EndpointKey = { organizationId: group[0]!.organizationId, endpointId: group[0]!.endpointId };
   const now = dependencies.clock.now();
@@ -78,22 +96,48 @@ async function dispatchToEndpoint(dependencies: DispatchDependencies, group: rea
   }
   const endpoint = await dependencies.registry.get(key.organizationId, key.endpointId);
   if (!endpoint) return group.map(() => ({ outcome: { kind: 'endpoint-gone' } }));
-  const lease = await takeLease(dependencies.health, key, health, admission, now);
-  if (!lease) {
-    return deferDeliveries(dependencies, key, group, 'endpoint-busy', (delivery) => busyDelaySeconds(health, now.getTime(), dependencies.random, delivery.deferrals));
+  const admitted = await admitWithSlot(dependencies, key, { health, admission }, now);
+  if ('busy' in admitted) {
+    const { busy, at } = admitted;
+    return deferDeliveries(dependencies, key, group, 'endpoint-busy', (delivery) => busyDelaySeconds(busy, at, dependencies.random, delivery.deferrals));
   }
   let called: { calls: CallResult[]; waiting: readonly CustomerEventDelivery[] };
   try {
-    called = await callUnderLease(dependencies, endpoint, admission, group);
+    called = await callUnderLease(dependencies, endpoint, admitted.admission, group);
   } finally {
     // Given back as soon as the calls are over. A lease not given back ends at its expiry by
     // itself: a failed release only delays the endpoint's next group a little.
-    await dependencies.health.release(key, lease).catch(() => undefined);
+    await dependencies.health.release(key, admitted.lease).catch(() => undefined);
   }
-  return settleGroup(dependencies, endpoint, health, called.calls, called.waiting);
+  return settleGroup(dependencies, endpoint, admitted.health, called.calls, called.waiting);
 }
 
-async function takeLease(store: EndpointHealthStore, key: EndpointKey, health: EndpointHealth, admission: Admitted, now: Date): Promise<EndpointLease | undefined> {
+/**
+ * A slot, or the health that found none. A fast endpoint's slots free within moments, so a group
+ * that finds them taken waits a moment (BUSY_WAITS times about BUSY_WAIT_MS, no store call
+ * meanwhile) and tries again before it is re-queued: cheaper than a round trip through the queue,
+ * and it holds an invocation only that long.
+ */
+async function admitWithSlot(
+  dependencies: DispatchDependencies,
+  key: EndpointKey,
+  first: { health: EndpointHealth; admission: Extract<Admission, { kind: 'admit' }> },
+  firstAt: Date,
+): Promise<Admitted | { busy: EndpointHealth; at: number }> {
+  let [health, admission, now]: [EndpointHealth, Admission, Date] = [first.health, first.admission, firstAt];
+  for (let waits = 0; ; waits += 1) {
+    const lease = admission.kind === 'admit' ? await takeLease(dependencies.health, key, health, admission, now) : undefined;
+    if (lease && admission.kind === 'admit') return { health, admission, lease };
+    if (waits >= BUSY_WAITS || admission.kind !== 'admit' || !waitsForSlot(health, admission, now.getTime())) return { busy: health, at: now.getTime() };
+    // Jittered, so groups waiting on one endpoint do not all try again at the same instant.
+    await dependencies.sleep(Math.round(BUSY_WAIT_MS * (0.5 + dependencies.random())));
+    now = dependencies.clock.now();
+    health = await dependencies.health.read(key, now);
+    admission = admissionOf(health, now.getTime(), dependencies.fairness, dependencies.settings.timeoutMs);
+  }
+}
+
+async function takeLease(store: EndpointHealthStore, key: EndpointKey, health: EndpointHealth, admission: Extract<Admission, { kind: 'admit' }>, now: Date): Promise<EndpointLease | undefined> {
   const expiresAt = new Date(now.getTime() + admission.leaseMs);
   for (const slot of freeSlots(health, admission.slots)) {
     const lease = await store.tryLease(key, slot, now, expiresAt);
@@ -106,7 +150,7 @@ async function takeLease(store: EndpointHealthStore, key: EndpointKey, health: E
 async function callUnderLease(
   dependencies: DispatchDependencies,
   endpoint: WebhookEndpoint,
-  admission: Admitted,
+  admission: Extract<Admission, { kind: 'admit' }>,
   group: readonly CustomerEventDelivery[],
 ): Promise<{ calls: CallResult[]; waiting: readonly CustomerEventDelivery[] }> {
   const secret = await dependencies.registry.secretOf(endpoint);
@@ -162,7 +206,7 @@ async function recordHealth(
   const key: EndpointKey = { organizationId: endpoint.organizationId, endpointId: endpoint.id };
   const now = dependencies.clock.now();
   if (calls.some((result) => result.ok)) {
-    if (health.consecutiveFailures > 0 || health.openUntilMs !== undefined) await dependencies.health.recordSuccess(key, now);
+    if (successNeedsRecording(health, now.getTime())) await dependencies.health.recordSuccess(key, now);
     if (endpoint.state === 'FAILING') await dependencies.registry.markActive(endpoint.organizationId, endpoint.id);
     return { failures: 0 };
   }

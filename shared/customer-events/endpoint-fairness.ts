@@ -17,6 +17,10 @@ import { MAX_SQS_DELAY_SECONDS, type EndpointFairnessSettings } from './retry-sc
 export const LEASE_MARGIN_MS = 5_000;
 /** Leases older than this mean the endpoint's calls are slow: a busy group waits for them to end, not a second. */
 export const SLOW_LEASE_MS = 1_000;
+/** An endpoint that succeeded within this time (and has no slow call in flight) may use its burst slots. */
+export const PROVEN_WITHIN_MS = 60_000;
+/** A success is written again only when the last one recorded is older than this (one write per endpoint every few seconds, not per group). */
+export const SUCCESS_REFRESH_MS = 10_000;
 
 export type Admission =
   /** The breaker is open: no call before `reopensAtMs`. */
@@ -33,20 +37,50 @@ export type Admission =
  * @example
  * admissionOf({ consecutiveFailures: 0, lastFailureTimedOut: false, opens: 0, leases: [] }, Date.now(), settings, 10_000)
  * // → { kind: 'admit', slots: settings.concurrency, timeoutMs: 10_000, probeFirst: false, leaseMs: 15_000 }
+ * // (an endpoint that answered lately: concurrency + burstConcurrency slots)
  */
 export function admissionOf(health: EndpointHealth, nowMs: number, settings: EndpointFairnessSettings, timeoutMs: number): Admission {
   if (health.openUntilMs !== undefined && health.openUntilMs > nowMs) return { kind: 'open', reopensAtMs: health.openUntilMs };
   const failing = health.consecutiveFailures > 0;
+  const slots = failing ? 1 : settings.concurrency + (provenFast(health, nowMs) ? settings.burstConcurrency : 0);
   const callTimeoutMs = failing && health.lastFailureTimedOut ? Math.min(settings.failingTimeoutMs, timeoutMs) : timeoutMs;
   // A probe that succeeds lets the others go at the full timeout: both calls fit in the lease.
   const callsMs = failing ? callTimeoutMs + timeoutMs : callTimeoutMs;
-  return { kind: 'admit', slots: failing ? 1 : settings.concurrency, timeoutMs: callTimeoutMs, probeFirst: failing, leaseMs: callsMs + LEASE_MARGIN_MS };
+  return { kind: 'admit', slots, timeoutMs: callTimeoutMs, probeFirst: failing, leaseMs: callsMs + LEASE_MARGIN_MS };
+}
+
+/**
+ * Answered within PROVEN_WITHIN_MS and no call held past SLOW_LEASE_MS: its calls end quickly, so
+ * more slots cost others little. An endpoint that never answered (or stopped answering a second
+ * ago) gets the base slots only, so a dead one holds at most `concurrency` invocations.
+ */
+function provenFast(health: EndpointHealth, nowMs: number): boolean {
+  if (health.lastSuccessAtMs === undefined || nowMs - health.lastSuccessAtMs > PROVEN_WITHIN_MS) return false;
+  return health.leases.every((lease) => nowMs - lease.acquiredAtMs < SLOW_LEASE_MS);
+}
+
+/** Whether a group's success must be written: it ends a failure run, or the last success recorded is old. */
+export function successNeedsRecording(health: EndpointHealth, nowMs: number): boolean {
+  if (health.consecutiveFailures > 0 || health.openUntilMs !== undefined) return true;
+  return health.lastSuccessAtMs === undefined || nowMs - health.lastSuccessAtMs >= SUCCESS_REFRESH_MS;
 }
 
 /** The free slots to try, lowest first: those below the cap no live lease holds. */
 export function freeSlots(health: EndpointHealth, slots: number): number[] {
   const held = new Set(health.leases.map((lease) => lease.slot));
   return Array.from({ length: slots }, (_, slot) => slot).filter((slot) => !held.has(slot));
+}
+
+/** How long (on average; jittered ±50 %) a group waits for a fast endpoint's slot before trying again, and how many times, before it is re-queued. */
+export const BUSY_WAIT_MS = 200;
+export const BUSY_WAITS = 1;
+
+/**
+ * Whether a group that found every slot taken waits BUSY_WAIT_MS for one: only for an endpoint
+ * that is not failing and whose calls in flight are all young (fast): its slots free within moments.
+ */
+export function waitsForSlot(health: EndpointHealth, admission: Extract<Admission, { kind: 'admit' }>, nowMs: number): boolean {
+  return !admission.probeFirst && health.leases.every((lease) => nowMs - lease.acquiredAtMs < SLOW_LEASE_MS);
 }
 
 /**

@@ -24,6 +24,8 @@ export interface CustomerEventDeliverySettings {
 export interface EndpointFairnessSettings {
   /** Dispatcher invocations delivering to one endpoint at once (CUSTOMER_EVENT_ENDPOINT_CONCURRENCY); 1 while it fails. */
   concurrency: number;
+  /** More of them for an endpoint that answered lately and has no slow call in flight (CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY). */
+  burstConcurrency: number;
   /** Timeout of a call to an endpoint whose last call timed out (CUSTOMER_EVENT_FAILING_TIMEOUT_MS). */
   failingTimeoutMs: number;
   /** Failed calls in a row that open the endpoint's circuit breaker (CUSTOMER_EVENT_BREAKER_THRESHOLD). */

@@ -4,13 +4,14 @@ import type { RedeliveryQuota } from '../../shared/customer-events/redelivery-qu
 import type { EndpointFairnessSettings } from '../../shared/customer-events/retry-schedule';
 
 /** The fairness settings the unit tests assume: app-config's defaults. */
-export const testFairness: EndpointFairnessSettings = { concurrency: 2, failingTimeoutMs: 2_500, breakerThreshold: 5, breakerBaseMs: 30_000, breakerCapMs: 900_000 };
+export const testFairness: EndpointFairnessSettings = { concurrency: 2, burstConcurrency: 6, failingTimeoutMs: 2_500, breakerThreshold: 5, breakerBaseMs: 30_000, breakerCapMs: 900_000 };
 
 interface Record {
   failures: number;
   timedOut: boolean;
   openUntilMs?: number;
   opens: number;
+  lastSuccessAtMs?: number;
   leases: Map<number, { token: string; acquiredAtMs: number; expiresAtMs: number }>;
 }
 
@@ -32,6 +33,7 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
       lastFailureTimedOut: record.timedOut,
       ...(record.openUntilMs !== undefined ? { openUntilMs: record.openUntilMs } : {}),
       opens: record.opens,
+      ...(record.lastSuccessAtMs !== undefined ? { lastSuccessAtMs: record.lastSuccessAtMs } : {}),
       leases,
     };
   }
@@ -65,9 +67,9 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore {
     Object.assign(this.record(endpoint), { openUntilMs: until.getTime(), opens });
   }
 
-  async recordSuccess(endpoint: EndpointKey): Promise<void> {
+  async recordSuccess(endpoint: EndpointKey, now: Date): Promise<void> {
     this.writes.push('success');
-    Object.assign(this.record(endpoint), { failures: 0, timedOut: false, openUntilMs: undefined, opens: 0 });
+    Object.assign(this.record(endpoint), { failures: 0, timedOut: false, openUntilMs: undefined, opens: 0, lastSuccessAtMs: now.getTime() });
   }
 
   private record(endpoint: EndpointKey): Record {

@@ -3,7 +3,7 @@
  * one item per endpoint, `WEBHOOK_HEALTH#<orgId>#<endpointId>`, refreshed on every write and left
  * to TTL two days after the last one (it is throttling state, not data to keep; an endpoint deleted
  * meanwhile leaves nothing behind). Attributes: `failures` in a row, `timedOut` (the last failure
- * was a timeout), `openUntil` / `opens` (the circuit breaker), and one attribute per concurrency
+ * was a timeout), `openUntil` / `opens` (the circuit breaker), `lastSuccessAt`, and one attribute per concurrency
  * slot, `lease<n>` = `<expires at ms>#<acquired at ms>#<token>` (15-digit numbers, so the string
  * compares like its expiry: a slot is free when absent or expired).
  *
@@ -54,6 +54,7 @@ export class DynamoDbWebhookEndpointHealth implements EndpointHealthStore {
       lastFailureTimedOut: item.timedOut === true,
       ...(typeof item.openUntil === 'number' ? { openUntilMs: item.openUntil } : {}),
       opens: typeof item.opens === 'number' ? item.opens : 0,
+      ...(typeof item.lastSuccessAt === 'number' ? { lastSuccessAtMs: item.lastSuccessAt } : {}),
       leases: leasesOf(item, now.getTime()),
     };
   }
@@ -144,8 +145,8 @@ export class DynamoDbWebhookEndpointHealth implements EndpointHealthStore {
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.keyOf(endpoint),
-        UpdateExpression: 'SET failures = :zero, opens = :zero, timedOut = :false, expiresAt = :expiresAt REMOVE openUntil',
-        ExpressionAttributeValues: { ':zero': 0, ':false': false, ':expiresAt': this.expiresAt(now) },
+        UpdateExpression: 'SET failures = :zero, opens = :zero, timedOut = :false, lastSuccessAt = :now, expiresAt = :expiresAt REMOVE openUntil',
+        ExpressionAttributeValues: { ':zero': 0, ':false': false, ':now': now.getTime(), ':expiresAt': this.expiresAt(now) },
       }),
     );
   }

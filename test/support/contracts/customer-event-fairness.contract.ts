@@ -50,7 +50,7 @@ export function describeEndpointHealthStoreContract(name: string, makeStore: () 
       await store.openBreaker(endpoint, at(31), 1, at(1));
       expect(await store.read(endpoint, at(2))).toEqual({ consecutiveFailures: 5, lastFailureTimedOut: true, openUntilMs: at(31).getTime(), opens: 1, leases: [] });
       await store.recordSuccess(endpoint, at(40));
-      expect(await store.read(endpoint, at(41))).toEqual({ consecutiveFailures: 0, lastFailureTimedOut: false, opens: 0, leases: [] });
+      expect(await store.read(endpoint, at(41))).toEqual({ consecutiveFailures: 0, lastFailureTimedOut: false, opens: 0, lastSuccessAtMs: at(40).getTime(), leases: [] });
     });
   });
 }

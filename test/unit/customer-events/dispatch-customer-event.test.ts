@@ -60,6 +60,7 @@ function setup(script: Array<number | WebhookDeliveryError>, settings: Partial<D
     queue,
     clock,
     random: () => 0.5,
+    sleep: async (ms: number) => clock.advanceBy(ms),
     settings: { retryWindowMs: 24 * 3_600_000, backoffBaseMs: 10_000, backoffCapMs: 900_000, timeoutMs: 10_000, ...settings },
   };
   const delivery: CustomerEventDelivery = {

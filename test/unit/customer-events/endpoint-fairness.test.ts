@@ -2,7 +2,14 @@
 import type { CustomerEventDelivery } from '../../../shared/customer-events/delivery-message';
 import type { CustomerEventQueue, EndpointHealth, WebhookRequest, WebhookTransport } from '../../../shared/customer-events/delivery-ports';
 import { dispatchCustomerEvents, type DispatchDependencies, type DispatchOutcome } from '../../../shared/customer-events/dispatch-customer-event';
-import { admissionOf, breakerOpening, busyDelaySeconds, openDelaySeconds, probeFailedDelaySeconds } from '../../../shared/customer-events/endpoint-fairness';
+import {
+  admissionOf,
+  breakerOpening,
+  busyDelaySeconds,
+  openDelaySeconds,
+  probeFailedDelaySeconds,
+  successNeedsRecording,
+} from '../../../shared/customer-events/endpoint-fairness';
 import { WebhookDeliveryError } from '../../../shared/customer-events/errors';
 import { fixedClock } from '../../../shared/ports/clock';
 import { InMemoryEndpointHealthStore, testFairness } from '../../support/customer-event-fairness-fakes';
@@ -15,6 +22,23 @@ const fresh: EndpointHealth = { consecutiveFailures: 0, lastFailureTimedOut: fal
 describe('the rules', () => {
   it('admits a healthy endpoint on any of its slots at the full timeout, all calls at once', () => {
     expect(admissionOf(fresh, t0, testFairness, 10_000)).toEqual({ kind: 'admit', slots: 2, timeoutMs: 10_000, probeFirst: false, leaseMs: 15_000 });
+  });
+
+  it('an endpoint that answered within a minute and has no slow call in flight gets its burst slots too', () => {
+    const proven = { ...fresh, lastSuccessAtMs: t0 - 30_000 };
+    expect(admissionOf(proven, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
+    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 500, expiresAtMs: t0 + 14_500 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
+    // A call held past a second: the endpoint may be dying; back to the base slots.
+    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 1_000, expiresAtMs: t0 + 14_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
+    expect(admissionOf({ ...proven, lastSuccessAtMs: t0 - 60_001 }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
+    expect(admissionOf({ ...proven, consecutiveFailures: 1 }, t0, testFairness, 10_000)).toMatchObject({ slots: 1 });
+  });
+
+  it('writes a success when it ends a failure run or refreshes a last success older than 10 s, not per group', () => {
+    expect(successNeedsRecording(fresh, t0)).toBe(true);
+    expect(successNeedsRecording({ ...fresh, lastSuccessAtMs: t0 - 9_999 }, t0)).toBe(false);
+    expect(successNeedsRecording({ ...fresh, lastSuccessAtMs: t0 - 10_000 }, t0)).toBe(true);
+    expect(successNeedsRecording({ ...fresh, lastSuccessAtMs: t0 - 1, consecutiveFailures: 1 }, t0)).toBe(true);
   });
 
   it('a failing endpoint: one slot, the probe first; the short timeout only when its last failure was a timeout', () => {
@@ -101,6 +125,7 @@ function setup(answer: (request: WebhookRequest) => number | 'timeout') {
     queue,
     clock,
     random: () => 0,
+    sleep: async (ms: number) => clock.advanceBy(ms),
     settings: { retryWindowMs: 24 * 3_600_000, backoffBaseMs: 10_000, backoffCapMs: 900_000, timeoutMs: 10_000 },
     fairness: testFairness,
   };
@@ -130,7 +155,7 @@ describe('the dispatcher', () => {
     const kit = setup(deadOrOk);
     const outcomes = await kit.dispatch([...dead(kit, 3), kit.delivery('org_ok', 'whk_ok'), kit.delivery('org_dead', 'whk_dead')]);
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['retry-scheduled', 'retry-scheduled', 'retry-scheduled', 'delivered', 'retry-scheduled']);
-    expect(kit.health.writes.sort()).toEqual(['failures +4', 'lease 0', 'lease 0', 'release 0', 'release 0']);
+    expect(kit.health.writes.sort()).toEqual(['failures +4', 'lease 0', 'lease 0', 'release 0', 'release 0', 'success']);
     expect(kit.transport.requests.every((request) => request.timeoutMs === 10_000)).toBe(true);
   });
 
@@ -181,7 +206,7 @@ describe('the dispatcher', () => {
     kit.clock.advanceBy(60_000);
     up = true;
     expect((await kit.dispatch(dead(kit, 3))).map((outcome) => outcome.kind)).toEqual(['delivered', 'delivered', 'delivered']);
-    expect(await kit.health.read({ organizationId: 'org_dead', endpointId: 'whk_dead' }, kit.clock.now())).toEqual(fresh);
+    expect(await kit.health.read({ organizationId: 'org_dead', endpointId: 'whk_dead' }, kit.clock.now())).toEqual({ ...fresh, lastSuccessAtMs: kit.clock.now().getTime() });
   });
 
   it('caps an endpoint at two leases: a third group is deferred without a call, and only that endpoint is', async () => {
@@ -202,6 +227,33 @@ describe('the dispatcher', () => {
     // A lease past its expiry is free again.
     kit.clock.advanceBy(15_000);
     expect((await kit.dispatch([kit.delivery('org_ok', 'whk_ok')]))[0]).toEqual({ kind: 'delivered', status: 200, attempt: 1 });
+    // Now it has answered: with its two base slots taken by young leases, a burst slot serves the next group.
+    await kit.health.tryLease(key, 0, kit.clock.now(), new Date(kit.clock.now().getTime() + 15_000));
+    await kit.health.tryLease(key, 1, kit.clock.now(), new Date(kit.clock.now().getTime() + 15_000));
+    expect((await kit.dispatch([kit.delivery('org_ok', 'whk_ok')]))[0]).toEqual({ kind: 'delivered', status: 200, attempt: 1 });
+    expect(kit.health.writes).toContain('lease 2');
+  });
+
+  it('a group that finds a fast endpoint busy waits a moment for a slot before it is re-queued; a slow endpoint\'s group does not wait', async () => {
+    const kit = setup(deadOrOk);
+    const key = { organizationId: 'org_ok', endpointId: 'whk_ok' };
+    const until = new Date(t0 + 15_000);
+    const held = [await kit.health.tryLease(key, 0, kit.clock.now(), until), await kit.health.tryLease(key, 1, kit.clock.now(), until)];
+    const waits: number[] = [];
+    kit.dependencies.sleep = async (ms) => {
+      waits.push(ms);
+      kit.clock.advanceBy(ms);
+      await kit.health.release(key, held[0]!);
+    };
+    expect(await kit.dispatch([kit.delivery('org_ok', 'whk_ok')])).toEqual([{ kind: 'delivered', status: 200, attempt: 1 }]);
+    expect(waits).toEqual([100]);
+    // Its leases held past a second: slow (and no burst slot), so no wait: re-queued until the first lease ends.
+    await kit.health.tryLease(key, 0, kit.clock.now(), until);
+    kit.clock.advanceBy(1_000);
+    waits.length = 0;
+    expect(await kit.health.read(key, kit.clock.now())).toMatchObject({ leases: [expect.objectContaining({ slot: 0 }), expect.objectContaining({ slot: 1 })] });
+    expect(await kit.dispatch([kit.delivery('org_ok', 'whk_ok')])).toEqual([{ kind: 'deferred', cause: 'endpoint-busy', delaySeconds: 14 }]);
+    expect(waits).toEqual([]);
   });
 
   it('a delivery that waited past its retry window gives up uncalled: dead-letter queue, endpoint failing, attempts as they were', async () => {
