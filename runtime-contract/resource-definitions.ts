@@ -149,8 +149,8 @@ export const deliveryEvents = {
  * The customer-events dispatcher: up to 10 deliveries per batch, POSTed concurrently (each ≤ 10 s).
  * 30 s leaves room for a probe and the calls after it, the re-queues and the store reads. A slow
  * call holds its whole invocation, so the concurrency is sized for fairness (docs/CUSTOMER-WEBHOOKS.md
- * "Fairness"): one organization's 10 dead endpoints hold at most 2 invocations each (the
- * per-endpoint cap), which leaves half of the 40 to everyone else; it also bounds the outbound
+ * "Fairness"): one organization's 10 endpoints that never answer hold at most 2 invocations each
+ * (the per-endpoint cap), which leaves half of the 40 to everyone else; it also bounds the outbound
  * connections the platform opens.
  */
 export const customerEventsDispatcher = {
