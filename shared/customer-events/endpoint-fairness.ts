@@ -15,9 +15,9 @@ import { MAX_SQS_DELAY_SECONDS, type EndpointFairnessSettings } from './retry-sc
 
 /** A lease outlives its calls by this much: the registry read, the re-queues and the health writes. */
 export const LEASE_MARGIN_MS = 5_000;
-/** Leases older than this mean the endpoint's calls are slow: a busy group waits for them to end, not a second. */
-export const SLOW_LEASE_MS = 1_000;
-/** An endpoint that succeeded within this time (and has no slow call in flight) may use its burst slots. */
+/** A call in flight for longer than this is slow: its endpoint gets no burst slot, and if it never answered lately, a busy group waits for that call's lease to end. */
+export const SLOW_LEASE_MS = 2_000;
+/** An endpoint that succeeded within this time (and has not failed since) answers: it may use its burst slots and a busy group of it is re-queued only briefly. */
 export const PROVEN_WITHIN_MS = 60_000;
 /** A success is written again only when the last one recorded is older than this (one write per endpoint every few seconds, not per group). */
 export const SUCCESS_REFRESH_MS = 10_000;
@@ -49,14 +49,20 @@ export function admissionOf(health: EndpointHealth, nowMs: number, settings: End
   return { kind: 'admit', slots, timeoutMs: callTimeoutMs, probeFirst: failing, leaseMs: callsMs + LEASE_MARGIN_MS };
 }
 
+/** Succeeded within PROVEN_WITHIN_MS and no failure since. */
+function answersLately(health: EndpointHealth, nowMs: number): boolean {
+  return health.consecutiveFailures === 0 && health.lastSuccessAtMs !== undefined && nowMs - health.lastSuccessAtMs <= PROVEN_WITHIN_MS;
+}
+
+const hasSlowCall = (health: EndpointHealth, nowMs: number): boolean => health.leases.some((lease) => nowMs - lease.acquiredAtMs >= SLOW_LEASE_MS);
+
 /**
- * Answered within PROVEN_WITHIN_MS and no call held past SLOW_LEASE_MS: its calls end quickly, so
- * more slots cost others little. An endpoint that never answered (or stopped answering a second
- * ago) gets the base slots only, so a dead one holds at most `concurrency` invocations.
+ * Answers lately and no call in flight past SLOW_LEASE_MS: its calls end quickly, so more slots
+ * cost others little. An endpoint that never answered lately, or whose calls are slow, gets the
+ * base slots only, so a dead or slow one holds at most `concurrency` invocations.
  */
 function provenFast(health: EndpointHealth, nowMs: number): boolean {
-  if (health.lastSuccessAtMs === undefined || nowMs - health.lastSuccessAtMs > PROVEN_WITHIN_MS) return false;
-  return health.leases.every((lease) => nowMs - lease.acquiredAtMs < SLOW_LEASE_MS);
+  return answersLately(health, nowMs) && !hasSlowCall(health, nowMs);
 }
 
 /** Whether a group's success must be written: it ends a failure run, or the last success recorded is old. */
@@ -76,11 +82,11 @@ export const BUSY_WAIT_MS = 200;
 export const BUSY_WAITS = 1;
 
 /**
- * Whether a group that found every slot taken waits BUSY_WAIT_MS for one: only for an endpoint
- * that is not failing and whose calls in flight are all young (fast): its slots free within moments.
+ * Whether a group that found every slot taken waits BUSY_WAIT_MS for one: not for a failing
+ * endpoint, nor for one that never answered lately and has a slow call in flight (likely dead).
  */
 export function waitsForSlot(health: EndpointHealth, admission: Extract<Admission, { kind: 'admit' }>, nowMs: number): boolean {
-  return !admission.probeFirst && health.leases.every((lease) => nowMs - lease.acquiredAtMs < SLOW_LEASE_MS);
+  return !admission.probeFirst && (answersLately(health, nowMs) || !hasSlowCall(health, nowMs));
 }
 
 /**
@@ -90,15 +96,17 @@ export function waitsForSlot(health: EndpointHealth, admission: Extract<Admissio
 export const MAX_BUSY_DELAY_SECONDS = 4;
 
 /**
- * How long a delivery waits that found every slot of its endpoint taken. Young leases: a fast
- * endpoint is busy, so a random wait of 1–2 s the first time, 1–4 s after (MAX_BUSY_DELAY_SECONDS): a busy
- * endpoint's backlog spreads out a little instead of going round the queue every second. Leases held past
- * SLOW_LEASE_MS: the endpoint is slow (or dead and not yet known failing), so the delivery waits
- * until the first lease ends.
+ * How long a delivery waits that found every slot of its endpoint taken. An endpoint that answers
+ * lately, or whose calls are young, is busy: a random wait of 1–2 s the first time, 1–4 s after
+ * (MAX_BUSY_DELAY_SECONDS), so a busy endpoint's backlog spreads out a little instead of going round
+ * the queue every second. An endpoint that never answered lately with a call in flight past
+ * SLOW_LEASE_MS is likely dead and not yet known failing: the delivery waits until the first lease
+ * ends (when that call's timeout has fired), not a second.
  */
 export function busyDelaySeconds(health: EndpointHealth, nowMs: number, random: () => number, deferrals = 0): number {
-  const slow = health.leases.length > 0 && health.leases.every((lease) => nowMs - lease.acquiredAtMs >= SLOW_LEASE_MS);
-  if (!slow) return 1 + Math.floor(random() * Math.min(MAX_BUSY_DELAY_SECONDS, 2 ** Math.min(deferrals + 1, 10)));
+  if (answersLately(health, nowMs) || !hasSlowCall(health, nowMs)) {
+    return 1 + Math.floor(random() * Math.min(MAX_BUSY_DELAY_SECONDS, 2 ** Math.min(deferrals + 1, 10)));
+  }
   const firstEndMs = Math.min(...health.leases.map((lease) => lease.expiresAtMs));
   return Math.min(MAX_SQS_DELAY_SECONDS, Math.max(1, Math.ceil((firstEndMs - nowMs) / 1000)) + Math.floor(random() * 3));
 }

@@ -28,8 +28,8 @@ describe('the rules', () => {
     const proven = { ...fresh, lastSuccessAtMs: t0 - 30_000 };
     expect(admissionOf(proven, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
     expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 500, expiresAtMs: t0 + 14_500 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
-    // A call held past a second: the endpoint may be dying; back to the base slots.
-    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 1_000, expiresAtMs: t0 + 14_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
+    // A call held past two seconds: slow (or dying); back to the base slots.
+    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 2_000, expiresAtMs: t0 + 13_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
     expect(admissionOf({ ...proven, lastSuccessAtMs: t0 - 60_001 }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
     expect(admissionOf({ ...proven, consecutiveFailures: 1 }, t0, testFairness, 10_000)).toMatchObject({ slots: 1 });
   });
@@ -72,13 +72,15 @@ describe('the rules', () => {
     expect(openDelaySeconds(t0 + 900_000, t0, () => 0.999)).toBe(900);
   });
 
-  it('a busy endpoint: a second or two while its leases are young, until the first one ends once they are old (a slow endpoint)', () => {
+  it('a busy endpoint: a second or two while its calls are young or it answers lately; until the first lease ends when it never answered and a call is slow', () => {
     const young = { ...fresh, leases: [{ slot: 0, acquiredAtMs: t0 - 200, expiresAtMs: t0 + 14_800 }] };
     expect([busyDelaySeconds(young, t0, () => 0), busyDelaySeconds(young, t0, () => 0.999)]).toEqual([1, 2]);
     // A delivery that found the endpoint busy before may wait longer, up to 4 s.
     expect([1, 2, 9].map((deferrals) => busyDelaySeconds(young, t0, () => 0.999, deferrals))).toEqual([4, 4, 4]);
     const old = { ...fresh, leases: [{ slot: 0, acquiredAtMs: t0 - 4_000, expiresAtMs: t0 + 11_000 }, { slot: 1, acquiredAtMs: t0 - 2_000, expiresAtMs: t0 + 13_000 }] };
     expect(busyDelaySeconds(old, t0, () => 0)).toBe(11);
+    // The same slow calls of an endpoint that answered a minute ago: busy, not dead.
+    expect(busyDelaySeconds({ ...old, lastSuccessAtMs: t0 - 60_000 }, t0, () => 0)).toBe(1);
   });
 
   it('behind a failed probe (breaker still shut), the endpoint\'s own backoff, at least a second', () => {
@@ -247,13 +249,18 @@ describe('the dispatcher', () => {
     };
     expect(await kit.dispatch([kit.delivery('org_ok', 'whk_ok')])).toEqual([{ kind: 'delivered', status: 200, attempt: 1 }]);
     expect(waits).toEqual([100]);
-    // Its leases held past a second: slow (and no burst slot), so no wait: re-queued until the first lease ends.
-    await kit.health.tryLease(key, 0, kit.clock.now(), until);
-    kit.clock.advanceBy(1_000);
-    waits.length = 0;
-    expect(await kit.health.read(key, kit.clock.now())).toMatchObject({ leases: [expect.objectContaining({ slot: 0 }), expect.objectContaining({ slot: 1 })] });
-    expect(await kit.dispatch([kit.delivery('org_ok', 'whk_ok')])).toEqual([{ kind: 'deferred', cause: 'endpoint-busy', delaySeconds: 14 }]);
-    expect(waits).toEqual([]);
+    // An endpoint that never answered, with a call in flight for two seconds: likely dead, so no
+    // wait, and re-queued until that call's lease ends.
+    const other = setup(deadOrOk);
+    const otherWaits: number[] = [];
+    other.dependencies.sleep = async (ms) => {
+      otherWaits.push(ms);
+    };
+    await other.health.tryLease(key, 0, other.clock.now(), until);
+    await other.health.tryLease(key, 1, other.clock.now(), until);
+    other.clock.advanceBy(2_000);
+    expect(await other.dispatch([other.delivery('org_ok', 'whk_ok')])).toEqual([{ kind: 'deferred', cause: 'endpoint-busy', delaySeconds: 13 }]);
+    expect(otherWaits).toEqual([]);
   });
 
   it('a delivery that waited past its retry window gives up uncalled: dead-letter queue, endpoint failing, attempts as they were', async () => {
