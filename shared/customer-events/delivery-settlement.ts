@@ -22,7 +22,7 @@ export interface SettlementDependencies {
 }
 
 /** Why deliveries were re-queued without a call. */
-export type DeferralCause = 'breaker-open' | 'endpoint-busy' | 'probe-failed';
+export type DeferralCause = 'breaker-open' | 'endpoint-busy' | 'probe-failed' | 'health-unavailable';
 
 /** What happened to one delivery, for the log line (facts only: ids, status, reason, delay). */
 export type DispatchOutcome =

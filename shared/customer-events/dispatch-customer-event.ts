@@ -15,6 +15,7 @@
  * that record back.
  */
 import type { Clock } from '../ports/clock';
+import { StoreUnavailableError } from '../ports/errors';
 import type { CustomerEventDelivery } from './delivery-message';
 import type { CustomerEventQueue, EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease, WebhookTransport } from './delivery-ports';
 import {
@@ -33,6 +34,7 @@ import {
   probeFailedDelaySeconds,
   successNeedsRecording,
   waitsForSlot,
+  healthUnavailableDelaySeconds,
   BUSY_WAIT_MS,
   BUSY_WAITS,
   type Admission,
@@ -87,9 +89,35 @@ interface Admitted {
 
 async function dispatchToEndpoint(dependencies: DispatchDependencies, group: readonly CustomerEventDelivery[]): Promise<DispatchResult[]> {
   const key: EndpointKey = { organizationId: group[0]!.organizationId, endpointId: group[0]!.endpointId };
+  try {
+    return await admitAndDeliver(dependencies, key, group);
+  } catch (error) {
+    // The health store could not say whether the endpoint may be called (a fault a retry can
+    // mend): the group waits a few seconds in the queue, no attempt used, rather than going back
+    // to SQS for the visibility timeout (60 s) and towards its dead-letter queue. Nothing was called.
+    if (!(error instanceof HealthUnavailable)) throw error;
+    return deferDeliveries(dependencies, key, group, 'health-unavailable', healthUnavailableDelaySeconds(dependencies.random));
+  }
+}
+
+/** A store fault of the health reads and leases before any call, told apart from the registry's. */
+class HealthUnavailable extends Error {
+  override readonly name = 'HealthUnavailable';
+}
+
+/** The health store's faults a retry can mend become HealthUnavailable; anything else stays as it is. */
+async function guardHealth<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof StoreUnavailableError ? new HealthUnavailable(error.message, { cause: error }) : error;
+  }
+}
+
+async function admitAndDeliver(dependencies: DispatchDependencies, key: EndpointKey, group: readonly CustomerEventDelivery[]): Promise<DispatchResult[]> {
   const now = dependencies.clock.now();
   // Health before the endpoint: a group that will not call costs one read.
-  const health = await dependencies.health.read(key, now);
+  const health = await guardHealth(() => dependencies.health.read(key, now));
   const admission = admissionOf(health, now.getTime(), dependencies.fairness, dependencies.settings.timeoutMs);
   if (admission.kind === 'open') {
     return deferDeliveries(dependencies, key, group, 'breaker-open', openDelaySeconds(admission.reopensAtMs, now.getTime(), dependencies.random));
@@ -121,19 +149,22 @@ async function dispatchToEndpoint(dependencies: DispatchDependencies, group: rea
 async function admitWithSlot(
   dependencies: DispatchDependencies,
   key: EndpointKey,
-  first: { health: EndpointHealth; admission: Extract<Admission, { kind: 'admit' }> },
+  first: { health: EndpointHealth; admission: Admission },
   firstAt: Date,
 ): Promise<Admitted | { busy: EndpointHealth; at: number }> {
-  let [health, admission, now]: [EndpointHealth, Admission, Date] = [first.health, first.admission, firstAt];
+  let state = { ...first, now: firstAt };
   for (let waits = 0; ; waits += 1) {
-    const lease = admission.kind === 'admit' ? await takeLease(dependencies.health, key, health, admission, now) : undefined;
-    if (lease && admission.kind === 'admit') return { health, admission, lease };
-    if (waits >= BUSY_WAITS || admission.kind !== 'admit' || !waitsForSlot(health, admission, now.getTime())) return { busy: health, at: now.getTime() };
+    const { health, admission, now } = state;
+    // Opened meanwhile (another group's calls failed): re-queued briefly, then it reads as open.
+    if (admission.kind !== 'admit') return { busy: health, at: now.getTime() };
+    const lease = await guardHealth(() => takeLease(dependencies.health, key, health, admission, now));
+    if (lease) return { health, admission, lease };
+    if (waits >= BUSY_WAITS || !waitsForSlot(health, admission, now.getTime())) return { busy: health, at: now.getTime() };
     // Jittered, so groups waiting on one endpoint do not all try again at the same instant.
     await dependencies.sleep(Math.round(BUSY_WAIT_MS * (0.5 + dependencies.random())));
-    now = dependencies.clock.now();
-    health = await dependencies.health.read(key, now);
-    admission = admissionOf(health, now.getTime(), dependencies.fairness, dependencies.settings.timeoutMs);
+    const later = dependencies.clock.now();
+    const reread = await guardHealth(() => dependencies.health.read(key, later));
+    state = { health: reread, admission: admissionOf(reread, later.getTime(), dependencies.fairness, dependencies.settings.timeoutMs), now: later };
   }
 }
 

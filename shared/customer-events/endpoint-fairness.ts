@@ -111,6 +111,11 @@ export function busyDelaySeconds(health: EndpointHealth, nowMs: number, random: 
   return Math.min(MAX_SQS_DELAY_SECONDS, Math.max(1, Math.ceil((firstEndMs - nowMs) / 1000)) + Math.floor(random() * 3));
 }
 
+/** How long a group waits when the health store could not answer (a fault a retry can mend): 2–5 s. */
+export function healthUnavailableDelaySeconds(random: () => number): number {
+  return 2 + Math.floor(random() * 4);
+}
+
 /**
  * How long a delivery waits while the breaker is open: until it reopens, plus a random share of
  * half that time, so the deliveries waiting on one endpoint come back spread out, not all at once.

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/customer-events/endpoint-fairness';
 import { WebhookDeliveryError } from '../../../shared/customer-events/errors';
 import { fixedClock } from '../../../shared/ports/clock';
+import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { InMemoryEndpointHealthStore, testFairness } from '../../support/customer-event-fairness-fakes';
 import { FakeWebhookRegistry } from '../../support/fake-webhook-registry';
 
@@ -277,14 +278,19 @@ describe('the dispatcher', () => {
     expect(kit.registry.failingMarks).toEqual([{ organizationId: 'org_dead', endpointId: 'whk_dead', since: kit.clock.now() }]);
   });
 
-  it("a fault of the health store fails only that endpoint's records back to SQS", async () => {
+  it("a fault of the health store defers only that endpoint's group a few seconds, nothing called; any other error fails its records back to SQS", async () => {
     const kit = setup(deadOrOk);
     const read = kit.health.read.bind(kit.health);
+    let fault: Error = new StoreUnavailableError('Store unavailable: TimeoutError');
     kit.health.read = async (key, now) => {
-      if (key.endpointId === 'whk_dead') throw new Error('store unavailable');
+      if (key.endpointId === 'whk_dead') throw fault;
       return read(key, now);
     };
-    const results = await dispatchCustomerEvents(kit.dependencies, [kit.delivery('org_dead', 'whk_dead'), kit.delivery('org_ok', 'whk_ok')]);
-    expect(results).toEqual([{ error: new Error('store unavailable') }, { outcome: { kind: 'delivered', status: 200, attempt: 1 } }]);
+    const deferred = await dispatchCustomerEvents(kit.dependencies, [kit.delivery('org_dead', 'whk_dead'), kit.delivery('org_ok', 'whk_ok')]);
+    expect(deferred).toEqual([{ outcome: { kind: 'deferred', cause: 'health-unavailable', delaySeconds: 2 } }, { outcome: { kind: 'delivered', status: 200, attempt: 1 } }]);
+    expect(kit.transport.requests.map((request) => request.url)).toEqual(['https://ok.example.com/in']);
+    fault = new Error('a bug');
+    expect(await dispatchCustomerEvents(kit.dependencies, [kit.delivery('org_dead', 'whk_dead')])).toEqual([{ error: fault }]);
   });
+
 });
