@@ -3,7 +3,7 @@
  * written to bench/results/latest.json. Not a test; `npm test` never runs it.
  *
  *   npm run bench                          # everything (about 8-10 minutes)
- *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, loop, pacing, wrapper, webhook, webhooks, load
+ *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, loop, pacing, wrapper, webhook, webhooks, fairness, load
  *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
  *   npm run bench -- --only=wrapper --wrapper-requests=500 --wrapper-single-requests=200   # shorter wrapper runs
  *   npm run bench -- --only=cores --cores-recipients=2000 --cores-instances=1,2   # both cores: threads isolation (default 10,000 at 1,000/s, 1 and 2 environments)
@@ -20,7 +20,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'load', 'latency', 'cores', 'cost'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'cores', 'cost'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -437,6 +437,32 @@ async function main(): Promise<void> {
       ),
     );
     goals.push({ figure: 'customer webhooks delivered/s to a local receiver', value: `${round(webhooks.deliveredPerSecond, 1)}/s`, goal: 'none set', met: '-' });
+  }
+
+  if (selected.has('fairness')) {
+    out(section("4g. Customer webhooks' fairness: another organization's events while one has 10 dead endpoints and redelivers at the highest rate"));
+    const { benchCustomerWebhookFairness } = await import('./customer-webhook-fairness');
+    const fairness = await benchCustomerWebhookFairness();
+    results.fairness = fairness;
+    loadBySection.fairness = os.loadavg();
+    const row = (name: string, run: typeof fairness.alone) => [
+      name,
+      `${run.delivered} / ${run.published}`,
+      ms(run.delayMs.p50),
+      ms(run.delayMs.p99),
+      ms(run.delayMs.max),
+      `${run.redeliveriesGranted} (${run.eventsRedelivered} events)`,
+      Object.entries(run.redeliveriesRefused).map(([answer, count]) => `${answer}: ${count}`).join(', ') || '-',
+      run.deadEndpointCalls,
+    ];
+    out(
+      renderTable(
+        ["B's events (50 over 20 s)", 'delivered', 'p50', 'p99', 'max', "A's redeliveries granted", 'refused', 'calls to A\'s dead endpoints'],
+        [row('A: 10 dead endpoints, redelivering every 2 s', fairness.withDeadOrganization), row('reference: A idle', fairness.alone)],
+      ),
+    );
+    const p99 = fairness.withDeadOrganization.delayMs.p99;
+    goals.push({ figure: "customer events of another organization, p99, one organization's endpoints dead (issue 23)", value: ms(p99), goal: '<= 5 s', met: p99 <= 5_000 ? 'yes' : 'no' });
   }
 
   if (selected.has('load')) {

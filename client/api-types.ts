@@ -1763,7 +1763,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         broadcast429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2038,7 +2038,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         organization429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2255,7 +2255,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         v1429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2472,7 +2472,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         webhooks429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2688,7 +2688,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         docs429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2932,7 +2932,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         upstream429: {
             headers: {
                 /** @description Seconds to wait before retrying. */

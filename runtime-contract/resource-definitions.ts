@@ -166,16 +166,19 @@ export const deliveryEvents = {
 } as const;
 
 /**
- * The customer-events dispatcher: up to 10 deliveries per batch, POSTed concurrently (each ≤ 10 s),
- * so one slow endpoint costs only its own record. 30 s leaves room for the POST, the re-queue and
- * the registry reads; the concurrency cap bounds the outbound connections the platform opens.
+ * The customer-events dispatcher: up to 10 deliveries per batch, POSTed concurrently (each ≤ 10 s).
+ * 30 s leaves room for a probe and the calls after it, the re-queues and the store reads. A slow
+ * call holds its whole invocation, so the concurrency is sized for fairness (docs/CUSTOMER-WEBHOOKS.md
+ * "Fairness"): one organization's 10 endpoints that never answer hold at most 2 invocations each
+ * (the per-endpoint cap), which leaves half of the 40 to everyone else; it also bounds the outbound
+ * connections the platform opens.
  */
 export const customerEventsDispatcher = {
   timeoutSeconds: 30,
   memoryMb: 256,
   batchSize: 10,
   maxBatchingWindowSeconds: 0,
-  maxConcurrency: 10,
+  maxConcurrency: 40,
   // One failed delivery goes back alone (its retries are delayed copies the dispatcher queues itself).
   reportBatchItemFailures: true,
 } as const;
@@ -221,7 +224,7 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
   },
   // Powertools' DynamoDBPersistenceLayer: put (claim), get, update (result), delete (a failed handler's claim).
   idempotency: { adapters: ['claim-token-persistence-layer'], actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-  rateLimits: { adapters: ['dynamodb-rate-limiter'], actions: ['GetItem', 'UpdateItem'] },
+  rateLimits: { adapters: ['dynamodb-rate-limiter', 'dynamodb-webhook-endpoint-health', 'dynamodb-redelivery-quota'], actions: ['GetItem', 'UpdateItem'] },
   inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'inbox-table'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 };
 
@@ -411,11 +414,12 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
    * delivery marks its endpoint failing or active again), re-queues failed deliveries with a delay,
    * parks the given-up ones in the dead-letter queue. Messaging read: the event log. The endpoint
    * secrets' token key (`tokenKey: 'decrypt'`) comes with the registry adapter that decrypts them.
+   * Rate limits: each endpoint's health (concurrency leases, circuit breaker).
    */
   'customer-events': {
     memoryMb: customerEventsDispatcher.memoryMb,
     timeoutSeconds: customerEventsDispatcher.timeoutSeconds,
-    tables: { tenancy: 'readWrite', messaging: 'read' },
+    tables: { tenancy: 'readWrite', messaging: 'read', rateLimits: 'readWrite' },
     sendsTo: ['customerEvents'],
     receivesFrom: ['customerEvents'],
     eventSource: customerEventsDispatcher,

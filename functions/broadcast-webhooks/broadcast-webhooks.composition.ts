@@ -1,7 +1,8 @@
-/** broadcast-webhooks: tenancy (endpoints), messaging read (event log), rate limits, the customerEvents queue, the token key. DynamoDB + SQS + KMS. */
+/** broadcast-webhooks: tenancy (endpoints), messaging read (event log), rate limits (and the redelivery quota), the customerEvents queue, the token key. DynamoDB + SQS + KMS. */
 import type { EndpointDeliveryPorts, EndpointRegistrationPorts } from '../../shared/customer-events/webhook-endpoints';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import { lazyPorts, type CompositionContext } from '../composition/composition-context';
+import { redeliveryQuotaSection } from '../composition/customer-event-fairness.section';
 import { customerEventPorts } from '../composition/customer-events.section';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
@@ -17,5 +18,6 @@ export function composeBroadcastWebhooks(context: CompositionContext): Broadcast
     ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
     ...webhookRegistrationSection(context, dynamoDb),
     ...customerEventPorts(context, dynamoDb, webhookRegistrySection(context, dynamoDb)),
+    ...redeliveryQuotaSection(context, dynamoDb),
   });
 }

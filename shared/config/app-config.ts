@@ -129,6 +129,13 @@ const positiveInteger = (name: string, fallback: number) =>
     v.check((value) => Number.isInteger(value) && value > 0, `${name} must be a positive integer`),
   );
 
+const nonNegativeInteger = (name: string, fallback: number) =>
+  v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => (value === '' ? fallback : Number(value))),
+    v.check((value) => Number.isInteger(value) && value >= 0, `${name} must be a whole number (0 or more)`),
+  );
+
 const positiveNumber = (name: string, fallback: number) =>
   v.pipe(
     v.optional(v.string(), ''),
@@ -216,6 +223,17 @@ const settingsSchema = v.object({
     v.check((value) => value <= 900_000, 'CUSTOMER_EVENT_BACKOFF_CAP_MS must be at most 900000 (the SQS delay limit)'),
   ),
   CUSTOMER_EVENT_TIMEOUT_MS: positiveInteger('CUSTOMER_EVENT_TIMEOUT_MS', 10_000),
+  // Each endpoint's fair share of the dispatcher (docs/CUSTOMER-WEBHOOKS.md "Fairness").
+  CUSTOMER_EVENT_ENDPOINT_CONCURRENCY: positiveInteger('CUSTOMER_EVENT_ENDPOINT_CONCURRENCY', 2),
+  CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY: nonNegativeInteger('CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY', 6),
+  CUSTOMER_EVENT_FAILING_TIMEOUT_MS: positiveInteger('CUSTOMER_EVENT_FAILING_TIMEOUT_MS', 2_500),
+  CUSTOMER_EVENT_BREAKER_THRESHOLD: positiveInteger('CUSTOMER_EVENT_BREAKER_THRESHOLD', 5),
+  CUSTOMER_EVENT_BREAKER_BASE_MS: positiveInteger('CUSTOMER_EVENT_BREAKER_BASE_MS', 30_000),
+  CUSTOMER_EVENT_BREAKER_CAP_MS: v.pipe(
+    positiveInteger('CUSTOMER_EVENT_BREAKER_CAP_MS', 900_000),
+    v.check((value) => value <= 900_000, 'CUSTOMER_EVENT_BREAKER_CAP_MS must be at most 900000 (the SQS delay limit)'),
+  ),
+  CUSTOMER_EVENT_REDELIVERIES_PER_DAY: positiveInteger('CUSTOMER_EVENT_REDELIVERIES_PER_DAY', 5_000),
   /** Local mode only (set by the local runtime): loopback receivers over plain http. */
   CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: flag('CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK'),
 });
@@ -283,6 +301,15 @@ export function parseAppConfig(env: Environment): AppConfig {
       backoffCapMs: settings.CUSTOMER_EVENT_BACKOFF_CAP_MS,
       timeoutMs: settings.CUSTOMER_EVENT_TIMEOUT_MS,
       localMode: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
+      fairness: {
+        concurrency: settings.CUSTOMER_EVENT_ENDPOINT_CONCURRENCY,
+        burstConcurrency: settings.CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY,
+        failingTimeoutMs: settings.CUSTOMER_EVENT_FAILING_TIMEOUT_MS,
+        breakerThreshold: settings.CUSTOMER_EVENT_BREAKER_THRESHOLD,
+        breakerBaseMs: settings.CUSTOMER_EVENT_BREAKER_BASE_MS,
+        breakerCapMs: settings.CUSTOMER_EVENT_BREAKER_CAP_MS,
+      },
+      redeliveriesPerDay: settings.CUSTOMER_EVENT_REDELIVERIES_PER_DAY,
     },
     allowInsecureLocalReceivers: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
     optOutKeywords: optOutKeywordsOf(settings.OPT_OUT_KEYWORDS, settings.OPT_IN_KEYWORDS),

@@ -8,6 +8,10 @@ import type { Clock } from '../ports/clock';
 import type { CustomerEventDelivery } from './delivery-message';
 import type { CustomerEventLogWriter, CustomerEventQueue } from './delivery-ports';
 import type { CustomerEvent, CustomerEventPublisher, WebhookEndpoint, WebhookEndpointRegistry } from './ports';
+import { MAX_SQS_DELAY_SECONDS } from './retry-schedule';
+
+/** Redelivered events queued per second of delay (docs/CUSTOMER-WEBHOOKS.md "Fairness"). */
+export const REDELIVERY_EVENTS_PER_SECOND = 10;
 
 export interface CustomerEventPublisherDependencies {
   log: CustomerEventLogWriter;
@@ -35,6 +39,20 @@ export class QueueingCustomerEventPublisher implements CustomerEventPublisher {
 
   async deliverTo(endpoint: WebhookEndpoint, event: CustomerEvent): Promise<void> {
     await this.dependencies.queue.enqueue([this.deliveryOf(endpoint, event)]);
+  }
+
+  /**
+   * Paced: REDELIVERY_EVENTS_PER_SECOND events become visible per second (1,000 over 100 s), so a
+   * redelivery adds a trickle to the shared queue, not a backlog in front of every other organization's events.
+   */
+  async redeliver(endpoint: WebhookEndpoint, events: readonly CustomerEvent[]): Promise<void> {
+    const seconds: Array<Promise<void>> = [];
+    for (let start = 0; start < events.length; start += REDELIVERY_EVENTS_PER_SECOND) {
+      const second = events.slice(start, start + REDELIVERY_EVENTS_PER_SECOND).map((event) => this.deliveryOf(endpoint, event));
+      const delaySeconds = Math.min(MAX_SQS_DELAY_SECONDS, start / REDELIVERY_EVENTS_PER_SECOND);
+      seconds.push(this.dependencies.queue.enqueue(second, delaySeconds > 0 ? { delaySeconds } : undefined));
+    }
+    await Promise.all(seconds);
   }
 
   private deliveryOf(endpoint: WebhookEndpoint, event: CustomerEvent): CustomerEventDelivery {

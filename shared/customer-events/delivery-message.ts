@@ -15,6 +15,12 @@ export interface CustomerEventDelivery {
   firstAttemptAt: string;
   /** Attempts already made (0 on the first message). */
   attempts: number;
+  /**
+   * Times it was re-queued because its endpoint's concurrency slots were all taken (absent: never):
+   * the next such wait grows with it, so a busy endpoint's backlog spreads out instead of cycling
+   * through the queue every second (docs/CUSTOMER-WEBHOOKS.md "Fairness").
+   */
+  deferrals?: number;
 }
 
 const deliverySchema = v.object({
@@ -29,6 +35,7 @@ const deliverySchema = v.object({
   }),
   firstAttemptAt: v.pipe(v.string(), v.isoTimestamp()),
   attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  deferrals: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 
 export const encodeDelivery = (delivery: CustomerEventDelivery): string => JSON.stringify(delivery);

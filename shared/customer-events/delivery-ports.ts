@@ -34,3 +34,50 @@ export interface WebhookRequest {
 export interface WebhookTransport {
   post(request: WebhookRequest): Promise<{ status: number }>;
 }
+
+/** One endpoint, as its health is kept (per organization and endpoint). */
+export interface EndpointKey {
+  organizationId: string;
+  endpointId: string;
+}
+
+/** A lease held on one of an endpoint's concurrency slots (opaque to the dispatcher but for its slot). */
+export interface EndpointLease {
+  slot: number;
+  token: string;
+}
+
+/** What the dispatcher knows of an endpoint's recent calls; a fresh endpoint has no failures, no breaker and no lease. */
+export interface EndpointHealth {
+  /** Calls that failed in a row since the last success. */
+  consecutiveFailures: number;
+  /** The last failed call got no answer in time: the next ones get the short timeout. */
+  lastFailureTimedOut: boolean;
+  /** Epoch ms until which the circuit breaker is open (no call); absent when it never opened since the last success. */
+  openUntilMs?: number;
+  /** Openings since the last success: the next one lasts twice as long as the last. */
+  opens: number;
+  /** Epoch ms of the last success recorded (refreshed at most every few seconds); absent when none is known. */
+  lastSuccessAtMs?: number;
+  /** Leases held now; expired ones are not listed. */
+  leases: ReadonlyArray<{ slot: number; acquiredAtMs: number; expiresAtMs: number }>;
+}
+
+/**
+ * Per-endpoint health for fair delivery (docs/CUSTOMER-WEBHOOKS.md "Fairness"): concurrency leases
+ * and the circuit breaker's counters. Single-item conditional writes only; every expiry (a lease's,
+ * the item's) is checked in code. Implemented by shared/adapters/dynamodb/dynamodb-webhook-endpoint-health.ts.
+ */
+export interface EndpointHealthStore {
+  read(endpoint: EndpointKey, now: Date): Promise<EndpointHealth>;
+  /** Takes `slot` unless a live lease holds it; undefined when it is taken. */
+  tryLease(endpoint: EndpointKey, slot: number, now: Date, expiresAt: Date): Promise<EndpointLease | undefined>;
+  /** Gives the slot back (no effect when the lease expired and another holder took it). */
+  release(endpoint: EndpointKey, lease: EndpointLease): Promise<void>;
+  /** Counts `count` more failed calls in a row; returns the new count. */
+  recordFailures(endpoint: EndpointKey, count: number, timedOut: boolean, now: Date): Promise<number>;
+  /** Opens the breaker until `until` (the `opens`-th opening since the last success). */
+  openBreaker(endpoint: EndpointKey, until: Date, opens: number, now: Date): Promise<void>;
+  /** A call succeeded at `now`: no failures, breaker closed, last success now. */
+  recordSuccess(endpoint: EndpointKey, now: Date): Promise<void>;
+}

@@ -87,3 +87,23 @@ export class WebhookManagementOutsideKeyScopeError extends Error {
     super('Only organization API keys (not bound to a sender number) may manage webhook endpoints');
   }
 }
+
+/** The organization's redeliveries of the day (UTC) would pass its daily quota; nothing was queued. */
+export class RedeliveryQuotaExceededError extends Error {
+  override readonly name = 'RedeliveryQuotaExceededError';
+  readonly code = 'REDELIVERY_QUOTA_EXCEEDED';
+  constructor(
+    readonly limitPerDay: number,
+    readonly used: number,
+    readonly requested: number,
+    readonly resetsAt: Date,
+    /** Seconds until the quota resets (the answer's Retry-After). */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `Redelivery quota exceeded: an organization may redeliver at most ${limitPerDay.toLocaleString('en-US')} events per day (UTC); ` +
+        `${used.toLocaleString('en-US')} already redelivered today, this request would add ${requested.toLocaleString('en-US')}. ` +
+        `The quota resets at ${resetsAt.toISOString()}`,
+    );
+  }
+}

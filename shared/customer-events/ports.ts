@@ -56,8 +56,10 @@ export interface WebhookEndpointRegistry {
  */
 export interface CustomerEventPublisher {
   publish(organizationId: string, event: CustomerEvent): Promise<void>;
-  /** Queues one delivery of an event to one endpoint only (the /test route, redelivery). */
+  /** Queues one delivery of an event to one endpoint only (the /test route). */
   deliverTo(endpoint: WebhookEndpoint, event: CustomerEvent): Promise<void>;
+  /** Queues deliveries of logged events to one endpoint only (redelivery), ten to a queue call. */
+  redeliver(endpoint: WebhookEndpoint, events: readonly CustomerEvent[]): Promise<void>;
 }
 
 /** The organization's recent events, kept for redelivery (30 days). */

@@ -4,7 +4,6 @@
  * once; for as long as the retry window (24 h by default) lasts from the first attempt, then the
  * dead-letter queue. The cap is SQS's longest delay (15 min): a retry is a new message with a delay.
  */
-
 export interface CustomerEventDeliverySettings {
   /** How long after the first attempt a delivery is still retried (CUSTOMER_EVENT_RETRY_HOURS). */
   retryWindowMs: number;
@@ -15,6 +14,26 @@ export interface CustomerEventDeliverySettings {
   timeoutMs: number;
   /** Local mode: loopback receivers and plain http allowed (CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK=1, local runtime only). */
   localMode: boolean;
+  /** Each endpoint's share of the dispatcher: concurrency cap, circuit breaker, short timeout (endpoint-fairness.ts). */
+  fairness: EndpointFairnessSettings;
+  /** Events one organization may redeliver per UTC day (CUSTOMER_EVENT_REDELIVERIES_PER_DAY, redelivery-quota.ts). */
+  redeliveriesPerDay: number;
+}
+
+/** Each endpoint's share of the dispatcher (docs/CUSTOMER-WEBHOOKS.md "Fairness"; the rules: endpoint-fairness.ts). */
+export interface EndpointFairnessSettings {
+  /** Dispatcher invocations delivering to one endpoint at once (CUSTOMER_EVENT_ENDPOINT_CONCURRENCY); 1 while it fails. */
+  concurrency: number;
+  /** More of them for an endpoint that answered lately and has no slow call in flight (CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY). */
+  burstConcurrency: number;
+  /** Timeout of a call to an endpoint whose last call timed out (CUSTOMER_EVENT_FAILING_TIMEOUT_MS). */
+  failingTimeoutMs: number;
+  /** Failed calls in a row that open the endpoint's circuit breaker (CUSTOMER_EVENT_BREAKER_THRESHOLD). */
+  breakerThreshold: number;
+  /** How long the breaker first stays open; doubled at each reopening (CUSTOMER_EVENT_BREAKER_BASE_MS). */
+  breakerBaseMs: number;
+  /** The longest opening (CUSTOMER_EVENT_BREAKER_CAP_MS, at most SQS's longest delay). */
+  breakerCapMs: number;
 }
 
 export const MAX_SQS_DELAY_SECONDS = 900;

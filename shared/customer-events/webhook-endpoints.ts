@@ -22,6 +22,7 @@ import type {
   WebhookEndpoint,
   WebhookEndpointRegistry,
 } from './ports';
+import { reserveRedeliveries, type RedeliveryQuotaPorts } from './redelivery-quota';
 import type { EndpointRegistration, RedeliveryRequest } from './webhook-endpoint.schema';
 import { parseWebhookUrl, requirePublicHost, type WebhookUrlPolicy } from './webhook-url';
 
@@ -33,9 +34,6 @@ export const MAX_REDELIVERY_RANGE_MS = 7 * 24 * 60 * 60_000;
 export const MAX_REDELIVERY_EVENTS = 1000;
 /** Prefix of generated signing secrets (then 256 random bits, base64url). */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
-
-/** Deliveries queued at once while redelivering a range. */
-const REDELIVERY_CONCURRENCY = 10;
 
 /** Who manages endpoints: an organization (routes: the broadcast key's organization; CLI: the operator's --org). */
 export interface WebhookManager {
@@ -53,7 +51,7 @@ export interface EndpointRegistrationPorts {
   urlPolicy: WebhookUrlPolicy;
 }
 
-export interface EndpointDeliveryPorts {
+export interface EndpointDeliveryPorts extends RedeliveryQuotaPorts {
   registry: WebhookEndpointRegistry;
   publisher: CustomerEventPublisher;
   eventLog: CustomerEventLog;
@@ -149,7 +147,8 @@ export async function sendTestEvent(ports: EndpointDeliveryPorts, manager: Webho
 
 /**
  * Queues again, to this endpoint only, one logged event or the events of a time range that the
- * endpoint subscribes to. The event ids are the original ones, so receivers dedupe as usual.
+ * endpoint subscribes to. The event ids are the original ones, so receivers dedupe as usual. The
+ * events count against the organization's daily redelivery quota, all or nothing, before any is queued.
  */
 export async function redeliverEvents(
   ports: EndpointDeliveryPorts,
@@ -160,9 +159,8 @@ export async function redeliverEvents(
   const endpoint = await endpointOf(ports.registry, manager, endpointId);
   const events = 'eventId' in request ? [await oneLoggedEvent(ports.eventLog, manager.organizationId, request.eventId)] : await eventsInRange(ports.eventLog, manager.organizationId, request);
   const subscribed = events.filter((event) => (endpoint.events as readonly string[]).includes(event.type));
-  for (let start = 0; start < subscribed.length; start += REDELIVERY_CONCURRENCY) {
-    await Promise.all(subscribed.slice(start, start + REDELIVERY_CONCURRENCY).map((event) => ports.publisher.deliverTo(endpoint, event)));
-  }
+  await reserveRedeliveries(ports, manager.organizationId, subscribed.length, ports.clock.now());
+  if (subscribed.length > 0) await ports.publisher.redeliver(endpoint, subscribed);
   return { queued: subscribed.length };
 }
 

@@ -122,6 +122,7 @@ const mappings: Readonly<Record<string, Mapping>> = {
   WEBHOOK_HOST_UNRESOLVABLE: { statusCode: 400, code: 'WEBHOOK_HOST_UNRESOLVABLE' },
   WEBHOOK_ENDPOINT_LIMIT: { statusCode: 400, code: 'WEBHOOK_ENDPOINT_LIMIT' },
   REDELIVERY_RANGE: { statusCode: 400, code: 'INVALID_REDELIVERY_RANGE' },
+  REDELIVERY_QUOTA_EXCEEDED: { statusCode: 429, code: 'REDELIVERY_QUOTA_EXCEEDED', retryAfterFromError: true },
   WEBHOOK_MANAGEMENT_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
   WEBHOOK_ENDPOINT_NOT_FOUND: { statusCode: 404, code: 'WEBHOOK_NOT_FOUND' },
   CUSTOMER_EVENT_NOT_FOUND: { statusCode: 404, code: 'EVENT_NOT_FOUND' },

@@ -60,6 +60,9 @@ export class RecordingPublisher implements CustomerEventPublisher {
   async deliverTo(endpoint: WebhookEndpoint, event: CustomerEvent): Promise<void> {
     this.delivered.push({ endpointId: endpoint.id, event });
   }
+  async redeliver(endpoint: WebhookEndpoint, events: readonly CustomerEvent[]): Promise<void> {
+    for (const event of events) this.delivered.push({ endpointId: endpoint.id, event });
+  }
 }
 
 export class InMemoryEventLog implements CustomerEventLog {

@@ -26,8 +26,10 @@ class MemoryLog implements CustomerEventLogWriter {
 
 class MemoryQueue implements CustomerEventQueue {
   readonly queued: CustomerEventDelivery[] = [];
-  async enqueue(deliveries: readonly CustomerEventDelivery[]) {
+  readonly calls: Array<{ size: number; delaySeconds?: number }> = [];
+  async enqueue(deliveries: readonly CustomerEventDelivery[], options?: { delaySeconds?: number }) {
     this.queued.push(...deliveries);
+    this.calls.push({ size: deliveries.length, delaySeconds: options?.delaySeconds });
   }
   async deadLetter() {
     throw new Error('publishers never dead-letter');
@@ -81,5 +83,15 @@ describe('publishing customer events', () => {
     const endpoint = (await registry.get('org_a', 'whk_2'))!;
     await publisher.deliverTo(endpoint, event({ id: 'evt_t', type: 'webhook.test' }));
     expect(queue.queued).toEqual([expect.objectContaining({ organizationId: 'org_a', endpointId: 'whk_2', event: expect.objectContaining({ id: 'evt_t' }) })]);
+  });
+
+  it('redeliver paces the events: ten per second of delay, in order, to that endpoint only', async () => {
+    const { registry, queue, publisher } = setup();
+    const endpoint = (await registry.get('org_a', 'whk_3'))!;
+    const events = Array.from({ length: 25 }, (_, index) => event({ id: `evt_${index}` }));
+    await publisher.redeliver(endpoint, events);
+    expect(queue.calls).toEqual([{ size: 10 }, { size: 10, delaySeconds: 1 }, { size: 5, delaySeconds: 2 }]);
+    expect(queue.queued.map((delivery) => delivery.event.id)).toEqual(events.map((entry) => entry.id));
+    expect(new Set(queue.queued.map((delivery) => delivery.endpointId))).toEqual(new Set(['whk_3']));
   });
 });

@@ -2,12 +2,20 @@ import type { SQSEvent } from 'aws-lambda';
 import type { CustomerEventDelivery } from '../../../shared/customer-events/delivery-message';
 import { decodeDelivery, encodeDelivery } from '../../../shared/customer-events/delivery-message';
 import type { CustomerEventQueue, WebhookRequest, WebhookTransport } from '../../../shared/customer-events/delivery-ports';
-import { dispatchCustomerEvent, type DispatchDependencies } from '../../../shared/customer-events/dispatch-customer-event';
+import { dispatchCustomerEvents, type DispatchDependencies, type DispatchOutcome } from '../../../shared/customer-events/dispatch-customer-event';
 import { WebhookDeliveryError } from '../../../shared/customer-events/errors';
 import { verifyCustomerEvent } from '../../../shared/customer-events/signing';
-import { handleCustomerEventRecord } from '../../../functions/customer-events/handle-customer-event-record';
+import { handleCustomerEventBatch } from '../../../functions/customer-events/handle-customer-event-batch';
 import { fixedClock } from '../../../shared/ports/clock';
+import { InMemoryEndpointHealthStore, testFairness } from '../../support/customer-event-fairness-fakes';
 import { FakeWebhookRegistry } from '../../support/fake-webhook-registry';
+
+/** The dispatcher as the single-record handler was before batches: one delivery, its outcome, or its store fault thrown. */
+async function dispatchCustomerEvent(dependencies: DispatchDependencies, delivery: CustomerEventDelivery): Promise<DispatchOutcome> {
+  const [result] = await dispatchCustomerEvents(dependencies, [delivery]);
+  if ('error' in result!) throw result.error;
+  return result!.outcome;
+}
 
 const secret = 'whsec_unit';
 const start = '2025-05-01T00:00:00.000Z';
@@ -46,10 +54,13 @@ function setup(script: Array<number | WebhookDeliveryError>, settings: Partial<D
   const clock = fixedClock(start);
   const dependencies: DispatchDependencies = {
     registry,
+    health: new InMemoryEndpointHealthStore(),
+    fairness: testFairness,
     transport,
     queue,
     clock,
     random: () => 0.5,
+    sleep: async (ms: number) => clock.advanceBy(ms),
     settings: { retryWindowMs: 24 * 3_600_000, backoffBaseMs: 10_000, backoffCapMs: 900_000, timeoutMs: 10_000, ...settings },
   };
   const delivery: CustomerEventDelivery = {
@@ -169,13 +180,15 @@ describe('dispatching one customer event delivery', () => {
   });
 });
 
-describe('the customer-events record handler', () => {
-  it('decodes the record, dispatches it and refuses a malformed message', async () => {
+describe('the customer-events batch handler', () => {
+  it('decodes the records, dispatches them and refuses a malformed message', async () => {
     const { transport, dependencies, delivery } = setup([200]);
-    const record = (body: string) => ({ messageId: 'm1', body }) as SQSEvent['Records'][number];
-    await handleCustomerEventRecord(dependencies, record(encodeDelivery(delivery)));
+    const record = (messageId: string, body: string) => ({ messageId, body }) as SQSEvent['Records'][number];
+    const response = await handleCustomerEventBatch(dependencies, [record('m1', encodeDelivery(delivery)), record('m2', '{"version":2}'), record('m3', 'not json')]);
     expect(transport.requests).toHaveLength(1);
-    await expect(handleCustomerEventRecord(dependencies, record('{"version":2}'))).rejects.toThrow(/schema/);
-    await expect(handleCustomerEventRecord(dependencies, record('not json'))).rejects.toThrow(/JSON/);
+    // The malformed ones go back to SQS (and to its dead-letter queue after five receives); the good one is done.
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }]);
+    expect(() => decodeDelivery('{"version":2}')).toThrow(/schema/);
+    expect(() => decodeDelivery('not json')).toThrow(/JSON/);
   });
 });

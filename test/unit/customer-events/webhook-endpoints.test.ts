@@ -15,6 +15,7 @@ import {
   type EndpointRegistrationPorts,
 } from '../../../shared/customer-events/webhook-endpoints';
 import { randomSecretGenerator } from '../../../shared/crypto/secret-generator';
+import { InMemoryRedeliveryQuota } from '../../support/customer-event-fairness-fakes';
 import { InMemoryEventLog, InMemoryWebhookRegistry, RecordingPublisher, tableResolver } from '../../support/webhook-fakes';
 
 const ORG = { organizationId: 'org_a' };
@@ -36,7 +37,7 @@ function kit(options: { local?: boolean } = {}) {
     clock,
     urlPolicy: { allowInsecureLocalReceivers: options.local ?? false },
   };
-  const delivery: EndpointDeliveryPorts = { registry, publisher, eventLog, ids, clock };
+  const delivery: EndpointDeliveryPorts = { registry, publisher, eventLog, ids, clock, redeliveryQuota: new InMemoryRedeliveryQuota(), redeliveriesPerDay: 5_000 };
   return { registry, publisher, eventLog, resolver, clock, registration, delivery };
 }
 

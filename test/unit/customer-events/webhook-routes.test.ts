@@ -8,6 +8,7 @@ import type { AuthenticatedCaller, HttpPipelineDependencies } from '../../../sha
 import { fixedClock } from '../../../shared/ports/clock';
 import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
+import { InMemoryRedeliveryQuota } from '../../support/customer-event-fairness-fakes';
 import { InMemoryEventLog, InMemoryWebhookRegistry, RecordingPublisher, tableResolver } from '../../support/webhook-fakes';
 
 const keys: Record<string, AuthenticatedCaller> = {
@@ -16,7 +17,7 @@ const keys: Record<string, AuthenticatedCaller> = {
   'key-bound': { organizationId: 'org_a', credentialId: 'cred_c', credentialKind: 'broadcast-api-key', scope: { kind: 'sender', phoneNumber: '15550001' } },
 };
 
-function setup() {
+function setup(options: { redeliveriesPerDay?: number } = {}) {
   const registry = new InMemoryWebhookRegistry();
   const publisher = new RecordingPublisher();
   const eventLog = new InMemoryEventLog();
@@ -36,20 +37,26 @@ function setup() {
     urlPolicy: { allowInsecureLocalReceivers: false },
     publisher,
     eventLog,
+    redeliveryQuota: new InMemoryRedeliveryQuota(),
+    redeliveriesPerDay: options.redeliveriesPerDay ?? 5_000,
   };
   const handler = createGroupHandler<BroadcastWebhooksServices>({ group: 'broadcast-webhooks', operations: webhookOperations, dependencies: () => dependencies });
   const routes = serviceRoutesOf('broadcast-webhooks');
   const route = (operation: string): RouteDefinition => routes.find((candidate) => candidate.operation === operation)!;
-  const call = async (operation: string, options: { key?: string; body?: unknown; webhookId?: string } = {}) => {
+  const callWithHeaders = async (operation: string, options: { key?: string; body?: unknown; webhookId?: string } = {}) => {
     const event = proxyEventFor(route(operation), {
       headers: { 'x-api-key': options.key ?? 'key-a', ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: options.body === undefined ? null : JSON.stringify(options.body),
       pathParameters: options.webhookId === undefined ? undefined : { webhookId: options.webhookId },
     });
     const result = await handler(event, lambdaContext());
-    return { status: result.statusCode, body: JSON.parse(result.body) };
+    return { status: result.statusCode, headers: result.headers ?? {}, body: JSON.parse(result.body) };
   };
-  return { call, registry, publisher, eventLog };
+  const call = async (operation: string, options: { key?: string; body?: unknown; webhookId?: string } = {}) => {
+    const { status, body } = await callWithHeaders(operation, options);
+    return { status, body };
+  };
+  return { call, callWithHeaders, registry, publisher, eventLog };
 }
 
 test('the manifest serves the five routes on the broadcast surface with one rate class', () => {
@@ -126,4 +133,31 @@ test('errors: 400 naming field and rule, 404 for another organization or a malfo
   expect((await call('listWebhooks', { key: 'key-b' })).body.data).toEqual({ webhooks: [] });
   expect(await call('listWebhooks', { key: 'key-bound' })).toMatchObject({ status: 403, body: { data: { error: { code: 'OUTSIDE_KEY_SCOPE' } } } });
   expect(publisher.delivered).toEqual([]);
+});
+
+test('redeliver over the daily quota: 429 REDELIVERY_QUOTA_EXCEEDED naming the quota and its reset, Retry-After until then, nothing queued', async () => {
+  const { call, callWithHeaders, publisher, eventLog } = setup({ redeliveriesPerDay: 3 });
+  await call('registerWebhook', { body: { url: 'https://hooks.example.com/in', events: ['message.status'] } });
+  for (const [index, minute] of ['10', '20'].entries()) eventLog.add('org_a', { id: `evt_${index}`, type: 'message.status', createdAt: `2026-03-01T11:${minute}:00.000Z`, data: {} });
+  const range = { from: '2026-03-01T00:00:00Z', to: '2026-03-01T12:00:00Z' };
+  expect(await call('redeliverWebhook', { webhookId: 'whk_0001', body: range })).toMatchObject({ status: 202, body: { data: { queued: 2 } } });
+  const refused = await callWithHeaders('redeliverWebhook', { webhookId: 'whk_0001', body: range });
+  expect(refused).toMatchObject({
+    status: 429,
+    headers: { 'Retry-After': String(12 * 3600) },
+    body: {
+      status: false,
+      status_code: 429,
+      message:
+        'Redelivery quota exceeded: an organization may redeliver at most 3 events per day (UTC); 2 already redelivered today, this request would add 2. The quota resets at 2026-03-02T00:00:00.000Z',
+      data: { error: { code: 'REDELIVERY_QUOTA_EXCEEDED' } },
+    },
+  });
+  expect(publisher.delivered).toHaveLength(2);
+  // What is left of the day still serves a smaller request; another organization has its own quota.
+  expect(await call('redeliverWebhook', { webhookId: 'whk_0001', body: { eventId: 'evt_0' } })).toMatchObject({ status: 202, body: { data: { queued: 1 } } });
+  expect(await call('redeliverWebhook', { webhookId: 'whk_0001', body: { eventId: 'evt_1' } })).toMatchObject({ status: 429 });
+  await call('registerWebhook', { key: 'key-b', body: { url: 'https://hooks.example.com/b', events: ['message.status'] } });
+  eventLog.add('org_b', { id: 'evt_b', type: 'message.status', createdAt: '2026-03-01T11:00:00.000Z', data: {} });
+  expect(await call('redeliverWebhook', { key: 'key-b', webhookId: 'whk_0002', body: range })).toMatchObject({ status: 202, body: { data: { queued: 1 } } });
 });

@@ -1,0 +1,100 @@
+/** In-memory stand-ins of the fairness ports (endpoint health, redelivery quota), for unit tests; they pass the contracts the DynamoDB adapters pass. */
+import type { EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease } from '../../shared/customer-events/delivery-ports';
+import type { RedeliveryQuota } from '../../shared/customer-events/redelivery-quota';
+import type { EndpointFairnessSettings } from '../../shared/customer-events/retry-schedule';
+
+/** The fairness settings the unit tests assume: app-config's defaults. */
+export const testFairness: EndpointFairnessSettings = { concurrency: 2, burstConcurrency: 6, failingTimeoutMs: 2_500, breakerThreshold: 5, breakerBaseMs: 30_000, breakerCapMs: 900_000 };
+
+interface Record {
+  failures: number;
+  timedOut: boolean;
+  openUntilMs?: number;
+  opens: number;
+  lastSuccessAtMs?: number;
+  leases: Map<number, { token: string; acquiredAtMs: number; expiresAtMs: number }>;
+}
+
+export class InMemoryEndpointHealthStore implements EndpointHealthStore {
+  private readonly records = new Map<string, Record>();
+  /** Every write, for tests that count them. */
+  readonly writes: string[] = [];
+  private sequence = 0;
+
+  async read(endpoint: EndpointKey, now: Date): Promise<EndpointHealth> {
+    const record = this.records.get(this.key(endpoint));
+    if (!record) return { consecutiveFailures: 0, lastFailureTimedOut: false, opens: 0, leases: [] };
+    const leases = [...record.leases]
+      .filter(([, lease]) => lease.expiresAtMs > now.getTime())
+      .map(([slot, lease]) => ({ slot, acquiredAtMs: lease.acquiredAtMs, expiresAtMs: lease.expiresAtMs }))
+      .sort((a, b) => a.slot - b.slot);
+    return {
+      consecutiveFailures: record.failures,
+      lastFailureTimedOut: record.timedOut,
+      ...(record.openUntilMs !== undefined ? { openUntilMs: record.openUntilMs } : {}),
+      opens: record.opens,
+      ...(record.lastSuccessAtMs !== undefined ? { lastSuccessAtMs: record.lastSuccessAtMs } : {}),
+      leases,
+    };
+  }
+
+  async tryLease(endpoint: EndpointKey, slot: number, now: Date, expiresAt: Date): Promise<EndpointLease | undefined> {
+    this.writes.push(`lease ${slot}`);
+    const record = this.record(endpoint);
+    const held = record.leases.get(slot);
+    if (held && held.expiresAtMs > now.getTime()) return undefined;
+    const token = `lease-${(this.sequence += 1)}`;
+    record.leases.set(slot, { token, acquiredAtMs: now.getTime(), expiresAtMs: expiresAt.getTime() });
+    return { slot, token };
+  }
+
+  async release(endpoint: EndpointKey, lease: EndpointLease): Promise<void> {
+    this.writes.push(`release ${lease.slot}`);
+    const record = this.record(endpoint);
+    if (record.leases.get(lease.slot)?.token === lease.token) record.leases.delete(lease.slot);
+  }
+
+  async recordFailures(endpoint: EndpointKey, count: number, timedOut: boolean): Promise<number> {
+    this.writes.push(`failures +${count}`);
+    const record = this.record(endpoint);
+    record.failures += count;
+    record.timedOut = timedOut;
+    return record.failures;
+  }
+
+  async openBreaker(endpoint: EndpointKey, until: Date, opens: number): Promise<void> {
+    this.writes.push(`open ${opens}`);
+    Object.assign(this.record(endpoint), { openUntilMs: until.getTime(), opens });
+  }
+
+  async recordSuccess(endpoint: EndpointKey, now: Date): Promise<void> {
+    this.writes.push('success');
+    Object.assign(this.record(endpoint), { failures: 0, timedOut: false, openUntilMs: undefined, opens: 0, lastSuccessAtMs: now.getTime() });
+  }
+
+  private record(endpoint: EndpointKey): Record {
+    const key = this.key(endpoint);
+    let record = this.records.get(key);
+    if (!record) {
+      record = { failures: 0, timedOut: false, opens: 0, leases: new Map() };
+      this.records.set(key, record);
+    }
+    return record;
+  }
+
+  private key(endpoint: EndpointKey): string {
+    return `${endpoint.organizationId}\n${endpoint.endpointId}`;
+  }
+}
+
+export class InMemoryRedeliveryQuota implements RedeliveryQuota {
+  private readonly used = new Map<string, number>();
+
+  async reserve(organizationId: string, day: string, count: number, limit: number): Promise<{ granted: boolean; used: number }> {
+    const key = `${organizationId}\n${day}`;
+    const used = this.used.get(key) ?? 0;
+    if (used + count > limit) return { granted: false, used };
+    this.used.set(key, used + count);
+    return { granted: true, used: used + count };
+  }
+}
