@@ -1628,7 +1628,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
         broadcast403: {
             headers: {
                 [name: string]: unknown;
@@ -1646,7 +1646,7 @@ export interface components {
                  *       "status_code": 403,
                  *       "data": {
                  *         "error": {
-                 *           "code": "OUTSIDE_KEY_SCOPE",
+                 *           "code": "ORGANIZATION_SUSPENDED",
                  *           "message": "Explains the broken rule"
                  *         }
                  *       }
@@ -1682,7 +1682,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         broadcast409: {
             headers: {
                 [name: string]: unknown;
@@ -1933,7 +1933,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
         organization403: {
             headers: {
                 [name: string]: unknown;
@@ -1975,7 +1975,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         organization409: {
             headers: {
                 [name: string]: unknown;
@@ -2165,7 +2165,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
         v1403: {
             headers: {
                 [name: string]: unknown;
@@ -2175,7 +2175,7 @@ export interface components {
                  * @example {
                  *       "success": false,
                  *       "error": {
-                 *         "code": "OUTSIDE_KEY_SCOPE",
+                 *         "code": "ORGANIZATION_SUSPENDED",
                  *         "message": "Explains the broken rule"
                  *       }
                  *     }
@@ -2201,7 +2201,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         v1409: {
             headers: {
                 [name: string]: unknown;
@@ -2382,7 +2382,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"];
             };
         };
-        /** @description Codes: OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, gateway API_KEY */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, gateway API_KEY */
         webhooks403: {
             headers: {
                 [name: string]: unknown;
@@ -2391,7 +2391,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "OUTSIDE_KEY_SCOPE",
+                 *         "code": "ORGANIZATION_SUSPENDED",
                  *         "message": "Explains the broken rule",
                  *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
                  *       }
@@ -2418,7 +2418,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         webhooks409: {
             headers: {
                 [name: string]: unknown;
@@ -2598,7 +2598,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, gateway API_KEY */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, gateway API_KEY */
         docs403: {
             headers: {
                 [name: string]: unknown;
@@ -2607,7 +2607,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "OUTSIDE_KEY_SCOPE",
+                 *         "code": "ORGANIZATION_SUSPENDED",
                  *         "message": "Explains the broken rule",
                  *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
                  *       }
@@ -2634,7 +2634,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         docs409: {
             headers: {
                 [name: string]: unknown;
@@ -2822,7 +2822,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
         upstream403: {
             headers: {
                 [name: string]: unknown;
@@ -2834,7 +2834,7 @@ export interface components {
                  *       "message": "Explains the broken rule",
                  *       "error": {
                  *         "message": "Explains the broken rule",
-                 *         "type": "OUTSIDE_KEY_SCOPE",
+                 *         "type": "ORGANIZATION_SUSPENDED",
                  *         "code": 403,
                  *         "error_subcode": 0,
                  *         "fbtrace_id": "c0ffee00-1234-4abc-9def-000000000000"
@@ -2866,7 +2866,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         upstream409: {
             headers: {
                 [name: string]: unknown;

@@ -19,6 +19,7 @@ import type { HttpPipelineDependencies } from '../shared/http/http-operation';
 import type { InboxServices } from '../shared/inbox/inbox-services';
 import type { MetaAppServices } from '../shared/meta-app/meta-app-services';
 import type { OrganizationServices } from '../shared/organizations/organization-services';
+import type { OrganizationSuspensionPorts } from '../shared/organizations/organization-suspension';
 import type { Clock } from '../shared/ports/clock';
 import type { IdGenerator } from '../shared/ports/id-generator';
 import type { TenancyServices } from '../shared/tenancy/tenancy-services';
@@ -29,6 +30,7 @@ import { apiGatewayClient } from './composition/api-gateway-client';
 import { createCompositionContext, destroyPooledClients, lazyPorts, value, type ServiceOverrides } from './composition/composition-context';
 import { dynamoDbClients } from './composition/dynamodb-clients';
 import { httpSection } from './composition/http.section';
+import { jobFiringSchedulerSection } from './composition/job-firing.section';
 import { kmsClient } from './composition/kms-client';
 import { metaAppServicesSection } from './composition/meta-app.section';
 import { apiKeyRegistrySection } from './composition/api-key-registry.section';
@@ -66,6 +68,8 @@ export interface Services {
   readonly upstreamWrapper: UpstreamWrapperDependencies;
   /** Organization administration (remove-employee-bulk). */
   readonly organizations: OrganizationServices;
+  /** The kill switch: suspend-organization and resume-organization (shared/organizations/organization-suspension.ts). */
+  readonly suspensions: OrganizationSuspensionPorts;
   /** Generic v1 API: contacts and conversations. */
   readonly inbox: InboxServices;
   /** The platform's Meta app (webhook app secret + verify token) and the metaEvents dead-letter replay. */
@@ -104,6 +108,16 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
     chunkWorker: () => composeChunkWorker(context),
     upstreamWrapper: upstreamWrapperSection(context, dynamoDb, tenancy),
     organizations: organizationsSection(tenancy),
+    suspensions: () =>
+      lazyPorts<OrganizationSuspensionPorts>({
+        tenancy: () => tenancy().repository,
+        broadcasts: broadcastPorts.broadcasts,
+        // Built on first use inside the cancel's best-effort removal: a deployment without a scheduler still suspends.
+        scheduling: () => lazyPorts({ firings: jobFiringSchedulerSection(context) }),
+        clock: value(context.clock),
+        unconfirmedAfterMs: value(config.delivery.unconfirmedAfterMs),
+        sleep: value((milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds))),
+      }),
     inbox: inboxSection(context, dynamoDb, tenancy),
     metaApp: metaAppServicesSection(context, dynamoDb, tokenCipherSection(context)),
     webhooks: () => lazyPorts(webhookRegistrationSection(context, dynamoDb)),

@@ -430,11 +430,12 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
   /**
    * Scheduled broadcasts: fires a job at its time (one-time schedule target, `{ jobId }`) and sweeps
    * due jobs a trigger missed (rule). Messaging: the job, its held messages, the due index (gsi2).
+   * Tenancy read: a job of a suspended organization is cancelled instead of fired.
    */
   'broadcast-scheduler': {
     memoryMb: 512,
     timeoutSeconds: 60,
-    tables: { messaging: 'readWrite' },
+    tables: { messaging: 'readWrite', tenancy: 'read' },
     sendsTo: ['outboundMessages'],
     callsUpstream: false,
   },

@@ -1,9 +1,14 @@
-/** broadcast-scheduler: messaging (readWrite: jobs, held messages, due index) and the outbound queue. DynamoDB + SQS. */
+/**
+ * broadcast-scheduler: messaging (readWrite: jobs, held messages, due index), tenancy (read: whether
+ * the job's organization is suspended) and the outbound queue. DynamoDB + SQS.
+ */
 import type { FireScheduledJobDependencies, SweepSettings } from '../../shared/broadcast/fire-scheduled-job';
 import { broadcastScheduler } from '../../runtime-contract/resource-definitions';
 import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
-import { scheduledJobStoreSection } from '../composition/messaging.section';
+import { broadcastStoresSection, scheduledJobStoreSection } from '../composition/messaging.section';
+import { organizationStandingSection } from '../composition/module-bridges.section';
+import { tenancyReaderSection } from '../composition/tenancy.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
 
 export interface BroadcastSchedulerDependencies extends FireScheduledJobDependencies {
@@ -16,6 +21,8 @@ export function composeBroadcastScheduler(context: CompositionContext): Broadcas
     scheduledJobs: scheduledJobStoreSection(context, dynamoDb),
     queue: outboundQueueSection(context),
     clock: value(context.clock),
+    jobs: broadcastStoresSection(context, dynamoDb, ['jobs', 'control']),
+    standing: organizationStandingSection(tenancyReaderSection(context, dynamoDb)),
     sweep: value({ graceMs: context.config.scheduling.sweepGraceMs, batchSize: broadcastScheduler.sweepBatchSize }),
   });
 }

@@ -7,6 +7,8 @@ import { InboxServiceWindow } from '../../shared/module-bridges/inbox-service-wi
 import { BroadcastMessageIds } from '../../shared/module-bridges/broadcast-message-ids';
 import { TenancyBilling } from '../../shared/module-bridges/tenancy-billing';
 import { TenancySenderDirectory } from '../../shared/module-bridges/tenancy-sender-directory';
+import { TenancyOrganizationStanding } from '../../shared/module-bridges/tenancy-organization-standing';
+import type { OrganizationStore } from '../../shared/tenancy/tenancy-stores';
 import type { TenancyServices } from '../../shared/tenancy/tenancy-services';
 import { memoize, type CompositionContext } from './composition-context';
 
@@ -23,3 +25,7 @@ export const serviceWindowSection = (inbox: () => InboxRepository) => memoize(()
 
 /** The opt-outs broadcasts and bulk sends skip, read from the inbox's suppression list. */
 export const suppressionListSection = (optOuts: () => OptOutRepository) => memoize(() => new InboxSuppressionList(optOuts()));
+
+/** Whether an organization is suspended (a scheduled job of one must not fire), from its tenancy record. */
+export const organizationStandingSection = (tenancy: () => { repository: Pick<OrganizationStore, 'getOrganization'> }) =>
+  memoize(() => new TenancyOrganizationStanding(tenancy().repository));

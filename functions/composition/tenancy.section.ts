@@ -76,6 +76,7 @@ function tenancyPorts(context: CompositionContext, dynamoDb: DynamoDbClients, ch
       ids: context.ids,
       secrets: context.overrides.secrets ?? randomSecretGenerator,
       decryptedTokenCache: new DecryptedTokenCache(context.config.tenancyCache.decryptedTokenTtlMs),
+      generatedKeysPerOrganization: context.config.generatedKeysPerOrganization,
     };
     return ports;
   });

@@ -47,6 +47,8 @@ const jobCommon = {
   createdAt: v.string(),
   /** Set once by the first cancel (cancel-job.ts); workers stop sending when they see it. */
   cancelledAt: v.optional(v.string()),
+  /** Why, when not the business's own cancel: `ORGANIZATION_SUSPENDED` (an operator suspended the organization). */
+  cancelReason: v.optional(v.string()),
   /** Accepted for later: when its chunk messages are to be queued (absent: queued at accept). */
   scheduledAt: v.optional(v.string()),
   /** A scheduled job's firing: when its held chunk messages were queued. */

@@ -32,8 +32,11 @@ export interface JobStore {
 }
 
 export interface JobControlStore {
-  /** Sets the job's `cancelledAt` unless already set; the stored value (the first cancellation's time). Undefined when the job does not exist. */
-  cancelJob(jobId: string, now: Date): Promise<string | undefined>;
+  /**
+   * Sets the job's `cancelledAt` (and `cancelReason` when given) unless already set; the stored
+   * `cancelledAt` (the first cancellation's time). Undefined when the job does not exist.
+   */
+  cancelJob(jobId: string, now: Date, reason?: string): Promise<string | undefined>;
   /** Cancellation, creation time and pause of the job (a consistent read of those attributes only: the worker asks it often). Undefined: no such job. */
   readJobControl(jobId: string): Promise<JobControl | undefined>;
   /** Sets the pause unless one is set (the first pauser wins); the stored pause. Undefined when the job does not exist. */

@@ -8,7 +8,7 @@ import { TERMINAL_STATUSES, isAwaitingFiring, summarizeJob, type JobSummary } fr
 import { JobAlreadyFinishedError, JobNotFoundError } from './errors';
 import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
-import type { ChunkProgressStore, JobControlStore, JobFiringScheduler, JobStore } from './ports';
+import type { ChunkProgressStore, JobControlStore, JobFiringScheduler, JobListPosition, JobStore } from './ports';
 
 export interface CancelledJobView {
   jobId: string;
@@ -27,6 +27,7 @@ export async function cancelJob(
   jobId: string,
   reading: StatusReading,
   scheduling?: { readonly firings: JobFiringScheduler },
+  reason?: string,
 ): Promise<CancelledJobView> {
   let job = await readableJob(broadcasts, caller, jobId);
   const progress = await broadcasts.getJobProgress(jobId);
@@ -34,10 +35,63 @@ export async function cancelJob(
   if (job.cancelledAt === undefined) {
     const { status } = summarizeJob(job, progress.chunks, tally);
     if (TERMINAL_STATUSES.has(status)) throw new JobAlreadyFinishedError(jobId, status);
-    const cancelledAt = await broadcasts.cancelJob(jobId, reading.now);
+    const cancelledAt = await broadcasts.cancelJob(jobId, reading.now, reason);
     if (cancelledAt === undefined) throw new JobNotFoundError(jobId);
     job = { ...job, cancelledAt };
   }
   if (scheduling && isAwaitingFiring(job)) await Promise.resolve().then(() => scheduling.firings.cancelFiring(jobId)).catch(() => undefined);
   return { jobId, status: 'CANCELLED', summary: summarizeJob(job, progress.chunks, tally).summary };
+}
+
+/** Why a job was cancelled when its organization was suspended (the job's `cancelReason`). */
+export const ORGANIZATION_SUSPENDED_REASON = 'ORGANIZATION_SUSPENDED';
+
+export interface OrganizationJobsCancellation {
+  /** Jobs this call cancelled, with the account at that moment (the rest settles within seconds). */
+  cancelled: CancelledJobView[];
+  /** Jobs already cancelled before (by the business or an earlier pass): left as they are. */
+  alreadyCancelled: number;
+  /** Jobs whose chunks were all done: nothing to stop. */
+  finished: number;
+}
+
+const organizationJobsPage = 100;
+
+/**
+ * Cancels every job of the organization that is not finished (queued, running, paused, scheduled)
+ * through `cancelJob`, recording `reason`: the workers stop at their next job-control read and
+ * account every recipient not yet sent as CANCELLED, a scheduled job never fires. Reads the
+ * organization's job index (eventually consistent on AWS: a job recorded in the last moment may be
+ * missing, so the operator's command passes again after a while).
+ *
+ * @example
+ * const { cancelled } = await cancelJobsOfOrganization(broadcasts, 'org_1', { now: new Date(), unconfirmedAfterMs }, 'ORGANIZATION_SUSPENDED');
+ */
+export async function cancelJobsOfOrganization(
+  broadcasts: JobStore & JobControlStore & ChunkProgressStore,
+  organizationId: string,
+  reading: StatusReading,
+  reason: string,
+  scheduling?: { readonly firings: JobFiringScheduler },
+): Promise<OrganizationJobsCancellation> {
+  const result: OrganizationJobsCancellation = { cancelled: [], alreadyCancelled: 0, finished: 0 };
+  const operator: ScopedCaller = { organizationId };
+  let after: JobListPosition | undefined;
+  do {
+    const page = await broadcasts.listJobsOfOrganization(organizationId, { limit: organizationJobsPage, ...(after ? { after } : {}) });
+    for (const job of page.jobs) {
+      if (job.cancelledAt !== undefined) {
+        result.alreadyCancelled += 1;
+        continue;
+      }
+      try {
+        result.cancelled.push(await cancelJob(broadcasts, operator, job.jobId, reading, scheduling, reason));
+      } catch (error) {
+        if (!(error instanceof JobAlreadyFinishedError)) throw error;
+        result.finished += 1;
+      }
+    }
+    after = page.next;
+  } while (after);
+  return result;
 }

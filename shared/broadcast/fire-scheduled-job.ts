@@ -11,12 +11,16 @@
  * The job leaves the due index only after its messages were queued, so a firing that failed
  * part-way is always tried again by the sweep.
  */
-import type { Clock, OutboundQueue, ScheduledJobStore } from './ports';
+import { ORGANIZATION_SUSPENDED_REASON } from './cancel-job';
+import type { Clock, JobControlStore, JobStore, OrganizationStanding, OutboundQueue, ScheduledJobStore } from './ports';
 
 export interface FireScheduledJobDependencies {
   scheduledJobs: ScheduledJobStore;
   queue: OutboundQueue;
   clock: Clock;
+  /** The job's organization, and its cancellation when that organization is suspended. */
+  jobs: JobStore & JobControlStore;
+  standing: OrganizationStanding;
 }
 
 export type FiringOutcome =
@@ -30,6 +34,12 @@ export type FiringOutcome =
 
 export async function fireScheduledJob(dependencies: FireScheduledJobDependencies, jobId: string): Promise<FiringOutcome> {
   const { scheduledJobs, queue, clock } = dependencies;
+  // Suspending an organization cancels its scheduled jobs; one that escaped (recorded in the instant
+  // of the suspension, missing from its listing) is cancelled here, so it never fires.
+  if (await cancelIfSuspended(dependencies, jobId)) {
+    await scheduledJobs.removeFromDueIndex(jobId);
+    return 'CANCELLED';
+  }
   // Conditional: a job cancelled before any firing is never marked fired, so nothing of it is queued.
   // A job cancelled after a firing began is queued all the same: its workers see the cancellation
   // before their first send and account every recipient as CANCELLED.
@@ -43,6 +53,17 @@ export async function fireScheduledJob(dependencies: FireScheduledJobDependencie
   if (messages.length > 0) await queue.enqueue(messages);
   await scheduledJobs.removeFromDueIndex(jobId);
   return 'FIRED';
+}
+
+/**
+ * True when the job's organization is suspended; the job is then cancelled with that reason (a part
+ * an earlier firing queued is settled as CANCELLED by its workers, as for any cancelled job).
+ */
+async function cancelIfSuspended(dependencies: FireScheduledJobDependencies, jobId: string): Promise<boolean> {
+  const job = await dependencies.jobs.getJob(jobId);
+  if (!job || !(await dependencies.standing.isSuspended(job.organizationId))) return false;
+  await dependencies.jobs.cancelJob(jobId, dependencies.clock.now(), ORGANIZATION_SUSPENDED_REASON);
+  return true;
 }
 
 export interface SweepSettings {

@@ -170,3 +170,12 @@ export interface ScheduledJobStore {
   /** Ids of jobs still in the due index with `scheduledAt` at or before `until`, oldest first, at most `limit`. */
   dueJobs(until: Date, limit: number): Promise<string[]>;
 }
+
+/**
+ * Whether an organization may send now, as tenancy says (shared/module-bridges/tenancy-organization-standing.ts):
+ * a scheduled job of a suspended organization must not fire.
+ */
+export interface OrganizationStanding {
+  /** True while an operator has the organization suspended. */
+  isSuspended(organizationId: string): Promise<boolean>;
+}

@@ -69,6 +69,8 @@ export interface AppConfig {
     /** Decrypted upstream tokens (keyed by ciphertext: a rotated token misses at once). */
     decryptedTokenTtlMs: number;
   };
+  /** Live keys minted by generate-key per organization (the Region's API key quota is shared by every tenant). */
+  generatedKeysPerOrganization: number;
   /**
    * Retries, backoff and the rate-limit hold of every send (chunk worker and /upstream bulk send;
    * shared/sending/send-policy.ts). The variables keep their WORKER_ names.
@@ -195,6 +197,8 @@ const settingsSchema = v.object({
   TENANCY_CACHE_RECORD_TTL_MS: positiveInteger('TENANCY_CACHE_RECORD_TTL_MS', 60_000),
   TENANCY_CACHE_MAX_ENTRIES: positiveInteger('TENANCY_CACHE_MAX_ENTRIES', 5_000),
   DECRYPTED_TOKEN_CACHE_TTL_MS: positiveInteger('DECRYPTED_TOKEN_CACHE_TTL_MS', 300_000),
+  // Each minted key is an API Gateway key; the account's quota (10,000 by default) is per Region.
+  GENERATED_KEYS_PER_ORGANIZATION: positiveInteger('GENERATED_KEYS_PER_ORGANIZATION', 50),
   // Lanes per chunk invocation follow Little's law between these (shared/sending/in-flight-budget.ts);
   // each holds a socket, and Lambda allows 1,024 file descriptors.
   WORKER_MAX_IN_FLIGHT: positiveInteger('WORKER_MAX_IN_FLIGHT', 512),
@@ -289,6 +293,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       maxEntries: settings.TENANCY_CACHE_MAX_ENTRIES,
       decryptedTokenTtlMs: settings.DECRYPTED_TOKEN_CACHE_TTL_MS,
     },
+    generatedKeysPerOrganization: settings.GENERATED_KEYS_PER_ORGANIZATION,
     sendPolicy: {
       maxAttempts: settings.WORKER_MAX_ATTEMPTS,
       backoff: { baseMs: settings.WORKER_BACKOFF_BASE_MS, maxMs: settings.WORKER_BACKOFF_MAX_MS },

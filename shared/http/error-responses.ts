@@ -66,6 +66,8 @@ const mappings: Readonly<Record<string, Mapping>> = {
     },
   },
   BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION: { statusCode: 401, code: 'BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION' },
+  // The kill switch (docs/OPERATIONS.md "Suspending an organization"): a valid credential, every surface.
+  ORGANIZATION_SUSPENDED: { statusCode: 403, code: 'ORGANIZATION_SUSPENDED' },
 
   DUPLICATE_RECIPIENT: { statusCode: 400, code: 'DUPLICATE_RECIPIENT' },
   RECIPIENT_NUMBER: { statusCode: 400, code: 'INVALID_RECIPIENT' },
@@ -89,6 +91,8 @@ const mappings: Readonly<Record<string, Mapping>> = {
   IDEMPOTENCY_KEY_REUSED: { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' },
   INVALID_IDEMPOTENCY_KEY: { statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' },
   SENDER_NOT_CONNECTED: { statusCode: 400, code: 'SENDER_NOT_CONNECTED' },
+  // generate-key's cap of live minted keys per organization (docs/FREEFORM-AND-EARLIER.md "generate-key").
+  GENERATED_KEY_LIMIT_REACHED: { statusCode: 409, code: 'GENERATED_KEY_LIMIT_REACHED' },
   // The earlier operations' rejections: one answer, the contract's own text as the message.
   EARLIER_REJECTION: rejected,
   USER_NOT_SIGNED_UP: rejected,

@@ -4,14 +4,12 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { ApiKeyRegistry } from './api-key-registry';
 import {
   ApiKeyRegistrationError,
-  BusinessAccountNeedsAuthorizationError,
-  BusinessAccountNotFoundError,
   CredentialNotFoundError,
   CredentialStoreUnavailableError,
   InvalidCredentialError,
   InvalidTenancyInputError,
-  KeyGenerationNotEnabledError,
   OrganizationNotFoundError,
+  OrganizationSuspendedError,
   PhoneNumberNotFoundError,
   PlanDoesNotIncludeFeatureError,
   TenancyStoreUnavailableError,
@@ -19,6 +17,7 @@ import {
 import {
   credentialKinds,
   credentialPrefixes,
+  generatedKeySlotHolder,
   hasV1ApiAccess,
   scopeOfCredential,
   summarizeCredential,
@@ -27,6 +26,7 @@ import {
   type CredentialOrigin,
   type CredentialSummary,
   type KeyScope,
+  type Organization,
   type Plan,
 } from './tenancy-entities';
 import { requireOneOf, requirePhoneDigits } from './tenancy-input';
@@ -52,12 +52,24 @@ export interface IssuedCredential {
   secret: string;
 }
 
-type IssuePorts = { tenancy: OrganizationStore & AccountDirectory & CredentialStore; clock: Clock; ids: IdGenerator; secrets: SecretGenerator; apiKeyRegistry: ApiKeyRegistry };
+export type IssuePorts = {
+  tenancy: OrganizationStore & AccountDirectory & CredentialStore;
+  clock: Clock;
+  ids: IdGenerator;
+  secrets: SecretGenerator;
+  apiKeyRegistry: ApiKeyRegistry;
+};
 
 /** Recorded with a credential that was not issued by an operator's command (never settable from the CLI). */
-interface Provenance {
+export interface Provenance {
   origin: CredentialOrigin;
   sourceIpHash?: string;
+}
+
+/** A credential checked and made, not stored yet: `issueCredential` stores it, generate-key first takes a slot for it. */
+export interface CredentialDraft {
+  credential: Credential;
+  secret: string;
 }
 
 /**
@@ -65,8 +77,23 @@ interface Provenance {
  * tokens, `wv1_…` v1 keys (prefix plus 256 random bits). Broadcast keys are also registered with
  * the API key registry (API Gateway's usage plan in AWS) before the hash is stored, and removed
  * from it again if storing fails, so a key is never usable at the gateway without being known here.
+ *
+ * @example
+ * const { secret } = await issueCredential(ports, { organizationId: 'org_1', kind: 'organization-token' });
  */
 export async function issueCredential(ports: IssuePorts, input: IssueCredentialInput, provenance?: Provenance): Promise<IssuedCredential> {
+  return storeCredential(ports, await draftCredential(ports, input, provenance));
+}
+
+/**
+ * Checks the input against the organization and makes the credential and its secret (nothing is
+ * written). Throws OrganizationNotFoundError, PlanDoesNotIncludeFeatureError, InvalidTenancyInputError,
+ * PhoneNumberNotFoundError.
+ *
+ * @example
+ * const draft = await draftCredential(ports, { organizationId: 'org_1', kind: 'broadcast-api-key' });
+ */
+export async function draftCredential(ports: IssuePorts, input: IssueCredentialInput, provenance?: Provenance): Promise<CredentialDraft> {
   const kind = requireOneOf(input.kind, credentialKinds, 'kind');
   const organization = await ports.tenancy.getOrganization(input.organizationId);
   if (!organization) throw new OrganizationNotFoundError(input.organizationId);
@@ -92,122 +119,53 @@ export async function issueCredential(ports: IssuePorts, input: IssueCredentialI
   }
 
   const secret = ports.secrets.generateSecret(credentialPrefixes[kind]);
-  const credentialId = ports.ids.newId('cred');
-
-  let gatewayApiKeyId: string | undefined;
-  if (kind === 'broadcast-api-key') {
-    try {
-      ({ gatewayApiKeyId } = await ports.apiKeyRegistry.registerBroadcastKey({
-        credentialId,
-        organizationId: input.organizationId,
-        plaintextKey: secret,
-        origin: provenance?.origin ?? 'operator',
-      }));
-    } catch (error) {
-      throw new ApiKeyRegistrationError(`Registering broadcast key ${credentialId} failed: ${(error as Error).message}`);
-    }
-  }
-
   const credential: Credential = {
-    credentialId,
+    credentialId: ports.ids.newId('cred'),
     kind,
     secretHash: hashSecret(secret),
     organizationId: input.organizationId,
     boundPhoneNumber,
-    gatewayApiKeyId,
     ...provenance,
     expiresAt,
     createdAt: now.toISOString(),
   };
+  return { credential, secret };
+}
+
+/**
+ * Registers a broadcast key with the API key registry, then stores the credential (the registration
+ * is undone when storing fails). Throws ApiKeyRegistrationError.
+ *
+ * @example
+ * const issued = await storeCredential(ports, await draftCredential(ports, input));
+ */
+export async function storeCredential(ports: Pick<IssuePorts, 'tenancy' | 'apiKeyRegistry'>, draft: CredentialDraft): Promise<IssuedCredential> {
+  const { credentialId, organizationId, kind, origin } = draft.credential;
+  let gatewayApiKeyId: string | undefined;
+  if (kind === 'broadcast-api-key') {
+    try {
+      ({ gatewayApiKeyId } = await ports.apiKeyRegistry.registerBroadcastKey({ credentialId, organizationId, plaintextKey: draft.secret, origin: origin ?? 'operator' }));
+    } catch (error) {
+      throw new ApiKeyRegistrationError(`Registering broadcast key ${credentialId} failed: ${(error as Error).message}`);
+    }
+  }
+  const credential: Credential = { ...draft.credential, gatewayApiKeyId };
   try {
     await ports.tenancy.putCredential(credential);
   } catch (error) {
     if (gatewayApiKeyId) await ports.apiKeyRegistry.removeBroadcastKey(gatewayApiKeyId).catch(() => undefined);
     throw error;
   }
-  return { credential: summarizeCredential(credential), secret };
+  return { credential: summarizeCredential(credential), secret: draft.secret };
 }
 
 /**
- * The earlier `generate-key` operation: a broadcast key bound to a sender number, for whichever
- * organization owns that number, if that organization turned key generation on. The number's
- * business account must be connected and usable. Every refusal is a different error class here;
- * the route answers them all alike (no oracle for which one applied).
+ * Revokes a credential of the organization; revoking twice is not an error. A key minted by
+ * generate-key gives its slot back (shared/tenancy/generated-keys.ts).
  *
- * The key is recorded with its origin (its scope is then `earlier-sender`) and a hash of the
- * caller's source IP, so the organization can list and revoke what was minted.
+ * @example
+ * await revokeCredential(ports, { organizationId: 'org_1', credentialId: 'cred_1' });
  */
-export async function issueBroadcastKeyForPhoneNumber(
-  ports: IssuePorts,
-  input: { phoneNumber: string; sourceIp?: string },
-): Promise<IssuedCredential> {
-  const digits = requirePhoneDigits(input.phoneNumber, 'phoneNumber');
-  const phoneNumber = await ports.tenancy.findPhoneNumberByDigits(digits);
-  if (!phoneNumber) throw new PhoneNumberNotFoundError(digits);
-  const organization = await ports.tenancy.getOrganization(phoneNumber.organizationId);
-  if (organization?.keyGenerationEnabled !== true || organization.status !== 'active') {
-    throw new KeyGenerationNotEnabledError(phoneNumber.organizationId);
-  }
-  const account = await ports.tenancy.getBusinessAccount(phoneNumber.organizationId, phoneNumber.wabaId);
-  if (!account) throw new BusinessAccountNotFoundError(phoneNumber.organizationId, phoneNumber.wabaId);
-  if (account.status !== 'active') throw new BusinessAccountNeedsAuthorizationError(account.wabaId);
-  const sourceIp = input.sourceIp?.trim();
-  return issueCredential(
-    ports,
-    { organizationId: phoneNumber.organizationId, kind: 'broadcast-api-key', boundPhoneNumber: digits },
-    { origin: 'generate-key', ...(sourceIp ? { sourceIpHash: hashSourceIp(sourceIp) } : {}) },
-  );
-}
-
-/**
- * Pseudonymous, not anonymous: the IPv4 space can be enumerated. Enough to tell whether several
- * keys came from one caller without keeping the address itself; the domain prefix keeps these
- * hashes apart from secret hashes.
- */
-function hashSourceIp(sourceIp: string): string {
-  return hashSecret(`generate-key-source-ip:${sourceIp}`);
-}
-
-/** A key minted by generate-key as the organization may see it: nothing secret, no hash of the key. */
-export interface GeneratedKeySummary {
-  credentialId: string;
-  boundPhoneNumber: string;
-  createdAt: string;
-  /** SHA-256 of the caller's source IP; null when the source was unknown. */
-  sourceIpHash: string | null;
-  revokedAt: string | null;
-}
-
-const summarizeGeneratedKey = (credential: CredentialSummary): GeneratedKeySummary => ({
-  credentialId: credential.credentialId,
-  boundPhoneNumber: credential.boundPhoneNumber ?? '',
-  createdAt: credential.createdAt,
-  sourceIpHash: credential.sourceIpHash ?? null,
-  revokedAt: credential.revokedAt ?? null,
-});
-
-/** Every key generate-key minted for the organization, oldest first, revoked ones included. */
-export async function listGeneratedKeys(ports: { tenancy: OrganizationStore & CredentialStore }, input: { organizationId: string }): Promise<GeneratedKeySummary[]> {
-  const organization = await ports.tenancy.getOrganization(input.organizationId);
-  if (!organization) throw new OrganizationNotFoundError(input.organizationId);
-  const credentials = await ports.tenancy.listCredentials(input.organizationId);
-  return credentials
-    .filter((credential) => credential.origin === 'generate-key')
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.credentialId.localeCompare(b.credentialId))
-    .map(summarizeGeneratedKey);
-}
-
-/** Revokes a key minted by generate-key; any other credential id of the organization is "not found". */
-export async function revokeGeneratedKey(
-  ports: { tenancy: CredentialStore; clock: Clock; apiKeyRegistry: ApiKeyRegistry },
-  input: { organizationId: string; credentialId: string },
-): Promise<GeneratedKeySummary> {
-  const credential = await ports.tenancy.findCredentialById(input.organizationId, input.credentialId);
-  if (credential?.origin !== 'generate-key') throw new CredentialNotFoundError(input.credentialId);
-  return summarizeGeneratedKey(await revokeCredential(ports, input));
-}
-
-/** Revokes a credential of the organization; revoking twice is not an error. */
 export async function revokeCredential(
   ports: { tenancy: CredentialStore; clock: Clock; apiKeyRegistry: ApiKeyRegistry },
   input: { organizationId: string; credentialId: string },
@@ -216,8 +174,9 @@ export async function revokeCredential(
   if (!credential) throw new CredentialNotFoundError(input.credentialId);
   const revoked = await ports.tenancy.revokeCredential(credential.secretHash, input.organizationId, ports.clock.now().toISOString());
   // The store is authoritative (handlers reject revoked keys); removing the gateway key also stops
-  // the revoked key from consuming usage-plan quota.
+  // the revoked key from consuming usage-plan quota (and a minted key from holding the Region's key quota).
   if (revoked.gatewayApiKeyId) await ports.apiKeyRegistry.removeBroadcastKey(revoked.gatewayApiKeyId);
+  if (revoked.origin === 'generate-key') await ports.tenancy.releaseGeneratedKeySlot(revoked.organizationId, generatedKeySlotHolder(revoked));
   return summarizeCredential(revoked);
 }
 
@@ -236,6 +195,22 @@ const secretPatterns = Object.fromEntries(
 ) as Record<CredentialKind, RegExp>;
 
 /**
+ * What the organization's state allows a valid credential, checked on every request (not at issue
+ * time only: a plan can be downgraded, an organization suspended, generation turned off while keys
+ * live). The one place every surface's authentication refuses a suspended organization.
+ */
+function requireUsableOrganization(organization: Organization | undefined, credential: Credential): Organization {
+  if (!organization) throw new InvalidCredentialError();
+  if (organization.status === 'suspended') throw new OrganizationSuspendedError(organization.organizationId);
+  if (organization.status !== 'active') throw new InvalidCredentialError();
+  if (credential.kind === 'v1-api-key' && !hasV1ApiAccess(organization)) throw new PlanDoesNotIncludeFeatureError(v1PlanRequiredMessage);
+  // Turning generation off revokes the minted keys (generated-keys.ts); this also stops one minted
+  // in the same instant, which that revocation's listing could miss.
+  if (credential.origin === 'generate-key' && organization.keyGenerationEnabled !== true) throw new InvalidCredentialError();
+  return organization;
+}
+
+/**
  * Resolves a presented secret to its organization. Malformed secrets and secrets of another kind
  * are rejected before any read. Otherwise one strongly consistent read by hash (no comparison of
  * secrets happens in code, so there is no timing side channel to worry about) and one read of the
@@ -243,6 +218,7 @@ const secretPatterns = Object.fromEntries(
  *
  * A valid v1 key of an organization whose plan no longer includes the v1 API raises
  * PlanDoesNotIncludeFeatureError (403), not InvalidCredentialError: the key is fine, the plan is not.
+ * Likewise a valid credential of a suspended organization raises OrganizationSuspendedError (403).
  *
  * Throws InvalidCredentialError for every kind of refusal, CredentialStoreUnavailableError when the
  * store cannot answer (503, so clients retry instead of discarding a valid key).
@@ -266,10 +242,7 @@ export async function authenticateCredential(
     ) {
       throw new InvalidCredentialError();
     }
-    const organization = await ports.tenancy.getOrganization(credential.organizationId);
-    if (!organization || organization.status !== 'active') throw new InvalidCredentialError();
-    // Checked on every request, not at issue time only: a plan can be downgraded while keys live.
-    if (kind === 'v1-api-key' && !hasV1ApiAccess(organization)) throw new PlanDoesNotIncludeFeatureError(v1PlanRequiredMessage);
+    const organization = requireUsableOrganization(await ports.tenancy.getOrganization(credential.organizationId), credential);
     return {
       organizationId: credential.organizationId,
       credentialId: credential.credentialId,

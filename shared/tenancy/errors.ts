@@ -134,3 +134,32 @@ export class KeyGenerationNotEnabledError extends Error {
     super(`Organization ${organizationId} has not turned key generation on`);
   }
 }
+
+/**
+ * The credential is valid but its organization is suspended (suspend-organization): refused on every
+ * surface with one code until an operator resumes it. Raised only after the credential itself was
+ * found valid, so it tells nothing to someone without a real credential.
+ */
+export class OrganizationSuspendedError extends Error {
+  override readonly name = 'OrganizationSuspendedError';
+  readonly code = 'ORGANIZATION_SUSPENDED';
+  constructor(readonly organizationId: string) {
+    super('This organization is suspended: its keys and tokens are refused until it is resumed');
+  }
+}
+
+/**
+ * generate-key for an organization that already holds its limit of live minted keys. Each minted key
+ * is an API Gateway key, and the account's key quota is per Region, shared by every tenant: the cap
+ * keeps one organization's public number from exhausting it.
+ */
+export class GeneratedKeyLimitReachedError extends Error {
+  override readonly name = 'GeneratedKeyLimitReachedError';
+  readonly code = 'GENERATED_KEY_LIMIT_REACHED';
+  constructor(
+    readonly organizationId: string,
+    readonly limit: number,
+  ) {
+    super(`The organization of this number already holds ${limit} keys from generate-key, the most allowed; it must revoke unused ones before another can be generated`);
+  }
+}

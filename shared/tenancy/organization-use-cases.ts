@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
-import { InvalidTenancyInputError, OrganizationNotFoundError } from './errors';
+import { OrganizationNotFoundError } from './errors';
 import {
   summarizeCredential,
   type BusinessAccount,
@@ -63,18 +63,32 @@ export async function setOrganizationPlan(
 }
 
 /**
- * Turns the public generate-key operation on or off for the organization's numbers. Turning it off
- * stops new keys only: keys minted before stay valid until revoked (list-generated-keys, revoke-generated-key).
+ * The tenancy half of the kill switch (the whole command: shared/organizations/organization-suspension.ts):
+ * marks the organization suspended, after which authentication refuses every credential of it with
+ * OrganizationSuspendedError on every surface. Suspending again keeps the first `suspendedAt` and
+ * records the new reason. Throws OrganizationNotFoundError, InvalidTenancyInputError (no reason).
+ *
+ * @example
+ * await suspendOrganizationRecord(ports, { organizationId: 'org_1', reason: 'Unpaid invoices' });
  */
-export async function setKeyGeneration(
+export async function suspendOrganizationRecord(
   ports: { tenancy: OrganizationStore; clock: Clock },
-  input: { organizationId: string; enabled: boolean },
+  input: { organizationId: string; reason: string },
 ): Promise<Organization> {
-  if (typeof input.enabled !== 'boolean') throw new InvalidTenancyInputError('enabled must be true or false');
-  return ports.tenancy.updateOrganizationKeyGeneration(input.organizationId, {
-    keyGenerationEnabled: input.enabled,
-    updatedAt: ports.clock.now().toISOString(),
-  });
+  const reason = requireText(input.reason, 'reason');
+  const now = ports.clock.now().toISOString();
+  return ports.tenancy.setOrganizationSuspension(input.organizationId, { suspension: { suspendedAt: now, reason }, updatedAt: now });
+}
+
+/**
+ * Lifts a suspension: the organization's credentials work again. Jobs the suspension cancelled stay
+ * cancelled. Resuming an active organization changes nothing but `updatedAt`.
+ *
+ * @example
+ * await resumeOrganizationRecord(ports, { organizationId: 'org_1' });
+ */
+export async function resumeOrganizationRecord(ports: { tenancy: OrganizationStore; clock: Clock }, input: { organizationId: string }): Promise<Organization> {
+  return ports.tenancy.setOrganizationSuspension(input.organizationId, { suspension: undefined, updatedAt: ports.clock.now().toISOString() });
 }
 
 export interface SetSubscriptionInput {

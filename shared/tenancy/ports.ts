@@ -16,4 +16,6 @@ export interface TenancyPorts {
   cipher: TokenCipher;
   apiKeyRegistry: ApiKeyRegistry;
   decryptedTokenCache: DecryptedTokenCache;
+  /** The cap of live keys minted by generate-key per organization (shared/tenancy/generated-keys.ts). */
+  generatedKeysPerOrganization: number;
 }

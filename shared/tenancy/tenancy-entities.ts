@@ -16,7 +16,15 @@ export interface Organization {
   plan: Plan;
   /** Grants the v1 API below the enterprise plan. */
   apiAddOn: boolean;
+  /**
+   * `suspended`: an operator's kill switch (suspend-organization): every credential of the
+   * organization is refused with 403 ORGANIZATION_SUSPENDED until resume-organization.
+   */
   status: OrganizationStatus;
+  /** While suspended: when it was suspended (the first suspension's time; a repeat keeps it). */
+  suspendedAt?: string;
+  /** While suspended: the operator's reason, for the record (never shown to the organization's callers). */
+  suspensionReason?: string;
   /**
    * Whether the public, unauthenticated generate-key operation may issue keys for this
    * organization's numbers. Off unless an operator turned it on (absent means off).
@@ -96,6 +104,15 @@ export interface Credential {
 
 /** `generate-key`: minted by the public earlier operation, without any credential of the organization. */
 export type CredentialOrigin = 'generate-key';
+
+/**
+ * What a key minted by generate-key holds its organization's slot as (CredentialStore's slots, the
+ * cap of shared/tenancy/generated-keys.ts): its creation time first, so a slot whose key was never
+ * stored (the minting died in between) can be told old enough to take back.
+ */
+export function generatedKeySlotHolder(credential: Pick<Credential, 'createdAt' | 'credentialId'>): string {
+  return `${credential.createdAt} ${credential.credentialId}`;
+}
 
 /**
  * What a credential may act on. Derived from the stored credential at every authentication, so a

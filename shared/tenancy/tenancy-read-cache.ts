@@ -167,6 +167,11 @@ class CachingOrganizationStore implements OrganizationStore {
     const { cache } = this.reading;
     return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationKeyGeneration(organizationId, change));
   }
+
+  setOrganizationSuspension(organizationId: string, change: Parameters<OrganizationStore['setOrganizationSuspension']>[1]): Promise<Organization> {
+    const { cache } = this.reading;
+    return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.setOrganizationSuspension(organizationId, change));
+  }
 }
 
 class CachingCredentialStore implements CredentialStore {
@@ -191,9 +196,12 @@ class CachingCredentialStore implements CredentialStore {
     return cache.invalidating(() => cache.forgetCredential(secretHash), () => this.inner.revokeCredential(secretHash, organizationId, revokedAt));
   }
 
-  // Listings by organization: no cache holds them.
+  // Listings by organization and the minted keys' slots: no cache holds them.
   listCredentials: CredentialStore['listCredentials'] = (organizationId) => this.inner.listCredentials(organizationId);
   findCredentialById: CredentialStore['findCredentialById'] = (organizationId, credentialId) => this.inner.findCredentialById(organizationId, credentialId);
+  holdGeneratedKeySlot: CredentialStore['holdGeneratedKeySlot'] = (organizationId, holder, limit) => this.inner.holdGeneratedKeySlot(organizationId, holder, limit);
+  releaseGeneratedKeySlot: CredentialStore['releaseGeneratedKeySlot'] = (organizationId, holder) => this.inner.releaseGeneratedKeySlot(organizationId, holder);
+  listGeneratedKeySlots: CredentialStore['listGeneratedKeySlots'] = (organizationId) => this.inner.listGeneratedKeySlots(organizationId);
 }
 
 class CachingAccountDirectory implements AccountDirectory {

@@ -14,21 +14,24 @@ import {
 import { chargeWallet, setCountryPricing, topUpWallet, type SetCountryPricingInput } from './billing-use-cases';
 import {
   authenticateCredential,
-  issueBroadcastKeyForPhoneNumber,
   issueCredential,
-  listGeneratedKeys,
   revokeCredential,
-  revokeGeneratedKey,
   type AuthenticatedCaller,
-  type GeneratedKeySummary,
   type IssueCredentialInput,
   type IssuedCredential,
 } from './credential-use-cases';
+import {
+  issueBroadcastKeyForPhoneNumber,
+  listGeneratedKeys,
+  revokeGeneratedKey,
+  setKeyGeneration,
+  type GeneratedKeySummary,
+  type KeyGenerationSetting,
+} from './generated-keys';
 import { addEmployee, removeEmployees, type AddEmployeeInput, type RemoveEmployeesInput, type RemoveEmployeesResult } from './membership-use-cases';
 import {
   createOrganization,
   describeOrganization,
-  setKeyGeneration,
   setOrganizationPlan,
   setSubscription,
   type BusinessAccountSummary,
@@ -38,7 +41,7 @@ import {
   type SetSubscriptionInput,
 } from './organization-use-cases';
 import type { BusinessAccount, CountryPricing, CredentialKind, CredentialSummary, Membership, Organization, PhoneNumber, Subscription, Wallet } from './tenancy-entities';
-import { InvalidCredentialError } from './errors';
+import { InvalidCredentialError, OrganizationSuspendedError } from './errors';
 import type { TenancyPorts } from './ports';
 import type { TenancyStores } from './tenancy-stores';
 
@@ -46,8 +49,11 @@ export interface TenancyAdministration {
   createOrganization(input: CreateOrganizationInput): Promise<Organization>;
   setOrganizationPlan(input: SetOrganizationPlanInput): Promise<Organization>;
   setSubscription(input: SetSubscriptionInput): Promise<Subscription>;
-  /** Allows (or stops) the public generate-key operation for the organization's numbers; off by default. */
-  setKeyGeneration(input: { organizationId: string; enabled: boolean }): Promise<Organization>;
+  /**
+   * Allows (or stops) the public generate-key operation for the organization's numbers; off by
+   * default. Turning it off revokes every live minted key (their ids in `revokedGeneratedKeys`).
+   */
+  setKeyGeneration(input: { organizationId: string; enabled: boolean }): Promise<KeyGenerationSetting>;
   /** Keys minted by generate-key: id, bound number, created time, source IP hash; nothing secret. */
   listGeneratedKeys(input: { organizationId: string }): Promise<GeneratedKeySummary[]>;
   /** Revokes a key minted by generate-key (any other credential id is "not found"). */
@@ -63,7 +69,7 @@ export interface TenancyAdministration {
 }
 
 export interface TenancyServices {
-  /** Throws InvalidCredentialError or CredentialStoreUnavailableError. */
+  /** Throws InvalidCredentialError, OrganizationSuspendedError, PlanDoesNotIncludeFeatureError or CredentialStoreUnavailableError. */
   authenticate(kind: CredentialKind, presentedSecret: string | undefined | null): Promise<AuthenticatedCaller>;
   /** Plaintext upstream token of one of the organization's accounts (KMS calls cached ~5 minutes). */
   decryptUpstreamAccessToken(organizationId: string, wabaId: string): Promise<string>;
@@ -72,7 +78,8 @@ export interface TenancyServices {
   markBusinessAccountNeedsAuthorization(account: Pick<BusinessAccount, 'organizationId' | 'wabaId' | 'encryptedAccessToken'>): Promise<void>;
   /**
    * The local gateway's stand-in for API Gateway's key list: is this a live broadcast key?
-   * False for any refusal; store outages are thrown.
+   * False for any refusal; store outages are thrown. A key of a suspended organization stays
+   * enabled, as its API Gateway key does on AWS: the function answers it 403 ORGANIZATION_SUSPENDED.
    */
   isBroadcastApiKeyEnabled(apiKey: string): Promise<boolean>;
   /** The earlier public `generate-key` operation (`sourceIp` is kept only as a hash). */
@@ -100,6 +107,7 @@ export function bindTenancyServices(ports: TenancyPorts): TenancyServices {
       authenticateCredential(ports, 'broadcast-api-key', apiKey).then(
         () => true,
         (error: unknown) => {
+          if (error instanceof OrganizationSuspendedError) return true;
           if (error instanceof InvalidCredentialError) return false;
           throw error;
         },

@@ -42,6 +42,15 @@ export interface OrganizationStore {
   updateOrganizationPlan(organizationId: string, change: { plan: Plan; apiAddOn: boolean; updatedAt: string }): Promise<Organization>;
   /** Throws OrganizationNotFoundError. */
   updateOrganizationKeyGeneration(organizationId: string, change: { keyGenerationEnabled: boolean; updatedAt: string }): Promise<Organization>;
+  /**
+   * Suspends (`suspension` given: status `suspended`, the first `suspendedAt` kept on a repeat, the
+   * reason replaced) or resumes (`suspension` undefined: status `active`, both fields removed) the
+   * organization; returns it as stored. Throws OrganizationNotFoundError.
+   */
+  setOrganizationSuspension(
+    organizationId: string,
+    change: { suspension: { suspendedAt: string; reason: string } | undefined; updatedAt: string },
+  ): Promise<Organization>;
 }
 
 /** Business accounts and phone numbers, and the global claims that keep each with one organization. */
@@ -85,6 +94,18 @@ export interface CredentialStore {
   findCredentialById(organizationId: string, credentialId: string): Promise<Credential | undefined>;
   /** Sets revokedAt unless already revoked; returns the credential as stored afterwards. */
   revokeCredential(secretHash: string, organizationId: string, revokedAt: string): Promise<Credential>;
+
+  // The organization's slots for keys minted by generate-key (the cap: shared/tenancy/generated-keys.ts)
+  /**
+   * Takes one of the organization's `limit` slots for `holder`, in one conditional write of one
+   * item: true when the holder has a slot (taken now, or already held: an SDK retry of an applied
+   * write finds its own holder), false when all `limit` are held by others.
+   */
+  holdGeneratedKeySlot(organizationId: string, holder: string, limit: number): Promise<boolean>;
+  /** Gives the holder's slot back; a no-op when it holds none. */
+  releaseGeneratedKeySlot(organizationId: string, holder: string): Promise<void>;
+  /** The holders of the organization's slots (strongly consistent), sorted. */
+  listGeneratedKeySlots(organizationId: string): Promise<string[]>;
 }
 
 /** Users, their memberships of organizations (employees) and the audit of removals. */

@@ -55,7 +55,7 @@ export interface TenancyTestKit {
   services: TenancyServices;
 }
 
-export function createTenancyTestKit(start = '2025-01-15T10:00:00.000Z'): TenancyTestKit {
+export function createTenancyTestKit(start = '2025-01-15T10:00:00.000Z', generatedKeysPerOrganization = 50): TenancyTestKit {
   const repository = new InMemoryTenancyRepository();
   const clock = fixedClock(start);
   const registry = new RecordingApiKeyRegistry();
@@ -68,6 +68,7 @@ export function createTenancyTestKit(start = '2025-01-15T10:00:00.000Z'): Tenanc
     cipher,
     apiKeyRegistry: registry,
     decryptedTokenCache: new DecryptedTokenCache(),
+    generatedKeysPerOrganization,
   };
   return { ports, repository, clock, registry, cipher, services: bindTenancyServices(ports) };
 }

@@ -67,4 +67,47 @@ export class DynamoDbCredentialStore implements CredentialStore {
       throw error;
     }
   }
+
+  async holdGeneratedKeySlot(organizationId: string, holder: string, limit: number): Promise<boolean> {
+    try {
+      await this.table.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: tenancyKeys.generatedKeySlots(organizationId),
+          // Adding a member a set holds changes nothing, so a retried write that was applied passes
+          // its own condition (`contains`) and answers true again instead of counting twice.
+          UpdateExpression: 'ADD holders :holders',
+          ConditionExpression: 'attribute_not_exists(holders) OR size(holders) < :limit OR contains(holders, :holder)',
+          ExpressionAttributeValues: { ':holders': new Set([holder]), ':limit': limit, ':holder': holder },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async releaseGeneratedKeySlot(organizationId: string, holder: string): Promise<void> {
+    try {
+      await this.table.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: tenancyKeys.generatedKeySlots(organizationId),
+          // Deleting a member the set lacks is a no-op; the condition keeps a release from creating the item.
+          UpdateExpression: 'DELETE holders :holders',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':holders': new Set([holder]) },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+
+  async listGeneratedKeySlots(organizationId: string): Promise<string[]> {
+    const item = await this.table.get(tenancyKeys.generatedKeySlots(organizationId));
+    const holders = item?.holders;
+    return holders instanceof Set ? [...(holders as Set<string>)].sort() : [];
+  }
 }

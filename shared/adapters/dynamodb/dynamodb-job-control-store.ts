@@ -17,16 +17,16 @@ export class DynamoDbJobControlStore implements JobControlStore {
     this.table = { client, tableName };
   }
 
-  async cancelJob(jobId: string, now: Date): Promise<string | undefined> {
+  async cancelJob(jobId: string, now: Date, reason?: string): Promise<string | undefined> {
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: messagingKeys.job(jobId),
-          // The first cancellation's time stays: repeating a cancel changes nothing.
-          UpdateExpression: 'SET cancelledAt = if_not_exists(cancelledAt, :now)',
+          // The first cancellation's time (and reason) stays: repeating a cancel changes nothing.
+          UpdateExpression: `SET cancelledAt = if_not_exists(cancelledAt, :now)${reason === undefined ? '' : ', cancelReason = if_not_exists(cancelReason, :reason)'}`,
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':now': now.toISOString() },
+          ExpressionAttributeValues: { ':now': now.toISOString(), ...(reason === undefined ? {} : { ':reason': reason }) },
           ReturnValues: 'UPDATED_NEW',
         }),
       );

@@ -33,6 +33,34 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
   async updateOrganizationKeyGeneration(organizationId: string, change: { keyGenerationEnabled: boolean; updatedAt: string }): Promise<Organization> {
     return updateOrganization(this.table, organizationId, change);
   }
+
+  async setOrganizationSuspension(
+    organizationId: string,
+    change: { suspension: { suspendedAt: string; reason: string } | undefined; updatedAt: string },
+  ): Promise<Organization> {
+    const { suspension, updatedAt } = change;
+    // `status` is a reserved word; the first suspension's time stays when an operator suspends again.
+    const expression = suspension
+      ? { update: 'SET #status = :status, suspendedAt = if_not_exists(suspendedAt, :suspendedAt), suspensionReason = :reason, updatedAt = :updatedAt', values: { ':suspendedAt': suspension.suspendedAt, ':reason': suspension.reason } }
+      : { update: 'SET #status = :status, updatedAt = :updatedAt REMOVE suspendedAt, suspensionReason', values: {} };
+    try {
+      const result = await this.table.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: tenancyKeys.organization(organizationId),
+          UpdateExpression: expression.update,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': suspension ? 'suspended' : 'active', ':updatedAt': updatedAt, ...expression.values },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toEntity<Organization>(result.Attributes)!;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) throw new OrganizationNotFoundError(organizationId);
+      throw error;
+    }
+  }
 }
 
 /** SET of the given attributes on an existing organization (names are placeholders: `plan` is a reserved word). */

@@ -31,6 +31,8 @@ export const tenancyKeys = {
   claim: (kind: ClaimedIdentifierKind, value: string) => ({ pk: `CLAIM#${claimSegment[kind]}#${value}`, sk: 'CLAIM' }),
   credential: (secretHash: string) => ({ pk: `CREDENTIAL#${secretHash}`, sk: 'CREDENTIAL' }),
   credentialIndex: (organizationId: string, credentialId: string) => ({ gsi1pk: `CREDENTIALS#ORG#${organizationId}`, gsi1sk: credentialId }),
+  /** The holders of the organization's slots for keys minted by generate-key (a string set, `holders`). */
+  generatedKeySlots: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'GENERATED_KEY_SLOTS' }),
   user: (email: string) => ({ pk: `USER#${email}`, sk: 'USER' }),
   membership: (organizationId: string, email: string) => ({ pk: `ORG#${organizationId}`, sk: `MEMBER#${email}` }),
   membershipIndex: (organizationId: string, email: string) => ({ gsi1pk: `USER#${email}`, gsi1sk: `MEMBER#ORG#${organizationId}` }),

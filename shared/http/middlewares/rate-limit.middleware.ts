@@ -12,6 +12,16 @@ import { stateOf, type PipelineMiddleware } from './pipeline-request';
  */
 const scopeOf = (value: unknown): string => (hasDigitsWithin(value, phoneDigitBounds.e164) ? value : '');
 
+/**
+ * Whom a request counts for: its credential, except keys minted by generate-key, which all count
+ * for their sender number. Minting is public, so per-key buckets would multiply a sender's limit by
+ * the number of keys anyone minted for it; one bucket per sender keeps the contract's limit.
+ */
+function subjectOf(caller: HttpRequest['caller']): string {
+  if (caller?.scope?.kind === 'earlier-sender') return `minted:${caller.organizationId}:${caller.scope.phoneNumber}`;
+  return caller?.credentialId ?? 'anonymous';
+}
+
 /** The bucket a request counts in, beyond the key, and its limit; undefined when the route has none. */
 export function rateLimitBucket(request: HttpRequest): { bucket: string; limitPerMinute: number } | undefined {
   const limitClass = rateLimitClasses[request.route.rateLimit];
@@ -34,7 +44,7 @@ export function rateLimitBucket(request: HttpRequest): { bucket: string; limitPe
         return request.sourceIp;
     }
   })();
-  const subject = limitClass.scope === 'source-ip' ? 'ip' : (caller?.credentialId ?? 'anonymous');
+  const subject = limitClass.scope === 'source-ip' ? 'ip' : subjectOf(caller);
   return { bucket: `${request.route.rateLimit}#${subject}${scopeValue}`, limitPerMinute };
 }
 

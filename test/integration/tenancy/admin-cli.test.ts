@@ -54,7 +54,7 @@ afterAll(async () => {
 test('--help lists the commands', async () => {
   const result = await admin(['--help']);
   expect(result.code).toBe(0);
-  for (const command of ['create-organization', 'connect-business-account', 'issue-broadcast-key', 'set-pricing', 'show-organization']) {
+  for (const command of ['create-organization', 'connect-business-account', 'issue-broadcast-key', 'set-pricing', 'show-organization', 'suspend-organization', 'resume-organization']) {
     expect(result.stdout).toContain(command);
   }
 }, 60_000);
@@ -93,6 +93,28 @@ test('onboarding through the CLI prints JSON, and show-organization prints no se
   expect(overview.phoneNumbers).toHaveLength(1);
   expect(shown.stdout).not.toContain(key.secret);
   expect(shown.stdout).not.toMatch(/secretHash|encryptedAccessToken|EAAG/);
+}, 120_000);
+
+test('suspend-organization and resume-organization: the kill switch through the CLI (JSON out, a missing reason refused)', async () => {
+  const org = (JSON.parse((await admin(['create-organization', '--name', 'Kill Switch Org', '--plan', 'starter', '--env-file', envFile])).stdout) as { organizationId: string })
+    .organizationId;
+  const noReason = await admin(['suspend-organization', '--org', org, '--env-file', envFile]);
+  expect(noReason.code).toBe(1);
+  expect(errorOf(noReason)).toEqual({ code: 'INVALID_TENANCY_INPUT', message: '--reason is required' });
+
+  const suspended = await admin(['suspend-organization', '--org', org, '--reason', 'chargeback', '--settle-seconds', '0', '--env-file', envFile]);
+  expect(suspended.code).toBe(0);
+  expect(JSON.parse(suspended.stdout)).toMatchObject({
+    organization: { organizationId: org, status: 'suspended', suspensionReason: 'chargeback' },
+    cancelledJobs: [],
+    alreadyCancelledJobs: 0,
+    finishedJobs: 0,
+  });
+
+  const resumed = await admin(['resume-organization', '--org', org, '--env-file', envFile]);
+  expect(resumed.code).toBe(0);
+  expect(JSON.parse(resumed.stdout)).toMatchObject({ organizationId: org, status: 'active' });
+  expect(resumed.stdout).not.toContain('suspendedAt');
 }, 120_000);
 
 test('failures are JSON on stderr with exit code 1', async () => {

@@ -5,11 +5,12 @@ import type { InMemoryBroadcastState } from './in-memory-broadcast-state';
 export class InMemoryJobControlStore implements JobControlStore {
   constructor(private readonly state: InMemoryBroadcastState) {}
 
-  async cancelJob(jobId: string, now: Date): Promise<string | undefined> {
+  async cancelJob(jobId: string, now: Date, reason?: string): Promise<string | undefined> {
     this.state.touch('cancelJob');
     const job = this.state.jobs.get(jobId);
     if (!job) return undefined;
     job.cancelledAt ??= now.toISOString();
+    if (reason !== undefined) job.cancelReason ??= reason;
     return job.cancelledAt;
   }
 

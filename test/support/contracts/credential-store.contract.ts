@@ -42,5 +42,30 @@ export function describeCredentialStoreContract(name: string, makeRepository: ()
         await expect(repository.revokeCredential(fresh('hash'), organizationId, at)).rejects.toBeInstanceOf(CredentialNotFoundError);
       });
     });
+
+    describe('slots of minted keys', () => {
+      it('holds up to the limit; a holder holding one is answered true again (a retried write); released slots free up; per organization', async () => {
+        const organizationId = fresh('org_');
+        expect(await repository.listGeneratedKeySlots(organizationId)).toEqual([]);
+        expect(await repository.holdGeneratedKeySlot(organizationId, `${at} cred_b`, 2)).toBe(true);
+        expect(await repository.holdGeneratedKeySlot(organizationId, `${at} cred_a`, 2)).toBe(true);
+        expect(await repository.holdGeneratedKeySlot(organizationId, `${at} cred_a`, 2)).toBe(true);
+        expect(await repository.holdGeneratedKeySlot(organizationId, `${at} cred_c`, 2)).toBe(false);
+        expect(await repository.listGeneratedKeySlots(organizationId)).toEqual([`${at} cred_a`, `${at} cred_b`]);
+        expect(await repository.holdGeneratedKeySlot(fresh('org_'), `${at} cred_c`, 2)).toBe(true);
+
+        await repository.releaseGeneratedKeySlot(organizationId, `${at} cred_b`);
+        await repository.releaseGeneratedKeySlot(organizationId, `${at} cred_b`);
+        await repository.releaseGeneratedKeySlot(organizationId, `${at} cred_never`);
+        expect(await repository.holdGeneratedKeySlot(organizationId, `${at} cred_c`, 2)).toBe(true);
+        expect(await repository.listGeneratedKeySlots(organizationId)).toEqual([`${at} cred_a`, `${at} cred_c`]);
+        await repository.releaseGeneratedKeySlot(organizationId, `${at} cred_a`);
+        await repository.releaseGeneratedKeySlot(organizationId, `${at} cred_c`);
+        expect(await repository.listGeneratedKeySlots(organizationId)).toEqual([]);
+        expect(await repository.holdGeneratedKeySlot(organizationId, `${at} cred_d`, 1)).toBe(true);
+        await repository.releaseGeneratedKeySlot(fresh('org_'), `${at} cred_d`);
+        expect(await repository.listGeneratedKeySlots(organizationId)).toEqual([`${at} cred_d`]);
+      });
+    });
   });
 }

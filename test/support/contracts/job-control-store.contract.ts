@@ -26,6 +26,16 @@ export function describeJobControlStoreContract(name: string, makeRepository: ()
       expect(await repository.readJobControl(jobId)).toEqual({ cancelled: true, createdAt: now.toISOString() });
       expect(await repository.cancelJob(freshJobId(), now)).toBeUndefined();
       expect(await repository.readJobControl(freshJobId())).toBeUndefined();
+      expect((await repository.getJob(jobId))?.cancelReason).toBeUndefined();
+    });
+
+    it('records the first reason given with the cancellation, and keeps it', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      expect(await repository.cancelJob(jobId, now, 'ORGANIZATION_SUSPENDED')).toBe(now.toISOString());
+      expect(await repository.cancelJob(jobId, later, 'ANOTHER')).toBe(now.toISOString());
+      expect(await repository.getJob(jobId)).toMatchObject({ cancelledAt: now.toISOString(), cancelReason: 'ORGANIZATION_SUSPENDED' });
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: true, createdAt: now.toISOString() });
     });
 
     it('the first pause stays; a resume removes only the pause set at its time', async () => {

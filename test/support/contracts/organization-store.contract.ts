@@ -6,7 +6,7 @@
  */
 import { OrganizationAlreadyExistsError, OrganizationNotFoundError } from '../../../shared/tenancy/errors';
 import type { OrganizationStore } from '../../../shared/tenancy/tenancy-stores';
-import { fresh, later, organization } from './tenancy-contract-fixtures';
+import { at, fresh, later, organization } from './tenancy-contract-fixtures';
 
 export function describeOrganizationStoreContract(name: string, makeRepository: () => OrganizationStore | Promise<OrganizationStore>): void {
   describe(`OrganizationStore contract: ${name}`, () => {
@@ -34,6 +34,20 @@ export function describeOrganizationStoreContract(name: string, makeRepository: 
         await expect(repository.updateOrganizationPlan(fresh('org_'), { plan: 'starter', apiAddOn: false, updatedAt: later })).rejects.toBeInstanceOf(
           OrganizationNotFoundError,
         );
+      });
+
+      it('suspends (the first time stays, the reason is replaced) and resumes (both fields removed); an unknown one is OrganizationNotFoundError', async () => {
+        const org = organization();
+        await repository.createOrganization(org);
+        const suspended = await repository.setOrganizationSuspension(org.organizationId, { suspension: { suspendedAt: at, reason: 'fraud' }, updatedAt: at });
+        expect(suspended).toEqual({ ...org, status: 'suspended', suspendedAt: at, suspensionReason: 'fraud', updatedAt: at });
+        const again = await repository.setOrganizationSuspension(org.organizationId, { suspension: { suspendedAt: later, reason: 'unpaid' }, updatedAt: later });
+        expect(again).toEqual({ ...org, status: 'suspended', suspendedAt: at, suspensionReason: 'unpaid', updatedAt: later });
+        expect(await repository.getOrganization(org.organizationId)).toEqual(again);
+        const resumed = await repository.setOrganizationSuspension(org.organizationId, { suspension: undefined, updatedAt: later });
+        expect(resumed).toEqual({ ...org, status: 'active', updatedAt: later });
+        expect(await repository.getOrganization(org.organizationId)).toEqual(resumed);
+        await expect(repository.setOrganizationSuspension(fresh('org_'), { suspension: undefined, updatedAt: later })).rejects.toBeInstanceOf(OrganizationNotFoundError);
       });
     });
   });

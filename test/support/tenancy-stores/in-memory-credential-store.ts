@@ -42,4 +42,23 @@ export class InMemoryCredentialStore implements CredentialStore {
     credential.revokedAt ??= revokedAt;
     return stored(credential);
   }
+
+  async holdGeneratedKeySlot(organizationId: string, holder: string, limit: number): Promise<boolean> {
+    this.state.touch('holdGeneratedKeySlot', { organizationId, holder });
+    const holders = this.state.generatedKeySlots.get(organizationId) ?? new Set<string>();
+    if (!holders.has(holder) && holders.size >= limit) return false;
+    holders.add(holder);
+    this.state.generatedKeySlots.set(organizationId, holders);
+    return true;
+  }
+
+  async releaseGeneratedKeySlot(organizationId: string, holder: string): Promise<void> {
+    this.state.touch('releaseGeneratedKeySlot', { organizationId, holder });
+    this.state.generatedKeySlots.get(organizationId)?.delete(holder);
+  }
+
+  async listGeneratedKeySlots(organizationId: string): Promise<string[]> {
+    this.state.touch('listGeneratedKeySlots');
+    return [...(this.state.generatedKeySlots.get(organizationId) ?? [])].sort();
+  }
 }

@@ -34,4 +34,24 @@ export class InMemoryOrganizationStore implements OrganizationStore {
     Object.assign(organization, change);
     return stored(organization);
   }
+
+  async setOrganizationSuspension(
+    organizationId: string,
+    change: { suspension: { suspendedAt: string; reason: string } | undefined; updatedAt: string },
+  ): Promise<Organization> {
+    this.state.touch('setOrganizationSuspension', change);
+    const organization = this.state.organizations.get(organizationId);
+    if (!organization) throw new OrganizationNotFoundError(organizationId);
+    organization.updatedAt = change.updatedAt;
+    if (change.suspension) {
+      organization.status = 'suspended';
+      organization.suspendedAt ??= change.suspension.suspendedAt;
+      organization.suspensionReason = change.suspension.reason;
+    } else {
+      organization.status = 'active';
+      delete organization.suspendedAt;
+      delete organization.suspensionReason;
+    }
+    return stored(organization);
+  }
 }

@@ -33,6 +33,8 @@ export class InMemoryTenancyState {
   readonly businessAccounts = new Map<string, BusinessAccount>();
   readonly phoneNumbers = new Map<string, PhoneNumber>();
   readonly credentials = new Map<string, Credential>();
+  /** Holders of each organization's slots for minted keys. */
+  readonly generatedKeySlots = new Map<string, Set<string>>();
   readonly users = new Map<string, User>();
   readonly memberships = new Map<string, Membership>();
   readonly removals: MembershipRemoval[] = [];

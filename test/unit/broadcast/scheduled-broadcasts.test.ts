@@ -28,9 +28,12 @@ function setup() {
   const firings = new RecordingFiringScheduler();
   const dependencies: SendTemplateBroadcastDependencies = { ...kit.dependencies, scheduling: { scheduledJobs, firings, minLeadSeconds: MIN_LEAD_SECONDS } };
   const send = (request: TemplateBroadcastRequest) => sendTemplateBroadcast(dependencies, { organizationId: ORG }, request, { inProgressTimeoutMs: 20_000 });
-  const firing = { scheduledJobs, queue, clock };
+  /** Organizations an operator suspended (the standing port's answer). */
+  const suspended = new Set<string>();
+  const standing = { isSuspended: async (organizationId: string) => suspended.has(organizationId) };
+  const firing = { scheduledJobs, queue, clock, jobs: broadcasts, standing };
   const reading = () => ({ now: clock.now(), unconfirmedAfterMs: 86_400_000 });
-  return { clock, broadcasts, queue, scheduledJobs, firings, send, firing, reading };
+  return { clock, broadcasts, queue, scheduledJobs, firings, send, firing, reading, suspended };
 }
 
 const scheduled = (count: number, scheduledAt: string) => broadcastRequest(count, { scheduledAt });
@@ -157,6 +160,24 @@ describe('firing', () => {
     const { kit, jobId } = await acceptedJob();
     kit.firings.failure = new Error('scheduler down');
     await expect(cancelJob(kit.broadcasts, { organizationId: ORG }, jobId, kit.reading(), { firings: kit.firings })).resolves.toMatchObject({ status: 'CANCELLED' });
+    expect(await fireScheduledJob(kit.firing, jobId)).toBe('CANCELLED');
+    expect(kit.queue.batches).toEqual([]);
+  });
+
+  it('a job of a suspended organization does not fire: cancelled with the reason, nothing queued, out of the due index, every recipient CANCELLED', async () => {
+    const { kit, jobId } = await acceptedJob();
+    kit.suspended.add(ORG);
+    expect(await fireScheduledJob(kit.firing, jobId)).toBe('CANCELLED');
+    expect(kit.queue.batches).toEqual([]);
+    expect(kit.broadcasts.jobs.get(jobId)).toMatchObject({ cancelledAt: at(3600), cancelReason: 'ORGANIZATION_SUSPENDED' });
+    expect(kit.broadcasts.jobs.get(jobId)!.firedAt).toBeUndefined();
+    expect(kit.scheduledJobs.due.has(jobId)).toBe(false);
+    const rows = await listRecipients(kit.broadcasts, { organizationId: ORG }, jobId, {}, kit.reading());
+    expect(rows.recipients.map((row) => row.status)).toEqual(['CANCELLED', 'CANCELLED', 'CANCELLED']);
+
+    // Resuming does not bring it back: the sweep finds nothing due.
+    kit.suspended.delete(ORG);
+    expect(await sweepDueJobs(kit.firing, { graceMs: 0, batchSize: 10 })).toEqual({ fired: [], failed: [] });
     expect(await fireScheduledJob(kit.firing, jobId)).toBe('CANCELLED');
     expect(kit.queue.batches).toEqual([]);
   });

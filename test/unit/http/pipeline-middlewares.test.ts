@@ -154,6 +154,23 @@ describe('rate-limit buckets', () => {
     expect(rateLimitBucket(request('15550100001') as never)?.bucket).toBe('templates#cred_1#15550100001');
     expect(rateLimitBucket(request('9'.repeat(2048)) as never)?.bucket).toBe('templates#cred_1#');
   });
+
+  it('keys minted by generate-key count in one bucket per sender number, whichever key calls; other keys keep their own', () => {
+    const minted = (credentialId: string, phoneNumber: string): AuthenticatedCaller => ({
+      organizationId: 'org_1',
+      credentialId,
+      credentialKind: 'broadcast-api-key',
+      scope: { kind: 'earlier-sender', phoneNumber },
+    });
+    const request = (who: AuthenticatedCaller, rateLimit: 'earlier-send' | 'status') => ({ route: { ...broadcastRoute, rateLimit }, query: {}, caller: who, body: {}, sourceIp: '1.2.3.4' });
+    const bucketOf = (who: AuthenticatedCaller, rateLimit: 'earlier-send' | 'status' = 'earlier-send') => rateLimitBucket(request(who, rateLimit) as never)?.bucket;
+    expect(bucketOf(minted('cred_a', '15550100001'))).toBe('earlier-send#minted:org_1:15550100001');
+    expect(bucketOf(minted('cred_b', '15550100001'))).toBe(bucketOf(minted('cred_a', '15550100001')));
+    expect(bucketOf(minted('cred_b', '15550100001'), 'status')).toBe('status#minted:org_1:15550100001');
+    expect(bucketOf(minted('cred_c', '15550100002'))).toBe('earlier-send#minted:org_1:15550100002');
+    expect(bucketOf({ ...caller, scope: { kind: 'sender', phoneNumber: '15550100001' } })).toBe('earlier-send#cred_1');
+    expect(bucketOf(caller)).toBe('earlier-send#cred_1');
+  });
 });
 
 describe('the error table', () => {

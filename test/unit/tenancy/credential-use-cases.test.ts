@@ -5,6 +5,7 @@ import {
   CredentialStoreUnavailableError,
   InvalidCredentialError,
   KeyGenerationNotEnabledError,
+  OrganizationSuspendedError,
   PhoneNumberNotFoundError,
   PlanDoesNotIncludeFeatureError,
 } from '../../../shared/tenancy/errors';
@@ -130,8 +131,8 @@ describe('issuing credentials', () => {
 
     await kit.services.admin.setKeyGeneration({ organizationId: organization.organizationId, enabled: false });
     await expect(kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001' })).rejects.toBeInstanceOf(KeyGenerationNotEnabledError);
-    // Turning generation off stops new keys only; minted keys stay until revoked.
-    await expect(kit.services.authenticate('broadcast-api-key', issued.secret)).resolves.toMatchObject({ scope: { kind: 'earlier-sender' } });
+    // Turning generation off also revokes the keys minted so far (issue 23 item 7; generated-keys.test.ts).
+    await expect(kit.services.authenticate('broadcast-api-key', issued.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
   });
 
   test('generate-key: a suspended organization gets no key even with generation on', async () => {
@@ -278,12 +279,12 @@ describe('authenticating credentials', () => {
     await expect(kit.services.authenticate('upstream-access-token', token.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
   });
 
-  test('credentials of a suspended organization are rejected', async () => {
+  test('credentials of a suspended organization are rejected with OrganizationSuspendedError (403 on every surface), not as invalid', async () => {
     const kit = createTenancyTestKit();
     const organization = await organizationWithNumber(kit);
     const token = await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'organization-token' });
     kit.repository.organizations.get(organization.organizationId)!.status = 'suspended';
-    await expect(kit.services.authenticate('organization-token', token.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
+    await expect(kit.services.authenticate('organization-token', token.secret)).rejects.toBeInstanceOf(OrganizationSuspendedError);
   });
 
   test('a store outage is reported as CredentialStoreUnavailableError, not as an invalid credential', async () => {

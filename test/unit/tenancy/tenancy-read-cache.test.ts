@@ -43,6 +43,7 @@ function world() {
     secrets: randomSecretGenerator,
     cipher,
     apiKeyRegistry: new RecordingApiKeyRegistry(),
+    generatedKeysPerOrganization: 50,
     decryptedTokenCache: new DecryptedTokenCache(),
   });
   const processCache = new TenancyReadCache(settings);
