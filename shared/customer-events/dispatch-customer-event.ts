@@ -10,9 +10,10 @@
  * queue and the endpoint marked failing. One health write per group: a success resets the
  * endpoint's failures, a group of failed calls counts them and may open the breaker.
  *
- * Failures of the endpoint are outcomes, not errors: the SQS record succeeds either way. Only a
- * fault of our own stores (the registry, the health store, the queue) is an error, so SQS hands
- * that record back.
+ * Failures of the endpoint are outcomes, not errors: the SQS record succeeds either way. A fault
+ * of our own stores (the registry, the queue, the health store after the calls) is an error, so
+ * SQS hands that record back; a fault of the health store before any call re-queues the group a
+ * few seconds later instead.
  */
 import type { Clock } from '../ports/clock';
 import { StoreUnavailableError } from '../ports/errors';
