@@ -1515,6 +1515,11 @@ export interface components {
                     message: string;
                     /** @description Seconds until the request would be admitted (429 of the application) */
                     retryAfterSeconds?: number;
+                    /** @description An Idempotency-Key past its 48-hour window (422 IDEMPOTENCY_KEY_REUSED): the job it was used for and when it was accepted */
+                    earlierJob?: {
+                        jobId: string;
+                        acceptedAt: string;
+                    };
                 };
             };
         };
@@ -3405,6 +3410,11 @@ export interface operations {
                             totalChunks: number;
                             /** @description Processing totals at this point of the job (docs/BROADCAST.md "Status") */
                             summary?: Record<string, unknown>;
+                            /** @description Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"): retry the request with the same Idempotency-Key before `retryUntil` to queue the rest */
+                            acceptFailure?: {
+                                failedAt: string;
+                                retryUntil: string | null;
+                            };
                         };
                     };
                 };

@@ -35,8 +35,20 @@ export interface AcceptedBroadcast {
   scheduledAt?: string;
 }
 
+/** The job an Idempotency-Key past its window was used for (a 422's `data.error.earlierJob`). */
+export interface EarlierJob {
+  jobId: string;
+  acceptedAt: string;
+}
+
 export class BroadcastApiError extends Error {
-  constructor(message: string, readonly httpStatus: number, readonly code?: string) {
+  constructor(
+    message: string,
+    readonly httpStatus: number,
+    readonly code?: string,
+    /** Set on a send refused because its key was already used, longer ago than the key's window, for this job. */
+    readonly earlierJob?: EarlierJob,
+  ) {
     super(message);
   }
 }
@@ -49,13 +61,15 @@ interface Answer<Data> {
   response: Response;
 }
 
-/** Message and code of a refusal in the service's envelope (`data.error`), else the status line. */
-function describeRefusal(error: unknown, response: Response): { message: string; code?: string } {
+/** Message and code of a refusal in the service's envelope (`data.error`, with the earlier job a used key names), else the status line. */
+function describeRefusal(error: unknown, response: Response): { message: string; code?: string; earlierJob?: EarlierJob } {
   if (typeof error === 'object' && error !== null) {
-    const body = error as { message?: unknown; data?: { error?: { code?: unknown; message?: unknown } } };
+    const body = error as { message?: unknown; data?: { error?: { code?: unknown; message?: unknown; earlierJob?: Partial<EarlierJob> } } };
     const code = typeof body.data?.error?.code === 'string' ? body.data.error.code : undefined;
     const message = typeof body.message === 'string' ? body.message : typeof body.data?.error?.message === 'string' ? body.data.error.message : undefined;
-    if (message) return { message, code };
+    const earlier = body.data?.error?.earlierJob;
+    const earlierJob = typeof earlier?.jobId === 'string' && typeof earlier.acceptedAt === 'string' ? { jobId: earlier.jobId, acceptedAt: earlier.acceptedAt } : undefined;
+    if (message) return { message, code, ...(earlierJob ? { earlierJob } : {}) };
   }
   return { message: typeof error === 'string' && error !== '' ? error.slice(0, 300) : `HTTP ${response.status} ${response.statusText}` };
 }
@@ -114,7 +128,7 @@ export function createBroadcastClient(options: BroadcastClientOptions) {
       else if ([500, 502, 503, 504].includes(response.status)) waitSeconds = Math.min(16, 2 ** (tries - 1));
       else if (response.status === 409 && refusal.code === 'IDEMPOTENCY_KEY_IN_PROGRESS') waitSeconds = 2;
       if (waitSeconds === undefined || tries >= maxAttempts) {
-        throw new BroadcastApiError(`${what}: ${response.status} ${refusal.message}`, response.status, refusal.code);
+        throw new BroadcastApiError(`${what}: ${response.status} ${refusal.message}`, response.status, refusal.code, refusal.earlierJob);
       }
       options.onWait?.(waitSeconds, `${what}: ${response.status} ${refusal.message}`);
       await sleep(waitSeconds * 1000);

@@ -12,13 +12,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BroadcastApiError, createBroadcastClient } from '../client/broadcast-client';
 import { resolveConnection } from './broadcast/cli-config';
-import { CliUsageError, RecipientsFileError, TemplateChoiceError } from './broadcast/errors';
+import { AlreadySentError, CliUsageError, RecipientsFileError, TemplateChoiceError } from './broadcast/errors';
 import { reportCommand } from './broadcast/report-command';
 import { printProblems, sendCommand, type CliOutput } from './broadcast/send-command';
 
 export const broadcastUsage = [
   'usage:',
-  '  npm run broadcast -- send --csv <file> --from <number> --template <name> --language <code> [--schedule <iso>] [--name <label>] [--no-wait]',
+  '  npm run broadcast -- send --csv <file> --from <number> --template <name> --language <code> [--schedule <iso>] [--name <label>] [--no-wait] [--resend]',
   '  npm run broadcast -- report <jobId> [--out <file>]',
   '',
   'CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then param1 … paramN',
@@ -26,6 +26,7 @@ export const broadcastUsage = [
   'connection: --base-url <broadcast API URL ending in /prod/api/v2> --api-key <key>, or BROADCAST_BASE_URL / BROADCAST_API_KEY;',
   '     locally neither is needed: they come from .local/demo.json (written by npm start). --demo-file <path> reads another file.',
   'other: --poll-interval-ms <ms> between status polls (default 2000: the status limit is 30 a minute per key)',
+  '     --resend: send again a file the service reports as already sent (more than 48 hours ago); without it such a file stops the run',
 ].join('\n');
 
 const optionSpec = {
@@ -36,6 +37,7 @@ const optionSpec = {
   schedule: { type: 'string' },
   name: { type: 'string' },
   'no-wait': { type: 'boolean' },
+  resend: { type: 'boolean' },
   out: { type: 'string' },
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
@@ -90,6 +92,7 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
         ...(values.name ? { broadcastName: values.name } : {}),
         wait: !values['no-wait'],
         pollIntervalMs,
+        resend: values.resend === true,
       }, output);
       return 0;
     }
@@ -104,7 +107,7 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
       printProblems(error, output);
       return 1;
     }
-    if (error instanceof BroadcastApiError || error instanceof TemplateChoiceError) {
+    if (error instanceof BroadcastApiError || error instanceof TemplateChoiceError || error instanceof AlreadySentError) {
       output.err(error.message);
       return 1;
     }

@@ -12,3 +12,22 @@ export class CliUsageError extends Error {}
 
 /** The chosen template cannot carry this file (not an approved template of the sender). */
 export class TemplateChoiceError extends Error {}
+
+/**
+ * The service says this file (or one of its parts) was already sent, as the named job, longer ago
+ * than an Idempotency-Key is kept: nothing was sent now. `--resend` sends it again.
+ */
+export class AlreadySentError extends Error {
+  constructor(
+    readonly part: number,
+    readonly parts: number,
+    readonly earlierJobId: string,
+    readonly acceptedAt: string,
+  ) {
+    const what = parts === 1 ? 'this file' : `part ${part} of ${parts} of this file`;
+    super(`${what} was already sent as job ${earlierJobId} on ${readableTime(acceptedAt)}; run again with --resend to send it again`);
+  }
+}
+
+/** `2026-03-01T09:00:00.000Z` → `2026-03-01 09:00 UTC` (any other text as it is). */
+const readableTime = (iso: string): string => (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) && iso.endsWith('Z') ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso);

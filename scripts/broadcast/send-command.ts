@@ -7,12 +7,12 @@
 import { basename, extname } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { bodyPlaceholderCount } from '../../shared/broadcast/template-placeholders';
-import type { AcceptedBroadcast, BroadcastClient, BroadcastRequest, JobStatus } from '../../client/broadcast-client';
-import { RecipientsFileError, TemplateChoiceError } from './errors';
+import { BroadcastApiError, type AcceptedBroadcast, type BroadcastClient, type BroadcastRequest, type JobStatus } from '../../client/broadcast-client';
+import { AlreadySentError, RecipientsFileError, TemplateChoiceError } from './errors';
 import { followJobs, formatSummary } from './job-progress';
 import { checkSendOptions } from './option-rules';
 import { parseRecipientsCsv } from './recipients-csv';
-import { planRequests } from './send-plan';
+import { planRequests, resendKeyFor, type PlannedRequest } from './send-plan';
 
 export interface SendCommandOptions {
   csvPath: string;
@@ -26,6 +26,8 @@ export interface SendCommandOptions {
   /** false: print the jobs and return without following them. */
   wait: boolean;
   pollIntervalMs: number;
+  /** Send parts the service reports as sent before (past the key's window) again, as new jobs. */
+  resend?: boolean;
 }
 
 export interface CliOutput {
@@ -91,7 +93,7 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
 
   const accepted: SendOutcome['accepted'] = [];
   for (const request of plan) {
-    const answer = await client.sendTemplateBroadcast(request.body, request.idempotencyKey);
+    const answer = await sendPart(client, request, options.resend === true, output);
     accepted.push({ ...answer, part: request.part, recipients: request.body.data.length });
     output.out(`part ${request.part} of ${request.parts} (lines ${request.lines.first}-${request.lines.last}, ${request.body.data.length} recipient${request.body.data.length === 1 ? '' : 's'}): job ${answer.jobId}: ${answer.message}`);
   }
@@ -125,6 +127,31 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
   for (const line of formatSummary(jobs)) output.out(line);
   output.out(`per-recipient results: npm run broadcast -- report <jobId> --out results.csv (jobs: ${jobIds.join(', ')})`);
   return { accepted, jobs };
+}
+
+/** A file resent every few days for the 90 days jobs are kept: each earlier send is one hop. */
+const MAX_RESEND_HOPS = 64;
+
+/**
+ * Sends one part with its key. A 422 naming an earlier job (the key was used for it longer ago than
+ * the service keeps keys) means this part was sent before and nothing was sent now: without
+ * `resend` that is the answer (AlreadySentError); with it, the part is sent again under a key
+ * derived from that job, until the service accepts it.
+ */
+async function sendPart(client: BroadcastClient, request: PlannedRequest, resend: boolean, output: CliOutput): Promise<AcceptedBroadcast> {
+  let key = request.idempotencyKey;
+  for (let hop = 0; ; hop += 1) {
+    try {
+      return await client.sendTemplateBroadcast(request.body, key);
+    } catch (error) {
+      const earlier = error instanceof BroadcastApiError ? error.earlierJob : undefined;
+      if (!earlier || hop >= MAX_RESEND_HOPS) throw error;
+      const refusal = new AlreadySentError(request.part, request.parts, earlier.jobId, earlier.acceptedAt);
+      if (!resend) throw refusal;
+      output.err(`${refusal.message.replace(/; run again with --resend.*$/, '')}; sending it again (--resend)`);
+      key = resendKeyFor(key, earlier.jobId);
+    }
+  }
 }
 
 /** `2 COMPLETED, 1 PROCESSING` */

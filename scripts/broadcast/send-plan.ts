@@ -56,6 +56,18 @@ export function idempotencyKeyFor(fileContent: string | Buffer, options: Omit<Se
   return `csv-${digest.slice(0, 40)}-part-${part}-of-${parts}`;
 }
 
+/**
+ * The key of a part sent again on purpose (`--resend`), after the service named `earlierJobId` as
+ * this part's earlier send, past the key's window. Derived from that job, so running the same resend
+ * again (after a crash, a lost answer) replays its first answers instead of sending a third time;
+ * once this resend is past the window too, the service names it and the next `--resend` moves on.
+ */
+export function resendKeyFor(idempotencyKey: string, earlierJobId: string): string {
+  const part = /-part-\d+-of-\d+$/.exec(idempotencyKey)?.[0] ?? '';
+  const digest = createHash('sha256').update(JSON.stringify({ v: 1, key: idempotencyKey, resendOf: earlierJobId })).digest('hex');
+  return `csv-${digest.slice(0, 40)}${part}`;
+}
+
 export function planRequests(fileContent: string | Buffer, recipients: readonly CsvRecipient[], options: SendOptions, size = maxRecipientsPerRequest): PlannedRequest[] {
   const parts = splitIntoParts(recipients, size);
   return parts.map((recipientsOfPart, index) => ({

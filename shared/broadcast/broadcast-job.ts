@@ -59,6 +59,16 @@ const jobCommon = {
   pauseReason: v.optional(v.string()),
   /** While paused: when the remaining recipients fail TEMPLATE_PAUSED unless the template is approved again. */
   pauseFailsAt: v.optional(v.string()),
+  /**
+   * Set when queueing failed after it had started (job-fan-out.ts): some of the job's messages may
+   * never have been queued. Removed when a retry with the same Idempotency-Key queues the job again.
+   */
+  acceptFailedAt: v.optional(v.string()),
+  /**
+   * A job accepted under an Idempotency-Key: the SHA-256 of the request body, so a later attempt
+   * with the same key and another body is refused even when the key's record is gone (a failed accept).
+   */
+  requestHash: v.optional(v.string()),
 };
 const templateReference = v.object({ name: v.string(), language: v.string(), category: v.string(), id: v.string() });
 
@@ -175,8 +185,9 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     addFailures(counts.failuresByReason);
   }
   summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled);
-  // A scheduled job cancelled before it fired never queues anything: everyone still pending is cancelled.
-  if (job.cancelledAt !== undefined && isAwaitingFiring(job)) {
+  // A scheduled job cancelled before it fired never queues anything, and a cancelled job whose accept
+  // failed may have recipients that never reached the queue: everyone still pending is cancelled.
+  if (job.cancelledAt !== undefined && (isAwaitingFiring(job) || job.acceptFailedAt !== undefined)) {
     cancelled += summary.pending;
     summary.pending = 0;
   }

@@ -20,8 +20,15 @@ export interface JobStore {
    * with the chunk items, for the recipients list.
    */
   createJob(job: BroadcastJob, chunkSizes: readonly number[], recipients?: readonly JobRecipient[]): Promise<{ created: boolean }>;
-  /** Deletes a job that could not be queued: its item, its chunks, its recipients and any ledger entries written at accept time. */
+  /**
+   * Deletes a job nothing of which was queued (its accept failed before queueing: job-fan-out.ts):
+   * its item, its chunks, its recipients and any ledger entries written at accept time.
+   */
   discardJob(jobId: string): Promise<void>;
+  /** Sets `acceptFailedAt` on the job (queueing failed after it had started); nothing when the job does not exist. */
+  markAcceptFailed(jobId: string, at: Date): Promise<void>;
+  /** Removes `acceptFailedAt` (a retry queued the job); nothing when the job does not exist. */
+  clearAcceptFailed(jobId: string): Promise<void>;
   getJob(jobId: string): Promise<BroadcastJob | undefined>;
   /**
    * An organization's jobs, newest first (by `createdAt`, then job id), with `createdAt` within
@@ -83,8 +90,8 @@ export interface RecipientLedger {
 export interface ChunkProgressStore {
   /**
    * Notes the chunk's first start. False when the chunk does not exist: its job was discarded at
-   * accept time because queueing failed (job-fan-out.ts), so a message that did reach the queue
-   * must send nothing.
+   * accept time (job-fan-out.ts discards only jobs nothing was queued for, so this is a stray
+   * message), and a message of no job must send nothing.
    */
   markChunkStarted(jobId: string, chunkIndex: number, now: Date): Promise<boolean>;
   /** Live progress (approximate until reconciled). */

@@ -139,6 +139,32 @@ export class IdempotencyKeyReusedError extends Error {
   }
 }
 
+/**
+ * The Idempotency-Key names a job accepted longer ago than the key's window (48 h): its record is
+ * gone, so this is not a retry but the same key used again, and the earlier job is named instead of
+ * being answered as if this request were queued (docs/BROADCAST.md "Idempotency-Key").
+ */
+export class IdempotencyKeyExpiredError extends Error {
+  override readonly name = 'IdempotencyKeyExpiredError';
+  readonly code = 'IDEMPOTENCY_KEY_EXPIRED';
+  constructor(
+    readonly earlierJobId: string,
+    /** When the earlier job was accepted (ISO). */
+    readonly earlierAcceptedAt: string,
+    windowHours: number,
+  ) {
+    super(
+      `This Idempotency-Key was already used for job ${earlierJobId}, accepted at ${earlierAcceptedAt}; a key can be retried for ${windowHours} hours only. ` +
+        'Nothing was queued: use a new key to send this broadcast again',
+    );
+  }
+
+  /** What the answer carries besides the message (data.error.earlierJob). */
+  get details(): { earlierJob: { jobId: string; acceptedAt: string } } {
+    return { earlierJob: { jobId: this.earlierJobId, acceptedAt: this.earlierAcceptedAt } };
+  }
+}
+
 export class InvalidIdempotencyKeyError extends Error {
   override readonly name = 'InvalidIdempotencyKeyError';
   readonly code = 'INVALID_IDEMPOTENCY_KEY';
@@ -229,14 +255,15 @@ export class SenderNotConnectedError extends Error {
 }
 
 /**
- * The outbound queue refused or did not take the job's messages. Nothing of the job stays
- * recorded (it is discarded) and an Idempotency-Key is released, so retrying is safe and useful.
+ * The outbound queue did not take all of the job's messages. Some may be queued (and sending): the
+ * job is kept with its ledger and an Idempotency-Key is released, so a retry with the same key
+ * lands on the same job, queues it again and the ledger sends nobody twice (job-fan-out.ts).
  */
 export class OutboundQueueUnavailableError extends Error {
   override readonly name = 'OutboundQueueUnavailableError';
   readonly code = 'OUTBOUND_QUEUE_UNAVAILABLE';
   constructor(options?: { cause?: unknown }) {
-    super('The message queue is unavailable; nothing was queued; retry with backoff', options);
+    super('The message queue did not take every message of the job; retry with backoff and the same Idempotency-Key', options);
   }
 }
 

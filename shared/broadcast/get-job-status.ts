@@ -3,6 +3,7 @@ import { JobNotFoundError, JobOfAnotherOrganizationError } from './errors';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { ChunkProgressStore, JobStore } from './ports';
 import { DEFAULT_UNCONFIRMED_AFTER_MS } from '../delivery/recipient-status';
+import { IDEMPOTENCY_WINDOW_HOURS } from './ports';
 
 export interface JobStatusView {
   jobId: string;
@@ -12,6 +13,33 @@ export interface JobStatusView {
   summary: JobSummary;
   /** Only while the job reads PAUSED (docs/BROADCAST.md "When Meta pauses a template"). */
   pause?: JobPauseView;
+  /** Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"). */
+  acceptFailure?: AcceptFailureView;
+}
+
+/**
+ * A job whose queueing failed after it had started: some of its recipients may never have been
+ * queued and stay pending until a retry with the same Idempotency-Key queues them, or the job is
+ * cancelled (its pending recipients then count as cancelled).
+ */
+export interface AcceptFailureView {
+  failedAt: string;
+  /** The end of the key's window; null when no retry can resume the job (accepted without a key, or cancelled). */
+  retryUntil: string | null;
+}
+
+/**
+ * The `acceptFailure` field of a job whose accept failed; nothing otherwise, so no other answer changes.
+ *
+ * @example
+ * acceptFailureViewOf({ ...job, acceptFailedAt: '2026-03-01T09:00:02.000Z', requestHash: 'h' });
+ * // { acceptFailure: { failedAt: '2026-03-01T09:00:02.000Z', retryUntil: '2026-03-03T09:00:00.000Z' } } for a job created at 09:00
+ */
+export function acceptFailureViewOf(job: BroadcastJob): { acceptFailure: AcceptFailureView } | Record<string, never> {
+  if (job.acceptFailedAt === undefined) return {};
+  const resumable = job.requestHash !== undefined && job.cancelledAt === undefined;
+  const retryUntil = resumable ? new Date(Date.parse(job.createdAt) + IDEMPOTENCY_WINDOW_HOURS * 3_600_000).toISOString() : null;
+  return { acceptFailure: { failedAt: job.acceptFailedAt, retryUntil } };
 }
 
 /** Why a job is held, since when, and when its remaining recipients fail TEMPLATE_PAUSED unless the template is approved again. */
@@ -59,7 +87,7 @@ export async function getJobStatus(
 ): Promise<JobStatusView> {
   const job = await readableJob(broadcasts, caller, jobId);
   const { status, summary } = await readJobState(broadcasts, job, reading);
-  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, ...pauseViewOf(job, status) };
+  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, ...pauseViewOf(job, status), ...acceptFailureViewOf(job) };
 }
 
 /** A job's state and summary as every read shows them (status, the broadcasts list), with the chunks they came from. */

@@ -4,22 +4,46 @@
  * which records it, records the recipients refused at accept time, and queues the rest as chunk
  * messages of at most 1,000 recipients.
  *
- * Atomic in effect: when queueing fails nothing of the job stays recorded (it is discarded), and the
- * caller gets OutboundQueueUnavailableError (503), so a retry (with an Idempotency-Key: the same job
- * id) starts from a clean slate. docs/BROADCAST.md "Accepting a job".
+ * When the accept fails (docs/BROADCAST.md "Accepting a job"):
+ * - before anything was queued, what this call recorded is discarded and its messaging-limit
+ *   reservation given back: the request changed nothing;
+ * - once queueing started, messages may be on the queue and a worker may already be sending them,
+ *   so nothing is deleted (the ledger is what stops a duplicate): the job is marked `acceptFailedAt`
+ *   and the caller gets OutboundQueueUnavailableError (503). A job accepted under an
+ *   Idempotency-Key is left to its retry, which lands on the same job and queues it again; a job
+ *   without one is cancelled, since its retry is another job.
  */
 import { sha256 } from '../crypto/hashing';
 import { StoreUnavailableError } from '../ports/errors';
 import { opaqueId, type IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
-import { OutboundQueueUnavailableError } from './errors';
-import type { ChunkProgressStore, Clock, JobFiringScheduler, JobRecipient, JobStore, LedgerEntry, OutboundQueue, ProgressDelta, RecipientLedger, ScheduledJobStore, Sender } from './ports';
+import { IdempotencyKeyExpiredError, IdempotencyKeyReusedError, OutboundQueueUnavailableError } from './errors';
+import { releaseReach, type ReachReservation } from './messaging-limit';
+import {
+  IDEMPOTENCY_WINDOW_HOURS,
+  type ChunkProgressStore,
+  type Clock,
+  type JobControlStore,
+  type JobFiringScheduler,
+  type JobRecipient,
+  type JobStore,
+  type LedgerEntry,
+  type OutboundQueue,
+  type PortfolioReach,
+  type ProgressDelta,
+  type RecipientLedger,
+  type ScheduledJobStore,
+  type Sender,
+} from './ports';
 
 export interface FanOutDependencies {
-  broadcasts: JobStore & RecipientLedger & ChunkProgressStore;
+  /** JobControlStore: a failed accept's job without an Idempotency-Key is cancelled. */
+  broadcasts: JobStore & JobControlStore & RecipientLedger & ChunkProgressStore;
   queue: OutboundQueue;
   clock: Clock;
+  /** Where a failed accept gives its messaging-limit reservation back: needed by a plan with a `reservation`. */
+  portfolioReach?: PortfolioReach;
 }
 
 /** What a job with `scheduledAt` needs instead of the queue: where its messages are held and its trigger. */
@@ -60,6 +84,8 @@ export function newJob<Content extends JobContent>(
     createdByCredentialId?: string;
     /** Accepted for later: its messages are held until then (docs/BROADCAST.md "Scheduling"). */
     scheduledAt?: Date;
+    /** Accepted under an Idempotency-Key: the request body's hash (`requestHash`), which a retry must match. */
+    requestHash?: string;
   },
 ): BroadcastJob & Content {
   return {
@@ -75,11 +101,12 @@ export function newJob<Content extends JobContent>(
     chunkSize: CHUNK_SIZE,
     createdAt: fields.now.toISOString(),
     ...(fields.scheduledAt ? { scheduledAt: fields.scheduledAt.toISOString() } : {}),
+    ...(fields.requestHash ? { requestHash: fields.requestHash } : {}),
     ...content,
   } as BroadcastJob & Content;
 }
 
-export type FanOutPlan =
+export type FanOutPlan = (
   | {
       job: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>;
       /** Recipients to queue; a recipient's chunk is its index in the request / chunk size. */
@@ -89,7 +116,11 @@ export type FanOutPlan =
       /** Every recipient of the request (refused ones included) as it named them: stored for the recipients list. */
       listed: readonly JobRecipient[];
     }
-  | { job: Extract<BroadcastJob, { kind: 'freeform' }>; to: string; body: Record<string, unknown> };
+  | { job: Extract<BroadcastJob, { kind: 'freeform' }>; to: string; body: Record<string, unknown> }
+) & {
+  /** The accept's messaging-limit reservation (messaging-limit.ts): given back when it fails before anything was queued. */
+  reservation?: ReachReservation;
+};
 
 /**
  * The recipients a job lists. A free-form request names one whole international number: no
@@ -139,22 +170,54 @@ async function recordRefused(broadcasts: RecipientLedger & ChunkProgressStore, j
   }
 }
 
+/** How far an accept got: what its failure leaves behind depends on it. */
+interface AcceptAttempt {
+  phase: 'checking' | 'recording' | 'queueing';
+  /** Undefined until known: a failed createJob may still have written the job. */
+  created?: boolean;
+  /** The job an earlier attempt with the same Idempotency-Key recorded (this is its retry). */
+  earlier?: BroadcastJob;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The job an earlier attempt with the same Idempotency-Key recorded, read before anything is
+ * written under its id. Found while the key's record is gone, it is either a failed accept (the
+ * key's record is released on failure), retried within the window: the retry goes on with it; or a
+ * job accepted longer ago than the window, whose key is used again: refused, naming that job, rather
+ * than answered as if this request were queued. Another body under the key is refused as the
+ * key's record would have refused it.
+ */
+async function earlierAttemptOf(broadcasts: JobStore, job: BroadcastJob, now: Date): Promise<BroadcastJob | undefined> {
+  if (job.requestHash === undefined) return undefined;
+  const earlier = await broadcasts.getJob(job.jobId);
+  if (!earlier) return undefined;
+  if (now.getTime() - Date.parse(earlier.createdAt) >= IDEMPOTENCY_WINDOW_HOURS * HOUR_MS) {
+    throw new IdempotencyKeyExpiredError(earlier.jobId, earlier.createdAt, IDEMPOTENCY_WINDOW_HOURS);
+  }
+  if (earlier.requestHash !== job.requestHash) throw new IdempotencyKeyReusedError();
+  return earlier;
+}
+
 /**
  * A job with `scheduledAt` is recorded the same way (its item then sits in the due index), but its
  * messages are held in the messaging table and a one-time trigger is registered instead of
- * queueing; fire-scheduled-job.ts queues them at that time. A failure of either discards the job too.
+ * queueing; fire-scheduled-job.ts queues them at that time. A failure of either discards the job
+ * too: nothing of it was queued.
  */
 export async function recordAndFanOut(dependencies: FanOutDependencies & Partial<SchedulingPorts>, plan: FanOutPlan): Promise<void> {
   const { broadcasts, queue, clock } = dependencies;
   const { job } = plan;
   const scheduling = job.scheduledAt === undefined ? undefined : requireSchedulingPorts(dependencies);
+  if (plan.reservation && !dependencies.portfolioReach) throw new TypeError('A plan with a messaging-limit reservation needs the portfolio reach port');
   const messages = messagesOf(plan);
-  // Undefined until known: a failed createJob may still have written the job.
-  let created: boolean | undefined;
-  let queueing = false;
+  const attempt: AcceptAttempt = { phase: 'checking' };
   try {
+    attempt.earlier = await earlierAttemptOf(broadcasts, job, clock.now());
+    attempt.phase = 'recording';
     // The job exists before any chunk can be processed, so workers always find it.
-    created = (await broadcasts.createJob(job, chunkSizesOf(job), listedRecipientsOf(plan))).created;
+    attempt.created = (await broadcasts.createJob(job, chunkSizesOf(job), listedRecipientsOf(plan))).created;
     const refused = 'refused' in plan ? (plan.refused ?? []) : [];
     if (refused.length > 0) await recordRefused(broadcasts, job, refused);
     // A chunk whose every recipient was refused at accept time (opted out, invalid) has no message
@@ -168,16 +231,36 @@ export async function recordAndFanOut(dependencies: FanOutDependencies & Partial
       await scheduling.scheduledJobs.holdMessages(job.jobId, messages);
       await scheduling.firings.scheduleFiring(job.jobId, new Date(job.scheduledAt!));
     } else if (messages.length > 0) {
-      queueing = true;
+      attempt.phase = 'queueing';
       await queue.enqueue(messages);
     }
+    // A retry that queued the job again: its accept no longer failed.
+    if (attempt.earlier?.acceptFailedAt !== undefined) await broadcasts.clearAcceptFailed(job.jobId);
   } catch (error) {
-    // A job id that already existed (an old request's) is never ours to delete.
-    if (created !== false) await broadcasts.discardJob(job.jobId).catch(() => undefined);
+    await settleFailedAccept(dependencies, plan, attempt);
     // A queue that may take the messages on a retry is a 503; a refusal no retry can change stays a 500.
-    if (queueing && error instanceof StoreUnavailableError) throw new OutboundQueueUnavailableError({ cause: error });
+    if (attempt.phase === 'queueing' && error instanceof StoreUnavailableError) throw new OutboundQueueUnavailableError({ cause: error });
     throw error;
   }
+}
+
+/** What a failed accept leaves behind (best effort: the accept's own failure is what the caller hears). */
+async function settleFailedAccept(dependencies: FanOutDependencies, plan: FanOutPlan, attempt: AcceptAttempt): Promise<void> {
+  const { broadcasts, clock } = dependencies;
+  const { job } = plan;
+  if (attempt.phase === 'queueing') {
+    // Messages may be on the queue, a worker may be sending them: the job and its ledger stay.
+    await broadcasts.markAcceptFailed(job.jobId, clock.now()).catch(() => undefined);
+    // Without an Idempotency-Key a retry is another job: this one stops, and what it queued sends nothing more.
+    if (job.requestHash === undefined) await broadcasts.cancelJob(job.jobId, clock.now()).catch(() => undefined);
+    // The reservation stays: some recipients may be reached (a retry of the same recipients is not counted twice).
+    return;
+  }
+  // Nothing of the job can be on the queue. A job that existed before the call (an earlier
+  // attempt's) is never deleted; one whose createJob failed is ours unless an earlier attempt's.
+  const ours = attempt.created === true || (attempt.phase === 'recording' && attempt.created === undefined && attempt.earlier === undefined);
+  if (ours) await broadcasts.discardJob(job.jobId).catch(() => undefined);
+  if (dependencies.portfolioReach) await releaseReach({ portfolioReach: dependencies.portfolioReach }, plan.reservation).catch(() => undefined);
 }
 
 function requireSchedulingPorts(dependencies: Partial<SchedulingPorts>): SchedulingPorts {

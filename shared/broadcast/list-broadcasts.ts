@@ -9,7 +9,7 @@
  */
 import { TERMINAL_STATUSES, type BroadcastJob, type JobKind, type JobStatus, type JobSummary } from './broadcast-job';
 import { InvalidListCursorError } from './errors';
-import { pauseViewOf, readJobState, type JobPauseView, type StatusReading } from './get-job-status';
+import { acceptFailureViewOf, pauseViewOf, readJobState, type AcceptFailureView, type JobPauseView, type StatusReading } from './get-job-status';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { ChunkProgressStore, JobListPosition, JobStore } from './ports';
 
@@ -38,6 +38,8 @@ export interface BroadcastListItem {
   scheduledAt: string | null;
   /** Only while the job reads PAUSED, as in the status answer. */
   pause?: JobPauseView;
+  /** Only on a job whose queueing failed part-way, as in the status answer. */
+  acceptFailure?: AcceptFailureView;
 }
 
 export interface BroadcastsQuery {
@@ -103,6 +105,7 @@ async function listItemOf(broadcasts: ChunkProgressStore, job: BroadcastJob, rea
     finishedAt,
     scheduledAt: job.scheduledAt ?? null,
     ...pauseViewOf(job, status),
+    ...acceptFailureViewOf(job),
   };
 }
 

@@ -8,11 +8,15 @@
  * A request is refused when the union of the window and its recipients exceeds the limit;
  * otherwise its recipients join the send hour's bucket. A set, so a retry or a repeat recipient
  * is never counted twice.
+ *
+ * An accept that fails after reserving, before any of its messages was queued, gives its recipients
+ * back (`releaseReach`): those it added to an exact hour set are taken out again. A HyperLogLog
+ * bucket cannot lose members, so there a reservation stays counted (erring on caution).
  */
 import { StoreUnavailableError } from '../ports/errors';
 import { MessagingLimitExceededError } from './errors';
 import type { MessagingTiers, PortfolioReach, ReachBucket, SenderAccount } from './ports';
-import { cardinalityOf, deserializeSketch, emptySketch, serializeSketch, sketchOfNumbers, unionOf, unionOfAll } from './reach-sketch';
+import { cardinalityOf, deserializeSketch, emptySketch, serializeSketch, sketchOfNumbers, sparseDifference, unionOf, unionOfAll, withoutHashes, type ReachSketch } from './reach-sketch';
 
 export interface MessagingLimitDependencies {
   messagingTiers: MessagingTiers;
@@ -29,6 +33,15 @@ export const REACH_WINDOW_HOURS = 24;
 /** Concurrent accepts of one portfolio in one hour each retry on the other's write; this many attempts, then 503 (retry). */
 const MAX_WRITE_ATTEMPTS = 8;
 
+/** What an accept added to its portfolio's count: what `releaseReach` takes out when the accept fails. */
+export interface ReachReservation {
+  businessId: string;
+  /** The send hour's bucket it wrote. */
+  hour: string;
+  /** Hashes of the recipients that were not in that hour's exact set before (reach-sketch.ts). */
+  hashes: readonly number[];
+}
+
 /** The bucket of an instant: its UTC hour, `YYYY-MM-DDTHH` (sorts like the time). */
 export const reachHourOf = (instant: Date): string => instant.toISOString().slice(0, 13);
 
@@ -36,17 +49,23 @@ export const reachHourOf = (instant: Date): string => instant.toISOString().slic
  * Counts `recipients` (full international numbers, opt-outs already removed) against the sender's
  * portfolio at `sendAt` (the accept time, or a scheduled job's time: the bucket is the send hour).
  * Throws MessagingLimitExceededError, naming both numbers, when they would exceed the limit;
- * otherwise records them. A number without a limit (TIER_UNLIMITED) reads and writes nothing.
+ * otherwise records them and returns what it added, to be released if the accept fails (undefined:
+ * nothing that can be given back). A number without a limit (TIER_UNLIMITED) reads and writes nothing.
+ *
+ * @example
+ * const reservation = await reserveReach(dependencies, sender, ['919800000001'], clock.now());
+ * // … the accept fails before queueing:
+ * await releaseReach(dependencies, reservation);
  */
 export async function reserveReach(
   dependencies: MessagingLimitDependencies,
   sender: Pick<SenderAccount, 'businessId' | 'phoneNumberId' | 'accessToken'>,
   recipients: readonly string[],
   sendAt: Date,
-): Promise<void> {
-  if (recipients.length === 0) return;
+): Promise<ReachReservation | undefined> {
+  if (recipients.length === 0) return undefined;
   const { tier, limit } = await dependencies.messagingTiers.tierOf(sender);
-  if (limit === undefined) return;
+  if (limit === undefined) return undefined;
   const hour = reachHourOf(sendAt);
   const fromHour = reachHourOf(new Date(sendAt.getTime() - REACH_WINDOW_HOURS * HOUR_MS));
   const requested = sketchOfNumbers(recipients);
@@ -67,10 +86,46 @@ export async function reserveReach(
     const before = current ? deserializeSketch(current.sketch) : emptySketch();
     const after = unionOf(before, requested);
     const bytes = serializeSketch(after);
-    // Everyone already in the send hour's bucket (a retry, a repeat): nothing to write.
-    if (current && Buffer.from(bytes).equals(Buffer.from(current.sketch))) return;
+    // Everyone already in the send hour's bucket (a retry, a repeat): nothing to write, nothing to give back.
+    if (current && sameBytes(bytes, current.sketch)) return undefined;
     const version = current?.version ?? 0;
-    if (await dependencies.portfolioReach.writeBucket(sender.businessId, { hour, sketch: bytes, version: version + 1 }, version)) return;
+    if (await dependencies.portfolioReach.writeBucket(sender.businessId, { hour, sketch: bytes, version: version + 1 }, version)) {
+      return reservationOf(sender.businessId, hour, before, after);
+    }
   }
   throw new StoreUnavailableError('The messaging-limit count of this business portfolio is busy; retry with backoff');
+}
+
+const sameBytes = (left: Uint8Array, right: Uint8Array): boolean => Buffer.from(left).equals(Buffer.from(right));
+
+function reservationOf(businessId: string, hour: string, before: ReachSketch, after: ReachSketch): ReachReservation | undefined {
+  // A HyperLogLog bucket (before or after the write) cannot say whom this accept added: it stays counted.
+  const hashes = sparseDifference(after, before);
+  return hashes && hashes.length > 0 ? { businessId, hour, hashes } : undefined;
+}
+
+/**
+ * Takes a failed accept's recipients out of the hour's exact set again: those it added, found in
+ * the bucket as it is now (a conditional write on its version, read again when another accept
+ * wrote first, like the reservation). A bucket that turned into a HyperLogLog since keeps them
+ * counted. A recipient another accept of the same hour named after this one had added it is taken
+ * out too (that accept found it counted): rare, and it only makes the count lower by that one.
+ *
+ * @example
+ * await releaseReach({ portfolioReach }, reservation); // undefined: nothing to do
+ */
+export async function releaseReach(dependencies: Pick<MessagingLimitDependencies, 'portfolioReach'>, reservation: ReachReservation | undefined): Promise<void> {
+  if (!reservation) return;
+  const { businessId, hour } = reservation;
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt += 1) {
+    const current = (await dependencies.portfolioReach.bucketsOf(businessId, hour, hour)).find((bucket) => bucket.hour === hour);
+    if (!current) return;
+    const remaining = withoutHashes(deserializeSketch(current.sketch), reservation.hashes);
+    if (!remaining) return;
+    const bytes = serializeSketch(remaining);
+    // Already out (a release retried after its write was applied): nothing to write.
+    if (sameBytes(bytes, current.sketch)) return;
+    if (await dependencies.portfolioReach.writeBucket(businessId, { hour, sketch: bytes, version: current.version + 1 }, current.version)) return;
+  }
+  throw new StoreUnavailableError('The messaging-limit count of this business portfolio is busy; its release was not written');
 }

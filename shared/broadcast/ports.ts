@@ -38,6 +38,12 @@ export interface OutboundQueue {
   deferRedelivery(receiptHandle: string, delaySeconds: number): Promise<void>;
 }
 
+/**
+ * How long an Idempotency-Key's record is kept (the contract asks for at least 24 hours; two days
+ * cover a retry across a day boundary). A keyed job older than this is not retried but named (job-fan-out.ts).
+ */
+export const IDEMPOTENCY_WINDOW_HOURS = 48;
+
 export interface IdempotencyGuard {
   /**
    * Runs `work` once per key. A retry with the same key and payload hash gets the stored

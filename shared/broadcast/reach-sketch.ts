@@ -102,6 +102,32 @@ function mergeSorted(left: Uint32Array, right: Uint32Array): Uint32Array {
   return merged.slice(0, size);
 }
 
+/**
+ * The hashes `sketch` holds and `other` does not, when both are exact (sparse); undefined when
+ * either is a HyperLogLog, whose members cannot be told.
+ *
+ * @example
+ * sparseDifference(sketchOfHashes([1, 2, 3]), sketchOfHashes([2])); // [1, 3]
+ */
+export function sparseDifference(sketch: ReachSketch, other: ReachSketch): number[] | undefined {
+  if (sketch.kind !== 'sparse' || other.kind !== 'sparse') return undefined;
+  const excluded = new Set(other.hashes);
+  return [...sketch.hashes].filter((hash) => !excluded.has(hash));
+}
+
+/**
+ * `sketch` without the given hashes. Only an exact (sparse) set can lose members: undefined for a
+ * HyperLogLog, whose registers keep whatever was added.
+ *
+ * @example
+ * withoutHashes(sketchOfHashes([1, 2, 3]), [2]); // the sparse set {1, 3}
+ */
+export function withoutHashes(sketch: ReachSketch, hashes: readonly number[]): ReachSketch | undefined {
+  if (sketch.kind !== 'sparse') return undefined;
+  const removed = new Set(hashes);
+  return { kind: 'sparse', hashes: sketch.hashes.filter((hash) => !removed.has(hash)) };
+}
+
 /** The number of distinct recipients: exact when sparse, Ertl's estimate (rounded) when dense. */
 export function cardinalityOf(sketch: ReachSketch): number {
   return sketch.kind === 'sparse' ? sketch.hashes.length : Math.round(estimate(sketch.registers));

@@ -23,8 +23,8 @@ import {
 } from './errors';
 import { boundSenderOf, requireOperationInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
-import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
-import type { BillingPort, BroadcastNameRegistry, ChunkProgressStore, Clock, JobStore, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
+import { releaseReach, reserveReach, type MessagingLimitDependencies, type ReachReservation } from './messaging-limit';
+import type { BillingPort, BroadcastNameRegistry, ChunkProgressStore, Clock, JobControlStore, JobStore, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
 import { OPTED_OUT } from './send-template-broadcast';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
@@ -38,7 +38,8 @@ export const EARLIER_RECIPIENT_LIMIT = 1000;
 export interface EarlierSendDependencies extends MessagingLimitDependencies {
   senders: SenderDirectory;
   templates: TemplateCatalog;
-  broadcasts: JobStore & RecipientLedger & ChunkProgressStore;
+  /** JobControlStore: a job whose queueing failed part-way is cancelled (job-fan-out.ts). */
+  broadcasts: JobStore & JobControlStore & RecipientLedger & ChunkProgressStore;
   queue: OutboundQueue;
   billing: BillingPort;
   broadcastNames: BroadcastNameRegistry;
@@ -166,13 +167,86 @@ function rejectSingle(failure: Triage['failed'][number], placeholders: number, t
   }
 }
 
+/** One accepted request on its way to being recorded: what the charge and the job are made of. */
+interface EarlierAccept {
+  organizationId: string;
+  jobId: string;
+  sender: SenderAccount;
+  template: UpstreamTemplate;
+  triage: Triage;
+  /** A bulk send's campaign name (unique per organization); single sends carry none. */
+  campaignName?: string;
+  costMicros: number;
+  reservation?: ReachReservation;
+}
+
+type Balances = { oldBalanceMicros: number; newBalanceMicros: number };
+
+/**
+ * Claims the campaign name and charges the wallet. Nothing is recorded or queued yet: a failure
+ * gives back the name and the messaging-limit reservation.
+ */
+async function claimNameAndCharge(dependencies: EarlierSendDependencies, accept: EarlierAccept): Promise<Balances> {
+  const { billing, broadcastNames } = dependencies;
+  const { organizationId, campaignName, jobId, costMicros } = accept;
+  let nameClaimed = false;
+  try {
+    if (campaignName) {
+      nameClaimed = await broadcastNames.claim(organizationId, campaignName, jobId);
+      if (!nameClaimed) throw new BroadcastNameTakenError();
+    }
+    return costMicros > 0
+      ? await billing.debit(organizationId, costMicros)
+      : await billing.balanceOf(organizationId).then((balance) => ({ oldBalanceMicros: balance, newBalanceMicros: balance }));
+  } catch (error) {
+    if (nameClaimed) await broadcastNames.release(organizationId, campaignName!, jobId).catch(() => undefined);
+    await releaseReach(dependencies, accept.reservation).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Records and queues the job (job-fan-out.ts, which gives the reservation back when nothing was queued). */
+async function recordEarlierJob(
+  dependencies: EarlierSendDependencies,
+  input: EarlierSendInput,
+  accept: EarlierAccept,
+  createdByCredentialId: string | undefined,
+): Promise<void> {
+  const { billing, broadcastNames, clock } = dependencies;
+  const { organizationId, jobId, sender, template, triage, campaignName, costMicros } = accept;
+  try {
+    const now = clock.now();
+    const job = newJob(
+      {
+        kind: 'earlier',
+        mode: input.mode,
+        ...(campaignName ? { broadcastName: campaignName } : {}),
+        template: { name: template.name, language: template.language, category: template.category, id: template.id },
+      },
+      { jobId, organizationId, sender, totalRecipients: input.recipients.length, exposed: false, now, createdByCredentialId },
+    );
+    await recordAndFanOut(dependencies, {
+      job,
+      recipients: triage.accepted.map(({ index, to, parameters }): ChunkRecipient => ({ index, to, parameters })),
+      listed: input.recipients.map((recipient, index) => ({ index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() })),
+      refused: triage.failed.map((failure) => ({ index: failure.index, to: failure.to, status: 'FAILED', failureReasonCode: failure.reason, attempts: 0, updatedAt: now.toISOString() })),
+      reservation: accept.reservation,
+    });
+  } catch (error) {
+    // The request failed: give the money and the name back rather than keep them for it.
+    if (costMicros > 0) await billing.credit(organizationId, costMicros).catch(() => undefined);
+    if (campaignName) await broadcastNames.release(organizationId, campaignName, jobId).catch(() => undefined);
+    throw error;
+  }
+}
+
 export async function sendEarlierTemplate(
   dependencies: EarlierSendDependencies,
   caller: ScopedCaller,
   input: EarlierSendInput,
 ): Promise<CostSummary> {
   requireOperationInScope(caller, 'send-earlier');
-  const { billing, broadcasts, clock } = dependencies;
+  const { billing, clock } = dependencies;
   const organizationId = caller.organizationId;
   if (!(await billing.hasActiveSubscription(organizationId, clock.now()))) throw new NoSubscriptionError();
   if (input.recipients.length > EARLIER_RECIPIENT_LIMIT) throw new RecipientLimitExceededError();
@@ -183,61 +257,26 @@ export async function sendEarlierTemplate(
   const triage = await triageRecipients(billing, input, template.category, placeholders);
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
   await refuseOptedOut(dependencies.optOuts, organizationId, triage);
-  await reserveReach(dependencies, sender, triage.accepted.map(({ to }) => to), clock.now());
+  const reservation = await reserveReach(dependencies, sender, triage.accepted.map(({ to }) => to), clock.now());
 
-  const jobId = newJobId(dependencies.ids, 'earlier');
   const name = input.broadcastName?.trim();
-  if (input.mode === 'bulk' && name && !(await dependencies.broadcastNames.claim(organizationId, name, jobId))) {
-    throw new BroadcastNameTakenError();
-  }
-
-  const costMicros = triage.accepted.reduce((total, recipient) => total + recipient.priceMicros, 0);
-  let balances: { oldBalanceMicros: number; newBalanceMicros: number };
-  try {
-    balances =
-      costMicros > 0
-        ? await billing.debit(organizationId, costMicros)
-        : await billing.balanceOf(organizationId).then((balance) => ({ oldBalanceMicros: balance, newBalanceMicros: balance }));
-  } catch (error) {
-    if (input.mode === 'bulk' && name) await dependencies.broadcastNames.release(organizationId, name, jobId).catch(() => undefined);
-    throw error;
-  }
-
-  try {
-    const now = clock.now();
-    const job = newJob(
-      {
-        kind: 'earlier',
-        mode: input.mode,
-        ...(input.mode === 'bulk' && name ? { broadcastName: name } : {}),
-        template: { name: template.name, language: template.language, category: template.category, id: template.id },
-      },
-      { jobId, organizationId, sender, totalRecipients: input.recipients.length, exposed: false, now, createdByCredentialId: caller.credentialId },
-    );
-    await recordAndFanOut(dependencies, {
-      job,
-      recipients: triage.accepted.map(({ index, to, parameters }): ChunkRecipient => ({ index, to, parameters })),
-      listed: input.recipients.map((recipient, index) => ({ index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() })),
-      refused: triage.failed.map((failure) => ({
-        index: failure.index,
-        to: failure.to,
-        status: 'FAILED',
-        failureReasonCode: failure.reason,
-        attempts: 0,
-        updatedAt: now.toISOString(),
-      })),
-    });
-  } catch (error) {
-    // Nothing may have been queued: give the money and the name back rather than keep them for a failed request.
-    if (costMicros > 0) await billing.credit(organizationId, costMicros).catch(() => undefined);
-    if (input.mode === 'bulk' && name) await dependencies.broadcastNames.release(organizationId, name, jobId).catch(() => undefined);
-    throw error;
-  }
+  const accept: EarlierAccept = {
+    organizationId,
+    jobId: newJobId(dependencies.ids, 'earlier'),
+    sender,
+    template,
+    triage,
+    ...(input.mode === 'bulk' && name ? { campaignName: name } : {}),
+    costMicros: triage.accepted.reduce((total, recipient) => total + recipient.priceMicros, 0),
+    reservation,
+  };
+  const balances = await claimNameAndCharge(dependencies, accept);
+  await recordEarlierJob(dependencies, input, accept, caller.credentialId);
 
   return {
     total_contacts: input.recipients.length,
     failed_contacts: triage.failed.length,
-    estimated_cost: toUnits(costMicros),
+    estimated_cost: toUnits(accept.costMicros),
     oldBalance: toUnits(balances.oldBalanceMicros),
     newEstimatedBalance: toUnits(balances.newBalanceMicros),
   };

@@ -16,7 +16,7 @@ import { freeformMessageBody } from './freeform-message-body';
 import type { FreeformMessageRequest } from './freeform-message.schema';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
 import type { IdGenerator } from '../ports/id-generator';
-import type { ChunkProgressStore, Clock, JobStore, OutboundQueue, RecipientLedger, SenderDirectory, ServiceWindow } from './ports';
+import type { ChunkProgressStore, Clock, JobControlStore, JobStore, OutboundQueue, RecipientLedger, SenderDirectory, ServiceWindow } from './ports';
 
 /** WhatsApp's customer-service window: free-form messages only within 24 hours of the customer's last message. */
 export const serviceWindowMs = 24 * 3600 * 1000;
@@ -27,7 +27,8 @@ export const isServiceWindowKnownClosed = (lastInboundAt: Date | undefined, now:
 
 export interface SendFreeformDependencies {
   senders: SenderDirectory;
-  broadcasts: JobStore & RecipientLedger & ChunkProgressStore;
+  /** JobControlStore: a job whose queueing failed part-way is cancelled (job-fan-out.ts). */
+  broadcasts: JobStore & JobControlStore & RecipientLedger & ChunkProgressStore;
   queue: OutboundQueue;
   clock: Clock;
   ids: IdGenerator;

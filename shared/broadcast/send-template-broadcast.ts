@@ -20,7 +20,7 @@ import {
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
-import type { ChunkProgressStore, Clock, IdempotencyGuard, JobStore, LedgerEntry, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
+import type { ChunkProgressStore, Clock, IdempotencyGuard, JobControlStore, JobStore, LedgerEntry, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import { scheduleWindowSchema, type TemplateBroadcastRequest } from './template-broadcast.schema';
@@ -31,7 +31,8 @@ import { internationalNumberOf, phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, ty
 export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies {
   senders: SenderDirectory;
   templates: TemplateCatalog;
-  broadcasts: JobStore & RecipientLedger & ChunkProgressStore;
+  /** JobControlStore: a job whose accept failed without an Idempotency-Key is cancelled (job-fan-out.ts). */
+  broadcasts: JobStore & JobControlStore & RecipientLedger & ChunkProgressStore;
   queue: OutboundQueue;
   idempotency: IdempotencyGuard;
   /** Opt-outs: their recipients are refused (FAILED OPTED_OUT) and never queued. */
@@ -164,11 +165,17 @@ function scheduledTimeOf(text: string, now: Date, scheduling: SendTemplateBroadc
 
 export const payloadHashOf = (request: unknown): string => sha256Base64Url(JSON.stringify(request));
 
+/** The request's Idempotency-Key and its body's hash (payloadHashOf), when it has a key. */
+interface KeyedRequest {
+  key: string;
+  payloadHash: string;
+}
+
 async function acceptBroadcast(
   dependencies: SendTemplateBroadcastDependencies,
   caller: BroadcastCaller,
   request: TemplateBroadcastRequest,
-  idempotencyKey: string | undefined,
+  keyed: KeyedRequest | undefined,
 ): Promise<SendTemplateBroadcastResult> {
   // With the body's rules: the window is part of what the request says, checked before any read.
   const scheduledAt = request.scheduledAt === undefined ? undefined : scheduledTimeOf(request.scheduledAt, dependencies.clock.now(), dependencies.scheduling);
@@ -184,7 +191,7 @@ async function acceptBroadcast(
   const { queued, refused } = splitOptedOut(recipients, await suppressedLookup, now);
   // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it;
   // a scheduled job counts in the hour it is sent.
-  await reserveReach(dependencies, sender, queued.map(({ to }) => to), scheduledAt ?? now);
+  const reservation = await reserveReach(dependencies, sender, queued.map(({ to }) => to), scheduledAt ?? now);
 
   const job = newJob(
     {
@@ -194,7 +201,7 @@ async function acceptBroadcast(
     },
     {
       // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
-      jobId: newJobId(dependencies.ids, 'template', idempotencyKey === undefined ? undefined : `${caller.organizationId}\n${idempotencyKey}`),
+      jobId: newJobId(dependencies.ids, 'template', keyed === undefined ? undefined : `${caller.organizationId}\n${keyed.key}`),
       organizationId: caller.organizationId,
       sender,
       totalRecipients: recipients.length,
@@ -203,12 +210,13 @@ async function acceptBroadcast(
       now,
       createdByCredentialId: caller.credentialId,
       scheduledAt,
+      requestHash: keyed?.payloadHash,
     },
   );
   const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
-  const { broadcasts, queue, clock } = dependencies;
+  const { broadcasts, queue, clock, portfolioReach } = dependencies;
   const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
-  await recordAndFanOut({ broadcasts, queue, clock, ...scheduling }, { job, recipients: queued, refused, listed });
+  await recordAndFanOut({ broadcasts, queue, clock, portfolioReach, ...scheduling }, { job, recipients: queued, refused, listed, reservation });
 
   if (job.scheduledAt !== undefined) {
     const { jobId, scheduledAt: at, totalRecipients, totalChunks } = job;
@@ -230,10 +238,11 @@ export async function sendTemplateBroadcast(
   requireSenderInScope(caller, request.fromPhoneNumber);
   const { idempotencyKey } = options;
   if (!idempotencyKey) return acceptBroadcast(dependencies, caller, request, undefined);
+  const keyed = { key: idempotencyKey, payloadHash: payloadHashOf(request) };
   return dependencies.idempotency.run(
     `broadcast#${caller.organizationId}#${idempotencyKey}`,
-    payloadHashOf(request),
-    () => acceptBroadcast(dependencies, caller, request, idempotencyKey),
+    keyed.payloadHash,
+    () => acceptBroadcast(dependencies, caller, request, keyed),
     { inProgressTimeoutMs: options.inProgressTimeoutMs },
   );
 }

@@ -22,6 +22,8 @@ interface Mapping {
   retryAfterFromError?: true;
   /** The error carries Meta's Graph error (`graphError`), passed through in the body. */
   passesGraphError?: true;
+  /** The error carries `details` (plain data for the client, e.g. the earlier job a key names), added to the body's error object. */
+  detailsFromError?: true;
 }
 
 const UNAVAILABLE = 'Service temporarily unavailable; retry with backoff';
@@ -89,6 +91,8 @@ const mappings: Readonly<Record<string, Mapping>> = {
   JOB_ALREADY_FINISHED: { statusCode: 409, code: 'JOB_ALREADY_FINISHED' },
   IDEMPOTENCY_KEY_IN_PROGRESS: { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
   IDEMPOTENCY_KEY_REUSED: { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' },
+  // A key whose window is over, naming its earlier job (data.error.earlierJob): the same remedy, a new key.
+  IDEMPOTENCY_KEY_EXPIRED: { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED', detailsFromError: true },
   INVALID_IDEMPOTENCY_KEY: { statusCode: 400, code: 'INVALID_IDEMPOTENCY_KEY' },
   SENDER_NOT_CONNECTED: { statusCode: 400, code: 'SENDER_NOT_CONNECTED' },
   // generate-key's cap of live minted keys per organization (docs/FREEFORM-AND-EARLIER.md "generate-key").
@@ -189,6 +193,7 @@ interface CodedError extends Error {
   code?: unknown;
   retryAfterSeconds?: unknown;
   graphError?: GraphError;
+  details?: unknown;
 }
 
 function describeMappedError(error: unknown, surface: SurfaceName): ErrorDescription {
@@ -205,5 +210,6 @@ function describeMappedError(error: unknown, surface: SurfaceName): ErrorDescrip
     retryAfterSeconds: mapping.retryAfterFromError && typeof coded.retryAfterSeconds === 'number' ? coded.retryAfterSeconds : undefined,
     retryAfterHeaderSeconds: mapping.retryAfterHeaderSeconds,
     upstream: mapping.passesGraphError && coded.graphError ? contractErrorOf(coded.graphError) : undefined,
+    details: mapping.detailsFromError && typeof coded.details === 'object' && coded.details !== null ? (coded.details as Record<string, unknown>) : undefined,
   };
 }

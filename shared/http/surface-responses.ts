@@ -28,6 +28,8 @@ export interface ErrorDescription {
   retryAfterSeconds?: number;
   /** `Retry-After` header only (store faults): the body stays the surface's plain 5xx. */
   retryAfterHeaderSeconds?: number;
+  /** Plain data the broadcast body's error object carries besides code and message (e.g. `earlierJob`). */
+  details?: Record<string, unknown>;
   /** Upstream (Graph API) error details the wrapper passes through. */
   upstream?: { message: string; type: string; code: number; error_subcode?: number; fbtrace_id?: string };
 }
@@ -55,7 +57,7 @@ export function errorBody(surface: SurfaceName, error: ErrorDescription, request
         status: false,
         status_code: error.statusCode,
         ...retry,
-        data: { error: { code: error.code, message: error.message, ...retry } },
+        data: { error: { code: error.code, message: error.message, ...retry, ...error.details } },
       };
     case 'organization':
       return {

@@ -43,7 +43,14 @@ const jobIdHeader = {
 };
 
 const jobSummary: JsonSchema = { type: 'object', description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")' };
-const jobView = obj({ jobId: { type: 'string', description: '`pub_…` for template broadcasts, `msg_…` for free-form and earlier sends' }, status: str, totalRecipients: int, totalChunks: int, summary: jobSummary }, ['jobId', 'status', 'totalRecipients', 'totalChunks']);
+const acceptFailure: JsonSchema = {
+  ...obj({ failedAt: str, retryUntil: nullableString }),
+  description: 'Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"): retry the request with the same Idempotency-Key before `retryUntil` to queue the rest',
+};
+const jobView = obj(
+  { jobId: { type: 'string', description: '`pub_…` for template broadcasts, `msg_…` for free-form and earlier sends' }, status: str, totalRecipients: int, totalChunks: int, summary: jobSummary, acceptFailure },
+  ['jobId', 'status', 'totalRecipients', 'totalChunks'],
+);
 const jobExample = { jobId: 'pub_01JD3X9Q7', status: 'PROCESSING', totalRecipients: 1001, chunkSize: 1000, totalChunks: 2 };
 
 const costSummary = obj({ total_contacts: int, failed_contacts: int, estimated_cost: { type: 'number' }, oldBalance: { type: 'number' }, newEstimatedBalance: { type: 'number' } });
@@ -292,7 +299,24 @@ export const errorBodySchemas: Readonly<Record<SurfaceName, JsonSchema>> = {
       path: str,
       method: str,
       retryAfterSeconds,
-      data: { type: 'object', properties: { error: { type: 'object', required: ['message'], properties: { code: str, message: str, retryAfterSeconds } } } },
+      data: {
+        type: 'object',
+        properties: {
+          error: {
+            type: 'object',
+            required: ['message'],
+            properties: {
+              code: str,
+              message: str,
+              retryAfterSeconds,
+              earlierJob: {
+                ...obj({ jobId: str, acceptedAt: str }),
+                description: 'An Idempotency-Key past its 48-hour window (422 IDEMPOTENCY_KEY_REUSED): the job it was used for and when it was accepted',
+              },
+            },
+          },
+        },
+      },
     },
   },
   organization: {

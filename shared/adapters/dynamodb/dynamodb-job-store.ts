@@ -2,13 +2,13 @@
  * Jobs in the messaging table (keys and item shapes: messaging-table.ts, messaging-job-items.ts):
  * the job item, its chunk items and its recipients as accepted, written together at accept time.
  */
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BroadcastJob } from '../../broadcast/broadcast-job';
 import type { JobListPage, JobListQuery, JobRecipient, JobStore } from '../../broadcast/broadcast-stores';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { decodeJob, jobItem, newChunkItem, recipientsItem } from './messaging-job-items';
 import { expiresAtFrom, messagingKeys, organizationJobsStartKey } from './messaging-table';
-import { batchWrite, putIfAbsent, queryAll, type MessagingTable } from './messaging-table-requests';
+import { batchWrite, isConditionFailure, putIfAbsent, queryAll, type MessagingTable } from './messaging-table-requests';
 
 export class DynamoDbJobStore implements JobStore {
   private readonly table: MessagingTable;
@@ -54,6 +54,31 @@ export class DynamoDbJobStore implements JobStore {
     // The job item goes last: while any of its items remain, the job can still be found and discarded again.
     const ordered = [...ledgerItems, ...jobItems.filter((key) => key.sk !== 'JOB'), ...jobItems.filter((key) => key.sk === 'JOB')];
     await batchWrite(this.table, ordered.map((key) => ({ DeleteRequest: { Key: key } })), 'Discarded job items stayed unprocessed');
+  }
+
+  async markAcceptFailed(jobId: string, at: Date): Promise<void> {
+    await this.updateExistingJob(jobId, 'SET acceptFailedAt = :at', { ':at': at.toISOString() });
+  }
+
+  async clearAcceptFailed(jobId: string): Promise<void> {
+    await this.updateExistingJob(jobId, 'REMOVE acceptFailedAt');
+  }
+
+  /** An update of the job item that never creates one (an UpdateItem would, for a job that does not exist). */
+  private async updateExistingJob(jobId: string, updateExpression: string, values?: Record<string, unknown>): Promise<void> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: messagingKeys.job(jobId),
+          UpdateExpression: updateExpression,
+          ConditionExpression: 'attribute_exists(pk)',
+          ...(values ? { ExpressionAttributeValues: values } : {}),
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   async getJob(jobId: string): Promise<BroadcastJob | undefined> {

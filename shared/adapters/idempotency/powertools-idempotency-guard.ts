@@ -14,14 +14,14 @@ import {
   makeIdempotent,
 } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
-import type { IdempotencyGuard } from '../../broadcast/ports';
+import { IDEMPOTENCY_WINDOW_HOURS, type IdempotencyGuard } from '../../broadcast/ports';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../broadcast/errors';
 import { ClaimTokenPersistenceLayer } from './claim-token-persistence-layer';
 import { classifyStoreFaults, storeFault } from '../dynamodb/dynamodb-errors';
 import { StoreUnavailableError } from '../../ports/errors';
 
-/** The contract asks for at least 24 hours; two days covers a retry across a day boundary. */
-const KEY_LIFETIME_SECONDS = 48 * 3600;
+/** The contract asks for at least 24 hours; two days cover a retry across a day boundary (the window job-fan-out.ts checks jobs against). */
+const KEY_LIFETIME_SECONDS = IDEMPOTENCY_WINDOW_HOURS * 3600;
 
 interface GuardedCall {
   key: string;

@@ -2,13 +2,17 @@
  * `npm run broadcast` against the local runtime in-process, configured only by its demo.json as a
  * user's would be: a CSV of 1,200 rows is validated, sent, followed to the end and summarised; the
  * same command again sends nothing (the Idempotency-Keys replay the first answers); the report
- * exports every recipient.
+ * exports every recipient. Days later (the keys expired) the same file stops with the job it was
+ * sent as, and `--resend` sends it again, once.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { DeleteCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { parse } from 'csv-parse/sync';
+import { getServices } from '../../../functions/composition';
+import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 import { broadcastCli } from '../../../scripts/broadcast-cli';
 import type { CliOutput } from '../../../scripts/broadcast/send-command';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
@@ -107,5 +111,45 @@ describe('npm run broadcast against the local runtime', () => {
       '1 problem in the recipients file; nothing was sent',
       '  line 1: template order_update (en_US) has 2 body parameters; the file has 1 param column (param1 … paramN, one per parameter)',
     ]);
+  });
+
+  it('days later the same file stops with the job it was sent as; --resend sends it again once, and a repeat of that resend replays', async () => {
+    writeFileSync(join(workDirectory, 'weekly.csv'), 'countryCode,toPhoneNumber,param1,param2\n91,9150000000,Ada,W-1\n91,9150000001,Bob,W-2\n');
+    const sentTo = () => runtime.sandbox!.acceptedMessages().filter((message) => message.recipient.startsWith('9191500000')).length;
+    const first = await run([...sendArgs('weekly.csv'), '--no-wait']);
+    expect(first.code).toBe(0);
+    const weeklyJob = /: job (pub_\S+): /.exec(first.stdout[1]!)![1]!;
+    await runtime.workersIdle();
+    expect(sentTo()).toBe(2);
+
+    // Three days pass: the key's record is gone (TTL), the job (kept 90 days) is three days old.
+    const services = getServices();
+    const records = (await services.clients.dynamoDb.send(new ScanCommand({ TableName: services.config.tableNames.idempotency }))).Items ?? [];
+    for (const record of records) await services.clients.dynamoDb.send(new DeleteCommand({ TableName: services.config.tableNames.idempotency, Key: { pk: record.pk } }));
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    await services.clients.dynamoDb.send(
+      new UpdateCommand({ TableName: services.config.tableNames.messaging, Key: messagingKeys.job(weeklyJob), UpdateExpression: 'SET createdAt = :at', ExpressionAttributeValues: { ':at': threeDaysAgo } }),
+    );
+
+    const again = await run(sendArgs('weekly.csv'));
+    expect(again.code).toBe(1);
+    expect(again.stderr.filter((line) => !line.startsWith('broadcast API '))).toEqual([
+      `this file was already sent as job ${weeklyJob} on ${threeDaysAgo.slice(0, 10)} ${threeDaysAgo.slice(11, 16)} UTC; run again with --resend to send it again`,
+    ]);
+    await runtime.workersIdle();
+    expect(sentTo()).toBe(2);
+
+    const resent = await run([...sendArgs('weekly.csv'), '--resend']);
+    expect(resent.code).toBe(0);
+    expect(resent.stderr).toContainEqual(expect.stringMatching(new RegExp(`^this file was already sent as job ${weeklyJob} on .*; sending it again \\(--resend\\)$`)));
+    const resentJob = /: job (pub_\S+): /.exec(resent.stdout[1]!)![1]!;
+    expect(resentJob).not.toBe(weeklyJob);
+    expect(resent.stdout).toContainEqual(expect.stringMatching(new RegExp(`^${resentJob}  COMPLETED  2 recipients: sent 2`)));
+    // The same resend run again (a crash, a lost answer): the resend's answer, nothing sent a third time.
+    const repeated = await run([...sendArgs('weekly.csv'), '--resend', '--no-wait']);
+    expect(repeated.code).toBe(0);
+    expect(repeated.stdout[1]).toContain(`job ${resentJob}: `);
+    await runtime.workersIdle();
+    expect(sentTo()).toBe(4);
   });
 });

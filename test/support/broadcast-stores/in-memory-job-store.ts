@@ -31,6 +31,17 @@ export class InMemoryJobStore implements JobStore {
     state.jobs.delete(jobId);
   }
 
+  async markAcceptFailed(jobId: string, at: Date): Promise<void> {
+    this.state.touch('markAcceptFailed');
+    const job = this.state.jobs.get(jobId);
+    if (job) job.acceptFailedAt = at.toISOString();
+  }
+
+  async clearAcceptFailed(jobId: string): Promise<void> {
+    this.state.touch('clearAcceptFailed');
+    delete this.state.jobs.get(jobId)?.acceptFailedAt;
+  }
+
   async getJob(jobId: string): Promise<BroadcastJob | undefined> {
     this.state.touch('getJob');
     const job = this.state.jobs.get(jobId);

@@ -1,8 +1,8 @@
 /**
  * What every JobStore does, as observed through the port (the in-memory fake in
  * test/unit/contracts, the DynamoDB adapter on dynalite in test/integration/contracts; where they
- * disagree, the adapter is the truth): idempotent job creation with its chunks, discarding, an
- * organization's jobs newest first over pages. The suite is given the stores it sets its jobs up
+ * disagree, the adapter is the truth): idempotent job creation with its chunks, discarding, the
+ * mark of a failed accept, an organization's jobs newest first over pages. The suite is given the stores it sets its jobs up
  * with too.
  */
 import type { ChunkProgressStore, JobStore } from '../../../shared/broadcast/ports';
@@ -41,6 +41,22 @@ export function describeJobStoreContract(name: string, makeRepository: () => Sto
       expect(await repository.getJob(jobId)).toBeUndefined();
       expect(await repository.markChunkStarted(jobId, 1, now)).toBe(false);
       expect(await repository.markChunkStarted(freshJobId(), 0, now)).toBe(false);
+    });
+
+    it('marks a failed accept on the job and clears it; neither creates a job that does not exist', async () => {
+      const jobId = freshJobId();
+      await repository.createJob({ ...job(jobId, 2, 1), requestHash: 'hash-of-the-body' }, [1, 1]);
+      await repository.markAcceptFailed(jobId, now);
+      expect(await repository.getJob(jobId)).toEqual({ ...job(jobId, 2, 1), requestHash: 'hash-of-the-body', acceptFailedAt: now.toISOString() });
+      await repository.clearAcceptFailed(jobId);
+      expect(await repository.getJob(jobId)).toEqual({ ...job(jobId, 2, 1), requestHash: 'hash-of-the-body' });
+      // Its chunks are untouched.
+      expect((await chunkProgressOf(repository, jobId)).map((chunk) => chunk.recipientCount)).toEqual([1, 1]);
+
+      const absent = freshJobId();
+      await repository.markAcceptFailed(absent, now);
+      await repository.clearAcceptFailed(absent);
+      expect(await repository.getJob(absent)).toBeUndefined();
     });
 
     it("lists an organization's jobs newest first within from/to, every job exactly once over the pages", async () => {

@@ -209,4 +209,15 @@ describe('summarizeJob of a cancelled job', () => {
     expect(result.status).toBe('COMPLETED');
     expect(result.summary).not.toHaveProperty('cancelled');
   });
+
+  it('reads CANCELLED at once when its accept failed part-way: recipients never queued are nobody a worker will settle', () => {
+    const failedAccept: BroadcastJob = { ...cancelledJob, acceptFailedAt: '2026-03-01T09:00:01.000Z' };
+    const result = summarizeJob(failedAccept, [chunk(0, { started: true }), chunk(1)], tally(codes(0, 40, tallyCodes.sent)));
+    expect(result.status).toBe('CANCELLED');
+    expect(result.summary).toMatchObject({ sent: 40, cancelled: 1460, pending: 0 });
+    // Not cancelled, the same job reads as before: its unqueued recipients are pending.
+    const waiting = summarizeJob({ ...job, acceptFailedAt: '2026-03-01T09:00:01.000Z' }, [chunk(0, { started: true }), chunk(1)], tally(codes(0, 40, tallyCodes.sent)));
+    expect(waiting.status).toBe('PROCESSING');
+    expect(waiting.summary).toMatchObject({ sent: 40, pending: 1460 });
+  });
 });

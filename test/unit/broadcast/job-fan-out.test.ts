@@ -1,7 +1,10 @@
 /**
  * The job factory and fan-out service shared by the three accept paths: jobs by kind (no fake
- * fields), chunking by request index, refused recipients in the ledger, and the atomic-in-effect
- * accept: when queueing fails nothing of the job stays and an Idempotency-Key is released.
+ * fields), chunking by request index, refused recipients in the ledger, and what a failed accept
+ * leaves: nothing when it failed before queueing (its messaging-limit reservation given back too);
+ * once queueing started, the job and its ledger stay, marked `acceptFailedAt` (cancelled when it has
+ * no Idempotency-Key), and a keyed retry lands on the same job. Fault injection with a running
+ * worker: accept-fault-injection.test.ts.
  */
 import type { ChunkRecipient } from '../../../shared/broadcast/chunk-message';
 import { StoreUnavailableError } from '../../../shared/ports/errors';
@@ -24,6 +27,7 @@ import {
   template,
   RecordedServiceWindow,
   unlimitedMessaging,
+  InMemoryPortfolioReach,
 } from '../../support/broadcast-fakes';
 import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
@@ -107,22 +111,53 @@ describe('recordAndFanOut', () => {
     expect(kit.broadcasts.chunk('leg_1', 0)?.doneAt).toBeDefined();
   });
 
-  it('discards the job, its chunks and its refused entries when queueing fails, and says the queue is unavailable', async () => {
+  const expectKeptAsFailed = (broadcasts: InMemoryBroadcastRepository, jobId: string) => {
+    expect(broadcasts.jobs.get(jobId)).toMatchObject({ acceptFailedAt: clock.now().toISOString() });
+    expect(broadcasts.callsOf('discardJob')).toBe(0);
+  };
+
+  it('keeps the job, its chunks and its refused entries when queueing fails (messages may be out), marks it, cancels it without a key, and says the queue is unavailable', async () => {
     const kit = setup();
     kit.queue.failure = new StoreUnavailableError('SQS is down');
     const refused = [{ index: 1, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
     const attempt = recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], refused, listed: listed(2) });
     await expect(attempt).rejects.toThrow(OutboundQueueUnavailableError);
     expect(kit.broadcasts.callsOf('createJob')).toBe(1);
-    expectNothingStored(kit.broadcasts);
+    expectKeptAsFailed(kit.broadcasts, 'leg_1');
+    // Its retry is another job: this one stops, so what it queued sends nothing more.
+    expect(kit.broadcasts.jobs.get('leg_1')?.cancelledAt).toBe(clock.now().toISOString());
+    expect(kit.broadcasts.chunks.size).toBe(1);
+    expect(kit.broadcasts.entry('leg_1', 0, 1)).toMatchObject({ status: 'FAILED' });
   });
 
-  it('discards the job just the same when the queue refuses for a reason no retry changes, and passes that refusal on (a 500)', async () => {
+  it('keeps the job just the same when the queue refuses for a reason no retry changes, and passes that refusal on (a 500)', async () => {
     const kit = setup();
     const refusal = new Error('SQS refused 1 outbound messages: InvalidMessageContents');
     kit.queue.failure = refusal;
     await expect(recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(2) })).rejects.toBe(refusal);
-    expectNothingStored(kit.broadcasts);
+    expectKeptAsFailed(kit.broadcasts, 'leg_1');
+  });
+
+  it('discards nothing and gives no reservation back when queueing failed; discards the job and gives the reservation back when a failure came before queueing', async () => {
+    const reservation = { businessId: SENDER.businessId, hour: '2026-03-01T09', hashes: [7] };
+    const reach = new InMemoryPortfolioReach();
+    const seeded = async () => {
+      await reach.writeBucket(SENDER.businessId, { hour: '2026-03-01T09', sketch: Uint8Array.of(1, 0, 0, 0, 7), version: 1 }, 0);
+      return reach.buckets.get(`${SENDER.businessId}#2026-03-01T09`)!;
+    };
+    const queueFails = setup();
+    await seeded();
+    queueFails.queue.failure = new StoreUnavailableError('SQS is down');
+    const plan = { job: templateJob(1), recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(1), reservation };
+    await expect(recordAndFanOut({ ...queueFails.dependencies, portfolioReach: reach }, plan)).rejects.toThrow(OutboundQueueUnavailableError);
+    expect(reach.buckets.get(`${SENDER.businessId}#2026-03-01T09`)).toMatchObject({ version: 1 });
+
+    const recordFails = setup();
+    recordFails.broadcasts.failWhen = (method) => (method === 'reconcileChunk' ? new StoreUnavailableError('DynamoDB throttled') : undefined);
+    const refusedOnly = { ...plan, recipients: [], refused: [{ index: 0, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }] };
+    await expect(recordAndFanOut({ ...recordFails.dependencies, portfolioReach: reach }, refusedOnly)).rejects.toThrow(StoreUnavailableError);
+    expectNothingStored(recordFails.broadcasts);
+    expect(reach.buckets.get(`${SENDER.businessId}#2026-03-01T09`)).toMatchObject({ version: 2, sketch: Uint8Array.of(1) });
   });
 
   it('never discards a job that existed before the call', async () => {
@@ -131,6 +166,16 @@ describe('recordAndFanOut', () => {
     await recordAndFanOut(kit.dependencies, { job, recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(1) });
     kit.queue.failure = new StoreUnavailableError('SQS is down');
     await expect(recordAndFanOut(kit.dependencies, { job, recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(1) })).rejects.toThrow(OutboundQueueUnavailableError);
+    expect(kit.broadcasts.jobs.has('leg_1')).toBe(true);
+    expect(kit.broadcasts.callsOf('discardJob')).toBe(0);
+  });
+
+  it('never discards a job that existed before the call, also when the failure comes before queueing', async () => {
+    const kit = setup();
+    const job = templateJob(1);
+    await recordAndFanOut(kit.dependencies, { job, recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(1) });
+    kit.broadcasts.failWhen = (method) => (method === 'reconcileChunk' ? new Error('store down') : undefined);
+    await expect(recordAndFanOut(kit.dependencies, { job, recipients: [], refused: [], listed: listed(1) })).rejects.toThrow('store down');
     expect(kit.broadcasts.jobs.has('leg_1')).toBe(true);
     expect(kit.broadcasts.callsOf('discardJob')).toBe(0);
   });
@@ -146,40 +191,47 @@ describe('recordAndFanOut', () => {
 });
 
 describe('accept paths when the queue fails', () => {
-  it('send-template-broadcast: nothing stays, the key is released, and a retry with the same key queues the same job', async () => {
+  it('send-template-broadcast: the job stays marked, the key is released, and a retry with the same key queues the same job again and clears the mark', async () => {
     const kit = setup();
     const upstream = new ScriptedCloudApi(clock);
     upstream.templates.set(SENDER.wabaId, [template()]);
     const idempotency = new InMemoryIdempotencyGuard();
     const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency, optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()), ...unlimitedMessaging() };
     const send = () => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(1_001), { idempotencyKey: 'k-1', inProgressTimeoutMs: 20_000 });
+    const jobId = newJobId(randomIdGenerator, 'template', `${ORG}\nk-1`);
 
     kit.queue.failure = new StoreUnavailableError('SQS is down');
     await expect(send()).rejects.toThrow(OutboundQueueUnavailableError);
-    expectNothingStored(kit.broadcasts);
+    expect(kit.broadcasts.jobs.get(jobId)).toMatchObject({ acceptFailedAt: clock.now().toISOString(), requestHash: expect.any(String) });
+    // A keyed job waits for its retry: not cancelled.
+    expect(kit.broadcasts.jobs.get(jobId)?.cancelledAt).toBeUndefined();
     expect(idempotency.records.size).toBe(0);
 
     kit.queue.failure = undefined;
     const accepted = await send();
-    expect(accepted).toMatchObject({ kind: 'job', jobId: newJobId(randomIdGenerator, 'template', `${ORG}\nk-1`), totalRecipients: 1_001, totalChunks: 2 });
-    expect(kit.broadcasts.jobs.get((accepted as { jobId: string }).jobId)).toMatchObject({ kind: 'template', broadcastName: 'spring sale' });
+    expect(accepted).toMatchObject({ kind: 'job', jobId, totalRecipients: 1_001, totalChunks: 2 });
+    expect(kit.broadcasts.jobs.get(jobId)).toMatchObject({ kind: 'template', broadcastName: 'spring sale' });
+    expect(kit.broadcasts.jobs.get(jobId)?.acceptFailedAt).toBeUndefined();
     expect(kit.queue.messages.flatMap((message) => message.recipients)).toHaveLength(1_001);
   });
 
-  it('send-freeform: nothing stays; a success records a free-form job with no template', async () => {
+  it('send-freeform: the job stays, cancelled and marked; a retry is a new job with no template', async () => {
     const kit = setup();
     const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), serviceWindow: new RecordedServiceWindow() };
     const request = { type: 'text' as const, text: 'Hi 😀', fromPhoneNumber: SENDER.phoneNumber, toPhoneNumber: '919800000009' };
     kit.queue.failure = new StoreUnavailableError('SQS is down');
     await expect(sendFreeformMessage(dependencies, { organizationId: ORG }, request)).rejects.toThrow(OutboundQueueUnavailableError);
-    expectNothingStored(kit.broadcasts);
+    const [failed] = [...kit.broadcasts.jobs.values()];
+    expect(failed).toMatchObject({ kind: 'freeform', acceptFailedAt: clock.now().toISOString(), cancelledAt: clock.now().toISOString() });
 
     kit.queue.failure = undefined;
     const { jobId } = await sendFreeformMessage(dependencies, { organizationId: ORG }, request);
+    expect(jobId).not.toBe(failed!.jobId);
     const job = kit.broadcasts.jobs.get(jobId)!;
     expect(job).toMatchObject({ kind: 'freeform', messageType: 'text', totalRecipients: 1 });
     expect(job).not.toHaveProperty('template');
     expect(job).not.toHaveProperty('broadcastName');
+    expect(job).not.toHaveProperty('acceptFailedAt');
     expect(kit.queue.messages).toEqual([expect.objectContaining({ kind: 'freeform', jobId, recipients: [{ index: 0, to: '919800000009', parameters: [] }] })]);
   });
 });

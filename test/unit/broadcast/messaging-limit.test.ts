@@ -1,7 +1,7 @@
 import { MessagingLimitExceededError } from '../../../shared/broadcast/errors';
-import { reserveReach, reachHourOf } from '../../../shared/broadcast/messaging-limit';
+import { releaseReach, reserveReach, reachHourOf } from '../../../shared/broadcast/messaging-limit';
 import { CachedMessagingTiers, messagingTierOf } from '../../../shared/broadcast/messaging-tiers';
-import { cardinalityOf, deserializeSketch, unionOfAll } from '../../../shared/broadcast/reach-sketch';
+import { cardinalityOf, deserializeSketch, recipientHash, unionOfAll } from '../../../shared/broadcast/reach-sketch';
 import { fixedClock } from '../../../shared/ports/clock';
 import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { FixedMessagingTiers, InMemoryPortfolioReach, ScriptedCloudApi, SENDER } from '../../support/broadcast-fakes';
@@ -18,7 +18,8 @@ function setup(tier = 'TIER_250') {
   const reserve = (recipients: readonly string[], at = AT, sender = SENDER) => reserveReach(dependencies, sender, recipients, at);
   const counted = async (at = AT) =>
     cardinalityOf(unionOfAll((await portfolioReach.bucketsOf(SENDER.businessId, reachHourOf(new Date(at.getTime() - 24 * HOUR)), reachHourOf(at))).map((bucket) => deserializeSketch(bucket.sketch))));
-  return { messagingTiers, portfolioReach, reserve, counted };
+  const release = (reservation: Awaited<ReturnType<typeof reserve>>) => releaseReach(dependencies, reservation);
+  return { messagingTiers, portfolioReach, reserve, release, counted };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<MessagingLimitExceededError> {
@@ -149,6 +150,63 @@ describe('reserveReach: the messaging tier at accept time', () => {
     expect(Math.abs(counted - 6000) / 6000).toBeLessThan(0.04);
     const error = await refusal(kit.reserve(numbers(6000, 4500)));
     expect(Math.abs(error.alreadyReached - 6000) / 6000).toBeLessThan(0.04);
+  });
+});
+
+describe('releaseReach: an accept that failed after reserving gives its recipients back', () => {
+  test('the recipients it added leave the exact set; those counted before stay; the count is as before', async () => {
+    const kit = setup('TIER_250');
+    await kit.reserve(numbers(0, 100));
+    const reservation = await kit.reserve(numbers(50, 100));
+    expect(reservation).toEqual({ businessId: 'biz_1', hour: '2026-03-01T09', hashes: expect.any(Array) });
+    expect([...reservation!.hashes].sort()).toEqual(numbers(100, 50).map(recipientHash).sort());
+    expect(await kit.counted()).toBe(150);
+    await kit.release(reservation);
+    expect(await kit.counted()).toBe(100);
+    // A release retried after its write was applied finds nothing to take out and writes nothing.
+    const writes = kit.portfolioReach.writes;
+    await kit.release(reservation);
+    expect(kit.portfolioReach.writes).toBe(writes);
+    // The room is back: 150 new recipients fit again.
+    await kit.reserve(numbers(1000, 150));
+  });
+
+  test('nothing to give back: an unlimited number, no new recipient', async () => {
+    expect(await setup('TIER_UNLIMITED').reserve(numbers(0, 10))).toBeUndefined();
+    const kit = setup('TIER_250');
+    await kit.reserve(numbers(0, 10));
+    expect(await kit.reserve(numbers(0, 10))).toBeUndefined();
+    await kit.release(undefined);
+    expect(await kit.counted()).toBe(10);
+  });
+
+  test('another accept writing the bucket between: re-read and retried; what the other added stays', async () => {
+    const kit = setup('TIER_250');
+    const reservation = await kit.reserve(numbers(0, 100));
+    let interleaved = false;
+    kit.portfolioReach.beforeWrite = async () => {
+      if (interleaved) return;
+      interleaved = true;
+      await kit.reserve(numbers(500, 20));
+    };
+    await kit.release(reservation);
+    expect(kit.portfolioReach.conflicts).toBe(1);
+    expect(await kit.counted()).toBe(20);
+  });
+
+  test('a HyperLogLog bucket cannot lose members: such a reservation stays counted (none is returned)', async () => {
+    const kit = setup('TIER_10K');
+    await kit.reserve(numbers(0, 4_000));
+    // 4,000 + 200 passes the exact set's 4,096: the hour's bucket turns into a HyperLogLog.
+    expect(await kit.reserve(numbers(4_000, 200))).toBeUndefined();
+    const dense = await kit.counted();
+    // A reservation made while the bucket was exact, released after it turned dense: it stays counted.
+    const other = setup('TIER_10K');
+    const early = await other.reserve(numbers(0, 10));
+    await other.reserve(numbers(100, 5_000));
+    await other.release(early);
+    expect(Math.abs((await other.counted()) - 5_010) / 5_010).toBeLessThan(0.04);
+    expect(Math.abs(dense - 4_200) / 4_200).toBeLessThan(0.04);
   });
 });
 

@@ -8,8 +8,10 @@ import {
   sketchOfHashes,
   sketchOfNumbers,
   SPARSE_LIMIT,
+  sparseDifference,
   unionOf,
   unionOfAll,
+  withoutHashes,
 } from '../../../shared/broadcast/reach-sketch';
 import { MalformedReachSketchError } from '../../../shared/broadcast/errors';
 
@@ -67,6 +69,28 @@ describe('reach sketch: sparse (exact)', () => {
     const union = unionOfAll(buckets);
     expect(union.kind).toBe('sparse');
     expect(cardinalityOf(union)).toBe(2000);
+  });
+});
+
+describe('reach sketch: what one accept added, and taking it out again', () => {
+  test('the union minus the set before is what was added; removing it gives the set before back', () => {
+    fc.assert(
+      fc.property(hashes(300), hashes(300), (before, added) => {
+        const prior = sketchOfHashes(before);
+        const after = unionOf(prior, sketchOfHashes(added));
+        const difference = sparseDifference(after, prior)!;
+        expect(new Set(difference)).toEqual(new Set(added.filter((hash) => !before.includes(hash))));
+        expect(serializeSketch(withoutHashes(after, difference)!)).toEqual(serializeSketch(prior));
+      }),
+    );
+  });
+
+  test('a HyperLogLog can say neither: undefined', () => {
+    const dense = sketchOfHashes(spread(SPARSE_LIMIT + 1, 7));
+    expect(dense.kind).toBe('dense');
+    expect(sparseDifference(dense, emptySketch())).toBeUndefined();
+    expect(sparseDifference(emptySketch(), dense)).toBeUndefined();
+    expect(withoutHashes(dense, [1])).toBeUndefined();
   });
 });
 

@@ -53,3 +53,23 @@ describe('npm run broadcast -- send, refusing before any request', () => {
     expect(requests).toEqual([]);
   });
 });
+
+describe('npm run broadcast -- send, a file the service reports as sent before', () => {
+  it('prints "already sent as job … on …" with the way to send it again, exit code 1', async () => {
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const request = input as Request;
+      requests.push(`${request.method} ${new URL(request.url).pathname}`);
+      if (request.method === 'GET') {
+        const template = { name: 'order_update', language: 'en_US', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}, {{2}}' }] };
+        return new Response(JSON.stringify({ status: true, status_code: 200, message: 'ok', data: [template] }), { status: 200, headers: { 'content-type': 'application/json' } });
+      }
+      const message = 'This Idempotency-Key was already used for job pub_march, accepted at 2026-03-01T09:00:00.000Z; a key can be retried for 48 hours only. Nothing was queued: use a new key to send this broadcast again';
+      const error = { code: 'IDEMPOTENCY_KEY_REUSED', message, earlierJob: { jobId: 'pub_march', acceptedAt: '2026-03-01T09:00:00.000Z' } };
+      return new Response(JSON.stringify({ status: false, status_code: 422, message, data: { error } }), { status: 422, headers: { 'content-type': 'application/json' } });
+    });
+    const result = await send('countryCode,toPhoneNumber,param1,param2\n91,9876543210,Ada,A-1\n');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toEqual(['this file was already sent as job pub_march on 2026-03-01 09:00 UTC; run again with --resend to send it again']);
+    expect(requests.filter((line) => line.startsWith('POST'))).toHaveLength(1);
+  });
+});

@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
-import type { BroadcastClient, BroadcastRequest, JobStatus } from '../../../../client/broadcast-client';
+import { BroadcastApiError, type BroadcastClient, type BroadcastRequest, type JobStatus } from '../../../../client/broadcast-client';
 import { followJobs, formatSummary } from '../../../../scripts/broadcast/job-progress';
 import { sendCommand } from '../../../../scripts/broadcast/send-command';
-import { CliUsageError, TemplateChoiceError } from '../../../../scripts/broadcast/errors';
+import { AlreadySentError, CliUsageError, TemplateChoiceError } from '../../../../scripts/broadcast/errors';
+import { resendKeyFor } from '../../../../scripts/broadcast/send-plan';
 
 const job = (jobId: string, total: number, pending: number, status: string, extra: Record<string, unknown> = {}): JobStatus => ({
   jobId, status, totalRecipients: total, totalChunks: Math.ceil(total / 1000),
@@ -95,6 +96,66 @@ describe('sendCommand', () => {
     await sendCommand(client, { ...options(csvOf(2)), scheduledAt: '2026-03-01T09:00:00Z' }, sink);
     expect(reads.size).toBe(0);
     expect(out.slice(-2)).toEqual(['scheduled for 2026-03-01T09:00:00Z; follow with:', '  npm run broadcast -- report pub_1 --out pub_1.csv']);
+  });
+});
+
+describe('sendCommand with a file the service reports as sent before (its key past the 48-hour window)', () => {
+  /** The service's 422 for a key whose window is over, naming the job it was used for. */
+  const usedBefore = (jobId: string, acceptedAt = '2026-03-01T09:00:00.000Z') =>
+    new BroadcastApiError(`POST send-template-broadcast: 422 This Idempotency-Key was already used for job ${jobId}, accepted at ${acceptedAt}; …`, 422, 'IDEMPOTENCY_KEY_REUSED', { jobId, acceptedAt });
+  /** Keys the service has seen, with the job each was used for (past its window). */
+  function serviceWithHistory(usedKeys: Map<string, string>) {
+    const kit = fakeClient();
+    const accept = kit.client.sendTemplateBroadcast;
+    const attempts: string[] = [];
+    kit.client.sendTemplateBroadcast = async (body: BroadcastRequest, key: string) => {
+      attempts.push(key);
+      const earlier = usedKeys.get(key);
+      if (earlier) throw usedBefore(earlier);
+      return accept(body, key);
+    };
+    return { ...kit, attempts };
+  }
+
+  it('stops with "this file was already sent as job … on …" and the way to send it again; nothing is sent', async () => {
+    const first = fakeClient();
+    await sendCommand(first.client, options(csvOf(3)), output().output);
+    const plainKey = first.sends[0]!.key;
+    const service = serviceWithHistory(new Map([[plainKey, 'pub_march']]));
+    const attempt = sendCommand(service.client, options(csvOf(3)), output().output);
+    await expect(attempt).rejects.toThrow(AlreadySentError);
+    await expect(attempt).rejects.toThrow('this file was already sent as job pub_march on 2026-03-01 09:00 UTC; run again with --resend to send it again');
+    expect(service.sends).toEqual([]);
+  });
+
+  it('names the part of a file in several parts', () => {
+    expect(new AlreadySentError(2, 3, 'pub_x', '2026-03-01T09:00:00.000Z').message).toBe(
+      'part 2 of 3 of this file was already sent as job pub_x on 2026-03-01 09:00 UTC; run again with --resend to send it again',
+    );
+  });
+
+  it('--resend sends it again under a key derived from the earlier job, and again past a first resend; other refusals still stop the run', async () => {
+    const first = fakeClient();
+    await sendCommand(first.client, options(csvOf(3)), output().output);
+    const plainKey = first.sends[0]!.key;
+    const resentKey = resendKeyFor(plainKey, 'pub_march');
+    const service = serviceWithHistory(new Map([[plainKey, 'pub_march']]));
+    const { out, output: sink } = output();
+    await sendCommand(service.client, { ...options(csvOf(3)), resend: true }, sink);
+    expect(service.attempts).toEqual([plainKey, resentKey]);
+    expect(service.sends.map(({ key }) => key)).toEqual([resentKey]);
+    expect(out).toContain('ERR this file was already sent as job pub_march on 2026-03-01 09:00 UTC; sending it again (--resend)');
+
+    // Two resends later: the plain key names the first job, the first resend's key the resend's job.
+    const later = serviceWithHistory(new Map([[plainKey, 'pub_march'], [resentKey, 'pub_resent']]));
+    await sendCommand(later.client, { ...options(csvOf(3)), resend: true }, output().output);
+    expect(later.sends.map(({ key }) => key)).toEqual([resendKeyFor(resentKey, 'pub_resent')]);
+
+    const refusing = fakeClient();
+    refusing.client.sendTemplateBroadcast = async () => {
+      throw new BroadcastApiError('POST send-template-broadcast: 422 This Idempotency-Key was already used with a different request body', 422, 'IDEMPOTENCY_KEY_REUSED');
+    };
+    await expect(sendCommand(refusing.client, { ...options(csvOf(3)), resend: true }, output().output)).rejects.toThrow(/different request body/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { idempotencyKeyFor, planRequests, splitIntoParts } from '../../../../scripts/broadcast/send-plan';
+import { idempotencyKeyFor, planRequests, resendKeyFor, splitIntoParts } from '../../../../scripts/broadcast/send-plan';
 import type { CsvRecipient } from '../../../../scripts/broadcast/recipients-csv';
 
 const recipients = (count: number): CsvRecipient[] =>
@@ -54,5 +54,19 @@ describe('idempotencyKeyFor', () => {
 
   it('fits the service rule: 1 to 255 printable ASCII characters', () => {
     expect(key('x', {}, 9999, 9999)).toMatch(/^[\x21-\x7e]{1,255}$/);
+  });
+});
+
+describe('resendKeyFor', () => {
+  const plain = idempotencyKeyFor('a,b\n1,2\n', options, 2, 3);
+
+  it('is a new key of the same part, the same on every run for the same earlier job, another for another job', () => {
+    const again = resendKeyFor(plain, 'pub_earlier1');
+    expect(again).toMatch(/^csv-[0-9a-f]{40}-part-2-of-3$/);
+    expect(again).not.toBe(plain);
+    expect(resendKeyFor(plain, 'pub_earlier1')).toBe(again);
+    expect(resendKeyFor(plain, 'pub_earlier2')).not.toBe(again);
+    // A second resend, once the first is past the window too, moves on from the first resend's job.
+    expect(resendKeyFor(again, 'pub_resent1')).not.toBe(again);
   });
 });
