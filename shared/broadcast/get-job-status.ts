@@ -12,6 +12,8 @@ export interface JobStatusView {
   summary: JobSummary;
   /** Only while the job reads PAUSED (docs/BROADCAST.md "When Meta pauses a template"). */
   pause?: JobPauseView;
+  /** Only when a cancel was requested and the job does not read CANCELLED: still settling, or the cancel withheld nobody (docs/BROADCAST.md "Cancelling"). */
+  cancelRequestedAt?: string;
 }
 
 /** Why a job is held, since when, and when its remaining recipients fail TEMPLATE_PAUSED unless the template is approved again. */
@@ -25,6 +27,19 @@ export interface JobPauseView {
 export function pauseViewOf(job: BroadcastJob, status: JobStatus): { pause: JobPauseView } | Record<string, never> {
   if (status !== 'PAUSED' || job.pausedAt === undefined) return {};
   return { pause: { reason: job.pauseReason ?? 'TEMPLATE_PAUSED', since: job.pausedAt, failsAt: job.pauseFailsAt ?? null } };
+}
+
+/**
+ * `cancelRequestedAt` of a cancelled job that does not read CANCELLED: while its workers stop, and
+ * for good when the cancel came too late to withhold anyone (the job reads the state its sends
+ * earned). Nothing otherwise, so no other answer changes.
+ *
+ * @example
+ * cancelViewOf({ ...job, cancelledAt: '2026-03-01T09:00:05.000Z' }, 'COMPLETED'); // { cancelRequestedAt: '2026-03-01T09:00:05.000Z' }
+ * cancelViewOf({ ...job, cancelledAt: '2026-03-01T09:00:05.000Z' }, 'CANCELLED'); // {}
+ */
+export function cancelViewOf(job: BroadcastJob, status: JobStatus): { cancelRequestedAt: string } | Record<string, never> {
+  return job.cancelledAt === undefined || status === 'CANCELLED' ? {} : { cancelRequestedAt: job.cancelledAt };
 }
 
 /** When a status is read, and after how long an unknown outcome no event resolved reads UNCONFIRMED. */
@@ -59,7 +74,7 @@ export async function getJobStatus(
 ): Promise<JobStatusView> {
   const job = await readableJob(broadcasts, caller, jobId);
   const { status, summary } = await readJobState(broadcasts, job, reading);
-  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, ...pauseViewOf(job, status) };
+  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, ...pauseViewOf(job, status), ...cancelViewOf(job, status) };
 }
 
 /** A job's state and summary as every read shows them (status, the broadcasts list), with the chunks they came from. */

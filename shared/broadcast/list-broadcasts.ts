@@ -9,7 +9,7 @@
  */
 import { TERMINAL_STATUSES, type BroadcastJob, type JobKind, type JobStatus, type JobSummary } from './broadcast-job';
 import { InvalidListCursorError } from './errors';
-import { pauseViewOf, readJobState, type JobPauseView, type StatusReading } from './get-job-status';
+import { cancelViewOf, pauseViewOf, readJobState, type JobPauseView, type StatusReading } from './get-job-status';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { ChunkProgressStore, JobListPosition, JobStore } from './ports';
 
@@ -38,6 +38,8 @@ export interface BroadcastListItem {
   scheduledAt: string | null;
   /** Only while the job reads PAUSED, as in the status answer. */
   pause?: JobPauseView;
+  /** As in the status answer: a cancel was requested and the job does not read CANCELLED. */
+  cancelRequestedAt?: string;
 }
 
 export interface BroadcastsQuery {
@@ -103,6 +105,7 @@ async function listItemOf(broadcasts: ChunkProgressStore, job: BroadcastJob, rea
     finishedAt,
     scheduledAt: job.scheduledAt ?? null,
     ...pauseViewOf(job, status),
+    ...cancelViewOf(job, status),
   };
 }
 
