@@ -3405,6 +3405,8 @@ export interface operations {
                             totalChunks: number;
                             /** @description Processing totals at this point of the job (docs/BROADCAST.md "Status") */
                             summary?: Record<string, unknown>;
+                            /** @description When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling") */
+                            cancelRequestedAt?: string;
                         };
                     };
                 };

@@ -43,7 +43,17 @@ const jobIdHeader = {
 };
 
 const jobSummary: JsonSchema = { type: 'object', description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")' };
-const jobView = obj({ jobId: { type: 'string', description: '`pub_…` for template broadcasts, `msg_…` for free-form and earlier sends' }, status: str, totalRecipients: int, totalChunks: int, summary: jobSummary }, ['jobId', 'status', 'totalRecipients', 'totalChunks']);
+const jobView = obj(
+  {
+    jobId: { type: 'string', description: '`pub_…` for template broadcasts, `msg_…` for free-form and earlier sends' },
+    status: str,
+    totalRecipients: int,
+    totalChunks: int,
+    summary: jobSummary,
+    cancelRequestedAt: { type: 'string', description: 'When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling")' },
+  },
+  ['jobId', 'status', 'totalRecipients', 'totalChunks'],
+);
 const jobExample = { jobId: 'pub_01JD3X9Q7', status: 'PROCESSING', totalRecipients: 1001, chunkSize: 1000, totalChunks: 2 };
 
 const costSummary = obj({ total_contacts: int, failed_contacts: int, estimated_cost: { type: 'number' }, oldBalance: { type: 'number' }, newEstimatedBalance: { type: 'number' } });
