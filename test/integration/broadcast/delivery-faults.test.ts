@@ -511,7 +511,8 @@ describe('delivery under faults', () => {
     expectAccounted(view, total);
     const neverClaimed = total - before.SENT - before.SENDING;
     expect(view).toMatchObject({
-      status: 'COMPLETED_WITH_FAILURES',
+      // Whether the first delivery's outcomes were written before it died depends on the flush timing: none written, none counted sent.
+      status: before.SENT > 0 ? 'COMPLETED_WITH_FAILURES' : 'FAILED',
       summary: { sent: before.SENT, unknown: before.SENDING, failed: neverClaimed, failuresByReason: { WORKER_ERROR: neverClaimed } },
     });
     expect(await ledgerCounts(jobId).then(({ counts }) => counts)).toEqual({ SENT: before.SENT, FAILED: neverClaimed, UNKNOWN: before.SENDING, SENDING: 0, CANCELLED: 0 });
