@@ -3415,6 +3415,8 @@ export interface operations {
                                 failedAt: string;
                                 retryUntil: string | null;
                             };
+                            /** @description When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling") */
+                            cancelRequestedAt?: string;
                         };
                     };
                 };

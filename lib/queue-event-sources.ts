@@ -1,13 +1,13 @@
 /**
  * The SQS event source mappings: one per entry of `eventSources` (runtime-contract/event-sources.ts),
- * each with its consumer's batch size, batching window, concurrency cap and partial batch
+ * on the queue or, for a consumer of what gave up, its dead-letter queue, each with its consumer's batch size, batching window, concurrency cap and partial batch
  * responses, after checking that the queue's visibility timeout covers the consumer's timeout.
  */
 import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { eventSources } from '../runtime-contract/event-sources';
-import { functions, queues, type FunctionName, type QueueName } from '../runtime-contract/resource-definitions';
+import { eventSourceQueueLabel, eventSources, type EventSource } from '../runtime-contract/event-sources';
+import { functions, queueOfSource, queues, type FunctionName, type QueueSource } from '../runtime-contract/resource-definitions';
 import type { ServiceFunction } from './constructs/service-function';
 import type { StatefulResources } from './stateful-stack';
 
@@ -24,11 +24,17 @@ export function assertVisibilityCoversConsumer(queueName: string, visibilityTime
   }
 }
 
+/** The queue resource a source names: the queue, or its dead-letter queue. */
+export function queueOfSourceIn(stateful: StatefulResources, source: QueueSource | Pick<EventSource, 'queue' | 'deadLetters'>): sqs.Queue {
+  const { queue, deadLetters } = typeof source === 'object' && 'queue' in source ? source : queueOfSource(source);
+  return deadLetters ? stateful.deadLetterQueues[queue] : stateful.queues[queue];
+}
+
 /** Checks every event source's queue first, so a synthesis that fails adds no mapping at all. */
 export function assertEventSourceVisibility(stateful: StatefulResources): void {
   for (const source of eventSources) {
-    const queue = stateful.queues[source.queue];
-    assertVisibilityCoversConsumer(source.queue, visibilityTimeoutOf(queue, source.queue), functions[source.functionName].timeoutSeconds);
+    const queue = queueOfSourceIn(stateful, source);
+    assertVisibilityCoversConsumer(eventSourceQueueLabel(source), visibilityTimeoutOf(queue, source), functions[source.functionName].timeoutSeconds);
   }
 }
 
@@ -36,7 +42,7 @@ export function assertEventSourceVisibility(stateful: StatefulResources): void {
 export function addQueueEventSources(serviceFunctions: Record<FunctionName, ServiceFunction>, stateful: StatefulResources): void {
   for (const source of eventSources) {
     serviceFunctions[source.functionName].addEventSource(
-      new SqsEventSource(stateful.queues[source.queue], {
+      new SqsEventSource(queueOfSourceIn(stateful, source), {
         batchSize: source.batchSize,
         maxBatchingWindow: Duration.seconds(source.maxBatchingWindowSeconds),
         maxConcurrency: source.maxConcurrency,
@@ -47,10 +53,11 @@ export function addQueueEventSources(serviceFunctions: Record<FunctionName, Serv
 }
 
 /** The visibility timeout the queue resource actually has (SQS default 30 s when unset). */
-function visibilityTimeoutOf(queue: sqs.IQueue, queueName: QueueName): number {
+function visibilityTimeoutOf(queue: sqs.IQueue, source: Pick<EventSource, 'queue' | 'deadLetters'>): number {
   const resource = queue.node.defaultChild as sqs.CfnQueue | undefined;
   const value = resource?.visibilityTimeout;
   if (typeof value === 'number') return value;
   if (resource) return 30;
-  return queues[queueName].visibilityTimeoutSeconds;
+  const definition = queues[source.queue];
+  return (source.deadLetters ? definition.deadLetterVisibilityTimeoutSeconds : definition.visibilityTimeoutSeconds) ?? 30;
 }

@@ -5,7 +5,8 @@
  */
 import { Annotations, Tags, type Stack } from 'aws-cdk-lib';
 import { bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from './constructs/service-function';
-import { deadLetterEnvVarOf, functions, queues, tableGrantOf, tables, type FunctionDefinition, type FunctionName, type TableName } from '../runtime-contract/resource-definitions';
+import { deadLetterEnvVarOf, functions, queueSourceEnvVar, queues, tableGrantOf, tables, type FunctionDefinition, type FunctionName, type TableName } from '../runtime-contract/resource-definitions';
+import { queueOfSourceIn } from './queue-event-sources';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
 import { pascal } from './naming';
@@ -76,9 +77,8 @@ function environmentOf(definition: FunctionDefinition, stateful: StatefulResourc
     POWERTOOLS_LOG_LEVEL: settings.logLevel,
   };
   for (const tableName of Object.keys(definition.tables) as TableName[]) environment[tables[tableName].envVar] = stateful.tables[tableName].tableName;
-  for (const queueName of [...definition.sendsTo, ...(definition.receivesFrom ?? [])]) {
-    environment[queues[queueName].envVar] = stateful.queues[queueName].queueUrl;
-  }
+  for (const queueName of definition.sendsTo) environment[queues[queueName].envVar] = stateful.queues[queueName].queueUrl;
+  for (const source of definition.receivesFrom ?? []) environment[queueSourceEnvVar(source)] = queueOfSourceIn(stateful, source).queueUrl;
   for (const queueName of definition.deadLettersOf ?? []) environment[deadLetterEnvVarOf(queueName)] = stateful.deadLetterQueues[queueName].queueUrl;
   if (definition.tokenKey) environment.TOKEN_KMS_KEY_ID = stateful.tokenKey.keyArn;
   if (definition.callsUpstream) {

@@ -94,6 +94,8 @@ export class StatefulStack extends Stack implements StatefulResources {
     const id = pascal(definition.name);
     const deadLetterQueue = new sqs.Queue(this, `${id}DeadLetterQueue`, {
       retentionPeriod: Duration.days(definition.deadLetterRetentionDays),
+      // Set only for a dead-letter queue a function consumes (6x its timeout); others keep SQS's default.
+      ...(definition.deadLetterVisibilityTimeoutSeconds === undefined ? {} : { visibilityTimeout: Duration.seconds(definition.deadLetterVisibilityTimeoutSeconds) }),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });

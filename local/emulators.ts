@@ -141,7 +141,9 @@ export interface LocalQueue {
 export async function ensureQueues(client: SQSClient, nameOf: (name: QueueName) => string = localQueueName): Promise<Record<QueueName, LocalQueue>> {
   const result = {} as Record<QueueName, LocalQueue>;
   for (const queue of Object.values(queues)) {
-    const deadLetter = await client.send(new CreateQueueCommand({ QueueName: `${nameOf(queue.name)}-dlq` }));
+    // A dead-letter queue a function consumes gets its visibility timeout, as on AWS (6x the consumer's timeout).
+    const deadLetterAttributes = queue.deadLetterVisibilityTimeoutSeconds === undefined ? undefined : { VisibilityTimeout: String(queue.deadLetterVisibilityTimeoutSeconds) };
+    const deadLetter = await client.send(new CreateQueueCommand({ QueueName: `${nameOf(queue.name)}-dlq`, Attributes: deadLetterAttributes }));
     const deadLetterArn = (
       await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetter.QueueUrl, AttributeNames: ['QueueArn'] }))
     ).Attributes?.QueueArn;

@@ -1,11 +1,11 @@
 /**
  * The local runtime's queue consumers: one SQS poller (local/sqs-event-source.ts) per event source
- * of the runtime contract (runtime-contract/event-sources.ts), with its consumer's batch size,
+ * of the runtime contract (a queue, or a dead-letter queue) (runtime-contract/event-sources.ts), with its consumer's batch size,
  * concurrency cap, timeout and partial batch responses.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { eventSources, type EventSource } from '../runtime-contract/event-sources';
-import { functions, queues, type FunctionName } from '../runtime-contract/resource-definitions';
+import { deadLetterEnvVarOf, functions, queues, type FunctionName } from '../runtime-contract/resource-definitions';
 import type { Handler } from './function-handlers';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 
@@ -66,7 +66,7 @@ function startEventSource(
   environment: Readonly<Record<string, string | undefined>>,
   handler: Handler,
 ): SqsEventSource {
-  const queueUrl = environment[queues[source.queue].envVar] ?? '';
+  const queueUrl = environment[source.deadLetters ? deadLetterEnvVarOf(source.queue) : queues[source.queue].envVar] ?? '';
   return startSqsEventSource({
     sqs,
     queueUrl,

@@ -102,7 +102,7 @@ async function createResources(dynamodb: DynamoDBClient, sqs: SQSClient): Promis
   for (const table of Object.values(tables)) environment[table.envVar] = tableNames[table.name];
   const queueUrls = await ensureQueues(sqs);
   for (const queue of Object.values(queues)) environment[queue.envVar] = queueUrls[queue.name].url;
-  // Dead-letter queues: replays (npm run admin -- replay-meta-events) and the customer-events dispatcher's give-ups.
+  // Dead-letter queues: replays (npm run admin -- replay-meta-events), the customer-events dispatcher's give-ups, and chunk-dead-letters' source.
   for (const name of Object.keys(queues) as QueueName[]) environment[deadLetterEnvVarOf(name)] = queueUrls[name].deadLetterUrl;
   return environment;
 }

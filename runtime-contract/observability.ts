@@ -25,6 +25,8 @@ export const platformMetrics = {
   chunkDuration: 'ChunkDuration',
   /** Meta webhook events applied by delivery-events. Unit: Count. */
   webhookEventsApplied: 'WebhookEventsApplied',
+  /** Chunk messages that reached the outbound dead-letter queue and were settled there by chunk-dead-letters. Unit: Count. */
+  chunksDeadLettered: 'ChunksDeadLettered',
 } as const;
 
 export type PlatformMetricName = (typeof platformMetrics)[keyof typeof platformMetrics];
@@ -58,7 +60,15 @@ export const alarmThresholds = {
     /** A dead letter nobody handled: fires at half the queue's retention, while there is still
      * time to replay before SQS deletes it (see `deadLetterAgeThresholdSeconds`). */
     ageFractionOfRetention: 0.5,
+    /** A dead-letter queue a function consumes (the outbound one: chunk-dead-letters) is emptied
+     * within seconds, so its depth rarely shows; a message older than this is one the consumer
+     * keeps failing to settle (it retries every visibility timeout, 6 minutes): look at it. Seconds. */
+    consumedAgeSeconds: 60 * 60,
   },
+  /** A chunk that reached the dead-letter queue: settled (its job finishes, the unsent recipients
+   * fail WORKER_ERROR), but something crashed, timed out or lost its store on the last of five
+   * deliveries: a defect or an outage worth a look. `ChunksDeadLettered` sum per 5 minutes ≥ 1. */
+  chunksDeadLettered: { threshold: 1, periodSeconds: 300, evaluationPeriods: 1 },
   /**
    * Age of the oldest message of each working queue, seconds (maximum over 5 minutes, two periods
    * in a row so a single slow batch does not page). A new queue gets `default` until it has its own.

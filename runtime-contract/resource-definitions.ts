@@ -83,6 +83,11 @@ export interface QueueDefinition {
   maxReceiveCount: number;
   /** How long the dead-letter queue keeps messages for inspection and replay. */
   deadLetterRetentionDays: number;
+  /**
+   * The dead-letter queue's visibility timeout when a function consumes it (6x that consumer's
+   * timeout, checked at synthesis); absent: SQS's default (30 s), nobody receives from it but operators.
+   */
+  deadLetterVisibilityTimeoutSeconds?: number;
 }
 
 export const queues: Record<QueueName, QueueDefinition> = {
@@ -92,6 +97,8 @@ export const queues: Record<QueueName, QueueDefinition> = {
     visibilityTimeoutSeconds: 6 * 120,
     maxReceiveCount: 5,
     deadLetterRetentionDays: 14,
+    // Consumed by chunk-dead-letters (6 x its 60 s), which settles every chunk that gave up.
+    deadLetterVisibilityTimeoutSeconds: 6 * 60,
   },
   /**
    * Meta's webhook POSTs, stored as received (raw body) by the webhook endpoint and applied by the
@@ -123,6 +130,19 @@ export const queues: Record<QueueName, QueueDefinition> = {
 /** The variable naming a queue's dead-letter queue: `OUTBOUND_QUEUE_URL` → `OUTBOUND_DEAD_LETTER_QUEUE_URL`. */
 export const deadLetterEnvVarOf = (name: QueueName): string => queues[name].envVar.replace(/_QUEUE_URL$/, '_DEAD_LETTER_QUEUE_URL');
 
+/** A queue a consumer receives from: the queue itself, or its dead-letter queue. */
+export type QueueSource = QueueName | { deadLetterQueueOf: QueueName };
+
+/** The queue a source names and whether it is that queue's dead-letter queue. */
+export const queueOfSource = (source: QueueSource): { queue: QueueName; deadLetters: boolean } =>
+  typeof source === 'string' ? { queue: source, deadLetters: false } : { queue: source.deadLetterQueueOf, deadLetters: true };
+
+/** The variable naming the queue a source reads. */
+export function queueSourceEnvVar(source: QueueSource): string {
+  const { queue, deadLetters } = queueOfSource(source);
+  return deadLetters ? deadLetterEnvVarOf(queue) : queues[queue].envVar;
+}
+
 /**
  * How an SQS event source hands a queue consumer its messages (the event source mapping's settings);
  * `runtime-contract/event-sources.ts` pairs them with the queues of `receivesFrom`.
@@ -147,6 +167,22 @@ export const chunkWorker = {
   /** Caps concurrent chunk workers so the pacing per business account is not starved by Lambda scaling. */
   maxConcurrency: 20,
   // The worker reports the failed records of a batch; the others are not retried.
+  reportBatchItemFailures: true,
+} as const;
+
+/**
+ * The dead-lettered chunks' consumer (chunk-dead-letters): one chunk message per invocation, settled
+ * without a send (up to 1,000 conditional claims, 16 at a time, and a reconcile: a few seconds).
+ * Two at once at most (SQS's floor for a capped event source): dead letters are rare, and each one
+ * is settled, not hurried.
+ */
+export const chunkDeadLetters = {
+  timeoutSeconds: 60,
+  memoryMb: 512,
+  batchSize: 1,
+  maxBatchingWindowSeconds: 0,
+  maxConcurrency: 2,
+  // A chunk it could not settle (a store outage) goes back to the dead-letter queue and is tried again.
   reportBatchItemFailures: true,
 } as const;
 
@@ -243,8 +279,8 @@ export const adapterOnlyTableActions: ReadonlyArray<{ table: TableName; actions:
  */
 export type QueueConsumption =
   | {
-      /** Consumes these queues through an event source (and changes the visibility of what it received). */
-      receivesFrom: QueueName[];
+      /** Consumes these queues (or dead-letter queues) through an event source (and changes the visibility of what it received). */
+      receivesFrom: QueueSource[];
       eventSource: EventSourceSettings;
     }
   | { receivesFrom?: undefined; eventSource?: undefined };
@@ -282,7 +318,7 @@ export const broadcastScheduler = {
   sweepBatchSize: 50,
 } as const;
 
-export type FunctionName = EndpointGroup | 'chunk-worker' | 'delivery-events' | 'customer-events' | typeof broadcastScheduler.functionName;
+export type FunctionName = EndpointGroup | 'chunk-worker' | 'chunk-dead-letters' | 'delivery-events' | 'customer-events' | typeof broadcastScheduler.functionName;
 
 export const functions: Record<FunctionName, FunctionDefinition> = {
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
@@ -398,6 +434,22 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tokenKey: 'decrypt',
     callsUpstream: true,
   },
+  /**
+   * Settles the chunk messages that reached the outbound dead-letter queue (a worker that crashed or
+   * timed out on the last delivery, a store outage while it gave up): unclaimed recipients FAILED
+   * `WORKER_ERROR`, crashed claims UNKNOWN, the chunk reconciled, job.completed when it was the last
+   * (docs/BROADCAST.md "Delivery"). Never sends: no token key, no Cloud API. Tenancy read: webhook
+   * subscribers of job.completed.
+   */
+  'chunk-dead-letters': {
+    memoryMb: chunkDeadLetters.memoryMb,
+    timeoutSeconds: chunkDeadLetters.timeoutSeconds,
+    tables: { tenancy: 'read', messaging: 'readWrite' },
+    sendsTo: ['customerEvents'],
+    receivesFrom: [{ deadLetterQueueOf: 'outboundMessages' }],
+    eventSource: chunkDeadLetters,
+    callsUpstream: false,
+  },
   /** Meta's webhook events: ledger facts and tally (messaging), inbound messages (inbox), owners (tenancy). */
   'delivery-events': {
     memoryMb: deliveryEvents.memoryMb,
@@ -460,7 +512,7 @@ const schedulerVariables = ['BROADCAST_SCHEDULE_GROUP', 'BROADCAST_SCHEDULER_ROL
 
 export function variablesOf(definition: FunctionDefinition): FunctionVariables {
   const tableVariables = (Object.keys(definition.tables) as TableName[]).map((name) => tables[name].envVar);
-  const queueVariables = [...definition.sendsTo, ...(definition.receivesFrom ?? [])].map((name) => queues[name].envVar);
+  const queueVariables = [...definition.sendsTo.map((name) => queues[name].envVar), ...(definition.receivesFrom ?? []).map(queueSourceEnvVar)];
   const deadLetterVariables = (definition.deadLettersOf ?? []).map(deadLetterEnvVarOf);
   return {
     required: [...new Set([...tableVariables, ...queueVariables, ...deadLetterVariables])],

@@ -10,7 +10,9 @@ import { logger } from '../../shared/observability/logger';
 /**
  * One SQS record = one chunk (or part of one). A failure returns the record to the queue for
  * another try; on the last try before the dead-letter queue, the recipients not yet sent are
- * accounted as WORKER_ERROR so the job still reaches a terminal state.
+ * accounted as WORKER_ERROR so the job still reaches a terminal state. When that fails too (or the
+ * last delivery crashes or times out), the message goes to the dead-letter queue, whose consumer
+ * (functions/chunk-dead-letters) settles it the same way.
  * Returns the chunk's report (the Lambda publishes its metrics); none when the chunk was abandoned.
  */
 export async function handleChunkRecord(dependencies: ProcessChunkDependencies, record: SQSRecord, context: Context): Promise<ChunkReport | undefined> {

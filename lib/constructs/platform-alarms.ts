@@ -4,7 +4,9 @@
  * without an edit here. Thresholds: `runtime-contract/observability.ts`. docs/OPERATIONS.md.
  *
  *  - every function: Errors and Throttles;
- *  - every queue: age of the oldest message; its dead-letter queue: depth (> 0) and age;
+ *  - every queue: age of the oldest message; its dead-letter queue: depth (> 0) and age (an hour
+ *    for a dead-letter queue a function consumes, half its retention otherwise);
+ *  - chunks settled from the outbound dead-letter queue (`ChunksDeadLettered` ≥ 1);
  *  - every REST API stage: 5XXError rate and p99 Latency.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -24,6 +26,7 @@ import {
   queueAgeThresholdSeconds,
   type AlarmThreshold,
 } from '../../runtime-contract/observability';
+import { eventSources } from '../../runtime-contract/event-sources';
 import { queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { pascal } from '../naming';
@@ -78,6 +81,7 @@ export class PlatformAlarms extends Construct {
         }),
       ],
       this.businessWidgets(props.metricsNamespace),
+      [this.watchDeadLetteredChunks(props.metricsNamespace)],
     ];
     for (const [surface, surfaceApi] of Object.entries(props.surfaceApis) as Array<[SurfaceName, SurfaceApi]>) {
       rows.push(this.watchApi(surface, surfaceApi));
@@ -168,14 +172,21 @@ export class PlatformAlarms extends Construct {
       cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       `${name}: messages in the dead-letter queue; inspect and replay (docs/OPERATIONS.md)`,
     );
-    const deadLetterAge = { ...depth, threshold: deadLetterAgeThresholdSeconds(queues[name].deadLetterRetentionDays) };
+    // A consumed dead-letter queue empties itself: an old message there is one its consumer cannot settle.
+    const consumer = eventSources.find((source) => source.deadLetters && source.queue === name)?.functionName;
+    const deadLetterAge = {
+      ...depth,
+      threshold: consumer ? alarmThresholds.deadLetterQueues.consumedAgeSeconds : deadLetterAgeThresholdSeconds(queues[name].deadLetterRetentionDays),
+    };
     this.alarm(
       `deadLetterQueue:${name}:age`,
       `${id}DeadLetterAge`,
       deadLetterQueue.metricApproximateAgeOfOldestMessage({ period: periodOf(deadLetterAge), statistic: cloudwatch.Stats.MAXIMUM }),
       deadLetterAge,
       cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      `${name}: a dead letter is unhandled for half its retention; replay it before SQS deletes it`,
+      consumer
+        ? `${name}: ${consumer} keeps failing to settle a dead letter (older than ${deadLetterAge.threshold} s); see its log`
+        : `${name}: a dead letter is unhandled for half its retention; replay it before SQS deletes it`,
     );
     return [
       new cloudwatch.GraphWidget({
@@ -230,6 +241,30 @@ export class PlatformAlarms extends Construct {
         width: 12,
       }),
     ];
+  }
+
+  /**
+   * Chunks settled from the outbound dead-letter queue: the job finished, but a chunk's last
+   * delivery crashed, timed out or lost its store (docs/OPERATIONS.md). One is worth a look.
+   */
+  private watchDeadLetteredChunks(namespace: string): cloudwatch.IWidget {
+    const threshold = alarmThresholds.chunksDeadLettered;
+    const metric = new cloudwatch.Metric({
+      namespace,
+      metricName: platformMetrics.chunksDeadLettered,
+      dimensionsMap: { service: 'chunk-dead-letters' },
+      statistic: cloudwatch.Stats.SUM,
+      period: periodOf(threshold),
+    });
+    const alarm = this.alarm(
+      `metric:${platformMetrics.chunksDeadLettered}`,
+      'ChunksDeadLettered',
+      metric,
+      threshold,
+      cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      'outboundMessages: a chunk reached the dead-letter queue and was settled there (unsent recipients WORKER_ERROR); find why in the chunk-worker log of its job',
+    );
+    return new cloudwatch.GraphWidget({ title: 'Chunks settled from the dead-letter queue', left: [metric], leftAnnotations: [alarm.toAnnotation()], width: 24 });
   }
 
   /** The functions' own metrics (EMF, `service` dimension set by Powertools), found by SEARCH

@@ -164,6 +164,7 @@ export class ServiceFunction extends NodejsFunction {
 
 function summarize(name: FunctionName, definition: FunctionDefinition): string {
   if (name === 'chunk-worker') return 'sends one chunk of a broadcast from the outbound queue';
+  if (name === 'chunk-dead-letters') return 'settles the chunks that reached the outbound dead-letter queue, without a send';
   if (name === 'delivery-events') return "applies Meta's webhook events from the meta-events queue";
   if (name === 'broadcast-scheduler') return 'fires scheduled broadcasts (one-time schedules) and sweeps missed ones';
   const parts = [definition.callsUpstream ? 'calls the WhatsApp Cloud API' : undefined, definition.managesApiKeys ? 'issues API keys' : undefined];

@@ -9,7 +9,9 @@
  * The 202 answer says PROCESSING (the contract's word for an accepted job); a status read
  * before any worker has started says QUEUED_FOR_PROCESSING. A cancelled job reads CANCELLED once
  * its chunks are done or nobody is left pending (until then, while its workers stop, it reads as
- * before); a job that was never cancelled never reads CANCELLED.
+ * before); a job that was never cancelled never reads CANCELLED. A cancel that withheld nobody (it
+ * came after every recipient was sent, failed or unknown, or raced the last chunk) does not make the
+ * job CANCELLED: it reads the state its sends earned, and its status notes `cancelRequestedAt`.
  */
 
 import * as v from 'valibot';
@@ -193,21 +195,24 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
   }
   if (job.cancelledAt !== undefined) summary.cancelled = cancelled;
 
-  let status: JobStatus;
-  if (job.cancelledAt !== undefined && (summary.chunksDone >= job.totalChunks || summary.pending === 0)) {
-    status = 'CANCELLED';
-  } else if (summary.chunksDone >= job.totalChunks) {
+  return { status: statusOf(job, summary, { cancelled, anyStarted, sentByChunkCounters }), summary };
+}
+
+/** The state a job reads, from its summary and what its chunks recorded. */
+function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled: number; anyStarted: boolean; sentByChunkCounters: number }): JobStatus {
+  // A cancel withheld someone unless every recipient ended sent, failed or unknown: one that came too
+  // late (or raced the last chunk) leaves the state the sends earned, as job.completed announced it.
+  const cancelWithheld = recorded.cancelled > 0 || summary.pending > 0;
+  if (job.cancelledAt !== undefined && cancelWithheld && (summary.chunksDone >= job.totalChunks || summary.pending === 0)) return 'CANCELLED';
+  if (summary.chunksDone >= job.totalChunks) {
     // What the worker recorded, as before: a webhook failure after the send does not change the job's state.
-    status = sentByChunkCounters === job.totalRecipients ? 'COMPLETED' : sentByChunkCounters === 0 ? 'FAILED' : 'COMPLETED_WITH_FAILURES';
-  } else if (isAwaitingFiring(job)) {
-    status = 'SCHEDULED';
-  } else if (job.pausedAt !== undefined && job.cancelledAt === undefined) {
-    // A cancelled job is no longer waiting for its template: it reads as settling (PROCESSING) until its held rest is cancelled.
-    status = 'PAUSED';
-  } else {
-    status = anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
+    const sent = recorded.sentByChunkCounters;
+    return sent === job.totalRecipients ? 'COMPLETED' : sent === 0 ? 'FAILED' : 'COMPLETED_WITH_FAILURES';
   }
-  return { status, summary };
+  if (isAwaitingFiring(job)) return 'SCHEDULED';
+  // A cancelled job is no longer waiting for its template: it reads as settling (PROCESSING) until its held rest is cancelled.
+  if (job.pausedAt !== undefined && job.cancelledAt === undefined) return 'PAUSED';
+  return recorded.anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
 }
 
 /** A scheduled job whose time has not fired yet: nothing of it is queued. */

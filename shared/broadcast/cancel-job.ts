@@ -3,6 +3,11 @@
  * (a repeat changes nothing and answers the same); the chunk workers see the mark before their
  * next send and account every recipient not yet claimed as CANCELLED (chunk-worker/process-outbound-chunk.ts).
  * The caller may cancel exactly the jobs whose status it may read, with the same answers otherwise.
+ *
+ * The answer acknowledges the cancel (200, `CANCELLED`, the account at that moment); the job's final
+ * state says what it did: `CANCELLED` when it withheld at least one recipient, else (it came after
+ * the last recipient was claimed, or raced the last chunk's settling) the state the sends earned,
+ * with `cancelRequestedAt` (broadcast-job.ts, docs/BROADCAST.md "Cancelling").
  */
 import { TERMINAL_STATUSES, isAwaitingFiring, summarizeJob, type JobSummary } from './broadcast-job';
 import { JobAlreadyFinishedError, JobNotFoundError } from './errors';
@@ -32,9 +37,11 @@ export async function cancelJob(
   let job = await readableJob(broadcasts, caller, jobId);
   const progress = await broadcasts.getJobProgress(jobId);
   const tally = { codes: progress.tally, ...reading };
+  const { status } = summarizeJob(job, progress.chunks, tally);
+  // Finished: nothing left to stop. A repeat on a job an earlier, late cancel left COMPLETED (it
+  // withheld nobody) says so too, rather than contradict its final state.
+  if (TERMINAL_STATUSES.has(status) && status !== 'CANCELLED') throw new JobAlreadyFinishedError(jobId, status);
   if (job.cancelledAt === undefined) {
-    const { status } = summarizeJob(job, progress.chunks, tally);
-    if (TERMINAL_STATUSES.has(status)) throw new JobAlreadyFinishedError(jobId, status);
     const cancelledAt = await broadcasts.cancelJob(jobId, reading.now, reason);
     if (cancelledAt === undefined) throw new JobNotFoundError(jobId);
     job = { ...job, cancelledAt };

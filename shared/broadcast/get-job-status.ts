@@ -13,6 +13,8 @@ export interface JobStatusView {
   summary: JobSummary;
   /** Only while the job reads PAUSED (docs/BROADCAST.md "When Meta pauses a template"). */
   pause?: JobPauseView;
+  /** Only when a cancel was requested and the job does not read CANCELLED: still settling, or the cancel withheld nobody (docs/BROADCAST.md "Cancelling"). */
+  cancelRequestedAt?: string;
   /** Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"). */
   acceptFailure?: AcceptFailureView;
 }
@@ -55,6 +57,19 @@ export function pauseViewOf(job: BroadcastJob, status: JobStatus): { pause: JobP
   return { pause: { reason: job.pauseReason ?? 'TEMPLATE_PAUSED', since: job.pausedAt, failsAt: job.pauseFailsAt ?? null } };
 }
 
+/**
+ * `cancelRequestedAt` of a cancelled job that does not read CANCELLED: while its workers stop, and
+ * for good when the cancel came too late to withhold anyone (the job reads the state its sends
+ * earned). Nothing otherwise, so no other answer changes.
+ *
+ * @example
+ * cancelViewOf({ ...job, cancelledAt: '2026-03-01T09:00:05.000Z' }, 'COMPLETED'); // { cancelRequestedAt: '2026-03-01T09:00:05.000Z' }
+ * cancelViewOf({ ...job, cancelledAt: '2026-03-01T09:00:05.000Z' }, 'CANCELLED'); // {}
+ */
+export function cancelViewOf(job: BroadcastJob, status: JobStatus): { cancelRequestedAt: string } | Record<string, never> {
+  return job.cancelledAt === undefined || status === 'CANCELLED' ? {} : { cancelRequestedAt: job.cancelledAt };
+}
+
 /** When a status is read, and after how long an unknown outcome no event resolved reads UNCONFIRMED. */
 export interface StatusReading {
   now: Date;
@@ -87,7 +102,7 @@ export async function getJobStatus(
 ): Promise<JobStatusView> {
   const job = await readableJob(broadcasts, caller, jobId);
   const { status, summary } = await readJobState(broadcasts, job, reading);
-  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, ...pauseViewOf(job, status), ...acceptFailureViewOf(job) };
+  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, ...pauseViewOf(job, status), ...cancelViewOf(job, status), ...acceptFailureViewOf(job) };
 }
 
 /** A job's state and summary as every read shows them (status, the broadcasts list), with the chunks they came from. */

@@ -9,7 +9,7 @@
  */
 import { TERMINAL_STATUSES, type BroadcastJob, type JobKind, type JobStatus, type JobSummary } from './broadcast-job';
 import { InvalidListCursorError } from './errors';
-import { acceptFailureViewOf, pauseViewOf, readJobState, type AcceptFailureView, type JobPauseView, type StatusReading } from './get-job-status';
+import { acceptFailureViewOf, cancelViewOf, pauseViewOf, readJobState, type AcceptFailureView, type JobPauseView, type StatusReading } from './get-job-status';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { ChunkProgressStore, JobListPosition, JobStore } from './ports';
 
@@ -40,6 +40,8 @@ export interface BroadcastListItem {
   pause?: JobPauseView;
   /** Only on a job whose queueing failed part-way, as in the status answer. */
   acceptFailure?: AcceptFailureView;
+  /** As in the status answer: a cancel was requested and the job does not read CANCELLED. */
+  cancelRequestedAt?: string;
 }
 
 export interface BroadcastsQuery {
@@ -106,6 +108,7 @@ async function listItemOf(broadcasts: ChunkProgressStore, job: BroadcastJob, rea
     scheduledAt: job.scheduledAt ?? null,
     ...pauseViewOf(job, status),
     ...acceptFailureViewOf(job),
+    ...cancelViewOf(job, status),
   };
 }
 

@@ -48,7 +48,15 @@ const acceptFailure: JsonSchema = {
   description: 'Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"): retry the request with the same Idempotency-Key before `retryUntil` to queue the rest',
 };
 const jobView = obj(
-  { jobId: { type: 'string', description: '`pub_…` for template broadcasts, `msg_…` for free-form and earlier sends' }, status: str, totalRecipients: int, totalChunks: int, summary: jobSummary, acceptFailure },
+  {
+    jobId: { type: 'string', description: '`pub_…` for template broadcasts, `msg_…` for free-form and earlier sends' },
+    status: str,
+    totalRecipients: int,
+    totalChunks: int,
+    summary: jobSummary,
+    acceptFailure,
+    cancelRequestedAt: { type: 'string', description: 'When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling")' },
+  },
   ['jobId', 'status', 'totalRecipients', 'totalChunks'],
 );
 const jobExample = { jobId: 'pub_01JD3X9Q7', status: 'PROCESSING', totalRecipients: 1001, chunkSize: 1000, totalChunks: 2 };

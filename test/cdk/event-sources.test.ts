@@ -1,7 +1,7 @@
 /** Event sources as data: one SQS event source mapping per entry of runtime-contract/event-sources.ts, nothing else. */
 import type { CfnElement } from 'aws-cdk-lib';
-import { eventSources } from '../../runtime-contract/event-sources';
-import { functions, queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
+import { eventSourceQueueLabel, eventSources, type EventSource } from '../../runtime-contract/event-sources';
+import { functions, queueOfSource, queues, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { functionLogicalId, mentions, resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;
@@ -10,14 +10,17 @@ beforeAll(() => {
   synth = synthesizePlatform();
 });
 
-const queueId = (name: QueueName) => synth.platform.stateful.getLogicalId(synth.platform.stateful.queues[name].node.defaultChild as CfnElement);
+/** The logical id of the queue a source reads: the queue, or its dead-letter queue. */
+const queueId = ({ queue, deadLetters }: Pick<EventSource, 'queue' | 'deadLetters'>) =>
+  synth.platform.stateful.getLogicalId(synth.platform.stateful[deadLetters ? 'deadLetterQueues' : 'queues'][queue].node.defaultChild as CfnElement);
 const mappings = () => Object.values(resourcesOf(synth.api, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
 
 it('lists one event source per queue a definition receives from, with its eventSource settings', () => {
   const expected = (Object.keys(functions) as FunctionName[]).flatMap((name) =>
-    (functions[name].receivesFrom ?? []).map((queue) => ({ queue, functionName: name, ...functions[name].eventSource! })),
+    (functions[name].receivesFrom ?? []).map((queueSource) => ({ ...queueOfSource(queueSource), functionName: name, ...functions[name].eventSource! })),
   );
-  expect(eventSources.map((source) => [source.queue, source.functionName])).toEqual(expected.map((source) => [source.queue, source.functionName]));
+  const named = (source: Pick<EventSource, 'queue' | 'deadLetters' | 'functionName'>) => [source.queue, source.deadLetters, source.functionName];
+  expect(eventSources.map(named)).toEqual(expected.map(named));
   for (const [index, source] of eventSources.entries()) {
     expect(source).toMatchObject({
       batchSize: expected[index]!.batchSize,
@@ -32,9 +35,9 @@ it('synthesizes exactly one mapping per event source, and no other', () => {
   expect(mappings()).toHaveLength(eventSources.length);
 });
 
-describe.each(eventSources.map((source) => [`${source.queue} → ${source.functionName}`, source] as const))('%s', (_, source) => {
+describe.each(eventSources.map((source) => [`${eventSourceQueueLabel(source)} → ${source.functionName}`, source] as const))('%s', (_, source) => {
   it('is a mapping from that queue to that function with the source settings', () => {
-    const own = mappings().filter((mapping) => mentions(mapping.EventSourceArn, queueId(source.queue)));
+    const own = mappings().filter((mapping) => mentions(mapping.EventSourceArn, queueId(source)));
     expect(own).toHaveLength(1);
     const mapping = own[0]!;
     expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(synth.api, source.functionName) });
@@ -45,8 +48,18 @@ describe.each(eventSources.map((source) => [`${source.queue} → ${source.functi
   });
 
   it("reads from a queue whose visibility timeout covers 6x the consumer's timeout", () => {
-    const visibility = resourcesOf(synth.stateful, 'AWS::SQS::Queue')[queueId(source.queue)]!.Properties!.VisibilityTimeout as number;
-    expect(visibility).toBe(queues[source.queue].visibilityTimeoutSeconds);
+    const visibility = resourcesOf(synth.stateful, 'AWS::SQS::Queue')[queueId(source)]!.Properties!.VisibilityTimeout as number;
+    const definition = queues[source.queue];
+    expect(visibility).toBe(source.deadLetters ? definition.deadLetterVisibilityTimeoutSeconds : definition.visibilityTimeoutSeconds);
     expect(visibility).toBeGreaterThanOrEqual(6 * functions[source.functionName].timeoutSeconds);
   });
+});
+
+it('a dead-letter queue nobody consumes keeps SQS\'s default visibility; the consumed one (outbound) gets 6x its consumer\'s timeout', () => {
+  const consumed = new Set(eventSources.filter((source) => source.deadLetters).map((source) => source.queue));
+  expect([...consumed]).toEqual(['outboundMessages']);
+  for (const name of Object.keys(queues) as Array<keyof typeof queues>) {
+    const visibility = resourcesOf(synth.stateful, 'AWS::SQS::Queue')[queueId({ queue: name, deadLetters: true })]!.Properties!.VisibilityTimeout;
+    expect(visibility).toBe(consumed.has(name) ? 6 * functions['chunk-dead-letters'].timeoutSeconds : undefined);
+  }
 });

@@ -3,6 +3,7 @@ import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { assertVisibilityCoversConsumer } from '../../lib/queue-event-sources';
 import {
+  chunkDeadLetters,
   chunkWorker,
   customerEventsDispatcher,
   deliveryEvents,
@@ -190,11 +191,12 @@ describe('chunk worker', () => {
     expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: chunkWorker.maxConcurrency });
   });
 
-  it('is the only function that may receive from the queue, besides delivery-events on its own queue', () => {
+  it('is the only function that may receive from the queue, besides delivery-events on its own queue and chunk-dead-letters on its dead-letter queue', () => {
     const receiving = names.filter((name) => allActions(template, name).includes('sqs:ReceiveMessage'));
-    expect(receiving.sort()).toEqual(['chunk-worker', 'customer-events', 'delivery-events']);
+    expect(receiving.sort()).toEqual(['chunk-dead-letters', 'chunk-worker', 'customer-events', 'delivery-events']);
     expect(statementsOn('customer-events', queueId('outboundMessages'))).toEqual([]);
     expect(statementsOn('delivery-events', queueId('outboundMessages'))).toEqual([]);
+    expect(statementsOn('chunk-dead-letters', queueId('outboundMessages'))).toEqual([]);
   });
 
   it("runs with the chunkWorker settings, and the queue's visibility timeout covers 6x its timeout", () => {
@@ -227,6 +229,32 @@ describe('delivery-events', () => {
     expect(allActions(template, 'delivery-events')).not.toContain('kms:Decrypt');
     expect(functionProperties(template, 'delivery-events').Environment.Variables.GRAPH_API_BASE_URL).toBeUndefined();
     expect(statementsOn('delivery-events', tableId('tenancy')).flatMap(actionsOf)).not.toContain('dynamodb:PutItem');
+  });
+});
+
+describe('chunk-dead-letters', () => {
+  const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
+  const outboundDeadLetterId = () =>
+    synth.platform.stateful.getLogicalId(synth.platform.stateful.deadLetterQueues.outboundMessages.node.defaultChild as CfnElement);
+
+  it('consumes the outbound dead-letter queue (and only that), with partial batch responses and its settings', () => {
+    const own = mappings().filter((candidate) => mentions(candidate.FunctionName, functionLogicalId(template, 'chunk-dead-letters')));
+    expect(own).toHaveLength(1);
+    const mapping = own[0]!;
+    expect(mentions(mapping.EventSourceArn, outboundDeadLetterId())).toBe(true);
+    expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.BatchSize).toBe(chunkDeadLetters.batchSize);
+    expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: chunkDeadLetters.maxConcurrency });
+    expect(statementsOn('chunk-dead-letters', outboundDeadLetterId()).flatMap(actionsOf)).toContain('sqs:ReceiveMessage');
+    expect(statementsOn('chunk-dead-letters', outboundDeadLetterId()).flatMap(actionsOf)).not.toContain('sqs:SendMessage');
+    const env = functionProperties(template, 'chunk-dead-letters').Environment.Variables as Record<string, unknown>;
+    expect(mentions(env[deadLetterEnvVarOf('outboundMessages')], outboundDeadLetterId())).toBe(true);
+  });
+
+  it('never sends: no token key, no Cloud API; reads tenancy only', () => {
+    expect(allActions(template, 'chunk-dead-letters')).not.toContain('kms:Decrypt');
+    expect(functionProperties(template, 'chunk-dead-letters').Environment.Variables.GRAPH_API_BASE_URL).toBeUndefined();
+    expect(statementsOn('chunk-dead-letters', tableId('tenancy')).flatMap(actionsOf)).not.toContain('dynamodb:PutItem');
   });
 });
 

@@ -6,7 +6,8 @@
  */
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { alarmThresholds, queueAgeThresholdSeconds } from '../../runtime-contract/observability';
+import { eventSources } from '../../runtime-contract/event-sources';
+import { alarmThresholds, platformMetrics, queueAgeThresholdSeconds } from '../../runtime-contract/observability';
 import { functions, queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
 import { perIpLimitedRoutes } from '../../lib/constructs/api-firewall';
 import { routes } from '../../runtime-contract/all-routes';
@@ -52,8 +53,22 @@ describe('alarms', () => {
     const [depth] = queueAlarms('deadLetterQueues', name, 'ApproximateNumberOfMessagesVisible');
     expect(depth?.Properties).toEqual(expect.objectContaining({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', Statistic: 'Maximum' }));
     const [deadLetterAge] = queueAlarms('deadLetterQueues', name, 'ApproximateAgeOfOldestMessage');
-    expect(deadLetterAge?.Properties!.Threshold).toBe(queues[name].deadLetterRetentionDays * 86_400 * alarmThresholds.deadLetterQueues.ageFractionOfRetention);
+    // A dead-letter queue a function consumes (the outbound one) empties itself: an hour-old message there is one it cannot settle.
+    const consumed = eventSources.some((source) => source.deadLetters && source.queue === name);
+    expect(deadLetterAge?.Properties!.Threshold).toBe(
+      consumed ? alarmThresholds.deadLetterQueues.consumedAgeSeconds : queues[name].deadLetterRetentionDays * 86_400 * alarmThresholds.deadLetterQueues.ageFractionOfRetention,
+    );
     for (const alarm of [age!, depth!, deadLetterAge!]) expect(notifiesTopic(alarm)).toBe(true);
+  });
+
+  it('a chunk settled from the dead-letter queue pages: ChunksDeadLettered of chunk-dead-letters, sum ≥ 1 in 5 minutes', () => {
+    const own = alarms().filter((alarm) => alarm.Properties!.MetricName === platformMetrics.chunksDeadLettered);
+    expect(own).toHaveLength(1);
+    expect(own[0]!.Properties).toEqual(
+      expect.objectContaining({ Statistic: 'Sum', Threshold: 1, Period: 300, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' }),
+    );
+    expect(dimension(own[0]!, 'service')).toBe('chunk-dead-letters');
+    expect(notifiesTopic(own[0]!)).toBe(true);
   });
 
   it('the chunk queue pages when a chunk waits 15 minutes', () => {

@@ -15,7 +15,8 @@
  *    written in ordered batches (chunk-outcomes.ts).
  * 4. settle chunk: recipients the time budget left over continue in a new message (the ledger
  *    keeps that safe to repeat); otherwise the chunk is reconciled from its ledger. On the last
- *    delivery of a message that keeps failing, abandonOutboundChunk accounts the rest as WORKER_ERROR.
+ *    delivery of a message that keeps failing, abandonOutboundChunk accounts the rest as WORKER_ERROR;
+ *    a message that reaches the dead-letter queue anyway is settled the same way by chunk-dead-letters.
  *
  * Cancellation (cancel-job.ts): before each send the lanes ask whether the job was cancelled (one
  * read shared by the lanes, refreshed at most every CANCELLATION_REFRESH_MS). Once it was, no lane

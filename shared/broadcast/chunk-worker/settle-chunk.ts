@@ -1,8 +1,8 @@
 /**
  * Step 4 of the chunk worker, settling: the rest (out of time) continue in a fresh message, or the
  * chunk is reconciled from its ledger. Recipients this worker will never send (the job cancelled,
- * a template pause past its deadline, the last delivery of a message that keeps failing) are
- * settled by one routine, `settleRest`.
+ * a template pause past its deadline, a message given up after its last delivery or found in the
+ * dead-letter queue) are settled by one routine, `settleRest`.
  */
 import { announceJobCompletion } from '../announce-job-completion';
 import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
@@ -11,7 +11,8 @@ import type { ClaimState, LedgerEntry } from '../ports';
 import { WORKER_ERROR } from '../../sending/failure-reasons';
 import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
 
-type SettleDependencies = Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'events'>;
+/** What settling a chunk uses: the broadcast stores, the clock and the customer events (job.completed). */
+export type SettleDependencies = Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'events'>;
 type ChunkKey = Pick<OutboundMessage, 'jobId' | 'chunkIndex'>;
 
 /** The final state recipients are settled in: CANCELLED, or FAILED with a reason. */
@@ -92,12 +93,23 @@ async function reconcile(dependencies: SettleDependencies, chunk: ChunkKey, repo
 }
 
 /**
- * Last delivery of a message that keeps failing: everyone not yet claimed is settled as a
- * WORKER_ERROR failure (never sent), crashed claims as UNKNOWN, so the job can finish.
+ * A message given up: the last delivery of one that keeps failing (the worker, handle-chunk-record.ts)
+ * or one that reached the dead-letter queue anyway (a crash or timeout on its last delivery, a store
+ * outage while abandoning it: the chunk-dead-letters consumer). Everyone not yet claimed is settled
+ * as a WORKER_ERROR failure (never sent), or CANCELLED when the job was cancelled meanwhile; crashed
+ * claims become UNKNOWN (never resent); the chunk reconciles, and job.completed goes out when it was
+ * the job's last. Safe to repeat (a dead letter may be received twice): finished entries are skipped.
+ * A chunk whose job was discarded at accept time (its queueing failed) has nothing to settle.
  *
  * @example
- * await abandonOutboundChunk(dependencies, message); // the chunk reconciles; job.completed if it was the last
+ * const report = await abandonOutboundChunk(dependencies, message); // { failed: 997, unknown: 3, chunkDone: true, … }
  */
-export async function abandonOutboundChunk(dependencies: SettleDependencies, message: OutboundMessage): Promise<void> {
-  await settleRest(dependencies, message, message.recipients, emptyReport(), { status: 'FAILED', failureReasonCode: WORKER_ERROR });
+export async function abandonOutboundChunk(dependencies: SettleDependencies, message: OutboundMessage): Promise<ChunkReport> {
+  const { broadcasts, clock } = dependencies;
+  if (!(await broadcasts.markChunkStarted(message.jobId, message.chunkIndex, clock.now()))) {
+    return { ...emptyReport(), skipped: message.recipients.length, chunkDone: true };
+  }
+  const control = await broadcasts.readJobControl(message.jobId);
+  const as: SettledAs = control?.cancelled ? 'CANCELLED' : { status: 'FAILED', failureReasonCode: WORKER_ERROR };
+  return settleRest(dependencies, message, message.recipients, emptyReport(), as);
 }

@@ -3,7 +3,7 @@
  * answer, the workers stopping before their next send, and the final account of every recipient.
  */
 import { startTestRuntime, eventually, type TestRuntime } from '../../support/local-runtime';
-import { BASE, orderUpdate, queueDepth, readJob, recipients } from './broadcast-test-kit';
+import { BASE, ledgerOf, orderUpdate, queueDepth, readJob, recipients } from './broadcast-test-kit';
 
 const MAX_IN_FLIGHT = 16;
 
@@ -79,5 +79,32 @@ describe('POST /broadcasts/{jobId}/cancel', () => {
 
     const unknown = await runtime.call('POST', `${BASE}/broadcasts/pub_doesnotexist000000000000/cancel`, { headers: key() });
     expect(unknown.status).toBe(404);
+  }, 60_000);
+
+  it('a cancel that arrives while the last recipients are in flight (all claimed): 200, then the job reads COMPLETED with cancelRequestedAt, and a repeat answers 409', async () => {
+    // Every send takes 3 s at the sandbox, so the cancel lands while all three are on the wire.
+    runtime.sandbox!.configure({ latencyMs: 3_000 });
+    try {
+      const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: key(), body: orderUpdate(recipients(3, { first: 9_410_000_000 })) });
+      expect(accepted.status).toBe(200);
+      const jobId = accepted.headers.get('x-broadcast-job-id')!;
+      await eventually(() => ledgerOf(jobId, 0), (ledger) => ledger.size === 3, 20_000, 50);
+
+      const cancelled = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/cancel`, { headers: key() });
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.data).toMatchObject({ jobId, status: 'CANCELLED', summary: { cancelled: 0 } });
+
+      const final = await eventually(() => readJob(runtime.demo.organizationId, jobId), (view) => view.summary.chunksDone === 1, 30_000, 100);
+      // Nobody was left to withhold: the state the sends earned, the late cancel noted.
+      expect(final).toMatchObject({ status: 'COMPLETED', cancelRequestedAt: expect.any(String), summary: { sent: 3, cancelled: 0, pending: 0 } });
+      const status = await runtime.call('GET', `${BASE}/status/${jobId}`, { headers: key() });
+      expect(status.body.data).toMatchObject({ status: 'COMPLETED', cancelRequestedAt: final.cancelRequestedAt });
+
+      const again = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/cancel`, { headers: key() });
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ data: { error: { code: 'JOB_ALREADY_FINISHED' } } });
+    } finally {
+      runtime.sandbox!.configure({ latencyMs: 0 });
+    }
   }, 60_000);
 });

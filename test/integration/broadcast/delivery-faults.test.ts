@@ -3,9 +3,10 @@
  * sandbox: exactly one message per recipient, and every recipient accounted for
  * (sent + failed + unknown = total), through 130429 storms, upstream timeouts and 502s,
  * permanent errors, a worker that dies half way, SQS redelivery (sequential and concurrent),
- * a dead-letter replay, and a ledger write whose success the SDK did not see.
+ * a dead-letter replay, a ledger write whose success the SDK did not see, and a chunk whose every
+ * delivery fails until it reaches the dead-letter queue, where chunk-dead-letters settles it.
  *
- * The runtime's own workers are off: each test drives the chunk-worker Lambda handler itself
+ * The runtime's own workers (and the dead-letter consumer) are off: each test drives the Lambda handlers itself
  * (the real module, or the same handler code over a dependency bundle with a fault wrapped in),
  * so it decides when a message is received, redelivered, dead-lettered or replayed.
  *
@@ -142,6 +143,23 @@ describe('delivery under faults', () => {
   const runReal = async (message: Message): Promise<SQSBatchResponse> => {
     const handler = await realWorkerHandler();
     return (await handler(sqsEventOf(runtime, message), workerContext())) as SQSBatchResponse;
+  };
+  /**
+   * The messaging table down for every function of this process (they share the pooled client): each
+   * call times out below the SDK's retries and reaches the adapters as a store fault. Returns the repair.
+   */
+  const injectMessagingTableOutage = (): (() => void) => {
+    const name = 'test-messaging-table-down';
+    const table = getServices().config.tableNames.messaging;
+    const stack = getServices().clients.dynamoDbBase.middlewareStack;
+    stack.add(
+      (next) => async (args) => {
+        if ((args.input as { TableName?: string }).TableName === table) throw Object.assign(new Error('messaging table timed out (injected)'), { name: 'TimeoutError' });
+        return next(args);
+      },
+      { step: 'build', name },
+    );
+    return () => void stack.remove(name);
   };
   const ledgerCounts = async (jobId: string) => {
     const ledger = await ledgerOf(jobId, 0);
@@ -439,4 +457,73 @@ describe('delivery under faults', () => {
     expect(view).toMatchObject({ status: 'COMPLETED', summary: { sent: total, failed: 0, unknown: 0 } });
     expect(expectAtMostOnceEach(data)).toBe(total);
   }, 60_000);
+
+  it('(i) a chunk whose every delivery fails (crashed, then the store down) reaches the dead-letter queue; chunk-dead-letters settles it and the job ends with everyone counted', async () => {
+    const total = 120;
+    const k = 20;
+    const data = recipients(total, { first: 9_180_000_000 });
+    const jobId = await submit(data);
+    const dlq = runtime.queueUrls.outboundDeadLetter!;
+
+    // Delivery 1: the worker dies after k sends (some outcomes written, some claims left SENDING).
+    const first = await receiveChunk();
+    const dying = dyingWorker(k);
+    void dying.handler(sqsEventOf(runtime, first), workerContext());
+    await eventually(async () => runtime.sandbox!.acceptedMessages().length, (count) => count === k, 20_000, 20);
+    await sleep(300);
+    await release(runtime, first);
+
+    // Deliveries 2..5: the messaging table is down. The 5th is the last: the worker's own give-up
+    // (abandonOutboundChunk) fails too, so nothing settles the chunk and it fails a fifth time.
+    const repair = injectMessagingTableOutage();
+    try {
+      for (let delivery = 2; delivery <= 5; delivery += 1) {
+        const message = await receiveChunk();
+        expect(message.Attributes?.ApproximateReceiveCount).toBe(String(delivery));
+        // Its only record failed: the batch fails as a whole (Powertools' FullBatchFailureError), the message stays.
+        await expect(runReal(message)).rejects.toThrow(/All records failed/);
+        await release(runtime, message);
+      }
+    } finally {
+      repair();
+    }
+    // Past maxReceiveCount the redrive policy moves it to the dead-letter queue; the job is stuck there.
+    expect(await receiveAll(runtime)).toEqual([]);
+    expect(await queueDepth(runtime, dlq)).toBe(1);
+    const { counts: before } = await ledgerCounts(jobId);
+    expect(before.SENDING).toBeGreaterThan(0);
+    expect(before.SENT + before.SENDING).toBeLessThan(total);
+    expect((await readJob(organizationId, jobId)).summary.pending).toBeGreaterThan(0);
+
+    // The dead-letter queue's consumer, as its event source hands it the message (deleted on success).
+    const consumer = await runtime.functionHandler('chunk-dead-letters');
+    const settleDeadLetters = async () => {
+      const received = await receiveAll(runtime, dlq);
+      for (const message of received) {
+        expect(await consumer(sqsEventOf(runtime, message), workerContext())).toEqual({ batchItemFailures: [] });
+        await remove(runtime, message, dlq);
+      }
+      return received.length;
+    };
+    expect(await settleDeadLetters()).toBe(1);
+
+    const view = await waitForTerminal(organizationId, jobId);
+    expectAccounted(view, total);
+    const neverClaimed = total - before.SENT - before.SENDING;
+    expect(view).toMatchObject({
+      // Whether the first delivery's outcomes were written before it died depends on the flush timing: none written, none counted sent.
+      status: before.SENT > 0 ? 'COMPLETED_WITH_FAILURES' : 'FAILED',
+      summary: { sent: before.SENT, unknown: before.SENDING, failed: neverClaimed, failuresByReason: { WORKER_ERROR: neverClaimed } },
+    });
+    expect(await ledgerCounts(jobId).then(({ counts }) => counts)).toEqual({ SENT: before.SENT, FAILED: neverClaimed, UNKNOWN: before.SENDING, SENDING: 0, CANCELLED: 0 });
+    // Nothing was sent from the dead-letter queue: only the k sends of the first delivery went out.
+    expect(runtime.sandbox!.acceptedMessages()).toHaveLength(k);
+    expect(expectAtMostOnceEach(data)).toBe(k);
+    expect(await queueDepth(runtime, dlq)).toBe(0);
+
+    // The same dead letter again (SQS may deliver twice): nothing changes.
+    await sendRaw(runtime, first.Body!, dlq);
+    expect(await settleDeadLetters()).toBe(1);
+    expect(await readJob(organizationId, jobId)).toEqual(view);
+  }, 90_000);
 });

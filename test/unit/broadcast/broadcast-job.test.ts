@@ -204,6 +204,32 @@ describe('summarizeJob of a cancelled job', () => {
     expect(result.summary).toMatchObject({ cancelled: 1000, pending: 500 });
   });
 
+  it('a cancel that withheld nobody (every recipient sent, failed or unknown before it took effect) leaves the state the sends earned', () => {
+    const chunks = [chunk(0, { started: true, done: true, sent: 1000 }), chunk(1, { started: true, done: true, sent: 499, unknown: 1 })];
+    const allSent = summarizeJob(cancelledJob, chunks.map((each) => ({ ...each, sent: each.recipientCount, unknown: 0 })), tally(codes(0, 1500, tallyCodes.sent)));
+    expect(allSent.status).toBe('COMPLETED');
+    expect(allSent.summary).toMatchObject({ sent: 1500, cancelled: 0, pending: 0 });
+    const oneUnknown = summarizeJob(cancelledJob, chunks, tally(codes(0, 1499, tallyCodes.sent), codes(1499, 1, tallyCodes.unknown(now))));
+    expect(oneUnknown.status).toBe('COMPLETED_WITH_FAILURES');
+    expect(oneUnknown.summary).toMatchObject({ sent: 1499, unknown: 1, cancelled: 0, pending: 0 });
+  });
+
+  it('nobody withheld and a chunk still settling: not CANCELLED (PROCESSING), so the end reads what the sends earned', () => {
+    const result = summarizeJob(cancelledJob, [chunk(0, { started: true, done: true }), chunk(1, { started: true })], tally(codes(0, 1500, tallyCodes.sent)));
+    expect(result.status).toBe('PROCESSING');
+    expect(result.summary).toMatchObject({ sent: 1500, cancelled: 0, pending: 0 });
+  });
+
+  it('one recipient withheld is enough to read CANCELLED', () => {
+    const result = summarizeJob(
+      cancelledJob,
+      [chunk(0, { started: true, done: true, sent: 1000 }), chunk(1, { started: true, done: true, sent: 499 })],
+      tally(codes(0, 1499, tallyCodes.sent), codes(1499, 1, tallyCodes.cancelled)),
+    );
+    expect(result.status).toBe('CANCELLED');
+    expect(result.summary).toMatchObject({ sent: 1499, cancelled: 1, pending: 0 });
+  });
+
   it('leaves the summary of a job that was never cancelled as it was: no cancelled field', () => {
     const result = summarizeJob(job, [chunk(0, { started: true, done: true, sent: 1000 }), chunk(1, { started: true, done: true, sent: 500 })], tally(codes(0, 1500, tallyCodes.sent)));
     expect(result.status).toBe('COMPLETED');

@@ -70,6 +70,7 @@ describe("a function's own environment", () => {
     META_EVENTS_QUEUE_URL: 'http://meta-events',
     CUSTOMER_EVENTS_QUEUE_URL: 'http://customer-events',
     CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL: 'http://customer-events-dlq',
+    OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq',
     LOCAL_TOKEN_KEY: 'key',
     GRAPH_API_BASE_URL: 'http://graph',
   };
@@ -88,6 +89,10 @@ describe("a function's own environment", () => {
     // A dead-letter queue only for the function that parks messages there itself.
     expect(environmentOf('customer-events', platform)).toMatchObject({ CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL: 'http://customer-events-dlq' });
     expect(environmentOf('chunk-worker', platform).CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL).toBeUndefined();
+    // The consumer of a dead-letter queue gets that queue's URL (receivesFrom), and no token key nor Graph API.
+    expect(environmentOf('chunk-dead-letters', platform)).toMatchObject({ OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq', CUSTOMER_EVENTS_QUEUE_URL: 'http://customer-events' });
+    expect(environmentOf('chunk-dead-letters', platform)).not.toHaveProperty('LOCAL_TOKEN_KEY');
+    expect(environmentOf('chunk-worker', platform).OUTBOUND_DEAD_LETTER_QUEUE_URL).toBeUndefined();
   });
 
   test('every function starts with its own environment taken from the whole platform', () => {
