@@ -387,7 +387,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
   'chunk-worker': {
     memoryMb: chunkWorker.memoryMb,
     timeoutSeconds: chunkWorker.timeoutSeconds,
-    tables: { tenancy: 'read', messaging: 'readWrite' },
+    // Inbox read: the opt-out list, checked again at send time (one batched read per chunk message).
+    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read' },
     // job.completed when it settles a job's last chunk (customer events).
     sendsTo: ['customerEvents'],
     receivesFrom: ['outboundMessages'],
