@@ -19,6 +19,7 @@ import { isMetaAppAdminCommandName, metaAppAdminCommands, runMetaAppAdminCommand
 import { adminCommands as tenancyAdminCommands, isAdminCommandName, runAdminCommand, type AdminFlag, type AdminFlagValues } from '../shared/tenancy/admin-commands';
 import { TenancyStoreUnavailableError } from '../shared/tenancy/errors';
 import { isWebhookAdminCommand, runWebhookAdminCommand, webhookAdminCommands } from '../shared/customer-events/webhook-admin-commands';
+import { isOptOutAdminCommand, optOutAdminCommands, runOptOutAdminCommand } from '../shared/inbox/opt-out-admin-commands';
 
 const localRuntimeEnvFile = '.local/runtime.env';
 
@@ -94,14 +95,15 @@ function loadEnvironment(envFile: string | undefined): string | undefined {
   return file;
 }
 
-/** Tenancy commands and the webhook commands (shared/customer-events/webhook-admin-commands.ts) in one help. */
+/** Tenancy commands, the webhook commands (shared/customer-events/webhook-admin-commands.ts) and the opt-out ones (shared/inbox/opt-out-admin-commands.ts) in one help. */
 const allCommands = (): Record<string, { summary: string; flags: ReadonlyArray<{ name: string; description: string; required?: boolean; acceptsStdin?: boolean }> }> => ({
   ...adminCommands,
   ...webhookAdminCommands,
+  ...optOutAdminCommands,
 });
 
 function helpText(command?: string): string {
-  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command))) {
+  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOptOutAdminCommand(command))) {
     const definition = allCommands()[command]!;
     const flags = definition.flags.map((flag) => {
       const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
@@ -177,14 +179,17 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     const webhookCommand = isWebhookAdminCommand(parsed.command);
-    if (!isKnownCommand(parsed.command) && !webhookCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    const optOutCommand = isOptOutAdminCommand(parsed.command);
+    if (!isKnownCommand(parsed.command) && !webhookCommand && !optOutCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
     envSource = loadEnvironment(parsed.envFile);
     services = buildServices(parseAppConfig(process.env));
     const flags = parsed.flags as AdminFlagValues;
     const result = webhookCommand
       ? await runWebhookAdminCommand(services.webhooks, parsed.command, parsed.flags)
-      : isMetaAppAdminCommandName(parsed.command)
+      : optOutCommand
+        ? await runOptOutAdminCommand(services.inbox, parsed.command, parsed.flags)
+        : isMetaAppAdminCommandName(parsed.command)
         ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
         : await runAdminCommand(services.tenancy, parsed.command, flags);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -5,6 +5,8 @@
  * docs/ORGANIZATIONS-AND-V1.md "Opt-outs"). Customers' keywords arrive as Meta's signed webhooks
  * at /hooks/meta/whatsapp and go through the metaEvents queue to delivery-events, as on AWS.
  */
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { signWebhookBody } from '../../../shared/meta-app/webhook-signature';
 import { webhookBody } from '../../support/delivery-fakes';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
@@ -150,4 +152,23 @@ describe('STOP and START by Meta’s timestamp', () => {
     expect((await v1('DELETE', `/opt-outs/${number}`)).status).toBe(204);
     expect(await listed()).not.toContain(`${number}:api`);
   });
+
+  it('so does one an operator added with the admin CLI (source operator)', async () => {
+    const number = '447700900890';
+    const added = await admin(['add-opt-out', '--org', runtime.demo.organizationId, '--phone-number', number]);
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ created: true, optOut: { phoneNumber: number, source: 'operator' } });
+    await customerWrites(number, 'START', new Date(Math.floor(Date.now() / 1000) * 1000));
+    await applied();
+    expect(await listed()).toContain(`${number}:operator`);
+  });
 });
+
+/** The operators' CLI against this runtime (its runtime.env). */
+function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile('npx', ['tsx', 'scripts/admin.ts', ...args, '--env-file', join(runtime.dataDirectory, 'runtime.env')], { cwd: resolve(__dirname, '../../..'), timeout: 90_000 }, (error, stdout, stderr) =>
+      done({ code: error ? 1 : 0, stdout, stderr }),
+    );
+  });
+}

@@ -9,7 +9,9 @@ import { isOptedOut, withKeywordApplied, withOptOutAdded, withOptOutRemoved, typ
 import { addOptOut, applyOptOutKeyword, defaultOptInKeywords, defaultOptOutKeywords, optOutKeywordsOf, removeOptOut, type OptOutPorts } from '../../../shared/inbox/opt-outs';
 import { OptOutNotFoundError } from '../../../shared/inbox/errors';
 import { fixedClock } from '../../../shared/ports/clock';
+import { runOptOutAdminCommand } from '../../../shared/inbox/opt-out-admin-commands';
 import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
+import { createInboxTestKit } from './inbox-test-kit';
 
 const number = '447700900123';
 const NOW = '2026-03-02T09:00:00.000Z';
@@ -95,5 +97,22 @@ describe('opt-out use cases on the store', () => {
       ['447700900003', 'webhook-131050'],
       ['447700900004', 'keyword'],
     ]);
+  });
+});
+
+describe('the operators’ opt-out commands', () => {
+  it('add-opt-out records source operator (a START leaves it); remove-opt-out removes it; bad flags are refused by name', async () => {
+    const kit = createInboxTestKit(NOW);
+    const keywords = optOutKeywordsOf(defaultOptOutKeywords, defaultOptInKeywords);
+    const added = await runOptOutAdminCommand(kit.services, 'add-opt-out', { org: 'org_a', 'phone-number': '447700900555' });
+    expect(added).toEqual({ created: true, optOut: { phoneNumber: '447700900555', source: 'operator', createdAt: NOW } });
+    await applyOptOutKeyword({ optOuts: kit.optOuts, clock: kit.clock }, keywords, { organizationId: 'org_a', phoneNumber: '447700900555', text: 'START', sentAt: new Date(NOW) });
+    expect(kit.optOuts.onList('org_a')).toEqual(['447700900555']);
+    expect(await runOptOutAdminCommand(kit.services, 'remove-opt-out', { org: 'org_a', 'phone-number': '447700900555' })).toEqual({ phoneNumber: '447700900555', removed: true });
+    expect(kit.optOuts.onList('org_a')).toEqual([]);
+
+    await expect(runOptOutAdminCommand(kit.services, 'add-opt-out', { org: 'org_a', 'phone-number': '+44 7700' })).rejects.toThrow(/phoneNumber/);
+    await expect(runOptOutAdminCommand(kit.services, 'add-opt-out', { org: 'org_a' })).rejects.toThrow('--phone-number is required');
+    await expect(runOptOutAdminCommand(kit.services, 'add-opt-out', { org: 'org_a', 'phone-number': '447700900555', source: 'api' })).rejects.toThrow('Unknown flag(s) for add-opt-out: --source');
   });
 });
