@@ -29,7 +29,13 @@ const maxUpdateRounds = 5;
 
 type StoredRecord = OptOutRecord & { writeToken?: string };
 
-/** The record of a stored item; an item without `state` was written before records had one: on the list. */
+/**
+ * The record of a stored item; an item without `state` was written before records had one: on the list.
+ *
+ * @example
+ * recordOfItem({ pk: 'ORG#o#OPTOUTS', sk: 'PHONE#447700900123', phoneNumber: '447700900123', source: 'api', createdAt: 'T' });
+ * // { state: 'opted-out', phoneNumber: '447700900123', source: 'api', createdAt: 'T' }
+ */
 export function recordOfItem(item: Item): StoredRecord {
   const entity = toEntity<Record<string, unknown>>(item)!;
   const keywordAt = typeof entity.keywordAt === 'string' ? { keywordAt: entity.keywordAt } : {};

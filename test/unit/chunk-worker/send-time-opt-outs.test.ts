@@ -58,6 +58,24 @@ describe('the send-time opt-out check', () => {
     expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ failuresByReason: { OPTED_OUT: 2 } });
   });
 
+  it('reads the list again in each invocation: a continuation (or a held message resumed) sees an opt-out made after the first part', async () => {
+    const kit = setup();
+    const message = chunkMessage(6);
+    await kit.createJob(message);
+    const first = { ...message, recipients: message.recipients.slice(0, 3) };
+    const rest = { ...message, recipients: message.recipients.slice(3) };
+    const reads = jest.spyOn(kit.dependencies.optOuts, 'suppressedAmong');
+    await kit.run(first);
+    optOut(kit, message.recipients[4]!.to);
+
+    const report = await kit.run(rest);
+
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(report).toMatchObject({ sent: 2, failed: 1, chunkDone: true });
+    expect(kit.upstream.sendsTo(message.recipients[4]!.to)).toHaveLength(0);
+    expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ sent: 5, failed: 1, failuresByReason: { OPTED_OUT: 1 } });
+  });
+
   it('leaves a recipient already claimed by an earlier delivery as it is (skipped), whatever the list says now', async () => {
     const kit = setup();
     const message = chunkMessage(3);
