@@ -261,7 +261,7 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
   // Powertools' DynamoDBPersistenceLayer: put (claim), get, update (result), delete (a failed handler's claim).
   idempotency: { adapters: ['claim-token-persistence-layer'], actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   rateLimits: { adapters: ['dynamodb-rate-limiter', 'dynamodb-webhook-endpoint-health', 'dynamodb-redelivery-quota'], actions: ['GetItem', 'UpdateItem'] },
-  inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'inbox-table'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'dynamodb-opt-out-lookup', 'inbox-table'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 };
 
 /**
@@ -426,7 +426,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
   'chunk-worker': {
     memoryMb: chunkWorker.memoryMb,
     timeoutSeconds: chunkWorker.timeoutSeconds,
-    tables: { tenancy: 'read', messaging: 'readWrite' },
+    // Inbox read: the opt-out list, checked again at send time (one batched read per chunk message).
+    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read' },
     // job.completed when it settles a job's last chunk (customer events).
     sendsTo: ['customerEvents'],
     receivesFrom: ['outboundMessages'],

@@ -20,6 +20,7 @@ import { adminCommands as tenancyAdminCommands, isAdminCommandName, runAdminComm
 import { TenancyStoreUnavailableError } from '../shared/tenancy/errors';
 import { isWebhookAdminCommand, runWebhookAdminCommand, webhookAdminCommands } from '../shared/customer-events/webhook-admin-commands';
 import { isOrganizationAdminCommand, organizationAdminCommands, runOrganizationAdminCommand } from '../shared/organizations/organization-admin-commands';
+import { isOptOutAdminCommand, optOutAdminCommands, runOptOutAdminCommand } from '../shared/inbox/opt-out-admin-commands';
 
 const localRuntimeEnvFile = '.local/runtime.env';
 
@@ -96,17 +97,19 @@ function loadEnvironment(envFile: string | undefined): string | undefined {
 }
 
 /**
- * Tenancy commands, the webhook commands (shared/customer-events/webhook-admin-commands.ts) and the
- * kill switch (shared/organizations/organization-admin-commands.ts) in one help.
+ * Tenancy commands, the webhook commands (shared/customer-events/webhook-admin-commands.ts), the
+ * kill switch (shared/organizations/organization-admin-commands.ts) and the opt-out ones
+ * (shared/inbox/opt-out-admin-commands.ts) in one help.
  */
 const allCommands = (): Record<string, { summary: string; flags: ReadonlyArray<{ name: string; description: string; required?: boolean; acceptsStdin?: boolean }> }> => ({
   ...adminCommands,
   ...webhookAdminCommands,
   ...organizationAdminCommands,
+  ...optOutAdminCommands,
 });
 
 function helpText(command?: string): string {
-  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command))) {
+  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command))) {
     const definition = allCommands()[command]!;
     const flags = definition.flags.map((flag) => {
       const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
@@ -183,7 +186,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     const webhookCommand = isWebhookAdminCommand(parsed.command);
     const organizationCommand = isOrganizationAdminCommand(parsed.command);
-    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    const optOutCommand = isOptOutAdminCommand(parsed.command);
+    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
     envSource = loadEnvironment(parsed.envFile);
     services = buildServices(parseAppConfig(process.env));
@@ -192,9 +196,11 @@ async function main(argv: readonly string[]): Promise<number> {
       ? await runWebhookAdminCommand(services.webhooks, parsed.command, parsed.flags)
       : organizationCommand
         ? await runOrganizationAdminCommand(services.suspensions, parsed.command, flags)
-        : isMetaAppAdminCommandName(parsed.command)
-          ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
-          : await runAdminCommand(services.tenancy, parsed.command, flags);
+        : optOutCommand
+          ? await runOptOutAdminCommand(services.inbox, parsed.command, parsed.flags)
+          : isMetaAppAdminCommandName(parsed.command)
+            ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
+            : await runAdminCommand(services.tenancy, parsed.command, flags);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

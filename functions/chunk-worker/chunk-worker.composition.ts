@@ -1,11 +1,12 @@
-/** chunk-worker: tenancy (read, token key), messaging (readWrite: jobs, ledger, pacer, template states), the outbound queue it consumes, the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
+/** chunk-worker: tenancy (read, token key), messaging (readWrite: jobs, ledger, pacer, template states), inbox (read: the opt-out list at send time), the outbound queue it consumes, the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
 import type { ProcessChunkDependencies } from '../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { SendLatencyEstimate } from '../../shared/sending/in-flight-budget';
 import { cloudApiSection } from '../composition/cloud-api.section';
 import { lazyPorts, sleep, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { broadcastStoresSection, sendPacerSection, templateStatesSection } from '../composition/messaging.section';
-import { senderDirectorySection } from '../composition/module-bridges.section';
+import { inboxRepositorySection } from '../composition/inbox.section';
+import { senderDirectorySection, suppressionListSection } from '../composition/module-bridges.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
 import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
@@ -21,6 +22,7 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
     broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'control', 'ledger', 'progress']),
     queue: outboundQueueSection(context),
     templateStates: templateStatesSection(context, dynamoDb),
+    optOuts: suppressionListSection(inboxRepositorySection(context, dynamoDb)),
     upstream: () => cloudApiSection(context).upstream,
     pacer: sendPacerSection(context, dynamoDb),
     clock: value(context.clock),

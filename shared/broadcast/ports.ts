@@ -106,10 +106,11 @@ export interface TemplateStates {
 
 /**
  * The organization's suppression list (opt-outs), answered by the inbox: recipients on it are
- * refused at accept time by broadcasts and bulk sends (FAILED `OPTED_OUT`, never queued or charged).
+ * refused at accept time by broadcasts and bulk sends (FAILED `OPTED_OUT`, never queued or charged),
+ * and again at send time by the chunk worker (FAILED `OPTED_OUT`, never sent).
  */
 export interface SuppressionList {
-  /** Which of `phoneNumbers` (international digits) are on the organization's list. */
+  /** Which of `phoneNumbers` (international digits, as given) are on the organization's list, matched by opt-out key (shared/recipients/opt-out-key.ts). */
   suppressedAmong(organizationId: string, phoneNumbers: readonly string[]): Promise<ReadonlySet<string>>;
 }
 

@@ -25,6 +25,7 @@ import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import { scheduleWindowSchema, type TemplateBroadcastRequest } from './template-broadcast.schema';
 import type { UpstreamTemplate } from '../sending/ports';
+import { OPTED_OUT } from '../sending/failure-reasons';
 import { internationalNumberOf, phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, type PhoneNumber } from '../recipients/phone-number';
 
 /** With the messaging limit's ports (messaging-limit.ts). */
@@ -124,7 +125,7 @@ export function resolveRecipients(
 }
 
 /** The failure code of a recipient on the organization's suppression list (docs/ORGANIZATIONS-AND-V1.md "Opt-outs"). */
-export const OPTED_OUT = 'OPTED_OUT';
+export { OPTED_OUT };
 
 /**
  * Splits the recipients into those to queue and those on the organization's opt-out list, which

@@ -23,7 +23,8 @@ export interface InboxServices {
   listConversations(input: { organizationId: string; filter: ConversationFilter } & PageRequest): Promise<Page<Conversation>>;
   setConversationStatus(input: { organizationId: string; conversationId: string; status: ConversationStatus }): Promise<Conversation>;
   listOptOuts(input: { organizationId: string } & PageRequest): Promise<Page<OptOut>>;
-  addOptOut(input: { organizationId: string; phoneNumber: string }): Promise<{ optOut: OptOut; created: boolean }>;
+  /** Source `api` unless an operator adds it (the admin CLI: `operator`). */
+  addOptOut(input: { organizationId: string; phoneNumber: string; source?: 'api' | 'operator' }): Promise<{ optOut: OptOut; created: boolean }>;
   removeOptOut(organizationId: string, phoneNumber: string): Promise<void>;
 }
 
@@ -37,7 +38,7 @@ export function bindInboxServices(ports: ConversationPorts & { optOuts: OptOutRe
     listConversations: (input) => listConversations(ports, input),
     setConversationStatus: (input) => setConversationStatus(ports, input),
     listOptOuts: (input) => listOptOuts(ports, input),
-    addOptOut: (input) => addOptOut(ports, { ...input, source: 'api' }),
+    addOptOut: ({ source = 'api', ...input }) => addOptOut(ports, { ...input, source }),
     removeOptOut: (organizationId, phoneNumber) => removeOptOut(ports, organizationId, phoneNumber),
   };
 }

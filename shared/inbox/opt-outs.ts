@@ -1,35 +1,34 @@
 /**
- * The organization's suppression list (opt-outs): numbers that broadcasts and bulk sends skip
- * (docs/ORGANIZATIONS-AND-V1.md, "Opt-outs"). A number gets on it by the v1 API, by an opt-out
- * keyword the customer writes, or by Meta's failure 131050 (the user stopped marketing messages);
- * it leaves it by the v1 API or a start keyword.
+ * The organization's suppression list (opt-outs): numbers that broadcasts and bulk sends skip, at
+ * accept time and again at send time (docs/ORGANIZATIONS-AND-V1.md "Opt-outs"). A number gets on
+ * it by the v1 API, an operator, an opt-out keyword the customer writes, or Meta's failure 131050
+ * (the user stopped marketing messages); it leaves it by the v1 API, an operator, or a start
+ * keyword (a keyword entry only). Numbers are matched by their opt-out key
+ * (shared/recipients/opt-out-key.ts): a Mexican or Brazilian mobile's two forms are one entry.
  */
 import { OptOutNotFoundError } from './errors';
 import type { ListResult, ListWindow } from './inbox-entities';
 import { windowOf, type Page, type PageRequest } from './contact-use-cases';
+import { isOptedOut, optOutOf, withKeywordApplied, withOptOutAdded, withOptOutRemoved, type KeywordKind, type OptOut, type OptOutRecord, type OptOutSource } from './opt-out-record';
 
-export const optOutSources = ['keyword', 'webhook-131050', 'api'] as const;
-export type OptOutSource = (typeof optOutSources)[number];
+export { optOutSources, type OptOut, type OptOutRecord, type OptOutSource } from './opt-out-record';
 
-export interface OptOut {
-  /** Digits, country code included. */
-  phoneNumber: string;
-  source: OptOutSource;
-  createdAt: string;
-}
+/** Decides a number's next record from the one stored; returns its argument itself for "no change". */
+export type OptOutChange = (current: OptOutRecord | undefined) => OptOutRecord | undefined;
 
 /** The suppression store (the inbox table; docs/DATA-MODEL.md). Throws InboxStoreUnavailableError like every inbox port. */
 export interface OptOutRepository {
   /**
-   * Put if absent: `added` true with the new entry, or false with the entry already on the list
-   * (kept as it was: first source and time).
+   * Reads the record of the number's opt-out key (strongly consistent; also an entry stored under
+   * another form of the number before the key existed), lets `change` decide the next one, and
+   * writes it when it differs: one conditional single-item write carrying a unique token (so an SDK
+   * retry of an applied write is recognised); when a concurrent writer changed the record in
+   * between, reads and decides again. `before` is the record the applied decision was made on.
    */
-  addOptOut(organizationId: string, optOut: OptOut): Promise<{ added: boolean; optOut: OptOut }>;
-  /** True when the number was on the list and is removed now. */
-  removeOptOut(organizationId: string, phoneNumber: string): Promise<boolean>;
-  /** By phone number, ascending; `total` is the whole list's size. */
+  updateOptOut(organizationId: string, phoneNumber: string, change: OptOutChange): Promise<{ before?: OptOutRecord; after?: OptOutRecord }>;
+  /** The numbers on the list, by opt-out key, ascending; `total` is the whole list's size. */
   listOptOuts(organizationId: string, window: ListWindow): Promise<ListResult<OptOut>>;
-  /** Which of `phoneNumbers` are on the list (strongly consistent). */
+  /** Which of `phoneNumbers` are on the list, matched by opt-out key (strongly consistent); the numbers as given. */
   findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>>;
 }
 
@@ -38,21 +37,43 @@ export interface OptOutPorts {
   clock: { now(): Date };
 }
 
-/** Adds the number (a repeat keeps the first entry and its source). `created` false on a repeat. */
+/**
+ * Adds the number (a repeat keeps the entry; a `keyword` entry takes the new source, which a START
+ * does not undo). `created` false when it was already on the list.
+ *
+ * @example
+ * await addOptOut(ports, { organizationId: 'org_1', phoneNumber: '447700900123', source: 'api' });
+ * // { optOut: { phoneNumber: '447700900123', source: 'api', createdAt: '…' }, created: true }
+ */
 export async function addOptOut(
   ports: OptOutPorts,
   input: { organizationId: string; phoneNumber: string; source: OptOutSource },
 ): Promise<{ optOut: OptOut; created: boolean }> {
-  const optOut: OptOut = { phoneNumber: input.phoneNumber, source: input.source, createdAt: ports.clock.now().toISOString() };
-  const { added, optOut: stored } = await ports.optOuts.addOptOut(input.organizationId, optOut);
-  return { optOut: stored, created: added };
+  const now = ports.clock.now().toISOString();
+  const { before, after } = await ports.optOuts.updateOptOut(input.organizationId, input.phoneNumber, (current) =>
+    withOptOutAdded(current, { phoneNumber: input.phoneNumber, source: input.source, now }),
+  );
+  if (!isOptedOut(after)) throw new TypeError('An added opt-out must be on the list');
+  return { optOut: optOutOf(after), created: !isOptedOut(before) };
 }
 
-/** OptOutNotFoundError when the number is not on the list. */
+/**
+ * Takes the number off the list whatever its source; OptOutNotFoundError when it is not on it.
+ *
+ * @example
+ * await removeOptOut(ports, 'org_1', '447700900123');
+ */
 export async function removeOptOut(ports: Pick<OptOutPorts, 'optOuts'>, organizationId: string, phoneNumber: string): Promise<void> {
-  if (!(await ports.optOuts.removeOptOut(organizationId, phoneNumber))) throw new OptOutNotFoundError(phoneNumber);
+  const { before } = await ports.optOuts.updateOptOut(organizationId, phoneNumber, withOptOutRemoved);
+  if (!isOptedOut(before)) throw new OptOutNotFoundError(phoneNumber);
 }
 
+/**
+ * One page of the list, by opt-out key.
+ *
+ * @example
+ * await listOptOuts(ports, { organizationId: 'org_1', page: 1, pageSize: 20 }); // { items, total, page: 1, pageSize: 20 }
+ */
 export async function listOptOuts(ports: Pick<OptOutPorts, 'optOuts'>, input: { organizationId: string } & PageRequest): Promise<Page<OptOut>> {
   const result = await ports.optOuts.listOptOuts(input.organizationId, windowOf(input));
   return { ...result, page: input.page, pageSize: input.pageSize };
@@ -82,24 +103,30 @@ export function optOutKeywordsOf(optOut: readonly string[], optIn: readonly stri
 
 export type KeywordOutcome = 'opted-out' | 'opted-in' | 'none';
 
+const kindOf = (keywords: OptOutKeywords, text: string | undefined): KeywordKind | undefined => {
+  if (text === undefined) return undefined;
+  const word = normalizeKeyword(text);
+  if (keywords.optOut.has(word)) return 'stop';
+  return keywords.optIn.has(word) ? 'start' : undefined;
+};
+
 /**
- * A customer's message whose whole text (trimmed, any case) is a keyword: an opt-out keyword adds
- * the number (source `keyword`), a start keyword removes it. Any other text changes nothing.
+ * A customer's message whose whole text (trimmed, any case) is a keyword, sent at `sentAt` (Meta's
+ * timestamp): an opt-out keyword puts the number on the list (source `keyword`), a start keyword
+ * takes a `keyword` entry off it; only if it is newer than the last keyword applied for the number
+ * (withKeywordApplied). The outcome names the keyword read (`none`: any other text changes nothing).
+ *
+ * @example
+ * await applyOptOutKeyword(ports, keywords, { organizationId: 'org_1', phoneNumber: '447700900123', text: ' Stop ', sentAt: new Date() }); // 'opted-out'
  */
 export async function applyOptOutKeyword(
   ports: OptOutPorts,
   keywords: OptOutKeywords,
-  input: { organizationId: string; phoneNumber: string; text: string | undefined },
+  input: { organizationId: string; phoneNumber: string; text: string | undefined; sentAt: Date },
 ): Promise<KeywordOutcome> {
-  if (input.text === undefined) return 'none';
-  const word = normalizeKeyword(input.text);
-  if (keywords.optOut.has(word)) {
-    await addOptOut(ports, { organizationId: input.organizationId, phoneNumber: input.phoneNumber, source: 'keyword' });
-    return 'opted-out';
-  }
-  if (keywords.optIn.has(word)) {
-    await ports.optOuts.removeOptOut(input.organizationId, input.phoneNumber);
-    return 'opted-in';
-  }
-  return 'none';
+  const kind = kindOf(keywords, input.text);
+  if (kind === undefined) return 'none';
+  const keyword = { kind, phoneNumber: input.phoneNumber, at: input.sentAt.toISOString(), now: ports.clock.now().toISOString() };
+  await ports.optOuts.updateOptOut(input.organizationId, input.phoneNumber, (current) => withKeywordApplied(current, keyword));
+  return kind === 'stop' ? 'opted-out' : 'opted-in';
 }

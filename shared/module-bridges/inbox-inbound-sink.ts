@@ -25,18 +25,18 @@ export class InboxInboundMessageSink implements InboundMessageSink {
     // number is the fallback (same digits, but formatted by Meta).
     const senderPhoneNumber = (await this.numbers.senderPhoneNumberOf(organizationId, message.phoneNumberId)) ?? message.businessPhoneNumber;
     const sentAt = message.timestamp;
-    const outcome = await recordInboundMessage(this.ports, {
+    await recordInboundMessage(this.ports, {
       organizationId,
       senderPhoneNumber,
       customerPhoneNumber: message.from,
       ...(message.profileName !== undefined ? { profileName: message.profileName } : {}),
       sentAt,
     });
-    // Only the pair's newest message decides: an older STOP arriving after a START (or redelivered
-    // after it) changes nothing. A redelivery of the newest one applies its keyword again (idempotent).
-    const newest = outcome.recorded || outcome.conversation?.lastInboundAt === sentAt.toISOString();
-    if (this.optOuts && newest) {
-      await applyOptOutKeyword(this.optOuts.ports, this.optOuts.keywords, { organizationId, phoneNumber: message.from, text: message.text });
+    // Every keyword message is applied with Meta's time: the opt-out record keeps the time of the
+    // last keyword and takes only a newer one (shared/inbox/opt-out-record.ts), so a redelivery or an
+    // older STOP arriving after a START changes nothing, across all of the organization's numbers.
+    if (this.optOuts) {
+      await applyOptOutKeyword(this.optOuts.ports, this.optOuts.keywords, { organizationId, phoneNumber: message.from, text: message.text, sentAt });
     }
   }
 }

@@ -1,10 +1,9 @@
-/** The inbox's opt-out list seen by other modules: broadcasts read it, the delivery processor adds to it. */
+/** The inbox's opt-out list seen by other modules: broadcasts read it (at accept and again at send time), the delivery processor adds to it. */
 import type { SuppressionList } from '../broadcast/ports';
 import type { OptOutRecorder } from '../delivery/ports';
 import { addOptOut, type OptOutPorts, type OptOutRepository } from '../inbox/opt-outs';
 
-/** The broadcast module's SuppressionList (one BatchGet per 100 numbers). */
-
+/** The broadcast module's SuppressionList: numbers matched by opt-out key (the accept path and the chunk worker; the store reads the list or a BatchGet per 100 keys). */
 export class InboxSuppressionList implements SuppressionList {
   constructor(private readonly optOuts: Pick<OptOutRepository, 'findSuppressed'>) {}
 

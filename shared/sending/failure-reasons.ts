@@ -92,6 +92,8 @@ export const TEMPLATE_PAUSED_FAILURE = 'TEMPLATE_PAUSED';
 export const UNKNOWN_OUTCOME = 'UNKNOWN_OUTCOME';
 /** Recorded for the recipients of a message given up after its last delivery (never sent). */
 export const WORKER_ERROR = 'WORKER_ERROR';
+/** Recorded for a recipient on the organization's opt-out list, at accept time or at send time (never sent). */
+export const OPTED_OUT = 'OPTED_OUT';
 /** A rejection that names the number (131026, 100 about `to`): the contract's name. */
 export const INVALID_PHONE_NUMBER = 'INVALID_PHONE_NUMBER';
 
@@ -100,7 +102,7 @@ const PLATFORM_REASONS: ReadonlyMap<string, ReasonDescription> = new Map<string,
   [INVALID_PHONE_NUMBER, { text: 'The number is not a valid WhatsApp number', action: 'Correct the number: international digits of a WhatsApp user' }],
   ['DUPLICATE_RECIPIENT', { text: 'The number appears earlier in the same request', action: 'Nothing: the earlier occurrence is sent' }],
   ['UNSUPPORTED_COUNTRY_CODE', { text: 'No price is set for the country code', action: 'Ask the operator to price the country, then send again' }],
-  ['OPTED_OUT', { text: 'The recipient opted out of the organization\'s messages', action: 'Send only if the recipient opts in again' }],
+  [OPTED_OUT, { text: 'The recipient opted out of the organization\'s messages', action: 'Send only if the recipient opts in again' }],
   [WORKER_ERROR, { text: 'Sending kept failing and was given up', action: SEND_AGAIN_LATER }],
   [DEFAULT_FAILURE_REASON, { text: 'The message could not be sent', action: SEND_AGAIN_LATER }],
   [TEMPLATE_PAUSED_FAILURE, { text: 'Meta kept the template paused past the allowed time', action: 'Improve the template\'s quality, then send again' }],

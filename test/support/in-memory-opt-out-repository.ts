@@ -1,37 +1,61 @@
 import type { ListResult, ListWindow } from '../../shared/inbox/inbox-entities';
-import type { OptOut, OptOutRepository } from '../../shared/inbox/opt-outs';
+import { isOptedOut, optOutOf, type OptOutRecord } from '../../shared/inbox/opt-out-record';
+import type { OptOut, OptOutChange, OptOutRepository } from '../../shared/inbox/opt-outs';
+import { optOutKeyOf } from '../../shared/recipients/opt-out-key';
 
-/** The suppression store in memory, with the DynamoDB adapter's semantics (put if absent, ascending by number). */
+/**
+ * The suppression store in memory, with the DynamoDB adapter's semantics: one record per opt-out
+ * key, changed by `updateOptOut`'s decision (one at a time: JavaScript runs each decision and its
+ * write in one step), the list ascending by key, numbers taken off the list kept as records.
+ */
 export class InMemoryOptOutRepository implements OptOutRepository {
-  readonly entries = new Map<string, Map<string, OptOut>>();
+  /** Records by organization, then by opt-out key. */
+  readonly records = new Map<string, Map<string, OptOutRecord>>();
   batchGetCalls = 0;
+  writes = 0;
 
-  private of(organizationId: string): Map<string, OptOut> {
-    let list = this.entries.get(organizationId);
-    if (!list) this.entries.set(organizationId, (list = new Map()));
+  private of(organizationId: string): Map<string, OptOutRecord> {
+    let list = this.records.get(organizationId);
+    if (!list) this.records.set(organizationId, (list = new Map()));
     return list;
   }
 
-  async addOptOut(organizationId: string, optOut: OptOut): Promise<{ added: boolean; optOut: OptOut }> {
+  async updateOptOut(organizationId: string, phoneNumber: string, change: OptOutChange): Promise<{ before?: OptOutRecord; after?: OptOutRecord }> {
     const list = this.of(organizationId);
-    const existing = list.get(optOut.phoneNumber);
-    if (existing) return { added: false, optOut: { ...existing } };
-    list.set(optOut.phoneNumber, { ...optOut });
-    return { added: true, optOut: { ...optOut } };
+    const key = optOutKeyOf(phoneNumber);
+    const before = list.get(key);
+    const after = change(before && { ...before });
+    if (after === undefined) {
+      if (before !== undefined) throw new TypeError('An opt-out record is never deleted');
+      return {};
+    }
+    if (before === undefined || JSON.stringify(after) !== JSON.stringify(before)) {
+      list.set(key, { ...after });
+      this.writes += 1;
+    }
+    return { ...(before ? { before } : {}), after: { ...after } };
   }
 
-  async removeOptOut(organizationId: string, phoneNumber: string): Promise<boolean> {
-    return this.of(organizationId).delete(phoneNumber);
+  /** The numbers on the organization's list, by key. */
+  onList(organizationId: string): string[] {
+    return [...this.of(organizationId).entries()].filter(([, record]) => isOptedOut(record)).map(([key]) => key).sort();
   }
 
   async listOptOuts(organizationId: string, window: ListWindow): Promise<ListResult<OptOut>> {
-    const all = [...this.of(organizationId).values()].sort((a, b) => (a.phoneNumber < b.phoneNumber ? -1 : 1));
+    const all = [...this.of(organizationId).entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .flatMap(([, record]) => (isOptedOut(record) ? [optOutOf(record)] : []));
     return { items: all.slice(window.offset, window.offset + window.limit), total: all.length };
   }
 
   async findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
     this.batchGetCalls += Math.ceil(new Set(phoneNumbers).size / 100);
     const list = this.of(organizationId);
-    return new Set(phoneNumbers.filter((phoneNumber) => list.has(phoneNumber)));
+    return new Set(phoneNumbers.filter((phoneNumber) => isOptedOut(list.get(optOutKeyOf(phoneNumber)))));
+  }
+
+  /** Test seeding: puts the number on the list as `source` added it at `createdAt`. */
+  seed(organizationId: string, optOut: OptOut): void {
+    this.of(organizationId).set(optOutKeyOf(optOut.phoneNumber), { state: 'opted-out', ...optOut });
   }
 }

@@ -20,7 +20,7 @@ import {
   type ListResult,
   type ListWindow,
 } from '../../inbox/inbox-entities';
-import type { OptOut, OptOutRepository } from '../../inbox/opt-outs';
+import type { OptOut, OptOutChange, OptOutRecord, OptOutRepository } from '../../inbox/opt-outs';
 import type { ClaimOutcome, ContactPhoneNumberClaim, InboxRepository, OpenConversationClaim } from '../../inbox/ports';
 import { isConditionalCheckFailure } from './dynamodb-errors';
 import { DynamoDbOptOutList } from './dynamodb-opt-out-list';
@@ -200,12 +200,8 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
 
   // Opt-outs (the suppression list): the same table, its own adapter.
 
-  addOptOut(organizationId: string, optOut: OptOut): Promise<{ added: boolean; optOut: OptOut }> {
-    return this.optOuts.addOptOut(organizationId, optOut);
-  }
-
-  removeOptOut(organizationId: string, phoneNumber: string): Promise<boolean> {
-    return this.optOuts.removeOptOut(organizationId, phoneNumber);
+  updateOptOut(organizationId: string, phoneNumber: string, change: OptOutChange): Promise<{ before?: OptOutRecord; after?: OptOutRecord }> {
+    return this.optOuts.updateOptOut(organizationId, phoneNumber, change);
   }
 
   listOptOuts(organizationId: string, window: ListWindow): Promise<ListResult<OptOut>> {

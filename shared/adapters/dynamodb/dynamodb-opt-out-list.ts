@@ -1,124 +1,133 @@
 /**
- * The organization's opt-out list (the suppression list) on the inbox table: one item per number,
- * counted in the organization's counters, and the bulk lookup a broadcast's accept path makes.
+ * The organization's opt-out list (the suppression list) on the inbox table: one item per opt-out
+ * key (shared/recipients/opt-out-key.ts), counted in the organization's counters while on the
+ * list, and the bulk lookup the accept path and the chunk worker make.
+ *
+ * Every change is read, decided (shared/inbox/opt-out-record.ts), then written as one conditional
+ * Put on the record read (its `writeToken`, or its absence): dynalite has no transactions, and the
+ * condition is what makes concurrent STOP and START end as the latest by Meta's time. A Put that
+ * fails its condition is read back: our own token means an SDK retry of our applied write, anything
+ * else means a concurrent writer, and the change is decided again on what it left.
+ *
+ * Entries written before the key existed sit under the number as it was given (`PHONE#521…`, a
+ * Brazilian mobile without its ninth digit): lookups read every form of a key
+ * (`optOutKeyFormsOf`), and the first change of such a number moves its entry to the key.
  */
-import { BatchGetCommand, DeleteCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { InboxStoreUnavailableError } from '../../inbox/errors';
 import type { ListResult, ListWindow } from '../../inbox/inbox-entities';
-import type { OptOut, OptOutRepository } from '../../inbox/opt-outs';
+import { isOptedOut, optOutOf, type OptOut, type OptOutRecord } from '../../inbox/opt-out-record';
+import type { OptOutChange, OptOutRepository } from '../../inbox/opt-outs';
+import { optOutKeyFormsOf } from '../../recipients/opt-out-key';
 import { isConditionalCheckFailure } from './dynamodb-errors';
 import { inboxKeys, toEntity, type InboxTable, type Item } from './inbox-table';
+import { findSuppressedIn } from './dynamodb-opt-out-lookup';
 
-/** DynamoDB's BatchGetItem limit. */
-const maxKeysPerBatchGet = 100;
-/** Rounds of re-reading the keys a BatchGet left unprocessed (throttling) before giving up. */
-const maxBatchGetRounds = 5;
-/** BatchGets of one opt-out lookup in flight at once. */
-const concurrentBatchGets = 10;
+/** Rounds of "a concurrent writer changed the record first" before giving up (503, retried by the caller). */
+const maxUpdateRounds = 5;
+
+type StoredRecord = OptOutRecord & { writeToken?: string };
+
+/**
+ * The record of a stored item; an item without `state` was written before records had one: on the list.
+ *
+ * @example
+ * recordOfItem({ pk: 'ORG#o#OPTOUTS', sk: 'PHONE#447700900123', phoneNumber: '447700900123', source: 'api', createdAt: 'T' });
+ * // { state: 'opted-out', phoneNumber: '447700900123', source: 'api', createdAt: 'T' }
+ */
+export function recordOfItem(item: Item): StoredRecord {
+  const entity = toEntity<Record<string, unknown>>(item)!;
+  const keywordAt = typeof entity.keywordAt === 'string' ? { keywordAt: entity.keywordAt } : {};
+  const writeToken = typeof entity.writeToken === 'string' ? { writeToken: entity.writeToken } : {};
+  const phoneNumber = String(entity.phoneNumber);
+  if (entity.state === 'opted-in') return { state: 'opted-in', phoneNumber, ...keywordAt, ...writeToken };
+  return { state: 'opted-out', phoneNumber, source: entity.source as OptOut['source'], createdAt: String(entity.createdAt), ...keywordAt, ...writeToken };
+}
 
 export class DynamoDbOptOutList implements OptOutRepository {
   constructor(private readonly table: InboxTable) {}
 
-  async addOptOut(organizationId: string, optOut: OptOut): Promise<{ added: boolean; optOut: OptOut }> {
-    const key = inboxKeys.optOut(organizationId, optOut.phoneNumber);
+  async updateOptOut(organizationId: string, phoneNumber: string, change: OptOutChange): Promise<{ before?: OptOutRecord; after?: OptOutRecord }> {
+    const [key, ...olderForms] = optOutKeyFormsOf(phoneNumber) as [string, ...string[]];
+    for (let round = 0; round < maxUpdateRounds; round += 1) {
+      const [stored, ...older] = await Promise.all([key, ...olderForms].map((form) => this.table.get(inboxKeys.optOut(organizationId, form))));
+      const moved = olderForms.filter((_, index) => older[index] !== undefined);
+      const canonical = stored && recordOfItem(stored);
+      const olderRecords = older.flatMap((item) => (item ? [recordOfItem(item)] : []));
+      const before = canonical ?? olderRecords.find(isOptedOut) ?? olderRecords[0];
+      const after = change(before);
+      if (after === before && moved.length === 0) return { before, after };
+      if (after === undefined) throw new TypeError('An opt-out record is never deleted: a removal keeps its keyword time');
+      if (!(await this.putIfUnchanged(organizationId, key, canonical, after))) continue;
+      const movedOnList = await this.deleteOlderForms(organizationId, moved, olderRecords);
+      const delta = (isOptedOut(after) ? 1 : 0) - (isOptedOut(canonical) ? 1 : 0) - movedOnList;
+      if (delta !== 0) await this.table.addToCounters(organizationId, { optOuts: delta });
+      return { before, after };
+    }
+    throw new InboxStoreUnavailableError('Opt-out kept changing under concurrent writes');
+  }
+
+  /** The record written under `key` if the item is still as read (`read` undefined: still absent); false when someone wrote first. */
+  private async putIfUnchanged(organizationId: string, key: string, read: StoredRecord | undefined, record: OptOutRecord): Promise<boolean> {
+    const writeToken = randomUUID();
+    const itemKey = inboxKeys.optOut(organizationId, key);
+    const { writeToken: _previous, ...fields } = record as StoredRecord;
     try {
       await this.table.send(
         new PutCommand({
           TableName: this.table.tableName,
-          Item: { ...key, entity: 'opt-out', ...optOut },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          Item: { ...itemKey, entity: 'opt-out', ...fields, writeToken },
+          ...unchangedCondition(read),
         }),
       );
+      return true;
     } catch (error) {
       if (!isConditionalCheckFailure(error)) throw error;
-      // Removed again between the two calls: report the attempted entry as if it had been added earlier.
-      return { added: false, optOut: toEntity<OptOut>(await this.table.get(key)) ?? optOut };
     }
-    await this.table.addToCounters(organizationId, { optOuts: 1 });
-    return { added: true, optOut };
+    return (await this.table.get(itemKey))?.writeToken === writeToken;
   }
 
-  async removeOptOut(organizationId: string, phoneNumber: string): Promise<boolean> {
-    try {
-      await this.table.send(
-        new DeleteCommand({
-          TableName: this.table.tableName,
-          Key: inboxKeys.optOut(organizationId, phoneNumber),
-          ConditionExpression: 'attribute_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return false;
-      throw error;
-    }
-    await this.table.addToCounters(organizationId, { optOuts: -1 });
-    return true;
+  /** Deletes the entries under older forms just moved to the key; how many of them were on the list (and counted). */
+  private async deleteOlderForms(organizationId: string, forms: readonly string[], records: readonly StoredRecord[]): Promise<number> {
+    const deleted = await Promise.all(
+      forms.map(async (form, index) => {
+        try {
+          await this.table.send(
+            new DeleteCommand({ TableName: this.table.tableName, Key: inboxKeys.optOut(organizationId, form), ConditionExpression: 'attribute_exists(pk)' }),
+          );
+          return isOptedOut(records[index]) ? 1 : 0;
+        } catch (error) {
+          if (isConditionalCheckFailure(error)) return 0;
+          throw error;
+        }
+      }),
+    );
+    return deleted.reduce((sum: number, one) => sum + one, 0);
   }
 
   async listOptOuts(organizationId: string, window: ListWindow): Promise<ListResult<OptOut>> {
-    const query: QueryCommandInput = { ...this.table.partitionQuery(inboxKeys.optOut(organizationId, '').pk, 'PHONE#'), ScanIndexForward: true };
-    const [total, page] = await Promise.all([this.table.counter(organizationId, ['optOuts']), this.table.readWindow<OptOut>(query, undefined, window, false)]);
-    return { items: page.items, total };
+    const query = { ...this.table.partitionQuery(inboxKeys.optOut(organizationId, '').pk, 'PHONE#'), ScanIndexForward: true };
+    const [total, page] = await Promise.all([
+      this.table.counter(organizationId, ['optOuts']),
+      // Numbers taken off the list keep a record (the time of their last keyword): skipped here.
+      this.table.readWindow<Item>(query, (entity) => entity.state !== 'opted-in', window, false),
+    ]);
+    return { items: page.items.map((entity) => optOutOf(recordOfItem(entity) as OptOutRecord & { state: 'opted-out' })), total };
   }
 
   /**
-   * Which of the numbers are on the organization's list. Up to 100 numbers: one BatchGet. More (a
-   * broadcast of up to 10,000): the list itself is read first, at most as many entries as numbers
-   * given, since a list is usually far shorter than a broadcast: one Query instead of a BatchGet per
-   * 100 numbers, and cheaper (a Query pays by the bytes read, a BatchGet per key). A list longer
-   * than that falls back to the BatchGets, up to 10 at a time.
+   * Which of the numbers are on the organization's list, matched by opt-out key (opt-out-lookup.ts:
+   * the list itself read when it is shorter than the numbers, else a BatchGet per 100 keys).
    */
-  async findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
-    if (phoneNumbers.length > maxKeysPerBatchGet) {
-      const list = await this.optOutListUpTo(organizationId, phoneNumbers.length);
-      if (list) return list.size === 0 ? list : new Set(phoneNumbers.filter((phoneNumber) => list.has(phoneNumber)));
-    }
-    const unique = [...new Set(phoneNumbers)];
-    const found = new Set<string>();
-    const wave = maxKeysPerBatchGet * concurrentBatchGets;
-    for (let start = 0; start < unique.length; start += wave) {
-      const batches: string[][] = [];
-      for (let offset = start; offset < Math.min(unique.length, start + wave); offset += maxKeysPerBatchGet) {
-        batches.push(unique.slice(offset, Math.min(offset + maxKeysPerBatchGet, start + wave)));
-      }
-      for (const batchFound of await Promise.all(batches.map((batch) => this.suppressedOf(organizationId, batch)))) {
-        for (const phoneNumber of batchFound) found.add(phoneNumber);
-      }
-    }
-    return found;
+  findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
+    return findSuppressedIn(this.table, organizationId, phoneNumbers);
   }
+}
 
-  /** The organization's whole opt-out list, or undefined when it holds more than `limit` numbers. */
-  private async optOutListUpTo(organizationId: string, limit: number): Promise<Set<string> | undefined> {
-    const list = new Set<string>();
-    let startKey: Item | undefined;
-    do {
-      const page = await this.table.send(
-        new QueryCommand({
-          ...this.table.partitionQuery(inboxKeys.optOut(organizationId, '').pk, 'PHONE#'),
-          ProjectionExpression: 'phoneNumber',
-          // One more than the limit tells a list of exactly `limit` from a longer one.
-          Limit: limit + 1 - list.size,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) list.add(String(item.phoneNumber));
-      if (list.size > limit) return undefined;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey !== undefined);
-    return list;
-  }
-
-  private async suppressedOf(organizationId: string, phoneNumbers: readonly string[]): Promise<string[]> {
-    const found: string[] = [];
-    let keys: Item[] = phoneNumbers.map((phoneNumber) => inboxKeys.optOut(organizationId, phoneNumber));
-    for (let round = 0; keys.length > 0; round += 1) {
-      if (round >= maxBatchGetRounds) throw new InboxStoreUnavailableError('Inbox store left opt-out reads unprocessed');
-      const tableName = this.table.tableName;
-      const result = await this.table.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'phoneNumber' } } }));
-      for (const item of result.Responses?.[tableName] ?? []) found.push(String(item.phoneNumber));
-      keys = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Item[];
-    }
-    return found;
-  }
+/** The Put's condition: the item is as it was read (same token; a token-less item written before tokens; or still absent). */
+function unchangedCondition(read: StoredRecord | undefined): Pick<ConstructorParameters<typeof PutCommand>[0], 'ConditionExpression' | 'ExpressionAttributeValues'> {
+  if (!read) return { ConditionExpression: 'attribute_not_exists(pk)' };
+  if (read.writeToken === undefined) return { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(writeToken)' };
+  return { ConditionExpression: 'writeToken = :expected', ExpressionAttributeValues: { ':expected': read.writeToken } };
 }

@@ -1,6 +1,6 @@
 /** What the chunk worker is given: its ports, its settings and the invocation's clock. */
 import type { JobCompletionPorts } from '../announce-job-completion';
-import type { ChunkProgressStore, JobControlStore, JobStore, OutboundQueue, RecipientLedger, SenderDirectory, TemplateStates } from '../ports';
+import type { ChunkProgressStore, JobControlStore, JobStore, OutboundQueue, RecipientLedger, SenderDirectory, SuppressionList, TemplateStates } from '../ports';
 import type { SendingPorts } from '../../sending/dispatch-send';
 import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { CloudApiClient } from '../../sending/ports';
@@ -41,6 +41,11 @@ export interface ProcessChunkDependencies extends SendingPorts {
   broadcasts: JobStore & JobControlStore & RecipientLedger & ChunkProgressStore;
   upstream: CloudApiClient;
   queue: OutboundQueue;
+  /**
+   * The organization's opt-out list, read again at send time (one batched read per chunk message):
+   * a recipient who opted out after the accept is claimed FAILED OPTED_OUT, never sent.
+   */
+  optOuts: SuppressionList;
   /** The template states recorded from Meta's events: a paused template holds the job. */
   templateStates: Pick<TemplateStates, 'stateOf'>;
   settings: ChunkWorkerSettings;

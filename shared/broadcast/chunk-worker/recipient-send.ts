@@ -1,22 +1,25 @@
 /**
  * One recipient through steps 1 to 3 of the chunk worker: claim it in the ledger, dispatch its
  * send through the sending engine, and record the outcome, or give it back (released for after a
- * template pause, continued in the next message when a refusal left no time for the retry).
+ * template pause, continued in the next message when a refusal left no time for the retry). A
+ * recipient on the organization's opt-out list at send time is claimed FAILED OPTED_OUT instead
+ * and never sent (send-time-opt-outs.ts).
  */
 import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
 import type { ChunkOutcomes } from '../chunk-outcomes';
-import type { LedgerEntry } from '../ports';
+import type { ClaimState, LedgerEntry } from '../ports';
 import { dispatchSend, type Dispatched, type SendSession } from '../../sending/dispatch-send';
-import { failureReasonOf, templateHoldOf, UNKNOWN_OUTCOME } from '../../sending/failure-reasons';
+import { failureReasonOf, OPTED_OUT, templateHoldOf, UNKNOWN_OUTCOME } from '../../sending/failure-reasons';
 import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
 import type { JobGoWatch, PauseEnding } from './job-control';
 import { messageBodyFor } from './message-building';
+import { optedOutAtSendTime } from './send-time-opt-outs';
 import { resolveStaleClaim } from './settle-chunk';
 
 /** What a recipient's send works with: one invocation's state (chunk-run.ts). */
 export interface RecipientSendState {
-  readonly dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'upstream'>;
+  readonly dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'upstream' | 'optOuts'>;
   readonly message: OutboundMessage;
   readonly accessToken: string;
   readonly session: SendSession;
@@ -40,6 +43,7 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
   const { clock } = dependencies;
   // The lane is busy from its slot, or from now when it is late: then the claim counts too.
   const busyFrom = Math.max(firstSlot, clock.now().getTime());
+  if (await optedOutAtSendTime(state, recipient)) return refuseOptedOut(state, recipient, () => session.slots.giveBack(firstSlot));
   if (!(await claim(state, recipient, () => session.slots.giveBack(firstSlot)))) return;
   const body = messageBodyFor(message, recipient);
   const dispatched = await dispatchSend(session, {
@@ -64,13 +68,28 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
 }
 
 /**
- * Step 1: the conditional ledger claim, written before any upstream call. False when the recipient
- * is already someone's: nothing to send, and its slot goes back (`giveBackSlot`) before any further
- * store call, so another lane can use it.
+ * On the opt-out list at send time: its slot goes back at once (nothing is sent), and it is claimed
+ * directly as FAILED OPTED_OUT (final at once, as a cancellation's are: a crash after the claim
+ * leaves it refused, never an unknown send) and recorded with the chunk's outcomes, so it is
+ * counted in `failuresByReason.OPTED_OUT` and listed like one refused at accept time.
  */
-async function claim(state: RecipientSendState, { index, to }: ChunkRecipient, giveBackSlot: () => void): Promise<boolean> {
+async function refuseOptedOut(state: RecipientSendState, recipient: ChunkRecipient, giveBackSlot: () => void): Promise<void> {
+  giveBackSlot();
+  const refused: ClaimState = { status: 'FAILED', failureReasonCode: OPTED_OUT };
+  if (!(await claim(state, recipient, () => undefined, refused))) return;
+  const { index, to } = recipient;
+  state.outcomes.record({ index, to, status: 'FAILED', failureReasonCode: OPTED_OUT, attempts: 0, updatedAt: state.dependencies.clock.now().toISOString() });
+}
+
+/**
+ * Step 1: the conditional ledger claim, written before any upstream call (`as` SENDING, or a final
+ * state for a recipient never to be sent). False when the recipient is already someone's: nothing
+ * to send, and its slot goes back (`giveBackSlot`) before any further store call, so another lane
+ * can use it.
+ */
+async function claim(state: RecipientSendState, { index, to }: ChunkRecipient, giveBackSlot: () => void, as?: ClaimState): Promise<boolean> {
   const { dependencies, message, outcomes } = state;
-  const result = await dependencies.broadcasts.claimRecipient(message.jobId, message.chunkIndex, index, to, dependencies.clock.now());
+  const result = await dependencies.broadcasts.claimRecipient(message.jobId, message.chunkIndex, index, to, dependencies.clock.now(), as);
   if (result.claimed) return true;
   giveBackSlot();
   outcomes.skipped();

@@ -8,7 +8,9 @@ import { getJobStatus } from '../../../shared/broadcast/get-job-status';
 import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { processOutboundChunk } from '../../../shared/broadcast/chunk-worker/process-outbound-chunk';
 import { abandonOutboundChunk } from '../../../shared/broadcast/chunk-worker/settle-chunk';
+import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import { systemClock } from '../../../shared/ports/clock';
+import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 import {
   InMemorySenderDirectory,
@@ -47,6 +49,7 @@ function setup(jobId: string, recipients: number) {
     random: Math.random,
     settings: { maxInFlight: 16, maxAttempts: 3, backoff: { baseMs: 5, maxMs: 20 }, rateLimitHoldMs: 20, safetyMarginMs: 1000, outcomeBatchSize: 25, flushIntervalMs: 250, pauseRecheckSeconds: 60, templatePauseTimeoutMs: 3_600_000 },
     templateStates: new InMemoryTemplateStates(),
+    optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()),
   };
   const message = chunkMessage(recipients, { jobId, wabaId: `waba_${jobId}` });
   const createJob = () =>

@@ -4,7 +4,8 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
 import { inboxKeys } from '../../../shared/adapters/dynamodb/inbox-table';
 import { abandonedClaimAfterMs } from '../../../shared/inbox/contact-use-cases';
-import { ContactAlreadyExistsError, InboxStoreUnavailableError } from '../../../shared/inbox/errors';
+import { ContactAlreadyExistsError, InboxStoreUnavailableError, OptOutNotFoundError } from '../../../shared/inbox/errors';
+import { addOptOut, removeOptOut } from '../../../shared/inbox/opt-outs';
 import { bindInboxServices } from '../../../shared/inbox/inbox-services';
 import { fixedClock } from '../../../shared/ports/clock';
 import { randomIdGenerator } from '../../../shared/ports/id-generator';
@@ -81,14 +82,14 @@ test('an unreachable store is InboxStoreUnavailableError (503), not a 500', asyn
   client.destroy();
 });
 
-test('opt-outs: put if absent with its counter, ascending list, per-organization BatchGet of more than 100 numbers, delete only if present', async () => {
+test('opt-outs: added once with its counter, ascending list, per-organization BatchGet of more than 100 numbers, removed only if on the list', async () => {
   const org = 'org_optouts';
   const numbers = Array.from({ length: 250 }, (_, index) => `4477009${String(index).padStart(5, '0')}`);
-  for (const phoneNumber of numbers.filter((_, index) => index % 2 === 1)) {
-    expect((await repository.addOptOut(org, { phoneNumber, source: 'api', createdAt: '2026-05-04T08:00:00.000Z' })).added).toBe(true);
-  }
-  const repeat = await repository.addOptOut(org, { phoneNumber: numbers[1]!, source: 'keyword', createdAt: '2026-05-04T09:00:00.000Z' });
-  expect(repeat).toEqual({ added: false, optOut: { phoneNumber: numbers[1], source: 'api', createdAt: '2026-05-04T08:00:00.000Z' } });
+  const ports = { optOuts: repository, clock: fixedClock('2026-05-04T08:00:00.000Z') };
+  const added = await Promise.all(numbers.filter((_, index) => index % 2 === 1).map((phoneNumber) => addOptOut(ports, { organizationId: org, phoneNumber, source: 'api' })));
+  expect(added.every(({ created }) => created)).toBe(true);
+  const repeat = await addOptOut({ optOuts: repository, clock: fixedClock('2026-05-04T09:00:00.000Z') }, { organizationId: org, phoneNumber: numbers[1]!, source: 'keyword' });
+  expect(repeat).toEqual({ created: false, optOut: { phoneNumber: numbers[1], source: 'api', createdAt: '2026-05-04T08:00:00.000Z' } });
   expect((await counters(org))?.optOuts).toBe(125);
 
   const suppressed = await repository.findSuppressed(org, [...numbers, numbers[1]!]);
@@ -105,8 +106,11 @@ test('opt-outs: put if absent with its counter, ascending list, per-organization
   expect(page.total).toBe(125);
   expect(page.items.map((entry) => entry.phoneNumber)).toEqual(numbers.filter((_, index) => index % 2 === 1).slice(100, 150));
 
-  expect(await repository.removeOptOut(org, numbers[1]!)).toBe(true);
-  expect(await repository.removeOptOut(org, numbers[1]!)).toBe(false);
-  expect(await repository.removeOptOut(org, numbers[0]!)).toBe(false);
+  await removeOptOut(ports, org, numbers[1]!);
+  await expect(removeOptOut(ports, org, numbers[1]!)).rejects.toBeInstanceOf(OptOutNotFoundError);
+  await expect(removeOptOut(ports, org, numbers[0]!)).rejects.toBeInstanceOf(OptOutNotFoundError);
   expect((await counters(org))?.optOuts).toBe(124);
-});
+  // Off the list, the removed number is neither listed nor suppressed.
+  expect((await repository.listOptOuts(org, { offset: 0, limit: 1 })).items.map((entry) => entry.phoneNumber)).toEqual([numbers[3]]);
+  expect((await repository.findSuppressed(org, [numbers[1]!])).size).toBe(0);
+}, 30_000);

@@ -15,7 +15,7 @@ function setup() {
   const clock = fixedClock('2026-03-01T09:00:00.000Z');
   const { broadcasts, queue, optOuts, dependencies } = templateBroadcastKit(clock);
   const optOut = (organizationId: string, index: number) =>
-    optOuts.addOptOut(organizationId, { phoneNumber: full(index), source: 'api', createdAt: '2026-03-01T08:00:00.000Z' });
+    optOuts.seed(organizationId, { phoneNumber: full(index), source: 'api', createdAt: '2026-03-01T08:00:00.000Z' });
   const send = (count: number) => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(count), { inProgressTimeoutMs: 20_000 });
   const queuedNumbers = () => queue.messages.flatMap((message) => (message as TemplateChunkMessage).recipients.map(({ to }) => to));
   return { broadcasts, queue, optOuts, optOut, send, queuedNumbers };

@@ -5,6 +5,8 @@ import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-messa
 import type { ChunkWorkerSettings, ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { processOutboundChunk } from '../../../shared/broadcast/chunk-worker/process-outbound-chunk';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
+import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
+import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 import {
   InMemoryBroadcastRepository,
   InMemorySendPacer,
@@ -41,6 +43,7 @@ export function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSe
   const senders = new InMemorySenderDirectory([{ ...SENDER, messagesPerSecond: options.rate ?? 20 }]);
   const random = jest.fn(() => 0.5);
   const templateStates = new InMemoryTemplateStates();
+  const optOuts = new InMemoryOptOutRepository();
   const dependencies: ProcessChunkDependencies = {
     senders,
     broadcasts,
@@ -51,6 +54,7 @@ export function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSe
     sleep: time.sleep,
     random,
     templateStates,
+    optOuts: new InboxSuppressionList(optOuts),
     settings: { ...baseSettings, ...options.settings },
   };
   let deadline = startMs + 120_000;
@@ -67,6 +71,7 @@ export function setup(options: { rate?: number; settings?: Partial<ChunkWorkerSe
     queue,
     random,
     templateStates,
+    optOuts,
     dependencies,
     createJob,
     run,

@@ -13,6 +13,8 @@ import {
   InMemoryTemplateStates,
 } from '../../support/broadcast-fakes';
 import { lambdaContext } from '../../support/api-gateway-event';
+import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
+import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 
 class StoreTimeoutError extends Error {}
 
@@ -49,6 +51,7 @@ function setup() {
       templatePauseTimeoutMs: 3_600_000,
     },
     templateStates: new InMemoryTemplateStates(),
+    optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()),
   };
   return { dependencies, queue, broadcasts };
 }

@@ -44,7 +44,7 @@ describe('configuration (valibot, parsed once at init)', () => {
     expect(messageOf(() => parseFunctionConfig('broadcast-status', { TENANCY_TABLE: 't' }))).toBe(
       'MESSAGING_TABLE, RATE_LIMIT_TABLE are not configured (broadcast-status)',
     );
-    expect(messageOf(() => parseFunctionConfig('chunk-worker', { TENANCY_TABLE: 't', MESSAGING_TABLE: 'm' }))).toBe(
+    expect(messageOf(() => parseFunctionConfig('chunk-worker', { TENANCY_TABLE: 't', MESSAGING_TABLE: 'm', INBOX_TABLE: 'i' }))).toBe(
       'CUSTOMER_EVENTS_QUEUE_URL, OUTBOUND_QUEUE_URL are not configured (chunk-worker)',
     );
     expect(parseFunctionConfig('broadcast-status', { TENANCY_TABLE: 't', MESSAGING_TABLE: 'm', RATE_LIMIT_TABLE: 'r' }).tableNames.messaging).toBe('m');
