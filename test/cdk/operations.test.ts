@@ -9,7 +9,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { alarmThresholds, queueAgeThresholdSeconds } from '../../runtime-contract/observability';
 import { functions, queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
 import { guardRuleName, perIpGuardedRoutes, perIpLimitedRoutes } from '../../lib/constructs/api-firewall';
-import { routeGuards } from '../../runtime-contract/route-guards';
+import { routeGuards, type RouteGuard } from '../../runtime-contract/route-guards';
 import { routes } from '../../runtime-contract/all-routes';
 import { resourcePath, surfaces, type SurfaceName } from '../../runtime-contract/route-manifest';
 import { functionLogicalId, mentions, resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
@@ -192,7 +192,7 @@ describe('WAF', () => {
     });
 
     it.each(guarded.map(([guard, guardedRoutes]) => [guard, guardedRoutes] as const))('%s: scoped to its paths and methods, at its limit and window', (guard, guardedRoutes) => {
-      const perIp = routeGuards[guard].perIp!;
+      const perIp = (routeGuards[guard] as RouteGuard).perIp!;
       for (const route of guardedRoutes) {
         const limited = rule(aclOf(route.surface), guardRuleName(guard))!;
         expect(limited.Statement.RateBasedStatement).toEqual(expect.objectContaining({ Limit: perIp.limit, EvaluationWindowSec: perIp.windowSeconds, AggregateKeyType: 'IP' }));
