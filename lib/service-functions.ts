@@ -10,6 +10,7 @@ import { queueOfSourceIn } from './queue-event-sources';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
 import { pascal } from './naming';
+import { grantTokenKey } from './token-key-grants';
 
 /** Every function of the definitions, created in the stack's scope (`<Name>Function`). */
 export function createServiceFunctions(
@@ -96,9 +97,8 @@ function grantDefinedAccess(fn: ServiceFunction, name: FunctionName, definition:
   for (const [tableName, access] of tableAccess) stateful.tables[tableName].grant(fn, ...checkedTableGrant(name, tableName, access));
   for (const queueName of definition.sendsTo) stateful.queues[queueName].grantSendMessages(fn);
   for (const queueName of definition.deadLettersOf ?? []) stateful.deadLetterQueues[queueName].grantSendMessages(fn);
-  if (definition.tokenKey === 'decrypt') stateful.tokenKey.grantDecrypt(fn);
-  // Exactly the two calls the token cipher makes: grantEncryptDecrypt would add kms:ReEncrypt* and GenerateDataKey*.
-  if (definition.tokenKey === 'encryptDecrypt') stateful.tokenKey.grant(fn, 'kms:Encrypt', 'kms:Decrypt');
+  // Only under the definition's encryption-context purposes (token-key-grants.ts).
+  grantTokenKey(fn, name, definition, stateful.tokenKey);
 }
 
 /** A function's actions on a table (`tableGrantOf`); an access its table's adapters cannot use is a definition error. */

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { defaultMetricsNamespace } from '../runtime-contract/observability';
+import { routeGuards, type RouteGuard, type RouteGuardName } from '../runtime-contract/route-guards';
+import { pascal } from './naming';
 
 /** Repository root (this file lives in `lib/`). Entry files, lock file and package.json are found from it. */
 export const projectRoot = path.resolve(__dirname, '..');
@@ -41,11 +43,17 @@ export interface PlatformSettings {
 export interface FirewallLimits {
   /** Requests per IP per 5 minutes on the API surfaces (broadcast, organization, v1, upstream). */
   apiRequestsPerIpPer5Minutes: number;
-  /** Requests per IP per 5 minutes on the webhooks surface (Meta posts from few addresses). */
+  /** Requests per IP per 5 minutes on the webhooks surface outside its guarded routes (unknown paths). */
   webhookRequestsPerIpPer5Minutes: number;
-  /** Requests per IP per minute on the unauthenticated key-generation routes. */
-  keyGenerationPerIpPerMinute: number;
+  /**
+   * Requests per IP per the guard's window on each guarded route group with a WAF rule of its own
+   * (runtime-contract/route-guards.ts `perIp`, e.g. key generation 10 per minute), by guard name.
+   */
+  routeGuardsPerIp: Partial<Record<RouteGuardName, number>>;
 }
+
+/** The context key of a guard's per-IP limit: `key-generation` → `wafKeyGenerationRateLimit`. */
+export const guardRateLimitContextKey = (guard: RouteGuardName): string => `waf${pascal(guard)}RateLimit`;
 
 /** Anything that can answer context look-ups: an App's or a Stack's `node`. */
 export interface ContextSource {
@@ -114,9 +122,15 @@ export function readSettings(context: ContextSource, env: NodeJS.ProcessEnv = pr
       // Meta sends every status of every message (80-1,000 messages/s per number, up to three
       // statuses each) from a handful of addresses; a low limit would block Meta itself.
       webhookRequestsPerIpPer5Minutes: asPositiveNumber(ctx('wafWebhookRateLimit'), 500_000, 'wafWebhookRateLimit'),
-      // WAF's smallest limit (10 per 1-minute window) is above the contract's 5 per minute per IP,
-      // so the application answers its exact 429 first and WAF only stops floods before any Lambda runs.
-      keyGenerationPerIpPerMinute: asPositiveNumber(ctx('wafKeyGenerationRateLimit'), 10, 'wafKeyGenerationRateLimit'),
+      // Defaults and reasons in runtime-contract/route-guards.ts (key generation: WAF's smallest
+      // limit, 10 per minute, above the contract's 5, so the application's exact 429 answers first).
+      routeGuardsPerIp: Object.fromEntries(
+        (Object.entries(routeGuards) as Array<[RouteGuardName, RouteGuard]>).flatMap(([name, guard]) => {
+          if (!guard.perIp) return [];
+          const key = guardRateLimitContextKey(name);
+          return [[name, asPositiveNumber(ctx(key), guard.perIp.limit, key)]];
+        }),
+      ),
     },
   };
 }

@@ -6,6 +6,7 @@
  * names are the only contract between the infrastructure and the code that runs.
  */
 import type { EndpointGroup } from './route-manifest';
+import type { TokenPurpose } from '../shared/crypto/token-cipher';
 
 export type TableName = 'tenancy' | 'messaging' | 'idempotency' | 'rateLimits' | 'inbox';
 
@@ -293,8 +294,13 @@ export interface FunctionResources {
   tables: Partial<Record<TableName, Access>>;
   /** Send messages to these queues. */
   sendsTo: QueueName[];
-  /** KMS use for upstream access tokens. */
+  /** KMS use for secrets at rest (Meta tokens, the Meta app's settings, webhook secrets). */
   tokenKey?: 'decrypt' | 'encryptDecrypt';
+  /**
+   * The encryption-context purposes its token key grant is limited to (IAM condition
+   * `kms:EncryptionContext:purpose`); required with `tokenKey`. shared/crypto/token-cipher.ts.
+   */
+  tokenPurposes?: readonly TokenPurpose[];
   /** Calls the WhatsApp Cloud API. */
   callsUpstream: boolean;
   /** Registers API Gateway API keys in usage plans (issuing keys at run time). */
@@ -338,6 +344,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tables: { tenancy: 'read', messaging: 'read', rateLimits: 'readWrite' },
     sendsTo: [],
     tokenKey: 'decrypt',
+    tokenPurposes: ['upstream-token'],
     callsUpstream: true,
   },
   /** Inbox read: free-form sends check the customer-service window recorded on v1 conversations. */
@@ -347,6 +354,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tables: { tenancy: 'readWrite', messaging: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite', inbox: 'read' },
     sendsTo: ['outboundMessages'],
     tokenKey: 'decrypt',
+    tokenPurposes: ['upstream-token'],
     callsUpstream: true,
     // Scheduled broadcasts: the one-time trigger of each is registered at accept, removed on cancel.
     schedulesFirings: true,
@@ -387,6 +395,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tables: { tenancy: 'readWrite', messaging: 'readWrite', rateLimits: 'readWrite' },
     sendsTo: [],
     tokenKey: 'decrypt',
+    tokenPurposes: ['upstream-token'],
     callsUpstream: true,
   },
   'broadcast-keys': {
@@ -408,6 +417,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tables: { tenancy: 'read' },
     sendsTo: ['metaEvents'],
     tokenKey: 'decrypt',
+    tokenPurposes: ['meta-app'],
     callsUpstream: false,
   },
   /**
@@ -421,6 +431,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tables: { tenancy: 'readWrite', messaging: 'read', rateLimits: 'readWrite' },
     sendsTo: ['customerEvents'],
     tokenKey: 'encryptDecrypt',
+    tokenPurposes: ['webhook-secret'],
     callsUpstream: false,
   },
   'chunk-worker': {
@@ -433,6 +444,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     receivesFrom: ['outboundMessages'],
     eventSource: chunkWorker,
     tokenKey: 'decrypt',
+    tokenPurposes: ['upstream-token'],
     callsUpstream: true,
   },
   /**
@@ -478,6 +490,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     eventSource: customerEventsDispatcher,
     deadLettersOf: ['customerEvents'],
     tokenKey: 'decrypt',
+    tokenPurposes: ['webhook-secret'],
     callsUpstream: false,
   },
   /**

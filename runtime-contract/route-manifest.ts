@@ -12,6 +12,7 @@
  */
 import type { HttpMethod, SurfaceName } from './http-types';
 import { errorBody } from '../shared/http/surface-responses';
+import { routeGuards, type MethodThrottle, type RouteGuardName } from './route-guards';
 
 /** Each surface is its own REST API whose single stage name is the first path segment. */
 export type { SurfaceName } from './http-types';
@@ -289,6 +290,11 @@ export interface RouteDefinition {
    * at the gateway; the Lambda authenticates and answers.
    */
   unauthorizedAnswer?: { statusCode: number; message: string };
+  /**
+   * The method-level throttle and per-IP WAF rule of a route no usage plan meters (`route-guards.ts`);
+   * every such route has one (`needsRouteGuard`).
+   */
+  guard?: RouteGuardName;
 }
 
 /** Whether an auth kind is a stored credential (the pipeline authenticates it and the operation gets a caller). */
@@ -296,6 +302,18 @@ export const isCredentialAuth = (auth: AuthKind): auth is CredentialAuthKind => 
 
 /** API Gateway itself rejects a missing or unknown `x-api-key` (usage-plan key) before the Lambda runs. */
 export const requiresGatewayApiKey = (route: RouteDefinition): boolean => route.auth === 'broadcast-api-key' && !route.unauthorizedAnswer;
+
+/**
+ * Routes no usage plan meters and no Bearer credential of their own surface's stage protects: the
+ * unauthenticated ones, Meta's signed webhooks, and keyed routes whose key the function checks
+ * (`unauthorizedAnswer`). Each needs its own guard, or it would share the stage's per-method
+ * default with the keyed tenants' methods (route-guards.ts).
+ */
+export const needsRouteGuard = (route: RouteDefinition): boolean =>
+  !isCredentialAuth(route.auth) || (route.auth === 'broadcast-api-key' && !requiresGatewayApiKey(route));
+
+/** A route's stage method-level throttle, from its guard; undefined: the stage's default applies. */
+export const methodThrottleOf = (route: RouteDefinition): MethodThrottle | undefined => (route.guard ? routeGuards[route.guard].methodThrottle : undefined);
 
 const broadcast = (
   method: HttpMethod,
@@ -310,6 +328,7 @@ const broadcast = (
 const earlierSend = (path: string, operation: string): RouteDefinition => ({
   ...broadcast('POST', path, 'broadcast-send', operation, 'broadcast-api-key', 'earlier-send'),
   unauthorizedAnswer: { statusCode: 400, message: 'User is not signed up yet' },
+  guard: 'earlier-send',
 });
 
 /** Generic v1 API: Bearer v1 key, per-plan limit (checked in the application; see docs/ORGANIZATIONS-AND-V1.md). */
@@ -325,7 +344,7 @@ const v1 = (method: HttpMethod, path: string, operation: string): RouteDefinitio
 
 /** Every route but the /upstream ones (those: `upstream-manifest-routes.ts`; all: `all-routes.ts`). */
 export const serviceRoutes: readonly RouteDefinition[] = [
-  broadcast('GET', '/health', 'health', 'health', 'none', 'none'),
+  { ...broadcast('GET', '/health', 'health', 'health', 'none', 'none'), guard: 'health' },
   broadcast('GET', '/phone-numbers', 'broadcast-discovery', 'listPhoneNumbers', 'broadcast-api-key', 'phone-numbers'),
   broadcast('GET', '/templates', 'broadcast-discovery', 'listTemplates', 'broadcast-api-key', 'templates'),
   broadcast('POST', '/send-template-broadcast', 'broadcast-send', 'sendTemplateBroadcast', 'broadcast-api-key', 'template-broadcast'),
@@ -336,7 +355,7 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   broadcast('POST', '/send-freeform', 'broadcast-send', 'sendFreeform', 'broadcast-api-key', 'freeform'),
   // In broadcast-send for its messaging write; the status class, as a status read of the same job.
   { ...broadcast('POST', '/broadcasts/{jobId}/cancel', 'broadcast-send', 'cancelJob', 'broadcast-api-key', 'status'), body: 'none' },
-  broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'),
+  { ...broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'), guard: 'key-generation' },
   broadcast('POST', '/webhooks', 'broadcast-webhooks', 'registerWebhook', 'broadcast-api-key', 'webhooks'),
   broadcast('GET', '/webhooks', 'broadcast-webhooks', 'listWebhooks', 'broadcast-api-key', 'webhooks'),
   { ...broadcast('DELETE', '/webhooks/{webhookId}', 'broadcast-webhooks', 'deleteWebhook', 'broadcast-api-key', 'webhooks'), body: 'none' },
@@ -369,7 +388,16 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   v1('POST', '/opt-outs', 'createOptOut'),
   { ...v1('DELETE', '/opt-outs/{phoneNumber}', 'deleteOptOut'), body: 'none' },
   // Meta's webhooks: /hooks/meta/whatsapp (docs/DELIVERY-STATUS.md "Webhook endpoint").
-  { surface: 'webhooks', method: 'GET', path: '/meta/whatsapp', group: 'meta-webhook', operation: 'verifyMetaSubscription', auth: 'meta-signature', rateLimit: 'none' },
+  {
+    surface: 'webhooks',
+    method: 'GET',
+    path: '/meta/whatsapp',
+    group: 'meta-webhook',
+    operation: 'verifyMetaSubscription',
+    auth: 'meta-signature',
+    rateLimit: 'none',
+    guard: 'meta-verification',
+  },
   {
     surface: 'webhooks',
     method: 'POST',
@@ -379,11 +407,12 @@ export const serviceRoutes: readonly RouteDefinition[] = [
     auth: 'meta-signature',
     rateLimit: 'none',
     body: 'raw',
+    guard: 'meta-webhook',
   },
   // The API reference (docs/API-REFERENCE.md): /docs (the page), /docs/openapi.json, /docs/assets/<renderer file>.
-  { surface: 'docs', method: 'GET', path: '/', group: 'docs', operation: 'docsPage', auth: 'none', rateLimit: 'none' },
-  { surface: 'docs', method: 'GET', path: '/openapi.json', group: 'docs', operation: 'openApiDocument', auth: 'none', rateLimit: 'none' },
-  { surface: 'docs', method: 'GET', path: '/assets/{file}', group: 'docs', operation: 'docsAsset', auth: 'none', rateLimit: 'none' },
+  { surface: 'docs', method: 'GET', path: '/', group: 'docs', operation: 'docsPage', auth: 'none', rateLimit: 'none', guard: 'docs' },
+  { surface: 'docs', method: 'GET', path: '/openapi.json', group: 'docs', operation: 'openApiDocument', auth: 'none', rateLimit: 'none', guard: 'docs' },
+  { surface: 'docs', method: 'GET', path: '/assets/{file}', group: 'docs', operation: 'docsAsset', auth: 'none', rateLimit: 'none', guard: 'docs' },
 ];
 
 /** Path of a route inside its REST API (what API Gateway reports as `event.resource`). */

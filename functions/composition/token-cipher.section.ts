@@ -1,6 +1,10 @@
-/** Upstream token encryption: KMS on AWS, a local AES key in the local runtime. Only for functions granted the token key. */
+/**
+ * Secret encryption: KMS on AWS, a local AES key in the local runtime, reading ciphertexts stored
+ * before contexts named their purpose too. Only for functions granted the token key.
+ */
 import { LocalAesTokenCipher } from '../../shared/adapters/crypto/local-aes-token-cipher';
 import { KmsTokenCipher } from '../../shared/adapters/kms/kms-token-cipher';
+import { withLegacyContextFallback } from '../../shared/crypto/legacy-context-fallback';
 import type { TokenCipher } from '../../shared/crypto/token-cipher';
 import { unconfiguredTokenCipher } from '../../shared/crypto/unconfigured-token-cipher';
 import { memoize, type CompositionContext } from './composition-context';
@@ -13,9 +17,9 @@ export function tokenCipherSection(context: CompositionContext): () => TokenCiph
     const encryption = context.config.tokenEncryption;
     switch (encryption.kind) {
       case 'kms':
-        return new KmsTokenCipher(kms(), encryption.keyId);
+        return withLegacyContextFallback(new KmsTokenCipher(kms(), encryption.keyId));
       case 'local':
-        return new LocalAesTokenCipher(encryption.keyBase64);
+        return withLegacyContextFallback(new LocalAesTokenCipher(encryption.keyBase64));
       case 'unconfigured':
         return unconfiguredTokenCipher;
     }

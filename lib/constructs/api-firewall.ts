@@ -1,7 +1,8 @@
 /**
  * AWS WAF (v2, REGIONAL) in front of every REST API stage: Amazon's IP reputation list, a per-IP
- * rate rule, a stricter per-IP rule on the unauthenticated key-generation routes, and the AWS
- * managed common rule set. Two web ACLs, because the webhooks surface (Meta) and the API surfaces
+ * rule of its own for each group of guarded routes (runtime-contract/route-guards.ts: health,
+ * key generation, the earlier sends, Meta's webhook and its handshake), a per-IP rate rule for
+ * everything else, and the AWS managed common rule set. Two web ACLs, because the webhooks surface (Meta) and the API surfaces
  * (businesses) need different limits and overrides; which surface gets which follows from its
  * routes' auth kinds. docs/OPERATIONS.md "WAF" explains every choice.
  *
@@ -13,6 +14,7 @@ import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { routeGuards, type RouteGuard, type RouteGuardName } from '../../runtime-contract/route-guards';
 import { rateLimitClasses, resourcePath, type RouteDefinition, type SurfaceName } from '../../runtime-contract/route-manifest';
 import { pascal } from '../naming';
 import type { FirewallLimits } from '../settings';
@@ -43,9 +45,20 @@ export const countedCommonRules: Record<FirewallProfile, readonly string[]> = {
 export const firewallProfileOf = (routes: readonly RouteDefinition[]): FirewallProfile =>
   routes.length > 0 && routes.every((route) => route.auth === 'meta-signature') ? 'webhooks' : 'api';
 
-/** Routes rate-limited per source IP (the unauthenticated key generation): they get the stricter WAF rule. */
+/** Routes rate-limited per source IP in the application (the unauthenticated key generation). */
 export const perIpLimitedRoutes = (routes: readonly RouteDefinition[]): RouteDefinition[] =>
   routes.filter((route) => rateLimitClasses[route.rateLimit].scope === 'source-ip');
+
+/** The routes among `routes` whose guard has a WAF rule of its own, by guard, in the guards' order. */
+export function perIpGuardedRoutes(routes: readonly RouteDefinition[]): Array<[RouteGuardName, RouteDefinition[]]> {
+  return (Object.keys(routeGuards) as RouteGuardName[])
+    .filter((guard) => (routeGuards[guard] as RouteGuard).perIp)
+    .map((guard): [RouteGuardName, RouteDefinition[]] => [guard, routes.filter((route) => route.guard === guard)])
+    .filter(([, guarded]) => guarded.length > 0);
+}
+
+/** The WAF rule name of a guard: `key-generation` → `KeyGenerationPerIp`. */
+export const guardRuleName = (guard: RouteGuardName): string => `${pascal(guard)}PerIp`;
 
 export interface ApiFirewallProps {
   surfaceApis: Record<SurfaceName, SurfaceApi>;
@@ -136,39 +149,19 @@ export class ApiFirewall extends Construct {
       },
     ];
 
-    const keyGeneration = keyGenerationRule(id, routes, props.limits.keyGenerationPerIpPerMinute);
-    if (keyGeneration) rules.push(keyGeneration);
+    const guarded = perIpGuardedRoutes(routes);
+    guarded.forEach(([guard, guardedRoutes], index) => rules.push(guardRule(id, guard, guardedRoutes, props.limits.routeGuardsPerIp[guard], 1 + index)));
+    const guardedMatches = guarded.flatMap(([, guardedRoutes]) => guardedRoutes.map(routeMatch));
 
-    rules.push(
-      {
-        name: 'PerIpRateLimit',
-        priority: 2,
-        statement: { rateBasedStatement: { limit: perIpLimit, evaluationWindowSec: 300, aggregateKeyType: 'IP' } },
-        action: tooManyRequests(300),
-        visibilityConfig: visibility(`${id}PerIp`),
-      },
-      {
-        name: 'CommonRuleSet',
-        priority: 3,
-        statement: {
-          managedRuleGroupStatement: {
-            vendorName: 'AWS',
-            name: 'AWSManagedRulesCommonRuleSet',
-            ruleActionOverrides: countedCommonRules[profile].map((name) => ({ name, actionToUse: { count: {} } })),
-          },
-        },
-        overrideAction: { none: {} },
-        visibilityConfig: visibility(`${id}CommonRuleSet`),
-      },
-    );
+    rules.push(perIpRule(id, perIpLimit, guardedMatches, guarded.length + 1), commonRuleSet(id, profile, guarded.length + 2));
 
     // Descriptions allow letters, digits, spaces and =:#@/-,. only (CloudFormation pattern).
     return new wafv2.CfnWebACL(this, `${id}WebAcl`, {
       name: `${props.namePrefix}-${profile}`,
       description:
         profile === 'webhooks'
-          ? 'Meta webhook receiver: IP reputation, per-IP rate, common rules with body rules counted'
-          : 'API surfaces: IP reputation, per-IP rate, key-generation rate, common rules with body size counted',
+          ? 'Meta webhook receiver: IP reputation, per-IP rules of the webhook and its handshake, per-IP rate, common rules with body rules counted'
+          : 'API surfaces: IP reputation, per-IP rules of health, key generation and earlier sends, per-IP rate, common rules with body size counted',
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(`${id}WebAcl`),
@@ -178,33 +171,77 @@ export class ApiFirewall extends Construct {
 }
 
 /**
- * Key generation per IP (the per-IP limited routes), or none when no route is limited. ENDS_WITH
- * the resource path: matches with the stage prefix (execute-api URL) and behind a custom domain's
- * base path mapping alike. URL-decoded first so %2D cannot dodge it.
+ * One route by path ending and method. ENDS_WITH the resource path: matches with the stage prefix
+ * (execute-api URL) and behind a custom domain's base path mapping alike. URL-decoded first so
+ * %2D cannot dodge it. A path parameter cannot be matched by an ending, so no guard with a WAF
+ * rule may hold such a route.
  */
-function keyGenerationRule(id: string, routes: readonly RouteDefinition[], limit: number): wafv2.CfnWebACL.RuleProperty | undefined {
-  const keyPaths = [...new Set(perIpLimitedRoutes(routes).map(resourcePath))];
-  if (keyPaths.length === 0) return undefined;
-  const matches: wafv2.CfnWebACL.StatementProperty[] = keyPaths.map((path) => ({
-    byteMatchStatement: {
-      fieldToMatch: { uriPath: {} },
-      positionalConstraint: 'ENDS_WITH',
-      searchString: path,
-      textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
-    },
-  }));
+function routeMatch(route: RouteDefinition): wafv2.CfnWebACL.StatementProperty {
+  const path = resourcePath(route);
+  if (path.includes('{') || path === '/') throw new Error(`WAF: ${route.method} ${path} (guard ${route.guard}) cannot be matched by its path ending; give its guard no perIp rule`);
   return {
-    name: 'KeyGenerationPerIp',
-    priority: 1,
+    andStatement: {
+      statements: [
+        { byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'ENDS_WITH', searchString: path, textTransformations: [{ priority: 0, type: 'URL_DECODE' }] } },
+        { byteMatchStatement: { fieldToMatch: { method: {} }, positionalConstraint: 'EXACTLY', searchString: route.method, textTransformations: [{ priority: 0, type: 'NONE' }] } },
+      ],
+    },
+  };
+}
+
+const anyOf = (statements: wafv2.CfnWebACL.StatementProperty[]): wafv2.CfnWebACL.StatementProperty =>
+  statements.length === 1 ? statements[0]! : { orStatement: { statements } };
+
+/** A guard's per-IP rule over its routes (limit from settings, window from the guard). */
+function guardRule(id: string, guard: RouteGuardName, routes: readonly RouteDefinition[], limit: number | undefined, priority: number): wafv2.CfnWebACL.RuleProperty {
+  const perIp = (routeGuards[guard] as RouteGuard).perIp!;
+  return {
+    name: guardRuleName(guard),
+    priority,
+    statement: {
+      rateBasedStatement: {
+        limit: limit ?? perIp.limit,
+        evaluationWindowSec: perIp.windowSeconds,
+        aggregateKeyType: 'IP',
+        scopeDownStatement: anyOf(routes.map(routeMatch)),
+      },
+    },
+    action: tooManyRequests(perIp.windowSeconds),
+    visibilityConfig: visibility(`${id}${guardRuleName(guard)}`),
+  };
+}
+
+/** Every other request per IP; the guarded routes are counted by their own rules only (the webhook's is far above this one). */
+function perIpRule(id: string, limit: number, guardedMatches: wafv2.CfnWebACL.StatementProperty[], priority: number): wafv2.CfnWebACL.RuleProperty {
+  return {
+    name: 'PerIpRateLimit',
+    priority,
     statement: {
       rateBasedStatement: {
         limit,
-        evaluationWindowSec: 60,
+        evaluationWindowSec: 300,
         aggregateKeyType: 'IP',
-        scopeDownStatement: matches.length === 1 ? matches[0] : { orStatement: { statements: matches } },
+        ...(guardedMatches.length > 0 ? { scopeDownStatement: { notStatement: { statement: anyOf(guardedMatches) } } } : {}),
       },
     },
-    action: tooManyRequests(60),
-    visibilityConfig: visibility(`${id}KeyGenerationPerIp`),
+    action: tooManyRequests(300),
+    visibilityConfig: visibility(`${id}PerIp`),
+  };
+}
+
+/** AWS's common rule set, with the profile's counted rules. */
+function commonRuleSet(id: string, profile: FirewallProfile, priority: number): wafv2.CfnWebACL.RuleProperty {
+  return {
+    name: 'CommonRuleSet',
+    priority,
+    statement: {
+      managedRuleGroupStatement: {
+        vendorName: 'AWS',
+        name: 'AWSManagedRulesCommonRuleSet',
+        ruleActionOverrides: countedCommonRules[profile].map((name) => ({ name, actionToUse: { count: {} } })),
+      },
+    },
+    overrideAction: { none: {} },
+    visibilityConfig: visibility(`${id}CommonRuleSet`),
   };
 }

@@ -11,6 +11,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IDependable } from 'constructs';
 import {
+  methodThrottleOf,
   requiresGatewayApiKey,
   resourcePath,
   routeKey,
@@ -133,6 +134,7 @@ export class SurfaceApi extends Construct {
         tracingEnabled: true,
         throttlingRateLimit: props.stageThrottle.rateLimit,
         throttlingBurstLimit: props.stageThrottle.burstLimit,
+        methodOptions: guardedMethodOptions(routes),
         accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogGroup),
         accessLogFormat: apigateway.AccessLogFormat.custom(JSON.stringify(accessLogFields)),
       },
@@ -213,6 +215,28 @@ export class SurfaceApi extends Construct {
   }
 }
 
+/**
+ * The stage's method-level settings of the guarded routes (runtime-contract/route-guards.ts): their
+ * own throttle instead of the stage's per-method default. Logging and metrics repeat the stage's,
+ * so a method with its own entry is logged and measured like every other.
+ * Keys are `{resource path}/{METHOD}`, which CDK turns into API Gateway's `~1`-escaped paths.
+ */
+export function guardedMethodOptions(routes: readonly RouteDefinition[]): Record<string, apigateway.MethodDeploymentOptions> {
+  const options: Record<string, apigateway.MethodDeploymentOptions> = {};
+  for (const route of routes) {
+    const throttle = methodThrottleOf(route);
+    if (!throttle) continue;
+    // The root resource is `//GET`: CDK reads the part before the method as the resource path.
+    options[`${resourcePath(route)}/${route.method}`] = {
+      metricsEnabled: true,
+      loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+      dataTraceEnabled: false,
+      throttlingRateLimit: throttle.rateLimit,
+      throttlingBurstLimit: throttle.burstLimit,
+    };
+  }
+  return options;
+}
 
 function assertUniqueRoutes(surfaceName: SurfaceName, routes: readonly RouteDefinition[]): void {
   const seen = new Set<string>();

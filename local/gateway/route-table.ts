@@ -3,7 +3,9 @@
  * resolves to the most specific resource (static segments before `{param}` ones), then to a
  * method of that resource. Compiled once from the route list when the gateway starts.
  */
+import type { MethodThrottle } from '../../runtime-contract/route-guards';
 import {
+  methodThrottleOf,
   rateLimitClasses,
   requiresGatewayApiKey,
   resourcePath,
@@ -17,11 +19,14 @@ import {
 import { functions } from '../../runtime-contract/resource-definitions';
 import { shortId } from './context-values';
 
-/** A route's gateway settings: the function it invokes, its usage-plan throttle and key requirement. */
+/** A route's gateway settings: the function it invokes, its usage-plan and method throttles and key requirement. */
 export interface RouteGatewaySettings {
   functionName: string;
   memoryLimitInMB: string;
+  /** Per key and method (the usage plan's), for routes that require a key. */
   throttle: { rateLimit: number; burstLimit: number } | undefined;
+  /** The stage's method-level throttle: every caller of the method together (runtime-contract/route-guards.ts). */
+  methodThrottle: MethodThrottle | undefined;
   requiresApiKey: boolean;
 }
 
@@ -75,6 +80,7 @@ export function compileRouteTable(options: RouteTableOptions): Map<string, Compi
       memoryLimitInMB: String(functions[route.group]?.memoryMb ?? 128),
       functionTimeoutMs: options.functionTimeoutMs(route.group),
       throttle: (rateLimitClasses[route.rateLimit] as RateLimitClass).usagePlanThrottle,
+      methodThrottle: methodThrottleOf(route),
       requiresApiKey: requiresGatewayApiKey(route),
       ...options.routeSettings?.(route),
     });

@@ -1,7 +1,9 @@
 /**
- * API Gateway's key check and usage-plan throttling for methods that require an API key: the
- * `x-api-key` must be an enabled key of the plan, then a token bucket per (key, method) admits
- * the request or answers it THROTTLED, as usage plans do.
+ * API Gateway's admission before the integration: for methods that require an API key, the
+ * `x-api-key` must be an enabled key of the plan and a token bucket per (key, method) admits the
+ * request, as usage plans do; then a method with a stage method-level throttle of its own
+ * (runtime-contract/route-guards.ts) has one token bucket for all its callers together, as a stage's
+ * method settings do. Either bucket empty answers THROTTLED.
  */
 import type http from 'node:http';
 import type { CompiledRoute } from './route-table';
@@ -27,22 +29,24 @@ export class UsagePlanGate {
   ) {}
 
   /**
-   * apiKeyRequired, then the usage plan's throttle of the method.
+   * apiKeyRequired, then the usage plan's throttle of the key and method, then the method's own throttle.
    *
    * @example
    * const admission = await gate.admit(req, compiled);
    * if (!admission.admitted) sendGatewayResponse(res, surface, admission.response, context);
    */
   async admit(req: http.IncomingMessage, compiled: CompiledRoute): Promise<Admission> {
-    if (!compiled.requiresApiKey) return { admitted: true, apiKey: null };
-    const header = req.headers['x-api-key'];
-    const candidate = Array.isArray(header) ? header[0] : header;
-    if (!candidate || !(await this.enabled(candidate))) return { admitted: false, response: 'API_KEY' };
-    const method = req.method ?? 'GET';
-    if (compiled.throttle && !this.takeToken(`${candidate}\n${method} ${compiled.resource.resource}`, compiled.throttle)) {
-      return { admitted: false, response: 'THROTTLED' };
+    const method = `${req.method ?? 'GET'} ${compiled.resource.resource}`;
+    let apiKey: string | null = null;
+    if (compiled.requiresApiKey) {
+      const header = req.headers['x-api-key'];
+      const candidate = Array.isArray(header) ? header[0] : header;
+      if (!candidate || !(await this.enabled(candidate))) return { admitted: false, response: 'API_KEY' };
+      if (compiled.throttle && !this.takeToken(`key\n${candidate}\n${method}`, compiled.throttle)) return { admitted: false, response: 'THROTTLED' };
+      apiKey = candidate;
     }
-    return { admitted: true, apiKey: candidate };
+    if (compiled.methodThrottle && !this.takeToken(`method\n${method}`, compiled.methodThrottle)) return { admitted: false, response: 'THROTTLED' };
+    return { admitted: true, apiKey };
   }
 
   private async enabled(apiKey: string): Promise<boolean> {
@@ -55,7 +59,7 @@ export class UsagePlanGate {
     }
   }
 
-  /** A token bucket per key: `burstLimit` tokens at most, refilled at `rateLimit` per second. */
+  /** A token bucket per name: `burstLimit` tokens at most, refilled at `rateLimit` per second. */
   private takeToken(key: string, limit: { rateLimit: number; burstLimit: number }): boolean {
     const now = this.now();
     let bucket = this.buckets.get(key);

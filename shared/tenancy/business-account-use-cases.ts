@@ -1,4 +1,4 @@
-import type { TokenCipher } from '../crypto/token-cipher';
+import type { EncryptionContext, TokenCipher } from '../crypto/token-cipher';
 import type { Clock } from '../ports/clock';
 import { BusinessAccountNeedsAuthorizationError, BusinessAccountNotFoundError } from './errors';
 import type { DecryptedTokenCache } from './decrypted-token-cache';
@@ -7,8 +7,8 @@ import type { BusinessAccount, PhoneNumber } from './tenancy-entities';
 import { optionalSendingRate, requireIdentifier, requirePhoneDigits, requireText } from './tenancy-input';
 import type { AccountDirectory, OrganizationStore } from './tenancy-stores';
 
-/** The context every upstream token ciphertext is bound to. */
-export const upstreamTokenContext = (organizationId: string, wabaId: string) => ({ organizationId, wabaId });
+/** The context every upstream token ciphertext is bound to: its purpose (the functions' KMS grants name it) and owner. */
+export const upstreamTokenContext = (organizationId: string, wabaId: string): EncryptionContext => ({ purpose: 'upstream-token', organizationId, wabaId });
 
 export interface ConnectBusinessAccountInput {
   organizationId: string;

@@ -2,7 +2,7 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../runtime-contract/all-routes';
-import { requiresGatewayApiKey, resourcePath, surfaces, type GatewayResponseKind, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { methodThrottleOf, requiresGatewayApiKey, resourcePath, surfaces, type GatewayResponseKind, type SurfaceName } from '../../runtime-contract/route-manifest';
 import { functionProperties, mentions, methodsOf, resourcesOf, synthesizePlatform, type MethodSummary, type SynthesizedPlatform } from './support/platform';
 
 /** What each manifest kind must become in API Gateway (written out here, not imported, so a wrong mapping fails). */
@@ -139,8 +139,10 @@ describe.each(surfaceNames)('surface %s', (surface) => {
     const [, stage] = stages[0]!;
     expect(stage.Properties!.StageName).toBe(definition.stage);
     expect(stage.Properties!.TracingEnabled).toBe(true);
-    expect(stage.Properties!.MethodSettings).toHaveLength(1);
-    const settings = stage.Properties!.MethodSettings[0];
+    // The stage default (`*/*`) plus one entry per guarded route (its own throttle; next test).
+    const guarded = routes.filter((route) => route.surface === surface && methodThrottleOf(route));
+    expect(stage.Properties!.MethodSettings).toHaveLength(1 + guarded.length);
+    const settings = stage.Properties!.MethodSettings.find((entry: { ResourcePath: string }) => entry.ResourcePath === '/*');
     expect(settings).toEqual(
       expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', DataTraceEnabled: false, MetricsEnabled: true, LoggingLevel: 'ERROR' }),
     );
@@ -150,6 +152,24 @@ describe.each(surfaceNames)('surface %s', (surface) => {
     const account = Object.keys(resourcesOf(template, 'AWS::ApiGateway::Account'));
     expect(account).toHaveLength(1);
     expect(stage.DependsOn).toEqual(expect.arrayContaining(account));
+  });
+
+  it('gives every guarded route (no usage plan meters it) its own method throttle, logged and measured like the stage', () => {
+    const stage = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage')).find((candidate) => candidate.Properties!.RestApiId.Ref === apiId(surface))!;
+    const stageDefault = stage.Properties!.MethodSettings.find((entry: { ResourcePath: string }) => entry.ResourcePath === '/*');
+    // API Gateway's method-setting path: `/~1api~1v2~1…` (each `/` of the resource path as `~1`); the root is `/`.
+    const escaped = (path: string) => (path === '/' ? '/' : `/${path.replace(/\//g, '~1')}`);
+    for (const route of routes.filter((candidate) => candidate.surface === surface && candidate.guard)) {
+      const throttle = methodThrottleOf(route)!;
+      const own = stage.Properties!.MethodSettings.filter(
+        (entry: { ResourcePath: string; HttpMethod: string }) => entry.ResourcePath === escaped(resourcePath(route)) && entry.HttpMethod === route.method,
+      );
+      expect([`${route.method} ${resourcePath(route)}`, own]).toEqual([
+        `${route.method} ${resourcePath(route)}`,
+        [{ ResourcePath: escaped(resourcePath(route)), HttpMethod: route.method, ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit, DataTraceEnabled: false, MetricsEnabled: true, LoggingLevel: 'ERROR' }],
+      ]);
+      if (route.guard !== 'meta-webhook') expect(throttle.rateLimit).toBeLessThan(stageDefault.ThrottlingRateLimit);
+    }
   });
 
   it('writes JSON access logs with request id, ip, method, path, status and latency, and no headers or bodies', () => {

@@ -2,6 +2,7 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { assertVisibilityCoversConsumer } from '../../lib/queue-event-sources';
+import { legacyContextKeys } from '../../shared/crypto/token-cipher';
 import {
   chunkDeadLetters,
   chunkWorker,
@@ -168,6 +169,31 @@ describe('grants called out explicitly', () => {
   it('only functions with a tokenKey may decrypt', () => {
     const decrypting = names.filter((name) => allActions(template, name).includes('kms:Decrypt'));
     expect(decrypting.sort()).toEqual(names.filter((name) => functions[name].tokenKey).sort());
+  });
+
+  it('every token key statement is limited to the function\'s purposes, or to the legacy form of one of them', () => {
+    for (const name of names.filter((candidate) => functions[candidate].tokenKey)) {
+      const purposes = [...functions[name].tokenPurposes!];
+      const kms = roleStatements(template, name).filter((statement) => actionsOf(statement).some((action) => action.startsWith('kms:'))) as Array<{
+        Action: string | string[];
+        Condition?: Record<string, Record<string, unknown>>;
+      }>;
+      const own = kms.filter((statement) => statement.Condition?.StringEquals?.['kms:EncryptionContext:purpose']);
+      expect([name, own.map((statement) => statement.Condition!.StringEquals!['kms:EncryptionContext:purpose'])]).toEqual([name, [purposes]]);
+      for (const statement of kms.filter((candidate) => !own.includes(candidate))) {
+        // Legacy contexts (before purposes): Decrypt only, and only with exactly a legacy key set of its own purposes.
+        expect(actionsOf(statement)).toEqual(['kms:Decrypt']);
+        const keys = [statement.Condition!['ForAllValues:StringEquals']!['kms:EncryptionContextKeys']].flat();
+        expect(purposes.map((purpose) => [...(legacyContextKeys[purpose] ?? [])].sort().join())).toContain([...(keys as string[])].sort().join());
+        expect(Object.keys(statement.Condition!.Null!).sort()).toEqual((keys as string[]).map((key) => `kms:EncryptionContext:${key}`).sort());
+      }
+    }
+  });
+
+  it('the internet-facing meta-webhook function may use the token key for the Meta app settings only', () => {
+    expect(functions['meta-webhook'].tokenPurposes).toEqual(['meta-app']);
+    const kms = roleStatements(template, 'meta-webhook').filter((statement) => actionsOf(statement).some((action) => action.startsWith('kms:')));
+    expect(kms).toEqual([expect.objectContaining({ Action: 'kms:Decrypt', Condition: { StringEquals: { 'kms:EncryptionContext:purpose': ['meta-app'] } } })]);
   });
 
   it('only managesApiKeys functions get apigateway actions', () => {

@@ -9,7 +9,8 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { eventSources } from '../../runtime-contract/event-sources';
 import { alarmThresholds, platformMetrics, queueAgeThresholdSeconds } from '../../runtime-contract/observability';
 import { functions, queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
-import { perIpLimitedRoutes } from '../../lib/constructs/api-firewall';
+import { guardRuleName, perIpGuardedRoutes, perIpLimitedRoutes } from '../../lib/constructs/api-firewall';
+import { routeGuards, type RouteGuard } from '../../runtime-contract/route-guards';
 import { routes } from '../../runtime-contract/all-routes';
 import { resourcePath, surfaces, type SurfaceName } from '../../runtime-contract/route-manifest';
 import { functionLogicalId, mentions, resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
@@ -190,9 +191,52 @@ describe('WAF', () => {
   });
 
   it('rate limits come from context', () => {
-    const custom = synthesizePlatform({ wafApiRateLimit: '1234', wafKeyGenerationRateLimit: '20' }).api;
+    const custom = synthesizePlatform({ wafApiRateLimit: '1234', wafKeyGenerationRateLimit: '20', wafMetaWebhookRateLimit: '2000000' }).api;
     const acl = Object.values(resourcesOf(custom, 'AWS::WAFv2::WebACL')).find((candidate) => rule(candidate.Properties!, 'KeyGenerationPerIp'))!.Properties!;
     expect(rule(acl, 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit).toBe(1234);
     expect(rule(acl, 'KeyGenerationPerIp')!.Statement.RateBasedStatement.Limit).toBe(20);
+    const hooks = Object.values(resourcesOf(custom, 'AWS::WAFv2::WebACL')).find((candidate) => rule(candidate.Properties!, 'MetaWebhookPerIp'))!.Properties!;
+    expect(rule(hooks, 'MetaWebhookPerIp')!.Statement.RateBasedStatement.Limit).toBe(2_000_000);
+  });
+
+  describe('guarded routes (runtime-contract/route-guards.ts) get a per-IP rule of their own', () => {
+    const guarded = perIpGuardedRoutes(routes);
+
+    it('for health, key generation, the earlier sends, the Meta webhook and its handshake', () => {
+      expect(guarded.map(([guard]) => guard)).toEqual(['health', 'key-generation', 'earlier-send', 'meta-webhook', 'meta-verification']);
+    });
+
+    it.each(guarded.map(([guard, guardedRoutes]) => [guard, guardedRoutes] as const))('%s: scoped to its paths and methods, at its limit and window', (guard, guardedRoutes) => {
+      const perIp = (routeGuards[guard] as RouteGuard).perIp!;
+      for (const route of guardedRoutes) {
+        const limited = rule(aclOf(route.surface), guardRuleName(guard))!;
+        expect(limited.Statement.RateBasedStatement).toEqual(expect.objectContaining({ Limit: perIp.limit, EvaluationWindowSec: perIp.windowSeconds, AggregateKeyType: 'IP' }));
+        expect(limited.Action.Block.CustomResponse).toEqual({ ResponseCode: 429, ResponseHeaders: [{ Name: 'Retry-After', Value: String(perIp.windowSeconds) }] });
+        const scope = JSON.stringify(limited.Statement.RateBasedStatement.ScopeDownStatement);
+        expect(scope).toContain(JSON.stringify(resourcePath(route)));
+        expect(scope).toContain(`"SearchString":"${route.method}"`);
+      }
+    });
+
+    it("the webhook's POST and its GET handshake are told apart by method, and the general per-IP rule counts neither", () => {
+      const hooks = aclOf('webhooks');
+      const methodOf = (name: string) => rule(hooks, name)!.Statement.RateBasedStatement.ScopeDownStatement.AndStatement.Statements[1].ByteMatchStatement;
+      expect(methodOf('MetaWebhookPerIp')).toEqual(expect.objectContaining({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: 'POST' }));
+      expect(methodOf('MetaVerificationPerIp')).toEqual(expect.objectContaining({ SearchString: 'GET' }));
+      // Meta's volume is above the general rule: counted there, the webhook would be blocked by it.
+      expect(rule(hooks, 'MetaWebhookPerIp')!.Statement.RateBasedStatement.Limit).toBeGreaterThan(rule(hooks, 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit);
+      expect(rule(hooks, 'PerIpRateLimit')!.Statement.RateBasedStatement.ScopeDownStatement.NotStatement).toBeDefined();
+      expect(rule(aclOf('broadcast'), 'PerIpRateLimit')!.Statement.RateBasedStatement.ScopeDownStatement.NotStatement).toBeDefined();
+    });
+
+    it('rules keep distinct priorities: reputation first, then the guards, the general rate, the common set', () => {
+      for (const acl of Object.values(webAcls())) {
+        const rules = acl.Properties!.Rules as Array<{ Name: string; Priority: number }>;
+        const byPriority = [...rules].sort((a, b) => a.Priority - b.Priority).map((candidate) => candidate.Name);
+        expect(new Set(rules.map((candidate) => candidate.Priority)).size).toBe(rules.length);
+        expect(byPriority[0]).toBe('AmazonIpReputationList');
+        expect(byPriority.slice(-2)).toEqual(['PerIpRateLimit', 'CommonRuleSet']);
+      }
+    });
   });
 });

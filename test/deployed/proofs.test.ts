@@ -6,6 +6,8 @@
  */
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+import { startKmsEmulator } from './harness/control-plane-emulators';
 import { assemblyDirectory } from './harness/assembly-location';
 import { IntrinsicResolver, readCloudAssembly, resourcesOfType, type CloudAssembly } from './harness/cloud-assembly';
 import { deployedFunctions, type DeployedFunction } from './harness/deployed-model';
@@ -147,5 +149,80 @@ describe('generate-key may manage only the API keys it creates', () => {
     const planId = fn.environment.BROADCAST_USAGE_PLAN_ID!;
     expect(check('POST', `/usageplans/${planId}/keys`, { body: { keyId: 'key1', keyType: 'API_KEY' } }).denied).toEqual([]);
     expect(check('POST', '/usageplans/another/keys', { body: { keyId: 'key1', keyType: 'API_KEY' } }).denied).toEqual(['arn:aws:apigateway:us-east-1::/usageplans/another/keys']);
+  });
+});
+
+describe('the token key opens only the purposes a function is granted (kms:EncryptionContext:purpose)', () => {
+  const purposeContexts = {
+    'upstream-token': { purpose: 'upstream-token', organizationId: 'org_1', wabaId: '1001' },
+    'meta-app': { purpose: 'meta-app', field: 'app-secret' },
+    'webhook-secret': { purpose: 'webhook-secret', organizationId: 'org_1', webhookEndpointId: 'whk_1' },
+    'legacy upstream-token': { organizationId: 'org_1', wabaId: '1001' },
+    'legacy webhook-secret': { organizationId: 'org_1', webhookEndpointId: 'whk_1' },
+  } as const;
+  type ContextName = keyof typeof purposeContexts;
+  const kmsRequest = (operation: 'Decrypt' | 'Encrypt', keyId: string, context: Record<string, string>) => ({
+    method: 'POST',
+    url: '/',
+    headers: {
+      authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/kms/aws4_request, SignedHeaders=host, Signature=0',
+      'x-amz-target': `TrentService.${operation}`,
+    },
+    body: Buffer.from(JSON.stringify({ KeyId: keyId, CiphertextBlob: 'AAAA', Plaintext: 'AAAA', EncryptionContext: context })),
+  });
+  const opens = (name: string, operation: 'Decrypt' | 'Encrypt' = 'Decrypt'): ContextName[] => {
+    const fn = named(functionsOf(doctored()).functions, name);
+    return (Object.keys(purposeContexts) as ContextName[]).filter(
+      (contextName) => checkWireRequest(fn.name, fn.statements, kmsRequest(operation, fn.environment.TOKEN_KMS_KEY_ID!, purposeContexts[contextName]), { apiKeyTags: () => undefined }).denied.length === 0,
+    );
+  };
+
+  it('meta-webhook (internet-facing): the Meta app settings only, never a tenant token or webhook secret', () => {
+    expect(opens('meta-webhook')).toEqual(['meta-app']);
+    expect(opens('meta-webhook', 'Encrypt')).toEqual([]);
+  });
+
+  it('the senders: Meta tokens only, stored before purposes too', () => {
+    for (const name of ['chunk-worker', 'broadcast-send', 'broadcast-discovery', 'upstream-wrapper']) {
+      expect([name, opens(name)]).toEqual([name, ['upstream-token', 'legacy upstream-token']]);
+    }
+  });
+
+  it('the webhook functions: webhook secrets only; broadcast-webhooks encrypts them, under their purpose only', () => {
+    expect(opens('customer-events')).toEqual(['webhook-secret', 'legacy webhook-secret']);
+    expect(opens('broadcast-webhooks')).toEqual(['webhook-secret', 'legacy webhook-secret']);
+    expect(opens('broadcast-webhooks', 'Encrypt')).toEqual(['webhook-secret']);
+  });
+
+  it('end to end: a Meta token encrypted in the KMS emulator is refused to meta-webhook and opened by the chunk worker', async () => {
+    const kms = await startKmsEmulator();
+    try {
+      const fns = functionsOf(doctored()).functions;
+      const keyId = named(fns, 'meta-webhook').environment.TOKEN_KMS_KEY_ID!;
+      kms.createKey(keyId.replace(/^arn:aws:kms:[^:]*:[^:]*:key\//, ''));
+      const direct = new KMSClient({ region: 'us-east-1', endpoint: kms.endpoint, credentials, maxAttempts: 1 });
+      const context = { ...purposeContexts['upstream-token'] };
+      const { CiphertextBlob } = await direct.send(new EncryptCommand({ KeyId: keyId, Plaintext: Buffer.from('EAAG-tenant-token'), EncryptionContext: context }));
+      const decryptAs = async (name: string) => {
+        const fn = named(fns, name);
+        const ledger = new IamLedger();
+        const proxy = await startAwsEndpointProxy({ functionName: fn.name, statements: fn.statements, ledger, tags: { apiKeyTags: () => undefined }, upstreamOf: (service) => (service === 'kms' ? kms.endpoint : undefined) });
+        try {
+          const client = new KMSClient({ region: 'us-east-1', endpoint: proxy.endpoint, credentials, maxAttempts: 1 });
+          const [outcome] = await Promise.allSettled([client.send(new DecryptCommand({ KeyId: keyId, CiphertextBlob, EncryptionContext: context }))]);
+          return { outcome: outcome!, violations: ledger.describeViolations() };
+        } finally {
+          await proxy.stop();
+        }
+      };
+      const refused = await decryptAs('meta-webhook');
+      expect(refused.outcome).toMatchObject({ status: 'rejected', reason: { name: 'AccessDeniedException' } });
+      expect(refused.violations).toEqual([`meta-webhook: kms:Decrypt on ${keyId}`]);
+      const opened = await decryptAs('chunk-worker');
+      expect(opened.violations).toEqual([]);
+      expect(Buffer.from((opened.outcome as PromiseFulfilledResult<{ Plaintext?: Uint8Array }>).value.Plaintext!).toString()).toBe('EAAG-tenant-token');
+    } finally {
+      await kms.stop();
+    }
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The REST APIs of the synthesized assembly serve exactly the route manifest: every route at its
- * stage and path, on the function of its group, with the API key requirement it declares.
+ * stage and path, on the function of its group, with the API key requirement it declares and,
+ * for a guarded route, its method throttle (which the deployed run's gateway enforces).
  */
 import { routes } from '../../runtime-contract/all-routes';
-import { requiresGatewayApiKey, resourcePath, surfaces } from '../../runtime-contract/route-manifest';
+import { methodThrottleOf, requiresGatewayApiKey, resourcePath, surfaces } from '../../runtime-contract/route-manifest';
 import { assemblyDirectory } from './harness/assembly-location';
 import { IntrinsicResolver, readCloudAssembly } from './harness/cloud-assembly';
 import { deployedFunctions, deployedRoutes } from './harness/deployed-model';
@@ -18,6 +19,20 @@ it('every manifest route is a method of the template on its group function, and 
     .sort();
   const manifest = routes
     .map((route) => `${route.method} /${surfaces[route.surface].stage}${resourcePath(route)} -> ${route.group}${requiresGatewayApiKey(route) ? ' (api key)' : ''}`)
+    .sort();
+  expect(deployed).toEqual(manifest);
+});
+
+it("every guarded route's method throttle is on its stage in the template, and the deployed gateway runs it", () => {
+  const assembly = readCloudAssembly(assemblyDirectory);
+  const resolver = new IntrinsicResolver(assembly, plannedLocalResources(assembly));
+  const deployed = deployedRoutes(assembly, resolver)
+    .filter((route) => route.methodThrottle)
+    .map((route) => `${route.method} /${route.stageName}${route.resourcePath} ${JSON.stringify(route.methodThrottle)}`)
+    .sort();
+  const manifest = routes
+    .filter((route) => methodThrottleOf(route))
+    .map((route) => `${route.method} /${surfaces[route.surface].stage}${resourcePath(route)} ${JSON.stringify(methodThrottleOf(route))}`)
     .sort();
   expect(deployed).toEqual(manifest);
 });

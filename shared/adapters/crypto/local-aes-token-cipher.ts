@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { InvalidTokenKeyError, TokenDecryptionError } from '../../crypto/errors';
-import { canonicalContext, type EncryptionContext, type TokenCipher } from '../../crypto/token-cipher';
+import { canonicalContext, type EncryptionContext } from '../../crypto/token-cipher';
+import type { LegacyCapableCipher } from '../../crypto/legacy-context-fallback';
 
 const scheme = 'aes256gcm.v1';
 const ivBytes = 12;
@@ -13,7 +14,7 @@ const tagBytes = 16;
  *
  * Format: `aes256gcm.v1:<iv>.<ciphertext>.<tag>` (base64url parts).
  */
-export class LocalAesTokenCipher implements TokenCipher {
+export class LocalAesTokenCipher implements LegacyCapableCipher {
   private readonly key: Buffer;
 
   constructor(keyBase64: string) {
@@ -31,7 +32,8 @@ export class LocalAesTokenCipher implements TokenCipher {
     return `${scheme}:${[iv, encrypted, tag].map((part) => part.toString('base64url')).join('.')}`;
   }
 
-  async decrypt(ciphertext: string, context: EncryptionContext): Promise<string> {
+  /** Any context, the legacy ones included (shared/crypto/legacy-context-fallback.ts). */
+  async decrypt(ciphertext: string, context: EncryptionContext | Readonly<Record<string, string>>): Promise<string> {
     if (!ciphertext.startsWith(`${scheme}:`)) throw new TokenDecryptionError('Not a locally encrypted token');
     const parts = ciphertext.slice(scheme.length + 1).split('.');
     if (parts.length !== 3) throw new TokenDecryptionError();

@@ -23,8 +23,8 @@ import { tenancyKeys } from './tenancy-table';
 
 type Item = Record<string, unknown>;
 
-/** The encryption context of an endpoint's secret (KMS EncryptionContext / AES additional data). */
-export const webhookSecretContext = (organizationId: string, webhookEndpointId: string): EncryptionContext => ({ organizationId, webhookEndpointId });
+/** The encryption context of an endpoint's secret (KMS EncryptionContext / AES additional data): its purpose and owner. */
+export const webhookSecretContext = (organizationId: string, webhookEndpointId: string): EncryptionContext => ({ purpose: 'webhook-secret', organizationId, webhookEndpointId });
 
 function toEndpoint(item: Item): WebhookEndpoint {
   return {

@@ -1,6 +1,7 @@
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { TokenDecryptionError } from '../../crypto/errors';
-import type { EncryptionContext, TokenCipher } from '../../crypto/token-cipher';
+import type { EncryptionContext } from '../../crypto/token-cipher';
+import type { LegacyCapableCipher } from '../../crypto/legacy-context-fallback';
 import { classifyStoreFaults } from '../dynamodb/dynamodb-errors';
 
 const scheme = 'kms.v1';
@@ -10,12 +11,14 @@ const undecryptableErrorNames = new Set(['InvalidCiphertextException', 'Incorrec
 
 /**
  * Encrypts with a KMS key directly (tokens are far below the 4 KB Encrypt limit, so no envelope
- * encryption is needed). The encryption context is passed to KMS, which binds it cryptographically
- * and records it in CloudTrail, so every decryption is attributable to an organization and account.
+ * encryption is needed). The encryption context is passed to KMS, which binds it cryptographically,
+ * checks it against the caller's IAM conditions (`kms:EncryptionContext:purpose`: each function may
+ * use only its own purposes) and records it in CloudTrail, so every decryption is attributable to a
+ * purpose and an owner.
  *
  * Format: `kms.v1:<base64 ciphertext blob>`.
  */
-export class KmsTokenCipher implements TokenCipher {
+export class KmsTokenCipher implements LegacyCapableCipher {
   constructor(
     private readonly client: KMSClient,
     private readonly keyId: string,
@@ -31,7 +34,8 @@ export class KmsTokenCipher implements TokenCipher {
     return `${scheme}:${Buffer.from(result.CiphertextBlob).toString('base64')}`;
   }
 
-  async decrypt(ciphertext: string, context: EncryptionContext): Promise<string> {
+  /** Any context, the legacy ones included (shared/crypto/legacy-context-fallback.ts). */
+  async decrypt(ciphertext: string, context: EncryptionContext | Readonly<Record<string, string>>): Promise<string> {
     if (!ciphertext.startsWith(`${scheme}:`)) throw new TokenDecryptionError('Not a KMS-encrypted token');
     try {
       const result = await this.client.send(

@@ -51,6 +51,17 @@ function dynamodbResources(operation: string, input: Input): string[] {
   return [typeof input.IndexName === 'string' ? `${table}/index/${input.IndexName}` : table];
 }
 
+/**
+ * KMS's condition keys of a request's encryption context, as IAM sees them: `kms:EncryptionContext:<key>`
+ * per pair and `kms:EncryptionContextKeys` (every key), so a grant conditioned on a purpose is checked.
+ */
+function encryptionContextKeys(input: Input): Record<string, string | string[]> {
+  const context = (input.EncryptionContext ?? {}) as Record<string, string>;
+  const keys: Record<string, string | string[]> = Object.fromEntries(Object.entries(context).map(([key, value]) => [`kms:EncryptionContext:${key}`, value]));
+  if (Object.keys(context).length > 0) keys['kms:EncryptionContextKeys'] = Object.keys(context);
+  return keys;
+}
+
 export interface ResourceTags {
   /** Tags of an API Gateway API key, for `aws:ResourceTag/*`. */
   apiKeyTags(id: string): Record<string, string> | undefined;
@@ -87,7 +98,7 @@ export function awsCallOf(request: WireRequest, tags: ResourceTags): AwsCall {
         return { service, action, resources: ['*'] };
       }
       case 'kms':
-        return { service, action: `kms:${operation}`, resources: [typeof input.KeyId === 'string' ? keyArn(input.KeyId) : '*'] };
+        return { service, action: `kms:${operation}`, resources: [typeof input.KeyId === 'string' ? keyArn(input.KeyId) : '*'], context: encryptionContextKeys(input) };
       default:
         return { service, action: `${service}:${operation}`, resources: ['*'] };
     }

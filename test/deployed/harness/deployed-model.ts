@@ -102,9 +102,25 @@ export interface DeployedRoute {
   usagePlanIds: string[];
   /** Per-method usage-plan throttle (`/{path}/{METHOD}` entry of the plan's stage). */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** The stage's method-level throttle of this method (its own `MethodSettings` entry), all callers together. */
+  methodThrottle?: { rateLimit: number; burstLimit: number };
 }
 
-/** Every method of every REST API stage, with its key requirement and usage-plan throttle. */
+/** A stage's `MethodSettings` entries with a throttle, by `METHOD /resource/path` (API Gateway writes `/` as `~1`). */
+function stageMethodThrottles(stage: Record<string, Json>): Map<string, { rateLimit: number; burstLimit: number }> {
+  const throttles = new Map<string, { rateLimit: number; burstLimit: number }>();
+  for (const entry of (stage.MethodSettings as Array<Record<string, Json>> | undefined) ?? []) {
+    const resourcePath = String(entry.ResourcePath);
+    if (resourcePath === '/*' || entry.ThrottlingRateLimit === undefined) continue;
+    throttles.set(`${String(entry.HttpMethod)} ${resourcePath.replace(/~1/g, '/').replace(/^\/\//, '/')}`, {
+      rateLimit: Number(entry.ThrottlingRateLimit),
+      burstLimit: Number(entry.ThrottlingBurstLimit),
+    });
+  }
+  return throttles;
+}
+
+/** Every method of every REST API stage, with its key requirement, usage-plan throttle and the stage's method throttle. */
 export function deployedRoutes(assembly: CloudAssembly, resolver: IntrinsicResolver): DeployedRoute[] {
   const routes: DeployedRoute[] = [];
   for (const { stack, logicalId: apiId } of resourcesOfType(assembly, 'AWS::ApiGateway::RestApi')) {
@@ -118,6 +134,7 @@ export function deployedRoutes(assembly: CloudAssembly, resolver: IntrinsicResol
     const plans = resourcesOfType(assembly, 'AWS::ApiGateway::UsagePlan').filter((entry) => entry.stack === stack);
     for (const stage of stages) {
       const stageName = String(stage.resource.Properties!.StageName);
+      const methodThrottles = stageMethodThrottles(stage.resource.Properties!);
       const servingPlans = plans.flatMap((plan) => {
         const apiStage = ((plan.resource.Properties?.ApiStages as Array<Record<string, Json>> | undefined) ?? []).find(
           (candidate) => refOf(candidate.ApiId) === apiId && refOf(candidate.Stage) === stage.logicalId,
@@ -142,6 +159,7 @@ export function deployedRoutes(assembly: CloudAssembly, resolver: IntrinsicResol
           apiKeyRequired: properties.ApiKeyRequired === true,
           usagePlanIds: servingPlans.map((plan) => plan.id),
           throttle: throttleEntry ? { rateLimit: throttleEntry.RateLimit, burstLimit: throttleEntry.BurstLimit } : undefined,
+          methodThrottle: methodThrottles.get(`${httpMethod} ${resourcePath}`),
         });
       }
     }

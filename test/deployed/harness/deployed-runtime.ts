@@ -254,7 +254,13 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
       routeSettings: (definition) => {
         const route = settingsByRoute.get(definition)!;
         const fn = fnOf(definition.group);
-        return { requiresApiKey: route.apiKeyRequired, throttle: route.throttle, functionName: fn.physicalName, memoryLimitInMB: String(fn.memoryMb) };
+        return {
+          requiresApiKey: route.apiKeyRequired,
+          throttle: route.throttle,
+          methodThrottle: route.methodThrottle,
+          functionName: fn.physicalName,
+          memoryLimitInMB: String(fn.memoryMb),
+        };
       },
       functionTimeoutMs: (group) => fnOf(group).timeoutSeconds * 1000,
       loadHandler: async (group) => ((event: APIGatewayProxyEvent, context: Context) => hostOf(group).invoke(event, context.awsRequestId)) as ProxyHandler,

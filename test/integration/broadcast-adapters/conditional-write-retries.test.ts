@@ -1,19 +1,18 @@
 /**
  * Conditional writes the table applied but answered with a timeout: the SDK sends them again,
  * the retry fails its own condition, and that failure must not be read as someone else's write.
- * A middleware below the SDK's retry loop lets the first attempt reach dynalite, then throws the
- * SDK's TimeoutError in place of the answer, as a lost response does.
+ * test/support/lost-write-client.ts lets the first attempt reach dynalite, then throws the SDK's
+ * TimeoutError in place of the answer, as a lost response does. The wallet's writes: test/integration/tenancy/wallet-write-retries.test.ts.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { IdempotencyAlreadyInProgressError, IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/dynamodb-rate-limiter';
 import { PowertoolsIdempotencyGuard } from '../../../shared/adapters/idempotency/powertools-idempotency-guard';
 import { IdempotencyKeyInProgressError } from '../../../shared/broadcast/errors';
-import { emulatorCredentials, emulatorRegion } from '../../../local/emulators';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
+import { clientLosingAppliedWrites } from '../../support/lost-write-client';
 
 let dynamo: TestDynamo;
 let counter = 0;
@@ -27,34 +26,11 @@ afterAll(async () => {
   await dynamo?.stop();
 });
 
-/** A client whose applied conditional writes (PutItem/UpdateItem answered 200) all time out once. */
-function clientLosingAppliedWrites() {
-  const client = new DynamoDBClient({ region: emulatorRegion, credentials: emulatorCredentials, endpoint: dynamo.endpoint });
-  const faults = { lost: 0, attempts: 0 };
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      const input = args.input as { ConditionExpression?: string };
-      const isConditionalWrite = ['PutItemCommand', 'UpdateItemCommand'].includes(context.commandName!) && input.ConditionExpression;
-      if (!isConditionalWrite) return result;
-      faults.attempts += 1;
-      // Below the deserializer the answer is still HTTP: only a write the table applied (200) is lost.
-      if ((result as { response?: { statusCode?: number } }).response?.statusCode === 200) {
-        faults.lost += 1;
-        throw Object.assign(new Error('a request has exceeded the configured requestTimeout'), { name: 'TimeoutError' });
-      }
-      return result;
-    },
-    { step: 'deserialize', name: 'test-applied-write-times-out' },
-  );
-  return { client, documentClient: DynamoDBDocumentClient.from(client), faults };
-}
-
 describe('rate-limit counter: an applied increment that timed out', () => {
   const now = new Date('2026-03-01T09:15:20.000Z');
 
   it('is the request\'s own admission, counted once, not a refusal', async () => {
-    const { documentClient, faults, client } = clientLosingAppliedWrites();
+    const { documentClient, faults, client } = clientLosingAppliedWrites(dynamo.endpoint);
     const limiter = new DynamoDbRateLimiter(documentClient, dynamo.tableNames.rateLimits);
     const bucket = unique('send#key');
     const decisions = [];
@@ -76,7 +52,7 @@ describe('rate-limit counter: an applied increment that timed out', () => {
   });
 
   it('under concurrency still lets exactly the limit through', async () => {
-    const { documentClient, faults, client } = clientLosingAppliedWrites();
+    const { documentClient, faults, client } = clientLosingAppliedWrites(dynamo.endpoint);
     const limiter = new DynamoDbRateLimiter(documentClient, dynamo.tableNames.rateLimits);
     const bucket = unique('send#key');
     const decisions = await Promise.all(Array.from({ length: 12 }, () => limiter.consume(bucket, 5, now)));
@@ -94,7 +70,7 @@ describe('idempotency claim: an applied in-progress put that timed out', () => {
   const options = { inProgressTimeoutMs: 20_000 };
 
   it('control: the library alone reads its own retried claim as another request in progress', async () => {
-    const { client, faults } = clientLosingAppliedWrites();
+    const { client, faults } = clientLosingAppliedWrites(dynamo.endpoint);
     const persistenceStore = new DynamoDBPersistenceLayer({ tableName: dynamo.tableNames.idempotency, awsSdkV3Client: client, keyAttr: 'pk', expiryAttr: 'expiresAt' });
     const config = new IdempotencyConfig({ eventKeyJmesPath: 'key' });
     config.registerLambdaContext({ getRemainingTimeInMillis: () => 20_000 } as Context);
@@ -107,7 +83,7 @@ describe('idempotency claim: an applied in-progress put that timed out', () => {
   });
 
   it('runs the work exactly once, answers its result (no 409), and replays it', async () => {
-    const { client, faults } = clientLosingAppliedWrites();
+    const { client, faults } = clientLosingAppliedWrites(dynamo.endpoint);
     const guard = new PowertoolsIdempotencyGuard(client, dynamo.tableNames.idempotency);
     const key = unique('broadcast#org_1#key');
     const jobId = unique('pub_retried');
@@ -125,7 +101,7 @@ describe('idempotency claim: an applied in-progress put that timed out', () => {
   });
 
   it('still refuses a claim that is really another request\'s', async () => {
-    const { client } = clientLosingAppliedWrites();
+    const { client } = clientLosingAppliedWrites(dynamo.endpoint);
     const guard = new PowertoolsIdempotencyGuard(client, dynamo.tableNames.idempotency);
     const key = unique('broadcast#org_1#key');
     let release!: () => void;

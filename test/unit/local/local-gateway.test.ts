@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { startLocalGateway, type LocalGateway, type LocalGatewayOptions, type ProxyHandler } from '../../../local/gateway/local-gateway';
 import { maxRequestBodyBytes, surfaces, type EndpointGroup, type RouteDefinition } from '../../../runtime-contract/route-manifest';
+import { routeGuards } from '../../../runtime-contract/route-guards';
 import { functions } from '../../../runtime-contract/resource-definitions';
 import { gatewayRetryAfterSeconds, type SurfaceName } from '../../../runtime-contract/route-manifest';
 import { describeError } from '../../../shared/http/error-responses';
@@ -30,6 +31,10 @@ const fakeRoutes: RouteDefinition[] = [
   route({ method: 'GET', path: '/keyed', group: 'broadcast-discovery', operation: 'keyed', auth: 'broadcast-api-key', rateLimit: 'template-broadcast' }),
   route({ method: 'POST', path: '/keyed', group: 'broadcast-discovery', operation: 'keyedPost', auth: 'broadcast-api-key', rateLimit: 'template-broadcast' }),
   route({ method: 'GET', path: '/keyed-unthrottled', group: 'broadcast-discovery', operation: 'keyedFree', auth: 'broadcast-api-key', rateLimit: 'none' }),
+  // Guarded (runtime-contract/route-guards.ts): `health` 20/s burst 40, `key-generation` 5/s burst 10.
+  route({ method: 'GET', path: '/guarded', group: 'broadcast-status', operation: 'guarded', guard: 'health' }),
+  route({ method: 'POST', path: '/guarded', group: 'broadcast-status', operation: 'guardedPost', guard: 'health' }),
+  route({ method: 'GET', path: '/guarded-keyed', group: 'broadcast-discovery', operation: 'guardedKeyed', auth: 'broadcast-api-key', rateLimit: 'none', guard: 'key-generation' }),
   route({ method: 'GET', path: '/throws', group: 'health', operation: 'throws' }),
   route({ method: 'GET', path: '/malformed/{kind}', group: 'health', operation: 'malformed' }),
   route({ method: 'GET', path: '/shaped', group: 'health', operation: 'shaped' }),
@@ -489,6 +494,41 @@ describe('local gateway', () => {
         ),
       );
       expect(statuses.every((s) => s === 200)).toBe(true);
+    });
+
+    it("throttles a guarded method for all callers together with the guard's own token bucket", async () => {
+      const { rateLimit, burstLimit } = routeGuards.health.methodThrottle;
+      const call = (method = 'GET') => request(h.gateway, method, '/prod/api/v2/guarded').then((r) => r.status);
+      const burst = await Promise.all(Array.from({ length: burstLimit }, () => call()));
+      expect(burst.every((s) => s === 200)).toBe(true);
+
+      const throttled = await request(h.gateway, 'GET', '/prod/api/v2/guarded');
+      expect(throttled.status).toBe(429);
+      expect(throttled.headers['retry-after']).toBe('1');
+      // The stage's THROTTLED gateway response, as API Gateway answers a method throttle.
+      expect(JSON.parse(throttled.body).data.error.code).toBe('RATE_LIMITED');
+      expect(h.seen.filter((seen) => seen.event.resource.endsWith('/guarded'))).toHaveLength(burstLimit);
+
+      // The other method of the resource has its own bucket; unguarded routes have none.
+      expect(await call('POST')).toBe(200);
+      expect(await request(h.gateway, 'POST', '/prod/api/v2/echo').then((r) => r.status)).toBe(200);
+
+      // Refill: rateLimit tokens per second, up to the burst.
+      h.clock.now += 1000;
+      const refilled = await Promise.all(Array.from({ length: rateLimit + 1 }, () => call()));
+      expect(refilled.filter((s) => s === 200)).toHaveLength(rateLimit);
+      expect(refilled.filter((s) => s === 429)).toHaveLength(1);
+    });
+
+    it('counts every key of a keyed guarded method in the one method bucket', async () => {
+      const { burstLimit } = routeGuards['key-generation'].methodThrottle;
+      const call = (key: string) => request(h.gateway, 'GET', '/prod/api/v2/guarded-keyed', { headers: [['x-api-key', key]] }).then((r) => r.status);
+      const statuses = await Promise.all(Array.from({ length: burstLimit }, (_, index) => call(index % 2 === 0 ? 'key-enabled' : 'key-other')));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      expect(await call('key-other')).toBe(429);
+      expect(await call('key-enabled')).toBe(429);
+      // A refused key still answers API_KEY first: the method's bucket is not spent on it.
+      expect(await call('key-unknown')).toBe(401);
     });
 
     it('checks no key on routes that do not require one', async () => {

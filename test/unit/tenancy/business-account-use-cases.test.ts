@@ -14,18 +14,22 @@ async function connected(kit: TenancyTestKit, name: string, wabaId: string, acce
 }
 
 describe('connecting business accounts', () => {
-  test('the upstream token is stored encrypted and bound to organization and account', async () => {
+  test('the upstream token is stored encrypted and bound to its purpose, organization and account', async () => {
     const kit = createTenancyTestKit();
     const organizationId = await connected(kit, 'acme', '1001', 'EAAG-very-secret-upstream-token');
 
     const stored = kit.repository.businessAccounts.get(`${organizationId}#1001`)!;
     expect(stored.encryptedAccessToken).toMatch(/^aes256gcm\.v1:/);
     expect(kit.repository.everythingWritten()).not.toContain('EAAG-very-secret-upstream-token');
-    await expect(kit.ports.cipher.decrypt(stored.encryptedAccessToken, { organizationId, wabaId: '1001' })).resolves.toBe(
+    await expect(kit.ports.cipher.decrypt(stored.encryptedAccessToken, { purpose: 'upstream-token', organizationId, wabaId: '1001' })).resolves.toBe(
       'EAAG-very-secret-upstream-token',
     );
     // The same ciphertext under another organization's context does not open.
-    await expect(kit.ports.cipher.decrypt(stored.encryptedAccessToken, { organizationId: 'org_other', wabaId: '1001' })).rejects.toBeInstanceOf(
+    await expect(kit.ports.cipher.decrypt(stored.encryptedAccessToken, { purpose: 'upstream-token', organizationId: 'org_other', wabaId: '1001' })).rejects.toBeInstanceOf(
+      TokenDecryptionError,
+    );
+    // Nor under another purpose's context (each function's KMS grant names its purposes).
+    await expect(kit.ports.cipher.decrypt(stored.encryptedAccessToken, { purpose: 'webhook-secret', organizationId, wabaId: '1001' })).rejects.toBeInstanceOf(
       TokenDecryptionError,
     );
   });

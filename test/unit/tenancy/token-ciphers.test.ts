@@ -6,7 +6,7 @@ import { InvalidTokenKeyError, TokenDecryptionError, TokenEncryptionNotConfigure
 import { hashSecret, randomSecretGenerator } from '../../../shared/crypto/secret-generator';
 import { unconfiguredTokenCipher } from '../../../shared/crypto/unconfigured-token-cipher';
 
-const context = { organizationId: 'org_1', wabaId: '1001' };
+const context = { purpose: 'upstream-token', organizationId: 'org_1', wabaId: '1001' } as const;
 
 describe('local AES-256-GCM token cipher', () => {
   const cipher = new LocalAesTokenCipher(generateLocalTokenKey());
@@ -17,7 +17,7 @@ describe('local AES-256-GCM token cipher', () => {
     expect(first).not.toBe(second);
     expect(first).not.toContain('EAAG');
     await expect(cipher.decrypt(first, context)).resolves.toBe('EAAG-secret-token');
-    await expect(cipher.decrypt(second, { wabaId: '1001', organizationId: 'org_1' })).resolves.toBe('EAAG-secret-token');
+    await expect(cipher.decrypt(second, { wabaId: '1001', organizationId: 'org_1', purpose: 'upstream-token' })).resolves.toBe('EAAG-secret-token');
   });
 
   test('tampering with any part is detected', async () => {
@@ -37,9 +37,9 @@ describe('local AES-256-GCM token cipher', () => {
 
   test('a different encryption context or key fails', async () => {
     const ciphertext = await cipher.encrypt('EAAG-secret-token', context);
-    await expect(cipher.decrypt(ciphertext, { organizationId: 'org_2', wabaId: '1001' })).rejects.toBeInstanceOf(TokenDecryptionError);
-    await expect(cipher.decrypt(ciphertext, { organizationId: 'org_1', wabaId: '1002' })).rejects.toBeInstanceOf(TokenDecryptionError);
-    await expect(cipher.decrypt(ciphertext, { organizationId: 'org_1' })).rejects.toBeInstanceOf(TokenDecryptionError);
+    await expect(cipher.decrypt(ciphertext, { ...context, organizationId: 'org_2' })).rejects.toBeInstanceOf(TokenDecryptionError);
+    await expect(cipher.decrypt(ciphertext, { ...context, wabaId: '1002' })).rejects.toBeInstanceOf(TokenDecryptionError);
+    await expect(cipher.decrypt(ciphertext, { purpose: 'upstream-token', organizationId: 'org_1' })).rejects.toBeInstanceOf(TokenDecryptionError);
     await expect(new LocalAesTokenCipher(generateLocalTokenKey()).decrypt(ciphertext, context)).rejects.toBeInstanceOf(TokenDecryptionError);
   });
 
@@ -83,7 +83,7 @@ describe('KMS token cipher', () => {
     const { client } = stubKms();
     const cipher = new KmsTokenCipher(client, 'alias/tokens');
     const ciphertext = await cipher.encrypt('EAAG-token', context);
-    await expect(cipher.decrypt(ciphertext, { organizationId: 'org_2', wabaId: '1001' })).rejects.toBeInstanceOf(TokenDecryptionError);
+    await expect(cipher.decrypt(ciphertext, { ...context, organizationId: 'org_2' })).rejects.toBeInstanceOf(TokenDecryptionError);
     await expect(cipher.decrypt('aes256gcm.v1:x.y.z', context)).rejects.toBeInstanceOf(TokenDecryptionError);
   });
 });
