@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * Health
-         * @description Rate limit: none of its own.
+         * @description Rate limit: none of its own. The gateway admits 20 requests per second from all callers together (bursts of 40).
          */
         get: operations["broadcastHealth"];
         put?: never;
@@ -194,7 +194,7 @@ export interface paths {
         put?: never;
         /**
          * Generate key
-         * @description Rate limit: 5 requests per minute per source IP address; above it 429 with `Retry-After`.
+         * @description Rate limit: 5 requests per minute per source IP address; above it 429 with `Retry-After`. The gateway admits 5 requests per second from all callers together (bursts of 10).
          */
         post: operations["broadcastGenerateKey"];
         delete?: never;
@@ -300,7 +300,7 @@ export interface paths {
          * Send single
          * @description A missing or unknown key answers 400 "User is not signed up yet".
          *
-         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`. The gateway admits 50 requests per second from all callers together (bursts of 100).
          */
         post: operations["broadcastSendSingle"];
         delete?: never;
@@ -322,7 +322,7 @@ export interface paths {
          * Send bulk
          * @description A missing or unknown key answers 400 "User is not signed up yet".
          *
-         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`. The gateway admits 50 requests per second from all callers together (bursts of 100).
          */
         post: operations["broadcastSendBulk"];
         delete?: never;
@@ -344,7 +344,7 @@ export interface paths {
          * Send bulk
          * @description A missing or unknown key answers 400 "User is not signed up yet".
          *
-         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`. The gateway admits 50 requests per second from all callers together (bursts of 100).
          */
         post: operations["broadcastSendBulkStandard"];
         delete?: never;
@@ -518,13 +518,13 @@ export interface paths {
         };
         /**
          * Verify meta subscription
-         * @description Rate limit: none of its own.
+         * @description Rate limit: none of its own. The gateway admits 5 requests per second from all callers together (bursts of 10).
          */
         get: operations["webhooksVerifyMetaSubscription"];
         put?: never;
         /**
          * Receive meta events
-         * @description Rate limit: none of its own.
+         * @description Rate limit: none of its own. The gateway admits 4000 requests per second from all callers together (bursts of 5000).
          */
         post: operations["webhooksReceiveMetaEvents"];
         delete?: never;
@@ -542,7 +542,7 @@ export interface paths {
         };
         /**
          * Docs page
-         * @description Rate limit: none of its own.
+         * @description Rate limit: none of its own. The gateway admits 20 requests per second from all callers together (bursts of 40).
          */
         get: operations["docsDocsPage"];
         put?: never;
@@ -562,7 +562,7 @@ export interface paths {
         };
         /**
          * Open api document
-         * @description Rate limit: none of its own.
+         * @description Rate limit: none of its own. The gateway admits 20 requests per second from all callers together (bursts of 40).
          */
         get: operations["docsOpenApiDocument"];
         put?: never;
@@ -582,7 +582,7 @@ export interface paths {
         };
         /**
          * Docs asset
-         * @description Rate limit: none of its own.
+         * @description Rate limit: none of its own. The gateway admits 20 requests per second from all callers together (bursts of 40).
          */
         get: operations["docsDocsAsset"];
         put?: never;

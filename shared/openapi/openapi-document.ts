@@ -13,6 +13,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { routes as allRoutes } from '../../runtime-contract/all-routes';
 import {
+  methodThrottleOf,
   publicPath,
   rateLimitClasses,
   surfaces,
@@ -108,14 +109,17 @@ const operationIdOf = (route: RouteDefinition, taken: Set<string>): string => {
 const rateLimitOf = (route: RouteDefinition): { extension: Record<string, unknown>; text: string } => {
   const limit = rateLimitClasses[route.rateLimit];
   const throttle = 'usagePlanThrottle' in limit ? limit.usagePlanThrottle : undefined;
-  const extension = { class: route.rateLimit, perMinute: limit.perMinute, scope: limit.scope, ...(throttle ? { usagePlanThrottle: throttle } : {}) };
+  const methodThrottle = methodThrottleOf(route);
+  const extension = { class: route.rateLimit, perMinute: limit.perMinute, scope: limit.scope, ...(throttle ? { usagePlanThrottle: throttle } : {}), ...(methodThrottle ? { methodThrottle } : {}) };
+  // A guarded route's gateway throttle counts every caller together (runtime-contract/route-guards.ts).
+  const gateway = methodThrottle ? ` The gateway admits ${methodThrottle.rateLimit} requests per second from all callers together (bursts of ${methodThrottle.burstLimit}).` : '';
   if (route.rateLimit === 'v1-plan') {
     const plans = Object.entries(v1PlanLimits).map(([plan, perMinute]) => `${plan} ${perMinute}`).join(', ');
-    return { extension: { ...extension, perMinuteByPlan: v1PlanLimits }, text: `Rate limit: per key by plan (${plans} requests per minute).` };
+    return { extension: { ...extension, perMinuteByPlan: v1PlanLimits }, text: `Rate limit: per key by plan (${plans} requests per minute).${gateway}` };
   }
-  if (limit.perMinute === 0) return { extension, text: 'Rate limit: none of its own.' };
+  if (limit.perMinute === 0) return { extension, text: `Rate limit: none of its own.${gateway}` };
   const per = { key: 'API key', 'key-and-sender': 'API key and sender number', 'key-and-phone-number': 'API key and `phone_number`', 'source-ip': 'source IP address' }[limit.scope];
-  return { extension, text: `Rate limit: ${limit.perMinute} requests per minute per ${per}; above it 429 with \`Retry-After\`.` };
+  return { extension, text: `Rate limit: ${limit.perMinute} requests per minute per ${per}; above it 429 with \`Retry-After\`.${gateway}` };
 };
 
 const pathParameterNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
