@@ -207,7 +207,7 @@ export const adminCommands = {
   }),
 
   'set-key-generation': defineCommand({
-    summary: 'Allow (true) or stop (false) the public generate-key operation for the organization\'s numbers (off by default)',
+    summary: 'Allow (true) or stop (false) the public generate-key operation for the organization\'s numbers (off by default); false also revokes every key it minted',
     flags: [organizationFlag, { name: 'enabled', description: 'true | false', required: true, boolean: true }],
     run: (tenancy, flags) =>
       tenancy.admin.setKeyGeneration({ organizationId: required(flags, 'org'), enabled: requiredBoolean(flags, 'enabled') }),

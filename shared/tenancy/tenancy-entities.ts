@@ -109,6 +109,9 @@ export type CredentialOrigin = 'generate-key';
  * What a key minted by generate-key holds its organization's slot as (CredentialStore's slots, the
  * cap of shared/tenancy/generated-keys.ts): its creation time first, so a slot whose key was never
  * stored (the minting died in between) can be told old enough to take back.
+ *
+ * @example
+ * generatedKeySlotHolder({ createdAt: '2026-03-01T09:00:00.000Z', credentialId: 'cred_1' }); // '2026-03-01T09:00:00.000Z cred_1'
  */
 export function generatedKeySlotHolder(credential: Pick<Credential, 'createdAt' | 'credentialId'>): string {
   return `${credential.createdAt} ${credential.credentialId}`;
