@@ -9,9 +9,10 @@
 import * as v from 'valibot';
 import { functions, queues, tables, variablesOf, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
 import type { CustomerEventDeliverySettings } from '../customer-events/retry-schedule';
-import { defaultOptInKeywords, defaultOptOutKeywords, optOutKeywordsOf, type OptOutKeywords } from '../inbox/opt-outs';
+import { optOutKeywordsOf, type OptOutKeywords } from '../inbox/opt-outs';
 import type { SendPolicySettings } from '../sending/send-policy';
 import { ConfigurationError } from './errors';
+import { settingsSchema, type Settings } from './settings.schema';
 
 export { ConfigurationError } from './errors';
 
@@ -121,127 +122,6 @@ export interface AppConfig {
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** An unset or empty variable: the SDK default / the fallback applies. */
-const text = (fallback = '') => v.pipe(v.optional(v.string(), fallback), v.transform((value) => value || fallback));
-const optionalText = v.pipe(v.optional(v.string()), v.transform((value) => value || undefined));
-const positiveInteger = (name: string, fallback: number) =>
-  v.pipe(
-    v.optional(v.string(), ''),
-    v.transform((value) => (value === '' ? fallback : Number(value))),
-    v.check((value) => Number.isInteger(value) && value > 0, `${name} must be a positive integer`),
-  );
-
-const nonNegativeInteger = (name: string, fallback: number) =>
-  v.pipe(
-    v.optional(v.string(), ''),
-    v.transform((value) => (value === '' ? fallback : Number(value))),
-    v.check((value) => Number.isInteger(value) && value >= 0, `${name} must be a whole number (0 or more)`),
-  );
-
-const positiveNumber = (name: string, fallback: number) =>
-  v.pipe(
-    v.optional(v.string(), ''),
-    v.transform((value) => (value === '' ? fallback : Number(value))),
-    v.check((value) => Number.isFinite(value) && value > 0, `${name} must be a positive number`),
-  );
-const flag = (name: string) =>
-  v.pipe(
-    v.optional(v.string(), ''),
-    v.check((value) => ['', '0', '1'].includes(value), `${name} must be 0 or 1`),
-    v.transform((value) => value === '1'),
-  );
-
-/** A comma-separated list of words; unset or blank: the defaults. */
-const keywordList = (fallback: readonly string[]) =>
-  v.pipe(
-    v.optional(v.string(), ''),
-    v.transform((value) => value.split(',').map((word) => word.trim()).filter((word) => word !== '')),
-    v.transform((words) => (words.length > 0 ? words : [...fallback])),
-  );
-
-const settingsSchema = v.object({
-  SERVICE_NAME: text('whatsapp-broadcast-platform'),
-  SERVICE_VERSION: text('2.0.0'),
-  AWS_REGION: optionalText,
-  AWS_EXECUTION_ENV: optionalText,
-  POWERTOOLS_TRACE_ENABLED: optionalText,
-  AWS_DEFAULT_REGION: optionalText,
-  DYNAMODB_ENDPOINT: optionalText,
-  SQS_ENDPOINT: optionalText,
-  KMS_ENDPOINT: optionalText,
-  APIGATEWAY_ENDPOINT: optionalText,
-  SCHEDULER_ENDPOINT: optionalText,
-  BROADCAST_SCHEDULE_MIN_LEAD_SECONDS: positiveInteger('BROADCAST_SCHEDULE_MIN_LEAD_SECONDS', 300),
-  BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS: positiveInteger('BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS', 30),
-  BROADCAST_SCHEDULE_GROUP: optionalText,
-  BROADCAST_SCHEDULER_ROLE_ARN: optionalText,
-  BROADCAST_SCHEDULER_TARGET_ARN: optionalText,
-  GRAPH_API_BASE_URL: v.pipe(
-    text('https://graph.facebook.com'),
-    v.url('GRAPH_API_BASE_URL must be a URL'),
-    v.transform((value) => value.replace(/\/+$/, '')),
-  ),
-  GRAPH_API_VERSION: text('v25.0'),
-  UPSTREAM_TIMEOUT_MS: positiveInteger('UPSTREAM_TIMEOUT_MS', 15_000),
-  TOKEN_KMS_KEY_ID: optionalText,
-  LOCAL_TOKEN_KEY: optionalText,
-  BROADCAST_USAGE_PLAN_ID: optionalText,
-  META_EVENTS_DEAD_LETTER_QUEUE_URL: optionalText,
-  DEFAULT_MESSAGES_PER_SECOND: positiveInteger('DEFAULT_MESSAGES_PER_SECOND', 30),
-  TEMPLATE_CACHE_TTL_MS: positiveInteger('TEMPLATE_CACHE_TTL_MS', 60_000),
-  UPSTREAM_BULK_MAX_RECIPIENTS: positiveInteger('UPSTREAM_BULK_MAX_RECIPIENTS', 100),
-  UPSTREAM_BULK_BUDGET_MS: positiveInteger('UPSTREAM_BULK_BUDGET_MS', 25_000),
-  UPSTREAM_BULK_CONCURRENCY: positiveInteger('UPSTREAM_BULK_CONCURRENCY', 16),
-  UPSTREAM_OWNED_IDS_TTL_MS: positiveInteger('UPSTREAM_OWNED_IDS_TTL_MS', 60_000),
-  TENANCY_CACHE_CREDENTIAL_TTL_MS: positiveInteger('TENANCY_CACHE_CREDENTIAL_TTL_MS', 30_000),
-  TENANCY_CACHE_RECORD_TTL_MS: positiveInteger('TENANCY_CACHE_RECORD_TTL_MS', 60_000),
-  TENANCY_CACHE_MAX_ENTRIES: positiveInteger('TENANCY_CACHE_MAX_ENTRIES', 5_000),
-  DECRYPTED_TOKEN_CACHE_TTL_MS: positiveInteger('DECRYPTED_TOKEN_CACHE_TTL_MS', 300_000),
-  // Each minted key is an API Gateway key; the account's quota (10,000 by default) is per Region.
-  GENERATED_KEYS_PER_ORGANIZATION: positiveInteger('GENERATED_KEYS_PER_ORGANIZATION', 50),
-  // Lanes per chunk invocation follow Little's law between these (shared/sending/in-flight-budget.ts);
-  // each holds a socket, and Lambda allows 1,024 file descriptors.
-  WORKER_MAX_IN_FLIGHT: positiveInteger('WORKER_MAX_IN_FLIGHT', 512),
-  WORKER_MIN_IN_FLIGHT: positiveInteger('WORKER_MIN_IN_FLIGHT', 16),
-  WORKER_LATENCY_PRIOR_MS: positiveInteger('WORKER_LATENCY_PRIOR_MS', 500),
-  WORKER_MAX_ATTEMPTS: positiveInteger('WORKER_MAX_ATTEMPTS', 6),
-  WORKER_BACKOFF_BASE_MS: positiveInteger('WORKER_BACKOFF_BASE_MS', 200),
-  WORKER_BACKOFF_MAX_MS: positiveInteger('WORKER_BACKOFF_MAX_MS', 5_000),
-  WORKER_RATE_LIMIT_HOLD_MS: positiveInteger('WORKER_RATE_LIMIT_HOLD_MS', 1_000),
-  WORKER_SAFETY_MARGIN_MS: positiveInteger('WORKER_SAFETY_MARGIN_MS', 15_000),
-  // SQS delays a message at most 15 minutes.
-  PAUSE_RECHECK_SECONDS: v.pipe(
-    positiveInteger('PAUSE_RECHECK_SECONDS', 60),
-    v.check((value) => value <= 900, 'PAUSE_RECHECK_SECONDS must be at most 900 (the longest SQS delay)'),
-  ),
-  // Meta pauses a template for 3 hours the first time and 6 hours the second (docs/BROADCAST.md).
-  TEMPLATE_PAUSE_TIMEOUT_MINUTES: positiveNumber('TEMPLATE_PAUSE_TIMEOUT_MINUTES', 390),
-  UNCONFIRMED_AFTER_HOURS: positiveNumber('UNCONFIRMED_AFTER_HOURS', 24),
-  OPT_OUT_KEYWORDS: keywordList(defaultOptOutKeywords),
-  OPT_IN_KEYWORDS: keywordList(defaultOptInKeywords),
-  CUSTOMER_EVENT_RETRY_HOURS: positiveNumber('CUSTOMER_EVENT_RETRY_HOURS', 24),
-  CUSTOMER_EVENT_BACKOFF_BASE_MS: positiveInteger('CUSTOMER_EVENT_BACKOFF_BASE_MS', 10_000),
-  // SQS delays a message by at most 15 minutes; a longer wait would need a second hop for nothing.
-  CUSTOMER_EVENT_BACKOFF_CAP_MS: v.pipe(
-    positiveInteger('CUSTOMER_EVENT_BACKOFF_CAP_MS', 900_000),
-    v.check((value) => value <= 900_000, 'CUSTOMER_EVENT_BACKOFF_CAP_MS must be at most 900000 (the SQS delay limit)'),
-  ),
-  CUSTOMER_EVENT_TIMEOUT_MS: positiveInteger('CUSTOMER_EVENT_TIMEOUT_MS', 10_000),
-  // Each endpoint's fair share of the dispatcher (docs/CUSTOMER-WEBHOOKS.md "Fairness").
-  CUSTOMER_EVENT_ENDPOINT_CONCURRENCY: positiveInteger('CUSTOMER_EVENT_ENDPOINT_CONCURRENCY', 2),
-  CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY: nonNegativeInteger('CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY', 6),
-  CUSTOMER_EVENT_FAILING_TIMEOUT_MS: positiveInteger('CUSTOMER_EVENT_FAILING_TIMEOUT_MS', 2_500),
-  CUSTOMER_EVENT_BREAKER_THRESHOLD: positiveInteger('CUSTOMER_EVENT_BREAKER_THRESHOLD', 5),
-  CUSTOMER_EVENT_BREAKER_BASE_MS: positiveInteger('CUSTOMER_EVENT_BREAKER_BASE_MS', 30_000),
-  CUSTOMER_EVENT_BREAKER_CAP_MS: v.pipe(
-    positiveInteger('CUSTOMER_EVENT_BREAKER_CAP_MS', 900_000),
-    v.check((value) => value <= 900_000, 'CUSTOMER_EVENT_BREAKER_CAP_MS must be at most 900000 (the SQS delay limit)'),
-  ),
-  CUSTOMER_EVENT_REDELIVERIES_PER_DAY: positiveInteger('CUSTOMER_EVENT_REDELIVERIES_PER_DAY', 5_000),
-  /** Local mode only (set by the local runtime): loopback receivers over plain http. */
-  CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: flag('CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK'),
-});
-
 function parseSettings<TSchema extends v.GenericSchema>(schema: TSchema, env: Environment): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, env);
   if (!result.success) throw new ConfigurationError(result.issues.map((issue) => issue.message).join('; '));
@@ -300,22 +180,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       rateLimitHoldMs: settings.WORKER_RATE_LIMIT_HOLD_MS,
     },
     delivery: { unconfirmedAfterMs: Math.round(settings.UNCONFIRMED_AFTER_HOURS * 3_600_000) },
-    customerEvents: {
-      retryWindowMs: settings.CUSTOMER_EVENT_RETRY_HOURS * 3_600_000,
-      backoffBaseMs: settings.CUSTOMER_EVENT_BACKOFF_BASE_MS,
-      backoffCapMs: settings.CUSTOMER_EVENT_BACKOFF_CAP_MS,
-      timeoutMs: settings.CUSTOMER_EVENT_TIMEOUT_MS,
-      localMode: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
-      fairness: {
-        concurrency: settings.CUSTOMER_EVENT_ENDPOINT_CONCURRENCY,
-        burstConcurrency: settings.CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY,
-        failingTimeoutMs: settings.CUSTOMER_EVENT_FAILING_TIMEOUT_MS,
-        breakerThreshold: settings.CUSTOMER_EVENT_BREAKER_THRESHOLD,
-        breakerBaseMs: settings.CUSTOMER_EVENT_BREAKER_BASE_MS,
-        breakerCapMs: settings.CUSTOMER_EVENT_BREAKER_CAP_MS,
-      },
-      redeliveriesPerDay: settings.CUSTOMER_EVENT_REDELIVERIES_PER_DAY,
-    },
+    customerEvents: customerEventsConfigOf(settings),
     allowInsecureLocalReceivers: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
     optOutKeywords: optOutKeywordsOf(settings.OPT_OUT_KEYWORDS, settings.OPT_IN_KEYWORDS),
     scheduling: {
@@ -333,6 +198,26 @@ export function parseAppConfig(env: Environment): AppConfig {
       pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
       templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
     },
+  };
+}
+
+/** Customer-event delivery: retries, timeouts and each endpoint's fair share (docs/CUSTOMER-WEBHOOKS.md). */
+function customerEventsConfigOf(settings: Settings): AppConfig['customerEvents'] {
+  return {
+    retryWindowMs: settings.CUSTOMER_EVENT_RETRY_HOURS * 3_600_000,
+    backoffBaseMs: settings.CUSTOMER_EVENT_BACKOFF_BASE_MS,
+    backoffCapMs: settings.CUSTOMER_EVENT_BACKOFF_CAP_MS,
+    timeoutMs: settings.CUSTOMER_EVENT_TIMEOUT_MS,
+    localMode: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
+    fairness: {
+      concurrency: settings.CUSTOMER_EVENT_ENDPOINT_CONCURRENCY,
+      burstConcurrency: settings.CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY,
+      failingTimeoutMs: settings.CUSTOMER_EVENT_FAILING_TIMEOUT_MS,
+      breakerThreshold: settings.CUSTOMER_EVENT_BREAKER_THRESHOLD,
+      breakerBaseMs: settings.CUSTOMER_EVENT_BREAKER_BASE_MS,
+      breakerCapMs: settings.CUSTOMER_EVENT_BREAKER_CAP_MS,
+    },
+    redeliveriesPerDay: settings.CUSTOMER_EVENT_REDELIVERIES_PER_DAY,
   };
 }
 

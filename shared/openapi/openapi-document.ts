@@ -26,7 +26,8 @@ import { upstreamRoutes, type UpstreamRouteSpec } from '../../runtime-contract/u
 import { errorAnswers, genericServerError } from '../http/error-responses';
 import { errorBody } from '../http/surface-responses';
 import { requestExamples, requestSchemas } from './request-schemas';
-import { errorBodySchemas, gatewayFailureSchema, successResponsesOf, type JsonSchema } from './response-schemas';
+import { errorBodySchemas, gatewayFailureSchema } from './error-schemas';
+import { successResponsesOf, type JsonSchema } from './response-schemas';
 
 export interface OpenApiDocument {
   openapi: '3.1.0';

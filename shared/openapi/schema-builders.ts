@@ -1,0 +1,13 @@
+/** The JSON Schema pieces the response and error schemas are written with. */
+export type JsonSchema = Record<string, unknown>;
+
+export const str: JsonSchema = { type: 'string' };
+export const int: JsonSchema = { type: 'integer' };
+export const nullableString: JsonSchema = { type: ['string', 'null'] };
+export const anyObject: JsonSchema = { type: 'object' };
+export const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+});
+export const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
