@@ -440,7 +440,7 @@ async function main(): Promise<void> {
   }
 
   if (selected.has('fairness')) {
-    out(section("4g. Customer webhooks' fairness: another organization's events while one has 10 dead endpoints and redelivers at the highest rate"));
+    out(section("4h. Customer webhooks' fairness: another organization's events while one has 10 dead endpoints and redelivers at the highest rate"));
     const { benchCustomerWebhookFairness } = await import('./customer-webhook-fairness');
     const fairness = await benchCustomerWebhookFairness();
     results.fairness = fairness;

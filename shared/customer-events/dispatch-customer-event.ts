@@ -158,7 +158,7 @@ async function admitWithSlot(
     const { health, admission, now } = state;
     // Opened meanwhile (another group's calls failed): re-queued briefly, then it reads as open.
     if (admission.kind !== 'admit') return { busy: health, at: now.getTime() };
-    const lease = await guardHealth(() => takeLease(dependencies.health, key, health, admission, now));
+    const lease = await guardHealth(() => takeLease(dependencies, key, health, admission, now));
     if (lease) return { health, admission, lease };
     if (waits >= BUSY_WAITS || !waitsForSlot(health, admission, now.getTime())) return { busy: health, at: now.getTime() };
     // Jittered, so groups waiting on one endpoint do not all try again at the same instant.
@@ -169,10 +169,22 @@ async function admitWithSlot(
   }
 }
 
-async function takeLease(store: EndpointHealthStore, key: EndpointKey, health: EndpointHealth, admission: Extract<Admission, { kind: 'admit' }>, now: Date): Promise<EndpointLease | undefined> {
+/**
+ * Tries the free slots from a random one on: groups that read the same health at once mostly try
+ * different slots instead of all racing for the lowest (each lost race is a refused write).
+ */
+async function takeLease(
+  dependencies: Pick<DispatchDependencies, 'health' | 'random'>,
+  key: EndpointKey,
+  health: EndpointHealth,
+  admission: Extract<Admission, { kind: 'admit' }>,
+  now: Date,
+): Promise<EndpointLease | undefined> {
   const expiresAt = new Date(now.getTime() + admission.leaseMs);
-  for (const slot of freeSlots(health, admission.slots)) {
-    const lease = await store.tryLease(key, slot, now, expiresAt);
+  const free = freeSlots(health, admission.slots);
+  const start = Math.floor(dependencies.random() * free.length);
+  for (const slot of [...free.slice(start), ...free.slice(0, start)]) {
+    const lease = await dependencies.health.tryLease(key, slot, now, expiresAt);
     if (lease) return lease;
   }
   return undefined;

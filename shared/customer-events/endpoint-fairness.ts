@@ -15,8 +15,11 @@ import { MAX_SQS_DELAY_SECONDS, type EndpointFairnessSettings } from './retry-sc
 
 /** A lease outlives its calls by this much: the registry read, the re-queues and the health writes. */
 export const LEASE_MARGIN_MS = 5_000;
-/** A call in flight for longer than this is slow: its endpoint gets no burst slot, and if it never answered lately, a busy group waits for that call's lease to end. */
-export const SLOW_LEASE_MS = 2_000;
+/**
+ * A call in flight for longer than this (half the normal timeout) is slow: its endpoint gets no
+ * burst slot, and if it never answered lately, a busy group waits for that call's lease to end.
+ */
+export const SLOW_LEASE_MS = 5_000;
 /** An endpoint that succeeded within this time (and has not failed since) answers: it may use its burst slots and a busy group of it is re-queued only briefly. */
 export const PROVEN_WITHIN_MS = 60_000;
 /** A success is written again only when the last one recorded is older than this (one write per endpoint every few seconds, not per group). */

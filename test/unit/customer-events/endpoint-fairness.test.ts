@@ -29,8 +29,8 @@ describe('the rules', () => {
     const proven = { ...fresh, lastSuccessAtMs: t0 - 30_000 };
     expect(admissionOf(proven, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
     expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 500, expiresAtMs: t0 + 14_500 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
-    // A call held past two seconds: slow (or dying); back to the base slots.
-    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 2_000, expiresAtMs: t0 + 13_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
+    // A call held for five seconds: slow (or dying); back to the base slots.
+    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 5_000, expiresAtMs: t0 + 10_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
     expect(admissionOf({ ...proven, lastSuccessAtMs: t0 - 60_001 }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
     expect(admissionOf({ ...proven, consecutiveFailures: 1 }, t0, testFairness, 10_000)).toMatchObject({ slots: 1 });
   });
@@ -78,8 +78,8 @@ describe('the rules', () => {
     expect([busyDelaySeconds(young, t0, () => 0), busyDelaySeconds(young, t0, () => 0.999)]).toEqual([1, 2]);
     // A delivery that found the endpoint busy before may wait longer, up to 4 s.
     expect([1, 2, 9].map((deferrals) => busyDelaySeconds(young, t0, () => 0.999, deferrals))).toEqual([4, 4, 4]);
-    const old = { ...fresh, leases: [{ slot: 0, acquiredAtMs: t0 - 4_000, expiresAtMs: t0 + 11_000 }, { slot: 1, acquiredAtMs: t0 - 2_000, expiresAtMs: t0 + 13_000 }] };
-    expect(busyDelaySeconds(old, t0, () => 0)).toBe(11);
+    const old = { ...fresh, leases: [{ slot: 0, acquiredAtMs: t0 - 6_000, expiresAtMs: t0 + 9_000 }, { slot: 1, acquiredAtMs: t0 - 2_000, expiresAtMs: t0 + 13_000 }] };
+    expect(busyDelaySeconds(old, t0, () => 0)).toBe(9);
     // The same slow calls of an endpoint that answered a minute ago: busy, not dead.
     expect(busyDelaySeconds({ ...old, lastSuccessAtMs: t0 - 60_000 }, t0, () => 0)).toBe(1);
   });
@@ -250,7 +250,7 @@ describe('the dispatcher', () => {
     };
     expect(await kit.dispatch([kit.delivery('org_ok', 'whk_ok')])).toEqual([{ kind: 'delivered', status: 200, attempt: 1 }]);
     expect(waits).toEqual([100]);
-    // An endpoint that never answered, with a call in flight for two seconds: likely dead, so no
+    // An endpoint that never answered, with a call in flight for five seconds: likely dead, so no
     // wait, and re-queued until that call's lease ends.
     const other = setup(deadOrOk);
     const otherWaits: number[] = [];
@@ -259,8 +259,8 @@ describe('the dispatcher', () => {
     };
     await other.health.tryLease(key, 0, other.clock.now(), until);
     await other.health.tryLease(key, 1, other.clock.now(), until);
-    other.clock.advanceBy(2_000);
-    expect(await other.dispatch([other.delivery('org_ok', 'whk_ok')])).toEqual([{ kind: 'deferred', cause: 'endpoint-busy', delaySeconds: 13 }]);
+    other.clock.advanceBy(5_000);
+    expect(await other.dispatch([other.delivery('org_ok', 'whk_ok')])).toEqual([{ kind: 'deferred', cause: 'endpoint-busy', delaySeconds: 10 }]);
     expect(otherWaits).toEqual([]);
   });
 
