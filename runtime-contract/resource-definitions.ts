@@ -134,11 +134,22 @@ export const deadLetterEnvVarOf = (name: QueueName): string => queues[name].envV
 /** A queue a consumer receives from: the queue itself, or its dead-letter queue. */
 export type QueueSource = QueueName | { deadLetterQueueOf: QueueName };
 
-/** The queue a source names and whether it is that queue's dead-letter queue. */
+/**
+ * The queue a source names and whether it is that queue's dead-letter queue.
+ *
+ * @example
+ * queueOfSource({ deadLetterQueueOf: 'outboundMessages' }); // { queue: 'outboundMessages', deadLetters: true }
+ */
 export const queueOfSource = (source: QueueSource): { queue: QueueName; deadLetters: boolean } =>
   typeof source === 'string' ? { queue: source, deadLetters: false } : { queue: source.deadLetterQueueOf, deadLetters: true };
 
-/** The variable naming the queue a source reads. */
+/**
+ * The variable naming the queue a source reads.
+ *
+ * @example
+ * queueSourceEnvVar('outboundMessages'); // 'OUTBOUND_QUEUE_URL'
+ * queueSourceEnvVar({ deadLetterQueueOf: 'outboundMessages' }); // 'OUTBOUND_DEAD_LETTER_QUEUE_URL'
+ */
 export function queueSourceEnvVar(source: QueueSource): string {
   const { queue, deadLetters } = queueOfSource(source);
   return deadLetters ? deadLetterEnvVarOf(queue) : queues[queue].envVar;
