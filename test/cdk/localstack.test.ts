@@ -1,17 +1,23 @@
 /**
  * `-c skipFirewall=true` (npm run deploy:localstack, for LocalStack without WAFv2) leaves out the
- * web ACLs and their associations and nothing else; without it every stage keeps its WAF.
+ * web ACLs, their associations and their request logging (configurations and `aws-waf-logs-*`
+ * groups) and nothing else; without it every stage keeps its WAF.
  */
 import { synthesizePlatform } from './support/platform';
 
+/** Resources by type; WAF's own log groups (`aws-waf-logs-*`, its request logs) count as WAF resources. */
 const countsOf = (template: ReturnType<typeof synthesizePlatform>['api']) => {
   const counts = new Map<string, number>();
-  for (const resource of Object.values(template.toJSON().Resources as Record<string, { Type: string }>)) counts.set(resource.Type, (counts.get(resource.Type) ?? 0) + 1);
+  for (const resource of Object.values(template.toJSON().Resources as Record<string, { Type: string; Properties?: { LogGroupName?: unknown } }>)) {
+    const isWafLog = resource.Type === 'AWS::Logs::LogGroup' && String(resource.Properties?.LogGroupName ?? '').startsWith('aws-waf-logs-');
+    const type = isWafLog ? 'AWS::WAFv2::(log group)' : resource.Type;
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+  }
   return counts;
 };
 
 describe('skipFirewall (LocalStack)', () => {
-  it('omits only the WAF web ACLs and associations', () => {
+  it('omits only the WAF web ACLs, associations and request logs', () => {
     const protectedCounts = countsOf(synthesizePlatform().api);
     const skipped = synthesizePlatform({ skipFirewall: 'true' });
     const skippedCounts = countsOf(skipped.api);
