@@ -2,9 +2,9 @@
  * AWS WAF (v2, REGIONAL) in front of every REST API stage: Amazon's IP reputation list, a per-IP
  * rule of its own for each group of guarded routes (runtime-contract/route-guards.ts: health,
  * key generation, the earlier sends, Meta's webhook and its handshake), a per-IP rate rule for
- * everything else, and the AWS managed common rule set. Two web ACLs, because the webhooks surface (Meta) and the API surfaces
- * (businesses) need different limits and overrides; which surface gets which follows from its
- * routes' auth kinds. docs/OPERATIONS.md "WAF" explains every choice.
+ * everything else, and the AWS managed common rule set. Two web ACLs, because the webhooks
+ * surface (Meta) and the API surfaces (businesses) need different limits and overrides; which
+ * surface gets which follows from its routes' auth kinds. docs/OPERATIONS.md "WAF" explains every choice.
  *
  * Credentials never reach WAF's records: each web ACL logs to its own CloudWatch log group with the
  * `x-api-key` and `Authorization` headers and the query string (`hub.verify_token`) redacted, and
