@@ -35,14 +35,36 @@ export async function startDynalite(options: { port?: number; dataDirectory?: st
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const inFlight = countRequestsInFlight(server);
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      // dynalite closes its store once no database operation is pending, but an item write is
+      // several operations: one answered between them finds the store closed and throws out of
+      // dynalite's callback (an uncaught "Database is closed" that ends the whole process). So
+      // requests under way are let finish first (bounded), then the sockets are closed.
+      await inFlight.drained(3_000);
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive sockets from SDK clients would hold close() open.
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
+      });
+    },
+  };
+}
+
+/** Counts a server's requests not yet answered; `drained` waits until there are none (or the time is up). */
+function countRequestsInFlight(server: { on(event: 'request', listener: (request: unknown, response: import('node:http').ServerResponse) => void): unknown }): { drained(timeoutMs: number): Promise<void> } {
+  let count = 0;
+  server.on('request', (_request, response) => {
+    count += 1;
+    response.once('close', () => (count -= 1));
+  });
+  return {
+    drained: async (timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      while (count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
   };
 }
 
