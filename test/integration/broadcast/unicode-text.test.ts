@@ -2,8 +2,8 @@
  * Text through every text field, end to end (HTTP → job → SQS (fauxqs) → chunk worker → sandbox):
  * emoji (above U+FFFF, with skin tones and joiners), combining marks and right-to-left text reach the
  * sandbox byte for byte; U+FFFE, U+FFFF and unpaired surrogates get a 400 naming the field with
- * nothing recorded or queued. And the accept path when SQS fails at send: 503, no job or chunk
- * left behind, and a retry with the same Idempotency-Key succeeds.
+ * nothing recorded or queued. And the accept path when SQS fails at send: 503, the job kept as a
+ * failed accept, and a retry with the same Idempotency-Key queues it, each recipient sent once.
  */
 import { getServices } from '../../../functions/composition';
 import { newJobId } from '../../../shared/broadcast/job-fan-out';
