@@ -29,12 +29,12 @@ import { reserveReach } from '../shared/broadcast/messaging-limit';
 import {
   findDuplicateRecipient,
   payloadHashOf,
-  resolveRecipients,
   selectTemplate,
   withoutOptedOut,
 } from '../shared/broadcast/send-template-broadcast';
+import { resolveRecipients } from '../shared/broadcast/broadcast-content';
+import { requirementsOf } from '../shared/templates/template-requirements';
 import { parseTemplateBroadcastRequest, templateBroadcastSchema, type TemplateBroadcastRequest } from '../shared/broadcast/template-broadcast.schema';
-import { bodyPlaceholderCount } from '../shared/broadcast/template-placeholders';
 import { SqsOutboundQueue } from '../shared/adapters/sqs/sqs-outbound-queue';
 import { parseRequest } from '../shared/http/validation';
 import { routes } from '../runtime-contract/all-routes';
@@ -223,7 +223,7 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
   const sender = await services.broadcast.senders.resolveSender(tenant.organizationId, tenant.phoneNumber);
   const templates = await services.broadcast.templates.templatesOf(sender.wabaId, sender.accessToken);
   const template = selectTemplate(templates, request);
-  const resolved = resolveRecipients(request, bodyPlaceholderCount(template));
+  const resolved = resolveRecipients(request, requirementsOf(template), undefined, new Date());
   const buildMessages = (jobId: string): OutboundMessage[] => {
     const messages: OutboundMessage[] = [];
     for (let chunkIndex = 0; chunkIndex * CHUNK_SIZE < resolved.length; chunkIndex += 1) {
@@ -269,7 +269,7 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
     await timeStep('templates (cached) + selectTemplate', times, async () =>
       selectTemplate(await services.broadcast.templates.templatesOf(sender.wabaId, sender.accessToken), request),
     ),
-    await timeStep('resolveRecipients', times, () => resolveRecipients(request, bodyPlaceholderCount(template))),
+    await timeStep('resolveRecipients', times, () => resolveRecipients(request, requirementsOf(template), undefined, new Date())),
     await timeStep('build chunk messages (chunkMessages)', times, () => buildMessages('steps')),
     await timeStep(`opt-outs of ${resolved.length} numbers (withoutOptedOut)`, times, () =>
       withoutOptedOut(services.broadcast.optOuts, tenant.organizationId, resolved, new Date()),

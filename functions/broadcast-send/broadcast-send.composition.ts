@@ -11,7 +11,14 @@ import { lazyPorts, memoize, value, type CompositionContext, type PortFactories 
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { idempotencySection } from '../composition/idempotency.section';
-import { broadcastNamesSection, broadcastStoresSection, portfolioReachSection, scheduledJobStoreSection, templateStatesSection } from '../composition/messaging.section';
+import {
+  broadcastNamesSection,
+  broadcastStoresSection,
+  portfolioReachSection,
+  scheduledJobStoreSection,
+  templateStatesSection,
+  wrapperIdRecordsSection,
+} from '../composition/messaging.section';
 import { jobFiringSchedulerSection } from '../composition/job-firing.section';
 import { billingSection, senderDirectorySection, serviceWindowSection, suppressionListSection } from '../composition/module-bridges.section';
 import { inboxRepositorySection } from '../composition/inbox.section';
@@ -57,6 +64,7 @@ export function broadcastSendPorts(
     broadcastNames: broadcastNamesSection(context, dynamoDb),
     serviceWindow: serviceWindowSection(inbox),
     optOuts: suppressionListSection(inbox),
+    media: wrapperIdRecordsSection(context, dynamoDb),
     messagingTiers: messagingTiersSection(context, cloudApi),
     portfolioReach: portfolioReachSection(context, dynamoDb),
     // Built part by part on first use: a request without scheduledAt never touches the Scheduler client.

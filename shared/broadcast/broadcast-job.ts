@@ -16,6 +16,7 @@
 
 import * as v from 'valibot';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
+import { templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
 export const JOB_STATUSES = ['SCHEDULED', 'QUEUED_FOR_PROCESSING', 'PROCESSING', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'] as const;
@@ -72,7 +73,15 @@ const jobCommon = {
    */
   requestHash: v.optional(v.string()),
 };
-const templateReference = v.object({ name: v.string(), language: v.string(), category: v.string(), id: v.string() });
+const templateReference = v.object({
+  name: v.string(),
+  language: v.string(),
+  category: v.string(),
+  id: v.string(),
+  /** A template broadcast's header, buttons, carousel or offer shared by every recipient (docs/BROADCAST.md "Rich templates"). */
+  content: v.optional(templateContentSchema),
+  variableNames: v.optional(variableNamesSchema),
+});
 
 export const broadcastJobSchema = v.variant('kind', [
   /** send-template-broadcast. */

@@ -4,20 +4,31 @@
  * parts, each processed on its own (the ledger, not the message, tracks who was sent).
  * The worker decodes every body with the schemas below.
  *
+ * A template chunk's `template` carries the content every recipient shares (a broadcast's header,
+ * buttons, carousel, offer: template-content.schema.ts); a recipient with content of its own
+ * carries it as a fourth tuple element, so plain recipients keep the three-element form.
+ *
  * This file is the codec: the code handles recipients as named objects (`ChunkRecipient`), the
  * queue carries each as the compact tuple `[index, to, parameters]` (a 1,000-recipient chunk stays
  * well under one SQS message; messages queued, and held for scheduled jobs, before and after this
  * codec existed have the same bytes). Nothing outside this file sees the tuple.
  */
 import * as v from 'valibot';
+import { templateContentSchema as contentSchema, variableNamesSchema } from './template-broadcast.schema';
+import type { TemplateContent, TemplateParameters } from '../templates/template-content.schema';
 
-/** The wire form of a recipient: [recipient index in the request, full international number, template parameters]. */
-const wireRecipientSchema = v.tuple([v.pipe(v.number(), v.integer(), v.minValue(0)), v.string(), v.array(v.string())]);
-type WireRecipient = v.InferOutput<typeof wireRecipientSchema>;
+const indexSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
+const wireParametersSchema = v.union([v.array(v.string()), v.record(v.string(), v.string())]);
+/** The wire form of a recipient: [recipient index in the request, full international number, template parameters, own content?]. */
+const wireRecipientSchema = v.union([
+  v.tuple([indexSchema, v.string(), wireParametersSchema]),
+  v.tuple([indexSchema, v.string(), wireParametersSchema, contentSchema]),
+]);
+type WireRecipient = [number, string, TemplateParameters] | [number, string, TemplateParameters, TemplateContent];
 
 const chunkRecipientSchema = v.pipe(
   wireRecipientSchema,
-  v.transform(([index, to, parameters]): ChunkRecipient => ({ index, to, parameters })),
+  v.transform(([index, to, parameters, content]): ChunkRecipient => (content === undefined ? { index, to, parameters } : { index, to, parameters, content })),
 );
 const envelope = {
   version: v.literal(1),
@@ -28,7 +39,16 @@ const envelope = {
   phoneNumberId: v.string(),
   recipients: v.array(chunkRecipientSchema),
 };
-const templateChunkSchema = v.object({ ...envelope, kind: v.literal('template-chunk'), template: v.object({ name: v.string(), language: v.string() }) });
+const templateChunkSchema = v.object({
+  ...envelope,
+  kind: v.literal('template-chunk'),
+  template: v.object({
+    name: v.string(),
+    language: v.string(),
+    content: v.optional(contentSchema),
+    variableNames: v.optional(variableNamesSchema),
+  }),
+});
 /** One free-form message (a "chunk" of one recipient) with its Meta body prepared at accept time; `to` is set per recipient. */
 const freeformChunkSchema = v.object({ ...envelope, kind: v.literal('freeform'), body: v.record(v.string(), v.unknown()) });
 const outboundMessageSchema = v.variant('kind', [templateChunkSchema, freeformChunkSchema]);
@@ -39,11 +59,13 @@ export interface ChunkRecipient {
   index: number;
   /** The full international number. */
   to: string;
-  /** The template's body parameters in order (none for a free-form message). */
-  parameters: string[];
+  /** The template's body values: in placeholder order, or by name for a named template (none for a free-form message). */
+  parameters: TemplateParameters;
+  /** The recipient's own header, buttons, carousel or offer: each wins over the broadcast's. */
+  content?: TemplateContent;
 }
 
-const wireOf = ({ index, to, parameters }: ChunkRecipient): WireRecipient => [index, to, parameters];
+const wireOf = ({ index, to, parameters, content }: ChunkRecipient): WireRecipient => (content === undefined ? [index, to, parameters] : [index, to, parameters, content]);
 export type TemplateChunkMessage = v.InferOutput<typeof templateChunkSchema>;
 export type FreeformChunkMessage = v.InferOutput<typeof freeformChunkSchema>;
 export type OutboundMessage = TemplateChunkMessage | FreeformChunkMessage;

@@ -129,6 +129,11 @@ export type FanOutPlan = (
 const listedRecipientsOf = (plan: FanOutPlan): readonly JobRecipient[] =>
   'listed' in plan ? plan.listed : [{ index: 0, countryCode: '', toPhoneNumber: plan.to }];
 
+/** What a chunk's sends need of the job's template: the name and language, and the content every recipient shares. */
+function sendTemplateOf({ name, language, content, variableNames }: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>['template']) {
+  return { name, language, ...(content && { content }), ...(variableNames && { variableNames }) };
+}
+
 function messagesOf(plan: FanOutPlan): OutboundMessage[] {
   const { job } = plan;
   const envelope = { version: 1 as const, jobId: job.jobId, organizationId: job.organizationId, wabaId: job.wabaId, phoneNumberId: job.phoneNumberId };
@@ -139,7 +144,7 @@ function messagesOf(plan: FanOutPlan): OutboundMessage[] {
   if (!('recipients' in plan)) throw new TypeError('A template job needs its recipients');
   const byChunk = groupByChunk(plan.recipients, job.chunkSize, (recipient) => recipient.index);
   return [...byChunk].flatMap(([chunkIndex, recipients]) =>
-    chunkMessages({ ...envelope, kind: 'template-chunk', chunkIndex, template: { name: job.template.name, language: job.template.language } }, recipients),
+    chunkMessages({ ...envelope, kind: 'template-chunk', chunkIndex, template: sendTemplateOf(job.template) }, recipients),
   );
 }
 

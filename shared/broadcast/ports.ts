@@ -115,6 +115,12 @@ export interface SuppressionList {
 }
 
 /** A number's messaging limit as Meta reports it (`whatsapp_business_manager_messaging_limit`). */
+/** Media the organization uploaded through /upstream (`POST /upstream/{phoneNumberId}/media`): a broadcast may name only those ids. */
+export interface UploadedMedia {
+  /** The ids among `mediaIds` recorded for the organization and not expired at `now`. */
+  ownedMedia(organizationId: string, mediaIds: readonly string[], now: Date): Promise<ReadonlySet<string>>;
+}
+
 export interface MessagingTier {
   /** Meta's value, e.g. `TIER_250`. */
   tier: string;

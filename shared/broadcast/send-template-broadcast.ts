@@ -15,18 +15,34 @@ import {
   TemplateMismatchError,
   TemplateNotApprovedError,
   TemplateNotFoundError,
-  TemplateParameterCountError,
 } from './errors';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
-import type { ChunkProgressStore, Clock, IdempotencyGuard, JobControlStore, JobStore, LedgerEntry, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
-import { bodyPlaceholderCount } from './template-placeholders';
+import type {
+  ChunkProgressStore,
+  Clock,
+  IdempotencyGuard,
+  JobControlStore,
+  JobStore,
+  LedgerEntry,
+  OutboundQueue,
+  RecipientLedger,
+  SenderAccount,
+  SenderDirectory,
+  SuppressionList,
+  UploadedMedia,
+} from './ports';
 import type { TemplateCatalog } from './template-catalog';
+import { requireOwnedMedia, resolveRecipients } from './broadcast-content';
+import { TemplateNotSendableError } from '../templates/errors';
+import { contentOf } from '../templates/template-content.schema';
+import { variableNamesOf } from '../templates/template-components';
+import { requirementsOf, type TemplateRequirements } from '../templates/template-requirements';
 import { scheduleWindowSchema, type TemplateBroadcastRequest } from './template-broadcast.schema';
 import type { UpstreamTemplate } from '../sending/ports';
 import { OPTED_OUT } from '../sending/failure-reasons';
-import { internationalNumberOf, phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, type PhoneNumber } from '../recipients/phone-number';
+import { phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, type PhoneNumber } from '../recipients/phone-number';
 
 /** With the messaging limit's ports (messaging-limit.ts). */
 export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies {
@@ -40,6 +56,8 @@ export interface SendTemplateBroadcastDependencies extends MessagingLimitDepende
   optOuts: SuppressionList;
   clock: Clock;
   ids: IdGenerator;
+  /** A header's `mediaId` must be one the organization uploaded through /upstream. */
+  media: UploadedMedia;
   /** Broadcasts with `scheduledAt` (docs/BROADCAST.md "Scheduling"); without it such a request cannot be accepted. */
   scheduling?: SchedulingPorts & { minLeadSeconds: number };
 }
@@ -100,28 +118,13 @@ export function selectTemplate(templates: readonly UpstreamTemplate[], request: 
   return template;
 }
 
-/** Rules 5 and 6: each recipient's values (own, else global) must fill the template's placeholders. */
-export function resolveRecipients(
-  request: TemplateBroadcastRequest,
-  placeholders: number,
-  /** The recipients' full international numbers in request order, when already known (findDuplicateRecipient). */
-  numbers?: readonly string[],
-): ChunkRecipient[] {
-  const globalParameters = request.globalTemplateParams;
-  return request.data.map((recipient, index): ChunkRecipient => {
-    const parameters = recipient.templateParams ?? globalParameters ?? [];
-    if (parameters.length !== placeholders) {
-      const source = recipient.templateParams
-        ? `data[${index}].templateParams has ${parameters.length}`
-        : globalParameters
-          ? `globalTemplateParams (used by data[${index}]) has ${parameters.length}`
-          : `data[${index}] has no templateParams and no globalTemplateParams: 0`;
-      throw new TemplateParameterCountError(
-        `${source} values; template ${request.templateName} needs exactly ${placeholders} ({{1}}..{{${placeholders}}})`,
-      );
-    }
-    return { index, to: numbers?.[index] ?? internationalNumberOf(recipient.countryCode, recipient.toPhoneNumber), parameters };
-  });
+/** What the template needs from a send (template-requirements.ts); a template with a part no broadcast can fill is refused by name. */
+function sendableRequirementsOf(template: UpstreamTemplate): TemplateRequirements {
+  const requirements = requirementsOf(template);
+  if (!requirements.sendable) {
+    throw new TemplateNotSendableError(`template ${template.name} (${template.language}) cannot be sent by broadcast: ${requirements.unsupported?.join('; ')}`);
+  }
+  return requirements;
 }
 
 /** The failure code of a recipient on the organization's suppression list (docs/ORGANIZATIONS-AND-V1.md "Opt-outs"). */
@@ -187,8 +190,11 @@ async function acceptBroadcast(
   suppressedLookup.catch(() => undefined);
   const sender: SenderAccount = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
-  const recipients = resolveRecipients(request, bodyPlaceholderCount(template), numbers);
+  const requirements = sendableRequirementsOf(template);
   const now = dependencies.clock.now();
+  const recipients = resolveRecipients(request, requirements, numbers, scheduledAt ?? now);
+  const content = contentOf(request);
+  await requireOwnedMedia(dependencies.media, caller.organizationId, content, recipients, now);
   const { queued, refused } = splitOptedOut(recipients, await suppressedLookup, now);
   // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it;
   // a scheduled job counts in the hour it is sent.
@@ -198,7 +204,7 @@ async function acceptBroadcast(
     {
       kind: 'template',
       broadcastName: request.broadcastName,
-      template: { name: template.name, language: template.language, category: template.category, id: template.id },
+      template: templateOfJob(template, content, requirements),
     },
     {
       // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
@@ -227,6 +233,12 @@ async function acceptBroadcast(
   return job.exposed
     ? { kind: 'job', jobId: job.jobId, status: 'PROCESSING', totalRecipients: job.totalRecipients, chunkSize: CHUNK_SIZE, totalChunks: job.totalChunks }
     : { kind: 'queued', recipients: job.totalRecipients, jobId: job.jobId };
+}
+
+/** The job's template: what identifies it, and what every recipient's send shares (content, a named template's variable names). */
+function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements) {
+  const variableNames = variableNamesOf(requirements);
+  return { name: template.name, language: template.language, category: template.category, id: template.id, ...(content && { content }), ...(variableNames && { variableNames }) };
 }
 
 export async function sendTemplateBroadcast(

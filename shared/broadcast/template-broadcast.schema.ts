@@ -4,24 +4,14 @@ import { parseRequest } from '../http/validation';
 import { hasDigitsWithin, phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits, splitPhoneNumberEntries } from '../recipients/phone-rule';
 import { isSendableText, sendableText } from './sendable-text';
+import { MAX_PARAMETER_LENGTH, PARAMETER_NAME, templateContentEntries, templateParametersSchema } from '../templates/template-content.schema';
 
 export const MAX_RECIPIENTS = 10_000;
-/** Meta's limit on one template parameter value. */
-const MAX_PARAMETER_LENGTH = 1024;
-
-const parameterList = v.array(
-  v.pipe(v.string(), v.maxLength(MAX_PARAMETER_LENGTH, `values must be at most ${MAX_PARAMETER_LENGTH} characters`), sendableText()),
-);
 
 const requiredText = (maxLength: number) =>
   v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(maxLength, `must be at most ${maxLength} characters`), sendableText());
 
 export const templateCategorySchema = v.picklist(['MARKETING', 'UTILITY'], 'must be MARKETING or UTILITY');
-
-export const recipientSchema = v.object({
-  ...splitPhoneNumberEntries,
-  templateParams: v.optional(parameterList),
-});
 
 /** How far ahead a broadcast may be scheduled (the issue: 35 days). */
 export const MAX_SCHEDULE_AHEAD_DAYS = 35;
@@ -38,6 +28,18 @@ function isIsoWithOffset(text: string): boolean {
 }
 
 export const scheduledAtSchema = v.pipe(v.string(), v.check(isIsoWithOffset, ISO_RULE));
+
+/** A send's content as stored with a job and queued with its chunks (the request's own rules). */
+export const templateContentSchema = v.object(templateContentEntries(scheduledAtSchema));
+/** A named template's header and URL variable names (template-components.ts VariableNames). */
+export const variableNamesSchema = v.object({ header: v.optional(v.string()), buttons: v.optional(v.record(v.string(), v.string())) });
+
+/** One recipient: its number, its body values, and its own header, buttons, carousel or offer (each wins over the broadcast's). */
+export const recipientSchema = v.object({
+  ...splitPhoneNumberEntries,
+  templateParams: v.optional(templateParametersSchema),
+  ...templateContentEntries(scheduledAtSchema),
+});
 
 const describeSeconds = (seconds: number): string =>
   seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -61,7 +63,9 @@ export const templateBroadcastSchema = v.object({
   templateLanguage: requiredText(20),
   templateType: templateCategorySchema,
   templateId: v.optional(v.pipe(v.string(), sendableText())),
-  globalTemplateParams: v.optional(parameterList),
+  globalTemplateParams: v.optional(templateParametersSchema),
+  /** Header, buttons, carousel and offer every recipient gets unless it gives its own (docs/BROADCAST.md "Rich templates"). */
+  ...templateContentEntries(scheduledAtSchema),
   data: v.pipe(
     v.array(recipientSchema, 'must be an array of recipients'),
     v.minLength(1, 'must hold at least 1 recipient'),
@@ -85,13 +89,28 @@ export const recipientFastChecks: FastEntryChecks<typeof recipientSchema.entries
   countryCode: (value) => (hasDigitsWithin(value, phoneDigitBounds.countryCode) ? value : ASK_VALIBOT),
   toPhoneNumber: (value) => (hasDigitsWithin(value, phoneDigitBounds.nationalNumber) ? value : ASK_VALIBOT),
   templateParams: (value) => {
-    if (!Array.isArray(value)) return ASK_VALIBOT;
+    if (!Array.isArray(value)) return namedParametersFast(value);
     for (const parameter of value) {
-      if (typeof parameter !== 'string' || parameter.length > MAX_PARAMETER_LENGTH || !isSendableText(parameter)) return ASK_VALIBOT;
+      if (!isParameterValue(parameter)) return ASK_VALIBOT;
     }
     return [...(value as string[])];
   },
 };
+
+const isParameterValue = (value: unknown): value is string => typeof value === 'string' && value.length <= MAX_PARAMETER_LENGTH && isSendableText(value);
+
+/** A named template's values by name, as templateParametersSchema's record answers them (a fresh object, same key order). */
+function namedParametersFast(value: unknown): Record<string, string> | typeof ASK_VALIBOT {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return ASK_VALIBOT;
+  const output: Record<string, string> = {};
+  let names = 0;
+  for (const [name, parameter] of Object.entries(value)) {
+    if (!PARAMETER_NAME.test(name) || !isParameterValue(parameter)) return ASK_VALIBOT;
+    output[name] = parameter;
+    names += 1;
+  }
+  return names > 0 ? output : ASK_VALIBOT;
+}
 
 const recipientPassingEveryRule = objectFastPath(recipientSchema, recipientFastChecks);
 

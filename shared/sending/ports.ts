@@ -29,6 +29,8 @@ export interface UpstreamTemplate {
   language: string;
   status: string;
   category: string;
+  /** `POSITIONAL` or `NAMED` (Meta echoes it upper-case); absent from older answers. */
+  parameter_format?: string;
   components: Array<{ type: string; text?: string; format?: string; [key: string]: unknown }>;
 }
 

@@ -6,7 +6,7 @@
 import type { BroadcastJob } from '../../shared/broadcast/broadcast-job';
 import type { TemplateChunkMessage } from '../../shared/broadcast/chunk-message';
 import { BusinessAccountIncompleteError, SenderNotOwnedError } from '../../shared/broadcast/errors';
-import type { Clock, Sender, SenderAccount, SenderDirectory } from '../../shared/broadcast/ports';
+import type { Clock, Sender, SenderAccount, SenderDirectory, UploadedMedia } from '../../shared/broadcast/ports';
 import type { TemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
 import type { CloudApiClient, SendOutcome, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../shared/sending/ports';
 import { isRetryableRejection } from '../../shared/sending/graph-answer';
@@ -277,4 +277,20 @@ export function chunkMessage(recipientCount: number, overrides: Partial<Template
     recipients: Array.from({ length: recipientCount }, (_, index) => ({ index, to: `91${recipientNumber(index)}`, parameters: [`Name${index}`] })),
     ...overrides,
   };
+}
+
+/** Media uploaded through /upstream, by organization (the broadcast's UploadedMedia port). */
+export class InMemoryUploadedMedia implements UploadedMedia {
+  private readonly owned = new Map<string, Set<string>>();
+
+  upload(organizationId: string, mediaId: string): void {
+    const ids = this.owned.get(organizationId) ?? new Set<string>();
+    ids.add(mediaId);
+    this.owned.set(organizationId, ids);
+  }
+
+  async ownedMedia(organizationId: string, mediaIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const ids = this.owned.get(organizationId);
+    return new Set(mediaIds.filter((id) => ids?.has(id)));
+  }
 }

@@ -8,7 +8,7 @@ import { TemplateCatalog } from '../../shared/broadcast/template-catalog';
 import { InboxSuppressionList } from '../../shared/module-bridges/inbox-opt-outs';
 import type { Clock } from '../../shared/ports/clock';
 import { sequentialIdGenerator } from '../../shared/ports/id-generator';
-import {
+import { InMemoryUploadedMedia,
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
   InMemorySenderDirectory,
@@ -35,6 +35,7 @@ export function templateBroadcastKit(clock: Clock) {
     idempotency: new InMemoryIdempotencyGuard(),
     optOuts: new InboxSuppressionList(optOuts),
     clock,
+    media: new InMemoryUploadedMedia(),
     ...unlimitedMessaging(),
   };
   return { upstream, broadcasts, queue, optOuts, dependencies };

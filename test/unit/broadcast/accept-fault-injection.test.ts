@@ -17,7 +17,7 @@ import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
-import { FixedMessagingTiers, InMemoryIdempotencyGuard, InMemoryPortfolioReach, InMemorySenderDirectory, ORG, SENDER, broadcastRequest, template, type VirtualTime } from '../../support/broadcast-fakes';
+import { InMemoryUploadedMedia, FixedMessagingTiers, InMemoryIdempotencyGuard, InMemoryPortfolioReach, InMemorySenderDirectory, ORG, SENDER, broadcastRequest, template, type VirtualTime } from '../../support/broadcast-fakes';
 import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 import { setup as workerSetup } from '../chunk-worker/chunk-worker-kit';
 
@@ -67,6 +67,7 @@ function faultKit(options: { rate?: number } = {}) {
     idempotency,
     optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()),
     clock: kit.time,
+    media: new InMemoryUploadedMedia(),
     messagingTiers,
     portfolioReach,
   };

@@ -15,7 +15,7 @@ import { sendTemplateBroadcast } from '../../../shared/broadcast/send-template-b
 import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { fixedClock } from '../../../shared/ports/clock';
 import { randomIdGenerator } from '../../../shared/ports/id-generator';
-import {
+import { InMemoryUploadedMedia,
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
   InMemorySenderDirectory,
@@ -196,7 +196,7 @@ describe('accept paths when the queue fails', () => {
     const upstream = new ScriptedCloudApi(clock);
     upstream.templates.set(SENDER.wabaId, [template()]);
     const idempotency = new InMemoryIdempotencyGuard();
-    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency, optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()), ...unlimitedMessaging() };
+    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency, optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()), media: new InMemoryUploadedMedia(), ...unlimitedMessaging() };
     const send = () => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(1_001), { idempotencyKey: 'k-1', inProgressTimeoutMs: 20_000 });
     const jobId = newJobId(randomIdGenerator, 'template', `${ORG}\nk-1`);
 

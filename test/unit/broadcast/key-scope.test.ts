@@ -15,7 +15,7 @@ import { sendTemplateBroadcast } from '../../../shared/broadcast/send-template-b
 import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { fixedClock } from '../../../shared/ports/clock';
 import { randomIdGenerator } from '../../../shared/ports/id-generator';
-import {
+import { InMemoryUploadedMedia,
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
   InMemorySenderDirectory,
@@ -46,7 +46,7 @@ function setup() {
   const queue = new RecordingOutboundQueue();
   const senders = new InMemorySenderDirectory();
   const templates = new TemplateCatalog(upstream, clock);
-  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator, serviceWindow: new RecordedServiceWindow(), optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()), ...unlimitedMessaging() };
+  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator, serviceWindow: new RecordedServiceWindow(), optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()), media: new InMemoryUploadedMedia(), ...unlimitedMessaging() };
 }
 
 const job = (jobId: string, overrides: Partial<Extract<BroadcastJob, { kind: 'template' }>> = {}): BroadcastJob => ({

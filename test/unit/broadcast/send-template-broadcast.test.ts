@@ -17,6 +17,7 @@ import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { fixedClock } from '../../../shared/ports/clock';
 import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
 import {
+  InMemoryUploadedMedia,
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
   InMemorySenderDirectory,
@@ -57,6 +58,7 @@ function setup() {
     queue,
     idempotency,
     optOuts: new InboxSuppressionList(optOuts),
+    media: new InMemoryUploadedMedia(),
     ...unlimitedMessaging(),
     clock,
   };
