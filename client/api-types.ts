@@ -3271,11 +3271,183 @@ export interface operations {
                     /** @enum {string} */
                     templateType: "MARKETING" | "UTILITY";
                     templateId?: string;
-                    globalTemplateParams?: string[];
+                    globalTemplateParams?: string[] | {
+                        [key: string]: string;
+                    };
+                    header?: {
+                        /** @constant */
+                        type: "image";
+                        /** Format: uri */
+                        link?: string;
+                        mediaId?: string;
+                    } | {
+                        /** @constant */
+                        type: "video";
+                        /** Format: uri */
+                        link?: string;
+                        mediaId?: string;
+                    } | {
+                        /** @constant */
+                        type: "document";
+                        /** Format: uri */
+                        link?: string;
+                        mediaId?: string;
+                        filename?: string;
+                    } | {
+                        /** @constant */
+                        type: "text";
+                        text: string;
+                    } | {
+                        /** @constant */
+                        type: "location";
+                        latitude: number;
+                        longitude: number;
+                        name?: string;
+                        address?: string;
+                    };
+                    buttons?: ({
+                        index: number;
+                        /** @constant */
+                        type: "url";
+                        text: string;
+                    } | {
+                        index: number;
+                        /** @constant */
+                        type: "quick_reply";
+                        payload: string;
+                    } | {
+                        index: number;
+                        /** @constant */
+                        type: "copy_code";
+                        couponCode: string;
+                    })[];
+                    carousel?: {
+                        header: {
+                            /** @constant */
+                            type: "image";
+                            /** Format: uri */
+                            link?: string;
+                            mediaId?: string;
+                        } | {
+                            /** @constant */
+                            type: "video";
+                            /** Format: uri */
+                            link?: string;
+                            mediaId?: string;
+                        };
+                        templateParams?: string[] | {
+                            [key: string]: string;
+                        };
+                        buttons?: ({
+                            index: number;
+                            /** @constant */
+                            type: "url";
+                            text: string;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "quick_reply";
+                            payload: string;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "copy_code";
+                            couponCode: string;
+                        })[];
+                    }[];
+                    limitedTimeOffer?: {
+                        expiresAt: string;
+                    };
                     data: {
                         countryCode: string;
                         toPhoneNumber: string;
-                        templateParams?: string[];
+                        templateParams?: string[] | {
+                            [key: string]: string;
+                        };
+                        header?: {
+                            /** @constant */
+                            type: "image";
+                            /** Format: uri */
+                            link?: string;
+                            mediaId?: string;
+                        } | {
+                            /** @constant */
+                            type: "video";
+                            /** Format: uri */
+                            link?: string;
+                            mediaId?: string;
+                        } | {
+                            /** @constant */
+                            type: "document";
+                            /** Format: uri */
+                            link?: string;
+                            mediaId?: string;
+                            filename?: string;
+                        } | {
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                        } | {
+                            /** @constant */
+                            type: "location";
+                            latitude: number;
+                            longitude: number;
+                            name?: string;
+                            address?: string;
+                        };
+                        buttons?: ({
+                            index: number;
+                            /** @constant */
+                            type: "url";
+                            text: string;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "quick_reply";
+                            payload: string;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "copy_code";
+                            couponCode: string;
+                        })[];
+                        carousel?: {
+                            header: {
+                                /** @constant */
+                                type: "image";
+                                /** Format: uri */
+                                link?: string;
+                                mediaId?: string;
+                            } | {
+                                /** @constant */
+                                type: "video";
+                                /** Format: uri */
+                                link?: string;
+                                mediaId?: string;
+                            };
+                            templateParams?: string[] | {
+                                [key: string]: string;
+                            };
+                            buttons?: ({
+                                index: number;
+                                /** @constant */
+                                type: "url";
+                                text: string;
+                            } | {
+                                index: number;
+                                /** @constant */
+                                type: "quick_reply";
+                                payload: string;
+                            } | {
+                                index: number;
+                                /** @constant */
+                                type: "copy_code";
+                                couponCode: string;
+                            })[];
+                        }[];
+                        limitedTimeOffer?: {
+                            expiresAt: string;
+                        };
                     }[];
                     scheduledAt?: string;
                 };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { writtenPhoneNumber } from '../recipients/phone-rule';
-import { sendableText } from './sendable-text';
+import { sendableText } from '../templates/sendable-text';
 
 /**
  * The earlier send-single and send-bulk bodies. Recipient numbers are judged per recipient by the

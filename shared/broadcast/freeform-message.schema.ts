@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits } from '../recipients/phone-rule';
-import { sendableText } from './sendable-text';
+import { sendableText } from '../templates/sendable-text';
 
 const text = (maxLength: number) =>
   v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(maxLength, `must be at most ${maxLength} characters`), sendableText());

@@ -3,7 +3,7 @@ import { ASK_VALIBOT, objectFastPath, type FastEntryChecks } from '../http/objec
 import { parseRequest } from '../http/validation';
 import { hasDigitsWithin, phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits, splitPhoneNumberEntries } from '../recipients/phone-rule';
-import { isSendableText, sendableText } from './sendable-text';
+import { isSendableText, sendableText } from '../templates/sendable-text';
 import { MAX_PARAMETER_LENGTH, PARAMETER_NAME, templateContentEntries, templateParametersSchema } from '../templates/template-content.schema';
 
 export const MAX_RECIPIENTS = 10_000;

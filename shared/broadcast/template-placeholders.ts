@@ -1,15 +1,11 @@
 import type { UpstreamTemplate } from '../sending/ports';
-
-const PLACEHOLDER = /\{\{\s*(\d+)\s*\}\}/g;
+import { positionalCount, requirementsOf } from '../templates/template-requirements';
 
 /**
- * How many values a send needs: the highest numbered placeholder of the BODY component.
- * Meta numbers body placeholders {{1}}..{{n}} without gaps, and the broadcast API sends body
- * parameters only (header variables are not part of the contract).
+ * How many values a send needs: the highest numbered placeholder of the BODY component (0 for a
+ * named template). The earlier send operations fill body placeholders only; a broadcast reads the
+ * template's whole requirements (shared/templates/template-requirements.ts).
  */
 export function bodyPlaceholderCount(template: Pick<UpstreamTemplate, 'components'>): number {
-  const body = template.components.find((component) => component.type?.toUpperCase() === 'BODY');
-  let highest = 0;
-  for (const match of (body?.text ?? '').matchAll(PLACEHOLDER)) highest = Math.max(highest, Number(match[1]));
-  return highest;
+  return positionalCount(requirementsOf(template).body);
 }

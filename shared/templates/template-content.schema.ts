@@ -7,7 +7,7 @@
  * only the template's own components say what it needs.
  */
 import * as v from 'valibot';
-import { sendableText } from '../broadcast/sendable-text';
+import { sendableText } from './sendable-text';
 
 /** Meta's limit on one template parameter value. */
 export const MAX_PARAMETER_LENGTH = 1024;
@@ -39,13 +39,16 @@ const namedParametersSchema = v.pipe(
 
 /**
  * `templateParams` / `globalTemplateParams`: an array for a positional template, an object of
- * values by name for a template created with named parameters.
+ * values by name for a template created with named parameters. Chosen by the value's kind (not a
+ * union), so a broken value gets its own rule's message ("values must be at most 1024
+ * characters"), and anything else is told it must be an array, as before named parameters.
  */
-export const templateParametersSchema = v.union(
-  [positionalParametersSchema, namedParametersSchema],
-  'must be an array of values (positional template) or an object of values by name (named template)',
+export const templateParametersSchema = v.lazy((input: unknown) =>
+  typeof input === 'object' && input !== null && !Array.isArray(input) ? namedParametersSchema : positionalParametersSchema,
 );
 export type TemplateParameters = v.InferOutput<typeof templateParametersSchema>;
+/** The two forms of templateParametersSchema, for documents that describe it (the OpenAPI document's `anyOf`). */
+export const templateParametersForms = [positionalParametersSchema, namedParametersSchema] as const;
 
 const httpsLink = v.pipe(
   v.string(),

@@ -9,7 +9,6 @@
  * Components the platform cannot fill (catalog and multi-product buttons, product headers,
  * authentication codes) mark the template `sendable: false` with the reason, rather than hiding it.
  */
-import type { UpstreamTemplate } from '../sending/ports';
 import { MAX_COUPON_CODE_LENGTH, MAX_HEADER_TEXT_LENGTH, MAX_URL_LENGTH } from './template-content.schema';
 
 export type HeaderRequirement =
@@ -49,7 +48,16 @@ export interface TemplateRequirements {
   limitedTimeOffer?: { hasExpiration: boolean };
 }
 
-type Component = UpstreamTemplate['components'][number];
+/** A template's components as Meta's GET lists them (upper-case types; `format`, `text`, `buttons`, `cards`, …). */
+type Component = { type: string; text?: string; format?: string; [key: string]: unknown };
+
+/** The part of Meta's template record this module reads (the Cloud API port's UpstreamTemplate fits it). */
+export interface TemplateDefinition {
+  components: readonly Component[];
+  /** `POSITIONAL` or `NAMED`; absent from older answers (named variables in the body then decide). */
+  parameter_format?: string;
+  category?: string;
+}
 
 const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const variablesIn = (text: unknown): string[] => (typeof text === 'string' ? [...text.matchAll(VARIABLE)].map((match) => match[1] ?? '') : []);
@@ -129,7 +137,7 @@ function carouselOf(components: readonly Component[], named: boolean, unsupporte
  *   { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example/track/{{1}}' }] }] });
  * // { sendable: true, header: { type: 'IMAGE' }, body: { format: 'POSITIONAL', count: 2 }, buttons: [{ index: 0, type: 'URL', dynamic: true }] }
  */
-export function requirementsOf(template: Pick<UpstreamTemplate, 'components' | 'parameter_format' | 'category'>): TemplateRequirements {
+export function requirementsOf(template: TemplateDefinition): TemplateRequirements {
   const components = template.components ?? [];
   const named = upper(template.parameter_format) === 'NAMED';
   const unsupported: string[] = [];
