@@ -3189,7 +3189,50 @@ export interface operations {
                      *               "type": "BODY",
                      *               "text": "Hello {{1}}, your order {{2}} has shipped"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "parameters": {
+                     *             "sendable": true,
+                     *             "body": {
+                     *               "format": "POSITIONAL",
+                     *               "count": 2
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "order_shipped",
+                     *           "status": "APPROVED",
+                     *           "category": "UTILITY",
+                     *           "language": "en_US",
+                     *           "components": [
+                     *             {
+                     *               "type": "HEADER"
+                     *             },
+                     *             {
+                     *               "type": "BODY",
+                     *               "text": "Hi {{1}}, your order {{2}} is on its way."
+                     *             },
+                     *             {
+                     *               "type": "BUTTONS"
+                     *             }
+                     *           ],
+                     *           "parameters": {
+                     *             "sendable": true,
+                     *             "header": {
+                     *               "type": "IMAGE"
+                     *             },
+                     *             "body": {
+                     *               "format": "POSITIONAL",
+                     *               "count": 2
+                     *             },
+                     *             "buttons": [
+                     *               {
+                     *                 "index": 0,
+                     *                 "type": "URL",
+                     *                 "dynamic": true,
+                     *                 "maxLength": 1970
+                     *               }
+                     *             ]
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -3206,6 +3249,62 @@ export interface operations {
                             category: string;
                             language: string;
                             components?: Record<string, unknown>[];
+                            /** @description What a send of the template must carry (docs/BROADCAST.md "Rich templates"); `sendable: false` names in `unsupported` the parts a broadcast cannot fill */
+                            parameters?: {
+                                sendable: boolean;
+                                unsupported?: string[];
+                                /** @description The header a send must give: a media header of this type, a location, or (TEXT with `dynamic`) the text of its one variable */
+                                header?: {
+                                    /** @enum {string} */
+                                    type: "TEXT" | "IMAGE" | "VIDEO" | "DOCUMENT" | "LOCATION";
+                                    dynamic?: boolean;
+                                    name?: string;
+                                    maxLength?: number;
+                                };
+                                /** @description POSITIONAL: `count` values in `templateParams` as an array; NAMED: an object with exactly `names` */
+                                body: {
+                                    /** @enum {string} */
+                                    format: "POSITIONAL" | "NAMED";
+                                    count?: number;
+                                    names?: string[];
+                                };
+                                buttons?: {
+                                    index: number;
+                                    type: string;
+                                    dynamic: boolean;
+                                    name?: string;
+                                    maxLength?: number;
+                                }[];
+                                /** @description Exactly `cards` entries in `carousel`, each with this header, body and buttons */
+                                carousel?: {
+                                    cards: number;
+                                    /** @description The header a send must give: a media header of this type, a location, or (TEXT with `dynamic`) the text of its one variable */
+                                    header?: {
+                                        /** @enum {string} */
+                                        type: "TEXT" | "IMAGE" | "VIDEO" | "DOCUMENT" | "LOCATION";
+                                        dynamic?: boolean;
+                                        name?: string;
+                                        maxLength?: number;
+                                    };
+                                    /** @description POSITIONAL: `count` values in `templateParams` as an array; NAMED: an object with exactly `names` */
+                                    body: {
+                                        /** @enum {string} */
+                                        format: "POSITIONAL" | "NAMED";
+                                        count?: number;
+                                        names?: string[];
+                                    };
+                                    buttons: {
+                                        index: number;
+                                        type: string;
+                                        dynamic: boolean;
+                                        name?: string;
+                                        maxLength?: number;
+                                    }[];
+                                };
+                                limitedTimeOffer?: {
+                                    hasExpiration: boolean;
+                                };
+                            };
                         }[];
                     };
                 };

@@ -1,6 +1,7 @@
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import type { SenderDirectory } from './ports';
 import type { TemplateCatalog } from './template-catalog';
+import { requirementsOf, type TemplateRequirements } from '../templates/template-requirements';
 
 export interface TemplateView {
   name: string;
@@ -8,9 +9,11 @@ export interface TemplateView {
   category: string;
   language: string;
   components: Array<{ type: string; text?: string }>;
+  /** What a send must carry: header kind, body placeholders, buttons that take a value, carousel, offer (docs/BROADCAST.md "Rich templates"). */
+  parameters: TemplateRequirements;
 }
 
-/** The sender's APPROVED templates, in the contract's shape (components keep type and text). */
+/** The sender's APPROVED templates, in the contract's shape (components keep type and text), each with what a send of it needs. */
 export async function listApprovedTemplates(
   dependencies: { senders: SenderDirectory; templates: TemplateCatalog },
   caller: ScopedCaller,
@@ -31,5 +34,6 @@ export async function listApprovedTemplates(
         type: component.type,
         ...(component.text === undefined ? {} : { text: component.text }),
       })),
+      parameters: requirementsOf(template),
     }));
 }

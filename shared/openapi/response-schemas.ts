@@ -6,6 +6,7 @@
  */
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { anyObject, arrayOf, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
+import { templateParametersResponse } from './template-parameters-response';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -133,9 +134,31 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       status: '200',
       description: 'Approved templates of the sender',
       content: json(
-        broadcastEnvelope(arrayOf({ ...obj({ name: str, status: str, category: str, language: str, components: arrayOf(anyObject) }, ['name', 'status', 'category', 'language']) }), 200),
+        broadcastEnvelope(
+          arrayOf({ ...obj({ name: str, status: str, category: str, language: str, components: arrayOf(anyObject), parameters: templateParametersResponse }, ['name', 'status', 'category', 'language']) }),
+          200,
+        ),
         envelopeExample(200, 'Templates fetched successfully', [
-          { name: 'order_update', status: 'APPROVED', category: 'UTILITY', language: 'en_US', components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} has shipped' }] },
+          {
+            name: 'order_update',
+            status: 'APPROVED',
+            category: 'UTILITY',
+            language: 'en_US',
+            components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} has shipped' }],
+            parameters: { sendable: true, body: { format: 'POSITIONAL', count: 2 } },
+          },
+          {
+            name: 'order_shipped',
+            status: 'APPROVED',
+            category: 'UTILITY',
+            language: 'en_US',
+            components: [
+              { type: 'HEADER' },
+              { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is on its way.' },
+              { type: 'BUTTONS' },
+            ],
+            parameters: { sendable: true, header: { type: 'IMAGE' }, body: { format: 'POSITIONAL', count: 2 }, buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: 1970 }] },
+          },
         ]),
       ),
     },

@@ -21,6 +21,8 @@ const MAX_PAGES = 50;
 
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
+const TEMPLATE_FIELDS = 'id,name,language,status,category,parameter_format,components';
+
 export class HttpCloudApiClient implements CloudApiClient {
   constructor(private readonly settings: GraphApiSettings) {}
 
@@ -64,7 +66,8 @@ export class HttpCloudApiClient implements CloudApiClient {
   }
 
   listTemplates(wabaId: string, call: UpstreamCall): Promise<UpstreamTemplate[]> {
-    return this.getAllPages(this.url(`${encodeURIComponent(wabaId)}/message_templates?limit=100`), call);
+    // Named: Meta's default fields may leave out parameter_format, which says how a send names body values.
+    return this.getAllPages(this.url(`${encodeURIComponent(wabaId)}/message_templates?fields=${TEMPLATE_FIELDS}&limit=100`), call);
   }
 
   listPhoneNumbers(wabaId: string, call: UpstreamCall): Promise<UpstreamPhoneNumber[]> {
