@@ -19,7 +19,7 @@ import { printProblems, sendCommand, type CliOutput } from './broadcast/send-com
 
 export const broadcastUsage = [
   'usage:',
-  '  npm run broadcast -- send --csv <file> --from <number> --template <name> --language <code> [--schedule <iso>] [--name <label>] [--no-wait] [--resend]',
+  '  npm run broadcast -- send --csv <file> --from <number> --template <name> --language <code> [--schedule <iso>] [--name <label>] [--no-wait] [--resend] [values for every row]',
   '  npm run broadcast -- report <jobId> [--out <file>]',
   '',
   'CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then the template\'s values:',

@@ -36,7 +36,8 @@ function bodyProblems(card: Record<string, unknown>, body: BodyParameters): stri
   }
   if (body.count === 0) return values === undefined ? [] : ['templateParams: the template\'s card body has no parameters'];
   const fits = Array.isArray(values) && values.length === body.count && values.every(isText);
-  return fits ? [] : [`templateParams must be ${body.count} non-empty values: the template's card body has {{1}} … {{${body.count}}}`];
+  const placeholders = body.count === 1 ? '{{1}}' : `{{1}} … {{${body.count}}}`;
+  return fits ? [] : [`templateParams must be a list of ${body.count} non-empty text${body.count === 1 ? '' : 's'}: the template's card body has ${placeholders}`];
 }
 
 function buttonProblems(card: Record<string, unknown>, carousel: CarouselParameters): string[] {

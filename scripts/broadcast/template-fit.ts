@@ -92,7 +92,8 @@ function columnProblems(template: Template, parameters: TemplateParameters, kind
   const body = parameters.body ?? NO_BODY_PARAMETERS;
   if (body.format === 'POSITIONAL') problems.push(...countProblem(template, body.count, file));
   else if (file.parameterCount > 0) {
-    problems.push(`line 1: param1 … param${file.parameterCount}: template ${label} has named parameters (${body.names.join(', ')}): name the columns after them`);
+    const columns = file.parameterCount === 1 ? 'param1' : `param1 … param${file.parameterCount}`;
+    problems.push(`line 1: ${columns}: template ${label} has named parameters (${body.names.join(', ')}): name the columns after them`);
   }
   const columns = new Set(file.valueColumns ?? []);
   for (const need of requiredOf(kinds)) {

@@ -64,11 +64,12 @@ export const templateLabel = (template: { name: string; language: string }): str
  */
 export function templateParametersOf(template: { name: string; language: string; parameters?: unknown }): TemplateParameters | undefined {
   if (template.parameters === undefined || template.parameters === null) return undefined;
-  const result = v.safeParse(parametersSchema, template.parameters);
+  // Parsed under its field name, so a problem reads `parameters.body.count must be …`.
+  const result = v.safeParse(v.object({ parameters: parametersSchema }), { parameters: template.parameters });
   if (!result.success) {
-    throw new TemplateChoiceError(`the service describes template ${templateLabel(template)} in a way this CLI cannot read: ${issueMessages(result.issues, 'parameters').join('; ')}`);
+    throw new TemplateChoiceError(`the service describes template ${templateLabel(template)} in a way this CLI cannot read: ${issueMessages(result.issues).join('; ')}`);
   }
-  const parameters = result.output;
+  const { parameters } = result.output;
   if (!parameters.sendable) {
     const reasons = parameters.unsupported?.length ? parameters.unsupported.join('; ') : 'the service gives no reason';
     throw new TemplateChoiceError(`template ${templateLabel(template)} cannot be sent by a broadcast: ${reasons}`);
