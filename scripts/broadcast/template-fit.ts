@@ -75,7 +75,7 @@ function optionProblems(template: Template, parameters: TemplateParameters, kind
 /** The columns a template takes, for an unknown column's message. */
 function takenColumns(parameters: TemplateParameters, kinds: Kinds): string {
   const body = parameters.body ?? NO_BODY_PARAMETERS;
-  const positional = body.format === 'POSITIONAL' && body.count > 0 ? [`param1 … param${body.count}`] : [];
+  const positional = body.format === 'POSITIONAL' && body.count > 0 ? [body.count === 1 ? 'param1' : `param1 … param${body.count}`] : [];
   const rest = [...positional, ...kinds.named.columns, ...kinds.header.columns, ...kinds.buttons.columns];
   return `countryCode and toPhoneNumber, or phone${rest.length > 0 ? `; then ${rest.join(', ')}` : ''}`;
 }

@@ -234,6 +234,9 @@ describe('fitTemplate: positional parameters and unknown columns', () => {
   });
 
   it('line 1: an unknown column, with what the template takes', () => {
+    expect(problemsOf(() => fit(saleHeadline, 'phone,param1,headerText,city\n+44 7700 900123,Ada,Spring,x\n'))).toEqual({
+      file: ['line 1: unknown column "city" (template sale_headline (en) takes countryCode and toPhoneNumber, or phone; then param1, headerText)'],
+    });
     expect(problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0,parm3\n+44 7700 900123,Ada,A-1,A-1,x\n', { columns: { headerLink: image } }))).toEqual({
       file: ['line 1: unknown column "parm3" (template order_shipped (en_US) takes countryCode and toPhoneNumber, or phone; then param1 … param2, headerLink, headerMediaId, button0)'],
     });
