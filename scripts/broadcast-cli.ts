@@ -1,5 +1,5 @@
 /**
- * `npm run broadcast -- send --csv recipients.csv --from <number> --template <name> --language <code> [--schedule <iso>]`
+ * `npm run broadcast -- send --csv recipients.csv --from <number> --template <name> --language <code> [--schedule <iso>] [values for every row]`
  * `npm run broadcast -- report <jobId> [--out results.csv]`
  *
  * Sends a campaign from a CSV through the typed client of the broadcast API and follows it; exports
@@ -12,17 +12,31 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BroadcastApiError, createBroadcastClient } from '../client/broadcast-client';
 import { resolveConnection } from './broadcast/cli-config';
+import { commonValueOptions, commonValuesOf, extractParamOptions } from './broadcast/common-values';
 import { AlreadySentError, CliUsageError, RecipientsFileError, TemplateChoiceError } from './broadcast/errors';
 import { reportCommand } from './broadcast/report-command';
 import { printProblems, sendCommand, type CliOutput } from './broadcast/send-command';
 
 export const broadcastUsage = [
   'usage:',
-  '  npm run broadcast -- send --csv <file> --from <number> --template <name> --language <code> [--schedule <iso>] [--name <label>] [--no-wait] [--resend]',
+  '  npm run broadcast -- send --csv <file> --from <number> --template <name> --language <code> [--schedule <iso>] [--name <label>] [--no-wait] [--resend] [values for every row]',
   '  npm run broadcast -- report <jobId> [--out <file>]',
   '',
-  'CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then param1 … paramN',
-  '     (the template body parameters in order); every row and option is checked with the API\'s own rules before anything is sent.',
+  'CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then the template\'s values:',
+  '     param1 … paramN   the body parameters in order (a positional template: {{1}} … {{N}})',
+  '     first_name, …     a named template\'s body parameters, one column per name',
+  '     headerLink or headerMediaId (+ headerFilename for a document)   an IMAGE, VIDEO or DOCUMENT header',
+  '     headerText        a text header with a variable',
+  '     headerLatitude, headerLongitude (+ headerName, headerAddress)   a LOCATION header',
+  '     button0 … button9 the button at that index: a URL button\'s variable, a COPY_CODE button\'s coupon code,',
+  '                       a QUICK_REPLY button\'s payload (optional)',
+  '     every row and option is checked with the API\'s rules and the template\'s parameters before anything is sent.',
+  'values for every row (a row\'s own non-empty cell wins): --header-link <url>, --header-media-id <id>, --header-text <text>,',
+  '     --header-filename <name>, --header-latitude=<deg> --header-longitude=<deg> --header-name <name> --header-address <text>,',
+  '     --button0 <value> … --button9 <value>, --param-<name> <value> (a named parameter)',
+  '     --limited-time-offer <iso>   the offer\'s expiry (a template with a limited-time offer)',
+  '     --carousel-file <json>       the request\'s carousel array, one card per template card, the same for every row',
+  '                                  (carousels cannot be given in CSV columns)',
   'connection: --base-url <broadcast API URL ending in /prod/api/v2> --api-key <key>, or BROADCAST_BASE_URL / BROADCAST_API_KEY;',
   '     locally neither is needed: they come from .local/demo.json (written by npm start). --demo-file <path> reads another file.',
   'other: --poll-interval-ms <ms> between status polls (default 2000: the status limit is 30 a minute per key)',
@@ -44,6 +58,7 @@ const optionSpec = {
   'demo-file': { type: 'string' },
   'poll-interval-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  ...commonValueOptions,
 } as const;
 
 const defaultOutput = (): CliOutput => ({
@@ -55,21 +70,22 @@ const defaultOutput = (): CliOutput => ({
 /** Runs one command; returns the exit code. */
 export async function broadcastCli(argv: string[], output: CliOutput = defaultOutput(), environment: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
   try {
+    const { argv: rest, params } = extractParamOptions(argv);
     let parsed;
     try {
-      parsed = parseArgs({ args: argv, options: optionSpec, allowPositionals: true, strict: true });
+      parsed = parseArgs({ args: rest, options: optionSpec, allowPositionals: true, strict: true });
     } catch (error) {
       throw new CliUsageError((error as Error).message);
     }
     const { values, positionals } = parsed;
-    const [command, ...rest] = positionals;
+    const [command, ...arguments_] = positionals;
     if (values.help) {
       output.out(broadcastUsage);
       return 0;
     }
     const connection = () => resolveConnection(values, environment, cwd);
     if (command === 'send') {
-      if (rest.length > 0) throw new CliUsageError(`send takes no positional arguments (got ${rest.join(' ')})`);
+      if (arguments_.length > 0) throw new CliUsageError(`send takes no positional arguments (got ${arguments_.join(' ')})`);
       const missing = (['csv', 'from', 'template', 'language'] as const).filter((name) => !values[name]);
       if (missing.length > 0) throw new CliUsageError(`send needs ${missing.map((name) => `--${name}`).join(', ')}`);
       const pollIntervalMs = values['poll-interval-ms'] === undefined ? 2000 : Number(values['poll-interval-ms']);
@@ -81,6 +97,7 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
       } catch (error) {
         throw new CliUsageError(`cannot read --csv ${csvPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
+      const common = commonValuesOf(values, params, cwd);
       const client = clientFor(connection(), output);
       await sendCommand(client, {
         csvPath,
@@ -93,12 +110,13 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
         wait: !values['no-wait'],
         pollIntervalMs,
         resend: values.resend === true,
+        common,
       }, output);
       return 0;
     }
     if (command === 'report') {
-      if (rest.length !== 1) throw new CliUsageError('report takes one job id: npm run broadcast -- report <jobId> --out results.csv');
-      await reportCommand(clientFor(connection(), output), rest[0]!, values.out && resolve(cwd, values.out), output);
+      if (arguments_.length !== 1) throw new CliUsageError('report takes one job id: npm run broadcast -- report <jobId> --out results.csv');
+      await reportCommand(clientFor(connection(), output), arguments_[0]!, values.out && resolve(cwd, values.out), output);
       return 0;
     }
     throw new CliUsageError(command ? `unknown command ${command}` : 'no command given');

@@ -1,9 +1,11 @@
 /**
  * Reads the recipients CSV of `npm run broadcast -- send`: a header row naming `countryCode` and
  * `toPhoneNumber` (the contract's recipient fields) or one `phone` column (the full international
- * number), then `param1` … `paramN`, the template's body parameters in order. Every row is checked
- * with the service's own rules (row-rules.ts) before anything is sent, and every problem is
- * reported with its line number and the rule.
+ * number), then `param1` … `paramN`, the template's body parameters in order. Every row's number
+ * and parameters are checked with the service's own rules (row-rules.ts) before any request, and
+ * every problem is reported with its line number and the rule. Any other column (`headerLink`,
+ * `button0`, a named parameter's `first_name`) is a value column, kept by name for
+ * template-fit.ts, which judges it by the template.
  */
 import { parse } from 'csv-parse/sync';
 import { RecipientsFileError } from './errors';
@@ -16,12 +18,16 @@ export interface CsvRecipient {
   toPhoneNumber: string;
   /** param1 … paramN; empty when the file has no parameter columns. */
   templateParams: string[];
+  /** The value columns' cells by column name (present when the file has value columns). */
+  cells?: Record<string, string>;
 }
 
 export interface RecipientsFile {
   recipients: CsvRecipient[];
   /** N of param1 … paramN. */
   parameterCount: number;
+  /** The columns besides the recipient and param columns, in file order (present when there are some). */
+  valueColumns?: string[];
 }
 
 const parameterColumn = /^param([1-9]\d*)$/;
@@ -33,20 +39,21 @@ interface Header {
   toPhoneNumber: number;
   phone: number;
   params: number[];
+  /** Column index of each value column by name. */
+  values: Map<string, number>;
   width: number;
 }
 
 function readHeader(names: string[], problems: string[]): Header | undefined {
   const seen = new Map<string, number>();
   const params: number[] = [];
+  const values = new Map<string, number>();
   names.forEach((name, index) => {
     if (seen.has(name)) problems.push(`line 1: column "${name}" appears twice`);
     seen.set(name, index);
     const parameter = parameterColumn.exec(name);
     if (parameter) params[Number(parameter[1]) - 1] = index;
-    else if (!['countryCode', 'toPhoneNumber', 'phone'].includes(name)) {
-      problems.push(`line 1: unknown column "${name}" (expected countryCode and toPhoneNumber, or phone; then param1 … paramN)`);
-    }
+    else if (!['countryCode', 'toPhoneNumber', 'phone'].includes(name)) values.set(name, index);
   });
   for (let position = 0; position < params.length; position += 1) {
     if (params[position] === undefined) problems.push(`line 1: param${params.length} without param${position + 1} (parameters are param1 … paramN, none left out)`);
@@ -66,6 +73,7 @@ function readHeader(names: string[], problems: string[]): Header | undefined {
     toPhoneNumber: seen.get('toPhoneNumber') ?? -1,
     phone: seen.get('phone') ?? -1,
     params: params as number[],
+    values,
     width: names.length,
   };
 }
@@ -73,6 +81,9 @@ function readHeader(names: string[], problems: string[]): Header | undefined {
 /** The recipient fields of the row, by the header's mode. */
 const numberOf = (fields: string[], header: Header): RowNumber =>
   header.mode === 'phone' ? { phone: fields[header.phone]! } : { countryCode: fields[header.countryCode]!, toPhoneNumber: fields[header.toPhoneNumber]! };
+
+const cellsOf = (fields: string[], header: Header): Record<string, string> =>
+  Object.fromEntries([...header.values].map(([name, index]) => [name, fields[index]!]));
 
 /** Parses and validates the whole file; throws RecipientsFileError naming every bad line. */
 export function parseRecipientsCsv(content: string | Buffer): RecipientsFile {
@@ -110,8 +121,8 @@ export function parseRecipientsCsv(content: string | Buffer): RecipientsFile {
       continue;
     }
     firstLineOf.set(verdict.phoneNumber, line);
-    recipients.push({ line, ...verdict.recipient });
+    recipients.push({ line, ...verdict.recipient, ...(header.values.size > 0 ? { cells: cellsOf(fields, header) } : {}) });
   }
   if (problems.length > 0) throw new RecipientsFileError(problems);
-  return { recipients, parameterCount: header.params.length };
+  return { recipients, parameterCount: header.params.length, ...(header.values.size > 0 ? { valueColumns: [...header.values.keys()] } : {}) };
 }

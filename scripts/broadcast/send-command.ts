@@ -1,18 +1,21 @@
 /**
  * `npm run broadcast -- send`: validate the whole CSV and the options with the service's own rules
- * (no request is made before both pass), look the template up (its category is the
- * request's templateType, its body placeholders the number of param columns), send the parts with
- * their derived Idempotency-Keys, then follow the jobs with a progress bar and print the summary.
+ * (no request is made before both pass), look the template up (its category is the request's
+ * templateType; its `parameters` say which columns and options it takes and needs:
+ * template-fit.ts), send the parts with their derived Idempotency-Keys (nothing is sent before the
+ * whole file fits), then follow the jobs with a progress bar and print the summary.
  */
 import { basename, extname } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { bodyPlaceholderCount } from '../../shared/broadcast/template-placeholders';
 import { BroadcastApiError, type AcceptedBroadcast, type BroadcastClient, type BroadcastRequest, type JobStatus } from '../../client/broadcast-client';
+import { noCommonValues, type CommonValues } from './common-values';
 import { AlreadySentError, RecipientsFileError, TemplateChoiceError } from './errors';
 import { followJobs, formatSummary } from './job-progress';
 import { checkSendOptions } from './option-rules';
 import { parseRecipientsCsv } from './recipients-csv';
-import { planRequests, resendKeyFor, type PlannedRequest } from './send-plan';
+import { asClientRequest, planRequests, resendKeyFor, type PlannedRequest } from './send-plan';
+import { fitTemplate, fitWithoutParameters } from './template-fit';
+import { templateParametersOf } from './template-parameters';
 
 export interface SendCommandOptions {
   csvPath: string;
@@ -28,6 +31,8 @@ export interface SendCommandOptions {
   pollIntervalMs: number;
   /** Send parts the service reports as sent before (past the key's window) again, as new jobs. */
   resend?: boolean;
+  /** Values common to every row (`--header-link`, `--button0`, `--param-<name>`, …); default none. */
+  common?: CommonValues;
 }
 
 export interface CliOutput {
@@ -71,23 +76,19 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
   if (!isBroadcastCategory(template.category)) {
     throw new TemplateChoiceError(`template ${template.name} (${template.language}) is ${template.category}; template broadcasts take ${broadcastCategories.join(' or ')} templates`);
   }
-  const placeholders = bodyPlaceholderCount({
-    components: (template.components ?? []).map((component) => ({ type: String(component.type ?? ''), ...(typeof component.text === 'string' ? { text: component.text } : {}) })),
-  });
-  if (placeholders !== file.parameterCount) {
-    const plural = (count: number) => (count === 1 ? '' : 's');
-    throw new RecipientsFileError([
-      `line 1: template ${template.name} (${template.language}) has ${placeholders} body parameter${plural(placeholders)}; the file has ${file.parameterCount} param column${plural(file.parameterCount)} (param1 … paramN, one per parameter)`,
-    ]);
-  }
+  // The generated client types gain `parameters` with the service's document; until then it is read as unknown.
+  const parameters = templateParametersOf(template as typeof template & { parameters?: unknown });
+  const common = options.common ?? noCommonValues;
+  const fitted = parameters ? fitTemplate(template, parameters, file, common) : fitWithoutParameters(template, file, common);
 
-  const plan = planRequests(options.fileContent, file.recipients, {
+  const plan = planRequests(options.fileContent, fitted.recipients, {
     fromPhoneNumber: options.fromPhoneNumber,
     templateName: template.name,
     templateLanguage: template.language,
     templateType: template.category,
     broadcastName,
     ...(options.scheduledAt ? { scheduledAt: options.scheduledAt } : {}),
+    broadcastFields: fitted.broadcastFields,
   });
   output.out(`${file.recipients.length} recipients in ${plan.length} request${plan.length === 1 ? '' : 's'} of up to 10,000; template ${template.name} (${template.language}, ${template.category})`);
 
@@ -142,7 +143,7 @@ async function sendPart(client: BroadcastClient, request: PlannedRequest, resend
   let key = request.idempotencyKey;
   for (let hop = 0; ; hop += 1) {
     try {
-      return await client.sendTemplateBroadcast(request.body, key);
+      return await client.sendTemplateBroadcast(asClientRequest(request.body), key);
     } catch (error) {
       const earlier = error instanceof BroadcastApiError ? error.earlierJob : undefined;
       if (!earlier || hop >= MAX_RESEND_HOPS) throw error;

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BroadcastRequest } from '../../client/broadcast-client';
-import type { CsvRecipient } from './recipients-csv';
+import type { BroadcastFields, RowFields } from './request-fields';
 
 export const maxRecipientsPerRequest = 10_000;
 
@@ -18,9 +18,31 @@ export interface SendOptions {
   /** ISO 8601 with an offset; the service fans the jobs out then. */
   scheduledAt?: string;
   broadcastName: string;
+  /** The values common to every recipient (header, buttons, named parameters, carousel, offer), from the options. */
+  broadcastFields?: BroadcastFields;
 }
 
-export type BroadcastRequestBody = BroadcastRequest;
+/** One recipient of the file, with its own values: positional `templateParams` as a list, named as an object. */
+export interface PlanRecipient extends Omit<RowFields, 'templateParams'> {
+  /** Line of the file where the row ends. */
+  line: number;
+  countryCode: string;
+  toPhoneNumber: string;
+  templateParams: string[] | Record<string, string>;
+}
+
+/** A recipient of the request. */
+export type PlannedRecipient = Omit<PlanRecipient, 'line' | 'templateParams'> & { templateParams?: string[] | Record<string, string> };
+
+/** The request with the issue-24 fields (request-fields.ts), which the generated client types may not have yet. */
+export type BroadcastRequestBody = Omit<BroadcastRequest, 'data' | 'globalTemplateParams'> & BroadcastFields & { data: PlannedRecipient[] };
+
+/**
+ * The body as the client's request type. The client sends the JSON it is given; only its generated
+ * types (client/api-types.ts) lag behind until the service's document has the issue-24 fields and
+ * `npm run client:generate` runs.
+ */
+export const asClientRequest = (body: BroadcastRequestBody): BroadcastRequest => body as BroadcastRequest;
 
 export interface PlannedRequest {
   /** 1-based. */
@@ -44,14 +66,25 @@ export function splitIntoParts<T>(items: readonly T[], size = maxRecipientsPerRe
 
 /**
  * The key of one part: a SHA-256 over the file's content and every option that changes what is
- * sent (sender, template, language, schedule), then the part's position. The broadcast name is
+ * sent (sender, template, language, schedule, and the values common to every row when there are
+ * some: a plain send keeps the key it always had), then the part's position. The broadcast name is
  * left out on purpose: the same file sent again under another name is refused by the service
  * (422 IDEMPOTENCY_KEY_REUSED) rather than sent a second time.
  */
 export function idempotencyKeyFor(fileContent: string | Buffer, options: Omit<SendOptions, 'broadcastName' | 'templateType'>, part: number, parts: number): string {
   const fileHash = createHash('sha256').update(fileContent).digest('hex');
   const digest = createHash('sha256')
-    .update(JSON.stringify({ v: 1, fileHash, from: options.fromPhoneNumber, template: options.templateName, language: options.templateLanguage, scheduledAt: options.scheduledAt ?? null }))
+    .update(
+      JSON.stringify({
+        v: 1,
+        fileHash,
+        from: options.fromPhoneNumber,
+        template: options.templateName,
+        language: options.templateLanguage,
+        scheduledAt: options.scheduledAt ?? null,
+        ...(options.broadcastFields && Object.keys(options.broadcastFields).length > 0 ? { common: options.broadcastFields } : {}),
+      }),
+    )
     .digest('hex');
   return `csv-${digest.slice(0, 40)}-part-${part}-of-${parts}`;
 }
@@ -68,7 +101,18 @@ export function resendKeyFor(idempotencyKey: string, earlierJobId: string): stri
   return `csv-${digest.slice(0, 40)}${part}`;
 }
 
-export function planRequests(fileContent: string | Buffer, recipients: readonly CsvRecipient[], options: SendOptions, size = maxRecipientsPerRequest): PlannedRequest[] {
+const hasValues = (templateParams: PlanRecipient['templateParams']): boolean =>
+  Array.isArray(templateParams) ? templateParams.length > 0 : Object.keys(templateParams).length > 0;
+
+const plannedRecipient = (recipient: PlanRecipient): PlannedRecipient => ({
+  countryCode: recipient.countryCode,
+  toPhoneNumber: recipient.toPhoneNumber,
+  ...(hasValues(recipient.templateParams) ? { templateParams: recipient.templateParams } : {}),
+  ...(recipient.header ? { header: recipient.header } : {}),
+  ...(recipient.buttons ? { buttons: recipient.buttons } : {}),
+});
+
+export function planRequests(fileContent: string | Buffer, recipients: readonly PlanRecipient[], options: SendOptions, size = maxRecipientsPerRequest): PlannedRequest[] {
   const parts = splitIntoParts(recipients, size);
   return parts.map((recipientsOfPart, index) => ({
     part: index + 1,
@@ -82,11 +126,8 @@ export function planRequests(fileContent: string | Buffer, recipients: readonly 
       templateLanguage: options.templateLanguage,
       templateType: options.templateType,
       ...(options.scheduledAt === undefined ? {} : { scheduledAt: options.scheduledAt }),
-      data: recipientsOfPart.map((recipient) => ({
-        countryCode: recipient.countryCode,
-        toPhoneNumber: recipient.toPhoneNumber,
-        ...(recipient.templateParams.length > 0 ? { templateParams: recipient.templateParams } : {}),
-      })),
+      ...options.broadcastFields,
+      data: recipientsOfPart.map(plannedRecipient),
     },
   }));
 }

@@ -86,14 +86,24 @@ describe('parseRecipientsCsv', () => {
     ]);
   });
 
+  it('keeps every other column as a value column, its cells by name (judged later by the template)', () => {
+    const file = parseRecipientsCsv('phone,param1,headerLink,button0,first_name\n+44 7700 900123,Ada,https://cdn.example/a.jpg,A-17,\n');
+    expect(file).toEqual({
+      parameterCount: 1,
+      valueColumns: ['headerLink', 'button0', 'first_name'],
+      recipients: [
+        { line: 2, countryCode: '44', toPhoneNumber: '7700900123', templateParams: ['Ada'], cells: { headerLink: 'https://cdn.example/a.jpg', button0: 'A-17', first_name: '' } },
+      ],
+    });
+    expect(parseRecipientsCsv('phone,parm1\n447700900123,x\n').valueColumns).toEqual(['parm1']);
+  });
+
   it('refuses headers it cannot read, naming the rule', () => {
     expect(problemsOf('countryCode,param1\n91,Ada\n')).toEqual(['line 1: column toPhoneNumber is missing (countryCode and toPhoneNumber go together)']);
     expect(problemsOf('phone,countryCode,toPhoneNumber\n1,2,3\n')).toEqual(['line 1: use either a phone column or countryCode and toPhoneNumber columns, not both']);
     expect(problemsOf('phone,param2\n447700900123,x\n')).toEqual(['line 1: param2 without param1 (parameters are param1 … paramN, none left out)']);
-    expect(problemsOf('phone,parm1\n447700900123,x\n')).toEqual(['line 1: unknown column "parm1" (expected countryCode and toPhoneNumber, or phone; then param1 … paramN)']);
-    expect(problemsOf('name\nAda\n')).toEqual([
-      'line 1: unknown column "name" (expected countryCode and toPhoneNumber, or phone; then param1 … paramN)',
-      'line 1: no recipient column (expected countryCode and toPhoneNumber, or phone)']);
+    // Any other column is a value column the template judges (template-fit.test.ts: `line 1: unknown column "parm1" …`).
+    expect(problemsOf('name\nAda\n')).toEqual(['line 1: no recipient column (expected countryCode and toPhoneNumber, or phone)']);
     expect(problemsOf('')).toEqual(['the file is empty (expected a header row and one row per recipient)']);
     expect(problemsOf('phone,param1\n')).toEqual(['the file has a header row but no recipients']);
     expect(problemsOf('phone\n"447700900123\n')[0]).toMatch(/^the file is not valid CSV: Quote Not Closed/);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { idempotencyKeyFor, planRequests, resendKeyFor, splitIntoParts } from '../../../../scripts/broadcast/send-plan';
 import type { CsvRecipient } from '../../../../scripts/broadcast/recipients-csv';
 
@@ -68,5 +69,25 @@ describe('resendKeyFor', () => {
     expect(resendKeyFor(plain, 'pub_earlier2')).not.toBe(again);
     // A second resend, once the first is past the window too, moves on from the first resend's job.
     expect(resendKeyFor(again, 'pub_resent1')).not.toBe(again);
+  });
+});
+
+describe('planRequests and idempotencyKeyFor with values common to every row', () => {
+  const broadcastFields = { header: { type: 'image' as const, link: 'https://cdn.example/a.jpg' }, globalTemplateParams: { store: 'Soho' } };
+
+  it('puts them in every part\'s body, and each recipient\'s own fields in its entry', () => {
+    const rich = [{ line: 2, countryCode: '44', toPhoneNumber: '7700900123', templateParams: { first_name: 'Ada' }, buttons: [{ index: 0, type: 'url' as const, text: 'A-1' }] }];
+    const [request] = planRequests('file', rich, { ...options, broadcastFields });
+    expect(request!.body).toMatchObject({ ...broadcastFields, data: [{ countryCode: '44', toPhoneNumber: '7700900123', templateParams: { first_name: 'Ada' }, buttons: [{ index: 0, type: 'url', text: 'A-1' }] }] });
+  });
+
+  it('keys on them when there are some; a plain send keeps the key it had before they existed', () => {
+    const plain = idempotencyKeyFor('x', options, 1, 1);
+    const before = createHash('sha256')
+      .update(JSON.stringify({ v: 1, fileHash: createHash('sha256').update('x').digest('hex'), from: options.fromPhoneNumber, template: options.templateName, language: options.templateLanguage, scheduledAt: null }))
+      .digest('hex');
+    expect(plain).toBe(`csv-${before.slice(0, 40)}-part-1-of-1`);
+    expect(idempotencyKeyFor('x', { ...options, broadcastFields: {} }, 1, 1)).toBe(plain);
+    expect(idempotencyKeyFor('x', { ...options, broadcastFields }, 1, 1)).not.toBe(plain);
   });
 });
