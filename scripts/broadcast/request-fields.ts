@@ -2,8 +2,8 @@
  * The issue-24 fields of a template broadcast request as the CLI fills them (the shapes of
  * /work/shared/spec's design: `header`, `buttons`, named `templateParams`, `carousel`,
  * `limitedTimeOffer`), and the column values they are built from. The generated client types
- * (client/api-types.ts) gain them when the service's document does; until then send-plan.ts hands
- * the body to the client under its older type.
+ * (client/api-types.ts) describe them too; the carousel file is checked card by card
+ * (carousel-file.ts) and sent as written, so send-plan.ts hands the body to the client with one cast.
  */
 
 export type MediaHeaderType = 'image' | 'video' | 'document';
@@ -32,7 +32,7 @@ export interface BroadcastFields {
   header?: HeaderValue;
   buttons?: ButtonValue[];
   globalTemplateParams?: Record<string, string>;
-  /** One card per template card, in order, as the `--carousel-file` holds them. */
+  /** One card per template card, in order, as the `--carousel-file` holds them (checked card by card, then sent as written). */
   carousel?: unknown[];
   limitedTimeOffer?: { expiresAt: string };
 }

@@ -35,7 +35,7 @@ export interface PlanRecipient extends Omit<RowFields, 'templateParams'> {
 export type PlannedRecipient = Omit<PlanRecipient, 'line' | 'templateParams'> & { templateParams?: string[] | Record<string, string> };
 
 /** The request with the issue-24 fields (request-fields.ts), which the generated client types may not have yet. */
-export type BroadcastRequestBody = Omit<BroadcastRequest, 'data' | 'globalTemplateParams'> & BroadcastFields & { data: PlannedRecipient[] };
+export type BroadcastRequestBody = Omit<BroadcastRequest, 'data' | 'globalTemplateParams' | keyof BroadcastFields> & BroadcastFields & { data: PlannedRecipient[] };
 
 /**
  * The body as the client's request type. The client sends the JSON it is given; only its generated

@@ -6,7 +6,7 @@
  * fields) and over each row (the recipient's own fields).
  */
 import * as v from 'valibot';
-import { recipientSchema } from '../../shared/broadcast/template-broadcast.schema';
+import { positionalParametersSchema } from '../../shared/templates/template-content.schema';
 import type { ColumnValues } from './request-fields';
 
 export interface RequiredValue {
@@ -56,7 +56,7 @@ export function ownValues(cells: ColumnValues, owned: (column: string) => boolea
 }
 
 /** One template parameter value, by the API's rule for a parameter (at most 1024 characters, sendable text). */
-const parameterValue = recipientSchema.entries.templateParams.wrapped.item;
+const parameterValue = positionalParametersSchema.item;
 
 /**
  * The API's parameter rule broken by a value, named: `button0 values must be at most 1024 characters`.
