@@ -1,11 +1,13 @@
 /**
  * The demo tenant as data, in one place: the two organizations' business accounts as the Cloud
  * API sandbox serves them (numbers, WABA ids, templates, upstream tokens), their plans, wallets
- * and employees, and the demo pricing. Plain data with no imports beyond types, so the seed
+ * and employees, and the demo pricing. Plain data with no imports beyond types and its rich
+ * templates (local/demo-rich-templates.ts, apart for size), so the seed
  * (local/demo-seed.ts), the stand-alone sandbox (sandbox/main.ts), benchmarks and tests all derive
  * from it instead of repeating ids.
  */
 import type { SandboxBusinessAccount } from '../sandbox/sandbox-types';
+import { demoRichTemplates } from './demo-rich-templates';
 import type { Plan } from '../shared/tenancy/tenancy-entities';
 
 export interface DemoOrganizationSettings {
@@ -21,7 +23,10 @@ export interface DemoOrganizationSettings {
 
 export const demoEmployees = ['alice@demo-retail.example', 'bob@demo-retail.example', 'carol@demo-retail.example'] as const;
 
-/** The first organization: two numbers, four templates (`holiday_offer` PENDING on purpose). */
+/**
+ * The first organization: two numbers, nine templates (`holiday_offer` PENDING on purpose; the
+ * last five have media, buttons, named parameters, a carousel and a limited-time offer).
+ */
 export const demoRetailAccount = (): SandboxBusinessAccount => ({
   wabaId: '110000000000001',
   businessId: '110000000000000',
@@ -67,6 +72,7 @@ export const demoRetailAccount = (): SandboxBusinessAccount => ({
       status: 'PENDING',
       components: [{ type: 'BODY', text: 'Happy holidays, {{1}}! Enjoy free shipping until the end of the year.' }],
     },
+    ...demoRichTemplates(),
   ],
 });
 
@@ -184,7 +190,17 @@ export const demoIds = {
   senders: retail.phoneNumbers.map((phone) => phone.displayPhoneNumber),
   phoneNumberIds: retail.phoneNumbers.map((phone) => phone.id),
   /** Template id by name. */
-  templateIds: templateIdsOf(retail, ['order_update', 'spring_sale', 'welcome_message', 'holiday_offer']),
+  templateIds: templateIdsOf(retail, [
+    'order_update',
+    'spring_sale',
+    'welcome_message',
+    'holiday_offer',
+    'order_shipped',
+    'summer_coupon',
+    'welcome_named',
+    'spring_carousel',
+    'flash_deal',
+  ]),
   /** The token the sandbox accepts for the account (what the /upstream wrapper sends upstream). */
   upstreamToken: retail.accessToken,
   /** Demo Retail's second business account, same business: a template migration source. */

@@ -6,7 +6,7 @@
  * boot of the local runtime) starts it from exactly what was registered, and nothing of a
  * replaced account lingers.
  */
-import type { SandboxPhoneNumber } from './sandbox-types';
+import type { MarketingMessagesOnboardingStatus, SandboxPhoneNumber } from './sandbox-types';
 
 export interface TemplateInfo {
   createdAt: number;
@@ -119,6 +119,20 @@ export interface StoredFlow {
   validationErrors: FlowValidationError[];
   createdAt: number;
   updatedAt: number;
+}
+
+/** The account's Marketing Messages API state (marketing-messages.ts reads it per send). */
+export interface MarketingMessagesState {
+  onboardingStatus: MarketingMessagesOnboardingStatus;
+  /** `disable_marketing_messages_on_cloud_api`, set with `POST /{waba-id}`; default false. */
+  disableOnCloudApi: boolean;
+  /** Template ids the MM API answers 134101 for ("still syncing"), set through the control API. */
+  syncingTemplates: Set<string>;
+}
+
+/** Settings written through `POST /{waba-id}`; the registered values until then. */
+export interface WabaConfiguration {
+  timezoneId?: string;
 }
 
 export interface AppSubscription {

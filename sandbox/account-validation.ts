@@ -5,6 +5,7 @@
  */
 import { SandboxRequestError } from './sandbox-request-error';
 import {
+  MARKETING_MESSAGES_ONBOARDING_STATUSES,
   TEMPLATE_CATEGORIES,
   TEMPLATE_STATUSES,
   type SandboxBusinessAccount,
@@ -76,6 +77,8 @@ function parseTemplate(value: unknown, path: string): SandboxTemplate {
     }
     return structuredClone(component);
   });
+  const format = value.parameterFormat;
+  if (format !== undefined && format !== 'POSITIONAL' && format !== 'NAMED') fail(`${path}.parameterFormat must be POSITIONAL or NAMED`);
   return {
     id: graphId(value, 'id', `${path}.id`),
     name: text(value, 'name', `${path}.name`),
@@ -83,6 +86,7 @@ function parseTemplate(value: unknown, path: string): SandboxTemplate {
     category: category as TemplateCategory,
     status,
     components,
+    ...(format === undefined ? {} : { parameterFormat: format }),
   };
 }
 
@@ -104,6 +108,13 @@ export function parseBusinessAccount(value: unknown): SandboxBusinessAccount {
     phoneNumbers: array(value, 'phoneNumbers', 'phoneNumbers').map((phone, index) => parsePhoneNumber(phone, `phoneNumbers[${index}]`)),
     templates: array(value, 'templates', 'templates').map((template, index) => parseTemplate(template, `templates[${index}]`)),
   };
+  const onboarding = value.marketingMessagesOnboardingStatus;
+  if (onboarding !== undefined) {
+    if (!(MARKETING_MESSAGES_ONBOARDING_STATUSES as readonly unknown[]).includes(onboarding)) {
+      fail(`marketingMessagesOnboardingStatus must be one of ${MARKETING_MESSAGES_ONBOARDING_STATUSES.join(', ')}`);
+    }
+    account.marketingMessagesOnboardingStatus = onboarding as SandboxBusinessAccount['marketingMessagesOnboardingStatus'];
+  }
   requireUnique(account.phoneNumbers.map((phone) => phone.id), 'phone number id');
   requireUnique(account.templates.map((template) => template.id), 'template id');
   requireUnique(account.templates.map((template) => `${template.name} (${template.language})`), 'template');

@@ -29,6 +29,7 @@ import { WebhookEmitter } from './webhook-emitter';
 export type {
   AcceptedMessage,
   CloudApiSandbox,
+  MarketingMessagesOnboardingStatus,
   RecipientErrorRule,
   RecipientTimeoutRule,
   SandboxBusinessAccount,
@@ -96,6 +97,7 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     control.resetToDefaults();
     limiter.clear();
     state.clearExpiredTokens();
+    state.resetMarketingMessages();
     webhooks.reset();
   };
   const graph = new GraphApi({
@@ -201,6 +203,10 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
       state.setTemplateStatus(templateId, status);
     },
     setTokenExpired: (wabaId: string, expired: boolean) => state.setTokenExpired(wabaId, expired),
+    setMarketingMessagesOnboarding: (wabaId, status) => {
+      state.setMarketingMessagesOnboarding(wabaId, status);
+    },
+    setTemplateSyncing: (templateId, syncing) => state.setTemplateSyncing(templateId, syncing),
     webhooks: {
       configure: (patch) => {
         webhooks.configure(patch);

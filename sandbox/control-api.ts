@@ -138,27 +138,33 @@ export class ControlApi {
     };
   }
 
+  /** Routes with an id in the path: `/_sandbox/templates/{id}/status` and the like. */
+  private itemRoutes(pathname: string): Record<string, Handler> | undefined {
+    const item = /^\/_sandbox\/(templates|accounts)\/([^/]+)\/([a-z-]+)$/.exec(pathname);
+    if (item === null) return undefined;
+    const id = decodeURIComponent(item[2] ?? '');
+    switch (`${item[1]}/${item[3]}`) {
+      case 'templates/status':
+        return { POST: (_url, read) => this.setTemplateStatus(id, read()) };
+      case 'templates/syncing':
+        return { POST: (_url, read) => this.setTemplateSyncing(id, read()), DELETE: () => this.setTemplateSyncing(id, { syncing: false }) };
+      case 'accounts/token-expired':
+        return { POST: (_url, read) => this.setTokenExpired(id, read()), DELETE: () => this.setTokenExpired(id, { expired: false }) };
+      case 'accounts/marketing-messages':
+        return {
+          GET: () => this.marketingMessages(id),
+          POST: (_url, read) => this.setMarketingMessages(id, read()),
+          DELETE: () => this.setMarketingMessages(id, { onboardingStatus: this.deps.state.account(id)?.account.marketingMessagesOnboardingStatus ?? 'ELIGIBLE' }),
+        };
+      default:
+        return undefined;
+    }
+  }
+
   async handle(method: string, url: URL, rawBody: Buffer): Promise<ControlResponse> {
     try {
       const body = () => parseJson(rawBody);
-      const templateStatus = /^\/_sandbox\/templates\/([^/]+)\/status$/.exec(url.pathname);
-      if (templateStatus !== null) {
-        return this.dispatch({ POST: (_url, read) => this.setTemplateStatus(decodeURIComponent(templateStatus[1] ?? ''), read()) }, method, url, body);
-      }
-      const tokenExpired = /^\/_sandbox\/accounts\/([^/]+)\/token-expired$/.exec(url.pathname);
-      if (tokenExpired !== null) {
-        const wabaId = decodeURIComponent(tokenExpired[1] ?? '');
-        return this.dispatch(
-          {
-            POST: (_url, read) => this.setTokenExpired(wabaId, read()),
-            DELETE: () => this.setTokenExpired(wabaId, { expired: false }),
-          },
-          method,
-          url,
-          body,
-        );
-      }
-      const methods = this.routes[url.pathname.replace(/\/+$/, '')];
+      const methods = this.itemRoutes(url.pathname) ?? this.routes[url.pathname.replace(/\/+$/, '')];
       if (methods === undefined) return { status: 404, body: { error: { message: `unknown sandbox route ${url.pathname}` } } };
       return await this.dispatch(methods, method, url, body);
     } catch (error) {
@@ -183,6 +189,28 @@ export class ControlApi {
     if (typeof expired !== 'boolean') throw new SandboxRequestError(400, 'expired must be a boolean');
     this.deps.state.setTokenExpired(wabaId, expired);
     return { status: 200, body: { wabaId, tokenExpired: expired } };
+  }
+
+  private marketingMessages(wabaId: string): ControlResponse {
+    const stored = this.deps.state.account(wabaId);
+    if (stored === undefined) throw new SandboxRequestError(404, `no account with wabaId ${wabaId}`);
+    const { onboardingStatus, disableOnCloudApi } = stored.marketing;
+    return { status: 200, body: { wabaId, onboardingStatus, disableMarketingMessagesOnCloudApi: disableOnCloudApi } };
+  }
+
+  /** Body `{ "onboardingStatus": "ONBOARDED" }` (or ELIGIBLE, NOT_ELIGIBLE). */
+  private setMarketingMessages(wabaId: string, body: unknown): ControlResponse {
+    const status = typeof body === 'object' && body !== null ? (body as { onboardingStatus?: unknown }).onboardingStatus : undefined;
+    this.deps.state.setMarketingMessagesOnboarding(wabaId, status);
+    return this.marketingMessages(wabaId);
+  }
+
+  /** Body `{ "syncing": true }` (the default) or `{ "syncing": false }`; DELETE also clears it. */
+  private setTemplateSyncing(templateId: string, body: unknown): ControlResponse {
+    const syncing = typeof body === 'object' && body !== null ? (body as { syncing?: unknown }).syncing ?? true : true;
+    if (typeof syncing !== 'boolean') throw new SandboxRequestError(400, 'syncing must be a boolean');
+    this.deps.state.setTemplateSyncing(templateId, syncing);
+    return { status: 200, body: { id: templateId, syncing } };
   }
 
   private setTemplateStatus(templateId: string, body: unknown): ControlResponse {

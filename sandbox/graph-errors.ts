@@ -199,13 +199,70 @@ export function templateDisabled(name: string, language: string): GraphError {
   return whatsappError(400, 132016, 'Template is Disabled', `Template ${name} (${language}) has been disabled`);
 }
 
-export function templateParamCountMismatch(component: 'header' | 'body', got: number, expected: number): GraphError {
+const COUNT_MISMATCH = 'Number of parameters does not match the expected number of params';
+
+/** `component` is Meta's prefix of the details: `body`, `header`, `buttons`, or a card's `cards[1].body`. */
+export function templateParamCountMismatch(component: string, got: number, expected: number): GraphError {
+  return whatsappError(400, 132000, COUNT_MISMATCH, `${component}: number of localizable_params (${got}) does not match the expected number of params (${expected})`);
+}
+
+/** A carousel send must carry exactly the template's number of cards. */
+export function carouselCardCountMismatch(got: number, expected: number): GraphError {
+  return whatsappError(400, 132000, COUNT_MISMATCH, `carousel: number of cards (${got}) does not match the expected number of cards (${expected})`);
+}
+
+/** A parameter of another kind than the template's (a media header missing: `received UNKNOWN`). */
+export function templateFormatMismatch(details: string): GraphError {
+  return whatsappError(400, 132012, 'Parameter format does not match format in the created template', details);
+}
+
+/** A value the template needs is absent: a dynamic button's parameter, a named body parameter. */
+export function templateParameterMissing(details: string): GraphError {
+  return whatsappError(400, 131008, 'Required parameter is missing', details);
+}
+
+/** Text longer than the component allows once the parameters are substituted. */
+export function templateTextTooLong(details: string): GraphError {
+  return whatsappError(400, 132005, 'Template Hydrated Text Too Long', details);
+}
+
+/** Meta's `(#100) Invalid parameter` with the reason in `error_data.details`. */
+export function invalidTemplateParameter(details: string): GraphError {
+  return whatsappError(400, 100, 'Invalid parameter', details);
+}
+
+/** `/marketing_messages` with a UTILITY or AUTHENTICATION template. */
+export function marketingTemplatesOnly(): GraphError {
+  return whatsappError(400, 131055, 'Method not allowed', 'Only marketing template messages are supported');
+}
+
+/**
+ * `/marketing_messages` with `product_policy: STRICT` from a business that has not accepted the
+ * Marketing Messages API terms. Code and message as a vendor page shows them (Meta documents no
+ * error for this case); the `(#200)` inside a 131055 error is theirs.
+ */
+export function marketingTermsNotAccepted(): GraphError {
+  return new GraphError(400, {
+    message: '(#200) You must accept the Marketing Messages Lite API terms to use the API.',
+    type: 'OAuthException',
+    code: 131055,
+    error_data: { messaging_product: 'whatsapp', details: 'The business has not accepted the Marketing Messages API terms of service, and product_policy STRICT forbids falling back to Cloud API' },
+  });
+}
+
+/** A MARKETING template through Cloud API while `disable_marketing_messages_on_cloud_api` is set. */
+export function marketingDisabledOnCloudApi(): GraphError {
   return whatsappError(
     400,
-    132000,
-    'Number of parameters does not match the expected number of params',
-    `${component}: number of localizable_params (${got}) does not match the expected number of params (${expected})`,
+    131063,
+    'Marketing templates disabled for Cloud API',
+    'Marketing template messages are disabled on Cloud API for this WhatsApp Business Account (disable_marketing_messages_on_cloud_api); send them with the Marketing Messages API',
   );
+}
+
+/** A marketing template not yet synced to the business's ad account (up to 10 minutes at Meta). */
+export function templateStillSyncing(name: string, language: string): GraphError {
+  return whatsappError(400, 134101, 'Your template is still syncing', `Template ${name} (${language}) is still syncing with the Marketing Messages API; try again in up to 10 minutes`);
 }
 
 /** What `errorRate` answers: Meta's retryable "service" error. */
@@ -221,85 +278,4 @@ export function transientServiceError(): GraphError {
 /** Last resort for a sandbox bug, shaped like Meta's own catch-all. */
 export function unknownError(): GraphError {
   return new GraphError(500, { message: 'An unknown error has occurred.', type: 'OAuthException', code: 1, is_transient: true });
-}
-
-interface CatalogEntry {
-  title: string;
-  httpStatus: number;
-  details?: string;
-  transient?: boolean;
-}
-
-/** Codes a test is likely to inject per recipient, with Meta's titles and HTTP statuses. */
-const ERROR_CATALOG: Record<number, CatalogEntry> = {
-  1: { title: 'An unknown error has occurred.', httpStatus: 500, transient: true },
-  2: { title: 'Service temporarily unavailable', httpStatus: 503, transient: true },
-  4: { title: 'Application request limit reached', httpStatus: 400, transient: true },
-  10: { title: 'Permission Denied', httpStatus: 403 },
-  100: { title: 'Invalid parameter', httpStatus: 400 },
-  190: { title: 'Access token has expired', httpStatus: 401 },
-  368: { title: 'Temporarily blocked for policies violations', httpStatus: 403 },
-  80007: { title: 'Rate limit issues', httpStatus: 400 },
-  130429: { title: 'Rate limit hit', httpStatus: 400 },
-  130472: { title: "User's number is part of an experiment", httpStatus: 400 },
-  131000: { title: 'Something went wrong', httpStatus: 500 },
-  131005: { title: 'Access denied', httpStatus: 403 },
-  131008: { title: 'Required parameter is missing', httpStatus: 400 },
-  131009: { title: 'Parameter value is not valid', httpStatus: 400 },
-  131016: { title: 'Service unavailable', httpStatus: 500 },
-  131021: { title: 'Recipient cannot be sender', httpStatus: 400 },
-  131026: {
-    title: 'Message Undeliverable',
-    httpStatus: 400,
-    details: 'Message failed to send because the recipient is not a WhatsApp user or cannot receive messages',
-  },
-  131031: { title: 'Account has been locked', httpStatus: 403 },
-  131042: { title: 'Business eligibility payment issue', httpStatus: 400 },
-  131047: {
-    title: 'Re-engagement message',
-    httpStatus: 400,
-    details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
-  },
-  131048: { title: 'Spam rate limit hit', httpStatus: 400 },
-  131049: { title: 'This message was not delivered to maintain healthy ecosystem engagement.', httpStatus: 400 },
-  131050: {
-    title: 'User has stopped receiving marketing messages',
-    httpStatus: 400,
-    details: 'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.',
-  },
-  131051: { title: 'Unsupported message type', httpStatus: 400 },
-  131056: {
-    title: '(Business Account, Consumer Account) pair rate limit hit',
-    httpStatus: 400,
-    details: 'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time',
-  },
-  131057: { title: 'Account in maintenance mode', httpStatus: 500 },
-  132000: { title: 'Number of parameters does not match the expected number of params', httpStatus: 400 },
-  132001: { title: 'Template name does not exist in the translation', httpStatus: 404 },
-  132015: { title: 'Template is Paused', httpStatus: 400 },
-  132016: { title: 'Template is Disabled', httpStatus: 400 },
-  133010: { title: 'Account not registered', httpStatus: 400 },
-};
-
-/** Meta's title and details for a code, as a `failed` status webhook carries them. */
-export function errorDescription(code: number): { title: string; details: string } {
-  const entry = ERROR_CATALOG[code];
-  const title = entry?.title ?? 'Sandbox injected error';
-  return { title, details: entry?.details ?? title };
-}
-
-/** The error a `recipientErrors` rule answers; unknown codes get a generic title and HTTP 400. */
-export function injectedError(code: number, httpStatus?: number, message?: string): GraphError {
-  const entry = ERROR_CATALOG[code];
-  const title = message ?? entry?.title ?? 'Sandbox injected error';
-  const status = httpStatus ?? entry?.httpStatus ?? 400;
-  if (code >= 130000) {
-    return whatsappError(status, code, title, entry?.details ?? title);
-  }
-  return new GraphError(status, {
-    message: `(#${code}) ${title}`,
-    type: 'OAuthException',
-    code,
-    ...(entry?.transient ? { is_transient: true } : {}),
-  });
 }

@@ -6,8 +6,8 @@
 import type { PhoneState } from './account-state';
 import { invalidParameter, nonexistingField } from './graph-errors';
 import { formatDisplayPhoneNumber } from './phone-format';
-import type { StoredTemplate } from './sandbox-state';
-import type { SandboxBusinessAccount } from './sandbox-types';
+import type { StoredAccount, StoredTemplate } from './sandbox-state';
+import { parameterFormatOf } from './template-send-spec';
 
 export type GraphObject = Record<string, unknown> & { id: string };
 
@@ -30,6 +30,9 @@ export const WABA_NODE: NodeDescription = {
     'account_review_status',
     'business_verification_status',
     'ownership_type',
+    // The Marketing Messages API state (marketing-messages.ts), read and set as Meta names it.
+    'marketing_messages_onboarding_status',
+    'disable_marketing_messages_on_cloud_api',
     // Computed from the accepted-message log with the modifiers the request gives (analytics.ts).
     'analytics',
     'conversation_analytics',
@@ -95,7 +98,8 @@ export const TEMPLATE_NODE: NodeDescription = {
 /** Meta's standard tier is 80 messages/s; numbers upgraded beyond it report HIGH. */
 const STANDARD_THROUGHPUT = 80;
 
-export function renderWaba(account: SandboxBusinessAccount): GraphObject {
+export function renderWaba(stored: StoredAccount): GraphObject {
+  const { account, marketing, configuration } = stored;
   return {
     id: account.wabaId,
     name: account.name,
@@ -103,10 +107,12 @@ export function renderWaba(account: SandboxBusinessAccount): GraphObject {
     message_template_namespace: `sandbox_${account.wabaId}`,
     owner_business_info: { id: account.businessId, name: account.name },
     // Meta's timezone id 1 is America/Los_Angeles; the sandbox reports analytics in UTC regardless.
-    timezone_id: '1',
+    timezone_id: configuration.timezoneId ?? '1',
     account_review_status: 'APPROVED',
     business_verification_status: 'VERIFIED',
     ownership_type: 'SELF_OWNED',
+    marketing_messages_onboarding_status: marketing.onboardingStatus,
+    disable_marketing_messages_on_cloud_api: marketing.disableOnCloudApi,
   };
 }
 
@@ -143,9 +149,6 @@ export function renderPhoneNumber(state: PhoneState, throughputPerSecond: number
 
 export function renderTemplate(stored: StoredTemplate): GraphObject {
   const { template, info } = stored;
-  const positional = template.components.every(
-    (component) => typeof component.text !== 'string' || !/\{\{\s*[A-Za-z_]/.test(component.text),
-  );
   return {
     id: template.id,
     name: template.name,
@@ -153,7 +156,7 @@ export function renderTemplate(stored: StoredTemplate): GraphObject {
     status: template.status,
     category: template.category,
     components: structuredClone(template.components),
-    parameter_format: info.parameterFormat ?? (positional ? 'POSITIONAL' : 'NAMED'),
+    parameter_format: parameterFormatOf(stored),
     ...(info.libraryTemplateName === undefined ? {} : { library_template_name: info.libraryTemplateName }),
     // Quality is only rated once a template has been sent at scale; the sandbox never gets there.
     quality_score: { score: 'UNKNOWN', date: Math.floor(info.createdAt / 1000) },

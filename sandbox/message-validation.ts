@@ -4,10 +4,27 @@
  * PHP-style parameter paths (`text['body']`), so client error handling written against the
  * sandbox matches production.
  *
- * Template existence and parameter counts need the account's templates; this module only
- * extracts what the request supplies (`TemplateReference`) and compares counts.
+ * Template existence and parameters need the account's templates; this module only extracts
+ * what the request supplies (`TemplateReference`, template-send-parse.ts), and
+ * template-send-validation.ts compares it with the template.
  */
-import { invalidParameter, requiredParameter, templateParamCountMismatch } from './graph-errors';
+import { invalidParameter, requiredParameter } from './graph-errors';
+import {
+  isRecord,
+  MEDIA_TYPES,
+  oneOf,
+  requireArray,
+  requireRecord,
+  requireString,
+  validateLocation,
+  validateMedia,
+  type Json,
+} from './message-fields';
+import { parseTemplate, type TemplateReference } from './template-send-parse';
+
+export type { TemplateReference } from './template-send-parse';
+/** Kept here for callers of the earlier module; the template rules live in template-send-spec.ts. */
+export { checkTemplateParams, countPlaceholders, expectedTemplateParams, type ExpectedTemplateParams } from './template-send-spec';
 
 export const MESSAGE_TYPES = [
   'text',
@@ -24,7 +41,6 @@ export const MESSAGE_TYPES = [
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'document', 'audio', 'video', 'sticker']);
 const INTERACTIVE_TYPES = [
   'button',
   'list',
@@ -43,56 +59,9 @@ const MAX_TEXT_BODY = 4096;
 /** E.164 allows at most 15 digits; Meta also accepts a leading '+'. */
 const RECIPIENT_PATTERN = /^\+?\d{3,15}$/;
 
-export interface TemplateReference {
-  name: string;
-  languageCode: string;
-  /** Parameters supplied per component; a component the request omits supplies 0. */
-  headerParams: number;
-  bodyParams: number;
-}
-
 export type MessageRequest =
   | { kind: 'read'; messageId: string }
   | { kind: 'send'; to: string; waId: string; type: MessageType; template?: TemplateReference };
-
-type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isNonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0;
-}
-
-function oneOf(param: string, allowed: readonly string[], got: unknown): never {
-  const list = allowed.map((value) => value.toUpperCase()).join(', ');
-  throw invalidParameter(`Param ${param} must be one of {${list}} - got ${JSON.stringify(got)}.`);
-}
-
-function requireRecord(parent: Json, key: string, path: string): Json {
-  const value = parent[key];
-  if (value === undefined || value === null) throw requiredParameter(path);
-  if (!isRecord(value)) throw invalidParameter(`Param ${path} must be a JSON object.`);
-  return value;
-}
-
-function requireString(parent: Json, key: string, path: string): string {
-  const value = parent[key];
-  if (value === undefined || value === null || value === '') throw requiredParameter(path);
-  if (typeof value !== 'string') throw invalidParameter(`Param ${path} must be a string.`);
-  return value;
-}
-
-function requireArray(parent: Json, key: string, path: string, min: number, max: number): unknown[] {
-  const value = parent[key];
-  if (value === undefined || value === null) throw requiredParameter(path);
-  if (!Array.isArray(value)) throw invalidParameter(`Param ${path} must be an array.`);
-  if (value.length < min || value.length > max) {
-    throw invalidParameter(`Param ${path} must have between ${min} and ${max} elements.`);
-  }
-  return value;
-}
 
 /** Parses a JSON request body the way Graph does: anything but an object is unusable. */
 export function parseMessageRequest(body: unknown): MessageRequest {
@@ -173,30 +142,6 @@ function validateText(text: Json): void {
   }
 }
 
-function validateMedia(media: Json, path: string): void {
-  if (!isNonEmptyString(media.id) && !isNonEmptyString(media.link)) {
-    throw invalidParameter(`Param ${path} must contain either 'id' or 'link'.`);
-  }
-  if (media.caption !== undefined && typeof media.caption !== 'string') {
-    throw invalidParameter(`Param ${path}['caption'] must be a string.`);
-  }
-}
-
-/** The YAML types coordinates as strings while Meta's examples send numbers; both are accepted. */
-function coordinate(location: Json, key: 'latitude' | 'longitude', limit: number): void {
-  const raw = location[key];
-  if (raw === undefined || raw === null || raw === '') throw requiredParameter(`location['${key}']`);
-  const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : Number.NaN;
-  if (!Number.isFinite(value) || Math.abs(value) > limit) {
-    throw invalidParameter(`Param location['${key}'] must be a number between -${limit} and ${limit}.`);
-  }
-}
-
-function validateLocation(location: Json): void {
-  coordinate(location, 'latitude', 90);
-  coordinate(location, 'longitude', 180);
-}
-
 function validateReaction(reaction: Json): void {
   requireString(reaction, 'message_id', "reaction['message_id']");
   // An empty emoji removes a reaction, so only its presence is required.
@@ -275,77 +220,5 @@ function validateInteractive(interactive: Json): void {
       return;
     default:
       requireString(action, 'name', "interactive['action']['name']");
-  }
-}
-
-function parseTemplate(template: Json): TemplateReference {
-  const name = requireString(template, 'name', "template['name']");
-  const language = requireRecord(template, 'language', "template['language']");
-  const languageCode = requireString(language, 'code', "template['language']['code']");
-  const reference: TemplateReference = { name, languageCode, headerParams: 0, bodyParams: 0 };
-  if (template.components === undefined) return reference;
-  if (!Array.isArray(template.components)) throw invalidParameter("Param template['components'] must be an array.");
-
-  template.components.forEach((component, index) => {
-    const path = `template['components'][${index}]`;
-    if (!isRecord(component)) throw invalidParameter(`Param ${path} must be a JSON object.`);
-    const kind = requireString(component, 'type', `${path}['type']`).toLowerCase();
-    const parameters = component.parameters === undefined ? [] : component.parameters;
-    if (!Array.isArray(parameters)) throw invalidParameter(`Param ${path}['parameters'] must be an array.`);
-    parameters.forEach((parameter, parameterIndex) => validateTemplateParameter(parameter, `${path}['parameters'][${parameterIndex}]`));
-    if (kind === 'header') reference.headerParams += parameters.length;
-    else if (kind === 'body') reference.bodyParams += parameters.length;
-    else if (kind === 'button') {
-      requireString(component, 'sub_type', `${path}['sub_type']`);
-      const buttonIndex = component.index;
-      if (buttonIndex === undefined || buttonIndex === null || buttonIndex === '') throw requiredParameter(`${path}['index']`);
-    }
-  });
-  return reference;
-}
-
-function validateTemplateParameter(parameter: unknown, path: string): void {
-  if (!isRecord(parameter)) throw invalidParameter(`Param ${path} must be a JSON object.`);
-  const kind = requireString(parameter, 'type', `${path}['type']`);
-  // Presence only: Meta's own quick-reply examples pass booleans as `text`.
-  if (kind === 'text' && (parameter.text === undefined || parameter.text === null)) throw requiredParameter(`${path}['text']`);
-  if (MEDIA_TYPES.has(kind)) validateMedia(requireRecord(parameter, kind, `${path}['${kind}']`), `${path}['${kind}']`);
-}
-
-/** Positional `{{1}}` and named `{{first_name}}` placeholders; a repeated one counts once. */
-export function countPlaceholders(text: string): number {
-  const names = new Set<string>();
-  for (const match of text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)) {
-    names.add(match[1] ?? '');
-  }
-  return names.size;
-}
-
-export interface ExpectedTemplateParams {
-  /** Only a TEXT header has placeholders to count; media headers are not checked. */
-  header?: number;
-  body: number;
-}
-
-/** What a template's HEADER (text format) and BODY components expect to be filled with. */
-export function expectedTemplateParams(components: ReadonlyArray<Record<string, unknown>>): ExpectedTemplateParams {
-  const expected: ExpectedTemplateParams = { body: 0 };
-  for (const component of components) {
-    const kind = typeof component.type === 'string' ? component.type.toUpperCase() : '';
-    const text = typeof component.text === 'string' ? component.text : '';
-    const format = typeof component.format === 'string' ? component.format.toUpperCase() : 'TEXT';
-    if (kind === 'BODY') expected.body += countPlaceholders(text);
-    else if (kind === 'HEADER' && format === 'TEXT') expected.header = (expected.header ?? 0) + countPlaceholders(text);
-  }
-  return expected;
-}
-
-/** Meta checks the body first, which is the one clients get wrong most often. */
-export function checkTemplateParams(expected: ExpectedTemplateParams, reference: TemplateReference): void {
-  if (reference.bodyParams !== expected.body) {
-    throw templateParamCountMismatch('body', reference.bodyParams, expected.body);
-  }
-  if (expected.header !== undefined && reference.headerParams !== expected.header) {
-    throw templateParamCountMismatch('header', reference.headerParams, expected.header);
   }
 }

@@ -9,20 +9,25 @@
 import {
   newPhoneState,
   type AppSubscription,
+  type MarketingMessagesState,
   type PhoneState,
   type StoredFlow,
   type StoredMedia,
   type TemplateInfo,
+  type WabaConfiguration,
 } from './account-state';
 import { isTemplateStatus, parseBusinessAccount } from './account-validation';
-import { expectedTemplateParams, type ExpectedTemplateParams } from './message-validation';
 import { SandboxRequestError } from './sandbox-request-error';
-import { TEMPLATE_STATUSES, type SandboxBusinessAccount, type SandboxTemplate } from './sandbox-types';
+import {
+  MARKETING_MESSAGES_ONBOARDING_STATUSES,
+  TEMPLATE_STATUSES,
+  type MarketingMessagesOnboardingStatus,
+  type SandboxBusinessAccount,
+  type SandboxTemplate,
+} from './sandbox-types';
 
 export interface StoredTemplate {
   template: SandboxTemplate;
-  /** Computed when the components are set, not per send. */
-  expectedParams: ExpectedTemplateParams;
   info: TemplateInfo;
 }
 
@@ -36,6 +41,8 @@ export interface StoredAccount {
   flows: Map<string, StoredFlow>;
   /** By app id. */
   subscriptions: Map<string, AppSubscription>;
+  marketing: MarketingMessagesState;
+  configuration: WabaConfiguration;
 }
 
 export type GraphNode =
@@ -91,6 +98,8 @@ export class SandboxState {
       media: new Map(),
       flows: new Map(),
       subscriptions: new Map(),
+      marketing: { onboardingStatus: account.marketingMessagesOnboardingStatus ?? 'ELIGIBLE', disableOnCloudApi: false, syncingTemplates: new Set() },
+      configuration: {},
     };
     this.accounts.set(account.wabaId, stored);
     this.nodes.set(account.wabaId, { kind: 'waba', owner: stored });
@@ -100,7 +109,10 @@ export class SandboxState {
       stored.phones.set(number.id, phone);
       this.nodes.set(number.id, { kind: 'phone', owner: stored, phone });
     }
-    for (const template of account.templates) this.indexTemplate(stored, template, { createdAt: registeredAt, approvedEdits: [] });
+    for (const template of account.templates) {
+      const format = template.parameterFormat === undefined ? {} : { parameterFormat: template.parameterFormat };
+      this.indexTemplate(stored, template, { createdAt: registeredAt, approvedEdits: [], ...format });
+    }
     this.tokenUseCount.set(account.accessToken, (this.tokenUseCount.get(account.accessToken) ?? 0) + 1);
     // Registering declares a working account: a token marked expired is good again.
     this.expiredTokens.delete(account.accessToken);
@@ -138,6 +150,33 @@ export class SandboxState {
     this.expiredTokens.clear();
   }
 
+  /** The control API's stand-in for the business accepting (or not) the MM API terms. */
+  setMarketingMessagesOnboarding(wabaId: string, status: unknown): MarketingMessagesOnboardingStatus {
+    const stored = this.accounts.get(wabaId);
+    if (stored === undefined) throw new SandboxRequestError(404, `no account with wabaId ${wabaId}`);
+    if (!(MARKETING_MESSAGES_ONBOARDING_STATUSES as readonly unknown[]).includes(status)) {
+      throw new SandboxRequestError(400, `onboardingStatus must be one of ${MARKETING_MESSAGES_ONBOARDING_STATUSES.join(', ')}`);
+    }
+    stored.marketing.onboardingStatus = status as MarketingMessagesOnboardingStatus;
+    return stored.marketing.onboardingStatus;
+  }
+
+  /** While set, MM API sends of the template answer 134101 "still syncing". */
+  setTemplateSyncing(templateId: string, syncing: boolean): void {
+    const node = this.nodes.get(templateId);
+    if (node?.kind !== 'template') throw new SandboxRequestError(404, `no template with id ${templateId}`);
+    if (syncing) node.owner.marketing.syncingTemplates.add(templateId);
+    else node.owner.marketing.syncingTemplates.delete(templateId);
+  }
+
+  /** Reset: onboarding back to what was registered, no template syncing (the Graph-set flag stays). */
+  resetMarketingMessages(): void {
+    for (const stored of this.accounts.values()) {
+      stored.marketing.onboardingStatus = stored.account.marketingMessagesOnboardingStatus ?? 'ELIGIBLE';
+      stored.marketing.syncingTemplates.clear();
+    }
+  }
+
   node(id: string): GraphNode | undefined {
     return this.nodes.get(id);
   }
@@ -169,7 +208,7 @@ export class SandboxState {
   }
 
   private indexTemplate(owner: StoredAccount, template: SandboxTemplate, info: TemplateInfo): StoredTemplate {
-    const entry: StoredTemplate = { template, expectedParams: expectedTemplateParams(template.components), info };
+    const entry: StoredTemplate = { template, info };
     owner.templatesByNameAndLanguage.set(templateKey(template.name, template.language), entry);
     this.nodes.set(template.id, { kind: 'template', owner, stored: entry });
     return entry;
@@ -183,10 +222,9 @@ export class SandboxState {
     this.nodes.delete(template.id);
   }
 
-  /** New components also change what a send must supply. */
+  /** What a send must supply is read from the components per send (template-send-spec.ts). */
   setTemplateComponents(stored: StoredTemplate, components: Array<Record<string, unknown>>): void {
     stored.template.components = components;
-    stored.expectedParams = expectedTemplateParams(components);
   }
 
   addMedia(owner: StoredAccount, media: StoredMedia): void {

@@ -12,6 +12,14 @@ export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', '
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 
+/**
+ * A WABA's `marketing_messages_onboarding_status`. Meta documents ELIGIBLE and ONBOARDED; the
+ * sandbox adds NOT_ELIGIBLE for a business that may not use the Marketing Messages API. Only
+ * ONBOARDED sends through it; the others fall back to Cloud API or are refused (STRICT).
+ */
+export const MARKETING_MESSAGES_ONBOARDING_STATUSES = ['ELIGIBLE', 'ONBOARDED', 'NOT_ELIGIBLE'] as const;
+export type MarketingMessagesOnboardingStatus = (typeof MARKETING_MESSAGES_ONBOARDING_STATUSES)[number];
+
 export interface SandboxPhoneNumber {
   id: string;
   /** Digits only, e.g. "15550001001"; the Graph API shows it formatted ("+1 555-000-1001"). */
@@ -28,6 +36,8 @@ export interface SandboxTemplate {
   status: TemplateStatus;
   /** Meta's component shape: `{ type: 'BODY', text: 'Hi {{1}}' }` etc. */
   components: Array<Record<string, unknown>>;
+  /** Meta's `parameter_format`; absent: NAMED when a text has `{{name}}` placeholders, else POSITIONAL. */
+  parameterFormat?: 'POSITIONAL' | 'NAMED';
 }
 
 export interface SandboxBusinessAccount {
@@ -38,6 +48,8 @@ export interface SandboxBusinessAccount {
   accessToken: string;
   phoneNumbers: SandboxPhoneNumber[];
   templates: SandboxTemplate[];
+  /** Where the account starts (and returns to on reset); default ELIGIBLE (not onboarded). */
+  marketingMessagesOnboardingStatus?: MarketingMessagesOnboardingStatus;
 }
 
 export interface SandboxOptions {
@@ -78,8 +90,12 @@ export interface AcceptedMessage {
   /** The full parsed request body. */
   body: unknown;
   receivedAt: string;
-  /** Present only for sends through `POST /{phone-number-id}/marketing_messages`. */
-  via?: 'marketing_messages';
+  /**
+   * Present only for sends through `POST /{phone-number-id}/marketing_messages`:
+   * `marketing_messages` when the Marketing Messages API delivered it (priced `marketing_lite`),
+   * `cloud_api_fallback` when the account is not onboarded and Cloud API took it (priced `marketing`).
+   */
+  via?: 'marketing_messages' | 'cloud_api_fallback';
   /** Accepted, but its answer was never sent (`latency.timeoutRate` or a `recipientTimeouts` rule with `accepted`). */
   answerLost?: true;
 }
@@ -201,10 +217,15 @@ export interface CloudApiSandbox {
    * connected account is in when it needs authorizing again). Cleared by reset or re-registration.
    */
   setTokenExpired(wabaId: string, expired: boolean): void;
+  /** Same as `POST /_sandbox/accounts/{wabaId}/marketing-messages`: the account's MM API onboarding status. */
+  setMarketingMessagesOnboarding(wabaId: string, status: MarketingMessagesOnboardingStatus): void;
+  /** Same as `POST /_sandbox/templates/{id}/syncing`: MM API sends of the template answer 134101 while set. */
+  setTemplateSyncing(templateId: string, syncing: boolean): void;
   webhooks: SandboxWebhooks;
   /**
    * Clears accepted messages, control settings, throughput windows, expired tokens, scheduled
-   * webhooks and their log, and webhook settings but the target; keeps accounts.
+   * webhooks and their log, and webhook settings but the target; returns every account to its
+   * registered Marketing Messages onboarding status and clears template syncing; keeps accounts.
    */
   reset(): void;
   close(): Promise<void>;

@@ -10,7 +10,7 @@
  * the POSTs arrive, as with Meta, whose delivery order is not the events' order.
  */
 import { DueQueue } from './due-queue';
-import { errorDescription } from './graph-errors';
+import { errorDescription } from './graph-error-catalog';
 import type { MessageIdGenerator } from './message-ids';
 import { SandboxRequestError } from './sandbox-request-error';
 import type { SandboxState } from './sandbox-state';

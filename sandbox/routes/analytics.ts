@@ -270,7 +270,7 @@ function readWaba(context: WabaContext) {
   const { owner } = context.node;
   const raw = context.query.get('fields');
   const specs = raw === null || raw.trim() === '' ? WABA_NODE.defaultFields.map((name) => ({ name, modifiers: {} })) : parseFieldSpecs(raw);
-  const base = renderWaba(owner.account);
+  const base = renderWaba(owner);
   const events = context.deps.events.forWaba(owner.account.wabaId);
   const now = context.now();
   const result: Record<string, unknown> = { id: base.id };

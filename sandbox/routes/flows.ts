@@ -83,7 +83,7 @@ function renderFlow(context: WabaContext | FlowContext, flow: StoredFlow): Graph
       preview_url: `https://business.facebook.com/wa/manage/flows/${flow.id}/preview/?token=${context.deps.signer.sign('flow-preview', flow.id, previewExpires)}`,
       expires_at: graphTime(previewExpires),
     },
-    whatsapp_business_account: selectFields(renderWaba(owner.account), ['id', 'name', 'currency', 'timezone_id', 'message_template_namespace']),
+    whatsapp_business_account: selectFields(renderWaba(owner), ['id', 'name', 'currency', 'timezone_id', 'message_template_namespace']),
     application: { id: SANDBOX_APP.id, name: SANDBOX_APP.name, link: `https://www.facebook.com/games/?app_id=${SANDBOX_APP.id}` },
     health_status: {
       can_send_message: sendable,

@@ -5,6 +5,7 @@
 import { administrationRoutes } from './administration';
 import { analyticsRoutes } from './analytics';
 import { automationRoutes } from './automation';
+import { businessAccountRoutes } from './business-account';
 import { businessProfileRoutes } from './business-profile';
 import { downloadFlowAsset, FLOW_ASSET_PATH, flowRoutes } from './flows';
 import { downloadMedia, MEDIA_DOWNLOAD_PATH, mediaRoutes } from './media';
@@ -29,6 +30,7 @@ export const GRAPH_ROUTES: readonly GraphRoute[] = [
   ...qrCodeRoutes,
   ...automationRoutes,
   ...administrationRoutes,
+  ...businessAccountRoutes,
 ];
 
 /** A QR image is drawn asynchronously (the `qrcode` package), hence the promise. */

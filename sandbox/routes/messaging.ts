@@ -5,10 +5,11 @@
  * `recipientErrors`, `recipientTimeouts`, `latency.timeoutRate`) and throughput apply to sends only.
  */
 import type { PhoneState } from '../account-state';
+import { injectedError } from '../graph-error-catalog';
 import {
   accountNotRegistered,
-  injectedError,
   invalidParameter,
+  invalidTemplateParameter,
   rateLimitHit,
   requiredParameter,
   templateDisabled,
@@ -16,11 +17,21 @@ import {
   templatePaused,
   transientServiceError,
 } from '../graph-errors';
+import {
+  checkCloudApiTemplate,
+  marketingRoute,
+  PRODUCT_POLICIES,
+  requireMarketingTemplate,
+  type MarketingRoute,
+  type ProductPolicy,
+} from '../marketing-messages';
 import type { PricingCategory } from '../message-events';
-import { checkTemplateParams, parseMessageRequest, type MessageRequest } from '../message-validation';
+import { parseMessageRequest, type MessageRequest } from '../message-validation';
 import { countryOf } from '../phone-format';
 import { isRecord, ParamReader } from '../request-params';
 import type { StoredAccount, StoredTemplate } from '../sandbox-state';
+import { sendSpecOf } from '../template-send-spec';
+import { checkTemplateSend } from '../template-send-validation';
 import { ok, route, type GraphOutcome, type GraphRoute, type RouteContext } from './route-kit';
 
 /** Meta echoes `biz_opaque_callback_data` (at most 512 characters) in the message's status webhooks. */
@@ -49,24 +60,36 @@ function sendableTemplate(context: PhoneContext, message: SendRequest): StoredTe
   }
   if (status === 'PAUSED') throw templatePaused(name, languageCode);
   if (status === 'DISABLED') throw templateDisabled(name, languageCode);
-  checkTemplateParams(stored.expectedParams, message.template);
   return stored;
+}
+
+/**
+ * The template checks of a send, in Meta's order: found and usable, the MM API's category rule,
+ * the components against the template, then the route (MM API, fallback, or refused).
+ * `policy` is set for `/marketing_messages` only.
+ */
+function checkTemplate(context: PhoneContext, message: SendRequest, policy: ProductPolicy | undefined): { template?: StoredTemplate; via?: MarketingRoute } {
+  const template = sendableTemplate(context, message);
+  if (template === undefined || message.template === undefined) return {};
+  if (policy !== undefined) requireMarketingTemplate(template.template);
+  checkTemplateSend(sendSpecOf(template), message.template);
+  const { marketing } = context.node.owner;
+  if (policy === undefined) {
+    checkCloudApiTemplate(marketing, template.template);
+    return { template };
+  }
+  return { template, via: marketingRoute(marketing, template.template, policy) };
 }
 
 /**
  * Validation first (deterministic client errors), then injected faults, then throughput — so
  * `recipientErrors` fire regardless of load and only accepted messages use up throughput.
  */
-function deliver(context: PhoneContext, body: unknown, message: SendRequest, marketing: boolean): GraphOutcome {
+function deliver(context: PhoneContext, body: unknown, message: SendRequest, policy?: ProductPolicy): GraphOutcome {
   const { control, limiter, log, events, messageIds, webhooks } = context.deps;
   const { owner, phone } = context.node;
   if (!phone.registered) throw accountNotRegistered(phone.number.id);
-  const template = sendableTemplate(context, message);
-  if (marketing && template !== undefined && template.template.category !== 'MARKETING') {
-    throw invalidParameter(
-      `Param template['name'] must name a MARKETING template; ${template.template.name} (${template.template.language}) is ${template.template.category}.`,
-    );
-  }
+  const { template, via } = checkTemplate(context, message, policy);
 
   const callbackData = callbackDataOf(body);
 
@@ -88,11 +111,12 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, mar
     type: message.type,
     body,
     receivedAt: new Date(at).toISOString(),
-    ...(marketing ? { via: 'marketing_messages' as const } : {}),
+    ...(via === undefined ? {} : { via }),
     ...(answerLost ? { answerLost: true as const } : {}),
   });
+  // A fallback send is Cloud API's and priced `marketing`; only the MM API's is `marketing_lite`.
   const category: PricingCategory =
-    template === undefined ? 'SERVICE' : marketing ? 'MARKETING_LITE' : template.template.category;
+    template === undefined ? 'SERVICE' : via === 'marketing_messages' ? 'MARKETING_LITE' : template.template.category;
   // Free-form messages can only be sent inside a customer service window, which is free.
   const pricingType = template === undefined ? 'FREE_CUSTOMER_SERVICE' : 'REGULAR';
   events.record({
@@ -131,7 +155,7 @@ function sendMessage(context: PhoneContext): GraphOutcome {
   const message = parseMessageRequest(body);
   // Read receipts and typing indicators are acknowledged without being sends.
   if (message.kind === 'read') return ok({ success: true });
-  return deliver(context, body, message, false);
+  return deliver(context, body, message);
 }
 
 /**
@@ -146,14 +170,15 @@ function sendMarketingMessage(context: PhoneContext): GraphOutcome {
   if (!params.has('recipient_type')) throw requiredParameter('recipient_type');
   params.enumValue('recipient_type', ['individual'] as const);
   if (!params.has('type')) throw requiredParameter('type');
-  params.enumValue('type', ['template'] as const);
+  // Meta's answer for any other message type (error codes page, MM API section).
+  if (body.type !== 'template') throw invalidTemplateParameter('Message must be a template message.');
   if (!params.has('template')) throw requiredParameter('template');
-  params.optionalEnum('product_policy', ['CLOUD_API_FALLBACK', 'STRICT'] as const);
+  const policy = params.optionalEnum('product_policy', PRODUCT_POLICIES) ?? 'CLOUD_API_FALLBACK';
   params.optionalBoolean('message_activity_sharing');
   if (body.status !== undefined) throw invalidParameter('Param status is not supported on marketing_messages.');
   const message = parseMessageRequest(body);
-  if (message.kind !== 'send') throw invalidParameter('Param type must be one of {TEMPLATE}.');
-  return deliver(context, body, message, true);
+  if (message.kind !== 'send') throw invalidTemplateParameter('Message must be a template message.');
+  return deliver(context, body, message, policy);
 }
 
 export const messagingRoutes: GraphRoute[] = [

@@ -34,7 +34,22 @@ import {
 
 const TEMPLATE_CACHE_TTL_MS = 1_500;
 
+// Sorted by name, as the test sorts the answer; the rich ones (local/demo-rich-templates.ts) keep only type and text of their components.
 const demoTemplates = [
+  {
+    name: 'flash_deal',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    language: 'en',
+    components: [{ type: 'LIMITED_TIME_OFFER' }, { type: 'BODY', text: '{{1}}, this deal ends soon!' }, { type: 'BUTTONS' }],
+  },
+  {
+    name: 'order_shipped',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    language: 'en_US',
+    components: [{ type: 'HEADER' }, { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is on its way.' }, { type: 'BUTTONS' }],
+  },
   {
     name: 'order_update',
     status: 'APPROVED',
@@ -46,6 +61,13 @@ const demoTemplates = [
     ],
   },
   {
+    name: 'spring_carousel',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    language: 'en',
+    components: [{ type: 'BODY', text: 'Our picks for you, {{1}}' }, { type: 'CAROUSEL' }],
+  },
+  {
     name: 'spring_sale',
     status: 'APPROVED',
     category: 'MARKETING',
@@ -53,11 +75,25 @@ const demoTemplates = [
     components: [{ type: 'BODY', text: 'Hi {{1}}, our spring sale starts today: 20% off everything in store and online.' }],
   },
   {
+    name: 'summer_coupon',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    language: 'en',
+    components: [{ type: 'HEADER', text: 'Hello {{1}}' }, { type: 'BODY', text: 'Use the code below for 20% off this summer.' }, { type: 'BUTTONS' }],
+  },
+  {
     name: 'welcome_message',
     status: 'APPROVED',
     category: 'UTILITY',
     language: 'en_US',
     components: [{ type: 'BODY', text: 'Welcome to Demo Retail! We will keep you posted about your orders here.' }],
+  },
+  {
+    name: 'welcome_named',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    language: 'en_US',
+    components: [{ type: 'BODY', text: 'Hi {{first_name}}, welcome to {{store}}!' }],
   },
 ];
 

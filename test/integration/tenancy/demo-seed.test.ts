@@ -37,6 +37,11 @@ test('seeds two isolated organizations whose credentials all work, and can be re
     { name: 'spring_sale', language: 'en', category: 'MARKETING', placeholders: 1, status: 'APPROVED' },
     { name: 'welcome_message', language: 'en_US', category: 'UTILITY', placeholders: 0, status: 'APPROVED' },
     { name: 'holiday_offer', language: 'en', category: 'MARKETING', placeholders: 1, status: 'PENDING' },
+    { name: 'order_shipped', language: 'en_US', category: 'UTILITY', placeholders: 2, status: 'APPROVED' },
+    { name: 'summer_coupon', language: 'en', category: 'MARKETING', placeholders: 1, status: 'APPROVED' },
+    { name: 'welcome_named', language: 'en_US', category: 'UTILITY', placeholders: 0, status: 'APPROVED' },
+    { name: 'spring_carousel', language: 'en', category: 'MARKETING', placeholders: 1, status: 'APPROVED' },
+    { name: 'flash_deal', language: 'en', category: 'MARKETING', placeholders: 1, status: 'APPROVED' },
   ]);
   expect(demo.phoneNumbers).toHaveLength(2);
   expect(demo.phoneNumberIds).toHaveLength(2);

@@ -28,6 +28,8 @@ const client = useSandbox({ accounts: fixtureAccounts(), now: () => clock.now })
 
 beforeAll(async () => {
   client.sandbox.setTemplateStatus('3000003', 'APPROVED');
+  // Onboarded, so the marketing message below goes through the Marketing Messages API (MARKETING_LITE).
+  client.sandbox.setMarketingMessagesOnboarding(WABA_ID, 'ONBOARDED');
   // Day 0: two free-form messages and a utility template from the first number, one message
   // to a UK recipient from the second. Day 1: the template again, and a marketing message
   // through the Marketing Messages API.

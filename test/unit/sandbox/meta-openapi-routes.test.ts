@@ -29,6 +29,7 @@ const describeWithSpec = describeIfMetaSpec(spec);
 /** The YAML operations the sandbox serves; each must be checked below (last test). */
 const SERVED = [
   'GET /{Version}/{WABA-ID}',
+  'POST /{Version}/{WABA-ID}',
   'GET /{Version}/{WABA-ID}/phone_numbers',
   'GET /{Version}/{Phone-Number-ID}',
   'POST /{Version}/{Phone-Number-ID}',
@@ -125,6 +126,15 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
   describe('accounts and numbers', () => {
     it('GET /{WABA-ID} with fields fits WhatsAppBusinessAccount', async () => {
       expectFits('GET /{Version}/{WABA-ID}', await client.graph('GET', `/${WABA_ID}?fields=name,timezone_id,account_review_status,business_verification_status,ownership_type,currency`));
+    });
+
+    it('POST /{WABA-ID}: examples and limits', async () => {
+      const operation = 'POST /{Version}/{WABA-ID}';
+      await postExamples(operation, (_name, body) => client.graph('POST', `/${WABA_ID}`, { body }));
+      await expectMirroredRejection(operation, { name: '' }, () => client.graph('POST', `/${WABA_ID}`, { body: { name: '' } }));
+      await expectMirroredRejection(operation, { name: 'x'.repeat(101) }, () => client.graph('POST', `/${WABA_ID}`, { body: { name: 'x'.repeat(101) } }));
+      expect((await client.graph('GET', `/${WABA_ID}?fields=name,timezone_id`)).body).toEqual({ id: WABA_ID, name: 'Updated Business Name', timezone_id: '2' });
+      expect((await client.graph('POST', `/${WABA_ID}`, { body: { name: 'Account A', timezone_id: '1' } })).status).toBe(200);
     });
 
     it('GET /{WABA-ID}/phone_numbers and GET /{Phone-Number-ID} are covered by meta-openapi-conformance.test.ts', () => {
@@ -249,6 +259,8 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
         const created = await client.graph('POST', `/${WABA_ID}/message_templates`, { body: { name, language, category: 'MARKETING', components } });
         client.sandbox.setTemplateStatus(created.body.id, 'APPROVED');
       }
+      // One example sends with product_policy STRICT, which needs an onboarded account.
+      client.sandbox.setMarketingMessagesOnboarding(WABA_ID, 'ONBOARDED');
       await postExamples(operation, (_name, body) => client.graph('POST', `/${PHONE_ID}/marketing_messages`, { body }));
       const { recipient_type: _dropped, ...withoutRecipientType } = { messaging_product: 'whatsapp', recipient_type: 'individual', to: RECIPIENT, type: 'template', template: { name: 'hello_world', language: { code: 'en', policy: 'deterministic' } } };
       await expectMirroredRejection(operation, withoutRecipientType, () => client.graph('POST', `/${PHONE_ID}/marketing_messages`, { body: withoutRecipientType }));

@@ -285,8 +285,10 @@ describe('Template Library', () => {
       { type: 'BODY', text: 'Good news, {{1}}! Order {{2}} has shipped and should arrive by {{3}}.', example: { body_text: [['Maria', '#48213', 'Friday']] } },
       { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track shipment', url: 'https://shop.example.com/track/{{1}}', example: ['https://shop.example.com/track/A1'] }] },
     ]);
-    // Usable right away: library content is pre-approved.
-    expect((await client.send(templateMessage(name, 'en_US', ['Ann', '#1', 'Monday']), { phoneId: PHONE_ID })).status).toBe(200);
+    // Usable right away: library content is pre-approved. The URL button has a variable, so the send fills it.
+    const send = templateMessage(name, 'en_US', ['Ann', '#1', 'Monday']) as { template: { components: unknown[] } };
+    send.template.components.push({ type: 'button', sub_type: 'url', index: 0, parameters: [{ type: 'text', text: 'A1' }] });
+    expect((await client.send(send, { phoneId: PHONE_ID })).status).toBe(200);
   });
 
   it('creates authentication and phone-button templates from the library', async () => {
