@@ -5,9 +5,9 @@
  */
 import type { TemplateRecord } from '../../client/broadcast-client';
 
-export type RichTemplateRecord = TemplateRecord & { parameters?: unknown };
+export type RichTemplateRecord = TemplateRecord;
 
-const record = (name: string, language: string, category: 'MARKETING' | 'UTILITY', components: Array<Record<string, unknown>>, parameters: unknown): RichTemplateRecord => ({
+const record = (name: string, language: string, category: 'MARKETING' | 'UTILITY', components: Array<Record<string, unknown>>, parameters: NonNullable<TemplateRecord['parameters']>): RichTemplateRecord => ({
   name,
   language,
   category,

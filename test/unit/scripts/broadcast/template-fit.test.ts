@@ -291,7 +291,7 @@ describe('fitTemplate: a carousel of named cards', () => {
   const namedCarousel: RichTemplateRecord = {
     ...productCarousel,
     name: 'named_carousel',
-    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 0 }, carousel: { cards: 2, body: { format: 'NAMED', names: ['product'] } } },
+    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 0 }, carousel: { cards: 2, body: { format: 'NAMED', names: ['product'] }, buttons: [] } },
   };
 
   it('each card needs templateParams by name; a card that is not an object is named', () => {
