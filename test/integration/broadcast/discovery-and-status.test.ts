@@ -42,6 +42,7 @@ const demoTemplates = [
     category: 'MARKETING',
     language: 'en',
     components: [{ type: 'LIMITED_TIME_OFFER' }, { type: 'BODY', text: '{{1}}, this deal ends soon!' }, { type: 'BUTTONS' }],
+    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 1 }, buttons: [{ index: 0, type: 'COPY_CODE', dynamic: true, maxLength: 15 }, { index: 1, type: 'URL', dynamic: true, maxLength: 1974 }], limitedTimeOffer: { hasExpiration: true } },
   },
   {
     name: 'order_shipped',
@@ -49,6 +50,7 @@ const demoTemplates = [
     category: 'UTILITY',
     language: 'en_US',
     components: [{ type: 'HEADER' }, { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is on its way.' }, { type: 'BUTTONS' }],
+    parameters: { sendable: true, header: { type: 'IMAGE' }, body: { format: 'POSITIONAL', count: 2 }, buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: 1973 }] },
   },
   {
     name: 'order_update',
@@ -59,6 +61,7 @@ const demoTemplates = [
       { type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' },
       { type: 'FOOTER', text: 'Demo Retail' },
     ],
+    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 2 } },
   },
   {
     name: 'spring_carousel',
@@ -66,6 +69,7 @@ const demoTemplates = [
     category: 'MARKETING',
     language: 'en',
     components: [{ type: 'BODY', text: 'Our picks for you, {{1}}' }, { type: 'CAROUSEL' }],
+    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 1 }, carousel: { cards: 2, header: { type: 'IMAGE' }, body: { format: 'POSITIONAL', count: 1 }, buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: 1977 }] } },
   },
   {
     name: 'spring_sale',
@@ -73,6 +77,7 @@ const demoTemplates = [
     category: 'MARKETING',
     language: 'en',
     components: [{ type: 'BODY', text: 'Hi {{1}}, our spring sale starts today: 20% off everything in store and online.' }],
+    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 1 } },
   },
   {
     name: 'summer_coupon',
@@ -80,6 +85,7 @@ const demoTemplates = [
     category: 'MARKETING',
     language: 'en',
     components: [{ type: 'HEADER', text: 'Hello {{1}}' }, { type: 'BODY', text: 'Use the code below for 20% off this summer.' }, { type: 'BUTTONS' }],
+    parameters: { sendable: true, header: { type: 'TEXT', dynamic: true, maxLength: 54 }, body: { format: 'POSITIONAL', count: 0 }, buttons: [{ index: 0, type: 'COPY_CODE', dynamic: true, maxLength: 20 }, { index: 1, type: 'QUICK_REPLY', dynamic: false }] },
   },
   {
     name: 'welcome_message',
@@ -87,6 +93,7 @@ const demoTemplates = [
     category: 'UTILITY',
     language: 'en_US',
     components: [{ type: 'BODY', text: 'Welcome to Demo Retail! We will keep you posted about your orders here.' }],
+    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 0 } },
   },
   {
     name: 'welcome_named',
@@ -94,6 +101,7 @@ const demoTemplates = [
     category: 'UTILITY',
     language: 'en_US',
     components: [{ type: 'BODY', text: 'Hi {{first_name}}, welcome to {{store}}!' }],
+    parameters: { sendable: true, body: { format: 'NAMED', names: ['first_name', 'store'] } },
   },
 ];
 
@@ -203,7 +211,7 @@ describe('discovery and job status', () => {
         const response = await get(`/templates?phone_number=${sender}`, runtime.demo.apiKey);
         expect(response.status).toBe(200);
         expect(response.body).toMatchObject({ status: true, status_code: 200, message: expect.any(String) });
-        // holiday_offer is PENDING: not listed. Nothing beyond the contract's fields.
+        // holiday_offer is PENDING: not listed. Nothing beyond the contract's fields and `parameters` (what a send needs).
         expect(byName(response.body.data)).toEqual(demoTemplates);
       }
       const other = await get(`/templates?phone_number=${otherOrg.phoneNumber}`, otherOrg.apiKey);
