@@ -72,7 +72,14 @@ const jobCommon = {
    */
   requestHash: v.optional(v.string()),
 };
-const templateReference = v.object({ name: v.string(), language: v.string(), category: v.string(), id: v.string() });
+const templateReference = v.object({
+  name: v.string(),
+  language: v.string(),
+  category: v.string(),
+  id: v.string(),
+  /** The route decided at accept (marketing-messages-route.ts): `marketing_messages`, or absent for Cloud API (every job before it). */
+  api: v.optional(v.literal('marketing_messages')),
+});
 
 export const broadcastJobSchema = v.variant('kind', [
   /** send-template-broadcast. */

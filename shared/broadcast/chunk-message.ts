@@ -28,7 +28,12 @@ const envelope = {
   phoneNumberId: v.string(),
   recipients: v.array(chunkRecipientSchema),
 };
-const templateChunkSchema = v.object({ ...envelope, kind: v.literal('template-chunk'), template: v.object({ name: v.string(), language: v.string() }) });
+/** `template.api`: `marketing_messages` sends through the Marketing Messages API; absent (every message queued before it) through `/messages`. */
+const templateChunkSchema = v.object({
+  ...envelope,
+  kind: v.literal('template-chunk'),
+  template: v.object({ name: v.string(), language: v.string(), api: v.optional(v.literal('marketing_messages')) }),
+});
 /** One free-form message (a "chunk" of one recipient) with its Meta body prepared at accept time; `to` is set per recipient. */
 const freeformChunkSchema = v.object({ ...envelope, kind: v.literal('freeform'), body: v.record(v.string(), v.unknown()) });
 const outboundMessageSchema = v.variant('kind', [templateChunkSchema, freeformChunkSchema]);

@@ -139,9 +139,12 @@ function messagesOf(plan: FanOutPlan): OutboundMessage[] {
   if (!('recipients' in plan)) throw new TypeError('A template job needs its recipients');
   const byChunk = groupByChunk(plan.recipients, job.chunkSize, (recipient) => recipient.index);
   return [...byChunk].flatMap(([chunkIndex, recipients]) =>
-    chunkMessages({ ...envelope, kind: 'template-chunk', chunkIndex, template: { name: job.template.name, language: job.template.language } }, recipients),
+    chunkMessages({ ...envelope, kind: 'template-chunk', chunkIndex, template: { name: job.template.name, language: job.template.language, ...apiOf(job.template) } }, recipients),
   );
 }
+
+/** The route decided at accept travels with every message of the job (absent: `/messages`). */
+const apiOf = ({ api }: { api?: 'marketing_messages' }): { api?: 'marketing_messages' } => (api === undefined ? {} : { api });
 
 function groupByChunk<T>(items: readonly T[], chunkSize: number, indexOf: (item: T) => number): Map<number, T[]> {
   const groups = new Map<number, T[]>();

@@ -20,6 +20,7 @@ import {
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
+import { templateRouteOf, type MarketingMessagesRoutingDependencies } from './marketing-messages-onboarding';
 import type { ChunkProgressStore, Clock, IdempotencyGuard, JobControlStore, JobStore, LedgerEntry, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
@@ -28,8 +29,8 @@ import type { UpstreamTemplate } from '../sending/ports';
 import { OPTED_OUT } from '../sending/failure-reasons';
 import { internationalNumberOf, phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, type PhoneNumber } from '../recipients/phone-number';
 
-/** With the messaging limit's ports (messaging-limit.ts). */
-export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies {
+/** With the messaging limit's ports (messaging-limit.ts) and the Marketing Messages API onboarding (marketing-messages-onboarding.ts). */
+export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies, MarketingMessagesRoutingDependencies {
   senders: SenderDirectory;
   templates: TemplateCatalog;
   /** JobControlStore: a job whose accept failed without an Idempotency-Key is cancelled (job-fan-out.ts). */
@@ -193,12 +194,14 @@ async function acceptBroadcast(
   // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it;
   // a scheduled job counts in the hour it is sent.
   const reservation = await reserveReach(dependencies, sender, queued.map(({ to }) => to), scheduledAt ?? now);
+  // Which API carries the job, decided once at accept (a scheduled job's too): docs/BROADCAST.md "Marketing Messages API".
+  const route = await templateRouteOf(dependencies, sender, template.category);
 
   const job = newJob(
     {
       kind: 'template',
       broadcastName: request.broadcastName,
-      template: { name: template.name, language: template.language, category: template.category, id: template.id },
+      template: { name: template.name, language: template.language, category: template.category, id: template.id, ...route },
     },
     {
       // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
