@@ -46,6 +46,7 @@ const jobView = obj(
     totalChunks: int,
     summary: jobSummary,
     route: {
+      type: 'string',
       enum: ['marketing_messages', 'cloud_api'],
       description: 'The API the job’s messages go through, decided at accept: Meta’s Marketing Messages API or Cloud API (docs/BROADCAST.md "Marketing Messages API"); the recipients list’s `sentVia` says which carried each message',
     },
