@@ -3681,6 +3681,11 @@ export interface operations {
                             totalChunks: number;
                             /** @description Processing totals at this point of the job (docs/BROADCAST.md "Status") */
                             summary?: Record<string, unknown>;
+                            /**
+                             * @description The API the job’s messages go through, decided at accept: Meta’s Marketing Messages API or Cloud API (docs/BROADCAST.md "Marketing Messages API"); the recipients list’s `sentVia` says which carried each message
+                             * @enum {string}
+                             */
+                            route?: "marketing_messages" | "cloud_api";
                             /** @description Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"): retry the request with the same Idempotency-Key before `retryUntil` to queue the rest */
                             acceptFailure?: {
                                 failedAt: string;

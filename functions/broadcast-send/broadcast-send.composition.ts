@@ -6,7 +6,7 @@ import type { ChunkProgressStore, JobControlStore, JobFiringScheduler, JobStore 
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import type { Clock } from '../../shared/ports/clock';
 import type { CloudApiClient } from '../../shared/sending/ports';
-import { cloudApiSection, messagingTiersSection, templateCatalogSection } from '../composition/cloud-api.section';
+import { cloudApiSection, marketingMessagesOnboardingSection, messagingTiersSection, templateCatalogSection } from '../composition/cloud-api.section';
 import { lazyPorts, memoize, value, type CompositionContext, type PortFactories } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
@@ -66,6 +66,7 @@ export function broadcastSendPorts(
     optOuts: suppressionListSection(inbox),
     media: wrapperIdRecordsSection(context, dynamoDb),
     messagingTiers: messagingTiersSection(context, cloudApi),
+    marketingMessages: marketingMessagesOnboardingSection(context, cloudApi),
     portfolioReach: portfolioReachSection(context, dynamoDb),
     // Built part by part on first use: a request without scheduledAt never touches the Scheduler client.
     scheduling: memoize(() =>

@@ -2,6 +2,7 @@
 import { HttpCloudApiClient } from '../../shared/adapters/graph-api/http-cloud-api-client';
 import { HttpGraphTransport } from '../../shared/adapters/graph-api/http-graph-transport';
 import type { TemplateStates } from '../../shared/broadcast/ports';
+import { CachedMarketingMessagesOnboarding } from '../../shared/broadcast/marketing-messages-onboarding';
 import { CachedMessagingTiers } from '../../shared/broadcast/messaging-tiers';
 import { TemplateCatalog } from '../../shared/broadcast/template-catalog';
 import type { CloudApiClient } from '../../shared/sending/ports';
@@ -28,5 +29,9 @@ export const templateCatalogSection = (context: CompositionContext, cloudApi: ()
 /** Numbers' messaging limits over the Cloud API client, cached per phone number id for a few minutes. */
 export const messagingTiersSection = (context: CompositionContext, cloudApi: () => CloudApiSection) =>
   memoize(() => new CachedMessagingTiers(cloudApi().upstream, context.clock));
+
+/** Business accounts' Marketing Messages API onboarding over the Cloud API client, cached per WABA id for a few minutes. */
+export const marketingMessagesOnboardingSection = (context: CompositionContext, cloudApi: () => CloudApiSection) =>
+  memoize(() => new CachedMarketingMessagesOnboarding(cloudApi().upstream, context.clock));
 
 export const graphTransportSection = (context: CompositionContext): GraphTransport => new HttpGraphTransport(context.config.upstream);

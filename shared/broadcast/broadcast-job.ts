@@ -81,6 +81,8 @@ const templateReference = v.object({
   /** A template broadcast's header, buttons, carousel or offer shared by every recipient (docs/BROADCAST.md "Rich templates"). */
   content: v.optional(templateContentSchema),
   variableNames: v.optional(variableNamesSchema),
+  /** The route decided at accept (marketing-messages-route.ts): `marketing_messages`, or absent for Cloud API (every job before it). */
+  api: v.optional(v.literal('marketing_messages')),
 });
 
 export const broadcastJobSchema = v.variant('kind', [

@@ -113,6 +113,8 @@ export interface LedgerEntry {
   failureReasonCode?: string;
   attempts: number;
   updatedAt: string;
+  /** A message Meta accepted through the Marketing Messages API; absent: through Cloud API (`/messages`), or not sent. */
+  sentVia?: 'marketing_messages';
 }
 
 export type ClaimResult = { claimed: true } | { claimed: false; existing: LedgerEntry };

@@ -39,6 +39,7 @@ const envelope = {
   phoneNumberId: v.string(),
   recipients: v.array(chunkRecipientSchema),
 };
+/** `template.api`: `marketing_messages` sends through the Marketing Messages API; absent (every message queued before it) through `/messages`. */
 const templateChunkSchema = v.object({
   ...envelope,
   kind: v.literal('template-chunk'),
@@ -47,6 +48,7 @@ const templateChunkSchema = v.object({
     language: v.string(),
     content: v.optional(contentSchema),
     variableNames: v.optional(variableNamesSchema),
+    api: v.optional(v.literal('marketing_messages')),
   }),
 });
 /** One free-form message (a "chunk" of one recipient) with its Meta body prepared at accept time; `to` is set per recipient. */

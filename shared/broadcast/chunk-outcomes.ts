@@ -22,6 +22,8 @@ export interface ChunkReport {
   deferred?: number;
   /** Rate-limit answers (130429 and Meta's other throttling codes) that held the account's pacer; absent: none. */
   rateLimitHolds?: number;
+  /** Recipients the Marketing Messages API refused for the template (131055, 134100, 134101, 134102), sent through Cloud API instead; absent: none. */
+  marketingFallbacks?: number;
   chunkDone: boolean;
 }
 

@@ -4,6 +4,17 @@ import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-
 import type { ChunkProgressStore, JobStore } from './ports';
 import { DEFAULT_UNCONFIRMED_AFTER_MS } from '../delivery/recipient-status';
 import { IDEMPOTENCY_WINDOW_HOURS } from './ports';
+import type { SentVia } from './marketing-messages-route';
+
+/**
+ * The route a job was given at accept: only template broadcasts of a MARKETING template can have
+ * the Marketing Messages API; every other job, and every job before it, went through Cloud API.
+ *
+ * @example
+ * routeOf({ ...job, kind: 'template', template: { ...template, api: 'marketing_messages' } }); // 'marketing_messages'
+ * routeOf(freeformJob); // 'cloud_api'
+ */
+export const routeOf = (job: BroadcastJob): SentVia => (job.kind !== 'freeform' && job.template.api === 'marketing_messages' ? 'marketing_messages' : 'cloud_api');
 
 export interface JobStatusView {
   jobId: string;
@@ -11,6 +22,12 @@ export interface JobStatusView {
   totalRecipients: number;
   totalChunks: number;
   summary: JobSummary;
+  /**
+   * The API the job's messages go through, decided at accept (docs/BROADCAST.md "Marketing Messages
+   * API"): `marketing_messages` (recipients it refused for the template went through Cloud API:
+   * the recipients list's `sentVia` says which) or `cloud_api`.
+   */
+  route: SentVia;
   /** Only while the job reads PAUSED (docs/BROADCAST.md "When Meta pauses a template"). */
   pause?: JobPauseView;
   /** Only when a cancel was requested and the job does not read CANCELLED: still settling, or the cancel withheld nobody (docs/BROADCAST.md "Cancelling"). */
@@ -102,7 +119,7 @@ export async function getJobStatus(
 ): Promise<JobStatusView> {
   const job = await readableJob(broadcasts, caller, jobId);
   const { status, summary } = await readJobState(broadcasts, job, reading);
-  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, ...pauseViewOf(job, status), ...cancelViewOf(job, status), ...acceptFailureViewOf(job) };
+  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, route: routeOf(job), ...pauseViewOf(job, status), ...cancelViewOf(job, status), ...acceptFailureViewOf(job) };
 }
 
 /** A job's state and summary as every read shows them (status, the broadcasts list), with the chunks they came from. */

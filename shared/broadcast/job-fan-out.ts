@@ -130,8 +130,9 @@ const listedRecipientsOf = (plan: FanOutPlan): readonly JobRecipient[] =>
   'listed' in plan ? plan.listed : [{ index: 0, countryCode: '', toPhoneNumber: plan.to }];
 
 /** What a chunk's sends need of the job's template: the name and language, and the content every recipient shares. */
-function sendTemplateOf({ name, language, content, variableNames }: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>['template']) {
-  return { name, language, ...(content && { content }), ...(variableNames && { variableNames }) };
+function sendTemplateOf({ name, language, content, variableNames, api }: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>['template']) {
+  // The route decided at accept travels with every message of the job (absent: `/messages`).
+  return { name, language, ...(content && { content }), ...(variableNames && { variableNames }), ...(api && { api }) };
 }
 
 function messagesOf(plan: FanOutPlan): OutboundMessage[] {
@@ -147,6 +148,7 @@ function messagesOf(plan: FanOutPlan): OutboundMessage[] {
     chunkMessages({ ...envelope, kind: 'template-chunk', chunkIndex, template: sendTemplateOf(job.template) }, recipients),
   );
 }
+
 
 function groupByChunk<T>(items: readonly T[], chunkSize: number, indexOf: (item: T) => number): Map<number, T[]> {
   const groups = new Map<number, T[]>();

@@ -14,6 +14,7 @@ import { InvalidListCursorError } from './errors';
 import { DEFAULT_FAILURE_REASON, describeReason } from '../sending/failure-reasons';
 import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
+import type { SentVia } from './marketing-messages-route';
 import type { ChunkRecipientRecords, JobStore, LedgerEntry, RecipientLedger } from './ports';
 
 export interface RecipientRow {
@@ -24,6 +25,8 @@ export interface RecipientRow {
   failureReasonCode: string | null;
   failureReason: string | null;
   updatedAt: string | null;
+  /** The API that carried the message, on every recipient Meta accepted a message for (it has a `messageId`); absent otherwise. */
+  sentVia?: SentVia;
 }
 
 export const RECIPIENTS_PAGE_DEFAULT = 500;
@@ -99,6 +102,8 @@ export function recipientRow(
     failureReasonCode,
     failureReason,
     updatedAt: latest(entry?.updatedAt, facts.sentAt, facts.deliveredAt, facts.readAt, facts.failedAt),
+    // Meta's send answer does not say it: the worker records the endpoint it used (docs/BROADCAST.md "Marketing Messages API").
+    ...(entry?.messageId === undefined ? {} : { sentVia: entry.sentVia ?? 'cloud_api' }),
   };
 }
 
@@ -158,11 +163,12 @@ export async function listRecipients(
 
 /* --------------------------------------------------------------------- CSV */
 
-export const RECIPIENT_CSV_COLUMNS = ['countryCode', 'toPhoneNumber', 'status', 'messageId', 'failureReasonCode', 'failureReason', 'updatedAt'] as const;
+/** `sentVia` last: files read by column position before it existed keep their columns. */
+export const RECIPIENT_CSV_COLUMNS = ['countryCode', 'toPhoneNumber', 'status', 'messageId', 'failureReasonCode', 'failureReason', 'updatedAt', 'sentVia'] as const;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; null is empty. */
-const csvField = (value: string | null): string => {
-  if (value === null) return '';
+const csvField = (value: string | null | undefined): string => {
+  if (value === null || value === undefined) return '';
   // A leading = + - @ would be read as a formula by spreadsheet programs: kept as text with a quote mark.
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -5,6 +5,7 @@
  * times a month) and every broadcast accept needs one, so a cold read per process and TTL is
  * enough. A raised tier is therefore seen at most TTL later (docs/BROADCAST.md "Messaging limits").
  */
+import { ExpiringReads } from '../caching/expiring-reads';
 import { logger } from '../observability/logger';
 import type { CloudApiClient } from '../sending/ports';
 import type { Clock, MessagingTier, MessagingTiers, SenderAccount } from './ports';
@@ -33,27 +34,20 @@ export function messagingTierOf(value: string | undefined): MessagingTier {
 }
 
 export class CachedMessagingTiers implements MessagingTiers {
-  private readonly cache = new Map<string, { expiresAt: number; tier: Promise<MessagingTier> }>();
+  private readonly reads: ExpiringReads<MessagingTier>;
 
   constructor(
     private readonly upstream: Pick<CloudApiClient, 'messagingLimitOf'>,
     private readonly clock: Clock,
-    private readonly ttlMs = MESSAGING_TIER_CACHE_TTL_MS,
-  ) {}
+    ttlMs = MESSAGING_TIER_CACHE_TTL_MS,
+  ) {
+    this.reads = new ExpiringReads(ttlMs);
+  }
 
   tierOf(sender: Pick<SenderAccount, 'phoneNumberId' | 'accessToken'>): Promise<MessagingTier> {
-    const now = this.clock.now().getTime();
-    const cached = this.cache.get(sender.phoneNumberId);
-    if (cached && cached.expiresAt > now) return cached.tier;
-    const entry = {
-      expiresAt: now + this.ttlMs,
-      tier: this.upstream.messagingLimitOf(sender.phoneNumberId, { accessToken: sender.accessToken }).then(messagingTierOf),
-    };
-    this.cache.set(sender.phoneNumberId, entry);
-    // A failed read must not be served from the cache.
-    entry.tier.catch(() => {
-      if (this.cache.get(sender.phoneNumberId) === entry) this.cache.delete(sender.phoneNumberId);
-    });
-    return entry.tier;
+    // A failed read is not kept (ExpiringReads): the next accept reads again.
+    return this.reads.read(sender.phoneNumberId, this.clock.now().getTime(), () =>
+      this.upstream.messagingLimitOf(sender.phoneNumberId, { accessToken: sender.accessToken }).then(messagingTierOf),
+    );
   }
 }

@@ -4,6 +4,7 @@
  * broadcast-stores.ts, re-exported here so every port of the module has one import path.
  */
 import type { OutboundMessage } from './chunk-message';
+import type { MarketingMessagesSetting } from '../tenancy/tenancy-entities';
 
 export type * from './broadcast-stores';
 
@@ -21,6 +22,8 @@ export interface SenderAccount extends Sender {
   messagesPerSecond: number;
   /** Meta's business portfolio owning the account: the scope of its messaging limit. */
   businessId: string;
+  /** The account's Marketing Messages API setting (marketing-messages-route.ts); absent: `auto`. */
+  marketingMessages?: MarketingMessagesSetting;
 }
 
 export interface SenderDirectory {
@@ -131,6 +134,12 @@ export interface MessagingTier {
 /** The messaging limit of a sender's number (the Graph API, cached briefly: messaging-tiers.ts). */
 export interface MessagingTiers {
   tierOf(sender: Pick<SenderAccount, 'phoneNumberId' | 'accessToken'>): Promise<MessagingTier>;
+}
+
+/** Meta's Marketing Messages API onboarding of a business account (the Graph API, cached briefly: marketing-messages-onboarding.ts). */
+export interface MarketingMessagesOnboarding {
+  /** `marketing_messages_onboarding_status` (e.g. `ONBOARDED`, `ELIGIBLE`); undefined when Meta gives none. Throws when the read fails. */
+  statusOf(account: Pick<SenderAccount, 'wabaId' | 'accessToken'>): Promise<string | undefined>;
 }
 
 /** One hour of a business portfolio's recipients: a serialized reach sketch (reach-sketch.ts). */

@@ -19,6 +19,7 @@ import {
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
+import { templateRouteOf, type MarketingMessagesRoutingDependencies } from './marketing-messages-onboarding';
 import type {
   ChunkProgressStore,
   Clock,
@@ -44,8 +45,8 @@ import type { UpstreamTemplate } from '../sending/ports';
 import { OPTED_OUT } from '../sending/failure-reasons';
 import { phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, type PhoneNumber } from '../recipients/phone-number';
 
-/** With the messaging limit's ports (messaging-limit.ts). */
-export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies {
+/** With the messaging limit's ports (messaging-limit.ts) and the Marketing Messages API onboarding (marketing-messages-onboarding.ts). */
+export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies, MarketingMessagesRoutingDependencies {
   senders: SenderDirectory;
   templates: TemplateCatalog;
   /** JobControlStore: a job whose accept failed without an Idempotency-Key is cancelled (job-fan-out.ts). */
@@ -199,12 +200,14 @@ async function acceptBroadcast(
   // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it;
   // a scheduled job counts in the hour it is sent.
   const reservation = await reserveReach(dependencies, sender, queued.map(({ to }) => to), scheduledAt ?? now);
+  // Which API carries the job, decided once at accept (a scheduled job's too): docs/BROADCAST.md "Marketing Messages API".
+  const route = await templateRouteOf(dependencies, sender, template.category);
 
   const job = newJob(
     {
       kind: 'template',
       broadcastName: request.broadcastName,
-      template: templateOfJob(template, content, requirements),
+      template: templateOfJob(template, content, requirements, route),
     },
     {
       // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
@@ -236,9 +239,9 @@ async function acceptBroadcast(
 }
 
 /** The job's template: what identifies it, and what every recipient's send shares (content, a named template's variable names). */
-function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements) {
+function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements, route: { api?: 'marketing_messages' }) {
   const variableNames = variableNamesOf(requirements);
-  return { name: template.name, language: template.language, category: template.category, id: template.id, ...(content && { content }), ...(variableNames && { variableNames }) };
+  return { name: template.name, language: template.language, category: template.category, id: template.id, ...(content && { content }), ...(variableNames && { variableNames }), ...route };
 }
 
 export async function sendTemplateBroadcast(

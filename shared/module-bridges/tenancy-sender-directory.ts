@@ -4,7 +4,7 @@
  */
 import { BusinessAccountIncompleteError, NoBusinessAccountError, SenderNotOwnedError } from '../broadcast/errors';
 import type { Sender, SenderAccount, SenderDirectory } from '../broadcast/ports';
-import type { BusinessAccount } from '../tenancy/tenancy-entities';
+import { DEFAULT_MARKETING_MESSAGES, type BusinessAccount } from '../tenancy/tenancy-entities';
 import type { TenancyServices } from '../tenancy/tenancy-services';
 import type { AccountDirectory } from '../tenancy/tenancy-stores';
 
@@ -50,6 +50,7 @@ export class TenancySenderDirectory implements SenderDirectory {
       accessToken: await this.tenancy.decryptBusinessAccountToken(account),
       messagesPerSecond: this.paceOf(account),
       businessId: account.businessId,
+      marketingMessages: account.marketingMessages ?? DEFAULT_MARKETING_MESSAGES,
     };
   }
 

@@ -46,6 +46,11 @@ const jobView = obj(
     totalRecipients: int,
     totalChunks: int,
     summary: jobSummary,
+    route: {
+      type: 'string',
+      enum: ['marketing_messages', 'cloud_api'],
+      description: 'The API the job’s messages go through, decided at accept: Meta’s Marketing Messages API or Cloud API (docs/BROADCAST.md "Marketing Messages API"); the recipients list’s `sentVia` says which carried each message',
+    },
     acceptFailure,
     cancelRequestedAt: { type: 'string', description: 'When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling")' },
   },

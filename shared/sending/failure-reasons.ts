@@ -6,8 +6,9 @@
  * the recipients list shows `describeReason`. A new Meta code is one row here (and one row of
  * test/unit/sending/graph-answer.test.ts).
  *
- * Facts: /work/shared/meta/webhooks-and-limits.md (limits, 8 "Other codes") and
- * template-components.md section 9 (parameter errors). Texts already shown by the recipients list
+ * Facts: /work/shared/meta/webhooks-and-limits.md (limits, 8 "Other codes"),
+ * template-components.md section 9 (parameter errors) and marketing-messages-api.md section 5 (the
+ * Marketing Messages API's codes). Texts already shown by the recipients list
  * before this table existed are kept word for word.
  */
 import type { GraphError } from './ports';
@@ -29,12 +30,19 @@ interface MetaCode extends ReasonDescription {
   retry: RetryClass;
   /** Meta refuses the template itself, not this recipient: the job is held, the recipient released (the value is the pause reason). */
   holdsTemplate?: string;
+  /**
+   * Said by `/marketing_messages` about the template or the account, never about the recipient, and
+   * nothing was sent: the chunk worker sends the recipient again through `/messages` (Cloud API).
+   */
+  fallsBackToCloudApi?: true;
 }
 
 const SEND_AGAIN_LATER = 'Send to the recipient again later';
 const rateLimit = (text: string, action = 'Send again later; if it keeps happening, lower the account\'s messages per second'): MetaCode => ({ retry: 'rate-limit', text, action });
 const transient = (text: string): MetaCode => ({ retry: 'transient', text, action: SEND_AGAIN_LATER });
 const final = (text: string, action: string): MetaCode => ({ retry: 'final', text, action });
+/** A refusal of the Marketing Messages API the chunk worker answers by sending through Cloud API instead (docs/BROADCAST.md "Marketing Messages API"). */
+const marketingRefusal = (text: string, action: string): MetaCode => ({ ...final(text, action), fallsBackToCloudApi: true });
 
 const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   // Throttling: the message was not sent; the sending engine holds the account and retries.
@@ -53,7 +61,8 @@ const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   [131008, final('A required parameter is missing', 'Add the missing parameter (for example a URL button\'s value)')],
   [131009, final('A parameter value is not valid', 'Correct the parameter value')],
   [131051, final('Unsupported message type', 'Use a message type WhatsApp supports')],
-  [131055, final('Meta does not allow this operation', 'Check the request against Meta\'s documentation')],
+  // On /marketing_messages 131055 means "only marketing templates": the worker then sends through Cloud API.
+  [131055, marketingRefusal('Meta does not allow this operation (on the Marketing Messages API: the template is not a marketing template)', 'Check the request against Meta\'s documentation; a broadcast sends such a template through Cloud API by itself')],
   [131062, final('Messages of this kind cannot be sent to a business-scoped user id', 'Send to the phone number, or use a template that supports such recipients')],
   // The template.
   [132000, final('The number of parameters does not match the template', 'Give exactly as many values as the template has placeholders')],
@@ -82,6 +91,14 @@ const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   [131042, final('A payment issue with the business account', 'Fix the payment method in Meta Business Manager')],
   [131057, final('The business account is in maintenance mode', 'Send again in a few minutes')],
   [133010, final('The phone number is not registered with the Cloud API', 'Register the number, then send again')],
+  // The Marketing Messages API (/marketing_messages). 134102 comes with HTTP 500 and Meta's error, so
+  // the classifier calls it a rejection retried by its status; the worker never retries it there: it
+  // sends through Cloud API at once (a refusal means nothing went out, so that cannot duplicate).
+  [134100, marketingRefusal('Only marketing templates can be sent through the Marketing Messages API', 'Send the template through Cloud API (a broadcast does so by itself)')],
+  [134101, marketingRefusal('The template is still syncing with the Marketing Messages API', 'Send through the Marketing Messages API again in about 10 minutes; a broadcast sends through Cloud API meanwhile')],
+  [134102, marketingRefusal('The template is unavailable on the Marketing Messages API (the account is not eligible, or its sync failed)', 'Check the business account\'s Marketing Messages API onboarding and eligibility in WhatsApp Manager')],
+  [131063, final('Meta disabled marketing templates on Cloud API for this business account', 'Turn the Marketing Messages API on for the account (npm run admin -- set-marketing-messages --waba <id> --enabled true), or allow marketing on Cloud API again')],
+  [1752041, final('Meta refused a duplicate Marketing Messages API onboarding request', 'Nothing to resend: another partner already sent the onboarding request')],
 ]);
 
 /** Recorded for a FAILED entry that carries no code. */
@@ -158,6 +175,17 @@ export function describeReason(code: string): ReasonDescription {
   const meta = /^\d+$/.test(code) ? META_CODES.get(Number(code)) : undefined;
   return meta ? { text: meta.text, action: meta.action } : PLATFORM_REASONS.get(DEFAULT_FAILURE_REASON)!;
 }
+
+/**
+ * Whether a refusal by the Marketing Messages API (`/marketing_messages`) with `code` is answered by
+ * sending the recipient through `/messages` instead: 131055 and 134100 (not a marketing template),
+ * 134101 (still syncing), 134102 (unavailable: eligibility or a failed sync). Nothing was sent.
+ *
+ * @example
+ * fallsBackToCloudApi(134101); // true
+ * fallsBackToCloudApi(131026); // false
+ */
+export const fallsBackToCloudApi = (code: number): boolean => META_CODES.get(code)?.fallsBackToCloudApi === true;
 
 /** Every Meta code of the table (the classifier's test walks them). */
 export const knownMetaCodes = (): number[] => [...META_CODES.keys()];

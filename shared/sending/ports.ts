@@ -45,13 +45,25 @@ export interface UpstreamCall {
   accessToken: string;
 }
 
-/** The Cloud API port: the send, and the reads broadcasts need (templates, numbers, a number's messaging limit). */
+/**
+ * Which endpoint a send goes to: absent or `messages` is Cloud API's `POST /{phone-number-id}/messages`,
+ * `marketing_messages` the Marketing Messages API's `POST /{phone-number-id}/marketing_messages`
+ * (same body syntax and answer; marketing templates only).
+ */
+export interface SendEndpoint {
+  api?: 'messages' | 'marketing_messages';
+}
+
+/** The Cloud API port: the send, and the reads broadcasts need (templates, numbers, a number's messaging limit, an account's Marketing Messages API onboarding). */
 export interface CloudApiClient {
   listTemplates(wabaId: string, call: UpstreamCall): Promise<UpstreamTemplate[]>;
   listPhoneNumbers(wabaId: string, call: UpstreamCall): Promise<UpstreamPhoneNumber[]>;
   /** The number's `whatsapp_business_manager_messaging_limit` as Meta answers it (e.g. `TIER_250`); undefined when absent. */
   messagingLimitOf(phoneNumberId: string, call: UpstreamCall): Promise<string | undefined>;
-  sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall): Promise<SendOutcome>;
+  /** The business account's `marketing_messages_onboarding_status` as Meta answers it (e.g. `ONBOARDED`, `ELIGIBLE`); undefined when absent. */
+  marketingMessagesOnboardingOf(wabaId: string, call: UpstreamCall): Promise<string | undefined>;
+  /** Sends through `/messages`, or through `/marketing_messages` when `endpoint.api` says so. */
+  sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall, endpoint?: SendEndpoint): Promise<SendOutcome>;
 }
 
 /**

@@ -12,58 +12,22 @@ import {
   membershipRoles,
   type CountryPricing,
   type CredentialKind,
+  type MarketingMessagesSetting,
   type MembershipRole,
   type SubscriptionStatus,
   type Wallet,
 } from './tenancy-entities';
+import { defineCommand, optionalBoolean, optionalWholeNumber, required, requiredBoolean, type AdminCommand, type AdminFlag, type AdminFlagValues } from './admin-flags';
 import { requireOneOf, requirePlan } from './tenancy-input';
 import type { TenancyServices } from './tenancy-services';
 
-export type AdminFlagValues = Readonly<Record<string, string | undefined>>;
+export type { AdminCommand, AdminFlag, AdminFlagValues } from './admin-flags';
 
-export interface AdminFlag {
-  name: string;
-  description: string;
-  required?: boolean;
-  /** May be given without a value (`--api-add-on` means true). */
-  boolean?: boolean;
-  /** The CLI also accepts `--<name>-stdin` to read the value from standard input (keeps secrets out of shell history). */
-  acceptsStdin?: boolean;
-}
-
-export interface AdminCommand<Output> {
-  summary: string;
-  flags: readonly AdminFlag[];
-  run(tenancy: TenancyServices, flags: AdminFlagValues): Promise<Output>;
-}
-
-const defineCommand = <Output>(command: AdminCommand<Output>): AdminCommand<Output> => command;
-
-function required(flags: AdminFlagValues, name: string): string {
-  const value = flags[name]?.trim();
-  if (!value) throw new InvalidTenancyInputError(`--${name} is required`);
-  return value;
-}
-
-function optionalBoolean(flags: AdminFlagValues, name: string): boolean | undefined {
-  const value = flags[name]?.trim().toLowerCase();
-  if (value === undefined) return undefined;
-  if (['true', 'yes', '1', ''].includes(value)) return true;
-  if (['false', 'no', '0'].includes(value)) return false;
-  throw new InvalidTenancyInputError(`--${name} must be true or false`);
-}
-
-function requiredBoolean(flags: AdminFlagValues, name: string): boolean {
-  const value = optionalBoolean(flags, name);
-  if (value === undefined) throw new InvalidTenancyInputError(`--${name} is required (true or false)`);
-  return value;
-}
-
-function optionalWholeNumber(flags: AdminFlagValues, name: string): number | undefined {
-  const value = flags[name]?.trim();
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new InvalidTenancyInputError(`--${name} must be a whole number`);
-  return Number(value);
+/** `--enabled true | false | auto` as the account's setting (tenancy-entities.ts `MarketingMessagesSetting`). */
+function marketingMessagesSettingOf(value: string): MarketingMessagesSetting {
+  const setting = ({ true: 'enabled', false: 'disabled', auto: 'auto' } as const)[value.toLowerCase() as 'true' | 'false' | 'auto'];
+  if (setting === undefined) throw new InvalidTenancyInputError('--enabled must be true, false or auto');
+  return setting;
 }
 
 const organizationFlag: AdminFlag = { name: 'org', description: 'Organization id (org_…)', required: true };
@@ -165,6 +129,12 @@ export const adminCommands = {
         accessToken: required(flags, 'access-token'),
         messagesPerSecond: flags['messages-per-second'] === undefined ? undefined : Number(flags['messages-per-second']),
       }),
+  }),
+
+  'set-marketing-messages': defineCommand({
+    summary: 'Send the account\'s MARKETING template broadcasts through Meta\'s Marketing Messages API: true (always), false (never: Cloud API), auto (when Meta reports the account ONBOARDED; the default)',
+    flags: [{ name: 'waba', description: 'Business account id (WABA id)', required: true }, { name: 'enabled', description: 'true | false | auto', required: true }],
+    run: (tenancy, flags) => tenancy.admin.setMarketingMessages({ wabaId: required(flags, 'waba'), setting: marketingMessagesSettingOf(required(flags, 'enabled')) }),
   }),
 
   'add-phone-number': defineCommand({

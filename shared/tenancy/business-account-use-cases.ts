@@ -1,10 +1,10 @@
 import type { EncryptionContext, TokenCipher } from '../crypto/token-cipher';
 import type { Clock } from '../ports/clock';
-import { BusinessAccountNeedsAuthorizationError, BusinessAccountNotFoundError } from './errors';
+import { BusinessAccountNeedsAuthorizationError, BusinessAccountNotConnectedError, BusinessAccountNotFoundError } from './errors';
 import type { DecryptedTokenCache } from './decrypted-token-cache';
 import { requireOrganization, summarizeBusinessAccount, type BusinessAccountSummary } from './organization-use-cases';
-import type { BusinessAccount, PhoneNumber } from './tenancy-entities';
-import { optionalSendingRate, requireIdentifier, requirePhoneDigits, requireText } from './tenancy-input';
+import { marketingMessagesSettings, type BusinessAccount, type MarketingMessagesSetting, type PhoneNumber } from './tenancy-entities';
+import { optionalSendingRate, requireIdentifier, requireOneOf, requirePhoneDigits, requireText } from './tenancy-input';
 import type { AccountDirectory, OrganizationStore } from './tenancy-stores';
 
 /** The context every upstream token ciphertext is bound to: its purpose (the functions' KMS grants name it) and owner. */
@@ -54,6 +54,8 @@ export async function connectBusinessAccount(
       encryptedAccessToken: await ports.cipher.encrypt(accessToken, upstreamTokenContext(input.organizationId, wabaId)),
       status: 'active',
       messagesPerSecond: messagesPerSecond ?? existing?.messagesPerSecond,
+      // A reconnection (a new token) keeps the operator's Marketing Messages API setting.
+      ...(existing?.marketingMessages === undefined ? {} : { marketingMessages: existing.marketingMessages }),
       connectedAt: existing?.connectedAt ?? now,
       updatedAt: now,
     };
@@ -63,6 +65,31 @@ export async function connectBusinessAccount(
     if (newlyClaimed) await releaseQuietly(ports.tenancy, 'waba-id', wabaId, input.organizationId);
     throw error;
   }
+}
+
+export interface SetMarketingMessagesInput {
+  wabaId: string;
+  /** `auto` | `enabled` | `disabled` (tenancy-entities.ts `MarketingMessagesSetting`). */
+  setting: string;
+}
+
+/**
+ * Sets whether a business account's MARKETING template broadcasts go through Meta's Marketing
+ * Messages API (docs/BROADCAST.md "Marketing Messages API"). The account is named by its WABA id
+ * alone, found through its global claim; broadcasts accepted from then on follow the new setting
+ * (a job keeps the route it was accepted with).
+ *
+ * @example
+ * await setMarketingMessages(ports, { wabaId: '102290129340398', setting: 'enabled' });
+ * // { organizationId: 'org_…', wabaId: '102290129340398', …, marketingMessages: 'enabled' }
+ */
+export async function setMarketingMessages(ports: { tenancy: AccountDirectory; clock: Clock }, input: SetMarketingMessagesInput): Promise<BusinessAccountSummary> {
+  const wabaId = requireIdentifier(input.wabaId, 'wabaId');
+  const setting: MarketingMessagesSetting = requireOneOf(input.setting, marketingMessagesSettings, 'marketingMessages');
+  const claim = await ports.tenancy.getIdentifierClaim('waba-id', wabaId);
+  if (!claim) throw new BusinessAccountNotConnectedError(wabaId);
+  const account = await ports.tenancy.setBusinessAccountMarketingMessages(claim.organizationId, wabaId, { marketingMessages: setting, updatedAt: ports.clock.now().toISOString() });
+  return summarizeBusinessAccount(account);
 }
 
 export interface AddPhoneNumberInput {

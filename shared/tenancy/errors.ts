@@ -53,6 +53,15 @@ export class BusinessAccountNotFoundError extends Error {
 }
 
 /** The connection's upstream token no longer works; an operator has to connect the account again. */
+/** No organization has connected the business account (no claim of its WABA id): the operators' commands that name an account by WABA id alone. */
+export class BusinessAccountNotConnectedError extends Error {
+  override readonly name = 'BusinessAccountNotConnectedError';
+  readonly code = 'BUSINESS_ACCOUNT_NOT_CONNECTED';
+  constructor(readonly wabaId: string) {
+    super(`Business account ${wabaId} is not connected to any organization`);
+  }
+}
+
 export class BusinessAccountNeedsAuthorizationError extends Error {
   override readonly name = 'BusinessAccountNeedsAuthorizationError';
   readonly code = 'BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION';

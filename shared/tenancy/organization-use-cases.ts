@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import { OrganizationNotFoundError } from './errors';
 import {
+  DEFAULT_MARKETING_MESSAGES,
   summarizeCredential,
   type BusinessAccount,
   type CredentialSummary,
@@ -116,10 +117,11 @@ export async function setSubscription(
 }
 
 /** A business account as it may be shown: without the encrypted token. */
-export type BusinessAccountSummary = Omit<BusinessAccount, 'encryptedAccessToken'>;
+export type BusinessAccountSummary = Omit<BusinessAccount, 'encryptedAccessToken' | 'marketingMessages'> & Required<Pick<BusinessAccount, 'marketingMessages'>>;
 
+/** An account as operators see it: no token, and its Marketing Messages API setting spelled out (`auto` when never set). */
 export function summarizeBusinessAccount({ encryptedAccessToken: _token, ...summary }: BusinessAccount): BusinessAccountSummary {
-  return summary;
+  return { ...summary, marketingMessages: summary.marketingMessages ?? DEFAULT_MARKETING_MESSAGES };
 }
 
 export interface OrganizationOverview {

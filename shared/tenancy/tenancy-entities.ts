@@ -41,6 +41,16 @@ export function hasV1ApiAccess(organization: Pick<Organization, 'plan' | 'apiAdd
 
 export type BusinessAccountStatus = 'active' | 'needs-authorization';
 
+/**
+ * Whether the account's MARKETING template broadcasts go through Meta's Marketing Messages API
+ * (`/marketing_messages`): `enabled` always, `disabled` never, `auto` when Meta reports the account
+ * `ONBOARDED` (docs/BROADCAST.md "Marketing Messages API"). Set by `set-marketing-messages`.
+ */
+export const marketingMessagesSettings = ['auto', 'enabled', 'disabled'] as const;
+export type MarketingMessagesSetting = (typeof marketingMessagesSettings)[number];
+/** What an account without the attribute (every record written before it existed) means. */
+export const DEFAULT_MARKETING_MESSAGES: MarketingMessagesSetting = 'auto';
+
 /** A WhatsApp Business Account connected to an organization. */
 export interface BusinessAccount {
   organizationId: string;
@@ -52,6 +62,8 @@ export interface BusinessAccount {
   status: BusinessAccountStatus;
   /** Sending pace for the whole account (messages per second); the platform default when absent. */
   messagesPerSecond?: number;
+  /** The Marketing Messages API setting; absent: `auto` (DEFAULT_MARKETING_MESSAGES). */
+  marketingMessages?: MarketingMessagesSetting;
   connectedAt: string;
   updatedAt: string;
 }

@@ -247,6 +247,14 @@ class CachingAccountDirectory implements AccountDirectory {
     );
   }
 
+  setBusinessAccountMarketingMessages(organizationId: string, wabaId: string, change: Parameters<AccountDirectory['setBusinessAccountMarketingMessages']>[2]): Promise<BusinessAccount> {
+    const { cache } = this.reading;
+    return cache.invalidating(
+      () => cache.forgetBusinessAccount(organizationId, wabaId),
+      () => this.inner.setBusinessAccountMarketingMessages(organizationId, wabaId, change),
+    );
+  }
+
   putPhoneNumber(phoneNumber: PhoneNumber): Promise<void> {
     const { cache } = this.reading;
     return cache.invalidating(() => cache.forgetPhoneNumber(phoneNumber.phoneNumberId), () => this.inner.putPhoneNumber(phoneNumber));

@@ -8,8 +8,10 @@ import {
   decryptBusinessAccountToken,
   decryptUpstreamAccessToken,
   markBusinessAccountNeedsAuthorization,
+  setMarketingMessages,
   type AddPhoneNumberInput,
   type ConnectBusinessAccountInput,
+  type SetMarketingMessagesInput,
 } from './business-account-use-cases';
 import { chargeWallet, setCountryPricing, topUpWallet, type SetCountryPricingInput } from './billing-use-cases';
 import {
@@ -60,6 +62,8 @@ export interface TenancyAdministration {
   revokeGeneratedKey(input: { organizationId: string; credentialId: string }): Promise<GeneratedKeySummary>;
   connectBusinessAccount(input: ConnectBusinessAccountInput): Promise<BusinessAccountSummary>;
   addPhoneNumber(input: AddPhoneNumberInput): Promise<PhoneNumber>;
+  /** Whether the account's MARKETING broadcasts go through Meta's Marketing Messages API (`auto` | `enabled` | `disabled`). */
+  setMarketingMessages(input: SetMarketingMessagesInput): Promise<BusinessAccountSummary>;
   issueCredential(input: IssueCredentialInput): Promise<IssuedCredential>;
   revokeCredential(input: { organizationId: string; credentialId: string }): Promise<CredentialSummary>;
   addEmployee(input: AddEmployeeInput): Promise<Membership>;
@@ -127,6 +131,7 @@ export function bindTenancyServices(ports: TenancyPorts): TenancyServices {
       revokeGeneratedKey: (input) => revokeGeneratedKey(ports, input),
       connectBusinessAccount: (input) => connectBusinessAccount(ports, input),
       addPhoneNumber: (input) => addPhoneNumber(ports, input),
+      setMarketingMessages: (input) => setMarketingMessages(ports, input),
       issueCredential: (input) => issueCredential(ports, input),
       revokeCredential: (input) => revokeCredential(ports, input),
       addEmployee: (input) => addEmployee(ports, input),

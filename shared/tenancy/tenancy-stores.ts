@@ -14,6 +14,7 @@ import type {
   BusinessAccount,
   CountryPricing,
   Credential,
+  MarketingMessagesSetting,
   Membership,
   MembershipRemoval,
   Organization,
@@ -76,6 +77,11 @@ export interface AccountDirectory {
    * upstream; a no-op otherwise (the account was reconnected, or removed, in the meantime).
    */
   markBusinessAccountNeedsAuthorization(organizationId: string, wabaId: string, failedEncryptedAccessToken: string, at: string): Promise<void>;
+  /**
+   * Sets the account's Marketing Messages API setting (one attribute: a concurrent reconnection or
+   * needs-authorization mark is never undone); returns the account as stored. Throws BusinessAccountNotFoundError.
+   */
+  setBusinessAccountMarketingMessages(organizationId: string, wabaId: string, change: { marketingMessages: MarketingMessagesSetting; updatedAt: string }): Promise<BusinessAccount>;
   putPhoneNumber(phoneNumber: PhoneNumber): Promise<void>;
   listPhoneNumbers(organizationId: string): Promise<PhoneNumber[]>;
   /** Global, by digits: which organization owns a sender number (key generation). */

@@ -8,13 +8,14 @@ import type { TemplateChunkMessage } from '../../shared/broadcast/chunk-message'
 import { BusinessAccountIncompleteError, SenderNotOwnedError } from '../../shared/broadcast/errors';
 import type { Clock, Sender, SenderAccount, SenderDirectory, UploadedMedia } from '../../shared/broadcast/ports';
 import type { TemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
-import type { CloudApiClient, SendOutcome, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../shared/sending/ports';
+import type { CloudApiClient, SendEndpoint, SendOutcome, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../shared/sending/ports';
 import { isRetryableRejection } from '../../shared/sending/graph-answer';
 import { copy } from './broadcast-stores/in-memory-broadcast-state';
 
 // The broadcast stores (broadcast-stores/) and the other ports' fakes (broadcast-port-fakes.ts), from here as before.
 export { InMemoryBroadcastRepository } from './broadcast-stores/in-memory-broadcast-repository';
 export {
+  FixedMarketingMessagesOnboarding,
   FixedMessagingTiers,
   InMemoryIdempotencyGuard,
   InMemoryPortfolioReach,
@@ -163,6 +164,8 @@ export interface RecordedSend {
   accessToken: string;
   /** Clock time (ms) at which the send was made. */
   at: number;
+  /** Present only for sends through `/marketing_messages`. */
+  api?: 'marketing_messages';
 }
 
 /**
@@ -206,11 +209,31 @@ export class ScriptedCloudApi implements CloudApiClient {
     return this.messagingLimits.get(phoneNumberId) ?? 'TIER_UNLIMITED';
   }
 
-  async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall): Promise<SendOutcome> {
-    const send: RecordedSend = { phoneNumberId, to: String(body.to), body: copy(body), accessToken: call.accessToken, at: this.clock.now().getTime() };
+  /** `marketing_messages_onboarding_status` per WABA id (absent: the field is absent); `onboardingFailure` makes every read fail. */
+  readonly onboardingStatuses = new Map<string, string>();
+  onboardingFailure?: Error;
+  onboardingCalls = 0;
+
+  async marketingMessagesOnboardingOf(wabaId: string, _call: UpstreamCall): Promise<string | undefined> {
+    this.onboardingCalls += 1;
+    if (this.onboardingFailure) throw this.onboardingFailure;
+    return this.onboardingStatuses.get(wabaId);
+  }
+
+  /** Outcomes scripted for `/marketing_messages` sends only, per number (consumed before the shared script). */
+  readonly marketingOutcomes = new Map<string, SendOutcome[]>();
+
+  scriptMarketing(to: string, ...outcomes: SendOutcome[]): this {
+    this.marketingOutcomes.set(to, [...(this.marketingOutcomes.get(to) ?? []), ...outcomes]);
+    return this;
+  }
+
+  async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall, endpoint: SendEndpoint = {}): Promise<SendOutcome> {
+    const marketing = endpoint.api === 'marketing_messages';
+    const send: RecordedSend = { phoneNumberId, to: String(body.to), body: copy(body), accessToken: call.accessToken, at: this.clock.now().getTime(), ...(marketing ? { api: 'marketing_messages' as const } : {}) };
     this.sends.push(send);
     await this.onSend?.(send);
-    const scripted = this.outcomes.get(send.to)?.shift();
+    const scripted = (marketing ? this.marketingOutcomes.get(send.to)?.shift() : undefined) ?? this.outcomes.get(send.to)?.shift();
     if (scripted) return scripted;
     if (this.defaultOutcome) return this.defaultOutcome(send.to);
     return accepted(`wamid.${(this.messageCounter += 1)}`);

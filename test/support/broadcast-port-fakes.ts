@@ -8,6 +8,7 @@ import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../
 import { messagingTierOf } from '../../shared/broadcast/messaging-tiers';
 import type {
   IdempotencyGuard,
+  MarketingMessagesOnboarding,
   MessagingTier,
   MessagingTiers,
   OutboundQueue,
@@ -149,6 +150,21 @@ export class FixedMessagingTiers implements MessagingTiers {
   }
 }
 
+/* ------------------------------------------------ Marketing Messages API */
+
+/** Meta's `marketing_messages_onboarding_status` per WABA id (absent: none, i.e. not onboarded); `failure` makes every read throw. */
+export class FixedMarketingMessagesOnboarding implements MarketingMessagesOnboarding {
+  readonly statuses = new Map<string, string>();
+  failure?: Error;
+  reads = 0;
+
+  async statusOf(account: Pick<SenderAccount, 'wabaId'>): Promise<string | undefined> {
+    this.reads += 1;
+    if (this.failure) throw this.failure;
+    return this.statuses.get(account.wabaId);
+  }
+}
+
 /** The portfolio reach buckets in memory, with DynamoDbPortfolioReach's conditional version check. */
 export class InMemoryPortfolioReach implements PortfolioReach {
   readonly buckets = new Map<string, ReachBucket>();
@@ -178,5 +194,12 @@ export class InMemoryPortfolioReach implements PortfolioReach {
   }
 }
 
-/** Messaging-limit ports under which every number is unlimited (nothing is counted): for tests of other concerns. */
-export const unlimitedMessaging = () => ({ messagingTiers: new FixedMessagingTiers(), portfolioReach: new InMemoryPortfolioReach() });
+/**
+ * Messaging-limit ports under which every number is unlimited (nothing is counted), and no account
+ * onboarded to the Marketing Messages API (an `auto` account sends through Cloud API): for tests of other concerns.
+ */
+export const unlimitedMessaging = () => ({
+  messagingTiers: new FixedMessagingTiers(),
+  portfolioReach: new InMemoryPortfolioReach(),
+  marketingMessages: new FixedMarketingMessagesOnboarding(),
+});

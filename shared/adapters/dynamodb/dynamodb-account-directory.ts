@@ -4,8 +4,8 @@
  * digits and by id are one read each.
  */
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { IdentifierClaimedByAnotherOrganizationError, type ClaimedIdentifierKind } from '../../tenancy/errors';
-import type { BusinessAccount, PhoneNumber } from '../../tenancy/tenancy-entities';
+import { BusinessAccountNotFoundError, IdentifierClaimedByAnotherOrganizationError, type ClaimedIdentifierKind } from '../../tenancy/errors';
+import type { BusinessAccount, MarketingMessagesSetting, PhoneNumber } from '../../tenancy/tenancy-entities';
 import type { AccountDirectory, IdentifierClaim } from '../../tenancy/tenancy-stores';
 import { isConditionalCheckFailure } from './dynamodb-errors';
 import { TenancyTable, tenancyKeys, toEntity } from './tenancy-table';
@@ -86,6 +86,30 @@ export class DynamoDbAccountDirectory implements AccountDirectory {
       );
     } catch (error) {
       if (isConditionalCheckFailure(error)) return;
+      throw error;
+    }
+  }
+
+  async setBusinessAccountMarketingMessages(
+    organizationId: string,
+    wabaId: string,
+    change: { marketingMessages: MarketingMessagesSetting; updatedAt: string },
+  ): Promise<BusinessAccount> {
+    try {
+      const result = await this.table.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: tenancyKeys.businessAccount(organizationId, wabaId),
+          // The same value again is harmless, so an SDK retry of an applied write needs no token.
+          UpdateExpression: 'SET marketingMessages = :setting, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':setting': change.marketingMessages, ':at': change.updatedAt },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toEntity<BusinessAccount>(result.Attributes)!;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) throw new BusinessAccountNotFoundError(organizationId, wabaId);
       throw error;
     }
   }

@@ -18,6 +18,7 @@ const ledgerEntrySchema = v.object({
   failureReasonCode: v.optional(v.string()),
   attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
   updatedAt: v.string(),
+  sentVia: v.optional(v.literal('marketing_messages')),
 });
 // The schema must produce exactly the domain's entry.
 const _ledgerEntryMatches: v.InferOutput<typeof ledgerEntrySchema> extends LedgerEntry ? true : never = true;

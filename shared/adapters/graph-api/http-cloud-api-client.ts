@@ -5,7 +5,7 @@
  */
 import { classifyGraphAnswer, sendOutcomeOf, type GraphReply } from '../../sending/graph-answer';
 import { graphErrorFrom } from '../../sending/graph-error';
-import type { CloudApiClient, SendOutcome, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../sending/ports';
+import type { CloudApiClient, SendEndpoint, SendOutcome, UpstreamCall, UpstreamPhoneNumber, UpstreamTemplate } from '../../sending/ports';
 import { UpstreamRequestError, UpstreamUnavailableError } from '../../upstream/errors';
 import { HttpTimeoutError } from '../http/errors';
 import { sendPlainRequest, type PlainHttpResponse } from '../http/keep-alive-http-client';
@@ -81,10 +81,18 @@ export class HttpCloudApiClient implements CloudApiClient {
     return typeof limit === 'string' ? limit : undefined;
   }
 
-  async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall): Promise<SendOutcome> {
+  async marketingMessagesOnboardingOf(wabaId: string, call: UpstreamCall): Promise<string | undefined> {
+    const url = this.url(`${encodeURIComponent(wabaId)}?fields=marketing_messages_onboarding_status`);
+    const payload = await this.getJson<{ marketing_messages_onboarding_status?: unknown }>(url, call);
+    const status = payload.marketing_messages_onboarding_status;
+    return typeof status === 'string' ? status : undefined;
+  }
+
+  async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall, endpoint: SendEndpoint = {}): Promise<SendOutcome> {
     let reply: GraphReply;
     try {
-      const response = await this.request(this.url(`${encodeURIComponent(phoneNumberId)}/messages`), call, JSON.stringify(body));
+      const path = `${encodeURIComponent(phoneNumberId)}/${endpoint.api === 'marketing_messages' ? 'marketing_messages' : 'messages'}`;
+      const response = await this.request(this.url(path), call, JSON.stringify(body));
       reply = { kind: 'answered', httpStatus: response.status, body: parsedBody(response.text) };
     } catch (error) {
       reply = { kind: 'no-answer', failure: error instanceof HttpTimeoutError ? 'timeout' : 'connection failed' };

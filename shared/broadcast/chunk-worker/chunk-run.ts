@@ -14,6 +14,7 @@ import type { JobGo, JobGoWatch, PauseEnding } from './job-control';
 import type { LaneWork } from './lanes';
 import { budgetEndOf, type LanePacing } from './pacing';
 import { sendToRecipient, type RecipientSendState } from './recipient-send';
+import { SendApiChoice } from './send-api';
 
 export interface ChunkRunSetup {
   account: { accessToken: string };
@@ -33,6 +34,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   readonly watch: JobGoWatch;
   readonly pause: PauseEnding;
   readonly budgetEnd: () => number;
+  readonly sendApi: SendApiChoice;
   private readonly pacing: LanePacing;
 
   constructor(
@@ -50,6 +52,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     this.session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: setup.pacing.messagesPerSecond }, settings, chunkWorkerBudget(settings));
     this.outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
     this.budgetEnd = budgetEndOf(settings, clock, invocation);
+    this.sendApi = SendApiChoice.of(message);
   }
 
   get slots(): SendSlots {
@@ -97,6 +100,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
    */
   async finish(): Promise<ChunkReport> {
     if (this.session.hold.count > 0) this.outcomes.report.rateLimitHolds = this.session.hold.count;
+    if (this.sendApi.fallbacks > 0) this.outcomes.report.marketingFallbacks = this.sendApi.fallbacks;
     await this.outcomes.flush();
     if (this.outcomes.failure !== undefined) throw this.outcomes.failure;
     return this.outcomes.report;

@@ -7,6 +7,7 @@
  */
 import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
 import type { ChunkOutcomes } from '../chunk-outcomes';
+import type { SentVia } from '../marketing-messages-route';
 import type { ClaimState, LedgerEntry } from '../ports';
 import { dispatchSend, type Dispatched, type SendSession } from '../../sending/dispatch-send';
 import { failureReasonOf, OPTED_OUT, templateHoldOf, UNKNOWN_OUTCOME } from '../../sending/failure-reasons';
@@ -15,6 +16,7 @@ import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
 import type { JobGoWatch, PauseEnding } from './job-control';
 import { messageBodyFor } from './message-building';
 import { optedOutAtSendTime } from './send-time-opt-outs';
+import type { SendApiChoice } from './send-api';
 import { resolveStaleClaim } from './settle-chunk';
 
 /** What a recipient's send works with: one invocation's state (chunk-run.ts). */
@@ -27,6 +29,8 @@ export interface RecipientSendState {
   readonly watch: JobGoWatch;
   readonly pause: PauseEnding;
   readonly latency: SendLatencyEstimate;
+  /** The API this invocation sends through (the job's route, Cloud API after the Marketing Messages API refused the template). */
+  readonly sendApi: SendApiChoice;
   budgetEnd(): number;
   /** Claimed, not sent because the template is not sendable: released, sent after the resume. */
   release(recipient: ChunkRecipient): Promise<void>;
@@ -46,10 +50,15 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
   if (await optedOutAtSendTime(state, recipient)) return refuseOptedOut(state, recipient, () => session.slots.giveBack(firstSlot));
   if (!(await claim(state, recipient, () => session.slots.giveBack(firstSlot)))) return;
   const body = messageBodyFor(message, recipient);
+  let via: SentVia = state.sendApi.current;
   const dispatched = await dispatchSend(session, {
     firstSlot,
     startsInTime: (slot) => slot < state.budgetEnd(),
-    send: () => dependencies.upstream.sendMessage(message.phoneNumberId, body, { accessToken: state.accessToken }),
+    send: async () => {
+      const routed = await state.sendApi.send(dependencies.upstream, message.phoneNumberId, body, { accessToken: state.accessToken });
+      via = routed.via;
+      return routed.outcome;
+    },
     stillWanted: () => watch.goes(),
   });
   if (dispatched.kind !== 'withdrawn') latency.observe(clock.now().getTime() - busyFrom);
@@ -63,7 +72,7 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
   // Refused with a retryable error (a 130429 near the end, most often) and no time left for the
   // retry: definitely not sent, so it goes on in the continuation message instead of failing.
   if (dispatched.kind === 'failed' && dispatched.outOfTime) return state.continueLater(recipient);
-  state.outcomes.record(ledgerEntryOf(recipient, dispatched, clock.now()));
+  state.outcomes.record(ledgerEntryOf(recipient, dispatched, clock.now(), via));
   if (dispatched.kind === 'sent') await state.pause.endOnAccepted();
 }
 
@@ -97,12 +106,12 @@ async function claim(state: RecipientSendState, { index, to }: ChunkRecipient, g
   return false;
 }
 
-/** Step 3's entry: the ledger's view of a dispatched send (step 2). */
-function ledgerEntryOf({ index, to }: ChunkRecipient, dispatched: Dispatched, now: Date): LedgerEntry {
+/** Step 3's entry: the ledger's view of a dispatched send (step 2); a message the Marketing Messages API took says so (`sentVia`). */
+function ledgerEntryOf({ index, to }: ChunkRecipient, dispatched: Dispatched, now: Date, via: SentVia): LedgerEntry {
   const base = { index, to, attempts: dispatched.attempts, updatedAt: now.toISOString() };
   switch (dispatched.kind) {
     case 'sent':
-      return { ...base, status: 'SENT', messageId: dispatched.messageId };
+      return { ...base, status: 'SENT', messageId: dispatched.messageId, ...(via === 'marketing_messages' ? { sentVia: via } : {}) };
     case 'unknown':
       return { ...base, status: 'UNKNOWN', failureReasonCode: `${UNKNOWN_OUTCOME}: ${dispatched.outcome.reason}` };
     case 'failed':

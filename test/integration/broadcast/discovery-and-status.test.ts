@@ -310,6 +310,7 @@ describe('discovery and job status', () => {
         totalRecipients: 1_001,
         totalChunks: 2,
         summary: { sent: 0, failed: 0, unknown: 0, pending: 1_001, chunksDone: 0, chunksTotal: 2, failuresByReason: {}, delivered: 0, read: 0, unconfirmed: 0 },
+        route: 'cloud_api',
       });
 
       // Watch the states while the workers run (through the use case: polling HTTP would spend the status rate limit).
@@ -335,6 +336,7 @@ describe('discovery and job status', () => {
         totalChunks: 2,
         // delivered and read follow the sandbox's webhooks, whose timing this test does not control.
         summary: { sent: 1_001, failed: 0, unknown: 0, pending: 0, chunksDone: 2, chunksTotal: 2, failuresByReason: {}, delivered: expect.any(Number), read: expect.any(Number), unconfirmed: 0 },
+        route: 'cloud_api',
       });
       expect(runtime.sandbox!.acceptedMessages()).toHaveLength(1_001);
 

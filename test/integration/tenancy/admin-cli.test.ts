@@ -117,6 +117,26 @@ test('suspend-organization and resume-organization: the kill switch through the 
   expect(resumed.stdout).not.toContain('suspendedAt');
 }, 120_000);
 
+test('set-marketing-messages: the setting by WABA id through the CLI (JSON out, auto by default, errors as JSON)', async () => {
+  const org = (JSON.parse((await admin(['create-organization', '--name', 'MM Org', '--plan', 'starter', '--env-file', envFile])).stdout) as { organizationId: string }).organizationId;
+  const connected = await admin(['connect-business-account', '--org', org, '--waba-id', '7101', '--business-id', '7100', '--name', 'MM WABA', '--access-token', 'EAAG-mm', '--env-file', envFile]);
+  expect(JSON.parse(connected.stdout)).toMatchObject({ wabaId: '7101', marketingMessages: 'auto' });
+
+  const enabled = await admin(['set-marketing-messages', '--waba', '7101', '--enabled', 'true', '--env-file', envFile]);
+  expect(enabled.code).toBe(0);
+  expect(JSON.parse(enabled.stdout)).toMatchObject({ organizationId: org, wabaId: '7101', marketingMessages: 'enabled' });
+  expect(enabled.stdout).not.toMatch(/encryptedAccessToken|EAAG/);
+  const shown = JSON.parse((await admin(['show-organization', '--org', org, '--env-file', envFile])).stdout) as { businessAccounts: Array<{ marketingMessages: string }> };
+  expect(shown.businessAccounts.map((account) => account.marketingMessages)).toEqual(['enabled']);
+
+  const wrong = await admin(['set-marketing-messages', '--waba', '7101', '--enabled', 'maybe', '--env-file', envFile]);
+  expect(wrong.code).toBe(1);
+  expect(errorOf(wrong)).toEqual({ code: 'INVALID_TENANCY_INPUT', message: '--enabled must be true, false or auto' });
+  const unknown = await admin(['set-marketing-messages', '--waba', '7999', '--enabled', 'auto', '--env-file', envFile]);
+  expect(unknown.code).toBe(1);
+  expect(errorOf(unknown)).toEqual({ code: 'BUSINESS_ACCOUNT_NOT_CONNECTED', message: 'Business account 7999 is not connected to any organization' });
+}, 120_000);
+
 test('failures are JSON on stderr with exit code 1', async () => {
   const missing = await admin(['show-organization', '--org', 'org_missing', '--env-file', envFile]);
   expect(missing.code).toBe(1);

@@ -4,7 +4,7 @@
  * so the fake the unit tests rely on cannot drift from the adapter. Where they disagree, the adapter
  * is the truth.
  */
-import { IdentifierClaimedByAnotherOrganizationError } from '../../../shared/tenancy/errors';
+import { BusinessAccountNotFoundError, IdentifierClaimedByAnotherOrganizationError } from '../../../shared/tenancy/errors';
 import type { PhoneNumber } from '../../../shared/tenancy/tenancy-entities';
 import type { AccountDirectory } from '../../../shared/tenancy/tenancy-stores';
 import { at, fresh, freshDigits, later } from './tenancy-contract-fixtures';
@@ -91,6 +91,30 @@ export function describeAccountDirectoryContract(name: string, makeRepository: (
         expect(await repository.getBusinessAccount(organizationId, 'waba1')).toEqual({ ...account, status: 'needs-authorization', updatedAt: later });
         // An account that is not there stays not there.
         await repository.markBusinessAccountNeedsAuthorization(organizationId, 'waba-missing', 'cipher-new', later);
+        expect(await repository.getBusinessAccount(organizationId, 'waba-missing')).toBeUndefined();
+      });
+
+      it('sets the Marketing Messages API setting alone, keeping what another write changed; an absent account is not found', async () => {
+        const organizationId = fresh('org_');
+        const account = {
+          organizationId,
+          wabaId: 'waba1',
+          businessId: 'biz',
+          name: 'A',
+          encryptedAccessToken: 'cipher-1',
+          status: 'active' as const,
+          connectedAt: at,
+          updatedAt: at,
+        };
+        await repository.putBusinessAccount(account);
+        await repository.markBusinessAccountNeedsAuthorization(organizationId, 'waba1', 'cipher-1', at);
+        const updated = await repository.setBusinessAccountMarketingMessages(organizationId, 'waba1', { marketingMessages: 'enabled', updatedAt: later });
+        const expected = { ...account, status: 'needs-authorization', marketingMessages: 'enabled', updatedAt: later };
+        expect(updated).toEqual(expected);
+        expect(await repository.getBusinessAccount(organizationId, 'waba1')).toEqual(expected);
+        await repository.setBusinessAccountMarketingMessages(organizationId, 'waba1', { marketingMessages: 'auto', updatedAt: later });
+        expect(await repository.getBusinessAccount(organizationId, 'waba1')).toMatchObject({ marketingMessages: 'auto' });
+        await expect(repository.setBusinessAccountMarketingMessages(organizationId, 'waba-missing', { marketingMessages: 'enabled', updatedAt: later })).rejects.toBeInstanceOf(BusinessAccountNotFoundError);
         expect(await repository.getBusinessAccount(organizationId, 'waba-missing')).toBeUndefined();
       });
 

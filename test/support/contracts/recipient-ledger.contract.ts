@@ -32,6 +32,19 @@ export function describeRecipientLedgerContract(name: string, makeRepository: ()
       expect(await repository.findByMessageId(`wamid.none.${jobId}`)).toBeUndefined();
     });
 
+    it('keeps which API carried a sent message (sentVia) with the entry, and nothing for one sent through Cloud API', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 2, 2), [2]);
+      await repository.claimRecipient(jobId, 0, 0, '919800000000', now);
+      await repository.claimRecipient(jobId, 0, 1, '919800000001', now);
+      const marketing = outcome(0, 'SENT', { messageId: `wamid.${jobId}.0`, sentVia: 'marketing_messages' });
+      const cloud = outcome(1, 'SENT', { messageId: `wamid.${jobId}.1` });
+      await repository.recordOutcomes(jobId, 0, [marketing, cloud]);
+      const entries = (await repository.readChunkRecipients(jobId, 0)).ledger.map((record) => record.entry).sort((a, b) => a.index - b.index);
+      expect(entries).toEqual([marketing, cloud]);
+      expect(entries[1]).not.toHaveProperty('sentVia');
+    });
+
     it('marks an entry UNKNOWN only while it is still SENDING', async () => {
       const jobId = freshJobId();
       await repository.createJob(job(jobId, 2, 2), [2]);

@@ -1,6 +1,6 @@
 /** AccountDirectory in memory, as DynamoDbAccountDirectory: claims owned by one organization, accounts and numbers per organization, global look-ups through the claims. */
-import { IdentifierClaimedByAnotherOrganizationError, type ClaimedIdentifierKind } from '../../../shared/tenancy/errors';
-import type { BusinessAccount, PhoneNumber } from '../../../shared/tenancy/tenancy-entities';
+import { BusinessAccountNotFoundError, IdentifierClaimedByAnotherOrganizationError, type ClaimedIdentifierKind } from '../../../shared/tenancy/errors';
+import type { BusinessAccount, MarketingMessagesSetting, PhoneNumber } from '../../../shared/tenancy/tenancy-entities';
 import type { AccountDirectory, IdentifierClaim } from '../../../shared/tenancy/tenancy-stores';
 import { inKeyOrder, stored, type InMemoryTenancyState } from './in-memory-tenancy-state';
 
@@ -51,6 +51,18 @@ export class InMemoryAccountDirectory implements AccountDirectory {
     this.state.touch('markBusinessAccountNeedsAuthorization', { organizationId, wabaId, at });
     const account = this.state.businessAccounts.get(`${organizationId}#${wabaId}`);
     if (account?.encryptedAccessToken === failedEncryptedAccessToken) Object.assign(account, { status: 'needs-authorization', updatedAt: at });
+  }
+
+  async setBusinessAccountMarketingMessages(
+    organizationId: string,
+    wabaId: string,
+    change: { marketingMessages: MarketingMessagesSetting; updatedAt: string },
+  ): Promise<BusinessAccount> {
+    this.state.touch('setBusinessAccountMarketingMessages', { organizationId, wabaId, ...change });
+    const account = this.state.businessAccounts.get(`${organizationId}#${wabaId}`);
+    if (!account) throw new BusinessAccountNotFoundError(organizationId, wabaId);
+    Object.assign(account, change);
+    return stored(account);
   }
 
   async putPhoneNumber(phoneNumber: PhoneNumber): Promise<void> {

@@ -17,7 +17,7 @@ import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
-import { InMemoryUploadedMedia, FixedMessagingTiers, InMemoryIdempotencyGuard, InMemoryPortfolioReach, InMemorySenderDirectory, ORG, SENDER, broadcastRequest, template, type VirtualTime } from '../../support/broadcast-fakes';
+import { FixedMarketingMessagesOnboarding, InMemoryUploadedMedia, FixedMessagingTiers, InMemoryIdempotencyGuard, InMemoryPortfolioReach, InMemorySenderDirectory, ORG, SENDER, broadcastRequest, template, type VirtualTime } from '../../support/broadcast-fakes';
 import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 import { setup as workerSetup } from '../chunk-worker/chunk-worker-kit';
 
@@ -70,6 +70,7 @@ function faultKit(options: { rate?: number } = {}) {
     media: new InMemoryUploadedMedia(),
     messagingTiers,
     portfolioReach,
+    marketingMessages: new FixedMarketingMessagesOnboarding(),
   };
   const send = (request = broadcastRequest(1_001), key = 'campaign-42') =>
     sendTemplateBroadcast(dependencies, { organizationId: ORG }, request, { idempotencyKey: key, inProgressTimeoutMs: 20_000 });

@@ -63,6 +63,22 @@ describe('HttpCloudApiClient.sendMessage', () => {
     ]);
   });
 
+  it('posts to /marketing_messages when the endpoint names the Marketing Messages API, the same body and token', async () => {
+    handler = json(200, { messaging_product: 'whatsapp', messages: [{ id: 'wamid.MM', message_status: 'accepted' }] });
+    const marketing = { ...body, product_policy: 'CLOUD_API_FALLBACK' };
+    await expect(client().sendMessage('pn_1', marketing, { accessToken: 'tok-123' }, { api: 'marketing_messages' })).resolves.toEqual({ kind: 'accepted', messageId: 'wamid.MM' });
+    await client().sendMessage('pn_1', body, { accessToken: 'tok-123' }, { api: 'messages' });
+    expect(seen.map(({ method, url, authorization, body: sent }) => ({ method, url, authorization, body: sent }))).toEqual([
+      { method: 'POST', url: '/v21.0/pn_1/marketing_messages', authorization: 'Bearer tok-123', body: JSON.stringify(marketing) },
+      { method: 'POST', url: '/v21.0/pn_1/messages', authorization: 'Bearer tok-123', body: JSON.stringify(body) },
+    ]);
+  });
+
+  it('reports the Marketing Messages API\'s HTTP 500 with Meta\'s error (134102) as a rejection: nothing was sent', async () => {
+    handler = metaError(500, 134102, '(#134102) Template unavailable for use');
+    await expect(client().sendMessage('pn_1', body, { accessToken: 't' }, { api: 'marketing_messages' })).resolves.toMatchObject({ kind: 'rejected', httpStatus: 500, error: { code: 134102 } });
+  });
+
   it('reports a success without a message id, or with an unreadable body, as unknown', async () => {
     handler = json(200, { messages: [] });
     await expect(send()).resolves.toEqual({ kind: 'unknown', reason: 'success without a message id' });
@@ -201,5 +217,22 @@ describe('HttpCloudApiClient.messagingLimitOf', () => {
     await expect(client().messagingLimitOf('pn_1', { accessToken: 'tok-123' })).rejects.toBeInstanceOf(UpstreamRequestError);
     handler = (_request, response) => response.end('not json');
     await expect(client().messagingLimitOf('pn_1', { accessToken: 'tok-123' })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+  });
+});
+
+describe('HttpCloudApiClient.marketingMessagesOnboardingOf', () => {
+  it('asks the business account for marketing_messages_onboarding_status with the bearer token', async () => {
+    handler = json(200, { marketing_messages_onboarding_status: 'ONBOARDED', id: 'waba_9' });
+    await expect(client().marketingMessagesOnboardingOf('waba_9', { accessToken: 'tok-9' })).resolves.toBe('ONBOARDED');
+    expect(seen[0]).toMatchObject({ method: 'GET', url: '/v21.0/waba_9?fields=marketing_messages_onboarding_status', authorization: 'Bearer tok-9' });
+  });
+
+  it('answers undefined when the field is absent, and raises a refusal or no answer', async () => {
+    handler = json(200, { id: 'waba_9' });
+    await expect(client().marketingMessagesOnboardingOf('waba_9', { accessToken: 't' })).resolves.toBeUndefined();
+    handler = metaError(400, 100, '(#100) Tried accessing nonexisting field (marketing_messages_onboarding_status)');
+    await expect(client().marketingMessagesOnboardingOf('waba_9', { accessToken: 't' })).rejects.toBeInstanceOf(UpstreamRequestError);
+    handler = () => undefined;
+    await expect(client(150).marketingMessagesOnboardingOf('waba_9', { accessToken: 't' })).rejects.toBeInstanceOf(UpstreamUnavailableError);
   });
 });

@@ -63,9 +63,9 @@ describe('listRecipients', () => {
     const page = await listRecipients(broadcasts, caller, JOB, { limit: 500 }, reading());
     expect(page.nextCursor).toBeNull();
     expect(page.recipients).toEqual<RecipientRow[]>([
-      { countryCode: '91', toPhoneNumber: '9800000000', status: 'SENT', messageId: 'wamid.0', failureReasonCode: null, failureReason: null, updatedAt: at(1) },
-      { countryCode: '91', toPhoneNumber: '9800000001', status: 'DELIVERED', messageId: 'wamid.1', failureReasonCode: null, failureReason: null, updatedAt: at(4) },
-      { countryCode: '91', toPhoneNumber: '9800000002', status: 'READ', messageId: 'wamid.2', failureReasonCode: null, failureReason: null, updatedAt: at(5) },
+      { countryCode: '91', toPhoneNumber: '9800000000', status: 'SENT', messageId: 'wamid.0', failureReasonCode: null, failureReason: null, updatedAt: at(1), sentVia: 'cloud_api' },
+      { countryCode: '91', toPhoneNumber: '9800000001', status: 'DELIVERED', messageId: 'wamid.1', failureReasonCode: null, failureReason: null, updatedAt: at(4), sentVia: 'cloud_api' },
+      { countryCode: '91', toPhoneNumber: '9800000002', status: 'READ', messageId: 'wamid.2', failureReasonCode: null, failureReason: null, updatedAt: at(5), sentVia: 'cloud_api' },
       {
         countryCode: '91',
         toPhoneNumber: '9800000003',
@@ -74,6 +74,7 @@ describe('listRecipients', () => {
         failureReasonCode: '131049',
         failureReason: 'This message was not delivered to maintain healthy ecosystem engagement.',
         updatedAt: at(6),
+        sentVia: 'cloud_api',
       },
       {
         countryCode: '91',
@@ -86,6 +87,25 @@ describe('listRecipients', () => {
       },
       { countryCode: '91', toPhoneNumber: '9800000005', status: 'PENDING', messageId: null, failureReasonCode: null, failureReason: null, updatedAt: null },
     ]);
+  });
+
+  it('says which API carried each message Meta accepted (sentVia), and nothing for a recipient never sent', async () => {
+    const broadcasts = await acceptedJob(4);
+    await broadcasts.recordOutcomes(JOB, 0, [
+      { ...sent(0), sentVia: 'marketing_messages' },
+      sent(1),
+      { index: 2, to: '919800000002', status: 'UNKNOWN', failureReasonCode: 'UNKNOWN_OUTCOME: timeout', attempts: 1, updatedAt: at(1) },
+    ]);
+    // Meta failed the marketing message after accepting it: it was still carried by the Marketing Messages API.
+    broadcasts.recordDelivery(JOB, 0, 0, { failedAt: at(3), metaErrorCode: 131049 });
+    const rows = (await listRecipients(broadcasts, caller, JOB, {}, reading())).recipients;
+    expect(rows.map((row) => [row.status, row.sentVia])).toEqual([
+      ['FAILED', 'marketing_messages'],
+      ['SENT', 'cloud_api'],
+      ['UNKNOWN', undefined],
+      ['PENDING', undefined],
+    ]);
+    expect(rows[3]).not.toHaveProperty('sentVia');
   });
 
   it('reads an unknown outcome as UNCONFIRMED after the window, and as what its events say when they came', async () => {
@@ -189,16 +209,16 @@ describe('recipientsCsv', () => {
   });
 
   it('writes a header and one line per row; quotes commas, quotes and line breaks; empty for null', () => {
-    const csv = recipientsCsv([row({ failureReason: 'Something, "odd"\nhappened' }), row({ status: 'SENT', messageId: 'wamid.1', failureReasonCode: null })]);
+    const csv = recipientsCsv([row({ failureReason: 'Something, "odd"\nhappened' }), row({ status: 'SENT', messageId: 'wamid.1', failureReasonCode: null, sentVia: 'marketing_messages' })]);
     expect(csv).toBe(
-      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt\r\n' +
-        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)}\r\n` +
-        `91,9800000000,SENT,wamid.1,,,${at(1)}\r\n`,
+      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia\r\n' +
+        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)},\r\n` +
+        `91,9800000000,SENT,wamid.1,,,${at(1)},marketing_messages\r\n`,
     );
   });
 
   it('keeps a value that a spreadsheet would run as a formula as text', () => {
-    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)}`);
+    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},`);
   });
 });
 

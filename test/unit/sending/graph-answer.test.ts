@@ -3,7 +3,7 @@
  * (shared/sending/failure-reasons.ts), pinned row by row: every HTTP status class, with and
  * without Meta's error body, no answer at all, and every Meta code the platform knows.
  */
-import { DEFAULT_FAILURE_REASON, describeReason, failureReasonOf, knownMetaCodes, retryClassOf, templateHoldOf, type RetryClass } from '../../../shared/sending/failure-reasons';
+import { DEFAULT_FAILURE_REASON, describeReason, failureReasonOf, fallsBackToCloudApi, knownMetaCodes, retryClassOf, templateHoldOf, type RetryClass } from '../../../shared/sending/failure-reasons';
 import { classifyGraphAnswer, isRateLimitRejection, isRetryableRejection, sendOutcomeOf, type AnswerOutcome, type GraphReply } from '../../../shared/sending/graph-answer';
 
 const metaError = (code: number, message = `error ${code}`) => ({ error: { message, type: 'OAuthException', code, error_subcode: 2494055, fbtrace_id: 'AbCdEf' } });
@@ -111,6 +111,12 @@ const META_CODE_ROWS: ReadonlyArray<[number, number, RetryClass, string, string 
   [131042, 400, 'final', '131042', undefined],
   [131057, 500, 'final', '131057', undefined],
   [133010, 400, 'final', '133010', undefined],
+  // The Marketing Messages API's (/work/shared/meta/marketing-messages-api.md section 5); 134102 comes with HTTP 500.
+  [134100, 400, 'final', '134100', undefined],
+  [134101, 400, 'final', '134101', undefined],
+  [134102, 500, 'final', '134102', undefined],
+  [131063, 400, 'final', '131063', undefined],
+  [1752041, 400, 'final', '1752041', undefined],
 ];
 
 describe('every Meta code the platform knows', () => {
@@ -130,6 +136,13 @@ describe('every Meta code the platform knows', () => {
     const described = describeReason(String(code));
     expect(described.text).not.toBe(describeReason(DEFAULT_FAILURE_REASON).text);
     expect(described.action.length).toBeGreaterThan(0);
+  });
+
+  it('sends through Cloud API instead exactly the Marketing Messages API\'s refusals of the template or account (131055, 134100, 134101, 134102)', () => {
+    expect(knownMetaCodes().filter(fallsBackToCloudApi).sort((a, b) => a - b)).toEqual([131055, 134100, 134101, 134102]);
+    // 134102 is Meta's HTTP 500 with its error: a refusal (nothing sent), never an unknown outcome.
+    expect(classifyGraphAnswer(answered(500, metaError(134102, '(#134102) Template unavailable for use')))).toMatchObject({ outcome: 'rejected-retryable', error: { code: 134102 }, reason: { code: '134102' } });
+    expect(describeReason('134101').action).toMatch(/10 minutes/);
   });
 
   it('retries none of the per-user and per-number refusals at once (131049, 131050, 131026, 131047)', () => {

@@ -1,5 +1,5 @@
 import { adminCommands, runAdminCommand, UnknownAdminCommandError } from '../../../shared/tenancy/admin-commands';
-import { InvalidTenancyInputError } from '../../../shared/tenancy/errors';
+import { BusinessAccountNotConnectedError, InvalidTenancyInputError } from '../../../shared/tenancy/errors';
 import { createTenancyTestKit } from '../../support/tenancy-test-ports';
 
 describe('admin commands', () => {
@@ -73,5 +73,32 @@ describe('admin commands', () => {
 
     expect(await adminCommands['set-key-generation'].run(tenancy, { org, enabled: 'false' })).toMatchObject({ keyGenerationEnabled: false });
     await expect(tenancy.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001' })).rejects.toThrow(/has not turned key generation on/);
+  });
+
+  test('set-marketing-messages: auto until set, true/false/auto by WABA id alone, kept across a reconnection, shown with the account', async () => {
+    const kit = createTenancyTestKit();
+    const tenancy = kit.services;
+    const { organizationId: org } = await adminCommands['create-organization'].run(tenancy, { name: 'Acme', plan: 'enterprise' });
+    const connected = await runAdminCommand(tenancy, 'connect-business-account', { org, 'waba-id': '1001', 'business-id': '1000', name: 'Acme', 'access-token': 'EAAG-upstream' });
+    expect(connected).toMatchObject({ wabaId: '1001', marketingMessages: 'auto' });
+
+    const enabled = await runAdminCommand(tenancy, 'set-marketing-messages', { waba: '1001', enabled: 'true' });
+    expect(enabled).toMatchObject({ organizationId: org, wabaId: '1001', marketingMessages: 'enabled', updatedAt: '2025-01-15T10:00:00.000Z' });
+    expect(JSON.stringify(enabled)).not.toContain('EAAG-upstream');
+    expect(JSON.stringify(enabled)).not.toContain('encryptedAccessToken');
+    expect(await kit.repository.getBusinessAccount(org, '1001')).toMatchObject({ marketingMessages: 'enabled' });
+    // A new token keeps the operator's choice.
+    await runAdminCommand(tenancy, 'connect-business-account', { org, 'waba-id': '1001', 'business-id': '1000', name: 'Acme', 'access-token': 'EAAG-new' });
+    const shown = (await runAdminCommand(tenancy, 'show-organization', { org })) as { businessAccounts: Array<{ wabaId: string; marketingMessages: string }> };
+    expect(shown.businessAccounts).toEqual([expect.objectContaining({ wabaId: '1001', marketingMessages: 'enabled' })]);
+
+    expect(await adminCommands['set-marketing-messages'].run(tenancy, { waba: '1001', enabled: 'false' })).toMatchObject({ marketingMessages: 'disabled' });
+    expect(await adminCommands['set-marketing-messages'].run(tenancy, { waba: '1001', enabled: 'AUTO' })).toMatchObject({ marketingMessages: 'auto' });
+
+    await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '1001', enabled: 'sometimes' })).rejects.toThrow('--enabled must be true, false or auto');
+    await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '1001' })).rejects.toThrow('--enabled is required');
+    await expect(runAdminCommand(tenancy, 'set-marketing-messages', { enabled: 'true' })).rejects.toThrow('--waba is required');
+    await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '1001', enabled: 'true', org })).rejects.toThrow(/--org/);
+    await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '9999', enabled: 'true' })).rejects.toBeInstanceOf(BusinessAccountNotConnectedError);
   });
 });
