@@ -20,9 +20,10 @@ import type { TemplateContent, TemplateParameters } from '../templates/template-
 const indexSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
 const wireParametersSchema = v.union([v.array(v.string()), v.record(v.string(), v.string())]);
 /** The wire form of a recipient: [recipient index in the request, full international number, template parameters, own content?]. */
+// Strict: valibot's plain tuple would accept a four-element recipient and drop its content.
 const wireRecipientSchema = v.union([
-  v.tuple([indexSchema, v.string(), wireParametersSchema]),
-  v.tuple([indexSchema, v.string(), wireParametersSchema, contentSchema]),
+  v.strictTuple([indexSchema, v.string(), wireParametersSchema]),
+  v.strictTuple([indexSchema, v.string(), wireParametersSchema, contentSchema]),
 ]);
 type WireRecipient = [number, string, TemplateParameters] | [number, string, TemplateParameters, TemplateContent];
 

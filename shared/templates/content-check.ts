@@ -25,9 +25,12 @@ export interface ContentSource {
 }
 
 const pathOf = (source: ContentSource, field: keyof TemplateContent): string => (source.own?.[field] !== undefined ? `${source.ownPrefix}${field}` : field);
-const buttonPathOf = (source: ContentSource, button: ButtonContent): string => {
+/** A button's field: its place in the recipient's own list, else in the broadcast's (the content checked when neither is given). */
+const buttonPathOf = (source: ContentSource, button: ButtonContent, checked: readonly ButtonContent[]): string => {
   const own = source.own?.buttons?.indexOf(button) ?? -1;
-  return own >= 0 ? `${source.ownPrefix}buttons[${own}]` : `buttons[${source.broadcast?.buttons?.indexOf(button) ?? 0}]`;
+  if (own >= 0) return `${source.ownPrefix}buttons[${own}]`;
+  const broadcast = source.broadcast?.buttons?.indexOf(button) ?? -1;
+  return `buttons[${broadcast >= 0 ? broadcast : checked.indexOf(button)}]`;
 };
 /** Where a value the send lacks could be given. */
 const whereToGive = (source: ContentSource, field: string): string => (source.ownPrefix ? `give ${field} at the broadcast level or in ${source.ownPrefix}${field}` : `give ${field}`);
@@ -156,7 +159,7 @@ function checkOffer(requirement: TemplateRequirements['limitedTimeOffer'], conte
 export function checkTemplateContent(requirements: TemplateRequirements, content: TemplateContent, source: ContentSource, sendsAt: Date): void {
   const where = source.ownPrefix;
   checkHeader(requirements.header, content.header, pathOf(source, 'header'), source, where);
-  checkButtons(requirements.buttons, content.buttons, (button) => buttonPathOf(source, button), source, where);
+  checkButtons(requirements.buttons, content.buttons, (button) => buttonPathOf(source, button, content.buttons ?? []), source, where);
   checkCarousel(requirements.carousel, content.carousel, source, where);
   checkOffer(requirements.limitedTimeOffer, content, source, where, sendsAt);
 }

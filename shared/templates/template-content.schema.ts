@@ -88,7 +88,7 @@ const locationHeader = v.object({
   address: placeText(1000),
 });
 
-const HEADER_TYPES_RULE = 'type must be image, video, document, text or location';
+const HEADER_TYPES_RULE = 'must be image, video, document, text or location';
 export const headerSchema = v.variant('type', [imageHeader, videoHeader, documentHeader, textHeader, locationHeader], HEADER_TYPES_RULE);
 export type HeaderContent = v.InferOutput<typeof headerSchema>;
 export type MediaHeaderContent = Extract<HeaderContent, { type: 'image' | 'video' | 'document' }>;
@@ -108,7 +108,7 @@ const buttonSchema = v.variant(
       couponCode: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_COUPON_CODE_LENGTH, `must be at most ${MAX_COUPON_CODE_LENGTH} characters`), sendableText()),
     }),
   ],
-  'type must be url, quick_reply or copy_code',
+  'must be url, quick_reply or copy_code',
 );
 export type ButtonContent = v.InferOutput<typeof buttonSchema>;
 
@@ -120,7 +120,7 @@ export const buttonsSchema = v.pipe(
 );
 
 const cardSchema = v.object({
-  header: v.variant('type', [imageHeader, videoHeader], 'type must be image or video (a carousel card has a media header)'),
+  header: v.variant('type', [imageHeader, videoHeader], 'must be image or video (a carousel card has a media header)'),
   templateParams: v.optional(templateParametersSchema),
   buttons: v.optional(buttonsSchema),
 });
