@@ -1579,7 +1579,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         broadcast400: {
             headers: {
                 [name: string]: unknown;
@@ -1896,7 +1896,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         organization400: {
             headers: {
                 [name: string]: unknown;
@@ -2134,7 +2134,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         v1400: {
             headers: {
                 [name: string]: unknown;
@@ -2351,7 +2351,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         webhooks400: {
             headers: {
                 [name: string]: unknown;
@@ -2567,7 +2567,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         docs400: {
             headers: {
                 [name: string]: unknown;
@@ -2783,7 +2783,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         upstream400: {
             headers: {
                 [name: string]: unknown;
@@ -3370,9 +3370,43 @@ export interface operations {
                     /** @enum {string} */
                     templateType: "MARKETING" | "UTILITY";
                     templateId?: string;
+                    /**
+                     * @description Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters
+                     * @example [
+                     *       "Ada",
+                     *       "A-17"
+                     *     ]
+                     * @example {
+                     *       "first_name": "Ada",
+                     *       "store": "Demo Retail"
+                     *     }
+                     */
                     globalTemplateParams?: string[] | {
                         [key: string]: string;
                     };
+                    /**
+                     * @description The template's header value: a media header by https link or uploaded mediaId (document: filename), the text of a text header's variable, or a location
+                     * @example {
+                     *       "type": "image",
+                     *       "link": "https://cdn.example.com/parcel.jpg"
+                     *     }
+                     * @example {
+                     *       "type": "document",
+                     *       "mediaId": "1602186516975000",
+                     *       "filename": "Invoice-0042.pdf"
+                     *     }
+                     * @example {
+                     *       "type": "text",
+                     *       "text": "Ada"
+                     *     }
+                     * @example {
+                     *       "type": "location",
+                     *       "latitude": 37.4421,
+                     *       "longitude": -122.1615,
+                     *       "name": "Philz Coffee",
+                     *       "address": "101 Forest Ave, Palo Alto"
+                     *     }
+                     */
                     header?: {
                         /** @constant */
                         type: "image";
@@ -3404,6 +3438,28 @@ export interface operations {
                         name?: string;
                         address?: string;
                     };
+                    /**
+                     * @description Values of the template's buttons by index (the button's position in the template); a recipient's buttons merge with the broadcast's by index
+                     * @example [
+                     *       {
+                     *         "index": 0,
+                     *         "type": "url",
+                     *         "text": "A-17"
+                     *       },
+                     *       {
+                     *         "index": 1,
+                     *         "type": "quick_reply",
+                     *         "payload": "STOP-PROMO"
+                     *       }
+                     *     ]
+                     * @example [
+                     *       {
+                     *         "index": 0,
+                     *         "type": "copy_code",
+                     *         "couponCode": "SUMMER20"
+                     *       }
+                     *     ]
+                     */
                     buttons?: ({
                         index: number;
                         /** @constant */
@@ -3420,6 +3476,43 @@ export interface operations {
                         type: "copy_code";
                         couponCode: string;
                     })[];
+                    /**
+                     * @description One entry per card of a carousel template, in order: the card's media header, body values and buttons
+                     * @example [
+                     *       {
+                     *         "header": {
+                     *           "type": "image",
+                     *           "link": "https://cdn.example.com/shirt.jpg"
+                     *         },
+                     *         "templateParams": [
+                     *           "Linen shirt"
+                     *         ],
+                     *         "buttons": [
+                     *           {
+                     *             "index": 0,
+                     *             "type": "url",
+                     *             "text": "linen-shirt"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "header": {
+                     *           "type": "image",
+                     *           "link": "https://cdn.example.com/hat.jpg"
+                     *         },
+                     *         "templateParams": [
+                     *           "Straw hat"
+                     *         ],
+                     *         "buttons": [
+                     *           {
+                     *             "index": 0,
+                     *             "type": "url",
+                     *             "text": "straw-hat"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     carousel?: {
                         header: {
                             /** @constant */
@@ -3434,6 +3527,17 @@ export interface operations {
                             link?: string;
                             mediaId?: string;
                         };
+                        /**
+                         * @description Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters
+                         * @example [
+                         *       "Ada",
+                         *       "A-17"
+                         *     ]
+                         * @example {
+                         *       "first_name": "Ada",
+                         *       "store": "Demo Retail"
+                         *     }
+                         */
                         templateParams?: string[] | {
                             [key: string]: string;
                         };
@@ -3454,15 +3558,55 @@ export interface operations {
                             couponCode: string;
                         })[];
                     }[];
+                    /**
+                     * @description A limited-time-offer template's expiry (ISO 8601 with an offset), after the send
+                     * @example {
+                     *       "expiresAt": "2026-12-31T23:59:59Z"
+                     *     }
+                     */
                     limitedTimeOffer?: {
                         expiresAt: string;
                     };
                     data: {
                         countryCode: string;
                         toPhoneNumber: string;
+                        /**
+                         * @description Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters
+                         * @example [
+                         *       "Ada",
+                         *       "A-17"
+                         *     ]
+                         * @example {
+                         *       "first_name": "Ada",
+                         *       "store": "Demo Retail"
+                         *     }
+                         */
                         templateParams?: string[] | {
                             [key: string]: string;
                         };
+                        /**
+                         * @description The template's header value: a media header by https link or uploaded mediaId (document: filename), the text of a text header's variable, or a location
+                         * @example {
+                         *       "type": "image",
+                         *       "link": "https://cdn.example.com/parcel.jpg"
+                         *     }
+                         * @example {
+                         *       "type": "document",
+                         *       "mediaId": "1602186516975000",
+                         *       "filename": "Invoice-0042.pdf"
+                         *     }
+                         * @example {
+                         *       "type": "text",
+                         *       "text": "Ada"
+                         *     }
+                         * @example {
+                         *       "type": "location",
+                         *       "latitude": 37.4421,
+                         *       "longitude": -122.1615,
+                         *       "name": "Philz Coffee",
+                         *       "address": "101 Forest Ave, Palo Alto"
+                         *     }
+                         */
                         header?: {
                             /** @constant */
                             type: "image";
@@ -3494,6 +3638,28 @@ export interface operations {
                             name?: string;
                             address?: string;
                         };
+                        /**
+                         * @description Values of the template's buttons by index (the button's position in the template); a recipient's buttons merge with the broadcast's by index
+                         * @example [
+                         *       {
+                         *         "index": 0,
+                         *         "type": "url",
+                         *         "text": "A-17"
+                         *       },
+                         *       {
+                         *         "index": 1,
+                         *         "type": "quick_reply",
+                         *         "payload": "STOP-PROMO"
+                         *       }
+                         *     ]
+                         * @example [
+                         *       {
+                         *         "index": 0,
+                         *         "type": "copy_code",
+                         *         "couponCode": "SUMMER20"
+                         *       }
+                         *     ]
+                         */
                         buttons?: ({
                             index: number;
                             /** @constant */
@@ -3510,6 +3676,43 @@ export interface operations {
                             type: "copy_code";
                             couponCode: string;
                         })[];
+                        /**
+                         * @description One entry per card of a carousel template, in order: the card's media header, body values and buttons
+                         * @example [
+                         *       {
+                         *         "header": {
+                         *           "type": "image",
+                         *           "link": "https://cdn.example.com/shirt.jpg"
+                         *         },
+                         *         "templateParams": [
+                         *           "Linen shirt"
+                         *         ],
+                         *         "buttons": [
+                         *           {
+                         *             "index": 0,
+                         *             "type": "url",
+                         *             "text": "linen-shirt"
+                         *           }
+                         *         ]
+                         *       },
+                         *       {
+                         *         "header": {
+                         *           "type": "image",
+                         *           "link": "https://cdn.example.com/hat.jpg"
+                         *         },
+                         *         "templateParams": [
+                         *           "Straw hat"
+                         *         ],
+                         *         "buttons": [
+                         *           {
+                         *             "index": 0,
+                         *             "type": "url",
+                         *             "text": "straw-hat"
+                         *           }
+                         *         ]
+                         *       }
+                         *     ]
+                         */
                         carousel?: {
                             header: {
                                 /** @constant */
@@ -3524,6 +3727,17 @@ export interface operations {
                                 link?: string;
                                 mediaId?: string;
                             };
+                            /**
+                             * @description Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters
+                             * @example [
+                             *       "Ada",
+                             *       "A-17"
+                             *     ]
+                             * @example {
+                             *       "first_name": "Ada",
+                             *       "store": "Demo Retail"
+                             *     }
+                             */
                             templateParams?: string[] | {
                                 [key: string]: string;
                             };
@@ -3544,6 +3758,12 @@ export interface operations {
                                 couponCode: string;
                             })[];
                         }[];
+                        /**
+                         * @description A limited-time-offer template's expiry (ISO 8601 with an offset), after the send
+                         * @example {
+                         *       "expiresAt": "2026-12-31T23:59:59Z"
+                         *     }
+                         */
                         limitedTimeOffer?: {
                             expiresAt: string;
                         };

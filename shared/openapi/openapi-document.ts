@@ -74,7 +74,11 @@ const jsonSchemaOf = (schema: v.GenericSchema): JsonSchema => {
  */
 function overrideSchema(context: { valibotSchema: unknown }): JsonSchema | undefined {
   if (context.valibotSchema !== templateParametersSchema) return undefined;
-  return { anyOf: templateParametersForms.map((form) => jsonSchemaOf(form)) };
+  return {
+    anyOf: templateParametersForms.map((form) => jsonSchemaOf(form)),
+    description: 'Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters',
+    examples: [['Ada', 'A-17'], { first_name: 'Ada', store: 'Demo Retail' }],
+  };
 }
 
 const securitySchemes = {

@@ -146,12 +146,37 @@ export interface TemplateContent {
   limitedTimeOffer?: LimitedTimeOfferContent;
 }
 
-/** The content entries of a broadcast request and of each of its recipients (same names at both levels). */
+/** The content entries of a broadcast request and of each of its recipients (same names at both levels), described for the API reference. */
 export const templateContentEntries = (isoDateTime: v.GenericSchema<string, string>) => ({
-  header: v.optional(headerSchema),
-  buttons: v.optional(buttonsSchema),
-  carousel: v.optional(carouselSchema),
-  limitedTimeOffer: v.optional(limitedTimeOfferSchema(isoDateTime)),
+  header: v.optional(
+    v.pipe(
+      headerSchema,
+      v.description("The template's header value: a media header by https link or uploaded mediaId (document: filename), the text of a text header's variable, or a location"),
+      v.examples([
+        { type: 'image', link: 'https://cdn.example.com/parcel.jpg' },
+        { type: 'document', mediaId: '1602186516975000', filename: 'Invoice-0042.pdf' },
+        { type: 'text', text: 'Ada' },
+        { type: 'location', latitude: 37.4421, longitude: -122.1615, name: 'Philz Coffee', address: '101 Forest Ave, Palo Alto' },
+      ]),
+    ),
+  ),
+  buttons: v.optional(
+    v.pipe(
+      buttonsSchema,
+      v.description("Values of the template's buttons by index (the button's position in the template); a recipient's buttons merge with the broadcast's by index"),
+      v.examples([[{ index: 0, type: 'url', text: 'A-17' }, { index: 1, type: 'quick_reply', payload: 'STOP-PROMO' }], [{ index: 0, type: 'copy_code', couponCode: 'SUMMER20' }]]),
+    ),
+  ),
+  carousel: v.optional(
+    v.pipe(
+      carouselSchema,
+      v.description("One entry per card of a carousel template, in order: the card's media header, body values and buttons"),
+      v.examples([[{ header: { type: 'image', link: 'https://cdn.example.com/shirt.jpg' }, templateParams: ['Linen shirt'], buttons: [{ index: 0, type: 'url', text: 'linen-shirt' }] }, { header: { type: 'image', link: 'https://cdn.example.com/hat.jpg' }, templateParams: ['Straw hat'], buttons: [{ index: 0, type: 'url', text: 'straw-hat' }] }]]),
+    ),
+  ),
+  limitedTimeOffer: v.optional(
+    v.pipe(limitedTimeOfferSchema(isoDateTime), v.description("A limited-time-offer template's expiry (ISO 8601 with an offset), after the send"), v.examples([{ expiresAt: '2026-12-31T23:59:59Z' }])),
+  ),
 });
 
 /**

@@ -6,6 +6,8 @@
 import { parseTemplateBroadcastRequest } from '../../../shared/broadcast/template-broadcast.schema';
 import { decodeOutboundMessage, encodeOutboundMessage, type TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
 import { RequestValidationError } from '../../../shared/http/errors';
+import * as v from 'valibot';
+import { templateBroadcastSchema } from '../../../shared/broadcast/template-broadcast.schema';
 
 const base = {
   broadcastName: 'Rich',
@@ -69,6 +71,15 @@ describe('rich-template request fields', () => {
   it('values by name take the fast path and come out as valibot answers them', () => {
     const data = Array.from({ length: 3 }, (_, index) => ({ countryCode: '44', toPhoneNumber: `770090000${index}`, templateParams: { first_name: `N${index}`, store: 'Demo' } }));
     expect(parseTemplateBroadcastRequest({ ...base, data }).data).toEqual(data);
+  });
+});
+
+describe('the API reference examples of each field', () => {
+  it.each(['header', 'buttons', 'carousel', 'limitedTimeOffer'] as const)('every example of %s is accepted by the schema that checks it', (field) => {
+    const schema = templateBroadcastSchema.entries[field].wrapped;
+    const examples = v.getExamples(schema) as unknown[];
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) expect(v.safeParse(schema, example).issues).toBeUndefined();
   });
 });
 
