@@ -76,8 +76,8 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
   if (!isBroadcastCategory(template.category)) {
     throw new TemplateChoiceError(`template ${template.name} (${template.language}) is ${template.category}; template broadcasts take ${broadcastCategories.join(' or ')} templates`);
   }
-  // The generated client types gain `parameters` with the service's document; until then it is read as unknown.
-  const parameters = templateParametersOf(template as typeof template & { parameters?: unknown });
+  // Checked again here: an older service lists no `parameters`, and the CLI must not trust a shape it did not check.
+  const parameters = templateParametersOf(template);
   const common = options.common ?? noCommonValues;
   const fitted = parameters ? fitTemplate(template, parameters, file, common) : fitWithoutParameters(template, file, common);
 
