@@ -9,8 +9,7 @@
  * Served by the `docs` group at `/docs/openapi.json` (and locally at `/openapi.json`), written to a
  * file by `npm run openapi -- --out <file>`.
  */
-import { toJsonSchema } from '@valibot/to-json-schema';
-import { templateParametersForms, templateParametersSchema } from '../templates/template-content.schema';
+import { jsonSchemaOf } from './json-schema-of';
 import type * as v from 'valibot';
 import { routes as allRoutes } from '../../runtime-contract/all-routes';
 import {
@@ -60,26 +59,6 @@ export interface OpenApiOptions {
 }
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-/** Valibot schema → JSON Schema 2020-12 (OpenAPI 3.1's dialect); rules JSON Schema cannot state (checks, transforms) are left to the code. */
-const jsonSchemaOf = (schema: v.GenericSchema): JsonSchema => {
-  // `$defs` holds the lazy schemas' definitions, which overrideSchema states inline instead.
-  const { $schema: _dialect, $defs: _definitions, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'input', overrideSchema }) as JsonSchema;
-  return rest;
-};
-
-/**
- * Body values are an array or an object of values by name, chosen by the value's kind (a lazy
- * schema, which the converter would turn into an unresolvable `$defs` reference): stated as `anyOf`.
- */
-function overrideSchema(context: { valibotSchema: unknown }): JsonSchema | undefined {
-  if (context.valibotSchema !== templateParametersSchema) return undefined;
-  return {
-    anyOf: templateParametersForms.map((form) => jsonSchemaOf(form)),
-    description: 'Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters',
-    examples: [['Ada', 'A-17'], { first_name: 'Ada', store: 'Demo Retail' }],
-  };
-}
 
 const securitySchemes = {
   broadcastApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Broadcast API key (also an API Gateway usage-plan key).' },
