@@ -18,10 +18,13 @@ import type { BodyRequirement, TemplateRequirements } from '../templates/templat
 type RecipientRequest = TemplateBroadcastRequest['data'][number];
 
 /** The contract's rule 6, worded as before rich templates: each recipient's values must fill the numbered placeholders. */
-function positionalValues(request: TemplateBroadcastRequest, recipient: RecipientRequest, index: number, count: number): string[] {
+function positionalValues(request: TemplateBroadcastRequest, recipient: RecipientRequest, index: number, body: Extract<BodyRequirement, { format: 'POSITIONAL' }>): string[] {
   const own = recipient.templateParams;
   const global = request.globalTemplateParams;
+  // Values by name for a numbered template: refused by name before the count is compared.
+  checkNamedParameters(body, own ?? global, own ? `data[${index}].templateParams` : 'globalTemplateParams', `template ${request.templateName}`);
   const parameters = (own ?? global ?? []) as string[];
+  const count = body.count;
   if (parameters.length !== count) {
     const source = own
       ? `data[${index}].templateParams has ${parameters.length}`
@@ -65,8 +68,7 @@ export function resolveRecipients(request: TemplateBroadcastRequest, requirement
   const broadcast = contentOf(request);
   const checked = new Set<unknown>();
   return request.data.map((recipient, index): ChunkRecipient => {
-    if (body.format === 'POSITIONAL') checkNamedParameters(body, recipient.templateParams ?? request.globalTemplateParams, recipient.templateParams ? `data[${index}].templateParams` : 'globalTemplateParams', templateLabel);
-    const parameters = body.format === 'POSITIONAL' ? positionalValues(request, recipient, index, body.count) : namedValues(request, recipient, index, body, checked);
+    const parameters = body.format === 'POSITIONAL' ? positionalValues(request, recipient, index, body) : namedValues(request, recipient, index, body, checked);
     const own = contentOf(recipient);
     const source = { own, broadcast, ownPrefix: `data[${index}].`, templateLabel };
     if (own) checkTemplateContent(requirements, effectiveContent(broadcast, own), source, sendsAt);
