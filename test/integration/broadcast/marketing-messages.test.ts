@@ -5,8 +5,8 @@
  * a refusal of the template by the API (134101, injected once) sends that recipient through
  * `/messages` instead. The job status shows the route, the recipients list `sentVia`.
  *
- * `auto` (Meta's `marketing_messages_onboarding_status`) is unit-tested with fakes
- * (test/unit/broadcast/marketing-messages-route.test.ts): the sandbox does not answer the field yet.
+ * `auto` follows Meta's `marketing_messages_onboarding_status` as the sandbox answers it (set
+ * through its control API): ELIGIBLE keeps MARKETING on `/messages`, ONBOARDED moves it.
  */
 import { getServices } from '../../../functions/composition';
 import { adminCommands } from '../../../shared/tenancy/admin-commands';
@@ -49,6 +49,8 @@ describe('Marketing Messages API per business account', () => {
   };
 
   it('enabled: a MARKETING broadcast goes through /marketing_messages with CLOUD_API_FALLBACK; status and recipients say so', async () => {
+    // Meta delivers through the API only for an onboarded account (otherwise CLOUD_API_FALLBACK routes it through Cloud API itself).
+    runtime.sandbox!.setMarketingMessagesOnboarding(DEMO.wabaId, 'ONBOARDED');
     expect(await setMarketingMessages('true')).toMatchObject({ wabaId: DEMO.wabaId, marketingMessages: 'enabled' satisfies MarketingMessagesSetting });
     const data = recipients(3, { first: 9_400_000_000, params: (index) => [`Ada${index}`] });
     const jobId = await broadcast(springSale(data));
@@ -107,11 +109,47 @@ describe('Marketing Messages API per business account', () => {
     }
   });
 
-  it('auto again (the default): with no ONBOARDED answer from Meta, MARKETING goes through /messages', async () => {
+  it('auto again (the default): the account Meta reports ELIGIBLE, not ONBOARDED: MARKETING goes through /messages', async () => {
+    runtime.sandbox!.setMarketingMessagesOnboarding(DEMO.wabaId, 'ELIGIBLE');
     await setMarketingMessages('auto');
     const data = recipients(1, { first: 9_400_000_400, params: () => ['Di'] });
     const jobId = await broadcast(springSale(data));
     expect(await readJob(organizationId, jobId)).toMatchObject({ route: 'cloud_api' });
     expect(acceptedFor(`91${data[0]!.toPhoneNumber}`).map((message) => message.via)).toEqual([undefined]);
+  });
+
+  it('auto with an account Meta reports ONBOARDED: MARKETING goes through /marketing_messages, UTILITY through /messages', async () => {
+    // Another account: Meta's answer is kept 5 minutes per account, and the demo account's was just read as ELIGIBLE.
+    const wabaId = '110000000000091';
+    runtime.sandbox!.registerBusinessAccount({
+      wabaId,
+      businessId: '110000000000090',
+      name: 'Onboarded Shop',
+      accessToken: `token-${wabaId}`,
+      marketingMessagesOnboardingStatus: 'ONBOARDED',
+      phoneNumbers: [{ id: '120000000000091', displayPhoneNumber: '15550910001', verifiedName: 'Onboarded Shop', qualityRating: 'GREEN' }],
+      templates: [
+        { id: '130000000000091', name: 'autumn_sale', language: 'en', category: 'MARKETING', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}, autumn sale!' }] },
+        { id: '130000000000092', name: 'receipt', language: 'en', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Receipt {{1}}' }] },
+      ],
+    });
+    const tenancy = getServices().tenancy;
+    const org = (await adminCommands['create-organization'].run(tenancy, { name: 'Onboarded Shop', plan: 'enterprise' })).organizationId as string;
+    await adminCommands['connect-business-account'].run(tenancy, { org, 'waba-id': wabaId, 'business-id': '110000000000090', name: 'Onboarded Shop', 'access-token': `token-${wabaId}` });
+    await adminCommands['add-phone-number'].run(tenancy, { org, 'waba-id': wabaId, 'phone-number': '15550910001', 'phone-number-id': '120000000000091' });
+    const shopKey = (await issueKey(org)).secret;
+    const send = async (templateName: string, templateType: string, first: number) => {
+      const body = orderUpdate(recipients(1, { first, params: () => ['Fay'] }), { broadcastName: templateName, fromPhoneNumber: '15550910001', templateName, templateLanguage: 'en', templateType });
+      const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(shopKey), body });
+      expect(accepted.status).toBe(200);
+      const jobId = accepted.headers.get('x-broadcast-job-id')!;
+      return { job: await waitForTerminal(org, jobId, 60_000), to: `91${first}` };
+    };
+    const marketing = await send('autumn_sale', 'MARKETING', 9_400_000_600);
+    expect(marketing.job).toMatchObject({ status: 'COMPLETED', route: 'marketing_messages' });
+    expect(acceptedFor(marketing.to).map((message) => message.via)).toEqual(['marketing_messages']);
+    const utility = await send('receipt', 'UTILITY', 9_400_000_601);
+    expect(utility.job).toMatchObject({ status: 'COMPLETED', route: 'cloud_api' });
+    expect(acceptedFor(utility.to).map((message) => message.via)).toEqual([undefined]);
   });
 });

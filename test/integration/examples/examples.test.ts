@@ -9,6 +9,7 @@ import { templateBroadcastSchema } from '../../../shared/broadcast/template-broa
 import { freeformMessageSchema } from '../../../shared/broadcast/freeform-message.schema';
 import { sendBulkSchema, sendSingleSchema } from '../../../shared/broadcast/earlier-template-send.schema';
 import { demoIds } from '../../../local/demo-tenant';
+import { carouselSchema } from '../../../shared/templates/template-content.schema';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 
 const examples = join(__dirname, '../../../examples');
@@ -24,6 +25,8 @@ const schemas: Record<string, v.GenericSchema> = {
   'send-bulk.json': sendBulkSchema,
   'generate-key.json': v.object({ phoneNumber: v.string() }),
   'migrate-templates.json': v.object({ sourceWabaId: v.string(), pageNumber: v.number() }),
+  // The CSV CLI's --carousel-file (docs/BROADCAST-CLI.md): the request's `carousel` field as written.
+  'carousel-cards.json': carouselSchema,
 };
 
 let runtime: TestRuntime;
