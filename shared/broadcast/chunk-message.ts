@@ -19,9 +19,13 @@ import type { TemplateContent, TemplateParameters } from '../templates/template-
 
 const indexSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
 const wireParametersSchema = v.union([v.array(v.string()), v.record(v.string(), v.string())]);
-/** The wire form of a recipient: [recipient index in the request, full international number, template parameters, own content?]. */
+/**
+ * The wire form of a recipient: [recipient index in the request, full international number, template parameters, own content?].
+ * The three-element form is strict: valibot's `tuple` drops items past its own, so a loose first
+ * member of the union would take a four-element recipient and lose its content.
+ */
 const wireRecipientSchema = v.union([
-  v.tuple([indexSchema, v.string(), wireParametersSchema]),
+  v.strictTuple([indexSchema, v.string(), wireParametersSchema]),
   v.tuple([indexSchema, v.string(), wireParametersSchema, contentSchema]),
 ]);
 type WireRecipient = [number, string, TemplateParameters] | [number, string, TemplateParameters, TemplateContent];
