@@ -83,6 +83,10 @@ const mappings: Readonly<Record<string, Mapping>> = {
   TEMPLATE_MISMATCH: { statusCode: 400, code: 'TEMPLATE_MISMATCH' },
   SCHEDULED_AT: { statusCode: 400, code: 'VALIDATION_FAILED' },
   TEMPLATE_PARAMETER_COUNT: { statusCode: 400, code: 'TEMPLATE_PARAMETER_COUNT' },
+  // Rich templates (shared/templates/errors.ts): the request's header, buttons, named values, carousel or
+  // offer do not fit the template, or the template has a part no broadcast can fill; the message names the field.
+  TEMPLATE_CONTENT: { statusCode: 400, code: 'TEMPLATE_CONTENT' },
+  TEMPLATE_NOT_SENDABLE: { statusCode: 400, code: 'TEMPLATE_NOT_SENDABLE' },
   // Meta's messaging tier (docs/BROADCAST.md "Messaging limits"): a 400 as the contract's "correct the request".
   MESSAGING_LIMIT_EXCEEDED: { statusCode: 400, code: 'MESSAGING_LIMIT_EXCEEDED' },
   JOB_NOT_FOUND: { statusCode: 404, code: 'JOB_NOT_FOUND' },
