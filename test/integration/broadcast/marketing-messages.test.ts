@@ -5,8 +5,9 @@
  * a refusal of the template by the API (134101, injected once) sends that recipient through
  * `/messages` instead. The job status shows the route, the recipients list `sentVia`.
  *
- * `auto` (Meta's `marketing_messages_onboarding_status`) is unit-tested with fakes
- * (test/unit/broadcast/marketing-messages-route.test.ts): the sandbox does not answer the field yet.
+ * `auto` (Meta's `marketing_messages_onboarding_status`) with an ONBOARDED account: in its own runtime
+ * (the status is cached per account), marketing-messages-auto.test.ts; the rule itself is unit-tested
+ * with fakes (test/unit/broadcast/marketing-messages-route.test.ts).
  */
 import { getServices } from '../../../functions/composition';
 import { adminCommands } from '../../../shared/tenancy/admin-commands';
