@@ -14,6 +14,10 @@
  * Then, to explain the gap: the steps of the request timed one by one through the exported
  * functions and services the handler uses (median of 10 calls each), and a CPU profile of 10
  * requests.
+ *
+ * Issue 24's rich body (`rich: [false, true]`) is measured the same way in the same runtime: the
+ * same recipients, a broadcast-level image header and each recipient's own URL button, and a floor
+ * that queues the same content.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -42,16 +46,22 @@ import { lambdaContext, proxyEventFor } from '../test/support/api-gateway-event'
 import { distribution, median, type Distribution } from './lib/stats';
 import { profile, saveProfile, summarizeProfile, type ProfileSummary } from './lib/profile';
 import { RequestCounter, type RequestCounts } from './lib/request-counter';
-import { BENCH_TEMPLATE, broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestoredEnvironment, type BenchTenant } from './lib/workload';
+import { BENCH_RICH_TEMPLATE, BENCH_TEMPLATE, broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestoredEnvironment, type BenchTenant } from './lib/workload';
 
 const projectRoot = resolve(__dirname, '..');
 
 export interface AcceptOptions {
   recipients: number;
+  /**
+   * The bodies to measure, in one runtime: false the plain body, true issue 24's rich one (a
+   * broadcast-level image header and a URL button per recipient: workload.ts `broadcastBody`). Default [false].
+   */
+  rich?: boolean[];
   rounds: number;
   requestsPerRound: number;
   log?: (line: string) => void;
-  profileFile?: string;
+  /** Where to save the CPU profile of each body kind. */
+  profileFile?: (rich: boolean) => string;
 }
 
 export interface RoundResult {
@@ -69,6 +79,7 @@ export interface RoundResult {
 
 export interface AcceptResult {
   recipients: number;
+  rich: boolean;
   bodyBytes: number;
   firstRequestMs: number;
   rounds: RoundResult[];
@@ -102,12 +113,13 @@ interface Context {
   tenant: BenchTenant;
   queue: SqsOutboundQueue;
   seed: number;
+  rich: boolean;
 }
 
 function nextBody(context: Context, label: string, recipients: number): string {
   context.seed += 1;
   return JSON.stringify(
-    broadcastBody({ count: recipients, seed: context.seed % 100, from: context.tenant.phoneNumber, name: `bench ${label} ${context.seed}` }),
+    broadcastBody({ count: recipients, seed: context.seed % 100, from: context.tenant.phoneNumber, name: `bench ${label} ${context.seed}`, rich: context.rich }),
   );
 }
 
@@ -168,13 +180,22 @@ async function transportTimer(): Promise<{ post: (text: string) => Promise<numbe
   };
 }
 
-/** The floor: parse, chunk, enqueue. Same body, same queue, same SQS client as the handler. */
+/**
+ * The floor: parse, chunk, enqueue. Same body, same queue, same SQS client as the handler; a rich
+ * body's content rides along as the handler queues it (header on the template, buttons per recipient).
+ */
 async function floorOnce(context: Context, text: string): Promise<number> {
   const { tenant } = context;
   const cpu = process.cpuUsage();
   const started = performance.now();
   const body = JSON.parse(text) as TemplateBroadcastRequest;
-  const recipients: ChunkRecipient[] = body.data.map((recipient, index) => ({ index, to: recipient.countryCode + recipient.toPhoneNumber, parameters: recipient.templateParams ?? [] }));
+  const recipients: ChunkRecipient[] = body.data.map((recipient, index) => ({
+    index,
+    to: recipient.countryCode + recipient.toPhoneNumber,
+    parameters: recipient.templateParams ?? [],
+    ...(recipient.buttons && { content: { buttons: recipient.buttons } }),
+  }));
+  const template = context.rich ? BENCH_RICH_TEMPLATE : BENCH_TEMPLATE;
   const messages: OutboundMessage[] = [];
   for (let chunkIndex = 0; chunkIndex * CHUNK_SIZE < recipients.length; chunkIndex += 1) {
     messages.push(
@@ -187,7 +208,7 @@ async function floorOnce(context: Context, text: string): Promise<number> {
           chunkIndex,
           wabaId: tenant.wabaId,
           phoneNumberId: tenant.phoneNumberId,
-          template: { name: BENCH_TEMPLATE.name, language: BENCH_TEMPLATE.language },
+          template: { name: template.name, language: template.language, ...(body.header && { content: { header: body.header } }) },
         },
         recipients.slice(chunkIndex * CHUNK_SIZE, (chunkIndex + 1) * CHUNK_SIZE),
       ),
@@ -227,7 +248,8 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
   const buildMessages = (jobId: string): OutboundMessage[] => {
     const messages: OutboundMessage[] = [];
     for (let chunkIndex = 0; chunkIndex * CHUNK_SIZE < resolved.length; chunkIndex += 1) {
-      const base = { kind: 'template-chunk' as const, version: 1 as const, jobId, organizationId: tenant.organizationId, chunkIndex, wabaId: sender.wabaId, phoneNumberId: sender.phoneNumberId, template: { name: template.name, language: template.language } };
+      const content = request.header ? { content: { header: request.header } } : {};
+      const base = { kind: 'template-chunk' as const, version: 1 as const, jobId, organizationId: tenant.organizationId, chunkIndex, wabaId: sender.wabaId, phoneNumberId: sender.phoneNumberId, template: { name: template.name, language: template.language, ...content } };
       messages.push(...chunkMessages(base, resolved.slice(chunkIndex * CHUNK_SIZE, (chunkIndex + 1) * CHUNK_SIZE)));
     }
     return messages;
@@ -291,10 +313,15 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
   return steps;
 }
 
-export const benchAccept = (options: AcceptOptions): Promise<AcceptResult> => withRestoredEnvironment(() => benchAcceptInner(options));
+/**
+ * One runtime for every body kind asked for (`rich: [false, true]` measures the plain body and
+ * issue 24's rich one): the handler module, once imported, keeps the clients of the runtime it
+ * was first called in, so a second runtime in this process could not be measured directly. Rounds
+ * alternate between the kinds, so both see the same machine load.
+ */
+export const benchAccept = (options: AcceptOptions): Promise<AcceptResult[]> => withRestoredEnvironment(() => benchAcceptInner(options));
 
-async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult> {
-  const log = options.log ?? (() => undefined);
+async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult[]> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-accept-'));
   const runtime = await startLocalRuntime({
     port: 0,
@@ -310,101 +337,136 @@ async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult> {
     counter.attachDynamoDb(services.clients.dynamoDbBase);
     counter.attachSqs(services.clients.sqs);
     const tenant = await createBenchTenant(services, runtime.sandbox!, 1, 80);
-    const context: Context = { runtime, services, tenant, queue: new SqsOutboundQueue(services.clients.sqs, runtime.queueUrls.outbound), seed: 0 };
+    const context: Context = { runtime, services, tenant, queue: new SqsOutboundQueue(services.clients.sqs, runtime.queueUrls.outbound), seed: 0, rich: false };
+    const kinds = options.rich ?? [false];
 
-    // First request: the handler module is imported and the SDK clients are built (a cold start
-    // of the local process, not comparable to Lambda's). Then one more to warm up.
-    const firstText = nextBody(context, 'first', options.recipients);
-    const bodyBytes = Buffer.byteLength(firstText);
-    const firstRequestMs = await acceptOnce(context, firstText);
-    await acceptOnce(context, nextBody(context, 'warm', options.recipients));
-    await handlerOnce(context, nextBody(context, 'warm', options.recipients));
-    await floorOnce(context, firstText);
-
-    // One request, counted.
-    const countedText = nextBody(context, 'counted', options.recipients);
-    const countedKey = await issueKey(services, tenant.organizationId);
-    counter.reset();
-    await acceptOnce(context, countedText, {}, countedKey);
-    const requestCounts = counter.snapshot();
-    await purge(context);
-
-    const rounds: RoundResult[] = [];
-    for (let round = 0; round < options.rounds; round += 1) {
-      const accept: number[] = [];
-      const handler: number[] = [];
-      const floor: number[] = [];
-      const withKey: number[] = [];
-      const acceptCpu: number[] = [];
-      const floorCpu: number[] = [];
-      // Interleaved, so every variant sees the same machine load.
-      for (let index = 0; index < options.requestsPerRound; index += 1) {
-        const text = nextBody(context, `r${round}`, options.recipients);
-        accept.push(await acceptOnce(context, text));
-        acceptCpu.push(lastCpuMs);
-        handler.push(await handlerOnce(context, nextBody(context, `h${round}`, options.recipients)));
-        floor.push(await floorOnce(context, text));
-        floorCpu.push(lastCpuMs);
-        withKey.push(await acceptOnce(context, nextBody(context, `k${round}`, options.recipients), { 'Idempotency-Key': `bench-${context.seed}-${Date.now()}` }));
-        if (index % 5 === 4) await purge(context);
-      }
-      await purge(context);
-      const result: RoundResult = {
-        accept: distribution(accept),
-        handler: distribution(handler),
-        floor: distribution(floor),
-        acceptWithIdempotencyKey: distribution(withKey),
-        ratioP50: 0,
-        ratioP95: 0,
-        acceptCpu: distribution(acceptCpu),
-        floorCpu: distribution(floorCpu),
-      };
-      result.ratioP50 = result.accept.p50 / result.floor.p50;
-      result.ratioP95 = result.accept.p95 / result.floor.p95;
-      rounds.push(result);
-      log(
-        `  round ${round + 1}: accept p50 ${result.accept.p50.toFixed(0)} / p95 ${result.accept.p95.toFixed(0)} ms, handler p50 ${result.handler.p50.toFixed(0)} ms, ` +
-          `floor p50 ${result.floor.p50.toFixed(0)} / p95 ${result.floor.p95.toFixed(0)} ms, ratio ${result.ratioP50.toFixed(2)}x, with Idempotency-Key p50 ${result.acceptWithIdempotencyKey.p50.toFixed(0)} ms, ` +
-          `CPU p50 accept ${result.acceptCpu.p50.toFixed(0)} / floor ${result.floorCpu.p50.toFixed(0)} ms`,
-      );
+    const warm = [];
+    for (const rich of kinds) {
+      context.rich = rich;
+      warm.push(await warmAndCount(context, counter, options.recipients));
     }
-
-    const steps = await stepTimings(context, options.recipients);
-
-    const profiledTexts = Array.from({ length: 10 }, () => nextBody(context, 'prof', options.recipients));
-    const profiledKeys = await Promise.all(profiledTexts.map(() => issueKey(services, tenant.organizationId)));
-    const { profile: cpuProfile } = await profile(async () => {
-      for (const [index, text] of profiledTexts.entries()) await acceptOnce(context, text, {}, profiledKeys[index]);
-    });
-    await purge(context);
-    if (options.profileFile) saveProfile(cpuProfile, options.profileFile);
-
-    return {
-      recipients: options.recipients,
-      bodyBytes,
-      firstRequestMs,
-      rounds,
-      acceptP50: median(rounds.map((round) => round.accept.p50)),
-      acceptP95: median(rounds.map((round) => round.accept.p95)),
-      floorP50: median(rounds.map((round) => round.floor.p50)),
-      floorP95: median(rounds.map((round) => round.floor.p95)),
-      ratioP50: median(rounds.map((round) => round.ratioP50)),
-      ratioP95: median(rounds.map((round) => round.ratioP95)),
-      handlerP50: median(rounds.map((round) => round.handler.p50)),
-      handlerP95: median(rounds.map((round) => round.handler.p95)),
-      handlerRatioP50: median(rounds.map((round) => round.handler.p50 / round.floor.p50)),
-      handlerRatioP95: median(rounds.map((round) => round.handler.p95 / round.floor.p95)),
-      acceptCpuP50: median(rounds.map((round) => round.acceptCpu.p50)),
-      floorCpuP50: median(rounds.map((round) => round.floorCpu.p50)),
-      cpuRatioP50: median(rounds.map((round) => round.acceptCpu.p50 / round.floorCpu.p50)),
-      withIdempotencyKeyP50: median(rounds.map((round) => round.acceptWithIdempotencyKey.p50)),
-      withIdempotencyKeyP95: median(rounds.map((round) => round.acceptWithIdempotencyKey.p95)),
-      steps,
-      requestCounts,
-      profile: summarizeProfile(cpuProfile, projectRoot),
-    };
+    const rounds: RoundResult[][] = kinds.map(() => []);
+    for (let round = 0; round < options.rounds; round += 1) {
+      for (const [kind, rich] of kinds.entries()) {
+        context.rich = rich;
+        const result = await measureRound(context, options.recipients, options.requestsPerRound, round);
+        rounds[kind]!.push(result);
+        options.log?.(
+          `  round ${round + 1}${kinds.length > 1 ? (rich ? ' rich ' : ' plain') : ''}: accept p50 ${result.accept.p50.toFixed(0)} / p95 ${result.accept.p95.toFixed(0)} ms, handler p50 ${result.handler.p50.toFixed(0)} ms, ` +
+            `floor p50 ${result.floor.p50.toFixed(0)} / p95 ${result.floor.p95.toFixed(0)} ms, ratio ${result.ratioP50.toFixed(2)}x, with Idempotency-Key p50 ${result.acceptWithIdempotencyKey.p50.toFixed(0)} ms, ` +
+            `CPU p50 accept ${result.acceptCpu.p50.toFixed(0)} / floor ${result.floorCpu.p50.toFixed(0)} ms`,
+        );
+      }
+    }
+    const results: AcceptResult[] = [];
+    for (const [kind, rich] of kinds.entries()) {
+      context.rich = rich;
+      const steps = await stepTimings(context, options.recipients);
+      const profileSummary = await profileRequests(context, options.recipients, options.profileFile?.(rich));
+      results.push(summarize(options.recipients, rich, warm[kind]!, rounds[kind]!, steps, profileSummary));
+    }
+    return results;
   } finally {
     await runtime.stop();
     rmSync(dataDirectory, { recursive: true, force: true });
   }
+}
+
+interface Warmed {
+  bodyBytes: number;
+  firstRequestMs: number;
+  requestCounts: RequestCounts;
+}
+
+/**
+ * First request: the handler module is imported and the SDK clients are built (a cold start of the
+ * local process, not comparable to Lambda's). Then one more to warm up, and one counted.
+ */
+async function warmAndCount(context: Context, counter: RequestCounter, recipients: number): Promise<Warmed> {
+  const firstText = nextBody(context, 'first', recipients);
+  const bodyBytes = Buffer.byteLength(firstText);
+  const firstRequestMs = await acceptOnce(context, firstText);
+  await acceptOnce(context, nextBody(context, 'warm', recipients));
+  await handlerOnce(context, nextBody(context, 'warm', recipients));
+  await floorOnce(context, firstText);
+
+  const countedText = nextBody(context, 'counted', recipients);
+  const countedKey = await issueKey(context.services, context.tenant.organizationId);
+  counter.reset();
+  await acceptOnce(context, countedText, {}, countedKey);
+  const requestCounts = counter.snapshot();
+  await purge(context);
+  return { bodyBytes, firstRequestMs, requestCounts };
+}
+
+async function measureRound(context: Context, recipients: number, requests: number, round: number): Promise<RoundResult> {
+  const accept: number[] = [];
+  const handler: number[] = [];
+  const floor: number[] = [];
+  const withKey: number[] = [];
+  const acceptCpu: number[] = [];
+  const floorCpu: number[] = [];
+  // Interleaved, so every variant sees the same machine load.
+  for (let index = 0; index < requests; index += 1) {
+    const text = nextBody(context, `r${round}`, recipients);
+    accept.push(await acceptOnce(context, text));
+    acceptCpu.push(lastCpuMs);
+    handler.push(await handlerOnce(context, nextBody(context, `h${round}`, recipients)));
+    floor.push(await floorOnce(context, text));
+    floorCpu.push(lastCpuMs);
+    withKey.push(await acceptOnce(context, nextBody(context, `k${round}`, recipients), { 'Idempotency-Key': `bench-${context.seed}-${Date.now()}` }));
+    if (index % 5 === 4) await purge(context);
+  }
+  await purge(context);
+  const result: RoundResult = {
+    accept: distribution(accept),
+    handler: distribution(handler),
+    floor: distribution(floor),
+    acceptWithIdempotencyKey: distribution(withKey),
+    ratioP50: 0,
+    ratioP95: 0,
+    acceptCpu: distribution(acceptCpu),
+    floorCpu: distribution(floorCpu),
+  };
+  result.ratioP50 = result.accept.p50 / result.floor.p50;
+  result.ratioP95 = result.accept.p95 / result.floor.p95;
+  return result;
+}
+
+/** A CPU profile of 10 accepted requests. */
+async function profileRequests(context: Context, recipients: number, file: string | undefined): Promise<ProfileSummary> {
+  const profiledTexts = Array.from({ length: 10 }, () => nextBody(context, 'prof', recipients));
+  const profiledKeys = await Promise.all(profiledTexts.map(() => issueKey(context.services, context.tenant.organizationId)));
+  const { profile: cpuProfile } = await profile(async () => {
+    for (const [index, text] of profiledTexts.entries()) await acceptOnce(context, text, {}, profiledKeys[index]);
+  });
+  await purge(context);
+  if (file) saveProfile(cpuProfile, file);
+  return summarizeProfile(cpuProfile, projectRoot);
+}
+
+function summarize(recipients: number, rich: boolean, warm: Warmed, rounds: RoundResult[], steps: AcceptResult['steps'], profileSummary: ProfileSummary): AcceptResult {
+  return {
+    recipients,
+    rich,
+    ...warm,
+    rounds,
+    acceptP50: median(rounds.map((round) => round.accept.p50)),
+    acceptP95: median(rounds.map((round) => round.accept.p95)),
+    floorP50: median(rounds.map((round) => round.floor.p50)),
+    floorP95: median(rounds.map((round) => round.floor.p95)),
+    ratioP50: median(rounds.map((round) => round.ratioP50)),
+    ratioP95: median(rounds.map((round) => round.ratioP95)),
+    handlerP50: median(rounds.map((round) => round.handler.p50)),
+    handlerP95: median(rounds.map((round) => round.handler.p95)),
+    handlerRatioP50: median(rounds.map((round) => round.handler.p50 / round.floor.p50)),
+    handlerRatioP95: median(rounds.map((round) => round.handler.p95 / round.floor.p95)),
+    acceptCpuP50: median(rounds.map((round) => round.acceptCpu.p50)),
+    floorCpuP50: median(rounds.map((round) => round.floorCpu.p50)),
+    cpuRatioP50: median(rounds.map((round) => round.acceptCpu.p50 / round.floorCpu.p50)),
+    withIdempotencyKeyP50: median(rounds.map((round) => round.acceptWithIdempotencyKey.p50)),
+    withIdempotencyKeyP95: median(rounds.map((round) => round.acceptWithIdempotencyKey.p95)),
+    steps,
+    profile: profileSummary,
+  };
 }

@@ -7,7 +7,7 @@
  *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
  *   npm run bench -- --only=wrapper --wrapper-requests=500 --wrapper-single-requests=200   # shorter wrapper runs
  *   npm run bench -- --only=cores --cores-recipients=2000 --cores-instances=1,2   # both cores: threads isolation (default 10,000 at 1,000/s, 1 and 2 environments)
- *   npm run bench -- --only=accept --accept-rounds=1 --accept-requests=5   # accept, fewer requests than its default 3 rounds of 20
+ *   npm run bench -- --only=accept --accept-rounds=1 --accept-requests=5   # accept (plain, then rich), fewer requests than its default 3 rounds of 20
  *   npm run bench -- --only=cost --cost-recipients=1000 --cost-statuses-per-post=100   # cost incl. delivery events
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
@@ -150,50 +150,69 @@ async function main(): Promise<void> {
     }
   }
 
-  let acceptResult: Awaited<ReturnType<typeof import('./accept').benchAccept>> | undefined;
+  let acceptResult: Awaited<ReturnType<typeof import('./accept').benchAccept>>[number] | undefined;
   if (selected.has('accept')) {
-    out(section('3. Accept latency: 10,000-recipient send-template-broadcast via the local gateway'));
     const { benchAccept } = await import('./accept');
     mkdirSync(resultsDirectory, { recursive: true });
-    acceptResult = await benchAccept({
+    // Plain (two body values per recipient) and issue 24's rich body (the same recipients with a
+    // broadcast-level image header and a URL button of their own), in one runtime, rounds alternating
+    // (docs/PERFORMANCE.md 3c).
+    out(section('3. Accept latency: 10,000-recipient send-template-broadcast via the local gateway (plain; 3c rich)'));
+    const measured = await benchAccept({
       recipients: 10_000,
+      rich: [false, true],
       rounds: numberArgument('accept-rounds') ?? 3,
       requestsPerRound: numberArgument('accept-requests') ?? 20,
       log: out,
-      profileFile: join(resultsDirectory, 'accept.cpuprofile.json'),
+      profileFile: (rich) => join(resultsDirectory, `${rich ? 'accept-rich' : 'accept'}.cpuprofile.json`),
     });
-    results.accept = acceptResult;
     loadBySection.accept = os.loadavg();
-    const a = acceptResult;
-    out(`body ${kib(a.bodyBytes)}; first request after start (module load, SDK clients) ${ms(a.firstRequestMs)}`);
-    out(
-      renderTable(
-        ['', 'p50', 'p95', 'per round p50'],
-        [
-          ['accept (HTTP, gateway + handler)', ms(a.acceptP50), ms(a.acceptP95), a.rounds.map((r) => Math.round(r.accept.p50)).join(', ')],
-          ['floor (parse + chunk + enqueue)', ms(a.floorP50), ms(a.floorP95), a.rounds.map((r) => Math.round(r.floor.p50)).join(', ')],
-          ['ratio accept / floor', `${round(a.ratioP50, 2)}x`, `${round(a.ratioP95, 2)}x`, a.rounds.map((r) => `${round(r.ratioP50, 2)}x`).join(', ')],
-          ['handler invoked directly (no HTTP)', ms(a.handlerP50), ms(a.handlerP95), a.rounds.map((r) => Math.round(r.handler.p50)).join(', ')],
-          ['ratio handler / floor', `${round(a.handlerRatioP50, 2)}x`, `${round(a.handlerRatioP95, 2)}x`, ''],
-          ['CPU per request: accept / floor (process user + system)', `${ms(a.acceptCpuP50)} / ${ms(a.floorCpuP50)}`, '', `${round(a.cpuRatioP50, 2)}x`],
-          ['accept with Idempotency-Key', ms(a.withIdempotencyKeyP50), ms(a.withIdempotencyKeyP95), a.rounds.map((r) => Math.round(r.acceptWithIdempotencyKey.p50)).join(', ')],
-        ],
-      ),
-    );
-    out('\nWhere the time goes: each step alone, same body, same services (median of 10):');
-    out(renderTable(['step', 'ms'], a.steps.map((step) => [step.step, round(step.ms, 1)])));
-    out(`\nCPU profile of 10 requests (${round(a.profile.sampledMs, 0)} ms sampled), by role:`);
-    out(renderTable(['role', 'ms', 'share'], a.profile.byRole.map((row) => [row.role, round(row.ms, 0), pct(row.share)])));
-    out('platform code by innermost component:');
-    out(renderTable(['component', 'ms', 'share'], a.profile.platformComponents.slice(0, 10).map((row) => [row.component, round(row.ms, 0), pct(row.share)])));
-    goals.push(
-      { figure: 'accept p50 (10,000 recipients)', value: ms(a.acceptP50), goal: 'none set', met: '-' },
-      { figure: 'accept p95 (10,000 recipients)', value: ms(a.acceptP95), goal: 'none set', met: '-' },
-      { figure: 'accept / floor at p50 (issue 16)', value: `${round(a.ratioP50, 2)}x`, goal: '<= 1.5x', met: a.ratioP50 <= 1.5 ? 'yes' : 'no' },
-      { figure: 'accept / floor at p95', value: `${round(a.ratioP95, 2)}x`, goal: '<= 2x', met: a.ratioP95 <= 2 ? 'yes' : 'no' },
-      { figure: 'handler (no HTTP) / floor at p50', value: `${round(a.handlerRatioP50, 2)}x`, goal: '(diagnostic)', met: '-' },
-      { figure: 'accept / floor CPU per request at p50', value: `${round(a.cpuRatioP50, 2)}x`, goal: '(diagnostic)', met: '-' },
-    );
+    const scenarios = [
+      { key: 'accept', title: '3. Accept, plain: 10,000 recipients, two body values each', label: '10,000 recipients' },
+      { key: 'acceptRich', title: '3c. Accept, rich: 10,000 recipients, broadcast image header + a URL button each', label: '10,000 rich recipients' },
+    ] as const;
+    for (const [index, scenario] of scenarios.entries()) {
+      const a = measured[index]!;
+      const rich = a.rich;
+      if (!rich) acceptResult = a;
+      results[scenario.key] = a;
+      out(section(scenario.title));
+      out(`body ${kib(a.bodyBytes)}; first request after start (module load, SDK clients) ${ms(a.firstRequestMs)}; load average at the end ${loadBySection.accept.map((value) => round(value, 2)).join(' / ')}`);
+      out(
+        renderTable(
+          ['', 'p50', 'p95', 'per round p50'],
+          [
+            ['accept (HTTP, gateway + handler)', ms(a.acceptP50), ms(a.acceptP95), a.rounds.map((r) => Math.round(r.accept.p50)).join(', ')],
+            ['floor (parse + chunk + enqueue)', ms(a.floorP50), ms(a.floorP95), a.rounds.map((r) => Math.round(r.floor.p50)).join(', ')],
+            ['ratio accept / floor', `${round(a.ratioP50, 2)}x`, `${round(a.ratioP95, 2)}x`, a.rounds.map((r) => `${round(r.ratioP50, 2)}x`).join(', ')],
+            ['handler invoked directly (no HTTP)', ms(a.handlerP50), ms(a.handlerP95), a.rounds.map((r) => Math.round(r.handler.p50)).join(', ')],
+            ['ratio handler / floor', `${round(a.handlerRatioP50, 2)}x`, `${round(a.handlerRatioP95, 2)}x`, ''],
+            ['CPU per request: accept / floor (process user + system)', `${ms(a.acceptCpuP50)} / ${ms(a.floorCpuP50)}`, '', `${round(a.cpuRatioP50, 2)}x`],
+            ['accept with Idempotency-Key', ms(a.withIdempotencyKeyP50), ms(a.withIdempotencyKeyP95), a.rounds.map((r) => Math.round(r.acceptWithIdempotencyKey.p50)).join(', ')],
+          ],
+        ),
+      );
+      out('\nWhere the time goes: each step alone, same body, same services (median of 10):');
+      out(renderTable(['step', 'ms'], a.steps.map((step) => [step.step, round(step.ms, 1)])));
+      out(`\nCPU profile of 10 requests (${round(a.profile.sampledMs, 0)} ms sampled), by role:`);
+      out(renderTable(['role', 'ms', 'share'], a.profile.byRole.map((row) => [row.role, round(row.ms, 0), pct(row.share)])));
+      out('platform code by innermost component:');
+      out(renderTable(['component', 'ms', 'share'], a.profile.platformComponents.slice(0, 10).map((row) => [row.component, round(row.ms, 0), pct(row.share)])));
+      goals.push(
+        { figure: `accept p50 (${scenario.label})`, value: ms(a.acceptP50), goal: 'none set', met: '-' },
+        { figure: `accept p95 (${scenario.label})`, value: ms(a.acceptP95), goal: 'none set', met: '-' },
+        ...(rich
+          ? []
+          : [
+              { figure: 'accept / floor at p50 (issue 16)', value: `${round(a.ratioP50, 2)}x`, goal: '<= 1.5x', met: a.ratioP50 <= 1.5 ? 'yes' : 'no' },
+              { figure: 'accept / floor at p95', value: `${round(a.ratioP95, 2)}x`, goal: '<= 2x', met: a.ratioP95 <= 2 ? 'yes' : 'no' },
+            ]),
+        { figure: `handler (no HTTP) / floor at p50 (${scenario.label})`, value: `${round(a.handlerRatioP50, 2)}x`, goal: '(diagnostic)', met: '-' },
+        { figure: `accept / floor CPU per request at p50 (${scenario.label})`, value: `${round(a.cpuRatioP50, 2)}x`, goal: '(diagnostic)', met: '-' },
+      );
+    }
+    const [plain, rich] = measured.map((result) => result.acceptP50) as [number, number];
+    goals.push({ figure: 'accept p50, rich / plain (issue 24)', value: `${round(rich / plain, 2)}x (${ms(rich)} / ${ms(plain)})`, goal: '(diagnostic: ± noise)', met: '-' });
   }
 
   let drainResults: Awaited<ReturnType<typeof import('./drain').benchDrain>> | undefined;

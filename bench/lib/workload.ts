@@ -7,6 +7,10 @@ import type { CloudApiSandbox, SandboxBusinessAccount } from '../../sandbox/clou
 
 export const BROADCAST_PATH = '/prod/api/v2/broadcast/public/send-template-broadcast';
 export const BENCH_TEMPLATE = { name: 'bench_update', language: 'en_US', category: 'UTILITY' as const };
+/** A rich template (issue 24), as the demo's order_shipped: image header, two body values, a URL button with a variable. */
+export const BENCH_RICH_TEMPLATE = { name: 'bench_shipped', language: 'en_US', category: 'UTILITY' as const };
+/** The rich body's header, the same for every recipient (broadcast level). */
+export const BENCH_HEADER = { type: 'image' as const, link: 'https://cdn.example.com/bench/shipped.jpg' };
 
 export interface BenchTenant {
   organizationId: string;
@@ -26,6 +30,7 @@ const ids = (n: number) => {
     phoneNumberId: `220000000000${suffix}`,
     phoneNumber: `1555030${String(n).padStart(4, '0')}`,
     templateId: `230000000000${suffix}`,
+    richTemplateId: `230000000001${suffix}`,
   };
 };
 
@@ -35,7 +40,7 @@ export async function createBenchTenant(
   n: number,
   messagesPerSecond: number,
 ): Promise<BenchTenant> {
-  const { wabaId, businessId, phoneNumberId, phoneNumber, templateId } = ids(n);
+  const { wabaId, businessId, phoneNumberId, phoneNumber, templateId, richTemplateId } = ids(n);
   const accessToken = `sandbox-token-bench-${n}`;
   const account: SandboxBusinessAccount = {
     wabaId,
@@ -51,6 +56,18 @@ export async function createBenchTenant(
         category: BENCH_TEMPLATE.category,
         status: 'APPROVED',
         components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' }],
+      },
+      {
+        id: richTemplateId,
+        name: BENCH_RICH_TEMPLATE.name,
+        language: BENCH_RICH_TEMPLATE.language,
+        category: BENCH_RICH_TEMPLATE.category,
+        status: 'APPROVED',
+        components: [
+          { type: 'HEADER', format: 'IMAGE', example: { header_handle: [BENCH_HEADER.link] } },
+          { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is on its way.' },
+          { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example/track/{{1}}', example: ['https://shop.example/track/A-1'] }] },
+        ],
       },
     ],
   };
@@ -78,31 +95,38 @@ export interface Recipient {
   countryCode: string;
   toPhoneNumber: string;
   templateParams: string[];
+  /** Rich bodies only: the recipient's own URL suffix. */
+  buttons?: Array<{ index: 0; type: 'url'; text: string }>;
 }
 
 /**
  * A send-template-broadcast body of `count` distinct recipients with their own parameters.
- * `seed` (0-99) shifts every number, so bodies of different seeds share no recipient.
+ * `seed` (0-99) shifts every number, so bodies of different seeds share no recipient. `rich`: the
+ * rich template, a broadcast-level image header and each recipient's own URL button (issue 24).
  */
-export function broadcastBody(options: { count: number; seed: number; from: string; name: string }): {
+export function broadcastBody(options: { count: number; seed: number; from: string; name: string; rich?: boolean }): {
   broadcastName: string;
   fromPhoneNumber: string;
   templateName: string;
   templateLanguage: string;
   templateType: 'UTILITY';
+  header?: typeof BENCH_HEADER;
   data: Recipient[];
 } {
   const base = 9_000_000_000 + options.seed * 10_000_000;
+  const template = options.rich ? BENCH_RICH_TEMPLATE : BENCH_TEMPLATE;
   return {
     broadcastName: options.name,
     fromPhoneNumber: options.from,
-    templateName: BENCH_TEMPLATE.name,
-    templateLanguage: BENCH_TEMPLATE.language,
-    templateType: BENCH_TEMPLATE.category,
+    templateName: template.name,
+    templateLanguage: template.language,
+    templateType: template.category,
+    ...(options.rich && { header: BENCH_HEADER }),
     data: Array.from({ length: options.count }, (_, index) => ({
       countryCode: '91',
       toPhoneNumber: String(base + index),
       templateParams: [`Customer ${index}`, `ORD-${options.seed}-${index}`],
+      ...(options.rich && { buttons: [{ index: 0 as const, type: 'url' as const, text: `ORD-${options.seed}-${index}` }] }),
     })),
   };
 }

@@ -3,6 +3,7 @@ import { ASK_VALIBOT, objectFastPath, type FastEntryChecks } from '../http/objec
 import { parseRequest } from '../http/validation';
 import { hasDigitsWithin, phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits, splitPhoneNumberEntries } from '../recipients/phone-rule';
+import { fastButtons } from '../templates/content-fast-checks';
 import { isSendableText, sendableText } from '../templates/sendable-text';
 import { MAX_PARAMETER_LENGTH, PARAMETER_NAME, templateContentEntries, templateParametersSchema } from '../templates/template-content.schema';
 
@@ -95,6 +96,8 @@ export const recipientFastChecks: FastEntryChecks<typeof recipientSchema.entries
     }
     return [...(value as string[])];
   },
+  // A URL suffix or coupon of its own per recipient is the common rich broadcast (docs/PERFORMANCE.md 3c).
+  buttons: (value) => fastButtons(value) ?? ASK_VALIBOT,
 };
 
 const isParameterValue = (value: unknown): value is string => typeof value === 'string' && value.length <= MAX_PARAMETER_LENGTH && isSendableText(value);

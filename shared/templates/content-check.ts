@@ -57,26 +57,30 @@ function buttonValueLength(button: ButtonContent): number {
   return button.type === 'url' ? button.text.length : button.type === 'copy_code' ? button.couponCode.length : button.payload.length;
 }
 
+const hasButton = (buttons: readonly ButtonContent[], index: number): boolean => {
+  for (const button of buttons) if (button.index === index) return true;
+  return false;
+};
+
+/** Run once per recipient with buttons of its own (10,000 times for a broadcast of URL suffixes): paths are built only for a message. */
 function checkButtons(requirements: readonly ButtonRequirement[] = [], buttons: readonly ButtonContent[] = [], pathFor: (button: ButtonContent) => string, source: ContentSource, where: string): void {
   for (const button of buttons) {
-    const path = pathFor(button);
     const requirement = requirements[button.index];
     if (!requirement) {
-      throw new TemplateContentError(`${path}.index ${button.index} is not a button of ${source.templateLabel} (it has ${requirements.length === 0 ? 'no buttons' : `buttons 0..${requirements.length - 1}`})`);
+      throw new TemplateContentError(`${pathFor(button)}.index ${button.index} is not a button of ${source.templateLabel} (it has ${requirements.length === 0 ? 'no buttons' : `buttons 0..${requirements.length - 1}`})`);
     }
     if (requirement.type !== BUTTON_KIND[button.type]) {
-      throw new TemplateContentError(`${path}.type ${button.type} does not match button ${button.index} of ${source.templateLabel}, a ${requirement.type} button`);
+      throw new TemplateContentError(`${pathFor(button)}.type ${button.type} does not match button ${button.index} of ${source.templateLabel}, a ${requirement.type} button`);
     }
     if (requirement.type === 'URL' && !requirement.dynamic) {
-      throw new TemplateContentError(`${path} is not expected: button ${button.index} of ${source.templateLabel} is a URL button without a variable`);
+      throw new TemplateContentError(`${pathFor(button)} is not expected: button ${button.index} of ${source.templateLabel} is a URL button without a variable`);
     }
     if (requirement.maxLength !== undefined && buttonValueLength(button) > requirement.maxLength) {
       const field = button.type === 'url' ? 'text' : 'couponCode';
-      throw new TemplateContentError(`${path}.${field} must be at most ${requirement.maxLength} characters for button ${button.index} of ${source.templateLabel}`);
+      throw new TemplateContentError(`${pathFor(button)}.${field} must be at most ${requirement.maxLength} characters for button ${button.index} of ${source.templateLabel}`);
     }
   }
-  const given = new Set(buttons.map(({ index }) => index));
-  const missing = requirements.find((requirement) => requirement.dynamic && !given.has(requirement.index));
+  const missing = requirements.find((requirement) => requirement.dynamic && !hasButton(buttons, requirement.index));
   if (missing) {
     const example = missing.type === 'URL' ? `{ "index": ${missing.index}, "type": "url", "text": "…" }` : `{ "index": ${missing.index}, "type": "copy_code", "couponCode": "…" }`;
     throw new TemplateContentError(`${where}buttons must give button ${missing.index}: it is a ${missing.type} button of ${source.templateLabel} that takes a value (${example}; ${whereToGive(source, 'buttons')})`);
@@ -120,11 +124,11 @@ function checkCard(requirement: CardRequirement, card: CardContent, path: string
 }
 
 function checkCarousel(requirement: TemplateRequirements['carousel'], cards: readonly CardContent[] | undefined, source: ContentSource, where: string): void {
-  const path = pathOf(source, 'carousel');
   if (!requirement) {
-    if (cards) throw new TemplateContentError(`${path} is not expected: ${source.templateLabel} is not a carousel template`);
+    if (cards) throw new TemplateContentError(`${pathOf(source, 'carousel')} is not expected: ${source.templateLabel} is not a carousel template`);
     return;
   }
+  const path = pathOf(source, 'carousel');
   if (!cards) throw new TemplateContentError(`${where}carousel is required: ${source.templateLabel} has a carousel of ${requirement.cards} cards (${whereToGive(source, 'carousel')})`);
   if (cards.length !== requirement.cards) {
     throw new TemplateContentError(`${path} has ${cards.length} card${cards.length === 1 ? '' : 's'}; ${source.templateLabel} has exactly ${requirement.cards}, one entry per card in order`);
@@ -133,12 +137,12 @@ function checkCarousel(requirement: TemplateRequirements['carousel'], cards: rea
 }
 
 function checkOffer(requirement: TemplateRequirements['limitedTimeOffer'], content: TemplateContent, source: ContentSource, where: string, notBefore: Date): void {
-  const path = pathOf(source, 'limitedTimeOffer');
   const offer = content.limitedTimeOffer;
   if (!requirement) {
-    if (offer) throw new TemplateContentError(`${path} is not expected: ${source.templateLabel} is not a limited-time-offer template`);
+    if (offer) throw new TemplateContentError(`${pathOf(source, 'limitedTimeOffer')} is not expected: ${source.templateLabel} is not a limited-time-offer template`);
     return;
   }
+  const path = pathOf(source, 'limitedTimeOffer');
   if (!offer) {
     if (requirement.hasExpiration) throw new TemplateContentError(`${where}limitedTimeOffer is required: ${source.templateLabel} shows an offer expiry (${whereToGive(source, 'limitedTimeOffer')})`);
     return;
@@ -158,7 +162,7 @@ function checkOffer(requirement: TemplateRequirements['limitedTimeOffer'], conte
  */
 export function checkTemplateContent(requirements: TemplateRequirements, content: TemplateContent, source: ContentSource, sendsAt: Date): void {
   const where = source.ownPrefix;
-  checkHeader(requirements.header, content.header, pathOf(source, 'header'), source, where);
+  if (requirements.header !== undefined || content.header !== undefined) checkHeader(requirements.header, content.header, pathOf(source, 'header'), source, where);
   checkButtons(requirements.buttons, content.buttons, (button) => buttonPathOf(source, button, content.buttons ?? []), source, where);
   checkCarousel(requirements.carousel, content.carousel, source, where);
   checkOffer(requirements.limitedTimeOffer, content, source, where, sendsAt);

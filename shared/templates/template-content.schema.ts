@@ -213,5 +213,11 @@ function mergeButtons(broadcast: ButtonContent[] | undefined, own: ButtonContent
 export function contentOf(source: TemplateContent): TemplateContent | undefined {
   const { header, buttons, carousel, limitedTimeOffer } = source;
   if (!header && !buttons && !carousel && !limitedTimeOffer) return undefined;
-  return { ...(header && { header }), ...(buttons && { buttons }), ...(carousel && { carousel }), ...(limitedTimeOffer && { limitedTimeOffer }) };
+  // Built field by field, in this order, rather than by spreads: it runs once per recipient.
+  const content: TemplateContent = {};
+  if (header) content.header = header;
+  if (buttons) content.buttons = buttons;
+  if (carousel) content.carousel = carousel;
+  if (limitedTimeOffer) content.limitedTimeOffer = limitedTimeOffer;
+  return content;
 }

@@ -79,6 +79,19 @@ describe('outbound message encoding', () => {
     expect(decodeOutboundMessage(encodeOutboundMessage(message))).toEqual(message);
   });
 
+  it('round-trips recipients with content of their own and named values, beside plain ones', () => {
+    const message: TemplateChunkMessage = {
+      ...base,
+      template: { ...base.template, content: { header: { type: 'image', link: 'https://cdn.example.com/p.jpg' } } },
+      recipients: [
+        { index: 0, to: '919800000001', parameters: ['Ada'], content: { buttons: [{ index: 0, type: 'url', text: 'A-17' }] } },
+        { index: 1, to: '919800000002', parameters: ['Bo'] },
+        { index: 2, to: '919800000003', parameters: { first_name: 'Cy' }, content: { header: { type: 'text', text: 'Hi' }, limitedTimeOffer: { expiresAt: '2030-01-01T00:00:00Z' } } },
+      ],
+    };
+    expect(decodeOutboundMessage(encodeOutboundMessage(message))).toEqual(message);
+  });
+
   it('carries each recipient as the compact tuple [index, to, parameters] on the wire', () => {
     const message = { ...base, recipients: [{ index: 7, to: '919800000007', parameters: ['Ada', 'A-7'] }] };
     expect(JSON.parse(encodeOutboundMessage(message)).recipients).toEqual([[7, '919800000007', ['Ada', 'A-7']]]);

@@ -67,6 +67,21 @@ const cases: Array<[string, unknown]> = [
   ['a body that is a list', [valid(1)]],
   ['a body that is null', null],
   ['a body that is a string', 'hello'],
+  // Rich content of a recipient's own (issue 24): buttons have a plain-code fast check, the rest their schema.
+  ['own URL buttons, unknown keys in a button', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ note: 'x', text: 'A-1', type: 'url', index: 0 }] })],
+  ['a quick reply and a copy code', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 1, type: 'quick_reply', payload: 'STOP' }, { index: 0, type: 'copy_code', couponCode: 'C'.repeat(20) }] })],
+  ['a copy code of 21 characters', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'copy_code', couponCode: 'C'.repeat(21) }] })],
+  ['a URL suffix of 2,001 characters', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'url', text: 'u'.repeat(2001) }] })],
+  ['an empty URL suffix', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'url', text: '' }] })],
+  ['a button index given twice', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'url', text: 'a' }, { index: 0, type: 'quick_reply', payload: 'b' }] })],
+  ['a button index of 10, and of 1.5', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 10, type: 'url', text: 'a' }, { index: 1.5, type: 'url', text: 'a' }] })],
+  ['a button index as a string', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: '0', type: 'url', text: 'a' }] })],
+  ['a button of an unknown type', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'phone_number', text: 'a' }] })],
+  ['a URL button given a payload', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'url', payload: 'a' }] })],
+  ['an empty buttons list', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [] })],
+  ['11 buttons', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: Array.from({ length: 11 }, (_, index) => ({ index, type: 'url', text: 'a' })) })],
+  ['a header, named values and an offer of its own', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', header: { type: 'image', link: 'https://cdn.example.com/p.jpg' }, templateParams: { first_name: 'Ada' }, limitedTimeOffer: { expiresAt: '2030-01-01T00:00:00Z' } })],
+  ['an http:// header link', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', header: { type: 'image', link: 'http://cdn.example.com/p.jpg' } })],
 ];
 
 describe('parseTemplateBroadcastRequest', () => {
@@ -119,6 +134,53 @@ const templateParams = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(undefined, null, 'x', {}) },
   { weight: 1, arbitrary: fc.anything() },
 );
+/** A value that passes, or one of its near misses: lengths at the limits, unsendable characters, other types. */
+const buttonText = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.constantFrom('', 'c'.repeat(20), 'c'.repeat(21), 'p'.repeat(1024), 'p'.repeat(1025), 'u'.repeat(2000), 'u'.repeat(2001), 'a\uFFFE', '\uDC00', '🎉') },
+  { weight: 1, arbitrary: fc.anything() },
+);
+/** Mostly indexes 0..9 (the rest just outside), each type with its own value's key. */
+const BUTTON_KINDS = [['url', 'text'], ['quick_reply', 'payload'], ['copy_code', 'couponCode']] as const;
+const wellFormedButton = fc
+  .tuple(fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 9 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 10, 1.5, -0) }), fc.constantFrom(...BUTTON_KINDS), buttonText)
+  .map(([index, [type, key], value]) => ({ index, type, [key]: value }));
+const button = fc.oneof(
+  { weight: 6, arbitrary: wellFormedButton },
+  { weight: 1, arbitrary: fc.tuple(wellFormedButton, fc.dictionary(fc.string({ maxLength: 6 }), fc.anything(), { maxKeys: 2 })).map(([known, extra]) => ({ ...extra, ...known })) },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      {
+        index: fc.oneof(fc.integer({ min: -1, max: 10 }), fc.constantFrom(1.5, Number.NaN, -0, '0', Number.POSITIVE_INFINITY, null)),
+        type: fc.constantFrom('url', 'quick_reply', 'copy_code', 'URL', 'phone_number', undefined),
+        text: buttonText,
+        payload: buttonText,
+        couponCode: buttonText,
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { weight: 1, arbitrary: fc.anything() },
+);
+const buttons = fc.oneof(
+  { weight: 6, arbitrary: fc.array(button, { maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.array(wellFormedButton, { minLength: 9, maxLength: 11 }) },
+  { weight: 1, arbitrary: fc.anything() },
+);
+const header = fc.oneof(
+  fc.constantFrom(
+    { type: 'image', link: 'https://cdn.example.com/p.jpg' },
+    { type: 'image', link: 'http://cdn.example.com/p.jpg' },
+    { type: 'document', mediaId: '42', filename: 'a.pdf' },
+    { type: 'text', text: 'Hi' },
+    { type: 'location', latitude: 1, longitude: 2 },
+    { type: 'gif' },
+  ),
+  fc.anything(),
+);
+const namedParams = fc.dictionary(fc.constantFrom('first_name', 'store', 'Bad-Name', '_x'), parameter, { maxKeys: 3 });
+const limitedTimeOffer = fc.oneof(fc.constantFrom({ expiresAt: '2030-01-01T00:00:00Z' }, { expiresAt: 'soon' }, {}), fc.anything());
 const knownKeys = Object.keys(recipientSchema.entries);
 /** Fields the schema does not know: valibot drops them, and so must the fast path. */
 const extraFields = fc.dictionary(fc.string({ maxLength: 10 }).filter((key) => !knownKeys.includes(key)), fc.anything(), { maxKeys: 3 });
@@ -127,7 +189,7 @@ const generatedRecipient = fc.oneof(
   {
     weight: 12,
     arbitrary: fc
-      .tuple(fc.record({ countryCode, toPhoneNumber, templateParams }, { requiredKeys: [] }), extraFields, fc.boolean())
+      .tuple(fc.record({ countryCode, toPhoneNumber, templateParams: fc.oneof({ weight: 4, arbitrary: templateParams }, { weight: 1, arbitrary: namedParams }), buttons, header, limitedTimeOffer }, { requiredKeys: [] }), extraFields, fc.boolean())
       .map(([known, extra, extraFirst]) => (extraFirst ? { ...extra, ...known } : { ...known, ...extra })),
   },
   { weight: 1, arbitrary: fc.anything() },
@@ -139,7 +201,7 @@ const envelopeChange = fc.oneof(
 );
 
 describe('parseTemplateBroadcastRequest on generated requests', () => {
-  it('answers exactly as templateBroadcastSchema (value, key order, message and every message), extra and missing fields included', () => {
+  it('answers exactly as templateBroadcastSchema (value, key order, message and every message), extra and missing fields and rich content included', () => {
     fc.assert(
       fc.property(fc.array(generatedRecipient, { minLength: 1, maxLength: 5 }), envelopeChange, (data, change) => {
         const body = { ...valid(0), ...change, data };
@@ -149,6 +211,19 @@ describe('parseTemplateBroadcastRequest on generated requests', () => {
         if ('output' in expected) expect(JSON.stringify((actual as { output: unknown }).output)).toBe(JSON.stringify(expected.output));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('answers exactly as the schema for generated buttons of otherwise valid recipients (the buttons fast check)', () => {
+    fc.assert(
+      fc.property(fc.array(buttons, { minLength: 1, maxLength: 4 }), (lists) => {
+        const body = { ...valid(0), data: lists.map((list, index) => ({ countryCode: '91', toPhoneNumber: `980000000${index}`, buttons: list })) };
+        const expected = outcomeOf(() => parseRequest(templateBroadcastSchema, body));
+        const actual = outcomeOf(() => parseTemplateBroadcastRequest(body));
+        expect(actual).toStrictEqual(expected);
+        if ('output' in expected) expect(JSON.stringify((actual as { output: unknown }).output)).toBe(JSON.stringify(expected.output));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -9,6 +9,7 @@ import { rateLimitBucket } from '../../../shared/http/middlewares/rate-limit.mid
 import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { InvalidCredentialError, TenancyStoreUnavailableError } from '../../../shared/tenancy/errors';
 import { RateLimitStoreUnavailableError } from '../../../shared/rate-limiting/errors';
+import { TemplateContentError, TemplateNotSendableError } from '../../../shared/templates/errors';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
 
 const route = (surface: RouteDefinition['surface'], operation: string, auth: RouteDefinition['auth']): RouteDefinition => ({
@@ -189,6 +190,11 @@ describe('the error table', () => {
     }
     expect(codes.size).toBeGreaterThan(50);
     expect(mappedErrorCodes.filter((code) => !codes.has(code))).toEqual([]);
+  });
+
+  it('answers a rich template that does not fit, or cannot be sent by broadcast, with 400 and its own code and message', () => {
+    expect(describeError(new TemplateContentError('data[2].header is required'), 'broadcast')).toMatchObject({ statusCode: 400, code: 'TEMPLATE_CONTENT', message: 'data[2].header is required' });
+    expect(describeError(new TemplateNotSendableError('template t cannot be sent by broadcast'), 'broadcast')).toMatchObject({ statusCode: 400, code: 'TEMPLATE_NOT_SENDABLE' });
   });
 
   it('maps by code, not by class: a subclass with its own code gets its own answer', () => {
