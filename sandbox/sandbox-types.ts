@@ -85,7 +85,10 @@ export interface SandboxOptions {
 export interface AcceptedMessage {
   messageId: string;
   phoneNumberId: string;
+  /** The user's number (digits), or the BSUID of a send to a user whose number the sandbox does not know. */
   recipient: string;
+  /** The `recipient` (BSUID or parent BSUID) of a send addressed by BSUID. */
+  recipientUserId?: string;
   type: string;
   /** The full parsed request body. */
   body: unknown;
