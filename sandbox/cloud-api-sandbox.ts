@@ -212,6 +212,10 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
       state.setMarketingMessagesOnboarding(wabaId, status);
     },
     setTemplateSyncing: (templateId, syncing) => state.setTemplateSyncing(templateId, syncing),
+    registerUser: (input) => users.register(input),
+    setTemplatePacing: (templateId, holdMs) => {
+      state.setTemplatePacing(templateId, holdMs);
+    },
     webhooks: {
       configure: (patch) => {
         webhooks.configure(patch);
@@ -223,6 +227,8 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
       drain: (timeoutMs) => webhooks.drain(timeoutMs),
       injectInbound: (input) => webhooks.injectInbound(input),
       changeTemplateStatus: (input) => webhooks.changeTemplateStatus(input),
+      changeTemplateQuality: (input) => webhooks.templates.changeQuality(input),
+      changeTemplateCategory: (input) => webhooks.templates.changeCategory(input),
     },
     reset,
     close: () =>
