@@ -40,6 +40,8 @@ import { ok, route, type GraphOutcome, type GraphRoute, type RouteContext } from
 
 /** Meta echoes `biz_opaque_callback_data` (at most 512 characters) in the message's status webhooks. */
 const MAX_CALLBACK_DATA_LENGTH = 512;
+/** The MM API's max-price fields (`bid_spec`, later `optimization_spec`). */
+const BID_FIELDS = ['bid_spec', 'optimization_spec'] as const;
 
 function callbackDataOf(body: unknown): string | undefined {
   const value = isRecord(body) ? body.biz_opaque_callback_data : undefined;
@@ -89,7 +91,7 @@ function checkTemplate(context: PhoneContext, message: SendRequest, policy: Prod
  * The user a send names: `to` (a number) or `recipient` (a BSUID of the sender's portfolio or a
  * parent BSUID); BSUIDs may not receive authentication templates (131062, Meta's message).
  */
-function addresseeOf(context: PhoneContext, message: SendRequest, template: StoredTemplate | undefined): Addressee {
+function addresseeOf(context: PhoneContext, message: SendRequest, template: StoredTemplate | undefined, body: unknown): Addressee {
   const { users } = context.deps;
   const businessId = context.node.owner.account.businessId;
   if (message.recipient === undefined) return users.byPhone(businessId, message.to, message.waId);
@@ -97,6 +99,9 @@ function addresseeOf(context: PhoneContext, message: SendRequest, template: Stor
   if (template?.template.category === 'AUTHENTICATION') {
     throw bsuidRecipientNotSupported('Authentication templates (one-tap, zero-tap and copy code) cannot be sent to a business-scoped user ID.');
   }
+  // A max price (MM API) cannot apply to a BSUID send: Meta names the bid field in the details.
+  const bidField = BID_FIELDS.find((field) => isRecord(body) && body[field] !== undefined);
+  if (bidField !== undefined) throw bsuidRecipientNotSupported(`Param ${bidField} is not supported for business-scoped user ID recipients.`);
   return addressee;
 }
 
@@ -126,7 +131,7 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
   const { phone } = context.node;
   if (!phone.registered) throw accountNotRegistered(phone.number.id);
   const { template, via } = checkTemplate(context, message, policy);
-  const addressee = addresseeOf(context, message, template);
+  const addressee = addresseeOf(context, message, template, body);
   const callbackData = callbackDataOf(body);
   const recipient = addressee.phone ?? addressee.userId;
 
