@@ -6,7 +6,7 @@
  * remembered too, so a BSUID seen in a webhook can be sent to later.
  */
 import { fail, isRecord, recipientKey, type Json } from './control-values';
-import { invalidParameter } from './graph-errors';
+import { GraphError, invalidParameter } from './graph-errors';
 import { belongsTo, bsuidOf, bsuidWithoutPhone, parentBsuidOf, parseBsuid } from './user-identity';
 
 /** Meta's 30-day rule (§3): a number this business number exchanged messages with stays visible. */
@@ -148,7 +148,14 @@ export class UserDirectory {
   /** The sender of an inbound message to a business of this portfolio. */
   sender(businessId: string, from: { phone?: string; userId?: string }): Addressee {
     if (from.phone !== undefined) return this.byPhone(businessId, from.phone, from.phone);
-    return this.byBsuid(businessId, from.userId ?? fail('from or fromUserId is required'));
+    const userId = from.userId ?? fail('from or fromUserId is required');
+    try {
+      return this.byBsuid(businessId, userId);
+    } catch (error) {
+      // The control API answers its own 400s, not Graph errors.
+      if (error instanceof GraphError) fail(`fromUserId ${userId} is not a BSUID of the business portfolio ${businessId}`);
+      throw error;
+    }
   }
 
   /** A message went to, or came from, the number (Meta's 30-day rule counts both). */

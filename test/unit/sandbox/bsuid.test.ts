@@ -164,6 +164,9 @@ describe('user fields of webhooks', () => {
     expect(withheld.messages[0]).not.toHaveProperty('from');
     expect(withheld.messages[0].from_user_id).toBe(bsuidOf(BUSINESS_A, BRAZIL));
     expect(idOnly.contacts[0]).toEqual({ profile: { name: 'Sandbox User', username: 'only.id' }, user_id: phoneless.body.userId });
+    const foreign = await client.sandboxApi('POST', '/webhooks/inbound', { phoneNumberId: PHONE_ID, fromUserId: bsuidOf(BUSINESS_B, BRAZIL), text: 'x' });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.message).toContain('fromUserId');
     const sent = await client.send({ messaging_product: 'whatsapp', recipient: phoneless.body.userId, text: { body: 'x' } });
     expect(sent.body.contacts).toEqual([{ input: phoneless.body.userId, user_id: phoneless.body.userId }]);
   });
