@@ -33,6 +33,8 @@ type Handler = (url: URL, body: () => unknown) => ControlResponse | Promise<Cont
 const NO_CONTENT: ControlResponse = { status: 204 };
 /** How long a paced template's sends are held when the control call names no `holdMs`. */
 const DEFAULT_PACING_HOLD_MS = 30_000;
+/** Meta holds paced messages "usually under an hour"; a day is plenty for any test. */
+const MAX_PACING_HOLD_MS = 86_400_000;
 
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) return {};
@@ -230,12 +232,14 @@ export class ControlApi {
 
   /** Body `{ "holdMs": 5000 }` (default 30 s) puts the template under pacing; DELETE (undefined) ends it. */
   private setTemplatePacing(templateId: string, body: unknown): ControlResponse {
-    let holdMs: number | undefined;
+    let holdMs: unknown;
     if (body !== undefined) {
-      holdMs = typeof body === 'object' && body !== null ? ((body as { holdMs?: unknown }).holdMs as number | undefined) ?? DEFAULT_PACING_HOLD_MS : DEFAULT_PACING_HOLD_MS;
-      if (typeof holdMs !== 'number' || !Number.isInteger(holdMs) || holdMs < 0 || holdMs > 86_400_000) throw new SandboxRequestError(400, 'holdMs must be an integer between 0 and 86400000');
+      holdMs = (typeof body === 'object' && body !== null ? (body as { holdMs?: unknown }).holdMs : undefined) ?? DEFAULT_PACING_HOLD_MS;
+      if (typeof holdMs !== 'number' || !Number.isInteger(holdMs) || holdMs < 0 || holdMs > MAX_PACING_HOLD_MS) {
+        throw new SandboxRequestError(400, `holdMs must be an integer between 0 and ${MAX_PACING_HOLD_MS}`);
+      }
     }
-    const stored = this.deps.state.setTemplatePacing(templateId, holdMs);
+    const stored = this.deps.state.setTemplatePacing(templateId, holdMs as number | undefined);
     return { status: 200, body: { id: templateId, pacing: stored.info.pacing ?? null } };
   }
 

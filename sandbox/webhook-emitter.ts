@@ -2,7 +2,8 @@
  * The sandbox's side of Meta's webhooks: for every accepted send it schedules the statuses Meta
  * would report (`sent`, then `delivered`, then `read`, or `sent` then `failed` for a recipient
  * with an async failure), and posts them signed to the configured URL; inbound messages and
- * template status changes are posted on request.
+ * template events (template-events.ts) are posted on request. A send of a paced template waits
+ * for its hold before its statuses start.
  *
  * Each message's fate is drawn when it is accepted, from a seeded PRNG, so the same sequence of
  * sends meets the same rates every run. Timestamps are the events' own times (acceptance on the
