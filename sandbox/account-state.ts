@@ -16,7 +16,14 @@ export interface TemplateInfo {
   libraryTemplateName?: string;
   parameterFormat?: 'POSITIONAL' | 'NAMED';
   messageSendTtlSeconds?: number;
+  /** Meta's `quality_score.score` (GREEN, YELLOW, RED, UNKNOWN); absent: UNKNOWN, as new templates start. */
+  qualityScore?: TemplateQualityScore;
+  /** Set through the control API: sends answer `held_for_quality_assessment` and are held this long. */
+  pacing?: { holdMs: number };
 }
+
+export const TEMPLATE_QUALITY_SCORES = ['GREEN', 'YELLOW', 'RED', 'UNKNOWN'] as const;
+export type TemplateQualityScore = (typeof TEMPLATE_QUALITY_SCORES)[number];
 
 export interface BusinessProfile {
   about?: string;

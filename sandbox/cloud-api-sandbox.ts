@@ -24,6 +24,7 @@ import { SandboxState } from './sandbox-state';
 import type { CloudApiSandbox, SandboxOptions, TemplateStatus } from './sandbox-types';
 import { UrlSigner } from './signed-urls';
 import { ThroughputLimiter } from './throughput-limiter';
+import { UserDirectory } from './user-directory';
 import { WebhookEmitter } from './webhook-emitter';
 
 export type {
@@ -88,7 +89,8 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
   const log = new AcceptedMessageLog();
   const events = new MessageEventLog();
   const messageIds = new MessageIdGenerator();
-  const webhooks = new WebhookEmitter({ state, messageIds }, options.webhooks, options.log);
+  const users = new UserDirectory();
+  const webhooks = new WebhookEmitter({ state, messageIds, users }, options.webhooks, options.log);
   for (const account of options.accounts ?? []) state.registerAccount(account);
 
   const reset = () => {
@@ -98,6 +100,8 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     limiter.clear();
     state.clearExpiredTokens();
     state.resetMarketingMessages();
+    state.clearTemplatePacing();
+    users.clear();
     webhooks.reset();
   };
   const graph = new GraphApi({
@@ -110,8 +114,9 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     signer: new UrlSigner(),
     migrationPageSize,
     webhooks,
+    users,
   });
-  const controlApi = new ControlApi({ state, control, log, events, webhooks, reset });
+  const controlApi = new ControlApi({ state, control, log, events, webhooks, users, reset });
 
   /** Requests being held unanswered, so close() can drop them instead of waiting a minute. */
   const held = new Map<ServerResponse, NodeJS.Timeout>();
@@ -207,6 +212,10 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
       state.setMarketingMessagesOnboarding(wabaId, status);
     },
     setTemplateSyncing: (templateId, syncing) => state.setTemplateSyncing(templateId, syncing),
+    registerUser: (input) => users.register(input),
+    setTemplatePacing: (templateId, holdMs) => {
+      state.setTemplatePacing(templateId, holdMs);
+    },
     webhooks: {
       configure: (patch) => {
         webhooks.configure(patch);
@@ -218,6 +227,8 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
       drain: (timeoutMs) => webhooks.drain(timeoutMs),
       injectInbound: (input) => webhooks.injectInbound(input),
       changeTemplateStatus: (input) => webhooks.changeTemplateStatus(input),
+      changeTemplateQuality: (input) => webhooks.templates.changeQuality(input),
+      changeTemplateCategory: (input) => webhooks.templates.changeCategory(input),
     },
     reset,
     close: () =>

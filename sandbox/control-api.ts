@@ -8,6 +8,7 @@ import type { SandboxControl } from './sandbox-control';
 import { SandboxRequestError } from './sandbox-request-error';
 import type { SandboxState } from './sandbox-state';
 import type { SandboxBusinessAccount } from './sandbox-types';
+import type { UserDirectory } from './user-directory';
 import type { WebhookEmitter } from './webhook-emitter';
 
 export interface ControlResponse {
@@ -23,12 +24,17 @@ export interface ControlDependencies {
   log: AcceptedMessageLog;
   events: MessageEventLog;
   webhooks: WebhookEmitter;
+  users: UserDirectory;
   reset: () => void;
 }
 
 type Handler = (url: URL, body: () => unknown) => ControlResponse | Promise<ControlResponse>;
 
 const NO_CONTENT: ControlResponse = { status: 204 };
+/** How long a paced template's sends are held when the control call names no `holdMs`. */
+const DEFAULT_PACING_HOLD_MS = 30_000;
+/** Meta holds paced messages "usually under an hour"; a day is plenty for any test. */
+const MAX_PACING_HOLD_MS = 86_400_000;
 
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) return {};
@@ -57,7 +63,7 @@ export class ControlApi {
   private readonly routes: Record<string, Record<string, Handler>>;
 
   constructor(private readonly deps: ControlDependencies) {
-    const { state, control, log, webhooks } = deps;
+    const { state, control, log, webhooks, users } = deps;
     this.routes = {
       '/_sandbox/health': { GET: () => ({ status: 200, body: { status: 'ok' } }) },
       '/_sandbox/messages': {
@@ -129,6 +135,23 @@ export class ControlApi {
       '/_sandbox/webhooks/template-status': {
         POST: (_url, body) => ({ status: 200, body: webhooks.changeTemplateStatus(body()) }),
       },
+      '/_sandbox/webhooks/template-quality': {
+        POST: (_url, body) => ({ status: 200, body: webhooks.templates.changeQuality(body()) }),
+      },
+      '/_sandbox/webhooks/template-category': {
+        POST: (_url, body) => ({ status: 200, body: webhooks.templates.changeCategory(body()) }),
+      },
+      '/_sandbox/users': {
+        GET: () => ({ status: 200, body: { data: users.list(state.allAccounts().map((owner) => owner.account.businessId)) } }),
+        POST: (_url, body) => ({ status: 200, body: users.register(body()) }),
+        DELETE: () => {
+          users.clear();
+          return NO_CONTENT;
+        },
+      },
+      '/_sandbox/parent-bsuid-accounts': {
+        POST: (_url, body) => ({ status: 200, body: users.registerParentAccount(body()) }),
+      },
       '/_sandbox/reset': {
         POST: () => {
           deps.reset();
@@ -146,6 +169,8 @@ export class ControlApi {
     switch (`${item[1]}/${item[3]}`) {
       case 'templates/status':
         return { POST: (_url, read) => this.setTemplateStatus(id, read()) };
+      case 'templates/pacing':
+        return { POST: (_url, read) => this.setTemplatePacing(id, read()), DELETE: () => this.setTemplatePacing(id, undefined) };
       case 'templates/syncing':
         return { POST: (_url, read) => this.setTemplateSyncing(id, read()), DELETE: () => this.setTemplateSyncing(id, { syncing: false }) };
       case 'accounts/token-expired':
@@ -203,6 +228,19 @@ export class ControlApi {
     const status = typeof body === 'object' && body !== null ? (body as { onboardingStatus?: unknown }).onboardingStatus : undefined;
     this.deps.state.setMarketingMessagesOnboarding(wabaId, status);
     return this.marketingMessages(wabaId);
+  }
+
+  /** Body `{ "holdMs": 5000 }` (default 30 s) puts the template under pacing; DELETE (undefined) ends it. */
+  private setTemplatePacing(templateId: string, body: unknown): ControlResponse {
+    let holdMs: unknown;
+    if (body !== undefined) {
+      holdMs = (typeof body === 'object' && body !== null ? (body as { holdMs?: unknown }).holdMs : undefined) ?? DEFAULT_PACING_HOLD_MS;
+      if (typeof holdMs !== 'number' || !Number.isInteger(holdMs) || holdMs < 0 || holdMs > MAX_PACING_HOLD_MS) {
+        throw new SandboxRequestError(400, `holdMs must be an integer between 0 and ${MAX_PACING_HOLD_MS}`);
+      }
+    }
+    const stored = this.deps.state.setTemplatePacing(templateId, holdMs as number | undefined);
+    return { status: 200, body: { id: templateId, pacing: stored.info.pacing ?? null } };
   }
 
   /** Body `{ "syncing": true }` (the default) or `{ "syncing": false }`; DELETE also clears it. */

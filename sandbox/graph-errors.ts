@@ -195,6 +195,14 @@ export function templatePaused(name: string, language: string): GraphError {
   return whatsappError(400, 132015, 'Template is Paused', `Template ${name} (${language}) is paused due to low quality`);
 }
 
+/**
+ * Meta's answer for a message a BSUID may not receive (authentication templates; bid templates on
+ * the Marketing Messages API): ../shared/meta/usernames-and-bsuid.md §7.
+ */
+export function bsuidRecipientNotSupported(details: string): GraphError {
+  return whatsappError(400, 131062, 'Business-scoped User ID (BSUID) recipients are not supported for this message.', details);
+}
+
 export function templateDisabled(name: string, language: string): GraphError {
   return whatsappError(400, 132016, 'Template is Disabled', `Template ${name} (${language}) has been disabled`);
 }

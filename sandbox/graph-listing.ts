@@ -158,8 +158,8 @@ export function renderTemplate(stored: StoredTemplate): GraphObject {
     components: structuredClone(template.components),
     parameter_format: parameterFormatOf(stored),
     ...(info.libraryTemplateName === undefined ? {} : { library_template_name: info.libraryTemplateName }),
-    // Quality is only rated once a template has been sent at scale; the sandbox never gets there.
-    quality_score: { score: 'UNKNOWN', date: Math.floor(info.createdAt / 1000) },
+    // UNKNOWN until rated: the sandbox rates a template only when told to (POST /_sandbox/webhooks/template-quality).
+    quality_score: { score: info.qualityScore ?? 'UNKNOWN', date: Math.floor(info.createdAt / 1000) },
     rejected_reason: template.status === 'REJECTED' ? 'INVALID_FORMAT' : 'NONE',
     ...(info.messageSendTtlSeconds === undefined ? {} : { message_send_ttl_seconds: info.messageSendTtlSeconds }),
   };

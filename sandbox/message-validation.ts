@@ -59,9 +59,15 @@ const MAX_TEXT_BODY = 4096;
 /** E.164 allows at most 15 digits; Meta also accepts a leading '+'. */
 const RECIPIENT_PATTERN = /^\+?\d{3,15}$/;
 
+/**
+ * A send names its user by `to` (a phone number) or `recipient` (a BSUID or parent BSUID,
+ * ../shared/meta/usernames-and-bsuid.md §6); with both, `to` wins and `recipient` is ignored.
+ */
+export type SendAddress = { to: string; waId: string; recipient?: never } | { recipient: string; to?: never; waId?: never };
+
 export type MessageRequest =
   | { kind: 'read'; messageId: string }
-  | { kind: 'send'; to: string; waId: string; type: MessageType; template?: TemplateReference };
+  | ({ kind: 'send'; type: MessageType; template?: TemplateReference } & SendAddress);
 
 /** Parses a JSON request body the way Graph does: anything but an object is unusable. */
 export function parseMessageRequest(body: unknown): MessageRequest {
@@ -75,10 +81,7 @@ export function parseMessageRequest(body: unknown): MessageRequest {
   if (body.recipient_type !== undefined && body.recipient_type !== 'individual') {
     oneOf('recipient_type', ['individual'], body.recipient_type);
   }
-  const to = requireString(body, 'to', 'to');
-  if (!RECIPIENT_PATTERN.test(to)) {
-    throw invalidParameter("Param to must be a phone number of 3 to 15 digits with an optional leading '+'.");
-  }
+  const address = parseAddress(body);
   if (body.context !== undefined) {
     const context = requireRecord(body, 'context', 'context');
     requireString(context, 'message_id', "context['message_id']");
@@ -91,7 +94,20 @@ export function parseMessageRequest(body: unknown): MessageRequest {
   }
   const messageType = type as MessageType;
   const template = validateContent(body, messageType);
-  return { kind: 'send', to, waId: to.startsWith('+') ? to.slice(1) : to, type: messageType, template };
+  return { kind: 'send', ...address, type: messageType, template };
+}
+
+function parseAddress(body: Json): SendAddress {
+  const absent = (value: unknown) => value === undefined || value === null || value === '';
+  if (absent(body.to) && !absent(body.recipient)) {
+    // The BSUID format itself is checked by the user directory, which knows the portfolio.
+    return { recipient: requireString(body, 'recipient', 'recipient') };
+  }
+  const to = requireString(body, 'to', 'to');
+  if (!RECIPIENT_PATTERN.test(to)) {
+    throw invalidParameter("Param to must be a phone number of 3 to 15 digits with an optional leading '+'.");
+  }
+  return { to, waId: to.startsWith('+') ? to.slice(1) : to };
 }
 
 function parseReadReceipt(body: Json): MessageRequest {

@@ -177,6 +177,20 @@ export class SandboxState {
     }
   }
 
+  /** Puts a template under pacing (`holdMs`) or takes it out (undefined). */
+  setTemplatePacing(templateId: string, holdMs: number | undefined): StoredTemplate {
+    const node = this.nodes.get(templateId);
+    if (node?.kind !== 'template') throw new SandboxRequestError(404, `no template with id ${templateId}`);
+    if (holdMs === undefined) delete node.stored.info.pacing;
+    else node.stored.info.pacing = { holdMs };
+    return node.stored;
+  }
+
+  /** Reset: no template is under pacing any more. */
+  clearTemplatePacing(): void {
+    for (const stored of this.accounts.values()) for (const template of stored.templatesByNameAndLanguage.values()) delete template.info.pacing;
+  }
+
   node(id: string): GraphNode | undefined {
     return this.nodes.get(id);
   }

@@ -85,7 +85,10 @@ export interface SandboxOptions {
 export interface AcceptedMessage {
   messageId: string;
   phoneNumberId: string;
+  /** The user's number (digits), or the BSUID of a send to a user whose number the sandbox does not know. */
   recipient: string;
+  /** The `recipient` (BSUID or parent BSUID) of a send addressed by BSUID. */
+  recipientUserId?: string;
   type: string;
   /** The full parsed request body. */
   body: unknown;
@@ -197,6 +200,15 @@ export interface SandboxWebhooks {
   injectInbound(input: InboundMessageInput): { messageId: string };
   /** Same as `POST /_sandbox/webhooks/template-status`. */
   changeTemplateStatus(input: TemplateStatusInput): { id: string; name: string; language: string; status: TemplateStatus; notified: boolean };
+  /** Same as `POST /_sandbox/webhooks/template-quality`: `{ name, language, quality, wabaId? }`. */
+  changeTemplateQuality(input: { name: string; language: string; quality: string; wabaId?: string }): { id: string; previousQuality: string; quality: string; notified: boolean };
+  /** Same as `POST /_sandbox/webhooks/template-category`: `{ name, language, category, stage?, effectiveAt?, wabaId? }`. */
+  changeTemplateCategory(input: { name: string; language: string; category: TemplateCategory; stage?: 'completed' | 'impending'; effectiveAt?: number; wabaId?: string }): {
+    id: string;
+    stage: 'completed' | 'impending';
+    category: TemplateCategory;
+    notified: boolean;
+  };
 }
 
 export interface CloudApiSandbox {
@@ -219,6 +231,10 @@ export interface CloudApiSandbox {
   setTokenExpired(wabaId: string, expired: boolean): void;
   /** Same as `POST /_sandbox/accounts/{wabaId}/marketing-messages`: the account's MM API onboarding status. */
   setMarketingMessagesOnboarding(wabaId: string, status: MarketingMessagesOnboardingStatus): void;
+  /** Same as `POST /_sandbox/users`: a user with a number (`phone`, `username`, `phoneWithheld`) or known only by BSUID (`businessId`). */
+  registerUser(input: { phone?: string; username?: string; profileName?: string; phoneWithheld?: boolean; businessId?: string; country?: string }): { userId?: string };
+  /** Same as `POST /_sandbox/templates/{id}/pacing` (`holdMs`) and its DELETE (undefined). */
+  setTemplatePacing(templateId: string, holdMs: number | undefined): void;
   /** Same as `POST /_sandbox/templates/{id}/syncing`: MM API sends of the template answer 134101 while set. */
   setTemplateSyncing(templateId: string, syncing: boolean): void;
   webhooks: SandboxWebhooks;

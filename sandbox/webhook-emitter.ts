@@ -2,7 +2,8 @@
  * The sandbox's side of Meta's webhooks: for every accepted send it schedules the statuses Meta
  * would report (`sent`, then `delivered`, then `read`, or `sent` then `failed` for a recipient
  * with an async failure), and posts them signed to the configured URL; inbound messages and
- * template status changes are posted on request.
+ * template events (template-events.ts) are posted on request. A send of a paced template waits
+ * for its hold before its statuses start.
  *
  * Each message's fate is drawn when it is accepted, from a seeded PRNG, so the same sequence of
  * sends meets the same rates every run. Timestamps are the events' own times (acceptance on the
@@ -15,18 +16,19 @@ import type { MessageIdGenerator } from './message-ids';
 import { SandboxRequestError } from './sandbox-request-error';
 import type { SandboxState } from './sandbox-state';
 import type { TemplateStatus } from './sandbox-types';
+import { TemplateEvents } from './template-events';
+import type { UserDirectory } from './user-directory';
 import {
   inboundMessageChange,
+  statusEntry,
   statusError,
   statusesChange,
-  statusPayload,
-  templateStatusChange,
   webhookBody,
   type AcceptedSend,
   type BusinessNumber,
   type DeliveryStatus,
+  type StatusEntry,
   type StatusError,
-  type StatusPayload,
   type WebhookChange,
 } from './webhook-payloads';
 import { WebhookPoster, type OutgoingBody, type WebhookDelivery, type WebhookStats } from './webhook-poster';
@@ -62,17 +64,24 @@ export class WebhookEmitter {
   readonly settings: WebhookSettings;
   private readonly due = new DueQueue(() => this.checkIdle());
   /** Open batches by phone number id. */
-  private readonly batches = new Map<string, { number: BusinessNumber; target: WebhookTarget; statuses: StatusPayload[]; timer: NodeJS.Timeout }>();
+  private readonly batches = new Map<string, { number: BusinessNumber; target: WebhookTarget; statuses: StatusEntry[]; timer: NodeJS.Timeout }>();
   private readonly poster: WebhookPoster;
   private drainWaiters: Array<() => void> = [];
+  /** Template status, quality and category events (template-events.ts). */
+  readonly templates: TemplateEvents;
 
   constructor(
-    private readonly deps: { state: SandboxState; messageIds: MessageIdGenerator },
+    private readonly deps: { state: SandboxState; messageIds: MessageIdGenerator; users: UserDirectory },
     target?: WebhookTarget,
     log: (line: string) => void = (line) => console.warn(line),
   ) {
     this.settings = new WebhookSettings(target);
     this.poster = new WebhookPoster(() => this.settings.current, () => this.checkIdle(), log);
+    this.templates = new TemplateEvents(deps.state, (wabaId, change, kind, at) => {
+      const active = this.settings.activeTarget();
+      if (active !== undefined) this.postBody(active, wabaId, [change], { events: [kind], statuses: [] }, at);
+      return active !== undefined;
+    });
   }
 
   /**
@@ -84,18 +93,42 @@ export class WebhookEmitter {
     if (this.settings.activeTarget() === undefined) this.dropPending();
   }
 
-  /** Called for every message the sandbox accepted. */
+  /**
+   * Called for every message the sandbox accepted. A send of a paced template is held first: its
+   * statuses start when the hold ends, or it fails then if the template was paused or disabled
+   * meanwhile (Meta drops held messages of a template paused for bad feedback).
+   */
   messageAccepted(send: AcceptedSend): void {
     if (this.settings.activeTarget() === undefined) return;
+    if (send.pacing === undefined) {
+      this.scheduleStatuses(send, 0);
+      return;
+    }
+    const { holdMs, templateId } = send.pacing;
+    this.due.schedule(holdMs, () => {
+      const node = this.deps.state.node(templateId);
+      const status = node?.kind === 'template' ? node.stored.template.status : 'DISABLED';
+      if (status !== 'PAUSED' && status !== 'DISABLED') {
+        this.scheduleStatuses(send, holdMs);
+        return;
+      }
+      const code = status === 'PAUSED' ? 132015 : 132016;
+      const { title, details } = errorDescription(code);
+      this.emitStatus(send, statusEntry(send, 'failed', send.acceptedAt + holdMs, statusError(code, title, details)));
+    });
+  }
+
+  /** Schedules the statuses of a send, `startMs` after its acceptance (now, or when a hold ends). */
+  private scheduleStatuses(send: AcceptedSend, startMs: number): void {
     for (const planned of this.plan(send)) {
-      const payload = statusPayload(send, planned.status, send.acceptedAt + planned.eventOffsetMs, planned.error);
-      this.due.schedule(planned.arrivalOffsetMs, () => this.emitStatus(send, payload));
+      const entry = statusEntry(send, planned.status, send.acceptedAt + startMs + planned.eventOffsetMs, planned.error);
+      this.due.schedule(planned.arrivalOffsetMs, () => this.emitStatus(send, entry));
     }
   }
 
   private plan(send: AcceptedSend): PlannedStatus[] {
     const current = this.settings.current;
-    const failure = this.settings.takeRecipientFailure(send.recipient);
+    const failure = this.settings.takeRecipientFailure(send.addressee.phone ?? send.recipient);
     const events: Array<Omit<PlannedStatus, 'arrivalOffsetMs'>> = [{ status: 'sent', eventOffsetMs: current.sentDelayMs }];
     if (failure !== undefined) {
       const { title, details } = errorDescription(failure.code);
@@ -120,7 +153,7 @@ export class WebhookEmitter {
   }
 
   /** Posts to the target current when the status is due (a changed url applies to what is pending). */
-  private emitStatus(number: BusinessNumber, payload: StatusPayload): void {
+  private emitStatus(number: BusinessNumber, payload: StatusEntry): void {
     const target = this.settings.activeTarget();
     if (target === undefined) return;
     const { batch, batchMaxStatuses, batchWindowMs } = this.settings.current;
@@ -147,8 +180,8 @@ export class WebhookEmitter {
     this.checkIdle();
   }
 
-  private postStatuses(number: BusinessNumber, target: WebhookTarget, statuses: StatusPayload[]): void {
-    const kinds = statuses.map((status) => status.status);
+  private postStatuses(number: BusinessNumber, target: WebhookTarget, statuses: StatusEntry[]): void {
+    const kinds = statuses.map((entry) => entry.status.status);
     this.postBody(target, number.wabaId, [statusesChange(number, statuses)], { events: kinds, statuses: kinds });
   }
 
@@ -156,52 +189,40 @@ export class WebhookEmitter {
     this.poster.post(target, { body: JSON.stringify(webhookBody(wabaId, changes, time)), ...meta });
   }
 
-  /** `POST /_sandbox/webhooks/inbound`: a user writes to a business number. */
+  /**
+   * `POST /_sandbox/webhooks/inbound`: a user writes to a business number, named by `from` (their
+   * number) or `fromUserId` (a BSUID of the receiving portfolio). The number goes in the webhook
+   * only where Meta's 30-day rule shows it (user-directory.ts).
+   */
   injectInbound(input: unknown): { messageId: string } {
     if (!isRecord(input)) throw new SandboxRequestError(400, 'inbound message must be a JSON object');
     const phoneNumberId = requiredString(input, 'phoneNumberId');
-    const from = requiredString(input, 'from').replace(/^\+/, '');
-    if (!/^\d{7,15}$/.test(from)) throw new SandboxRequestError(400, 'from must be a phone number of 7 to 15 digits');
+    const from = input.from === undefined ? undefined : requiredString(input, 'from').replace(/^\+/, '');
+    if (from !== undefined && !/^\d{7,15}$/.test(from)) throw new SandboxRequestError(400, 'from must be a phone number of 7 to 15 digits');
+    const fromUserId = input.fromUserId === undefined ? undefined : requiredString(input, 'fromUserId');
+    if (from === undefined && fromUserId === undefined) throw new SandboxRequestError(400, 'from or fromUserId is required');
     const text = requiredString(input, 'text');
-    const profileName = input.profileName === undefined ? 'Sandbox User' : requiredString(input, 'profileName');
+    const profileName = input.profileName === undefined ? undefined : requiredString(input, 'profileName');
     const node = this.deps.state.node(phoneNumberId);
     if (node?.kind !== 'phone') throw new SandboxRequestError(404, `no phone number with id ${phoneNumberId}`);
     const target = this.requireTarget();
-    const messageId = this.deps.messageIds.next(from);
+    const { users, state } = this.deps;
+    const found = users.sender(node.owner.account.businessId, from === undefined ? { userId: fromUserId! } : { phone: from });
+    const sender = { ...found, profileName: profileName ?? found.profileName ?? 'Sandbox User' };
+    const at = state.now();
+    const visible = users.phoneVisible(phoneNumberId, sender, at) ? sender.phone : undefined;
+    // Only a number the business could see counts as an exchange with that number.
+    if (visible !== undefined) users.noteContact(phoneNumberId, visible, at);
+    const messageId = this.deps.messageIds.next(sender.phone ?? sender.userId);
     const number: BusinessNumber = { wabaId: node.owner.account.wabaId, phoneNumberId, displayPhoneNumber: node.phone.number.displayPhoneNumber };
-    const change = inboundMessageChange(number, { messageId, from, profileName, text, at: this.deps.state.now() });
+    const change = inboundMessageChange(number, { messageId, sender, ...(visible === undefined ? {} : { from: visible }), text, at });
     this.postBody(target, number.wabaId, [change], { events: ['inbound'], statuses: [] });
     return { messageId };
   }
 
-  /**
-   * `POST /_sandbox/webhooks/template-status`: sets the sandbox's own template status (so sends
-   * see it) and, when webhooks are active, posts `message_template_status_update`.
-   */
+  /** `POST /_sandbox/webhooks/template-status` (template-events.ts). */
   changeTemplateStatus(input: unknown): { id: string; name: string; language: string; status: TemplateStatus; notified: boolean } {
-    if (!isRecord(input)) throw new SandboxRequestError(400, 'template status change must be a JSON object');
-    const name = requiredString(input, 'name');
-    const language = requiredString(input, 'language');
-    const wabaId = input.wabaId === undefined ? undefined : requiredString(input, 'wabaId');
-    const reason = input.reason === undefined ? undefined : requiredString(input, 'reason');
-    const { state } = this.deps;
-    const owners = wabaId === undefined ? state.allAccounts() : [state.account(wabaId)].filter((owner) => owner !== undefined);
-    if (wabaId !== undefined && owners.length === 0) throw new SandboxRequestError(404, `no account with wabaId ${wabaId}`);
-    const found = owners.flatMap((owner) => {
-      const stored = state.findTemplate(owner, name, language);
-      return stored === undefined ? [] : [{ owner, stored }];
-    });
-    if (found.length === 0) throw new SandboxRequestError(404, `no template ${name} (${language})`);
-    if (found.length > 1) throw new SandboxRequestError(409, `several accounts have template ${name} (${language}): give wabaId`);
-    const { owner, stored } = found[0]!;
-    const template = state.setTemplateStatus(stored.template.id, input.status);
-    const target = this.settings.activeTarget();
-    if (target !== undefined) {
-      const at = state.now();
-      const change = templateStatusChange({ templateId: template.id, name, language, event: template.status, ...(reason === undefined ? {} : { reason }), at });
-      this.postBody(target, owner.account.wabaId, [change], { events: [`template:${template.status}`], statuses: [] }, at);
-    }
-    return { id: template.id, name, language, status: template.status, notified: target !== undefined };
+    return this.templates.changeStatus(input);
   }
 
   private requireTarget(): WebhookTarget {

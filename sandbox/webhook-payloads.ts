@@ -6,6 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { PricingCategory, PricingType } from './message-events';
+import type { Addressee } from './user-directory';
 
 export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
@@ -19,14 +20,20 @@ export interface BusinessNumber {
 /** What a status event needs to know about the accepted send it reports on. */
 export interface AcceptedSend extends BusinessNumber {
   messageId: string;
-  /** The recipient's WhatsApp id (digits). */
+  /** The recipient's WhatsApp id (digits), or the BSUID when the sandbox does not know the number. */
   recipient: string;
+  /** Who the send named and how (`to` or `recipient`), with the user's BSUIDs and username. */
+  addressee: Addressee;
+  /** Whether the number may appear in this send's webhooks (always for a send to a number; §3 otherwise). */
+  phoneVisible: boolean;
   /** Milliseconds since the epoch. */
   acceptedAt: number;
   /** Echoed on every status of the message, as Meta does, when the send set it. */
   callbackData?: string;
   pricingCategory: PricingCategory;
   pricingType: PricingType;
+  /** A send of a template under pacing: its statuses wait `holdMs` (template-events.ts, control API). */
+  pacing?: { templateId: string; holdMs: number };
 }
 
 export interface StatusError {
@@ -37,11 +44,17 @@ export interface StatusError {
   href: string;
 }
 
-/** One `statuses[]` element. */
-export type StatusPayload = Record<string, unknown> & { id: string; status: DeliveryStatus; timestamp: string; recipient_id: string };
+/** One `statuses[]` element; `recipient_id` is omitted when the number is withheld. */
+export type StatusPayload = Record<string, unknown> & { id: string; status: DeliveryStatus; timestamp: string; recipient_id?: string };
+
+/** A status and the `contacts[]` entry that goes with it (none on `failed`). */
+export interface StatusEntry {
+  status: StatusPayload;
+  contact?: Record<string, unknown>;
+}
 
 export interface WebhookChange {
-  field: 'messages' | 'message_template_status_update';
+  field: 'messages' | 'message_template_status_update' | 'message_template_quality_update' | 'template_category_update';
   value: Record<string, unknown>;
 }
 
@@ -51,7 +64,6 @@ export interface WebhookBody {
 }
 
 const ERROR_CODES_HREF = 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/';
-const CONVERSATION_LIFETIME_SECONDS = 24 * 60 * 60;
 
 export function unixSeconds(milliseconds: number): string {
   return String(Math.floor(milliseconds / 1000));
@@ -67,30 +79,54 @@ function pricingOf(send: AcceptedSend): Record<string, unknown> {
   };
 }
 
-/** A stable conversation per (number, recipient, category), as analytics count conversations. */
-function conversationOf(send: AcceptedSend): Record<string, unknown> {
-  const id = Buffer.from(`${send.phoneNumberId}.${send.recipient}.${send.pricingCategory}`).toString('hex').slice(0, 32);
-  return {
-    id,
-    expiration_timestamp: unixSeconds(send.acceptedAt + CONVERSATION_LIFETIME_SECONDS * 1000),
-    origin: { type: send.pricingCategory.toLowerCase() },
-  };
+/** The number of a send's user, when its webhooks may carry it. */
+function visiblePhone(send: AcceptedSend): string | undefined {
+  return send.phoneVisible ? send.addressee.phone : undefined;
 }
 
 /**
- * One status of an accepted send. `conversation` and `pricing` ride on `sent` and `delivered`
- * (Meta: "only with sent and one of delivered/read"); `errors` only on `failed`.
+ * One status of an accepted send (../shared/meta/usernames-and-bsuid.md §5). `pricing` rides on
+ * `sent` and `delivered` (Meta: "on sent and one of delivered/read"); `conversation` is left out,
+ * as Meta does from v24.0 (the sandbox serves v25.0) outside free-entry-point windows, which the
+ * sandbox never opens. `recipient_id` only when the number may be shown; `recipient_user_id`
+ * always, except on a `failed` status of a send made to a number, which carries no BSUID at all.
  */
 export function statusPayload(send: AcceptedSend, status: DeliveryStatus, at: number, error?: StatusError): StatusPayload {
+  const phone = visiblePhone(send);
+  const { addressee } = send;
+  const withIds = status !== 'failed' || addressee.addressedBy === 'bsuid';
   return {
     id: send.messageId,
     status,
     timestamp: unixSeconds(at),
-    recipient_id: send.recipient,
+    ...(phone === undefined ? {} : { recipient_id: phone }),
+    ...(withIds ? { recipient_user_id: addressee.userId } : {}),
+    ...(withIds && addressee.parentUserId !== undefined ? { recipient_parent_user_id: addressee.parentUserId } : {}),
     ...(send.callbackData === undefined ? {} : { biz_opaque_callback_data: send.callbackData }),
-    ...(status === 'sent' || status === 'delivered' ? { conversation: conversationOf(send), pricing: pricingOf(send) } : {}),
+    ...(status === 'sent' || status === 'delivered' ? { pricing: pricingOf(send) } : {}),
     ...(status === 'failed' && error !== undefined ? { errors: [error] } : {}),
   };
+}
+
+/** The `contacts[]` entry of a user: the number only when shown, the username only when asked for. */
+export function contactOf(addressee: Addressee, phone: string | undefined, withUsername: boolean): Record<string, unknown> {
+  const profile = {
+    ...(addressee.profileName === undefined ? {} : { name: addressee.profileName }),
+    ...(withUsername && addressee.username !== undefined ? { username: addressee.username } : {}),
+  };
+  return {
+    ...(Object.keys(profile).length === 0 ? {} : { profile }),
+    ...(phone === undefined ? {} : { wa_id: phone }),
+    user_id: addressee.userId,
+    ...(addressee.parentUserId === undefined ? {} : { parent_user_id: addressee.parentUserId }),
+  };
+}
+
+/** A status with its contact: none on `failed`, the username on delivered and read only. */
+export function statusEntry(send: AcceptedSend, status: DeliveryStatus, at: number, error?: StatusError): StatusEntry {
+  const payload = statusPayload(send, status, at, error);
+  if (status === 'failed') return { status: payload };
+  return { status: payload, contact: contactOf(send.addressee, visiblePhone(send), status !== 'sent') };
 }
 
 export function statusError(code: number, title: string, details: string): StatusError {
@@ -101,29 +137,55 @@ function metadataOf(number: BusinessNumber): Record<string, string> {
   return { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId };
 }
 
-/** A `messages` change carrying statuses of one business number. */
-export function statusesChange(number: BusinessNumber, statuses: StatusPayload[]): WebhookChange {
-  return { field: 'messages', value: { messaging_product: 'whatsapp', metadata: metadataOf(number), statuses } };
-}
-
-export interface InboundText {
-  messageId: string;
-  /** The sender's WhatsApp id (digits). */
-  from: string;
-  profileName: string;
-  text: string;
-  at: number;
-}
-
-/** A `messages` change carrying one inbound text message and its sender's contact. */
-export function inboundMessageChange(number: BusinessNumber, message: InboundText): WebhookChange {
+/** A `messages` change carrying statuses of one business number, with their users' contacts. */
+export function statusesChange(number: BusinessNumber, entries: StatusEntry[]): WebhookChange {
+  const contacts = new Map<string, Record<string, unknown>>();
+  for (const { contact } of entries) if (contact !== undefined) contacts.set(JSON.stringify(contact), contact);
   return {
     field: 'messages',
     value: {
       messaging_product: 'whatsapp',
       metadata: metadataOf(number),
-      contacts: [{ profile: { name: message.profileName }, wa_id: message.from }],
-      messages: [{ from: message.from, id: message.messageId, timestamp: unixSeconds(message.at), type: 'text', text: { body: message.text } }],
+      ...(contacts.size === 0 ? {} : { contacts: [...contacts.values()] }),
+      statuses: entries.map((entry) => entry.status),
+    },
+  };
+}
+
+export interface InboundText {
+  messageId: string;
+  /** The sender, as the receiving business's portfolio sees them. */
+  sender: Addressee;
+  /** The sender's number, when this business number may see it (§3). */
+  from?: string;
+  text: string;
+  at: number;
+}
+
+/**
+ * A `messages` change carrying one inbound text message and its sender's contact
+ * (../shared/meta/usernames-and-bsuid.md §4): `wa_id` and `from` only when the number may be
+ * shown (omitted, never empty), `user_id` and `from_user_id` always.
+ */
+export function inboundMessageChange(number: BusinessNumber, message: InboundText): WebhookChange {
+  const { sender } = message;
+  return {
+    field: 'messages',
+    value: {
+      messaging_product: 'whatsapp',
+      metadata: metadataOf(number),
+      contacts: [contactOf(sender, message.from, true)],
+      messages: [
+        {
+          ...(message.from === undefined ? {} : { from: message.from }),
+          from_user_id: sender.userId,
+          ...(sender.parentUserId === undefined ? {} : { from_parent_user_id: sender.parentUserId }),
+          id: message.messageId,
+          timestamp: unixSeconds(message.at),
+          type: 'text',
+          text: { body: message.text },
+        },
+      ],
     },
   };
 }

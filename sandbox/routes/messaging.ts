@@ -8,6 +8,7 @@ import type { PhoneState } from '../account-state';
 import { injectedError } from '../graph-error-catalog';
 import {
   accountNotRegistered,
+  bsuidRecipientNotSupported,
   invalidParameter,
   invalidTemplateParameter,
   rateLimitHit,
@@ -25,17 +26,22 @@ import {
   type MarketingRoute,
   type ProductPolicy,
 } from '../marketing-messages';
-import type { PricingCategory } from '../message-events';
+import type { PricingCategory, PricingType } from '../message-events';
 import { parseMessageRequest, type MessageRequest } from '../message-validation';
 import { countryOf } from '../phone-format';
 import { isRecord, ParamReader } from '../request-params';
 import type { StoredAccount, StoredTemplate } from '../sandbox-state';
 import { sendSpecOf } from '../template-send-spec';
 import { checkTemplateSend } from '../template-send-validation';
+import type { Addressee } from '../user-directory';
+import { parseBsuid } from '../user-identity';
+import type { AcceptedSend } from '../webhook-payloads';
 import { ok, route, type GraphOutcome, type GraphRoute, type RouteContext } from './route-kit';
 
 /** Meta echoes `biz_opaque_callback_data` (at most 512 characters) in the message's status webhooks. */
 const MAX_CALLBACK_DATA_LENGTH = 512;
+/** The MM API's max-price fields (`bid_spec`, later `optimization_spec`). */
+const BID_FIELDS = ['bid_spec', 'optimization_spec'] as const;
 
 function callbackDataOf(body: unknown): string | undefined {
   const value = isRecord(body) ? body.biz_opaque_callback_data : undefined;
@@ -82,72 +88,120 @@ function checkTemplate(context: PhoneContext, message: SendRequest, policy: Prod
 }
 
 /**
+ * The user a send names: `to` (a number) or `recipient` (a BSUID of the sender's portfolio or a
+ * parent BSUID); BSUIDs may not receive authentication templates (131062, Meta's message).
+ */
+function addresseeOf(context: PhoneContext, message: SendRequest, template: StoredTemplate | undefined, body: unknown): Addressee {
+  const { users } = context.deps;
+  const businessId = context.node.owner.account.businessId;
+  if (message.recipient === undefined) return users.byPhone(businessId, message.to, message.waId);
+  const addressee = users.byBsuid(businessId, message.recipient);
+  if (template?.template.category === 'AUTHENTICATION') {
+    throw bsuidRecipientNotSupported('Authentication templates (one-tap, zero-tap and copy code) cannot be sent to a business-scoped user ID.');
+  }
+  // A max price (MM API) cannot apply to a BSUID send: Meta names the bid field in the details.
+  const bidField = BID_FIELDS.find((field) => isRecord(body) && body[field] !== undefined);
+  if (bidField !== undefined) throw bsuidRecipientNotSupported(`Param ${bidField} is not supported for business-scoped user ID recipients.`);
+  return addressee;
+}
+
+/** The send's price: Meta's category and type, lower-cased in the status webhooks. */
+function pricingOf(template: StoredTemplate | undefined, via: MarketingRoute | undefined): { pricingCategory: PricingCategory; pricingType: PricingType } {
+  // A fallback send is Cloud API's and priced `marketing`; only the MM API's is `marketing_lite`.
+  const pricingCategory: PricingCategory = template === undefined ? 'SERVICE' : via === 'marketing_messages' ? 'MARKETING_LITE' : template.template.category;
+  // Free-form messages can only be sent inside a customer service window, which is free.
+  return { pricingCategory, pricingType: template === undefined ? 'FREE_CUSTOMER_SERVICE' : 'REGULAR' };
+}
+
+/** The answer: `wa_id` for a send to a number, `user_id` (and no `wa_id`) for one to a BSUID. */
+function sendAnswer(addressee: Addressee, messageId: string, template: StoredTemplate | undefined): GraphOutcome {
+  const contact = addressee.addressedBy === 'phone' ? { input: addressee.input, wa_id: addressee.phone } : { input: addressee.input, user_id: addressee.input };
+  // Meta reports message_status only for template messages; a paced template's sends are held.
+  const status = template?.info.pacing === undefined ? 'accepted' : 'held_for_quality_assessment';
+  return ok({ messaging_product: 'whatsapp', contacts: [contact], messages: [template === undefined ? { id: messageId } : { id: messageId, message_status: status }] });
+}
+
+/**
  * Validation first (deterministic client errors), then injected faults, then throughput — so
  * `recipientErrors` fire regardless of load and only accepted messages use up throughput.
+ * Fault rules match the user's number, or the BSUID when the sandbox does not know the number.
  */
 function deliver(context: PhoneContext, body: unknown, message: SendRequest, policy?: ProductPolicy): GraphOutcome {
-  const { control, limiter, log, events, messageIds, webhooks } = context.deps;
-  const { owner, phone } = context.node;
+  const { control, limiter, webhooks, users } = context.deps;
+  const { phone } = context.node;
   if (!phone.registered) throw accountNotRegistered(phone.number.id);
   const { template, via } = checkTemplate(context, message, policy);
-
+  const addressee = addresseeOf(context, message, template, body);
   const callbackData = callbackDataOf(body);
+  const recipient = addressee.phone ?? addressee.userId;
 
-  const timeout = control.takeRecipientTimeout(message.waId);
+  const timeout = control.takeRecipientTimeout(recipient);
   if (timeout !== undefined && !timeout.accepted) return { kind: 'hold' };
-  const rule = control.takeRecipientError(message.waId);
+  const rule = control.takeRecipientError(recipient);
   if (rule !== undefined) throw injectedError(rule.code, rule.httpStatus, rule.message);
   if (control.shouldFailTransiently()) throw transientServiceError();
   if (!limiter.tryAcquire(phone.number.id, control.throughputFor(phone.number.id))) throw rateLimitHit();
 
   // Decided on arrival, like Meta: the message goes out whether or not its answer reaches the client.
   const answerLost = timeout?.accepted === true || control.shouldLoseAnswer();
-  const messageId = messageIds.next(message.waId);
   const at = context.now();
+  const accepted = record(context, { body, message, addressee, recipient, at, answerLost, ...(via === undefined ? {} : { via }), ...(template === undefined ? {} : { template }) });
+  const phoneVisible = addressee.addressedBy === 'phone' || users.phoneVisible(phone.number.id, addressee, at);
+  // A message sent to the number is an exchange with it (Meta's 30-day rule); one sent to a BSUID is not.
+  if (addressee.addressedBy === 'phone') users.noteContact(phone.number.id, recipient, at);
+  const pacing = template?.info.pacing;
+  webhooks.messageAccepted({
+    ...accepted,
+    addressee,
+    phoneVisible,
+    acceptedAt: at,
+    ...(callbackData === undefined ? {} : { callbackData }),
+    ...pricingOf(template, via),
+    ...(pacing === undefined || template === undefined ? {} : { pacing: { templateId: template.template.id, holdMs: pacing.holdMs } }),
+  });
+  if (answerLost) return { kind: 'hold' };
+  return sendAnswer(addressee, accepted.messageId, template);
+}
+
+interface AcceptedRecord {
+  body: unknown;
+  message: SendRequest;
+  addressee: Addressee;
+  /** The number, or the BSUID when the number is unknown. */
+  recipient: string;
+  at: number;
+  answerLost: boolean;
+  via?: MarketingRoute;
+  template?: StoredTemplate;
+}
+
+/** Logs the accepted message and its analytics event; returns the fields its webhooks need. */
+function record(context: PhoneContext, input: AcceptedRecord): Pick<AcceptedSend, 'messageId' | 'wabaId' | 'phoneNumberId' | 'displayPhoneNumber' | 'recipient'> {
+  const { log, events, messageIds } = context.deps;
+  const { owner, phone } = context.node;
+  const { addressee, recipient, at, via, template } = input;
+  const messageId = messageIds.next(recipient);
   log.record({
     messageId,
     phoneNumberId: phone.number.id,
-    recipient: message.waId,
-    type: message.type,
-    body,
+    recipient,
+    ...(addressee.addressedBy === 'bsuid' ? { recipientUserId: addressee.input } : {}),
+    type: input.message.type,
+    body: input.body,
     receivedAt: new Date(at).toISOString(),
     ...(via === undefined ? {} : { via }),
-    ...(answerLost ? { answerLost: true as const } : {}),
+    ...(input.answerLost ? { answerLost: true as const } : {}),
   });
-  // A fallback send is Cloud API's and priced `marketing`; only the MM API's is `marketing_lite`.
-  const category: PricingCategory =
-    template === undefined ? 'SERVICE' : via === 'marketing_messages' ? 'MARKETING_LITE' : template.template.category;
-  // Free-form messages can only be sent inside a customer service window, which is free.
-  const pricingType = template === undefined ? 'FREE_CUSTOMER_SERVICE' : 'REGULAR';
+  const number = { wabaId: owner.account.wabaId, phoneNumberId: phone.number.id, displayPhoneNumber: phone.number.displayPhoneNumber };
   events.record({
     at,
-    wabaId: owner.account.wabaId,
-    phoneNumberId: phone.number.id,
-    displayPhoneNumber: phone.number.displayPhoneNumber,
-    recipient: message.waId,
-    country: countryOf(message.waId),
+    ...number,
+    recipient,
+    country: addressee.phone === undefined ? (parseBsuid(addressee.userId)?.country ?? 'ZZ') : countryOf(addressee.phone),
     ...(template === undefined ? {} : { templateId: template.template.id }),
-    pricingCategory: category,
-    pricingType,
+    ...pricingOf(template, via),
   });
-  webhooks.messageAccepted({
-    messageId,
-    wabaId: owner.account.wabaId,
-    phoneNumberId: phone.number.id,
-    displayPhoneNumber: phone.number.displayPhoneNumber,
-    recipient: message.waId,
-    acceptedAt: at,
-    ...(callbackData === undefined ? {} : { callbackData }),
-    pricingCategory: category,
-    pricingType,
-  });
-  if (answerLost) return { kind: 'hold' };
-  return ok({
-    messaging_product: 'whatsapp',
-    contacts: [{ input: message.to, wa_id: message.waId }],
-    // Meta reports message_status only for template messages.
-    messages: [template === undefined ? { id: messageId } : { id: messageId, message_status: 'accepted' }],
-  });
+  return { messageId, ...number, recipient };
 }
 
 function sendMessage(context: PhoneContext): GraphOutcome {

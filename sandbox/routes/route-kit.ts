@@ -11,6 +11,7 @@ import type { SandboxControl } from '../sandbox-control';
 import type { GraphNode, NodeKind, SandboxState } from '../sandbox-state';
 import type { UrlSigner } from '../signed-urls';
 import type { ThroughputLimiter } from '../throughput-limiter';
+import type { UserDirectory } from '../user-directory';
 import type { WebhookEmitter } from '../webhook-emitter';
 
 export interface GraphRequest {
@@ -38,6 +39,7 @@ export interface GraphDependencies {
   signer: UrlSigner;
   migrationPageSize: number;
   webhooks: WebhookEmitter;
+  users: UserDirectory;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';

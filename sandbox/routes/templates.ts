@@ -188,15 +188,15 @@ export const templateRoutes: GraphRoute[] = [
     const name = query.get('name');
     const language = query.get('language');
     const matching = storedTemplates(context.node.owner).filter(
-      ({ template }) =>
+      ({ template, info }) =>
         (name === null || name === '' || template.name === name) &&
         (language === null || language === '' || template.language === language) &&
         matchesFilter(template.status, query.get('status')) &&
         matchesFilter(template.category, query.get('category')) &&
         contains(contentOf(template), query.get('content')) &&
         (contains(template.name, query.get('name_or_content')) || contains(contentOf(template), query.get('name_or_content'))) &&
-        // Quality is rated only after sends at scale, so every sandbox template is UNKNOWN.
-        matchesFilter('UNKNOWN', query.get('quality_score')),
+        // UNKNOWN until the control API rates the template.
+        matchesFilter(info.qualityScore ?? 'UNKNOWN', query.get('quality_score')),
     );
     const page = paginate(matching.map((stored) => selectFields(renderTemplate(stored), fields)), query, context.request.url);
     const summary = query.get('summary');

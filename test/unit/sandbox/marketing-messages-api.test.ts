@@ -4,6 +4,7 @@
  * MARKETING templates only, "still syncing", `disable_marketing_messages_on_cloud_api` on
  * `/messages`, and the control routes that set the account's state.
  */
+import { bsuidOf } from '../../../sandbox/user-identity';
 import { startSandboxClient, useSandbox } from '../../support/use-sandbox';
 import { PHONE_ID, RECIPIENT, TOKEN, WABA_ID, expectGraphError, fixtureAccounts, templateMessage } from './sandbox-test-helpers';
 
@@ -145,3 +146,23 @@ describe('control routes', () => {
   });
 });
 
+
+describe('/marketing_messages to a BSUID', () => {
+  const userId = bsuidOf('9000001', RECIPIENT);
+  const byId = (overrides: Record<string, unknown> = {}) => marketing({ to: undefined, recipient: userId, ...overrides });
+
+  it('accepts recipient instead of to and answers with user_id', async () => {
+    const sent = await sendMarketing(byId());
+    expect(sent.status).toBe(200);
+    expect(sent.body.contacts).toEqual([{ input: userId, user_id: userId }]);
+    expect(sent.body.messages[0].message_status).toBe('accepted');
+  });
+
+  it('refuses a max price (bid_spec, optimization_spec) with 131062 naming the field', async () => {
+    for (const field of ['bid_spec', 'optimization_spec']) {
+      const refused = await sendMarketing(byId({ [field]: { bid_amount: 10 } }));
+      expectGraphError(refused, 400, 131062);
+      expect(refused.body.error.error_data.details).toContain(field);
+    }
+  });
+});

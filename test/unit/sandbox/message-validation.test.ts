@@ -67,6 +67,19 @@ describe('parseMessageRequest', () => {
     });
   });
 
+  it('takes recipient (a BSUID) instead of to; to wins when both are there; neither is "to is required"', () => {
+    const noTo = { messaging_product: 'whatsapp' };
+    expect(parseMessageRequest({ ...noTo, recipient: 'BR.8837261900011', text: { body: 'oi' } })).toEqual({
+      kind: 'send',
+      recipient: 'BR.8837261900011',
+      type: 'text',
+      template: undefined,
+    });
+    expect(parseMessageRequest({ ...base, recipient: 'BR.8837261900011', text: { body: 'oi' } })).toMatchObject({ to: '15551234567', waId: '15551234567' });
+    expect(parseMessageRequest({ ...base, recipient: 'BR.8837261900011', text: { body: 'oi' } })).not.toHaveProperty('recipient');
+    expect(rejection({ ...noTo, text: { body: 'x' } })).toEqual({ code: 100, message: '(#100) The parameter to is required.', status: 400 });
+  });
+
   it('extracts template name, language and parameter counts', () => {
     const parsed = parseMessageRequest({
       ...base,

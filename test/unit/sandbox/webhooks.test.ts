@@ -4,56 +4,12 @@
  * template-status injection, and drain.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { useSandbox } from '../../support/use-sandbox';
+import { bsuidOf } from '../../../sandbox/user-identity';
+import { Receiver } from './webhook-receiver';
 import { OTHER_WABA_ID, PHONE_ID, RECIPIENT, WABA_ID, expectGraphError, fixtureAccounts, templateMessage, textMessage } from './sandbox-test-helpers';
 
 const APP_SECRET = 'test-app-secret';
-
-interface Received {
-  signature: string | undefined;
-  raw: string;
-  body: any;
-}
-
-/** Records every POST; answers the next queued status, else 200. */
-class Receiver {
-  readonly received: Received[] = [];
-  readonly answers: number[] = [];
-  private server: Server | undefined;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const header = request.headers['x-hub-signature-256'];
-        this.received.push({ signature: Array.isArray(header) ? header[0] : header, raw, body: JSON.parse(raw) });
-        response.writeHead(this.answers.shift() ?? 200).end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks/meta/whatsapp`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
-
-  clear(): void {
-    this.received.length = 0;
-    this.answers.length = 0;
-  }
-
-  /** Every status posted, in arrival order. */
-  statuses(): any[] {
-    return this.received.flatMap((post) => post.body.entry.flatMap((entry: any) => entry.changes.flatMap((change: any) => change.value.statuses ?? [])));
-  }
-}
 
 const receiver = new Receiver();
 const logged: string[] = [];
@@ -109,7 +65,8 @@ describe('status webhooks of an accepted send', () => {
     const [sent, delivered, read] = statuses;
     for (const billed of [sent, delivered]) {
       expect(billed.pricing).toEqual({ billable: false, pricing_model: 'PMP', category: 'service', type: 'free_customer_service' });
-      expect(billed.conversation).toMatchObject({ id: expect.any(String), expiration_timestamp: expect.stringMatching(/^\d+$/), origin: { type: 'service' } });
+      // Meta leaves `conversation` out from v24.0 (outside free-entry-point windows); the sandbox serves v25.0.
+      expect(billed.conversation).toBeUndefined();
     }
     expect(read.pricing).toBeUndefined();
     expect(read.conversation).toBeUndefined();
@@ -313,8 +270,8 @@ describe('injected events', () => {
               value: {
                 messaging_product: 'whatsapp',
                 metadata: { display_phone_number: '15550001001', phone_number_id: PHONE_ID },
-                contacts: [{ profile: { name: 'Ann' }, wa_id: '15557654321' }],
-                messages: [{ from: '15557654321', id: injected.body.messageId, timestamp: expect.stringMatching(/^\d{10}$/), type: 'text', text: { body: 'Hi there' } }],
+                contacts: [{ profile: { name: 'Ann' }, wa_id: '15557654321', user_id: bsuidOf('9000001', '15557654321') }],
+                messages: [{ from: '15557654321', from_user_id: bsuidOf('9000001', '15557654321'), id: injected.body.messageId, timestamp: expect.stringMatching(/^\d{10}$/), type: 'text', text: { body: 'Hi there' } }],
               },
             },
           ],
