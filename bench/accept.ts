@@ -28,6 +28,7 @@ import { chunkMessages, type ChunkRecipient, type OutboundMessage } from '../sha
 import { reserveReach } from '../shared/broadcast/messaging-limit';
 import {
   findDuplicateRecipient,
+  listedRecipientOf,
   payloadHashOf,
   selectTemplate,
   withoutOptedOut,
@@ -174,7 +175,7 @@ async function floorOnce(context: Context, text: string): Promise<number> {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const body = JSON.parse(text) as TemplateBroadcastRequest;
-  const recipients: ChunkRecipient[] = body.data.map((recipient, index) => ({ index, to: recipient.countryCode + recipient.toPhoneNumber, parameters: recipient.templateParams ?? [] }));
+  const recipients: ChunkRecipient[] = body.data.map((recipient, index) => ({ index, to: recipient.userId ?? `${recipient.countryCode}${recipient.toPhoneNumber}`, parameters: recipient.templateParams ?? [] }));
   const messages: OutboundMessage[] = [];
   for (let chunkIndex = 0; chunkIndex * CHUNK_SIZE < recipients.length; chunkIndex += 1) {
     messages.push(
@@ -232,7 +233,7 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
     }
     return messages;
   };
-  const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
+  const listed = request.data.map(listedRecipientOf);
   const chunkSizes = Array.from({ length: Math.ceil(resolved.length / CHUNK_SIZE) }, (_, index) => Math.min(CHUNK_SIZE, resolved.length - index * CHUNK_SIZE));
   const job = (iteration: number): BroadcastJob => ({
     kind: 'template',
