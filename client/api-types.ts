@@ -4667,8 +4667,9 @@ export interface operations {
                     templateLanguage: string;
                     templateType: string;
                     templateId?: string;
-                    countryCode: string;
-                    toPhoneNumber: string;
+                    countryCode?: string;
+                    toPhoneNumber?: string;
+                    userId?: string;
                     templateParams?: string[];
                     broadcastName?: string;
                 };

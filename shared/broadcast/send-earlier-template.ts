@@ -13,6 +13,7 @@ import {
   NoBusinessAccountError,
   SenderNotOwnedError,
   InvalidPhoneNumberFormatError,
+  UserIdNotSupportedError,
   EarlierTemplateLanguageError,
   EarlierTemplateMissingError,
   NoSubscriptionError,
@@ -31,6 +32,7 @@ import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
 import type { IdGenerator } from '../ports/id-generator';
 import { isSplitNumber } from '../recipients/phone-number';
+import { callingCodeOfUserId } from '../recipients/international-number';
 
 export const EARLIER_RECIPIENT_LIMIT = 1000;
 
@@ -49,9 +51,11 @@ export interface EarlierSendDependencies extends MessagingLimitDependencies {
   ids: IdGenerator;
 }
 
+/** A recipient as written: its number's parts, or (send-single) its business-scoped user id with both parts ''. */
 export interface EarlierRecipient {
   countryCode: string;
   toPhoneNumber: string;
+  userId?: string;
   templateParams?: string[];
 }
 
@@ -103,6 +107,18 @@ interface Triage {
   failed: Array<{ index: number; to: string; reason: string }>;
 }
 
+/**
+ * A written recipient's calling code and key: a number trimmed with its trunk zeros dropped (undefined
+ * code when the number breaks the rule), or a business-scoped user id with the calling code of its
+ * country (`callingCodeOfUserId`: what prices it).
+ */
+function addressOfEarlier(recipient: EarlierRecipient): { countryCode: string | undefined; to: string } {
+  if (recipient.userId !== undefined) return { countryCode: callingCodeOfUserId(recipient.userId), to: recipient.userId };
+  const countryCode = recipient.countryCode.trim();
+  const number = recipient.toPhoneNumber.trim().replace(/^0+/, '');
+  return { countryCode: isSplitNumber(countryCode, number) ? countryCode : undefined, to: countryCode + number };
+}
+
 async function triageRecipients(
   billing: BillingPort,
   input: EarlierSendInput,
@@ -113,11 +129,13 @@ async function triageRecipients(
   const seen = new Set<string>();
   const triage: Triage = { accepted: [], failed: [] };
   for (const [index, recipient] of input.recipients.entries()) {
-    const countryCode = recipient.countryCode.trim();
-    const number = recipient.toPhoneNumber.trim().replace(/^0+/, '');
-    const to = countryCode + number;
-    if (!isSplitNumber(countryCode, number)) {
-      triage.failed.push({ index, to, reason: 'INVALID_PHONE_NUMBER' });
+    const { countryCode, to } = addressOfEarlier(recipient);
+    if (recipient.userId !== undefined && category === 'AUTHENTICATION') {
+      triage.failed.push({ index, to, reason: '131062' });
+      continue;
+    }
+    if (countryCode === undefined) {
+      triage.failed.push({ index, to, reason: recipient.userId === undefined ? 'INVALID_PHONE_NUMBER' : 'UNSUPPORTED_COUNTRY_CODE' });
       continue;
     }
     if (seen.has(to)) {
@@ -160,6 +178,8 @@ function rejectSingle(failure: Triage['failed'][number], placeholders: number, t
   switch (failure.reason) {
     case 'UNSUPPORTED_COUNTRY_CODE':
       throw new PricingNotAvailableError();
+    case '131062':
+      throw new UserIdNotSupportedError(`userId: template ${templateName} is an AUTHENTICATION template, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`);
     case '131014':
       throw new TemplateParameterCountError(`templateParams must have exactly ${placeholders} values for template ${templateName}`);
     default:
@@ -228,7 +248,11 @@ async function recordEarlierJob(
     await recordAndFanOut(dependencies, {
       job,
       recipients: triage.accepted.map(({ index, to, parameters }): ChunkRecipient => ({ index, to, parameters })),
-      listed: input.recipients.map((recipient, index) => ({ index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() })),
+      listed: input.recipients.map((recipient, index) =>
+        recipient.userId === undefined
+          ? { index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() }
+          : { index, countryCode: '', toPhoneNumber: '', userId: recipient.userId },
+      ),
       refused: triage.failed.map((failure) => ({ index: failure.index, to: failure.to, status: 'FAILED', failureReasonCode: failure.reason, attempts: 0, updatedAt: now.toISOString() })),
       reservation: accept.reservation,
     });
