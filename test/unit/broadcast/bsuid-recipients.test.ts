@@ -20,7 +20,9 @@ import { isBusinessScopedUserId } from '../../../shared/recipients/business-scop
 import { optOutKeyFormsOf, optOutKeyOf } from '../../../shared/recipients/opt-out-key';
 import { recipientKeyOf, recipientOfKey } from '../../../shared/recipients/recipient';
 import { templateMessageBody } from '../../../shared/sending/message-bodies';
-import { ORG, broadcastRequest, template } from '../../support/broadcast-fakes';
+import { FixedMessagingTiers, InMemoryPortfolioReach, ORG, SENDER, broadcastRequest, template } from '../../support/broadcast-fakes';
+import { reserveReach } from '../../../shared/broadcast/messaging-limit';
+import { messageStatusEvent } from '../../../shared/delivery/delivery-customer-events';
 import { templateBroadcastKit } from '../../support/template-broadcast-kit';
 
 const BSUID = 'US.13491208655302741918';
@@ -166,5 +168,25 @@ describe('what stores and webhooks carry', () => {
     const change = parsed.changes[0] as { statuses: unknown[] };
     expect(change.statuses).toEqual([expect.objectContaining({ messageId: 'wamid.1', recipientId: BSUID, recipientUserId: BSUID })]);
     expect(parsed.skipped).toEqual([expect.objectContaining({ problem: 'recipient_id or recipient_user_id is required' })]);
+  });
+
+  it('carries recipientUserId in message.status (null when the status names none)', () => {
+    const event = { messageId: 'wamid.1', stage: 'delivered' as const, timestamp: new Date(0), recipientId: BSUID, recipientUserId: BSUID };
+    const now = new Date(1000);
+    expect(messageStatusEvent({ kind: 'ledger', jobId: 'pub_1', index: 2 }, event, 'pn', now).data).toMatchObject({ recipient: BSUID, recipientUserId: BSUID, recipientIndex: 2 });
+    const { recipientUserId: _none, ...byNumber } = { ...event, recipientId: '447700900123' };
+    expect(messageStatusEvent({ kind: 'upstream' }, byNumber, 'pn', now).data).toMatchObject({ recipient: '447700900123', recipientUserId: null });
+  });
+
+  it('counts a BSUID as one unique user of the messaging limit, beside numbers', async () => {
+    const messagingTiers = new FixedMessagingTiers();
+    messagingTiers.tiers.set(SENDER.phoneNumberId, 'TIER_250');
+    const dependencies = { messagingTiers, portfolioReach: new InMemoryPortfolioReach() };
+    const at = new Date('2026-03-01T09:30:00.000Z');
+    const numbers = Array.from({ length: 249 }, (_, index) => `9198${String(index).padStart(8, '0')}`);
+    await reserveReach(dependencies, SENDER, [...numbers, BSUID], at);
+    // The same BSUID again is no new user; another one is the 251st.
+    await reserveReach(dependencies, SENDER, [BSUID], at);
+    await expect(reserveReach(dependencies, SENDER, [PARENT], at)).rejects.toMatchObject({ code: 'MESSAGING_LIMIT_EXCEEDED', alreadyReached: 250, newRecipients: 1 });
   });
 });
