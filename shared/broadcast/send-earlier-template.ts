@@ -31,8 +31,7 @@ import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
 import type { IdGenerator } from '../ports/id-generator';
-import { isSplitNumber } from '../recipients/phone-number';
-import { callingCodeOfUserId } from '../recipients/international-number';
+import { addressOfEarlier, listedOfEarlier, type EarlierRecipient } from './earlier-recipients';
 
 export const EARLIER_RECIPIENT_LIMIT = 1000;
 
@@ -49,14 +48,6 @@ export interface EarlierSendDependencies extends MessagingLimitDependencies {
   optOuts: SuppressionList;
   clock: Clock;
   ids: IdGenerator;
-}
-
-/** A recipient as written: its number's parts, or (send-single) its business-scoped user id with both parts ''. */
-export interface EarlierRecipient {
-  countryCode: string;
-  toPhoneNumber: string;
-  userId?: string;
-  templateParams?: string[];
 }
 
 export interface EarlierSendInput {
@@ -105,18 +96,6 @@ function approvedTemplate(templates: readonly UpstreamTemplate[], name: string, 
 interface Triage {
   accepted: Array<ChunkRecipient & { priceMicros: number }>;
   failed: Array<{ index: number; to: string; reason: string }>;
-}
-
-/**
- * A written recipient's calling code and key: a number trimmed with its trunk zeros dropped (undefined
- * code when the number breaks the rule), or a business-scoped user id with the calling code of its
- * country (`callingCodeOfUserId`: what prices it).
- */
-function addressOfEarlier(recipient: EarlierRecipient): { countryCode: string | undefined; to: string } {
-  if (recipient.userId !== undefined) return { countryCode: callingCodeOfUserId(recipient.userId), to: recipient.userId };
-  const countryCode = recipient.countryCode.trim();
-  const number = recipient.toPhoneNumber.trim().replace(/^0+/, '');
-  return { countryCode: isSplitNumber(countryCode, number) ? countryCode : undefined, to: countryCode + number };
 }
 
 async function triageRecipients(
@@ -248,11 +227,7 @@ async function recordEarlierJob(
     await recordAndFanOut(dependencies, {
       job,
       recipients: triage.accepted.map(({ index, to, parameters }): ChunkRecipient => ({ index, to, parameters })),
-      listed: input.recipients.map((recipient, index) =>
-        recipient.userId === undefined
-          ? { index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() }
-          : { index, countryCode: '', toPhoneNumber: '', userId: recipient.userId },
-      ),
+      listed: input.recipients.map(listedOfEarlier),
       refused: triage.failed.map((failure) => ({ index: failure.index, to: failure.to, status: 'FAILED', failureReasonCode: failure.reason, attempts: 0, updatedAt: now.toISOString() })),
       reservation: accept.reservation,
     });
