@@ -67,6 +67,18 @@ describe('broadcast recipients by business-scoped user id', () => {
     expect(rows.body.data.recipients[0]).not.toHaveProperty('userId');
   });
 
+  it('sends a free-form message to toUserId with `recipient`', async () => {
+    const userId = await phonelessUser('bo.freeform');
+    const response = await runtime.call('POST', `${BASE}/send-freeform`, { headers: keyHeader(key), body: { fromPhoneNumber: demoIds.senders[0], toUserId: userId, type: 'text', text: 'Hello' } });
+    expect(response.status).toBe(200);
+    const jobId = response.headers.get('x-broadcast-job-id')!;
+    await waitForTerminal(organizationId, jobId, 60_000);
+    const sent = runtime.sandbox!.acceptedMessages().filter((message) => (message.body as { recipient?: string }).recipient === userId);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toMatchObject({ recipient: userId, type: 'text', text: { body: 'Hello' } });
+    expect(sent[0]!.body).not.toHaveProperty('to');
+  });
+
   it('refuses both addresses in one recipient, naming data[i]', async () => {
     const response = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
       headers: keyHeader(key),
