@@ -32,6 +32,7 @@ import { chunkMessages, type ChunkRecipient, type OutboundMessage } from '../sha
 import { reserveReach } from '../shared/broadcast/messaging-limit';
 import {
   findDuplicateRecipient,
+  listedRecipientOf,
   payloadHashOf,
   selectTemplate,
   withoutOptedOut,
@@ -191,7 +192,7 @@ async function floorOnce(context: Context, text: string): Promise<number> {
   const body = JSON.parse(text) as TemplateBroadcastRequest;
   const recipients: ChunkRecipient[] = body.data.map((recipient, index) => ({
     index,
-    to: recipient.countryCode + recipient.toPhoneNumber,
+    to: recipient.userId ?? `${recipient.countryCode}${recipient.toPhoneNumber}`,
     parameters: recipient.templateParams ?? [],
     ...(recipient.buttons && { content: { buttons: recipient.buttons } }),
   }));
@@ -254,7 +255,7 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
     }
     return messages;
   };
-  const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
+  const listed = request.data.map(listedRecipientOf);
   const chunkSizes = Array.from({ length: Math.ceil(resolved.length / CHUNK_SIZE) }, (_, index) => Math.min(CHUNK_SIZE, resolved.length - index * CHUNK_SIZE));
   const job = (iteration: number): BroadcastJob => ({
     kind: 'template',

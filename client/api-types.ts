@@ -3568,8 +3568,9 @@ export interface operations {
                         expiresAt: string;
                     };
                     data: {
-                        countryCode: string;
-                        toPhoneNumber: string;
+                        countryCode?: string;
+                        toPhoneNumber?: string;
+                        userId?: string;
                         /**
                          * @description Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters
                          * @example [
@@ -4075,26 +4076,30 @@ export interface operations {
                  */
                 "application/json": {
                     fromPhoneNumber: string;
-                    toPhoneNumber: string;
+                    toPhoneNumber?: string;
+                    toUserId?: string;
                     /** @constant */
                     type: "text";
                     text: string;
                 } | {
                     fromPhoneNumber: string;
-                    toPhoneNumber: string;
+                    toPhoneNumber?: string;
+                    toUserId?: string;
                     /** @constant */
                     type: "image";
                     url: string;
                     caption?: string;
                 } | {
                     fromPhoneNumber: string;
-                    toPhoneNumber: string;
+                    toPhoneNumber?: string;
+                    toUserId?: string;
                     /** @constant */
                     type: "sticker";
                     url: string;
                 } | {
                     fromPhoneNumber: string;
-                    toPhoneNumber: string;
+                    toPhoneNumber?: string;
+                    toUserId?: string;
                     /** @constant */
                     type: "document";
                     url: string;
@@ -4102,20 +4107,23 @@ export interface operations {
                     caption?: string;
                 } | {
                     fromPhoneNumber: string;
-                    toPhoneNumber: string;
+                    toPhoneNumber?: string;
+                    toUserId?: string;
                     /** @constant */
                     type: "audio";
                     url: string;
                 } | {
                     fromPhoneNumber: string;
-                    toPhoneNumber: string;
+                    toPhoneNumber?: string;
+                    toUserId?: string;
                     /** @constant */
                     type: "video";
                     url: string;
                     caption?: string;
                 } | {
                     fromPhoneNumber: string;
-                    toPhoneNumber: string;
+                    toPhoneNumber?: string;
+                    toUserId?: string;
                     /** @constant */
                     type: "location";
                     latitude: number;
@@ -4124,7 +4132,8 @@ export interface operations {
                     address?: string;
                 } | {
                     fromPhoneNumber: string;
-                    toPhoneNumber: string;
+                    toPhoneNumber?: string;
+                    toUserId?: string;
                     /** @constant */
                     type: "interactive";
                     interactive: {
@@ -4658,8 +4667,9 @@ export interface operations {
                     templateLanguage: string;
                     templateType: string;
                     templateId?: string;
-                    countryCode: string;
-                    toPhoneNumber: string;
+                    countryCode?: string;
+                    toPhoneNumber?: string;
+                    userId?: string;
                     templateParams?: string[];
                     broadcastName?: string;
                 };

@@ -16,7 +16,11 @@ export const sendSingle = httpOperation('broadcast-api-key', async (request, dep
     mode: 'single',
     templateName: body.templateName,
     templateLanguage: body.templateLanguage,
-    recipients: [{ countryCode: body.countryCode, toPhoneNumber: body.toPhoneNumber, templateParams: body.templateParams }],
+    recipients: [
+      body.userId === undefined
+        ? { countryCode: body.countryCode ?? '', toPhoneNumber: body.toPhoneNumber ?? '', templateParams: body.templateParams }
+        : { countryCode: '', toPhoneNumber: '', userId: body.userId, templateParams: body.templateParams },
+    ],
     broadcastName: body.broadcastName,
   });
   return nested('Message queued successfully', summary);

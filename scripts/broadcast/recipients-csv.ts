@@ -1,7 +1,8 @@
 /**
  * Reads the recipients CSV of `npm run broadcast -- send`: a header row naming `countryCode` and
  * `toPhoneNumber` (the contract's recipient fields) or one `phone` column (the full international
- * number), then `param1` … `paramN`, the template's body parameters in order. Every row's number
+ * number), and/or a `userId` column (Meta's business-scoped user id: a row with a userId leaves its
+ * number cells empty), then `param1` … `paramN`, the template's body parameters in order. Every row's number
  * and parameters are checked with the service's own rules (row-rules.ts) before any request, and
  * every problem is reported with its line number and the rule. Any other column (`headerLink`,
  * `button0`, a named parameter's `first_name`) is a value column, kept by name for
@@ -14,8 +15,11 @@ import { judgeRow, type RowNumber } from './row-rules';
 export interface CsvRecipient {
   /** Line of the file where the row ends (1 is the header). */
   line: number;
+  /** '' for a row addressed by `userId`. */
   countryCode: string;
   toPhoneNumber: string;
+  /** The row's business-scoped user id, when it is addressed by one. */
+  userId?: string;
   /** param1 … paramN; empty when the file has no parameter columns. */
   templateParams: string[];
   /** The value columns' cells by column name (present when the file has value columns). */
@@ -33,8 +37,9 @@ export interface RecipientsFile {
 const parameterColumn = /^param([1-9]\d*)$/;
 
 interface Header {
-  mode: 'split' | 'phone';
-  /** Column index of each field. */
+  mode: 'split' | 'phone' | 'userId';
+  /** Column index of each field (-1: no such column). */
+  userId: number;
   countryCode: number;
   toPhoneNumber: number;
   phone: number;
@@ -53,7 +58,7 @@ function readHeader(names: string[], problems: string[]): Header | undefined {
     seen.set(name, index);
     const parameter = parameterColumn.exec(name);
     if (parameter) params[Number(parameter[1]) - 1] = index;
-    else if (!['countryCode', 'toPhoneNumber', 'phone'].includes(name)) values.set(name, index);
+    else if (!['countryCode', 'toPhoneNumber', 'phone', 'userId'].includes(name)) values.set(name, index);
   });
   for (let position = 0; position < params.length; position += 1) {
     if (params[position] === undefined) problems.push(`line 1: param${params.length} without param${position + 1} (parameters are param1 … paramN, none left out)`);
@@ -61,14 +66,15 @@ function readHeader(names: string[], problems: string[]): Header | undefined {
   const has = (name: string) => seen.has(name);
   if (has('phone') && (has('countryCode') || has('toPhoneNumber'))) {
     problems.push('line 1: use either a phone column or countryCode and toPhoneNumber columns, not both');
-  } else if (!has('phone') && !(has('countryCode') && has('toPhoneNumber'))) {
+  } else if (!has('phone') && !(has('countryCode') && has('toPhoneNumber')) && !(has('userId') && !has('countryCode') && !has('toPhoneNumber'))) {
     problems.push(has('countryCode') || has('toPhoneNumber')
       ? `line 1: column ${has('countryCode') ? 'toPhoneNumber' : 'countryCode'} is missing (countryCode and toPhoneNumber go together)`
-      : 'line 1: no recipient column (expected countryCode and toPhoneNumber, or phone)');
+      : 'line 1: no recipient column (expected countryCode and toPhoneNumber, phone, or userId)');
   }
   if (problems.length > 0) return undefined;
   return {
-    mode: has('phone') ? 'phone' : 'split',
+    mode: has('phone') ? 'phone' : has('countryCode') ? 'split' : 'userId',
+    userId: seen.get('userId') ?? -1,
     countryCode: seen.get('countryCode') ?? -1,
     toPhoneNumber: seen.get('toPhoneNumber') ?? -1,
     phone: seen.get('phone') ?? -1,
@@ -78,9 +84,14 @@ function readHeader(names: string[], problems: string[]): Header | undefined {
   };
 }
 
-/** The recipient fields of the row, by the header's mode. */
-const numberOf = (fields: string[], header: Header): RowNumber =>
-  header.mode === 'phone' ? { phone: fields[header.phone]! } : { countryCode: fields[header.countryCode]!, toPhoneNumber: fields[header.toPhoneNumber]! };
+/** The recipient fields of the row: its userId when that cell is filled, else its number by the header's mode. */
+function numberOf(fields: string[], header: Header): RowNumber | string {
+  const userId = header.userId === -1 ? '' : fields[header.userId]!;
+  const numberCells = header.mode === 'phone' ? [fields[header.phone]!] : header.mode === 'split' ? [fields[header.countryCode]!, fields[header.toPhoneNumber]!] : [];
+  if (userId !== '') return numberCells.some((cell) => cell !== '') ? 'give either a number or a userId, not both' : { userId };
+  if (header.mode === 'userId') return 'userId must not be empty';
+  return header.mode === 'phone' ? { phone: numberCells[0]! } : { countryCode: numberCells[0]!, toPhoneNumber: numberCells[1]! };
+}
 
 const cellsOf = (fields: string[], header: Header): Record<string, string> =>
   Object.fromEntries([...header.values].map(([name, index]) => [name, fields[index]!]));
@@ -109,15 +120,20 @@ export function parseRecipientsCsv(content: string | Buffer): RecipientsFile {
       problems.push(`line ${line}: ${fields.length} field${fields.length === 1 ? '' : 's'}, the header has ${header.width}`);
       continue;
     }
-    const verdict = judgeRow(numberOf(fields, header), header.params.map((index) => fields[index]!));
+    const number = numberOf(fields, header);
+    if (typeof number === 'string') {
+      problems.push(`line ${line}: ${number}`);
+      continue;
+    }
+    const verdict = judgeRow(number, header.params.map((index) => fields[index]!));
     if ('problems' in verdict) {
       problems.push(...verdict.problems.map((problem) => `line ${line}: ${problem}`));
       continue;
     }
-    // Numbers compare as full international digits, trunk zeros dropped, as the service compares them.
+    // Numbers compare as full international digits, trunk zeros dropped, as the service compares them; userIds as written.
     const first = firstLineOf.get(verdict.phoneNumber);
     if (first !== undefined) {
-      problems.push(`line ${line}: duplicates line ${first} (the same number)`);
+      problems.push(`line ${line}: duplicates line ${first} (the same ${verdict.recipient.userId === undefined ? 'number' : 'userId'})`);
       continue;
     }
     firstLineOf.set(verdict.phoneNumber, line);

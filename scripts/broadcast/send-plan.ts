@@ -28,11 +28,17 @@ export interface PlanRecipient extends Omit<RowFields, 'templateParams'> {
   line: number;
   countryCode: string;
   toPhoneNumber: string;
+  /** A row addressed by business-scoped user id (its number fields ''): the request carries only `userId`. */
+  userId?: string;
   templateParams: string[] | Record<string, string>;
 }
 
 /** A recipient of the request. */
-export type PlannedRecipient = Omit<PlanRecipient, 'line' | 'templateParams'> & { templateParams?: string[] | Record<string, string> };
+export type PlannedRecipient = Omit<PlanRecipient, 'line' | 'templateParams' | 'countryCode' | 'toPhoneNumber'> & {
+  countryCode?: string;
+  toPhoneNumber?: string;
+  templateParams?: string[] | Record<string, string>;
+};
 
 /** The request with the issue-24 fields (request-fields.ts), which the generated client types may not have yet. */
 export type BroadcastRequestBody = Omit<BroadcastRequest, 'data' | 'globalTemplateParams' | keyof BroadcastFields> & BroadcastFields & { data: PlannedRecipient[] };
@@ -105,8 +111,7 @@ const hasValues = (templateParams: PlanRecipient['templateParams']): boolean =>
   Array.isArray(templateParams) ? templateParams.length > 0 : Object.keys(templateParams).length > 0;
 
 const plannedRecipient = (recipient: PlanRecipient): PlannedRecipient => ({
-  countryCode: recipient.countryCode,
-  toPhoneNumber: recipient.toPhoneNumber,
+  ...(recipient.userId === undefined ? { countryCode: recipient.countryCode, toPhoneNumber: recipient.toPhoneNumber } : { userId: recipient.userId }),
   ...(hasValues(recipient.templateParams) ? { templateParams: recipient.templateParams } : {}),
   ...(recipient.header ? { header: recipient.header } : {}),
   ...(recipient.buttons ? { buttons: recipient.buttons } : {}),

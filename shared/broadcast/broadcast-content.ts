@@ -76,7 +76,7 @@ export function resolveRecipients(request: TemplateBroadcastRequest, requirement
       checkTemplateContent(requirements, broadcast ?? {}, source, sendsAt);
       checked.add(broadcast);
     }
-    const to = numbers?.[index] ?? internationalNumberOf(recipient.countryCode, recipient.toPhoneNumber);
+    const to = numbers?.[index] ?? recipient.userId ?? internationalNumberOf(recipient.countryCode ?? '', recipient.toPhoneNumber ?? '');
     return own ? { index, to, parameters, content: own } : { index, to, parameters };
   });
 }

@@ -163,11 +163,12 @@ export interface JobListPage {
   next?: JobListPosition;
 }
 
-/** A recipient as the accepting request named it (free-form: the whole number, countryCode ''). */
+/** A recipient as the accepting request named it (free-form: the whole number, countryCode ''; a business-scoped user id: `userId`, both number fields ''). */
 export interface JobRecipient {
   index: number;
   countryCode: string;
   toPhoneNumber: string;
+  userId?: string;
 }
 
 export interface JobProgress {

@@ -12,6 +12,12 @@
  * queue carries each as the compact tuple `[index, to, parameters]` (a 1,000-recipient chunk stays
  * well under one SQS message; messages queued, and held for scheduled jobs, before and after this
  * codec existed have the same bytes). Nothing outside this file sees the tuple.
+ *
+ * `to` is the recipient's key (shared/recipients/recipient.ts `recipientKeyOf`): a phone number's
+ * E.164 digits, or a business-scoped user id, which always has a dot and capital letters where a
+ * number has only digits. No marker: every message queued before BSUIDs holds digits and reads as
+ * the number it is; the send body addresses a BSUID with Meta's `recipient` field (`addressOf`,
+ * shared/sending/message-bodies.ts).
  */
 import * as v from 'valibot';
 import { templateContentSchema as contentSchema, variableNamesSchema } from './template-broadcast.schema';
@@ -19,7 +25,7 @@ import type { TemplateContent, TemplateParameters } from '../templates/template-
 
 const indexSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
 const wireParametersSchema = v.union([v.array(v.string()), v.record(v.string(), v.string())]);
-/** The wire form of a recipient: [recipient index in the request, full international number, template parameters, own content?]. */
+/** The wire form of a recipient: [recipient index in the request, full international number or business-scoped user id, template parameters, own content?]. */
 // Strict: valibot's plain tuple would accept a four-element recipient and drop its content.
 const wireRecipientSchema = v.union([
   v.strictTuple([indexSchema, v.string(), wireParametersSchema]),
@@ -60,7 +66,7 @@ const outboundMessageSchema = v.variant('kind', [templateChunkSchema, freeformCh
 export interface ChunkRecipient {
   /** Its index in the accepting request: the ledger's key, the order of the recipients list. */
   index: number;
-  /** The full international number. */
+  /** The recipient's key: the full international number, or a business-scoped user id (`US.1349…`: a dot and letters, never digits only). */
   to: string;
   /** The template's body values: in placeholder order, or by name for a named template (none for a free-form message). */
   parameters: TemplateParameters;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { writtenPhoneNumber } from '../recipients/phone-rule';
+import { businessScopedUserIdSchema } from '../recipients/business-scoped-user-id';
 import { sendableText } from '../templates/sendable-text';
 
 /**
@@ -23,13 +24,24 @@ const templateFields = {
   templateId: v.optional(v.pipe(v.string(), sendableText())),
 };
 
-export const sendSingleSchema = v.object({
+const singleEntries = v.object({
   ...templateFields,
-  countryCode: writtenPhoneNumber,
-  toPhoneNumber: writtenPhoneNumber,
+  countryCode: v.optional(writtenPhoneNumber),
+  toPhoneNumber: v.optional(writtenPhoneNumber),
+  /** Meta's business-scoped user id instead of the number (docs/BROADCAST.md "Recipients by business-scoped user id"). */
+  userId: v.optional(businessScopedUserIdSchema),
   templateParams: v.optional(parameters),
   broadcastName: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), sendableText())),
 });
+type Single = v.InferOutput<typeof singleEntries>;
+
+/** One recipient: `countryCode` + `toPhoneNumber` (as the contract has them), or `userId`, never both. */
+export const sendSingleSchema = v.pipe(
+  singleEntries,
+  v.forward(v.check<Single, string>((body) => body.userId !== undefined || body.countryCode !== undefined, 'is required (or userId)'), ['countryCode']),
+  v.forward(v.check<Single, string>((body) => body.userId !== undefined || body.toPhoneNumber !== undefined, 'is required (or userId)'), ['toPhoneNumber']),
+  v.forward(v.check<Single, string>((body) => body.userId === undefined || (body.countryCode === undefined && body.toPhoneNumber === undefined), 'must not be given with countryCode or toPhoneNumber'), ['userId']),
+);
 
 export const sendBulkSchema = v.object({
   ...templateFields,

@@ -16,6 +16,12 @@ export class RecipientNumberError extends Error {
   readonly code = 'RECIPIENT_NUMBER';
 }
 
+/** A template Meta does not send to a business-scoped user id (its error 131062), named with the recipient's index. */
+export class UserIdNotSupportedError extends Error {
+  override readonly name = 'UserIdNotSupportedError';
+  readonly code = 'TEMPLATE_NOT_SENDABLE_TO_USER_ID';
+}
+
 /** The sender number is not one of the organization's (or not the one the key is bound to). */
 export class SenderNotOwnedError extends Error {
   override readonly name = 'SenderNotOwnedError';

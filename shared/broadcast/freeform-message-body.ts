@@ -1,8 +1,9 @@
-import type { FreeformMessageRequest } from './freeform-message.schema';
+import { freeformRecipientKeyOf, type FreeformMessageRequest } from './freeform-message.schema';
+import { addressOf } from '../sending/message-bodies';
 
-/** Meta's request body for one free-form message (messaging_product and recipient added). */
+/** Meta's request body for one free-form message (messaging_product and recipient added: `to` for a number, `recipient` for a business-scoped user id). */
 export function freeformMessageBody(request: FreeformMessageRequest): Record<string, unknown> {
-  const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to: request.toPhoneNumber, type: request.type };
+  const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', ...addressOf(freeformRecipientKeyOf(request)), type: request.type };
   switch (request.type) {
     case 'text':
       return { ...envelope, text: { preview_url: false, body: request.text } };

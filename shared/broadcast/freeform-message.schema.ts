@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits } from '../recipients/phone-rule';
+import { businessScopedUserIdSchema } from '../recipients/business-scoped-user-id';
 import { sendableText } from '../templates/sendable-text';
 
 const text = (maxLength: number) =>
@@ -101,12 +102,14 @@ const listMessage = v.object({
   ),
 });
 
+/** The recipient is `toPhoneNumber` or `toUserId` (Meta's business-scoped user id), exactly one: `freeformMessageSchema`. */
 const common = {
   fromPhoneNumber: phoneDigits(phoneDigitBounds.sender),
-  toPhoneNumber: phoneDigits(phoneDigitBounds.freeformRecipient),
+  toPhoneNumber: v.optional(phoneDigits(phoneDigitBounds.freeformRecipient)),
+  toUserId: v.optional(businessScopedUserIdSchema),
 };
 
-export const freeformMessageSchema = v.variant(
+const messageSchema = v.variant(
   'type',
   [
     v.object({ ...common, type: v.literal('text'), text: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(4096, 'must be at most 4096 characters'), sendableText()) }),
@@ -134,4 +137,21 @@ export const freeformMessageSchema = v.variant(
   'must be one of text, image, document, audio, video, sticker, location, interactive',
 );
 
+type Message = v.InferOutput<typeof messageSchema>;
+
+/** One message to one recipient: `toPhoneNumber` (as the contract has it) or `toUserId`, never both. */
+export const freeformMessageSchema = v.pipe(
+  messageSchema,
+  v.forward(v.check<Message, string>((request) => request.toPhoneNumber !== undefined || request.toUserId !== undefined, 'is required (or toUserId)'), ['toPhoneNumber']),
+  v.forward(v.check<Message, string>((request) => request.toPhoneNumber === undefined || request.toUserId === undefined, 'must not be given with toPhoneNumber'), ['toUserId']),
+);
+
 export type FreeformMessageRequest = v.InferOutput<typeof freeformMessageSchema>;
+
+/**
+ * The key of a free-form message's recipient (recipient.ts `recipientKeyOf`): its number or its business-scoped user id.
+ *
+ * @example
+ * freeformRecipientKeyOf({ ...request, toUserId: 'US.1' }); // 'US.1'
+ */
+export const freeformRecipientKeyOf = (request: FreeformMessageRequest): string => request.toUserId ?? request.toPhoneNumber ?? '';

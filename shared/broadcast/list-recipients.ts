@@ -16,10 +16,14 @@ import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
 import type { SentVia } from './marketing-messages-route';
 import type { ChunkRecipientRecords, JobStore, LedgerEntry, RecipientLedger } from './ports';
+import { isBusinessScopedUserId } from '../recipients/business-scoped-user-id';
 
 export interface RecipientRow {
+  /** Both '' for a recipient addressed by `userId`. */
   countryCode: string;
   toPhoneNumber: string;
+  /** The business-scoped user id the message was sent to; absent for a recipient addressed by number. */
+  userId?: string;
   status: RecipientStatus;
   messageId: string | null;
   failureReasonCode: string | null;
@@ -74,7 +78,7 @@ const latest = (...times: Array<string | undefined>): string | null =>
   times.filter((time): time is string => time !== undefined).reduce<string | null>((max, time) => (max === null || time > max ? time : max), null);
 
 export function recipientRow(
-  listed: { countryCode: string; toPhoneNumber: string },
+  listed: { countryCode: string; toPhoneNumber: string; userId?: string },
   ledger: { entry: LedgerEntry; facts: DeliveryFacts } | undefined,
   reading: StatusReading,
 ): RecipientRow {
@@ -97,6 +101,7 @@ export function recipientRow(
   return {
     countryCode: listed.countryCode,
     toPhoneNumber: listed.toPhoneNumber,
+    ...(listed.userId === undefined ? {} : { userId: listed.userId }),
     status,
     messageId: entry?.messageId ?? null,
     failureReasonCode,
@@ -121,8 +126,12 @@ function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading, nev
       return { index: recipient.index, row: neverSent && ledger === undefined ? { ...row, status: 'CANCELLED' as const } : row };
     });
   }
-  return records.ledger.map((record) => ({ index: record.entry.index, row: recipientRow({ countryCode: '', toPhoneNumber: record.entry.to }, record, reading) }));
+  return records.ledger.map((record) => ({ index: record.entry.index, row: recipientRow(listedOfLedger(record.entry.to), record, reading) }));
 }
+
+/** What a ledger entry names when the job kept no list: its key (recipient.ts), a number or a business-scoped user id. */
+const listedOfLedger = (to: string): { countryCode: string; toPhoneNumber: string; userId?: string } =>
+  isBusinessScopedUserId(to) ? { countryCode: '', toPhoneNumber: '', userId: to } : { countryCode: '', toPhoneNumber: to };
 
 /* ---------------------------------------------------------------- use case */
 
@@ -163,8 +172,8 @@ export async function listRecipients(
 
 /* --------------------------------------------------------------------- CSV */
 
-/** `sentVia` last: files read by column position before it existed keep their columns. */
-export const RECIPIENT_CSV_COLUMNS = ['countryCode', 'toPhoneNumber', 'status', 'messageId', 'failureReasonCode', 'failureReason', 'updatedAt', 'sentVia'] as const;
+/** `sentVia`, then `userId`, last: files read by column position before they existed keep their columns. */
+export const RECIPIENT_CSV_COLUMNS = ['countryCode', 'toPhoneNumber', 'status', 'messageId', 'failureReasonCode', 'failureReason', 'updatedAt', 'sentVia', 'userId'] as const;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; null is empty. */
 const csvField = (value: string | null | undefined): string => {

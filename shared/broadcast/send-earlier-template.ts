@@ -13,6 +13,7 @@ import {
   NoBusinessAccountError,
   SenderNotOwnedError,
   InvalidPhoneNumberFormatError,
+  UserIdNotSupportedError,
   EarlierTemplateLanguageError,
   EarlierTemplateMissingError,
   NoSubscriptionError,
@@ -30,7 +31,7 @@ import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
 import type { IdGenerator } from '../ports/id-generator';
-import { isSplitNumber } from '../recipients/phone-number';
+import { addressOfEarlier, listedOfEarlier, type EarlierRecipient } from './earlier-recipients';
 
 export const EARLIER_RECIPIENT_LIMIT = 1000;
 
@@ -47,12 +48,6 @@ export interface EarlierSendDependencies extends MessagingLimitDependencies {
   optOuts: SuppressionList;
   clock: Clock;
   ids: IdGenerator;
-}
-
-export interface EarlierRecipient {
-  countryCode: string;
-  toPhoneNumber: string;
-  templateParams?: string[];
 }
 
 export interface EarlierSendInput {
@@ -113,11 +108,13 @@ async function triageRecipients(
   const seen = new Set<string>();
   const triage: Triage = { accepted: [], failed: [] };
   for (const [index, recipient] of input.recipients.entries()) {
-    const countryCode = recipient.countryCode.trim();
-    const number = recipient.toPhoneNumber.trim().replace(/^0+/, '');
-    const to = countryCode + number;
-    if (!isSplitNumber(countryCode, number)) {
-      triage.failed.push({ index, to, reason: 'INVALID_PHONE_NUMBER' });
+    const { countryCode, to } = addressOfEarlier(recipient);
+    if (recipient.userId !== undefined && category === 'AUTHENTICATION') {
+      triage.failed.push({ index, to, reason: '131062' });
+      continue;
+    }
+    if (countryCode === undefined) {
+      triage.failed.push({ index, to, reason: recipient.userId === undefined ? 'INVALID_PHONE_NUMBER' : 'UNSUPPORTED_COUNTRY_CODE' });
       continue;
     }
     if (seen.has(to)) {
@@ -160,6 +157,8 @@ function rejectSingle(failure: Triage['failed'][number], placeholders: number, t
   switch (failure.reason) {
     case 'UNSUPPORTED_COUNTRY_CODE':
       throw new PricingNotAvailableError();
+    case '131062':
+      throw new UserIdNotSupportedError(`userId: template ${templateName} is an AUTHENTICATION template, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`);
     case '131014':
       throw new TemplateParameterCountError(`templateParams must have exactly ${placeholders} values for template ${templateName}`);
     default:
@@ -228,7 +227,7 @@ async function recordEarlierJob(
     await recordAndFanOut(dependencies, {
       job,
       recipients: triage.accepted.map(({ index, to, parameters }): ChunkRecipient => ({ index, to, parameters })),
-      listed: input.recipients.map((recipient, index) => ({ index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() })),
+      listed: input.recipients.map(listedOfEarlier),
       refused: triage.failed.map((failure) => ({ index: failure.index, to: failure.to, status: 'FAILED', failureReasonCode: failure.reason, attempts: 0, updatedAt: now.toISOString() })),
       reservation: accept.reservation,
     });

@@ -13,7 +13,7 @@
 import { OutsideServiceWindowError } from './errors';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { freeformMessageBody } from './freeform-message-body';
-import type { FreeformMessageRequest } from './freeform-message.schema';
+import { freeformRecipientKeyOf, type FreeformMessageRequest } from './freeform-message.schema';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
 import type { IdGenerator } from '../ports/id-generator';
 import type { ChunkProgressStore, Clock, JobControlStore, JobStore, OutboundQueue, RecipientLedger, SenderDirectory, ServiceWindow } from './ports';
@@ -44,12 +44,14 @@ export async function sendFreeformMessage(
   requireSenderInScope(caller, request.fromPhoneNumber);
   const sender = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const now = dependencies.clock.now();
-  const lastInboundAt = await dependencies.serviceWindow.lastInboundAt(caller.organizationId, sender.phoneNumber, request.toPhoneNumber);
+  const to = freeformRecipientKeyOf(request);
+  // Inbound messages are recorded by number: a business-scoped user id has no record yet, so its window is unknown, not closed.
+  const lastInboundAt = await dependencies.serviceWindow.lastInboundAt(caller.organizationId, sender.phoneNumber, to);
   if (isServiceWindowKnownClosed(lastInboundAt, now)) throw new OutsideServiceWindowError();
   const job = newJob(
     { kind: 'freeform', messageType: request.type },
     { jobId: newJobId(dependencies.ids, 'freeform'), organizationId: caller.organizationId, sender, totalRecipients: 1, exposed: false, now, createdByCredentialId: caller.credentialId },
   );
-  await recordAndFanOut(dependencies, { job, to: request.toPhoneNumber, body: freeformMessageBody(request) });
+  await recordAndFanOut(dependencies, { job, to, body: freeformMessageBody(request) });
   return { jobId: job.jobId };
 }

@@ -15,6 +15,7 @@ import {
   TemplateMismatchError,
   TemplateNotApprovedError,
   TemplateNotFoundError,
+  UserIdNotSupportedError,
 } from './errors';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
@@ -25,6 +26,7 @@ import type {
   Clock,
   IdempotencyGuard,
   JobControlStore,
+  JobRecipient,
   JobStore,
   LedgerEntry,
   OutboundQueue,
@@ -40,10 +42,10 @@ import { TemplateNotSendableError } from '../templates/errors';
 import { contentOf } from '../templates/template-content.schema';
 import { variableNamesOf } from '../templates/template-components';
 import { requirementsOf, type TemplateRequirements } from '../templates/template-requirements';
-import { scheduleWindowSchema, type TemplateBroadcastRequest } from './template-broadcast.schema';
+import { scheduleWindowSchema, type RecipientInput, type TemplateBroadcastRequest } from './template-broadcast.schema';
 import type { UpstreamTemplate } from '../sending/ports';
 import { OPTED_OUT } from '../sending/failure-reasons';
-import { phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE, type PhoneNumber } from '../recipients/phone-number';
+import { phoneNumberOfParts, SPLIT_NUMBER_LENGTH_RULE } from '../recipients/phone-number';
 
 /** With the messaging limit's ports (messaging-limit.ts) and the Marketing Messages API onboarding (marketing-messages-onboarding.ts). */
 export interface SendTemplateBroadcastDependencies extends MessagingLimitDependencies, MarketingMessagesRoutingDependencies {
@@ -73,25 +75,49 @@ export type SendTemplateBroadcastResult =
   | { kind: 'scheduled'; jobId: string; status: 'SCHEDULED'; scheduledAt: string; totalRecipients: number; chunkSize: number; totalChunks: number };
 
 /**
- * Rule 2 (E.164 length) over every recipient, then rule 3: any duplicate fails the whole
- * request. Numbers compare as full international digits, which it returns in request order.
+ * The key of each recipient (recipient.ts `recipientKeyOf`: a number's full international digits,
+ * a business-scoped user id as itself), in request order: rule 2 (E.164 length) over every number,
+ * then rule 3: any duplicate fails the whole request. Keys of the two kinds never collide, so
+ * duplicates compare within each kind.
  */
-export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['data']): PhoneNumber[] {
-  const numbers: PhoneNumber[] = [];
-  for (const [index, recipient] of recipients.entries()) {
-    const full = phoneNumberOfParts(recipient.countryCode, recipient.toPhoneNumber);
-    if (!full) throw new RecipientNumberError(`data[${index}] ${SPLIT_NUMBER_LENGTH_RULE}`);
-    numbers.push(full);
-  }
-  // Usually none: only then is each number's first index looked for.
-  if (new Set(numbers).size === numbers.length) return numbers;
+export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['data']): string[] {
+  const keys: string[] = [];
+  for (const [index, recipient] of recipients.entries()) keys.push(recipientKeyOfInput(recipient, index));
+  // Usually none: only then is each key's first index looked for.
+  if (new Set(keys).size === keys.length) return keys;
   const firstIndexOf = new Map<string, number>();
-  numbers.forEach((full, index) => {
-    const first = firstIndexOf.get(full);
+  keys.forEach((key, index) => {
+    const first = firstIndexOf.get(key);
     if (first !== undefined) throw new DuplicateRecipientError(index, first);
-    firstIndexOf.set(full, index);
+    firstIndexOf.set(key, index);
   });
-  return numbers;
+  return keys;
+}
+
+/** A request's recipient as its key; the request's schema gave it exactly one address. */
+function recipientKeyOfInput(recipient: RecipientInput, index: number): string {
+  if (recipient.userId !== undefined) return recipient.userId;
+  const full = phoneNumberOfParts(recipient.countryCode ?? '', recipient.toPhoneNumber ?? '');
+  if (!full) throw new RecipientNumberError(`data[${index}] ${SPLIT_NUMBER_LENGTH_RULE}`);
+  return full;
+}
+
+/** A recipient as the recipients list shows it: its number's parts, or its userId with empty number fields. */
+export const listedRecipientOf = ({ countryCode, toPhoneNumber, userId }: RecipientInput, index: number): JobRecipient =>
+  userId === undefined ? { index, countryCode: countryCode ?? '', toPhoneNumber: toPhoneNumber ?? '' } : { index, countryCode: '', toPhoneNumber: '', userId };
+
+/**
+ * Meta refuses (131062) some sends to a business-scoped user id: authentication templates (one-tap,
+ * zero-tap, copy code). Refused at accept, naming the first such recipient, when any recipient is
+ * one (`../shared/meta/usernames-and-bsuid.md` §7).
+ */
+export function requireSendableToUserIds(template: UpstreamTemplate, recipients: TemplateBroadcastRequest['data']): void {
+  if (template.category !== 'AUTHENTICATION') return;
+  const index = recipients.findIndex((recipient) => recipient.userId !== undefined);
+  if (index === -1) return;
+  throw new UserIdNotSupportedError(
+    `data[${index}].userId: template ${template.name} (${template.language}) is an AUTHENTICATION template, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`,
+  );
 }
 
 export function selectTemplate(templates: readonly UpstreamTemplate[], request: TemplateBroadcastRequest): UpstreamTemplate {
@@ -192,6 +218,7 @@ async function acceptBroadcast(
   const sender: SenderAccount = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
   const requirements = sendableRequirementsOf(template);
+  requireSendableToUserIds(template, request.data);
   const now = dependencies.clock.now();
   const recipients = resolveRecipients(request, requirements, numbers, scheduledAt ?? now);
   const content = contentOf(request);
@@ -223,7 +250,7 @@ async function acceptBroadcast(
       requestHash: keyed?.payloadHash,
     },
   );
-  const listed = request.data.map(({ countryCode, toPhoneNumber }, index) => ({ index, countryCode, toPhoneNumber }));
+  const listed = request.data.map(listedRecipientOf);
   const { broadcasts, queue, clock, portfolioReach } = dependencies;
   const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
   await recordAndFanOut({ broadcasts, queue, clock, portfolioReach, ...scheduling }, { job, recipients: queued, refused, listed, reservation });

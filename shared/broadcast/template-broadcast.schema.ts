@@ -4,6 +4,7 @@ import { parseRequest } from '../http/validation';
 import { hasDigitsWithin, phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits, splitPhoneNumberEntries } from '../recipients/phone-rule';
 import { fastButtons } from '../templates/content-fast-checks';
+import { businessScopedUserIdSchema, isBusinessScopedUserId } from '../recipients/business-scoped-user-id';
 import { isSendableText, sendableText } from '../templates/sendable-text';
 import { MAX_PARAMETER_LENGTH, PARAMETER_NAME, templateContentEntries, templateParametersSchema } from '../templates/template-content.schema';
 
@@ -35,12 +36,37 @@ export const templateContentSchema = v.object(templateContentEntries(scheduledAt
 /** A named template's header and URL variable names (template-components.ts VariableNames). */
 export const variableNamesSchema = v.object({ header: v.optional(v.string()), buttons: v.optional(v.record(v.string(), v.string())) });
 
-/** One recipient: its number, its body values, and its own header, buttons, carousel or offer (each wins over the broadcast's). */
+/**
+ * One recipient's fields: its number (`countryCode` + `toPhoneNumber`) or its business-scoped user
+ * id (`userId`), its body values, and its own header, buttons, carousel or offer (each wins over the
+ * broadcast's). Which address it gives is `recipientAddressRule`'s: `addressedRecipientSchema`.
+ */
 export const recipientSchema = v.object({
-  ...splitPhoneNumberEntries,
+  countryCode: v.optional(splitPhoneNumberEntries.countryCode),
+  toPhoneNumber: v.optional(splitPhoneNumberEntries.toPhoneNumber),
+  /** Meta's business-scoped user id (or parent BSUID) instead of the number: docs/BROADCAST.md "Recipients by business-scoped user id". */
+  userId: v.optional(businessScopedUserIdSchema),
   templateParams: v.optional(templateParametersSchema),
   ...templateContentEntries(scheduledAtSchema),
 });
+
+export const RECIPIENT_ADDRESS_RULE = 'must give either countryCode and toPhoneNumber, or userId (not both)';
+
+/**
+ * Exactly one address: a whole number (both its parts) and no userId, or a userId and no part of a number.
+ *
+ * @example
+ * hasOneAddress({ userId: 'US.1' }); // true
+ * hasOneAddress({ countryCode: '44', userId: 'US.1' }); // false
+ */
+export function hasOneAddress(recipient: { countryCode?: string; toPhoneNumber?: string; userId?: string }): boolean {
+  return recipient.userId === undefined
+    ? recipient.countryCode !== undefined && recipient.toPhoneNumber !== undefined
+    : recipient.countryCode === undefined && recipient.toPhoneNumber === undefined;
+}
+
+/** A recipient with its one address: what a request's `data` holds (a 400 names `data[i]` otherwise). */
+export const addressedRecipientSchema = v.pipe(recipientSchema, v.check<v.InferOutput<typeof recipientSchema>, string>(hasOneAddress, RECIPIENT_ADDRESS_RULE));
 
 const describeSeconds = (seconds: number): string =>
   seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -68,7 +94,7 @@ export const templateBroadcastSchema = v.object({
   /** Header, buttons, carousel and offer every recipient gets unless it gives its own (docs/BROADCAST.md "Rich templates"). */
   ...templateContentEntries(scheduledAtSchema),
   data: v.pipe(
-    v.array(recipientSchema, 'must be an array of recipients'),
+    v.array(addressedRecipientSchema, 'must be an array of recipients'),
     v.minLength(1, 'must hold at least 1 recipient'),
     v.maxLength(MAX_RECIPIENTS, `must hold at most ${MAX_RECIPIENTS} recipients`),
   ),
@@ -77,7 +103,7 @@ export const templateBroadcastSchema = v.object({
 });
 
 export type TemplateBroadcastRequest = v.InferOutput<typeof templateBroadcastSchema>;
-export type RecipientInput = v.InferOutput<typeof recipientSchema>;
+export type RecipientInput = v.InferOutput<typeof addressedRecipientSchema>;
 
 /* ------------------------------------------------------------ one pass over the recipients */
 
@@ -89,6 +115,7 @@ export type RecipientInput = v.InferOutput<typeof recipientSchema>;
 export const recipientFastChecks: FastEntryChecks<typeof recipientSchema.entries> = {
   countryCode: (value) => (hasDigitsWithin(value, phoneDigitBounds.countryCode) ? value : ASK_VALIBOT),
   toPhoneNumber: (value) => (hasDigitsWithin(value, phoneDigitBounds.nationalNumber) ? value : ASK_VALIBOT),
+  userId: (value) => (typeof value === 'string' && isBusinessScopedUserId(value) ? value : ASK_VALIBOT),
   templateParams: (value) => {
     if (!Array.isArray(value)) return namedParametersFast(value);
     for (const parameter of value) {
@@ -136,7 +163,7 @@ export function parseTemplateBroadcastRequest(input: unknown): TemplateBroadcast
     const recipients: RecipientInput[] = [];
     for (const item of data) {
       const recipient = recipientPassingEveryRule(item);
-      if (!recipient) break;
+      if (!recipient || !hasOneAddress(recipient)) break;
       recipients.push(recipient);
     }
     if (recipients.length === data.length) {

@@ -28,6 +28,8 @@ export function messageStatusEvent(subject: StatusSubject, event: StatusEvent, p
       jobId: subject.kind === 'ledger' ? subject.jobId : null,
       recipientIndex: subject.kind === 'ledger' ? subject.index : null,
       recipient: event.recipientId,
+      // The business-scoped user id Meta names (always for a send addressed by it): docs/CUSTOMER-WEBHOOKS.md.
+      recipientUserId: event.recipientUserId ?? null,
       messageId: event.messageId,
       phoneNumberId,
       status: event.stage.toUpperCase(),

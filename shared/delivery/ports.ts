@@ -14,8 +14,10 @@ export interface StatusEvent {
   stage: DeliveryStage;
   /** Meta's timestamp of the event (not when it reached us). */
   timestamp: Date;
-  /** Recipient's WhatsApp id (digits). Personal data: never logged. */
+  /** Recipient's WhatsApp id (digits), or its business-scoped user id when Meta withholds the number. Personal data: never logged. */
   recipientId: string;
+  /** Meta's `recipient_user_id`: the recipient's business-scoped user id, when the status names it. */
+  recipientUserId?: string;
   /** Parsed `biz_opaque_callback_data` when it is one of ours. */
   reference?: CallbackReference;
   /** First element of `errors[]` on failed events. */

@@ -31,7 +31,10 @@ const statusSchema = v.looseObject({
   id: nonEmpty('id'),
   status: v.picklist(['sent', 'delivered', 'read', 'failed'], 'status must be sent, delivered, read or failed'),
   timestamp: epochSeconds('timestamp'),
-  recipient_id: nonEmpty('recipient_id'),
+  // A send to a business-scoped user id has no recipient_id unless Meta may show the number
+  // (../shared/meta/usernames-and-bsuid.md §5): recipient_user_id then names the recipient.
+  recipient_id: v.optional(nonEmpty('recipient_id')),
+  recipient_user_id: v.optional(nonEmpty('recipient_user_id')),
   biz_opaque_callback_data: v.optional(v.string()),
   errors: v.optional(v.array(statusErrorSchema, 'errors must be a list')),
 });
@@ -214,13 +217,19 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
       skipped.push({ at: `${at}.statuses[${position}]`, problem: problemOf(status.issues) });
       return;
     }
+    const recipientId = status.output.recipient_id ?? status.output.recipient_user_id;
+    if (recipientId === undefined) {
+      skipped.push({ at: `${at}.statuses[${position}]`, problem: 'recipient_id or recipient_user_id is required' });
+      return;
+    }
     const reference = parseCallbackData(status.output.biz_opaque_callback_data);
     const error = status.output.errors?.[0];
     change.statuses.push({
       messageId: status.output.id,
       stage: status.output.status,
       timestamp: status.output.timestamp,
-      recipientId: status.output.recipient_id,
+      recipientId,
+      ...(status.output.recipient_user_id === undefined ? {} : { recipientUserId: status.output.recipient_user_id }),
       ...(reference ? { reference } : {}),
       ...(error ? { error: { code: error.code, title: error.title ?? error.message ?? '' } } : {}),
     });

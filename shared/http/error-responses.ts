@@ -86,6 +86,8 @@ const mappings: Readonly<Record<string, Mapping>> = {
   // Rich templates (docs/BROADCAST.md "Rich templates"): values that do not fit the template's components, or a template no broadcast can fill.
   TEMPLATE_CONTENT: { statusCode: 400, code: 'TEMPLATE_CONTENT' },
   TEMPLATE_NOT_SENDABLE: { statusCode: 400, code: 'TEMPLATE_NOT_SENDABLE' },
+  // Meta's 131062: the template cannot go to a business-scoped user id (docs/BROADCAST.md "Recipients by business-scoped user id").
+  TEMPLATE_NOT_SENDABLE_TO_USER_ID: { statusCode: 400, code: 'TEMPLATE_NOT_SENDABLE' },
   // Meta's messaging tier (docs/BROADCAST.md "Messaging limits"): a 400 as the contract's "correct the request".
   MESSAGING_LIMIT_EXCEEDED: { statusCode: 400, code: 'MESSAGING_LIMIT_EXCEEDED' },
   JOB_NOT_FOUND: { statusCode: 404, code: 'JOB_NOT_FOUND' },

@@ -20,6 +20,8 @@
  * (E.164 codes are prefix-free, so a number starting 52 or 55 is Mexican or Brazilian).
  */
 
+import { isBusinessScopedUserId } from './business-scoped-user-id';
+
 /** Brazilian area codes (DDD) are two digits 1-9: 11 to 99, none with a 0. */
 const isBrazilianAreaCode = (digits: string, at: number): boolean => digits[at] !== '0' && digits[at + 1] !== '0';
 
@@ -38,8 +40,12 @@ const startsLikeOldMobile = (digits: string, at: number): boolean => digits[at]!
  * optOutKeyOf('558188887777'); // '5581988887777' (Brazil: the ninth digit added)
  * optOutKeyOf('551133334444'); // '551133334444' (a Brazilian landline: unchanged)
  * optOutKeyOf('447700900123'); // '447700900123'
+ * optOutKeyOf('US.13491208655302741918'); // 'US.13491208655302741918' (a BSUID is its own key)
  */
 export function optOutKeyOf(digits: string): string {
+  // A business-scoped user id is keyed as itself; pairing it with the user's number (so a STOP
+  // under one reaches a send to the other) is the place for that rule when Meta's pairs are kept.
+  if (isBusinessScopedUserId(digits)) return digits;
   if (digits.length === 13 && digits.startsWith('521')) return `52${digits.slice(3)}`;
   if (digits.length === 12 && digits.startsWith('55') && isBrazilianAreaCode(digits, 2) && startsLikeOldMobile(digits, 4)) {
     return `${digits.slice(0, 4)}9${digits.slice(4)}`;
@@ -58,6 +64,7 @@ export function optOutKeyOf(digits: string): string {
  */
 export function optOutKeyFormsOf(digits: string): string[] {
   const key = optOutKeyOf(digits);
+  if (isBusinessScopedUserId(key)) return [key];
   if (key.length === 12 && key.startsWith('52')) return [key, `521${key.slice(2)}`];
   if (key.length === 13 && key.startsWith('55') && isBrazilianAreaCode(key, 2) && key[4] === '9' && startsLikeOldMobile(key, 5)) {
     return [key, `${key.slice(0, 4)}${key.slice(5)}`];

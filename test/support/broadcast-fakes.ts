@@ -230,7 +230,8 @@ export class ScriptedCloudApi implements CloudApiClient {
 
   async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall, endpoint: SendEndpoint = {}): Promise<SendOutcome> {
     const marketing = endpoint.api === 'marketing_messages';
-    const send: RecordedSend = { phoneNumberId, to: String(body.to), body: copy(body), accessToken: call.accessToken, at: this.clock.now().getTime(), ...(marketing ? { api: 'marketing_messages' as const } : {}) };
+    // `to`: the addressee, a number (`to`) or a business-scoped user id (Meta's `recipient`).
+    const send: RecordedSend = { phoneNumberId, to: String(body.to ?? body.recipient), body: copy(body), accessToken: call.accessToken, at: this.clock.now().getTime(), ...(marketing ? { api: 'marketing_messages' as const } : {}) };
     this.sends.push(send);
     await this.onSend?.(send);
     const scripted = (marketing ? this.marketingOutcomes.get(send.to)?.shift() : undefined) ?? this.outcomes.get(send.to)?.shift();

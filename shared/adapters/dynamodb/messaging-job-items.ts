@@ -90,7 +90,7 @@ export const failureReasonsOf = (item: Item | undefined): string[] =>
 
 /**
  * A chunk's recipients in one compact attribute: one line per recipient, in index order from
- * `firstIndex`, `countryCode` TAB `toPhoneNumber` (about 14 bytes a recipient, ~14 KB for a chunk
+ * `firstIndex`, `countryCode` TAB `toPhoneNumber` (TAB `userId` for a business-scoped user id; about 14 bytes a recipient, ~14 KB for a chunk
  * of 1,000), stored raw-deflated as binary `recipientsDeflated` (~4 KB: a third of the write
  * units, and a tenth of the bytes the accept of 10,000 recipients hands to DynamoDB). Items written
  * before that hold the text itself in `recipients` and are read as they are. Values are digits on
@@ -109,6 +109,8 @@ export function recipientsItem(jobId: string, chunkIndex: number, recipients: re
   for (const [position, recipient] of recipients.entries()) {
     if (recipient.index !== firstIndex + position) throw new TypeError(`Recipients of chunk ${chunkIndex} must be consecutive from index ${firstIndex}`);
     text += `${position === 0 ? '' : '\n'}${listedValue(recipient.countryCode)}\t${listedValue(recipient.toPhoneNumber)}`;
+    // A business-scoped user id (validated: letters, digits, dots; up to 135 characters) as a third field, uncut.
+    if (recipient.userId !== undefined) text += `\t${recipient.userId}`;
   }
   return {
     ...messagingKeys.recipients(jobId, chunkIndex),
@@ -139,7 +141,7 @@ export function decodeRecipients(item: Item): JobRecipient[] {
   const { firstIndex } = stored;
   if (recipients === '') return [];
   return recipients.split('\n').map((line, position) => {
-    const tab = line.indexOf('\t');
-    return { index: firstIndex + position, countryCode: line.slice(0, tab), toPhoneNumber: line.slice(tab + 1) };
+    const [countryCode = '', toPhoneNumber = '', userId] = line.split('\t');
+    return { index: firstIndex + position, countryCode, toPhoneNumber, ...(userId === undefined ? {} : { userId }) };
   });
 }

@@ -1,7 +1,7 @@
 /** The Meta request body the chunk worker sends to one recipient. */
 import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
 import { callbackDataOf } from '../../delivery/callback-data';
-import { templateMessageBody } from '../../sending/message-bodies';
+import { addressOf, templateMessageBody } from '../../sending/message-bodies';
 
 /**
  * The message's content for `recipient`: the template with its parameters, or the prepared
@@ -13,6 +13,6 @@ import { templateMessageBody } from '../../sending/message-bodies';
  * // { messaging_product: 'whatsapp', to: '919800000007', type: 'template', ..., biz_opaque_callback_data: 'b1:<job>:<chunk>:7' }
  */
 export function messageBodyFor(message: OutboundMessage, recipient: ChunkRecipient): Record<string, unknown> {
-  const body = message.kind === 'freeform' ? { ...message.body, to: recipient.to } : templateMessageBody(message.template, recipient);
+  const body = message.kind === 'freeform' ? { ...message.body, ...addressOf(recipient.to) } : templateMessageBody(message.template, recipient);
   return { ...body, biz_opaque_callback_data: callbackDataOf({ kind: 'ledger', jobId: message.jobId, chunkIndex: message.chunkIndex, index: recipient.index }) };
 }

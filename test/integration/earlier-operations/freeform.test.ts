@@ -167,7 +167,10 @@ const rejectionCases: Array<[string, Body, string]> = [
   ['fromPhoneNumber missing', { fromPhoneNumber: undefined, type: 'text', text: 'Hi' }, 'fromPhoneNumber is required'],
   ['toPhoneNumber with spaces', { toPhoneNumber: '44 7700 900999', type: 'text', text: 'Hi' }, 'toPhoneNumber must contain digits only (no +, spaces or punctuation)'],
   ['toPhoneNumber too long', { toPhoneNumber: '4477009009991234', type: 'text', text: 'Hi' }, 'toPhoneNumber must have at most 15 digits'],
-  ['toPhoneNumber missing', { toPhoneNumber: undefined, type: 'text', text: 'Hi' }, 'toPhoneNumber is required'],
+  // Changed on purpose (issue 25): a recipient may be a business-scoped user id instead, and the answer says so.
+  ['toPhoneNumber missing', { toPhoneNumber: undefined, type: 'text', text: 'Hi' }, 'toPhoneNumber is required (or toUserId)'],
+  ['toUserId with toPhoneNumber', { toUserId: 'US.13491208655302741918', type: 'text', text: 'Hi' }, 'toUserId must not be given with toPhoneNumber'],
+  ['toUserId not a business-scoped user id', { toPhoneNumber: undefined, toUserId: 'us.1', type: 'text', text: 'Hi' }, 'toUserId must be a business-scoped user id: a 2-letter ISO country code, a dot, an optional ENT. and 1 to 128 letters or digits (e.g. US.13491208655302741918)'],
   // text
   ['text missing', { type: 'text' }, 'text is required'],
   ['text empty', { type: 'text', text: '' }, 'text must not be empty'],

@@ -131,6 +131,9 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       // No written number is longer than 32 characters; a 500 KB one would not fit the ledger item that lists it.
       { name: 'a 500 KB toPhoneNumber', path: '/send-single', message: 'toPhoneNumber must be at most 32 characters', request: () => demo(singleBody({ toPhoneNumber: '9'.repeat(500_000) })) },
       { name: 'a 500 KB countryCode', path: '/send-single', message: 'countryCode must be at most 32 characters', request: () => demo(singleBody({ countryCode: '9'.repeat(500_000) })) },
+      // Issue 25: a business-scoped user id instead of the number, never both.
+      { name: 'a userId with a number', path: '/send-single', message: 'userId must not be given with countryCode or toPhoneNumber', request: () => demo(singleBody({ userId: 'US.13491208655302741918' })) },
+      { name: 'a userId that is not one', path: '/send-single', message: 'userId must be a business-scoped user id: a 2-letter ISO country code, a dot, an optional ENT. and 1 to 128 letters or digits (e.g. US.13491208655302741918)', request: () => demo(singleBody({ countryCode: undefined, toPhoneNumber: undefined, userId: 'us.1' })) },
       {
         name: 'a 500 KB toPhoneNumber (send-bulk)',
         path: '/send-bulk',
@@ -203,6 +206,15 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       expect(message!.body).toEqual(metaTemplateBody(to, 'order_update', 'en_US', ['Grace', 'G-1']));
       const location = await eventually(() => getServices().broadcast.broadcasts.findByMessageId(message!.messageId), (found) => found?.entry.status === 'SENT', 10_000);
       expect(location!.jobId).toMatch(/^leg_/);
+    });
+
+    it('send-single to a business-scoped user id: priced by its country (US: +1), listed by userId', async () => {
+      const before = await walletMicros(organizationId);
+      const userId = 'US.13491208655302741918';
+      const response = await post('/send-single', await freshKey(), singleBody({ countryCode: undefined, toPhoneNumber: undefined, userId }));
+      expect(response.status).toBe(200);
+      expect(response.body.data.data).toMatchObject({ total_contacts: 1, failed_contacts: 0, estimated_cost: units(PRICE_MICROS.utility['1']) });
+      expect(await walletMicros(organizationId)).toBe(before - PRICE_MICROS.utility['1']);
     });
 
     it('send-single with a key bound to a sender sends from that sender', async () => {

@@ -210,15 +210,16 @@ describe('recipientsCsv', () => {
 
   it('writes a header and one line per row; quotes commas, quotes and line breaks; empty for null', () => {
     const csv = recipientsCsv([row({ failureReason: 'Something, "odd"\nhappened' }), row({ status: 'SENT', messageId: 'wamid.1', failureReasonCode: null, sentVia: 'marketing_messages' })]);
+    // Changed on purpose (issue 25): the userId column, last.
     expect(csv).toBe(
-      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia\r\n' +
-        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)},\r\n` +
-        `91,9800000000,SENT,wamid.1,,,${at(1)},marketing_messages\r\n`,
+      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId\r\n' +
+        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)},,\r\n` +
+        `91,9800000000,SENT,wamid.1,,,${at(1)},marketing_messages,\r\n`,
     );
   });
 
   it('keeps a value that a spreadsheet would run as a formula as text', () => {
-    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},`);
+    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},,`);
   });
 });
 

@@ -57,6 +57,11 @@ const cases: Array<[string, unknown]> = [
   ['a recipient that is a list', withRecipient(2, ['91', '9800000999'])],
   ['a recipient that is null', withRecipient(2, null)],
   ['a recipient that is a string', withRecipient(2, '919800000999')],
+  ['a recipient by userId', withRecipient(2, { userId: 'US.13491208655302741918', templateParams: ['x'] })],
+  ['a recipient by parent userId', withRecipient(2, { userId: 'US.ENT.11815799212886844830' })],
+  ['a recipient with a userId and a number', withRecipient(2, { userId: 'US.1', countryCode: '91', toPhoneNumber: '9800000999' })],
+  ['a recipient with neither address', withRecipient(2, { templateParams: ['x'] })],
+  ['a lower-case userId', withRecipient(2, { userId: 'us.1' })],
   ['two bad recipients and a bad envelope', { ...withRecipient(1, { countryCode: 'x', toPhoneNumber: '1' }), broadcastName: '', templateType: 'PROMO' }],
   ['a bad envelope, good recipients', valid(3, { templateType: 'PROMO', fromPhoneNumber: '+91' })],
   ['a bad scheduledAt', valid(3, { scheduledAt: 'tomorrow' })],
@@ -121,6 +126,13 @@ const toPhoneNumber = fc.oneof(
   { weight: 8, arbitrary: digitString(4, 14) },
   { weight: 2, arbitrary: digitString(0, 16) },
   { weight: 1, arbitrary: fc.constantFrom('98-00', '９８００００００９９', '0000', '98000 00999') },
+  { weight: 1, arbitrary: fc.anything() },
+);
+const bsuidId = fc.string({ unit: fc.constantFrom(...'0123456789abcXYZ'), minLength: 1, maxLength: 128 });
+/** Business-scoped user ids (issue 25): valid ones, parent ids, near misses (lower case, no dot, too long), anything. */
+const userId = fc.oneof(
+  { weight: 6, arbitrary: fc.tuple(fc.constantFrom('US', 'BR', 'IN'), fc.boolean(), bsuidId).map(([country, parent, id]) => `${country}.${parent ? 'ENT.' : ''}${id}`) },
+  { weight: 2, arbitrary: fc.constantFrom('us.1', 'US1', 'US.', `US.${'1'.repeat(129)}`, 'US.1.2', 'US.1 ', '447700900123') },
   { weight: 1, arbitrary: fc.anything() },
 );
 const parameter = fc.oneof(
@@ -190,6 +202,20 @@ const generatedRecipient = fc.oneof(
     weight: 12,
     arbitrary: fc
       .tuple(fc.record({ countryCode, toPhoneNumber, templateParams: fc.oneof({ weight: 4, arbitrary: templateParams }, { weight: 1, arbitrary: namedParams }), buttons, header, limitedTimeOffer }, { requiredKeys: [] }), extraFields, fc.boolean())
+      .map(([known, extra, extraFirst]) => (extraFirst ? { ...extra, ...known } : { ...known, ...extra })),
+  },
+  {
+    // By business-scoped user id: mostly alone, sometimes with a number's fields (both addresses: refused).
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.record({ userId, templateParams }, { requiredKeys: ['userId'] }) },
+          { weight: 1, arbitrary: fc.record({ userId, countryCode, toPhoneNumber, templateParams }, { requiredKeys: [] }) },
+        ),
+        extraFields,
+        fc.boolean(),
+      )
       .map(([known, extra, extraFirst]) => (extraFirst ? { ...extra, ...known } : { ...known, ...extra })),
   },
   { weight: 1, arbitrary: fc.anything() },

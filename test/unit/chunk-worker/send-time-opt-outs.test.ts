@@ -58,6 +58,29 @@ describe('the send-time opt-out check', () => {
     expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ failuresByReason: { OPTED_OUT: 2 } });
   });
 
+  it('sends a business-scoped user id with `recipient` (no `to`), and checks it against opt-outs keyed by that id', async () => {
+    const kit = setup();
+    const message = chunkMessage(3, {
+      recipients: [
+        { index: 0, to: 'US.13491208655302741918', parameters: ['Ana'] },
+        { index: 1, to: 'US.ENT.11815799212886844830', parameters: ['Luis'] },
+        { index: 2, to: '5511987654321', parameters: ['Bia'] },
+      ],
+    });
+    await kit.createJob(message);
+    optOut(kit, 'US.ENT.11815799212886844830');
+
+    const report = await kit.run(message);
+
+    expect(report).toMatchObject({ sent: 2, failed: 1 });
+    const [toUser] = kit.upstream.sendsTo('US.13491208655302741918');
+    expect(toUser!.body).toMatchObject({ recipient: 'US.13491208655302741918', recipient_type: 'individual', type: 'template' });
+    expect(toUser!.body).not.toHaveProperty('to');
+    expect(kit.upstream.sendsTo('5511987654321')[0]!.body).toMatchObject({ to: '5511987654321' });
+    expect(kit.upstream.sendsTo('US.ENT.11815799212886844830')).toHaveLength(0);
+    expect(kit.broadcasts.entry(message.jobId, 0, 1)).toMatchObject({ to: 'US.ENT.11815799212886844830', status: 'FAILED', failureReasonCode: 'OPTED_OUT' });
+  });
+
   it('reads the list again in each invocation: a continuation (or a held message resumed) sees an opt-out made after the first part', async () => {
     const kit = setup();
     const message = chunkMessage(6);

@@ -12,6 +12,20 @@ function problemsOf(csv: string): string[] {
 }
 
 describe('parseRecipientsCsv', () => {
+  it('reads a userId column: alone, or beside the number columns with one address a row, checked by the API rule', () => {
+    expect(parseRecipientsCsv('userId,param1\nUS.13491208655302741918,Ada\n').recipients).toEqual([
+      { line: 2, countryCode: '', toPhoneNumber: '', userId: 'US.13491208655302741918', templateParams: ['Ada'] },
+    ]);
+    const mixed = parseRecipientsCsv('countryCode,toPhoneNumber,userId\n44,7700900123,\n,,US.ENT.118\n');
+    expect(mixed.recipients.map(({ userId, toPhoneNumber }) => userId ?? toPhoneNumber)).toEqual(['7700900123', 'US.ENT.118']);
+    expect(problemsOf('countryCode,toPhoneNumber,userId\n44,7700900123,US.1\n,,us.2\n,,US.3\n,,US.3\n')).toEqual([
+      'line 2: give either a number or a userId, not both',
+      expect.stringMatching(/^line 3: userId must be a business-scoped user id/),
+      'line 5: duplicates line 4 (the same userId)',
+    ]);
+  });
+
+
   it('reads countryCode/toPhoneNumber rows with their parameters in order, with the line of each', () => {
     const file = parseRecipientsCsv('countryCode,toPhoneNumber,param1,param2\n91,9876543210,Ada,A-17\n\n44,7700900123,"Grace, H.",B-2\n');
     expect(file).toEqual({
@@ -103,7 +117,8 @@ describe('parseRecipientsCsv', () => {
     expect(problemsOf('phone,countryCode,toPhoneNumber\n1,2,3\n')).toEqual(['line 1: use either a phone column or countryCode and toPhoneNumber columns, not both']);
     expect(problemsOf('phone,param2\n447700900123,x\n')).toEqual(['line 1: param2 without param1 (parameters are param1 … paramN, none left out)']);
     // Any other column is a value column the template judges (template-fit.test.ts: `line 1: unknown column "parm1" …`).
-    expect(problemsOf('name\nAda\n')).toEqual(['line 1: no recipient column (expected countryCode and toPhoneNumber, or phone)']);
+    // Changed on purpose (issue 25): a userId column is a recipient column too.
+    expect(problemsOf('name\nAda\n')).toEqual(['line 1: no recipient column (expected countryCode and toPhoneNumber, phone, or userId)']);
     expect(problemsOf('')).toEqual(['the file is empty (expected a header row and one row per recipient)']);
     expect(problemsOf('phone,param1\n')).toEqual(['the file has a header row but no recipients']);
     expect(problemsOf('phone\n"447700900123\n')[0]).toMatch(/^the file is not valid CSV: Quote Not Closed/);

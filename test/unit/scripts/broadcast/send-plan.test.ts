@@ -6,6 +6,13 @@ const recipients = (count: number): CsvRecipient[] =>
   Array.from({ length: count }, (_, index) => ({ line: index + 2, countryCode: '91', toPhoneNumber: String(9000000000 + index), templateParams: [`P${index}`] }));
 const options = { fromPhoneNumber: '15550100001', templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY' as const, broadcastName: 'march' };
 
+describe('a recipient by userId', () => {
+  it('is sent with userId only, no number fields', () => {
+    const [request] = planRequests('file', [{ line: 2, countryCode: '', toPhoneNumber: '', userId: 'US.1', templateParams: ['A'] }], options);
+    expect(request!.body.data).toEqual([{ userId: 'US.1', templateParams: ['A'] }]);
+  });
+});
+
 describe('splitIntoParts', () => {
   it('splits at 10,000 recipients per request', () => {
     expect(splitIntoParts(recipients(10_000)).map((part) => part.length)).toEqual([10_000]);

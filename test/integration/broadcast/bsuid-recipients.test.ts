@@ -1,0 +1,90 @@
+/**
+ * A broadcast to a business-scoped user id through the local runtime and the Cloud API sandbox
+ * (docs/BROADCAST.md "Recipients by business-scoped user id"): the worker sends Meta's `recipient`
+ * (no `to`), the recipients list shows the row by `userId` with empty number fields, and an
+ * AUTHENTICATION-free template reaches a user the sandbox knows only by BSUID.
+ *
+ * Needs the sandbox's BSUID users (`POST /_sandbox/users`, sends by `recipient`: issue 25's sandbox
+ * item); before that the sandbox refuses a send without `to`, and the unit suite
+ * (test/unit/broadcast/bsuid-recipients.test.ts) holds the body the worker sends.
+ */
+import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { BASE, issueKey, keyHeader, kitEnvironment, orderUpdate, recipients, waitForTerminal } from './broadcast-test-kit';
+import { demoIds } from '../../../local/demo-tenant';
+
+jest.setTimeout(120_000);
+
+describe('broadcast recipients by business-scoped user id', () => {
+  let runtime: TestRuntime;
+  let organizationId: string;
+  let key: string;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ environment: { ...kitEnvironment } });
+    organizationId = runtime.demo.organizationId;
+    key = (await issueKey(organizationId)).secret;
+  }, 60_000);
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
+  /** A user the sandbox knows only by username: Meta withholds the number, the portfolio sees a BSUID. */
+  async function phonelessUser(username: string): Promise<string> {
+    const response = await fetch(`${runtime.sandboxUrl}/_sandbox/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ businessId: demoIds.businessId, username, country: 'US' }),
+    });
+    expect(response.status).toBe(200);
+    const user = (await response.json()) as { userId?: string; data?: { userId?: string } };
+    const userId = user.userId ?? user.data?.userId;
+    expect(userId).toMatch(/^US\./);
+    return userId!;
+  }
+
+  it('sends to a BSUID with `recipient`, beside a number sent with `to`, and lists it by userId', async () => {
+    const userId = await phonelessUser('ana.bsuid');
+    const [byNumber] = recipients(1, { first: 9_500_000_000 });
+    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(key),
+      body: orderUpdate([byNumber!, { userId, templateParams: ['Ana', 'ORD-B1'] } as never]),
+    });
+    expect(accepted.status).toBe(200);
+    const jobId = accepted.headers.get('x-broadcast-job-id')!;
+    await waitForTerminal(organizationId, jobId, 60_000);
+
+    const sentToUser = runtime.sandbox!.acceptedMessages().filter((message) => (message.body as { recipient?: string }).recipient === userId);
+    expect(sentToUser).toHaveLength(1);
+    expect(sentToUser[0]!.body).not.toHaveProperty('to');
+    expect(sentToUser[0]!.body).toMatchObject({ recipient_type: 'individual', type: 'template', template: { name: 'order_update' } });
+
+    const rows = await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) });
+    expect(rows.status).toBe(200);
+    expect(rows.body.data.recipients).toEqual([
+      expect.objectContaining({ countryCode: '91', toPhoneNumber: byNumber!.toPhoneNumber, status: expect.not.stringMatching(/FAILED|UNKNOWN/) }),
+      expect.objectContaining({ countryCode: '', toPhoneNumber: '', userId, status: expect.not.stringMatching(/FAILED|UNKNOWN/) }),
+    ]);
+    expect(rows.body.data.recipients[0]).not.toHaveProperty('userId');
+  });
+
+  it('sends a free-form message to toUserId with `recipient`', async () => {
+    const userId = await phonelessUser('bo.freeform');
+    const response = await runtime.call('POST', `${BASE}/send-freeform`, { headers: keyHeader(key), body: { fromPhoneNumber: demoIds.senders[0], toUserId: userId, type: 'text', text: 'Hello' } });
+    expect(response.status).toBe(200);
+    const jobId = response.headers.get('x-broadcast-job-id')!;
+    await waitForTerminal(organizationId, jobId, 60_000);
+    const sent = runtime.sandbox!.acceptedMessages().filter((message) => (message.body as { recipient?: string }).recipient === userId);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toMatchObject({ recipient: userId, type: 'text', text: { body: 'Hello' } });
+    expect(sent[0]!.body).not.toHaveProperty('to');
+  });
+
+  it('refuses both addresses in one recipient, naming data[i]', async () => {
+    const response = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(key),
+      body: orderUpdate([...recipients(1, { first: 9_500_000_100 }), { countryCode: '91', toPhoneNumber: '9500000101', userId: 'US.1', templateParams: ['a', 'b'] } as never]),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe('data[1] must give either countryCode and toPhoneNumber, or userId (not both)');
+  });
+});
