@@ -15,6 +15,7 @@
  */
 
 import * as v from 'valibot';
+import type { PricingCounts } from '../delivery/message-pricing';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 import { templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
@@ -135,6 +136,12 @@ export interface JobSummary {
   unconfirmed: number;
   /** Never sent because the job was cancelled; present on cancelled jobs only (other answers stay as they were). */
   cancelled?: number;
+  /**
+   * Meta's pricing of the status webhooks: billable recipients and recipients per category, each
+   * recipient once, under its latest pricing (by status precedence). Present once any recipient
+   * has pricing.
+   */
+  pricing?: PricingCounts;
 }
 
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
@@ -196,6 +203,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     summary.unconfirmed += counts.unconfirmed;
     cancelled += counts.cancelled;
     addFailures(counts.failuresByReason);
+    addPricingCounts(summary, counts.pricing);
   }
   summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled);
   // A scheduled job cancelled before it fired never queues anything, and a cancelled job whose accept
@@ -207,6 +215,14 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
   if (job.cancelledAt !== undefined) summary.cancelled = cancelled;
 
   return { status: statusOf(job, summary, { cancelled, anyStarted, sentByChunkCounters }), summary };
+}
+
+function addPricingCounts(summary: JobSummary, pricing: PricingCounts): void {
+  const categories = Object.entries(pricing.byCategory);
+  if (categories.length === 0) return;
+  const total = (summary.pricing ??= { billable: 0, byCategory: {} });
+  total.billable += pricing.billable;
+  for (const [category, count] of categories) total.byCategory[category] = (total.byCategory[category] ?? 0) + count;
 }
 
 /** The state a job reads, from its summary and what its chunks recorded. */

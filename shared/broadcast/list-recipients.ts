@@ -9,6 +9,7 @@
  * next recipient index, bound to the job and the status filter it was issued for.
  */
 import { isAwaitingFiring } from './broadcast-job';
+import { effectivePricing, type MessagePricing } from '../delivery/message-pricing';
 import { recipientStatusOf, type DeliveryFacts, type RecipientStatus } from '../delivery/recipient-status';
 import { InvalidListCursorError } from './errors';
 import { DEFAULT_FAILURE_REASON, describeReason } from '../sending/failure-reasons';
@@ -27,6 +28,8 @@ export interface RecipientRow {
   updatedAt: string | null;
   /** The API that carried the message, on every recipient Meta accepted a message for (it has a `messageId`); absent otherwise. */
   sentVia?: SentVia;
+  /** Meta's pricing from the status webhooks, the highest stage's (read > delivered > sent); absent until one carried it. */
+  pricing?: MessagePricing;
 }
 
 export const RECIPIENTS_PAGE_DEFAULT = 500;
@@ -104,6 +107,7 @@ export function recipientRow(
     updatedAt: latest(entry?.updatedAt, facts.sentAt, facts.deliveredAt, facts.readAt, facts.failedAt),
     // Meta's send answer does not say it: the worker records the endpoint it used (docs/BROADCAST.md "Marketing Messages API").
     ...(entry?.messageId === undefined ? {} : { sentVia: entry.sentVia ?? 'cloud_api' }),
+    ...pricingOfRow(facts),
   };
 }
 
@@ -125,6 +129,11 @@ function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading, nev
 }
 
 /* ---------------------------------------------------------------- use case */
+
+function pricingOfRow(facts: DeliveryFacts): { pricing?: MessagePricing } {
+  const found = effectivePricing(facts);
+  return found ? { pricing: { ...found.pricing } } : {};
+}
 
 /** Chunks read at once by a listing of every row (the CSV export): 10 chunks of a 10,000-recipient job in 3 rounds. */
 const EXPORT_CONCURRENCY = 4;
@@ -163,8 +172,37 @@ export async function listRecipients(
 
 /* --------------------------------------------------------------------- CSV */
 
-/** `sentVia` last: files read by column position before it existed keep their columns. */
-export const RECIPIENT_CSV_COLUMNS = ['countryCode', 'toPhoneNumber', 'status', 'messageId', 'failureReasonCode', 'failureReason', 'updatedAt', 'sentVia'] as const;
+/** New columns go last (`sentVia`, then pricing): files read by column position before they existed keep their columns. */
+export const RECIPIENT_CSV_COLUMNS = [
+  'countryCode',
+  'toPhoneNumber',
+  'status',
+  'messageId',
+  'failureReasonCode',
+  'failureReason',
+  'updatedAt',
+  'sentVia',
+  'pricingCategory',
+  'pricingType',
+  'billable',
+  'pricingModel',
+] as const;
+type CsvColumn = (typeof RECIPIENT_CSV_COLUMNS)[number];
+
+const csvValueOf = (row: RecipientRow, column: CsvColumn): string | null | undefined => {
+  switch (column) {
+    case 'pricingCategory':
+      return row.pricing?.category;
+    case 'pricingType':
+      return row.pricing?.type;
+    case 'billable':
+      return row.pricing === undefined ? undefined : String(row.pricing.billable);
+    case 'pricingModel':
+      return row.pricing?.pricingModel;
+    default:
+      return row[column];
+  }
+};
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; null is empty. */
 const csvField = (value: string | null | undefined): string => {
@@ -176,6 +214,6 @@ const csvField = (value: string | null | undefined): string => {
 
 export function recipientsCsv(rows: readonly RecipientRow[]): string {
   const lines = [RECIPIENT_CSV_COLUMNS.join(',')];
-  for (const row of rows) lines.push(RECIPIENT_CSV_COLUMNS.map((column) => csvField(row[column])).join(','));
+  for (const row of rows) lines.push(RECIPIENT_CSV_COLUMNS.map((column) => csvField(csvValueOf(row, column))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -21,13 +21,16 @@
  * - A recipient the job's cancellation reached before its send was claimed is CANCELLED: never
  *   sent, so no event can follow either.
  */
+import type { StatusEvent } from './ports';
+import { addPricing, effectivePricing, pricingAttributeOf, emptyPricingCounts, pricingSuffix, splitPricedCode, type PricingCounts, type PricingFacts } from './message-pricing';
+
 export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export type DeliveryStage = 'sent' | 'delivered' | 'read' | 'failed';
 
-/** What Meta's events told us about one message: first-seen time (ISO) per stage, and the failure. */
-export interface DeliveryFacts {
+/** What Meta's events told us about one message: first-seen time (ISO) per stage, the failure, and the pricing per stage (message-pricing.ts). */
+export interface DeliveryFacts extends PricingFacts {
   sentAt?: string;
   deliveredAt?: string;
   readAt?: string;
@@ -70,6 +73,11 @@ export function recipientStatusOf(outcome: SendOutcome | undefined, facts: Deliv
  *   4R                  read
  *   9C                  cancelled: the job was cancelled before the recipient's send; never overridden
  *   9X:<reason>         failed synchronously (the ledger's failure reason); never overridden
+ *
+ * Events add the recipient's pricing to 1S, 3D and 4R (`~<stage rank><category>~<billable>`,
+ * message-pricing.ts), and write the code of the entry's merged facts (tallyCodeOfFacts), not of the
+ * event alone: a `delivered` with pricing arriving after a `read` without any still raises `4R` to
+ * `4R~3marketing~1`. Every added fact makes that code larger, so it remains a max-register.
  */
 export type TallyCode = string;
 
@@ -99,6 +107,41 @@ export function tallyCodeOfEvent(stage: DeliveryStage, metaErrorCode?: number): 
   }
 }
 
+/**
+ * The tally code of everything Meta's events said about a recipient (the ledger entry's facts after
+ * the event was added): the status by precedence, plus the pricing on a status that reached the
+ * user or Meta (a failed message is not counted as billed). Undefined without any stage fact.
+ *
+ * @example tallyCodeOfFacts({ sentAt: '…', deliveredAt: '…', deliveredPricing: marketing }) // '3D~3marketing~1'
+ */
+export function tallyCodeOfFacts(facts: DeliveryFacts): TallyCode | undefined {
+  const priced = pricingSuffix(effectivePricing(facts));
+  if (facts.readAt) return tallyCodes.read + priced;
+  if (facts.deliveredAt) return tallyCodes.delivered + priced;
+  if (facts.failedAt) return tallyCodes.failedByWebhook(facts.metaErrorCode ?? 'UNKNOWN');
+  if (facts.sentAt) return tallyCodes.sent + priced;
+  return undefined;
+}
+
+/**
+ * The facts an entry holds once the event is added, as the `if_not_exists` update leaves them
+ * (first seen wins): the DynamoDB adapter computes it from the update's old image, so the tally
+ * code costs no read.
+ *
+ * @example tallyCodeOfFacts(factsAfterEvent(stored, event))
+ */
+export function factsAfterEvent(before: DeliveryFacts, event: Pick<StatusEvent, 'stage' | 'timestamp' | 'error' | 'pricing'>): DeliveryFacts {
+  const after: DeliveryFacts = { ...before };
+  after[`${event.stage}At` as const] ??= event.timestamp.toISOString();
+  if (event.stage === 'failed' && event.error) {
+    after.metaErrorCode ??= event.error.code;
+    after.metaErrorTitle ??= event.error.title;
+  }
+  const pricingAttribute = pricingAttributeOf(event.stage);
+  if (pricingAttribute && event.pricing) after[pricingAttribute] ??= event.pricing;
+  return after;
+}
+
 /** Recipients per tally item: 50 short attributes stay under 1 KB, one write unit per update. */
 export const TALLY_BUCKET_SIZE = 50;
 
@@ -118,12 +161,16 @@ export interface DeliveryCounts {
   failuresByReason: Record<string, number>;
   /** Recipients with any code (the rest are pending). */
   accounted: number;
+  /** Billable recipients and recipients per pricing category, each once (under its latest pricing). */
+  pricing: PricingCounts;
 }
 
-export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, failuresByReason: {}, accounted: 0 });
+export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, failuresByReason: {}, accounted: 0, pricing: emptyPricingCounts() });
 
 /** Adds one recipient's tally code to the counts. */
-export function countTallyCode(counts: DeliveryCounts, code: TallyCode, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): void {
+export function countTallyCode(counts: DeliveryCounts, stored: TallyCode, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): void {
+  const { status: code, pricing } = splitPricedCode(stored);
+  if (pricing) addPricing(counts.pricing, pricing);
   counts.accounted += 1;
   const failure = (reason: string) => {
     counts.failed += 1;

@@ -209,16 +209,20 @@ describe('recipientsCsv', () => {
   });
 
   it('writes a header and one line per row; quotes commas, quotes and line breaks; empty for null', () => {
-    const csv = recipientsCsv([row({ failureReason: 'Something, "odd"\nhappened' }), row({ status: 'SENT', messageId: 'wamid.1', failureReasonCode: null, sentVia: 'marketing_messages' })]);
+    const pricing = { category: 'marketing_lite', type: 'regular', billable: true, pricingModel: 'PMP' };
+    const csv = recipientsCsv([
+      row({ failureReason: 'Something, "odd"\nhappened' }),
+      row({ status: 'SENT', messageId: 'wamid.1', failureReasonCode: null, sentVia: 'marketing_messages', pricing }),
+    ]);
     expect(csv).toBe(
-      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia\r\n' +
-        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)},\r\n` +
-        `91,9800000000,SENT,wamid.1,,,${at(1)},marketing_messages\r\n`,
+      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,pricingCategory,pricingType,billable,pricingModel\r\n' +
+        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)},,,,,\r\n` +
+        `91,9800000000,SENT,wamid.1,,,${at(1)},marketing_messages,marketing_lite,regular,true,PMP\r\n`,
     );
   });
 
   it('keeps a value that a spreadsheet would run as a formula as text', () => {
-    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},`);
+    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},,,,,`);
   });
 });
 

@@ -120,6 +120,7 @@ describe('tally codes', () => {
       cancelled: 1,
       failuresByReason: { '131049': 1, INVALID_PHONE_NUMBER: 1 },
       accounted: 8,
+      pricing: { billable: 0, byCategory: {} },
     });
   });
 
