@@ -142,6 +142,11 @@ export interface JobSummary {
    * has pricing.
    */
   pricing?: PricingCounts;
+  /**
+   * Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet,
+   * until a status webhook settles them. Present while any recipient is held.
+   */
+  held?: number;
 }
 
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
@@ -182,6 +187,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
   };
 
   let cancelled = 0;
+  let held = 0;
   let anyStarted = false;
   let sentByChunkCounters = 0;
   for (const chunk of chunks) {
@@ -204,8 +210,10 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     cancelled += counts.cancelled;
     addFailures(counts.failuresByReason);
     addPricingCounts(summary, counts.pricing);
+    held += counts.held;
   }
-  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled);
+  if (held > 0) summary.held = held;
+  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled - held);
   // A scheduled job cancelled before it fired never queues anything, and a cancelled job whose accept
   // failed may have recipients that never reached the queue: everyone still pending is cancelled.
   if (job.cancelledAt !== undefined && (isAwaitingFiring(job) || job.acceptFailedAt !== undefined)) {

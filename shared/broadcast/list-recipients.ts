@@ -83,7 +83,7 @@ export function recipientRow(
 ): RecipientRow {
   const entry = ledger?.entry;
   const facts = ledger?.facts ?? {};
-  const outcome = entry && entry.status !== 'SENDING' ? { status: entry.status, updatedAt: entry.updatedAt } : undefined;
+  const outcome = entry && entry.status !== 'SENDING' ? { status: entry.status, updatedAt: entry.updatedAt, held: entry.held === true } : undefined;
   const status = recipientStatusOf(outcome, facts, reading.now, reading.unconfirmedAfterMs);
   let failureReasonCode: string | null = null;
   let failureReason: string | null = null;

@@ -20,11 +20,15 @@
  *   recipient) stays FAILED: no event can follow a message that was never accepted.
  * - A recipient the job's cancellation reached before its send was claimed is CANCELLED: never
  *   sent, so no event can follow either.
+ * - A message Meta accepted but holds for quality assessment (template pacing: the send answer's
+ *   `message_status` is `held_for_quality_assessment`) is HELD: not failed, not sent yet. Any status
+ *   webhook settles it by the precedence above (Meta's `sent` when it lets the message go, or
+ *   `failed`, e.g. when the template is paused).
  */
 import type { StatusEvent } from './ports';
 import { addPricing, effectivePricing, pricingAttributeOf, emptyPricingCounts, pricingSuffix, splitPricedCode, type PricingCounts, type PricingFacts } from './message-pricing';
 
-export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED'] as const;
+export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export type DeliveryStage = 'sent' | 'delivered' | 'read' | 'failed';
@@ -42,6 +46,8 @@ export interface DeliveryFacts extends PricingFacts {
 /** The send outcome recorded by the worker (absent: not claimed yet). */
 export interface SendOutcome {
   status: 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
+  /** A SENT outcome Meta holds for quality assessment (the ledger entry's `held`). */
+  held?: boolean;
   /** When the outcome was recorded (ISO). */
   updatedAt: string;
 }
@@ -54,7 +60,8 @@ export function recipientStatusOf(outcome: SendOutcome | undefined, facts: Deliv
   if (facts.readAt) return 'READ';
   if (facts.deliveredAt) return 'DELIVERED';
   if (facts.failedAt) return 'FAILED';
-  if (facts.sentAt || outcome?.status === 'SENT') return 'SENT';
+  if (facts.sentAt) return 'SENT';
+  if (outcome?.status === 'SENT') return outcome.held ? 'HELD' : 'SENT';
   if (outcome?.status === 'UNKNOWN') return now.getTime() - Date.parse(outcome.updatedAt) >= unconfirmedAfterMs ? 'UNCONFIRMED' : 'UNKNOWN';
   return 'PENDING';
 }
@@ -67,6 +74,7 @@ export function recipientStatusOf(outcome: SendOutcome | undefined, facts: Deliv
  * attribute is a max-register that converges whatever the order and however often it is written.
  *
  *   0U:<epoch seconds>  unknown outcome, recorded at that time (UNCONFIRMED once the window passed)
+ *   1H                  accepted by Meta but held for quality assessment (below 1S: any event raises it)
  *   1S                  sent (accepted by Meta)
  *   2F:<meta code>      failed by webhook
  *   3D                  delivered
@@ -83,6 +91,7 @@ export type TallyCode = string;
 
 export const tallyCodes = {
   unknown: (recordedAt: Date): TallyCode => `0U:${Math.floor(recordedAt.getTime() / 1000)}`,
+  held: '1H',
   sent: '1S',
   failedByWebhook: (metaCode: number | string): TallyCode => `2F:${metaCode}`,
   delivered: '3D',
@@ -157,6 +166,8 @@ export interface DeliveryCounts {
   unconfirmed: number;
   /** Never sent: the job was cancelled first. */
   cancelled: number;
+  /** Accepted by Meta but held for quality assessment (template pacing); not in `sent` until a webhook settles it. */
+  held: number;
   /** Reasons of both kinds of failures: the ledger's reason codes and Meta's error codes. */
   failuresByReason: Record<string, number>;
   /** Recipients with any code (the rest are pending). */
@@ -165,7 +176,7 @@ export interface DeliveryCounts {
   pricing: PricingCounts;
 }
 
-export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, failuresByReason: {}, accounted: 0, pricing: emptyPricingCounts() });
+export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, held: 0, failuresByReason: {}, accounted: 0, pricing: emptyPricingCounts() });
 
 /** Adds one recipient's tally code to the counts. */
 export function countTallyCode(counts: DeliveryCounts, stored: TallyCode, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): void {
@@ -185,6 +196,9 @@ export function countTallyCode(counts: DeliveryCounts, stored: TallyCode, now: D
     }
     case '1S':
       counts.sent += 1;
+      return;
+    case '1H':
+      counts.held += 1;
       return;
     case '2F':
       failure(code.slice(3));

@@ -58,12 +58,13 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     // `sent` raises the tally to 1S, which a SENT outcome's own code already is (the worker writes
     // it, and the chunk's reconcile when a worker crashed first): that write would change nothing.
     const code = tallyCodeOfFacts(factsAfterEvent(before.facts, event));
-    if (code && !(code === tallyCodes.sent && before.status === 'SENT')) await this.raiseTally(location, code, event.timestamp);
+    // A held SENT entry's code is 1H: Meta's `sent` (it let the message go) raises it.
+    if (code && !(code === tallyCodes.sent && before.status === 'SENT' && before.held !== true)) await this.raiseTally(location, code, event.timestamp);
     return 'applied';
   }
 
   /** The entry's outcome before the update, or undefined when there is no entry. */
-  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<{ status?: unknown; facts: DeliveryFacts } | undefined> {
+  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<{ status?: unknown; held?: unknown; facts: DeliveryFacts } | undefined> {
     const facts = deliveryFactsUpdate(event);
     const names: Record<string, string> = facts.names;
     const values: Record<string, unknown> = { ...facts.values, ':messageId': event.messageId };
@@ -83,7 +84,7 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
         }),
       );
       const old = result.Attributes ?? {};
-      return { status: old.status, facts: decodeDeliveryFacts(old) };
+      return { status: old.status, held: old.held, facts: decodeDeliveryFacts(old) };
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw error;

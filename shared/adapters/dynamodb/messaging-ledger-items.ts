@@ -20,6 +20,7 @@ const ledgerEntrySchema = v.object({
   attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
   updatedAt: v.string(),
   sentVia: v.optional(v.literal('marketing_messages')),
+  held: v.optional(v.literal(true)),
 });
 // The schema must produce exactly the domain's entry.
 const _ledgerEntryMatches: v.InferOutput<typeof ledgerEntrySchema> extends LedgerEntry ? true : never = true;
