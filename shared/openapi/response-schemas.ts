@@ -37,7 +37,10 @@ const jobIdHeader = {
 
 const jobSummary: JsonSchema = {
   type: 'object',
-  properties: { pricing: pricingCounts },
+  properties: {
+    pricing: pricingCounts,
+    held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
+  },
   description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")',
 };
 const acceptFailure: JsonSchema = {

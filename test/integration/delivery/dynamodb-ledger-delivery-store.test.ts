@@ -182,6 +182,19 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     expect(summary.pricing).toEqual({ billable: 2, byCategory: { marketing: 1, marketing_lite: 1 } });
   });
 
+  it('a held send (SENT + held) counts 1H until Meta’s sent raises it; the reconcile keeps 1H', async () => {
+    const jobId = await newJob(2);
+    for (const index of [0, 1]) await repository.claimRecipient(jobId, 0, index, to(index), now);
+    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT', { held: true }), outcome(1, 'SENT', { held: true })]);
+    expect(decodeLedgerEntry(await ledgerItem(jobId, 0))).toMatchObject({ status: 'SENT', held: true });
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.held, r00001: tallyCodes.held });
+    await repository.reconcileChunk(jobId, 0, now);
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.held, r00001: tallyCodes.held });
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'sent', 10));
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'failed', 11, { error: { code: 132015, title: 'Template paused' } }));
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent, r00001: tallyCodes.failedByWebhook(132015) });
+  });
+
   it('a sent event on a SENT entry leaves the tally to the outcome: a crash before its code is closed by the reconcile', async () => {
     const jobId = await newJob(1);
     await repository.claimRecipient(jobId, 0, 0, to(0), now);
