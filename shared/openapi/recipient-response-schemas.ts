@@ -12,7 +12,7 @@ const messagePricing: JsonSchema = {
 };
 export const recipientsPage = obj(
   {
-    recipients: arrayOf({ type: 'object', properties: { status: str, messageId: nullableString, sentVia: str, pricing: messagePricing }, required: ['status'] }),
+    recipients: arrayOf({ type: 'object', additionalProperties: true, properties: { status: str, messageId: nullableString, sentVia: str, pricing: messagePricing }, required: ['status'] }),
     nextCursor: nullableString,
   },
   ['recipients'],

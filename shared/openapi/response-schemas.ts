@@ -37,6 +37,8 @@ const jobIdHeader = {
 
 const jobSummary: JsonSchema = {
   type: 'object',
+  // Open: the counts are described in docs/BROADCAST.md "Status"; only the newer fields are listed.
+  additionalProperties: true,
   properties: {
     pricing: pricingCounts,
     held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
