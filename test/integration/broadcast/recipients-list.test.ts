@@ -83,7 +83,7 @@ describe('recipients list, summary and job id header', () => {
 
       const badStatus = await get(`/broadcasts/${jobId}/recipients?status=BOUNCED`, key);
       expect(badStatus.status).toBe(400);
-      expect(badStatus.body.message).toBe('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED');
+      expect(badStatus.body.message).toBe('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD');
       const firstPage = await get(`/broadcasts/${jobId}/recipients?limit=1`, key);
       const otherFilter = await get(`/broadcasts/${jobId}/recipients?status=FAILED&cursor=${firstPage.body.data.nextCursor}`, key);
       expect([otherFilter.status, otherFilter.body.data.error.code]).toEqual([400, 'INVALID_CURSOR']);
@@ -184,10 +184,10 @@ describe('recipients list, summary and job id header', () => {
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="${job.jobId}-recipients.csv"`);
     const text = csv.body as string;
     const lines = text.split('\r\n');
-    expect(lines[0]).toBe('countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia');
+    expect(lines[0]).toBe('countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,pricingCategory,pricingType,billable,pricingModel');
     expect(lines).toHaveLength(total + 2);
-    expect(lines[1]).toBe(`44,7700000000,DELIVERED,wamid.csv0,,,${now},cloud_api`);
-    expect(lines[100]).toBe(`44,7700000099,FAILED,wamid.csv99,131049,"Not delivered, to keep engagement healthy",${now},cloud_api`);
+    expect(lines[1]).toBe(`44,7700000000,DELIVERED,wamid.csv0,,,${now},cloud_api,,,,`);
+    expect(lines[100]).toBe(`44,7700000099,FAILED,wamid.csv99,131049,"Not delivered, to keep engagement healthy",${now},cloud_api,,,,`);
     // Lambda answers at most 6 MB.
     const bytes = Buffer.byteLength(text);
     expect(bytes).toBeLessThan(6 * 1024 * 1024);
