@@ -142,11 +142,12 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
     pricingType,
   });
   if (answerLost) return { kind: 'hold' };
+  const held = template !== undefined && control.takeRecipientHold(message.waId);
   return ok({
     messaging_product: 'whatsapp',
     contacts: [{ input: message.to, wa_id: message.waId }],
-    // Meta reports message_status only for template messages.
-    messages: [template === undefined ? { id: messageId } : { id: messageId, message_status: 'accepted' }],
+    // Meta reports message_status only for template messages; a paced template's may be held.
+    messages: [template === undefined ? { id: messageId } : { id: messageId, message_status: held ? 'held_for_quality_assessment' : 'accepted' }],
   });
 }
 

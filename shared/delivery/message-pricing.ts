@@ -5,7 +5,9 @@
  * is the one of its highest stage that carried one (read > delivered > sent): "the latest by status
  * precedence", never "the latest to arrive", which would depend on delivery order.
  */
-import type { DeliveryStage } from './recipient-status';
+
+/** The stages of Meta's status events (recipient-status.ts' DeliveryStage; spelled here so this module imports nothing). */
+type EventStage = 'sent' | 'delivered' | 'read' | 'failed';
 
 /** What Meta says a message costs: `category` normalised (`authentication-international` → `authentication_international`). */
 export interface MessagePricing {
@@ -25,7 +27,7 @@ export type PricedStage = (typeof PRICED_STAGES)[number];
 /** Per-stage pricing facts of one recipient (ledger attributes `sentPricing`, `deliveredPricing`, `readPricing`). */
 export type PricingFacts = Partial<Record<`${PricedStage}Pricing`, MessagePricing>>;
 
-export const pricingAttributeOf = (stage: DeliveryStage): `${PricedStage}Pricing` | undefined => (stage === 'failed' ? undefined : `${stage}Pricing`);
+export const pricingAttributeOf = (stage: EventStage): `${PricedStage}Pricing` | undefined => (stage === 'failed' ? undefined : `${stage}Pricing`);
 
 /**
  * Meta spells one category two ways (the pricing table's hyphen, the conversation table's

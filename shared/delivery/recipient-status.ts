@@ -25,8 +25,7 @@
  *   webhook settles it by the precedence above (Meta's `sent` when it lets the message go, or
  *   `failed`, e.g. when the template is paused).
  */
-import type { StatusEvent } from './ports';
-import { addPricing, effectivePricing, pricingAttributeOf, emptyPricingCounts, pricingSuffix, splitPricedCode, type PricingCounts, type PricingFacts } from './message-pricing';
+import { addPricing, effectivePricing, pricingAttributeOf, emptyPricingCounts, pricingSuffix, splitPricedCode, type MessagePricing, type PricingCounts, type PricingFacts } from './message-pricing';
 
 export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
@@ -132,6 +131,14 @@ export function tallyCodeOfFacts(facts: DeliveryFacts): TallyCode | undefined {
   return undefined;
 }
 
+/** What factsAfterEvent reads of a status event (ports.ts' StatusEvent; named here so this module does not import ports.ts). */
+export interface FactEvent {
+  stage: DeliveryStage;
+  timestamp: Date;
+  error?: { code: number; title: string };
+  pricing?: MessagePricing;
+}
+
 /**
  * The facts an entry holds once the event is added, as the `if_not_exists` update leaves them
  * (first seen wins): the DynamoDB adapter computes it from the update's old image, so the tally
@@ -139,7 +146,7 @@ export function tallyCodeOfFacts(facts: DeliveryFacts): TallyCode | undefined {
  *
  * @example tallyCodeOfFacts(factsAfterEvent(stored, event))
  */
-export function factsAfterEvent(before: DeliveryFacts, event: Pick<StatusEvent, 'stage' | 'timestamp' | 'error' | 'pricing'>): DeliveryFacts {
+export function factsAfterEvent(before: DeliveryFacts, event: FactEvent): DeliveryFacts {
   const after: DeliveryFacts = { ...before };
   after[`${event.stage}At` as const] ??= event.timestamp.toISOString();
   if (event.stage === 'failed' && event.error) {
