@@ -134,6 +134,27 @@ describe('recipients list, summary and job id header', () => {
     expect(listed.body.data.recipients).toEqual([expect.objectContaining({ countryCode: '', toPhoneNumber: '919300000077' })]);
   });
 
+  it('lists a send Meta held for quality assessment as HELD and counts it in the summary’s held (template pacing)', async () => {
+    const key = await freshKey();
+    const data = recipients(3, { first: 9_250_000_000 });
+    runtime.sandbox!.configure({ recipientHolds: { [`91${data[1]!.toPhoneNumber}`]: { times: 1 } } });
+    try {
+      const small = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body: orderUpdate(data) });
+      expect(small.status).toBe(200);
+      const jobId = small.headers.get('x-broadcast-job-id')!;
+      await waitForTerminal(organizationId, jobId, 30_000);
+      const rows = (await get(`/broadcasts/${jobId}/recipients`, key)).body.data.recipients as Array<{ toPhoneNumber: string; status: string; messageId: string | null }>;
+      expect(rows.map((row) => row.status)).toEqual(['SENT', 'HELD', 'SENT']);
+      expect(rows[1]!.messageId).toEqual(expect.any(String));
+      const status = await get(`/status/${jobId}`, key);
+      expect(status.body.data).toMatchObject({ status: 'COMPLETED', summary: { sent: 2, held: 1, failed: 0, pending: 0 } });
+      const onlyHeld = await get(`/broadcasts/${jobId}/recipients?status=HELD`, key);
+      expect(onlyHeld.body.data.recipients).toHaveLength(1);
+    } finally {
+      runtime.sandbox!.configure({ recipientHolds: { [`91${data[1]!.toPhoneNumber}`]: null } });
+    }
+  });
+
   it('exports 10,000 rows as CSV in one answer, and the summary counts the tally items', async () => {
     const services = getServices();
     const total = 10_000;
