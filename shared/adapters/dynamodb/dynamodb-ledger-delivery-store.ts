@@ -58,9 +58,22 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     // `sent` raises the tally to 1S, which a SENT outcome's own code already is (the worker writes
     // it, and the chunk's reconcile when a worker crashed first): that write would change nothing.
     const code = tallyCodeOfFacts(factsAfterEvent(before.facts, event));
-    // A held SENT entry's code is 1H: Meta's `sent` (it let the message go) raises it.
-    if (code && !(code === tallyCodes.sent && before.status === 'SENT' && before.held !== true)) await this.raiseTally(location, code, event.timestamp);
+    if (code && !this.tallyAlreadyCovered(before, event, code)) await this.raiseTally(location, code, event.timestamp);
     return 'applied';
+  }
+
+  /**
+   * No tally write is needed (a refused one still costs its write unit) when
+   * - the code is a plain 1S on a SENT entry (not held): the outcome's own code, which the worker
+   *   writes, or the chunk's reconcile after a crash; a held entry's 1H is raised by Meta's `sent`;
+   * - the event's fact is new and changes nothing in the code (a `sent` or `delivered` arriving
+   *   after a higher stage, without new pricing): the earlier events' writes carry that code, and
+   *   if one of them failed, its batch failed and comes back, finds its fact present and writes.
+   * A redelivered event (its fact already there) always writes: it may mend a crash.
+   */
+  private tallyAlreadyCovered(before: { status?: unknown; held?: unknown; facts: DeliveryFacts }, event: StatusEvent, code: TallyCode): boolean {
+    if (code === tallyCodes.sent && before.status === 'SENT' && before.held !== true) return true;
+    return before.facts[`${event.stage}At`] === undefined && tallyCodeOfFacts(before.facts) === code;
   }
 
   /** The entry's outcome before the update, or undefined when there is no entry. */
