@@ -3901,7 +3901,19 @@ export interface operations {
                             totalRecipients: number;
                             totalChunks: number;
                             /** @description Processing totals at this point of the job (docs/BROADCAST.md "Status") */
-                            summary?: Record<string, unknown>;
+                            summary?: {
+                                /** @description Meta’s pricing from the status webhooks: billable recipients and recipients per category (`marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international`, `service`, …), each recipient once under its latest pricing; present once any recipient has pricing (docs/BROADCAST.md "Status") */
+                                pricing?: {
+                                    billable: number;
+                                    byCategory: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
+                                held?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             /**
                              * @description The API the job’s messages go through, decided at accept: Meta’s Marketing Messages API or Cloud API (docs/BROADCAST.md "Marketing Messages API"); the recipients list’s `sentVia` says which carried each message
                              * @enum {string}
@@ -3935,7 +3947,7 @@ export interface operations {
     broadcastListRecipients: {
         parameters: {
             query?: {
-                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -3962,10 +3974,18 @@ export interface operations {
                      *       "data": {
                      *         "recipients": [
                      *           {
-                     *             "phoneNumber": "491701234567",
-                     *             "status": "DELIVERED"
+                     *             "countryCode": "49",
+                     *             "toPhoneNumber": "1701234567",
+                     *             "status": "DELIVERED",
+                     *             "pricing": {
+                     *               "category": "marketing",
+                     *               "type": "regular",
+                     *               "billable": true,
+                     *               "pricingModel": "PMP"
+                     *             }
                      *           }
-                     *         ]
+                     *         ],
+                     *         "nextCursor": null
                      *       }
                      *     }
                      */
@@ -3975,7 +3995,23 @@ export interface operations {
                         /** @constant */
                         status_code: 200;
                         message: string;
-                        data: Record<string, unknown>;
+                        data: {
+                            recipients: ({
+                                status: string;
+                                messageId?: string | null;
+                                sentVia?: string;
+                                /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one (docs/DELIVERY-STATUS.md "Recipients list") */
+                                pricing?: {
+                                    category: string;
+                                    type: string;
+                                    billable: boolean;
+                                    pricingModel: string;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            nextCursor?: string | null;
+                        };
                     };
                     "text/csv": string;
                 };
@@ -4272,7 +4308,19 @@ export interface operations {
                             jobId: string;
                             status: string;
                             /** @description Processing totals at this point of the job (docs/BROADCAST.md "Status") */
-                            summary?: Record<string, unknown>;
+                            summary?: {
+                                /** @description Meta’s pricing from the status webhooks: billable recipients and recipients per category (`marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international`, `service`, …), each recipient once under its latest pricing; present once any recipient has pricing (docs/BROADCAST.md "Status") */
+                                pricing?: {
+                                    billable: number;
+                                    byCategory: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
+                                held?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
                         };
                     };
                 };

@@ -13,6 +13,7 @@ import {
   MESSAGING_LIMIT_TIERS,
   type MessagingLimitTier,
   type RecipientErrorRule,
+  type RecipientHoldRule,
   type RecipientTimeoutRule,
   type SandboxControlPatch,
   type SandboxControlSettings,
@@ -56,6 +57,12 @@ function parseTimeoutRule(value: unknown, name: string): RecipientTimeoutRule {
   return { ...(times === undefined ? {} : { times }), ...(value.accepted === true ? { accepted: true } : {}) };
 }
 
+function parseHoldRule(value: unknown, name: string): RecipientHoldRule {
+  if (!isRecord(value)) fail(`${name} must be an object`);
+  const times = optionalTimes(value.times, `${name}.times`);
+  return times === undefined ? {} : { times };
+}
+
 export class SandboxControl {
   private latencyMs = 0;
   private latencyJitterMs = 0;
@@ -71,6 +78,7 @@ export class SandboxControl {
   private readonly messagingLimitByPhoneNumberId = new Map<string, MessagingLimitTier>();
   private readonly recipientErrors = new Map<string, RecipientErrorRule>();
   private readonly recipientTimeouts = new Map<string, RecipientTimeoutRule>();
+  private readonly recipientHolds = new Map<string, RecipientHoldRule>();
 
   constructor(private readonly defaultThroughputPerSecond: number) {
     this.throughputPerSecond = defaultThroughputPerSecond;
@@ -90,6 +98,7 @@ export class SandboxControl {
     this.messagingLimitByPhoneNumberId.clear();
     this.recipientErrors.clear();
     this.recipientTimeouts.clear();
+    this.recipientHolds.clear();
   }
 
   /**
@@ -111,6 +120,7 @@ export class SandboxControl {
       'messagingLimitByPhoneNumberId',
       'recipientErrors',
       'recipientTimeouts',
+      'recipientHolds',
     ]);
     const unknown = Object.keys(input).filter((key) => !known.has(key));
     if (unknown.length > 0) fail(`unknown control settings: ${unknown.join(', ')}`);
@@ -144,6 +154,7 @@ export class SandboxControl {
     this.collectMapUpdates(input.messagingLimitByPhoneNumberId, 'messagingLimitByPhoneNumberId', updates, this.messagingLimitByPhoneNumberId, parseMessagingLimit);
     this.collectMapUpdates(input.recipientErrors, 'recipientErrors', updates, this.recipientErrors, parseErrorRule, recipientKey);
     this.collectMapUpdates(input.recipientTimeouts, 'recipientTimeouts', updates, this.recipientTimeouts, parseTimeoutRule, recipientKey);
+    this.collectMapUpdates(input.recipientHolds, 'recipientHolds', updates, this.recipientHolds, parseHoldRule, recipientKey);
 
     for (const update of updates) update();
   }
@@ -182,6 +193,7 @@ export class SandboxControl {
       messagingLimitByPhoneNumberId: Object.fromEntries(this.messagingLimitByPhoneNumberId),
       recipientErrors: Object.fromEntries([...this.recipientErrors].map(([key, rule]) => [key, { ...rule }])),
       recipientTimeouts: Object.fromEntries([...this.recipientTimeouts].map(([key, rule]) => [key, { ...rule }])),
+      recipientHolds: Object.fromEntries([...this.recipientHolds].map(([key, rule]) => [key, { ...rule }])),
     };
   }
 
@@ -225,6 +237,11 @@ export class SandboxControl {
   /** The timeout rule that applies to this send, if any (`accepted`: the send goes out, only its answer is lost). */
   takeRecipientTimeout(recipient: string): RecipientTimeoutRule | undefined {
     return this.recipientTimeouts.size > 0 ? takeRule(this.recipientTimeouts, recipient) : undefined;
+  }
+
+  /** Whether this template send is answered `held_for_quality_assessment` (a `recipientHolds` rule). */
+  takeRecipientHold(recipient: string): boolean {
+    return this.recipientHolds.size > 0 && takeRule(this.recipientHolds, recipient) !== undefined;
   }
 
   takeRecipientError(recipient: string): RecipientErrorRule | undefined {

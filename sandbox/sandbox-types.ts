@@ -111,6 +111,12 @@ export interface RecipientErrorRule {
   times?: number;
 }
 
+/** Template pacing: answer this recipient's template sends with `message_status: held_for_quality_assessment` (the message is accepted; its webhooks follow as usual). */
+export interface RecipientHoldRule {
+  /** Hold this many template sends, then answer `accepted`; omitted = always. */
+  times?: number;
+}
+
 export interface RecipientTimeoutRule {
   /** Hold this many requests, then answer normally; omitted = always. */
   times?: number;
@@ -145,6 +151,7 @@ export interface SandboxControlSettings {
   messagingLimitByPhoneNumberId: Record<string, MessagingLimitTier>;
   recipientErrors: Record<string, RecipientErrorRule>;
   recipientTimeouts: Record<string, RecipientTimeoutRule>;
+  recipientHolds: Record<string, RecipientHoldRule>;
 }
 
 /**
@@ -165,6 +172,7 @@ export interface SandboxControlPatch {
   messagingLimitByPhoneNumberId?: Record<string, MessagingLimitTier | null>;
   recipientErrors?: Record<string, RecipientErrorRule | null>;
   recipientTimeouts?: Record<string, RecipientTimeoutRule | null>;
+  recipientHolds?: Record<string, RecipientHoldRule | null>;
 }
 
 export interface InboundMessageInput {

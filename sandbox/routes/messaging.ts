@@ -114,10 +114,10 @@ function pricingOf(template: StoredTemplate | undefined, via: MarketingRoute | u
 }
 
 /** The answer: `wa_id` for a send to a number, `user_id` (and no `wa_id`) for one to a BSUID. */
-function sendAnswer(addressee: Addressee, messageId: string, template: StoredTemplate | undefined): GraphOutcome {
+function sendAnswer(addressee: Addressee, messageId: string, template: StoredTemplate | undefined, heldByControl: boolean): GraphOutcome {
   const contact = addressee.addressedBy === 'phone' ? { input: addressee.input, wa_id: addressee.phone } : { input: addressee.input, user_id: addressee.input };
-  // Meta reports message_status only for template messages; a paced template's sends are held.
-  const status = template?.info.pacing === undefined ? 'accepted' : 'held_for_quality_assessment';
+  // Meta reports message_status only for template messages; a paced template's sends are held (or a recipient's, by `recipientHolds`).
+  const status = template?.info.pacing === undefined && !heldByControl ? 'accepted' : 'held_for_quality_assessment';
   return ok({ messaging_product: 'whatsapp', contacts: [contact], messages: [template === undefined ? { id: messageId } : { id: messageId, message_status: status }] });
 }
 
@@ -160,7 +160,7 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
     ...(pacing === undefined || template === undefined ? {} : { pacing: { templateId: template.template.id, holdMs: pacing.holdMs } }),
   });
   if (answerLost) return { kind: 'hold' };
-  return sendAnswer(addressee, accepted.messageId, template);
+  return sendAnswer(addressee, accepted.messageId, template, template !== undefined && control.takeRecipientHold(recipient));
 }
 
 interface AcceptedRecord {

@@ -15,6 +15,7 @@
  */
 
 import * as v from 'valibot';
+import type { PricingCounts } from '../delivery/message-pricing';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 import { templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
@@ -135,6 +136,17 @@ export interface JobSummary {
   unconfirmed: number;
   /** Never sent because the job was cancelled; present on cancelled jobs only (other answers stay as they were). */
   cancelled?: number;
+  /**
+   * Meta's pricing of the status webhooks: billable recipients and recipients per category, each
+   * recipient once, under its latest pricing (by status precedence). Present once any recipient
+   * has pricing.
+   */
+  pricing?: PricingCounts;
+  /**
+   * Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet,
+   * until a status webhook settles them. Present while any recipient is held.
+   */
+  held?: number;
 }
 
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
@@ -175,6 +187,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
   };
 
   let cancelled = 0;
+  let held = 0;
   let anyStarted = false;
   let sentByChunkCounters = 0;
   for (const chunk of chunks) {
@@ -196,8 +209,11 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     summary.unconfirmed += counts.unconfirmed;
     cancelled += counts.cancelled;
     addFailures(counts.failuresByReason);
+    addPricingCounts(summary, counts.pricing);
+    held += counts.held;
   }
-  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled);
+  if (held > 0) summary.held = held;
+  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled - held);
   // A scheduled job cancelled before it fired never queues anything, and a cancelled job whose accept
   // failed may have recipients that never reached the queue: everyone still pending is cancelled.
   if (job.cancelledAt !== undefined && (isAwaitingFiring(job) || job.acceptFailedAt !== undefined)) {
@@ -207,6 +223,14 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
   if (job.cancelledAt !== undefined) summary.cancelled = cancelled;
 
   return { status: statusOf(job, summary, { cancelled, anyStarted, sentByChunkCounters }), summary };
+}
+
+function addPricingCounts(summary: JobSummary, pricing: PricingCounts): void {
+  const categories = Object.entries(pricing.byCategory);
+  if (categories.length === 0) return;
+  const total = (summary.pricing ??= { billable: 0, byCategory: {} });
+  total.billable += pricing.billable;
+  for (const [category, count] of categories) total.byCategory[category] = (total.byCategory[category] ?? 0) + count;
 }
 
 /** The state a job reads, from its summary and what its chunks recorded. */

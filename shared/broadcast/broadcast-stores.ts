@@ -115,6 +115,8 @@ export interface LedgerEntry {
   updatedAt: string;
   /** A message Meta accepted through the Marketing Messages API; absent: through Cloud API (`/messages`), or not sent. */
   sentVia?: 'marketing_messages';
+  /** A SENT message Meta holds for quality assessment (template pacing): reads HELD until a status webhook settles it. */
+  held?: true;
 }
 
 export type ClaimResult = { claimed: true } | { claimed: false; existing: LedgerEntry };

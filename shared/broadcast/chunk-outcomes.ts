@@ -36,10 +36,10 @@ export const emptyDelta = (): ProgressDelta => ({ sent: 0, failed: 0, unknown: 0
  * The tally code of a recorded outcome (shared/delivery/recipient-status.ts): what the job summary
  * counts for the recipient until Meta's events say more. None while still SENDING.
  */
-export function tallyCodeOfOutcome(entry: Pick<LedgerEntry, 'status' | 'failureReasonCode' | 'updatedAt'>): TallyCode | undefined {
+export function tallyCodeOfOutcome(entry: Pick<LedgerEntry, 'status' | 'failureReasonCode' | 'updatedAt' | 'held'>): TallyCode | undefined {
   switch (entry.status) {
     case 'SENT':
-      return tallyCodes.sent;
+      return entry.held ? tallyCodes.held : tallyCodes.sent;
     case 'FAILED':
       return tallyCodes.failedOnSend(entry.failureReasonCode ?? DEFAULT_FAILURE_REASON);
     case 'UNKNOWN':

@@ -9,6 +9,7 @@
  * next recipient index, bound to the job and the status filter it was issued for.
  */
 import { isAwaitingFiring } from './broadcast-job';
+import { effectivePricing, type MessagePricing } from '../delivery/message-pricing';
 import { recipientStatusOf, type DeliveryFacts, type RecipientStatus } from '../delivery/recipient-status';
 import { InvalidListCursorError } from './errors';
 import { DEFAULT_FAILURE_REASON, describeReason } from '../sending/failure-reasons';
@@ -31,6 +32,8 @@ export interface RecipientRow {
   updatedAt: string | null;
   /** The API that carried the message, on every recipient Meta accepted a message for (it has a `messageId`); absent otherwise. */
   sentVia?: SentVia;
+  /** Meta's pricing from the status webhooks, the highest stage's (read > delivered > sent); absent until one carried it. */
+  pricing?: MessagePricing;
 }
 
 export const RECIPIENTS_PAGE_DEFAULT = 500;
@@ -84,7 +87,7 @@ export function recipientRow(
 ): RecipientRow {
   const entry = ledger?.entry;
   const facts = ledger?.facts ?? {};
-  const outcome = entry && entry.status !== 'SENDING' ? { status: entry.status, updatedAt: entry.updatedAt } : undefined;
+  const outcome = entry && entry.status !== 'SENDING' ? { status: entry.status, updatedAt: entry.updatedAt, held: entry.held === true } : undefined;
   const status = recipientStatusOf(outcome, facts, reading.now, reading.unconfirmedAfterMs);
   let failureReasonCode: string | null = null;
   let failureReason: string | null = null;
@@ -109,6 +112,7 @@ export function recipientRow(
     updatedAt: latest(entry?.updatedAt, facts.sentAt, facts.deliveredAt, facts.readAt, facts.failedAt),
     // Meta's send answer does not say it: the worker records the endpoint it used (docs/BROADCAST.md "Marketing Messages API").
     ...(entry?.messageId === undefined ? {} : { sentVia: entry.sentVia ?? 'cloud_api' }),
+    ...pricingOfRow(facts),
   };
 }
 
@@ -134,6 +138,11 @@ const listedOfLedger = (to: string): { countryCode: string; toPhoneNumber: strin
   isBusinessScopedUserId(to) ? { countryCode: '', toPhoneNumber: '', userId: to } : { countryCode: '', toPhoneNumber: to };
 
 /* ---------------------------------------------------------------- use case */
+
+function pricingOfRow(facts: DeliveryFacts): { pricing?: MessagePricing } {
+  const found = effectivePricing(facts);
+  return found ? { pricing: { ...found.pricing } } : {};
+}
 
 /** Chunks read at once by a listing of every row (the CSV export): 10 chunks of a 10,000-recipient job in 3 rounds. */
 const EXPORT_CONCURRENCY = 4;
@@ -172,8 +181,38 @@ export async function listRecipients(
 
 /* --------------------------------------------------------------------- CSV */
 
-/** `sentVia`, then `userId`, last: files read by column position before they existed keep their columns. */
-export const RECIPIENT_CSV_COLUMNS = ['countryCode', 'toPhoneNumber', 'status', 'messageId', 'failureReasonCode', 'failureReason', 'updatedAt', 'sentVia', 'userId'] as const;
+/** New columns go last (`sentVia`, `userId`, then pricing): files read by column position before they existed keep their columns. */
+export const RECIPIENT_CSV_COLUMNS = [
+  'countryCode',
+  'toPhoneNumber',
+  'status',
+  'messageId',
+  'failureReasonCode',
+  'failureReason',
+  'updatedAt',
+  'sentVia',
+  'userId',
+  'pricingCategory',
+  'pricingType',
+  'billable',
+  'pricingModel',
+] as const;
+type CsvColumn = (typeof RECIPIENT_CSV_COLUMNS)[number];
+
+const csvValueOf = (row: RecipientRow, column: CsvColumn): string | null | undefined => {
+  switch (column) {
+    case 'pricingCategory':
+      return row.pricing?.category;
+    case 'pricingType':
+      return row.pricing?.type;
+    case 'billable':
+      return row.pricing === undefined ? undefined : String(row.pricing.billable);
+    case 'pricingModel':
+      return row.pricing?.pricingModel;
+    default:
+      return row[column];
+  }
+};
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; null is empty. */
 const csvField = (value: string | null | undefined): string => {
@@ -185,6 +224,6 @@ const csvField = (value: string | null | undefined): string => {
 
 export function recipientsCsv(rows: readonly RecipientRow[]): string {
   const lines = [RECIPIENT_CSV_COLUMNS.join(',')];
-  for (const row of rows) lines.push(RECIPIENT_CSV_COLUMNS.map((column) => csvField(row[column])).join(','));
+  for (const row of rows) lines.push(RECIPIENT_CSV_COLUMNS.map((column) => csvField(csvValueOf(row, column))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -37,6 +37,8 @@ export function messageStatusEvent(subject: StatusSubject, event: StatusEvent, p
       metaTimestamp: event.timestamp.toISOString(),
       metaErrorCode: event.error?.code ?? null,
       metaErrorTitle: event.error?.title ?? null,
+      // Meta's pricing of this event (sent, and one of delivered/read); null when it carried none.
+      pricing: event.pricing ? { ...event.pricing } : null,
     },
   });
 }

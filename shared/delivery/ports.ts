@@ -5,6 +5,7 @@
  * hands each event to the store of the organization that owns it.
  */
 import type { CallbackReference } from './callback-data';
+import type { MessagePricing } from './message-pricing';
 import type { DeliveryStage } from './recipient-status';
 
 /** One `statuses[]` element of a `messages` change. */
@@ -22,6 +23,8 @@ export interface StatusEvent {
   reference?: CallbackReference;
   /** First element of `errors[]` on failed events. */
   error?: { code: number; title: string };
+  /** Meta's `pricing` (on `sent` and one of `delivered`/`read`), category normalised (message-pricing.ts). */
+  pricing?: MessagePricing;
 }
 
 /** One `messages[]` element of a `messages` change: a user wrote to a business number. */

@@ -20,14 +20,20 @@
  *   recipient) stays FAILED: no event can follow a message that was never accepted.
  * - A recipient the job's cancellation reached before its send was claimed is CANCELLED: never
  *   sent, so no event can follow either.
+ * - A message Meta accepted but holds for quality assessment (template pacing: the send answer's
+ *   `message_status` is `held_for_quality_assessment`) is HELD: not failed, not sent yet. Any status
+ *   webhook settles it by the precedence above (Meta's `sent` when it lets the message go, or
+ *   `failed`, e.g. when the template is paused).
  */
-export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED'] as const;
+import { addPricing, effectivePricing, pricingAttributeOf, emptyPricingCounts, pricingSuffix, splitPricedCode, type MessagePricing, type PricingCounts, type PricingFacts } from './message-pricing';
+
+export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export type DeliveryStage = 'sent' | 'delivered' | 'read' | 'failed';
 
-/** What Meta's events told us about one message: first-seen time (ISO) per stage, and the failure. */
-export interface DeliveryFacts {
+/** What Meta's events told us about one message: first-seen time (ISO) per stage, the failure, and the pricing per stage (message-pricing.ts). */
+export interface DeliveryFacts extends PricingFacts {
   sentAt?: string;
   deliveredAt?: string;
   readAt?: string;
@@ -39,6 +45,8 @@ export interface DeliveryFacts {
 /** The send outcome recorded by the worker (absent: not claimed yet). */
 export interface SendOutcome {
   status: 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
+  /** A SENT outcome Meta holds for quality assessment (the ledger entry's `held`). */
+  held?: boolean;
   /** When the outcome was recorded (ISO). */
   updatedAt: string;
 }
@@ -51,7 +59,8 @@ export function recipientStatusOf(outcome: SendOutcome | undefined, facts: Deliv
   if (facts.readAt) return 'READ';
   if (facts.deliveredAt) return 'DELIVERED';
   if (facts.failedAt) return 'FAILED';
-  if (facts.sentAt || outcome?.status === 'SENT') return 'SENT';
+  if (facts.sentAt) return 'SENT';
+  if (outcome?.status === 'SENT') return outcome.held ? 'HELD' : 'SENT';
   if (outcome?.status === 'UNKNOWN') return now.getTime() - Date.parse(outcome.updatedAt) >= unconfirmedAfterMs ? 'UNCONFIRMED' : 'UNKNOWN';
   return 'PENDING';
 }
@@ -64,17 +73,24 @@ export function recipientStatusOf(outcome: SendOutcome | undefined, facts: Deliv
  * attribute is a max-register that converges whatever the order and however often it is written.
  *
  *   0U:<epoch seconds>  unknown outcome, recorded at that time (UNCONFIRMED once the window passed)
+ *   1H                  accepted by Meta but held for quality assessment (below 1S: any event raises it)
  *   1S                  sent (accepted by Meta)
  *   2F:<meta code>      failed by webhook
  *   3D                  delivered
  *   4R                  read
  *   9C                  cancelled: the job was cancelled before the recipient's send; never overridden
  *   9X:<reason>         failed synchronously (the ledger's failure reason); never overridden
+ *
+ * Events add the recipient's pricing to 1S, 3D and 4R (`~<stage rank><category>~<billable>`,
+ * message-pricing.ts), and write the code of the entry's merged facts (tallyCodeOfFacts), not of the
+ * event alone: a `delivered` with pricing arriving after a `read` without any still raises `4R` to
+ * `4R~3marketing~1`. Every added fact makes that code larger, so it remains a max-register.
  */
 export type TallyCode = string;
 
 export const tallyCodes = {
   unknown: (recordedAt: Date): TallyCode => `0U:${Math.floor(recordedAt.getTime() / 1000)}`,
+  held: '1H',
   sent: '1S',
   failedByWebhook: (metaCode: number | string): TallyCode => `2F:${metaCode}`,
   delivered: '3D',
@@ -99,6 +115,49 @@ export function tallyCodeOfEvent(stage: DeliveryStage, metaErrorCode?: number): 
   }
 }
 
+/**
+ * The tally code of everything Meta's events said about a recipient (the ledger entry's facts after
+ * the event was added): the status by precedence, plus the pricing on a status that reached the
+ * user or Meta (a failed message is not counted as billed). Undefined without any stage fact.
+ *
+ * @example tallyCodeOfFacts({ sentAt: '…', deliveredAt: '…', deliveredPricing: marketing }) // '3D~3marketing~1'
+ */
+export function tallyCodeOfFacts(facts: DeliveryFacts): TallyCode | undefined {
+  const priced = pricingSuffix(effectivePricing(facts));
+  if (facts.readAt) return tallyCodes.read + priced;
+  if (facts.deliveredAt) return tallyCodes.delivered + priced;
+  if (facts.failedAt) return tallyCodes.failedByWebhook(facts.metaErrorCode ?? 'UNKNOWN');
+  if (facts.sentAt) return tallyCodes.sent + priced;
+  return undefined;
+}
+
+/** What factsAfterEvent reads of a status event (ports.ts' StatusEvent; named here so this module does not import ports.ts). */
+export interface FactEvent {
+  stage: DeliveryStage;
+  timestamp: Date;
+  error?: { code: number; title: string };
+  pricing?: MessagePricing;
+}
+
+/**
+ * The facts an entry holds once the event is added, as the `if_not_exists` update leaves them
+ * (first seen wins): the DynamoDB adapter computes it from the update's old image, so the tally
+ * code costs no read.
+ *
+ * @example tallyCodeOfFacts(factsAfterEvent(stored, event))
+ */
+export function factsAfterEvent(before: DeliveryFacts, event: FactEvent): DeliveryFacts {
+  const after: DeliveryFacts = { ...before };
+  after[`${event.stage}At` as const] ??= event.timestamp.toISOString();
+  if (event.stage === 'failed' && event.error) {
+    after.metaErrorCode ??= event.error.code;
+    after.metaErrorTitle ??= event.error.title;
+  }
+  const pricingAttribute = pricingAttributeOf(event.stage);
+  if (pricingAttribute && event.pricing) after[pricingAttribute] ??= event.pricing;
+  return after;
+}
+
 /** Recipients per tally item: 50 short attributes stay under 1 KB, one write unit per update. */
 export const TALLY_BUCKET_SIZE = 50;
 
@@ -114,16 +173,22 @@ export interface DeliveryCounts {
   unconfirmed: number;
   /** Never sent: the job was cancelled first. */
   cancelled: number;
+  /** Accepted by Meta but held for quality assessment (template pacing); not in `sent` until a webhook settles it. */
+  held: number;
   /** Reasons of both kinds of failures: the ledger's reason codes and Meta's error codes. */
   failuresByReason: Record<string, number>;
   /** Recipients with any code (the rest are pending). */
   accounted: number;
+  /** Billable recipients and recipients per pricing category, each once (under its latest pricing). */
+  pricing: PricingCounts;
 }
 
-export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, failuresByReason: {}, accounted: 0 });
+export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, held: 0, failuresByReason: {}, accounted: 0, pricing: emptyPricingCounts() });
 
 /** Adds one recipient's tally code to the counts. */
-export function countTallyCode(counts: DeliveryCounts, code: TallyCode, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): void {
+export function countTallyCode(counts: DeliveryCounts, stored: TallyCode, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): void {
+  const { status: code, pricing } = splitPricedCode(stored);
+  if (pricing) addPricing(counts.pricing, pricing);
   counts.accounted += 1;
   const failure = (reason: string) => {
     counts.failed += 1;
@@ -138,6 +203,9 @@ export function countTallyCode(counts: DeliveryCounts, code: TallyCode, now: Dat
     }
     case '1S':
       counts.sent += 1;
+      return;
+    case '1H':
+      counts.held += 1;
       return;
     case '2F':
       failure(code.slice(3));

@@ -9,6 +9,7 @@
  */
 import * as v from 'valibot';
 import { parseCallbackData } from './callback-data';
+import { pricingOf } from './message-pricing';
 import type { InboundMessage, StatusEvent, TemplateStatusUpdate } from './ports';
 
 /* ------------------------------------------------------------- pieces */
@@ -27,6 +28,14 @@ const statusErrorSchema = v.looseObject({
   message: v.optional(v.string()),
 });
 
+/** Lenient: a pricing object Meta shapes differently is dropped (the status still applies), see pricingOf. */
+const pricingSchema = v.looseObject({
+  billable: v.optional(v.boolean()),
+  pricing_model: v.optional(v.string()),
+  type: v.optional(v.string()),
+  category: v.optional(v.string()),
+});
+
 const statusSchema = v.looseObject({
   id: nonEmpty('id'),
   status: v.picklist(['sent', 'delivered', 'read', 'failed'], 'status must be sent, delivered, read or failed'),
@@ -37,6 +46,7 @@ const statusSchema = v.looseObject({
   recipient_user_id: v.optional(nonEmpty('recipient_user_id')),
   biz_opaque_callback_data: v.optional(v.string()),
   errors: v.optional(v.array(statusErrorSchema, 'errors must be a list')),
+  pricing: v.optional(v.fallback(v.nullable(pricingSchema), null)),
 });
 
 const replySchema = v.looseObject({ id: v.optional(v.string()), title: v.optional(v.string()) });
@@ -224,6 +234,8 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
     }
     const reference = parseCallbackData(status.output.biz_opaque_callback_data);
     const error = status.output.errors?.[0];
+    // A failed message is not billed; only sent, delivered and read carry a pricing fact.
+    const pricing = status.output.pricing && status.output.status !== 'failed' ? pricingOf(status.output.pricing) : undefined;
     change.statuses.push({
       messageId: status.output.id,
       stage: status.output.status,
@@ -232,6 +244,7 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
       ...(status.output.recipient_user_id === undefined ? {} : { recipientUserId: status.output.recipient_user_id }),
       ...(reference ? { reference } : {}),
       ...(error ? { error: { code: error.code, title: error.title ?? error.message ?? '' } } : {}),
+      ...(pricing ? { pricing } : {}),
     });
   });
 

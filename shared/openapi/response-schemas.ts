@@ -6,6 +6,7 @@
  */
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { anyObject, arrayOf, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
+import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
 
 export type { JsonSchema } from './schema-builders';
@@ -34,7 +35,16 @@ const jobIdHeader = {
   'X-Broadcast-Job-Id': { description: 'The job of every accepted send (docs/BROADCAST.md): readable by the status and recipients endpoints.', schema: str },
 };
 
-const jobSummary: JsonSchema = { type: 'object', description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")' };
+const jobSummary: JsonSchema = {
+  type: 'object',
+  // Open: the counts are described in docs/BROADCAST.md "Status"; only the newer fields are listed.
+  additionalProperties: true,
+  properties: {
+    pricing: pricingCounts,
+    held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
+  },
+  description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")',
+};
 const acceptFailure: JsonSchema = {
   ...obj({ failedAt: str, retryUntil: nullableString }),
   description: 'Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"): retry the request with the same Idempotency-Key before `retryUntil` to queue the rest',
@@ -197,7 +207,13 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       status: '200',
       description: 'Per-recipient results, a page at a time (JSON) or all of them (`format=csv`)',
       content: {
-        ...json(broadcastEnvelope(anyObject, 200), envelopeExample(200, '1 recipients', { recipients: [{ phoneNumber: '491701234567', status: 'DELIVERED' }] })),
+        ...json(
+          broadcastEnvelope(recipientsPage, 200),
+          envelopeExample(200, '1 recipients', {
+            recipients: [{ countryCode: '49', toPhoneNumber: '1701234567', status: 'DELIVERED', pricing: { category: 'marketing', type: 'regular', billable: true, pricingModel: 'PMP' } }],
+            nextCursor: null,
+          }),
+        ),
         'text/csv': { schema: str },
       },
     },

@@ -54,7 +54,7 @@ export function openSendSession(
 }
 
 export type Dispatched<O extends SendOutcome = SendOutcome> =
-  | { kind: 'sent'; messageId: string; attempts: number }
+  | { kind: 'sent'; messageId: string; attempts: number; held?: true }
   /**
    * Not sent: rejected for good, out of attempts, or (after a retryable rejection) out of time;
    * `outOfTime` marks the last case, where the recipient could still be tried by a later sender.
@@ -95,7 +95,7 @@ export async function dispatchSend<O extends SendOutcome>(session: SendSession, 
     switch (verdict.kind) {
       case 'sent':
         session.hold.reset();
-        return { kind: 'sent', messageId: verdict.messageId, attempts: attempt };
+        return { kind: 'sent', messageId: verdict.messageId, attempts: attempt, ...(verdict.held ? { held: true as const } : {}) };
       case 'unknown':
         return { kind: 'unknown', outcome: verdict.outcome, attempts: attempt };
       case 'failed':

@@ -63,7 +63,7 @@ const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   [131051, final('Unsupported message type', 'Use a message type WhatsApp supports')],
   // On /marketing_messages 131055 means "only marketing templates": the worker then sends through Cloud API.
   [131055, marketingRefusal('Meta does not allow this operation (on the Marketing Messages API: the template is not a marketing template)', 'Check the request against Meta\'s documentation; a broadcast sends such a template through Cloud API by itself')],
-  [131062, final('Messages of this kind cannot be sent to a business-scoped user id', 'Send to the phone number, or use a template that supports such recipients')],
+  [131062, final('Authentication templates and templates with a max price (bid) cannot be sent to a business-scoped user id (BSUID)', 'Send to the user\'s phone number, or use a template without a max price')],
   // The template.
   [132000, final('The number of parameters does not match the template', 'Give exactly as many values as the template has placeholders')],
   [132001, final('The template does not exist in this language', 'Check the template\'s name and language, and that it is approved')],

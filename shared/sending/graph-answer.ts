@@ -35,12 +35,16 @@ export interface FailureReason extends ReasonDescription {
 }
 
 export type GraphAnswer =
-  | { outcome: 'accepted'; messageId: string }
+  /** `held`: `messages[0].message_status` is `held_for_quality_assessment` (template pacing): accepted, not sent yet, may still fail. */
+  | { outcome: 'accepted'; messageId: string; held?: true }
   | { outcome: 'rejected-retryable' | 'rejected-final'; httpStatus: number; error: GraphError; rateLimited: boolean; reason: FailureReason }
   /** `why`: 'timeout', 'connection failed', 'HTTP 502', ... (the ledger records `UNKNOWN_OUTCOME: <why>`). */
   | { outcome: 'unknown'; why: string; httpStatus?: number; reason: FailureReason };
 
 export type Rejected = Extract<GraphAnswer, { outcome: 'rejected-retryable' | 'rejected-final' }>;
+
+/** `messages[0].message_status` of a paced template's send (../shared/meta/template-components.md "Success response"). */
+export const HELD_FOR_QUALITY_ASSESSMENT = 'held_for_quality_assessment';
 
 /** Statuses a gateway in front of Meta answers when Meta did not (Bad Gateway, Gateway Timeout). */
 const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
@@ -89,8 +93,11 @@ export function rejectionOf(httpStatus: number, body: unknown): Rejected {
 
 function acceptedOrUnknown(httpStatus: number, body: unknown): GraphAnswer {
   if (!isObject(body)) return unknown('unreadable success body', httpStatus);
-  const messageId = (body as { messages?: Array<{ id?: unknown }> }).messages?.[0]?.id;
-  return typeof messageId === 'string' && messageId.length > 0 ? { outcome: 'accepted', messageId } : unknown('success without a message id', httpStatus);
+  const first = (body as { messages?: Array<{ id?: unknown; message_status?: unknown }> }).messages?.[0];
+  const messageId = first?.id;
+  if (typeof messageId !== 'string' || messageId.length === 0) return unknown('success without a message id', httpStatus);
+  // Template pacing: Meta holds the message while it assesses the template's quality; webhooks settle it.
+  return first?.message_status === HELD_FOR_QUALITY_ASSESSMENT ? { outcome: 'accepted', messageId, held: true } : { outcome: 'accepted', messageId };
 }
 
 /**
@@ -121,7 +128,7 @@ export function classifyGraphAnswer(reply: GraphReply): GraphAnswer {
 export function sendOutcomeOf(answer: GraphAnswer): SendOutcome {
   switch (answer.outcome) {
     case 'accepted':
-      return { kind: 'accepted', messageId: answer.messageId };
+      return { kind: 'accepted', messageId: answer.messageId, ...(answer.held ? { held: true as const } : {}) };
     case 'unknown':
       return { kind: 'unknown', reason: answer.why };
     default:

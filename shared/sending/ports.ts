@@ -15,7 +15,8 @@ export interface GraphError {
 }
 
 export type SendOutcome =
-  | { kind: 'accepted'; messageId: string }
+  /** `held`: Meta took the message but holds it for quality assessment (template pacing, `message_status: held_for_quality_assessment`). */
+  | { kind: 'accepted'; messageId: string; held?: true }
   /** Meta answered with an error: the message was not sent. `retryable` per `isRetryableRejection`. */
   | { kind: 'rejected'; httpStatus: number; error: GraphError; retryable: boolean }
   /** No answer we can trust (timeout, connection reset, 502/504): it may or may not have been sent. */

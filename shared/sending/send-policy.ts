@@ -41,7 +41,7 @@ export const attemptsAllowed = (budget: AttemptBudget, rateLimited: boolean): nu
 
 /** What a send's outcome means for the recipient. */
 export type Verdict<O extends SendOutcome = SendOutcome> =
-  | { kind: 'sent'; messageId: string }
+  | { kind: 'sent'; messageId: string; held?: true }
   /** Definitely not sent, and not to be tried again (not retryable, or out of attempts). */
   | { kind: 'failed'; rejection: Rejection }
   /** May have been sent: never tried again, so nobody gets a message twice. */
@@ -50,7 +50,7 @@ export type Verdict<O extends SendOutcome = SendOutcome> =
   | { kind: 'retry'; rejection: Rejection; rateLimited: boolean };
 
 export function classifyOutcome<O extends SendOutcome>(outcome: O, attempt: number, budget: AttemptBudget): Verdict<O> {
-  if (outcome.kind === 'accepted') return { kind: 'sent', messageId: outcome.messageId };
+  if (outcome.kind === 'accepted') return { kind: 'sent', messageId: outcome.messageId, ...(outcome.held ? { held: true as const } : {}) };
   if (outcome.kind === 'unknown') return { kind: 'unknown', outcome: outcome as Extract<O, { kind: 'unknown' }> };
   const rejection = outcome as Rejection;
   const rateLimited = isRateLimitRejection(rejection.httpStatus, rejection.error.code);

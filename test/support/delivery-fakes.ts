@@ -20,8 +20,8 @@ import {
   countTallyCode,
   emptyDeliveryCounts,
   recipientStatusOf,
-  tallyCodeOfEvent,
-  tallyRankOf,
+  factsAfterEvent,
+  tallyCodeOfFacts,
   type DeliveryFacts,
   type SendOutcome,
   type TallyCode,
@@ -110,17 +110,12 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
     if (this.failOnApply === this.applyCalls) throw new Error('store down');
     const entry = this.entry(location.jobId, location.chunkIndex, location.index);
     if (!entry) return 'not-found';
-    const at = event.timestamp.toISOString();
-    const stageAt = `${event.stage}At` as 'sentAt' | 'deliveredAt' | 'readAt' | 'failedAt';
-    entry.facts[stageAt] ??= at;
-    if (event.stage === 'failed' && event.error) {
-      entry.facts.metaErrorCode ??= event.error.code;
-      entry.facts.metaErrorTitle ??= event.error.title;
-    }
+    entry.facts = factsAfterEvent(entry.facts, event);
     entry.messageId ??= event.messageId;
     const key = locationKey(location.jobId, 0, location.index);
     const stored = this.tally.get(key);
-    if (stored === undefined || stored < tallyRankOf(event.stage)) this.tally.set(key, tallyCodeOfEvent(event.stage, event.error?.code));
+    const code = tallyCodeOfFacts(entry.facts);
+    if (code !== undefined && (stored === undefined || stored < code)) this.tally.set(key, code);
     return 'applied';
   }
 }
@@ -172,6 +167,8 @@ export interface StatusSpec {
   recipient?: string;
   callbackData?: string;
   error?: { code: number; title: string };
+  /** Meta's `pricing` object as sent (e.g. `{ billable: true, pricing_model: 'PMP', type: 'regular', category: 'marketing' }`); absent: none. */
+  pricing?: Record<string, unknown>;
 }
 
 export const statusOf = (spec: StatusSpec): Record<string, unknown> => ({
@@ -182,7 +179,7 @@ export const statusOf = (spec: StatusSpec): Record<string, unknown> => ({
   ...(spec.callbackData ? { biz_opaque_callback_data: spec.callbackData } : {}),
   ...(spec.error ? { errors: [{ ...spec.error, message: spec.error.title, error_data: { details: 'x' } }] } : {}),
   conversation: { id: 'c1', origin: { type: 'marketing' } },
-  pricing: { billable: true, category: 'marketing' },
+  ...(spec.pricing ? { pricing: spec.pricing } : {}),
 });
 
 /** A webhook body with one `messages` change per element of `values`. */

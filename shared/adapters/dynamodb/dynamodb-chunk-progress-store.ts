@@ -119,7 +119,7 @@ async function countLedger(table: MessagingTable, jobId: string, chunkIndex: num
   const ledger = await queryAll(table, {
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': messagingKeys.ledgerPartition(jobId, chunkIndex) },
-    ProjectionExpression: 'sk, #status, failureReasonCode, updatedAt',
+    ProjectionExpression: 'sk, #status, failureReasonCode, updatedAt, held',
     ExpressionAttributeNames: { '#status': 'status' },
     ConsistentRead: true,
   });
@@ -127,7 +127,7 @@ async function countLedger(table: MessagingTable, jobId: string, chunkIndex: num
   for (const item of ledger) {
     const { status, failureReasonCode } = decodeLedgerStatus(item);
     const index = ledgerIndexOf(item.sk);
-    if (index !== undefined && typeof item.updatedAt === 'string') outcomes.push({ index, status, failureReasonCode, updatedAt: item.updatedAt });
+    if (index !== undefined && typeof item.updatedAt === 'string') outcomes.push({ index, status, failureReasonCode, updatedAt: item.updatedAt, ...(item.held === true ? { held: true as const } : {}) });
     counts[status] += 1;
     if (status === 'FAILED') {
       const reason = failureReasonCode ?? 'TEMPLATE_SEND_FAILED';

@@ -5,9 +5,11 @@
  * 1. the ledger entry: `SET <stage>At = if_not_exists(…)` (+ Meta's error on failed, + the message
  *    id when the entry had none, then its WAMID record), only on an existing entry; the entry is in
  *    no index, so this is one write unit;
- * 2. the recipient's tally code: `SET r = :code` only while the stored code ranks lower
- *    (a refused condition means a code of this rank or above is already there: nothing to do);
- *    skipped for `sent` on a SENT entry, whose outcome code is already 1S.
+ * 2. the recipient's tally code: the code of the entry's facts after the event (status and
+ *    pricing, tallyCodeOfFacts, from the update's old image: no read), `SET r = :code` only while
+ *    the stored code is smaller (a refused condition means this code or a larger one is already
+ *    there: nothing to do); skipped when that code is a plain 1S on a SENT entry, whose outcome
+ *    code is already 1S.
  *
  * The order matters for crashes: facts first, so a redelivered event that finds its facts already
  * written still moves the tally.
@@ -15,10 +17,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApplyResult, LedgerDeliveryStore, StatusEvent } from '../../delivery/ports';
-import { tallyCodeOfEvent, tallyRankOf } from '../../delivery/recipient-status';
+import { factsAfterEvent, tallyCodeOfFacts, tallyCodes, type DeliveryFacts, type TallyCode } from '../../delivery/recipient-status';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { locateLedgerMessage, recordLedgerMessage } from './ledger-message-ids';
-import { deliveryFactsUpdate } from './messaging-ledger-items';
+import { decodeDeliveryFacts, deliveryFactsUpdate } from './messaging-ledger-items';
 import { expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
 
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
@@ -55,12 +57,27 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     if (before.status !== 'SENT' && before.status !== 'SENDING') await recordLedgerMessage(this.documentClient, this.tableName, event.messageId, location, expiresAtFrom(event.timestamp));
     // `sent` raises the tally to 1S, which a SENT outcome's own code already is (the worker writes
     // it, and the chunk's reconcile when a worker crashed first): that write would change nothing.
-    if (!(event.stage === 'sent' && before.status === 'SENT')) await this.raiseTally(location, event);
+    const code = tallyCodeOfFacts(factsAfterEvent(before.facts, event));
+    if (code && !this.tallyAlreadyCovered(before, event, code)) await this.raiseTally(location, code, event.timestamp);
     return 'applied';
   }
 
+  /**
+   * No tally write is needed (a refused one still costs its write unit) when
+   * - the code is a plain 1S on a SENT entry (not held): the outcome's own code, which the worker
+   *   writes, or the chunk's reconcile after a crash; a held entry's 1H is raised by Meta's `sent`;
+   * - the event's fact is new and changes nothing in the code (a `sent` or `delivered` arriving
+   *   after a higher stage, without new pricing): the earlier events' writes carry that code, and
+   *   if one of them failed, its batch failed and comes back, finds its fact present and writes.
+   * A redelivered event (its fact already there) always writes: it may mend a crash.
+   */
+  private tallyAlreadyCovered(before: { status?: unknown; held?: unknown; facts: DeliveryFacts }, event: StatusEvent, code: TallyCode): boolean {
+    if (code === tallyCodes.sent && before.status === 'SENT' && before.held !== true) return true;
+    return before.facts[`${event.stage}At`] === undefined && tallyCodeOfFacts(before.facts) === code;
+  }
+
   /** The entry's outcome before the update, or undefined when there is no entry. */
-  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<{ status?: unknown } | undefined> {
+  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<{ status?: unknown; held?: unknown; facts: DeliveryFacts } | undefined> {
     const facts = deliveryFactsUpdate(event);
     const names: Record<string, string> = facts.names;
     const values: Record<string, unknown> = { ...facts.values, ':messageId': event.messageId };
@@ -80,14 +97,14 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
         }),
       );
       const old = result.Attributes ?? {};
-      return { status: old.status };
+      return { status: old.status, held: old.held, facts: decodeDeliveryFacts(old) };
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw error;
     }
   }
 
-  private async raiseTally({ jobId, index }: Location, event: StatusEvent): Promise<void> {
+  private async raiseTally({ jobId, index }: Location, code: TallyCode, at: Date): Promise<void> {
     const slot = tallySlotOf(jobId, index);
     try {
       await this.documentClient.send(
@@ -95,9 +112,9 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
           TableName: this.tableName,
           Key: slot.key,
           UpdateExpression: 'SET #r = :code, expiresAt = if_not_exists(expiresAt, :expiresAt)',
-          ConditionExpression: 'attribute_not_exists(#r) OR #r < :rank',
+          ConditionExpression: 'attribute_not_exists(#r) OR #r < :code',
           ExpressionAttributeNames: { '#r': slot.attribute },
-          ExpressionAttributeValues: { ':code': tallyCodeOfEvent(event.stage, event.error?.code), ':rank': tallyRankOf(event.stage), ':expiresAt': expiresAtFrom(event.timestamp) },
+          ExpressionAttributeValues: { ':code': code, ':expiresAt': expiresAtFrom(at) },
         }),
       );
     } catch (error) {

@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import type { ClaimState, LedgerEntry } from '../../broadcast/broadcast-stores';
 import type { StatusEvent } from '../../delivery/ports';
+import { pricingAttributeOf } from '../../delivery/message-pricing';
 import { TALLY_BUCKET_SIZE, type DeliveryFacts, type DeliveryStage, type TallyCode } from '../../delivery/recipient-status';
 import { MalformedMessagingItemError, expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
 
@@ -19,6 +20,7 @@ const ledgerEntrySchema = v.object({
   attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
   updatedAt: v.string(),
   sentVia: v.optional(v.literal('marketing_messages')),
+  held: v.optional(v.literal(true)),
 });
 // The schema must produce exactly the domain's entry.
 const _ledgerEntryMatches: v.InferOutput<typeof ledgerEntrySchema> extends LedgerEntry ? true : never = true;
@@ -88,6 +90,7 @@ export function decodeLedgerStatus(item: Item): { status: LedgerEntry['status'];
  * `if_not_exists`, so the worker's outcome write (which sets only its own attributes) and the events
  * never overwrite each other.
  */
+const pricingFactSchema = v.object({ category: v.string(), type: v.string(), billable: v.boolean(), pricingModel: v.string() });
 const deliveryFactsSchema = v.object({
   sentAt: v.optional(v.string()),
   deliveredAt: v.optional(v.string()),
@@ -95,6 +98,9 @@ const deliveryFactsSchema = v.object({
   failedAt: v.optional(v.string()),
   metaErrorCode: v.optional(v.pipe(v.number(), v.integer())),
   metaErrorTitle: v.optional(v.string()),
+  sentPricing: v.optional(pricingFactSchema),
+  deliveredPricing: v.optional(pricingFactSchema),
+  readPricing: v.optional(pricingFactSchema),
 });
 const _deliveryFactsMatch: v.InferOutput<typeof deliveryFactsSchema> extends DeliveryFacts ? true : never = true;
 void _deliveryFactsMatch;
@@ -114,9 +120,12 @@ const FACT_ATTRIBUTE: Record<DeliveryStage, keyof DeliveryFacts> = { sent: 'sent
  * /upstream send): Meta's timestamp of its stage and, on failures, Meta's error, each only when
  * absent, so duplicated and reordered events change nothing further. Names `#f<n>`, values `:f<n>`.
  */
-export function deliveryFactsUpdate(event: Pick<StatusEvent, 'stage' | 'timestamp' | 'error'>): { set: string[]; names: Record<string, string>; values: Record<string, unknown> } {
+export function deliveryFactsUpdate(event: Pick<StatusEvent, 'stage' | 'timestamp' | 'error' | 'pricing'>): { set: string[]; names: Record<string, string>; values: Record<string, unknown> } {
   const facts: Array<[keyof DeliveryFacts, unknown]> = [[FACT_ATTRIBUTE[event.stage], event.timestamp.toISOString()]];
   if (event.stage === 'failed' && event.error) facts.push(['metaErrorCode', event.error.code], ['metaErrorTitle', event.error.title]);
+  // Folded into the same write: pricing costs no write of its own (a few bytes on a < 1 KB entry).
+  const pricingAttribute = pricingAttributeOf(event.stage);
+  if (pricingAttribute && event.pricing) facts.push([pricingAttribute, { ...event.pricing }]);
   const update = { set: [] as string[], names: {} as Record<string, string>, values: {} as Record<string, unknown> };
   facts.forEach(([attribute, value], index) => {
     update.set.push(`#f${index} = if_not_exists(#f${index}, :f${index})`);

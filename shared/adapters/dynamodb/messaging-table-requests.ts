@@ -18,7 +18,7 @@ export interface MessagingTable {
 }
 
 /** What an outcome's tally code is computed from. */
-export type SettledOutcome = Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>;
+export type SettledOutcome = Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt' | 'held'>;
 
 export const isConditionFailure = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
 

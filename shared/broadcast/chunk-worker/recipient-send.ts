@@ -111,7 +111,13 @@ function ledgerEntryOf({ index, to }: ChunkRecipient, dispatched: Dispatched, no
   const base = { index, to, attempts: dispatched.attempts, updatedAt: now.toISOString() };
   switch (dispatched.kind) {
     case 'sent':
-      return { ...base, status: 'SENT', messageId: dispatched.messageId, ...(via === 'marketing_messages' ? { sentVia: via } : {}) };
+      return {
+        ...base,
+        status: 'SENT',
+        messageId: dispatched.messageId,
+        ...(via === 'marketing_messages' ? { sentVia: via } : {}),
+        ...(dispatched.held ? { held: true as const } : {}),
+      };
     case 'unknown':
       return { ...base, status: 'UNKNOWN', failureReasonCode: `${UNKNOWN_OUTCOME}: ${dispatched.outcome.reason}` };
     case 'failed':

@@ -83,7 +83,7 @@ describe('recipients list, summary and job id header', () => {
 
       const badStatus = await get(`/broadcasts/${jobId}/recipients?status=BOUNCED`, key);
       expect(badStatus.status).toBe(400);
-      expect(badStatus.body.message).toBe('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED');
+      expect(badStatus.body.message).toBe('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD');
       const firstPage = await get(`/broadcasts/${jobId}/recipients?limit=1`, key);
       const otherFilter = await get(`/broadcasts/${jobId}/recipients?status=FAILED&cursor=${firstPage.body.data.nextCursor}`, key);
       expect([otherFilter.status, otherFilter.body.data.error.code]).toEqual([400, 'INVALID_CURSOR']);
@@ -132,6 +132,27 @@ describe('recipients list, summary and job id header', () => {
     expect(messageStatus.body.data).toMatchObject({ jobId: message, totalRecipients: 1 });
     const listed = await get(`/broadcasts/${message}/recipients`, key);
     expect(listed.body.data.recipients).toEqual([expect.objectContaining({ countryCode: '', toPhoneNumber: '919300000077' })]);
+  });
+
+  it('lists a send Meta held for quality assessment as HELD and counts it in the summary’s held (template pacing)', async () => {
+    const key = await freshKey();
+    const data = recipients(3, { first: 9_250_000_000 });
+    runtime.sandbox!.configure({ recipientHolds: { [`91${data[1]!.toPhoneNumber}`]: { times: 1 } } });
+    try {
+      const small = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body: orderUpdate(data) });
+      expect(small.status).toBe(200);
+      const jobId = small.headers.get('x-broadcast-job-id')!;
+      await waitForTerminal(organizationId, jobId, 30_000);
+      const rows = (await get(`/broadcasts/${jobId}/recipients`, key)).body.data.recipients as Array<{ toPhoneNumber: string; status: string; messageId: string | null }>;
+      expect(rows.map((row) => row.status)).toEqual(['SENT', 'HELD', 'SENT']);
+      expect(rows[1]!.messageId).toEqual(expect.any(String));
+      const status = await get(`/status/${jobId}`, key);
+      expect(status.body.data).toMatchObject({ status: 'COMPLETED', summary: { sent: 2, held: 1, failed: 0, pending: 0 } });
+      const onlyHeld = await get(`/broadcasts/${jobId}/recipients?status=HELD`, key);
+      expect(onlyHeld.body.data.recipients).toHaveLength(1);
+    } finally {
+      runtime.sandbox!.configure({ recipientHolds: { [`91${data[1]!.toPhoneNumber}`]: null } });
+    }
   });
 
   it('exports 10,000 rows as CSV in one answer, and the summary counts the tally items', async () => {
@@ -184,11 +205,11 @@ describe('recipients list, summary and job id header', () => {
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="${job.jobId}-recipients.csv"`);
     const text = csv.body as string;
     const lines = text.split('\r\n');
-    // Changed on purpose (issue 25): the userId column, last (empty for a recipient by number).
-    expect(lines[0]).toBe('countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId');
+    // Changed on purpose (issue 25): the userId column, then the four pricing columns, last (empty without them).
+    expect(lines[0]).toBe('countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel');
     expect(lines).toHaveLength(total + 2);
-    expect(lines[1]).toBe(`44,7700000000,DELIVERED,wamid.csv0,,,${now},cloud_api,`);
-    expect(lines[100]).toBe(`44,7700000099,FAILED,wamid.csv99,131049,"Not delivered, to keep engagement healthy",${now},cloud_api,`);
+    expect(lines[1]).toBe(`44,7700000000,DELIVERED,wamid.csv0,,,${now},cloud_api,,,,,`);
+    expect(lines[100]).toBe(`44,7700000099,FAILED,wamid.csv99,131049,"Not delivered, to keep engagement healthy",${now},cloud_api,,,,,`);
     // Lambda answers at most 6 MB.
     const bytes = Buffer.byteLength(text);
     expect(bytes).toBeLessThan(6 * 1024 * 1024);

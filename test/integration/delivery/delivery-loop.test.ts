@@ -64,6 +64,12 @@ describe("delivery status from the sandbox's signed webhooks", () => {
 
     const status = await get(`/status/${jobId}`);
     expect(status.body.data.summary).toMatchObject({ sent: 40, delivered: 40, read: counts.READ, failed: 0, unknown: 0, unconfirmed: 0, pending: 0 });
+    // The sandbox's sent and delivered carry Meta's pricing: every row shows it, the summary counts each recipient once.
+    const priced = rows as unknown as Array<{ pricing?: { category: string; type: string; billable: boolean; pricingModel: string } }>;
+    expect(priced.every((row) => row.pricing?.pricingModel === 'PMP' && /^[a-z_]+$/.test(row.pricing.category))).toBe(true);
+    const byCategory: Record<string, number> = {};
+    for (const row of priced) byCategory[row.pricing!.category] = (byCategory[row.pricing!.category] ?? 0) + 1;
+    expect(status.body.data.summary.pricing).toEqual({ billable: priced.filter((row) => row.pricing!.billable).length, byCategory });
     // Duplicates really were posted and applied: more statuses accepted than the 2-3 per message.
     const stats = (await sandbox('GET', '/webhooks/deliveries?limit=1')).body.stats;
     expect(stats.acceptedStatuses.delivered).toBeGreaterThanOrEqual(80);

@@ -7,7 +7,7 @@ import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynam
 import { DynamoDbLedgerDeliveryStore } from '../../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
 import { decodeDeliveryFacts, decodeLedgerEntry, outcomeUpdate } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
 import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
-import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
+import { summarizeJob, type BroadcastJob } from '../../../shared/broadcast/broadcast-job';
 import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
 import type { StatusEvent } from '../../../shared/delivery/ports';
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
@@ -155,6 +155,44 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     );
     await expect(store.locateMessage('wamid.older')).resolves.toEqual({ jobId, chunkIndex: 0, index: 2 });
     await expect(repository.findByMessageId('wamid.older')).resolves.toMatchObject({ jobId, chunkIndex: 0, entry: { status: 'SENT', messageId: 'wamid.older' } });
+  });
+
+  it('keeps each stage’s pricing in the fact write and counts the recipient once under its latest, in any order', async () => {
+    const lite = { category: 'marketing_lite', type: 'regular', billable: true, pricingModel: 'PMP' };
+    const marketing = { ...lite, category: 'marketing' };
+    const jobId = await newJob(2);
+    for (const index of [0, 1]) await repository.claimRecipient(jobId, 0, index, to(index), now);
+    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'SENT')]);
+    // Recipient 0: read (no pricing), then delivered with marketing, then sent with marketing_lite, each twice.
+    for (const applied of [event(0, 'read', 30), event(0, 'delivered', 20, { pricing: marketing }), event(0, 'sent', 10, { pricing: lite })]) {
+      for (const _ of [1, 2]) await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, applied);
+    }
+    // Recipient 1: a priced sent on a SENT entry raises the worker's plain 1S.
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'sent', 10, { pricing: lite }));
+    expect(decodeDeliveryFacts(await ledgerItem(jobId, 0))).toMatchObject({ sentPricing: lite, deliveredPricing: marketing });
+    expect(await tallyOf(jobId)).toEqual({ r00000: '4R~3marketing~1', r00001: '1S~1marketing_lite~1' });
+    // The reconcile's outcome code (1S) never lowers a priced code.
+    await repository.reconcileChunk(jobId, 0, now);
+    expect((await tallyOf(jobId)).r00001).toBe('1S~1marketing_lite~1');
+    const { summary } = summarizeJob((await repository.getJob(jobId))!, (await repository.getJobProgress(jobId)).chunks, {
+      codes: (await repository.getJobProgress(jobId)).tally,
+      now,
+      unconfirmedAfterMs: 3600_000,
+    });
+    expect(summary.pricing).toEqual({ billable: 2, byCategory: { marketing: 1, marketing_lite: 1 } });
+  });
+
+  it('a held send (SENT + held) counts 1H until Meta’s sent raises it; the reconcile keeps 1H', async () => {
+    const jobId = await newJob(2);
+    for (const index of [0, 1]) await repository.claimRecipient(jobId, 0, index, to(index), now);
+    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT', { held: true }), outcome(1, 'SENT', { held: true })]);
+    expect(decodeLedgerEntry(await ledgerItem(jobId, 0))).toMatchObject({ status: 'SENT', held: true });
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.held, r00001: tallyCodes.held });
+    await repository.reconcileChunk(jobId, 0, now);
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.held, r00001: tallyCodes.held });
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'sent', 10));
+    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'failed', 11, { error: { code: 132015, title: 'Template paused' } }));
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent, r00001: tallyCodes.failedByWebhook(132015) });
   });
 
   it('a sent event on a SENT entry leaves the tally to the outcome: a crash before its code is closed by the reconcile', async () => {

@@ -189,7 +189,7 @@ describe('recipients query', () => {
   });
 
   it('names the field and the rule', () => {
-    expect(() => parse({ status: 'BOUNCED' })).toThrow(new RequestValidationError('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED'));
+    expect(() => parse({ status: 'BOUNCED' })).toThrow(new RequestValidationError('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD'));
     for (const limit of ['0', '1001', 'ten', '-1', '1.5']) expect(() => parse({ limit })).toThrow('limit must be a whole number from 1 to 1000');
     expect(() => parse({ cursor: 'not a cursor!' })).toThrow('cursor must be a nextCursor returned by this endpoint');
     expect(() => parse({ format: 'xml' })).toThrow('format must be json or csv');
@@ -209,17 +209,21 @@ describe('recipientsCsv', () => {
   });
 
   it('writes a header and one line per row; quotes commas, quotes and line breaks; empty for null', () => {
-    const csv = recipientsCsv([row({ failureReason: 'Something, "odd"\nhappened' }), row({ status: 'SENT', messageId: 'wamid.1', failureReasonCode: null, sentVia: 'marketing_messages' })]);
-    // Changed on purpose (issue 25): the userId column, last.
+    const pricing = { category: 'marketing_lite', type: 'regular', billable: true, pricingModel: 'PMP' };
+    const csv = recipientsCsv([
+      row({ failureReason: 'Something, "odd"\nhappened' }),
+      row({ status: 'SENT', messageId: 'wamid.1', failureReasonCode: null, sentVia: 'marketing_messages', pricing }),
+    ]);
+    // Changed on purpose (issue 25): the userId column, then the four pricing columns, last.
     expect(csv).toBe(
-      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId\r\n' +
-        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)},,\r\n` +
-        `91,9800000000,SENT,wamid.1,,,${at(1)},marketing_messages,\r\n`,
+      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel\r\n' +
+        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)},,,,,,\r\n` +
+        `91,9800000000,SENT,wamid.1,,,${at(1)},marketing_messages,,marketing_lite,regular,true,PMP\r\n`,
     );
   });
 
   it('keeps a value that a spreadsheet would run as a formula as text', () => {
-    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},,`);
+    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},,,,,,`);
   });
 });
 

@@ -118,8 +118,10 @@ describe('tally codes', () => {
       unknown: 1,
       unconfirmed: 1,
       cancelled: 1,
+      held: 0,
       failuresByReason: { '131049': 1, INVALID_PHONE_NUMBER: 1 },
       accounted: 8,
+      pricing: { billable: 0, byCategory: {} },
     });
   });
 

@@ -27,6 +27,7 @@ const DEFAULTS = {
   messagingLimitByPhoneNumberId: {},
   recipientErrors: {},
   recipientTimeouts: {},
+  recipientHolds: {},
 };
 
 describe('/_sandbox/control settings', () => {

@@ -1,0 +1,105 @@
+/**
+ * Meta's `pricing` object of status webhooks (../shared/meta/template-components.md §10): on `sent`
+ * and on one of `delivered`/`read`. Kept per recipient as one fact per stage (first seen, like the
+ * timestamps), so applying events stays idempotent and order-independent; the recipient's pricing
+ * is the one of its highest stage that carried one (read > delivered > sent): "the latest by status
+ * precedence", never "the latest to arrive", which would depend on delivery order.
+ */
+
+/** The stages of Meta's status events (recipient-status.ts' DeliveryStage; spelled here so this module imports nothing). */
+type EventStage = 'sent' | 'delivered' | 'read' | 'failed';
+
+/** What Meta says a message costs: `category` normalised (`authentication-international` → `authentication_international`). */
+export interface MessagePricing {
+  category: string;
+  /** `regular` | `free_customer_service` | `free_entry_point` (lower-case, as Meta sends it). */
+  type: string;
+  /** Meta's flag (slated for deprecation); absent when Meta sent none: derived from `type`. */
+  billable: boolean;
+  /** `PMP` (per-message pricing) or `CBP` (older webhooks). */
+  pricingModel: string;
+}
+
+/** The stages whose events may carry pricing, highest precedence first. */
+export const PRICED_STAGES = ['read', 'delivered', 'sent'] as const;
+export type PricedStage = (typeof PRICED_STAGES)[number];
+
+/** Per-stage pricing facts of one recipient (ledger attributes `sentPricing`, `deliveredPricing`, `readPricing`). */
+export type PricingFacts = Partial<Record<`${PricedStage}Pricing`, MessagePricing>>;
+
+export const pricingAttributeOf = (stage: EventStage): `${PricedStage}Pricing` | undefined => (stage === 'failed' ? undefined : `${stage}Pricing`);
+
+/**
+ * Meta spells one category two ways (the pricing table's hyphen, the conversation table's
+ * underscore); counts and filters need one spelling. Lower-case, hyphens as underscores.
+ *
+ * @example normalisedCategory('authentication-international') // 'authentication_international'
+ */
+export const normalisedCategory = (category: string): string => category.trim().toLowerCase().replace(/-/g, '_');
+
+/**
+ * Meta's raw `pricing` object to ours; undefined when it has no usable category (nothing to count).
+ *
+ * @example pricingOf({ billable: true, pricing_model: 'PMP', type: 'regular', category: 'marketing' })
+ * // { category: 'marketing', type: 'regular', billable: true, pricingModel: 'PMP' }
+ */
+export function pricingOf(raw: { billable?: boolean; pricing_model?: string; type?: string; category?: string }): MessagePricing | undefined {
+  if (!raw.category?.trim()) return undefined;
+  const type = (raw.type ?? '').trim().toLowerCase() || 'regular';
+  return {
+    category: normalisedCategory(raw.category),
+    type,
+    // Meta deprecates `billable`: free types are never billed.
+    billable: raw.billable ?? !type.startsWith('free_'),
+    pricingModel: (raw.pricing_model ?? '').trim().toUpperCase() || 'PMP',
+  };
+}
+
+/**
+ * The recipient's pricing: its highest stage's (read > delivered > sent).
+ *
+ * @example effectivePricing({ sentPricing: lite, deliveredPricing: marketing }) // marketing
+ */
+export function effectivePricing(facts: PricingFacts): { stage: PricedStage; pricing: MessagePricing } | undefined {
+  for (const stage of PRICED_STAGES) {
+    const pricing = facts[`${stage}Pricing`];
+    if (pricing) return { stage, pricing };
+  }
+  return undefined;
+}
+
+const PRICING_RANK: Record<PricedStage, string> = { sent: '1', delivered: '3', read: '4' };
+
+/**
+ * The suffix a tally code carries for the recipient's pricing: `~<stage rank><category>~<1|0>`.
+ * `~` sorts above every character of the codes, and the stage rank comes first, so adding facts
+ * (a priced stage, or a higher one) only ever makes the code larger: the tally stays a max-register.
+ *
+ * @example pricingSuffix({ stage: 'sent', pricing }) // '~1marketing~1'
+ */
+export const pricingSuffix = (found: { stage: PricedStage; pricing: MessagePricing } | undefined): string =>
+  found ? `~${PRICING_RANK[found.stage]}${found.pricing.category}~${found.pricing.billable ? 1 : 0}` : '';
+
+/**
+ * A tally code split into its status part and its pricing (the summary counts both).
+ *
+ * @example splitPricedCode('3D~1marketing~1') // { status: '3D', pricing: { category: 'marketing', billable: true } }
+ */
+export function splitPricedCode(code: string): { status: string; pricing?: { category: string; billable: boolean } } {
+  const [status, pricing, billable] = code.split('~');
+  if (pricing === undefined || pricing.length < 2) return { status: status! };
+  return { status: status!, pricing: { category: pricing.slice(1), billable: billable === '1' } };
+}
+
+/** Summary counts of pricing: each recipient once, under its latest category. */
+export interface PricingCounts {
+  billable: number;
+  byCategory: Record<string, number>;
+}
+
+export const emptyPricingCounts = (): PricingCounts => ({ billable: 0, byCategory: {} });
+
+export function addPricing(counts: PricingCounts, pricing: { category: string; billable: boolean }): void {
+  if (pricing.billable) counts.billable += 1;
+  counts.byCategory[pricing.category] = (counts.byCategory[pricing.category] ?? 0) + 1;
+}

@@ -1,0 +1,19 @@
+/** The recipients list's page and the pricing the job summary counts (docs/DELIVERY-STATUS.md, docs/BROADCAST.md "Status"). */
+import { arrayOf, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
+
+export const pricingCounts = {
+  ...obj({ billable: int, byCategory: { type: 'object', additionalProperties: int } }),
+  description: 'Meta’s pricing from the status webhooks: billable recipients and recipients per category (`marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international`, `service`, …), each recipient once under its latest pricing; present once any recipient has pricing (docs/BROADCAST.md "Status")',
+};
+
+const messagePricing: JsonSchema = {
+  ...obj({ category: str, type: str, billable: { type: 'boolean' }, pricingModel: str }),
+  description: 'Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one (docs/DELIVERY-STATUS.md "Recipients list")',
+};
+export const recipientsPage = obj(
+  {
+    recipients: arrayOf({ type: 'object', additionalProperties: true, properties: { status: str, messageId: nullableString, sentVia: str, pricing: messagePricing }, required: ['status'] }),
+    nextCursor: nullableString,
+  },
+  ['recipients'],
+);
