@@ -1,5 +1,5 @@
 /** The recipients list's page and the pricing the job summary counts (docs/DELIVERY-STATUS.md, docs/BROADCAST.md "Status"). */
-import { arrayOf, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
+import { arrayOf, bool, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
 
 export const pricingCounts = {
   ...obj({ billable: int, byCategory: { type: 'object', additionalProperties: int } }),
@@ -7,7 +7,7 @@ export const pricingCounts = {
 };
 
 const messagePricing: JsonSchema = {
-  ...obj({ category: str, type: str, billable: { type: 'boolean' }, pricingModel: str }),
+  ...obj({ category: str, type: str, billable: bool, pricingModel: str }),
   description: 'Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one (docs/DELIVERY-STATUS.md "Recipients list")',
 };
 export const recipientsPage = obj(

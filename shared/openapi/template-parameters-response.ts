@@ -1,7 +1,5 @@
 /** The template list's `parameters` (shared/templates/template-requirements.ts TemplateRequirements) as JSON Schema. */
-import { arrayOf, int, obj, str, type JsonSchema } from './schema-builders';
-
-const bool: JsonSchema = { type: 'boolean' };
+import { arrayOf, bool, int, obj, str, type JsonSchema } from './schema-builders';
 
 const header: JsonSchema = {
   ...obj({ type: { type: 'string', enum: ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'] }, dynamic: bool, name: str, maxLength: int }, ['type']),

@@ -6,20 +6,19 @@
  * per recipient.
  */
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { kitEnvironment, runWorkersUntilIdle } from './broadcast-test-kit';
+import { kitEnvironment } from './broadcast-test-kit';
 import {
   body,
-  componentsByRecipient,
   copyCode,
   header,
   namedBody,
   numberOf,
-  postBroadcast,
   quickReply,
   richBroadcast,
   richRecipients,
   uploadImage,
   urlButton,
+  deliverBroadcast,
 } from './rich-templates-kit';
 
 jest.setTimeout(60_000);
@@ -37,12 +36,7 @@ describe('rich templates: buttons, named parameters, carousel, limited-time offe
   });
   beforeEach(() => runtime.sandbox!.reset());
 
-  async function deliver(broadcast: Record<string, unknown>) {
-    const response = await postBroadcast(runtime, broadcast);
-    expect(response.status).toBe(200);
-    await runWorkersUntilIdle(runtime);
-    return componentsByRecipient(runtime, broadcast.templateName as string);
-  }
+  const deliver = (broadcast: Record<string, unknown>) => deliverBroadcast(runtime, broadcast);
 
   it('URL button: the broadcast\'s suffix, and a recipient\'s own instead', async () => {
     const data = richRecipients(2, 9_730_000_000, (index) => ({ templateParams: [`Ada${index}`, `A-${index}`], ...(index === 1 && { buttons: [{ index: 0, type: 'url', text: 'own-17' }] }) }));

@@ -11,7 +11,7 @@ import { demoIds } from '../../../local/demo-tenant';
 import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
 import type { TestResponse, TestRuntime } from '../../support/local-runtime';
 import { multipartCall, PNG_1X1 } from '../upstream/upstream-kit';
-import { BASE, DEMO, issueKey, keyHeader } from './broadcast-test-kit';
+import { BASE, DEMO, issueKey, keyHeader, runWorkersUntilIdle } from './broadcast-test-kit';
 
 /** Name, language and category of every template these suites send (demo ones and created ones). */
 export const RICH = {
@@ -147,3 +147,11 @@ export const namedBody = (values: Record<string, string>) => ({
 export const urlButton = (index: number, text: string) => ({ type: 'button', sub_type: 'url', index: String(index), parameters: [{ type: 'text', text }] });
 export const quickReply = (index: number, payload: string) => ({ type: 'button', sub_type: 'quick_reply', index: String(index), parameters: [{ type: 'payload', payload }] });
 export const copyCode = (index: number, code: string) => ({ type: 'button', sub_type: 'copy_code', index: String(index), parameters: [{ type: 'coupon_code', coupon_code: code }] });
+
+/** Sends, expects 200, runs the workers, and returns what the sandbox accepted by recipient. */
+export async function deliverBroadcast(runtime: TestRuntime, broadcast: Record<string, unknown>) {
+  const response = await postBroadcast(runtime, broadcast);
+  expect(response.status).toBe(200);
+  await runWorkersUntilIdle(runtime);
+  return componentsByRecipient(runtime, broadcast.templateName as string);
+}

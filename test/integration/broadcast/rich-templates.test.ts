@@ -19,6 +19,7 @@ import {
   richRecipients,
   uploadImage,
   urlButton,
+  deliverBroadcast,
 } from './rich-templates-kit';
 
 jest.setTimeout(60_000);
@@ -39,13 +40,7 @@ describe('rich templates: headers', () => {
   });
   beforeEach(() => runtime.sandbox!.reset());
 
-  /** Sends, expects 200, runs the workers, and returns what the sandbox accepted by recipient. */
-  async function deliver(broadcast: Record<string, unknown>) {
-    const response = await postBroadcast(runtime, broadcast);
-    expect(response.status).toBe(200);
-    await runWorkersUntilIdle(runtime);
-    return componentsByRecipient(runtime, broadcast.templateName as string);
-  }
+  const deliver = (broadcast: Record<string, unknown>) => deliverBroadcast(runtime, broadcast);
 
   it('image header by link (broadcast) and by an uploaded media id (recipient 1), with the URL button', async () => {
     const data = richRecipients(3, 9_710_000_000, (index) => ({
