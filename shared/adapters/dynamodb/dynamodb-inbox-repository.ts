@@ -24,15 +24,19 @@ import type { OptOut, OptOutChange, OptOutRecord, OptOutRepository } from '../..
 import type { ClaimOutcome, ContactPhoneNumberClaim, InboxRepository, OpenConversationClaim } from '../../inbox/ports';
 import { isConditionalCheckFailure } from './dynamodb-errors';
 import { DynamoDbOptOutList } from './dynamodb-opt-out-list';
+import { DynamoDbContactBook } from './dynamodb-contact-book';
+import type { ContactBook, IdentityPair, StoredPair } from '../../inbox/contact-book';
 import { inboxKeys, InboxTable, toEntity, type CounterName } from './inbox-table';
 
-export class DynamoDbInboxRepository implements InboxRepository, OptOutRepository {
+export class DynamoDbInboxRepository implements InboxRepository, OptOutRepository, ContactBook {
   private readonly table: InboxTable;
   private readonly optOuts: DynamoDbOptOutList;
+  private readonly pairs: DynamoDbContactBook;
 
   constructor(documentClient: DynamoDBDocumentClient, tableName: string) {
     this.table = new InboxTable(documentClient, tableName);
     this.optOuts = new DynamoDbOptOutList(this.table);
+    this.pairs = new DynamoDbContactBook(this.table);
   }
 
   // Contacts
@@ -210,5 +214,23 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
 
   findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
     return this.optOuts.findSuppressed(organizationId, phoneNumbers);
+  }
+
+  // The contact book (Meta's BSUID ↔ phone pairs): the same table, its own adapter.
+
+  pairOf(organizationId: string, key: string): Promise<StoredPair | undefined> {
+    return this.pairs.pairOf(organizationId, key);
+  }
+
+  pairsOf(organizationId: string, keys: readonly string[]): Promise<Map<string, StoredPair>> {
+    return this.pairs.pairsOf(organizationId, keys);
+  }
+
+  recordPair(organizationId: string, pair: IdentityPair): Promise<'recorded' | 'stale'> {
+    return this.pairs.recordPair(organizationId, pair);
+  }
+
+  markAligned(organizationId: string, pair: IdentityPair): Promise<void> {
+    return this.pairs.markAligned(organizationId, pair);
   }
 }
