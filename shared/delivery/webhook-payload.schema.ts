@@ -51,7 +51,10 @@ const statusSchema = v.looseObject({
 
 const replySchema = v.looseObject({ id: v.optional(v.string()), title: v.optional(v.string()) });
 const messageSchema = v.looseObject({
-  from: nonEmpty('from'),
+  // A user Meta knows only by BSUID has no `from` (../shared/meta/usernames-and-bsuid.md §4): `from_user_id` names them.
+  from: v.optional(nonEmpty('from')),
+  from_user_id: v.optional(nonEmpty('from_user_id')),
+  from_parent_user_id: v.optional(nonEmpty('from_parent_user_id')),
   id: nonEmpty('id'),
   timestamp: epochSeconds('timestamp'),
   type: nonEmpty('type'),
@@ -67,8 +70,9 @@ const messageSchema = v.looseObject({
 });
 
 const contactSchema = v.looseObject({
-  wa_id: v.string(),
-  profile: v.optional(v.looseObject({ name: v.optional(v.string()) })),
+  wa_id: v.optional(v.string()),
+  user_id: v.optional(v.string()),
+  profile: v.optional(v.looseObject({ name: v.optional(v.string()), username: v.optional(v.string()) })),
 });
 
 const metadataSchema = v.looseObject({
@@ -248,11 +252,7 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
     });
   });
 
-  const profileNames = new Map<string, string>();
-  for (const rawContact of value.output.contacts) {
-    const contact = v.safeParse(contactSchema, rawContact);
-    if (contact.success && contact.output.profile?.name) profileNames.set(contact.output.wa_id, contact.output.profile.name);
-  }
+  const profiles = profilesOf(value.output.contacts);
   const businessPhoneNumber = metadata.display_phone_number.replace(/\D/g, '');
   value.output.messages.forEach((rawMessage, position) => {
     const message = v.safeParse(messageSchema, rawMessage);
@@ -260,13 +260,20 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
       skipped.push({ at: `${at}.messages[${position}]`, problem: problemOf(message.issues) });
       return;
     }
-    const { interactive } = message.output;
+    const { from, from_user_id: fromUserId, from_parent_user_id: parentUserId, interactive } = message.output;
+    if (from === undefined && fromUserId === undefined) {
+      skipped.push({ at: `${at}.messages[${position}]`, problem: 'from or from_user_id is required' });
+      return;
+    }
     const text = message.output.text?.body ?? message.output.button?.text ?? interactive?.button_reply?.title ?? interactive?.list_reply?.title;
-    const profileName = profileNames.get(message.output.from);
+    const profile = (fromUserId === undefined ? undefined : profiles.get(fromUserId)) ?? (from === undefined ? undefined : profiles.get(from));
     change.messages.push({
       messageId: message.output.id,
-      from: message.output.from,
-      ...(profileName ? { profileName } : {}),
+      ...(from === undefined ? {} : { from }),
+      ...(fromUserId === undefined ? {} : { fromUserId }),
+      ...(parentUserId === undefined ? {} : { parentUserId }),
+      ...(profile?.name ? { profileName: profile.name } : {}),
+      ...(profile?.username ? { username: profile.username } : {}),
       timestamp: message.output.timestamp,
       type: message.output.type,
       ...(text !== undefined ? { text } : {}),
@@ -275,4 +282,17 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
     });
   });
   return change;
+}
+
+/** `contacts[].profile` by the sender's `wa_id` and by their `user_id` (either may be all Meta gives). */
+function profilesOf(contacts: readonly unknown[]): Map<string, { name?: string; username?: string }> {
+  const profiles = new Map<string, { name?: string; username?: string }>();
+  for (const rawContact of contacts) {
+    const contact = v.safeParse(contactSchema, rawContact);
+    if (!contact.success || !contact.output.profile) continue;
+    const { name, username } = contact.output.profile;
+    const profile = { ...(name ? { name } : {}), ...(username ? { username } : {}) };
+    for (const id of [contact.output.wa_id, contact.output.user_id]) if (id) profiles.set(id, profile);
+  }
+  return profiles;
 }
