@@ -4,6 +4,10 @@
  * (sender, contact) (opened when none is), and the conversation's `lastInboundAt`, which opens
  * WhatsApp's 24-hour customer-service window (service-window.ts).
  *
+ * The sender is named by number, BSUID or both (docs/ORGANIZATIONS-AND-V1.md "One identity per
+ * user"): the contact is found by the claim of either, or of the identity Meta paired it with, and
+ * gains what it lacks.
+ *
  * Idempotent, so a redelivered webhook batch is simply applied again:
  * - the contact and the open conversation are found, and created, through the same uniqueness claims
  *   as the v1 API (its create use cases are reused), so neither a redelivery nor a concurrent
