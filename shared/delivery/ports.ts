@@ -40,6 +40,8 @@ export interface InboundMessage {
   profileName?: string;
   /** `contacts[].profile.username`: display only, never an identifier. */
   username?: string;
+  /** A `user_changed_user_id` system message: the user's new BSUID, and their (new) number when Meta shows it (`system.wa_id`). */
+  userIdChange?: { userId: string; phoneNumber?: string };
   timestamp: Date;
   /** Meta's message type (text, image, button, interactive, …). */
   type: string;

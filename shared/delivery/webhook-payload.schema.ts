@@ -10,6 +10,7 @@
 import * as v from 'valibot';
 import { parseCallbackData } from './callback-data';
 import { pricingOf } from './message-pricing';
+import { profilesOf } from './webhook-contacts';
 import type { InboundMessage, StatusEvent, TemplateStatusUpdate } from './ports';
 
 /* ------------------------------------------------------------- pieces */
@@ -60,6 +61,8 @@ const messageSchema = v.looseObject({
   type: nonEmpty('type'),
   text: v.optional(v.looseObject({ body: v.optional(v.string()) })),
   button: v.optional(v.looseObject({ text: v.optional(v.string()), payload: v.optional(v.string()) })),
+  // `user_changed_user_id`: the user changed number, so Meta gave them a new BSUID (system.user_id).
+  system: v.optional(v.looseObject({ type: v.optional(v.string()), user_id: v.optional(v.string()), wa_id: v.optional(v.string()) })),
   interactive: v.optional(
     v.looseObject({
       type: v.optional(v.string()),
@@ -67,12 +70,6 @@ const messageSchema = v.looseObject({
       list_reply: v.optional(replySchema),
     }),
   ),
-});
-
-const contactSchema = v.looseObject({
-  wa_id: v.optional(v.string()),
-  user_id: v.optional(v.string()),
-  profile: v.optional(v.looseObject({ name: v.optional(v.string()), username: v.optional(v.string()) })),
 });
 
 const metadataSchema = v.looseObject({
@@ -267,6 +264,8 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
     }
     const text = message.output.text?.body ?? message.output.button?.text ?? interactive?.button_reply?.title ?? interactive?.list_reply?.title;
     const profile = (fromUserId === undefined ? undefined : profiles.get(fromUserId)) ?? (from === undefined ? undefined : profiles.get(from));
+    const { system } = message.output;
+    const newUserId = system?.type === 'user_changed_user_id' && system.user_id ? { userId: system.user_id, ...(system.wa_id ? { phoneNumber: system.wa_id } : {}) } : undefined;
     change.messages.push({
       messageId: message.output.id,
       ...(from === undefined ? {} : { from }),
@@ -274,6 +273,7 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
       ...(parentUserId === undefined ? {} : { parentUserId }),
       ...(profile?.name ? { profileName: profile.name } : {}),
       ...(profile?.username ? { username: profile.username } : {}),
+      ...(newUserId ? { userIdChange: newUserId } : {}),
       timestamp: message.output.timestamp,
       type: message.output.type,
       ...(text !== undefined ? { text } : {}),
@@ -284,15 +284,3 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
   return change;
 }
 
-/** `contacts[].profile` by the sender's `wa_id` and by their `user_id` (either may be all Meta gives). */
-function profilesOf(contacts: readonly unknown[]): Map<string, { name?: string; username?: string }> {
-  const profiles = new Map<string, { name?: string; username?: string }>();
-  for (const rawContact of contacts) {
-    const contact = v.safeParse(contactSchema, rawContact);
-    if (!contact.success || !contact.output.profile) continue;
-    const { name, username } = contact.output.profile;
-    const profile = { ...(name ? { name } : {}), ...(username ? { username } : {}) };
-    for (const id of [contact.output.wa_id, contact.output.user_id]) if (id) profiles.set(id, profile);
-  }
-  return profiles;
-}

@@ -71,6 +71,19 @@ describe('pairs of a change (identityPairsOf)', () => {
     ]);
   });
 
+  test('a user_changed_user_id system message pairs the new BSUID with system.wa_id, never with `from`', () => {
+    const system = (extra: Record<string, unknown>) => ({
+      from: '447700900123',
+      from_user_id: 'GB.old',
+      id: `wamid.sys${Object.keys(extra).length}`,
+      timestamp: '1767225800',
+      type: 'system',
+      system: { body: 'User changed number', type: 'user_changed_user_id', user_id: 'GB.new', ...extra },
+    });
+    const change = messagesOf(webhookBody([{ phoneNumberId: 'pn_a', messages: [system({ wa_id: '447700900999' }), system({})] }]));
+    expect(identityPairsOf(change)).toEqual([{ phoneNumber: '447700900999', userId: 'GB.new', at: new Date(1_767_225_800_000) }]);
+  });
+
   test('the processor hands a change’s pairs to the contact book in one call, for the owning organization', async () => {
     const owners = new FakeOwnerDirectory();
     owners.phoneNumbers.set('pn_a', { organizationId: 'org_a', wabaId: 'waba-a' });
