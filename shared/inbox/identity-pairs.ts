@@ -50,6 +50,9 @@ export async function alignPairOptOuts(ports: Pick<OptOutPorts, 'optOuts' | 'clo
   for (const key of keys) await ports.optOuts.updateOptOut(organizationId, key, changeFor(key));
 }
 
+/** New pairs of one change learned at once (each is a few sequential store calls). */
+const pairsInFlight = 8;
+
 /** The newest of each pair seen in one batch (a batch may carry the same user many times). */
 function newestPairs(pairs: readonly IdentityPair[]): IdentityPair[] {
   const byKeys = new Map<string, IdentityPair>();
@@ -77,16 +80,25 @@ export async function learnPairs(ports: IdentityPairPorts, organizationId: strin
   if (candidates.length === 0) return 0;
   const stored = await ports.contactBook.pairsOf(organizationId, candidates.flatMap((pair) => [pair.phoneNumber, pair.userId]));
   let recorded = 0;
-  for (const pair of candidates) {
+  const learn = async (pair: IdentityPair): Promise<void> => {
     const underBsuid = stored.get(pair.userId);
     const known = samePair(stored.get(pair.phoneNumber), pair) && samePair(underBsuid, pair) && underBsuid?.aligned === true;
     // A newer pair already holds one of the keys (the user changed number since): nothing to write.
     const superseded = [stored.get(pair.phoneNumber), underBsuid].some((held) => held !== undefined && !samePair(held, pair) && held.at >= pair.at);
-    if (known || superseded) continue;
-    if ((await ports.contactBook.recordPair(organizationId, pair)) === 'stale') continue;
+    if (known || superseded) return;
+    if ((await ports.contactBook.recordPair(organizationId, pair)) === 'stale') return;
     await alignPairOptOuts(ports, organizationId, pair);
     await ports.contactBook.markAligned(organizationId, pair);
     recorded += 1;
-  }
+  };
+  // A change of a large broadcast's `sent` statuses may show many new pairs: a few at a time, each in its order.
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < candidates.length) await learn(candidates[next++]!);
+  };
+  // Every lane finishes before a failure is thrown: no write still running once the batch is reported.
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(pairsInFlight, candidates.length) }, lane));
+  const failed = lanes.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
   return recorded;
 }
