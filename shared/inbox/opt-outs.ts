@@ -56,14 +56,14 @@ async function updateFollowingPair(
   organizationId: string,
   key: string,
   changeFor: (key: string) => OptOutChange,
-): Promise<{ before?: OptOutRecord; after?: OptOutRecord }> {
+): Promise<{ before?: OptOutRecord; after?: OptOutRecord; paired?: { before?: OptOutRecord } }> {
   const result = await ports.optOuts.updateOptOut(organizationId, key, changeFor(key));
   const pair = await ports.contactBook?.pairOf(organizationId, key);
-  if (pair) {
-    const paired = counterpartOf(pair, key);
-    await ports.optOuts.updateOptOut(organizationId, paired, changeFor(paired));
-  }
-  return result;
+  if (!pair) return result;
+  // Followed even when `key` did not change: a change that crashed after its first write is finished by a retry.
+  const paired = counterpartOf(pair, key);
+  const { before } = await ports.optOuts.updateOptOut(organizationId, paired, changeFor(paired));
+  return { ...result, paired: before === undefined ? {} : { before } };
 }
 
 /**
@@ -87,14 +87,16 @@ export async function addOptOut(
 }
 
 /**
- * Takes the number off the list whatever its source; OptOutNotFoundError when it is not on it.
+ * Takes the number off the list whatever its source, and the BSUID Meta paired it with;
+ * OptOutNotFoundError when neither is on it.
  *
  * @example
  * await removeOptOut(ports, 'org_1', '447700900123');
  */
 export async function removeOptOut(ports: Pick<OptOutPorts, 'optOuts' | 'contactBook'>, organizationId: string, phoneNumber: string): Promise<void> {
-  const { before } = await updateFollowingPair(ports, organizationId, phoneNumber, () => withOptOutRemoved);
-  if (!isOptedOut(before)) throw new OptOutNotFoundError(phoneNumber);
+  const { before, paired } = await updateFollowingPair(ports, organizationId, phoneNumber, () => withOptOutRemoved);
+  // Found when the number or the BSUID Meta paired it with was on the list (the API names numbers only).
+  if (!isOptedOut(before) && !isOptedOut(paired?.before)) throw new OptOutNotFoundError(phoneNumber);
 }
 
 /**

@@ -130,6 +130,16 @@ describe('opt-outs follow the pair', () => {
     await removeOptOut(bound, 'org_a', phone);
     expect(onList()).toEqual([]);
   });
+
+  test('a DELETE of a paired number whose own entry is gone still removes the BSUID’s entry (a retry after a crash); neither on the list: not found', async () => {
+    const { pairUp, keyword, onList, optOutPorts: bound, optOuts } = setup();
+    await pairUp();
+    await keyword(bsuid, 'STOP', 40);
+    optOuts.records.get('org_a')!.set(phone, { state: 'opted-in', phoneNumber: phone, keywordAt: T(40) });
+    await removeOptOut(bound, 'org_a', phone);
+    expect(onList()).toEqual([]);
+    await expect(removeOptOut(bound, 'org_a', phone)).rejects.toThrow(/not/i);
+  });
 });
 
 describe('inbound matching by BSUID, number and pair', () => {
