@@ -5066,7 +5066,9 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
-                            phoneNumber: string;
+                            phoneNumber: string | null;
+                            userId?: string;
+                            username?: string;
                             name: string | null;
                             email: string | null;
                             tags: string[];
@@ -5160,7 +5162,9 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
-                            phoneNumber: string;
+                            phoneNumber: string | null;
+                            userId?: string;
+                            username?: string;
                             name: string | null;
                             email: string | null;
                             tags: string[];
@@ -5232,7 +5236,9 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
-                            phoneNumber: string;
+                            phoneNumber: string | null;
+                            userId?: string;
+                            username?: string;
                             name: string | null;
                             email: string | null;
                             tags: string[];
@@ -5543,7 +5549,8 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            phoneNumber: string;
+                            phoneNumber: string | null;
+                            userId?: string;
                             source: string;
                             createdAt: string;
                         }[];
@@ -5601,7 +5608,8 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            phoneNumber: string;
+                            phoneNumber: string | null;
+                            userId?: string;
                             source: string;
                             createdAt: string;
                         };
@@ -5636,7 +5644,8 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            phoneNumber: string;
+                            phoneNumber: string | null;
+                            userId?: string;
                             source: string;
                             createdAt: string;
                         };

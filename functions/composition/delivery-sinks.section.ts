@@ -4,9 +4,11 @@
  *   (inbox readWrite, tenancy read);
  * - `templateStatusSinkSection`: template status events → template states the catalog overlays
  *   (messaging readWrite);
- * - `optOutRecorderSection`: failures 131050 → the opt-out list (inbox readWrite).
+ * - `optOutRecorderSection`: failures 131050 → the opt-out list (inbox readWrite);
+ * - `identityPairSinkSection`: Meta's BSUID ↔ phone pairs → the contact book (inbox readWrite).
  */
-import type { InboundMessageSink, OptOutRecorder, TemplateStatusSink } from '../../shared/delivery/ports';
+import type { IdentityPairSink, InboundMessageSink, OptOutRecorder, TemplateStatusSink } from '../../shared/delivery/ports';
+import { InboxIdentityPairs } from '../../shared/module-bridges/inbox-identity-pairs';
 import { InboxOptOutRecorder } from '../../shared/module-bridges/inbox-opt-outs';
 import type { RecordInboundPorts } from '../../shared/inbox/record-inbound-message';
 import { BroadcastTemplateStatusSink } from '../../shared/module-bridges/broadcast-template-status-sink';
@@ -25,6 +27,9 @@ export const inboundMessageSinkSection = (context: CompositionContext, dynamoDb:
       get inbox() {
         return repository();
       },
+      get contactBook() {
+        return repository();
+      },
       senders: numbers,
       clock: context.clock,
       ids: context.ids,
@@ -33,6 +38,9 @@ export const inboundMessageSinkSection = (context: CompositionContext, dynamoDb:
     return new InboxInboundMessageSink(ports, numbers, {
       ports: {
         get optOuts() {
+          return repository();
+        },
+        get contactBook() {
           return repository();
         },
         clock: context.clock,
@@ -45,7 +53,13 @@ export const inboundMessageSinkSection = (context: CompositionContext, dynamoDb:
 /** Failure 131050 → the organization's opt-out list (inbox readWrite). */
 export const optOutRecorderSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => {
   const repository = inboxRepositorySection(context, dynamoDb);
-  return memoize((): OptOutRecorder => new InboxOptOutRecorder({ optOuts: repository(), clock: context.clock }));
+  return memoize((): OptOutRecorder => new InboxOptOutRecorder({ optOuts: repository(), contactBook: repository(), clock: context.clock }));
+};
+
+/** Meta's BSUID ↔ phone pairs of inbound messages and `sent` statuses → the contact book, opt-outs aligned (inbox readWrite). */
+export const identityPairSinkSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => {
+  const repository = inboxRepositorySection(context, dynamoDb);
+  return memoize((): IdentityPairSink => new InboxIdentityPairs({ optOuts: repository(), contactBook: repository(), clock: context.clock }));
 };
 
 export const templateStatusSinkSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => {

@@ -1,6 +1,7 @@
 /** Ports of one module answered by another (senders and billing by tenancy, platform message ids by the ledger, the service window by the inbox): no client of their own. */
 import type { JobStore, RecipientLedger } from '../../shared/broadcast/ports';
 import type { InboxRepository } from '../../shared/inbox/ports';
+import type { ContactBook } from '../../shared/inbox/contact-book';
 import type { OptOutRepository } from '../../shared/inbox/opt-outs';
 import { InboxSuppressionList } from '../../shared/module-bridges/inbox-opt-outs';
 import { InboxServiceWindow } from '../../shared/module-bridges/inbox-service-window';
@@ -21,7 +22,7 @@ export const billingSection = (tenancy: () => TenancyServices) => memoize(() => 
 export const platformMessageIdsSection = (broadcasts: () => JobStore & RecipientLedger) => memoize(() => new BroadcastMessageIds(broadcasts()));
 
 /** The customer-service window free-form sends check, read from the inbox's conversations. */
-export const serviceWindowSection = (inbox: () => InboxRepository) => memoize(() => new InboxServiceWindow(inbox()));
+export const serviceWindowSection = (inbox: () => InboxRepository & ContactBook) => memoize(() => new InboxServiceWindow(inbox(), inbox()));
 
 /** The opt-outs broadcasts and bulk sends skip, read from the inbox's suppression list. */
 export const suppressionListSection = (optOuts: () => OptOutRepository) => memoize(() => new InboxSuppressionList(optOuts()));

@@ -20,6 +20,9 @@ export const inboxSection = (context: CompositionContext, dynamoDb: DynamoDbClie
     get optOuts() {
       return repository();
     },
+    get contactBook() {
+      return repository();
+    },
     senders: inboxSenderNumbers(tenancy),
     clock: context.clock,
     ids: context.ids,

@@ -81,8 +81,8 @@ export interface BroadcastNameRegistry {
  * bridge). Undefined: nothing recorded for the pair, i.e. unknown (not "closed").
  */
 export interface ServiceWindow {
-  /** When `customerPhoneNumber` last wrote to the organization's `senderPhoneNumber`. */
-  lastInboundAt(organizationId: string, senderPhoneNumber: string, customerPhoneNumber: string): Promise<Date | undefined>;
+  /** When the customer (a recipient key: a phone's digits or a BSUID) last wrote to the organization's `senderPhoneNumber`. */
+  lastInboundAt(organizationId: string, senderPhoneNumber: string, customerKey: string): Promise<Date | undefined>;
 }
 
 /** A template's state as Meta last reported it by event (`message_template_status_update`). */

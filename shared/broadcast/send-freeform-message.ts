@@ -45,7 +45,7 @@ export async function sendFreeformMessage(
   const sender = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const now = dependencies.clock.now();
   const to = freeformRecipientKeyOf(request);
-  // Inbound messages are recorded by number: a business-scoped user id has no record yet, so its window is unknown, not closed.
+  // Inbound messages are recorded by number and by BSUID (and their pair): a key never heard from is unknown, not closed.
   const lastInboundAt = await dependencies.serviceWindow.lastInboundAt(caller.organizationId, sender.phoneNumber, to);
   if (isServiceWindowKnownClosed(lastInboundAt, now)) throw new OutsideServiceWindowError();
   const job = newJob(

@@ -15,6 +15,7 @@
  */
 import type { CallbackReference } from './callback-data';
 import type {
+  IdentityPairSink,
   InboundMessageSink,
   LedgerDeliveryStore,
   OptOutRecorder,
@@ -26,6 +27,7 @@ import type {
 } from './ports';
 import type { CustomerEvent } from '../customer-events/ports';
 import { messageReceivedEvent, messageStatusEvent, templateStatusEvent } from './delivery-customer-events';
+import { identityPairsOf } from './identity-pairs-of-change';
 import { parseWebhookBody, type MessagesChange, type TemplateStatusChange } from './webhook-payload.schema';
 
 export interface DeliveryEventLog {
@@ -40,6 +42,8 @@ export interface DeliveryEventPorts {
   upstream?: UpstreamDeliveryStore;
   inbound?: InboundMessageSink;
   templates?: TemplateStatusSink;
+  /** Meta's BSUID ↔ phone pairs shown by inbound messages and `sent` statuses (the inbox's contact book). Absent: not kept. */
+  identities?: IdentityPairSink;
   /** The organization's opt-out list: a failure 131050 adds the recipient. Absent: not recorded. */
   optOuts?: OptOutRecorder;
   /**
@@ -129,7 +133,11 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
   const unowned = (kind: string, ids: Record<string, unknown>) => () => {
     ports.log.warn('dropped: phone number id owned by no organization', { kind, phoneNumberId: change.phoneNumberId, wabaId: change.entryId, ...ids });
   };
+  // One call per change (not per element): the contact book reads the pairs in one batch and writes only new ones.
+  const pairs = ports.identities ? identityPairsOf(change) : [];
+  const pairTasks = pairs.length === 0 ? [] : [withOwner((found) => ports.identities!.recordPairs(found.organizationId, pairs), () => undefined)];
   return [
+    ...pairTasks,
     ...change.statuses.map((event) =>
       withOwner(
         (found) => applyStatus(context, change.phoneNumberId, found, event),

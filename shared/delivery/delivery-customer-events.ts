@@ -50,7 +50,9 @@ export function messageReceivedEvent(message: InboundMessage, now: Date): Custom
     createdAt: now,
     data: {
       messageId: message.messageId,
-      from: message.from,
+      // The number only when Meta gave it (a user known only by BSUID has none); the BSUID whenever given.
+      ...(message.from === undefined ? {} : { from: message.from }),
+      fromUserId: message.fromUserId ?? null,
       profileName: message.profileName ?? null,
       to: message.businessPhoneNumber,
       phoneNumberId: message.phoneNumberId,

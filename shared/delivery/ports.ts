@@ -30,10 +30,18 @@ export interface StatusEvent {
 /** One `messages[]` element of a `messages` change: a user wrote to a business number. */
 export interface InboundMessage {
   messageId: string;
-  /** The sender's WhatsApp id (digits). */
-  from: string;
+  /** The sender's WhatsApp id (digits); absent when Meta withholds the number (then `fromUserId` names the sender). */
+  from?: string;
+  /** Meta's `from_user_id`: the sender's business-scoped user id (every webhook since April 2026; older ones lack it). */
+  fromUserId?: string;
+  /** Meta's `from_parent_user_id`, for portfolios in a parent BSUID account. */
+  parentUserId?: string;
   /** `contacts[].profile.name` of the sender, when given. */
   profileName?: string;
+  /** `contacts[].profile.username`: display only, never an identifier. */
+  username?: string;
+  /** A `user_changed_user_id` system message: the user's new BSUID, and their (new) number when Meta shows it (`system.wa_id`). */
+  userIdChange?: { userId: string; phoneNumber?: string };
   timestamp: Date;
   /** Meta's message type (text, image, button, interactive, …). */
   type: string;
@@ -96,6 +104,21 @@ export interface UpstreamDeliveryStore {
 export interface InboundMessageSink {
   /** Idempotent: a redelivered message changes nothing more. */
   recordInbound(organizationId: string, message: InboundMessage): Promise<void>;
+}
+
+/** A user's two identities as one webhook event showed them both, at Meta's time of the event. */
+export interface UserIdentityPair {
+  /** Digits. */
+  phoneNumber: string;
+  /** The business-scoped user id. */
+  userId: string;
+  at: Date;
+}
+
+/** Meta's BSUID ↔ phone pairs (the inbox's contact book): one call per `messages` change that showed any. */
+export interface IdentityPairSink {
+  /** Idempotent: a known pair changes nothing (and costs no write). */
+  recordPairs(organizationId: string, pairs: readonly UserIdentityPair[]): Promise<void>;
 }
 
 /** The organization's opt-out list (the inbox's): recipients who stopped marketing messages (failure 131050). */

@@ -10,6 +10,7 @@
 import * as v from 'valibot';
 import { parseCallbackData } from './callback-data';
 import { pricingOf } from './message-pricing';
+import { profilesOf } from './webhook-contacts';
 import type { InboundMessage, StatusEvent, TemplateStatusUpdate } from './ports';
 
 /* ------------------------------------------------------------- pieces */
@@ -51,12 +52,17 @@ const statusSchema = v.looseObject({
 
 const replySchema = v.looseObject({ id: v.optional(v.string()), title: v.optional(v.string()) });
 const messageSchema = v.looseObject({
-  from: nonEmpty('from'),
+  // A user Meta knows only by BSUID has no `from` (../shared/meta/usernames-and-bsuid.md §4): `from_user_id` names them.
+  from: v.optional(nonEmpty('from')),
+  from_user_id: v.optional(nonEmpty('from_user_id')),
+  from_parent_user_id: v.optional(nonEmpty('from_parent_user_id')),
   id: nonEmpty('id'),
   timestamp: epochSeconds('timestamp'),
   type: nonEmpty('type'),
   text: v.optional(v.looseObject({ body: v.optional(v.string()) })),
   button: v.optional(v.looseObject({ text: v.optional(v.string()), payload: v.optional(v.string()) })),
+  // `user_changed_user_id`: the user changed number, so Meta gave them a new BSUID (system.user_id).
+  system: v.optional(v.looseObject({ type: v.optional(v.string()), user_id: v.optional(v.string()), wa_id: v.optional(v.string()) })),
   interactive: v.optional(
     v.looseObject({
       type: v.optional(v.string()),
@@ -64,11 +70,6 @@ const messageSchema = v.looseObject({
       list_reply: v.optional(replySchema),
     }),
   ),
-});
-
-const contactSchema = v.looseObject({
-  wa_id: v.string(),
-  profile: v.optional(v.looseObject({ name: v.optional(v.string()) })),
 });
 
 const metadataSchema = v.looseObject({
@@ -248,11 +249,7 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
     });
   });
 
-  const profileNames = new Map<string, string>();
-  for (const rawContact of value.output.contacts) {
-    const contact = v.safeParse(contactSchema, rawContact);
-    if (contact.success && contact.output.profile?.name) profileNames.set(contact.output.wa_id, contact.output.profile.name);
-  }
+  const profiles = profilesOf(value.output.contacts);
   const businessPhoneNumber = metadata.display_phone_number.replace(/\D/g, '');
   value.output.messages.forEach((rawMessage, position) => {
     const message = v.safeParse(messageSchema, rawMessage);
@@ -260,13 +257,23 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
       skipped.push({ at: `${at}.messages[${position}]`, problem: problemOf(message.issues) });
       return;
     }
-    const { interactive } = message.output;
+    const { from, from_user_id: fromUserId, from_parent_user_id: parentUserId, interactive } = message.output;
+    if (from === undefined && fromUserId === undefined) {
+      skipped.push({ at: `${at}.messages[${position}]`, problem: 'from or from_user_id is required' });
+      return;
+    }
     const text = message.output.text?.body ?? message.output.button?.text ?? interactive?.button_reply?.title ?? interactive?.list_reply?.title;
-    const profileName = profileNames.get(message.output.from);
+    const profile = (fromUserId === undefined ? undefined : profiles.get(fromUserId)) ?? (from === undefined ? undefined : profiles.get(from));
+    const { system } = message.output;
+    const newUserId = system?.type === 'user_changed_user_id' && system.user_id ? { userId: system.user_id, ...(system.wa_id ? { phoneNumber: system.wa_id } : {}) } : undefined;
     change.messages.push({
       messageId: message.output.id,
-      from: message.output.from,
-      ...(profileName ? { profileName } : {}),
+      ...(from === undefined ? {} : { from }),
+      ...(fromUserId === undefined ? {} : { fromUserId }),
+      ...(parentUserId === undefined ? {} : { parentUserId }),
+      ...(profile?.name ? { profileName: profile.name } : {}),
+      ...(profile?.username ? { username: profile.username } : {}),
+      ...(newUserId ? { userIdChange: newUserId } : {}),
       timestamp: message.output.timestamp,
       type: message.output.type,
       ...(text !== undefined ? { text } : {}),
@@ -276,3 +283,4 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
   });
   return change;
 }
+

@@ -24,7 +24,12 @@ export const maxClaimAttempts = 3;
 
 export interface CreateContactInput {
   organizationId: string;
-  phoneNumber: string;
+  /** Null only for a contact made from a user Meta knows only by BSUID (then `userId` is given). */
+  phoneNumber: string | null;
+  /** The user's business-scoped user id (inbound messages only; the v1 API does not take one). */
+  userId?: string;
+  /** Display only. */
+  username?: string;
   name: string;
   email?: string;
   tags?: readonly string[];
@@ -32,7 +37,7 @@ export interface CreateContactInput {
 }
 
 /**
- * Creates a contact. The phone number is claimed first (409 ContactAlreadyExistsError when another
+ * Creates a contact. The phone number (or, for a BSUID-only user, the BSUID) is claimed first (409 ContactAlreadyExistsError when another
  * contact holds it), then the contact is written. A claim whose contact never appeared (the request
  * died in between) is taken over once it is older than `abandonedClaimAfterMs`.
  */
@@ -44,6 +49,8 @@ export async function createContact(ports: InboxPorts, input: CreateContactInput
     contactId: ports.ids.newId('ct'),
     organizationId: input.organizationId,
     phoneNumber: input.phoneNumber,
+    ...(input.userId === undefined ? {} : { userId: input.userId }),
+    ...(input.username === undefined ? {} : { username: input.username }),
     name: input.name.trim(),
     ...(email ? { email } : {}),
     tags: [...new Set((input.tags ?? []).map(normalizeTag).filter((tag) => tag !== ''))],
@@ -52,10 +59,13 @@ export async function createContact(ports: InboxPorts, input: CreateContactInput
     updatedAt: at,
   };
 
+  // The number is the contact's claim when it has one (as before BSUIDs); a BSUID-only contact claims its BSUID.
+  const claimed = contact.phoneNumber ?? contact.userId;
+  if (claimed === undefined) throw new TypeError('A contact needs a phone number or a business-scoped user id');
   let replacing: string | undefined;
   for (let attempt = 1; ; attempt += 1) {
     const outcome = await ports.inbox.claimContactPhoneNumber(
-      { organizationId: contact.organizationId, phoneNumber: contact.phoneNumber, contactId: contact.contactId, claimedAt: at },
+      { organizationId: contact.organizationId, phoneNumber: claimed, contactId: contact.contactId, claimedAt: at },
       replacing,
     );
     if (outcome.claimed) break;
@@ -64,7 +74,7 @@ export async function createContact(ports: InboxPorts, input: CreateContactInput
       attempt < maxClaimAttempts &&
       isAbandoned(holder.claimedAt, now) &&
       (await ports.inbox.getContact(contact.organizationId, holder.contactId)) === undefined;
-    if (!abandoned) throw new ContactAlreadyExistsError(contact.phoneNumber, holder.contactId);
+    if (!abandoned) throw new ContactAlreadyExistsError(claimed, holder.contactId);
     replacing = holder.contactId;
   }
   await ports.inbox.insertContact(contact);

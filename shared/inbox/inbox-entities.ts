@@ -9,8 +9,15 @@ export interface Contact {
   /** `ct_…`, time-ordered. */
   contactId: string;
   organizationId: string;
-  /** International number, digits only, country code included; unique per organization. */
-  phoneNumber: string;
+  /**
+   * International number, digits only, country code included; unique per organization. Null for a
+   * user Meta knows only by business-scoped user id (a contact made from their inbound message).
+   */
+  phoneNumber: string | null;
+  /** Meta's business-scoped user id (BSUID) of the user, when known; unique per organization like the number. */
+  userId?: string;
+  /** The user's WhatsApp username as Meta last showed it: display only, never an identifier. */
+  username?: string;
   name: string;
   /** Trimmed, lower case. */
   email?: string;
@@ -88,7 +95,7 @@ export function matchesContactFilter(contact: Pick<Contact, 'name' | 'phoneNumbe
     const text = filter.search.trim().toLowerCase();
     const digits = searchDigits(text);
     const byName = text !== '' && contact.name.toLowerCase().includes(text);
-    const byNumber = digits !== undefined && contact.phoneNumber.includes(digits);
+    const byNumber = digits !== undefined && contact.phoneNumber !== null && contact.phoneNumber.includes(digits);
     if (!byName && !byNumber) return false;
   }
   return true;

@@ -11,6 +11,7 @@ import {
   type ConversationPorts,
   type CreateConversationInput,
 } from './conversation-use-cases';
+import type { ContactBook } from './contact-book';
 import type { Contact, ContactFilter, Conversation, ConversationFilter, ConversationStatus } from './inbox-entities';
 import { addOptOut, listOptOuts, removeOptOut, type OptOut, type OptOutRepository } from './opt-outs';
 
@@ -28,7 +29,7 @@ export interface InboxServices {
   removeOptOut(organizationId: string, phoneNumber: string): Promise<void>;
 }
 
-export function bindInboxServices(ports: ConversationPorts & { optOuts: OptOutRepository }): InboxServices {
+export function bindInboxServices(ports: ConversationPorts & { optOuts: OptOutRepository; contactBook?: Pick<ContactBook, 'pairOf'> }): InboxServices {
   return {
     createContact: (input) => createContact(ports, input),
     getContact: (organizationId, contactId) => getContact(ports, organizationId, contactId),

@@ -6,6 +6,7 @@
  * keyword (a keyword entry only). Numbers are matched by their opt-out key
  * (shared/recipients/opt-out-key.ts): a Mexican or Brazilian mobile's two forms are one entry.
  */
+import { counterpartOf, type ContactBook } from './contact-book';
 import { OptOutNotFoundError } from './errors';
 import type { ListResult, ListWindow } from './inbox-entities';
 import { windowOf, type Page, type PageRequest } from './contact-use-cases';
@@ -35,6 +36,34 @@ export interface OptOutRepository {
 export interface OptOutPorts {
   optOuts: OptOutRepository;
   clock: { now(): Date };
+  /**
+   * Meta's BSUID ↔ phone pairs: a change of one key is applied to its paired key too (absent: the
+   * key alone, as before pairs were kept).
+   */
+  contactBook?: Pick<ContactBook, 'pairOf'>;
+}
+
+/**
+ * Applies a change to `key`'s record, then to the record of the key Meta paired it with (a BSUID's
+ * phone, a phone's BSUID), each decided on its own stored record. Write first, then read the pair:
+ * a new pair is recorded first and then reads both opt-out records (identity-pairs.ts), so of a
+ * concurrent change and pairing at least one sees the other (the change's pair read comes after its
+ * write; if it missed the pair, the pair was written after that read, and the pairing's opt-out read
+ * that follows sees the change). Strongly consistent reads on both sides make this hold.
+ */
+async function updateFollowingPair(
+  ports: Pick<OptOutPorts, 'optOuts' | 'contactBook'>,
+  organizationId: string,
+  key: string,
+  changeFor: (key: string) => OptOutChange,
+): Promise<{ before?: OptOutRecord; after?: OptOutRecord; paired?: { before?: OptOutRecord } }> {
+  const result = await ports.optOuts.updateOptOut(organizationId, key, changeFor(key));
+  const pair = await ports.contactBook?.pairOf(organizationId, key);
+  if (!pair) return result;
+  // Followed even when `key` did not change: a change that crashed after its first write is finished by a retry.
+  const paired = counterpartOf(pair, key);
+  const { before } = await ports.optOuts.updateOptOut(organizationId, paired, changeFor(paired));
+  return { ...result, paired: before === undefined ? {} : { before } };
 }
 
 /**
@@ -50,22 +79,24 @@ export async function addOptOut(
   input: { organizationId: string; phoneNumber: string; source: OptOutSource },
 ): Promise<{ optOut: OptOut; created: boolean }> {
   const now = ports.clock.now().toISOString();
-  const { before, after } = await ports.optOuts.updateOptOut(input.organizationId, input.phoneNumber, (current) =>
-    withOptOutAdded(current, { phoneNumber: input.phoneNumber, source: input.source, now }),
+  const { before, after } = await updateFollowingPair(ports, input.organizationId, input.phoneNumber, (key) => (current) =>
+    withOptOutAdded(current, { phoneNumber: key, source: input.source, now }),
   );
   if (!isOptedOut(after)) throw new TypeError('An added opt-out must be on the list');
   return { optOut: optOutOf(after), created: !isOptedOut(before) };
 }
 
 /**
- * Takes the number off the list whatever its source; OptOutNotFoundError when it is not on it.
+ * Takes the number off the list whatever its source, and the BSUID Meta paired it with;
+ * OptOutNotFoundError when neither is on it.
  *
  * @example
  * await removeOptOut(ports, 'org_1', '447700900123');
  */
-export async function removeOptOut(ports: Pick<OptOutPorts, 'optOuts'>, organizationId: string, phoneNumber: string): Promise<void> {
-  const { before } = await ports.optOuts.updateOptOut(organizationId, phoneNumber, withOptOutRemoved);
-  if (!isOptedOut(before)) throw new OptOutNotFoundError(phoneNumber);
+export async function removeOptOut(ports: Pick<OptOutPorts, 'optOuts' | 'contactBook'>, organizationId: string, phoneNumber: string): Promise<void> {
+  const { before, paired } = await updateFollowingPair(ports, organizationId, phoneNumber, () => withOptOutRemoved);
+  // Found when the number or the BSUID Meta paired it with was on the list (the API names numbers only).
+  if (!isOptedOut(before) && !isOptedOut(paired?.before)) throw new OptOutNotFoundError(phoneNumber);
 }
 
 /**
@@ -126,7 +157,7 @@ export async function applyOptOutKeyword(
 ): Promise<KeywordOutcome> {
   const kind = kindOf(keywords, input.text);
   if (kind === undefined) return 'none';
-  const keyword = { kind, phoneNumber: input.phoneNumber, at: input.sentAt.toISOString(), now: ports.clock.now().toISOString() };
-  await ports.optOuts.updateOptOut(input.organizationId, input.phoneNumber, (current) => withKeywordApplied(current, keyword));
+  const keyword = { kind, at: input.sentAt.toISOString(), now: ports.clock.now().toISOString() };
+  await updateFollowingPair(ports, input.organizationId, input.phoneNumber, (key) => (current) => withKeywordApplied(current, { ...keyword, phoneNumber: key }));
   return kind === 'stop' ? 'opted-out' : 'opted-in';
 }

@@ -7,9 +7,14 @@
  */
 import type { Contact, ContactFilter, Conversation, ConversationFilter, ConversationStatus, ListResult, ListWindow } from './inbox-entities';
 
-/** Phone numbers are unique per organization: the first contact to claim one owns it. */
+/**
+ * Phone numbers and business-scoped user ids are unique per organization: the first contact to
+ * claim one owns it. Both are claimed under their recipient key (shared/recipients/recipient.ts:
+ * the digits, or the BSUID itself; the two never collide), in this one claim.
+ */
 export interface ContactPhoneNumberClaim {
   organizationId: string;
+  /** The recipient key claimed: a phone's digits or a BSUID. */
   phoneNumber: string;
   contactId: string;
   claimedAt: string;
@@ -22,6 +27,13 @@ export interface OpenConversationClaim {
   contactId: string;
   conversationId: string;
   claimedAt: string;
+}
+
+/** What an inbound message tells of its sender: any of the number, the BSUID and the username. */
+export interface ContactIdentity {
+  phoneNumber?: string;
+  userId?: string;
+  username?: string;
 }
 
 export type ClaimOutcome<Claim> = { claimed: true } | { claimed: false; holder: Claim };
@@ -38,6 +50,12 @@ export interface InboxRepository {
   insertContact(contact: Contact): Promise<void>;
   /** Strongly consistent. */
   getContact(organizationId: string, contactId: string): Promise<Contact | undefined>;
+  /**
+   * Fills what the contact lacks of a user's identity (one conditional update, idempotent): the
+   * phone number and the BSUID only where absent (never replaced), the username (display) as given.
+   * Returns the contact as stored afterwards; undefined when it does not exist.
+   */
+  addContactIdentity(organizationId: string, contactId: string, identity: ContactIdentity, at: string): Promise<Contact | undefined>;
   /** Newest first. */
   listContacts(organizationId: string, filter: ContactFilter, window: ListWindow): Promise<ListResult<Contact>>;
 

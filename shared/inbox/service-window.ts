@@ -4,6 +4,7 @@
  * (record-inbound-message.ts). The rule built on it (24 hours, free-form sends) belongs to the
  * sending side (shared/broadcast/send-freeform-message.ts); this only answers what was recorded.
  */
+import { counterpartOf, type ContactBook } from './contact-book';
 import type { InboxRepository } from './ports';
 
 /** A contact's conversations are few (one open at a time per sender): they are read whole. */
@@ -32,16 +33,26 @@ export async function lastInboundAtOfPair(
 }
 
 /**
- * When `customerPhoneNumber` last wrote to `senderPhoneNumber`, as recorded; undefined when nothing
- * is recorded (no such contact, or none of its conversations with that sender has an inbound time).
+ * When the customer named by `customerKey` (a phone's digits or a BSUID) last wrote to
+ * `senderPhoneNumber`, as recorded: the latest over the contact holding the key and, when Meta paired
+ * the key with another identity (the contact book), the contact holding that one (two contacts of
+ * one person made before the pair was known are both read). Undefined when nothing is recorded.
+ *
+ * @example
+ * await lastInboundAtOf(inbox, { organizationId: 'org_1', senderPhoneNumber: '15550100001', customerKey: 'US.1349' }, contactBook);
  */
 export async function lastInboundAtOf(
   inbox: InboxRepository,
-  input: { organizationId: string; senderPhoneNumber: string; customerPhoneNumber: string },
+  input: { organizationId: string; senderPhoneNumber: string; customerKey: string },
+  contactBook?: Pick<ContactBook, 'pairOf'>,
 ): Promise<Date | undefined> {
-  const claim = await inbox.getContactPhoneNumberClaim(input.organizationId, input.customerPhoneNumber);
+  const { organizationId, senderPhoneNumber, customerKey } = input;
+  const pair = await contactBook?.pairOf(organizationId, customerKey);
+  const keys = pair ? [customerKey, counterpartOf(pair, customerKey)] : [customerKey];
+  const claims = await Promise.all(keys.map((key) => inbox.getContactPhoneNumberClaim(organizationId, key)));
   // A claim whose contact was never written has no conversations either: nothing recorded.
-  if (!claim) return undefined;
-  const latest = await lastInboundAtOfPair(inbox, { organizationId: input.organizationId, senderPhoneNumber: input.senderPhoneNumber, contactId: claim.contactId });
+  const contactIds = [...new Set(claims.flatMap((claim) => (claim ? [claim.contactId] : [])))];
+  const times = await Promise.all(contactIds.map((contactId) => lastInboundAtOfPair(inbox, { organizationId, senderPhoneNumber, contactId })));
+  const latest = times.reduce<string | undefined>(later, undefined);
   return latest === undefined ? undefined : new Date(latest);
 }

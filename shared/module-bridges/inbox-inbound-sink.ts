@@ -28,15 +28,20 @@ export class InboxInboundMessageSink implements InboundMessageSink {
     await recordInboundMessage(this.ports, {
       organizationId,
       senderPhoneNumber,
-      customerPhoneNumber: message.from,
+      ...(message.from !== undefined ? { customerPhoneNumber: message.from } : {}),
+      ...(message.fromUserId !== undefined ? { customerUserId: message.fromUserId } : {}),
       ...(message.profileName !== undefined ? { profileName: message.profileName } : {}),
+      ...(message.username !== undefined ? { username: message.username } : {}),
       sentAt,
     });
     // Every keyword message is applied with Meta's time: the opt-out record keeps the time of the
     // last keyword and takes only a newer one (shared/inbox/opt-out-record.ts), so a redelivery or an
     // older STOP arriving after a START changes nothing, across all of the organization's numbers.
+    // Under each identity the message names (its BSUID, its number); each also follows its pair.
     if (this.optOuts) {
-      await applyOptOutKeyword(this.optOuts.ports, this.optOuts.keywords, { organizationId, phoneNumber: message.from, text: message.text, sentAt });
+      for (const key of [message.fromUserId, message.from]) {
+        if (key !== undefined) await applyOptOutKeyword(this.optOuts.ports, this.optOuts.keywords, { organizationId, phoneNumber: key, text: message.text, sentAt });
+      }
     }
   }
 }

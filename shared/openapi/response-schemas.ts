@@ -82,16 +82,20 @@ const v1Envelope = (data: JsonSchema, list = false): JsonSchema =>
     data: list ? arrayOf(data) : data,
     meta: obj(list ? { page: int, pageSize: int, total: int } : { page: int, total: int }),
   });
-const contact = obj({
+// phoneNumber is null for a user Meta knows only by BSUID; userId and username appear only when known.
+const contactFields = {
   id: { type: 'string', pattern: '^ct_' },
-  phoneNumber: str,
+  phoneNumber: nullableString,
+  userId: str,
+  username: str,
   name: nullableString,
   email: nullableString,
   tags: arrayOf(str),
   attributes: anyObject,
   createdAt: str,
   updatedAt: str,
-});
+};
+const contact = obj(contactFields, Object.keys(contactFields).filter((name) => name !== 'userId' && name !== 'username'));
 const conversation = obj({
   id: { type: 'string', pattern: '^cv_' },
   contactId: str,
@@ -103,7 +107,8 @@ const conversation = obj({
   lastMessageAt: nullableString,
   lastInboundAt: nullableString,
 });
-const optOut = obj({ phoneNumber: str, source: str, createdAt: str });
+// A BSUID's entry: phoneNumber null and userId.
+const optOut = obj({ phoneNumber: nullableString, userId: str, source: str, createdAt: str }, ['phoneNumber', 'source', 'createdAt']);
 const contactExample = {
   id: 'ct_8f2k1',
   phoneNumber: '491701234567',

@@ -43,8 +43,8 @@ const startsLikeOldMobile = (digits: string, at: number): boolean => digits[at]!
  * optOutKeyOf('US.13491208655302741918'); // 'US.13491208655302741918' (a BSUID is its own key)
  */
 export function optOutKeyOf(digits: string): string {
-  // A business-scoped user id is keyed as itself; pairing it with the user's number (so a STOP
-  // under one reaches a send to the other) is the place for that rule when Meta's pairs are kept.
+  // A business-scoped user id is keyed as itself; a STOP under one of a user's ids reaches a send to
+  // the other because the opt-out is written under both (shared/inbox/identity-pairs.ts).
   if (isBusinessScopedUserId(digits)) return digits;
   if (digits.length === 13 && digits.startsWith('521')) return `52${digits.slice(3)}`;
   if (digits.length === 12 && digits.startsWith('55') && isBrazilianAreaCode(digits, 2) && startsLikeOldMobile(digits, 4)) {

@@ -14,7 +14,7 @@ import {
   type ListResult,
   type ListWindow,
 } from '../../shared/inbox/inbox-entities';
-import type { ClaimOutcome, ContactPhoneNumberClaim, InboxRepository, OpenConversationClaim } from '../../shared/inbox/ports';
+import type { ClaimOutcome, ContactIdentity, ContactPhoneNumberClaim, InboxRepository, OpenConversationClaim } from '../../shared/inbox/ports';
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -68,6 +68,22 @@ export class InMemoryInboxRepository implements InboxRepository {
     this.touch('getContact');
     const contact = this.contacts.get(`${organizationId}#${contactId}`);
     return contact && copy(contact);
+  }
+
+  async addContactIdentity(organizationId: string, contactId: string, identity: ContactIdentity, at: string): Promise<Contact | undefined> {
+    this.touch('addContactIdentity');
+    const key = `${organizationId}#${contactId}`;
+    const stored = this.contacts.get(key);
+    if (!stored) return undefined;
+    const updated: Contact = {
+      ...stored,
+      phoneNumber: stored.phoneNumber ?? identity.phoneNumber ?? null,
+      ...(stored.userId ?? identity.userId ? { userId: (stored.userId ?? identity.userId)! } : {}),
+      ...(identity.username !== undefined ? { username: identity.username } : {}),
+      updatedAt: at,
+    };
+    this.contacts.set(key, copy(updated));
+    return copy(updated);
   }
 
   async listContacts(organizationId: string, filter: ContactFilter, window: ListWindow): Promise<ListResult<Contact>> {

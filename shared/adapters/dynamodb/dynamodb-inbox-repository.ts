@@ -21,18 +21,25 @@ import {
   type ListWindow,
 } from '../../inbox/inbox-entities';
 import type { OptOut, OptOutChange, OptOutRecord, OptOutRepository } from '../../inbox/opt-outs';
-import type { ClaimOutcome, ContactPhoneNumberClaim, InboxRepository, OpenConversationClaim } from '../../inbox/ports';
+import type { ClaimOutcome, ContactIdentity, ContactPhoneNumberClaim, InboxRepository, OpenConversationClaim } from '../../inbox/ports';
 import { isConditionalCheckFailure } from './dynamodb-errors';
 import { DynamoDbOptOutList } from './dynamodb-opt-out-list';
+import { DynamoDbContactBook } from './dynamodb-contact-book';
+import type { ContactBook, IdentityPair, StoredPair } from '../../inbox/contact-book';
 import { inboxKeys, InboxTable, toEntity, type CounterName } from './inbox-table';
 
-export class DynamoDbInboxRepository implements InboxRepository, OptOutRepository {
+/** A stored contact as the port knows it: one without a number (a BSUID-only user) has no attribute, read as null. */
+const contactOf = (entity: Contact | undefined): Contact | undefined => entity && { ...entity, phoneNumber: entity.phoneNumber ?? null };
+
+export class DynamoDbInboxRepository implements InboxRepository, OptOutRepository, ContactBook {
   private readonly table: InboxTable;
   private readonly optOuts: DynamoDbOptOutList;
+  private readonly pairs: DynamoDbContactBook;
 
   constructor(documentClient: DynamoDBDocumentClient, tableName: string) {
     this.table = new InboxTable(documentClient, tableName);
     this.optOuts = new DynamoDbOptOutList(this.table);
+    this.pairs = new DynamoDbContactBook(this.table);
   }
 
   // Contacts
@@ -51,10 +58,12 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
   }
 
   async insertContact(contact: Contact): Promise<void> {
+    // A contact without a number is stored without the attribute, so a later fill can add it (if_not_exists).
+    const { phoneNumber, ...rest } = contact;
     await this.table.send(
       new PutCommand({
         TableName: this.table.tableName,
-        Item: { ...inboxKeys.contact(contact.organizationId, contact.contactId), entity: 'contact', ...contact },
+        Item: { ...inboxKeys.contact(contact.organizationId, contact.contactId), entity: 'contact', ...rest, ...(phoneNumber === null ? {} : { phoneNumber }) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -62,7 +71,31 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
   }
 
   async getContact(organizationId: string, contactId: string): Promise<Contact | undefined> {
-    return toEntity(await this.table.get(inboxKeys.contact(organizationId, contactId)));
+    return contactOf(toEntity(await this.table.get(inboxKeys.contact(organizationId, contactId))));
+  }
+
+  async addContactIdentity(organizationId: string, contactId: string, identity: ContactIdentity, at: string): Promise<Contact | undefined> {
+    const sets = ['updatedAt = :at'];
+    const values: Record<string, unknown> = { ':at': at };
+    if (identity.phoneNumber !== undefined) (sets.push('phoneNumber = if_not_exists(phoneNumber, :phone)'), (values[':phone'] = identity.phoneNumber));
+    if (identity.userId !== undefined) (sets.push('userId = if_not_exists(userId, :userId)'), (values[':userId'] = identity.userId));
+    if (identity.username !== undefined) (sets.push('username = :username'), (values[':username'] = identity.username));
+    try {
+      const result = await this.table.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: inboxKeys.contact(organizationId, contactId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return contactOf(toEntity(result.Attributes));
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return undefined;
+      throw error;
+    }
   }
 
   async listContacts(organizationId: string, filter: ContactFilter, window: ListWindow): Promise<ListResult<Contact>> {
@@ -70,10 +103,10 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
     const filtered = filter.tag !== undefined || filter.search !== undefined;
     if (!filtered) {
       const [total, page] = await Promise.all([this.table.counter(organizationId, ['contacts']), this.table.readWindow<Contact>(query, undefined, window, false)]);
-      return { items: page.items, total };
+      return { items: page.items.map((item) => contactOf(item)!), total };
     }
-    const page = await this.table.readWindow<Contact>(query, (contact) => matchesContactFilter(contact, filter), window, true);
-    return { items: page.items, total: page.matched };
+    const page = await this.table.readWindow<Contact>(query, (contact) => matchesContactFilter(contactOf(contact)!, filter), window, true);
+    return { items: page.items.map((item) => contactOf(item)!), total: page.matched };
   }
 
   // Conversations
@@ -210,5 +243,23 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
 
   findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
     return this.optOuts.findSuppressed(organizationId, phoneNumbers);
+  }
+
+  // The contact book (Meta's BSUID ↔ phone pairs): the same table, its own adapter.
+
+  pairOf(organizationId: string, key: string): Promise<StoredPair | undefined> {
+    return this.pairs.pairOf(organizationId, key);
+  }
+
+  pairsOf(organizationId: string, keys: readonly string[]): Promise<Map<string, StoredPair>> {
+    return this.pairs.pairsOf(organizationId, keys);
+  }
+
+  recordPair(organizationId: string, pair: IdentityPair): Promise<'recorded' | 'stale'> {
+    return this.pairs.recordPair(organizationId, pair);
+  }
+
+  markAligned(organizationId: string, pair: IdentityPair): Promise<void> {
+    return this.pairs.markAligned(organizationId, pair);
   }
 }

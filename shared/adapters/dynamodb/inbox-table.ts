@@ -21,6 +21,7 @@ import {
 import { InboxStoreUnavailableError } from '../../inbox/errors';
 import type { ListWindow } from '../../inbox/inbox-entities';
 import type { ClaimOutcome } from '../../inbox/ports';
+import { isBusinessScopedUserId } from '../../recipients/business-scoped-user-id';
 import { classifyStoreFaults, isConditionalCheckFailure, storeFault } from './dynamodb-errors';
 
 export type Item = Record<string, unknown>;
@@ -43,6 +44,8 @@ export const inboxKeys = {
   }),
   counters: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'COUNTERS' }),
   optOut: (organizationId: string, phoneNumber: string) => ({ pk: `ORG#${organizationId}#OPTOUTS`, sk: `PHONE#${phoneNumber}` }),
+  /** One direction of a contact book pair: `USERID#<bsuid>` → phone, `PHONE#<digits>` → BSUID. */
+  identityPair: (organizationId: string, key: string) => ({ pk: `ORG#${organizationId}#PAIRS`, sk: `${isBusinessScopedUserId(key) ? 'USERID' : 'PHONE'}#${key}` }),
 };
 
 export type CounterName = 'contacts' | 'openConversations' | 'closedConversations' | 'optOuts';

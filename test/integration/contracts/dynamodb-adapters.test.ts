@@ -17,6 +17,7 @@ import { describeChunkProgressStoreContract } from '../../support/contracts/chun
 import { describeCredentialStoreContract } from '../../support/contracts/credential-store.contract';
 import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
 import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
+import { describeContactBookContract } from '../../support/contracts/contact-book.contract';
 import { describeJobControlStoreContract } from '../../support/contracts/job-control-store.contract';
 import { describeJobStoreContract } from '../../support/contracts/job-store.contract';
 import { describeMembershipStoreContract } from '../../support/contracts/membership-store.contract';
@@ -49,6 +50,7 @@ describeCredentialStoreContract('DynamoDbCredentialStore', () => new DynamoDbCre
 describeMembershipStoreContract('DynamoDbMembershipStore', () => new DynamoDbMembershipStore(...tenancyTable()));
 describeBillingStoreContract('DynamoDbBillingStore', () => new DynamoDbBillingStore(...tenancyTable()));
 describeInboxRepositoryContract('DynamoDbInboxRepository', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
+describeContactBookContract('DynamoDbContactBook', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
 describeSendPacerContract('DynamoDbSendPacer', () => new DynamoDbSendPacer(dynamo.documentClient, dynamo.tableNames.messaging));
 describePortfolioReachContract('DynamoDbPortfolioReach', () => new DynamoDbPortfolioReach(dynamo.documentClient, dynamo.tableNames.messaging));
 describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new PowertoolsIdempotencyGuard(dynamo.client, dynamo.tableNames.idempotency));

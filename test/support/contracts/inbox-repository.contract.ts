@@ -58,6 +58,22 @@ export function describeInboxRepositoryContract(name: string, makeRepository: ()
         expect(await repository.claimContactPhoneNumber({ ...claim, organizationId: freshOrganization() })).toEqual({ claimed: true });
       });
 
+      it('a contact known only by BSUID: no number (null), found again by id and in lists; filled once, never replaced', async () => {
+        const organizationId = freshOrganization();
+        const bsuidOnly = contact(organizationId, 'ct_900', { phoneNumber: null, userId: 'US.900', username: 'ana.r' });
+        await repository.insertContact(bsuidOnly);
+        expect(await repository.getContact(organizationId, 'ct_900')).toEqual(bsuidOnly);
+        expect((await repository.listContacts(organizationId, {}, { offset: 0, limit: 10 })).items).toEqual([bsuidOnly]);
+        expect((await repository.listContacts(organizationId, { search: '1555' }, { offset: 0, limit: 10 })).items).toEqual([]);
+
+        const filled = await repository.addContactIdentity(organizationId, 'ct_900', { phoneNumber: '15550009000', userId: 'US.other', username: 'ana.rr' }, later);
+        expect(filled).toEqual({ ...bsuidOnly, phoneNumber: '15550009000', userId: 'US.900', username: 'ana.rr', updatedAt: later });
+        const again = await repository.addContactIdentity(organizationId, 'ct_900', { phoneNumber: '15550009999' }, later);
+        expect(again?.phoneNumber).toBe('15550009000');
+        expect(await repository.getContact(organizationId, 'ct_900')).toEqual(again);
+        expect(await repository.addContactIdentity(organizationId, 'ct_missing', { userId: 'US.1' }, later)).toBeUndefined();
+      });
+
       it('an open conversation: released only by its holder; a take-over of a vanished claim claims afresh', async () => {
         const organizationId = freshOrganization();
         const claim = { organizationId, senderPhoneNumber: '15550001111', contactId: 'ct_A', conversationId: 'cv_1', claimedAt: at };

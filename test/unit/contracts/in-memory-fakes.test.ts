@@ -16,6 +16,8 @@ import { describeMembershipStoreContract } from '../../support/contracts/members
 import { describeOrganizationStoreContract } from '../../support/contracts/organization-store.contract';
 import { InMemoryRateLimiter } from '../../support/in-memory-rate-limiter';
 import { InMemoryInboxRepository } from '../../support/in-memory-inbox-repository';
+import { InMemoryContactBook } from '../../support/in-memory-contact-book';
+import { describeContactBookContract } from '../../support/contracts/contact-book.contract';
 import { InMemoryAccountDirectory } from '../../support/tenancy-stores/in-memory-account-directory';
 import { InMemoryBillingStore } from '../../support/tenancy-stores/in-memory-billing-store';
 import { InMemoryCredentialStore } from '../../support/tenancy-stores/in-memory-credential-store';
@@ -31,6 +33,7 @@ describeCredentialStoreContract('InMemoryCredentialStore', () => new InMemoryCre
 describeMembershipStoreContract('InMemoryMembershipStore', () => new InMemoryMembershipStore(new InMemoryTenancyState()));
 describeBillingStoreContract('InMemoryBillingStore', () => new InMemoryBillingStore(new InMemoryTenancyState()));
 describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInboxRepository());
+describeContactBookContract('InMemoryContactBook', () => new InMemoryContactBook());
 describeSendPacerContract('InMemorySendPacer', () => new InMemorySendPacer());
 describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryIdempotencyGuard());
 // The broadcast suites set their jobs up through the other stores: the fakes over one shared state.

@@ -141,7 +141,7 @@ describe('recording an inbound message', () => {
 describe('the recorded window (lastInboundAtOf)', () => {
   test('is the latest inbound time over the pair’s conversations, open or closed; undefined when nothing is recorded', async () => {
     const { record, services, repository } = setup();
-    const window = (sender = senderA, customerPhoneNumber = customer) => lastInboundAtOf(repository, { organizationId: 'org_a', senderPhoneNumber: sender, customerPhoneNumber });
+    const window = (sender = senderA, customerPhoneNumber = customer) => lastInboundAtOf(repository, { organizationId: 'org_a', senderPhoneNumber: sender, customerKey: customerPhoneNumber });
     expect(await window()).toBeUndefined();
     // A contact with a conversation but no inbound message: still nothing recorded.
     const contact = await services.createContact({ organizationId: 'org_a', phoneNumber: customer, name: 'Ada' });
@@ -155,7 +155,7 @@ describe('the recorded window (lastInboundAtOf)', () => {
     expect(await window()).toEqual(new Date('2026-03-02T07:00:00.000Z'));
     // Another sender, another organization: nothing recorded.
     expect(await window(senderB)).toBeUndefined();
-    expect(await lastInboundAtOf(repository, { organizationId: 'org_b', senderPhoneNumber: senderA, customerPhoneNumber: customer })).toBeUndefined();
+    expect(await lastInboundAtOf(repository, { organizationId: 'org_b', senderPhoneNumber: senderA, customerKey: customer })).toBeUndefined();
   });
 });
 

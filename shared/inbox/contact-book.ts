@@ -1,0 +1,53 @@
+/**
+ * The organization's contact book: Meta's pairs of a user's business-scoped user id (BSUID) and
+ * phone number, learned from webhooks that carry both (docs/ORGANIZATIONS-AND-V1.md "One identity
+ * per user"). One record per direction (BSUID → phone, phone → BSUID), so either key finds its
+ * counterpart with one read. Meta regenerates a BSUID when the user changes number, so a phone may
+ * move to a new BSUID: the newest pair by Meta's time wins, per direction.
+ */
+
+/** One pair as Meta showed it: `at` is Meta's time of the webhook event that carried both (ISO). */
+export interface IdentityPair {
+  /** Digits, as Meta's `wa_id` / `from` / `recipient_id` gave them. */
+  phoneNumber: string;
+  /** The BSUID (`user_id`, `from_user_id`, `recipient_user_id`). */
+  userId: string;
+  at: string;
+}
+
+/** A stored direction: the pair, and whether the opt-outs of its two keys were brought to one decision. */
+export interface StoredPair extends IdentityPair {
+  /** Set once the pair's opt-out records were aligned (identity-pairs.ts); absent: not yet, or a crash in between. */
+  aligned?: boolean;
+}
+
+/** Whether the direction stored under a key names the same counterpart (times aside). */
+export const samePair = (a: IdentityPair | undefined, b: IdentityPair): boolean => a !== undefined && a.phoneNumber === b.phoneNumber && a.userId === b.userId;
+
+/**
+ * The contact book store (the inbox table). Throws InboxStoreUnavailableError like every inbox port.
+ */
+export interface ContactBook {
+  /** The pair stored under a recipient key (a phone's digits or a BSUID), strongly consistent. */
+  pairOf(organizationId: string, key: string): Promise<StoredPair | undefined>;
+  /** The pairs stored under the keys (eventually consistent, batched): only the keys that have one. */
+  pairsOf(organizationId: string, keys: readonly string[]): Promise<Map<string, StoredPair>>;
+  /**
+   * Writes the pair's two directions, phone first, each one conditional single-item put that applies
+   * only when the key has no pair, an older one (by `at`), or this same pair (a retry). `recorded`
+   * when both directions now hold it; `stale` when a newer pair holds either key (nothing more to do).
+   */
+  recordPair(organizationId: string, pair: IdentityPair): Promise<'recorded' | 'stale'>;
+  /** Marks the pair aligned under its BSUID (only while that direction still holds this pair). */
+  markAligned(organizationId: string, pair: IdentityPair): Promise<void>;
+}
+
+/**
+ * The key on the other side of a pair: the phone of a BSUID's pair, the BSUID of a phone's pair.
+ *
+ * @example
+ * counterpartOf({ phoneNumber: '447700900123', userId: 'GB.1', at: 'T' }, 'GB.1'); // '447700900123'
+ */
+export function counterpartOf(pair: IdentityPair, key: string): string {
+  return key === pair.userId ? pair.phoneNumber : pair.userId;
+}

@@ -1,0 +1,104 @@
+/**
+ * What the inbox does with Meta's BSUID ↔ phone pairs (docs/ORGANIZATIONS-AND-V1.md "One identity
+ * per user"): records the new or changed ones in the contact book and brings the opt-out records
+ * of the pair's two keys to one decision, so a STOP under either key excludes the user from a
+ * broadcast naming the other. The accept path's suppression lookup stays one read per key: the
+ * opt-out is written under both keys, not looked up through the pair.
+ */
+import { samePair, type ContactBook, type IdentityPair } from './contact-book';
+import { isOptedOut, withKeywordApplied, withOptOutAdded, type OptOutRecord } from './opt-out-record';
+import type { OptOutChange, OptOutPorts } from './opt-outs';
+
+export interface IdentityPairPorts extends Pick<OptOutPorts, 'optOuts' | 'clock'> {
+  contactBook: ContactBook;
+}
+
+/**
+ * The one decision for a pair's two opt-out records, as a change to apply to each key (each decided
+ * on its own stored record, so the key already holding the decision is not written): on the list by
+ * a business's or Meta's decision (api, operator, webhook-131050) under either key → both on it with
+ * that source; otherwise the latest keyword by Meta's time decides both (a STOP puts both on the
+ * list, a START takes keyword entries off). Undefined: nothing to align (no entry, no keyword).
+ *
+ * @example
+ * const change = alignedChangeOf({ state: 'opted-out', phoneNumber: 'US.1', source: 'keyword', createdAt: 'T1', keywordAt: 'T0' }, undefined, 'T2');
+ * change?.('447700900123')(undefined); // { state: 'opted-out', phoneNumber: '447700900123', source: 'keyword', createdAt: 'T2', keywordAt: 'T0' }
+ */
+export function alignedChangeOf(a: OptOutRecord | undefined, b: OptOutRecord | undefined, now: string): ((key: string) => OptOutChange) | undefined {
+  const decided = [a, b].find((record) => isOptedOut(record) && record.source !== 'keyword');
+  if (decided && isOptedOut(decided)) {
+    return (key) => (current) => withOptOutAdded(current, { phoneNumber: key, source: decided.source, now });
+  }
+  const latest = [a, b].reduce<OptOutRecord | undefined>(
+    (found, record) => (record?.keywordAt !== undefined && (found?.keywordAt === undefined || record.keywordAt > found.keywordAt) ? record : found),
+    undefined,
+  );
+  if (latest?.keywordAt === undefined) return undefined;
+  const keyword = { kind: isOptedOut(latest) ? ('stop' as const) : ('start' as const), at: latest.keywordAt, now };
+  return (key) => (current) => withKeywordApplied(current, { ...keyword, phoneNumber: key });
+}
+
+/**
+ * Brings the opt-out records of the pair's keys to one decision (alignedChangeOf). Called after the
+ * pair was written: reads both records (strongly consistent), then applies the decision to each.
+ */
+export async function alignPairOptOuts(ports: Pick<OptOutPorts, 'optOuts' | 'clock'>, organizationId: string, pair: IdentityPair): Promise<void> {
+  const keys = [pair.phoneNumber, pair.userId];
+  const [a, b] = await Promise.all(keys.map(async (key) => (await ports.optOuts.updateOptOut(organizationId, key, (current) => current)).before));
+  const changeFor = alignedChangeOf(a, b, ports.clock.now().toISOString());
+  if (!changeFor) return;
+  for (const key of keys) await ports.optOuts.updateOptOut(organizationId, key, changeFor(key));
+}
+
+/** New pairs of one change learned at once (each is a few sequential store calls). */
+const pairsInFlight = 8;
+
+/** The newest of each pair seen in one batch (a batch may carry the same user many times). */
+function newestPairs(pairs: readonly IdentityPair[]): IdentityPair[] {
+  const byKeys = new Map<string, IdentityPair>();
+  for (const pair of pairs) {
+    const id = `${pair.phoneNumber}|${pair.userId}`;
+    const found = byKeys.get(id);
+    if (!found || found.at < pair.at) byKeys.set(id, pair);
+  }
+  return [...byKeys.values()];
+}
+
+/**
+ * Records the pairs one webhook batch showed (inbound messages carrying both ids, `sent` statuses
+ * carrying both): one batched read of what the contact book holds, then only new or changed pairs
+ * are written (a known, aligned pair costs no write). For each written pair: the pair first, then
+ * its opt-outs aligned, then the pair marked aligned, so a crash in between is finished when Meta or
+ * the queue delivers the batch again (the pair is not yet aligned, so it is not "known").
+ * Returns how many pairs were recorded.
+ *
+ * @example
+ * await learnPairs(ports, 'org_1', [{ phoneNumber: '447700900123', userId: 'GB.1', at: '2026-05-04T08:00:00.000Z' }]); // 1, then 0 again
+ */
+export async function learnPairs(ports: IdentityPairPorts, organizationId: string, pairs: readonly IdentityPair[]): Promise<number> {
+  const candidates = newestPairs(pairs);
+  if (candidates.length === 0) return 0;
+  const stored = await ports.contactBook.pairsOf(organizationId, candidates.flatMap((pair) => [pair.phoneNumber, pair.userId]));
+  let recorded = 0;
+  const learn = async (pair: IdentityPair): Promise<void> => {
+    const underBsuid = stored.get(pair.userId);
+    const known = samePair(stored.get(pair.phoneNumber), pair) && samePair(underBsuid, pair) && underBsuid?.aligned === true;
+    // A newer pair already holds one of the keys (the user changed number since): nothing to write.
+    const superseded = [stored.get(pair.phoneNumber), underBsuid].some((held) => held !== undefined && !samePair(held, pair) && held.at >= pair.at);
+    if (known || superseded) return;
+    if ((await ports.contactBook.recordPair(organizationId, pair)) === 'stale') return;
+    await alignPairOptOuts(ports, organizationId, pair);
+    await ports.contactBook.markAligned(organizationId, pair);
+    recorded += 1;
+  };
+  // A change of a large broadcast's `sent` statuses may show many new pairs: a few at a time, each in its order.
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < candidates.length) await learn(candidates[next++]!);
+  };
+  // Every lane finishes before a failure is thrown: no write still running once the batch is reported.
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(pairsInFlight, candidates.length) }, lane));
+  const failed = lanes.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return recorded;
+}

@@ -1,0 +1,50 @@
+import { samePair, type ContactBook, type IdentityPair, type StoredPair } from '../../shared/inbox/contact-book';
+
+/**
+ * The contact book in memory, with the DynamoDB adapter's semantics: one direction per key, a
+ * pair written to a key only when it has none, an older one or the same one; `writes` counts the
+ * directions written (a known pair must cost none).
+ */
+export class InMemoryContactBook implements ContactBook {
+  readonly directions = new Map<string, StoredPair>();
+  writes = 0;
+  batchGets = 0;
+
+  async pairOf(organizationId: string, key: string): Promise<StoredPair | undefined> {
+    const pair = this.directions.get(`${organizationId}|${key}`);
+    return pair && { ...pair };
+  }
+
+  async pairsOf(organizationId: string, keys: readonly string[]): Promise<Map<string, StoredPair>> {
+    const unique = [...new Set(keys)];
+    this.batchGets += Math.ceil(unique.length / 100);
+    const found = new Map<string, StoredPair>();
+    for (const key of unique) {
+      const pair = this.directions.get(`${organizationId}|${key}`);
+      if (pair) found.set(key, { ...pair });
+    }
+    return found;
+  }
+
+  async recordPair(organizationId: string, pair: IdentityPair): Promise<'recorded' | 'stale'> {
+    for (const key of [pair.phoneNumber, pair.userId]) {
+      const stored = this.directions.get(`${organizationId}|${key}`);
+      if (stored === undefined || stored.at < pair.at) {
+        this.directions.set(`${organizationId}|${key}`, { phoneNumber: pair.phoneNumber, userId: pair.userId, at: pair.at });
+        this.writes += 1;
+      } else if (!samePair(stored, pair)) return 'stale';
+    }
+    return 'recorded';
+  }
+
+  async markAligned(organizationId: string, pair: IdentityPair): Promise<void> {
+    const stored = this.directions.get(`${organizationId}|${pair.userId}`);
+    if (samePair(stored, pair)) this.directions.set(`${organizationId}|${pair.userId}`, { ...stored!, aligned: true });
+  }
+
+  /** Test seeding: both directions of a pair. */
+  seed(organizationId: string, pair: IdentityPair & { aligned?: boolean }): void {
+    this.directions.set(`${organizationId}|${pair.phoneNumber}`, { ...pair });
+    this.directions.set(`${organizationId}|${pair.userId}`, { ...pair });
+  }
+}
