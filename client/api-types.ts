@@ -4800,8 +4800,9 @@ export interface operations {
                     templateId?: string;
                     broadcastName: string;
                     data: {
-                        countryCode: string;
-                        toPhoneNumber: string;
+                        countryCode?: string;
+                        toPhoneNumber?: string;
+                        userId?: string;
                         templateParams?: string[];
                     }[];
                     globalTemplateParams?: string[];
@@ -4883,8 +4884,9 @@ export interface operations {
                     templateId?: string;
                     broadcastName: string;
                     data: {
-                        countryCode: string;
-                        toPhoneNumber: string;
+                        countryCode?: string;
+                        toPhoneNumber?: string;
+                        userId?: string;
                         templateParams?: string[];
                     }[];
                     globalTemplateParams?: string[];
