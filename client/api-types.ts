@@ -3184,6 +3184,7 @@ export interface operations {
                      *           "status": "APPROVED",
                      *           "category": "UTILITY",
                      *           "language": "en_US",
+                     *           "quality": "GREEN",
                      *           "components": [
                      *             {
                      *               "type": "BODY",
@@ -3248,6 +3249,7 @@ export interface operations {
                             status: string;
                             category: string;
                             language: string;
+                            quality?: string;
                             components?: Record<string, unknown>[];
                             /** @description What a send of the template must carry (docs/BROADCAST.md "Rich templates"); `sendable: false` names in `unsupported` the parts a broadcast cannot fill */
                             parameters?: {
@@ -4472,7 +4474,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("message.status" | "job.completed" | "message.received" | "template.status")[];
+                    events: ("message.status" | "job.completed" | "message.received" | "template.status" | "template.updated")[];
                 };
             };
         };
@@ -4798,8 +4800,9 @@ export interface operations {
                     templateId?: string;
                     broadcastName: string;
                     data: {
-                        countryCode: string;
-                        toPhoneNumber: string;
+                        countryCode?: string;
+                        toPhoneNumber?: string;
+                        userId?: string;
                         templateParams?: string[];
                     }[];
                     globalTemplateParams?: string[];
@@ -4881,8 +4884,9 @@ export interface operations {
                     templateId?: string;
                     broadcastName: string;
                     data: {
-                        countryCode: string;
-                        toPhoneNumber: string;
+                        countryCode?: string;
+                        toPhoneNumber?: string;
+                        userId?: string;
                         templateParams?: string[];
                     }[];
                     globalTemplateParams?: string[];

@@ -2,6 +2,7 @@ import { broadcastEnvelope } from '../../shared/http/surface-responses';
 import { httpOperation } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
 import { sendBulkSchema, sendSingleSchema } from '../../shared/broadcast/earlier-template-send.schema';
+import { earlierRecipientOf } from '../../shared/broadcast/earlier-recipients';
 import { sendEarlierTemplate, type CostSummary, type EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
 
 /** The earlier operations nest the result: `data` = {status, message, data: cost summary}. */
@@ -16,11 +17,7 @@ export const sendSingle = httpOperation('broadcast-api-key', async (request, dep
     mode: 'single',
     templateName: body.templateName,
     templateLanguage: body.templateLanguage,
-    recipients: [
-      body.userId === undefined
-        ? { countryCode: body.countryCode ?? '', toPhoneNumber: body.toPhoneNumber ?? '', templateParams: body.templateParams }
-        : { countryCode: '', toPhoneNumber: '', userId: body.userId, templateParams: body.templateParams },
-    ],
+    recipients: [earlierRecipientOf(body)],
     broadcastName: body.broadcastName,
   });
   return nested('Message queued successfully', summary);
@@ -32,7 +29,7 @@ export const sendBulk = httpOperation('broadcast-api-key', async (request, depen
     mode: 'bulk',
     templateName: body.templateName,
     templateLanguage: body.templateLanguage,
-    recipients: body.data,
+    recipients: body.data.map(earlierRecipientOf),
     globalTemplateParams: body.globalTemplateParams,
     broadcastName: body.broadcastName,
   });

@@ -23,6 +23,7 @@ export const templateCatalogSection = (context: CompositionContext, cloudApi: ()
     () =>
       new TemplateCatalog(cloudApi().upstream, context.clock, context.config.sending.templateCacheTtlMs, {
         statesOf: (wabaId) => templateStates().statesOf(wabaId),
+        attributesOf: (wabaId) => templateStates().attributesOf(wabaId),
       }),
   );
 

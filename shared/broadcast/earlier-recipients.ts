@@ -1,6 +1,6 @@
 /**
  * A recipient of the earlier send-single / send-bulk as written: its number's parts (judged per
- * recipient: an invalid one is a partial failure), or (send-single) its business-scoped user id.
+ * recipient: an invalid one is a partial failure), or its business-scoped user id.
  */
 import type { JobRecipient } from './ports';
 import { callingCodeOfUserId } from '../recipients/international-number';
@@ -12,6 +12,20 @@ export interface EarlierRecipient {
   toPhoneNumber: string;
   userId?: string;
   templateParams?: string[];
+}
+
+/**
+ * The recipient a validated request names (send-single's body, each of send-bulk's `data[i]`): the
+ * number's parts, or the user id with both parts ''.
+ *
+ * @example
+ * earlierRecipientOf({ userId: 'US.1', templateParams: ['Ann'] }); // { countryCode: '', toPhoneNumber: '', userId: 'US.1', templateParams: ['Ann'] }
+ */
+export function earlierRecipientOf(written: { countryCode?: string; toPhoneNumber?: string; userId?: string; templateParams?: string[] }): EarlierRecipient {
+  const templateParams = written.templateParams === undefined ? {} : { templateParams: written.templateParams };
+  return written.userId === undefined
+    ? { countryCode: written.countryCode ?? '', toPhoneNumber: written.toPhoneNumber ?? '', ...templateParams }
+    : { countryCode: '', toPhoneNumber: '', userId: written.userId, ...templateParams };
 }
 
 /**

@@ -11,11 +11,33 @@ import { sendableText } from '../templates/sendable-text';
 const requiredText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(512, 'must be at most 512 characters'), sendableText());
 const parameters = v.array(v.pipe(v.string(), v.maxLength(1024, 'values must be at most 1024 characters'), sendableText()));
 
-export const earlierRecipientSchema = v.object({
-  countryCode: writtenPhoneNumber,
-  toPhoneNumber: writtenPhoneNumber,
-  templateParams: v.optional(parameters),
-});
+/**
+ * One address: `countryCode` + `toPhoneNumber` (as the contract has them), or `userId` (Meta's
+ * business-scoped user id, docs/BROADCAST.md "Recipients by business-scoped user id"), never both.
+ * The same three rules for send-single's body and each of send-bulk's `data[i]`.
+ */
+type Addressed = { countryCode?: string; toPhoneNumber?: string; userId?: string };
+/** The field an issue is reported on: a key of `Addressed`, which every `T` below extends (valibot's path type cannot see that through the generic). */
+const field = (key: keyof Addressed): never => [key] as never;
+const oneAddress = <T extends Addressed>() =>
+  [
+    v.forward(v.check<T, string>((body) => body.userId !== undefined || body.countryCode !== undefined, 'is required (or userId)'), field('countryCode')),
+    v.forward(v.check<T, string>((body) => body.userId !== undefined || body.toPhoneNumber !== undefined, 'is required (or userId)'), field('toPhoneNumber')),
+    v.forward(
+      v.check<T, string>((body) => body.userId === undefined || (body.countryCode === undefined && body.toPhoneNumber === undefined), 'must not be given with countryCode or toPhoneNumber'),
+      field('userId'),
+    ),
+  ] as const;
+
+const addressEntries = {
+  countryCode: v.optional(writtenPhoneNumber),
+  toPhoneNumber: v.optional(writtenPhoneNumber),
+  /** Meta's business-scoped user id instead of the number (docs/BROADCAST.md "Recipients by business-scoped user id"). */
+  userId: v.optional(businessScopedUserIdSchema),
+};
+
+const earlierRecipientEntries = v.object({ ...addressEntries, templateParams: v.optional(parameters) });
+export const earlierRecipientSchema = v.pipe(earlierRecipientEntries, ...oneAddress<v.InferOutput<typeof earlierRecipientEntries>>());
 
 const templateFields = {
   templateName: requiredText,
@@ -26,22 +48,12 @@ const templateFields = {
 
 const singleEntries = v.object({
   ...templateFields,
-  countryCode: v.optional(writtenPhoneNumber),
-  toPhoneNumber: v.optional(writtenPhoneNumber),
-  /** Meta's business-scoped user id instead of the number (docs/BROADCAST.md "Recipients by business-scoped user id"). */
-  userId: v.optional(businessScopedUserIdSchema),
+  ...addressEntries,
   templateParams: v.optional(parameters),
   broadcastName: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), sendableText())),
 });
-type Single = v.InferOutput<typeof singleEntries>;
 
-/** One recipient: `countryCode` + `toPhoneNumber` (as the contract has them), or `userId`, never both. */
-export const sendSingleSchema = v.pipe(
-  singleEntries,
-  v.forward(v.check<Single, string>((body) => body.userId !== undefined || body.countryCode !== undefined, 'is required (or userId)'), ['countryCode']),
-  v.forward(v.check<Single, string>((body) => body.userId !== undefined || body.toPhoneNumber !== undefined, 'is required (or userId)'), ['toPhoneNumber']),
-  v.forward(v.check<Single, string>((body) => body.userId === undefined || (body.countryCode === undefined && body.toPhoneNumber === undefined), 'must not be given with countryCode or toPhoneNumber'), ['userId']),
-);
+export const sendSingleSchema = v.pipe(singleEntries, ...oneAddress<v.InferOutput<typeof singleEntries>>());
 
 export const sendBulkSchema = v.object({
   ...templateFields,

@@ -8,6 +8,8 @@ export interface TemplateView {
   status: string;
   category: string;
   language: string;
+  /** Meta's quality score (GREEN, YELLOW, RED, UNKNOWN), from the list or a newer quality event; absent when Meta gives none. */
+  quality?: string;
   components: Array<{ type: string; text?: string }>;
   /** What a send must carry: header kind, body placeholders, buttons that take a value, carousel, offer (docs/BROADCAST.md "Rich templates"). */
   parameters: TemplateRequirements;
@@ -30,6 +32,7 @@ export async function listApprovedTemplates(
       status: template.status,
       category: template.category,
       language: template.language,
+      ...(template.quality_score?.score === undefined ? {} : { quality: template.quality_score.score }),
       components: template.components.map((component) => ({
         type: component.type,
         ...(component.text === undefined ? {} : { text: component.text }),

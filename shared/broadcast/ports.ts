@@ -105,6 +105,29 @@ export interface TemplateStates {
   statesOf(wabaId: string): Promise<TemplateState[]>;
   /** The recorded state of one template (strongly consistent); undefined when none is recorded. */
   stateOf(wabaId: string, name: string, language: string): Promise<TemplateState | undefined>;
+  /**
+   * Records a template's quality or category from Meta's event unless a later one of the same kind
+   * is recorded (an equal time is written: Meta's times are whole seconds, so two changes in one
+   * second keep the later arrival). Kept apart from the status: each kind has its own newest event.
+   */
+  recordAttribute(wabaId: string, attribute: TemplateAttribute): Promise<boolean>;
+  /** Every recorded quality and category of the account's templates (strongly consistent). */
+  attributesOf(wabaId: string): Promise<TemplateAttribute[]>;
+}
+
+/** What Meta's `message_template_quality_update` and `template_category_update` events set. */
+export type TemplateAttributeKind = 'quality' | 'category';
+
+/** A template's quality score (GREEN, YELLOW, RED, UNKNOWN) or category (MARKETING, UTILITY, …) as Meta last reported it by event. */
+export interface TemplateAttribute {
+  name: string;
+  language: string;
+  templateId: string;
+  kind: TemplateAttributeKind;
+  /** Upper case, as Meta names it. */
+  value: string;
+  /** Meta's time of the event. */
+  at: Date;
 }
 
 /**

@@ -7,7 +7,7 @@
  * - statuses[]: ours for the ledger (`b1:` callback data, or the message id found in the ledger)
  *   only after the tenant check (the job's organization and phone number id are the change's);
  *   `u1:` or not in the ledger → the /upstream side; found nowhere → dropped.
- * - messages[] → the inbound sink; template changes → the template sink.
+ * - messages[] → the inbound sink; template changes (status, quality, category) → the template sink.
  *
  * Everything here is idempotent (the stores only add first-seen facts and max-register codes), so
  * a store error simply propagates: the queue redelivers the whole batch and it is applied again.
@@ -26,9 +26,9 @@ import type {
   UpstreamDeliveryStore,
 } from './ports';
 import type { CustomerEvent } from '../customer-events/ports';
-import { messageReceivedEvent, messageStatusEvent, templateStatusEvent } from './delivery-customer-events';
+import { messageReceivedEvent, messageStatusEvent, templateStatusEvent, templateUpdatedEvent } from './delivery-customer-events';
 import { identityPairsOf } from './identity-pairs-of-change';
-import { parseWebhookBody, type MessagesChange, type TemplateStatusChange } from './webhook-payload.schema';
+import { parseWebhookBody, type MessagesChange, type TemplateAttributeChange, type TemplateStatusChange } from './webhook-payload.schema';
 
 export interface DeliveryEventLog {
   info(message: string, attributes?: Record<string, unknown>): void;
@@ -47,7 +47,7 @@ export interface DeliveryEventPorts {
   /** The organization's opt-out list: a failure 131050 adds the recipient. Absent: not recorded. */
   optOuts?: OptOutRecorder;
   /**
-   * Customer events (message.status, message.received, template.status) of what was applied, for the
+   * Customer events (message.status, message.received, template.status, template.updated) of what was applied, for the
    * organization's webhook endpoints. Absent: nothing is published.
    */
   events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
@@ -163,9 +163,13 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
   ];
 }
 
-async function applyTemplateChange(context: BatchContext, change: TemplateStatusChange, owner: Promise<{ organizationId: string } | undefined>): Promise<void> {
+async function applyTemplateChange(
+  context: BatchContext,
+  change: TemplateStatusChange | TemplateAttributeChange,
+  owner: Promise<{ organizationId: string } | undefined>,
+): Promise<void> {
   const { ports, report } = context;
-  const ids = { wabaId: change.wabaId, templateId: change.update.templateId, status: change.update.status };
+  const ids = { wabaId: change.wabaId, templateId: change.update.templateId, ...(change.kind === 'template-status' ? { status: change.update.status } : { change: change.update.change }) };
   const found = await owner;
   if (!found) {
     ports.log.warn('dropped: business account owned by no organization', { kind: 'template', ...ids });
@@ -175,8 +179,13 @@ async function applyTemplateChange(context: BatchContext, change: TemplateStatus
     ports.log.warn('dropped: no sink', { kind: 'template', organizationId: found.organizationId, ...ids });
     return;
   }
-  await ports.templates.recordTemplateStatus(found.organizationId, change.update);
-  await publish(context, found.organizationId, (now) => templateStatusEvent(change.update, now));
+  if (change.kind === 'template-status') {
+    await ports.templates.recordTemplateStatus(found.organizationId, change.update);
+    await publish(context, found.organizationId, (now) => templateStatusEvent(change.update, now));
+  } else {
+    await ports.templates.recordTemplateAttribute(found.organizationId, change.update);
+    await publish(context, found.organizationId, (now) => templateUpdatedEvent(change.update, now));
+  }
   report.templates += 1;
 }
 

@@ -10,7 +10,7 @@
  */
 import { newCustomerEvent } from '../customer-events/event-envelope';
 import type { CustomerEvent } from '../customer-events/ports';
-import type { InboundMessage, StatusEvent, TemplateStatusUpdate } from './ports';
+import type { InboundMessage, StatusEvent, TemplateAttributeUpdate, TemplateStatusUpdate } from './ports';
 import type { DeliveryStage } from './recipient-status';
 
 const SEQUENCE: Record<DeliveryStage, number> = { sent: 1, failed: 2, delivered: 3, read: 4 };
@@ -75,6 +75,33 @@ export function templateStatusEvent(update: TemplateStatusUpdate, now: Date): Cu
       language: update.language,
       status: update.status,
       reason: update.reason ?? null,
+      metaTimestamp: update.at.toISOString(),
+    },
+  });
+}
+
+/**
+ * `template.updated`: a template's quality score or category changed (docs/CUSTOMER-WEBHOOKS.md).
+ * The changed one is `{ previous, current }` (previous null when Meta gave none), the other null.
+ *
+ * @example
+ * templateUpdatedEvent({ wabaId: '102', templateId: '7', name: 'promo', language: 'en', change: 'category',
+ *   previous: 'UTILITY', current: 'MARKETING', at }, now).data.category // { previous: 'UTILITY', current: 'MARKETING' }
+ */
+export function templateUpdatedEvent(update: TemplateAttributeUpdate, now: Date): CustomerEvent {
+  const transition = { previous: update.previous ?? null, current: update.current };
+  return newCustomerEvent({
+    type: 'template.updated',
+    sourceKey: `${update.wabaId}:${update.templateId}:${update.language}:${update.change}:${update.current}:${update.at.toISOString()}`,
+    createdAt: now,
+    data: {
+      wabaId: update.wabaId,
+      templateId: update.templateId,
+      templateName: update.name,
+      language: update.language,
+      change: update.change,
+      quality: update.change === 'quality' ? transition : null,
+      category: update.change === 'category' ? transition : null,
       metaTimestamp: update.at.toISOString(),
     },
   });

@@ -67,6 +67,25 @@ export interface TemplateStatusUpdate {
   at: Date;
 }
 
+/**
+ * `message_template_quality_update` (a new quality score) or the completed form of
+ * `template_category_update` (a new category). Meta's impending category notice is not one: it
+ * changes nothing yet (docs/CUSTOMER-WEBHOOKS.md "template.updated").
+ */
+export interface TemplateAttributeUpdate {
+  wabaId: string;
+  templateId: string;
+  name: string;
+  language: string;
+  change: 'quality' | 'category';
+  /** Meta's previous score or category, upper-case; absent when Meta gave none. */
+  previous?: string;
+  /** The new score (GREEN, YELLOW, RED, UNKNOWN) or category (MARKETING, UTILITY, AUTHENTICATION), upper-case. */
+  current: string;
+  /** The entry's `time` (or the batch's arrival when absent). */
+  at: Date;
+}
+
 export interface PhoneNumberOwner {
   organizationId: string;
   wabaId: string;
@@ -130,4 +149,6 @@ export interface OptOutRecorder {
 /** Template states seen in events, so the next broadcast sees them before the cached list expires. */
 export interface TemplateStatusSink {
   recordTemplateStatus(organizationId: string, update: TemplateStatusUpdate): Promise<void>;
+  /** A quality or category change, overlaid by the template list and the next accept the same way. */
+  recordTemplateAttribute(organizationId: string, update: TemplateAttributeUpdate): Promise<void>;
 }

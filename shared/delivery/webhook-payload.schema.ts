@@ -11,7 +11,10 @@ import * as v from 'valibot';
 import { parseCallbackData } from './callback-data';
 import { pricingOf } from './message-pricing';
 import { profilesOf } from './webhook-contacts';
-import type { InboundMessage, StatusEvent, TemplateStatusUpdate } from './ports';
+import type { InboundMessage, StatusEvent } from './ports';
+import { readTemplateChange, TEMPLATE_CHANGE_FIELDS, type TemplateAttributeChange, type TemplateChangeField, type TemplateStatusChange } from './template-events.schema';
+
+export type { TemplateAttributeChange, TemplateStatusChange } from './template-events.schema';
 
 /* ------------------------------------------------------------- pieces */
 
@@ -86,15 +89,6 @@ const messagesValueSchema = v.looseObject({
   errors: v.optional(v.array(v.unknown(), 'errors must be a list'), []),
 });
 
-const templateStatusValueSchema = v.looseObject({
-  event: nonEmpty('event'),
-  message_template_id: v.pipe(v.union([v.number(), v.string()], 'message_template_id must be an id'), v.transform(String)),
-  message_template_name: nonEmpty('message_template_name'),
-  message_template_language: nonEmpty('message_template_language'),
-  reason: v.optional(v.nullable(v.string())),
-  other_info: v.optional(v.looseObject({ title: v.optional(v.string()) })),
-});
-
 const changeSchema = v.looseObject({ field: v.string('field must be a string'), value: v.unknown() });
 const entrySchema = v.looseObject({
   id: nonEmpty('entry[].id'),
@@ -120,13 +114,7 @@ export interface MessagesChange {
   systemErrors: number;
 }
 
-export interface TemplateStatusChange {
-  kind: 'template-status';
-  wabaId: string;
-  update: TemplateStatusUpdate;
-}
-
-export type WebhookChange = MessagesChange | TemplateStatusChange;
+export type WebhookChange = MessagesChange | TemplateStatusChange | TemplateAttributeChange;
 
 /** Something the parser skipped: where, and which fields were wrong (never their values). */
 export interface SkippedElement {
@@ -138,7 +126,7 @@ export interface SkippedElement {
 export interface ParsedWebhookBody {
   changes: WebhookChange[];
   skipped: SkippedElement[];
-  /** Changes of fields this platform does not consume (account updates, …). */
+  /** Changes of fields this platform does not consume (account updates, …), and Meta's impending category notices. */
   ignored: number;
 }
 
@@ -186,25 +174,11 @@ export function parseWebhookBody(body: unknown, receivedAt: Date): ParsedWebhook
       if (change.output.field === 'messages') {
         const messages = parseMessagesValue(entry.output.id, change.output.value, `${at}.value`, parsed.skipped);
         if (messages) parsed.changes.push(messages);
-      } else if (change.output.field === 'message_template_status_update') {
-        const value = v.safeParse(templateStatusValueSchema, change.output.value);
-        if (!value.success) {
-          parsed.skipped.push({ at: `${at}.value`, problem: problemOf(value.issues) });
-          return;
-        }
-        parsed.changes.push({
-          kind: 'template-status',
-          wabaId: entry.output.id,
-          update: {
-            wabaId: entry.output.id,
-            templateId: value.output.message_template_id,
-            name: value.output.message_template_name,
-            language: value.output.message_template_language,
-            status: value.output.event.toUpperCase(),
-            ...(value.output.reason || value.output.other_info?.title ? { reason: (value.output.reason || value.output.other_info?.title)! } : {}),
-            at: dateOfEntryTime(entry.output.time, receivedAt),
-          },
-        });
+      } else if ((TEMPLATE_CHANGE_FIELDS as readonly string[]).includes(change.output.field)) {
+        const reading = readTemplateChange(change.output.field as TemplateChangeField, change.output.value, entry.output.id, dateOfEntryTime(entry.output.time, receivedAt));
+        if ('issues' in reading) parsed.skipped.push({ at: `${at}.value`, problem: problemOf(reading.issues) });
+        else if ('ignored' in reading) parsed.ignored += 1;
+        else parsed.changes.push(reading.change);
       } else {
         parsed.ignored += 1;
       }

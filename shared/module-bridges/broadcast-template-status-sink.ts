@@ -1,12 +1,12 @@
 /**
  * The delivery processor's TemplateStatusSink answered by the broadcast module's template states:
- * Meta's `message_template_status_update` events become records the template catalog overlays on its
- * cached list (shared/broadcast/template-catalog.ts). The processor has already checked that the
+ * Meta's `message_template_status_update` events (and the quality and category updates) become
+ * records the template catalog overlays on its cached list (shared/broadcast/template-catalog.ts). The processor has already checked that the
  * organization owns the business account; states are kept per business account.
  */
 import type { TemplateStates } from '../broadcast/ports';
-import { recordTemplateState } from '../broadcast/template-catalog';
-import type { TemplateStatusSink, TemplateStatusUpdate } from '../delivery/ports';
+import { recordTemplateAttribute, recordTemplateState } from '../broadcast/template-catalog';
+import type { TemplateAttributeUpdate, TemplateStatusSink, TemplateStatusUpdate } from '../delivery/ports';
 
 export class BroadcastTemplateStatusSink implements TemplateStatusSink {
   constructor(private readonly templateStates: TemplateStates) {}
@@ -18,6 +18,17 @@ export class BroadcastTemplateStatusSink implements TemplateStatusSink {
       status: update.status,
       ...(update.reason !== undefined ? { reason: update.reason } : {}),
       templateId: update.templateId,
+      at: update.at,
+    });
+  }
+
+  async recordTemplateAttribute(_organizationId: string, update: TemplateAttributeUpdate): Promise<void> {
+    await recordTemplateAttribute({ templateStates: this.templateStates }, update.wabaId, {
+      name: update.name,
+      language: update.language,
+      templateId: update.templateId,
+      kind: update.change,
+      value: update.current,
       at: update.at,
     });
   }

@@ -155,7 +155,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       description: 'Approved templates of the sender',
       content: json(
         broadcastEnvelope(
-          arrayOf({ ...obj({ name: str, status: str, category: str, language: str, components: arrayOf(anyObject), parameters: templateParametersResponse }, ['name', 'status', 'category', 'language']) }),
+          arrayOf({ ...obj({ name: str, status: str, category: str, language: str, quality: str, components: arrayOf(anyObject), parameters: templateParametersResponse }, ['name', 'status', 'category', 'language']) }),
           200,
         ),
         envelopeExample(200, 'Templates fetched successfully', [
@@ -164,6 +164,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
             status: 'APPROVED',
             category: 'UTILITY',
             language: 'en_US',
+            quality: 'GREEN',
             components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} has shipped' }],
             parameters: { sendable: true, body: { format: 'POSITIONAL', count: 2 } },
           },

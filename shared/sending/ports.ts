@@ -32,6 +32,8 @@ export interface UpstreamTemplate {
   category: string;
   /** `POSITIONAL` or `NAMED` (Meta echoes it upper-case); absent from older answers. */
   parameter_format?: string;
+  /** Meta's `quality_score` (`score`: GREEN, YELLOW, RED, UNKNOWN); absent when Meta gives none. */
+  quality_score?: { score?: string; [key: string]: unknown };
   components: Array<{ type: string; text?: string; format?: string; [key: string]: unknown }>;
 }
 

@@ -16,6 +16,7 @@ import type {
   ReachBucket,
   SenderAccount,
   ServiceWindow,
+  TemplateAttribute,
   TemplateState,
   TemplateStates,
 } from '../../shared/broadcast/ports';
@@ -137,6 +138,21 @@ export class InMemoryTemplateStates implements TemplateStates {
     this.reads += 1;
     const state = this.states.get(`${wabaId}#${name}#${language}`);
     return state && { ...state };
+  }
+
+  readonly attributes = new Map<string, TemplateAttribute>();
+
+  async recordAttribute(wabaId: string, attribute: TemplateAttribute): Promise<boolean> {
+    const key = `${wabaId}#${attribute.name}#${attribute.language}#${attribute.kind}`;
+    const current = this.attributes.get(key);
+    if (current && current.at.getTime() > attribute.at.getTime()) return false;
+    this.attributes.set(key, { ...attribute });
+    return true;
+  }
+
+  async attributesOf(wabaId: string): Promise<TemplateAttribute[]> {
+    this.reads += 1;
+    return [...this.attributes.entries()].filter(([key]) => key.startsWith(`${wabaId}#`)).map(([, attribute]) => ({ ...attribute }));
   }
 }
 

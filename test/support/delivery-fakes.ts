@@ -12,6 +12,7 @@ import type {
   OwnerDirectory,
   PhoneNumberOwner,
   StatusEvent,
+  TemplateAttributeUpdate,
   TemplateStatusSink,
   TemplateStatusUpdate,
   UpstreamDeliveryStore,
@@ -142,6 +143,10 @@ export class RecordingTemplateSink implements TemplateStatusSink {
   readonly updates: Array<{ organizationId: string; update: TemplateStatusUpdate }> = [];
   async recordTemplateStatus(organizationId: string, update: TemplateStatusUpdate): Promise<void> {
     this.updates.push({ organizationId, update });
+  }
+  readonly attributes: Array<{ organizationId: string; update: TemplateAttributeUpdate }> = [];
+  async recordTemplateAttribute(organizationId: string, update: TemplateAttributeUpdate): Promise<void> {
+    this.attributes.push({ organizationId, update });
   }
 }
 

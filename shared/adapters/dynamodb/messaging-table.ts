@@ -78,6 +78,9 @@ export const messagingKeys = {
   /** A template's state from Meta's events; one partition per business account, read whole by the template catalog. */
   templateState: (wabaId: string, name: string, language: string) => ({ pk: `TPLSTATE#${wabaId}`, sk: `${name}#${language}` }),
   templateStatePartition: (wabaId: string) => `TPLSTATE#${wabaId}`,
+  /** A template's quality or category from Meta's events: its own partition, so the status reads above never see them. */
+  templateAttribute: (wabaId: string, name: string, language: string, kind: string) => ({ pk: `TPLATTR#${wabaId}`, sk: `${name}#${language}#${kind}` }),
+  templateAttributePartition: (wabaId: string) => `TPLATTR#${wabaId}`,
   /** One UTC hour of a business portfolio's unique recipients (shared/broadcast/messaging-limit.ts). */
   portfolioReach: (businessId: string, hour: string) => ({ pk: `PORTFOLIO#${businessId}`, sk: `REACH#${hour}` }),
   portfolioPartition: (businessId: string) => `PORTFOLIO#${businessId}`,

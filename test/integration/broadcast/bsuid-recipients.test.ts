@@ -8,8 +8,8 @@
  * item); before that the sandbox refuses a send without `to`, and the unit suite
  * (test/unit/broadcast/bsuid-recipients.test.ts) holds the body the worker sends.
  */
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { BASE, issueKey, keyHeader, kitEnvironment, orderUpdate, recipients, waitForTerminal } from './broadcast-test-kit';
+import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { BASE, issueKey, keyHeader, kitEnvironment, latestJobId, orderUpdate, recipients, waitForTerminal } from './broadcast-test-kit';
 import { demoIds } from '../../../local/demo-tenant';
 
 jest.setTimeout(120_000);
@@ -86,5 +86,44 @@ describe('broadcast recipients by business-scoped user id', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.message).toBe('data[1] must give either countryCode and toPhoneNumber, or userId (not both)');
+  });
+
+  describe('the earlier send-bulk', () => {
+    const bulk = (data: unknown[]) =>
+      runtime.call('POST', `${BASE}/send-bulk`, {
+        headers: keyHeader(key),
+        body: { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', broadcastName: `bulk by user id ${Date.now()}`, globalTemplateParams: ['Bo', 'B-1'], data },
+      });
+
+    it('takes a per-recipient userId beside numbers: sent with `recipient`, listed by userId', async () => {
+      const userId = await phonelessUser('bo.bulk');
+      const response = await bulk([{ countryCode: '91', toPhoneNumber: '9500000200' }, { userId, templateParams: ['Bo', 'B-2'] }]);
+      expect(response.status).toBe(200);
+      expect(response.body.data.data).toMatchObject({ total_contacts: 2, failed_contacts: 0 });
+
+      const [sent] = await eventually(
+        () => Promise.resolve(runtime.sandbox!.acceptedMessages().filter((message) => (message.body as { recipient?: string }).recipient === userId)),
+        (messages) => messages.length === 1,
+        30_000,
+      );
+      expect(sent!.body).not.toHaveProperty('to');
+      expect(sent!.body).toMatchObject({ type: 'template', template: { name: 'order_update' } });
+
+      const jobId = await latestJobId(organizationId);
+      await waitForTerminal(organizationId, jobId, 60_000);
+      const rows = await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) });
+      expect(rows.body.data.recipients).toEqual([
+        expect.objectContaining({ countryCode: '91', toPhoneNumber: '9500000200' }),
+        expect.objectContaining({ countryCode: '', toPhoneNumber: '', userId, status: expect.not.stringMatching(/FAILED|UNKNOWN/) }),
+      ]);
+    });
+
+    it('refuses a recipient with both addresses, or with neither, naming data[i] and the field', async () => {
+      const both = await bulk([{ countryCode: '91', toPhoneNumber: '9500000201', userId: 'US.13491208655302741918' }]);
+      expect([both.status, both.body.message]).toEqual([400, 'data[0].userId must not be given with countryCode or toPhoneNumber']);
+      const neither = await bulk([{ templateParams: ['a', 'b'] }]);
+      expect(neither.status).toBe(400);
+      expect(neither.body.message).toContain('is required (or userId)');
+    });
   });
 });

@@ -174,5 +174,21 @@ describe('inbound messages and template status events, through the local runtime
       expect(await states.statesOf('waba_states_test')).toEqual([{ name: 't', language: 'en', status: 'DISABLED', templateId: 'tpl_9', at: new Date(at.getTime() + 1000) }]);
       expect(await states.statesOf('waba_other')).toEqual([]);
     });
+
+    it('keeps the newest quality and category apart from the status: an older event is refused, the same second is written', async () => {
+      const services = getServices();
+      const states = new DynamoDbTemplateStates(services.clients.dynamoDb, services.config.tableNames.messaging!);
+      const at = new Date('2026-03-01T09:00:00.000Z');
+      const attribute = (kind: 'quality' | 'category', value: string, when: Date) => ({ name: 't', language: 'en', templateId: 'tpl_9', kind, value, at: when });
+      expect(await states.recordAttribute('waba_attributes_test', attribute('category', 'MARKETING', at))).toBe(true);
+      expect(await states.recordAttribute('waba_attributes_test', attribute('category', 'UTILITY', new Date(at.getTime() - 1000)))).toBe(false);
+      expect(await states.recordAttribute('waba_attributes_test', attribute('quality', 'YELLOW', at))).toBe(true);
+      expect(await states.recordAttribute('waba_attributes_test', attribute('quality', 'RED', at))).toBe(true);
+      expect(await states.record('waba_attributes_test', { name: 't', language: 'en', status: 'PAUSED', templateId: 'tpl_9', at })).toBe(true);
+      const byKind = (await states.attributesOf('waba_attributes_test')).sort((a, b) => a.kind.localeCompare(b.kind));
+      expect(byKind).toEqual([attribute('category', 'MARKETING', at), attribute('quality', 'RED', at)]);
+      expect(await states.statesOf('waba_attributes_test')).toEqual([{ name: 't', language: 'en', status: 'PAUSED', templateId: 'tpl_9', at }]);
+      expect(await states.attributesOf('waba_other')).toEqual([]);
+    });
   });
 });
