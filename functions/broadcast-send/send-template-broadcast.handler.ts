@@ -1,20 +1,16 @@
-import * as v from 'valibot';
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
 import { httpOperation } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
 import { parseTemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
 import { sendTemplateBroadcast as acceptBroadcast, type SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
 import { dryRunBroadcast, type DryRunDependencies } from '../../shared/broadcast/dry-run-broadcast';
-import { parseDryRunRequest } from '../../shared/broadcast/dry-run-request';
+import { broadcastQuerySchema, parseDryRunRequest } from '../../shared/broadcast/dry-run-request';
 import { InvalidIdempotencyKeyError } from '../../shared/broadcast/errors';
 import { jobIdHeader } from './job-id-header';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A claim outlives the API Gateway integration timeout (29 s), then lapses so a crashed request frees its key. */
 const IN_PROGRESS_TIMEOUT_MS = 30_000;
-
-/** `?dryRun=true` checks without sending (docs/BROADCAST.md "Dry run"); `false` or absent is a real accept. */
-export const broadcastQuerySchema = v.object({ dryRun: v.optional(v.picklist(['true', 'false'], 'must be true or false')) });
 
 /** The contract fixes no wording here ("message states the bulk broadcast was queued"): plain English, 1 recipient. */
 const queuedMessage = (recipients: number): string => `Bulk broadcast queued for ${recipients} recipient${recipients === 1 ? '' : 's'}`;

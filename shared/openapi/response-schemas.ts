@@ -8,6 +8,7 @@ import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { anyObject, arrayOf, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
 import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
+import { dryRunResult } from './cost-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -181,9 +182,9 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   'broadcast:sendTemplateBroadcast': [
     {
       status: '200',
-      description: '1 to 1,000 recipients: queued, no job to poll in the body (the header names it)',
+      description: '1 to 1,000 recipients: queued, no job to poll in the body (the header names it); with `?dryRun=true`, the dry run (nothing sent, no job header)',
       headers: jobIdHeader,
-      content: json(broadcastEnvelope(emptyObject, 200), envelopeExample(200, 'Bulk broadcast queued for 2 recipients', {})),
+      content: json(broadcastEnvelope({ anyOf: [emptyObject, dryRunResult] }, 200), envelopeExample(200, 'Bulk broadcast queued for 2 recipients', {})),
     },
     {
       status: '202',
