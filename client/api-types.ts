@@ -3956,6 +3956,21 @@ export interface operations {
                                         [key: string]: number;
                                     };
                                 };
+                                /** @description Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign") */
+                                cost?: {
+                                    currency: string;
+                                    billed: number;
+                                    /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                    amount: string;
+                                    byCategory: {
+                                        [key: string]: {
+                                            billed: number;
+                                            /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                            amount: string;
+                                        };
+                                    };
+                                    unpriced?: number;
+                                };
                                 /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
                                 held?: number;
                             } & {
@@ -4362,6 +4377,21 @@ export interface operations {
                                     byCategory: {
                                         [key: string]: number;
                                     };
+                                };
+                                /** @description Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign") */
+                                cost?: {
+                                    currency: string;
+                                    billed: number;
+                                    /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                    amount: string;
+                                    byCategory: {
+                                        [key: string]: {
+                                            billed: number;
+                                            /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                            amount: string;
+                                        };
+                                    };
+                                    unpriced?: number;
                                 };
                                 /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
                                 held?: number;

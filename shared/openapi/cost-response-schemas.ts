@@ -16,6 +16,15 @@ export const estimatedCost: JsonSchema = {
   description: 'The template category’s rate for each sendable recipient by its country calling code (`unpriced`: no row of the card prices it, not in `amount`)',
 };
 
+/** The status summary's cost of the billable recipients (absent without a rate card or before Meta's pricing). */
+export const campaignCost: JsonSchema = {
+  ...obj(
+    { currency: str, billed: int, amount: decimal, byCategory: { type: 'object', additionalProperties: obj({ billed: int, amount: decimal }) }, unpriced: int },
+    ['currency', 'billed', 'amount', 'byCategory'],
+  ),
+  description: 'Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign")',
+};
+
 /** The `data` of a `?dryRun=true` answer. */
 export const dryRunResult: JsonSchema = obj(
   {

@@ -8,7 +8,7 @@ import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { anyObject, arrayOf, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
 import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
-import { dryRunResult } from './cost-response-schemas';
+import { campaignCost, dryRunResult } from './cost-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -42,6 +42,7 @@ const jobSummary: JsonSchema = {
   additionalProperties: true,
   properties: {
     pricing: pricingCounts,
+    cost: campaignCost,
     held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
   },
   description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")',

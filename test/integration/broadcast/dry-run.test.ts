@@ -51,7 +51,7 @@ describe('dry run of a template broadcast', () => {
     expect(result.messagingLimit).toEqual({ tier: 'TIER_2K', limit: 2000, usedLast24h: 0, headroom: 2000, newRecipients: 997, wouldExceed: false });
     // examples/rate-card.json: 91 utility 0.0014 × 997.
     expect(result.estimatedCost).toEqual({ currency: 'USD', amount: '1.3958', priced: 997, unpriced: 0, byCategory: { utility: { count: 997, amount: '1.3958' } } });
-    expect(answer.headers['x-job-id']).toBeUndefined();
+    expect(answer.headers.get('x-job-id')).toBeNull();
 
     expect(await jobCount(organizationId)).toBe(jobsBefore);
     expect(await queueDepth(runtime)).toBe(0);
