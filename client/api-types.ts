@@ -4069,6 +4069,11 @@ export interface operations {
                                     billable: boolean;
                                     pricingModel: string;
                                 };
+                                /** @description A billed recipient’s price at the operator’s rate card for its calling code and pricing category; absent without a card, or when Meta did not mark it billable (docs/BROADCAST.md "Cost per campaign") */
+                                cost?: {
+                                    currency: string;
+                                    amount: string;
+                                };
                             } & {
                                 [key: string]: unknown;
                             })[];

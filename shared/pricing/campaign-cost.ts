@@ -4,7 +4,9 @@
  * shared/delivery/message-pricing.ts), at the rate card's price for its calling code.
  */
 import { splitPricedCode } from '../delivery/message-pricing';
-import { CostTally, type RateCard } from './rate-card';
+import { formatMicros } from '../tenancy/money';
+import { callingCodeOf } from '../recipients/calling-code';
+import { CostTally, rateOf, type RateCard } from './rate-card';
 
 /** The status summary's `cost`. */
 export interface CampaignCost {
@@ -38,4 +40,28 @@ export function campaignCostOf(card: RateCard, codes: ReadonlyArray<readonly [nu
   const totals = tally.totals();
   const byCategory = Object.fromEntries(Object.entries(totals.byCategory).map(([category, { count, amount }]) => [category, { billed: count, amount }]));
   return { currency: totals.currency, billed: totals.priced, amount: totals.amount, byCategory, ...(totals.unpriced > 0 && { unpriced: totals.unpriced }) };
+}
+
+/** What a recipients-list row says of its recipient and Meta's pricing (list-recipients.ts RecipientRow). */
+interface PricedRow {
+  countryCode: string;
+  toPhoneNumber: string;
+  userId?: string;
+  pricing?: { category: string; billable: boolean };
+}
+
+/**
+ * What one billed recipient cost at the card (the recipients list's `cost`); undefined when Meta did
+ * not mark it billable or no row prices it.
+ *
+ * @example
+ * recipientCostOf(card, { countryCode: '44', toPhoneNumber: '7700900001', pricing: { category: 'marketing', billable: true } }); // { currency: 'USD', amount: '0.0529' }
+ */
+export function recipientCostOf(card: RateCard, row: PricedRow): { currency: string; amount: string } | undefined {
+  if (!row.pricing?.billable) return undefined;
+  // A row of a job that kept no list has its whole number in toPhoneNumber and no countryCode.
+  const key = row.userId ?? (row.countryCode ? row.countryCode : row.toPhoneNumber);
+  const callingCode = row.userId !== undefined || !row.countryCode ? callingCodeOf(key) : row.countryCode;
+  const rate = rateOf(card, callingCode, row.pricing.category);
+  return rate === undefined ? undefined : { currency: card.currency, amount: formatMicros(rate) };
 }

@@ -61,6 +61,14 @@ describe('cost per campaign from the rate card and the pricing of status webhook
       amount: format(Object.values(expected).reduce((sum, entry) => sum + entry.micros, 0)),
       byCategory: Object.fromEntries(Object.entries(expected).map(([category, entry]) => [category, { billed: entry.billed, amount: format(entry.micros) }])),
     });
+    // Each billed row shows its own price; the rows add up to the summary's amount.
+    const listed = (await get(`/broadcasts/${jobId}/recipients?limit=100`)).body.data.recipients as Array<{ countryCode: string; pricing?: { category: string; billable: boolean }; cost?: { currency: string; amount: string } }>;
+    for (const row of listed) {
+      if (row.pricing?.billable) expect(row.cost).toEqual({ currency: 'EUR', amount: format(micros[row.countryCode]![row.pricing.category]!) });
+      else expect(row.cost).toBeUndefined();
+    }
+    const csv = await (await fetch(`${runtime.baseUrl}${BASE}/broadcasts/${jobId}/recipients?format=csv`, { headers: keyHeader(key) })).text();
+    expect(csv.split('\r\n')[0]!.endsWith(',cost,costCurrency')).toBe(true);
     // Both countries' rows are in it: 10 × 0.022 alone is 0.22.
     expect(billed.filter((row) => row.countryCode === '44').length).toBe(10);
   });

@@ -1,6 +1,6 @@
 import { pricingSuffix, splitPricedCode } from '../../../shared/delivery/message-pricing';
 import { tallyCodeOfFacts } from '../../../shared/delivery/recipient-status';
-import { campaignCostOf } from '../../../shared/pricing/campaign-cost';
+import { campaignCostOf, recipientCostOf } from '../../../shared/pricing/campaign-cost';
 import { parseRateCard } from '../../../shared/pricing/rate-card';
 
 const marketing = { category: 'marketing', type: 'regular', billable: true, pricingModel: 'PMP' };
@@ -38,5 +38,20 @@ describe('campaignCostOf', () => {
   it('counts billable recipients no row prices apart, and is absent while none is billable', () => {
     expect(campaignCostOf(card, [[0, '3D~3utility~1~44']])).toEqual({ currency: 'USD', billed: 0, amount: '0.00', byCategory: {}, unpriced: 1 });
     expect(campaignCostOf(card, [[0, '1S'], [1, '3D~3marketing~0']])).toBeUndefined();
+  });
+});
+
+describe('recipientCostOf', () => {
+  const billed = { category: 'marketing', billable: true };
+  it("prices a billed row at its country's rate, by number part, whole number or user id", () => {
+    expect(recipientCostOf(card, { countryCode: '44', toPhoneNumber: '7700900001', pricing: billed })).toEqual({ currency: 'USD', amount: '0.0529' });
+    expect(recipientCostOf(card, { countryCode: '', toPhoneNumber: '447700900001', pricing: billed })).toEqual({ currency: 'USD', amount: '0.0529' });
+    expect(recipientCostOf(card, { countryCode: '', toPhoneNumber: '', userId: 'US.1', pricing: billed })).toEqual({ currency: 'USD', amount: '0.06' });
+  });
+
+  it('has none for a row Meta did not bill or no row prices', () => {
+    expect(recipientCostOf(card, { countryCode: '44', toPhoneNumber: '1', pricing: { ...billed, billable: false } })).toBeUndefined();
+    expect(recipientCostOf(card, { countryCode: '44', toPhoneNumber: '1' })).toBeUndefined();
+    expect(recipientCostOf(card, { countryCode: '44', toPhoneNumber: '1', pricing: { category: 'utility', billable: true } })).toBeUndefined();
   });
 });
