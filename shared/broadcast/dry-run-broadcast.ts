@@ -39,7 +39,7 @@ export interface DryRunResult {
   duplicates: { index: number; duplicateOf: number }[];
   /** Rows on the organization's opt-out list (a real accept records them FAILED OPTED_OUT, never sent). */
   optedOut: { index: number }[];
-  messagingLimit: Omit<ReachHeadroom, 'newRecipients'> & { newRecipients: number; wouldExceed: boolean };
+  messagingLimit: ReachHeadroom & { wouldExceed: boolean };
   estimatedCost?: CostTotals;
 }
 
