@@ -3327,7 +3327,9 @@ export interface operations {
     };
     broadcastSendTemplateBroadcast: {
         parameters: {
-            query?: never;
+            query?: {
+                dryRun?: "true" | "false";
+            };
             header?: {
                 /** @description One logical broadcast: a retry with the same key and body gets the first answer and sends nothing twice. */
                 "Idempotency-Key"?: string;
@@ -3776,7 +3778,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 1 to 1,000 recipients: queued, no job to poll in the body (the header names it) */
+            /** @description 1 to 1,000 recipients: queued, no job to poll in the body (the header names it); with `?dryRun=true`, the dry run (nothing sent, no job header) */
             200: {
                 headers: {
                     /** @description The job of every accepted send (docs/BROADCAST.md): readable by the status and recipients endpoints. */
@@ -3798,7 +3800,52 @@ export interface operations {
                         /** @constant */
                         status_code: 200;
                         message: string;
-                        data: Record<string, unknown>;
+                        data: Record<string, unknown> | {
+                            /** @constant */
+                            dryRun: true;
+                            totals: {
+                                received: number;
+                                sendable: number;
+                                optedOut: number;
+                                duplicates: number;
+                                invalid: number;
+                            };
+                            invalid: {
+                                index: number;
+                                field: string;
+                                rule: string;
+                            }[];
+                            duplicates: {
+                                index: number;
+                                duplicateOf: number;
+                            }[];
+                            optedOut: {
+                                index: number;
+                            }[];
+                            messagingLimit: {
+                                tier: string;
+                                limit: number | null;
+                                usedLast24h: number;
+                                headroom: number | null;
+                                newRecipients: number;
+                                wouldExceed: boolean;
+                            };
+                            /** @description The template category’s rate for each sendable recipient by its country calling code (`unpriced`: no row of the card prices it, not in `amount`) */
+                            estimatedCost?: {
+                                currency: string;
+                                /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                amount: string;
+                                priced: number;
+                                unpriced: number;
+                                byCategory: {
+                                    [key: string]: {
+                                        count: number;
+                                        /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                        amount: string;
+                                    };
+                                };
+                            };
+                        };
                     };
                 };
             };
@@ -3911,6 +3958,21 @@ export interface operations {
                                         [key: string]: number;
                                     };
                                 };
+                                /** @description Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign") */
+                                cost?: {
+                                    currency: string;
+                                    billed: number;
+                                    /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                    amount: string;
+                                    byCategory: {
+                                        [key: string]: {
+                                            billed: number;
+                                            /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                            amount: string;
+                                        };
+                                    };
+                                    unpriced?: number;
+                                };
                                 /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
                                 held?: number;
                             } & {
@@ -4008,6 +4070,11 @@ export interface operations {
                                     type: string;
                                     billable: boolean;
                                     pricingModel: string;
+                                };
+                                /** @description A billed recipient’s price at the operator’s rate card for its calling code and pricing category; absent without a card, or when Meta did not mark it billable (docs/BROADCAST.md "Cost per campaign") */
+                                cost?: {
+                                    currency: string;
+                                    amount: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -4317,6 +4384,21 @@ export interface operations {
                                     byCategory: {
                                         [key: string]: number;
                                     };
+                                };
+                                /** @description Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign") */
+                                cost?: {
+                                    currency: string;
+                                    billed: number;
+                                    /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                    amount: string;
+                                    byCategory: {
+                                        [key: string]: {
+                                            billed: number;
+                                            /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                            amount: string;
+                                        };
+                                    };
+                                    unpriced?: number;
                                 };
                                 /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
                                 held?: number;

@@ -41,6 +41,8 @@ import { webhookRegistrationSection } from './composition/webhook-registry.secti
 import { organizationsSection } from './organization-admin/organization-admin.composition';
 import { upstreamWrapperSection } from './upstream-wrapper/upstream-wrapper.composition';
 import { inboxSection } from './v1-inbox/v1-inbox.composition';
+import type { RateCardAdminPorts } from '../shared/pricing/rate-card-admin-commands';
+import { rateCardStoreSection } from './composition/rate-cards.section';
 
 export type { BroadcastServices } from './broadcast-send/broadcast-send.composition';
 export type { ServiceOverrides } from './composition/composition-context';
@@ -76,6 +78,8 @@ export interface Services {
   readonly metaApp: MetaAppServices;
   /** Customer webhook endpoints: register, list, delete (the admin CLI's webhook commands). */
   readonly webhooks: EndpointRegistrationPorts;
+  /** The rate cards (`set-rate-card`, `show-rate-card`: shared/pricing/rate-card-admin-commands.ts). */
+  readonly rateCardAdmin: RateCardAdminPorts;
   /** Closes the sockets of every client built so far (tests and the local runtime's shutdown). */
   destroy(): void;
 }
@@ -121,6 +125,7 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
     inbox: inboxSection(context, dynamoDb, tenancy),
     metaApp: metaAppServicesSection(context, dynamoDb, tokenCipherSection(context)),
     webhooks: () => lazyPorts(webhookRegistrationSection(context, dynamoDb)),
+    rateCardAdmin: () => lazyPorts<RateCardAdminPorts>({ rateCards: rateCardStoreSection(context, dynamoDb), clock: value(context.clock) }),
     destroy: value(() => context.destroy()),
   });
 }

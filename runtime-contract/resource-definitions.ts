@@ -257,7 +257,7 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
   tenancy: {
     adapters: [
       'dynamodb-organization-store', 'dynamodb-account-directory', 'dynamodb-credential-store', 'dynamodb-membership-store', 'dynamodb-billing-store',
-      'dynamodb-meta-app-settings', 'dynamodb-webhook-endpoint-registry',
+      'dynamodb-meta-app-settings', 'dynamodb-webhook-endpoint-registry', 'dynamodb-rate-card-store',
     ],
     actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
   },

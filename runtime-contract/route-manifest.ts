@@ -86,6 +86,12 @@ export const rateLimitClasses = {
     scope: 'key-and-sender',
     usagePlanThrottle: { rateLimit: 2, burstLimit: 20 },
   },
+  /**
+   * `?dryRun=true` of send-template-broadcast (docs/BROADCAST.md "Dry run"): read-only, so its own
+   * bucket, not the broadcast class's. The usage plan cannot see a query value: the route's method
+   * throttle (the template-broadcast class's) stays the ceiling of both.
+   */
+  'broadcast-dry-run': { perMinute: 30, scope: 'key-and-sender' },
   freeform: { perMinute: 20, scope: 'key-and-sender', usagePlanThrottle: { rateLimit: 5, burstLimit: 40 } },
   templates: { perMinute: 20, scope: 'key-and-phone-number', usagePlanThrottle: { rateLimit: 2, burstLimit: 40 } },
   status: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
@@ -273,6 +279,8 @@ export interface RouteDefinition {
   operation: string;
   auth: AuthKind;
   rateLimit: RateLimitClassName;
+  /** The class of the route's `?dryRun=true` requests, when it has a dry run (counted in the application only). */
+  dryRunRateLimit?: RateLimitClassName;
   /**
    * Request body kind; multipart bodies arrive base64-encoded. `none`: a POST that reads no body (no Content-Type needed).
    * `raw`: the operation gets the exact bytes (`request.rawBody`), never parsed (signed webhooks).
@@ -347,7 +355,7 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   { ...broadcast('GET', '/health', 'health', 'health', 'none', 'none'), guard: 'health' },
   broadcast('GET', '/phone-numbers', 'broadcast-discovery', 'listPhoneNumbers', 'broadcast-api-key', 'phone-numbers'),
   broadcast('GET', '/templates', 'broadcast-discovery', 'listTemplates', 'broadcast-api-key', 'templates'),
-  broadcast('POST', '/send-template-broadcast', 'broadcast-send', 'sendTemplateBroadcast', 'broadcast-api-key', 'template-broadcast'),
+  { ...broadcast('POST', '/send-template-broadcast', 'broadcast-send', 'sendTemplateBroadcast', 'broadcast-api-key', 'template-broadcast'), dryRunRateLimit: 'broadcast-dry-run' },
   broadcast('GET', '/status/{jobId}', 'broadcast-status', 'getJobStatus', 'broadcast-api-key', 'status'),
   // Shares the status class, so status polls and recipient reads of a key count in one bucket.
   broadcast('GET', '/broadcasts/{jobId}/recipients', 'broadcast-status', 'listRecipients', 'broadcast-api-key', 'status'),

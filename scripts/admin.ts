@@ -21,6 +21,7 @@ import { TenancyStoreUnavailableError } from '../shared/tenancy/errors';
 import { isWebhookAdminCommand, runWebhookAdminCommand, webhookAdminCommands } from '../shared/customer-events/webhook-admin-commands';
 import { isOrganizationAdminCommand, organizationAdminCommands, runOrganizationAdminCommand } from '../shared/organizations/organization-admin-commands';
 import { isOptOutAdminCommand, optOutAdminCommands, runOptOutAdminCommand } from '../shared/inbox/opt-out-admin-commands';
+import { isRateCardAdminCommand, rateCardAdminCommands, runRateCardAdminCommand } from '../shared/pricing/rate-card-admin-commands';
 
 const localRuntimeEnvFile = '.local/runtime.env';
 
@@ -106,10 +107,11 @@ const allCommands = (): Record<string, { summary: string; flags: ReadonlyArray<{
   ...webhookAdminCommands,
   ...organizationAdminCommands,
   ...optOutAdminCommands,
+  ...rateCardAdminCommands,
 });
 
 function helpText(command?: string): string {
-  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command))) {
+  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command) || isRateCardAdminCommand(command))) {
     const definition = allCommands()[command]!;
     const flags = definition.flags.map((flag) => {
       const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
@@ -187,7 +189,8 @@ async function main(argv: readonly string[]): Promise<number> {
     const webhookCommand = isWebhookAdminCommand(parsed.command);
     const organizationCommand = isOrganizationAdminCommand(parsed.command);
     const optOutCommand = isOptOutAdminCommand(parsed.command);
-    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    const rateCardCommand = isRateCardAdminCommand(parsed.command);
+    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand && !rateCardCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
     envSource = loadEnvironment(parsed.envFile);
     services = buildServices(parseAppConfig(process.env));
@@ -198,6 +201,8 @@ async function main(argv: readonly string[]): Promise<number> {
         ? await runOrganizationAdminCommand(services.suspensions, parsed.command, flags)
         : optOutCommand
           ? await runOptOutAdminCommand(services.inbox, parsed.command, parsed.flags)
+          : rateCardCommand
+            ? await runRateCardAdminCommand(services.rateCardAdmin, parsed.command, parsed.flags, (path) => readFileSync(resolve(path), 'utf8'))
           : isMetaAppAdminCommandName(parsed.command)
             ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
             : await runAdminCommand(services.tenancy, parsed.command, flags);

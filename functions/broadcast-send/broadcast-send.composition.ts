@@ -2,6 +2,8 @@
 import type { EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
 import type { SendFreeformDependencies } from '../../shared/broadcast/send-freeform-message';
 import type { SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
+import type { DryRunDependencies } from '../../shared/broadcast/dry-run-broadcast';
+import type { RateCardSource } from '../../shared/pricing/rate-card';
 import type { ChunkProgressStore, JobControlStore, JobFiringScheduler, JobStore } from '../../shared/broadcast/ports';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import type { Clock } from '../../shared/ports/clock';
@@ -25,9 +27,12 @@ import { inboxRepositorySection } from '../composition/inbox.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
 import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
+import { rateCardSourceSection } from '../composition/rate-cards.section';
 
-export interface BroadcastServices extends SendTemplateBroadcastDependencies, EarlierSendDependencies, SendFreeformDependencies {
+export interface BroadcastServices extends SendTemplateBroadcastDependencies, Omit<DryRunDependencies, 'scheduling'>, EarlierSendDependencies, SendFreeformDependencies {
   upstream: CloudApiClient;
+  /** The dry run's estimate (`?dryRun=true`). */
+  rateCards: RateCardSource;
 }
 
 /** What cancelling a job needs (cancel-job.handler.ts). */
@@ -68,6 +73,7 @@ export function broadcastSendPorts(
     messagingTiers: messagingTiersSection(context, cloudApi),
     marketingMessages: marketingMessagesOnboardingSection(context, cloudApi),
     portfolioReach: portfolioReachSection(context, dynamoDb),
+    rateCards: rateCardSourceSection(context, dynamoDb),
     // Built part by part on first use: a request without scheduledAt never touches the Scheduler client.
     scheduling: memoize(() =>
       lazyPorts({

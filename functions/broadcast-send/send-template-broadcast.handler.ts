@@ -1,7 +1,10 @@
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
 import { httpOperation } from '../../shared/http/http-operation';
+import { parseRequest } from '../../shared/http/validation';
 import { parseTemplateBroadcastRequest } from '../../shared/broadcast/template-broadcast.schema';
 import { sendTemplateBroadcast as acceptBroadcast, type SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
+import { dryRunBroadcast, type DryRunDependencies } from '../../shared/broadcast/dry-run-broadcast';
+import { broadcastQuerySchema, parseDryRunRequest } from '../../shared/broadcast/dry-run-request';
 import { InvalidIdempotencyKeyError } from '../../shared/broadcast/errors';
 import { jobIdHeader } from './job-id-header';
 
@@ -12,7 +15,13 @@ const IN_PROGRESS_TIMEOUT_MS = 30_000;
 /** The contract fixes no wording here ("message states the bulk broadcast was queued"): plain English, 1 recipient. */
 const queuedMessage = (recipients: number): string => `Bulk broadcast queued for ${recipients} recipient${recipients === 1 ? '' : 's'}`;
 
-export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (request, dependencies: SendTemplateBroadcastDependencies) => {
+export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (request, dependencies: SendTemplateBroadcastDependencies & DryRunDependencies) => {
+  if (parseRequest(broadcastQuerySchema, request.query, 'query').dryRun === 'true') {
+    // Nothing is written, so an Idempotency-Key has nothing to guard: it is not read (a later real send with it is a fresh accept).
+    const { request: built, screened } = parseDryRunRequest(request.body);
+    const result = await dryRunBroadcast(dependencies, request.caller, built, screened);
+    return { statusCode: 200, body: broadcastEnvelope(200, `Dry run: ${result.totals.sendable} of ${result.totals.received} recipients sendable; nothing was sent`, result) };
+  }
   const body = parseTemplateBroadcastRequest(request.body);
   const idempotencyKey = request.headers['idempotency-key'];
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidIdempotencyKeyError();

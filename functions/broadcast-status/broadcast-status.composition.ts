@@ -7,6 +7,8 @@ import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
 import { broadcastStoresSection } from '../composition/messaging.section';
 import { tenancyReaderSection } from '../composition/tenancy.section';
+import { rateCardSourceSection } from '../composition/rate-cards.section';
+import type { RateCardSource } from '../../shared/pricing/rate-card';
 
 /** What the status and recipients operations read with. */
 export interface BroadcastStatusPorts {
@@ -14,6 +16,8 @@ export interface BroadcastStatusPorts {
   clock: Clock;
   /** An unknown outcome with no event for this long reads UNCONFIRMED (UNCONFIRMED_AFTER_HOURS). */
   unconfirmedAfterMs: number;
+  /** The status summary's `cost` (docs/BROADCAST.md "Cost per campaign"). */
+  rateCards?: RateCardSource;
 }
 
 export interface BroadcastStatusDependencies extends HttpPipelineDependencies, BroadcastStatusPorts {}
@@ -24,5 +28,6 @@ export function composeBroadcastStatus(context: CompositionContext): BroadcastSt
     ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
     broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'progress', 'ledger']),
     unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
+    rateCards: rateCardSourceSection(context, dynamoDb),
   });
 }

@@ -5,9 +5,9 @@ import { isJobIdShape } from '../../shared/broadcast/job-fan-out';
 import { JobNotFoundError } from '../../shared/broadcast/errors';
 import type { BroadcastStatusPorts } from './broadcast-status.composition';
 
-export const getJobStatus = httpOperation('broadcast-api-key', async (request, { broadcasts, clock, unconfirmedAfterMs }: BroadcastStatusPorts) => {
+export const getJobStatus = httpOperation('broadcast-api-key', async (request, { broadcasts, clock, unconfirmedAfterMs, rateCards }: BroadcastStatusPorts) => {
   const jobId = request.pathParameters.jobId ?? '';
   if (!isJobIdShape(jobId)) throw new JobNotFoundError(jobId);
-  const job = await readJobStatus(broadcasts, request.caller, jobId, { now: clock.now(), unconfirmedAfterMs });
+  const job = await readJobStatus(broadcasts, request.caller, jobId, { now: clock.now(), unconfirmedAfterMs }, rateCards);
   return { statusCode: 200, body: broadcastEnvelope(200, `Job is ${job.status}`, job) };
 });

@@ -63,11 +63,28 @@ function namedValues(request: TemplateBroadcastRequest, recipient: RecipientRequ
  * resolveRecipients(request, requirementsOf(template), numbers, now)[0]; // { index: 0, to: '447700900001', parameters: ['Ada'] }
  */
 export function resolveRecipients(request: TemplateBroadcastRequest, requirements: TemplateRequirements, numbers: readonly string[] | undefined, sendsAt: Date): ChunkRecipient[] {
+  const resolve = recipientResolver(request, requirements, sendsAt);
+  return request.data.map((recipient, index) => resolve(recipient, index, numbers?.[index]));
+}
+
+/**
+ * One recipient at a time, as `resolveRecipients` resolves each (the dry run calls it per row to
+ * collect every broken rule, `index` being the row's index in the request as received). The
+ * broadcast's own content is checked once across the calls.
+ *
+ * @example
+ * recipientResolver(request, requirements, now)(request.data[0], 0, '447700900001'); // { index: 0, to: '447700900001', parameters: ['Ada'] }
+ */
+export function recipientResolver(
+  request: TemplateBroadcastRequest,
+  requirements: TemplateRequirements,
+  sendsAt: Date,
+): (recipient: RecipientRequest, index: number, key: string | undefined) => ChunkRecipient {
   const { body } = requirements;
   const templateLabel = `template ${request.templateName}`;
   const broadcast = contentOf(request);
   const checked = new Set<unknown>();
-  return request.data.map((recipient, index): ChunkRecipient => {
+  return (recipient, index, key) => {
     const parameters = body.format === 'POSITIONAL' ? positionalValues(request, recipient, index, body) : namedValues(request, recipient, index, body, checked);
     const own = contentOf(recipient);
     const source = { own, broadcast, ownPrefix: `data[${index}].`, templateLabel };
@@ -76,9 +93,9 @@ export function resolveRecipients(request: TemplateBroadcastRequest, requirement
       checkTemplateContent(requirements, broadcast ?? {}, source, sendsAt);
       checked.add(broadcast);
     }
-    const to = numbers?.[index] ?? recipient.userId ?? internationalNumberOf(recipient.countryCode ?? '', recipient.toPhoneNumber ?? '');
+    const to = key ?? recipient.userId ?? internationalNumberOf(recipient.countryCode ?? '', recipient.toPhoneNumber ?? '');
     return own ? { index, to, parameters, content: own } : { index, to, parameters };
-  });
+  };
 }
 
 /**

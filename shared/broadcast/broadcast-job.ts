@@ -16,6 +16,7 @@
 
 import * as v from 'valibot';
 import type { PricingCounts } from '../delivery/message-pricing';
+import type { CampaignCost } from '../pricing/campaign-cost';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 import { templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
@@ -142,6 +143,8 @@ export interface JobSummary {
    * has pricing.
    */
   pricing?: PricingCounts;
+  /** What the billable recipients cost at the operator's rate card (get-job-status.ts); absent without a card or a billable recipient. */
+  cost?: CampaignCost;
   /**
    * Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet,
    * until a status webhook settles them. Present while any recipient is held.

@@ -1,3 +1,5 @@
+import { campaignCostOf } from '../pricing/campaign-cost';
+import type { RateCardSource } from '../pricing/rate-card';
 import { summarizeJob, type BroadcastJob, type ChunkProgress, type JobStatus, type JobSummary } from './broadcast-job';
 import { JobNotFoundError, JobOfAnotherOrganizationError } from './errors';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
@@ -15,6 +17,8 @@ import type { SentVia } from './marketing-messages-route';
  * routeOf(freeformJob); // 'cloud_api'
  */
 export const routeOf = (job: BroadcastJob): SentVia => (job.kind !== 'freeform' && job.template.api === 'marketing_messages' ? 'marketing_messages' : 'cloud_api');
+
+type ChunkProgressTally = Awaited<ReturnType<ChunkProgressStore['getJobProgress']>>['tally'];
 
 export interface JobStatusView {
   jobId: string;
@@ -116,9 +120,13 @@ export async function getJobStatus(
   caller: ScopedCaller,
   jobId: string,
   reading: StatusReading = readingNow(),
+  rateCards?: RateCardSource,
 ): Promise<JobStatusView> {
   const job = await readableJob(broadcasts, caller, jobId);
-  const { status, summary } = await readJobState(broadcasts, job, reading);
+  const { status, summary, tally } = await readJobState(broadcasts, job, reading);
+  const card = await rateCards?.rateCardOf(job.organizationId);
+  const cost = card && campaignCostOf(card, tally);
+  if (cost) summary.cost = cost;
   return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, route: routeOf(job), ...pauseViewOf(job, status), ...cancelViewOf(job, status), ...acceptFailureViewOf(job) };
 }
 
@@ -127,7 +135,7 @@ export async function readJobState(
   broadcasts: ChunkProgressStore,
   job: BroadcastJob,
   reading: StatusReading,
-): Promise<{ status: JobStatus; summary: JobSummary; chunks: ChunkProgress[] }> {
+): Promise<{ status: JobStatus; summary: JobSummary; chunks: ChunkProgress[]; tally: ChunkProgressTally }> {
   const progress = await broadcasts.getJobProgress(job.jobId);
-  return { ...summarizeJob(job, progress.chunks, { codes: progress.tally, ...reading }), chunks: progress.chunks };
+  return { ...summarizeJob(job, progress.chunks, { codes: progress.tally, ...reading }), chunks: progress.chunks, tally: progress.tally };
 }

@@ -18,6 +18,8 @@ import type { ScopedCaller } from './key-scope';
 import type { SentVia } from './marketing-messages-route';
 import type { ChunkRecipientRecords, JobStore, LedgerEntry, RecipientLedger } from './ports';
 import { isBusinessScopedUserId } from '../recipients/business-scoped-user-id';
+import { recipientCostOf } from '../pricing/campaign-cost';
+import type { RateCardSource } from '../pricing/rate-card';
 
 export interface RecipientRow {
   /** Both '' for a recipient addressed by `userId`. */
@@ -34,6 +36,8 @@ export interface RecipientRow {
   sentVia?: SentVia;
   /** Meta's pricing from the status webhooks, the highest stage's (read > delivered > sent); absent until one carried it. */
   pricing?: MessagePricing;
+  /** A billed recipient's price at the operator's rate card (docs/BROADCAST.md "Cost per campaign"); absent otherwise. */
+  cost?: { currency: string; amount: string };
 }
 
 export const RECIPIENTS_PAGE_DEFAULT = 500;
@@ -153,8 +157,10 @@ export async function listRecipients(
   jobId: string,
   query: RecipientsQuery,
   reading: StatusReading,
+  rateCards?: RateCardSource,
 ): Promise<RecipientsPage> {
   const job = await readableJob(broadcasts, caller, jobId);
+  const card = await rateCards?.rateCardOf(job.organizationId);
   const neverSent = job.cancelledAt !== undefined && isAwaitingFiring(job);
   const filter = query.status ?? '';
   const from = query.cursor === undefined ? 0 : decodeCursor(query.cursor, jobId, filter);
@@ -172,7 +178,8 @@ export async function listRecipients(
       for (const { index, row } of rowsOfChunk(records, reading, neverSent)) {
         if (index < from || !matches(row)) continue;
         if (rows.length === limit) return { recipients: rows, nextCursor: encodeCursor({ i: index, s: filter, j: jobId }) };
-        rows.push(row);
+        const cost = card && recipientCostOf(card, row);
+        rows.push(cost ? { ...row, cost } : row);
       }
     }
   }
@@ -181,7 +188,7 @@ export async function listRecipients(
 
 /* --------------------------------------------------------------------- CSV */
 
-/** New columns go last (`sentVia`, `userId`, then pricing): files read by column position before they existed keep their columns. */
+/** New columns go last (`sentVia`, `userId`, then pricing, then the rate card's cost): files read by column position before they existed keep their columns. */
 export const RECIPIENT_CSV_COLUMNS = [
   'countryCode',
   'toPhoneNumber',
@@ -196,6 +203,8 @@ export const RECIPIENT_CSV_COLUMNS = [
   'pricingType',
   'billable',
   'pricingModel',
+  'cost',
+  'costCurrency',
 ] as const;
 type CsvColumn = (typeof RECIPIENT_CSV_COLUMNS)[number];
 
@@ -209,6 +218,10 @@ const csvValueOf = (row: RecipientRow, column: CsvColumn): string | null | undef
       return row.pricing === undefined ? undefined : String(row.pricing.billable);
     case 'pricingModel':
       return row.pricing?.pricingModel;
+    case 'cost':
+      return row.cost?.amount;
+    case 'costCurrency':
+      return row.cost?.currency;
     default:
       return row[column];
   }

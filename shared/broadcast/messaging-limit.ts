@@ -96,6 +96,46 @@ export async function reserveReach(
   throw new StoreUnavailableError('The messaging-limit count of this business portfolio is busy; retry with backoff');
 }
 
+/** The portfolio's count as a dry run reads it (nothing written): `limit`, `headroom` null without one. */
+export interface ReachHeadroom {
+  tier: string;
+  limit: number | null;
+  /** Unique recipients reached in the window (estimated by a dense sketch); 0 when there is no limit (not read). */
+  usedLast24h: number;
+  /** The limit minus the window's count, never negative. */
+  headroom: number | null;
+  /** Of the given recipients, those the window has not reached yet: what a real accept would add. */
+  newRecipients: number;
+}
+
+/**
+ * What `reserveReach` would decide, read only: one Query of the window's buckets, no write, no
+ * reservation (the dry run, docs/BROADCAST.md "Dry run").
+ *
+ * @example
+ * await reachHeadroom(dependencies, sender, ['919800000001'], clock.now());
+ * // { tier: 'TIER_1K', limit: 1000, usedLast24h: 10, headroom: 990, newRecipients: 1 }
+ */
+export async function reachHeadroom(
+  dependencies: MessagingLimitDependencies,
+  sender: Pick<SenderAccount, 'businessId' | 'phoneNumberId' | 'accessToken'>,
+  recipients: readonly string[],
+  sendAt: Date,
+): Promise<ReachHeadroom> {
+  const { tier, limit } = await dependencies.messagingTiers.tierOf(sender);
+  if (limit === undefined) return { tier, limit: null, usedLast24h: 0, headroom: null, newRecipients: new Set(recipients).size };
+  const window = await windowSketchOf(dependencies, sender.businessId, sendAt);
+  const usedLast24h = cardinalityOf(window);
+  const newRecipients = recipients.length === 0 ? 0 : Math.max(0, cardinalityOf(unionOf(window, sketchOfNumbers(recipients))) - usedLast24h);
+  return { tier, limit, usedLast24h, headroom: Math.max(0, limit - usedLast24h), newRecipients };
+}
+
+/** The union of the window's hourly buckets ending at `sendAt`'s hour. */
+async function windowSketchOf(dependencies: Pick<MessagingLimitDependencies, 'portfolioReach'>, businessId: string, sendAt: Date): Promise<ReachSketch> {
+  const buckets = await dependencies.portfolioReach.bucketsOf(businessId, reachHourOf(new Date(sendAt.getTime() - REACH_WINDOW_HOURS * HOUR_MS)), reachHourOf(sendAt));
+  return unionOfAll(buckets.map((bucket) => deserializeSketch(bucket.sketch)));
+}
+
 const sameBytes = (left: Uint8Array, right: Uint8Array): boolean => Buffer.from(left).equals(Buffer.from(right));
 
 function reservationOf(businessId: string, hour: string, before: ReachSketch, after: ReachSketch): ReachReservation | undefined {

@@ -95,7 +95,7 @@ export function findDuplicateRecipient(recipients: TemplateBroadcastRequest['dat
 }
 
 /** A request's recipient as its key; the request's schema gave it exactly one address. */
-function recipientKeyOfInput(recipient: RecipientInput, index: number): string {
+export function recipientKeyOfInput(recipient: RecipientInput, index: number): string {
   if (recipient.userId !== undefined) return recipient.userId;
   const full = phoneNumberOfParts(recipient.countryCode ?? '', recipient.toPhoneNumber ?? '');
   if (!full) throw new RecipientNumberError(`data[${index}] ${SPLIT_NUMBER_LENGTH_RULE}`);
@@ -146,7 +146,7 @@ export function selectTemplate(templates: readonly UpstreamTemplate[], request: 
 }
 
 /** What the template needs from a send (template-requirements.ts); a template with a part no broadcast can fill is refused by name. */
-function sendableRequirementsOf(template: UpstreamTemplate): TemplateRequirements {
+export function sendableRequirementsOf(template: UpstreamTemplate): TemplateRequirements {
   const requirements = requirementsOf(template);
   if (!requirements.sendable) {
     throw new TemplateNotSendableError(`template ${template.name} (${template.language}) cannot be sent by broadcast: ${requirements.unsupported?.join('; ')}`);
@@ -187,7 +187,7 @@ function splitOptedOut(
 }
 
 /** `scheduledAt` within its window from now (at least the deployment's minimum lead, at most 35 days). */
-function scheduledTimeOf(text: string, now: Date, scheduling: SendTemplateBroadcastDependencies['scheduling']): Date {
+export function scheduledTimeOf(text: string, now: Date, scheduling: { minLeadSeconds: number } | undefined): Date {
   if (!scheduling) throw new TypeError('Scheduled broadcasts are not composed in this function');
   const result = v.safeParse(scheduleWindowSchema(now, scheduling.minLeadSeconds), text, { abortPipeEarly: true });
   if (!result.success) throw new ScheduledAtError(`scheduledAt ${result.issues[0].message}`);

@@ -142,10 +142,10 @@ function namedParametersFast(value: unknown): Record<string, string> | typeof AS
   return names > 0 ? output : ASK_VALIBOT;
 }
 
-const recipientPassingEveryRule = objectFastPath(recipientSchema, recipientFastChecks);
+export const recipientPassingEveryRule = objectFastPath(recipientSchema, recipientFastChecks);
 
 /** The request without the per-recipient rules (the list's own rules stay): for a list already checked. */
-const envelopeSchema = v.object({
+export const envelopeSchema = v.object({
   ...templateBroadcastSchema.entries,
   data: v.pipe(v.array(v.unknown()), v.minLength(1), v.maxLength(MAX_RECIPIENTS)),
 });

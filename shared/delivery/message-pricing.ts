@@ -71,24 +71,27 @@ export function effectivePricing(facts: PricingFacts): { stage: PricedStage; pri
 const PRICING_RANK: Record<PricedStage, string> = { sent: '1', delivered: '3', read: '4' };
 
 /**
- * The suffix a tally code carries for the recipient's pricing: `~<stage rank><category>~<1|0>`.
- * `~` sorts above every character of the codes, and the stage rank comes first, so adding facts
- * (a priced stage, or a higher one) only ever makes the code larger: the tally stays a max-register.
+ * The suffix a tally code carries for the recipient's pricing: `~<stage rank><category>~<1|0>`,
+ * then `~<calling code>` of the recipient when known (the campaign's cost per country: docs/BROADCAST.md
+ * "Cost per campaign"). `~` sorts above every character of the codes, and the stage rank comes
+ * first, so adding facts (a priced stage, or a higher one) only ever makes the code larger: the
+ * tally stays a max-register. A recipient's calling code never changes, and a code without one is
+ * a prefix of the code with it (smaller): codes written before it was added still only grow.
  *
- * @example pricingSuffix({ stage: 'sent', pricing }) // '~1marketing~1'
+ * @example pricingSuffix({ stage: 'sent', pricing }, '44') // '~1marketing~1~44'
  */
-export const pricingSuffix = (found: { stage: PricedStage; pricing: MessagePricing } | undefined): string =>
-  found ? `~${PRICING_RANK[found.stage]}${found.pricing.category}~${found.pricing.billable ? 1 : 0}` : '';
+export const pricingSuffix = (found: { stage: PricedStage; pricing: MessagePricing } | undefined, callingCode?: string): string =>
+  found ? `~${PRICING_RANK[found.stage]}${found.pricing.category}~${found.pricing.billable ? 1 : 0}${callingCode ? `~${callingCode}` : ''}` : '';
 
 /**
  * A tally code split into its status part and its pricing (the summary counts both).
  *
- * @example splitPricedCode('3D~1marketing~1') // { status: '3D', pricing: { category: 'marketing', billable: true } }
+ * @example splitPricedCode('3D~1marketing~1~44') // { status: '3D', pricing: { category: 'marketing', billable: true, callingCode: '44' } }
  */
-export function splitPricedCode(code: string): { status: string; pricing?: { category: string; billable: boolean } } {
-  const [status, pricing, billable] = code.split('~');
+export function splitPricedCode(code: string): { status: string; pricing?: { category: string; billable: boolean; callingCode?: string } } {
+  const [status, pricing, billable, callingCode] = code.split('~');
   if (pricing === undefined || pricing.length < 2) return { status: status! };
-  return { status: status!, pricing: { category: pricing.slice(1), billable: billable === '1' } };
+  return { status: status!, pricing: { category: pricing.slice(1), billable: billable === '1', ...(callingCode && { callingCode }) } };
 }
 
 /** Summary counts of pricing: each recipient once, under its latest category. */

@@ -122,8 +122,9 @@ export function tallyCodeOfEvent(stage: DeliveryStage, metaErrorCode?: number): 
  *
  * @example tallyCodeOfFacts({ sentAt: '…', deliveredAt: '…', deliveredPricing: marketing }) // '3D~3marketing~1'
  */
-export function tallyCodeOfFacts(facts: DeliveryFacts): TallyCode | undefined {
-  const priced = pricingSuffix(effectivePricing(facts));
+export function tallyCodeOfFacts(facts: DeliveryFacts, callingCode?: string): TallyCode | undefined {
+  // The recipient's calling code rides on the pricing suffix (message-pricing.ts): the cost per country, no extra write.
+  const priced = pricingSuffix(effectivePricing(facts), callingCode);
   if (facts.readAt) return tallyCodes.read + priced;
   if (facts.deliveredAt) return tallyCodes.delivered + priced;
   if (facts.failedAt) return tallyCodes.failedByWebhook(facts.metaErrorCode ?? 'UNKNOWN');

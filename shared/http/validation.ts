@@ -28,7 +28,18 @@ const ruleOf = (issue: v.BaseIssue<unknown>): string => {
 };
 
 export function issueMessages(issues: readonly v.BaseIssue<unknown>[], root = 'body'): string[] {
-  return issues.map((issue) => `${describePath(issue, root)} ${ruleOf(issue)}`);
+  return issueParts(issues, root).map(({ field, rule }) => `${field} ${rule}`);
+}
+
+/**
+ * Each issue's field path (`root` when the issue is the value's own) and rule, apart: the dry run
+ * lists them per row.
+ *
+ * @example
+ * issueParts(v.safeParse(schema, { toPhoneNumber: 'x' }).issues!, 'data[3]'); // [{ field: 'toPhoneNumber', rule: 'must contain digits only' }]
+ */
+export function issueParts(issues: readonly v.BaseIssue<unknown>[], root = 'body'): { field: string; rule: string }[] {
+  return issues.map((issue) => ({ field: describePath(issue, root), rule: ruleOf(issue) }));
 }
 
 /** Parses or throws a RequestValidationError whose message is the first broken rule. */

@@ -10,9 +10,13 @@ const messagePricing: JsonSchema = {
   ...obj({ category: str, type: str, billable: bool, pricingModel: str }),
   description: 'Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one (docs/DELIVERY-STATUS.md "Recipients list")',
 };
+const recipientCost: JsonSchema = {
+  ...obj({ currency: str, amount: str }),
+  description: 'A billed recipient’s price at the operator’s rate card for its calling code and pricing category; absent without a card, or when Meta did not mark it billable (docs/BROADCAST.md "Cost per campaign")',
+};
 export const recipientsPage = obj(
   {
-    recipients: arrayOf({ type: 'object', additionalProperties: true, properties: { status: str, messageId: nullableString, sentVia: str, pricing: messagePricing }, required: ['status'] }),
+    recipients: arrayOf({ type: 'object', additionalProperties: true, properties: { status: str, messageId: nullableString, sentVia: str, pricing: messagePricing, cost: recipientCost }, required: ['status'] }),
     nextCursor: nullableString,
   },
   ['recipients'],

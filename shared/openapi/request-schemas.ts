@@ -11,6 +11,7 @@ import { freeformMessageSchema } from '../broadcast/freeform-message.schema';
 import { broadcastsQuerySchema } from '../broadcast/list-broadcasts.schema';
 import { recipientsQuerySchema } from '../broadcast/list-recipients.schema';
 import { templateBroadcastSchema } from '../broadcast/template-broadcast.schema';
+import { broadcastQuerySchema } from '../broadcast/dry-run-request';
 import { endpointRegistrationSchema, redeliverySchema } from '../customer-events/webhook-endpoint.schema';
 import {
   createContactSchema,
@@ -35,7 +36,7 @@ export interface RequestSchemas {
 /** Keyed by the route's `operation` within its surface (`broadcast:sendTemplateBroadcast`). */
 export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:listTemplates': { query: templatesQuerySchema },
-  'broadcast:sendTemplateBroadcast': { body: templateBroadcastSchema },
+  'broadcast:sendTemplateBroadcast': { body: templateBroadcastSchema, query: broadcastQuerySchema },
   'broadcast:listRecipients': { query: recipientsQuerySchema },
   'broadcast:listBroadcasts': { query: broadcastsQuerySchema },
   'broadcast:sendFreeform': { body: freeformMessageSchema },

@@ -8,6 +8,7 @@ import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { anyObject, arrayOf, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
 import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
+import { campaignCost, dryRunResult } from './cost-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -41,6 +42,7 @@ const jobSummary: JsonSchema = {
   additionalProperties: true,
   properties: {
     pricing: pricingCounts,
+    cost: campaignCost,
     held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
   },
   description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")',
@@ -187,9 +189,9 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   'broadcast:sendTemplateBroadcast': [
     {
       status: '200',
-      description: '1 to 1,000 recipients: queued, no job to poll in the body (the header names it)',
+      description: '1 to 1,000 recipients: queued, no job to poll in the body (the header names it); with `?dryRun=true`, the dry run (nothing sent, no job header)',
       headers: jobIdHeader,
-      content: json(broadcastEnvelope(emptyObject, 200), envelopeExample(200, 'Bulk broadcast queued for 2 recipients', {})),
+      content: json(broadcastEnvelope({ anyOf: [emptyObject, dryRunResult] }, 200), envelopeExample(200, 'Bulk broadcast queued for 2 recipients', {})),
     },
     {
       status: '202',

@@ -18,6 +18,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApplyResult, LedgerDeliveryStore, StatusEvent } from '../../delivery/ports';
 import { factsAfterEvent, tallyCodeOfFacts, tallyCodes, type DeliveryFacts, type TallyCode } from '../../delivery/recipient-status';
+import { callingCodeOf } from '../../recipients/calling-code';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { locateLedgerMessage, recordLedgerMessage } from './ledger-message-ids';
 import { decodeDeliveryFacts, deliveryFactsUpdate } from './messaging-ledger-items';
@@ -26,6 +27,8 @@ import { expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
 
 type Location = { jobId: string; chunkIndex: number; index: number };
+/** The entry before the event's update (its old image): its outcome, facts and its recipient's calling code. */
+type EntryBefore = { status?: unknown; held?: unknown; facts: DeliveryFacts; callingCode?: string };
 
 export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
   constructor(
@@ -57,7 +60,8 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     if (before.status !== 'SENT' && before.status !== 'SENDING') await recordLedgerMessage(this.documentClient, this.tableName, event.messageId, location, expiresAtFrom(event.timestamp));
     // `sent` raises the tally to 1S, which a SENT outcome's own code already is (the worker writes
     // it, and the chunk's reconcile when a worker crashed first): that write would change nothing.
-    const code = tallyCodeOfFacts(factsAfterEvent(before.facts, event));
+    // The recipient's calling code from the same old image (no read): the tally code carries it for the campaign's cost.
+    const code = tallyCodeOfFacts(factsAfterEvent(before.facts, event), before.callingCode);
     if (code && !this.tallyAlreadyCovered(before, event, code)) await this.raiseTally(location, code, event.timestamp);
     return 'applied';
   }
@@ -71,13 +75,13 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
    *   if one of them failed, its batch failed and comes back, finds its fact present and writes.
    * A redelivered event (its fact already there) always writes: it may mend a crash.
    */
-  private tallyAlreadyCovered(before: { status?: unknown; held?: unknown; facts: DeliveryFacts }, event: StatusEvent, code: TallyCode): boolean {
+  private tallyAlreadyCovered(before: EntryBefore, event: StatusEvent, code: TallyCode): boolean {
     if (code === tallyCodes.sent && before.status === 'SENT' && before.held !== true) return true;
-    return before.facts[`${event.stage}At`] === undefined && tallyCodeOfFacts(before.facts) === code;
+    return before.facts[`${event.stage}At`] === undefined && tallyCodeOfFacts(before.facts, before.callingCode) === code;
   }
 
   /** The entry's outcome before the update, or undefined when there is no entry. */
-  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<{ status?: unknown; held?: unknown; facts: DeliveryFacts } | undefined> {
+  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<EntryBefore | undefined> {
     const facts = deliveryFactsUpdate(event);
     const names: Record<string, string> = facts.names;
     const values: Record<string, unknown> = { ...facts.values, ':messageId': event.messageId };
@@ -97,7 +101,7 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
         }),
       );
       const old = result.Attributes ?? {};
-      return { status: old.status, held: old.held, facts: decodeDeliveryFacts(old) };
+      return { status: old.status, held: old.held, facts: decodeDeliveryFacts(old), callingCode: typeof old.to === 'string' ? callingCodeOf(old.to) : undefined };
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw error;

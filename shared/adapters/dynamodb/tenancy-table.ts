@@ -45,6 +45,9 @@ export const tenancyKeys = {
   subscription: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'SUBSCRIPTION' }),
   /** The platform's Meta app settings (shared/adapters/dynamodb/dynamodb-meta-app-settings.ts). */
   metaApp: () => ({ pk: 'PLATFORM', sk: 'META_APP' }),
+  /** The platform's rate card and an organization's own (dynamodb-rate-card-store.ts). */
+  platformRateCard: () => ({ pk: 'PLATFORM', sk: 'RATE_CARD' }),
+  organizationRateCard: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'RATE_CARD' }),
   /** Customer webhook endpoints (dynamodb-webhook-endpoint-registry.ts); `webhookEndpointPrefix` lists them. */
   webhookEndpoint: (organizationId: string, endpointId: string) => ({ pk: `ORG#${organizationId}`, sk: `WEBHOOK#${endpointId}` }),
   webhookEndpointPrefix: 'WEBHOOK#',

@@ -24,10 +24,12 @@ function subjectOf(caller: HttpRequest['caller']): string {
 
 /** The bucket a request counts in, beyond the key, and its limit; undefined when the route has none. */
 export function rateLimitBucket(request: HttpRequest): { bucket: string; limitPerMinute: number } | undefined {
-  const limitClass = rateLimitClasses[request.route.rateLimit];
+  // A dry run counts in its own read-only class (docs/BROADCAST.md "Dry run"); any other value of the query is a real request's.
+  const className = request.route.dryRunRateLimit !== undefined && request.query.dryRun === 'true' ? request.route.dryRunRateLimit : request.route.rateLimit;
+  const limitClass = rateLimitClasses[className];
   const caller = request.caller;
   const limitPerMinute =
-    request.route.rateLimit === 'v1-plan'
+    className === 'v1-plan'
       ? (v1PlanLimits[(caller?.plan ?? 'starter') as keyof typeof v1PlanLimits] ?? v1PlanLimits.starter)
       : limitClass.perMinute;
   if (limitPerMinute <= 0) return undefined;
@@ -45,7 +47,7 @@ export function rateLimitBucket(request: HttpRequest): { bucket: string; limitPe
     }
   })();
   const subject = limitClass.scope === 'source-ip' ? 'ip' : subjectOf(caller);
-  return { bucket: `${request.route.rateLimit}#${subject}${scopeValue}`, limitPerMinute };
+  return { bucket: `${className}#${subject}${scopeValue}`, limitPerMinute };
 }
 
 /** The contract's per-minute limits, counted per key (and sender or phone number where the class says). */

@@ -170,10 +170,11 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     // Recipient 1: a priced sent on a SENT entry raises the worker's plain 1S.
     await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'sent', 10, { pricing: lite }));
     expect(decodeDeliveryFacts(await ledgerItem(jobId, 0))).toMatchObject({ sentPricing: lite, deliveredPricing: marketing });
-    expect(await tallyOf(jobId)).toEqual({ r00000: '4R~3marketing~1', r00001: '1S~1marketing_lite~1' });
+    // The recipient's calling code (91) follows the pricing, from the fact write's old image (docs/BROADCAST.md "Cost per campaign").
+    expect(await tallyOf(jobId)).toEqual({ r00000: '4R~3marketing~1~91', r00001: '1S~1marketing_lite~1~91' });
     // The reconcile's outcome code (1S) never lowers a priced code.
     await repository.reconcileChunk(jobId, 0, now);
-    expect((await tallyOf(jobId)).r00001).toBe('1S~1marketing_lite~1');
+    expect((await tallyOf(jobId)).r00001).toBe('1S~1marketing_lite~1~91');
     const { summary } = summarizeJob((await repository.getJob(jobId))!, (await repository.getJobProgress(jobId)).chunks, {
       codes: (await repository.getJobProgress(jobId)).tally,
       now,

@@ -150,6 +150,14 @@ describe('rate-limit buckets', () => {
     ]);
   });
 
+  it('counts a dry run (?dryRun=true) in its own read-only class, any other value in the broadcast class', () => {
+    const route = { ...broadcastRoute, rateLimit: 'template-broadcast' as const, dryRunRateLimit: 'broadcast-dry-run' as const };
+    const request = (query: Record<string, string>) => ({ route, query, caller, body: { fromPhoneNumber: '15550001001' }, sourceIp: '1.2.3.4' });
+    expect(rateLimitBucket(request({ dryRun: 'true' }) as never)).toEqual({ bucket: 'broadcast-dry-run#cred_1#15550001001', limitPerMinute: 30 });
+    expect(rateLimitBucket(request({ dryRun: 'false' }) as never)).toEqual({ bucket: 'template-broadcast#cred_1#15550001001', limitPerMinute: 10 });
+    expect(rateLimitBucket(request({}) as never)?.bucket).toBe('template-broadcast#cred_1#15550001001');
+  });
+
   it('bounds the query scope of the templates class the same way', () => {
     const request = (phone: string) => ({ route: { ...broadcastRoute, rateLimit: 'templates' as const }, query: { phone_number: phone }, caller, body: undefined, sourceIp: '1.2.3.4' });
     expect(rateLimitBucket(request('15550100001') as never)?.bucket).toBe('templates#cred_1#15550100001');
