@@ -88,7 +88,14 @@ const templateReference = v.object({
 
 export const broadcastJobSchema = v.variant('kind', [
   /** send-template-broadcast. */
-  v.object({ ...jobCommon, kind: v.literal('template'), broadcastName: v.string(), template: templateReference }),
+  v.object({
+    ...jobCommon,
+    kind: v.literal('template'),
+    broadcastName: v.string(),
+    template: templateReference,
+    /** A follow-up's parent: the job whose recipients it was sent to (follow-up.ts). */
+    followUpOf: v.optional(v.string()),
+  }),
   /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
   v.object({
     ...jobCommon,

@@ -11,6 +11,7 @@ import { freeformMessageSchema } from '../broadcast/freeform-message.schema';
 import { broadcastsQuerySchema } from '../broadcast/list-broadcasts.schema';
 import { recipientsQuerySchema } from '../broadcast/list-recipients.schema';
 import { templateBroadcastSchema } from '../broadcast/template-broadcast.schema';
+import { followUpSchema } from '../broadcast/follow-up.schema';
 import { endpointRegistrationSchema, redeliverySchema } from '../customer-events/webhook-endpoint.schema';
 import {
   createContactSchema,
@@ -36,6 +37,7 @@ export interface RequestSchemas {
 export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:listTemplates': { query: templatesQuerySchema },
   'broadcast:sendTemplateBroadcast': { body: templateBroadcastSchema },
+  'broadcast:followUp': { body: followUpSchema },
   'broadcast:listRecipients': { query: recipientsQuerySchema },
   'broadcast:listBroadcasts': { query: broadcastsQuerySchema },
   'broadcast:sendFreeform': { body: freeformMessageSchema },
