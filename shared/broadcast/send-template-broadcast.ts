@@ -203,10 +203,7 @@ export interface KeyedRequest {
 }
 
 /**
- * Every check of a template broadcast, then its job recorded and queued: send-template-broadcast's
- * work under its Idempotency-Key, and a follow-up's (follow-up.ts, which runs the key itself and
- * records `followUpOf`; a follow-up is always answered with its job, whatever its size).
- *
+ * Every check of a template broadcast, then its job recorded and queued; also a follow-up's (follow-up.ts: `followUpOf`, always a job).
  * @example
  * await acceptTemplateBroadcast(dependencies, caller, request, undefined); // { kind: 'queued', recipients: 3, jobId: 'pub_…' }
  */
