@@ -9,6 +9,7 @@ import { recipientRow } from './list-recipients';
 import type { StatusReading } from './get-job-status';
 import type { BroadcastJob } from './broadcast-job';
 import type { ChunkRecipientRecords, JobRecipient, RecipientLedger } from './ports';
+import { isBusinessScopedUserId } from '../recipients/business-scoped-user-id';
 
 /** Meta's per-user marketing limit: a follow-up to its failures waits this long after the failure unless forced. */
 export const PER_USER_LIMIT_CODE = '131049';
@@ -25,6 +26,9 @@ export interface MatchedRecipient {
 }
 
 const HOUR_MS = 3_600_000;
+
+const listedOfKey = (index: number, to: string): JobRecipient =>
+  isBusinessScopedUserId(to) ? { index, countryCode: '', toPhoneNumber: '', userId: to } : { index, countryCode: '', toPhoneNumber: to };
 
 function matchesAudience(audience: FollowUpAudience, row: ReturnType<typeof recipientRow>, sentAt: string | undefined, reading: StatusReading): boolean {
   if (audience.statuses && !(audience.statuses as readonly string[]).includes(row.status)) return false;
@@ -45,7 +49,8 @@ export function matchingOfChunk(records: ChunkRecipientRecords, audience: Follow
   const matched: MatchedRecipient[] = [];
   for (const record of records.ledger) {
     const { entry, facts } = record;
-    const listed = listedByIndex.get(entry.index) ?? { index: entry.index, countryCode: '', toPhoneNumber: entry.to };
+    // Jobs recorded before their recipients were kept name each by its ledger key (a number or a user id).
+    const listed = listedByIndex.get(entry.index) ?? listedOfKey(entry.index, entry.to);
     const row = recipientRow(listed, record, reading);
     if (!matchesAudience(audience, row, facts.sentAt ?? (entry.status === 'SENT' ? entry.updatedAt : undefined), reading)) continue;
     const failed = row.status === 'FAILED' ? { failedAt: facts.failedAt ?? entry.updatedAt, failureReasonCode: row.failureReasonCode ?? undefined } : {};
