@@ -7,11 +7,11 @@
 import type * as v from 'valibot';
 import { templatesQuerySchema, generateKeySchema } from '../broadcast/discovery.schema';
 import { sendBulkSchema, sendSingleSchema } from '../broadcast/earlier-template-send.schema';
+import { followUpSchema } from '../broadcast/follow-up.schema';
 import { freeformMessageSchema } from '../broadcast/freeform-message.schema';
 import { broadcastsQuerySchema } from '../broadcast/list-broadcasts.schema';
 import { recipientsQuerySchema } from '../broadcast/list-recipients.schema';
 import { templateBroadcastSchema } from '../broadcast/template-broadcast.schema';
-import { followUpSchema } from '../broadcast/follow-up.schema';
 import { endpointRegistrationSchema, redeliverySchema } from '../customer-events/webhook-endpoint.schema';
 import {
   createContactSchema,
@@ -37,9 +37,9 @@ export interface RequestSchemas {
 export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:listTemplates': { query: templatesQuerySchema },
   'broadcast:sendTemplateBroadcast': { body: templateBroadcastSchema },
-  'broadcast:followUp': { body: followUpSchema },
   'broadcast:listRecipients': { query: recipientsQuerySchema },
   'broadcast:listBroadcasts': { query: broadcastsQuerySchema },
+  'broadcast:followUp': { body: followUpSchema },
   'broadcast:sendFreeform': { body: freeformMessageSchema },
   'broadcast:generateKey': { body: generateKeySchema },
   'broadcast:registerWebhook': { body: endpointRegistrationSchema },
