@@ -183,6 +183,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prod/api/v2/broadcast/public/broadcasts/{jobId}/follow-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow up
+         * @description Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastFollowUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/prod/api/v2/broadcast/public/generate-key": {
         parameters: {
             query?: never;
@@ -1741,7 +1761,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: IDEMPOTENCY_KEY_REUSED */
+        /** @description Codes: FOLLOW_UP_AUDIENCE, FOLLOW_UP_TOO_SOON, IDEMPOTENCY_KEY_REUSED */
         broadcast422: {
             headers: {
                 [name: string]: unknown;
@@ -1759,7 +1779,7 @@ export interface components {
                  *       "status_code": 422,
                  *       "data": {
                  *         "error": {
-                 *           "code": "IDEMPOTENCY_KEY_REUSED",
+                 *           "code": "FOLLOW_UP_AUDIENCE",
                  *           "message": "Explains the broken rule"
                  *         }
                  *       }
@@ -2022,7 +2042,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: IDEMPOTENCY_KEY_REUSED */
+        /** @description Codes: FOLLOW_UP_AUDIENCE, FOLLOW_UP_TOO_SOON, IDEMPOTENCY_KEY_REUSED */
         organization422: {
             headers: {
                 [name: string]: unknown;
@@ -2242,7 +2262,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: IDEMPOTENCY_KEY_REUSED */
+        /** @description Codes: FOLLOW_UP_AUDIENCE, FOLLOW_UP_TOO_SOON, IDEMPOTENCY_KEY_REUSED */
         v1422: {
             headers: {
                 [name: string]: unknown;
@@ -2252,7 +2272,7 @@ export interface components {
                  * @example {
                  *       "success": false,
                  *       "error": {
-                 *         "code": "IDEMPOTENCY_KEY_REUSED",
+                 *         "code": "FOLLOW_UP_AUDIENCE",
                  *         "message": "Explains the broken rule"
                  *       }
                  *     }
@@ -2459,7 +2479,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"];
             };
         };
-        /** @description Codes: IDEMPOTENCY_KEY_REUSED */
+        /** @description Codes: FOLLOW_UP_AUDIENCE, FOLLOW_UP_TOO_SOON, IDEMPOTENCY_KEY_REUSED */
         webhooks422: {
             headers: {
                 [name: string]: unknown;
@@ -2468,7 +2488,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "IDEMPOTENCY_KEY_REUSED",
+                 *         "code": "FOLLOW_UP_AUDIENCE",
                  *         "message": "Explains the broken rule",
                  *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
                  *       }
@@ -2675,7 +2695,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: IDEMPOTENCY_KEY_REUSED */
+        /** @description Codes: FOLLOW_UP_AUDIENCE, FOLLOW_UP_TOO_SOON, IDEMPOTENCY_KEY_REUSED */
         docs422: {
             headers: {
                 [name: string]: unknown;
@@ -2684,7 +2704,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "IDEMPOTENCY_KEY_REUSED",
+                 *         "code": "FOLLOW_UP_AUDIENCE",
                  *         "message": "Explains the broken rule",
                  *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
                  *       }
@@ -2915,7 +2935,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: IDEMPOTENCY_KEY_REUSED */
+        /** @description Codes: FOLLOW_UP_AUDIENCE, FOLLOW_UP_TOO_SOON, IDEMPOTENCY_KEY_REUSED */
         upstream422: {
             headers: {
                 [name: string]: unknown;
@@ -2927,7 +2947,7 @@ export interface components {
                  *       "message": "Explains the broken rule",
                  *       "error": {
                  *         "message": "Explains the broken rule",
-                 *         "type": "IDEMPOTENCY_KEY_REUSED",
+                 *         "type": "FOLLOW_UP_AUDIENCE",
                  *         "code": 422,
                  *         "error_subcode": 0,
                  *         "fbtrace_id": "c0ffee00-1234-4abc-9def-000000000000"
@@ -3990,6 +4010,8 @@ export interface operations {
                             };
                             /** @description When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling") */
                             cancelRequestedAt?: string;
+                            /** @description Only on a follow-up: the job whose recipients it was sent to (docs/BROADCAST.md "Follow-ups") */
+                            followUpOf?: string;
                         };
                     };
                 };
@@ -4404,6 +4426,302 @@ export interface operations {
                                 held?: number;
                             } & {
                                 [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastFollowUp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One logical broadcast: a retry with the same key and body gets the first answer and sends nothing twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    broadcastName: string;
+                    fromPhoneNumber: string;
+                    templateName: string;
+                    templateLanguage: string;
+                    /** @enum {string} */
+                    templateType: "MARKETING" | "UTILITY";
+                    templateId?: string;
+                    /**
+                     * @description Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters
+                     * @example [
+                     *       "Ada",
+                     *       "A-17"
+                     *     ]
+                     * @example {
+                     *       "first_name": "Ada",
+                     *       "store": "Demo Retail"
+                     *     }
+                     */
+                    globalTemplateParams?: string[] | {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description The template's header value: a media header by https link or uploaded mediaId (document: filename), the text of a text header's variable, or a location
+                     * @example {
+                     *       "type": "image",
+                     *       "link": "https://cdn.example.com/parcel.jpg"
+                     *     }
+                     * @example {
+                     *       "type": "document",
+                     *       "mediaId": "1602186516975000",
+                     *       "filename": "Invoice-0042.pdf"
+                     *     }
+                     * @example {
+                     *       "type": "text",
+                     *       "text": "Ada"
+                     *     }
+                     * @example {
+                     *       "type": "location",
+                     *       "latitude": 37.4421,
+                     *       "longitude": -122.1615,
+                     *       "name": "Philz Coffee",
+                     *       "address": "101 Forest Ave, Palo Alto"
+                     *     }
+                     */
+                    header?: {
+                        /** @constant */
+                        type: "image";
+                        /** Format: uri */
+                        link?: string;
+                        mediaId?: string;
+                    } | {
+                        /** @constant */
+                        type: "video";
+                        /** Format: uri */
+                        link?: string;
+                        mediaId?: string;
+                    } | {
+                        /** @constant */
+                        type: "document";
+                        /** Format: uri */
+                        link?: string;
+                        mediaId?: string;
+                        filename?: string;
+                    } | {
+                        /** @constant */
+                        type: "text";
+                        text: string;
+                    } | {
+                        /** @constant */
+                        type: "location";
+                        latitude: number;
+                        longitude: number;
+                        name?: string;
+                        address?: string;
+                    };
+                    /**
+                     * @description Values of the template's buttons by index (the button's position in the template); a recipient's buttons merge with the broadcast's by index
+                     * @example [
+                     *       {
+                     *         "index": 0,
+                     *         "type": "url",
+                     *         "text": "A-17"
+                     *       },
+                     *       {
+                     *         "index": 1,
+                     *         "type": "quick_reply",
+                     *         "payload": "STOP-PROMO"
+                     *       }
+                     *     ]
+                     * @example [
+                     *       {
+                     *         "index": 0,
+                     *         "type": "copy_code",
+                     *         "couponCode": "SUMMER20"
+                     *       }
+                     *     ]
+                     */
+                    buttons?: ({
+                        index: number;
+                        /** @constant */
+                        type: "url";
+                        text: string;
+                    } | {
+                        index: number;
+                        /** @constant */
+                        type: "quick_reply";
+                        payload: string;
+                    } | {
+                        index: number;
+                        /** @constant */
+                        type: "copy_code";
+                        couponCode: string;
+                    })[];
+                    /**
+                     * @description One entry per card of a carousel template, in order: the card's media header, body values and buttons
+                     * @example [
+                     *       {
+                     *         "header": {
+                     *           "type": "image",
+                     *           "link": "https://cdn.example.com/shirt.jpg"
+                     *         },
+                     *         "templateParams": [
+                     *           "Linen shirt"
+                     *         ],
+                     *         "buttons": [
+                     *           {
+                     *             "index": 0,
+                     *             "type": "url",
+                     *             "text": "linen-shirt"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "header": {
+                     *           "type": "image",
+                     *           "link": "https://cdn.example.com/hat.jpg"
+                     *         },
+                     *         "templateParams": [
+                     *           "Straw hat"
+                     *         ],
+                     *         "buttons": [
+                     *           {
+                     *             "index": 0,
+                     *             "type": "url",
+                     *             "text": "straw-hat"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    carousel?: {
+                        header: {
+                            /** @constant */
+                            type: "image";
+                            /** Format: uri */
+                            link?: string;
+                            mediaId?: string;
+                        } | {
+                            /** @constant */
+                            type: "video";
+                            /** Format: uri */
+                            link?: string;
+                            mediaId?: string;
+                        };
+                        /**
+                         * @description Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters
+                         * @example [
+                         *       "Ada",
+                         *       "A-17"
+                         *     ]
+                         * @example {
+                         *       "first_name": "Ada",
+                         *       "store": "Demo Retail"
+                         *     }
+                         */
+                        templateParams?: string[] | {
+                            [key: string]: string;
+                        };
+                        buttons?: ({
+                            index: number;
+                            /** @constant */
+                            type: "url";
+                            text: string;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "quick_reply";
+                            payload: string;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "copy_code";
+                            couponCode: string;
+                        })[];
+                    }[];
+                    /**
+                     * @description A limited-time-offer template's expiry (ISO 8601 with an offset), after the send
+                     * @example {
+                     *       "expiresAt": "2026-12-31T23:59:59Z"
+                     *     }
+                     */
+                    limitedTimeOffer?: {
+                        expiresAt: string;
+                    };
+                    scheduledAt?: string;
+                    audience: {
+                        /** @description Recipients of the parent job whose status is one of these */
+                        statuses?: ("FAILED" | "UNKNOWN" | "UNCONFIRMED" | "SENT" | "DELIVERED" | "READ")[];
+                        /** @description FAILED recipients whose failure code (Meta's, e.g. 131049) is one of these */
+                        failureCodes?: number[];
+                        /** @description Recipients sent (SENT or DELIVERED, not READ) at least this many hours ago */
+                        notReadAfterHours?: number;
+                    };
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The follow-up job (always a job to poll, whatever its size), its parent and who it reached */
+            202: {
+                headers: {
+                    /** @description The job of every accepted send (docs/BROADCAST.md): readable by the status and recipients endpoints. */
+                    "X-Broadcast-Job-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 202,
+                     *       "message": "Follow-up of pub_01JD3X9Q7 accepted for 2 recipients",
+                     *       "data": {
+                     *         "jobId": "pub_01JD3X9Q7",
+                     *         "status": "PROCESSING",
+                     *         "totalRecipients": 2,
+                     *         "chunkSize": 1000,
+                     *         "totalChunks": 1,
+                     *         "followUpOf": "pub_01JD3X9Q7",
+                     *         "audience": {
+                     *           "matched": 3,
+                     *           "optedOut": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 202;
+                        message: string;
+                        data: {
+                            jobId: string;
+                            status: string;
+                            totalRecipients: number;
+                            chunkSize?: number;
+                            totalChunks: number;
+                            scheduledAt?: string;
+                            followUpOf: string;
+                            audience: {
+                                matched: number;
+                                optedOut: number;
                             };
                         };
                     };

@@ -10,7 +10,14 @@ import { jobIdHeader } from './job-id-header';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A claim outlives the API Gateway integration timeout (29 s), then lapses so a crashed request frees its key. */
-const IN_PROGRESS_TIMEOUT_MS = 30_000;
+export const IN_PROGRESS_TIMEOUT_MS = 30_000;
+
+/** The request's Idempotency-Key (1 to 255 printable ASCII characters, else 400), shared by broadcasts and follow-ups. */
+export function idempotencyKeyOf(headers: Record<string, string | undefined>): string | undefined {
+  const idempotencyKey = headers['idempotency-key'];
+  if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidIdempotencyKeyError();
+  return idempotencyKey;
+}
 
 /** The contract fixes no wording here ("message states the bulk broadcast was queued"): plain English, 1 recipient. */
 const queuedMessage = (recipients: number): string => `Bulk broadcast queued for ${recipients} recipient${recipients === 1 ? '' : 's'}`;
@@ -23,8 +30,7 @@ export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (r
     return { statusCode: 200, body: broadcastEnvelope(200, `Dry run: ${result.totals.sendable} of ${result.totals.received} recipients sendable; nothing was sent`, result) };
   }
   const body = parseTemplateBroadcastRequest(request.body);
-  const idempotencyKey = request.headers['idempotency-key'];
-  if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidIdempotencyKeyError();
+  const idempotencyKey = idempotencyKeyOf(request.headers);
   const result = await acceptBroadcast(dependencies, request.caller, body, { idempotencyKey, inProgressTimeoutMs: IN_PROGRESS_TIMEOUT_MS });
   if (result.kind === 'queued') {
     // The contract's `data: {}` stays; the job's id travels in a header (absent on answers stored before it did).

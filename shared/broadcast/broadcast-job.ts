@@ -89,7 +89,14 @@ const templateReference = v.object({
 
 export const broadcastJobSchema = v.variant('kind', [
   /** send-template-broadcast. */
-  v.object({ ...jobCommon, kind: v.literal('template'), broadcastName: v.string(), template: templateReference }),
+  v.object({
+    ...jobCommon,
+    kind: v.literal('template'),
+    broadcastName: v.string(),
+    template: templateReference,
+    /** A follow-up's parent: the job whose recipients it was sent to (follow-up.ts). */
+    followUpOf: v.optional(v.string()),
+  }),
   /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
   v.object({
     ...jobCommon,
@@ -243,9 +250,12 @@ function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled:
   const cancelWithheld = recorded.cancelled > 0 || summary.pending > 0;
   if (job.cancelledAt !== undefined && cancelWithheld && (summary.chunksDone >= job.totalChunks || summary.pending === 0)) return 'CANCELLED';
   if (summary.chunksDone >= job.totalChunks) {
-    // What the worker recorded, as before: a webhook failure after the send does not change the job's state.
+    // The worker's outcomes decide FAILED (nothing sent); a failure Meta reported by webhook after the
+    // send (in the summary's `failed`) makes an all-sent job COMPLETED_WITH_FAILURES, read from the
+    // counts every read has already, so the write path does not change (docs/BROADCAST.md "Job states").
     const sent = recorded.sentByChunkCounters;
-    return sent === job.totalRecipients ? 'COMPLETED' : sent === 0 ? 'FAILED' : 'COMPLETED_WITH_FAILURES';
+    if (sent === 0) return 'FAILED';
+    return sent === job.totalRecipients && summary.failed === 0 ? 'COMPLETED' : 'COMPLETED_WITH_FAILURES';
   }
   if (isAwaitingFiring(job)) return 'SCHEDULED';
   // A cancelled job is no longer waiting for its template: it reads as settling (PROCESSING) until its held rest is cancelled.

@@ -12,6 +12,7 @@
  */
 import type { BroadcastJob, ChunkProgress } from './broadcast-job';
 import type { DeliveryFacts, TallyCode } from '../delivery/recipient-status';
+import type { TemplateContent, TemplateParameters } from '../templates/template-content.schema';
 
 export interface JobStore {
   /**
@@ -171,6 +172,18 @@ export interface JobRecipient {
   countryCode: string;
   toPhoneNumber: string;
   userId?: string;
+  /**
+   * What a template broadcast sent this recipient (its body values, own content), kept for
+   * follow-ups (docs/BROADCAST.md "Follow-ups"); absent on other jobs, on jobs recorded before it
+   * was kept, and on chunks whose values were too large to keep.
+   */
+  send?: RecipientSend;
+}
+
+/** A recipient's body values (its own or the broadcast's) and its own header, buttons, carousel or offer. */
+export interface RecipientSend {
+  parameters: TemplateParameters;
+  content?: TemplateContent;
 }
 
 export interface JobProgress {

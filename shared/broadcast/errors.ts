@@ -306,3 +306,15 @@ export class ScheduledAtError extends Error {
   override readonly name = 'ScheduledAtError';
   readonly code = 'SCHEDULED_AT';
 }
+
+/** A follow-up that reaches nobody, or whose parent cannot be followed up (docs/BROADCAST.md "Follow-ups"). */
+export class FollowUpAudienceError extends Error {
+  override readonly name = 'FollowUpAudienceError';
+  readonly code = 'FOLLOW_UP_AUDIENCE';
+}
+
+/** A follow-up to 131049 failures younger than 24 hours without `force` (Meta's per-user marketing limit would refuse them again). */
+export class FollowUpTooSoonError extends Error {
+  override readonly name = 'FollowUpTooSoonError';
+  readonly code = 'FOLLOW_UP_TOO_SOON';
+}

@@ -38,7 +38,18 @@ export interface JobStatusView {
   cancelRequestedAt?: string;
   /** Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"). */
   acceptFailure?: AcceptFailureView;
+  /** Only on a follow-up: its parent job (docs/BROADCAST.md "Follow-ups"). */
+  followUpOf?: string;
 }
+
+/**
+ * The `followUpOf` field of a follow-up; nothing otherwise, so no other answer changes.
+ *
+ * @example
+ * followUpViewOf({ ...job, followUpOf: 'pub_1' }); // { followUpOf: 'pub_1' }
+ */
+export const followUpViewOf = (job: BroadcastJob): { followUpOf: string } | Record<string, never> =>
+  job.kind === 'template' && job.followUpOf !== undefined ? { followUpOf: job.followUpOf } : {};
 
 /**
  * A job whose queueing failed after it had started: some of its recipients may never have been
@@ -127,7 +138,7 @@ export async function getJobStatus(
   const card = await rateCards?.rateCardOf(job.organizationId);
   const cost = card && campaignCostOf(card, tally);
   if (cost) summary.cost = cost;
-  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, route: routeOf(job), ...pauseViewOf(job, status), ...cancelViewOf(job, status), ...acceptFailureViewOf(job) };
+  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, route: routeOf(job), ...pauseViewOf(job, status), ...cancelViewOf(job, status), ...acceptFailureViewOf(job), ...followUpViewOf(job) };
 }
 
 /** A job's state and summary as every read shows them (status, the broadcasts list), with the chunks they came from. */

@@ -9,7 +9,7 @@
  */
 import { TERMINAL_STATUSES, type BroadcastJob, type JobKind, type JobStatus, type JobSummary } from './broadcast-job';
 import { InvalidListCursorError } from './errors';
-import { acceptFailureViewOf, cancelViewOf, pauseViewOf, readJobState, type AcceptFailureView, type JobPauseView, type StatusReading } from './get-job-status';
+import { acceptFailureViewOf, cancelViewOf, followUpViewOf, pauseViewOf, readJobState, type AcceptFailureView, type JobPauseView, type StatusReading } from './get-job-status';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { ChunkProgressStore, JobListPosition, JobStore } from './ports';
 
@@ -42,6 +42,8 @@ export interface BroadcastListItem {
   acceptFailure?: AcceptFailureView;
   /** As in the status answer: a cancel was requested and the job does not read CANCELLED. */
   cancelRequestedAt?: string;
+  /** As in the status answer: a follow-up's parent job. */
+  followUpOf?: string;
 }
 
 export interface BroadcastsQuery {
@@ -109,6 +111,7 @@ async function listItemOf(broadcasts: ChunkProgressStore, job: BroadcastJob, rea
     ...pauseViewOf(job, status),
     ...acceptFailureViewOf(job),
     ...cancelViewOf(job, status),
+    ...followUpViewOf(job),
   };
 }
 

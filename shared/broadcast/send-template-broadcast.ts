@@ -197,16 +197,22 @@ export function scheduledTimeOf(text: string, now: Date, scheduling: { minLeadSe
 export const payloadHashOf = (request: unknown): string => sha256Base64Url(JSON.stringify(request));
 
 /** The request's Idempotency-Key and its body's hash (payloadHashOf), when it has a key. */
-interface KeyedRequest {
+export interface KeyedRequest {
   key: string;
   payloadHash: string;
 }
 
-async function acceptBroadcast(
+/**
+ * Every check of a template broadcast, then its job recorded and queued; also a follow-up's (follow-up.ts: `followUpOf`, always a job).
+ * @example
+ * await acceptTemplateBroadcast(dependencies, caller, request, undefined); // { kind: 'queued', recipients: 3, jobId: 'pub_…' }
+ */
+export async function acceptTemplateBroadcast(
   dependencies: SendTemplateBroadcastDependencies,
   caller: BroadcastCaller,
   request: TemplateBroadcastRequest,
   keyed: KeyedRequest | undefined,
+  followUpOf?: string,
 ): Promise<SendTemplateBroadcastResult> {
   // With the body's rules: the window is part of what the request says, checked before any read.
   const scheduledAt = request.scheduledAt === undefined ? undefined : scheduledTimeOf(request.scheduledAt, dependencies.clock.now(), dependencies.scheduling);
@@ -235,6 +241,7 @@ async function acceptBroadcast(
       kind: 'template',
       broadcastName: request.broadcastName,
       template: templateOfJob(template, content, requirements, route),
+      ...(followUpOf && { followUpOf }),
     },
     {
       // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
@@ -243,14 +250,15 @@ async function acceptBroadcast(
       sender,
       totalRecipients: recipients.length,
       // A scheduled job is answered with its id whatever its size, so it can be read and cancelled.
-      exposed: recipients.length > SYNCHRONOUS_THRESHOLD || scheduledAt !== undefined,
+      exposed: recipients.length > SYNCHRONOUS_THRESHOLD || scheduledAt !== undefined || followUpOf !== undefined,
       now,
       createdByCredentialId: caller.credentialId,
       scheduledAt,
       requestHash: keyed?.payloadHash,
     },
   );
-  const listed = request.data.map(listedRecipientOf);
+  // Each recipient's values are kept with the list, so a follow-up can send them again (docs/BROADCAST.md "Follow-ups").
+  const listed = request.data.map((recipient, index): JobRecipient => ({ ...listedRecipientOf(recipient, index), send: sendOf(recipients[index]!) }));
   const { broadcasts, queue, clock, portfolioReach } = dependencies;
   const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
   await recordAndFanOut({ broadcasts, queue, clock, portfolioReach, ...scheduling }, { job, recipients: queued, refused, listed, reservation });
@@ -264,6 +272,8 @@ async function acceptBroadcast(
     ? { kind: 'job', jobId: job.jobId, status: 'PROCESSING', totalRecipients: job.totalRecipients, chunkSize: CHUNK_SIZE, totalChunks: job.totalChunks }
     : { kind: 'queued', recipients: job.totalRecipients, jobId: job.jobId };
 }
+
+const sendOf = ({ parameters, content }: ChunkRecipient) => (content === undefined ? { parameters } : { parameters, content });
 
 /** The job's template: what identifies it, and what every recipient's send shares (content, a named template's variable names). */
 function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements, route: { api?: 'marketing_messages' }) {
@@ -280,12 +290,12 @@ export async function sendTemplateBroadcast(
   requireOperationInScope(caller, 'send-template-broadcast');
   requireSenderInScope(caller, request.fromPhoneNumber);
   const { idempotencyKey } = options;
-  if (!idempotencyKey) return acceptBroadcast(dependencies, caller, request, undefined);
+  if (!idempotencyKey) return acceptTemplateBroadcast(dependencies, caller, request, undefined);
   const keyed = { key: idempotencyKey, payloadHash: payloadHashOf(request) };
   return dependencies.idempotency.run(
     `broadcast#${caller.organizationId}#${idempotencyKey}`,
     keyed.payloadHash,
-    () => acceptBroadcast(dependencies, caller, request, keyed),
+    () => acceptTemplateBroadcast(dependencies, caller, request, keyed),
     { inProgressTimeoutMs: options.inProgressTimeoutMs },
   );
 }

@@ -91,6 +91,9 @@ const mappings: Readonly<Record<string, Mapping>> = {
   // Meta's messaging tier (docs/BROADCAST.md "Messaging limits"): a 400 as the contract's "correct the request".
   MESSAGING_LIMIT_EXCEEDED: { statusCode: 400, code: 'MESSAGING_LIMIT_EXCEEDED' },
   JOB_NOT_FOUND: { statusCode: 404, code: 'JOB_NOT_FOUND' },
+  // Follow-ups (docs/BROADCAST.md "Follow-ups"): well-formed requests the parent's recipients cannot serve.
+  FOLLOW_UP_AUDIENCE: { statusCode: 422, code: 'FOLLOW_UP_AUDIENCE' },
+  FOLLOW_UP_TOO_SOON: { statusCode: 422, code: 'FOLLOW_UP_TOO_SOON' },
   INVALID_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
   JOB_OF_ANOTHER_ORGANIZATION: { statusCode: 401, code: 'UNAUTHORIZED' },
   JOB_ALREADY_FINISHED: { statusCode: 409, code: 'JOB_ALREADY_FINISHED' },

@@ -148,7 +148,7 @@ function parametersOf(route: RouteDefinition, upstream: UpstreamRouteSpec | unde
     const names = new Set([...(upstream.method === 'GET' ? ['fields'] : []), ...(upstream.query ?? []), ...required, ...(upstream.fieldExpansion?.optional ?? [])]);
     for (const name of names) parameters.push({ name, in: 'query', required: required.has(name), schema: { type: 'string' } });
   }
-  if (route.operation === 'sendTemplateBroadcast') {
+  if (route.operation === 'sendTemplateBroadcast' || route.operation === 'followUp') {
     parameters.push({
       name: 'Idempotency-Key',
       in: 'header',

@@ -7,6 +7,7 @@
 import type * as v from 'valibot';
 import { templatesQuerySchema, generateKeySchema } from '../broadcast/discovery.schema';
 import { sendBulkSchema, sendSingleSchema } from '../broadcast/earlier-template-send.schema';
+import { followUpSchema } from '../broadcast/follow-up.schema';
 import { freeformMessageSchema } from '../broadcast/freeform-message.schema';
 import { broadcastsQuerySchema } from '../broadcast/list-broadcasts.schema';
 import { recipientsQuerySchema } from '../broadcast/list-recipients.schema';
@@ -39,6 +40,7 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:sendTemplateBroadcast': { body: templateBroadcastSchema, query: broadcastQuerySchema },
   'broadcast:listRecipients': { query: recipientsQuerySchema },
   'broadcast:listBroadcasts': { query: broadcastsQuerySchema },
+  'broadcast:followUp': { body: followUpSchema },
   'broadcast:sendFreeform': { body: freeformMessageSchema },
   'broadcast:generateKey': { body: generateKeySchema },
   'broadcast:registerWebhook': { body: endpointRegistrationSchema },

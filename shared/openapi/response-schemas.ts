@@ -65,6 +65,7 @@ const jobView = obj(
     },
     acceptFailure,
     cancelRequestedAt: { type: 'string', description: 'When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling")' },
+    followUpOf: { type: 'string', description: 'Only on a follow-up: the job whose recipients it was sent to (docs/BROADCAST.md "Follow-ups")' },
   },
   ['jobId', 'status', 'totalRecipients', 'totalChunks'],
 );
@@ -200,6 +201,20 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       content: json(
         broadcastEnvelope(obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, chunkSize: int, totalChunks: int }, ['jobId', 'status', 'totalRecipients', 'totalChunks']), 202),
         envelopeExample(202, 'Broadcast accepted for background processing', jobExample),
+      ),
+    },
+  ],
+  'broadcast:followUp': [
+    {
+      status: '202',
+      description: 'The follow-up job (always a job to poll, whatever its size), its parent and who it reached',
+      headers: jobIdHeader,
+      content: json(
+        broadcastEnvelope(
+          obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, chunkSize: int, totalChunks: int, scheduledAt: str, followUpOf: str, audience: obj({ matched: int, optedOut: int }) }, ['jobId', 'status', 'totalRecipients', 'totalChunks', 'followUpOf', 'audience']),
+          202,
+        ),
+        envelopeExample(202, 'Follow-up of pub_01JD3X9Q7 accepted for 2 recipients', { ...jobExample, totalRecipients: 2, totalChunks: 1, followUpOf: 'pub_01JD3X9Q7', audience: { matched: 3, optedOut: 1 } }),
       ),
     },
   ],

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { broadcastJobSchema, type BroadcastJob, type ChunkProgress } from '../../broadcast/broadcast-job';
 import type { JobRecipient } from '../../broadcast/broadcast-stores';
 import { FAILURE_PREFIX, MalformedMessagingItemError, expiresAtFrom, messagingKeys } from './messaging-table';
+import { sendsAttributeOf, withSends } from './messaging-recipient-sends';
 
 type Item = Record<string, unknown>;
 
@@ -117,6 +118,8 @@ export function recipientsItem(jobId: string, chunkIndex: number, recipients: re
     firstIndex,
     // Level 1: digits compress nearly as well as at the default level, in a fraction of the time.
     recipientsDeflated: new Uint8Array(deflateRawSync(text, { level: 1 })),
+    // Each recipient's values, for follow-ups (messaging-recipient-sends.ts); template broadcasts only.
+    ...sendsAttributeOf(recipients),
     expiresAt,
   };
 }
@@ -140,8 +143,9 @@ export function decodeRecipients(item: Item): JobRecipient[] {
   } else recipients = stored.recipients;
   const { firstIndex } = stored;
   if (recipients === '') return [];
-  return recipients.split('\n').map((line, position) => {
+  const listed = recipients.split('\n').map((line, position): JobRecipient => {
     const [countryCode = '', toPhoneNumber = '', userId] = line.split('\t');
     return { index: firstIndex + position, countryCode, toPhoneNumber, ...(userId === undefined ? {} : { userId }) };
   });
+  return withSends(item, listed);
 }

@@ -161,15 +161,25 @@ describe('summarizeJob with tally codes', () => {
     expect(summary).toMatchObject({ sent: 1490, delivered: 500, failed: 10, failuresByReason: { WORKER_ERROR: 10 }, pending: 0 });
   });
 
-  it('keeps the job state of the worker\'s outcomes: a webhook failure after the send does not reopen or fail the job', () => {
+  it('reads COMPLETED_WITH_FAILURES once a webhook fails a recipient of a finished all-sent job (never reopens it, never FAILED)', () => {
     const small = { ...job, totalRecipients: 2, totalChunks: 1 };
     const codes: Array<[number, string]> = [
       [0, tallyCodes.failedByWebhook(131050)],
       [1, tallyCodes.read],
     ];
     const { status, summary } = summarizeJob(small, [done(0, { recipientCount: 2, sent: 2 })], reading(codes));
-    expect(status).toBe('COMPLETED');
+    expect(status).toBe('COMPLETED_WITH_FAILURES');
     expect(summary).toMatchObject({ sent: 1, failed: 1, read: 1, failuresByReason: { '131050': 1 } });
+    // Every accepted message failed later: Meta took them, so the job is not FAILED (nothing sent) but with failures.
+    const allFailed: Array<[number, string]> = [
+      [0, tallyCodes.failedByWebhook(131049)],
+      [1, tallyCodes.failedByWebhook(131049)],
+    ];
+    expect(summarizeJob(small, [done(0, { recipientCount: 2, sent: 2 })], reading(allFailed)).status).toBe('COMPLETED_WITH_FAILURES');
+    // A delivery reported after the failure wins (status precedence): the job reads COMPLETED again.
+    expect(summarizeJob(small, [done(0, { recipientCount: 2, sent: 2 })], reading([[0, tallyCodes.delivered], [1, tallyCodes.read]])).status).toBe('COMPLETED');
+    // Still running: a webhook failure does not end or reopen anything.
+    expect(summarizeJob(small, [chunk(0, { recipientCount: 2, sent: 1, started: true })], reading(codes)).status).toBe('PROCESSING');
   });
 });
 
