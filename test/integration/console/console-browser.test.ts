@@ -40,9 +40,9 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
     mkdirSync(outputDirectory, { recursive: true });
   }, 240_000);
   afterAll(async () => {
-    logs?.stop();
     await browser?.close();
     await runtime?.close();
+    logs?.stop();
   });
 
   it('signs in, shows the campaign, its funnel equal to the summary, the failed, the CSV and a follow-up; the key stays in the tab', async () => {
