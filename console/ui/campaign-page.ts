@@ -5,13 +5,12 @@
  */
 import type { BroadcastListItem, JobStatusView } from '../model/api-types';
 import { formatCount, formatTime } from '../model/format';
-import { hasAudience, type FollowUpKind } from '../model/follow-up';
 import { isFinished } from '../model/job-state';
 import { messagesPerMinute } from '../model/per-minute';
-import { describeError, getData, getText, post } from './api';
+import { describeError, getData, getText } from './api';
+import { createCampaignActions } from './campaign-actions';
 import { createSections } from './campaign-sections';
-import { announce, el, notice, replaceChildren } from './dom';
-import { openFollowUp } from './follow-up-dialog';
+import { el, notice, replaceChildren } from './dom';
 import { listEntryOf } from './job-cache';
 import { progressCell, statusBadge } from './list-page';
 import { reasonTable } from './reasons';
@@ -43,74 +42,43 @@ export function renderCampaign(main: HTMLElement, jobId: string): PageHandle {
   let ticks = 0;
   let left = false;
   let entry: BroadcastListItem | undefined;
-  let current: JobStatusView | undefined;
   const heading = el('h2', { tabindex: -1 }, 'Campaign');
   const header = el('div', {}, el('p', {}, 'Loading…'));
   const messages = el('div');
   const sections = createSections();
   const recipients = createRecipientsTable(jobId);
-  const cancel = el('button', { type: 'button', class: 'danger' }, 'Cancel campaign');
-  const failed = el('button', { type: 'button' }, 'Follow up to failed…');
-  const unread = el('button', { type: 'button' }, 'Follow up to unread…');
-  const refresh = el('button', { type: 'button' }, 'Refresh');
-  const actions = el('div', { class: 'actions', role: 'group', 'aria-label': 'Campaign actions' }, cancel, failed, unread, refresh);
-  replaceChildren(main, el('p', {}, el('a', { href: '#/' }, '← All campaigns')), heading, header, actions, messages, sections.root, recipients.root);
 
   const drawChart = () =>
     getText(`/broadcasts/${encodeURIComponent(jobId)}/recipients`, { format: 'csv' })
       .then((csv) => sections.updatePerMinute(messagesPerMinute(csv)))
       .catch((error: unknown) => sections.updatePerMinute(undefined, describeError(error)));
 
-  const load = async (withTable: boolean) => {
+  const load = async (): Promise<void> => {
     window.clearTimeout(timer);
     try {
       entry ??= await listEntryOf(jobId).catch(() => undefined);
       const [status, reasons] = await Promise.all([getData<JobStatusView>(`/status/${encodeURIComponent(jobId)}`), reasonTable()]);
       if (left) return;
-      current = status;
       replaceChildren(heading, entry?.broadcastName ?? jobId);
       replaceChildren(header, ...headerOf(jobId, status, entry));
       sections.update(status, reasons);
-      cancel.disabled = isFinished(status.status);
-      failed.disabled = !hasAudience('failed', status);
-      unread.disabled = !hasAudience('unread', status);
-      const tasks: Array<Promise<unknown>> = [];
-      if (withTable) tasks.push(recipients.refresh());
-      if (withTable && ticks % CHART_EVERY === 0) tasks.push(drawChart());
-      await Promise.all(tasks);
+      actions.update(status);
+      await Promise.all([recipients.refresh(), ticks % CHART_EVERY === 0 ? drawChart() : undefined]);
       ticks += 1;
-      if (!isFinished(status.status) && !left) timer = window.setTimeout(() => void load(true), REFRESH_MS);
+      if (!isFinished(status.status) && !left) timer = window.setTimeout(() => void load(), REFRESH_MS);
     } catch (error) {
       replaceChildren(messages, notice(describeError(error)));
       // A passing fault (a 429, a network blip) is tried again later; the page never stops by itself.
-      if (!left) timer = window.setTimeout(() => void load(true), REFRESH_MS * 2);
+      if (!left) timer = window.setTimeout(() => void load(), REFRESH_MS * 2);
     }
   };
-
-  cancel.addEventListener('click', () => {
-    if (!window.confirm('Cancel this campaign? Recipients not sent yet will not be sent.')) return;
-    post(`/broadcasts/${encodeURIComponent(jobId)}/cancel`)
-      .then(() => {
-        announce('Campaign cancelled');
-        replaceChildren(messages, notice('Cancel requested.', 'info'));
-        return load(true);
-      })
-      .catch((error: unknown) => replaceChildren(messages, notice(describeError(error))));
-  });
-  const followUp = (kind: FollowUpKind) => () =>
-    openFollowUp(kind, jobId, entry, (newJobId) => {
-      replaceChildren(messages, notice(newJobId ? `Follow-up accepted: ${newJobId}` : 'Follow-up accepted.', 'info'));
-      if (newJobId) window.location.hash = `#/campaigns/${encodeURIComponent(newJobId)}`;
-    });
-  failed.addEventListener('click', followUp('failed'));
-  unread.addEventListener('click', followUp('unread'));
-  refresh.addEventListener('click', () => {
+  const actions = createCampaignActions(jobId, () => entry, messages, () => {
     ticks = 0;
-    replaceChildren(messages);
-    void load(true).then(() => announce(current ? `Refreshed: ${current.status}` : 'Refreshed'));
+    return load();
   });
 
-  void load(true);
+  replaceChildren(main, el('p', {}, el('a', { href: '#/' }, '← All campaigns')), heading, header, actions.root, messages, sections.root, recipients.root);
+  void load();
   heading.focus();
   return {
     leave: () => {
