@@ -613,6 +613,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prod/api/v2/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console page
+         * @description Rate limit: none of its own. The gateway admits 20 requests per second from all callers together (bursts of 40).
+         */
+        get: operations["broadcastConsolePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/console/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console asset
+         * @description Rate limit: none of its own. The gateway admits 20 requests per second from all callers together (bursts of 40).
+         */
+        get: operations["broadcastConsoleAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staging/api/v2/upstream/phone-numbers": {
         parameters: {
             query?: never;
@@ -6293,6 +6333,78 @@ export interface operations {
             502: components["responses"]["docs502"];
             503: components["responses"]["docs503"];
             504: components["responses"]["docs504"];
+        };
+    };
+    broadcastConsolePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign console (docs/CONSOLE.md): the page that loads its bundled script; sign in there with the API key */
+            200: {
+                headers: {
+                    /** @description Own files only, API calls to this origin, no inline script */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastConsoleAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A file of the console: its script, style sheet, or failure-codes.json (the failure-reason table) */
+            200: {
+                headers: {
+                    /** @description Cacheable for an hour */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                    "text/css": string;
+                    "application/json": unknown[];
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
         };
     };
     upstreamListPhoneNumbers: {

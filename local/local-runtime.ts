@@ -27,6 +27,7 @@ import type { DemoTenant } from './demo-seed';
 import { getServices, resetServicesForTests, type ServiceOverrides, type Services } from '../functions/composition';
 import { startBackends, type Backends, type Stops } from './runtime-backends';
 import { startLocalFunctions, type FunctionHandlers } from './function-handlers';
+import { buildBrowserAssets } from './browser-assets-build';
 import { startLocalEventSources, type LocalEventSources } from './local-event-sources';
 import { bootDemoTenant, writeRuntimeFiles } from './demo-boot';
 
@@ -149,6 +150,9 @@ async function runStops(stops: Stops): Promise<void> {
 
 async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: string; isolation: Isolation; persist: boolean }, stops: Stops): Promise<LocalRuntime> {
   const { dataDirectory, isolation, persist } = settings;
+  // Built while the emulators start; the gateway waits for it (the console's files, docs/CONSOLE.md).
+  const browserAssets = buildBrowserAssets();
+  browserAssets.catch(() => undefined);
   const backends = await startBackends(
     { backend: options.backend ?? 'embedded', isolation, dataDirectory, persist, sandbox: options.sandbox, sandboxPort: options.sandboxPort },
     stops,
@@ -166,6 +170,7 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
   // After the gateway and the event sources (stops run in reverse), before the emulators.
   stops.push(stopFunctions);
   const demo = await bootDemoTenant({ services, sandbox: backends.sandbox, dataDirectory, persist, seed: options.seedDemo ?? true });
+  await browserAssets;
   const gateway = await startGateway(options, handlers, services, stops);
   const webhookUrl = `${gateway.url}${metaWebhookPath}`;
   const { sandbox } = backends;

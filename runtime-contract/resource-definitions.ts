@@ -322,6 +322,15 @@ export interface FunctionResources {
   schedulesFirings?: boolean;
   /** Files of an npm package copied next to the bundle (into `directory`), read at run time: the docs page's renderer. */
   bundledFiles?: { directory: string; package: string; files: readonly string[] };
+  /** Browser files esbuild builds from our sources into `directory` next to the bundle (the console's script and style sheet; browser-assets.ts). */
+  browserAssets?: BrowserAssets;
+}
+
+export interface BrowserAssets {
+  /** Folder next to the Lambda bundle (on AWS) and under the local data folder's build (locally). */
+  directory: string;
+  /** One built file per entry (repository-relative source, served file name). */
+  bundles: ReadonlyArray<{ entry: string; file: string }>;
 }
 
 /**
@@ -347,6 +356,21 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     sendsTo: [],
     callsUpstream: false,
     bundledFiles: { directory: 'swagger-ui', package: 'swagger-ui-dist', files: ['swagger-ui.css', 'swagger-ui-bundle.js'] },
+  },
+  /** The campaign console (docs/CONSOLE.md): serves its page and the files esbuild built at bundling; no table, no key. */
+  console: {
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: {},
+    sendsTo: [],
+    callsUpstream: false,
+    browserAssets: {
+      directory: 'console-assets',
+      bundles: [
+        { entry: 'console/ui/main.ts', file: 'console.js' },
+        { entry: 'console/console.css', file: 'console.css' },
+      ],
+    },
   },
   /** Messaging read: the template list overlays template states recorded from Meta's events. */
   'broadcast-discovery': {

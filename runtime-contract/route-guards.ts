@@ -79,6 +79,11 @@ export const routeGuards = {
    * the general per-IP rule covers it.
    */
   docs: { methodThrottle: { rateLimit: 20, burstLimit: 40 } },
+  /**
+   * The campaign console's page and its four files per visit (docs/CONSOLE.md); its API calls are the
+   * keyed broadcast routes, metered by the usage plan. The general per-IP rule covers it, as the docs.
+   */
+  console: { methodThrottle: { rateLimit: 20, burstLimit: 40 } },
 } as const satisfies Record<string, RouteGuard>;
 
 export type RouteGuardName = keyof typeof routeGuards;

@@ -59,7 +59,9 @@ export type EndpointGroup =
   /** Customer webhook endpoints: register, list, delete, test, redeliver (docs/CUSTOMER-WEBHOOKS.md). */
   | 'broadcast-webhooks'
   /** The API reference: the generated OpenAPI document and the rendered page (docs/API-REFERENCE.md). */
-  | 'docs';
+  | 'docs'
+  /** The campaign console: its page and bundled files, on the broadcast surface so it calls the API same-origin (docs/CONSOLE.md). */
+  | 'console';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -423,6 +425,10 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   { surface: 'docs', method: 'GET', path: '/', group: 'docs', operation: 'docsPage', auth: 'none', rateLimit: 'none', guard: 'docs' },
   { surface: 'docs', method: 'GET', path: '/openapi.json', group: 'docs', operation: 'openApiDocument', auth: 'none', rateLimit: 'none', guard: 'docs' },
   { surface: 'docs', method: 'GET', path: '/assets/{file}', group: 'docs', operation: 'docsAsset', auth: 'none', rateLimit: 'none', guard: 'docs' },
+  // The campaign console (docs/CONSOLE.md): /prod/api/v2/console (the page) and its bundled files. On the
+  // broadcast surface so the page calls the API on its own origin; no key: the page holds none, the browser signs in.
+  { surface: 'broadcast', method: 'GET', path: '/console', group: 'console', operation: 'consolePage', auth: 'none', rateLimit: 'none', guard: 'console' },
+  { surface: 'broadcast', method: 'GET', path: '/console/assets/{file}', group: 'console', operation: 'consoleAsset', auth: 'none', rateLimit: 'none', guard: 'console' },
 ];
 
 /** Path of a route inside its REST API (what API Gateway reports as `event.resource`). */

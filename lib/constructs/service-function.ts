@@ -26,6 +26,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Charset, LogLevel as EsbuildLogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { esbuildArguments } from '../../runtime-contract/browser-assets';
 import { entryOf, type FunctionDefinition, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { projectRoot, type LogLevel } from '../settings';
 
@@ -69,23 +70,37 @@ export const bundlingOptions: BundlingOptions = {
 
 /**
  * A function's esbuild options: the shared ones, plus a copy of the package files it reads at run
- * time (`bundledFiles`: the docs page's renderer) into a folder next to the bundle.
+ * time (`bundledFiles`: the docs page's renderer) and the browser files built from our sources
+ * (`browserAssets`: the console's script and style sheet, runtime-contract/browser-assets.ts) into
+ * folders next to the bundle.
  */
 export function bundlingOf(definition: FunctionDefinition, root: string = projectRoot): BundlingOptions {
-  const copy = definition.bundledFiles;
-  if (!copy) return bundlingOptions;
-  const sourceDirectory = path.dirname(require.resolve(`${copy.package}/package.json`, { paths: [root] }));
+  const commands = (outputDir: string) => [...copyCommands(definition, root, outputDir), ...browserAssetCommands(definition, root, outputDir)];
+  if (commands('/').length === 0) return bundlingOptions;
   return {
     ...bundlingOptions,
-    commandHooks: {
-      beforeBundling: () => [],
-      beforeInstall: () => [],
-      afterBundling: (_inputDir: string, outputDir: string) => [
-        `mkdir -p "${outputDir}/${copy.directory}"`,
-        ...copy.files.map((file) => `cp "${path.join(sourceDirectory, file)}" "${outputDir}/${copy.directory}/${file}"`),
-      ],
-    },
+    commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: (_inputDir: string, outputDir: string) => commands(outputDir) },
   };
+}
+
+function copyCommands(definition: FunctionDefinition, root: string, outputDir: string): string[] {
+  const copy = definition.bundledFiles;
+  if (!copy) return [];
+  const sourceDirectory = path.dirname(require.resolve(`${copy.package}/package.json`, { paths: [root] }));
+  return [
+    `mkdir -p "${outputDir}/${copy.directory}"`,
+    ...copy.files.map((file) => `cp "${path.join(sourceDirectory, file)}" "${outputDir}/${copy.directory}/${file}"`),
+  ];
+}
+
+/** The project's own esbuild (node_modules/.bin), run on the build machine: the same version the local runtime builds with. */
+function browserAssetCommands(definition: FunctionDefinition, root: string, outputDir: string): string[] {
+  const assets = definition.browserAssets;
+  if (!assets) return [];
+  const esbuild = path.join(root, 'node_modules', '.bin', 'esbuild');
+  return assets.bundles.map(({ entry, file }) =>
+    [esbuild, ...esbuildArguments(path.join(root, entry), `${outputDir}/${assets.directory}/${file}`), '--log-level=warning'].map((part) => `"${part}"`).join(' '),
+  );
 }
 
 /** Entry files (relative to the root) of the given functions that do not exist. */

@@ -86,6 +86,7 @@ function gatewayStateOf(options: LocalGatewayOptions): GatewayState {
   const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
   const functionTimeoutMs = options.functionTimeoutMs ?? ((group: EndpointGroup) => (functions[group]?.timeoutSeconds ?? 29) * 1000);
   const documentRoute = options.routes.find((route) => route.group === 'docs' && route.operation === 'openApiDocument');
+  const consoleRoute = options.routes.find((route) => route.group === 'console' && route.operation === 'consolePage');
   return {
     stages: compileRouteTable({ routes: options.routes, functionTimeoutMs, routeSettings: options.routeSettings }),
     invoker: new LambdaInvoker(options.loadHandler, options.integrationTimeoutMs ?? DEFAULT_INTEGRATION_TIMEOUT_MS, region),
@@ -93,6 +94,7 @@ function gatewayStateOf(options: LocalGatewayOptions): GatewayState {
     now,
     host: options.host ?? '127.0.0.1',
     documentPath: documentRoute ? publicPath(documentRoute) : undefined,
+    consolePath: consoleRoute ? publicPath(consoleRoute) : undefined,
     onInvocation: options.onInvocation,
   };
 }

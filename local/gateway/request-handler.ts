@@ -17,6 +17,8 @@ import type { UsagePlanGate } from './usage-plan';
 
 /** The OpenAPI document's short local address (docs/API-REFERENCE.md); on AWS it is `/docs/openapi.json` of the docs API. */
 const LOCAL_DOCUMENT_ALIAS = '/openapi.json';
+/** The campaign console's short local address, `{baseUrl}/console/` (docs/CONSOLE.md); on AWS it is `/prod/api/v2/console/`. */
+const LOCAL_CONSOLE_ALIAS = '/console';
 
 /** What the gateway holds between requests. */
 export interface GatewayState {
@@ -27,6 +29,8 @@ export interface GatewayState {
   host: string;
   /** Public path of the OpenAPI document, served also at LOCAL_DOCUMENT_ALIAS. */
   documentPath: string | undefined;
+  /** Public path of the campaign console's page; `/console` and everything under it are served from there. */
+  consolePath: string | undefined;
   onInvocation?: (info: { group: string; operation: string; statusCode: number; durationMs: number }) => void;
 }
 
@@ -102,11 +106,18 @@ function requestLineOf(state: GatewayState, req: http.IncomingMessage): RequestL
   const rawUrl = req.url ?? '/';
   const q = rawUrl.indexOf('?');
   const requestedPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
-  // Locally one origin serves every surface, so the document is also at `{baseUrl}/openapi.json`.
-  const rawPath = requestedPath === LOCAL_DOCUMENT_ALIAS && state.documentPath ? state.documentPath : requestedPath;
+  const rawPath = aliasedPath(state, requestedPath);
   const rawQuery = q === -1 ? '' : rawUrl.slice(q + 1);
   const gatewayContext = { requestId, path: rawPath, httpMethod: req.method ?? 'GET', requestTime: formatRequestTime(requestTimeEpoch) };
   return { requestId, requestTimeEpoch, rawPath, rawQuery, gatewayContext };
+}
+
+/** Locally one origin serves every surface: the document at `/openapi.json`, the console under `/console/`. */
+function aliasedPath(state: GatewayState, requestedPath: string): string {
+  if (requestedPath === LOCAL_DOCUMENT_ALIAS && state.documentPath) return state.documentPath;
+  const underConsole = requestedPath === LOCAL_CONSOLE_ALIAS || requestedPath.startsWith(`${LOCAL_CONSOLE_ALIAS}/`);
+  if (underConsole && state.consolePath) return `${state.consolePath}${requestedPath.slice(LOCAL_CONSOLE_ALIAS.length)}`;
+  return requestedPath;
 }
 
 /** `/{stage}{resource}` to a route; undefined once it has answered 404 (no stage) or MISSING_AUTHENTICATION_TOKEN. */

@@ -154,6 +154,8 @@ const mappings: Readonly<Record<string, Mapping>> = {
 
   // The docs page: a renderer file it does not serve answers as an unknown route.
   DOCS_ASSET_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },
+  // The campaign console: a file it does not serve answers as an unknown route.
+  CONSOLE_ASSET_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },
 
   // Meta's webhooks (docs/DELIVERY-STATUS.md "Webhook endpoint"): any non-200 makes Meta retry.
   WEBHOOK_SIGNATURE_INVALID: { statusCode: 401, code: 'INVALID_SIGNATURE' },

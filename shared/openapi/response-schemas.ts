@@ -323,6 +323,22 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       headers: { 'Cache-Control': { description: 'Cacheable for a day', schema: str } },
     },
   ],
+  'broadcast:consolePage': [
+    {
+      status: '200',
+      description: 'The campaign console (docs/CONSOLE.md): the page that loads its bundled script; sign in there with the API key',
+      content: { 'text/html': { schema: str } },
+      headers: { 'Content-Security-Policy': { description: 'Own files only, API calls to this origin, no inline script', schema: str } },
+    },
+  ],
+  'broadcast:consoleAsset': [
+    {
+      status: '200',
+      description: 'A file of the console: its script, style sheet, or failure-codes.json (the failure-reason table)',
+      content: { 'application/javascript': { schema: str }, 'text/css': { schema: str }, 'application/json': { schema: { type: 'array' } } },
+      headers: { 'Cache-Control': { description: 'Cacheable for an hour', schema: str } },
+    },
+  ],
   'webhooks:verifyMetaSubscription': [{ status: '200', description: 'The `hub.challenge`, echoed as text', content: { 'text/plain': { schema: str, example: '1158201444' } } }],
   'webhooks:receiveMetaEvents': [{ status: '200', description: 'Stored for processing', content: json(obj({ received: { const: true } }), { received: true }) }],
 };

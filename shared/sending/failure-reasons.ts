@@ -189,3 +189,24 @@ export const fallsBackToCloudApi = (code: number): boolean => META_CODES.get(cod
 
 /** Every Meta code of the table (the classifier's test walks them). */
 export const knownMetaCodes = (): number[] => [...META_CODES.keys()];
+
+/** One reason of the table as the campaign console reads it (its `failure-codes.json`). */
+export interface ReasonRow extends ReasonDescription {
+  /** Meta's code as text, or the platform's own reason code (the summary's `failuresByReason` keys). */
+  code: string;
+  /** Meta's codes only: how a rejection with it is retried. */
+  retry?: RetryClass;
+}
+
+/**
+ * Every reason of the table, Meta's codes first: what the campaign console shows beside a
+ * failure count (served as a JSON file built from this table, never a copy of it).
+ *
+ * @example
+ * reasonTable().find((row) => row.code === '131049');
+ * // { code: '131049', retry: 'final', text: 'Meta chose not to deliver this marketing message', action: 'Do not resend at once; …' }
+ */
+export const reasonTable = (): ReasonRow[] => [
+  ...[...META_CODES].map(([code, meta]) => ({ code: String(code), retry: meta.retry, text: meta.text, action: meta.action })),
+  ...[...PLATFORM_REASONS].map(([code, own]) => ({ code, text: own.text, action: own.action })),
+];

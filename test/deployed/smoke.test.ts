@@ -68,6 +68,23 @@ describe('every surface through the bundles', () => {
     expect(String(script.body)).toContain('SwaggerUIBundle');
   });
 
+  it('console: the page with its policy, and the files esbuild built next to the console bundle (Chart.js inside, no CDN)', async () => {
+    const page = await call('GET', '/prod/api/v2/console/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(String(page.body)).toContain('/prod/api/v2/console/assets/console.js');
+    const script = await call('GET', '/prod/api/v2/console/assets/console.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(String(script.body)).toMatch(/Chart\.js/);
+    expect(String(script.body)).not.toMatch(/https?:\/\/cdn/);
+    expect((await call('GET', '/prod/api/v2/console/assets/console.css')).status).toBe(200);
+    const reasons = await call('GET', '/prod/api/v2/console/assets/failure-codes.json');
+    expect(reasons.body).toEqual(expect.arrayContaining([expect.objectContaining({ code: '131049' })]));
+    expect((await call('GET', '/prod/api/v2/console/assets/console.lambda.mjs')).status).toBe(404);
+  });
+
   it('health: no key, from the health bundle', async () => {
     const response = await call('GET', `${BASE}/health`);
     expect(response.status).toBe(200);

@@ -1,0 +1,114 @@
+/**
+ * The shapes the console reads from the public broadcast API (docs/BROADCAST.md, DELIVERY-STATUS.md).
+ * Only what the pages show; fields built in parallel (cost, followUpOf, the dry run) are optional:
+ * shown when present, hidden when absent.
+ */
+export type JobStatus = 'SCHEDULED' | 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'PAUSED' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
+
+export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+export interface CostByCategory {
+  billed: number;
+  amount: string;
+}
+
+/** The status summary's cost (shapes26: absent with no rate card). */
+export interface JobCost {
+  currency: string;
+  billed: number;
+  amount: string;
+  byCategory?: Record<string, CostByCategory>;
+}
+
+export interface JobSummary {
+  sent: number;
+  failed: number;
+  unknown: number;
+  pending: number;
+  chunksDone: number;
+  chunksTotal: number;
+  failuresByReason: Record<string, number>;
+  delivered: number;
+  read: number;
+  unconfirmed: number;
+  cancelled?: number;
+  held?: number;
+  cost?: JobCost;
+}
+
+export interface JobStatusView {
+  jobId: string;
+  status: JobStatus;
+  totalRecipients: number;
+  totalChunks: number;
+  summary: JobSummary;
+  route?: string;
+  followUpOf?: string;
+  pause?: { reason?: string };
+  cancelRequestedAt?: string;
+}
+
+export interface BroadcastListItem {
+  jobId: string;
+  kind: string;
+  broadcastName: string | null;
+  fromPhoneNumber: string;
+  template: { name: string; language: string } | null;
+  status: JobStatus;
+  totalRecipients: number;
+  summary: JobSummary;
+  createdAt: string;
+  finishedAt: string | null;
+  scheduledAt: string | null;
+  followUpOf?: string;
+}
+
+export interface BroadcastsPage {
+  broadcasts: BroadcastListItem[];
+  nextCursor: string | null;
+}
+
+export interface RecipientRow {
+  countryCode: string;
+  toPhoneNumber: string;
+  userId?: string;
+  status: RecipientStatus;
+  messageId: string | null;
+  failureReasonCode: string | null;
+  failureReason: string | null;
+  updatedAt: string | null;
+  sentVia?: string;
+  pricing?: { category: string; billable: boolean };
+  /** shapes26: per billed recipient, when the rate card prices it. */
+  cost?: { currency: string; amount: string };
+}
+
+export interface RecipientsPage {
+  recipients: RecipientRow[];
+  nextCursor: string | null;
+}
+
+/** One row of failure-codes.json, built from shared/sending/failure-reasons.ts. */
+export interface ReasonRow {
+  code: string;
+  retry?: string;
+  text: string;
+  action: string;
+}
+
+/** The dry run's answer (shapes26). */
+export interface DryRunAnswer {
+  dryRun: true;
+  totals: { received: number; sendable: number; optedOut: number; duplicates: number; invalid: number };
+  invalid?: Array<{ index: number; field: string; rule: string }>;
+  messagingLimit?: { tier: string; limit: number | null; usedLast24h: number; headroom: number | null };
+  estimatedCost?: { currency: string; amount: string; priced: number; unpriced: number; byCategory?: Record<string, { count: number; amount: string }> };
+}
+
+/** The follow-up's accept (shapes26): the broadcast accept plus `followUpOf` and `audience`. */
+export interface FollowUpAccepted {
+  jobId?: string;
+  followUpOf?: string;
+  audience?: { matched: number; optedOut: number };
+}

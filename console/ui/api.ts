@@ -1,0 +1,93 @@
+/**
+ * The console's only way to the service: the public broadcast routes on this origin, the key in
+ * the `x-api-key` header (never in the URL). Errors carry the API's message for the page to show.
+ */
+import { session } from './session';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    /** The gateway knows no such route (an older service: e.g. no follow-ups yet). */
+    readonly routeMissing = false,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface CallOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+let apiBase = '';
+let onSignedOut: (reason: string) => void = () => undefined;
+
+/** Where the routes are (the page's `console-api-base`) and what to do when the key is refused. */
+export function configureApi(base: string, signedOut: (reason: string) => void): void {
+  apiBase = base;
+  onSignedOut = signedOut;
+}
+
+function urlOf(path: string, query: CallOptions['query'] = {}): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
+  const text = search.toString();
+  return `${apiBase}${path}${text ? `?${text}` : ''}`;
+}
+
+async function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+  const key = session.key();
+  if (!key) throw new ApiError(401, 'Signed out');
+  const headers: Record<string, string> = { 'x-api-key': key, ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(urlOf(path, options.query), {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    // No cookies, no cache of keyed answers.
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  if (!response.ok) throw await errorOf(response);
+  return response;
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
+  const body = (await response.json().catch(() => ({}))) as { message?: string; retryAfterSeconds?: number; data?: { error?: { code?: string; message?: string } } };
+  const message = body.data?.error?.message ?? body.message ?? `HTTP ${response.status}`;
+  const code = body.data?.error?.code;
+  if (response.status === 401 || response.status === 403) {
+    session.signOut();
+    onSignedOut('The API key was refused. Sign in again.');
+  }
+  // The gateway's own 404 for an unknown route has no error code; a job that does not exist has one.
+  const routeMissing = response.status === 404 && code === undefined && message === 'Route not found';
+  return new ApiError(response.status, message, code, routeMissing, body.retryAfterSeconds);
+}
+
+/** The `data` of a broadcast-envelope answer. */
+export async function getData<T>(path: string, query?: CallOptions['query']): Promise<T> {
+  const response = await call('GET', path, { query });
+  return ((await response.json()) as { data: T }).data;
+}
+
+export async function getText(path: string, query?: CallOptions['query']): Promise<string> {
+  return (await call('GET', path, { query })).text();
+}
+
+/** A POST's whole answer body (the dry run answers without the envelope's `data` in some versions). */
+export async function post<T>(path: string, options: CallOptions = {}): Promise<{ status: number; body: T; jobId: string | null }> {
+  const response = await call('POST', path, options);
+  return { status: response.status, body: (await response.json().catch(() => ({}))) as T, jobId: response.headers.get('x-broadcast-job-id') };
+}
+
+/** A failure in words for the page: the route missing, a rate limit with its wait, or the API's message. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (error.status === 429) return `Too many requests for this key: try again in ${error.retryAfterSeconds ?? 'a few'} seconds.`;
+  return `${error.message} (HTTP ${error.status}${error.code ? `, ${error.code}` : ''})`;
+}

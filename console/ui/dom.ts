@@ -1,0 +1,54 @@
+/** A few DOM helpers: elements built from data (never from HTML text, so nothing the API says is parsed as markup). */
+
+type Child = Node | string | number | null | undefined | false;
+type Attributes = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
+
+/**
+ * An element with attributes (`on<event>` functions become listeners; `true` sets an empty
+ * attribute; `false`/undefined leave it out) and children (text is a text node).
+ */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === 'function') element.addEventListener(name.slice(2).toLowerCase(), value);
+    else element.setAttribute(name, value === true ? '' : String(value));
+  }
+  append(element, ...children);
+  return element;
+}
+
+export function append(parent: Node, ...children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+}
+
+export function replaceChildren(parent: Element, ...children: Child[]): void {
+  parent.replaceChildren();
+  append(parent, ...children);
+}
+
+/** Said by screen readers without moving focus (the page's live region). */
+export function announce(text: string): void {
+  const region = document.getElementById('announcer');
+  if (region) region.textContent = text;
+}
+
+/** A data table with a caption and column headers (`scope="col"`); cells are text or nodes. */
+export function dataTable(caption: string, headers: readonly string[], rows: ReadonlyArray<ReadonlyArray<Child>>, attributes: Attributes = {}): HTMLElement {
+  const table = el(
+    'table',
+    attributes,
+    el('caption', {}, caption),
+    el('thead', {}, el('tr', {}, ...headers.map((header) => el('th', { scope: 'col' }, header)))),
+    el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((cell) => el('td', {}, cell))))),
+  );
+  // Narrow screens scroll the table, not the page.
+  return el('div', { class: 'table-scroll', role: 'region', 'aria-label': caption, tabindex: 0 }, table);
+}
+
+/** An error or notice box, read out when it appears. */
+export const notice = (text: string, kind: 'error' | 'info' = 'error'): HTMLElement =>
+  el('p', { class: `notice notice-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);

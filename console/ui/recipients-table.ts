@@ -1,0 +1,91 @@
+/** The recipient table: a status filter, pages of 50, and the CSV of the filter as a download. */
+import { RECIPIENT_STATUSES, type RecipientRow, type RecipientsPage } from '../model/api-types';
+import { addressOf, formatMoney, formatTime } from '../model/format';
+import { describeError, getData, getText } from './api';
+import { announce, dataTable, el, notice, replaceChildren } from './dom';
+
+const PAGE_SIZE = 50;
+
+export interface RecipientsTable {
+  root: HTMLElement;
+  /** Reads the current page again (the page's refresh). */
+  refresh(): Promise<void>;
+}
+
+function cellsOf(row: RecipientRow, withCost: boolean): Array<string> {
+  const cells = [addressOf(row), row.status, row.failureReasonCode ? `${row.failureReasonCode}: ${row.failureReason ?? ''}` : '—', formatTime(row.updatedAt), row.sentVia ?? '—'];
+  if (withCost) cells.push(row.cost ? formatMoney(row.cost.amount, row.cost.currency) : '—');
+  return cells;
+}
+
+/** Saves text as a file through an object URL: the key stays in the request header, never in a link. */
+function saveFile(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const link = el('a', { href: url, download: name, hidden: true });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function createRecipientsTable(jobId: string): RecipientsTable {
+  const cursors: Array<string | undefined> = [undefined];
+  let pageIndex = 0;
+  let status = '';
+  const filter = el('select', { id: 'status-filter', name: 'status' }, el('option', { value: '' }, 'All'), ...RECIPIENT_STATUSES.map((value) => el('option', { value }, value)));
+  const download = el('button', { type: 'button' }, 'Download CSV');
+  const body = el('div', { 'aria-live': 'polite', 'aria-busy': 'false' });
+  const pager = el('nav', { class: 'pager', 'aria-label': 'Recipient pages' });
+  const root = el(
+    'section',
+    { class: 'card', 'aria-labelledby': 'recipients-title' },
+    el('h3', { id: 'recipients-title' }, 'Recipients'),
+    el('div', { class: 'toolbar' }, el('label', { for: 'status-filter' }, 'Status'), filter, download),
+    body,
+    pager,
+  );
+
+  const load = async () => {
+    body.setAttribute('aria-busy', 'true');
+    try {
+      const page = await getData<RecipientsPage>(`/broadcasts/${encodeURIComponent(jobId)}/recipients`, { limit: PAGE_SIZE, status: status || undefined, cursor: cursors[pageIndex] });
+      cursors[pageIndex + 1] = page.nextCursor ?? undefined;
+      const withCost = page.recipients.some((row) => row.cost !== undefined);
+      const headers = ['Recipient', 'Status', 'Failure', 'Updated', 'Sent via', ...(withCost ? ['Cost'] : [])];
+      const caption = `Recipients${status ? ` with status ${status}` : ''}, page ${pageIndex + 1}`;
+      replaceChildren(body, page.recipients.length === 0 ? el('p', {}, 'No recipients match.') : dataTable(caption, headers, page.recipients.map((row) => cellsOf(row, withCost)), { class: 'recipients' }));
+      replaceChildren(
+        pager,
+        el('button', { type: 'button', disabled: pageIndex === 0, onclick: () => void go(pageIndex - 1) }, 'Previous'),
+        ` Page ${pageIndex + 1} `,
+        el('button', { type: 'button', disabled: !page.nextCursor, onclick: () => void go(pageIndex + 1) }, 'Next'),
+      );
+    } catch (error) {
+      replaceChildren(body, notice(describeError(error)));
+    } finally {
+      body.setAttribute('aria-busy', 'false');
+    }
+  };
+  const go = async (index: number) => {
+    pageIndex = index;
+    await load();
+    announce(`Recipients page ${pageIndex + 1}`);
+  };
+
+  filter.addEventListener('change', () => {
+    status = filter.value;
+    cursors.length = 1;
+    void go(0);
+  });
+  download.addEventListener('click', () => {
+    download.disabled = true;
+    getText(`/broadcasts/${encodeURIComponent(jobId)}/recipients`, { format: 'csv', status: status || undefined })
+      .then((csv) => {
+        saveFile(`${jobId}-recipients${status ? `-${status.toLowerCase()}` : ''}.csv`, csv);
+        announce('CSV downloaded');
+      })
+      .catch((error: unknown) => replaceChildren(body, notice(describeError(error))))
+      .finally(() => (download.disabled = false));
+  });
+  return { root, refresh: load };
+}
