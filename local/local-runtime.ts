@@ -166,7 +166,7 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
   // After the gateway and the event sources (stops run in reverse), before the emulators.
   stops.push(stopFunctions);
   const demo = await bootDemoTenant({ services, sandbox: backends.sandbox, dataDirectory, persist, seed: options.seedDemo ?? true });
-  const gateway = await startGateway(options, handlers, services, stops);
+  const gateway = await startGateway(options, handlers, services, stops, backends.sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '');
   const webhookUrl = `${gateway.url}${metaWebhookPath}`;
   const { sandbox } = backends;
   if (sandbox && demo && (options.sandboxWebhooks ?? true)) {
@@ -239,7 +239,11 @@ function installEnvironment(environment: Record<string, string>, stops: Stops): 
   stops.push(async () => resetServicesForTests());
 }
 
-async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHandlers, services: Services, stops: Stops): Promise<LocalGateway> {
+/** What `GET /` lists beside the surfaces: the Cloud API sandbox and its inspection endpoint. */
+const indexLinksOf = (sandboxUrl: string): Record<string, string> =>
+  sandboxUrl === '' ? {} : { sandbox: sandboxUrl, sandboxMessages: `${sandboxUrl}/_sandbox/messages?limit=20` };
+
+async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHandlers, services: Services, stops: Stops, sandboxUrl: string): Promise<LocalGateway> {
   const gatewayPort = options.port ?? Number(process.env.PORT ?? 3000);
   const gateway = await listeningOn(gatewayPort, 'PORT', 'the local gateway', () =>
     startLocalGateway({
@@ -247,6 +251,7 @@ async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHand
       routes,
       loadHandler: async (group: EndpointGroup) => (await handlers.handlerOf(group)) as unknown as ProxyHandler,
       isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
+      indexLinks: () => indexLinksOf(sandboxUrl),
     }),
   );
   stops.push(() => gateway.close());

@@ -28,6 +28,8 @@ export interface GatewayState {
   /** Public path of the OpenAPI document, served also at LOCAL_DOCUMENT_ALIAS. */
   documentPath: string | undefined;
   onInvocation?: (info: { group: string; operation: string; statusCode: number; durationMs: number }) => void;
+  /** What `GET /` answers (local/gateway/local-index.ts) for the request's origin. */
+  index?: (origin: string) => unknown;
 }
 
 /** The request line taken apart, with the ids and time the gateway gives the request. */
@@ -112,6 +114,10 @@ function requestLineOf(state: GatewayState, req: http.IncomingMessage): RequestL
 /** `/{stage}{resource}` to a route; undefined once it has answered 404 (no stage) or MISSING_AUTHENTICATION_TOKEN. */
 function resolveRoute(state: GatewayState, req: http.IncomingMessage, res: http.ServerResponse, line: RequestLine): ResolvedRoute | undefined {
   const { rawPath } = line;
+  if (rawPath === '/' && req.method === 'GET' && state.index) {
+    sendJson(res, 200, state.index(`http://${req.headers.host ?? state.host}`), line.requestId);
+    return undefined;
+  }
   const stageEnd = rawPath.indexOf('/', 1);
   const stageName = stageEnd === -1 ? rawPath.slice(1) : rawPath.slice(1, stageEnd);
   const stage = state.stages.get(stageName);
