@@ -69,6 +69,10 @@ export interface LocalRuntimeOptions {
   isolation?: Isolation;
   /** Threads mode: environments (worker threads) per function at most. Default 1 (invocations overlap in it). */
   maxInstancesPerFunction?: number;
+  /** Threads only: each line a function writes (`npm start` formats them: local/local-log-lines.ts); absent, passed through. */
+  onLogLine?: (functionName: string, line: string) => void;
+  /** Each request the gateway answered (`npm start`'s one line per request). */
+  onRequest?: (info: { group: string; operation: string; statusCode: number; durationMs: number }) => void;
 }
 
 export type Isolation = 'inline' | 'threads';
@@ -162,6 +166,7 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
     region: backends.region,
     overrides: options.overrides,
     maxInstancesPerFunction: options.maxInstancesPerFunction ?? 1,
+    ...(options.onLogLine ? { onLogLine: options.onLogLine } : {}),
   });
   // After the gateway and the event sources (stops run in reverse), before the emulators.
   stops.push(stopFunctions);
@@ -252,6 +257,7 @@ async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHand
       loadHandler: async (group: EndpointGroup) => (await handlers.handlerOf(group)) as unknown as ProxyHandler,
       isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
       indexLinks: () => indexLinksOf(sandboxUrl),
+      ...(options.onRequest ? { onInvocation: options.onRequest } : {}),
     }),
   );
   stops.push(() => gateway.close());
