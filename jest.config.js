@@ -1,6 +1,11 @@
 // Three layers, selectable with --selectProjects: unit (no network), integration
 // (the local runtime started in-process), cdk (template assertions).
 // @middy/* ships ESM only; esbuild turns it (and our TypeScript) into CommonJS for jest.
+// The run's one known experimental warning is left out here and in every worker (test/support/quiet-known-warnings.js).
+const quietWarnings = require.resolve('./test/support/quiet-known-warnings.js');
+require(quietWarnings);
+if (!(process.env.NODE_OPTIONS ?? '').includes(quietWarnings)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --require ${quietWarnings}`.trim();
+
 const transform = { '^.+\\.(t|j)sx?$': '<rootDir>/test/support/esbuild-jest-transform.js' };
 const common = {
   transform,

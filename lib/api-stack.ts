@@ -23,6 +23,7 @@ import { allowApiKeyManagement, broadcastPlanSurfaces, createBroadcastUsagePlan 
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
 import { pascal } from './naming';
+import { stackOutputNames } from './stack-outputs';
 
 export interface ApiStackProps extends StackProps {
   stateful: StatefulResources;
@@ -86,12 +87,12 @@ export class ApiStack extends Stack {
 
   private addApiOutputs(): void {
     for (const surfaceName of Object.keys(surfaces) as SurfaceName[]) {
-      new CfnOutput(this, `${pascal(surfaceName)}ApiUrl`, {
+      new CfnOutput(this, stackOutputNames.surfaceUrl(surfaceName), {
         value: this.surfaceApis[surfaceName].urlOf(surfaces[surfaceName].basePath),
         description: `${surfaces[surfaceName].description}: base URL (stage and basePath included)`,
       });
     }
-    new CfnOutput(this, 'BroadcastUsagePlanId', { value: this.broadcastUsagePlan.usagePlanId, description: 'Usage plan of broadcast API keys' });
+    new CfnOutput(this, stackOutputNames.broadcastUsagePlan, { value: this.broadcastUsagePlan.usagePlanId, description: 'Usage plan of broadcast API keys' });
   }
 
   private createFirewall(settings: PlatformSettings): ApiFirewall | undefined {

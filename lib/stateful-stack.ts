@@ -9,6 +9,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { stackOutputNames } from './stack-outputs';
 import { queues, tables, type QueueDefinition, type QueueName, type TableDefinition, type TableName } from '../runtime-contract/resource-definitions';
 import { pascal } from './naming';
 
@@ -61,7 +62,7 @@ export class StatefulStack extends Stack implements StatefulResources {
       pendingWindow: Duration.days(30),
       alias: tokenKeyAlias,
     });
-    new CfnOutput(this, 'UpstreamTokenKeyArn', { value: this.tokenKey.keyArn, description: 'KMS key for upstream access tokens' });
+    new CfnOutput(this, stackOutputNames.tokenKey, { value: this.tokenKey.keyArn, description: 'KMS key for upstream access tokens' });
   }
 
   private createTable(definition: TableDefinition): dynamodb.Table {
@@ -83,7 +84,7 @@ export class StatefulStack extends Stack implements StatefulResources {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
-    new CfnOutput(this, `${pascal(definition.name)}TableName`, {
+    new CfnOutput(this, stackOutputNames.table(definition.name), {
       value: table.tableName,
       description: `Physical name of the ${definition.name} table (${definition.envVar})`,
     });
@@ -105,8 +106,8 @@ export class StatefulStack extends Stack implements StatefulResources {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    new CfnOutput(this, `${id}QueueUrl`, { value: queue.queueUrl, description: `URL of the ${definition.name} queue (${definition.envVar})` });
-    new CfnOutput(this, `${id}DeadLetterQueueUrl`, { value: deadLetterQueue.queueUrl, description: `Dead-letter queue of ${definition.name}` });
+    new CfnOutput(this, stackOutputNames.queue(definition.name), { value: queue.queueUrl, description: `URL of the ${definition.name} queue (${definition.envVar})` });
+    new CfnOutput(this, stackOutputNames.deadLetterQueue(definition.name), { value: deadLetterQueue.queueUrl, description: `Dead-letter queue of ${definition.name}` });
     return { queue, deadLetterQueue };
   }
 }

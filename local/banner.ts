@@ -16,7 +16,7 @@ export function bannerFor(runtime: LocalRuntime, readyMs: number): string {
     `  Gateway          ${base}`,
     ...servedSurfaces.map(([, surface]) => `    ${surface.description.padEnd(28)} ${base}/${surface.stage}${surface.basePath}/...`),
     `  Campaign console ${base}/console/   (sign in with the demo API key)`,
-    `  Cloud API sandbox ${runtime.sandboxUrl}   (inspect: ${runtime.sandboxUrl}/_sandbox/messages)`,
+    `  Cloud API sandbox ${runtime.sandboxUrl}   (inspect: ${runtime.sandboxUrl}/_sandbox/messages?limit=20)`,
     ...(runtime.sandbox?.webhooks.settings().active
       ? [`  Meta webhooks    ${runtime.webhookUrl}   (sandbox posts statuses here; settings: ${runtime.sandboxUrl}/_sandbox/webhooks)`]
       : [`  Meta webhooks    ${runtime.webhookUrl}`]),

@@ -48,6 +48,7 @@ export function threadedHandlers(
   region: string,
   services: Record<string, object>,
   maxInstances: number,
+  onLogLine?: (functionName: FunctionName, line: string) => void,
 ): FunctionHandlers {
   const hosts = new Map<FunctionName, FunctionHost>();
   const base = { ...Object.fromEntries(Object.entries(process.env).filter(([name, value]) => passedThrough(name) && value !== undefined)), ...environment } as Record<string, string>;
@@ -63,6 +64,7 @@ export function threadedHandlers(
         memoryMb,
         maxInstances,
         services,
+        ...(onLogLine ? { onLogLine: (line: string) => onLogLine(name, line) } : {}),
         context: (awsRequestId, deadline) => localLambdaContextFields({ functionName: name, region, memoryLimitInMB: String(memoryMb), deadline, awsRequestId }),
       });
       hosts.set(name, host);
@@ -116,12 +118,14 @@ export function startLocalFunctions(options: {
   region: string;
   overrides?: ServiceOverrides;
   maxInstancesPerFunction: number;
+  /** Threads only: each line a function writes, instead of passing it through. */
+  onLogLine?: (functionName: FunctionName, line: string) => void;
 }): LocalFunctions {
   let handlers: FunctionHandlers | undefined;
   const scheduler = localScheduler(() => handlers!.handlerOf(broadcastScheduler.functionName), options.region);
   handlers =
     options.isolation === 'threads'
-      ? threadedHandlers(options.environment, options.region, { jobFiringScheduler: scheduler }, options.maxInstancesPerFunction)
+      ? threadedHandlers(options.environment, options.region, { jobFiringScheduler: scheduler }, options.maxInstancesPerFunction, options.onLogLine)
       : inlineHandlers({ ...process.env }, { ...options.overrides, jobFiringScheduler: scheduler });
   const started = handlers;
   return {

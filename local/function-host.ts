@@ -66,6 +66,8 @@ export interface FunctionHostOptions {
   maxInstances?: number;
   /** Keep the function's output for `logs()` instead of passing it to this process's stdout/stderr. */
   captureLogs?: boolean;
+  /** Each line the function writes (stdout and stderr), instead of passing it through (`npm start`'s log format). */
+  onLogLine?: (line: string) => void;
   /** Collaborators living in the host's thread, by override name (e.g. `jobFiringScheduler`). */
   services?: Record<string, object>;
 }
@@ -175,12 +177,13 @@ export class FunctionHost {
   }
 
   private start(): Instance {
-    const { module, environment, memoryMb, captureLogs, services } = this.options;
+    const { module, environment, memoryMb, captureLogs, onLogLine, services } = this.options;
+    const piped = (captureLogs ?? false) || onLogLine !== undefined;
     const worker = new Worker(workerFile, {
       workerData: { module, services: Object.fromEntries(Object.entries(services ?? {}).map(([name, service]) => [name, methodsOf(service)])) },
       env: { ...environment },
-      stdout: captureLogs ?? false,
-      stderr: captureLogs ?? false,
+      stdout: piped,
+      stderr: piped,
       resourceLimits: { maxOldGenerationSizeMb: Math.max(128, memoryMb) },
     });
     const instance: Instance = { worker, pending: new Map() };
@@ -191,6 +194,8 @@ export class FunctionHost {
       };
       worker.stdout.on('data', keep);
       worker.stderr.on('data', keep);
+    } else if (onLogLine) {
+      for (const stream of [worker.stdout, worker.stderr]) linesOf(stream, onLogLine);
     }
     worker.on('message', (message: WorkerMessage) => {
       if (message.kind === 'call') return void this.serve(worker, message);
@@ -240,4 +245,17 @@ function methodsOf(service: object): string[] {
     }
   }
   return [...names];
+}
+
+/** Calls `onLine` with each whole line of `stream` (a line split across chunks is joined first). */
+function linesOf(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let rest = '';
+  stream.on('data', (chunk: Buffer) => {
+    const lines = (rest + chunk.toString('utf8')).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) if (line !== '') onLine(line);
+  });
+  stream.on('end', () => {
+    if (rest !== '') onLine(rest);
+  });
 }

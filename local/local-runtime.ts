@@ -70,6 +70,10 @@ export interface LocalRuntimeOptions {
   isolation?: Isolation;
   /** Threads mode: environments (worker threads) per function at most. Default 1 (invocations overlap in it). */
   maxInstancesPerFunction?: number;
+  /** Threads only: each line a function writes (`npm start` formats them: local/local-log-lines.ts); absent, passed through. */
+  onLogLine?: (functionName: string, line: string) => void;
+  /** Each request the gateway answered (`npm start`'s one line per request). */
+  onRequest?: (info: { group: string; operation: string; statusCode: number; durationMs: number }) => void;
 }
 
 export type Isolation = 'inline' | 'threads';
@@ -166,12 +170,13 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
     region: backends.region,
     overrides: options.overrides,
     maxInstancesPerFunction: options.maxInstancesPerFunction ?? 1,
+    ...(options.onLogLine ? { onLogLine: options.onLogLine } : {}),
   });
   // After the gateway and the event sources (stops run in reverse), before the emulators.
   stops.push(stopFunctions);
   const demo = await bootDemoTenant({ services, sandbox: backends.sandbox, dataDirectory, persist, seed: options.seedDemo ?? true });
   await browserAssets;
-  const gateway = await startGateway(options, handlers, services, stops);
+  const gateway = await startGateway(options, handlers, services, stops, backends.sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '');
   const webhookUrl = `${gateway.url}${metaWebhookPath}`;
   const { sandbox } = backends;
   if (sandbox && demo && (options.sandboxWebhooks ?? true)) {
@@ -244,7 +249,11 @@ function installEnvironment(environment: Record<string, string>, stops: Stops): 
   stops.push(async () => resetServicesForTests());
 }
 
-async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHandlers, services: Services, stops: Stops): Promise<LocalGateway> {
+/** What `GET /` lists beside the surfaces: the Cloud API sandbox and its inspection endpoint. */
+const indexLinksOf = (sandboxUrl: string): Record<string, string> =>
+  sandboxUrl === '' ? {} : { sandbox: sandboxUrl, sandboxMessages: `${sandboxUrl}/_sandbox/messages?limit=20` };
+
+async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHandlers, services: Services, stops: Stops, sandboxUrl: string): Promise<LocalGateway> {
   const gatewayPort = options.port ?? Number(process.env.PORT ?? 3000);
   const gateway = await listeningOn(gatewayPort, 'PORT', 'the local gateway', () =>
     startLocalGateway({
@@ -252,6 +261,8 @@ async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHand
       routes,
       loadHandler: async (group: EndpointGroup) => (await handlers.handlerOf(group)) as unknown as ProxyHandler,
       isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
+      indexLinks: () => indexLinksOf(sandboxUrl),
+      ...(options.onRequest ? { onInvocation: options.onRequest } : {}),
     }),
   );
   stops.push(() => gateway.close());

@@ -148,13 +148,16 @@ export interface AppSubscription {
   overrideCallbackUri?: string;
 }
 
+/** WhatsApp's own text for a profile whose business never wrote one: a new number reads it, as on a phone. */
+export const defaultAbout = 'Hey there! I am using WhatsApp.';
+
 export function newPhoneState(number: SandboxPhoneNumber, onboardedAt: number): PhoneState {
   return {
     number,
     onboardedAt,
     registered: true,
     registrationCalls: [],
-    profile: { vertical: 'OTHER', websites: [] },
+    profile: { about: defaultAbout, vertical: 'OTHER', websites: [] },
     settings: {
       calling: { status: 'disabled', call_icon_visibility: 'visible', callback_permission_status: 'disabled' },
       payload_encryption: { status: 'disabled' },

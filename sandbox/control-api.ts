@@ -3,6 +3,7 @@
  * messages, fault injection, account registration, template review, token expiry and reset.
  */
 import type { AcceptedMessageLog } from './accepted-message-log';
+import { pageOfAcceptedMessages } from './accepted-message-page';
 import type { MessageEventLog } from './message-events';
 import type { SandboxControl } from './sandbox-control';
 import { SandboxRequestError } from './sandbox-request-error';
@@ -69,12 +70,10 @@ export class ControlApi {
       '/_sandbox/messages': {
         GET: (url) => ({
           status: 200,
-          body: {
-            data: log.list({
-              phoneNumberId: url.searchParams.get('phone_number_id') ?? undefined,
-              recipient: stripPlus(url.searchParams.get('recipient')),
-            }),
-          },
+          body: pageOfAcceptedMessages(
+            log.list({ phoneNumberId: url.searchParams.get('phone_number_id') ?? undefined, recipient: stripPlus(url.searchParams.get('recipient')) }),
+            url,
+          ),
         }),
         DELETE: () => {
           // Analytics are derived from the same messages, so they go too.

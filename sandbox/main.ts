@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   console.log(`  WABA ${account.wabaId}, phone number id ${phone}, token ${token}`);
   console.log(`  send:    curl -X POST ${sandbox.url}/v25.0/${phone}/messages -H 'Authorization: Bearer ${token}' \\`);
   console.log(`             -H 'Content-Type: application/json' -d '{"messaging_product":"whatsapp","to":"15551234567","type":"text","text":{"body":"hi"}}'`);
-  console.log(`  inspect: curl ${sandbox.url}/_sandbox/messages`);
+  console.log(`  inspect: curl '${sandbox.url}/_sandbox/messages?limit=20'`);
   console.log('  routes:  templates, media, flows, QR codes, profiles, analytics, ... — see sandbox/README.md');
 
   const stop = () => {

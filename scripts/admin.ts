@@ -13,6 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { cloudFormationDescriber, readStackEnvironment } from './stack-environment';
 import { buildServices, type Services } from '../functions/composition';
 import { ConfigurationError, parseAppConfig } from '../shared/config/app-config';
 import { isMetaAppAdminCommandName, metaAppAdminCommands, runMetaAppAdminCommand } from '../shared/meta-app/meta-app-admin-commands';
@@ -34,6 +35,9 @@ interface ParsedArguments {
   flags: Record<string, string>;
   help: boolean;
   envFile?: string;
+  /** `--stack <prefix>`: read the configuration from that deployment's outputs (`--region`, else AWS_REGION). */
+  stack?: string;
+  region?: string;
 }
 
 class UsageError extends Error {
@@ -55,6 +59,8 @@ function parseArguments(argv: readonly string[]): ParsedArguments {
       // A bare flag: true for booleans, rejected by the command for anything that needs a value.
       else value = '';
       if (name === 'env-file') parsed.envFile = value;
+      else if (name === 'stack') parsed.stack = value;
+      else if (name === 'region') parsed.region = value;
       else parsed.flags[name] = value;
     } else if (parsed.command === undefined) {
       parsed.command = token;
@@ -98,6 +104,23 @@ function loadEnvironment(envFile: string | undefined): string | undefined {
 }
 
 /**
+ * Applies a deployment's outputs to process.env (scripts/stack-environment.ts): the tables, queues,
+ * token key and usage plan of the stacks `<prefix>-Stateful` and `<prefix>-Api`.
+ */
+async function loadStackEnvironment(prefix: string, regionFlag: string | undefined): Promise<string> {
+  if (prefix === '') throw new UsageError('--stack needs the stack name prefix (default deployments: WhatsAppPlatform)');
+  const region = regionFlag || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
+  if (!region) throw new UsageError('--stack needs --region (or AWS_REGION)');
+  const describer = cloudFormationDescriber(region);
+  try {
+    Object.assign(process.env, (await readStackEnvironment(describer, { prefix, region })).environment);
+  } finally {
+    describer.destroy();
+  }
+  return `the outputs of ${prefix}-Stateful and ${prefix}-Api in ${region}`;
+}
+
+/**
  * Tenancy commands, the webhook commands (shared/customer-events/webhook-admin-commands.ts), the
  * kill switch (shared/organizations/organization-admin-commands.ts) and the opt-out ones
  * (shared/inbox/opt-out-admin-commands.ts) in one help.
@@ -121,13 +144,14 @@ function helpText(command?: string): string {
   }
   const width = Math.max(...Object.keys(allCommands()).map((name) => name.length));
   return [
-    'Usage: npm run admin -- <command> [--flag value ...] [--env-file <path>]',
+    'Usage: npx wa-admin <command> [--flag value ...] [--env-file <path> | --stack <prefix> [--region <region>]]',
+    '       (or npm run -s admin -- …; without -s npm prints its banner on stdout first)',
     '',
     'Commands:',
     ...Object.entries(allCommands()).map(([name, definition]) => `  ${name.padEnd(width)}  ${definition.summary}`),
     '',
     'Output is JSON on stdout; errors are JSON on stderr ({"error":{"code","message"}}) with exit code 1.',
-    `Configuration: environment variables, or --env-file, or ${localRuntimeEnvFile} while \`npm start\` runs.`,
+    `Configuration: a deployed stack's outputs (--stack WhatsAppPlatform --region eu-west-1), environment variables, --env-file, or ${localRuntimeEnvFile} while \`npm start\` runs.`,
     'Help for one command: npm run admin -- <command> --help',
     '',
   ].join('\n');
@@ -192,7 +216,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const rateCardCommand = isRateCardAdminCommand(parsed.command);
     if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand && !rateCardCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
-    envSource = loadEnvironment(parsed.envFile);
+    envSource = parsed.stack === undefined ? loadEnvironment(parsed.envFile) : await loadStackEnvironment(parsed.stack, parsed.region);
     services = buildServices(parseAppConfig(process.env));
     const flags = parsed.flags as AdminFlagValues;
     const result = webhookCommand

@@ -6,6 +6,21 @@
  */
 import { readSmokeOptions, resolveSmokeConfig, smokeUsage, SmokeConfigError, type SmokeOptionName } from './smoke/smoke-config';
 import { runSmoke } from './smoke/smoke-steps';
+import { surfaceUrlOptionsOf } from './smoke/localstack-outputs';
+import { cloudFormationDescriber, readStackEnvironment } from './stack-environment';
+
+/** `--stack`: each surface's URL from the deployment's outputs (`<Surface>ApiUrl`), as `--<surface>-url` defaults. */
+async function surfaceUrlsOfStack(prefix: string, regionOption: string | undefined): Promise<Partial<Record<SmokeOptionName, string>>> {
+  const region = regionOption ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+  if (!region) throw new SmokeConfigError('--stack needs --region (or AWS_REGION)');
+  const describer = cloudFormationDescriber(region);
+  try {
+    const { outputs } = await readStackEnvironment(describer, { prefix, region });
+    return surfaceUrlOptionsOf(outputs);
+  } finally {
+    describer.destroy();
+  }
+}
 
 /** Runs the suite; `defaults` (e.g. URLs found by smoke:localstack) yield to options and SMOKE_* variables. Returns the exit code. */
 export async function smokeCli(argv: string[], defaults: Partial<Record<SmokeOptionName, string>> = {}): Promise<number> {
@@ -15,7 +30,9 @@ export async function smokeCli(argv: string[], defaults: Partial<Record<SmokeOpt
   }
   let config;
   try {
-    config = resolveSmokeConfig({ ...defaults, ...readSmokeOptions(argv, process.env) });
+    const options = readSmokeOptions(argv, process.env);
+    const fromStack = options.stack === undefined ? {} : await surfaceUrlsOfStack(options.stack, options.region);
+    config = resolveSmokeConfig({ ...defaults, ...fromStack, ...options });
   } catch (error) {
     // parseArgs refuses unknown options with a TypeError (ERR_PARSE_ARGS_*).
     if (!(error instanceof SmokeConfigError) && !(error instanceof TypeError)) throw error;

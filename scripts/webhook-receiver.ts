@@ -1,7 +1,8 @@
 /**
- * `npm run webhook-receiver -- --secret <secret> [--port 4020]`: a tiny receiver for trying
+ * `npm run webhook-receiver -- --secret <secret> [--port 4020] [--full]`: a tiny receiver for trying
  * customer webhooks locally. Verifies each delivery with the documented check (docs/CUSTOMER-WEBHOOKS.md,
- * "Signature"; `verifyCustomerEvent` is that snippet), prints verified events one per line and
+ * "Signature"; `verifyCustomerEvent` is that snippet), prints verified events one per line (the
+ * fields a person watches for first: status, recipient, failure; `--full` prints every field) and
  * answers 204; a bad signature gets 401 and a line on stderr. Listens on 127.0.0.1 only.
  */
 import { createServer, type Server } from 'node:http';
@@ -17,12 +18,32 @@ export interface WebhookReceiverOptions {
   print?: (line: string) => void;
   /** One line per refused request; stderr by default. */
   warn?: (line: string) => void;
+  /** Print each event's whole `data` rather than a line cut at 160 characters. */
+  full?: boolean;
 }
 
-/** A short, one-line view of `data`: enough to watch a broadcast go by. */
-function summary(data: unknown): string {
-  const text = JSON.stringify(data ?? {});
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+/** The fields a person watching a broadcast looks for, shown first so a cut line still has them. */
+const leadingFields = ['status', 'state', 'jobId', 'recipient', 'to', 'userId', 'failure', 'error', 'template', 'name', 'change'];
+const summaryLength = 160;
+
+/**
+ * A one-line view of `data`: its leading fields first (a `message.status` line starts with the
+ * status), cut at 160 characters unless `full`.
+ *
+ * @example
+ * summaryOf({ jobId: 'pub_1', recipient: '447700900123', status: 'delivered' }, false); // '{"status":"delivered","jobId":"pub_1","recipient":"447700900123"}'
+ */
+export function summaryOf(data: unknown, full: boolean): string {
+  const ordered =
+    data !== null && typeof data === 'object' && !Array.isArray(data)
+      ? Object.fromEntries(
+          Object.entries(data as Record<string, unknown>).sort(
+            ([a], [b]) => (leadingFields.indexOf(a) + 1 || leadingFields.length + 1) - (leadingFields.indexOf(b) + 1 || leadingFields.length + 1),
+          ),
+        )
+      : (data ?? {});
+  const text = JSON.stringify(ordered);
+  return full || text.length <= summaryLength ? text : `${text.slice(0, summaryLength - 3)}...`;
 }
 
 export async function startWebhookReceiver(options: WebhookReceiverOptions): Promise<{ url: string; server: Server; close(): Promise<void> }> {
@@ -44,7 +65,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       }
       try {
         const event = JSON.parse(rawBody.toString('utf8')) as { id?: string; type?: string; createdAt?: string; data?: unknown };
-        print(`${event.createdAt ?? ''} ${event.type ?? '?'} ${event.id ?? '?'} ${summary(event.data)}`);
+        print(`${event.createdAt ?? ''} ${event.type ?? '?'} ${event.id ?? '?'} ${summaryOf(event.data, options.full === true)}`);
       } catch {
         print(`verified, but not JSON: ${rawBody.length} bytes`);
       }
@@ -76,7 +97,7 @@ function argument(name: string): string | undefined {
 async function main(): Promise<void> {
   const secret = argument('secret') ?? process.env.WEBHOOK_SECRET;
   if (!secret) {
-    process.stderr.write('usage: npm run webhook-receiver -- --secret <endpoint secret> [--port 4020]   (or WEBHOOK_SECRET, PORT)\n');
+    process.stderr.write('usage: npm run webhook-receiver -- --secret <endpoint secret> [--port 4020] [--full]   (or WEBHOOK_SECRET, PORT)\n');
     process.exit(2);
   }
   const port = Number(argument('port') ?? process.env.PORT ?? 4020);
@@ -84,7 +105,7 @@ async function main(): Promise<void> {
     process.stderr.write('--port must be a port number\n');
     process.exit(2);
   }
-  const receiver = await startWebhookReceiver({ secret, port });
+  const receiver = await startWebhookReceiver({ secret, port, full: process.argv.includes('--full') });
   process.stdout.write(`webhook receiver on ${receiver.url} (register this URL; events print below, Ctrl-C stops)\n`);
   const stop = () => void receiver.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

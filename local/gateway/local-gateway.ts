@@ -23,6 +23,7 @@ import { handleRequest, type GatewayState } from './request-handler';
 import { compileRouteTable, type RouteGatewaySettings } from './route-table';
 import { UsagePlanGate } from './usage-plan';
 
+import { localIndexOf } from './local-index';
 export type { ProxyHandler } from './lambda-invoker';
 export type { RouteGatewaySettings } from './route-table';
 
@@ -50,6 +51,8 @@ export interface LocalGatewayOptions {
    * harness reads the key requirement, usage-plan throttle and function from a synthesized template.
    */
   routeSettings?: (route: RouteDefinition) => Partial<RouteGatewaySettings>;
+  /** Links `GET /` lists beside the surfaces and docs (the sandbox, …); absent, `GET /` is API Gateway's 404. */
+  indexLinks?: () => Record<string, string>;
 }
 
 export interface LocalGateway {
@@ -96,6 +99,7 @@ function gatewayStateOf(options: LocalGatewayOptions): GatewayState {
     documentPath: documentRoute ? publicPath(documentRoute) : undefined,
     consolePath: consoleRoute ? publicPath(consoleRoute) : undefined,
     onInvocation: options.onInvocation,
+    ...(options.indexLinks ? { index: (origin: string) => localIndexOf(origin, options.routes, options.indexLinks!()) } : {}),
   };
 }
 

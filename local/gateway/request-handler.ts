@@ -32,6 +32,8 @@ export interface GatewayState {
   /** Public path of the campaign console's page; `/console` and everything under it are served from there. */
   consolePath: string | undefined;
   onInvocation?: (info: { group: string; operation: string; statusCode: number; durationMs: number }) => void;
+  /** What `GET /` answers (local/gateway/local-index.ts) for the request's origin. */
+  index?: (origin: string) => unknown;
 }
 
 /** The request line taken apart, with the ids and time the gateway gives the request. */
@@ -123,6 +125,10 @@ function aliasedPath(state: GatewayState, requestedPath: string): string {
 /** `/{stage}{resource}` to a route; undefined once it has answered 404 (no stage) or MISSING_AUTHENTICATION_TOKEN. */
 function resolveRoute(state: GatewayState, req: http.IncomingMessage, res: http.ServerResponse, line: RequestLine): ResolvedRoute | undefined {
   const { rawPath } = line;
+  if (rawPath === '/' && req.method === 'GET' && state.index) {
+    sendJson(res, 200, state.index(`http://${req.headers.host ?? state.host}`), line.requestId);
+    return undefined;
+  }
   const stageEnd = rawPath.indexOf('/', 1);
   const stageName = stageEnd === -1 ? rawPath.slice(1) : rawPath.slice(1, stageEnd);
   const stage = state.stages.get(stageName);

@@ -48,9 +48,9 @@ function getProfile(context: PhoneContext) {
   const full = renderProfile(context.node.phone.profile);
   const selected: Record<string, unknown> = { messaging_product: 'whatsapp' };
   for (const field of requested) if (field in full) selected[field] = full[field];
-  // The YAML nests the profile in `business_profile`; Meta's documentation and production put the
-  // fields directly on the item. Both are sent so a client written against either works.
-  return ok({ data: [{ business_profile: selected, ...selected }] });
+  // The shape of Meta's OpenAPI description (the authority here): each item nests the profile in
+  // `business_profile`, every field once.
+  return ok({ data: [{ business_profile: selected }] });
 }
 
 function updateProfile(context: PhoneContext) {

@@ -102,7 +102,7 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
   const jobIds = accepted.map((answer) => answer.jobId);
   if (options.scheduledAt || !options.wait) {
     output.out(options.scheduledAt ? `scheduled for ${accepted[0]?.scheduledAt ?? options.scheduledAt}; follow with:` : 'not waiting; follow with:');
-    for (const jobId of jobIds) output.out(`  npm run broadcast -- report ${jobId} --out ${jobId}.csv`);
+    for (const jobId of jobIds) output.out(`  npm run -s broadcast -- report ${jobId} --out ${jobId}.csv`);
     return { accepted, jobs: [] };
   }
 
@@ -126,7 +126,8 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
     bar.stop();
   }
   for (const line of formatSummary(jobs)) output.out(line);
-  output.out(`per-recipient results: npm run broadcast -- report <jobId> --out results.csv (jobs: ${jobIds.join(', ')})`);
+  output.out(`per-recipient results:`);
+  for (const jobId of jobIds) output.out(`  npm run -s broadcast -- report ${jobId} --out ${jobId}.csv`);
   return { accepted, jobs };
 }
 

@@ -31,6 +31,8 @@ export interface SmokeConfig {
   employeeEmail: string;
   /** When given, the Meta handshake is checked with it; otherwise only its refusals are. */
   webhookVerifyToken?: string;
+  /** When given, a status event signed with it must be queued (200). */
+  metaAppSecret?: string;
   recipientCount: number;
   /** Calling code of the synthetic recipients; the organization needs pricing for it. */
   countryCode: string;
@@ -63,6 +65,9 @@ export const smokeOptions = {
   'template-params': 'comma-separated values, one per placeholder',
   'employee-email': 'employee to remove (it is removed: use a throwaway one)',
   'verify-token': 'Meta webhook verify token (checks the handshake)',
+  'app-secret': 'Meta app secret (signs a status event the webhook endpoint must queue: 200)',
+  stack: "a deployment's stack name prefix (e.g. WhatsAppPlatform): the surface URLs come from its outputs",
+  region: 'AWS region of --stack (default AWS_REGION)',
   recipients: 'recipients of the broadcast (default 1001: two chunks, the asynchronous path)',
   'country-code': 'calling code of the synthetic recipients (default 91)',
   'poll-interval-ms': 'status poll interval (default 2500: under the status limit of 30 a minute)',
@@ -83,6 +88,7 @@ interface DemoFile {
   accessToken?: string;
   v1ApiKey?: string;
   webhookVerifyToken?: string;
+  metaAppSecret?: string;
   wabaId?: string;
   phoneNumbers?: string[];
   phoneNumberIds?: string[];
@@ -167,6 +173,7 @@ export function resolveSmokeConfig(given: Partial<Record<SmokeOptionName, string
     },
     employeeEmail: need('employee-email', demo.employees?.at(-1)),
     webhookVerifyToken: given['verify-token'] ?? demo.webhookVerifyToken,
+    metaAppSecret: given['app-secret'] ?? demo.metaAppSecret,
     recipientCount: positiveInteger(given.recipients, 1001, 'recipients'),
     countryCode: given['country-code'] ?? '91',
     pollIntervalMs: positiveInteger(given['poll-interval-ms'], 2500, 'poll-interval-ms'),

@@ -3,6 +3,7 @@
  * runtime, LocalStack or an AWS stage. Each step checks what a caller can see and fails with the
  * reason. docs/TESTING.md "Smoke against a deployed URL".
  */
+import { createHmac } from 'node:crypto';
 import { TERMINAL_STATUSES } from '../../shared/broadcast/broadcast-job';
 import type { SmokeConfig } from './smoke-config';
 
@@ -198,15 +199,33 @@ export const smokeSteps: readonly SmokeStep[] = [
         call('GET', `${endpoint}?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=${challenge}`);
       expectStatus(await handshake(`wrong-${config.runId}`, '1'), 403, 'GET handshake with a wrong verify token');
       expectStatus(await call('POST', endpoint, { rawBody: '{"object":"whatsapp_business_account","entry":[]}' }), 401, 'POST without a signature');
-      if (config.webhookVerifyToken === undefined) return 'refusals checked (no verify token given: handshake not checked)';
-      const challenge = String(Math.floor(Math.random() * 1e9));
-      const answer = await handshake(config.webhookVerifyToken, challenge);
-      expectStatus(answer, 200, 'GET handshake with the verify token');
-      check(answer.text === challenge, `GET handshake: answered ${JSON.stringify(answer.text.slice(0, 100))}, not the challenge`);
-      return 'handshake answered; unsigned POST and wrong token refused';
+      const checked = ['unsigned POST and wrong token refused'];
+      if (config.webhookVerifyToken !== undefined) {
+        const challenge = String(Math.floor(Math.random() * 1e9));
+        const answer = await handshake(config.webhookVerifyToken, challenge);
+        expectStatus(answer, 200, 'GET handshake with the verify token');
+        check(answer.text === challenge, `GET handshake: answered ${JSON.stringify(answer.text.slice(0, 100))}, not the challenge`);
+        checked.unshift('handshake answered');
+      }
+      if (config.metaAppSecret !== undefined) {
+        // A status for a message id nobody sent: the endpoint's job is to check the signature and queue it (200);
+        // the processor then finds no record for it and changes nothing.
+        const rawBody = JSON.stringify(smokeStatusEvent(config));
+        const signature = `sha256=${createHmac('sha256', config.metaAppSecret).update(rawBody).digest('hex')}`;
+        expectStatus(await call('POST', endpoint, { rawBody, headers: { 'x-hub-signature-256': signature } }), 200, 'POST of a signed status event');
+        checked.push('a signed status event queued');
+      }
+      return checked.length === 1 ? `${checked[0]} (no verify token or app secret given: handshake and signed event not checked)` : checked.join('; ');
     },
   },
 ];
+
+/** A `delivered` status in Meta's shape for a message id of this run that was never sent. */
+function smokeStatusEvent(config: SmokeConfig): unknown {
+  const status = { id: `wamid.smoke-${config.runId}`, status: 'delivered', timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: `${config.countryCode}9000000000` };
+  const value = { messaging_product: 'whatsapp', metadata: { display_phone_number: config.fromPhoneNumber, phone_number_id: config.phoneNumberId }, statuses: [status] };
+  return { object: 'whatsapp_business_account', entry: [{ id: config.wabaId, changes: [{ field: 'messages', value }] }] };
+}
 
 /** Runs every step in order (a failure does not stop the rest), reporting each as it ends. */
 export async function runSmoke(config: SmokeConfig, report: (result: SmokeResult) => void = () => undefined, steps: readonly SmokeStep[] = smokeSteps): Promise<SmokeResult[]> {

@@ -1,4 +1,4 @@
-import { startWebhookReceiver } from '../../../scripts/webhook-receiver';
+import { startWebhookReceiver, summaryOf } from '../../../scripts/webhook-receiver';
 import { signCustomerEvent } from '../../../shared/customer-events/signing';
 
 describe('npm run webhook-receiver', () => {
@@ -21,5 +21,13 @@ describe('npm run webhook-receiver', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('puts the status first so a cut line still shows it, and --full prints every field', () => {
+    const data = { jobId: 'pub_1', chunkIndex: 0, recipientIndex: 7, recipient: '447700900123', messageId: `wamid.${'x'.repeat(150)}`, status: 'delivered' };
+    const line = summaryOf(data, false);
+    expect(line.startsWith('{"status":"delivered","jobId":"pub_1","recipient":"447700900123"')).toBe(true);
+    expect(line).toHaveLength(160);
+    expect(JSON.parse(summaryOf(data, true))).toEqual(data);
   });
 });

@@ -105,6 +105,13 @@ describe('/upstream', () => {
   });
 });
 
+it('the README has a command beside every request file: each is posted with `-d @examples/<file>`', () => {
+  const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
+  const posted = new Set([...readme.matchAll(/-d @examples\/([\w.-]+\.json)/g)].map((match) => match[1]));
+  const requestFiles = readdirSync(examples).filter((name) => name.endsWith('.json') && name !== 'carousel-cards.json');
+  expect(requestFiles.filter((file) => !posted.has(file))).toEqual([]);
+});
+
 it('the README lists every key of demo.json', () => {
   const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
   const listed = /credentials are written to `\.local\/demo\.json` \(([^)]*)\)/.exec(readme)?.[1] ?? '';

@@ -17,16 +17,24 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `npm start`'s command; once stdout shows the ready banner, sends SIGTERM. */
-const runStart = (environment: Record<string, string>): Promise<Run> =>
+/** Runs `npm start`'s command; once stdout shows the ready banner (and `untilLine` when given), sends SIGTERM. */
+const runStart = (environment: Record<string, string>, onReady?: () => void, untilLine?: RegExp): Promise<Run> =>
   new Promise((resolve, reject) => {
-    const child = spawn(tsx, ['local/start.ts'], { cwd: root, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Without the test setup's POWERTOOLS_LOG_LEVEL=SILENT: `npm start` as a person runs it.
+    const { POWERTOOLS_LOG_LEVEL: _silenced, ...inherited } = process.env;
+    const child = spawn(tsx, ['local/start.ts'], { cwd: root, env: { ...inherited, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let stopping = false;
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (!stopping && stdout.includes('Ctrl-C stops everything')) {
+      const ready = stdout.includes('Ctrl-C stops everything');
+      if (ready && onReady) {
+        const call = onReady;
+        onReady = undefined;
+        call();
+      }
+      if (!stopping && ready && (untilLine === undefined || untilLine.test(stdout))) {
         stopping = true;
         child.kill('SIGTERM');
       }
@@ -85,3 +93,16 @@ it.each([
     await new Promise((done) => taken.close(done));
   }
 });
+
+it('prints one readable line per request under the banner, no raw JSON log lines; LOG_FORMAT=json keeps them', async () => {
+  const port = await freePort();
+  const environment = { PORT: String(port), SANDBOX_PORT: String(await freePort()), LOCAL_DATA_DIR: dataDirectory };
+  const askHealth = () => void fetch(`http://127.0.0.1:${port}/prod/api/v2/broadcast/public/health`).catch(() => undefined);
+  const run = await runStart(environment, askHealth, /→ health 200/);
+  expect(run.stdout).toMatch(/\d\d:\d\d:\d\d\.\d{3} {2}→ health 200 \(\d+ ms\)/);
+  expect(run.stdout).toContain('LOG_FORMAT=json for the raw lines');
+  expect(run.stdout).not.toMatch(/^\{"level"/m);
+
+  const raw = await runStart({ ...environment, LOG_FORMAT: 'json' }, askHealth, /"message":"request served"/);
+  expect(raw.stdout).toMatch(/^\{"level":"INFO","message":"request served"/m);
+}, 180_000);

@@ -59,6 +59,27 @@ test('--help lists the commands', async () => {
   }
 }, 60_000);
 
+/** Runs a command exactly as an operator types it (`npx wa-admin …` or `npm run admin -- …`); stdout as printed. */
+function typed(command: string, args: string[]): Promise<CliResult> {
+  return new Promise((resolvePromise) => {
+    execFile(command, args, { cwd: projectRoot, env: process.env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolvePromise({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test('`npx wa-admin` prints only JSON on stdout (pipe it to jq); `npm run admin` has npm\'s banner first, `npm run -s admin` not', async () => {
+  const args = ['create-organization', '--name', 'Piped Org', '--plan', 'starter', '--env-file', envFile];
+  const viaBin = await typed('npx', ['wa-admin', ...args]);
+  expect(viaBin.code).toBe(0);
+  expect(JSON.parse(viaBin.stdout)).toMatchObject({ organizationId: expect.stringMatching(/^org_/) });
+
+  const viaNpm = await typed('npm', ['run', 'admin', '--', ...args]);
+  expect(viaNpm.stdout).toMatch(/^\s*> whatsapp-broadcast-platform@[\d.]+ admin/);
+  const viaSilentNpm = await typed('npm', ['run', '-s', 'admin', '--', ...args]);
+  expect(JSON.parse(viaSilentNpm.stdout)).toMatchObject({ organizationId: expect.stringMatching(/^org_/) });
+}, 120_000);
+
 test('onboarding through the CLI prints JSON, and show-organization prints no secrets', async () => {
   const created = await admin(['create-organization', '--name', 'CLI Org', '--plan', 'professional', '--api-add-on', '--env-file', envFile]);
   expect(created.code).toBe(0);

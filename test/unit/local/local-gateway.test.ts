@@ -269,6 +269,23 @@ describe('local gateway', () => {
       expect(res.headers['x-amzn-requestid']).toBeDefined();
     });
 
+    it('answers GET / with API Gateway\'s 404 unless the runtime gives it an index', async () => {
+      const res = await request(h.gateway, 'GET', '/');
+      expect(res.status).toBe(404);
+      const indexed = await startHarness({ indexLinks: () => ({ sandbox: 'http://127.0.0.1:4010' }) });
+      try {
+        const index = await request(indexed.gateway, 'GET', '/');
+        expect(index.status).toBe(200);
+        const body = JSON.parse(index.body);
+        const origin = indexed.gateway.url.replace(/\/$/, '');
+        expect(body.sandbox).toBe('http://127.0.0.1:4010');
+        expect(body.surfaces.broadcast).toEqual({ url: `${origin}/prod/api/v2`, description: surfaces.broadcast.description });
+        expect(Object.keys(body.surfaces).sort()).toEqual(Object.keys(surfaces).sort());
+      } finally {
+        await indexed.gateway.close();
+      }
+    });
+
     it('serves every surface at /{stage}{basePath}{path}', async () => {
       const res = await request(h.gateway, 'POST', '/v2/orgs/o1/echo', { headers: [['Content-Type', 'application/json']], body: '{}' });
       expect(res.status).toBe(200);

@@ -224,6 +224,17 @@ describe('/_sandbox/messages', () => {
     expect(texts(await client.sandboxApi('GET', `/messages?recipient=${RECIPIENT}&phone_number_id=${SECOND_PHONE_ID}`))).toEqual(['three']);
     expect((await client.sandboxApi('GET', '/messages?recipient=1')).body.data).toEqual([]);
 
+    // Pages: `limit`, then the cursor each answer gives, until the last page (no cursor).
+    const first = await client.sandboxApi('GET', '/messages?limit=2');
+    expect(texts(first)).toEqual(['one', 'two']);
+    expect(first.body.paging).toEqual({ total: 3, cursors: { after: expect.any(String) }, next: expect.stringMatching(/^\/_sandbox\/messages\?limit=2&cursor=/) });
+    const second = await client.sandboxApi('GET', `/messages?limit=2&cursor=${first.body.paging.cursors.after}`);
+    expect(texts(second)).toEqual(['three']);
+    expect(second.body.paging).toEqual({ total: 3 });
+    expect(texts(await client.sandboxApi('GET', `/messages?limit=1&recipient=${RECIPIENT}`))).toEqual(['one']);
+    expect((await client.sandboxApi('GET', '/messages?limit=0')).status).toBe(400);
+    expect((await client.sandboxApi('GET', '/messages?cursor=nonsense')).status).toBe(400);
+
     expect((await client.sandboxApi('DELETE', '/messages')).status).toBe(204);
     expect((await client.sandboxApi('GET', '/messages')).body.data).toEqual([]);
   });

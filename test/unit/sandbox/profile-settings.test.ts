@@ -1,4 +1,5 @@
 /** /{phone-number-id}/whatsapp_business_profile and /{phone-number-id}/settings. */
+import { defaultAbout } from '../../../sandbox/account-state';
 import { useSandbox } from '../../support/use-sandbox';
 import { OTHER_TOKEN, PHONE_ID, SECOND_PHONE_ID, accountA, expectGraphError, fixtureAccounts } from './sandbox-test-helpers';
 
@@ -13,10 +14,12 @@ const updateProfile = (body: Record<string, unknown>) =>
   client.graph('POST', `/${PHONE_ID}/whatsapp_business_profile`, { body: { messaging_product: 'whatsapp', ...body } });
 
 describe('whatsapp_business_profile', () => {
-  it('starts empty and reads back what was set, in both the flat and the nested shape', async () => {
+  it("starts with WhatsApp's default about and reads back what was set, nested once as Meta's description says", async () => {
     expect((await profile()).body).toEqual({
-      data: [{ business_profile: { messaging_product: 'whatsapp', websites: [], vertical: 'OTHER' }, messaging_product: 'whatsapp', websites: [], vertical: 'OTHER' }],
+      data: [{ business_profile: { messaging_product: 'whatsapp', about: defaultAbout, websites: [], vertical: 'OTHER' } }],
     });
+    // Each requested field once: `about,vertical` answers both, nothing twice.
+    expect((await profile('?fields=about,vertical')).body).toEqual({ data: [{ business_profile: { messaging_product: 'whatsapp', about: defaultAbout, vertical: 'OTHER' } }] });
     const update = {
       about: 'Fresh flowers daily',
       address: '1 Market Street',
@@ -38,17 +41,17 @@ describe('whatsapp_business_profile', () => {
       websites: ['https://shop-a.example', 'https://instagram.com/shopa'],
       vertical: 'RETAIL',
     };
-    expect(item).toEqual({ ...expected, business_profile: expected });
-    expect((await profile('?fields=about')).body.data[0]).toEqual({ messaging_product: 'whatsapp', about: 'Fresh flowers daily', business_profile: { messaging_product: 'whatsapp', about: 'Fresh flowers daily' } });
+    expect(item).toEqual({ business_profile: expected });
+    expect((await profile('?fields=about')).body.data[0]).toEqual({ business_profile: { messaging_product: 'whatsapp', about: 'Fresh flowers daily' } });
     // Profiles are per number.
-    expect((await client.graph('GET', `/${SECOND_PHONE_ID}/whatsapp_business_profile?fields=about`)).body.data[0].about).toBeUndefined();
+    expect((await client.graph('GET', `/${SECOND_PHONE_ID}/whatsapp_business_profile?fields=about`)).body.data[0].business_profile.about).toBe(defaultAbout);
   });
 
   it('clears optional fields with an empty string', async () => {
     await updateProfile({ address: '1 Market Street', about: 'Hi' });
     await updateProfile({ address: '' });
-    expect((await profile('?fields=address,about')).body.data[0]).toMatchObject({ about: 'Hi' });
-    expect((await profile('?fields=address')).body.data[0].address).toBeUndefined();
+    expect((await profile('?fields=address,about')).body.data[0]).toMatchObject({ business_profile: { about: 'Hi' } });
+    expect((await profile('?fields=address')).body.data[0].business_profile.address).toBeUndefined();
   });
 
   it.each<[string, Record<string, unknown>, string]>([

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSmokeOptions, resolveSmokeConfig, SmokeConfigError } from '../../../scripts/smoke/smoke-config';
-import { localStackSurfaceUrls, toLocalStackUrl } from '../../../scripts/smoke/localstack-outputs';
+import { localStackSurfaceUrls, surfaceUrlOptionsOf, toLocalStackUrl } from '../../../scripts/smoke/localstack-outputs';
 
 const emptyDirectory = () => mkdtempSync(join(tmpdir(), 'smoke-config-'));
 
@@ -102,5 +102,11 @@ describe('LocalStack outputs', () => {
     expect(urls.webhooks).toBe('http://w.execute-api.localhost.localstack.cloud:4566/hooks/');
     expect(Object.keys(urls).sort()).toEqual(['broadcast', 'docs', 'organization', 'upstream', 'v1', 'webhooks']);
     expect(() => localStackSurfaceUrls({ Api: { ...api, V1ApiUrl: undefined as unknown as string } }, 'http://localhost:4566')).toThrow(/no V1ApiUrl output/);
+  });
+
+  it("gives a deployed stack's surface URLs as the smoke's --<surface>-url options (npm run smoke -- --stack)", () => {
+    expect(surfaceUrlOptionsOf({ BroadcastApiUrl: 'https://b.execute-api.eu-west-1.amazonaws.com/prod/api/v2', TenancyTableName: 't' })).toEqual({
+      'broadcast-url': 'https://b.execute-api.eu-west-1.amazonaws.com/prod/api/v2',
+    });
   });
 });

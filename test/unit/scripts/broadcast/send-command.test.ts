@@ -57,6 +57,8 @@ describe('sendCommand', () => {
     expect(outcome.jobs.map((state) => state.status)).toEqual(['COMPLETED', 'COMPLETED']);
     expect(out).toContain('part 2 of 2 (lines 10002-10002, 1 recipient): job pub_2: Broadcast accepted');
     expect(out).toContain('overall  2 jobs  10001 recipients: sent 10001, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0');
+    // The closing hint names each job's own command, no placeholder to fill in.
+    expect(out.slice(-3)).toEqual(['per-recipient results:', '  npm run -s broadcast -- report pub_1 --out pub_1.csv', '  npm run -s broadcast -- report pub_2 --out pub_2.csv']);
   });
 
   it('the same file gives the same keys on a second run', async () => {
@@ -95,7 +97,7 @@ describe('sendCommand', () => {
     const { out, output: sink } = output();
     await sendCommand(client, { ...options(csvOf(2)), scheduledAt: '2026-03-01T09:00:00Z' }, sink);
     expect(reads.size).toBe(0);
-    expect(out.slice(-2)).toEqual(['scheduled for 2026-03-01T09:00:00Z; follow with:', '  npm run broadcast -- report pub_1 --out pub_1.csv']);
+    expect(out.slice(-2)).toEqual(['scheduled for 2026-03-01T09:00:00Z; follow with:', '  npm run -s broadcast -- report pub_1 --out pub_1.csv']);
   });
 });
 
