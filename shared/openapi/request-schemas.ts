@@ -40,7 +40,7 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:sendTemplateBroadcast': { body: templateBroadcastSchema, query: broadcastQuerySchema },
   'broadcast:listRecipients': { query: recipientsQuerySchema },
   'broadcast:listBroadcasts': { query: broadcastsQuerySchema },
-  'broadcast:followUp': { body: followUpSchema },
+  'broadcast:followUp': { body: followUpSchema, query: broadcastQuerySchema },
   'broadcast:sendFreeform': { body: freeformMessageSchema },
   'broadcast:generateKey': { body: generateKeySchema },
   'broadcast:registerWebhook': { body: endpointRegistrationSchema },

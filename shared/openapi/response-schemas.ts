@@ -5,22 +5,16 @@
  * with an example. The integration suite checks every answer against these (test/support/openapi-conformance.ts).
  */
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
-import { anyObject, arrayOf, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
+import { anyObject, arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
-import { campaignCost, dryRunResult } from './cost-response-schemas';
+import { campaignCost, dryRunExample, dryRunResult } from './cost-response-schemas';
+import { v1Successes } from './v1-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
-export interface SuccessResponse {
-  status: string;
-  description: string;
-  /** Absent: no body (204). */
-  content?: Record<string, { schema: JsonSchema; example?: unknown }>;
-  headers?: Record<string, { description: string; schema: JsonSchema }>;
-}
+export type { SuccessResponse } from './schema-builders';
 
-const json = (schema: JsonSchema, example?: unknown) => ({ 'application/json': example === undefined ? { schema } : { schema, example } });
 
 const broadcastEnvelope = (data: JsonSchema, statusCode?: number): JsonSchema =>
   obj({
@@ -77,56 +71,6 @@ const earlierExample = envelopeExample(200, 'Template message sent', {
   status: true,
   message: 'Template message sent',
   data: { total_contacts: 1, failed_contacts: 0, estimated_cost: 0.05, oldBalance: 100, newEstimatedBalance: 99.95 },
-});
-
-const v1Envelope = (data: JsonSchema, list = false): JsonSchema =>
-  obj({
-    success: { const: true },
-    data: list ? arrayOf(data) : data,
-    meta: obj(list ? { page: int, pageSize: int, total: int } : { page: int, total: int }),
-  });
-// phoneNumber is null for a user Meta knows only by BSUID; userId and username appear only when known.
-const contactFields = {
-  id: { type: 'string', pattern: '^ct_' },
-  phoneNumber: nullableString,
-  userId: str,
-  username: str,
-  name: nullableString,
-  email: nullableString,
-  tags: arrayOf(str),
-  attributes: anyObject,
-  createdAt: str,
-  updatedAt: str,
-};
-const contact = obj(contactFields, Object.keys(contactFields).filter((name) => name !== 'userId' && name !== 'username'));
-const conversation = obj({
-  id: { type: 'string', pattern: '^cv_' },
-  contactId: str,
-  senderPhoneNumber: str,
-  status: str,
-  createdAt: str,
-  updatedAt: str,
-  closedAt: nullableString,
-  lastMessageAt: nullableString,
-  lastInboundAt: nullableString,
-});
-// A BSUID's entry: phoneNumber null and userId.
-const optOut = obj({ phoneNumber: nullableString, userId: str, source: str, createdAt: str }, ['phoneNumber', 'source', 'createdAt']);
-const contactExample = {
-  id: 'ct_8f2k1',
-  phoneNumber: '491701234567',
-  name: 'Ada',
-  email: null,
-  tags: ['vip'],
-  attributes: {},
-  createdAt: '2026-03-01T09:00:00.000Z',
-  updatedAt: '2026-03-01T09:00:00.000Z',
-};
-
-const created = (status: '200' | '201', description: string, data: JsonSchema, example: unknown): SuccessResponse => ({
-  status,
-  description,
-  content: json(v1Envelope(data), { success: true, data: example, meta: { page: 1, total: 1 } }),
 });
 
 /** Success answers by `surface:operation`. */
@@ -205,6 +149,18 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     },
   ],
   'broadcast:followUp': [
+    {
+      status: '200',
+      description: 'With `?dryRun=true`: the dry run of exactly the request the follow-up would accept, with its parent and who it matched (nothing sent, no job)',
+      content: json(
+        broadcastEnvelope({ allOf: [dryRunResult, obj({ followUpOf: str, audience: obj({ matched: int, optedOut: int }) })] }, 200),
+        envelopeExample(200, 'Dry run of a follow-up of pub_01JD3X9Q7: 2 of 3 matching recipients sendable; nothing was sent', {
+          ...dryRunExample,
+          followUpOf: 'pub_01JD3X9Q7',
+          audience: { matched: 3, optedOut: 1 },
+        }),
+      ),
+    },
     {
       status: '202',
       description: 'The follow-up job (always a job to poll, whatever its size), its parent and who it reached',
@@ -297,22 +253,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       }),
     },
   ],
-  'v1:listContacts': [{ status: '200', description: 'A page of contacts', content: json(v1Envelope(contact, true), { success: true, data: [contactExample], meta: { page: 1, pageSize: 20, total: 1 } }) }],
-  'v1:createContact': [created('201', 'Created', contact, contactExample)],
-  'v1:getContact': [created('200', 'The contact', contact, contactExample)],
-  'v1:listConversations': [{ status: '200', description: 'A page of conversations', content: json(v1Envelope(conversation, true)) }],
-  'v1:createConversation': [
-    { status: '201', description: 'Opened', content: json(v1Envelope(conversation)) },
-    { status: '200', description: 'The open conversation of this contact and sender already existed', content: json(v1Envelope(conversation)) },
-  ],
-  'v1:getConversation': [{ status: '200', description: 'The conversation', content: json(v1Envelope(conversation)) }],
-  'v1:updateConversation': [{ status: '200', description: 'Updated', content: json(v1Envelope(conversation)) }],
-  'v1:listOptOuts': [{ status: '200', description: 'A page of the suppression list', content: json(v1Envelope(optOut, true)) }],
-  'v1:createOptOut': [
-    created('201', 'Added to the suppression list', optOut, { phoneNumber: '491701234567', source: 'api', createdAt: '2026-03-01T09:00:00.000Z' }),
-    { status: '200', description: 'Already on the list', content: json(v1Envelope(optOut)) },
-  ],
-  'v1:deleteOptOut': [{ status: '204', description: 'Removed from the suppression list' }],
+  ...v1Successes,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
   'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
   'docs:docsAsset': [

@@ -12,3 +12,14 @@ export const obj = (properties: Record<string, JsonSchema>, required: string[] =
   required,
 });
 export const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
+/** A JSON content entry of a response (`content` of OpenAPI), with its example when given. */
+export const json = (schema: JsonSchema, example?: unknown) => ({ 'application/json': example === undefined ? { schema } : { schema, example } });
+
+/** One success answer of an operation as the document lists it. */
+export interface SuccessResponse {
+  status: string;
+  description: string;
+  /** Absent: no body (204). */
+  content?: Record<string, { schema: JsonSchema; example?: unknown }>;
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
+}
