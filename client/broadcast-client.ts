@@ -29,6 +29,8 @@ export type JobStatus = paths['/prod/api/v2/broadcast/public/status/{jobId}']['g
 export interface AcceptedBroadcast {
   /** 200 (1,000 recipients or fewer, sent at once) or 202 (a job in chunks, or scheduled). */
   httpStatus: number;
+  /** True when the service answered from the Idempotency-Key's first answer (`Idempotent-Replayed`): nothing was sent now. */
+  replayed?: boolean;
   /** From `data.jobId`, else the `X-Broadcast-Job-Id` header. */
   jobId: string;
   message: string;
@@ -150,7 +152,8 @@ export function createBroadcastClient(options: BroadcastClientOptions) {
       const job = data.data as { jobId?: string; scheduledAt?: string };
       const jobId = job.jobId ?? response.headers.get('x-broadcast-job-id');
       if (!jobId) throw new BroadcastApiError('POST send-template-broadcast: the answer names no job (no data.jobId, no X-Broadcast-Job-Id header)', response.status);
-      return { httpStatus: response.status, jobId, message: data.message, ...(job.scheduledAt ? { scheduledAt: job.scheduledAt } : {}) };
+      const replayed = response.headers.get('idempotent-replayed') === 'true';
+      return { httpStatus: response.status, jobId, message: data.message, ...(job.scheduledAt ? { scheduledAt: job.scheduledAt } : {}), ...(replayed ? { replayed } : {}) };
     },
 
     async jobStatus(jobId: string): Promise<JobStatus> {

@@ -32,12 +32,14 @@ export const sendTemplateBroadcast = httpOperation('broadcast-api-key', async (r
   const body = parseTemplateBroadcastRequest(request.body);
   const idempotencyKey = idempotencyKeyOf(request.headers);
   const result = await acceptBroadcast(dependencies, request.caller, body, { idempotencyKey, inProgressTimeoutMs: IN_PROGRESS_TIMEOUT_MS });
+  // A retry answered from the key's first answer says so (nothing was sent again); the body is the first answer's.
+  const replayed: Record<string, string> = result.replayed ? { 'Idempotent-Replayed': 'true' } : {};
   if (result.kind === 'queued') {
     // The contract's `data: {}` stays; the job's id travels in a header (absent on answers stored before it did).
-    const headers = result.jobId === undefined ? undefined : jobIdHeader(result.jobId);
+    const headers = { ...replayed, ...(result.jobId === undefined ? {} : jobIdHeader(result.jobId)) };
     return { statusCode: 200, headers, body: broadcastEnvelope(200, queuedMessage(result.recipients), {}) };
   }
-  const { kind: _kind, ...job } = result;
+  const { kind: _kind, replayed: _replayed, ...job } = result;
   const message = 'scheduledAt' in job ? `Broadcast scheduled for ${job.scheduledAt}` : 'Broadcast accepted; processing in chunks of 1000 recipients';
-  return { statusCode: 202, headers: jobIdHeader(job.jobId), body: broadcastEnvelope(202, message, job) };
+  return { statusCode: 202, headers: { ...replayed, ...jobIdHeader(job.jobId) }, body: broadcastEnvelope(202, message, job) };
 });

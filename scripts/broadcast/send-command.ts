@@ -96,8 +96,10 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
   for (const request of plan) {
     const answer = await sendPart(client, request, options.resend === true, output);
     accepted.push({ ...answer, part: request.part, recipients: request.body.data.length });
-    output.out(`part ${request.part} of ${request.parts} (lines ${request.lines.first}-${request.lines.last}, ${request.body.data.length} recipient${request.body.data.length === 1 ? '' : 's'}): job ${answer.jobId}: ${answer.message}`);
+    const outcome = answer.replayed ? 'sent before with this file (same Idempotency-Key): nothing sent again, following it' : answer.message;
+    output.out(`part ${request.part} of ${request.parts} (lines ${request.lines.first}-${request.lines.last}, ${request.body.data.length} recipient${request.body.data.length === 1 ? '' : 's'}): job ${answer.jobId}: ${outcome}`);
   }
+  if (accepted.length > 0 && accepted.every((answer) => answer.replayed)) output.out('a replay: every part was sent before with this file, nothing new was sent; the summary below is of those jobs');
 
   const jobIds = accepted.map((answer) => answer.jobId);
   if (options.scheduledAt || !options.wait) {

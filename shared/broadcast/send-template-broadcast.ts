@@ -286,16 +286,22 @@ export async function sendTemplateBroadcast(
   caller: BroadcastCaller,
   request: TemplateBroadcastRequest,
   options: { idempotencyKey?: string; inProgressTimeoutMs: number },
-): Promise<SendTemplateBroadcastResult> {
+): Promise<SendTemplateBroadcastResult & { replayed?: true }> {
   requireOperationInScope(caller, 'send-template-broadcast');
   requireSenderInScope(caller, request.fromPhoneNumber);
   const { idempotencyKey } = options;
   if (!idempotencyKey) return acceptTemplateBroadcast(dependencies, caller, request, undefined);
   const keyed = { key: idempotencyKey, payloadHash: payloadHashOf(request) };
-  return dependencies.idempotency.run(
+  let acceptedNow = false;
+  const result = await dependencies.idempotency.run(
     `broadcast#${caller.organizationId}#${idempotencyKey}`,
     keyed.payloadHash,
-    () => acceptTemplateBroadcast(dependencies, caller, request, keyed),
+    () => {
+      acceptedNow = true;
+      return acceptTemplateBroadcast(dependencies, caller, request, keyed);
+    },
     { inProgressTimeoutMs: options.inProgressTimeoutMs },
   );
+  // The stored first answer, told apart from a fresh accept (the Idempotent-Replayed header) and never stored itself.
+  return acceptedNow ? result : { ...result, replayed: true };
 }

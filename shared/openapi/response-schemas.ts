@@ -29,6 +29,10 @@ const emptyObject: JsonSchema = { type: 'object', maxProperties: 0 };
 const jobIdHeader = {
   'X-Broadcast-Job-Id': { description: 'The job of every accepted send (docs/BROADCAST.md): readable by the status and recipients endpoints.', schema: str },
 };
+const acceptHeaders = {
+  ...jobIdHeader,
+  'Idempotent-Replayed': { description: '`true` when the answer is the Idempotency-Key\'s first answer, replayed: nothing was sent now (docs/BROADCAST.md "Idempotency")', schema: { const: 'true' } },
+};
 
 const jobSummary: JsonSchema = {
   type: 'object',
@@ -135,13 +139,13 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     {
       status: '200',
       description: '1 to 1,000 recipients: queued, no job to poll in the body (the header names it); with `?dryRun=true`, the dry run (nothing sent, no job header)',
-      headers: jobIdHeader,
+      headers: acceptHeaders,
       content: json(broadcastEnvelope({ anyOf: [emptyObject, dryRunResult] }, 200), envelopeExample(200, 'Bulk broadcast queued for 2 recipients', {})),
     },
     {
       status: '202',
       description: '1,001 to 10,000 recipients (or a scheduled broadcast): a job in chunks of 1,000',
-      headers: jobIdHeader,
+      headers: acceptHeaders,
       content: json(
         broadcastEnvelope(obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, chunkSize: int, totalChunks: int }, ['jobId', 'status', 'totalRecipients', 'totalChunks']), 202),
         envelopeExample(202, 'Broadcast accepted for background processing', jobExample),

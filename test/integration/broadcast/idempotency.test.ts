@@ -59,10 +59,13 @@ describe('send-template-broadcast: Idempotency-Key', () => {
 
     // Same body with its keys in another order is the same request.
     const reordered = Object.fromEntries(Object.entries(body).reverse());
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
     for (const retry of [body, reordered]) {
       const replay = await send(retry, 'replay-200');
       expect(replay.status).toBe(200);
       expect(replay.body).toEqual(first.body);
+      // The replay says it is one (the CSV CLI tells a re-run that sent nothing from a fresh send by it).
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
     }
     await runtime.workersIdle();
     expect(sentCount()).toBe(3);
@@ -81,6 +84,7 @@ describe('send-template-broadcast: Idempotency-Key', () => {
     const replay = await send(body, 'replay-202');
     expect(replay.status).toBe(202);
     expect(replay.body).toEqual(first.body);
+    expect([first.headers.get('idempotent-replayed'), replay.headers.get('idempotent-replayed')]).toEqual([null, 'true']);
     expect(replay.body.data.jobId).toBe(first.body.data.jobId);
 
     const job = await waitForTerminal(organizationId, first.body.data.jobId);

@@ -14,12 +14,17 @@ const job = (jobId: string, total: number, pending: number, status: string, extr
 function fakeClient(pollsToFinish = 2) {
   const sends: Array<{ body: BroadcastRequest; key: string }> = [];
   const reads = new Map<string, number>();
+  // Like the service: a key seen before answers its first job again, marked replayed, and sends nothing.
+  const jobOfKey = new Map<string, string>();
   const client = {
     listTemplates: async () => [
       { name: 'order_update', language: 'en_US', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' }] },
     ],
     sendTemplateBroadcast: async (body: BroadcastRequest, key: string) => {
+      const earlier = jobOfKey.get(key);
+      if (earlier) return { httpStatus: 202, jobId: earlier, message: 'Broadcast accepted', replayed: true };
       sends.push({ body, key });
+      jobOfKey.set(key, `pub_${sends.length}`);
       return { httpStatus: 202, jobId: `pub_${sends.length}`, message: 'Broadcast accepted' };
     },
     jobStatus: async (jobId: string) => {
@@ -67,6 +72,18 @@ describe('sendCommand', () => {
     await sendCommand(first.client, options(csvOf(3)), output().output);
     await sendCommand(second.client, { ...options(csvOf(3)), csvPath: '/elsewhere/renamed.csv' }, output().output);
     expect(second.sends.map(({ key }) => key)).toEqual(first.sends.map(({ key }) => key));
+  });
+
+  it('says so when a run was a replay: every part sent before, nothing sent again', async () => {
+    const { client, sends } = fakeClient();
+    const firstRun = output();
+    await sendCommand(client, options(csvOf(3)), firstRun.output);
+    expect(firstRun.out.some((line) => line.startsWith('a replay'))).toBe(false);
+    const again = output();
+    await sendCommand(client, options(csvOf(3)), again.output);
+    expect(sends).toHaveLength(1);
+    expect(again.out).toContain('part 1 of 1 (lines 2-4, 3 recipients): job pub_1: sent before with this file (same Idempotency-Key): nothing sent again, following it');
+    expect(again.out).toContain('a replay: every part was sent before with this file, nothing new was sent; the summary below is of those jobs');
   });
 
   it('refuses a template the sender does not have, listing the available ones, and sends nothing', async () => {
