@@ -3843,6 +3843,8 @@ export interface operations {
                 headers: {
                     /** @description The job of every accepted send (docs/BROADCAST.md): readable by the status and recipients endpoints. */
                     "X-Broadcast-Job-Id"?: string;
+                    /** @description `true` when the answer is the Idempotency-Key's first answer, replayed: nothing was sent now (docs/BROADCAST.md "Idempotency") */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3914,6 +3916,8 @@ export interface operations {
                 headers: {
                     /** @description The job of every accepted send (docs/BROADCAST.md): readable by the status and recipients endpoints. */
                     "X-Broadcast-Job-Id"?: string;
+                    /** @description `true` when the answer is the Idempotency-Key's first answer, replayed: nothing was sent now (docs/BROADCAST.md "Idempotency") */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4487,7 +4491,9 @@ export interface operations {
     };
     broadcastFollowUp: {
         parameters: {
-            query?: never;
+            query?: {
+                dryRun?: "true" | "false";
+            };
             header?: {
                 /** @description One logical broadcast: a retry with the same key and body gets the first answer and sends nothing twice. */
                 "Idempotency-Key"?: string;
@@ -4718,6 +4724,138 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `?dryRun=true`: the dry run of exactly the request the follow-up would accept, with its parent and who it matched (nothing sent, no job) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Dry run of a follow-up of pub_01JD3X9Q7: 2 of 3 matching recipients sendable; nothing was sent",
+                     *       "data": {
+                     *         "dryRun": true,
+                     *         "totals": {
+                     *           "received": 1001,
+                     *           "sendable": 997,
+                     *           "optedOut": 1,
+                     *           "duplicates": 1,
+                     *           "invalid": 2
+                     *         },
+                     *         "invalid": [
+                     *           {
+                     *             "index": 3,
+                     *             "field": "data[3].toPhoneNumber",
+                     *             "rule": "must contain digits only"
+                     *           },
+                     *           {
+                     *             "index": 7,
+                     *             "field": "data[7].templateParams",
+                     *             "rule": "has 1 values; template order_update needs exactly 2 ({{1}}..{{2}})"
+                     *           }
+                     *         ],
+                     *         "duplicates": [
+                     *           {
+                     *             "index": 12,
+                     *             "duplicateOf": 11
+                     *           }
+                     *         ],
+                     *         "optedOut": [
+                     *           {
+                     *             "index": 40
+                     *           }
+                     *         ],
+                     *         "messagingLimit": {
+                     *           "tier": "TIER_10K",
+                     *           "limit": 10000,
+                     *           "usedLast24h": 1200,
+                     *           "headroom": 8800,
+                     *           "newRecipients": 997,
+                     *           "wouldExceed": false
+                     *         },
+                     *         "estimatedCost": {
+                     *           "currency": "USD",
+                     *           "amount": "1.3958",
+                     *           "priced": 997,
+                     *           "unpriced": 0,
+                     *           "byCategory": {
+                     *             "utility": {
+                     *               "count": 997,
+                     *               "amount": "1.3958"
+                     *             }
+                     *           }
+                     *         },
+                     *         "followUpOf": "pub_01JD3X9Q7",
+                     *         "audience": {
+                     *           "matched": 3,
+                     *           "optedOut": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            /** @constant */
+                            dryRun: true;
+                            totals: {
+                                received: number;
+                                sendable: number;
+                                optedOut: number;
+                                duplicates: number;
+                                invalid: number;
+                            };
+                            invalid: {
+                                index: number;
+                                field: string;
+                                rule: string;
+                            }[];
+                            duplicates: {
+                                index: number;
+                                duplicateOf: number;
+                            }[];
+                            optedOut: {
+                                index: number;
+                            }[];
+                            messagingLimit: {
+                                tier: string;
+                                limit: number | null;
+                                usedLast24h: number;
+                                headroom: number | null;
+                                newRecipients: number;
+                                wouldExceed: boolean;
+                            };
+                            /** @description The template category’s rate for each sendable recipient by its country calling code (`unpriced`: no row of the card prices it, not in `amount`) */
+                            estimatedCost?: {
+                                currency: string;
+                                /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                amount: string;
+                                priced: number;
+                                unpriced: number;
+                                byCategory: {
+                                    [key: string]: {
+                                        count: number;
+                                        /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                        amount: string;
+                                    };
+                                };
+                            };
+                        } & {
+                            followUpOf: string;
+                            audience: {
+                                matched: number;
+                                optedOut: number;
+                            };
+                        };
+                    };
+                };
+            };
             /** @description The follow-up job (always a job to poll, whatever its size), its parent and who it reached */
             202: {
                 headers: {

@@ -26,6 +26,15 @@ export type TemplateRecord = paths['/prod/api/v2/broadcast/public/templates']['g
 export type BroadcastRequest = paths['/prod/api/v2/broadcast/public/send-template-broadcast']['post']['requestBody']['content']['application/json'];
 export type JobStatus = paths['/prod/api/v2/broadcast/public/status/{jobId}']['get']['responses'][200]['content']['application/json']['data'];
 
+/** The filters of `GET /broadcasts` (status, time range, page size as text, cursor). */
+export type BroadcastsQuery = NonNullable<paths['/prod/api/v2/broadcast/public/broadcasts']['get']['parameters']['query']>;
+
+/** A page of `GET /broadcasts` (its entries as the service lists them). */
+export interface BroadcastsPage {
+  broadcasts: Array<{ jobId: string; broadcastName: string | null; status: string; totalRecipients: number; summary: Record<string, unknown>; createdAt: string; scheduledAt: string | null; template: { name: string; language: string } | null }>;
+  nextCursor: string | null;
+}
+
 export interface AcceptedBroadcast {
   /** 200 (1,000 recipients or fewer, sent at once) or 202 (a job in chunks, or scheduled). */
   httpStatus: number;
@@ -154,6 +163,12 @@ export function createBroadcastClient(options: BroadcastClientOptions) {
       if (!jobId) throw new BroadcastApiError('POST send-template-broadcast: the answer names no job (no data.jobId, no X-Broadcast-Job-Id header)', response.status);
       const replayed = response.headers.get('idempotent-replayed') === 'true';
       return { httpStatus: response.status, jobId, message: data.message, ...(job.scheduledAt ? { scheduledAt: job.scheduledAt } : {}), ...(replayed ? { replayed } : {}) };
+    },
+
+    /** One page of the organization's broadcasts, newest first (docs/BROADCAST.md "Listing broadcasts"). */
+    async listBroadcasts(query: BroadcastsQuery = {}): Promise<BroadcastsPage> {
+      const { data } = await call('GET broadcasts', () => client.GET('/prod/api/v2/broadcast/public/broadcasts', { params: { query } }));
+      return data.data as unknown as BroadcastsPage;
     },
 
     async jobStatus(jobId: string): Promise<JobStatus> {

@@ -15,12 +15,15 @@ import { resolveConnection } from './broadcast/cli-config';
 import { commonValueOptions, commonValuesOf, extractParamOptions } from './broadcast/common-values';
 import { AlreadySentError, CliUsageError, RecipientsFileError, TemplateChoiceError } from './broadcast/errors';
 import { reportCommand } from './broadcast/report-command';
+import { listCommand, watchCommand } from './broadcast/watch-and-list-commands';
 import { printProblems, sendCommand, type CliOutput } from './broadcast/send-command';
 
 export const broadcastUsage = [
   'usage:',
   '  npm run broadcast -- send --csv <file> --from <number> --template <name> --language <code> [--schedule <iso>] [--name <label>] [--no-wait] [--resend] [values for every row]',
   '  npm run broadcast -- report <jobId> [--out <file>]',
+  '  npm run broadcast -- watch <jobId> [<jobId> …]   follow jobs to their end (progress bar, then the summary)',
+  '  npm run broadcast -- list [--status <state>] [--limit <n>] [--cursor <c>]   the latest broadcasts, newest first',
   '',
   'CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then the template\'s values:',
   '     param1 … paramN   the body parameters in order (a positional template: {{1}} … {{N}})',
@@ -57,6 +60,9 @@ const optionSpec = {
   'api-key': { type: 'string' },
   'demo-file': { type: 'string' },
   'poll-interval-ms': { type: 'string' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   ...commonValueOptions,
 } as const;
@@ -84,12 +90,23 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
       return 0;
     }
     const connection = () => resolveConnection(values, environment, cwd);
+    const pollIntervalMs = values['poll-interval-ms'] === undefined ? 2000 : Number(values['poll-interval-ms']);
+    if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < 0) throw new CliUsageError('--poll-interval-ms must be a whole number of milliseconds');
+    if (command === 'watch') {
+      if (arguments_.length === 0) throw new CliUsageError('watch takes one or more job ids: npm run broadcast -- watch <jobId>');
+      await watchCommand(clientFor(connection(), output), arguments_, { pollIntervalMs }, output);
+      return 0;
+    }
+    if (command === 'list') {
+      if (arguments_.length > 0) throw new CliUsageError(`list takes no positional arguments (got ${arguments_.join(' ')})`);
+      const query = { ...(values.status ? { status: values.status } : {}), ...(values.limit ? { limit: values.limit } : {}), ...(values.cursor ? { cursor: values.cursor } : {}) };
+      await listCommand(clientFor(connection(), output), query, output);
+      return 0;
+    }
     if (command === 'send') {
       if (arguments_.length > 0) throw new CliUsageError(`send takes no positional arguments (got ${arguments_.join(' ')})`);
       const missing = (['csv', 'from', 'template', 'language'] as const).filter((name) => !values[name]);
       if (missing.length > 0) throw new CliUsageError(`send needs ${missing.map((name) => `--${name}`).join(', ')}`);
-      const pollIntervalMs = values['poll-interval-ms'] === undefined ? 2000 : Number(values['poll-interval-ms']);
-      if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < 0) throw new CliUsageError('--poll-interval-ms must be a whole number of milliseconds');
       const csvPath = resolve(cwd, values.csv!);
       let fileContent: Buffer;
       try {

@@ -6,11 +6,12 @@
  * whole file fits), then follow the jobs with a progress bar and print the summary.
  */
 import { basename, extname } from 'node:path';
-import { SingleBar, Presets } from 'cli-progress';
 import { BroadcastApiError, type AcceptedBroadcast, type BroadcastClient, type BroadcastRequest, type JobStatus } from '../../client/broadcast-client';
 import { noCommonValues, type CommonValues } from './common-values';
 import { AlreadySentError, RecipientsFileError, TemplateChoiceError } from './errors';
-import { followJobs, formatSummary } from './job-progress';
+import { formatSummary } from './job-progress';
+import { followWithBar } from './follow-with-bar';
+import type { CliOutput } from './cli-output';
 import { checkSendOptions } from './option-rules';
 import { parseRecipientsCsv } from './recipients-csv';
 import { asClientRequest, planRequests, resendKeyFor, type PlannedRequest } from './send-plan';
@@ -35,13 +36,7 @@ export interface SendCommandOptions {
   common?: CommonValues;
 }
 
-export interface CliOutput {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  /** Where the progress bar draws (a TTY; elsewhere cli-progress draws nothing). */
-  progressStream: NodeJS.WritableStream;
-  sleep?: (ms: number) => Promise<void>;
-}
+export type { CliOutput } from './cli-output';
 
 export interface SendOutcome {
   accepted: Array<AcceptedBroadcast & { part: number; recipients: number }>;
@@ -108,25 +103,8 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
     return { accepted, jobs: [] };
   }
 
-  const bar = new SingleBar(
-    { format: 'delivering |{bar}| {percentage}% | {value}/{total} recipients | {states}', stream: output.progressStream, hideCursor: true },
-    Presets.shades_classic,
-  );
   const total = accepted.reduce((sum, answer) => sum + answer.recipients, 0);
-  bar.start(total, 0, { states: 'starting' });
-  let jobs: JobStatus[];
-  try {
-    jobs = await followJobs(client, jobIds, {
-      pollIntervalMs: options.pollIntervalMs,
-      ...(output.sleep ? { sleep: output.sleep } : {}),
-      onProgress: (accounted, totalRecipients, states) => {
-        bar.setTotal(totalRecipients);
-        bar.update(accounted, { states: summarizeStates(states) });
-      },
-    });
-  } finally {
-    bar.stop();
-  }
+  const jobs = await followWithBar(client, jobIds, total, { pollIntervalMs: options.pollIntervalMs }, output);
   for (const line of formatSummary(jobs)) output.out(line);
   output.out(`per-recipient results:`);
   for (const jobId of jobIds) output.out(`  npm run -s broadcast -- report ${jobId} --out ${jobId}.csv`);
@@ -156,13 +134,6 @@ async function sendPart(client: BroadcastClient, request: PlannedRequest, resend
       key = resendKeyFor(key, earlier.jobId);
     }
   }
-}
-
-/** `2 COMPLETED, 1 PROCESSING` */
-function summarizeStates(states: string[]): string {
-  const counts = new Map<string, number>();
-  for (const state of states) counts.set(state, (counts.get(state) ?? 0) + 1);
-  return [...counts].map(([state, count]) => `${count} ${state}`).join(', ');
 }
 
 export function printProblems(error: RecipientsFileError, output: Pick<CliOutput, 'err'>): void {

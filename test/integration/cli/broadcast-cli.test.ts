@@ -73,11 +73,24 @@ describe('npm run broadcast against the local runtime', () => {
     const before = runtime.sandbox!.acceptedMessages().length;
     const result = await run(sendArgs('march.csv'));
     expect(result.code).toBe(0);
-    expect(result.stdout[1]).toMatch(new RegExp(`^part 1 of 1 \\(lines 2-1201, 1200 recipients\\): job ${jobId}: `));
+    expect(result.stdout[1]).toBe(`part 1 of 1 (lines 2-1201, 1200 recipients): job ${jobId}: sent before with this file (same Idempotency-Key): nothing sent again, following it`);
+    expect(result.stdout[2]).toBe('a replay: every part was sent before with this file, nothing new was sent; the summary below is of those jobs');
     expect(result.stdout).toContainEqual(expect.stringMatching(new RegExp(`^${jobId}  COMPLETED  1200 recipients: sent 1200`)));
     // Give any (wrongly) queued chunk time to reach the sandbox before counting.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(runtime.sandbox!.acceptedMessages().length).toBe(before);
+  });
+
+  it('watch follows a job by id to its summary; list shows it among the latest broadcasts', async () => {
+    const watched = await run(['watch', jobId, '--poll-interval-ms', '100']);
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toContainEqual(expect.stringMatching(new RegExp(`^${jobId}  COMPLETED  1200 recipients: sent 1200`)));
+    expect(watched.stdout.at(-1)).toBe(`  npm run -s broadcast -- report ${jobId} --out ${jobId}.csv`);
+
+    const listed = await run(['list', '--limit', '5']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContainEqual(expect.stringMatching(new RegExp(`^${jobId}  COMPLETED +  1200/1200  march  order_update \\(en_US\\)  created 20`)));
+    expect((await run(['watch'])).code).toBe(2);
   });
 
   it('exports every recipient of the job with its status to --out', async () => {

@@ -23,6 +23,7 @@ function fakeClient(templates: TemplateRecord[]) {
     },
     jobStatus: async (jobId: string) => ({ jobId, status: 'COMPLETED', totalRecipients: 1, totalChunks: 1, summary: { sent: 1, failed: 0, unknown: 0, pending: 0, chunksDone: 1, chunksTotal: 1 } }),
     recipientsCsv: async () => '',
+    listBroadcasts: async () => ({ broadcasts: [], nextCursor: null }),
   } satisfies BroadcastClient;
   return { client, sends, calls };
 }

@@ -34,6 +34,7 @@ function fakeClient(pollsToFinish = 2) {
       return count >= pollsToFinish ? job(jobId, total, 0, 'COMPLETED') : job(jobId, total, total, 'QUEUED_FOR_PROCESSING');
     },
     recipientsCsv: async () => '',
+    listBroadcasts: async () => ({ broadcasts: [], nextCursor: null }),
   } satisfies BroadcastClient;
   return { client, sends, reads };
 }
