@@ -10,6 +10,7 @@ import { freeformMessageSchema } from '../../../shared/broadcast/freeform-messag
 import { sendBulkSchema, sendSingleSchema } from '../../../shared/broadcast/earlier-template-send.schema';
 import { demoIds } from '../../../local/demo-tenant';
 import { carouselSchema } from '../../../shared/templates/template-content.schema';
+import { rateCardSchema } from '../../../shared/pricing/rate-card';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 
 const examples = join(__dirname, '../../../examples');
@@ -27,6 +28,8 @@ const schemas: Record<string, v.GenericSchema> = {
   'migrate-templates.json': v.object({ sourceWabaId: v.string(), pageNumber: v.number() }),
   // The CSV CLI's --carousel-file (docs/BROADCAST-CLI.md): the request's `carousel` field as written.
   'carousel-cards.json': carouselSchema,
+  // The operator's rate card (`set-rate-card --file`, docs/OPERATIONS.md "Rate card"): example values.
+  'rate-card.json': rateCardSchema,
 };
 
 let runtime: TestRuntime;
@@ -108,7 +111,8 @@ describe('/upstream', () => {
 it('the README has a command beside every request file: each is posted with `-d @examples/<file>`', () => {
   const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
   const posted = new Set([...readme.matchAll(/-d @examples\/([\w.-]+\.json)/g)].map((match) => match[1]));
-  const requestFiles = readdirSync(examples).filter((name) => name.endsWith('.json') && name !== 'carousel-cards.json');
+  // The two that are not request bodies are files for the CLIs (--carousel-file, set-rate-card --file).
+  const requestFiles = readdirSync(examples).filter((name) => name.endsWith('.json') && !['carousel-cards.json', 'rate-card.json'].includes(name));
   expect(requestFiles.filter((file) => !posted.has(file))).toEqual([]);
 });
 
