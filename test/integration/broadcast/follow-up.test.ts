@@ -8,6 +8,7 @@
  */
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, bodyParameters, issueKey, keyHeader, kitEnvironment, orderUpdate, recipients, waitForTerminal } from './broadcast-test-kit';
+import { callSandbox } from '../../support/sandbox-control';
 
 jest.setTimeout(240_000);
 
@@ -23,12 +24,7 @@ describe('follow-ups to asynchronous failures', () => {
     await runtime?.close();
   });
 
-  const sandbox = (method: string, path: string, body?: unknown) =>
-    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(async (response) => ({ status: response.status, body: (await response.json().catch(() => undefined)) as any }));
+  const sandbox = (method: string, path: string, body?: unknown) => callSandbox(runtime.sandboxUrl, method, path, body);
   const settle = async () => {
     await runtime.workersIdle();
     expect((await sandbox('POST', '/webhooks/drain?timeoutMs=60000')).status).toBe(200);

@@ -6,6 +6,7 @@
  */
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, recipients, waitForTerminal } from '../broadcast/broadcast-test-kit';
+import { callSandbox } from '../../support/sandbox-control';
 
 jest.setTimeout(180_000);
 
@@ -22,12 +23,7 @@ describe("delivery status from the sandbox's signed webhooks", () => {
     await runtime?.close();
   });
 
-  const sandbox = (method: string, path: string, body?: unknown) =>
-    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(async (response) => ({ status: response.status, body: (await response.json().catch(() => undefined)) as any }));
+  const sandbox = (method: string, path: string, body?: unknown) => callSandbox(runtime.sandboxUrl, method, path, body);
   const get = (path: string) => runtime.call('GET', `${BASE}${path}`, { headers: keyHeader(key) });
 
   /** Every webhook posted and applied: the sandbox has nothing left to post, no queue holds anything. */

@@ -15,6 +15,7 @@ import { inboxKeys } from '../../../shared/adapters/dynamodb/inbox-table';
 import { demoIds } from '../../../local/demo-tenant';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, waitForTerminal } from '../broadcast/broadcast-test-kit';
+import { callSandbox } from '../../support/sandbox-control';
 
 jest.setTimeout(180_000);
 
@@ -33,12 +34,7 @@ describe('one identity per user, from the sandbox’s signed webhooks', () => {
     await runtime?.close();
   });
 
-  const sandbox = (method: string, path: string, body?: unknown) =>
-    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(async (response) => ({ status: response.status, body: (await response.json().catch(() => undefined)) as any }));
+  const sandbox = (method: string, path: string, body?: unknown) => callSandbox(runtime.sandboxUrl, method, path, body);
   const v1 = (path: string) => runtime.call('GET', `/v1${path}`, { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` } });
   const settle = async () => {
     await runtime.workersIdle();
