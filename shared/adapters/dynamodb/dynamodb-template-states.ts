@@ -57,11 +57,8 @@ export class DynamoDbTemplateStates implements TemplateStates {
 
   async record(wabaId: string, state: TemplateState): Promise<boolean> {
     const at = state.at.toISOString();
-    try {
-      await this.documentClient.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
+    return this.putIfNewer(
+      {
             ...messagingKeys.templateState(wabaId, state.name, state.language),
             wabaId,
             name: state.name,
@@ -71,11 +68,24 @@ export class DynamoDbTemplateStates implements TemplateStates {
             templateId: state.templateId,
             at,
             expiresAt: Math.floor(state.at.getTime() / 1000) + RETENTION_SECONDS,
-          },
-          // ISO 8601 UTC strings of one format compare like the times they name.
-          ConditionExpression: 'attribute_not_exists(pk) OR #at < :at',
+      },
+      '<',
+    );
+  }
+
+  /**
+   * Puts `item` unless the stored one is newer by `at` (`'<'`: strictly newer wins; `'<='`: the same
+   * time is written again). ISO 8601 UTC strings of one format compare like the times they name.
+   */
+  private async putIfNewer(item: Record<string, unknown>, newerThan: '<' | '<='): Promise<boolean> {
+    try {
+      await this.documentClient.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: item,
+          ConditionExpression: `attribute_not_exists(pk) OR #at ${newerThan} :at`,
           ExpressionAttributeNames: { '#at': 'at' },
-          ExpressionAttributeValues: { ':at': at },
+          ExpressionAttributeValues: { ':at': item.at },
         }),
       );
       return true;
@@ -98,11 +108,9 @@ export class DynamoDbTemplateStates implements TemplateStates {
 
   async recordAttribute(wabaId: string, attribute: TemplateAttribute): Promise<boolean> {
     const at = attribute.at.toISOString();
-    try {
-      await this.documentClient.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
+    // An equal time is written (see the port): the same event again writes the same item.
+    return this.putIfNewer(
+      {
             ...messagingKeys.templateAttribute(wabaId, attribute.name, attribute.language, attribute.kind),
             wabaId,
             name: attribute.name,
@@ -112,18 +120,9 @@ export class DynamoDbTemplateStates implements TemplateStates {
             value: attribute.value,
             at,
             expiresAt: Math.floor(attribute.at.getTime() / 1000) + RETENTION_SECONDS,
-          },
-          // An equal time is written (see the port): the same event again writes the same item.
-          ConditionExpression: 'attribute_not_exists(pk) OR #at <= :at',
-          ExpressionAttributeNames: { '#at': 'at' },
-          ExpressionAttributeValues: { ':at': at },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return false;
-      throw error;
-    }
+      },
+      '<=',
+    );
   }
 
   async attributesOf(wabaId: string): Promise<TemplateAttribute[]> {
