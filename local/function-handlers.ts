@@ -132,7 +132,7 @@ export function startLocalFunctions(options: {
     scheduler,
     handlers: started,
     stop: async () => {
-      scheduler.stop();
+      await scheduler.stop();
       await started.stop();
     },
   };

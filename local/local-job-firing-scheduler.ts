@@ -17,6 +17,9 @@ export class LocalJobFiringScheduler implements JobFiringScheduler {
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping = false;
   private dropping = false;
+  private stopped = false;
+  /** Invocations not finished yet: stop() waits for them, so nothing of a stopped runtime runs or reports later. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly invoke: Invoke,
@@ -43,17 +46,33 @@ export class LocalJobFiringScheduler implements JobFiringScheduler {
     this.sweepTimer = setInterval(() => {
       if (this.sweeping) return;
       this.sweeping = true;
-      this.invoke({ source: 'local.sweep', 'detail-type': 'Scheduled Event' })
-        .catch(this.onError)
-        .finally(() => (this.sweeping = false));
+      void this.track({ source: 'local.sweep', 'detail-type': 'Scheduled Event' }).finally(() => (this.sweeping = false));
     }, intervalMs);
     this.sweepTimer.unref();
   }
 
-  stop(): void {
+  /**
+   * Stops the timers and waits for the invocations under way. Their failures after this point are
+   * not reported: the backends are going away, and a line printed after a test file ended makes
+   * jest fail the whole run ("Cannot log after tests are done").
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.sweepTimer);
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    await Promise.all([...this.inFlight]);
+  }
+
+  private track(event: unknown): Promise<void> {
+    const running = this.invoke(event).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!this.stopped) this.onError(error);
+      },
+    );
+    this.inFlight.add(running);
+    return running.finally(() => this.inFlight.delete(running));
   }
 
   private arm(jobId: string, at: Date): void {
@@ -62,7 +81,7 @@ export class LocalJobFiringScheduler implements JobFiringScheduler {
       this.timers.delete(jobId);
       if (wait > MAX_TIMER_MS) return this.arm(jobId, at);
       // A failed firing is left to the sweep, as EventBridge's retries and then the sweep are on AWS.
-      this.invoke({ jobId }).catch(this.onError);
+      if (!this.stopped) void this.track({ jobId });
     }, Math.min(wait, MAX_TIMER_MS));
     timer.unref();
     this.timers.set(jobId, timer);
