@@ -21,7 +21,7 @@ import { factsAfterEvent, tallyCodeOfFacts, tallyCodes, type DeliveryFacts, type
 import { callingCodeOf } from '../../recipients/calling-code';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { locateLedgerMessage, recordLedgerMessage } from './ledger-message-ids';
-import { decodeDeliveryFacts, deliveryFactsUpdate } from './messaging-ledger-items';
+import { decodeDeliveryFacts, deliveryFactsUpdate } from './messaging-tally-items';
 import { expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
 
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;

@@ -9,7 +9,8 @@ import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, Ledge
 import { classifyStoreFaults } from './dynamodb-errors';
 import { locateLedgerMessage } from './ledger-message-ids';
 import { decodeRecipients } from './messaging-job-items';
-import { claimItem, decodeDeliveryFacts, decodeLedgerEntry, messageIdRecordItem, outcomeUpdate } from './messaging-ledger-items';
+import { claimItem, decodeLedgerEntry, messageIdRecordItem, outcomeUpdate } from './messaging-ledger-items';
+import { decodeDeliveryFacts } from './messaging-tally-items';
 import { expiresAtFrom, messagingKeys } from './messaging-table';
 import { batchWrite, isConditionFailure, queryAll, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
 
