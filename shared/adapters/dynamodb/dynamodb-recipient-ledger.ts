@@ -13,6 +13,7 @@ import { claimItem, decodeLedgerEntry, messageIdRecordItem, outcomeUpdate } from
 import { decodeDeliveryFacts } from './messaging-tally-items';
 import { expiresAtFrom, messagingKeys } from './messaging-table';
 import { batchWrite, isConditionFailure, queryAll, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
+import { withTallyFacts } from './tally-facts-reader';
 
 export class DynamoDbRecipientLedger implements RecipientLedger {
   private readonly table: MessagingTable;
@@ -127,7 +128,7 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
     ]);
     return {
       ...(listed.Item ? { listed: decodeRecipients(listed.Item) } : {}),
-      ledger: ledger.map((item) => ({ entry: decodeLedgerEntry(item), facts: decodeDeliveryFacts(item) })).sort((a, b) => a.entry.index - b.entry.index),
+      ledger: (await withTallyFacts(this.table, jobId, ledger.map((item) => ({ entry: decodeLedgerEntry(item), facts: decodeDeliveryFacts(item) })))).sort((a, b) => a.entry.index - b.entry.index),
     };
   }
 }

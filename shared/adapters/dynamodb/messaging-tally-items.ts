@@ -2,7 +2,8 @@
 import * as v from 'valibot';
 import type { StatusEvent } from '../../delivery/ports';
 import { pricingAttributeOf } from '../../delivery/message-pricing';
-import { TALLY_BUCKET_SIZE, type DeliveryFacts, type DeliveryStage, type TallyCode } from '../../delivery/recipient-status';
+import { TALLY_BUCKET_SIZE, tallyCodeOfFacts, type DeliveryFacts, type DeliveryStage, type TallyCode } from '../../delivery/recipient-status';
+import { factsOfSlot, slotStatesOf } from './messaging-tally-facts';
 import { MalformedMessagingItemError, tallySlotOf } from './messaging-table';
 
 type Item = Record<string, unknown>;
@@ -90,19 +91,43 @@ export function tallyOutcomeUpdates(jobId: string, codes: ReadonlyArray<{ index:
 
 const TALLY_ATTRIBUTE = /^r(\d{5})$/;
 
-/** The tally codes an item holds, by recipient index (attributes `r<00000>`; anything else is ignored). */
-export function decodeTally(item: Item): Array<[index: number, code: TallyCode]> {
+function firstIndexOf(item: Item): number {
   const bucket = /^TALLY#(\d+)$/.exec(String(item.sk));
   if (!bucket) throw new MalformedMessagingItemError(`Stored tally ${String(item.pk)} ${String(item.sk)} has no bucket`);
-  const first = Number(bucket[1]) * TALLY_BUCKET_SIZE;
-  const codes: Array<[number, TallyCode]> = [];
+  return Number(bucket[1]) * TALLY_BUCKET_SIZE;
+}
+
+/**
+ * Meta's facts a tally item holds, by recipient index, with each recipient's calling code
+ * (messaging-tally-facts.ts).
+ *
+ * @example tallyFactsOf(item).get(107)?.facts.readAt
+ */
+export function tallyFactsOf(item: Item): Map<number, { facts: DeliveryFacts; callingCode?: string }> {
+  const first = firstIndexOf(item);
+  return new Map([...slotStatesOf(item)].map(([slot, state]) => [first + slot, factsOfSlot(state)]));
+}
+
+/**
+ * The tally codes an item holds, by recipient index: per recipient the higher of the worker's
+ * outcome code (attributes `r<00000>`) and the code of Meta's facts in the item's sets (a
+ * max-register either way: both only grow).
+ */
+export function decodeTally(item: Item): Array<[index: number, code: TallyCode]> {
+  const first = firstIndexOf(item);
+  const codes = new Map<number, TallyCode>();
   for (const [name, value] of Object.entries(item)) {
     const attribute = TALLY_ATTRIBUTE.exec(name);
     if (!attribute || typeof value !== 'string') continue;
     const index = Number(attribute[1]);
     // A code outside its bucket would be counted twice by a sloppy writer: never trusted.
     if (index < first || index >= first + TALLY_BUCKET_SIZE) throw new MalformedMessagingItemError(`Stored tally ${String(item.sk)} holds recipient ${index} of another bucket`);
-    codes.push([index, value]);
+    codes.set(index, value);
   }
-  return codes;
+  for (const [index, { facts, callingCode }] of tallyFactsOf(item)) {
+    const code = tallyCodeOfFacts(facts, callingCode);
+    const outcome = codes.get(index);
+    if (code !== undefined && (outcome === undefined || outcome < code)) codes.set(index, code);
+  }
+  return [...codes];
 }
