@@ -5,13 +5,9 @@
  * processor crashes half-way through a batch and the batch is redelivered.
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getServices } from '../../../functions/composition';
 import { environmentOf } from '../../../runtime-contract/resource-definitions';
-import { decodeLedgerEntry } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
-import { decodeDeliveryFacts } from '../../../shared/adapters/dynamodb/messaging-tally-items';
-import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 import { tallyCodeOfOutcome } from '../../../shared/broadcast/chunk-outcomes';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
 import { callbackDataOf } from '../../../shared/delivery/callback-data';
@@ -39,29 +35,15 @@ interface Recorded {
   facts: DeliveryFacts;
 }
 
-/** Every ledger entry of a one-chunk job. */
+/** Every ledger entry of a one-chunk job, with Meta's facts as the recipients list reads them. */
 async function ledgerOf(jobId: string): Promise<Recorded[]> {
-  const services = getServices();
-  const { Items = [] } = await services.clients.dynamoDb.send(
-    new QueryCommand({ TableName: services.config.tableNames.messaging, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': messagingKeys.ledgerPartition(jobId, 0) }, ConsistentRead: true }),
-  );
-  return Items.map((item) => ({ index: Number(item.index), entry: decodeLedgerEntry(item), facts: decodeDeliveryFacts(item) }));
+  const { ledger } = await getServices().broadcast.broadcasts.readChunkRecipients(jobId, 0);
+  return ledger.map(({ entry, facts }) => ({ index: entry.index, entry, facts }));
 }
 
-/** Every recipient's tally code of a job. */
+/** Every recipient's tally code of a job, as the summary reads it. */
 async function tallyOf(jobId: string): Promise<Map<number, string>> {
-  const services = getServices();
-  const { Items = [] } = await services.clients.dynamoDb.send(
-    new QueryCommand({
-      TableName: services.config.tableNames.messaging,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tally)',
-      ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':tally': messagingKeys.tallyPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  const codes = new Map<number, string>();
-  for (const item of Items) for (const [name, code] of Object.entries(item)) if (/^r\d{5}$/.test(name)) codes.set(Number(name.slice(1)), String(code));
-  return codes;
+  return new Map((await getServices().broadcast.broadcasts.getJobProgress(jobId)).tally);
 }
 
 /** The tally code a recipient's ledger entry implies (the precedence of recipient-status.ts). */
