@@ -6,7 +6,8 @@
  *    write), which says per event whether it adds anything;
  * 2. per recipient whose outcome carried no message id (tally code `0U`, or a failed or cancelled
  *    outcome), the message id's record (put if absent), before the facts, so a crash in between
- *    is mended by the redelivery, which finds the fact new again;
+ *    is mended by the redelivery, which finds the fact new again; the id also rides in the facts'
+ *    write (`em`), for the recipients list, as it does while the recipient has no outcome code yet;
  * 3. one UpdateItem per tally item that gains anything: `ADD` of the new set members (idempotent,
  *    order-independent, never lowering what a concurrent batch added). Nothing new, nothing written.
  *
@@ -19,7 +20,7 @@ import { TALLY_BUCKET_SIZE } from '../../delivery/recipient-status';
 import { callingCodeOf } from '../../recipients/calling-code';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { locateLedgerMessage, recordLedgerMessage } from './ledger-message-ids';
-import { addEvent, factMembersUpdate, slotStatesOf, type FactMembers, type SlotState } from './messaging-tally-facts';
+import { addEvent, addMessageId, factMembersUpdate, slotStatesOf, type FactMembers, type SlotState } from './messaging-tally-facts';
 import { expiresAtFrom, messagingKeys } from './messaging-table';
 
 type Item = Record<string, unknown>;
@@ -65,8 +66,11 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
       // The recipient's calling code from Meta's recipient id (a number, or a BSUID's country): the tally carries it for the campaign's cost.
       if (!addEvent(state, slot, event, callingCodeOf(event.recipientId), members.get(bucket)!)) return 'unchanged';
       const outcome = stored.get(messagingKeys.tally(jobId, bucket).sk)?.[messagingKeys.tallyAttribute(location.index)];
-      // A SENT or held outcome (1S, 1H) named its message id with the outcome; a SENDING one (no code yet) will.
+      // A SENT or held outcome (1S, 1H) named its message id with the outcome. The id also rides in the
+      // item for the recipients list (the ledger entry is the worker's to write) while no outcome code is
+      // there yet: a send whose answer is lost may have all its events before its UNKNOWN outcome.
       if (typeof outcome === 'string' && !outcome.startsWith('1')) messageRecords.push({ location, event });
+      if (outcome === undefined || messageRecords.at(-1)?.location === location) addMessageId(state, slot, event.messageId, members.get(bucket)!);
       return 'applied';
     });
     await Promise.all(

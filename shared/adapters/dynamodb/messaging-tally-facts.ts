@@ -12,6 +12,8 @@
  *   ep          string set of pricing per stage: `<slot><s|d|r>:<category>:<calling code>`, then
  *               `:<type>:<billable 1|0>:<model>` only when not the default (regular, billable, PMP);
  *               known categories as one upper-case letter
+ *   em          string set `<slot>:<message id>`: the message id an event taught a recipient whose
+ *               outcome had none (UNKNOWN), for the recipients list; rare, so the item stays small
  *
  * Read back, per slot and stage the earliest timestamp is the fact ("first seen", whatever order the
  * events came in); of several failures the earliest, of several pricings of one stage the smallest
@@ -29,6 +31,7 @@ type PricedLetter = 's' | 'd' | 'r';
 export const STAGE_SETS: Record<TimedStage, string> = { sent: 'es', delivered: 'ed', read: 'er' };
 export const FAILURE_SET = 'ef';
 export const PRICING_SET = 'ep';
+export const MESSAGE_ID_SET = 'em';
 const MEMBER_SCALE = 1e10;
 const LETTER_OF: Record<TimedStage, PricedLetter> = { sent: 's', delivered: 'd', read: 'r' };
 const STAGE_OF: Record<PricedLetter, TimedStage> = { s: 'sent', d: 'delivered', r: 'read' };
@@ -40,6 +43,8 @@ export interface SlotState {
   times: Partial<Record<TimedStage, number>>;
   failure?: { epoch: number; member: string };
   pricing: Partial<Record<PricedLetter, string>>;
+  /** A message id learned from an event (the smallest member, if Meta ever named two). */
+  messageId?: string;
 }
 
 /** Members to add to one item's sets. */
@@ -102,7 +107,24 @@ export function slotStatesOf(item: Item | undefined): Map<number, SlotState> {
     const letter = head[2] as PricedLetter;
     if (state.pricing[letter] === undefined || member < state.pricing[letter]!) state.pricing[letter] = member;
   }
+  for (const member of setMembers(item[MESSAGE_ID_SET]).map(String)) {
+    const colon = member.indexOf(':');
+    const state = slotOf(checkedSlot(Number(member.slice(0, colon)), item));
+    const messageId = member.slice(colon + 1);
+    if (state.messageId === undefined || messageId < state.messageId) state.messageId = messageId;
+  }
   return states;
+}
+
+/**
+ * Adds a message id learned from an event to a slot (an outcome without one), unless it has one.
+ *
+ * @example addMessageId(state, 3, 'wamid.x', members) // members.strings.em = ['3:wamid.x']
+ */
+export function addMessageId(state: SlotState, slot: number, messageId: string, members: FactMembers): void {
+  if (state.messageId !== undefined && state.messageId <= messageId) return;
+  state.messageId = messageId;
+  (members.strings[MESSAGE_ID_SET] ??= []).push(`${slot}:${messageId}`);
 }
 
 function pricingMember(slot: number, stage: TimedStage, pricing: MessagePricing, callingCode: string | undefined): string {
@@ -165,7 +187,7 @@ export function addEvent(state: SlotState, slot: number, event: FactEventInput, 
  *
  * @example factsOfSlot(state).facts.deliveredAt // '2026-11-27T08:00:05.000Z'
  */
-export function factsOfSlot(state: SlotState): { facts: DeliveryFacts; callingCode?: string } {
+export function factsOfSlot(state: SlotState): { facts: DeliveryFacts; callingCode?: string; messageId?: string } {
   const facts: DeliveryFacts = {};
   let callingCode: string | undefined;
   for (const [stage, epoch] of Object.entries(state.times) as Array<[TimedStage, number]>) facts[`${stage}At`] = new Date(epoch * 1000).toISOString();
@@ -182,7 +204,7 @@ export function factsOfSlot(state: SlotState): { facts: DeliveryFacts; callingCo
     facts[pricingAttributeOf(STAGE_OF[letter])!] = decoded.pricing;
     callingCode ??= decoded.callingCode;
   }
-  return { facts, ...(callingCode ? { callingCode } : {}) };
+  return { facts, ...(callingCode ? { callingCode } : {}), ...(state.messageId ? { messageId: state.messageId } : {}) };
 }
 
 /**

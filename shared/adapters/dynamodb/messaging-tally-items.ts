@@ -98,12 +98,12 @@ function firstIndexOf(item: Item): number {
 }
 
 /**
- * Meta's facts a tally item holds, by recipient index, with each recipient's calling code
- * (messaging-tally-facts.ts).
+ * Meta's facts a tally item holds, by recipient index, with each recipient's calling code and a
+ * message id an event taught an outcome that had none (messaging-tally-facts.ts).
  *
  * @example tallyFactsOf(item).get(107)?.facts.readAt
  */
-export function tallyFactsOf(item: Item): Map<number, { facts: DeliveryFacts; callingCode?: string }> {
+export function tallyFactsOf(item: Item): Map<number, { facts: DeliveryFacts; callingCode?: string; messageId?: string }> {
   const first = firstIndexOf(item);
   return new Map([...slotStatesOf(item)].map(([slot, state]) => [first + slot, factsOfSlot(state)]));
 }

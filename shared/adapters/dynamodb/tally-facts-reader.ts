@@ -1,7 +1,8 @@
 /**
  * Meta's facts of a chunk's recipients for the readers (the recipients list and CSV, the follow-up
  * audience): the facts in the job's tally items (messaging-tally-facts.ts), merged with the facts
- * earlier versions stored on the ledger entries themselves (the earliest time of each stage wins).
+ * earlier versions stored on the ledger entries themselves (the earliest time of each stage wins),
+ * and the message id an event taught an entry whose outcome had none (UNKNOWN).
  */
 import type { LedgerEntry } from '../../broadcast/broadcast-stores';
 import { mergeDeliveryFacts, type DeliveryFacts } from '../../delivery/recipient-status';
@@ -27,7 +28,12 @@ export async function withTallyFacts(table: MessagingTable, jobId: string, recor
     ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':first': first, ':last': last },
     ConsistentRead: true,
   });
-  const facts = new Map<number, DeliveryFacts>();
-  for (const item of items) for (const [index, found] of tallyFactsOf(item)) facts.set(index, found.facts);
-  return records.map((record) => ({ entry: record.entry, facts: mergeDeliveryFacts(record.facts, facts.get(record.entry.index)) }));
+  const found = new Map<number, { facts: DeliveryFacts; messageId?: string }>();
+  for (const item of items) for (const [index, slot] of tallyFactsOf(item)) found.set(index, slot);
+  return records.map(({ entry, facts }) => {
+    const tally = found.get(entry.index);
+    // An UNKNOWN outcome's message id, learned from Meta's events.
+    const learned = entry.messageId === undefined && tally?.messageId !== undefined ? { ...entry, messageId: tally.messageId } : entry;
+    return { entry: learned, facts: mergeDeliveryFacts(facts, tally?.facts) };
+  });
 }

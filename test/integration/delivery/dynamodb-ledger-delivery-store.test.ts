@@ -140,6 +140,8 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     expect(await tallyOf(jobId)).toEqual({ r00001: tallyCodes.unknown(now) });
 
     await apply(jobId, 1, event(1, 'sent', 2, { messageId: 'wamid.late' }));
+    // The list reads it from the tally item (the entry is the worker's to write).
+    expect((await repository.readChunkRecipients(jobId, 0)).ledger.find(({ entry }) => entry.index === 1)!.entry.messageId).toBe('wamid.late');
     await expect(store.locateMessage('wamid.late')).resolves.toEqual({ jobId, chunkIndex: 0, index: 1 });
     expect(await tallyOf(jobId)).toEqual({ r00001: tallyCodes.sent });
   });
