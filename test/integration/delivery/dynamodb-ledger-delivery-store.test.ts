@@ -292,7 +292,7 @@ describe('one write per tally item per batch', () => {
     expect(new Set(codes)).toEqual(new Set([tallyCodes.read]));
   });
 
-  it('keeps a full item of 50 recipients (three stages, two priced, outcome codes) near 2 KB', async () => {
+  it('keeps a full item of 50 recipients (three stages, two priced, outcome codes) under 2.4 KB', async () => {
     const jobId = await newJob(50);
     const indexes = Array.from({ length: 50 }, (_, index) => index);
     for (const index of indexes) await repository.claimRecipient(jobId, 0, index, to(index), now);
