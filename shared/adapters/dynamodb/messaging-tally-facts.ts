@@ -18,7 +18,7 @@
  * Read back, per slot and stage the earliest timestamp is the fact ("first seen", whatever order the
  * events came in); of several failures the earliest, of several pricings of one stage the smallest
  * member. A full item (50 recipients, sent + delivered + read, two priced stages, outcome codes)
- * is about 2.3 KB (test/integration/delivery/dynamodb-ledger-delivery-store.test.ts checks < 2.4 KB).
+ * is about 2.3 KB (test/integration/delivery/tally-fact-writes.test.ts checks < 2.4 KB).
  */
 import { pricingAttributeOf, type MessagePricing } from '../../delivery/message-pricing';
 import { TALLY_BUCKET_SIZE, type DeliveryFacts, type DeliveryStage } from '../../delivery/recipient-status';
