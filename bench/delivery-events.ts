@@ -13,13 +13,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { getServices } from '../functions/composition';
 import { deliveryEvents, environmentOf, functions, type FunctionName } from '../runtime-contract/resource-definitions';
 import { startLocalRuntime } from '../local/local-runtime';
 import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-source';
-import { messagingKeys } from '../shared/adapters/dynamodb/messaging-table';
 import type { BroadcastJob } from '../shared/broadcast/broadcast-job';
 import { callbackDataOf } from '../shared/delivery/callback-data';
 import { countTallyCode, emptyDeliveryCounts } from '../shared/delivery/recipient-status';
@@ -132,17 +130,10 @@ export async function benchDeliveryEvents(options: { recipients: number; eventsP
         waitTimeSeconds: 0,
       });
 
+      // The summary's reading: per recipient the higher of the outcome code and its facts' (in the tally items' sets).
       const tallyCounts = async () => {
         const counts = emptyDeliveryCounts();
-        const { Items = [] } = await services.clients.dynamoDb.send(
-          new QueryCommand({
-            TableName: services.config.tableNames.messaging,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tally)',
-            ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':tally': messagingKeys.tallyPrefix },
-            ConsistentRead: true,
-          }),
-        );
-        for (const item of Items) for (const [attribute, code] of Object.entries(item)) if (/^r\d{5}$/.test(attribute)) countTallyCode(counts, String(code), new Date());
+        for (const [, code] of (await broadcasts.getJobProgress(jobId)).tally) countTallyCode(counts, code, new Date());
         return counts;
       };
       const deadline = Date.now() + options.timeLimitSeconds * 1000;

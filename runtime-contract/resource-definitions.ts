@@ -281,8 +281,9 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
  * builds that adapter (`functions/composition/messaging.section.ts` and the compositions calling it).
  */
 export const adapterOnlyTableActions: ReadonlyArray<{ table: TableName; actions: readonly TableAction[]; adapter: string; composedBy: readonly FunctionName[] }> = [
-  // dynamodb-wrapper-id-records (the wrapper's message-id ownership records) is the only BatchGet on messaging.
+  // BatchGet on messaging: the wrapper's message-id ownership records, and the tally items a webhook batch's status events concern.
   { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-wrapper-id-records', composedBy: ['upstream-wrapper'] },
+  { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-ledger-delivery-store', composedBy: ['delivery-events'] },
 ];
 
 /**
@@ -604,9 +605,11 @@ export function environmentOf(name: FunctionName, environment: Readonly<Record<s
 export function tableGrantOf(name: FunctionName, table: TableName): string[] {
   const access = functions[name].tables[table];
   if (!access) return [];
-  const excluded = new Set(
-    adapterOnlyTableActions.filter((entry) => entry.table === table && !entry.composedBy.includes(name)).flatMap((entry) => entry.actions.map((action) => `dynamodb:${action}`)),
-  );
+  const adapterOnly = (composed: boolean) =>
+    adapterOnlyTableActions.filter((entry) => entry.table === table && entry.composedBy.includes(name) === composed).flatMap((entry) => entry.actions.map((action) => `dynamodb:${action}`));
+  // An action two adapters issue stays granted to a function composing either.
+  const own = new Set(adapterOnly(true));
+  const excluded = new Set(adapterOnly(false).filter((action) => !own.has(action)));
   const issued = new Set(tableAdapterActions[table].actions.map((action) => `dynamodb:${action}`));
   return tableActions[access].filter((action) => issued.has(action) && !excluded.has(action));
 }

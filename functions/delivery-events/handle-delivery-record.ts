@@ -19,7 +19,8 @@ export async function handleDeliveryRecord(dependencies: DeliveryEventsDependenc
   const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? 1);
   try {
     const message = readMetaEventMessage(record.body);
-    const report = await applyWebhookBatch(dependencies.ports, message.body, new Date(message.receivedAt));
+    // A redelivery may follow an attempt that wrote its facts but failed before their customer events.
+    const report = await applyWebhookBatch(dependencies.ports, message.body, new Date(message.receivedAt), { redelivered: receiveCount > 1 });
     logger.info('webhook batch applied', { sqsMessageId: record.messageId, receiveCount, ...report });
     // Applying again is harmless; a send record written a moment after Meta's answer is then found.
     if (report.upstreamNotYetRecorded > 0 && receiveCount < SEND_RECORD_WAIT_RECEIVES) throw new SendRecordNotYetWrittenError(report.upstreamNotYetRecorded);

@@ -13,20 +13,10 @@
  * a store error simply propagates: the queue redelivers the whole batch and it is applied again.
  * Logs carry ids only, never a phone number or a message's text.
  */
-import type { CallbackReference } from './callback-data';
-import type {
-  IdentityPairSink,
-  InboundMessageSink,
-  LedgerDeliveryStore,
-  OptOutRecorder,
-  OwnerDirectory,
-  PhoneNumberOwner,
-  StatusEvent,
-  TemplateStatusSink,
-  UpstreamDeliveryStore,
-} from './ports';
+import type { IdentityPairSink, InboundMessageSink, LedgerDeliveryStore, OptOutRecorder, OwnerDirectory, PhoneNumberOwner, TemplateStatusSink, UpstreamDeliveryStore } from './ports';
 import type { CustomerEvent } from '../customer-events/ports';
-import { messageReceivedEvent, messageStatusEvent, templateStatusEvent, templateUpdatedEvent } from './delivery-customer-events';
+import { ledgerEventTasks, publish, routeStatus, type StatusBatchContext } from './apply-status-events';
+import { messageReceivedEvent, templateStatusEvent, templateUpdatedEvent } from './delivery-customer-events';
 import { identityPairsOf } from './identity-pairs-of-change';
 import { parseWebhookBody, type MessagesChange, type TemplateAttributeChange, type TemplateStatusChange } from './webhook-payload.schema';
 
@@ -78,10 +68,12 @@ export interface WebhookBatchReport {
 /** Store calls in flight per batch: enough to hide DynamoDB latency, few enough for one Lambda's sockets. */
 const CONCURRENCY = 16;
 
-type LedgerLocation = { jobId: string; chunkIndex: number; index: number };
-type JobOwner = { organizationId: string; phoneNumberId: string } | undefined;
+type JobOwner = Awaited<ReturnType<LedgerDeliveryStore['jobOwner']>>;
 
-export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown, receivedAt: Date): Promise<WebhookBatchReport> {
+export { USER_STOPPED_MARKETING } from './apply-status-events';
+
+/** `redelivered`: the queue delivered this batch before (its customer events are published again where it added nothing). */
+export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown, receivedAt: Date, options: { redelivered?: boolean } = {}): Promise<WebhookBatchReport> {
   const report: WebhookBatchReport = { applied: 0, notFound: 0, upstreamNotYetRecorded: 0, dropped: 0, inbound: 0, templates: 0, skipped: 0 };
   const parsed = parseWebhookBody(body, receivedAt);
   for (const skipped of parsed.skipped) ports.log.warn('webhook element skipped', { ...skipped });
@@ -99,7 +91,14 @@ export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown
     }
     return found;
   };
-  const context: BatchContext = { ports, report, receivedAt, jobOwnerOf: (jobId) => cached(jobOwners, jobId, () => ports.ledger.jobOwner(jobId)) };
+  const context: BatchContext = {
+    ports,
+    report,
+    receivedAt,
+    redelivered: options.redelivered === true,
+    jobOwnerOf: (jobId) => cached(jobOwners, jobId, () => ports.ledger.jobOwner(jobId)),
+    ledgerEvents: new Map(),
+  };
 
   const tasks: Array<() => Promise<void>> = [];
   for (const change of parsed.changes) {
@@ -112,15 +111,14 @@ export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown
     }
   }
   await runAll(tasks, CONCURRENCY);
+  // The broadcast statuses routed above, per job: one read and at most one write per tally item.
+  await runAll(ledgerEventTasks(context), CONCURRENCY);
   return report;
 }
 
-interface BatchContext {
+interface BatchContext extends StatusBatchContext {
   ports: DeliveryEventPorts;
   report: WebhookBatchReport;
-  /** When the webhook reached the platform: the `createdAt` of the customer events it gives rise to (the same on a redelivery). */
-  receivedAt: Date;
-  jobOwnerOf(jobId: string): Promise<JobOwner>;
 }
 
 function messagesChangeTasks(context: BatchContext, change: MessagesChange, owner: Promise<PhoneNumberOwner | undefined>): Array<() => Promise<void>> {
@@ -140,7 +138,7 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
     ...pairTasks,
     ...change.statuses.map((event) =>
       withOwner(
-        (found) => applyStatus(context, change.phoneNumberId, found, event),
+        (found) => routeStatus(context, change.phoneNumberId, found, event),
         () => {
           report.dropped += 1;
           unowned('status', { messageId: event.messageId, stage: event.stage })();
@@ -187,70 +185,6 @@ async function applyTemplateChange(
     await publish(context, found.organizationId, (now) => templateUpdatedEvent(change.update, now));
   }
   report.templates += 1;
-}
-
-async function applyStatus(context: BatchContext, phoneNumberId: string, owner: PhoneNumberOwner, event: StatusEvent): Promise<void> {
-  const { ports, report } = context;
-  const ids = { messageId: event.messageId, stage: event.stage, organizationId: owner.organizationId };
-  const reference: CallbackReference | undefined = event.reference;
-
-  let location: LedgerLocation | undefined;
-  if (reference?.kind === 'ledger') location = { jobId: reference.jobId, chunkIndex: reference.chunkIndex, index: reference.index };
-  else if (reference === undefined) location = await ports.ledger.locateMessage(event.messageId);
-
-  if (location) {
-    const job = await context.jobOwnerOf(location.jobId);
-    if (!job || job.organizationId !== owner.organizationId || job.phoneNumberId !== phoneNumberId) {
-      report.dropped += 1;
-      ports.log.warn(job ? 'dropped: job of another organization or number' : 'dropped: job not found', { ...ids, jobId: location.jobId });
-      return;
-    }
-    const result = await ports.ledger.applyEvent(location, event);
-    if (result === 'applied') {
-      report.applied += 1;
-      await recordOptOutOf(ports, owner.organizationId, event);
-      const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index };
-      await publish(context, owner.organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
-    } else {
-      report.notFound += 1;
-      ports.log.warn('dropped: ledger entry not found', { ...ids, jobId: location.jobId, chunkIndex: location.chunkIndex, index: location.index });
-    }
-    return;
-  }
-
-  if (!ports.upstream) {
-    report.dropped += 1;
-    ports.log.warn('dropped: no sink', { kind: 'upstream-status', ...ids, ...(reference?.kind === 'upstream-send' ? { sendId: reference.sendId } : {}) });
-    return;
-  }
-  const result = await ports.upstream.applyEvent(owner.organizationId, event);
-  if (result === 'applied') {
-    report.applied += 1;
-    await recordOptOutOf(ports, owner.organizationId, event);
-    await publish(context, owner.organizationId, (now) => messageStatusEvent({ kind: 'upstream' }, event, phoneNumberId, now));
-  } else {
-    report.notFound += 1;
-    if (reference?.kind === 'upstream-send') report.upstreamNotYetRecorded += 1;
-    ports.log.warn('dropped: message found in no record', ids);
-  }
-}
-
-/** Meta's error 131050: the user stopped marketing messages from the business. */
-export const USER_STOPPED_MARKETING = 131050;
-
-/** A failure 131050 puts the recipient on the organization's opt-out list (idempotent: a repeat keeps the first entry). */
-async function recordOptOutOf(ports: DeliveryEventPorts, organizationId: string, event: StatusEvent): Promise<void> {
-  if (event.stage === 'failed' && event.error?.code === USER_STOPPED_MARKETING && ports.optOuts) {
-    await ports.optOuts.recordStoppedMarketing(organizationId, event.recipientId);
-  }
-}
-
-/**
- * After the record was applied, so a crash in between re-applies (harmlessly) and publishes on the
- * redelivery: at least once, with the same event id.
- */
-async function publish({ ports, receivedAt }: BatchContext, organizationId: string, build: (createdAt: Date) => CustomerEvent): Promise<void> {
-  if (ports.events) await ports.events.publish(organizationId, build(receivedAt));
 }
 
 /**

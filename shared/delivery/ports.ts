@@ -99,18 +99,38 @@ export interface OwnerDirectory {
 
 export type ApplyResult = 'applied' | 'not-found';
 
+/** Where a broadcast recipient's status event belongs: its job, chunk and index (callback data or WAMID record). */
+export interface LedgerLocation {
+  jobId: string;
+  chunkIndex: number;
+  index: number;
+}
+
+/**
+ * What a status event did to a broadcast recipient: `applied` added a fact (a stage's first time,
+ * a failure, a stage's pricing), `unchanged` added nothing (a duplicate, or a later copy of a
+ * known stage), `not-found` never reached a record.
+ */
+export type LedgerApplyResult = 'applied' | 'unchanged' | 'not-found';
+
 /** The broadcast ledger's side: events of sends made by the chunk worker. */
 export interface LedgerDeliveryStore {
-  /** Owner of a job, for the tenant check; undefined when the job does not exist (expired, discarded). */
-  jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string } | undefined>;
-  /** Ledger entry that recorded this message id (gsi1), when the event carries no callback data of ours. */
-  locateMessage(messageId: string): Promise<{ jobId: string; chunkIndex: number; index: number } | undefined>;
   /**
-   * Adds the event's facts to the recipient's ledger entry (first-seen timestamps; the message id
-   * when the entry had none) and its tally code (max-register). Idempotent; `not-found` when the
-   * entry does not exist (never creates one).
+   * Owner of a job, for the tenant check, and its recipient count (events of an index outside it
+   * are not the job's); undefined when the job does not exist (expired, discarded).
    */
-  applyEvent(location: { jobId: string; chunkIndex: number; index: number }, event: StatusEvent): Promise<ApplyResult>;
+  jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number } | undefined>;
+  /** Ledger entry that recorded this message id (its WAMID record), when the event carries no callback data of ours. */
+  locateMessage(messageId: string): Promise<LedgerLocation | undefined>;
+  /**
+   * Adds the events' facts (first-seen time per stage, Meta's failure, pricing per stage) to the
+   * job's tally items: one read of the items concerned, then one write per item that gains
+   * anything, none for events that add nothing. An event on a recipient whose outcome carried no
+   * message id (UNKNOWN) also records the id. Idempotent and order-independent; one result per
+   * event, in order. Every index is within the job (the caller checked the recipient count).
+   * Throws when a write failed (after the others settled): applying again is harmless.
+   */
+  applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<LedgerApplyResult[]>;
 }
 
 /** The /upstream wrapper's side: events of sends made through /upstream. */

@@ -159,6 +159,36 @@ export function factsAfterEvent(before: DeliveryFacts, event: FactEvent): Delive
   return after;
 }
 
+/**
+ * One recipient's facts from two records (the ledger entry's, written by versions before the tally
+ * items held facts, and the tally item's): per stage the earlier time wins, with that record's
+ * pricing of the stage (else the other's); the failure of the earlier `failedAt` with its error.
+ *
+ * @example mergeDeliveryFacts({ sentAt: '…:05Z' }, { sentAt: '…:03Z', readAt: '…' }) // { sentAt: '…:03Z', readAt: '…' }
+ */
+export function mergeDeliveryFacts(a: DeliveryFacts, b: DeliveryFacts | undefined): DeliveryFacts {
+  if (!b) return a;
+  const merged: DeliveryFacts = {};
+  const first = (stage: DeliveryStage) => {
+    const at = [a, b].filter((facts) => facts[`${stage}At`] !== undefined).sort((x, y) => x[`${stage}At`]!.localeCompare(y[`${stage}At`]!));
+    return [...at, a, b];
+  };
+  for (const stage of ['sent', 'delivered', 'read'] as const) {
+    const [winner, ...rest] = first(stage);
+    const at = winner![`${stage}At`];
+    if (at !== undefined) merged[`${stage}At`] = at;
+    const pricing = [winner!, ...rest].map((facts) => facts[`${stage}Pricing`]).find((found) => found !== undefined);
+    if (pricing) merged[`${stage}Pricing`] = pricing;
+  }
+  const [failure] = first('failed');
+  if (failure!.failedAt !== undefined) {
+    merged.failedAt = failure!.failedAt;
+    if (failure!.metaErrorCode !== undefined) merged.metaErrorCode = failure!.metaErrorCode;
+    if (failure!.metaErrorTitle !== undefined) merged.metaErrorTitle = failure!.metaErrorTitle;
+  }
+  return merged;
+}
+
 /** Recipients per tally item: 50 short attributes stay under 1 KB, one write unit per update. */
 export const TALLY_BUCKET_SIZE = 50;
 

@@ -312,10 +312,10 @@ it('gives every function a fixed, stack-prefixed name (API integrations address 
 });
 
 describe('table grants narrowed to what the adapters issue', () => {
-  it('no function may Scan, and only upstream-wrapper (wrapper id records) may BatchGetItem on messaging', () => {
+  it('no function may Scan, and only upstream-wrapper (wrapper id records) and delivery-events (a batch\'s tally items) may BatchGetItem on messaging', () => {
     for (const name of names) {
       for (const table of tableNames) expect(tableGrantOf(name, table)).not.toContain('dynamodb:Scan');
-      expect(tableGrantOf(name, 'messaging').includes('dynamodb:BatchGetItem')).toBe(name === 'upstream-wrapper');
+      expect(tableGrantOf(name, 'messaging').includes('dynamodb:BatchGetItem')).toBe(name === 'upstream-wrapper' || name === 'delivery-events');
     }
   });
 

@@ -7,6 +7,8 @@ import type { DeliveryEventLog } from '../../shared/delivery/apply-webhook-batch
 import type {
   ApplyResult,
   InboundMessage,
+  LedgerApplyResult,
+  LedgerLocation,
   InboundMessageSink,
   LedgerDeliveryStore,
   OwnerDirectory,
@@ -54,16 +56,18 @@ interface FakeEntry {
 const locationKey = (jobId: string, chunkIndex: number, index: number) => `${jobId}#${chunkIndex}#${index}`;
 
 export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
-  readonly jobs = new Map<string, { organizationId: string; phoneNumberId: string }>();
+  readonly jobs = new Map<string, { organizationId: string; phoneNumberId: string; recipientCount: number }>();
   readonly entries = new Map<string, FakeEntry>();
   readonly tally = new Map<string, TallyCode>();
   jobOwnerReads = 0;
-  /** Throws on the n-th applyEvent call (1-based) when set. */
+  /** Throws on the n-th event applied (1-based, across applyEvents calls) when set: the events before it stay applied, like a batch whose later write failed. */
   failOnApply?: number;
   private applyCalls = 0;
+  /** applyEvents calls, with their number of events (the adapter reads and writes once per tally item of a call). */
+  readonly applyBatches: number[] = [];
 
-  addJob(jobId: string, organizationId: string, phoneNumberId: string): void {
-    this.jobs.set(jobId, { organizationId, phoneNumberId });
+  addJob(jobId: string, organizationId: string, phoneNumberId: string, recipientCount = 100_000): void {
+    this.jobs.set(jobId, { organizationId, phoneNumberId, recipientCount });
   }
 
   /** A recipient the worker recorded (outcome + message id) and, like the worker, its tally code when absent. */
@@ -106,18 +110,23 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
     return undefined;
   }
 
-  async applyEvent(location: { jobId: string; chunkIndex: number; index: number }, event: StatusEvent): Promise<ApplyResult> {
-    this.applyCalls += 1;
-    if (this.failOnApply === this.applyCalls) throw new Error('store down');
-    const entry = this.entry(location.jobId, location.chunkIndex, location.index);
-    if (!entry) return 'not-found';
-    entry.facts = factsAfterEvent(entry.facts, event);
-    entry.messageId ??= event.messageId;
-    const key = locationKey(location.jobId, 0, location.index);
-    const stored = this.tally.get(key);
-    const code = tallyCodeOfFacts(entry.facts);
-    if (code !== undefined && (stored === undefined || stored < code)) this.tally.set(key, code);
-    return 'applied';
+  async applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<LedgerApplyResult[]> {
+    this.applyBatches.push(events.length);
+    return events.map(({ location, event }) => {
+      this.applyCalls += 1;
+      if (this.failOnApply === this.applyCalls) throw new Error('store down');
+      const entry = this.entry(jobId, location.chunkIndex, location.index);
+      if (!entry) return 'not-found';
+      const before = JSON.stringify(entry.facts);
+      entry.facts = factsAfterEvent(entry.facts, event);
+      // Like the adapter: an outcome without a message id (UNKNOWN) learns it from the events.
+      if (entry.outcome?.status !== 'SENT') entry.messageId ??= event.messageId;
+      const key = locationKey(jobId, 0, location.index);
+      const stored = this.tally.get(key);
+      const code = tallyCodeOfFacts(entry.facts);
+      if (code !== undefined && (stored === undefined || stored < code)) this.tally.set(key, code);
+      return JSON.stringify(entry.facts) === before ? 'unchanged' : 'applied';
+    });
   }
 }
 

@@ -8,7 +8,8 @@ import type { ChunkProgressStore, JobProgress, LedgerEntry, ProgressDelta } from
 import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { decodeChunk, failureReasonsOf } from './messaging-job-items';
-import { decodeLedgerStatus, decodeTally } from './messaging-ledger-items';
+import { decodeLedgerStatus } from './messaging-ledger-items';
+import { decodeTally } from './messaging-tally-items';
 import { FAILURE_PREFIX, expiresAtFrom, ledgerIndexOf, messagingKeys, tallySlotOf } from './messaging-table';
 import { isConditionFailure, queryAll, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
 

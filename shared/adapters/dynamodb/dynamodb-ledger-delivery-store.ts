@@ -1,34 +1,34 @@
 /**
- * Meta's status events on the broadcast ledger (messaging table, keys in messaging-table.ts).
- * At most two single-item writes per event, each idempotent and order-independent:
+ * Meta's status events on broadcast recipients, in the job's tally items (messaging-table.ts; the
+ * sets of messaging-tally-facts.ts). Per call (a webhook batch's events of one job):
  *
- * 1. the ledger entry: `SET <stage>At = if_not_exists(…)` (+ Meta's error on failed, + the message
- *    id when the entry had none, then its WAMID record), only on an existing entry; the entry is in
- *    no index, so this is one write unit;
- * 2. the recipient's tally code: the code of the entry's facts after the event (status and
- *    pricing, tallyCodeOfFacts, from the update's old image: no read), `SET r = :code` only while
- *    the stored code is smaller (a refused condition means this code or a larger one is already
- *    there: nothing to do); skipped when that code is a plain 1S on a SENT entry, whose outcome
- *    code is already 1S.
+ * 1. one consistent BatchGetItem of the tally items the events concern (a read costs a fifth of a
+ *    write), which says per event whether it adds anything;
+ * 2. per recipient whose outcome carried no message id (tally code `0U`, or a failed or cancelled
+ *    outcome), the message id's record (put if absent), before the facts, so a crash in between
+ *    is mended by the redelivery, which finds the fact new again; the id also rides in the facts'
+ *    write (`em`), for the recipients list, as it does while the recipient has no outcome code yet;
+ * 3. one UpdateItem per tally item that gains anything: `ADD` of the new set members (idempotent,
+ *    order-independent, never lowering what a concurrent batch added). Nothing new, nothing written.
  *
- * The order matters for crashes: facts first, so a redelivered event that finds its facts already
- * written still moves the tally.
+ * The worker's outcome codes (`r<00000>`, written `if_not_exists`) and these sets never touch each
+ * other's attributes; the summary takes the higher of the two codes (messaging-tally-items.ts).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ApplyResult, LedgerDeliveryStore, StatusEvent } from '../../delivery/ports';
-import { factsAfterEvent, tallyCodeOfFacts, tallyCodes, type DeliveryFacts, type TallyCode } from '../../delivery/recipient-status';
+import { BatchGetCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, StatusEvent } from '../../delivery/ports';
+import { TALLY_BUCKET_SIZE } from '../../delivery/recipient-status';
 import { callingCodeOf } from '../../recipients/calling-code';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { locateLedgerMessage, recordLedgerMessage } from './ledger-message-ids';
-import { decodeDeliveryFacts, deliveryFactsUpdate } from './messaging-ledger-items';
-import { expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
+import { addEvent, addMessageId, factMembersUpdate, slotStatesOf, type FactMembers, type SlotState } from './messaging-tally-facts';
+import { expiresAtFrom, messagingKeys } from './messaging-table';
 
-const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
+type Item = Record<string, unknown>;
+type LocatedEvent = { location: LedgerLocation; event: StatusEvent };
 
-type Location = { jobId: string; chunkIndex: number; index: number };
-/** The entry before the event's update (its old image): its outcome, facts and its recipient's calling code. */
-type EntryBefore = { status?: unknown; held?: unknown; facts: DeliveryFacts; callingCode?: string };
+/** BatchGetItem takes at most 100 keys; unprocessed ones are asked again this many times. */
+const BATCH_GET_KEYS = 100;
+const BATCH_GET_ATTEMPTS = 8;
 
 export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
   constructor(
@@ -38,94 +38,72 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     classifyStoreFaults(this.documentClient);
   }
 
-  async jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string } | undefined> {
+  async jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number } | undefined> {
     const result = await this.documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: messagingKeys.job(jobId), ProjectionExpression: 'organizationId, phoneNumberId' }),
+      new GetCommand({ TableName: this.tableName, Key: messagingKeys.job(jobId), ProjectionExpression: 'organizationId, phoneNumberId, totalRecipients' }),
     );
-    const { organizationId, phoneNumberId } = result.Item ?? {};
-    if (typeof organizationId !== 'string' || typeof phoneNumberId !== 'string') return undefined;
-    return { organizationId, phoneNumberId };
+    const { organizationId, phoneNumberId, totalRecipients } = result.Item ?? {};
+    if (typeof organizationId !== 'string' || typeof phoneNumberId !== 'string' || typeof totalRecipients !== 'number') return undefined;
+    return { organizationId, phoneNumberId, recipientCount: totalRecipients };
   }
 
-  async locateMessage(messageId: string): Promise<Location | undefined> {
+  async locateMessage(messageId: string): Promise<LedgerLocation | undefined> {
     return locateLedgerMessage(this.documentClient, this.tableName, messageId);
   }
 
-  async applyEvent(location: Location, event: StatusEvent): Promise<ApplyResult> {
-    const before = await this.addFacts(location, event);
-    if (!before) return 'not-found';
-    // An outcome without the worker's message id (UNKNOWN) learns it from the events: recorded (put
-    // if absent) on each of them, so a worker that crashed after the send still gets its record. A
-    // SENDING entry's worker records it with the outcome.
-    if (before.status !== 'SENT' && before.status !== 'SENDING') await recordLedgerMessage(this.documentClient, this.tableName, event.messageId, location, expiresAtFrom(event.timestamp));
-    // `sent` raises the tally to 1S, which a SENT outcome's own code already is (the worker writes
-    // it, and the chunk's reconcile when a worker crashed first): that write would change nothing.
-    // The recipient's calling code from the same old image (no read): the tally code carries it for the campaign's cost.
-    const code = tallyCodeOfFacts(factsAfterEvent(before.facts, event), before.callingCode);
-    if (code && !this.tallyAlreadyCovered(before, event, code)) await this.raiseTally(location, code, event.timestamp);
-    return 'applied';
+  async applyEvents(jobId: string, events: readonly LocatedEvent[]): Promise<LedgerApplyResult[]> {
+    const buckets = [...new Set(events.map(({ location }) => Math.floor(location.index / TALLY_BUCKET_SIZE)))];
+    const stored = await this.readTallies(jobId, buckets);
+    const states = new Map(buckets.map((bucket) => [bucket, slotStatesOf(stored.get(messagingKeys.tally(jobId, bucket).sk))]));
+    const members = new Map(buckets.map((bucket): [number, FactMembers] => [bucket, { numbers: {}, strings: {} }]));
+    const messageRecords: LocatedEvent[] = [];
+    const results = events.map(({ location, event }): LedgerApplyResult => {
+      const bucket = Math.floor(location.index / TALLY_BUCKET_SIZE);
+      const slot = location.index - bucket * TALLY_BUCKET_SIZE;
+      const slots = states.get(bucket)!;
+      let state = slots.get(slot);
+      if (!state) slots.set(slot, (state = { times: {}, pricing: {} } satisfies SlotState));
+      // The recipient's calling code from Meta's recipient id (a number, or a BSUID's country): the tally carries it for the campaign's cost.
+      if (!addEvent(state, slot, event, callingCodeOf(event.recipientId), members.get(bucket)!)) return 'unchanged';
+      const outcome = stored.get(messagingKeys.tally(jobId, bucket).sk)?.[messagingKeys.tallyAttribute(location.index)];
+      // A SENT or held outcome (1S, 1H) named its message id with the outcome. The id also rides in the
+      // item for the recipients list (the ledger entry is the worker's to write) while no outcome code is
+      // there yet: a send whose answer is lost may have all its events before its UNKNOWN outcome.
+      if (typeof outcome === 'string' && !outcome.startsWith('1')) messageRecords.push({ location, event });
+      if (outcome === undefined || messageRecords.at(-1)?.location === location) addMessageId(state, slot, event.messageId, members.get(bucket)!);
+      return 'applied';
+    });
+    await Promise.all(
+      messageRecords.map(({ location, event }) => recordLedgerMessage(this.documentClient, this.tableName, event.messageId, location, expiresAtFrom(event.timestamp))),
+    );
+    await this.writeMembers(jobId, members, expiresAtFrom(events[0]?.event.timestamp ?? new Date()));
+    return results;
   }
 
-  /**
-   * No tally write is needed (a refused one still costs its write unit) when
-   * - the code is a plain 1S on a SENT entry (not held): the outcome's own code, which the worker
-   *   writes, or the chunk's reconcile after a crash; a held entry's 1H is raised by Meta's `sent`;
-   * - the event's fact is new and changes nothing in the code (a `sent` or `delivered` arriving
-   *   after a higher stage, without new pricing): the earlier events' writes carry that code, and
-   *   if one of them failed, its batch failed and comes back, finds its fact present and writes.
-   * A redelivered event (its fact already there) always writes: it may mend a crash.
-   */
-  private tallyAlreadyCovered(before: EntryBefore, event: StatusEvent, code: TallyCode): boolean {
-    if (code === tallyCodes.sent && before.status === 'SENT' && before.held !== true) return true;
-    return before.facts[`${event.stage}At`] === undefined && tallyCodeOfFacts(before.facts, before.callingCode) === code;
+  /** One UpdateItem per item with new members, all settled before the first failure is thrown (no write left running). */
+  private async writeMembers(jobId: string, members: Map<number, FactMembers>, expiresAt: number): Promise<void> {
+    const updates = [...members].flatMap(([bucket, added]) => {
+      const update = factMembersUpdate(messagingKeys.tally(jobId, bucket), added, expiresAt);
+      return update ? [update] : [];
+    });
+    const settled = await Promise.allSettled(updates.map((update) => this.documentClient.send(new UpdateCommand({ TableName: this.tableName, ...update }))));
+    const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
-  /** The entry's outcome before the update, or undefined when there is no entry. */
-  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<EntryBefore | undefined> {
-    const facts = deliveryFactsUpdate(event);
-    const names: Record<string, string> = facts.names;
-    const values: Record<string, unknown> = { ...facts.values, ':messageId': event.messageId };
-    const assignments = [...facts.set, 'messageId = if_not_exists(messageId, :messageId)'];
-    try {
-      const result = await this.documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: messagingKeys.ledger(jobId, chunkIndex, index),
-          UpdateExpression: `SET ${assignments.join(', ')}`,
-          // Never creates an entry: an event for a recipient we have no claim of is not ours to record.
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          // Free: what the entry held decides the two writes that may follow.
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      const old = result.Attributes ?? {};
-      return { status: old.status, held: old.held, facts: decodeDeliveryFacts(old), callingCode: typeof old.to === 'string' ? callingCodeOf(old.to) : undefined };
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
+  /** The tally items of these buckets, by sort key (consistent: a stale read would only write again, but would miss duplicates). */
+  private async readTallies(jobId: string, buckets: readonly number[]): Promise<Map<string, Item>> {
+    const items = new Map<string, Item>();
+    for (let start = 0; start < buckets.length; start += BATCH_GET_KEYS) {
+      let keys: Array<Record<string, unknown>> = buckets.slice(start, start + BATCH_GET_KEYS).map((bucket) => messagingKeys.tally(jobId, bucket));
+      for (let attempt = 0; keys.length > 0; attempt += 1) {
+        if (attempt >= BATCH_GET_ATTEMPTS) throw new Error('Tally items still unprocessed after retries');
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+        const result = await this.documentClient.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }));
+        for (const item of result.Responses?.[this.tableName] ?? []) items.set(String(item.sk), item);
+        keys = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      }
     }
-  }
-
-  private async raiseTally({ jobId, index }: Location, code: TallyCode, at: Date): Promise<void> {
-    const slot = tallySlotOf(jobId, index);
-    try {
-      await this.documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: slot.key,
-          UpdateExpression: 'SET #r = :code, expiresAt = if_not_exists(expiresAt, :expiresAt)',
-          ConditionExpression: 'attribute_not_exists(#r) OR #r < :code',
-          ExpressionAttributeNames: { '#r': slot.attribute },
-          ExpressionAttributeValues: { ':code': code, ':expiresAt': expiresAtFrom(at) },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+    return items;
   }
 }
-
-const prefixed = (attributes: Record<string, string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(attributes).map(([name, value]) => [`:${name}`, value]));

@@ -9,9 +9,11 @@ import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, Ledge
 import { classifyStoreFaults } from './dynamodb-errors';
 import { locateLedgerMessage } from './ledger-message-ids';
 import { decodeRecipients } from './messaging-job-items';
-import { claimItem, decodeDeliveryFacts, decodeLedgerEntry, messageIdRecordItem, outcomeUpdate } from './messaging-ledger-items';
+import { claimItem, decodeLedgerEntry, messageIdRecordItem, outcomeUpdate } from './messaging-ledger-items';
+import { decodeDeliveryFacts } from './messaging-tally-items';
 import { expiresAtFrom, messagingKeys } from './messaging-table';
 import { batchWrite, isConditionFailure, queryAll, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
+import { withTallyFacts } from './tally-facts-reader';
 
 export class DynamoDbRecipientLedger implements RecipientLedger {
   private readonly table: MessagingTable;
@@ -126,7 +128,7 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
     ]);
     return {
       ...(listed.Item ? { listed: decodeRecipients(listed.Item) } : {}),
-      ledger: ledger.map((item) => ({ entry: decodeLedgerEntry(item), facts: decodeDeliveryFacts(item) })).sort((a, b) => a.entry.index - b.entry.index),
+      ledger: (await withTallyFacts(this.table, jobId, ledger.map((item) => ({ entry: decodeLedgerEntry(item), facts: decodeDeliveryFacts(item) })))).sort((a, b) => a.entry.index - b.entry.index),
     };
   }
 }

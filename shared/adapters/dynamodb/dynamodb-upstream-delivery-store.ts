@@ -12,7 +12,7 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import type { ApplyResult, StatusEvent, UpstreamDeliveryStore } from '../../delivery/ports';
 import type { Clock } from '../../ports/clock';
 import type { ReceivedMessageIds } from '../../upstream/ports';
-import { deliveryFactsUpdate } from './messaging-ledger-items';
+import { deliveryFactsUpdate } from './messaging-tally-items';
 import { messagingKeys } from './messaging-table';
 import { wrapperIdItem } from './dynamodb-wrapper-id-records';
 

@@ -7,7 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, PutCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry } from '../../broadcast/broadcast-stores';
 import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
-import { tallyOutcomeUpdates } from './messaging-ledger-items';
+import { tallyOutcomeUpdates } from './messaging-tally-items';
 
 type Item = Record<string, unknown>;
 

@@ -31,7 +31,7 @@
  *
  * Keys live here; items are written from the domain types and read back through valibot schemas
  * (messaging-job-items.ts: jobs, chunks, recipients; messaging-ledger-items.ts: ledger entries,
- * message id records, Meta's facts, tally codes): a stored item that does not match is an error
+ * message id records; messaging-tally-items.ts: Meta's facts, tally codes): a stored item that does not match is an error
  * there, never a wrongly typed value further on.
  */
 import { TALLY_BUCKET_SIZE } from '../../delivery/recipient-status';

@@ -1,11 +1,12 @@
 /**
- * Ledger facts and tally items on a real table (dynalite): events and the worker's outcome writes
- * never overwrite each other, whatever their order, and every recipient counts exactly once.
+ * Meta's facts in the tally items on a real table (dynalite): events and the worker's outcome writes
+ * never overwrite each other, whatever their order, every recipient counts exactly once, one write
+ * per tally item per batch and none for events that add nothing.
  */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbLedgerDeliveryStore } from '../../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
-import { decodeDeliveryFacts, decodeLedgerEntry, outcomeUpdate } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
+import { decodeLedgerEntry, outcomeUpdate } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
 import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 import { summarizeJob, type BroadcastJob } from '../../../shared/broadcast/broadcast-job';
 import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
@@ -71,24 +72,19 @@ const event = (index: number, stage: StatusEvent['stage'], seconds: number, extr
 
 const ledgerItem = async (jobId: string, index: number) =>
   (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.ledger(jobId, 0, index), ConsistentRead: true }))).Item!;
-const tallyOf = async (jobId: string): Promise<Record<string, string>> => {
-  const { Items = [] } = await dynamo.documentClient.send(
-    new QueryCommand({
-      TableName: dynamo.tableNames.messaging,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :tally)',
-      ExpressionAttributeValues: { ':pk': messagingKeys.jobPartition(jobId), ':tally': messagingKeys.tallyPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return Object.fromEntries(Items.flatMap((item) => Object.entries(item).filter(([name]) => /^r\d{5}$/.test(name)))) as Record<string, string>;
-};
+/** Every recipient's tally code as the summary reads it (the outcome's or its facts', the higher). */
+const tallyOf = async (jobId: string): Promise<Record<string, string>> =>
+  Object.fromEntries((await repository.getJobProgress(jobId)).tally.map(([index, code]) => [messagingKeys.tallyAttribute(index), code]));
+/** A recipient's facts as the recipients list reads them. */
+const factsOf = async (jobId: string, index: number) => (await repository.readChunkRecipients(jobId, 0)).ledger.find(({ entry }) => entry.index === index)?.facts;
+const apply = (jobId: string, index: number, applied: StatusEvent) => store.applyEvents(jobId, [{ location: { jobId, chunkIndex: 0, index }, event: applied }]).then(([result]) => result);
 
 describe('DynamoDbLedgerDeliveryStore', () => {
   it('answers the job’s owner and locates a recorded message id', async () => {
     const jobId = await newJob(2);
     await repository.claimRecipient(jobId, 0, 1, to(1), now);
     await repository.recordOutcomes(jobId, 0, [outcome(1, 'SENT')]);
-    await expect(store.jobOwner(jobId)).resolves.toEqual({ organizationId: 'org_1', phoneNumberId: 'pn_1' });
+    await expect(store.jobOwner(jobId)).resolves.toEqual({ organizationId: 'org_1', phoneNumberId: 'pn_1', recipientCount: 2 });
     await expect(store.jobOwner('pub_none')).resolves.toBeUndefined();
     await expect(store.locateMessage('wamid.1')).resolves.toEqual({ jobId, chunkIndex: 0, index: 1 });
     await expect(store.locateMessage('wamid.nobody')).resolves.toBeUndefined();
@@ -99,32 +95,40 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     for (const index of [0, 1]) await repository.claimRecipient(jobId, 0, index, to(index), now);
     await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'SENT')]);
 
-    for (const applied of [event(0, 'read', 30), event(0, 'delivered', 20), event(0, 'sent', 10), event(0, 'delivered', 25), event(0, 'read', 31)]) {
-      await expect(store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, applied)).resolves.toBe('applied');
-    }
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'delivered', 5));
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'failed', 6, { error: { code: 131026, title: 'Message undeliverable' } }));
+    // A later copy of a known stage adds nothing (the earliest time is the fact): unchanged, nothing written.
+    const expected = [
+      [event(0, 'read', 30), 'applied'],
+      [event(0, 'delivered', 20), 'applied'],
+      [event(0, 'sent', 10), 'applied'],
+      [event(0, 'delivered', 25), 'unchanged'],
+      [event(0, 'read', 31), 'unchanged'],
+      [event(0, 'read', 30), 'unchanged'],
+    ] as const;
+    for (const [applied, result] of expected) await expect(apply(jobId, 0, applied)).resolves.toBe(result);
+    await apply(jobId, 1, event(1, 'delivered', 5));
+    await apply(jobId, 1, event(1, 'failed', 6, { error: { code: 131026, title: 'Message undeliverable: a title: with colons' } }));
 
-    expect(decodeDeliveryFacts(await ledgerItem(jobId, 0))).toEqual({ sentAt: at(10).toISOString(), deliveredAt: at(20).toISOString(), readAt: at(30).toISOString() });
-    expect(decodeDeliveryFacts(await ledgerItem(jobId, 1))).toEqual({ deliveredAt: at(5).toISOString(), failedAt: at(6).toISOString(), metaErrorCode: 131026, metaErrorTitle: 'Message undeliverable' });
+    expect(await factsOf(jobId, 0)).toEqual({ sentAt: at(10).toISOString(), deliveredAt: at(20).toISOString(), readAt: at(30).toISOString() });
+    expect(await factsOf(jobId, 1)).toEqual({ deliveredAt: at(5).toISOString(), failedAt: at(6).toISOString(), metaErrorCode: 131026, metaErrorTitle: 'Message undeliverable: a title: with colons' });
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.read, r00001: tallyCodes.delivered });
   });
 
-  it('never creates a ledger entry: an event for an unclaimed recipient is not found', async () => {
+  it('never creates a ledger entry: an event for a recipient not claimed yet keeps its facts in the tally only', async () => {
     const jobId = await newJob(3);
-    await expect(store.applyEvent({ jobId, chunkIndex: 0, index: 2 }, event(2, 'delivered', 1))).resolves.toBe('not-found');
-    expect(await tallyOf(jobId)).toEqual({});
+    await expect(apply(jobId, 2, event(2, 'delivered', 1))).resolves.toBe('applied');
+    expect(await ledgerItem(jobId, 2)).toBeUndefined();
+    expect(await tallyOf(jobId)).toEqual({ r00002: tallyCodes.delivered });
   });
 
   it('an event that arrives before the worker’s outcome survives the outcome write (no clobbering)', async () => {
     const jobId = await newJob(2);
     await repository.claimRecipient(jobId, 0, 0, to(0), now);
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'delivered', 3));
+    await apply(jobId, 0, event(0, 'delivered', 3));
     await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT')]);
 
     const item = await ledgerItem(jobId, 0);
     expect(decodeLedgerEntry(item)).toEqual(outcome(0, 'SENT'));
-    expect(decodeDeliveryFacts(item)).toEqual({ deliveredAt: at(3).toISOString() });
+    expect(await factsOf(jobId, 0)).toEqual({ deliveredAt: at(3).toISOString() });
     expect(item.claimToken).toBeUndefined();
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.delivered });
   });
@@ -135,8 +139,9 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     await repository.recordOutcomes(jobId, 0, [outcome(1, 'UNKNOWN', { failureReasonCode: 'UNKNOWN_OUTCOME: timeout' })]);
     expect(await tallyOf(jobId)).toEqual({ r00001: tallyCodes.unknown(now) });
 
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'sent', 2, { messageId: 'wamid.late' }));
-    expect((await ledgerItem(jobId, 1)).messageId).toBe('wamid.late');
+    await apply(jobId, 1, event(1, 'sent', 2, { messageId: 'wamid.late' }));
+    // The list reads it from the tally item (the entry is the worker's to write).
+    expect((await repository.readChunkRecipients(jobId, 0)).ledger.find(({ entry }) => entry.index === 1)!.entry.messageId).toBe('wamid.late');
     await expect(store.locateMessage('wamid.late')).resolves.toEqual({ jobId, chunkIndex: 0, index: 1 });
     expect(await tallyOf(jobId)).toEqual({ r00001: tallyCodes.sent });
   });
@@ -165,12 +170,12 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'SENT')]);
     // Recipient 0: read (no pricing), then delivered with marketing, then sent with marketing_lite, each twice.
     for (const applied of [event(0, 'read', 30), event(0, 'delivered', 20, { pricing: marketing }), event(0, 'sent', 10, { pricing: lite })]) {
-      for (const _ of [1, 2]) await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, applied);
+      for (const _ of [1, 2]) await apply(jobId, 0, applied);
     }
     // Recipient 1: a priced sent on a SENT entry raises the worker's plain 1S.
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'sent', 10, { pricing: lite }));
-    expect(decodeDeliveryFacts(await ledgerItem(jobId, 0))).toMatchObject({ sentPricing: lite, deliveredPricing: marketing });
-    // The recipient's calling code (91) follows the pricing, from the fact write's old image (docs/BROADCAST.md "Cost per campaign").
+    await apply(jobId, 1, event(1, 'sent', 10, { pricing: lite }));
+    expect(await factsOf(jobId, 0)).toMatchObject({ sentPricing: lite, deliveredPricing: marketing });
+    // The recipient's calling code (91) follows the pricing, from Meta's recipient id (docs/BROADCAST.md "Cost per campaign").
     expect(await tallyOf(jobId)).toEqual({ r00000: '4R~3marketing~1~91', r00001: '1S~1marketing_lite~1~91' });
     // The reconcile's outcome code (1S) never lowers a priced code.
     await repository.reconcileChunk(jobId, 0, now);
@@ -191,32 +196,32 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.held, r00001: tallyCodes.held });
     await repository.reconcileChunk(jobId, 0, now);
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.held, r00001: tallyCodes.held });
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'sent', 10));
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'failed', 11, { error: { code: 132015, title: 'Template paused' } }));
+    await apply(jobId, 0, event(0, 'sent', 10));
+    await apply(jobId, 1, event(1, 'failed', 11, { error: { code: 132015, title: 'Template paused' } }));
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent, r00001: tallyCodes.failedByWebhook(132015) });
   });
 
-  it('a sent event on a SENT entry leaves the tally to the outcome: a crash before its code is closed by the reconcile', async () => {
+  it('a crash between an outcome and its code: the sent fact already counts the recipient, the reconcile writes the outcome code', async () => {
     const jobId = await newJob(1);
     await repository.claimRecipient(jobId, 0, 0, to(0), now);
     // The worker wrote the outcome and crashed before its tally code.
     await dynamo.documentClient.send(new UpdateCommand({ TableName: dynamo.tableNames.messaging, ...outcomeUpdate(jobId, 0, outcome(0, 'SENT'), 1) }));
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'sent', 2));
-    expect(await tallyOf(jobId)).toEqual({});
+    await apply(jobId, 0, event(0, 'sent', 2));
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent });
     await repository.reconcileChunk(jobId, 0, now);
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent });
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'read', 4));
+    await apply(jobId, 0, event(0, 'read', 4));
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.read });
   });
 
   it('writes tally codes for outcomes, stale claims and synchronous failures, never over an event’s code', async () => {
     const jobId = await newJob(120);
     for (const index of [0, 1, 2, 60, 119]) await repository.claimRecipient(jobId, 0, index, to(index), now);
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 0 }, event(0, 'read', 1));
+    await apply(jobId, 0, event(0, 'read', 1));
     await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' }), outcome(60, 'SENT'), outcome(119, 'FAILED')]);
     await expect(repository.markStaleAsUnknown(jobId, 0, 2, now)).resolves.toBe(true);
     // A failed event cannot lower a synchronous failure's code either.
-    await store.applyEvent({ jobId, chunkIndex: 0, index: 1 }, event(1, 'delivered', 1));
+    await apply(jobId, 1, event(1, 'delivered', 1));
 
     expect(await tallyOf(jobId)).toEqual({
       r00000: tallyCodes.read,

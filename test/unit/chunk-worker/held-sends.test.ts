@@ -72,8 +72,8 @@ describe('a held recipient settled by webhooks', () => {
       ledger.addEntry('job_h', 0, 0, { status: 'SENT', held: true, updatedAt: now.toISOString(), messageId: 'wamid.h', tallyCode: tallyCodes.held });
       expect(ledger.countsOf('job_h', now)).toMatchObject({ held: 1, sent: 0, accounted: 1 });
       const event = { messageId: 'wamid.h', stage, timestamp: now, recipientId: '1', ...(stage === 'failed' ? { error: { code: 132015, title: 'Template paused' } } : {}) };
-      await ledger.applyEvent({ jobId: 'job_h', chunkIndex: 0, index: 0 }, event);
-      await ledger.applyEvent({ jobId: 'job_h', chunkIndex: 0, index: 0 }, event);
+      await ledger.applyEvents('job_h', [{ location: { jobId: 'job_h', chunkIndex: 0, index: 0 }, event }]);
+      await ledger.applyEvents('job_h', [{ location: { jobId: 'job_h', chunkIndex: 0, index: 0 }, event }]);
       expect(ledger.countsOf('job_h', now)).toMatchObject({ ...expected, accounted: 1 });
     }
     expect(tallyCodes.held > tallyCodes.unknown(now) && tallyCodes.held < tallyCodes.sent).toBe(true);

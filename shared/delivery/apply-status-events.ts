@@ -1,0 +1,157 @@
+/**
+ * The `statuses[]` part of a webhook batch (apply-webhook-batch.ts): each status event is routed
+ * (first) to a broadcast recipient or an /upstream send; the broadcast ones are then applied per job
+ * in one store call, so a batch costs one read and at most one write per tally item
+ * (docs/DELIVERY-STATUS.md "What one webhook batch writes").
+ *
+ * - Ledger: our `b1:` callback data, or the message id's WAMID record; kept only after the tenant
+ *   check (the job's organization and phone number id are the change's) and when the index is one
+ *   of the job's recipients.
+ * - A `message.status` customer event (and the opt-out of a failure 131050) follows each event that
+ *   added a fact; not a duplicate, unless the batch is a redelivery: then its earlier attempt may
+ *   have written the fact and failed before publishing (the event id derives from the fact, so the
+ *   publisher keeps one).
+ */
+import type { CallbackReference } from './callback-data';
+import type { CustomerEvent } from '../customer-events/ports';
+import { messageStatusEvent } from './delivery-customer-events';
+import type { LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, OptOutRecorder, PhoneNumberOwner, StatusEvent, UpstreamDeliveryStore } from './ports';
+
+/** What the status part uses of the processor's ports (DeliveryEventPorts). */
+export interface StatusEventPorts {
+  ledger: LedgerDeliveryStore;
+  upstream?: UpstreamDeliveryStore;
+  optOuts?: OptOutRecorder;
+  events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
+  log: { warn(message: string, attributes?: Record<string, unknown>): void };
+}
+
+/** The status counts of the batch's report (WebhookBatchReport). */
+export interface StatusEventReport {
+  applied: number;
+  notFound: number;
+  upstreamNotYetRecorded: number;
+  dropped: number;
+}
+
+type JobOwner = Awaited<ReturnType<LedgerDeliveryStore['jobOwner']>>;
+
+export interface StatusBatchContext {
+  ports: StatusEventPorts;
+  report: StatusEventReport;
+  /** When the webhook reached the platform: the `createdAt` of the customer events it gives rise to (the same on a redelivery). */
+  receivedAt: Date;
+  /** The batch was received before (SQS redelivery): events that add nothing are published again (see above). */
+  redelivered: boolean;
+  jobOwnerOf(jobId: string): Promise<JobOwner>;
+  /** Broadcast events routed so far, by job, applied by applyLedgerEvents. */
+  ledgerEvents: Map<string, LedgerEvent[]>;
+}
+
+interface LedgerEvent {
+  location: LedgerLocation;
+  event: StatusEvent;
+  organizationId: string;
+  phoneNumberId: string;
+}
+
+/** Routes one status event: a broadcast recipient's is kept for applyLedgerEvents, an /upstream send's is applied now. */
+export async function routeStatus(context: StatusBatchContext, phoneNumberId: string, owner: PhoneNumberOwner, event: StatusEvent): Promise<void> {
+  const { ports, report } = context;
+  const ids = { messageId: event.messageId, stage: event.stage, organizationId: owner.organizationId };
+  const reference: CallbackReference | undefined = event.reference;
+
+  let location: LedgerLocation | undefined;
+  if (reference?.kind === 'ledger') location = { jobId: reference.jobId, chunkIndex: reference.chunkIndex, index: reference.index };
+  else if (reference === undefined) location = await ports.ledger.locateMessage(event.messageId);
+
+  if (location) {
+    const job = await context.jobOwnerOf(location.jobId);
+    if (!job || job.organizationId !== owner.organizationId || job.phoneNumberId !== phoneNumberId) {
+      report.dropped += 1;
+      ports.log.warn(job ? 'dropped: job of another organization or number' : 'dropped: job not found', { ...ids, jobId: location.jobId });
+      return;
+    }
+    if (location.index >= job.recipientCount) {
+      // Not one of the job's recipients: never creates attributes.
+      report.notFound += 1;
+      ports.log.warn('dropped: ledger entry not found', { ...ids, jobId: location.jobId, chunkIndex: location.chunkIndex, index: location.index });
+      return;
+    }
+    const pending = context.ledgerEvents.get(location.jobId) ?? [];
+    pending.push({ location, event, organizationId: owner.organizationId, phoneNumberId });
+    context.ledgerEvents.set(location.jobId, pending);
+    return;
+  }
+  await applyUpstreamStatus(context, phoneNumberId, owner, event, reference);
+}
+
+async function applyUpstreamStatus(context: StatusBatchContext, phoneNumberId: string, owner: PhoneNumberOwner, event: StatusEvent, reference: CallbackReference | undefined): Promise<void> {
+  const { ports, report } = context;
+  const ids = { messageId: event.messageId, stage: event.stage, organizationId: owner.organizationId };
+  if (!ports.upstream) {
+    report.dropped += 1;
+    ports.log.warn('dropped: no sink', { kind: 'upstream-status', ...ids, ...(reference?.kind === 'upstream-send' ? { sendId: reference.sendId } : {}) });
+    return;
+  }
+  const result = await ports.upstream.applyEvent(owner.organizationId, event);
+  if (result === 'applied') {
+    report.applied += 1;
+    await recordOptOutOf(ports, owner.organizationId, event);
+    await publish(context, owner.organizationId, (now) => messageStatusEvent({ kind: 'upstream' }, event, phoneNumberId, now));
+  } else {
+    report.notFound += 1;
+    if (reference?.kind === 'upstream-send') report.upstreamNotYetRecorded += 1;
+    ports.log.warn('dropped: message found in no record', ids);
+  }
+}
+
+/**
+ * The tasks applying the routed broadcast events: one store call per job (all of its tally items
+ * at once), then the opt-outs and customer events of what it added.
+ */
+export function ledgerEventTasks(context: StatusBatchContext): Array<() => Promise<void>> {
+  return [...context.ledgerEvents].map(([jobId, events]) => async () => {
+    const results = await context.ports.ledger.applyEvents(jobId, events);
+    for (const [position, result] of results.entries()) await afterLedgerEvent(context, events[position]!, result);
+  });
+}
+
+async function afterLedgerEvent(context: StatusBatchContext, { location, event, organizationId, phoneNumberId }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
+  const { ports, report } = context;
+  if (result === 'not-found') {
+    report.notFound += 1;
+    ports.log.warn('dropped: ledger entry not found', { messageId: event.messageId, stage: event.stage, organizationId, ...location });
+    return;
+  }
+  // Duplicates count as applied (applying is idempotent), as before the facts moved to the tally.
+  report.applied += 1;
+  if (result === 'unchanged' && !context.redelivered) return;
+  await recordOptOutOf(ports, organizationId, event);
+  const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index };
+  await publish(context, organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
+}
+
+/** Meta's error 131050: the user stopped marketing messages from the business. */
+export const USER_STOPPED_MARKETING = 131050;
+
+/** A failure 131050 puts the recipient on the organization's opt-out list (idempotent: a repeat keeps the first entry). */
+async function recordOptOutOf(ports: StatusEventPorts, organizationId: string, event: StatusEvent): Promise<void> {
+  if (event.stage === 'failed' && event.error?.code === USER_STOPPED_MARKETING && ports.optOuts) {
+    await ports.optOuts.recordStoppedMarketing(organizationId, event.recipientId);
+  }
+}
+
+/**
+ * After the record was applied, so a crash in between re-applies (harmlessly) and publishes on the
+ * redelivery: at least once, with the same event id.
+ *
+ * @example await publish(context, organizationId, (now) => templateStatusEvent(update, now));
+ */
+export async function publish(
+  { ports, receivedAt }: { ports: Pick<StatusEventPorts, 'events'>; receivedAt: Date },
+  organizationId: string,
+  build: (createdAt: Date) => CustomerEvent,
+): Promise<void> {
+  if (ports.events) await ports.events.publish(organizationId, build(receivedAt));
+}

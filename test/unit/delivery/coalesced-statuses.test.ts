@@ -1,0 +1,84 @@
+/**
+ * A webhook batch's broadcast statuses are applied per job in one store call (one read and at most
+ * one write per tally item in the adapter); customer callbacks follow only the events that added a
+ * fact, and again on a redelivery; an index outside the job is nobody's.
+ */
+import { applyWebhookBatch, type DeliveryEventPorts } from '../../../shared/delivery/apply-webhook-batch';
+import { callbackDataOf } from '../../../shared/delivery/callback-data';
+import { tallyCodes } from '../../../shared/delivery/recipient-status';
+import { FakeLedgerDeliveryStore, FakeOwnerDirectory, RecordingLog, statusOf, webhookBody, type StatusSpec } from '../../support/delivery-fakes';
+import { RecordingPublisher } from '../../support/webhook-fakes';
+
+const NOW = new Date('2026-03-01T10:00:00.000Z');
+const ORG = 'org_a';
+const PHONE_ID = 'pn_a';
+const T0 = Math.floor(NOW.getTime() / 1000) - 600;
+const b1 = (jobId: string, index: number) => callbackDataOf({ kind: 'ledger', jobId, chunkIndex: 0, index });
+
+function setup() {
+  const owners = new FakeOwnerDirectory();
+  owners.phoneNumbers.set(PHONE_ID, { organizationId: ORG, wabaId: 'waba-a' });
+  const ledger = new FakeLedgerDeliveryStore();
+  for (const jobId of ['job_1', 'job_2']) {
+    ledger.addJob(jobId, ORG, PHONE_ID, 3);
+    for (let index = 0; index < 3; index += 1) ledger.addEntry(jobId, 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${jobId}.${index}`, tallyCode: tallyCodes.sent });
+  }
+  const events = new RecordingPublisher();
+  const log = new RecordingLog();
+  const ports: DeliveryEventPorts = { owners, ledger, log, events };
+  const apply = (specs: StatusSpec[], redelivered = false) => applyWebhookBatch(ports, webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf) }]), NOW, { redelivered });
+  return { ledger, events, log, apply };
+}
+
+const spec = (jobId: string, index: number, status: string, timestamp = T0): StatusSpec => ({ id: `wamid.${jobId}.${index}`, status, timestamp, callbackData: b1(jobId, index) });
+
+describe('coalesced broadcast statuses', () => {
+  it('hands each job’s events of a batch to the store in one call', async () => {
+    const kit = setup();
+    const report = await kit.apply([spec('job_1', 0, 'sent'), spec('job_2', 0, 'sent'), spec('job_1', 1, 'sent'), spec('job_1', 2, 'delivered'), spec('job_2', 1, 'read')]);
+    expect(report).toMatchObject({ applied: 5, notFound: 0, dropped: 0 });
+    expect([...kit.ledger.applyBatches].sort()).toEqual([2, 3]);
+    expect(kit.ledger.tallyOf('job_1', 2)).toBe(tallyCodes.delivered);
+  });
+
+  it('publishes message.status once per new fact: a duplicate batch counts as applied but publishes nothing', async () => {
+    const kit = setup();
+    const batch = [spec('job_1', 0, 'sent'), spec('job_1', 0, 'delivered', T0 + 5), spec('job_1', 0, 'delivered', T0 + 9)];
+    await expect(kit.apply(batch)).resolves.toMatchObject({ applied: 3 });
+    // The second `delivered` is later than the first: nothing new, no callback.
+    expect(kit.events.published.map(({ event }) => (event.data as { status: string }).status)).toEqual(['SENT', 'DELIVERED']);
+    await expect(kit.apply(batch)).resolves.toMatchObject({ applied: 3 });
+    expect(kit.events.published).toHaveLength(2);
+  });
+
+  it('publishes again on a redelivery (its first attempt may have written the facts and failed before publishing), with the same event ids', async () => {
+    const kit = setup();
+    const batch = [spec('job_1', 1, 'sent'), spec('job_1', 1, 'read', T0 + 3)];
+    await kit.apply(batch);
+    const first = kit.events.published.map(({ event }) => event.id);
+    await kit.apply(batch, true);
+    expect(kit.events.published.slice(2).map(({ event }) => event.id)).toEqual(first);
+  });
+
+  it('an index outside the job’s recipients is not found and never reaches the store', async () => {
+    const kit = setup();
+    const report = await kit.apply([spec('job_1', 3, 'delivered'), spec('job_1', 99_999, 'read')]);
+    expect(report).toMatchObject({ applied: 0, notFound: 2 });
+    expect(kit.ledger.applyBatches).toEqual([]);
+    expect(kit.events.published).toEqual([]);
+    expect(kit.log.text()).toContain('dropped: ledger entry not found');
+  });
+
+  it('a store failure fails the batch; its redelivery applies what was missing and counts nobody twice', async () => {
+    const clean = setup();
+    const batch = [0, 1, 2].flatMap((index) => [spec('job_1', index, 'sent'), spec('job_1', index, 'read', T0 + 2)]);
+    await clean.apply(batch);
+    const crashed = setup();
+    crashed.ledger.failOnApply = 4;
+    await expect(crashed.apply(batch)).rejects.toThrow('store down');
+    await crashed.apply(batch, true);
+    expect(crashed.ledger.countsOf('job_1', NOW)).toEqual(clean.ledger.countsOf('job_1', NOW));
+    // Every fact's callback was published (the publisher keeps one per event id).
+    expect(new Set(crashed.events.published.map(({ event }) => event.id))).toEqual(new Set(clean.events.published.map(({ event }) => event.id)));
+  });
+});
