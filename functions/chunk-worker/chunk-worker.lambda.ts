@@ -8,6 +8,7 @@ import { logger } from '../../shared/observability/logger';
 import { functionMetrics } from '../../shared/observability/metrics';
 import { composeFunction } from '../composition/function-composition';
 import { recordChunkMetrics } from './chunk-metrics';
+import { withStoreRetries } from './chunk-store-retries';
 import { composeChunkWorker } from './chunk-worker.composition';
 import { handleChunkRecord } from './handle-chunk-record';
 
@@ -16,7 +17,9 @@ export const createHandler = (env: Environment) => {
   const metrics = functionMetrics('chunk-worker', env);
   const handleRecord = async (record: SQSRecord, context: Context): Promise<void> => {
     const startedAt = Date.now();
-    const report = await handleChunkRecord(dependencies(), record, context);
+    // Store calls retried in place within this invocation's time (chunk-store-retries.ts).
+    const retried = withStoreRetries(dependencies(), { remainingTimeMs: () => context.getRemainingTimeInMillis() });
+    const report = await handleChunkRecord(retried, record, context);
     if (report) recordChunkMetrics(metrics, report, Date.now() - startedAt);
   };
   /** Partial batch responses: only the records that failed go back to the queue. */
