@@ -304,6 +304,7 @@ async function main(): Promise<void> {
     const latency = await benchDrainLatency({
       recipients: numberArgument('latency-recipients') ?? 10_000,
       withFourFast: process.argv.includes('--latency-four-fast'),
+      storeFault: process.argv.includes('--latency-store-fault'),
       budgetSeconds: 900,
       log: out,
     });
