@@ -44,7 +44,8 @@ export function withStoreRetries(dependencies: ProcessChunkDependencies, invocat
     timeLeftMs: () => invocation.remainingTimeMs() - STORE_RETRY_MARGIN_MS,
     sleep: (ms) => dependencies.sleep(ms),
     random: () => dependencies.random(),
-    onRetry: ({ call, attempt, delayMs, error }) => logger.warn('store call retried', { call, attempt, delayMs: Math.round(delayMs), error: error as Error }),
+    // One short line per retry (no stack): under a throttling burst hundreds of lanes retry at once.
+    onRetry: ({ call, attempt, delayMs, error }) => logger.warn('store call retried', { call, attempt, delayMs: Math.round(delayMs), fault: faultOf(error) }),
   };
   const retried = {} as ProcessChunkDependencies;
   for (const key of Object.keys(dependencies) as Array<keyof ProcessChunkDependencies>) {
@@ -62,4 +63,11 @@ export function withStoreRetries(dependencies: ProcessChunkDependencies, invocat
     });
   }
   return retried;
+}
+
+/** `StoreUnavailableError: Store unavailable: TimeoutError (TimeoutError: …the first 120 characters of the cause)`. */
+function faultOf(error: unknown): string {
+  const { name, message, cause } = error as Error;
+  const underlying = cause instanceof Error ? ` (${cause.name}: ${cause.message.slice(0, 120)})` : '';
+  return `${name}: ${message}${underlying}`;
 }
