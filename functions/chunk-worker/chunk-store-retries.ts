@@ -8,7 +8,7 @@ import type { ChunkInvocation, ProcessChunkDependencies } from '../../shared/bro
 import { InboxStoreUnavailableError } from '../../shared/inbox/errors';
 import { logger } from '../../shared/observability/logger';
 import { StoreUnavailableError } from '../../shared/ports/errors';
-import { defaultStoreRetryPolicy, retryingPort, type StoreRetryPolicy, type StoreRetryScope } from '../../shared/ports/store-retry';
+import { defaultStoreRetryPolicy, retryingPort, type RetryBudget, type StoreRetryPolicy, type StoreRetryScope } from '../../shared/ports/store-retry';
 import { TenancyStoreUnavailableError } from '../../shared/tenancy/errors';
 
 /**
@@ -30,16 +30,23 @@ export function isMendableStoreFault(error: unknown): boolean {
 }
 
 /**
- * `dependencies` with every store port's calls retried within `invocation`'s time. Other ports
+ * `dependencies` with every store port's calls retried within `invocation`'s time and the process's
+ * retry `budget` (one per handler: the retries of concurrent invocations draw on it). Other ports
  * (the Cloud API: its answers are the sending engine's to judge) and settings read through; nothing
  * is built before it is used.
  *
  * @example
- * const report = await handleChunkRecord(withStoreRetries(dependencies(), { remainingTimeMs: () => context.getRemainingTimeInMillis() }), record, context);
+ * const budget = new RetryBudget(defaultRetryBudgetSettings); // once per handler
+ * const report = await handleChunkRecord(withStoreRetries(dependencies(), { remainingTimeMs: () => context.getRemainingTimeInMillis() }, { budget }), record, context);
  */
-export function withStoreRetries(dependencies: ProcessChunkDependencies, invocation: ChunkInvocation, policy: StoreRetryPolicy = defaultStoreRetryPolicy): ProcessChunkDependencies {
+export function withStoreRetries(
+  dependencies: ProcessChunkDependencies,
+  invocation: ChunkInvocation,
+  options: { budget?: RetryBudget; policy?: StoreRetryPolicy } = {},
+): ProcessChunkDependencies {
   const scope: StoreRetryScope = {
-    policy,
+    policy: options.policy ?? defaultStoreRetryPolicy,
+    ...(options.budget ? { budget: options.budget } : {}),
     isRetryable: isMendableStoreFault,
     timeLeftMs: () => invocation.remainingTimeMs() - STORE_RETRY_MARGIN_MS,
     sleep: (ms) => dependencies.sleep(ms),

@@ -35,7 +35,45 @@ export interface StoreRetryScope {
   random(): number;
   /** Told of each retry before its pause (the function layer logs it). */
   onRetry?(retry: StoreRetryNote): void;
+  /** Shared by every call of the scope's users: no retry without a token (absent: unlimited). */
+  budget?: RetryBudget;
 }
+
+/**
+ * A token bucket of retries shared by many calls (the SDK's retry quota, one level up): each retry
+ * takes `retryCost`, each call that succeeds gives `successRefund` back, up to `capacity`. One
+ * transient fault is always retried; when the store is overloaded and most calls fail (hundreds of
+ * lanes timing out together: docs/PERFORMANCE.md "Finding 3"), the tokens run out and calls fail
+ * at once instead of retrying into the overload, and the delivery comes back seconds later.
+ *
+ * @example
+ * const budget = new RetryBudget({ capacity: 100, retryCost: 5, successRefund: 1 }); // 20 retries in a row, then earned back
+ */
+export class RetryBudget {
+  private tokens: number;
+
+  constructor(private readonly settings: { capacity: number; retryCost: number; successRefund: number }) {
+    this.tokens = settings.capacity;
+  }
+
+  /** True (and the cost taken) when a retry may go. */
+  take(): boolean {
+    if (this.tokens < this.settings.retryCost) return false;
+    this.tokens -= this.settings.retryCost;
+    return true;
+  }
+
+  succeeded(): void {
+    this.tokens = Math.min(this.settings.capacity, this.tokens + this.settings.successRefund);
+  }
+
+  get available(): number {
+    return this.tokens;
+  }
+}
+
+/** The chunk worker's budget per process: 20 retries in a row, one more for every five calls that succeed. */
+export const defaultRetryBudgetSettings = { capacity: 100, retryCost: 5, successRefund: 1 } as const;
 
 export interface StoreRetryNote {
   /** `port.method`, e.g. `broadcasts.claimRecipient`. */
@@ -69,8 +107,8 @@ export function retryDelayMs(policy: StoreRetryPolicy, attempt: number, random: 
 
 /**
  * Runs `call` until it succeeds, fails with an error the scope does not retry, has been tried
- * `maxAttempts` times, or the next pause would not fit in the time left; then the last error is
- * thrown unchanged.
+ * `maxAttempts` times, the next pause would not fit in the time left, or the scope's budget has
+ * no retry left; then the last error is thrown unchanged.
  *
  * @example
  * const entry = await callWithRetries(scope, 'broadcasts.getJob', () => broadcasts.getJob(jobId));
@@ -78,11 +116,13 @@ export function retryDelayMs(policy: StoreRetryPolicy, attempt: number, random: 
 export async function callWithRetries<T>(scope: StoreRetryScope, name: string, call: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await call();
+      const answer = await call();
+      scope.budget?.succeeded();
+      return answer;
     } catch (error) {
       if (!scope.isRetryable(error) || attempt >= scope.policy.maxAttempts) throw error;
       const delayMs = retryDelayMs(scope.policy, attempt, scope.random);
-      if (delayMs > scope.timeLeftMs()) throw error;
+      if (delayMs > scope.timeLeftMs() || (scope.budget !== undefined && !scope.budget.take())) throw error;
       scope.onRetry?.({ call: name, attempt, delayMs, error });
       await scope.sleep(delayMs);
     }

@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '../../../shared/ports/errors';
-import { callWithRetries, defaultStoreRetryPolicy, retryDelayMs, retryingPort, type StoreRetryNote, type StoreRetryScope } from '../../../shared/ports/store-retry';
+import { callWithRetries, defaultStoreRetryPolicy, retryDelayMs, retryingPort, RetryBudget, type StoreRetryNote, type StoreRetryScope } from '../../../shared/ports/store-retry';
 
 /** A scope whose pauses are only recorded (no waiting) and whose time left shrinks by each pause. */
 function scopeOf(options: { timeLeftMs?: number; random?: () => number; isRetryable?: (error: unknown) => boolean } = {}) {
@@ -116,6 +116,30 @@ describe('callWithRetries', () => {
     await expect(callWithRetries(scope, 'queue.enqueue', call)).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(calls.count).toBe(1);
     expect(sleeps).toEqual([]);
+  });
+});
+
+describe('the shared retry budget', () => {
+  it('stops retrying when most calls fail (an overloaded store), fails at once, and earns retries back with successes', async () => {
+    const budget = new RetryBudget({ capacity: 10, retryCost: 5, successRefund: 1 });
+    const { scope } = scopeOf({ random: () => 0 });
+    const budgeted: StoreRetryScope = { ...scope, budget };
+    // Two retries' worth: the first call is mended by its second retry.
+    const first = flaky(2, timeout, 'ok');
+    await expect(callWithRetries(budgeted, 'broadcasts.claimRecipient', first.call)).resolves.toBe('ok');
+    expect(budget.available).toBe(1);
+    // Nothing left: the next fault goes through at once, without a retry.
+    const second = flaky(1, timeout, 'never');
+    await expect(callWithRetries(budgeted, 'broadcasts.claimRecipient', second.call)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(second.calls.count).toBe(1);
+    // Four calls that succeed earn one retry back.
+    for (let call = 0; call < 4; call += 1) await callWithRetries(budgeted, 'pacer.reserve', async () => 1);
+    expect(budget.available).toBe(5);
+    const third = flaky(1, timeout, 'ok again');
+    await expect(callWithRetries(budgeted, 'broadcasts.recordOutcomes', third.call)).resolves.toBe('ok again');
+    // Never above its capacity.
+    for (let call = 0; call < 50; call += 1) budget.succeeded();
+    expect(budget.available).toBe(10);
   });
 });
 
