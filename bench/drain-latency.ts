@@ -10,6 +10,7 @@
  * where timeouts were injected (ledger UNKNOWN = messages the sandbox accepted and never answered);
  * four accounts at once: aggregate >= 3.8x one account.
  */
+import type { BuildMiddleware } from '@smithy/types';
 import type { SandboxControlPatch } from '../sandbox/cloud-api-sandbox';
 import { benchDrain, type DrainScenario, type ScenarioResult } from './drain';
 
@@ -24,6 +25,13 @@ export interface LatencyBenchOptions {
   withFourFast: boolean;
   budgetSeconds: number;
   log: (line: string) => void;
+  /**
+   * Only the 1 account @ 1,000/s scenario, twice: as is, then with one write of the chunk worker
+   * (a ledger write) timing out mid-run (`--latency-store-fault`, issue 28 item 6).
+   */
+  storeFault?: boolean;
+  /** The store-fault pair's rate (default 1,000/s; `--latency-store-fault-rate=80` where the local runtime cannot carry 1,000/s). */
+  storeFaultRate?: number;
 }
 
 export interface GoalRow {
@@ -48,7 +56,10 @@ export async function benchDrainLatency(options: LatencyBenchOptions): Promise<{
     // answer takes the whole 15 s upstream timeout: 15 s without a new message is not a stall here.
     stallMs: 45_000,
   });
-  const scenarios = [scenario(1, 80), scenario(1, 1000), scenario(4, 80), ...(options.withFourFast ? [scenario(4, 1000)] : [])];
+  const faultRate = options.storeFaultRate ?? 1000;
+  const scenarios = options.storeFault
+    ? [scenario(1, faultRate), { ...scenario(1, faultRate), label: `${scenario(1, faultRate).label}, one store timeout`, fault: oneStoreTimeoutMidRun }]
+    : [scenario(1, 80), scenario(1, 1000), scenario(4, 80), ...(options.withFourFast ? [scenario(4, 1000)] : [])];
   const results = await benchDrain({ scenarios, runsPerScenario: 1, budgetSeconds: options.budgetSeconds, log: options.log });
 
   const goals: GoalRow[] = [];
@@ -77,6 +88,17 @@ export async function benchDrainLatency(options: LatencyBenchOptions): Promise<{
       met: runs.every((run) => run.completed) && unknown === injected ? 'yes' : 'no',
     });
   }
+  const [plain, faulted] = options.storeFault ? results : [];
+  if (plain?.runs[0] && faulted?.runs[0]) {
+    const run = faulted.runs[0];
+    const ratio = faulted.medianFraction / plain.medianFraction;
+    goals.push({
+      figure: `latency: 1 account @ ${faultRate.toLocaleString('en-US')}/s with one store timeout / without`,
+      value: `${pct(ratio)} (${run.faultsInjected} injected, ${run.invocations.failedBatches} failed deliveries)`,
+      goal: '>= 90%, the timeout injected',
+      met: ratio >= 0.9 && run.faultsInjected === 1 && plain.runs[0].completed && run.completed ? 'yes' : 'no',
+    });
+  }
   const one = results.find((result) => result.scenario.accounts === 1 && result.scenario.ratePerSecond === 80);
   const four = results.find((result) => result.scenario.accounts === 4 && result.scenario.ratePerSecond === 80);
   if (one?.runs[0] && four?.runs[0]) {
@@ -85,3 +107,39 @@ export async function benchDrainLatency(options: LatencyBenchOptions): Promise<{
   }
   return { results, goals };
 }
+
+/**
+ * One write of the chunk worker times out mid-run: once half the messages are at the sandbox, the
+ * next write of a ledger item (a claim or an outcome) fails with the SDK's TimeoutError, above the
+ * SDK's own retries (that request keeps failing), so the worker's port sees a StoreUnavailableError,
+ * as in the re-run that fell from 65 % to 21 % (docs/PERFORMANCE.md "Finding 3").
+ */
+const oneStoreTimeoutMidRun: NonNullable<DrainScenario['fault']> = ({ services, expected, acceptedSoFar }) => {
+  const name = 'bench-one-store-timeout';
+  const stack = services.clients.dynamoDbBase.middlewareStack;
+  const failing = new WeakSet<object>();
+  let armed = false;
+  let injected = 0;
+  const arming = setInterval(() => {
+    if (acceptedSoFar() >= expected / 2) armed = true;
+    if (armed) clearInterval(arming);
+  }, 100);
+  const middleware: BuildMiddleware<object, object> = (next, context) => async (args) => {
+    const input = args.input as { Item?: { pk?: { S?: string } }; Key?: { pk?: { S?: string } } };
+    const isLedgerWrite = ['PutItemCommand', 'UpdateItemCommand'].includes(context.commandName ?? '') && (input.Item ?? input.Key)?.pk?.S?.startsWith('LEDGER#');
+    if (failing.has(input) || (armed && injected === 0 && isLedgerWrite)) {
+      if (!failing.has(input)) injected += 1;
+      failing.add(input);
+      throw Object.assign(new Error('a request has exceeded the configured requestTimeout (bench: injected)'), { name: 'TimeoutError' });
+    }
+    return next(args);
+  };
+  stack.add(middleware as never, { step: 'build', name });
+  return {
+    injected: () => injected,
+    remove: () => {
+      clearInterval(arming);
+      stack.remove(name);
+    },
+  };
+};

@@ -50,6 +50,11 @@ export interface DrainScenario {
   sandboxControl?: SandboxControlPatch;
   /** No new message for this long means stuck (default 15 s). */
   stallMs?: number;
+  /**
+   * Injects a fault into the run once its runtime is up (bench/drain-latency.ts: one store timeout);
+   * answers what it injected, read after the drain, and removes it.
+   */
+  fault?: (run: { services: ReturnType<typeof getServices>; expected: number; acceptedSoFar: () => number }) => { injected: () => number; remove: () => void };
 }
 
 export interface AccountOutcome {
@@ -75,6 +80,8 @@ export interface DrainRun {
   /** Broadcast accepted → first message at the sandbox. */
   firstMessageAfterMs: number;
   wallSeconds: number;
+  /** Faults the scenario's `fault` injected (0 without one). */
+  faultsInjected: number;
   /** Errors thrown inside chunk invocations (by the worker's collaborators) or by the invocation. */
   /** Event-loop utilisation of the process during the drain (1 = the one JS thread never idle). */
   eventLoopUtilization: number;
@@ -196,6 +203,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
   });
   const counter = new RequestCounter();
   let source: ReturnType<typeof startSqsEventSource> | undefined;
+  let fault: ReturnType<NonNullable<DrainScenario['fault']>> | undefined;
   try {
     const services = getServices();
     counter.attachDynamoDb(services.clients.dynamoDbBase);
@@ -249,12 +257,14 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     counter.reset();
 
     const expected = scenario.accounts * scenario.recipientsPerAccount;
+
     const idealSeconds = scenario.recipientsPerAccount / scenario.ratePerSecond;
     const deadline = performance.now() + (idealSeconds * 3 + 150) * 1000;
     /** No new message for this long after the first one: the job is stuck (e.g. a failed chunk waits out its visibility timeout). */
     const stallMs = scenario.stallMs ?? 15_000;
     const phoneIds = new Set(tenants.map((tenant) => tenant.phoneNumberId));
     const acceptedSoFar = () => sandbox.acceptedMessages().filter((message) => phoneIds.has(message.phoneNumberId)).length;
+    fault = scenario.fault?.({ services, expected, acceptedSoFar });
 
     const work = async () => {
       const elu = perfHooks.eventLoopUtilization();
@@ -291,6 +301,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
       outcome = await work();
     }
     const requestCounts = counter.snapshot();
+    fault?.remove();
 
     const all = sandbox.acceptedMessages().filter((message) => phoneIds.has(message.phoneNumberId));
     const accounts: AccountOutcome[] = [];
@@ -336,6 +347,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
       invocations: { count: durationsMs.length, totalMs: durationsMs.reduce((sum, value) => sum + value, 0), durationsMs, failedBatches, errors: [...errors, ...[...workerErrors].map(([text, count]) => `${count} x ${text}`)] },
       completed: outcome.completed,
       stalled: outcome.stalled,
+      faultsInjected: fault?.injected() ?? 0,
       requestCounts,
       loadAverage: (await import('node:os')).loadavg(),
     };
@@ -348,6 +360,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
   } finally {
     // A stuck invocation must not hold the bench: stop polling, give in-flight batches 20 s.
     await Promise.race([source?.stop(), sleep(20_000)]);
+    fault?.remove();
     await runtime.stop();
     rmSync(dataDirectory, { recursive: true, force: true });
   }

@@ -304,6 +304,8 @@ async function main(): Promise<void> {
     const latency = await benchDrainLatency({
       recipients: numberArgument('latency-recipients') ?? 10_000,
       withFourFast: process.argv.includes('--latency-four-fast'),
+      storeFault: process.argv.includes('--latency-store-fault'),
+      storeFaultRate: numberArgument('latency-store-fault-rate'),
       budgetSeconds: 900,
       log: out,
     });

@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import { handleChunkRecord } from '../../../functions/chunk-worker/handle-chunk-record';
+import { handleChunkRecord, redeliveryDelaySeconds } from '../../../functions/chunk-worker/handle-chunk-record';
 import { queues } from '../../../runtime-contract/resource-definitions';
 import { encodeOutboundMessage } from '../../../shared/broadcast/chunk-message';
 import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
@@ -70,16 +70,37 @@ const recordFor = (body: string, receiveCount: number): SQSRecord =>
   }) as unknown as SQSRecord;
 
 describe('a failing chunk delivery', () => {
-  it('comes back after a short, growing delay instead of the full visibility timeout, and fails the record', async () => {
+  it('comes back after a short, jittered, growing delay instead of the full visibility timeout, and fails the record', async () => {
     const { dependencies, queue, broadcasts } = setup();
     await broadcasts.createJob(jobOf(chunkMessage(3)), [3]);
     const body = encodeOutboundMessage(chunkMessage(3));
     await expect(handleChunkRecord(dependencies, recordFor(body, 1), lambdaContext())).rejects.toThrow('tenancy store timed out');
     await expect(handleChunkRecord(dependencies, recordFor(body, 3), lambdaContext())).rejects.toThrow(StoreTimeoutError);
+    // Jittered (random 0.5 here): 1-2 s after the first failure, 16-32 s after the third.
     expect(queue.deferrals).toEqual([
-      { receiptHandle: 'rh-1', delaySeconds: 10 },
-      { receiptHandle: 'rh-3', delaySeconds: 40 },
+      { receiptHandle: 'rh-1', delaySeconds: 2 },
+      { receiptHandle: 'rh-3', delaySeconds: 24 },
     ]);
+  });
+
+  it('comes back within seconds the first time, later ones spread out, each delay jittered within its bounds', () => {
+    const bounds: Array<[number, number]> = [
+      [1, 2],
+      [4, 8],
+      [16, 32],
+      [64, 128],
+    ];
+    for (const [index, [low, high]] of bounds.entries()) {
+      const receiveCount = index + 1;
+      expect(redeliveryDelaySeconds(receiveCount, () => 0)).toBe(low);
+      expect(redeliveryDelaySeconds(receiveCount, () => 0.999_999)).toBe(high);
+      for (let sample = 0; sample < 100; sample += 1) {
+        const delay = redeliveryDelaySeconds(receiveCount, Math.random);
+        expect(Number.isInteger(delay) && delay >= low && delay <= high).toBe(true);
+      }
+    }
+    // Never beyond five minutes, well under the queue's 12-minute visibility timeout.
+    expect(redeliveryDelaySeconds(9, () => 0.999_999)).toBe(300);
   });
 
   it('on its last delivery accounts every unsent recipient as WORKER_ERROR instead of failing again', async () => {
