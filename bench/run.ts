@@ -431,6 +431,7 @@ async function main(): Promise<void> {
     loadBySection.sdk = os.loadavg();
     const rows = Object.entries(sdk.microsPerCall).map(([variant, byOperation]) => [variant, int(byOperation.PutItem), int(byOperation.UpdateItem), int(byOperation.GetItem), sdk.maxUserAgentBytes[variant] ?? '']);
     out(renderTable(['client', 'PutItem µs', 'UpdateItem µs', 'GetItem µs', 'max User-Agent B'], rows));
+    out(renderTable(['client', 'SendMessage µs'], Object.entries(sdk.sqsMicrosPerSend).map(([variant, micros]) => [variant, int(micros)])));
     out(`${sdk.calls} calls x ${sdk.rounds} rounds per cell, ${sdk.concurrency} in flight, median of rounds; load average ${os.loadavg().map((value) => round(value, 2)).join(' / ')}`);
     const [before, after] = Object.values(sdk.microsPerCall);
     const mean = (byOperation: typeof before) => (byOperation!.PutItem + byOperation!.UpdateItem + byOperation!.GetItem) / 3;

@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
 import { DynamoDBClient, GetItemCommand, PutItemCommand, UpdateItemCommand, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { classifyStoreFaults } from '../shared/adapters/dynamodb/dynamodb-errors';
 import { withResolvedHandlers } from '../shared/adapters/sdk/resolved-handlers';
 import { dynamoDbClientSettings } from '../functions/composition/dynamodb-clients';
@@ -36,6 +37,8 @@ export interface SdkOverheadResult {
   concurrency: number;
   /** µs of client CPU per call, median over rounds, by variant and operation. */
   microsPerCall: Record<string, Record<SdkOperation, number>>;
+  /** µs of client CPU per SQS SendMessage (a 1 KiB body), median over rounds, by client setting. */
+  sqsMicrosPerSend: Record<string, number>;
   /** Largest User-Agent header the stub saw per variant (bytes). */
   maxUserAgentBytes: Record<string, number>;
 }
@@ -124,9 +127,25 @@ export const variants: readonly Variant[] = [
   ),
 ];
 
+const sqsBody = JSON.stringify({ recipients: 'x'.repeat(1_000) });
+
+/** SQS as sqs-client.ts builds it, without and with the SDK's `cacheMiddleware`. */
+export const sqsVariants: ReadonlyArray<{ name: string; cacheMiddleware: boolean }> = [
+  { name: 'SQS client as built before (stack resolved per call)', cacheMiddleware: false },
+  { name: 'SQS client, cacheMiddleware: true', cacheMiddleware: true },
+];
+
+function sqsSender(endpoint: string, cacheMiddleware: boolean): { call: Call; destroy(): void } {
+  const sqs = new SQSClient({ region: 'us-east-1', endpoint, credentials, cacheMiddleware });
+  classifyStoreFaults(sqs);
+  const QueueUrl = `${endpoint}/000000000000/bench`;
+  return { call: () => sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: sqsBody })), destroy: () => sqs.destroy() };
+}
+
 /** The stub: DynamoDB's JSON protocol, a fixed answer per operation, in its own process. */
 const stubSource = `
 const http = require('node:http');
+const { createHash } = require('node:crypto');
 const answers = {
   GetItem: '{"Item":{"pk":{"S":"RL#bench#1"},"requestCount":{"N":"3"}}}',
   PutItem: '{}',
@@ -139,7 +158,9 @@ const server = http.createServer((request, response) => {
   request.on('end', () => {
     maxUserAgent = Math.max(maxUserAgent, String(request.headers['user-agent'] ?? '').length + String(request.headers['x-amz-user-agent'] ?? '').length);
     const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1];
-    const body = answers[operation] ?? '{}';
+    const body = operation === 'SendMessage'
+      ? JSON.stringify({ MessageId: 'm1', MD5OfMessageBody: createHash('md5').update(JSON.parse(Buffer.concat(chunks).toString()).MessageBody).digest('hex') })
+      : answers[operation] ?? '{}';
     response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(body), 'x-amzn-requestid': 'bench' });
     response.end(body);
   });
@@ -184,6 +205,8 @@ export async function benchSdkCallOverhead(options: { calls: number; rounds: num
   const samples = new Map<string, Record<SdkOperation, number[]>>();
   const maxUserAgentBytes: Record<string, number> = {};
   const built = variants.map((variant) => ({ variant, client: variant.build(stub.endpoint) }));
+  const sqsBuilt = sqsVariants.map((variant) => ({ variant, client: sqsSender(stub.endpoint, variant.cacheMiddleware) }));
+  const sqsSamples = new Map<string, number[]>(sqsVariants.map((variant) => [variant.name, []]));
   try {
     for (const { variant, client } of built) {
       // Warm-up: first resolution, sockets opened, JIT.
@@ -191,19 +214,22 @@ export async function benchSdkCallOverhead(options: { calls: number; rounds: num
       await stub.maxUserAgent();
       samples.set(variant.name, { PutItem: [], UpdateItem: [], GetItem: [] });
     }
+    for (const { client } of sqsBuilt) await cpuPerCall(client.call, 'PutItem', 200, concurrency);
     for (let round = 0; round < options.rounds; round += 1) {
       for (const { variant, client } of built) {
         for (const operation of operations) samples.get(variant.name)![operation].push(await cpuPerCall(client.call, operation, options.calls, concurrency));
         maxUserAgentBytes[variant.name] = Math.max(maxUserAgentBytes[variant.name] ?? 0, await stub.maxUserAgent());
       }
+      for (const { variant, client } of sqsBuilt) sqsSamples.get(variant.name)!.push(await cpuPerCall(client.call, 'PutItem', options.calls, concurrency));
     }
   } finally {
-    for (const { client } of built) client.destroy();
+    for (const { client } of [...built, ...sqsBuilt]) client.destroy();
     stub.child.send('stop');
   }
   const microsPerCall: SdkOverheadResult['microsPerCall'] = {};
   for (const [name, byOperation] of samples) {
     microsPerCall[name] = { PutItem: median(byOperation.PutItem), UpdateItem: median(byOperation.UpdateItem), GetItem: median(byOperation.GetItem) };
   }
-  return { calls: options.calls, rounds: options.rounds, concurrency, microsPerCall, maxUserAgentBytes };
+  const sqsMicrosPerSend = Object.fromEntries([...sqsSamples].map(([name, values]) => [name, median(values)]));
+  return { calls: options.calls, rounds: options.rounds, concurrency, microsPerCall, sqsMicrosPerSend, maxUserAgentBytes };
 }
