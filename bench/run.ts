@@ -9,6 +9,7 @@
  *   npm run bench -- --only=cores --cores-recipients=2000 --cores-instances=1,2   # both cores: threads isolation (default 10,000 at 1,000/s, 1 and 2 environments)
  *   npm run bench -- --only=accept --accept-rounds=1 --accept-requests=5   # accept (plain, then rich), fewer requests than its default 3 rounds of 20
  *   npm run bench -- --only=cost --cost-recipients=1000 --cost-statuses-per-post=100   # cost incl. delivery events
+ *   npm run bench -- --only=sdk --sdk-calls=1000 --sdk-rounds=3   # client CPU per DynamoDB call, by client setting (a stub server)
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -20,7 +21,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'cores', 'cost'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'cores', 'cost', 'sdk'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -422,6 +423,21 @@ async function main(): Promise<void> {
         met: '-',
       },
     );
+  }
+
+  if (selected.has('sdk')) {
+    out(section('SDK per-call cost: client CPU per DynamoDB call (µs), a stub server in another process'));
+    const { benchSdkCallOverhead } = await import('./sdk-call-overhead');
+    const sdk = await benchSdkCallOverhead({ calls: numberArgument('sdk-calls') ?? 1_000, rounds: numberArgument('sdk-rounds') ?? 3 });
+    results.sdk = sdk;
+    loadBySection.sdk = os.loadavg();
+    const rows = Object.entries(sdk.microsPerCall).map(([variant, byOperation]) => [variant, int(byOperation.PutItem), int(byOperation.UpdateItem), int(byOperation.GetItem), sdk.maxUserAgentBytes[variant] ?? '']);
+    out(renderTable(['client', 'PutItem µs', 'UpdateItem µs', 'GetItem µs', 'max User-Agent B'], rows));
+    out(renderTable(['client', 'SendMessage µs'], Object.entries(sdk.sqsMicrosPerSend).map(([variant, micros]) => [variant, int(micros)])));
+    out(`${sdk.calls} calls x ${sdk.rounds} rounds per cell, ${sdk.concurrency} in flight, median of rounds; load average ${os.loadavg().map((value) => round(value, 2)).join(' / ')}`);
+    const [before, after] = Object.values(sdk.microsPerCall);
+    const mean = (byOperation: typeof before) => (byOperation!.PutItem + byOperation!.UpdateItem + byOperation!.GetItem) / 3;
+    goals.push({ figure: 'DynamoDB client CPU per call, before / as built now', value: `${int(mean(before))} / ${int(mean(after))} µs`, goal: '(diagnostic)', met: '-' });
   }
 
   if (selected.has('webhook')) {

@@ -1,6 +1,7 @@
 /** The DynamoDB clients (the only composition module importing the DynamoDB SDK client). */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withResolvedHandlers } from '../../shared/adapters/sdk/resolved-handlers';
 import type { CompositionContext } from './composition-context';
 
 export interface DynamoDbClients {
@@ -18,10 +19,14 @@ export interface DynamoDbClients {
 const timeouts = { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true } as const;
 const maxAttempts = 2;
 
+/** Every function's DynamoDB client settings (also the `--only=sdk` bench's baseline). */
+export function dynamoDbClientSettings(region: string, endpoint: string | undefined): DynamoDBClientConfig {
+  return { region, endpoint, maxAttempts, requestHandler: timeouts };
+}
+
 export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
   const { region, endpoints } = context.config;
-  const base = () =>
-    context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () => new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts, requestHandler: timeouts }));
+  const base = () => context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () => new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb)));
   let document: DynamoDBDocumentClient | undefined;
   let documentOf: DynamoDBClient | undefined;
   return {
@@ -31,7 +36,8 @@ export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
     get document() {
       const client = base();
       if (documentOf !== client) {
-        document = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+        // Each command class's middleware stack resolved once, not per call (docs/PERFORMANCE.md "SDK per-call cost").
+        document = withResolvedHandlers(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }));
         documentOf = client;
       }
       return document!;

@@ -1,8 +1,11 @@
 /** The SQS client (the only composition module importing the SQS SDK client). */
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { withStackCacheReset } from '../../shared/adapters/sdk/resolved-handlers';
 import type { CompositionContext } from './composition-context';
 
 export function sqsClient(context: CompositionContext): () => SQSClient {
   const { region, endpoints } = context.config;
-  return () => context.client(`sqs ${region} ${endpoints.sqs ?? ''}`, () => new SQSClient({ region, endpoint: endpoints.sqs }));
+  // The middleware stack resolved once per command class, not per call (docs/PERFORMANCE.md "SDK
+  // per-call cost"); a middleware added later (fault classifier, bench counter) drops that cache.
+  return () => context.client(`sqs ${region} ${endpoints.sqs ?? ''}`, () => withStackCacheReset(new SQSClient({ region, endpoint: endpoints.sqs, cacheMiddleware: true })));
 }

@@ -120,6 +120,12 @@ export type FanOutPlan = (
 ) & {
   /** The accept's messaging-limit reservation (messaging-limit.ts): given back when it fails before anything was queued. */
   reservation?: ReachReservation;
+  /**
+   * The read of an earlier attempt's job (`broadcasts.getJob(job.jobId)`), started by the caller
+   * while its checks ran: a job id seeded by an Idempotency-Key is known before the checks, and the
+   * read does not depend on them. Its outcome is awaited where the read would have been made.
+   */
+  earlierJob?: Promise<BroadcastJob | undefined>;
 };
 
 /**
@@ -196,9 +202,9 @@ const HOUR_MS = 3_600_000;
  * than answered as if this request were queued. Another body under the key is refused as the
  * key's record would have refused it.
  */
-async function earlierAttemptOf(broadcasts: JobStore, job: BroadcastJob, now: Date): Promise<BroadcastJob | undefined> {
+async function earlierAttemptOf(broadcasts: JobStore, job: BroadcastJob, now: Date, started?: Promise<BroadcastJob | undefined>): Promise<BroadcastJob | undefined> {
   if (job.requestHash === undefined) return undefined;
-  const earlier = await broadcasts.getJob(job.jobId);
+  const earlier = await (started ?? broadcasts.getJob(job.jobId));
   if (!earlier) return undefined;
   if (now.getTime() - Date.parse(earlier.createdAt) >= IDEMPOTENCY_WINDOW_HOURS * HOUR_MS) {
     throw new IdempotencyKeyExpiredError(earlier.jobId, earlier.createdAt, IDEMPOTENCY_WINDOW_HOURS);
@@ -221,7 +227,7 @@ export async function recordAndFanOut(dependencies: FanOutDependencies & Partial
   const messages = messagesOf(plan);
   const attempt: AcceptAttempt = { phase: 'checking' };
   try {
-    attempt.earlier = await earlierAttemptOf(broadcasts, job, clock.now());
+    attempt.earlier = await earlierAttemptOf(broadcasts, job, clock.now(), plan.earlierJob);
     attempt.phase = 'recording';
     // The job exists before any chunk can be processed, so workers always find it.
     attempt.created = (await broadcasts.createJob(job, chunkSizesOf(job), listedRecipientsOf(plan))).created;

@@ -221,6 +221,11 @@ export async function acceptTemplateBroadcast(
   // does not depend on them. Awaited only after their checks, so their errors still come first.
   const suppressedLookup = dependencies.optOuts.suppressedAmong(caller.organizationId, numbers);
   suppressedLookup.catch(() => undefined);
+  // With a key the job id is known now (a retry lands on the same job, whose ledger stops duplicates):
+  // the read of an earlier attempt's job (job-fan-out.ts) runs alongside the checks, awaited where it was made before.
+  const keyedJobId = keyed && newJobId(dependencies.ids, 'template', `${caller.organizationId}\n${keyed.key}`);
+  const earlierJob = keyedJobId ? dependencies.broadcasts.getJob(keyedJobId) : undefined;
+  earlierJob?.catch(() => undefined);
   const sender: SenderAccount = await dependencies.senders.resolveSender(caller.organizationId, request.fromPhoneNumber);
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
   const requirements = sendableRequirementsOf(template);
@@ -244,8 +249,7 @@ export async function acceptTemplateBroadcast(
       ...(followUpOf && { followUpOf }),
     },
     {
-      // With a key, a retry after a partial failure lands on the same job, whose ledger stops duplicates.
-      jobId: newJobId(dependencies.ids, 'template', keyed === undefined ? undefined : `${caller.organizationId}\n${keyed.key}`),
+      jobId: keyedJobId || newJobId(dependencies.ids, 'template'),
       organizationId: caller.organizationId,
       sender,
       totalRecipients: recipients.length,
@@ -261,7 +265,7 @@ export async function acceptTemplateBroadcast(
   const listed = request.data.map((recipient, index): JobRecipient => ({ ...listedRecipientOf(recipient, index), send: sendOf(recipients[index]!) }));
   const { broadcasts, queue, clock, portfolioReach } = dependencies;
   const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
-  await recordAndFanOut({ broadcasts, queue, clock, portfolioReach, ...scheduling }, { job, recipients: queued, refused, listed, reservation });
+  await recordAndFanOut({ broadcasts, queue, clock, portfolioReach, ...scheduling }, { job, recipients: queued, refused, listed, reservation, earlierJob });
 
   if (job.scheduledAt !== undefined) {
     const { jobId, scheduledAt: at, totalRecipients, totalChunks } = job;

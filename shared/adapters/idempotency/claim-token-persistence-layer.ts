@@ -15,6 +15,7 @@ import { IdempotencyItemAlreadyExistsError, IdempotencyRecordStatus } from '@aws
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import type { IdempotencyRecordStatusValue } from '@aws-lambda-powertools/idempotency/types';
+import { withResolvedHandlers } from '../sdk/resolved-handlers';
 
 /** Attribute names of the idempotency table (those of the library, the TTL attribute of ours). */
 const attributes = {
@@ -35,7 +36,7 @@ export class ClaimTokenPersistenceLayer extends DynamoDBPersistenceLayer {
     private readonly table: string,
   ) {
     super({ tableName: table, awsSdkV3Client: dynamodb, ...attributes });
-    this.documentClient = DynamoDBDocumentClient.from(dynamodb, { marshallOptions: { removeUndefinedValues: true } });
+    this.documentClient = withResolvedHandlers(DynamoDBDocumentClient.from(dynamodb, { marshallOptions: { removeUndefinedValues: true } }));
   }
 
   protected override async _putRecord(record: IdempotencyRecord): Promise<void> {

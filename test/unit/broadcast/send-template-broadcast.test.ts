@@ -343,6 +343,29 @@ describe('sendTemplateBroadcast: chunking and the job', () => {
     expect(jobIdOf(random1)).not.toBe(jobIdOf(random2));
   });
 
+  it('with a key, reads an earlier attempt\'s job while the checks run (before the sender is resolved), not after them', async () => {
+    const kit = setup();
+    const readsBeforeSender: number[] = [];
+    const resolve = kit.senders.resolveSender.bind(kit.senders);
+    kit.senders.resolveSender = async (...args) => {
+      readsBeforeSender.push(kit.broadcasts.callsOf('getJob'));
+      return resolve(...args);
+    };
+    await expect(kit.send(broadcastRequest(1001), { idempotencyKey: 'key-1' })).resolves.toMatchObject({ kind: 'job' });
+    await kit.send(broadcastRequest(1001));
+    // Keyed: the read had started; without a key there is no earlier attempt to read.
+    expect(readsBeforeSender).toEqual([1, 1]);
+    expect(kit.broadcasts.callsOf('getJob')).toBe(1);
+  });
+
+  it('with a key, a failed read of the earlier job still yields to a failed check, and fails the accept where the read was awaited', async () => {
+    const kit = setup();
+    kit.broadcasts.failWhen = (method) => (method === 'getJob' ? new Error('store down') : undefined);
+    await expect(kit.send(broadcastRequest(3, { templateName: 'missing' }), { idempotencyKey: 'key-1' })).rejects.toBeInstanceOf(TemplateNotFoundError);
+    await expect(kit.send(broadcastRequest(3), { idempotencyKey: 'key-2' })).rejects.toThrow('store down');
+    expectNothingAccepted(kit);
+  });
+
   it('replays the first answer for the same key and body, and refuses the key with another body', async () => {
     const kit = setup();
     const first = await kit.send(broadcastRequest(1001), { idempotencyKey: 'key-1' });
