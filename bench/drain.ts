@@ -79,6 +79,9 @@ export interface AccountOutcome {
   ledger: { sent: number; failed: number; unknown: number; retries: number };
   /** Messages the sandbox accepted but never answered (injected timeouts, `latency.timeoutRate`). */
   answersLost: number;
+  /** The account's first and last message at the sandbox (epoch ms): how the accounts overlapped. */
+  firstAt: number;
+  lastAt: number;
 }
 
 export interface DrainRun {
@@ -346,6 +349,8 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
         peakPerSecond: peakPerSecond(times),
         ledger: await ledgerStats(services, jobId, Math.ceil(scenario.recipientsPerAccount / 1000)),
         answersLost: messages.filter((message) => message.answerLost).length,
+        firstAt: Math.min(...times),
+        lastAt: Math.max(...times),
       });
     }
     const allTimes = all.map((message) => Date.parse(message.receivedAt));
