@@ -46,6 +46,9 @@ export interface FifthOrganizationResult {
   maxMs: number;
   answerP50Ms: number;
   answerP99Ms: number;
+  /** From the accept's answer to the sandbox (queue, chunk worker, send): the part the accept does not explain. */
+  afterAnswerP50Ms: number;
+  afterAnswerP99Ms: number;
   /** Answers by HTTP status (every one should be 200). */
   statuses: Record<string, number>;
 }
@@ -114,6 +117,7 @@ export function fifthOrganizationSender(intervalMs: number): DrainAlongside & { 
         const at = times.get(send.recipient);
         if (at !== undefined) send.toSandboxMs = at - send.sentAt;
       }
+      const arrivedSends = accepted.filter((send) => send.toSandboxMs !== undefined);
       const delays = accepted.flatMap((send) => (send.toSandboxMs === undefined ? [] : [send.toSandboxMs]));
       const answers = sends.map((send) => send.answerMs);
       result = {
@@ -125,6 +129,8 @@ export function fifthOrganizationSender(intervalMs: number): DrainAlongside & { 
         maxMs: delays.length === accepted.length ? Math.max(...delays) : Infinity,
         answerP50Ms: percentile(answers, 50),
         answerP99Ms: percentile(answers, 99),
+        afterAnswerP50Ms: percentile(arrivedSends.map((send) => send.toSandboxMs! - send.answerMs), 50),
+        afterAnswerP99Ms: percentile(arrivedSends.map((send) => send.toSandboxMs! - send.answerMs), 99),
         statuses: sends.reduce<Record<string, number>>((counts, send) => ({ ...counts, [send.status]: (counts[send.status] ?? 0) + 1 }), {}),
       };
       return result;

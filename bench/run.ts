@@ -354,6 +354,8 @@ async function main(): Promise<void> {
             ['fifth organization: sends, answers', `${f.sends.length}, ${Object.entries(f.statuses).map(([status, count]) => `${status}: ${count}`).join(', ')}`],
             ['fifth organization: accept answer p50 / p99', `${ms(f.answerP50Ms)} / ${ms(f.answerP99Ms)}`],
             ['fifth organization: request -> sandbox receipt p50 / p99 / max', `${ms(f.p50Ms)} / ${ms(f.p99Ms)} / ${ms(f.maxMs)} (${f.arrived} arrived)`],
+            ['  of which after the accept answered (queue, chunk worker, send) p50 / p99', `${ms(f.afterAnswerP50Ms)} / ${ms(f.afterAnswerP99Ms)}`],
+            ['four drains: first / last message of each account after the first of all', run.accounts.map((account) => `${round((account.firstAt - Math.min(...run.accounts.map((a) => a.firstAt))) / 1000, 1)} / ${round((account.lastAt - Math.min(...run.accounts.map((a) => a.firstAt))) / 1000, 1)} s`).join(', ')],
             ['ELU, load average after', `${round(run.eventLoopUtilization, 2)}, ${os.loadavg().map((value) => round(value, 2)).join(' / ')}`],
           ],
         ),
