@@ -22,7 +22,7 @@ import { startLocalRuntime } from '../local/local-runtime';
 import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-source';
 import { getJobStatus } from '../shared/broadcast/get-job-status';
 import { sleep } from './lib/stats';
-import { RequestCounter, type RequestCounts } from './lib/request-counter';
+import { RequestCounter, type KeyWrites, type RequestCounts } from './lib/request-counter';
 import { BROADCAST_PATH, broadcastBody, createBenchTenant, issueKey, withRestoredEnvironment } from './lib/workload';
 
 export interface BroadcastCostRun {
@@ -40,6 +40,10 @@ export interface BroadcastCostRun {
   eventInvocations: { count: number; totalMs: number; failedRecords: number };
   requestCounts: RequestCounts;
   wallSeconds: number;
+  /** With `trackKeyWrites`: the most written item keys (bench/scale-hot-items.ts). */
+  hotKeys?: KeyWrites[];
+  /** The sandbox's first to last `receivedAt` of the job's messages, and their count. */
+  sends: { messages: number; spanSeconds: number };
 }
 
 const APP_SECRET = 'bench-cost-app-secret';
@@ -50,6 +54,9 @@ export async function benchBroadcastCost(options: {
   statusesPerPost: number;
   timeLimitSeconds: number;
   log: (line: string) => void;
+  /** Count writes per item key too and return the `hotKeyCount` hottest (default 60). */
+  trackKeyWrites?: boolean;
+  hotKeyCount?: number;
 }): Promise<BroadcastCostRun> {
   return withRestoredEnvironment(async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-cost-'));
@@ -132,6 +139,7 @@ export async function benchBroadcastCost(options: {
           },
         }),
       );
+      if (options.trackKeyWrites) counter.trackKeyWrites();
       counter.reset();
 
       const started = performance.now();
@@ -160,6 +168,7 @@ export async function benchBroadcastCost(options: {
       const requestCounts = counter.snapshot();
       const okPosts = sandbox.webhooks.deliveries().filter((delivery) => delivery.ok);
       const statuses = okPosts.reduce((sum, delivery) => sum + delivery.events.length, 0);
+      const sendTimes = sandbox.acceptedMessages().filter((message) => message.phoneNumberId === tenant.phoneNumberId).map((message) => Date.parse(message.receivedAt));
       const run: BroadcastCostRun = {
         recipients: options.recipients,
         ratePerSecond: options.ratePerSecond,
@@ -173,6 +182,8 @@ export async function benchBroadcastCost(options: {
         eventInvocations,
         requestCounts,
         wallSeconds,
+        hotKeys: options.trackKeyWrites ? counter.hotKeys(options.hotKeyCount ?? 60) : undefined,
+        sends: { messages: sendTimes.length, spanSeconds: sendTimes.length > 1 ? (Math.max(...sendTimes) - Math.min(...sendTimes)) / 1000 : Number.NaN },
       };
       options.log(
         `  ${options.recipients} recipients at ${options.ratePerSecond}/s, up to ${options.statusesPerPost} statuses per POST: ${completed ? 'all READ' : `NOT all read (${JSON.stringify(summary)})`} in ${wallSeconds.toFixed(1)} s; ` +

@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { performance as perfHooks } from 'node:perf_hooks';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getServices } from '../functions/composition';
-import type { SandboxControlPatch } from '../sandbox/cloud-api-sandbox';
+import type { CloudApiSandbox, SandboxControlPatch } from '../sandbox/cloud-api-sandbox';
 import { chunkWorker, functions } from '../runtime-contract/resource-definitions';
 import { startLocalRuntime } from '../local/local-runtime';
 import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-source';
@@ -55,6 +55,19 @@ export interface DrainScenario {
    * answers what it injected, read after the drain, and removes it.
    */
   fault?: (run: { services: ReturnType<typeof getServices>; expected: number; acceptedSoFar: () => number }) => { injected: () => number; remove: () => void };
+  /** Work beside the drain (e.g. another organization's single sends: bench/fifth-organization.ts). */
+  alongside?: DrainAlongside;
+}
+
+/**
+ * Work run in the same runtime beside a drain: `prepare` before the broadcasts are posted (its
+ * tenants, their sandbox settings), `start` once they are accepted, with a promise that settles
+ * when every drained message is in (or the run stalled or timed out). Its result is the run's
+ * `alongside`. Messages of its phone numbers are not counted in the drain's figures.
+ */
+export interface DrainAlongside {
+  prepare(context: { services: ReturnType<typeof getServices>; sandbox: CloudApiSandbox; baseUrl: string }): Promise<void>;
+  start(drainEnded: Promise<void>): Promise<unknown>;
 }
 
 export interface AccountOutcome {
@@ -71,6 +84,9 @@ export interface AccountOutcome {
   ledger: { sent: number; failed: number; unknown: number; retries: number };
   /** Messages the sandbox accepted but never answered (injected timeouts, `latency.timeoutRate`). */
   answersLost: number;
+  /** The account's first and last message at the sandbox (epoch ms): how the accounts overlapped. */
+  firstAt: number;
+  lastAt: number;
 }
 
 export interface DrainRun {
@@ -92,6 +108,8 @@ export interface DrainRun {
   stalled: boolean;
   requestCounts: RequestCounts;
   loadAverage: number[];
+  /** What the scenario's `alongside` work returned. */
+  alongside?: unknown;
 }
 
 export interface ScenarioResult {
@@ -142,6 +160,18 @@ function tapErrors<T extends object>(target: T, name: string, seen: Map<string, 
   });
 }
 
+/** The bench's own reads after a run: a busy machine's emulator timeout must not lose the run's figures. */
+async function readRetried<T>(read: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await sleep(1_000 * attempt);
+    }
+  }
+}
+
 async function ledgerStats(
   services: ReturnType<typeof getServices>,
   jobId: string,
@@ -152,7 +182,7 @@ async function ledgerStats(
   for (let chunk = 0; chunk < totalChunks; chunk += 1) {
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await services.clients.dynamoDb.send(
+      const page = await readRetried(() => services.clients.dynamoDb.send(
         new QueryCommand({
           TableName: table,
           KeyConditionExpression: 'pk = :pk',
@@ -161,7 +191,7 @@ async function ledgerStats(
           ExpressionAttributeNames: { '#status': 'status' },
           ExclusiveStartKey: startKey,
         }),
-      );
+      ));
       for (const item of page.Items ?? []) {
         if (item.status === 'SENT') stats.sent += 1;
         else if (item.status === 'FAILED') stats.failed += 1;
@@ -227,6 +257,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
       ...scenario.sandboxControl,
     });
     const keys = await Promise.all(tenants.map((tenant) => issueKey(services, tenant.organizationId)));
+    await scenario.alongside?.prepare({ services, sandbox, baseUrl: runtime.baseUrl });
     const bodies = tenants.map((tenant, account) =>
       JSON.stringify(broadcastBody({ count: scenario.recipientsPerAccount, seed: account, from: tenant.phoneNumber, name: `drain ${scenario.label} ${runIndex}` })),
     );
@@ -273,7 +304,11 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
       const answers = await Promise.all(tenants.map((_, account) => postBroadcast(runtime.baseUrl, keys[account]!, bodies[account]!)));
       const acceptedAt = performance.now();
       for (const answer of answers) if (answer.status !== 202) throw new Error(`broadcast refused: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+      let endDrain = () => undefined as void;
+      const alongside = scenario.alongside?.start(new Promise<void>((resolve) => (endDrain = resolve)));
       const { firstMessageAt, completed, stalled } = await awaitAccepted({ acceptedSoFar, expected, deadline, stallMs });
+      endDrain();
+      const alongsideResult = await alongside;
       // Let the workers finish their bookkeeping (outcomes, progress, reconcile) before reading.
       if (!stalled) await Promise.race([source!.idle(), sleep(Math.max(0, deadline - performance.now()))]);
       const wallSeconds = (performance.now() - started) / 1000;
@@ -287,6 +322,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
         wallSeconds,
         eventLoopUtilization: perfHooks.eventLoopUtilization(elu).utilization,
         cpuSecondsPerSecond: (usage.user + usage.system) / 1e6 / wallSeconds,
+        alongsideResult,
       };
     };
     let outcome: Awaited<ReturnType<typeof work>>;
@@ -324,6 +360,8 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
         peakPerSecond: peakPerSecond(times),
         ledger: await ledgerStats(services, jobId, Math.ceil(scenario.recipientsPerAccount / 1000)),
         answersLost: messages.filter((message) => message.answerLost).length,
+        firstAt: Math.min(...times),
+        lastAt: Math.max(...times),
       });
     }
     const allTimes = all.map((message) => Date.parse(message.receivedAt));
@@ -350,6 +388,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
       faultsInjected: fault?.injected() ?? 0,
       requestCounts,
       loadAverage: (await import('node:os')).loadavg(),
+      alongside: outcome.alongsideResult,
     };
     log(
       `  ${scenario.label} run ${runIndex + 1}: ${run.aggregate.accepted}/${expected} accepted, ${run.aggregate.achievedPerSecond.toFixed(1)}/s = ${(run.aggregate.fraction * 100).toFixed(1)}% ` +

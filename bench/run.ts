@@ -10,6 +10,8 @@
  *   npm run bench -- --only=accept --accept-rounds=1 --accept-requests=5   # accept (plain, then rich), fewer requests than its default 3 rounds of 20
  *   npm run bench -- --only=cost --cost-recipients=1000 --cost-statuses-per-post=100   # cost incl. delivery events
  *   npm run bench -- --only=sdk --sdk-calls=1000 --sdk-rounds=3   # client CPU per DynamoDB call, by client setting (a stub server)
+ *   npm run bench -- --only=fifth --fifth-recipients=8000   # a fifth organization's single sends while 4 accounts drain (default 40,000 in all)
+ *   npm run bench -- --only=hot --hot-recipients=3000       # hottest DynamoDB items' writes/s in a 1,000/s drain with its events (docs/SCALE.md)
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -21,7 +23,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'cores', 'cost', 'sdk'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'fifth', 'hot', 'cores', 'cost', 'sdk'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -335,6 +337,75 @@ async function main(): Promise<void> {
       if (errors.length) out(`  ${result.scenario.label}: ${errors.slice(0, 4).join(' | ')}`);
     }
     goals.push(...latency.goals);
+  }
+
+  if (selected.has('fifth')) {
+    out(section("4i. A fifth organization's single message while four accounts drain at Meta's latency (issue 28 item 5)"));
+    const { benchFifthOrganization } = await import('./fifth-organization');
+    const fifth = await benchFifthOrganization({ totalRecipients: numberArgument('fifth-recipients') ?? 40_000, log: out });
+    loadBySection.fifth = os.loadavg();
+    results.fifth = { drain: fifth.drain, fifth: fifth.fifth && { ...fifth.fifth, sends: fifth.fifth.sends.map(({ sentAt, status, answerMs, toSandboxMs }) => ({ sentAt, status, answerMs, toSandboxMs })) } };
+    const run = fifth.drain.runs[0];
+    if (run && fifth.fifth) {
+      const f = fifth.fifth;
+      out(
+        renderTable(
+          ['figure', 'value'],
+          [
+            ['four drains: achieved / configured (aggregate)', `${pct(run.aggregate.fraction)} (accounts ${run.accounts.map((account) => pct(account.fraction)).join(', ')})`],
+            ['four drains: dup / lost', `${run.aggregate.duplicates} / ${run.aggregate.lost}`],
+            ['fifth organization: sends, answers', `${f.sends.length}, ${Object.entries(f.statuses).map(([status, count]) => `${status}: ${count}`).join(', ')}`],
+            ['fifth organization: accept answer p50 / p99', `${ms(f.answerP50Ms)} / ${ms(f.answerP99Ms)}`],
+            ['fifth organization: request -> sandbox receipt p50 / p99 / max', `${ms(f.p50Ms)} / ${ms(f.p99Ms)} / ${ms(f.maxMs)} (${f.arrived} arrived)`],
+            ['  of which after the accept answered (queue, chunk worker, send) p50 / p99', `${ms(f.afterAnswerP50Ms)} / ${ms(f.afterAnswerP99Ms)}`],
+            ['four drains: first / last message of each account after the first of all', run.accounts.map((account) => `${round((account.firstAt - Math.min(...run.accounts.map((a) => a.firstAt))) / 1000, 1)} / ${round((account.lastAt - Math.min(...run.accounts.map((a) => a.firstAt))) / 1000, 1)} s`).join(', ')],
+            ['ELU, load average after', `${round(run.eventLoopUtilization, 2)}, ${os.loadavg().map((value) => round(value, 2)).join(' / ')}`],
+          ],
+        ),
+      );
+      const errors = [...new Set(run.invocations.errors)];
+      if (errors.length) out(`  invocation errors: ${errors.slice(0, 4).join(' | ')}`);
+    }
+    goals.push(...fifth.goals);
+  }
+
+  if (selected.has('hot')) {
+    const recipients = numberArgument('hot-recipients') ?? 3_000;
+    out(section(`7. Hottest DynamoDB items: one ${recipients}-recipient broadcast at 1,000/s with sent, delivered and read for everyone (docs/SCALE.md)`));
+    const { benchHotItems } = await import('./scale-hot-items');
+    const hot = await benchHotItems({ recipients, statusesPerPost: numberArgument('hot-statuses-per-post') ?? 100, timeLimitSeconds: numberArgument('hot-time-limit') ?? 300, log: out });
+    loadBySection.hot = os.loadavg();
+    results.hot = hot;
+    out(`${hot.run.sends.messages} messages sent at ${round(hot.achievedPerSecond, 0)}/s (${pct(hot.achievedPerSecond / 1000)} of 1,000/s); ${hot.run.statuses} statuses in ${hot.run.webhookPosts} POSTs; ${hot.run.completed ? 'every recipient READ' : 'NOT every recipient read'}; load average after ${loadBySection.hot.map((value) => round(value, 2)).join(' / ')}`);
+    const rows = (partition: boolean) =>
+      hot.kinds
+        .filter((kind) => kind.partition === partition)
+        .slice(0, 25)
+        .map((kind) => [
+          kind.kind,
+          kind.keys,
+          kind.hottest.key.length > 70 ? `${kind.hottest.key.slice(0, 67)}...` : kind.hottest.key,
+          kind.hottest.writes,
+          round(kind.writesPer1000Messages, 1),
+          round(kind.unitsPer1000Messages, 1),
+          `${kind.hottest.peakWritesPerSecond} (${kind.hottest.peakUnitsPerSecond} WCU)`,
+          kind.hottest.refused,
+          round(kind.hottest.activeSeconds, 1),
+        ]);
+    const headers = ['kind', 'keys', 'hottest key', 'writes', 'writes/s at 1,000 msg/s', 'WCU/s at 1,000 msg/s', 'peak writes/s measured', 'refused', 'active s'];
+    out('Items (the most written item of each kind):');
+    out(renderTable(headers, rows(false)));
+    out('Partitions (every item of one partition key together; DynamoDB allows 1,000 WCU/s per partition):');
+    out(renderTable(headers, rows(true)));
+    const hottest = hot.kinds.filter((kind) => kind.partition).sort((a, b) => b.unitsPer1000Messages - a.unitsPer1000Messages)[0];
+    if (hottest) {
+      goals.push({
+        figure: 'hottest partition key at 1,000 msg/s of one account (writes/s, WCU/s)',
+        value: `${hottest.kind}: ${round(hottest.writesPer1000Messages, 0)} writes/s, ${round(hottest.unitsPer1000Messages, 0)} WCU/s`,
+        goal: '< 1,000 WCU/s per partition',
+        met: hottest.unitsPer1000Messages < 1000 ? 'yes' : 'no',
+      });
+    }
   }
 
   if (selected.has('pacing')) {

@@ -16,6 +16,12 @@
  * context) under that scope too, so a run can say which function wrote what.
  *
  * SQS: requests by action, and billed requests (every started 64 KiB of payload is one request).
+ *
+ * Per-item writes (`trackKeyWrites()`, off by default: it keeps one entry per item written): every
+ * write request's item key (table, pk, sk; each item of a BatchWriteItem; a refused conditional
+ * write too, since DynamoDB charges it against the same partition) and the index copy it makes
+ * (`table/gsiN` and the index key), counted per calendar second, so `hotKeys()` can say which single
+ * items take the most writes per second: a partition accepts at most 1,000 WCU/s (docs/SCALE.md).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -35,6 +41,35 @@ export interface SqsOperationCount {
   billedRequests: number;
   messages: number;
   payloadBytes: number;
+}
+
+/** Writes to one item key (or one index key), from `hotKeys()`. */
+export interface KeyWrites {
+  /** `table pk | sk` (index copies: `table/gsi1 gsi1pk | gsi1sk`); a partition: `table pk` alone. */
+  key: string;
+  /** Every item of one partition key together (what DynamoDB's 1,000 WCU/s per partition limits). */
+  partition: boolean;
+  /** The key's class, `table pkPrefix/skPrefix` as in `RequestCounts.dynamodb`. */
+  kind: string;
+  writes: number;
+  writeUnits: number;
+  refused: number;
+  /** Most writes (and write units) in one calendar second. */
+  peakWritesPerSecond: number;
+  peakUnitsPerSecond: number;
+  /** Seconds from the key's first to its last write (0 for one write). */
+  activeSeconds: number;
+}
+
+interface KeyTally {
+  kind: string;
+  partition: boolean;
+  writes: number;
+  writeUnits: number;
+  refused: number;
+  firstAt: number;
+  lastAt: number;
+  perSecond: Map<number, { writes: number; units: number }>;
 }
 
 export interface RequestCounts {
@@ -84,6 +119,18 @@ export function itemSize(item: Record<string, AttributeValue>): number {
 
 const writeUnitsOf = (item: Record<string, AttributeValue> | undefined) => Math.max(1, Math.ceil((item ? itemSize(item) : 0) / 1024));
 
+const stringOf = (value: unknown): string => (typeof value === 'object' && value !== null ? String((value as { S?: unknown; N?: unknown }).S ?? (value as { N?: unknown }).N ?? '') : '');
+
+/** An item's full key (`table pk | sk`), or for an index copy `table/gsiN gsiNpk | gsiNsk`. */
+const fullKey = (table: string, item: Record<string, AttributeValue>, index?: string): string => {
+  const pk = stringOf(item[index ? `${index}pk` : 'pk']);
+  const sk = item[index ? `${index}sk` : 'sk'];
+  return `${table.replace(/^local-/, '')}${index ? `/${index}` : ''} ${pk}${sk === undefined ? '' : ` | ${stringOf(sk)}`}`;
+};
+
+const indexesOf = (item: Record<string, unknown> | undefined): string[] =>
+  item === undefined ? [] : Object.keys(item).flatMap((name) => (/^gsi\d+pk$/.test(name) ? [name.slice(0, -2)] : []));
+
 const prefixOf = (value: unknown): string => {
   const text = typeof value === 'object' && value !== null ? String((value as { S?: unknown }).S ?? '') : '';
   return text.split('#')[0] ?? '';
@@ -106,6 +153,83 @@ interface CapacityEntry {
 export class RequestCounter {
   private counts: RequestCounts = emptyCounts();
   private readonly scopes = new AsyncLocalStorage<string>();
+  private keyWrites: Map<string, KeyTally> | undefined;
+
+  /** Counts writes per item key from now on (see `hotKeys`); reset() clears them. */
+  trackKeyWrites(): void {
+    this.keyWrites = new Map();
+  }
+
+  /** The `top` keys (items and partitions) by most writes in one second (ties: most writes in all). */
+  hotKeys(top = 20): KeyWrites[] {
+    const rows: KeyWrites[] = [];
+    for (const [key, tally] of this.keyWrites ?? []) {
+      let peakWrites = 0;
+      let peakUnits = 0;
+      for (const second of tally.perSecond.values()) {
+        peakWrites = Math.max(peakWrites, second.writes);
+        peakUnits = Math.max(peakUnits, second.units);
+      }
+      rows.push({
+        key,
+        partition: tally.partition,
+        kind: tally.kind,
+        writes: tally.writes,
+        writeUnits: tally.writeUnits,
+        refused: tally.refused,
+        peakWritesPerSecond: peakWrites,
+        peakUnitsPerSecond: peakUnits,
+        activeSeconds: (tally.lastAt - tally.firstAt) / 1000,
+      });
+    }
+    return rows.sort((a, b) => b.peakWritesPerSecond - a.peakWritesPerSecond || b.writes - a.writes).slice(0, top);
+  }
+
+  private noteKeyWrite(key: string, kind: string, units: number, refused: boolean, partition = false): void {
+    if (!this.keyWrites) return;
+    const now = Date.now();
+    let tally = this.keyWrites.get(key);
+    if (!tally) this.keyWrites.set(key, (tally = { kind, partition, writes: 0, writeUnits: 0, refused: 0, firstAt: now, lastAt: now, perSecond: new Map() }));
+    tally.writes += 1;
+    tally.writeUnits += units;
+    if (refused) tally.refused += 1;
+    tally.lastAt = now;
+    const second = Math.floor(now / 1000);
+    const bucket = tally.perSecond.get(second) ?? { writes: 0, units: 0 };
+    bucket.writes += 1;
+    bucket.units += units;
+    tally.perSecond.set(second, bucket);
+  }
+
+  /** Files one write request's items (and their index copies) under their keys. */
+  private noteItemWrites(operation: string, input: Record<string, any>, output: { Attributes?: Record<string, AttributeValue>; ConsumedCapacity?: unknown } | undefined, units: number, refused: boolean): void {
+    if (!this.keyWrites) return;
+    const note = (table: string, item: Record<string, AttributeValue>, itemUnits: number, indexSource?: Record<string, AttributeValue>) => {
+      const itemKey = fullKey(table, item);
+      this.noteKeyWrite(itemKey, keyLabel(table, item), itemUnits, refused);
+      this.noteKeyWrite(itemKey.split(' | ')[0]!, keyLabel(table, { pk: item.pk! }), itemUnits, refused, true);
+      if (refused) return;
+      for (const index of indexesOf(indexSource)) {
+        const indexKey = fullKey(table, indexSource!, index);
+        this.noteKeyWrite(indexKey, `${keyLabel(table, item)} (${index})`, writeUnitsOf(indexSource), false);
+        this.noteKeyWrite(indexKey.split(' | ')[0]!, `${keyLabel(table, item)} (${index})`, writeUnitsOf(indexSource), false, true);
+      }
+    };
+    if (operation === 'BatchWriteItem') {
+      for (const [table, requests] of Object.entries(input.RequestItems ?? {}) as Array<[string, any[]]>) {
+        for (const request of requests) {
+          const item = (request.PutRequest?.Item ?? request.DeleteRequest?.Key) as Record<string, AttributeValue> | undefined;
+          if (item) note(table, item, request.PutRequest ? writeUnitsOf(item) : 1, request.PutRequest?.Item);
+        }
+      }
+      return;
+    }
+    const table = String(input.TableName ?? '?');
+    const key = (input.Key ?? input.Item) as Record<string, AttributeValue> | undefined;
+    if (!key) return;
+    const after = operation === 'PutItem' ? input.Item : operation === 'UpdateItem' && input.ReturnValues === 'ALL_NEW' ? output?.Attributes : undefined;
+    note(table, key, refused ? writeUnitsOf(input.Item) : Math.max(1, units), after);
+  }
 
   /** Runs `work` with every request it makes also counted under `scope`. */
   inScope<T>(scope: string, work: () => T): T {
@@ -114,6 +238,7 @@ export class RequestCounter {
 
   reset(): void {
     this.counts = emptyCounts();
+    if (this.keyWrites) this.keyWrites = new Map();
   }
 
   snapshot(): RequestCounts {
@@ -178,6 +303,7 @@ export class RequestCounter {
             if (isWrite) entry.writeUnits += units + gsiWriteUnits;
             else entry.readUnits += units;
           }
+          if (isWrite) counter.noteItemWrites(operation, input, output, operation === 'BatchWriteItem' ? 0 : units, false);
           return result;
         } catch (error) {
           if ((error as { name?: string }).name === 'ConditionalCheckFailedException') {
@@ -185,6 +311,7 @@ export class RequestCounter {
               entry.refusedConditions += 1;
               entry.writeUnits += writeUnitsOf(input.Item);
             }
+            counter.noteItemWrites(operation, input, undefined, 0, true);
           }
           throw error;
         }
