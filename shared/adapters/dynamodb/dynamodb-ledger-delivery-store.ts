@@ -20,6 +20,8 @@ import type { ApplyResult, LedgerDeliveryStore, StatusEvent } from '../../delive
 import { factsAfterEvent, tallyCodeOfFacts, tallyCodes, type DeliveryFacts, type TallyCode } from '../../delivery/recipient-status';
 import { callingCodeOf } from '../../recipients/calling-code';
 import { classifyStoreFaults } from './dynamodb-errors';
+import { readPage } from './ledger-pages';
+import { ledgerPageKey } from './ledger-page-items';
 import { locateLedgerMessage, recordLedgerMessage } from './ledger-message-ids';
 import { decodeDeliveryFacts, deliveryFactsUpdate } from './messaging-ledger-items';
 import { expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
@@ -80,8 +82,22 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     return before.facts[`${event.stage}At`] === undefined && tallyCodeOfFacts(before.facts, before.callingCode) === code;
   }
 
-  /** The entry's outcome before the update, or undefined when there is no entry. */
-  private async addFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent): Promise<EntryBefore | undefined> {
+  /**
+   * The entry's outcome before the update, or undefined when there is no entry. An entry on a
+   * ledger page (ledger-page-items.ts) has no per-recipient item: its facts get one (written only
+   * once the page shows the entry), and its outcome comes from the page.
+   */
+  private async addFacts(location: Location, event: StatusEvent): Promise<EntryBefore | undefined> {
+    const existing = await this.updateFacts(location, event, true);
+    // An older per-recipient entry has its status; a paged entry's facts item has none.
+    if (existing?.status !== undefined) return existing;
+    const paged = (await readPage({ client: this.documentClient, tableName: this.tableName }, ledgerPageKey(location.jobId, location.chunkIndex, location.index))).get(location.index);
+    if (!paged) return undefined;
+    const before = existing ?? (await this.updateFacts(location, event, false));
+    return { status: paged.entry.status, held: paged.entry.held, facts: before?.facts ?? {}, callingCode: callingCodeOf(paged.entry.to) };
+  }
+
+  private async updateFacts({ jobId, chunkIndex, index }: Location, event: StatusEvent, onlyExisting: boolean): Promise<EntryBefore | undefined> {
     const facts = deliveryFactsUpdate(event);
     const names: Record<string, string> = facts.names;
     const values: Record<string, unknown> = { ...facts.values, ':messageId': event.messageId };
@@ -93,7 +109,7 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
           Key: messagingKeys.ledger(jobId, chunkIndex, index),
           UpdateExpression: `SET ${assignments.join(', ')}`,
           // Never creates an entry: an event for a recipient we have no claim of is not ours to record.
-          ConditionExpression: 'attribute_exists(pk)',
+          ...(onlyExisting ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           // Free: what the entry held decides the two writes that may follow.
@@ -103,7 +119,7 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
       const old = result.Attributes ?? {};
       return { status: old.status, held: old.held, facts: decodeDeliveryFacts(old), callingCode: typeof old.to === 'string' ? callingCodeOf(old.to) : undefined };
     } catch (error) {
-      if (isConditionFailure(error)) return undefined;
+      if (onlyExisting && isConditionFailure(error)) return undefined;
       throw error;
     }
   }
