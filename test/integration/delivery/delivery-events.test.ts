@@ -9,7 +9,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getServices } from '../../../functions/composition';
 import { environmentOf } from '../../../runtime-contract/resource-definitions';
-import { decodeDeliveryFacts, decodeLedgerEntry } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
+import { DynamoDbRecipientLedger } from '../../../shared/adapters/dynamodb/dynamodb-recipient-ledger';
 import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 import { tallyCodeOfOutcome } from '../../../shared/broadcast/chunk-outcomes';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
@@ -38,13 +38,11 @@ interface Recorded {
   facts: DeliveryFacts;
 }
 
-/** Every ledger entry of a one-chunk job. */
+/** Every ledger entry of a one-chunk job, with Meta's facts (read as the recipients list reads them: pages and facts). */
 async function ledgerOf(jobId: string): Promise<Recorded[]> {
   const services = getServices();
-  const { Items = [] } = await services.clients.dynamoDb.send(
-    new QueryCommand({ TableName: services.config.tableNames.messaging, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': messagingKeys.ledgerPartition(jobId, 0) }, ConsistentRead: true }),
-  );
-  return Items.map((item) => ({ index: Number(item.index), entry: decodeLedgerEntry(item), facts: decodeDeliveryFacts(item) }));
+  const { ledger } = await new DynamoDbRecipientLedger(services.clients.dynamoDb, services.config.tableNames.messaging).readChunkRecipients(jobId, 0);
+  return ledger.map(({ entry, facts }) => ({ index: entry.index, entry, facts }));
 }
 
 /** Every recipient's tally code of a job. */
