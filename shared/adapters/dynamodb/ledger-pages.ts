@@ -128,7 +128,11 @@ export async function readChunkLedger(table: MessagingTable, jobId: string, chun
     if (!String(item.sk).startsWith(messagingKeys.ledgerEntryPrefix)) continue;
     recipientItems.push(item);
     const index = ledgerIndexOf(item.sk);
-    if (index !== undefined && !byIndex.has(index) && isLegacyEntry(item)) byIndex.set(index, decodeLedgerEntry(item));
+    if (index === undefined) continue;
+    const paged = byIndex.get(index);
+    if (!paged && isLegacyEntry(item)) byIndex.set(index, decodeLedgerEntry(item));
+    // An entry without the worker's message id (UNKNOWN) learns it from Meta's events, on its facts item.
+    else if (paged && paged.messageId === undefined && typeof item.messageId === 'string') byIndex.set(index, { ...paged, messageId: item.messageId });
   }
   return { entries: [...byIndex.values()].sort((a, b) => a.index - b.index), recipientItems };
 }
