@@ -4,7 +4,7 @@
  *
  * - JobStore: the job record and its chunks' items as accepted (create, discard, read, list).
  * - JobControlStore: what a running job is told (cancelled, paused), read often by chunk workers.
- * - RecipientLedger: one entry per recipient (claims, outcomes, Meta's facts, message ids).
+ * - RecipientLedger: one entry per recipient (claims, outcomes, Meta's facts, message ids), stored in pages.
  * - ChunkProgressStore: each chunk's counters and the job's tally codes (what the summaries count).
  *
  * A use case names the ports it uses (`broadcasts: JobStore & ChunkProgressStore`); a composition
@@ -60,6 +60,12 @@ export interface RecipientLedger {
    * settling then finds finished entries, never claims it would take for a crashed send's.
    */
   claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as?: ClaimState): Promise<ClaimResult>;
+  /**
+   * `claimRecipient` for a group (the recipients a lane is about to send, or settles): each result
+   * as that recipient's own claim would give it, in the order of `claims`. The DynamoDB ledger writes
+   * a group's recipients of one ledger page in one conditional write (docs/DATA-MODEL.md "Ledger pages").
+   */
+  claimRecipients(jobId: string, chunkIndex: number, claims: readonly RecipientClaim[], now: Date): Promise<ClaimResult[]>;
   /**
    * Deletes a claim still in SENDING: its send was refused by Meta without being sent (a paused or
    * disabled template, 132015/132016), so the recipient can be claimed and sent after the resume.
@@ -121,6 +127,13 @@ export interface LedgerEntry {
 }
 
 export type ClaimResult = { claimed: true } | { claimed: false; existing: LedgerEntry };
+
+/** One recipient of a group claim (`claimRecipients`): `as` SENDING unless given. */
+export interface RecipientClaim {
+  index: number;
+  to: string;
+  as?: ClaimState;
+}
 
 /**
  * What a claim writes: SENDING before the upstream call, or a final state written at once when the

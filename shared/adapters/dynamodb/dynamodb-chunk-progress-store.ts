@@ -8,9 +8,9 @@ import type { ChunkProgressStore, JobProgress, LedgerEntry, ProgressDelta } from
 import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { decodeChunk, failureReasonsOf } from './messaging-job-items';
-import { decodeLedgerStatus } from './messaging-ledger-items';
+import { readChunkLedger } from './ledger-pages';
 import { decodeTally } from './messaging-tally-items';
-import { FAILURE_PREFIX, expiresAtFrom, ledgerIndexOf, messagingKeys, tallySlotOf } from './messaging-table';
+import { FAILURE_PREFIX, expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
 import { isConditionFailure, queryAll, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
 
 export class DynamoDbChunkProgressStore implements ChunkProgressStore {
@@ -113,22 +113,14 @@ export class DynamoDbChunkProgressStore implements ChunkProgressStore {
   }
 }
 
-/** The chunk's ledger, counted by status and failure reason (a consistent read of the statuses only). */
+/** The chunk's ledger (pages and older entries: a consistent read), counted by status and failure reason. */
 async function countLedger(table: MessagingTable, jobId: string, chunkIndex: number) {
   const counts: Record<LedgerEntry['status'], number> = { SENT: 0, FAILED: 0, UNKNOWN: 0, SENDING: 0, CANCELLED: 0 };
   const failuresByReason: Record<string, number> = {};
-  const ledger = await queryAll(table, {
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': messagingKeys.ledgerPartition(jobId, chunkIndex) },
-    ProjectionExpression: 'sk, #status, failureReasonCode, updatedAt, held',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ConsistentRead: true,
-  });
+  const { entries } = await readChunkLedger(table, jobId, chunkIndex);
   const outcomes: SettledOutcome[] = [];
-  for (const item of ledger) {
-    const { status, failureReasonCode } = decodeLedgerStatus(item);
-    const index = ledgerIndexOf(item.sk);
-    if (index !== undefined && typeof item.updatedAt === 'string') outcomes.push({ index, status, failureReasonCode, updatedAt: item.updatedAt, ...(item.held === true ? { held: true as const } : {}) });
+  for (const { index, status, failureReasonCode, updatedAt, held } of entries) {
+    outcomes.push({ index, status, failureReasonCode, updatedAt, ...(held === true ? { held } : {}) });
     counts[status] += 1;
     if (status === 'FAILED') {
       const reason = failureReasonCode ?? 'TEMPLATE_SEND_FAILED';

@@ -1,22 +1,32 @@
 /**
- * The per-recipient ledger in the messaging table (keys and item shapes: messaging-table.ts,
- * messaging-ledger-items.ts): the claim before each send is conditional, outcomes set only their
- * own attributes, and each outcome's tally code is written with it.
+ * The recipient ledger in the messaging table, in pages (keys and item shapes: messaging-table.ts,
+ * ledger-page-items.ts): a group of recipients of one page is claimed in one conditional write, a
+ * flush of outcomes writes each page once (setting only its recipients' attributes), and each
+ * outcome's tally code is written with it. Entries written before the pages are still read.
  */
-import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientLedger } from '../../broadcast/broadcast-stores';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientClaim, RecipientLedger } from '../../broadcast/broadcast-stores';
+import type { DeliveryFacts } from '../../delivery/recipient-status';
 import { classifyStoreFaults } from './dynamodb-errors';
+import { CLAIMED_PREFIX, encodePageEntry, ledgerPageKey, ledgerPageOf, pageEntriesUpdate, pageEntryAttribute } from './ledger-page-items';
+import { claimOnPage, legacyEntryIndexes, readChunkLedger, readLedgerEntry, readLegacyEntry, readPage } from './ledger-pages';
 import { locateLedgerMessage } from './ledger-message-ids';
 import { decodeRecipients } from './messaging-job-items';
-import { claimItem, decodeLedgerEntry, messageIdRecordItem, outcomeUpdate } from './messaging-ledger-items';
+import { messageIdRecordItem } from './messaging-ledger-items';
 import { decodeDeliveryFacts } from './messaging-tally-items';
-import { expiresAtFrom, messagingKeys } from './messaging-table';
-import { batchWrite, isConditionFailure, queryAll, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
+import { expiresAtFrom, ledgerIndexOf, messagingKeys } from './messaging-table';
+import { batchWrite, isConditionFailure, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
 import { withTallyFacts } from './tally-facts-reader';
+
+type Item = Record<string, unknown>;
+
+/** Chunks whose older per-recipient entries this process remembers (one key-only Query each). */
+const LEGACY_CHUNKS_KEPT = 512;
+const UNKNOWN_INTERRUPTED = 'UNKNOWN_OUTCOME: interrupted attempt';
 
 export class DynamoDbRecipientLedger implements RecipientLedger {
   private readonly table: MessagingTable;
+  private readonly legacyIndexes = new Map<string, Promise<Set<number>>>();
 
   constructor(client: DynamoDBDocumentClient, tableName: string) {
     classifyStoreFaults(client);
@@ -24,34 +34,45 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
   }
 
   async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: ClaimState = 'SENDING'): Promise<ClaimResult> {
-    const { client, tableName } = this.table;
-    const key = messagingKeys.ledger(jobId, chunkIndex, index);
-    // Marks this claim as ours: when the SDK retries the put after an attempt that was applied but
-    // timed out, the retry fails its own condition, and must not be read as another worker's claim.
-    const claimToken = randomUUID();
-    try {
-      await client.send(
-        new PutCommand({ TableName: tableName, Item: claimItem(jobId, chunkIndex, index, to, now, claimToken, as), ConditionExpression: 'attribute_not_exists(pk)' }),
-      );
-      return { claimed: true };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-    const existing = await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
-    if (existing.Item?.claimToken === claimToken) return { claimed: true };
-    if (!existing.Item) throw new Error(`Ledger entry ${key.pk} ${key.sk} refused the claim but cannot be read`);
-    return { claimed: false, existing: decodeLedgerEntry(existing.Item) };
+    const [result] = await this.claimRecipients(jobId, chunkIndex, [{ index, to, as }], now);
+    return result!;
+  }
+
+  /**
+   * One conditional write per page the group touches (claimOnPage: a refused write is read back
+   * and compared per recipient by its token). A recipient held by an entry written before the
+   * pages is someone's: the page claim could not see it.
+   */
+  async claimRecipients(jobId: string, chunkIndex: number, claims: readonly RecipientClaim[], now: Date): Promise<ClaimResult[]> {
+    const results = new Map<number, ClaimResult>();
+    const legacy = await this.legacyIndexesOf(jobId, chunkIndex);
+    const byPage = new Map<number, RecipientClaim[]>();
+    await Promise.all(
+      claims.map(async (claim) => {
+        const existing = legacy.has(claim.index) ? await readLegacyEntry(this.table, jobId, chunkIndex, claim.index) : undefined;
+        if (existing) return results.set(claim.index, { claimed: false, existing });
+        const page = ledgerPageOf(claim.index);
+        byPage.set(page, [...(byPage.get(page) ?? []), claim]);
+      }),
+    );
+    await Promise.all(
+      [...byPage.values()].map(async (group) => {
+        for (const [index, result] of await claimOnPage(this.table, jobId, chunkIndex, group, now)) results.set(index, result);
+      }),
+    );
+    return claims.map(({ index }) => results.get(index)!);
   }
 
   async releaseClaim(jobId: string, chunkIndex: number, index: number): Promise<boolean> {
     try {
       await this.table.client.send(
-        new DeleteCommand({
+        new UpdateCommand({
           TableName: this.table.tableName,
-          Key: messagingKeys.ledger(jobId, chunkIndex, index),
-          ConditionExpression: '#status = :sending',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':sending': 'SENDING' },
+          Key: ledgerPageKey(jobId, chunkIndex, index),
+          UpdateExpression: 'REMOVE #e',
+          ConditionExpression: 'begins_with(#e, :claimed)',
+          ExpressionAttributeNames: { '#e': pageEntryAttribute(index) },
+          ExpressionAttributeValues: { ':claimed': CLAIMED_PREFIX },
         }),
       );
       return true;
@@ -62,17 +83,25 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
   }
 
   /**
-   * One UpdateItem per entry, setting only the outcome's own attributes: Meta's facts that an event
-   * may already have added to the entry (it can arrive before the outcome is written) stay. Then
-   * the recipients' tally codes, one UpdateItem per tally item, never lowering an event's code.
+   * One UpdateItem per page, setting only its recipients' entries (the claim's token goes with the
+   * claimed value). The message ids' records first: an outcome naming a message id is always
+   * findable by it. Then the recipients' tally codes, one UpdateItem per tally item, never lowering
+   * an event's code.
    */
   async recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void> {
     const expiresAt = expiresAtFrom(new Date());
-    // The message ids' records first: an outcome naming a message id is always findable by it.
     const records = entries.flatMap((entry) => (entry.messageId ? [{ PutRequest: { Item: messageIdRecordItem(entry.messageId, { jobId, chunkIndex, index: entry.index }, expiresAt) } }] : []));
     await batchWrite(this.table, records, 'message id records still unprocessed after retries');
+    const byPage = new Map<number, Map<number, string>>();
+    for (const entry of entries) {
+      const page = ledgerPageOf(entry.index);
+      byPage.set(page, (byPage.get(page) ?? new Map<number, string>()).set(entry.index, encodePageEntry(entry)));
+    }
     await Promise.all(
-      entries.map((entry) => this.table.client.send(new UpdateCommand({ TableName: this.table.tableName, ...outcomeUpdate(jobId, chunkIndex, entry, expiresAt) }))),
+      [...byPage.values()].map((values) => {
+        const key = ledgerPageKey(jobId, chunkIndex, values.keys().next().value!);
+        return this.table.client.send(new UpdateCommand({ TableName: this.table.tableName, Key: key, ...pageEntriesUpdate(values, expiresAt, false) }));
+      }),
     );
     await writeTallyCodes(this.table, jobId, entries, expiresAt);
   }
@@ -81,7 +110,58 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
     await writeTallyCodes(this.table, jobId, entries, expiresAtFrom(new Date()));
   }
 
+  /** Reads the page, then replaces the entry only if it is still the SENDING value read (a rare path: a crashed attempt's claim). */
   async markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean> {
+    const paged = (await readPage(this.table, ledgerPageKey(jobId, chunkIndex, index))).get(index);
+    const marked = paged ? await this.markPagedUnknown(jobId, chunkIndex, paged.entry, paged.token, now) : await this.markLegacyUnknown(jobId, chunkIndex, index, now);
+    if (marked) await writeTallyCodes(this.table, jobId, [{ index, status: 'UNKNOWN', updatedAt: now.toISOString() }], expiresAtFrom(now));
+    return marked;
+  }
+
+  async findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined> {
+    const location = await locateLedgerMessage(this.table.client, this.table.tableName, messageId);
+    if (!location) return undefined;
+    const entry = await readLedgerEntry(this.table, location);
+    return entry ? { jobId: location.jobId, chunkIndex: location.chunkIndex, entry } : undefined;
+  }
+
+  async readChunkRecipients(jobId: string, chunkIndex: number): Promise<ChunkRecipientRecords> {
+    const [listed, ledger] = await Promise.all([
+      this.table.client.send(new GetCommand({ TableName: this.table.tableName, Key: messagingKeys.recipients(jobId, chunkIndex), ConsistentRead: true })),
+      readChunkLedger(this.table, jobId, chunkIndex),
+    ]);
+    const facts = factsByIndex(ledger.recipientItems);
+    return {
+      ...(listed.Item ? { listed: decodeRecipients(listed.Item) } : {}),
+      // Meta's facts live in the tally items (earlier versions kept them on per-recipient items: merged).
+      ledger: await withTallyFacts(this.table, jobId, ledger.entries.map((entry) => ({ entry, facts: facts.get(entry.index) ?? {} }))),
+    };
+  }
+
+  private async markPagedUnknown(jobId: string, chunkIndex: number, entry: LedgerEntry, token: string | undefined, now: Date): Promise<boolean> {
+    if (entry.status !== 'SENDING') return false;
+    const unknown: LedgerEntry = { ...entry, status: 'UNKNOWN', failureReasonCode: UNKNOWN_INTERRUPTED, updatedAt: now.toISOString() };
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: ledgerPageKey(jobId, chunkIndex, entry.index),
+          UpdateExpression: 'SET #e = :unknown',
+          // Exactly the claim read: an outcome or another resolution written meanwhile wins.
+          ConditionExpression: '#e = :claimed',
+          ExpressionAttributeNames: { '#e': pageEntryAttribute(entry.index) },
+          ExpressionAttributeValues: { ':unknown': encodePageEntry(unknown), ':claimed': encodePageEntry(entry, token) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** An entry written before the pages, as it was marked then. */
+  private async markLegacyUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean> {
     try {
       await this.table.client.send(
         new UpdateCommand({
@@ -90,45 +170,34 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
           UpdateExpression: 'SET #status = :unknown, failureReasonCode = :reason, updatedAt = :now',
           ConditionExpression: '#status = :sending',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':unknown': 'UNKNOWN',
-            ':sending': 'SENDING',
-            ':reason': 'UNKNOWN_OUTCOME: interrupted attempt',
-            ':now': now.toISOString(),
-          },
+          ExpressionAttributeValues: { ':unknown': 'UNKNOWN', ':sending': 'SENDING', ':reason': UNKNOWN_INTERRUPTED, ':now': now.toISOString() },
         }),
       );
+      return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
       throw error;
     }
-    await writeTallyCodes(this.table, jobId, [{ index, status: 'UNKNOWN', updatedAt: now.toISOString() }], expiresAtFrom(now));
-    return true;
   }
 
-  async findByMessageId(messageId: string): Promise<LedgerEntryLocation | undefined> {
-    const { client, tableName } = this.table;
-    const location = await locateLedgerMessage(client, tableName, messageId);
-    if (!location) return undefined;
-    const stored = await client.send(
-      new GetCommand({ TableName: tableName, Key: messagingKeys.ledger(location.jobId, location.chunkIndex, location.index), ConsistentRead: true }),
-    );
-    if (!stored.Item) return undefined;
-    return { jobId: location.jobId, chunkIndex: location.chunkIndex, entry: decodeLedgerEntry(stored.Item) };
+  /** Remembered per process: no claim writes per-recipient entries any more, so the set only shrinks (a release), never grows. */
+  private legacyIndexesOf(jobId: string, chunkIndex: number): Promise<Set<number>> {
+    const key = `${jobId}#${chunkIndex}`;
+    let indexes = this.legacyIndexes.get(key);
+    if (!indexes) {
+      if (this.legacyIndexes.size >= LEGACY_CHUNKS_KEPT) this.legacyIndexes.delete(this.legacyIndexes.keys().next().value!);
+      indexes = legacyEntryIndexes(this.table, jobId, chunkIndex);
+      indexes.catch(() => this.legacyIndexes.delete(key));
+      this.legacyIndexes.set(key, indexes);
+    }
+    return indexes;
   }
+}
 
-  async readChunkRecipients(jobId: string, chunkIndex: number): Promise<ChunkRecipientRecords> {
-    const [listed, ledger] = await Promise.all([
-      this.table.client.send(new GetCommand({ TableName: this.table.tableName, Key: messagingKeys.recipients(jobId, chunkIndex), ConsistentRead: true })),
-      queryAll(this.table, {
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': messagingKeys.ledgerPartition(jobId, chunkIndex) },
-        ConsistentRead: true,
-      }),
-    ]);
-    return {
-      ...(listed.Item ? { listed: decodeRecipients(listed.Item) } : {}),
-      ledger: (await withTallyFacts(this.table, jobId, ledger.map((item) => ({ entry: decodeLedgerEntry(item), facts: decodeDeliveryFacts(item) })))).sort((a, b) => a.entry.index - b.entry.index),
-    };
-  }
+/** Meta's delivery facts by recipient index, from the per-recipient items of the chunk's partition. */
+function factsByIndex(items: readonly Item[]): Map<number, DeliveryFacts> {
+  return new Map(items.flatMap((item) => {
+    const index = ledgerIndexOf(item.sk);
+    return index === undefined ? [] : [[index, decodeDeliveryFacts(item)] as const];
+  }));
 }

@@ -23,12 +23,14 @@ const ledgerEntrySchema = v.object({
 const _ledgerEntryMatches: v.InferOutput<typeof ledgerEntrySchema> extends LedgerEntry ? true : never = true;
 void _ledgerEntryMatches;
 
+/** A per-recipient claim in the shape written before the ledger pages (ledger-page-items.ts): tests write it to show it is still read and honoured. */
 export function claimItem(jobId: string, chunkIndex: number, index: number, to: string, now: Date, claimToken: string, as: ClaimState = 'SENDING'): Item {
   const state = typeof as === 'string' ? { status: as } : { status: as.status, failureReasonCode: as.failureReasonCode };
   return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, ...state, attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
 }
 
 /**
+ * An outcome on a per-recipient entry, the shape written before the ledger pages (tests write it).
  * The worker's outcome as an UpdateItem of its own attributes only (never a whole-item put): the
  * delivery facts Meta's events add to the same entry (possibly first) stay untouched.
  */
@@ -71,12 +73,5 @@ export function decodeMessageIdRecord(item: Item): { jobId: string; chunkIndex: 
 export function decodeLedgerEntry(item: Item): LedgerEntry {
   const result = v.safeParse(ledgerEntrySchema, item);
   if (!result.success) throw new MalformedMessagingItemError(`Stored ledger entry ${String(item.pk)} ${String(item.sk)} does not match the ledger schema`);
-  return result.output;
-}
-
-/** A ledger item's status alone (reconcile reads only the status and the reason). */
-export function decodeLedgerStatus(item: Item): { status: LedgerEntry['status']; failureReasonCode?: string } {
-  const result = v.safeParse(v.object({ status: ledgerStatusSchema, failureReasonCode: v.optional(v.string()) }), item);
-  if (!result.success) throw new MalformedMessagingItemError('Stored ledger entry has no valid status');
   return result.output;
 }

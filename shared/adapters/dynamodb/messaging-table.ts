@@ -3,8 +3,13 @@
  *
  *   pk JOB#<jobId>                 sk JOB            the job (+ gsi1: ORG#<org>#JOBS / createdAt)
  *   pk JOB#<jobId>                 sk CHUNK#<0000>   a chunk: recipientCount, live counters, doneAt
- *   pk LEDGER#<jobId>#<chunk>      sk R#<00000>      one recipient: SENDING → SENT | FAILED | UNKNOWN
- *                                                    (or CANCELLED, claimed after the job's cancelledAt)
+ *   pk LEDGER#<jobId>#<chunk>      sk P#<00000>      a ledger page: LEDGER_PAGE_SIZE recipients' entries, one
+ *                                                    short attribute each (e<offset>, ledger-page-items.ts):
+ *                                                    SENDING → SENT | FAILED | UNKNOWN (or CANCELLED, claimed
+ *                                                    after the job's cancelledAt); claimed in groups
+ *   pk LEDGER#<jobId>#<chunk>      sk R#<00000>      one recipient's entry in the shape written before the
+ *                                                    pages (still read and honoured by claims), and Meta's
+ *                                                    delivery facts of a paged entry (no status)
  *                                                    (entries written before the WAMID records: + gsi1
  *                                                    WAMID#<message id> / LEDGER, still read as a fallback)
  *   pk WAMID#<message id>          sk LEDGER         which ledger entry sent a message id (jobId, chunkIndex,
@@ -54,6 +59,10 @@ export const messagingKeys = {
     pk: `LEDGER#${jobId}#${chunkIndex}`,
     sk: `R#${String(index).padStart(5, '0')}`,
   }),
+  /** A ledger page: the recipients [page × LEDGER_PAGE_SIZE, …) of a chunk (ledger-page-items.ts). */
+  ledgerPage: (jobId: string, chunkIndex: number, page: number) => ({ pk: `LEDGER#${jobId}#${chunkIndex}`, sk: `P#${String(page).padStart(5, '0')}` }),
+  ledgerPagePrefix: 'P#',
+  ledgerEntryPrefix: 'R#',
   /** gsi1 of a job: an organization's jobs by time. */
   organizationJobs: (organizationId: string, createdAt: string) => ({ gsi1pk: `ORG#${organizationId}#JOBS`, gsi1sk: createdAt }),
   /** gsi1 of a ledger entry sent before the WAMID records existed (read as a fallback only). */

@@ -12,6 +12,7 @@ import type { SendSlots } from '../../sending/send-slots';
 import type { ChunkInvocation, ProcessChunkDependencies } from './chunk-worker-dependencies';
 import type { JobGo, JobGoWatch, PauseEnding } from './job-control';
 import type { LaneWork } from './lanes';
+import { ClaimGroups, claimGroupSize } from './claim-groups';
 import { budgetEndOf, type LanePacing } from './pacing';
 import { sendToRecipient, type RecipientSendState } from './recipient-send';
 import { SendApiChoice } from './send-api';
@@ -35,6 +36,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   readonly pause: PauseEnding;
   readonly budgetEnd: () => number;
   readonly sendApi: SendApiChoice;
+  readonly claims: ClaimGroups;
   private readonly pacing: LanePacing;
 
   constructor(
@@ -53,6 +55,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     this.outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
     this.budgetEnd = budgetEndOf(settings, clock, invocation);
     this.sendApi = SendApiChoice.of(message);
+    this.claims = new ClaimGroups(broadcasts, message, dependencies, claimGroupSize(setup.pacing.messagesPerSecond));
   }
 
   get slots(): SendSlots {

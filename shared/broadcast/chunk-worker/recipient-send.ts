@@ -15,6 +15,7 @@ import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
 import type { JobGoWatch, PauseEnding } from './job-control';
 import { messageBodyFor } from './message-building';
+import type { ClaimGroups } from './claim-groups';
 import { optedOutAtSendTime } from './send-time-opt-outs';
 import type { SendApiChoice } from './send-api';
 import { resolveStaleClaim } from './settle-chunk';
@@ -29,6 +30,8 @@ export interface RecipientSendState {
   readonly watch: JobGoWatch;
   readonly pause: PauseEnding;
   readonly latency: SendLatencyEstimate;
+  /** The invocation's claims, written in groups right before their slots (claim-groups.ts). */
+  readonly claims: Pick<ClaimGroups, 'claim'>;
   /** The API this invocation sends through (the job's route, Cloud API after the Marketing Messages API refused the template). */
   readonly sendApi: SendApiChoice;
   budgetEnd(): number;
@@ -48,7 +51,7 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
   // The lane is busy from its slot, or from now when it is late: then the claim counts too.
   const busyFrom = Math.max(firstSlot, clock.now().getTime());
   if (await optedOutAtSendTime(state, recipient)) return refuseOptedOut(state, recipient, () => session.slots.giveBack(firstSlot));
-  if (!(await claim(state, recipient, () => session.slots.giveBack(firstSlot)))) return;
+  if (!(await claim(state, recipient, firstSlot, () => session.slots.giveBack(firstSlot)))) return;
   const body = messageBodyFor(message, recipient);
   let via: SentVia = state.sendApi.current;
   const dispatched = await dispatchSend(session, {
@@ -85,20 +88,20 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
 async function refuseOptedOut(state: RecipientSendState, recipient: ChunkRecipient, giveBackSlot: () => void): Promise<void> {
   giveBackSlot();
   const refused: ClaimState = { status: 'FAILED', failureReasonCode: OPTED_OUT };
-  if (!(await claim(state, recipient, () => undefined, refused))) return;
+  if (!(await claim(state, recipient, state.dependencies.clock.now().getTime(), () => undefined, refused))) return;
   const { index, to } = recipient;
   state.outcomes.record({ index, to, status: 'FAILED', failureReasonCode: OPTED_OUT, attempts: 0, updatedAt: state.dependencies.clock.now().toISOString() });
 }
 
 /**
  * Step 1: the conditional ledger claim, written before any upstream call (`as` SENDING, or a final
- * state for a recipient never to be sent). False when the recipient is already someone's: nothing
- * to send, and its slot goes back (`giveBackSlot`) before any further store call, so another lane
- * can use it.
+ * state for a recipient never to be sent), with the group of claims whose slots are close
+ * (claim-groups.ts). False when the recipient is already someone's: nothing to send, and its slot
+ * goes back (`giveBackSlot`) before any further store call, so another lane can use it.
  */
-async function claim(state: RecipientSendState, { index, to }: ChunkRecipient, giveBackSlot: () => void, as?: ClaimState): Promise<boolean> {
+async function claim(state: RecipientSendState, { index, to }: ChunkRecipient, slot: number, giveBackSlot: () => void, as?: ClaimState): Promise<boolean> {
   const { dependencies, message, outcomes } = state;
-  const result = await dependencies.broadcasts.claimRecipient(message.jobId, message.chunkIndex, index, to, dependencies.clock.now(), as);
+  const result = await state.claims.claim({ index, to, ...(as === undefined ? {} : { as }) }, slot);
   if (result.claimed) return true;
   giveBackSlot();
   outcomes.skipped();

@@ -18,8 +18,9 @@ type ChunkKey = Pick<OutboundMessage, 'jobId' | 'chunkIndex'>;
 /** The final state recipients are settled in: CANCELLED, or FAILED with a reason. */
 export type SettledAs = Exclude<ClaimState, 'SENDING'>;
 
-/** Claims written at once when settling a chunk (up to 1,000 recipients). */
-const SETTLE_CLAIM_CONCURRENCY = 16;
+/** Recipients claimed in one group call when settling (a few ledger pages: one write each), and the groups written at once. */
+const SETTLE_GROUP_SIZE = 64;
+const SETTLE_GROUP_CONCURRENCY = 4;
 
 /**
  * A claim someone else holds: still SENDING means a crashed attempt, whose outcome is unknown →
@@ -44,17 +45,20 @@ export async function settleRest(dependencies: SettleDependencies, chunk: ChunkK
   const { broadcasts, clock } = dependencies;
   const settled: LedgerEntry[] = [];
   const delta = emptyDelta();
-  const remaining = [...rest];
+  const groups: ChunkRecipient[][] = [];
+  for (let start = 0; start < rest.length; start += SETTLE_GROUP_SIZE) groups.push(rest.slice(start, start + SETTLE_GROUP_SIZE));
   const claimNext = async (): Promise<void> => {
-    for (let recipient = remaining.shift(); recipient; recipient = remaining.shift()) {
-      const { index, to } = recipient;
-      const claim = await broadcasts.claimRecipient(chunk.jobId, chunk.chunkIndex, index, to, clock.now(), as);
-      if (claim.claimed) settled.push(settledEntry(index, to, clock.now(), as));
-      else if (await resolveStaleClaim(dependencies, chunk, index, claim.existing)) delta.unknown += 1;
-      else report.skipped += 1;
+    for (let group = groups.shift(); group; group = groups.shift()) {
+      const results = await broadcasts.claimRecipients(chunk.jobId, chunk.chunkIndex, group.map(({ index, to }) => ({ index, to, as })), clock.now());
+      for (const [position, { index, to }] of group.entries()) {
+        const claim = results[position]!;
+        if (claim.claimed) settled.push(settledEntry(index, to, clock.now(), as));
+        else if (await resolveStaleClaim(dependencies, chunk, index, claim.existing)) delta.unknown += 1;
+        else report.skipped += 1;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(SETTLE_CLAIM_CONCURRENCY, remaining.length) }, claimNext));
+  await Promise.all(Array.from({ length: Math.min(SETTLE_GROUP_CONCURRENCY, groups.length) }, claimNext));
   if (settled.length > 0) await broadcasts.recordSettled(chunk.jobId, settled.sort((a, b) => a.index - b.index));
   report.unknown += delta.unknown;
   if (as === 'CANCELLED') report.cancelled = (report.cancelled ?? 0) + settled.length;

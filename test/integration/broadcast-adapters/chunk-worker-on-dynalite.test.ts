@@ -103,11 +103,12 @@ describe('chunk worker on dynalite', () => {
     // Rate-limit answers get 3 x maxAttempts (9) tries: answer all of them with 130429.
     kit.upstream.script(kit.message.recipients[1]!.to, ...Array.from({ length: 9 }, () => rejected(130429, 429)));
     // The store fails after the first sends: the delivery throws, like a crashing worker.
-    const claim = kit.broadcasts.claimRecipient.bind(kit.broadcasts);
+    // Claims go in groups (claimRecipients): the store is down from the group that reaches past the 20th recipient.
+    const claim = kit.broadcasts.claimRecipients.bind(kit.broadcasts);
     let claims = 0;
-    kit.broadcasts.claimRecipient = (...args) => ((claims += 1) > 20 ? Promise.reject(new Error('store down')) : claim(...args));
+    kit.broadcasts.claimRecipients = (...args) => ((claims += args[2].length) > 20 ? Promise.reject(new Error('store down')) : claim(...args));
     await expect(processOutboundChunk(kit.dependencies, kit.message, kit.invocation)).rejects.toThrow('store down');
-    kit.broadcasts.claimRecipient = claim;
+    kit.broadcasts.claimRecipients = claim;
 
     // Last delivery: give up on the rest.
     await abandonOutboundChunk(kit.dependencies, kit.message);

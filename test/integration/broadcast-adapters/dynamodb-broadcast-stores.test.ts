@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import { decodeLedgerPage, ledgerPageKey } from '../../../shared/adapters/dynamodb/ledger-page-items';
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
 import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
 import { chunkProgressOf } from '../../support/chunk-progress';
@@ -202,19 +203,16 @@ describe('DynamoDB broadcast stores', () => {
     const [progress] = await chunkProgressOf(repository, job.jobId);
     expect(progress).toMatchObject({ sent: 54, failed: 6, unknown: 0, failuresByReason: { '131049': 6 }, done: true });
 
-    const stored = await dynamo.documentClient.send(
-      new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `LEDGER#${job.jobId}#0`, sk: 'R#00008' } }),
-    );
-    expect(stored.Item).toMatchObject({ status: 'SENT', messageId: 'wamid.8', expiresAt: expect.any(Number) });
+    // Recipients 8 and 9 share a ledger page: one item, one attribute each, no claim token left.
+    const stored = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(job.jobId, 0, 8) }));
+    expect(stored.Item).toMatchObject({ sk: 'P#00001', expiresAt: expect.any(Number) });
     // The message id has its own record (no gsi1 copy of the entry, which every event would rewrite).
     expect(stored.Item?.gsi1pk).toBeUndefined();
+    const paged = new Map(decodeLedgerPage(stored.Item!).map(({ entry, token }) => [entry.index, { entry, token }]));
+    expect(paged.get(8)).toEqual({ entry: expect.objectContaining({ status: 'SENT', messageId: 'wamid.8' }), token: undefined });
     const record = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: 'WAMID#wamid.8', sk: 'LEDGER' } }));
     expect(record.Item).toMatchObject({ jobId: job.jobId, chunkIndex: 0, index: 8, expiresAt: expect.any(Number) });
-    const failed = await dynamo.documentClient.send(
-      new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `LEDGER#${job.jobId}#0`, sk: 'R#00009' } }),
-    );
-    expect(failed.Item).toMatchObject({ status: 'FAILED', failureReasonCode: '131049', attempts: 3 });
-    expect(failed.Item?.gsi1pk).toBeUndefined();
+    expect(paged.get(9)?.entry).toMatchObject({ status: 'FAILED', failureReasonCode: '131049', attempts: 3 });
   });
 
   it('turns a claim UNKNOWN only while it is SENDING', async () => {

@@ -5,6 +5,7 @@
  * `runtime.call`, the queue through the runtime's SQS client, the ledger and jobs through the
  * process-wide services (the same instances the handlers use), and the sandbox's inspection log.
  */
+import { readChunkLedger } from '../../../shared/adapters/dynamodb/ledger-pages';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -143,25 +144,11 @@ export async function latestJobId(organizationId: string): Promise<string> {
   return jobId;
 }
 
-/** The ledger of one chunk, by recipient index. */
+/** The ledger of one chunk, by recipient index (its pages and any per-recipient entries, as the adapter reads them). */
 export async function ledgerOf(jobId: string, chunkIndex: number): Promise<Map<number, LedgerEntry>> {
   const services = getServices();
-  const entries = new Map<number, LedgerEntry>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await services.clients.dynamoDb.send(
-      new QueryCommand({
-        TableName: services.config.tableNames.messaging,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `LEDGER#${jobId}#${chunkIndex}` },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) entries.set(Number(item.index), item as LedgerEntry);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return entries;
+  const { entries } = await readChunkLedger({ client: services.clients.dynamoDb, tableName: services.config.tableNames.messaging }, jobId, chunkIndex);
+  return new Map(entries.map((entry) => [entry.index, entry]));
 }
 
 /** Items of the idempotency table (Powertools records). */

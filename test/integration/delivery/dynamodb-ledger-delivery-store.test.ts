@@ -3,10 +3,11 @@
  * never overwrite each other, whatever their order, every recipient counts exactly once, one write
  * per tally item per batch and none for events that add nothing.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbLedgerDeliveryStore } from '../../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
-import { decodeLedgerEntry, outcomeUpdate } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
+import { claimItem } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
+import { decodeLedgerPage, encodePageEntry, ledgerPageKey, pageEntriesUpdate } from '../../../shared/adapters/dynamodb/ledger-page-items';
 import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 import { summarizeJob, type BroadcastJob } from '../../../shared/broadcast/broadcast-job';
 import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
@@ -78,6 +79,8 @@ const tallyOf = async (jobId: string): Promise<Record<string, string>> =>
 /** A recipient's facts as the recipients list reads them. */
 const factsOf = async (jobId: string, index: number) => (await repository.readChunkRecipients(jobId, 0)).ledger.find(({ entry }) => entry.index === index)?.facts;
 const apply = (jobId: string, index: number, applied: StatusEvent) => store.applyEvents(jobId, [{ location: { jobId, chunkIndex: 0, index }, event: applied }]).then(([result]) => result);
+const pageItem = async (jobId: string, index: number) =>
+  (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, index), ConsistentRead: true }))).Item!;
 
 describe('DynamoDbLedgerDeliveryStore', () => {
   it('answers the job’s owner and locates a recorded message id', async () => {
@@ -126,10 +129,10 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     await apply(jobId, 0, event(0, 'delivered', 3));
     await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT')]);
 
-    const item = await ledgerItem(jobId, 0);
-    expect(decodeLedgerEntry(item)).toEqual(outcome(0, 'SENT'));
-    expect(await factsOf(jobId, 0)).toEqual({ deliveredAt: at(3).toISOString() });
-    expect(item.claimToken).toBeUndefined();
+    // The entry on its ledger page, Meta's facts beside it (read as the recipients list reads them).
+    const [record] = (await repository.readChunkRecipients(jobId, 0)).ledger;
+    expect(record).toEqual({ entry: outcome(0, 'SENT'), facts: { deliveredAt: at(3).toISOString() } });
+    expect(decodeLedgerPage(await pageItem(jobId, 0))[0]?.token).toBeUndefined();
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.delivered });
   });
 
@@ -148,7 +151,8 @@ describe('DynamoDbLedgerDeliveryStore', () => {
 
   it('finds a message id of an entry written before the WAMID records by its gsi1 keys', async () => {
     const jobId = await newJob(3);
-    await repository.claimRecipient(jobId, 0, 2, to(2), now);
+    // An entry in the per-recipient shape written before the ledger pages.
+    await dynamo.documentClient.send(new PutCommand({ TableName: dynamo.tableNames.messaging, Item: claimItem(jobId, 0, 2, to(2), now, 'older-claim') }));
     await dynamo.documentClient.send(
       new UpdateCommand({
         TableName: dynamo.tableNames.messaging,
@@ -192,7 +196,7 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     const jobId = await newJob(2);
     for (const index of [0, 1]) await repository.claimRecipient(jobId, 0, index, to(index), now);
     await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT', { held: true }), outcome(1, 'SENT', { held: true })]);
-    expect(decodeLedgerEntry(await ledgerItem(jobId, 0))).toMatchObject({ status: 'SENT', held: true });
+    expect((await repository.readChunkRecipients(jobId, 0)).ledger[0]?.entry).toMatchObject({ status: 'SENT', held: true });
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.held, r00001: tallyCodes.held });
     await repository.reconcileChunk(jobId, 0, now);
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.held, r00001: tallyCodes.held });
@@ -205,7 +209,9 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     const jobId = await newJob(1);
     await repository.claimRecipient(jobId, 0, 0, to(0), now);
     // The worker wrote the outcome and crashed before its tally code.
-    await dynamo.documentClient.send(new UpdateCommand({ TableName: dynamo.tableNames.messaging, ...outcomeUpdate(jobId, 0, outcome(0, 'SENT'), 1) }));
+    await dynamo.documentClient.send(
+      new UpdateCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, 0), ...pageEntriesUpdate(new Map([[0, encodePageEntry(outcome(0, 'SENT'))]]), 1, false) }),
+    );
     await apply(jobId, 0, event(0, 'sent', 2));
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent });
     await repository.reconcileChunk(jobId, 0, now);

@@ -3,7 +3,7 @@
  * overwrites, SENDING → UNKNOWN only from SENDING. Tally codes of outcomes are not kept (the
  * delivery facts and codes tests need are set with `recordDelivery`).
  */
-import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientLedger } from '../../../shared/broadcast/ports';
+import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientClaim, RecipientLedger } from '../../../shared/broadcast/ports';
 import { InMemoryBroadcastState, copy } from './in-memory-broadcast-state';
 
 export class InMemoryRecipientLedger implements RecipientLedger {
@@ -11,12 +11,29 @@ export class InMemoryRecipientLedger implements RecipientLedger {
 
   async claimRecipient(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: ClaimState = 'SENDING'): Promise<ClaimResult> {
     this.state.touch('claimRecipient');
+    return this.claimOne(jobId, chunkIndex, index, to, now, as);
+  }
+
+  private claimOne(jobId: string, chunkIndex: number, index: number, to: string, now: Date, as: ClaimState = 'SENDING'): ClaimResult {
     const id = InMemoryBroadcastState.ledgerId(jobId, chunkIndex, index);
     const existing = this.state.ledger.get(id);
     if (existing) return { claimed: false, existing: copy(existing) };
     const claimed = typeof as === 'string' ? { status: as } : { status: as.status, failureReasonCode: as.failureReasonCode };
     this.state.ledger.set(id, { index, to, ...claimed, attempts: 0, updatedAt: now.toISOString() });
     return { claimed: true };
+  }
+
+  /**
+   * Each recipient as its own claim, in order. Each recipient also counts as a `claimRecipient` call
+   * (before anything is claimed, so an injected failure claims none of the group, as the adapter's
+   * one write per page): failures injected per recipient apply to group claims too.
+   */
+  async claimRecipients(jobId: string, chunkIndex: number, claims: readonly RecipientClaim[], now: Date): Promise<ClaimResult[]> {
+    this.state.touch('claimRecipients');
+    for (let claimed = 0; claimed < claims.length; claimed += 1) this.state.touch('claimRecipient');
+    const results: ClaimResult[] = [];
+    for (const { index, to, as } of claims) results.push(this.claimOne(jobId, chunkIndex, index, to, now, as));
+    return results;
   }
 
   async releaseClaim(jobId: string, chunkIndex: number, index: number): Promise<boolean> {
