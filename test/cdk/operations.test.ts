@@ -96,7 +96,7 @@ describe('alarms', () => {
   it.each(httpApiSurfaceNames)('HTTP API %s: 5xx rate and p99 Latency of its stage', (surface) => {
     const { api, stage, stageName } = synth.platform.api.httpSurfaceApis[surface];
     const apiId = synth.platform.api.getLogicalId(api.node.defaultChild as CfnElement);
-    const own = alarms().filter((alarm) => mentions(dimension(alarm, 'ApiId'), apiId) && dimension(alarm, 'Stage') !== undefined);
+    const own = alarms().filter((alarm) => mentions(dimension(alarm, 'ApiId') ?? null, apiId) && dimension(alarm, 'Stage') !== undefined);
     const serverErrors = own.find((alarm) => alarm.Properties!.MetricName === '5xx')!;
     expect(serverErrors.Properties).toEqual(expect.objectContaining({ Namespace: 'AWS/ApiGateway', Statistic: 'Average', Threshold: alarmThresholds.apis.serverErrorRate.threshold }));
     const latency = own.find((alarm) => alarm.Properties!.MetricName === 'Latency')!;
