@@ -16,16 +16,22 @@
  * Prices: us-east-1 list prices at the time of writing (2024), on-demand, no free tier.
  */
 import { chunkWorker, deliveryEvents, functions } from '../runtime-contract/resource-definitions';
+import { surfaces, type FrontDoorKind } from '../runtime-contract/route-manifest';
 import type { RequestCounts } from './lib/request-counter';
 
 export const prices = {
   apiGatewayRestPerMillion: 3.5,
+  /** HTTP API, first 300 million a month; a request is counted per 512 KB (Meta's POSTs are far smaller). */
+  apiGatewayHttpPerMillion: 1.0,
   lambdaArmPerGbSecond: 0.0000133334,
   lambdaPerMillionRequests: 0.2,
   sqsPerMillionRequests: 0.4,
   dynamoDbPerMillionWriteUnits: 0.625,
   dynamoDbPerMillionReadUnits: 0.125,
 } as const;
+
+/** Assumed billed time of one meta-webhook invocation (settings cached, one HMAC, one SQS send): AWS, not local. */
+const META_WEBHOOK_MS = 20;
 
 export interface CostLine {
   item: string;
@@ -198,15 +204,46 @@ function withoutPolling(counts: RequestCounts): RequestCounts {
 }
 
 const deliveryEventsBatch = deliveryEvents.batchSize;
-
-/** Assumed billed time of one meta-webhook invocation (settings cached, one HMAC, one SQS send): AWS, not local. */
-const META_WEBHOOK_MS = 20;
 /**
  * Modelled delivery-events time on AWS (the local run shares one thread with everything and
  * retries on emulator timeouts): 20 ms per invocation + per event two ~10 ms DynamoDB writes,
  * 16 in flight (apply-webhook-batch.ts).
  */
 const deliveryEventsMs = (invocations: number, events: number) => invocations * 20 + (events * 2 * 10) / 16;
+
+/** Price per million requests of each front door kind; a Lambda function URL (not used: no throttle, no access logs) has none. */
+export const frontDoorPricePerMillion: Record<FrontDoorKind | 'function-url', number> = {
+  'rest-api': prices.apiGatewayRestPerMillion,
+  'http-api': prices.apiGatewayHttpPerMillion,
+  'function-url': 0,
+};
+const frontDoorLabel: Record<FrontDoorKind | 'function-url', string> = { 'rest-api': 'API Gateway REST', 'http-api': 'API Gateway HTTP API', 'function-url': 'Lambda function URL' };
+
+/** The Meta webhook's front door, as the runtime contract says (surface `webhooks`). */
+export const webhookFrontDoor: FrontDoorKind = surfaces.webhooks.frontDoor;
+
+/**
+ * What the webhook side costs per POST-driven part, for `recipients` with `statusesPerRecipient`
+ * statuses each, at `statusesPerPost`: the front door's requests, meta-webhook's Lambda requests and
+ * GB-s (`META_WEBHOOK_MS` per POST) and SQS (one send per POST; delivery-events receives and deletes
+ * batches of up to `deliveryEvents.batchSize`). The DynamoDB writes of the events are not here:
+ * they follow the events, not the POSTs. docs/PERFORMANCE.md §5 and docs/OPERATIONS.md "Front doors".
+ *
+ * @example
+ * webhookPostCost('http-api', 1).totalUsd; // ≈ 0.0524 (30,000 POSTs: $0.030 front door, $0.008 Lambda, $0.0144 SQS)
+ */
+export function webhookPostCost(frontDoor: FrontDoorKind | 'function-url', statusesPerPost: number, recipients = 10_000, statusesPerRecipient = 3): { posts: number; lines: CostLine[]; totalUsd: number } {
+  const posts = Math.ceil((recipients * statusesPerRecipient) / statusesPerPost);
+  const batches = Math.ceil(posts / deliveryEvents.batchSize);
+  const gb = functions['meta-webhook'].memoryMb / 1024;
+  const lines: CostLine[] = [
+    { item: `${frontDoorLabel[frontDoor]} requests`, quantity: posts, unit: 'requests', usd: (posts * frontDoorPricePerMillion[frontDoor]) / 1e6, arithmetic: `${posts} x $${frontDoorPricePerMillion[frontDoor].toFixed(2)}/M` },
+    { item: 'Lambda meta-webhook requests', quantity: posts, unit: 'invocations', usd: (posts * prices.lambdaPerMillionRequests) / 1e6, arithmetic: `${posts} x $0.20/M` },
+    { item: 'Lambda meta-webhook compute', quantity: posts * (META_WEBHOOK_MS / 1000) * gb, unit: 'GB-s', usd: posts * (META_WEBHOOK_MS / 1000) * gb * prices.lambdaArmPerGbSecond, arithmetic: `${posts} x ${META_WEBHOOK_MS} ms x ${gb} GB` },
+    { item: 'SQS metaEvents requests', quantity: posts + 2 * batches, unit: 'requests', usd: ((posts + 2 * batches) * prices.sqsPerMillionRequests) / 1e6, arithmetic: `(${posts} send + ${batches} receive + ${batches} delete) x $0.40/M` },
+  ];
+  return { posts, lines, totalUsd: lines.reduce((sum, line) => sum + line.usd, 0) };
+}
 
 export interface BroadcastCostEstimate extends CostEstimate {
   statusesPerPost: number;
@@ -249,7 +286,13 @@ export function estimateBroadcastCost(run: {
   const lines = [...base.lines];
   const insertAt = lines.findIndex((line) => line.item.startsWith('DynamoDB'));
   const extra: CostLine[] = [
-    { item: 'API Gateway REST requests (Meta webhook POSTs)', quantity: posts, unit: 'requests', usd: (posts * prices.apiGatewayRestPerMillion) / 1e6, arithmetic: `${Math.round(posts)} POSTs (up to ${run.statusesPerPost} statuses each) x $3.50/M` },
+    {
+      item: `${frontDoorLabel[webhookFrontDoor]} requests (Meta webhook POSTs)`,
+      quantity: posts,
+      unit: 'requests',
+      usd: (posts * frontDoorPricePerMillion[webhookFrontDoor]) / 1e6,
+      arithmetic: `${Math.round(posts)} POSTs (up to ${run.statusesPerPost} statuses each) x $${frontDoorPricePerMillion[webhookFrontDoor].toFixed(2)}/M`,
+    },
     { item: 'Lambda requests (meta-webhook + delivery-events)', quantity: posts + eventInvocations, unit: 'invocations', usd: ((posts + eventInvocations) * prices.lambdaPerMillionRequests) / 1e6, arithmetic: `(${Math.round(posts)} + ${Math.round(eventInvocations)}) x $0.20/M` },
     {
       item: 'Lambda meta-webhook compute',

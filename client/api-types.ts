@@ -2462,7 +2462,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["webhooksError"];
+                "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
         /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
@@ -2480,7 +2480,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["webhooksError"];
+                "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
         /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
@@ -2516,7 +2516,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["webhooksError"];
+                "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
         /** @description Codes: FOLLOW_UP_AUDIENCE, FOLLOW_UP_TOO_SOON, IDEMPOTENCY_KEY_REUSED */
@@ -2541,7 +2541,7 @@ export interface components {
         webhooks429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
-                "Retry-After": number;
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2554,7 +2554,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["webhooksError"];
+                "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
         /** @description Codes: INTERNAL_ERROR */

@@ -1,6 +1,7 @@
 /**
  * The stateless half: one Lambda function per function definition, one SQS event source per queue
- * consumer, one REST API per surface of the route manifest, and the API Gateway usage plans.
+ * consumer, one API per surface of the route manifest (a REST API, or an HTTP API where the
+ * surface's `frontDoor` says so: Meta's webhooks), and the API Gateway usage plans.
  * Receives the tables, queues and KMS key of the StatefulStack as props and grants each function
  * exactly what its definition declares. Each part is built by its own module; every resource is
  * created in this stack's scope, so logical ids do not depend on which module builds it.
@@ -10,15 +11,16 @@ import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
 import type { ServiceFunction } from './constructs/service-function';
 import type { SurfaceApi } from './constructs/surface-api';
+import type { HttpSurfaceApi } from './constructs/http-surface-api';
 import { ApiFirewall } from './constructs/api-firewall';
 import { PlatformAlarms } from './constructs/platform-alarms';
 import { functions, type FunctionName } from '../runtime-contract/resource-definitions';
 import { routes } from '../runtime-contract/all-routes';
-import { surfaces, type SurfaceName } from '../runtime-contract/route-manifest';
+import { surfaces, type HttpApiSurfaceName, type RestApiSurfaceName, type SurfaceName } from '../runtime-contract/route-manifest';
 import { createServiceFunctions } from './service-functions';
 import { addQueueEventSources, assertEventSourceVisibility } from './queue-event-sources';
 import { createBroadcastScheduling } from './broadcast-scheduling';
-import { createSurfaceApis } from './surface-apis';
+import { createHttpSurfaceApis, createSurfaceApis, frontDoorsOf, type FrontDoor } from './surface-apis';
 import { allowApiKeyManagement, broadcastPlanSurfaces, createBroadcastUsagePlan } from './broadcast-usage-plan';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
@@ -36,7 +38,12 @@ export interface ApiStackProps extends StackProps {
 
 export class ApiStack extends Stack {
   readonly functions: Record<FunctionName, ServiceFunction>;
-  readonly surfaceApis: Record<SurfaceName, SurfaceApi>;
+  /** The REST APIs, one per `rest-api` surface. */
+  readonly surfaceApis: Record<RestApiSurfaceName, SurfaceApi>;
+  /** The HTTP APIs, one per `http-api` surface (Meta's webhooks). */
+  readonly httpSurfaceApis: Record<HttpApiSurfaceName, HttpSurfaceApi>;
+  /** Every surface's front door, either kind. */
+  readonly frontDoors: Record<SurfaceName, FrontDoor>;
   readonly broadcastUsagePlan: apigateway.UsagePlan;
   /** Absent only with `-c skipFirewall=true` (LocalStack without WAFv2). */
   readonly firewall?: ApiFirewall;
@@ -45,7 +52,7 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     const { stateful, settings, entryRoot, manageApiGatewayAccountRole, ...stackProps } = props;
     super(scope, id, {
-      description: 'WhatsApp business-messaging platform: Lambda functions, REST APIs and usage plans (stateless)',
+      description: 'WhatsApp business-messaging platform: Lambda functions, REST and HTTP APIs and usage plans (stateless)',
       ...stackProps,
     });
 
@@ -61,6 +68,8 @@ export class ApiStack extends Stack {
       keyedSurfaces,
       manageApiGatewayAccountRole: manageApiGatewayAccountRole !== false,
     });
+    this.httpSurfaceApis = createHttpSurfaceApis(this, { serviceFunctions: this.functions, settings });
+    this.frontDoors = frontDoorsOf(this.surfaceApis, this.httpSurfaceApis);
     this.broadcastUsagePlan = createBroadcastUsagePlan(this, this.surfaceApis, keyedSurfaces);
     // No v1 usage plans: a usage plan meters only `x-api-key` keys, and v1 keys are Bearer tokens that
     // no plan could ever be associated with. The per-plan limits are enforced exactly in the
@@ -70,14 +79,14 @@ export class ApiStack extends Stack {
     }
     this.addApiOutputs();
 
-    // Protected and watched (docs/OPERATIONS.md): WAF on every stage; alarms and a dashboard for
-    // every function, queue and API, derived from the definitions.
+    // Protected and watched (docs/OPERATIONS.md): WAF on every REST stage (an HTTP API takes none);
+    // alarms and a dashboard for every function, queue and API, derived from the definitions.
     this.firewall = this.createFirewall(settings);
     this.observability = new PlatformAlarms(this, 'Observability', {
       functions: this.functions,
       queues: stateful.queues,
       deadLetterQueues: stateful.deadLetterQueues,
-      surfaceApis: this.surfaceApis,
+      frontDoors: this.frontDoors,
       alarmEmail: settings.alarmEmail,
       metricsNamespace: settings.metricsNamespace,
       dashboardName: `${this.stackName}-operations`,
@@ -88,7 +97,7 @@ export class ApiStack extends Stack {
   private addApiOutputs(): void {
     for (const surfaceName of Object.keys(surfaces) as SurfaceName[]) {
       new CfnOutput(this, stackOutputNames.surfaceUrl(surfaceName), {
-        value: this.surfaceApis[surfaceName].urlOf(surfaces[surfaceName].basePath),
+        value: this.frontDoors[surfaceName].urlOf(surfaces[surfaceName].basePath),
         description: `${surfaces[surfaceName].description}: base URL (stage and basePath included)`,
       });
     }

@@ -14,6 +14,7 @@ import {
   routeKey,
   surfaces,
   type RateLimitClass,
+  type RestApiSurfaceName,
   type RouteDefinition,
   type SurfaceName,
 } from '../runtime-contract/route-manifest';
@@ -50,7 +51,7 @@ export function broadcastPlanThrottle(): { rateLimit: number; burstLimit: number
 }
 
 /** The plan on the stages of `keyedSurfaces`, each keyed method with its class's throttle. */
-export function createBroadcastUsagePlan(stack: Stack, surfaceApis: Record<SurfaceName, SurfaceApi>, keyedSurfaces: SurfaceName[]): apigateway.UsagePlan {
+export function createBroadcastUsagePlan(stack: Stack, surfaceApis: Record<RestApiSurfaceName, SurfaceApi>, keyedSurfaces: SurfaceName[]): apigateway.UsagePlan {
   const plan = new apigateway.UsagePlan(stack, 'BroadcastUsagePlan', {
     name: 'broadcast',
     description: 'Broadcast API keys: per-method ceilings from the route manifest, key-wide throttle and daily quota',
@@ -58,7 +59,9 @@ export function createBroadcastUsagePlan(stack: Stack, surfaceApis: Record<Surfa
     quota: { limit: broadcastDailyQuota, period: apigateway.Period.DAY },
   });
   for (const surfaceName of keyedSurfaces) {
-    const surfaceApi = surfaceApis[surfaceName];
+    const surfaceApi = (surfaceApis as Partial<Record<SurfaceName, SurfaceApi>>)[surfaceName];
+    // Only a REST API has usage plans and API keys (an HTTP API surface refuses keyed routes itself).
+    if (!surfaceApi) throw new Error(`Broadcast usage plan: surface ${surfaceName} has keyed routes but no REST API (front door ${surfaces[surfaceName].frontDoor})`);
     plan.addApiStage({ api: surfaceApi.api, stage: surfaceApi.api.deploymentStage, throttle: methodThrottles(surfaceName, surfaceApi) });
   }
   return plan;

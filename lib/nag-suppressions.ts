@@ -13,6 +13,7 @@ import type { ApiStack } from './api-stack';
 export function suppressApiStackFindings(api: ApiStack): void {
   suppressFunctionFindings(api);
   suppressRestApiFindings(api);
+  suppressHttpApiFindings(api);
   suppressAccountRoleFindings(api);
 }
 
@@ -78,6 +79,27 @@ function suppressRestApiFindings(api: ApiStack): void {
         {
           id: 'AwsSolutions-COG4',
           reason: 'No Cognito user pool: the callers are server-side integrations with API keys or Bearer tokens, checked in the function.',
+        },
+      ],
+      true,
+    );
+  }
+}
+
+/**
+ * The HTTP API surfaces (Meta's webhooks): their routes have no authorizer, as Meta sends no
+ * credential the gateway could check; the function verifies Meta's HMAC signature over the raw body
+ * before any other work.
+ */
+function suppressHttpApiFindings(api: ApiStack): void {
+  for (const surfaceApi of Object.values(api.httpSurfaceApis)) {
+    NagSuppressions.addResourceSuppressions(
+      surfaceApi.api,
+      [
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            "Meta's webhooks carry no credential an authorizer could check: the meta-webhook function verifies the X-Hub-Signature-256 HMAC of the raw body with the platform's app secret before any other work (docs/DELIVERY-STATUS.md \"Webhook endpoint\").",
         },
       ],
       true,

@@ -43,7 +43,11 @@ export interface PlatformSettings {
 export interface FirewallLimits {
   /** Requests per IP per 5 minutes on the API surfaces (broadcast, organization, v1, upstream). */
   apiRequestsPerIpPer5Minutes: number;
-  /** Requests per IP per 5 minutes on the webhooks surface outside its guarded routes (unknown paths). */
+  /**
+   * Requests per IP per 5 minutes on a webhooks web ACL outside its guarded routes (unknown paths). Used
+   * only while a REST API serves Meta's webhooks; today an HTTP API does, which takes no WAF
+   * (docs/OPERATIONS.md "Front doors").
+   */
   webhookRequestsPerIpPer5Minutes: number;
   /**
    * Requests per IP per the guard's window on each guarded route group with a WAF rule of its own

@@ -1,15 +1,26 @@
 /**
- * The REST APIs: one `SurfaceApi` per surface of the route manifest, every method proxied to its
- * group's function by ARN, and the account-level role API Gateway needs to write stage logs.
+ * The surfaces' front doors, by their `frontDoor` in the route manifest: one REST API
+ * (`SurfaceApi`) per `rest-api` surface, every method proxied to its group's function by ARN, and
+ * the account-level role API Gateway needs to write stage logs; one HTTP API (`HttpSurfaceApi`) per
+ * `http-api` surface (Meta's webhooks).
  */
 import { ArnFormat, RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { routes } from '../runtime-contract/all-routes';
-import { surfaces, type EndpointGroup, type SurfaceName } from '../runtime-contract/route-manifest';
+import {
+  httpApiSurfaceNames,
+  restApiSurfaceNames,
+  surfaces,
+  type EndpointGroup,
+  type HttpApiSurfaceName,
+  type RestApiSurfaceName,
+  type SurfaceName,
+} from '../runtime-contract/route-manifest';
 import type { FunctionName } from '../runtime-contract/resource-definitions';
 import type { ServiceFunction } from './constructs/service-function';
-import { SurfaceApi, type FunctionTarget } from './constructs/surface-api';
+import { SurfaceApi, type ApiMetrics, type FunctionTarget } from './constructs/surface-api';
+import { HttpSurfaceApi } from './constructs/http-surface-api';
 import type { PlatformSettings } from './settings';
 import { pascal } from './naming';
 
@@ -22,12 +33,19 @@ export interface SurfaceApisProps {
   manageApiGatewayAccountRole: boolean;
 }
 
-/** One REST API per surface, `<Surface>Api`, each with the routes of its surface. */
-export function createSurfaceApis(stack: Stack, props: SurfaceApisProps): Record<SurfaceName, SurfaceApi> {
+/** What the stack reads of every surface's front door, whichever kind: its URL, stage and metrics. */
+export interface FrontDoor {
+  readonly stageName: string;
+  urlOf(basePath: string): string;
+  metrics(): ApiMetrics;
+}
+
+/** One REST API per `rest-api` surface, `<Surface>Api`, each with the routes of its surface. */
+export function createSurfaceApis(stack: Stack, props: SurfaceApisProps): Record<RestApiSurfaceName, SurfaceApi> {
   const stageDependencies = props.manageApiGatewayAccountRole ? [createApiGatewayAccountRole(stack)] : [];
   const targetOf = functionTargets(stack, props.serviceFunctions);
   return Object.fromEntries(
-    (Object.keys(surfaces) as SurfaceName[]).map((surfaceName) => [
+    restApiSurfaceNames.map((surfaceName) => [
       surfaceName,
       new SurfaceApi(stack, `${pascal(surfaceName)}Api`, {
         surfaceName,
@@ -40,8 +58,32 @@ export function createSurfaceApis(stack: Stack, props: SurfaceApisProps): Record
         stageDependencies,
       }),
     ]),
-  ) as Record<SurfaceName, SurfaceApi>;
+  ) as Record<RestApiSurfaceName, SurfaceApi>;
 }
+
+/**
+ * One HTTP API per `http-api` surface, `<Surface>HttpApi`: a logical id of its own, so a surface
+ * moved from a REST API is a new resource (a REST API cannot become an HTTP API in place).
+ */
+export function createHttpSurfaceApis(stack: Stack, props: Pick<SurfaceApisProps, 'serviceFunctions' | 'settings'>): Record<HttpApiSurfaceName, HttpSurfaceApi> {
+  return Object.fromEntries(
+    httpApiSurfaceNames.map((surfaceName) => [
+      surfaceName,
+      new HttpSurfaceApi(stack, `${pascal(surfaceName)}HttpApi`, {
+        surfaceName,
+        surface: surfaces[surfaceName],
+        routes: routes.filter((route) => route.surface === surfaceName),
+        functionOf: (group) => props.serviceFunctions[group],
+        apiName: `${stack.stackName}-${surfaceName}`,
+        stageThrottle: props.settings.stageThrottle,
+      }),
+    ]),
+  ) as Record<HttpApiSurfaceName, HttpSurfaceApi>;
+}
+
+/** Every surface's front door by name (REST and HTTP APIs together), for outputs, alarms and the dashboard. */
+export const frontDoorsOf = (rest: Record<RestApiSurfaceName, SurfaceApi>, http: Record<HttpApiSurfaceName, HttpSurfaceApi>): Record<SurfaceName, FrontDoor> =>
+  Object.fromEntries((Object.keys(surfaces) as SurfaceName[]).map((name) => [name, (rest as Partial<Record<SurfaceName, FrontDoor>>)[name] ?? (http as Partial<Record<SurfaceName, FrontDoor>>)[name]!])) as Record<SurfaceName, FrontDoor>;
 
 /**
  * The proxy integration of each group, shared by its methods. Functions are addressed through an

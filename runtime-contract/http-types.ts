@@ -7,3 +7,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * name them without an import cycle.
  */
 export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks' | 'docs';
+
+/**
+ * What serves a surface in AWS (its `frontDoor` in route-manifest.ts). Both hand the function the
+ * same REST-style proxy event (an HTTP API with payload format 1.0), so no handler knows which.
+ * - `rest-api`: an API Gateway REST API ($3.50 per million requests): API keys and usage plans,
+ *   method throttles, WAF, gateway responses in the surface's own body.
+ * - `http-api`: an API Gateway HTTP API ($1.00 per million, per 512 KB): route throttles and access
+ *   logs, but no API keys, usage plans or WAF, and its own fixed refusals. For a surface nobody
+ *   keys whose callers send many small requests: Meta's webhooks (docs/OPERATIONS.md "Front doors").
+ */
+export type FrontDoorKind = 'rest-api' | 'http-api';
+
+/** The surfaces an HTTP API serves (their definitions say `frontDoor: 'http-api'`, checked by the type of `surfaces`). */
+export type HttpApiSurfaceName = 'webhooks';
+/** The surfaces a REST API serves. */
+export type RestApiSurfaceName = Exclude<SurfaceName, HttpApiSurfaceName>;

@@ -12,6 +12,9 @@
  *   (local/gateway/usage-plan.ts) from this same data, so local and AWS agree;
  * - `perIp`: a WAF rate-based rule per source IP scoped to the routes' path and method
  *   (lib/constructs/api-firewall.ts); the limit is the default of `-c waf<GuardName>RateLimit=`.
+ *   WAF attaches to REST API stages only: on a surface an HTTP API serves (`frontDoor`, Meta's
+ *   webhooks) the method throttle becomes the HTTP API's route throttle and `perIp` applies only
+ *   if the surface goes back to a REST API (docs/OPERATIONS.md "Front doors").
  *
  * Pure data, no imports: docs/OPERATIONS.md "Throttling" and "WAF" explain each number.
  */

@@ -10,12 +10,12 @@
  *
  * Pure data: no CDK or AWS SDK imports, so Lambdas and the local runtime can load it.
  */
-import type { HttpMethod, SurfaceName } from './http-types';
+import type { FrontDoorKind, HttpApiSurfaceName, HttpMethod, RestApiSurfaceName, SurfaceName } from './http-types';
 import { errorBody } from '../shared/http/surface-responses';
 import { routeGuards, type MethodThrottle, type RouteGuardName } from './route-guards';
 
-/** Each surface is its own REST API whose single stage name is the first path segment. */
-export type { SurfaceName } from './http-types';
+/** Each surface is its own API (REST or HTTP, its `frontDoor`) whose single stage name is the first path segment. */
+export type { FrontDoorKind, HttpApiSurfaceName, RestApiSurfaceName, SurfaceName } from './http-types';
 
 /** Auth kinds proven by a stored credential of an organization (the caller is that organization). */
 export type CredentialAuthKind = Exclude<AuthKind, 'none' | 'meta-signature'>;
@@ -129,11 +129,14 @@ export interface GatewayResponse {
 }
 
 export interface SurfaceDefinition {
+  /** What serves it in AWS (http-types.ts `FrontDoorKind`); the local gateway serves every kind the same way, with the kind's own refusals. */
+  frontDoor: FrontDoorKind;
   /** API Gateway stage name and first URL path segment. */
   stage: string;
   /** Resource prefix inside the stage, e.g. `/api/v2`. */
   basePath: string;
   description: string;
+  /** Answers of the front door itself. An HTTP API cannot word them: its surface lists `httpApiGatewayResponses`. */
   gatewayResponses: Record<GatewayResponseKind, GatewayResponse>;
 }
 
@@ -153,8 +156,9 @@ const v1GatewayError = (statusCode: number, code: string, message: string, heade
   body: JSON.stringify({ success: false, error: { code, message } }),
 });
 /**
- * The webhook surface has no contract of its own (Meta only reads the status code); every refusal,
- * the gateway's and the function's, is `{ "error": { "code", "message", "requestId" } }`.
+ * The plain refusal `{ "error": { "code", "message", "requestId" } }`: the docs surface's gateway
+ * answers (and the webhook function's own refusals, shared/http/surface-responses.ts; Meta only
+ * reads the status code).
  */
 const webhooksGatewayError = (statusCode: number, code: string, message: string, headers?: Record<string, string>): GatewayResponse => ({
   statusCode,
@@ -190,8 +194,25 @@ const gatewayTooManyRequests = (surface: SurfaceName, kind: keyof typeof gateway
   };
 };
 
-export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
+/**
+ * What an HTTP API answers itself: fixed `{"message": …}` bodies it offers no setting for (no
+ * gateway responses, no `Retry-After`). Listed so the local gateway answers as AWS does. An HTTP
+ * API surface has no API keys and no usage plans, so API_KEY and QUOTA_EXCEEDED never happen there.
+ */
+export const httpApiGatewayResponses: Record<GatewayResponseKind, GatewayResponse> = {
+  API_KEY: { statusCode: 403, body: JSON.stringify({ message: 'Forbidden' }) },
+  THROTTLED: { statusCode: 429, body: JSON.stringify({ message: 'Too Many Requests' }) },
+  QUOTA_EXCEEDED: { statusCode: 429, body: JSON.stringify({ message: 'Too Many Requests' }) },
+  MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, body: JSON.stringify({ message: 'Not Found' }) },
+  REQUEST_TOO_LARGE: { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) },
+};
+
+/** A surface's definition, its front door tied to its name's type (`HttpApiSurfaceName`). */
+type SurfaceOf<S extends SurfaceName> = SurfaceDefinition & { frontDoor: S extends HttpApiSurfaceName ? 'http-api' : 'rest-api' };
+
+export const surfaces: { readonly [S in SurfaceName]: SurfaceOf<S> } = {
   broadcast: {
+    frontDoor: 'rest-api',
     stage: 'prod',
     basePath: '/api/v2',
     description: 'Public broadcast API',
@@ -204,6 +225,7 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
     },
   },
   organization: {
+    frontDoor: 'rest-api',
     stage: 'v2',
     basePath: '',
     description: 'Organization administration',
@@ -216,6 +238,7 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
     },
   },
   v1: {
+    frontDoor: 'rest-api',
     stage: 'v1',
     basePath: '',
     description: 'Generic v1 API (contacts, conversations, opt-outs)',
@@ -228,6 +251,7 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
     },
   },
   upstream: {
+    frontDoor: 'rest-api',
     stage: 'staging',
     basePath: '/api/v2',
     description: 'WhatsApp Cloud API wrapper',
@@ -239,22 +263,21 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
       REQUEST_TOO_LARGE: upstreamGatewayError(413, 'Request body too large'),
     },
   },
-  /** Meta's webhooks (docs/DELIVERY-STATUS.md "Webhook endpoint"): no API key, own REST API, `/hooks/meta/whatsapp`. */
+  /**
+   * Meta's webhooks (docs/DELIVERY-STATUS.md "Webhook endpoint"): no API key, `/hooks/meta/whatsapp`.
+   * An HTTP API: Meta sends one status per POST unless under load, so the price per request decides
+   * the webhook's cost (docs/OPERATIONS.md "Front doors", docs/PERFORMANCE.md §5).
+   */
   webhooks: {
+    frontDoor: 'http-api',
     stage: 'hooks',
     basePath: '',
     description: 'Webhooks from Meta (WhatsApp Cloud API)',
-    gatewayResponses: {
-      // No route of this surface is key-checked; listed because every surface answers every kind.
-      API_KEY: webhooksGatewayError(403, 'FORBIDDEN', 'Forbidden'),
-      THROTTLED: gatewayTooManyRequests('webhooks', 'THROTTLED', 'Too many requests'),
-      QUOTA_EXCEEDED: gatewayTooManyRequests('webhooks', 'QUOTA_EXCEEDED', 'Request quota exceeded'),
-      MISSING_AUTHENTICATION_TOKEN: webhooksGatewayError(404, 'NOT_FOUND', 'Route not found'),
-      REQUEST_TOO_LARGE: webhooksGatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
-    },
+    gatewayResponses: httpApiGatewayResponses,
   },
   /** The API reference (docs/API-REFERENCE.md): public, no key; refusals in the webhook surface's plain shape. */
   docs: {
+    frontDoor: 'rest-api',
     stage: 'docs',
     basePath: '',
     description: 'API reference: the OpenAPI document and the rendered page',
@@ -268,7 +291,7 @@ export const surfaces: Record<SurfaceName, SurfaceDefinition> = {
   },
 };
 
-/** API Gateway REST APIs accept at most 10 MB of request payload. */
+/** API Gateway REST and HTTP APIs accept at most 10 MB of request payload. */
 export const maxRequestBodyBytes = 10 * 1024 * 1024;
 
 export interface RouteDefinition {
@@ -431,7 +454,11 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   { surface: 'broadcast', method: 'GET', path: '/console/assets/{file}', group: 'console', operation: 'consoleAsset', auth: 'none', rateLimit: 'none', guard: 'console' },
 ];
 
-/** Path of a route inside its REST API (what API Gateway reports as `event.resource`). */
+/** The surfaces served by each kind of front door. */
+export const restApiSurfaceNames = (Object.keys(surfaces) as SurfaceName[]).filter((name): name is RestApiSurfaceName => surfaces[name].frontDoor === 'rest-api');
+export const httpApiSurfaceNames = (Object.keys(surfaces) as SurfaceName[]).filter((name): name is HttpApiSurfaceName => surfaces[name].frontDoor === 'http-api');
+
+/** Path of a route inside its API (what API Gateway reports as `event.resource`, REST and HTTP API payload 1.0 alike). */
 export const resourcePath = (route: RouteDefinition): string => `${surfaces[route.surface].basePath}${route.path}`;
 
 /** Public URL path of a route, stage included: `/prod/api/v2/broadcast/public/health`. */

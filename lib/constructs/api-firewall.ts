@@ -1,5 +1,6 @@
 /**
- * AWS WAF (v2, REGIONAL) in front of every REST API stage: Amazon's IP reputation list, a per-IP
+ * AWS WAF (v2, REGIONAL) in front of every REST API stage (WAF cannot be associated with an HTTP
+ * API: a surface served by one, Meta's webhooks today, is not given here): Amazon's IP reputation list, a per-IP
  * rule of its own for each group of guarded routes (runtime-contract/route-guards.ts: health,
  * key generation, the earlier sends, Meta's webhook and its handshake), a per-IP rate rule for
  * everything else, and the AWS managed common rule set. Two web ACLs, because the webhooks
@@ -15,7 +16,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { routeGuards, type RouteGuard, type RouteGuardName } from '../../runtime-contract/route-guards';
-import { rateLimitClasses, resourcePath, type RouteDefinition, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { rateLimitClasses, resourcePath, type RestApiSurfaceName, type RouteDefinition, type SurfaceName } from '../../runtime-contract/route-manifest';
 import { pascal } from '../naming';
 import type { FirewallLimits } from '../settings';
 import type { SurfaceApi } from './surface-api';
@@ -61,7 +62,8 @@ export function perIpGuardedRoutes(routes: readonly RouteDefinition[]): Array<[R
 export const guardRuleName = (guard: RouteGuardName): string => `${pascal(guard)}PerIp`;
 
 export interface ApiFirewallProps {
-  surfaceApis: Record<SurfaceName, SurfaceApi>;
+  /** The REST APIs (an HTTP API cannot take a web ACL). */
+  surfaceApis: Record<RestApiSurfaceName, SurfaceApi>;
   /** Every manifest route, by surface. */
   routesOf: (surface: SurfaceName) => readonly RouteDefinition[];
   limits: FirewallLimits;
@@ -95,7 +97,7 @@ export class ApiFirewall extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiFirewallProps) {
     super(scope, id);
-    const surfaceNames = Object.keys(props.surfaceApis) as SurfaceName[];
+    const surfaceNames = Object.keys(props.surfaceApis) as RestApiSurfaceName[];
     const profileOf = new Map(surfaceNames.map((surface) => [surface, firewallProfileOf(props.routesOf(surface))]));
 
     for (const profile of new Set(profileOf.values())) {

@@ -7,7 +7,7 @@
  *  - every queue: age of the oldest message; its dead-letter queue: depth (> 0) and age (an hour
  *    for a dead-letter queue a function consumes, half its retention otherwise);
  *  - chunks settled from the outbound dead-letter queue (`ChunksDeadLettered` ≥ 1);
- *  - every REST API stage: 5XXError rate and p99 Latency.
+ *  - every surface's API stage (REST or HTTP API): 5xx rate and p99 latency.
  */
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -30,13 +30,14 @@ import { eventSources } from '../../runtime-contract/event-sources';
 import { queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { pascal } from '../naming';
-import type { SurfaceApi } from './surface-api';
+import type { FrontDoor } from '../surface-apis';
 
 export interface PlatformAlarmsProps {
   functions: Record<FunctionName, lambda.IFunction>;
   queues: Record<QueueName, sqs.IQueue>;
   deadLetterQueues: Record<QueueName, sqs.IQueue>;
-  surfaceApis: Record<SurfaceName, SurfaceApi>;
+  /** Every surface's front door (REST or HTTP API). */
+  frontDoors: Record<SurfaceName, FrontDoor>;
   /** Subscribed to the topic by email when given. */
   alarmEmail?: string;
   /** Namespace of the platform's own (EMF) metrics, for the dashboard's business widget. */
@@ -83,8 +84,8 @@ export class PlatformAlarms extends Construct {
       this.businessWidgets(props.metricsNamespace),
       [this.watchDeadLetteredChunks(props.metricsNamespace)],
     ];
-    for (const [surface, surfaceApi] of Object.entries(props.surfaceApis) as Array<[SurfaceName, SurfaceApi]>) {
-      rows.push(this.watchApi(surface, surfaceApi));
+    for (const [surface, frontDoor] of Object.entries(props.frontDoors) as Array<[SurfaceName, FrontDoor]>) {
+      rows.push(this.watchApi(surface, frontDoor));
     }
     // Driven by what the stack built from the definitions: a function or queue added there lands here.
     for (const [name, fn] of Object.entries(props.functions) as Array<[FunctionName, lambda.IFunction]>) {
@@ -205,15 +206,15 @@ export class PlatformAlarms extends Construct {
     ];
   }
 
-  private watchApi(surface: SurfaceName, surfaceApi: SurfaceApi): cloudwatch.IWidget[] {
-    const stage = surfaceApi.api.deploymentStage;
+  private watchApi(surface: SurfaceName, surfaceApi: FrontDoor): cloudwatch.IWidget[] {
+    const stage = surfaceApi.metrics();
     const id = `${pascal(surface)}Api`;
     const { serverErrorRate, p99LatencyMs } = alarmThresholds.apis;
     const errorRate = this.alarm(
       `api:${surface}:serverErrors`,
       `${id}ServerErrorRate`,
-      // The average of 5XXError (0 or 1 per request) is the share of requests answered 5xx.
-      stage.metricServerError({ period: periodOf(serverErrorRate), statistic: cloudwatch.Stats.AVERAGE }),
+      // The average of 5XXError / 5xx (0 or 1 per request) is the share of requests answered 5xx.
+      stage.serverErrors({ period: periodOf(serverErrorRate), statistic: cloudwatch.Stats.AVERAGE }),
       serverErrorRate,
       cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       `${surface} API (${surfaceApi.stageName}): more than ${serverErrorRate.threshold * 100}% of requests answered 5xx`,
@@ -221,7 +222,7 @@ export class PlatformAlarms extends Construct {
     const latency = this.alarm(
       `api:${surface}:latency`,
       `${id}P99Latency`,
-      stage.metricLatency({ period: periodOf(p99LatencyMs), statistic: cloudwatch.Stats.p(99) }),
+      stage.latency({ period: periodOf(p99LatencyMs), statistic: cloudwatch.Stats.p(99) }),
       p99LatencyMs,
       cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       `${surface} API (${surfaceApi.stageName}): p99 latency above ${p99LatencyMs.threshold} ms`,
@@ -229,14 +230,14 @@ export class PlatformAlarms extends Construct {
     return [
       new cloudwatch.GraphWidget({
         title: `API ${surface} (${surfaceApi.stageName}): requests, 4xx, 5xx`,
-        left: [stage.metricCount(), stage.metricClientError({ statistic: cloudwatch.Stats.SUM }), stage.metricServerError({ statistic: cloudwatch.Stats.SUM })],
+        left: [stage.count(), stage.clientErrors({ statistic: cloudwatch.Stats.SUM }), stage.serverErrors({ statistic: cloudwatch.Stats.SUM })],
         right: [errorRate.metric],
         rightAnnotations: [errorRate.toAnnotation()],
         width: 12,
       }),
       new cloudwatch.GraphWidget({
         title: `API ${surface} (${surfaceApi.stageName}): latency p50 / p99 (ms)`,
-        left: [stage.metricLatency({ statistic: cloudwatch.Stats.p(50) }), latency.metric],
+        left: [stage.latency({ statistic: cloudwatch.Stats.p(50) }), latency.metric],
         leftAnnotations: [latency.toAnnotation()],
         width: 12,
       }),

@@ -6,6 +6,7 @@
  */
 import { Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -51,6 +52,14 @@ export const accessLogFields = {
   apiKeyId: '$context.identity.apiKeyId',
   errorType: '$context.error.responseType',
 } as const;
+
+/** What the platform's alarms and dashboard read of a surface's front door, REST or HTTP API alike. */
+export interface ApiMetrics {
+  count(options?: cloudwatch.MetricOptions): cloudwatch.Metric;
+  clientErrors(options?: cloudwatch.MetricOptions): cloudwatch.Metric;
+  serverErrors(options?: cloudwatch.MetricOptions): cloudwatch.Metric;
+  latency(options?: cloudwatch.MetricOptions): cloudwatch.Metric;
+}
 
 export interface FunctionTarget {
   /** Proxy integration, shared by every method that routes to the function. */
@@ -192,6 +201,17 @@ export class SurfaceApi extends Construct {
   /** Public URL of the surface: stage plus basePath. */
   urlOf(basePath: string): string {
     return basePath ? this.api.urlForPath(basePath) : this.api.url;
+  }
+
+  /** The stage's metrics, for the platform's alarms and dashboard. */
+  metrics(): ApiMetrics {
+    const stage = this.api.deploymentStage;
+    return {
+      count: (options) => stage.metricCount(options),
+      clientErrors: (options) => stage.metricClientError(options),
+      serverErrors: (options) => stage.metricServerError(options),
+      latency: (options) => stage.metricLatency(options),
+    };
   }
 
   /**

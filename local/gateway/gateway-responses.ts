@@ -46,11 +46,13 @@ export const sendGatewayResponse = (
 ): void => {
   const definition = surface.gatewayResponses[kind];
   const body = renderGatewayResponseBody(definition.body, context);
+  // An HTTP API names its request id `apigw-requestid` and sends no error type.
+  const ids: Record<string, string> =
+    surface.frontDoor === 'http-api' ? { 'apigw-requestid': context.requestId } : { 'x-amzn-RequestId': context.requestId, 'x-amzn-ErrorType': errorTypes[kind] };
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/json',
     ...definition.headers,
-    'x-amzn-RequestId': context.requestId,
-    'x-amzn-ErrorType': errorTypes[kind],
+    ...ids,
     'Content-Length': Buffer.byteLength(body),
     ...extraHeaders,
   };

@@ -1,5 +1,6 @@
 /**
- * The REST API proxy event a Lambda receives, built from a Node request as API Gateway builds it:
+ * The REST API proxy event a Lambda receives (an HTTP API's with payload format 1.0 is the same
+ * shape, `path` with the stage), built from a Node request as API Gateway builds it:
  * headers as received plus the forwarding headers, query strings decoded, path parameters, the
  * body as text or base64 by media type, and the request context with its identity.
  */
@@ -39,7 +40,9 @@ export interface ProxyRequest {
  * const event = proxyEventOf({ req, stage, resource, path, segments, rawPath, rawQuery: '', body: Buffer.alloc(0), apiKey: null, requestId, requestTimeEpoch, extendedRequestId, traceId, defaultHost: '127.0.0.1' });
  */
 export function proxyEventOf(request: ProxyRequest): APIGatewayProxyEvent {
-  const { req, resource, path } = request;
+  const { req, resource, stage } = request;
+  // An HTTP API (payload format 1.0) on a named stage keeps the stage in `path`; a REST API drops it.
+  const path = stage.surface.frontDoor === 'http-api' ? request.rawPath : request.path;
   const sourceIp = normalizeIp(req.socket.remoteAddress);
   const { headers, multiValueHeaders } = headersOf(req, sourceIp, request.traceId);
   const query = parseQuery(request.rawQuery);

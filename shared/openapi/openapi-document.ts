@@ -215,7 +215,8 @@ function errorStatuses(surface: SurfaceName): Map<number, Set<string>> {
 
 /**
  * The application's 429 (its exact wait) and the gateway's (one second) carry it, and so do store-fault
- * 503s; Meta's own 429 passed through by /upstream (UPSTREAM_RATE_LIMITED) does not, hence optional there.
+ * 503s; Meta's own 429 passed through by /upstream (UPSTREAM_RATE_LIMITED) does not, hence optional
+ * there, nor does an HTTP API's own 429 (the webhooks surface's route throttle), hence optional there too.
  */
 const retryAfterHeader = (required: boolean) => ({ 'Retry-After': { description: 'Seconds to wait before retrying.', required, schema: { type: 'integer', minimum: 0 } } });
 
@@ -228,14 +229,18 @@ function surfaceErrorResponses(surface: SurfaceName): Record<string, Record<stri
   const responses: Record<string, Record<string, unknown>> = {};
   const facts = { requestId: 'c0ffee00-1234-4abc-9def-000000000000', path: `/${surfaces[surface].stage}/…`, method: 'POST', timestamp: '2026-03-01T09:00:00.000Z' };
   const bodyRef = { $ref: `#/components/schemas/${surface}Error` };
+  // An HTTP API answers its own refusals in fixed `{ message }` bodies (runtime-contract `httpApiGatewayResponses`).
+  const httpApi = surfaces[surface].frontDoor === 'http-api';
+  const gatewayStatuses = new Set(Object.values(surfaces[surface].gatewayResponses).map((response) => response.statusCode));
+  const failureRef = { $ref: '#/components/schemas/GatewayFailure' };
   for (const [status, codes] of [...errorStatuses(surface)].sort(([a], [b]) => a - b)) {
     const code = [...codes].find((candidate) => !candidate.startsWith('gateway ')) ?? 'ERROR';
     const retry = status === 429 ? { retryAfterSeconds: 12 } : {};
     const example = errorBody(surface, { statusCode: status, code, message: status >= 500 ? 'Service temporarily unavailable; retry with backoff' : 'Explains the broken rule', ...retry }, facts);
-    const schema = status === 502 ? { anyOf: [bodyRef, { $ref: '#/components/schemas/GatewayFailure' }] } : bodyRef;
+    const schema = status === 502 || (httpApi && gatewayStatuses.has(status)) ? { anyOf: [bodyRef, failureRef] } : bodyRef;
     responses[`${surface}${status}`] = {
       description: `Codes: ${[...codes].join(', ')}`,
-      ...(status === 429 || status === 503 ? { headers: retryAfterHeader(status === 429 && surface !== 'upstream') } : {}),
+      ...(status === 429 || status === 503 ? { headers: retryAfterHeader(status === 429 && surface !== 'upstream' && !httpApi) } : {}),
       content: { 'application/json': { schema, example } },
     };
   }

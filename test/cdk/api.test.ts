@@ -1,8 +1,19 @@
-/** REST APIs: every manifest route on the right API, method, key requirement and function; stages; gateway responses. */
+/**
+ * REST APIs: every manifest route of a `rest-api` surface on the right API, method, key requirement
+ * and function; stages; gateway responses. The HTTP API surfaces: test/cdk/webhooks-api.test.ts.
+ */
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { routes } from '../../runtime-contract/all-routes';
-import { methodThrottleOf, requiresGatewayApiKey, resourcePath, surfaces, type GatewayResponseKind, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { routes as allRoutes } from '../../runtime-contract/all-routes';
+import {
+  methodThrottleOf,
+  requiresGatewayApiKey,
+  resourcePath,
+  restApiSurfaceNames,
+  surfaces,
+  type GatewayResponseKind,
+  type RestApiSurfaceName,
+} from '../../runtime-contract/route-manifest';
 import { functionProperties, mentions, methodsOf, resourcesOf, synthesizePlatform, type MethodSummary, type SynthesizedPlatform } from './support/platform';
 
 /** What each manifest kind must become in API Gateway (written out here, not imported, so a wrong mapping fails). */
@@ -14,7 +25,10 @@ const expectedResponseTypes: Record<GatewayResponseKind, string> = {
   REQUEST_TOO_LARGE: 'REQUEST_TOO_LARGE',
 };
 
-const surfaceNames = Object.keys(surfaces) as SurfaceName[];
+type SurfaceName = RestApiSurfaceName;
+const surfaceNames = restApiSurfaceNames;
+const isRestRoute = (route: (typeof allRoutes)[number]): route is (typeof allRoutes)[number] & { surface: RestApiSurfaceName } => surfaces[route.surface].frontDoor === 'rest-api';
+const routes = allRoutes.filter(isRestRoute);
 const surfacesWithRoutes = surfaceNames.filter((name) => routes.some((route) => route.surface === name));
 const surfacesWithoutRoutes = surfaceNames.filter((name) => !surfacesWithRoutes.includes(name));
 
@@ -117,7 +131,7 @@ describe('invoke permissions', () => {
   });
 
   it('functions without routes (e.g. the chunk worker) cannot be invoked by API Gateway', () => {
-    const routed = new Set(routes.map((route) => functionIdOf(route.group)));
+    const routed = new Set(allRoutes.map((route) => functionIdOf(route.group)));
     const unrouted = Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).filter((id) => !routed.has(id));
     expect(unrouted).toContain(functionIdOf('chunk-worker'));
     const fromApiGateway = permissions().filter((permission) => permission.Principal === 'apigateway.amazonaws.com');
@@ -243,9 +257,9 @@ describe.each(surfaceNames)('surface %s', (surface) => {
     for (const variable of templateText.match(/\$[a-zA-Z.]+/g) ?? []) expect(['$context.requestId', '$context.path', '$context.httpMethod', '$context.requestTime']).toContain(variable);
     const body = JSON.stringify(JSON.parse(templateText));
     const code = type === 'THROTTLED' ? 'RATE_LIMITED' : 'QUOTA_EXCEEDED';
-    // The webhook surface's errors (and the docs surface's, which share its plain shape) carry no wait in the body
-    // (Meta reads only the status); every other surface's do.
-    if (surface !== 'webhooks' && surface !== 'docs') expect(body).toContain(`"retryAfterSeconds":${retryAfter}`);
+    // The docs surface's errors (the plain shape of the webhook function's refusals) carry no wait in the
+    // body; every other REST surface's do.
+    if (surface !== 'docs') expect(body).toContain(`"retryAfterSeconds":${retryAfter}`);
     expect(body).toContain(surface === 'organization' ? '"statusCode":429' : `"${code}"`);
   });
 

@@ -1,6 +1,7 @@
 /**
- * Watched and protected: alarms for every function and queue of the resource definitions, every
- * REST API stage behind WAF, one dashboard, and the alarm email only when `alarmEmail` is given.
+ * Watched and protected: alarms for every function and queue of the resource definitions and every
+ * surface's API stage (REST or HTTP), every REST API stage behind WAF (an HTTP API takes none), one
+ * dashboard, and the alarm email only when `alarmEmail` is given.
  * Everything expected is derived from the definitions, so a new function or queue without an
  * alarm fails here.
  */
@@ -11,9 +12,13 @@ import { alarmThresholds, platformMetrics, queueAgeThresholdSeconds } from '../.
 import { functions, queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
 import { guardRuleName, perIpGuardedRoutes, perIpLimitedRoutes } from '../../lib/constructs/api-firewall';
 import { routeGuards, type RouteGuard } from '../../runtime-contract/route-guards';
-import { routes } from '../../runtime-contract/all-routes';
-import { resourcePath, surfaces, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { routes as allRoutes } from '../../runtime-contract/all-routes';
+import { httpApiSurfaceNames, resourcePath, restApiSurfaceNames, surfaces, type RestApiSurfaceName } from '../../runtime-contract/route-manifest';
 import { functionLogicalId, mentions, resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
+
+type SurfaceName = RestApiSurfaceName;
+/** The routes REST APIs serve: the only ones WAF can guard. */
+const routes = allRoutes.filter((route): route is (typeof allRoutes)[number] & { surface: SurfaceName } => surfaces[route.surface].frontDoor === 'rest-api');
 
 let synth: SynthesizedPlatform;
 let template: Template;
@@ -76,7 +81,7 @@ describe('alarms', () => {
     expect(queueAlarms('queues', 'outboundMessages', 'ApproximateAgeOfOldestMessage')[0]!.Properties!.Threshold).toBe(15 * 60);
   });
 
-  it.each(Object.keys(surfaces) as SurfaceName[])('REST API %s: 5XXError rate and p99 Latency of its stage', (surface) => {
+  it.each(restApiSurfaceNames)('REST API %s: 5XXError rate and p99 Latency of its stage', (surface) => {
     const { api, stageName } = synth.platform.api.surfaceApis[surface];
     const own = alarms().filter((alarm) => dimension(alarm, 'ApiName') === api.restApiName && dimension(alarm, 'Stage') !== undefined);
     const serverErrors = own.find((alarm) => alarm.Properties!.MetricName === '5XXError')!;
@@ -84,6 +89,19 @@ describe('alarms', () => {
     const latency = own.find((alarm) => alarm.Properties!.MetricName === 'Latency')!;
     expect(latency.Properties).toEqual(expect.objectContaining({ ExtendedStatistic: 'p99', Threshold: alarmThresholds.apis.p99LatencyMs.threshold }));
     expect(mentions(dimension(serverErrors, 'Stage'), synth.platform.api.getLogicalId(api.deploymentStage.node.defaultChild as CfnElement))).toBe(true);
+    expect(stageName).toBe(surfaces[surface].stage);
+    expect(notifiesTopic(serverErrors) && notifiesTopic(latency)).toBe(true);
+  });
+
+  it.each(httpApiSurfaceNames)('HTTP API %s: 5xx rate and p99 Latency of its stage', (surface) => {
+    const { api, stage, stageName } = synth.platform.api.httpSurfaceApis[surface];
+    const apiId = synth.platform.api.getLogicalId(api.node.defaultChild as CfnElement);
+    const own = alarms().filter((alarm) => mentions(dimension(alarm, 'ApiId') ?? null, apiId) && dimension(alarm, 'Stage') !== undefined);
+    const serverErrors = own.find((alarm) => alarm.Properties!.MetricName === '5xx')!;
+    expect(serverErrors.Properties).toEqual(expect.objectContaining({ Namespace: 'AWS/ApiGateway', Statistic: 'Average', Threshold: alarmThresholds.apis.serverErrorRate.threshold }));
+    const latency = own.find((alarm) => alarm.Properties!.MetricName === 'Latency')!;
+    expect(latency.Properties).toEqual(expect.objectContaining({ ExtendedStatistic: 'p99', Threshold: alarmThresholds.apis.p99LatencyMs.threshold }));
+    expect(stage.stageName).toBe(surfaces[surface].stage);
     expect(stageName).toBe(surfaces[surface].stage);
     expect(notifiesTopic(serverErrors) && notifiesTopic(latency)).toBe(true);
   });
@@ -146,7 +164,7 @@ describe('WAF', () => {
   const counted = (acl: Record<string, any>): string[] =>
     rule(acl, 'CommonRuleSet')!.Statement.ManagedRuleGroupStatement.RuleActionOverrides.map((override: { Name: string }) => override.Name);
 
-  it.each(Object.keys(surfaces) as SurfaceName[])('stage of %s: a regional web ACL with IP reputation, per-IP rate and the common rule set', (surface) => {
+  it.each(restApiSurfaceNames)('stage of %s: a regional web ACL with IP reputation, per-IP rate and the common rule set', (surface) => {
     const acl = aclOf(surface);
     expect(acl.Scope).toBe('REGIONAL');
     expect(acl.DefaultAction).toEqual({ Allow: {} });
@@ -161,18 +179,19 @@ describe('WAF', () => {
     const keyRoutes = perIpLimitedRoutes(routes);
     expect(keyRoutes.map((route) => route.operation)).toContain('generateKey');
     for (const route of keyRoutes) {
-      const limited = rule(aclOf(route.surface), 'KeyGenerationPerIp')!.Statement.RateBasedStatement;
-      expect(limited.Limit).toBeLessThan(rule(aclOf(route.surface), 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit);
+      const limited = rule(aclOf(route.surface as SurfaceName), 'KeyGenerationPerIp')!.Statement.RateBasedStatement;
+      expect(limited.Limit).toBeLessThan(rule(aclOf(route.surface as SurfaceName), 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit);
       expect(limited.EvaluationWindowSec).toBe(60);
       expect(JSON.stringify(limited.ScopeDownStatement)).toContain(JSON.stringify(resourcePath(route)));
     }
   });
 
-  it("the webhooks surface counts the common set's body rules (Meta's signed bodies carry end users' text) and allows Meta's volume", () => {
-    const hooks = aclOf('webhooks');
-    expect(counted(hooks)).toEqual(expect.arrayContaining(['SizeRestrictions_BODY', 'CrossSiteScripting_BODY']));
-    expect(rule(hooks, 'KeyGenerationPerIp')).toBeUndefined();
-    expect(rule(hooks, 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit).toBeGreaterThan(rule(aclOf('broadcast'), 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit);
+  it('no web ACL on an HTTP API (WAF cannot be associated with one): the webhooks surface has none, and no webhooks web ACL exists', () => {
+    expect(httpApiSurfaceNames).toContain('webhooks');
+    const httpApiIds = httpApiSurfaceNames.map((surface) => synth.platform.api.getLogicalId(synth.platform.api.httpSurfaceApis[surface].api.node.defaultChild as CfnElement));
+    for (const association of associations()) for (const id of httpApiIds) expect(mentions(association.Properties!.ResourceArn, id)).toBe(false);
+    expect(associations()).toHaveLength(restApiSurfaceNames.length);
+    expect(Object.values(webAcls()).map((acl) => acl.Properties!.Name)).toEqual([expect.stringMatching(/-api$/)]);
     // The API surfaces keep the body rules blocking.
     expect(counted(aclOf('broadcast'))).toEqual(['SizeRestrictions_BODY']);
   });
@@ -191,25 +210,23 @@ describe('WAF', () => {
   });
 
   it('rate limits come from context', () => {
-    const custom = synthesizePlatform({ wafApiRateLimit: '1234', wafKeyGenerationRateLimit: '20', wafMetaWebhookRateLimit: '2000000' }).api;
+    const custom = synthesizePlatform({ wafApiRateLimit: '1234', wafKeyGenerationRateLimit: '20' }).api;
     const acl = Object.values(resourcesOf(custom, 'AWS::WAFv2::WebACL')).find((candidate) => rule(candidate.Properties!, 'KeyGenerationPerIp'))!.Properties!;
     expect(rule(acl, 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit).toBe(1234);
     expect(rule(acl, 'KeyGenerationPerIp')!.Statement.RateBasedStatement.Limit).toBe(20);
-    const hooks = Object.values(resourcesOf(custom, 'AWS::WAFv2::WebACL')).find((candidate) => rule(candidate.Properties!, 'MetaWebhookPerIp'))!.Properties!;
-    expect(rule(hooks, 'MetaWebhookPerIp')!.Statement.RateBasedStatement.Limit).toBe(2_000_000);
   });
 
   describe('guarded routes (runtime-contract/route-guards.ts) get a per-IP rule of their own', () => {
     const guarded = perIpGuardedRoutes(routes);
 
-    it('for health, key generation, the earlier sends, the Meta webhook and its handshake', () => {
-      expect(guarded.map(([guard]) => guard)).toEqual(['health', 'key-generation', 'earlier-send', 'meta-webhook', 'meta-verification']);
+    it('for health, key generation and the earlier sends (the Meta webhook and its handshake are on an HTTP API: route throttles, no WAF)', () => {
+      expect(guarded.map(([guard]) => guard)).toEqual(['health', 'key-generation', 'earlier-send']);
     });
 
     it.each(guarded.map(([guard, guardedRoutes]) => [guard, guardedRoutes] as const))('%s: scoped to its paths and methods, at its limit and window', (guard, guardedRoutes) => {
       const perIp = (routeGuards[guard] as RouteGuard).perIp!;
       for (const route of guardedRoutes) {
-        const limited = rule(aclOf(route.surface), guardRuleName(guard))!;
+        const limited = rule(aclOf(route.surface as SurfaceName), guardRuleName(guard))!;
         expect(limited.Statement.RateBasedStatement).toEqual(expect.objectContaining({ Limit: perIp.limit, EvaluationWindowSec: perIp.windowSeconds, AggregateKeyType: 'IP' }));
         expect(limited.Action.Block.CustomResponse).toEqual({ ResponseCode: 429, ResponseHeaders: [{ Name: 'Retry-After', Value: String(perIp.windowSeconds) }] });
         const scope = JSON.stringify(limited.Statement.RateBasedStatement.ScopeDownStatement);
@@ -218,14 +235,7 @@ describe('WAF', () => {
       }
     });
 
-    it("the webhook's POST and its GET handshake are told apart by method, and the general per-IP rule counts neither", () => {
-      const hooks = aclOf('webhooks');
-      const methodOf = (name: string) => rule(hooks, name)!.Statement.RateBasedStatement.ScopeDownStatement.AndStatement.Statements[1].ByteMatchStatement;
-      expect(methodOf('MetaWebhookPerIp')).toEqual(expect.objectContaining({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: 'POST' }));
-      expect(methodOf('MetaVerificationPerIp')).toEqual(expect.objectContaining({ SearchString: 'GET' }));
-      // Meta's volume is above the general rule: counted there, the webhook would be blocked by it.
-      expect(rule(hooks, 'MetaWebhookPerIp')!.Statement.RateBasedStatement.Limit).toBeGreaterThan(rule(hooks, 'PerIpRateLimit')!.Statement.RateBasedStatement.Limit);
-      expect(rule(hooks, 'PerIpRateLimit')!.Statement.RateBasedStatement.ScopeDownStatement.NotStatement).toBeDefined();
+    it('the general per-IP rule does not count the guarded routes', () => {
       expect(rule(aclOf('broadcast'), 'PerIpRateLimit')!.Statement.RateBasedStatement.ScopeDownStatement.NotStatement).toBeDefined();
     });
 

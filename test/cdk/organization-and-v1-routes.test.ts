@@ -7,7 +7,7 @@ import type { CfnElement } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { functions } from '../../runtime-contract/resource-definitions';
 import { routes } from '../../runtime-contract/all-routes';
-import { resourcePath, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { resourcePath, type RestApiSurfaceName as SurfaceName } from '../../runtime-contract/route-manifest';
 import { methodsOf, synthesizePlatform, type MethodSummary, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;

@@ -4,7 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { broadcastDailyQuota } from '../../lib/broadcast-usage-plan';
 import { functions, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { routes } from '../../runtime-contract/all-routes';
-import { rateLimitClasses, requiresGatewayApiKey, resourcePath, type RateLimitClass, type SurfaceName } from '../../runtime-contract/route-manifest';
+import { rateLimitClasses, requiresGatewayApiKey, resourcePath, type RateLimitClass, type RestApiSurfaceName as SurfaceName } from '../../runtime-contract/route-manifest';
 import { actionsOf, functionLogicalId, functionProperties, mentions, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;

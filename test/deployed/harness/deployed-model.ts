@@ -1,7 +1,7 @@
 /**
  * The deployable model read back from the templates: functions (bundled asset, handler, timeout,
- * environment, role policy), SQS event source mappings and the REST APIs' routes with their API
- * key requirement and usage-plan throttles. Everything the deployed-run harness starts comes
+ * environment, role policy), SQS event source mappings and the routes of the REST APIs (with their
+ * API key requirement and usage-plan throttles) and of the HTTP APIs (with their route throttles). Everything the deployed-run harness starts comes
  * from here, never from the runtime contract the CDK app was built from.
  */
 import { join } from 'node:path';
@@ -90,6 +90,8 @@ export function eventSourceMappings(assembly: CloudAssembly, resolver: Intrinsic
 }
 
 export interface DeployedRoute {
+  /** What serves it: a REST API method or an HTTP API route. */
+  frontDoor: 'rest-api' | 'http-api';
   stageName: string;
   /** Resource path inside the stage, e.g. `/api/v2/broadcast/public/status/{jobId}`. */
   resourcePath: string;
@@ -120,8 +122,14 @@ function stageMethodThrottles(stage: Record<string, Json>): Map<string, { rateLi
   return throttles;
 }
 
+/** Every route of the assembly: the REST APIs' methods and the HTTP APIs' routes. */
+export const deployedRoutes = (assembly: CloudAssembly, resolver: IntrinsicResolver): DeployedRoute[] => [
+  ...deployedRestRoutes(assembly, resolver),
+  ...deployedHttpApiRoutes(assembly, resolver),
+];
+
 /** Every method of every REST API stage, with its key requirement, usage-plan throttle and the stage's method throttle. */
-export function deployedRoutes(assembly: CloudAssembly, resolver: IntrinsicResolver): DeployedRoute[] {
+function deployedRestRoutes(assembly: CloudAssembly, resolver: IntrinsicResolver): DeployedRoute[] {
   const routes: DeployedRoute[] = [];
   for (const { stack, logicalId: apiId } of resourcesOfType(assembly, 'AWS::ApiGateway::RestApi')) {
     const resources = resourcesOfType(assembly, 'AWS::ApiGateway::Resource').filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId);
@@ -151,6 +159,7 @@ export function deployedRoutes(assembly: CloudAssembly, resolver: IntrinsicResol
         if (!functionName) continue; // not a Lambda proxy integration (e.g. a mock OPTIONS)
         const throttleEntry = servingPlans.map((plan) => plan.throttle[`${resourcePath}/${httpMethod}`]).find(Boolean);
         routes.push({
+          frontDoor: 'rest-api',
           stageName,
           resourcePath,
           method: httpMethod,
@@ -160,6 +169,49 @@ export function deployedRoutes(assembly: CloudAssembly, resolver: IntrinsicResol
           usagePlanIds: servingPlans.map((plan) => plan.id),
           throttle: throttleEntry ? { rateLimit: throttleEntry.RateLimit, burstLimit: throttleEntry.BurstLimit } : undefined,
           methodThrottle: methodThrottles.get(`${httpMethod} ${resourcePath}`),
+        });
+      }
+    }
+  }
+  return routes;
+}
+
+/**
+ * Every route of every HTTP API stage: Lambda proxies with payload format 1.0 only (the harness
+ * hands functions the REST-style event), no API keys or usage plans, the stage's `RouteSettings`
+ * throttle of the route as its method throttle (all callers together, like a REST method's).
+ */
+function deployedHttpApiRoutes(assembly: CloudAssembly, resolver: IntrinsicResolver): DeployedRoute[] {
+  const routes: DeployedRoute[] = [];
+  for (const { stack, logicalId: apiId } of resourcesOfType(assembly, 'AWS::ApiGatewayV2::Api')) {
+    const ofApi = (type: string) => resourcesOfType(assembly, type).filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.ApiId) === apiId);
+    const integrations = ofApi('AWS::ApiGatewayV2::Integration');
+    for (const stage of ofApi('AWS::ApiGatewayV2::Stage')) {
+      const stageName = String(stage.resource.Properties!.StageName);
+      const settings = (stage.resource.Properties!.RouteSettings ?? {}) as Record<string, { ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }>;
+      for (const { logicalId, resource: route } of ofApi('AWS::ApiGatewayV2::Route')) {
+        const routeKey = String(route.Properties!.RouteKey);
+        const [method, resourcePath] = routeKey.split(' ') as [string, string];
+        const target = JSON.stringify(route.Properties!.Target ?? '');
+        const integration = integrations.find((candidate) => target.includes(`"${candidate.logicalId}"`))?.resource.Properties;
+        if (!integration) throw new Error(`${logicalId} (${routeKey}): no integration of its API`);
+        if (integration.IntegrationType !== 'AWS_PROXY' || integration.PayloadFormatVersion !== '1.0') {
+          throw new Error(`${routeKey}: ${String(integration.IntegrationType)} payload ${String(integration.PayloadFormatVersion)}; the harness serves Lambda proxies with payload format 1.0 only`);
+        }
+        const functionLogicalId = getAttOf(integration.IntegrationUri) ?? refOf(integration.IntegrationUri);
+        const fn = functionLogicalId ? stack.template.Resources[functionLogicalId] : undefined;
+        if (!fn || fn.Type !== 'AWS::Lambda::Function') throw new Error(`${routeKey}: its integration does not name a function of the stack`);
+        const throttle = settings[routeKey];
+        routes.push({
+          frontDoor: 'http-api',
+          stageName,
+          resourcePath,
+          method,
+          functionName: String(resolver.resolve(fn.Properties?.FunctionName ?? functionLogicalId!, stack)),
+          apiKeyRequired: false,
+          usagePlanIds: [],
+          methodThrottle:
+            throttle?.ThrottlingRateLimit === undefined ? undefined : { rateLimit: Number(throttle.ThrottlingRateLimit), burstLimit: Number(throttle.ThrottlingBurstLimit) },
         });
       }
     }

@@ -41,6 +41,8 @@ const fakeRoutes: RouteDefinition[] = [
   route({ method: 'GET', path: '/slow/{ms}', group: fakeGroup('upstream-wrapper'), operation: 'slow' }),
   route({ method: 'GET', path: '/broken', group: fakeGroup('v1-inbox'), operation: 'broken', surface: 'v1' }),
   route({ method: 'POST', path: '/orgs/{orgId}/echo', group: fakeGroup('organization-admin'), operation: 'orgEcho', surface: 'organization', auth: 'organization-token', rateLimit: 'organization-admin' }),
+  // On the webhooks surface, whose front door is an HTTP API (payload format 1.0).
+  route({ method: 'POST', path: '/hook', group: fakeGroup('meta-webhook'), operation: 'hook', surface: 'webhooks', auth: 'meta-signature' }),
 ];
 
 const json = (statusCode: number, body: unknown, headers?: Record<string, string>): APIGatewayProxyResult => ({
@@ -88,6 +90,7 @@ const startHarness = async (overrides: Partial<LocalGatewayOptions> = {}): Promi
     'broadcast-send': echo,
     'broadcast-discovery': echo,
     'organization-admin': echo,
+    'meta-webhook': echo,
     health: async (event, context) => {
       seen.push({ event, context, remainingMs: context.getRemainingTimeInMillis() });
       if (event.resource.endsWith('/throws')) throw new Error('boom');
@@ -260,6 +263,20 @@ describe('local gateway', () => {
       const res = await request(h.gateway, 'GET', '/v2/unknown');
       expect(res.status).toBe(404);
       expect(JSON.parse(res.body)).toEqual(JSON.parse(surfaces.organization.gatewayResponses.MISSING_AUTHENTICATION_TOKEN.body));
+    });
+
+    it("an HTTP API surface: payload 1.0's event (path with the stage, resource without) and HTTP API's own fixed refusals", async () => {
+      expect(surfaces.webhooks.frontDoor).toBe('http-api');
+      const res = await request(h.gateway, 'POST', '/hooks/hook', { headers: [['Content-Type', 'application/json']], body: '{}' });
+      expect(res.status).toBe(200);
+      expect(lastEvent()).toEqual(expect.objectContaining({ resource: '/hook', path: '/hooks/hook' }));
+      expect(lastEvent().requestContext).toEqual(expect.objectContaining({ stage: 'hooks', resourcePath: '/hook', path: '/hooks/hook' }));
+      const missing = await request(h.gateway, 'POST', '/hooks/nothing-here');
+      expect(missing.status).toBe(404);
+      expect(JSON.parse(missing.body)).toEqual({ message: 'Not Found' });
+      expect(missing.headers['apigw-requestid']).toBeDefined();
+      expect(missing.headers['x-amzn-errortype']).toBeUndefined();
+      expect(surfaces.webhooks.gatewayResponses.THROTTLED).toEqual({ statusCode: 429, body: JSON.stringify({ message: 'Too Many Requests' }) });
     });
 
     it('answers a plain 404 outside every stage', async () => {
@@ -681,7 +698,8 @@ describe('the usage plan\'s 429 has the application\'s 429 shape on every surfac
   const applicationTooManyRequests = (surface: SurfaceName) =>
     errorBody(surface, describeError(new RateLimitExceededError(7, 60), surface), { requestId: context.requestId, path: context.path, method: 'POST', timestamp: new Date(0).toISOString() });
 
-  it.each(Object.keys(surfaces) as SurfaceName[])('%s: THROTTLED and QUOTA_EXCEEDED, with Retry-After and the same wait in the body', (surface) => {
+  // An HTTP API's 429 is its own fixed answer (no gateway responses): asserted in "an HTTP API surface" above.
+  it.each((Object.keys(surfaces) as SurfaceName[]).filter((surface) => surfaces[surface].frontDoor === 'rest-api'))('%s: THROTTLED and QUOTA_EXCEEDED, with Retry-After and the same wait in the body', (surface) => {
     for (const kind of ['THROTTLED', 'QUOTA_EXCEEDED'] as const) {
       const response = surfaces[surface].gatewayResponses[kind];
       const body = JSON.parse(renderGatewayResponseBody(response.body, context)) as Record<string, unknown>;
