@@ -18,8 +18,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance as perfHooks } from 'node:perf_hooks';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getServices } from '../functions/composition';
+import { readChunkLedger } from '../shared/adapters/dynamodb/ledger-pages';
 import type { CloudApiSandbox, SandboxControlPatch } from '../sandbox/cloud-api-sandbox';
 import { chunkWorker, functions } from '../runtime-contract/resource-definitions';
 import { startLocalRuntime } from '../local/local-runtime';
@@ -177,29 +177,17 @@ async function ledgerStats(
   jobId: string,
   totalChunks: number,
 ): Promise<{ sent: number; failed: number; unknown: number; retries: number }> {
-  const table = services.config.tableNames.messaging!;
+  const table = { client: services.clients.dynamoDb, tableName: services.config.tableNames.messaging! };
   const stats = { sent: 0, failed: 0, unknown: 0, retries: 0 };
   for (let chunk = 0; chunk < totalChunks; chunk += 1) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await readRetried(() => services.clients.dynamoDb.send(
-        new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `LEDGER#${jobId}#${chunk}` },
-          ProjectionExpression: '#status, attempts',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExclusiveStartKey: startKey,
-        }),
-      ));
-      for (const item of page.Items ?? []) {
-        if (item.status === 'SENT') stats.sent += 1;
-        else if (item.status === 'FAILED') stats.failed += 1;
-        else if (item.status === 'UNKNOWN') stats.unknown += 1;
-        stats.retries += Math.max(0, Number(item.attempts ?? 1) - 1);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    // Through the ledger's own reader: entries live in pages of 8 (and per recipient before them).
+    const { entries } = await readRetried(() => readChunkLedger(table, jobId, chunk));
+    for (const entry of entries) {
+      if (entry.status === 'SENT') stats.sent += 1;
+      else if (entry.status === 'FAILED') stats.failed += 1;
+      else if (entry.status === 'UNKNOWN') stats.unknown += 1;
+      stats.retries += Math.max(0, entry.attempts - 1);
+    }
   }
   return stats;
 }
