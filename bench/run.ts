@@ -451,7 +451,12 @@ async function main(): Promise<void> {
     const events = await benchDeliveryEvents({ recipients: 3_000, eventsPerBody: 100, concurrency: 4, timeLimitSeconds: 240, log: out });
     results.deliveryEvents = events;
     loadBySection.events = os.loadavg();
-    goals.push({ figure: 'delivery events applied/s (3,000 recipients x 3)', value: `${int(events.appliedPerSecond)}/s`, goal: '>= 3x the drain rate', met: events.exact ? 'see drain' : 'no (tally not exact)' });
+    goals.push({
+      figure: 'delivery events applied/s, local (3,000 recipients x 3; issue 28)',
+      value: `${int(events.appliedPerSecond)}/s`,
+      goal: '>= 3,000/s, tally exact',
+      met: !events.exact ? 'no (tally not exact)' : events.appliedPerSecond >= 3_000 ? 'yes' : 'no',
+    });
   }
 
   if (selected.has('wrapper')) {
@@ -702,8 +707,9 @@ async function main(): Promise<void> {
     out(`\nWrites per recipient (${round(estimate.writeUnitsPerRecipient, 2)} WRU in all; ${run.eventInvocations.failedRecords} webhook records were applied again after emulator timeouts, their writes included):`);
     out(renderTable(['function', 'request', 'what it is for', 'calls', 'WRU', 'WRU per recipient'], estimate.writes.map((row) => [row.scope, row.label, row.purpose, row.calls, round(row.writeUnits, 0), round(row.perRecipient, 3)])));
     goals.push(
-      { figure: 'cost of 10,000 recipients incl. delivery events (1000/s)', value: `$${estimate.totalUsd.toFixed(4)}${run.completed ? '' : ' (INCOMPLETE run)'}`, goal: '<= $0.02', met: run.completed && estimate.totalUsd <= 0.02 ? 'yes' : 'no' },
-      { figure: 'DynamoDB writes per recipient incl. delivery events', value: `${round(estimate.writeUnitsPerRecipient, 2)} WRU`, goal: '(diagnostic)', met: '-' },
+      { figure: 'cost of 10,000 recipients incl. delivery events (1000/s), statuses per POST as measured', value: `$${estimate.totalUsd.toFixed(4)}${run.completed ? '' : ' (INCOMPLETE run)'}`, goal: '<= $0.02', met: run.completed && estimate.totalUsd <= 0.02 ? 'yes' : 'no' },
+      { figure: 'cost of 10,000 recipients incl. delivery events, one status per POST', value: `$${onePerPost.totalUsd.toFixed(4)}${run.completed ? '' : ' (INCOMPLETE run)'}`, goal: '<= $0.03', met: run.completed && onePerPost.totalUsd <= 0.03 ? 'yes' : 'no' },
+      { figure: 'DynamoDB write units per recipient incl. 3 Meta events (issue 28)', value: `${round(estimate.writeUnitsPerRecipient, 2)} WRU`, goal: '<= 3', met: run.completed && estimate.writeUnitsPerRecipient <= 3 ? 'yes' : 'no' },
     );
   }
 
