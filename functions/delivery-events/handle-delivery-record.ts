@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { queues } from '../../runtime-contract/resource-definitions';
 import { applyWebhookBatch, type WebhookBatchReport } from '../../shared/delivery/apply-webhook-batch';
-import { readMetaEventMessage } from '../../shared/meta-app/meta-event-message';
+import { readMetaEventMessage, REPLAYED_ATTRIBUTE } from '../../shared/meta-app/meta-event-message';
 import { logger } from '../../shared/observability/logger';
 import { SendRecordNotYetWrittenError } from '../../shared/delivery/errors';
 import type { DeliveryEventsDependencies } from './delivery-events.composition';
@@ -20,7 +20,9 @@ export async function handleDeliveryRecord(dependencies: DeliveryEventsDependenc
   try {
     const message = readMetaEventMessage(record.body);
     // A redelivery may follow an attempt that wrote its facts but failed before their customer events.
-    const report = await applyWebhookBatch(dependencies.ports, message.body, new Date(message.receivedAt), { redelivered: receiveCount > 1 });
+    // A replay from the dead-letter queue may follow a crashed attempt too.
+    const replayed = record.messageAttributes?.[REPLAYED_ATTRIBUTE]?.stringValue === 'true';
+    const report = await applyWebhookBatch(dependencies.ports, message.body, new Date(message.receivedAt), { redelivered: receiveCount > 1 || replayed });
     logger.info('webhook batch applied', { sqsMessageId: record.messageId, receiveCount, ...report });
     // Applying again is harmless; a send record written a moment after Meta's answer is then found.
     if (report.upstreamNotYetRecorded > 0 && receiveCount < SEND_RECORD_WAIT_RECEIVES) throw new SendRecordNotYetWrittenError(report.upstreamNotYetRecorded);

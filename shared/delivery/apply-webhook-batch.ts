@@ -72,7 +72,7 @@ type JobOwner = Awaited<ReturnType<LedgerDeliveryStore['jobOwner']>>;
 
 export { USER_STOPPED_MARKETING } from './apply-status-events';
 
-/** `redelivered`: the queue delivered this batch before (its customer events are published again where it added nothing). */
+/** `redelivered`: the queue delivered this batch before, or it is a replay (its customer events are published again where it added nothing; known identity pairs are checked again). */
 export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown, receivedAt: Date, options: { redelivered?: boolean } = {}): Promise<WebhookBatchReport> {
   const report: WebhookBatchReport = { applied: 0, notFound: 0, upstreamNotYetRecorded: 0, dropped: 0, inbound: 0, templates: 0, skipped: 0 };
   const parsed = parseWebhookBody(body, receivedAt);
@@ -133,7 +133,7 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
   };
   // One call per change (not per element): the contact book reads the pairs in one batch and writes only new ones.
   const pairs = ports.identities ? identityPairsOf(change) : [];
-  const pairTasks = pairs.length === 0 ? [] : [withOwner((found) => ports.identities!.recordPairs(found.organizationId, pairs), () => undefined)];
+  const pairTasks = pairs.length === 0 ? [] : [withOwner((found) => ports.identities!.recordPairs(found.organizationId, pairs, { recheck: context.redelivered }), () => undefined)];
   return [
     ...pairTasks,
     ...change.statuses.map((event) =>

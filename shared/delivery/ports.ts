@@ -156,8 +156,11 @@ export interface UserIdentityPair {
 
 /** Meta's BSUID ↔ phone pairs (the inbox's contact book): one call per `messages` change that showed any. */
 export interface IdentityPairSink {
-  /** Idempotent: a known pair changes nothing (and costs no write). */
-  recordPairs(organizationId: string, pairs: readonly UserIdentityPair[]): Promise<void>;
+  /**
+   * Idempotent: a known pair changes nothing (and costs no write). `recheck` (a batch the queue
+   * delivered before, or a replay): finish what a crash may have left of known pairs too.
+   */
+  recordPairs(organizationId: string, pairs: readonly UserIdentityPair[], options?: { recheck?: boolean }): Promise<void>;
 }
 
 /** The organization's opt-out list (the inbox's): recipients who stopped marketing messages (failure 131050). */

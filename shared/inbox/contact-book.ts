@@ -15,11 +15,8 @@ export interface IdentityPair {
   at: string;
 }
 
-/** A stored direction: the pair, and whether the opt-outs of its two keys were brought to one decision. */
-export interface StoredPair extends IdentityPair {
-  /** Set once the pair's opt-out records were aligned (identity-pairs.ts); absent: not yet, or a crash in between. */
-  aligned?: boolean;
-}
+/** A stored direction. (Items written by an earlier version may carry `aligned`: ignored, see identity-pairs.ts.) */
+export type StoredPair = IdentityPair;
 
 /** Whether the direction stored under a key names the same counterpart (times aside). */
 export const samePair = (a: IdentityPair | undefined, b: IdentityPair): boolean => a !== undefined && a.phoneNumber === b.phoneNumber && a.userId === b.userId;
@@ -38,8 +35,6 @@ export interface ContactBook {
    * when both directions now hold it; `stale` when a newer pair holds either key (nothing more to do).
    */
   recordPair(organizationId: string, pair: IdentityPair): Promise<'recorded' | 'stale'>;
-  /** Marks the pair aligned under its BSUID (only while that direction still holds this pair). */
-  markAligned(organizationId: string, pair: IdentityPair): Promise<void>;
 }
 
 /**

@@ -67,28 +67,38 @@ function newestPairs(pairs: readonly IdentityPair[]): IdentityPair[] {
 /**
  * Records the pairs one webhook batch showed (inbound messages carrying both ids, `sent` statuses
  * carrying both): one batched read of what the contact book holds, then only new or changed pairs
- * are written (a known, aligned pair costs no write). For each written pair: the pair first, then
- * its opt-outs aligned, then the pair marked aligned, so a crash in between is finished when Meta or
- * the queue delivers the batch again (the pair is not yet aligned, so it is not "known").
+ * are written (a known pair costs no write). For each written pair: its two directions first, then
+ * its opt-outs aligned (reads; a write only where the two keys disagree). Two write units for a
+ * new pair, none for a known one.
+ *
+ * A crash between the directions and the alignment leaves a stored pair whose opt-outs may not be
+ * aligned yet. The batch that showed it failed, so the queue delivers it again: `recheck` (a
+ * redelivered or replayed batch) aligns the opt-outs of every pair it shows, known or not (reads
+ * only, unless a key disagrees). That replaces the per-pair "aligned" marker the first version
+ * wrote: one write unit less per new pair (docs/PERFORMANCE.md, issue 28).
  * Returns how many pairs were recorded.
  *
  * @example
  * await learnPairs(ports, 'org_1', [{ phoneNumber: '447700900123', userId: 'GB.1', at: '2026-05-04T08:00:00.000Z' }]); // 1, then 0 again
  */
-export async function learnPairs(ports: IdentityPairPorts, organizationId: string, pairs: readonly IdentityPair[]): Promise<number> {
+export async function learnPairs(ports: IdentityPairPorts, organizationId: string, pairs: readonly IdentityPair[], options: { recheck?: boolean } = {}): Promise<number> {
   const candidates = newestPairs(pairs);
   if (candidates.length === 0) return 0;
   const stored = await ports.contactBook.pairsOf(organizationId, candidates.flatMap((pair) => [pair.phoneNumber, pair.userId]));
   let recorded = 0;
   const learn = async (pair: IdentityPair): Promise<void> => {
     const underBsuid = stored.get(pair.userId);
-    const known = samePair(stored.get(pair.phoneNumber), pair) && samePair(underBsuid, pair) && underBsuid?.aligned === true;
+    const known = samePair(stored.get(pair.phoneNumber), pair) && samePair(underBsuid, pair);
     // A newer pair already holds one of the keys (the user changed number since): nothing to write.
     const superseded = [stored.get(pair.phoneNumber), underBsuid].some((held) => held !== undefined && !samePair(held, pair) && held.at >= pair.at);
-    if (known || superseded) return;
+    if (superseded) return;
+    if (known) {
+      // A batch seen before may have crashed between the pair and its alignment: finish it.
+      if (options.recheck) await alignPairOptOuts(ports, organizationId, pair);
+      return;
+    }
     if ((await ports.contactBook.recordPair(organizationId, pair)) === 'stale') return;
     await alignPairOptOuts(ports, organizationId, pair);
-    await ports.contactBook.markAligned(organizationId, pair);
     recorded += 1;
   };
   // A change of a large broadcast's `sent` statuses may show many new pairs: a few at a time, each in its order.

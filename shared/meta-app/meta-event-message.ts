@@ -39,3 +39,9 @@ export function readMetaEventMessage(text: string): MetaEventMessage {
   if (!result.success) throw new MalformedMetaEventMessageError(`The queued webhook message is not a version-1 message: ${v.summarize(result.issues)}`);
   return result.output;
 }
+
+/**
+ * The SQS message attribute `replay-meta-events` sets on a message it moves back from the
+ * dead-letter queue: the processor treats a replay like a redelivery (it may follow a crashed attempt).
+ */
+export const REPLAYED_ATTRIBUTE = 'replayed';

@@ -5,11 +5,12 @@ import { learnPairs, type IdentityPairPorts } from '../inbox/identity-pairs';
 export class InboxIdentityPairs implements IdentityPairSink {
   constructor(private readonly ports: IdentityPairPorts) {}
 
-  async recordPairs(organizationId: string, pairs: readonly UserIdentityPair[]): Promise<void> {
+  async recordPairs(organizationId: string, pairs: readonly UserIdentityPair[], options: { recheck?: boolean } = {}): Promise<void> {
     await learnPairs(
       this.ports,
       organizationId,
       pairs.map((pair) => ({ phoneNumber: pair.phoneNumber, userId: pair.userId, at: pair.at.toISOString() })),
+      options,
     );
   }
 }

@@ -37,13 +37,8 @@ export class InMemoryContactBook implements ContactBook {
     return 'recorded';
   }
 
-  async markAligned(organizationId: string, pair: IdentityPair): Promise<void> {
-    const stored = this.directions.get(`${organizationId}|${pair.userId}`);
-    if (samePair(stored, pair)) this.directions.set(`${organizationId}|${pair.userId}`, { ...stored!, aligned: true });
-  }
-
   /** Test seeding: both directions of a pair. */
-  seed(organizationId: string, pair: IdentityPair & { aligned?: boolean }): void {
+  seed(organizationId: string, pair: IdentityPair): void {
     this.directions.set(`${organizationId}|${pair.phoneNumber}`, { ...pair });
     this.directions.set(`${organizationId}|${pair.userId}`, { ...pair });
   }

@@ -7,7 +7,7 @@
  * concurrent or retried write of this pair: the outcome is decided by content, so an SDK retry of
  * an applied write needs no token), another pair means a newer one holds the key (`stale`).
  */
-import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { samePair, type ContactBook, type IdentityPair, type StoredPair } from '../../inbox/contact-book';
 import { InboxStoreUnavailableError } from '../../inbox/errors';
 import { isConditionalCheckFailure } from './dynamodb-errors';
@@ -19,7 +19,7 @@ const maxBatchGetRounds = 5;
 const pairOfItem = (item: Item | undefined): StoredPair | undefined => {
   const entity = toEntity<Record<string, unknown>>(item);
   if (!entity || typeof entity.phoneNumber !== 'string' || typeof entity.userId !== 'string') return undefined;
-  return { phoneNumber: entity.phoneNumber, userId: entity.userId, at: String(entity.at), ...(entity.aligned === true ? { aligned: true } : {}) };
+  return { phoneNumber: entity.phoneNumber, userId: entity.userId, at: String(entity.at) };
 };
 
 export class DynamoDbContactBook implements ContactBook {
@@ -57,22 +57,6 @@ export class DynamoDbContactBook implements ContactBook {
     return 'recorded';
   }
 
-  async markAligned(organizationId: string, pair: IdentityPair): Promise<void> {
-    try {
-      await this.table.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: inboxKeys.identityPair(organizationId, pair.userId),
-          UpdateExpression: 'SET aligned = :true',
-          ConditionExpression: 'phoneNumber = :phone AND userId = :userId',
-          ExpressionAttributeValues: { ':true': true, ':phone': pair.phoneNumber, ':userId': pair.userId },
-        }),
-      );
-    } catch (error) {
-      // A newer pair took the BSUID in between: it is aligned by its own writer.
-      if (!isConditionalCheckFailure(error)) throw error;
-    }
-  }
 
   /** True when the key now holds this pair. */
   private async putDirection(organizationId: string, key: string, pair: IdentityPair): Promise<boolean> {

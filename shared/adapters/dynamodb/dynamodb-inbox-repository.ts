@@ -259,7 +259,4 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
     return this.pairs.recordPair(organizationId, pair);
   }
 
-  markAligned(organizationId: string, pair: IdentityPair): Promise<void> {
-    return this.pairs.markAligned(organizationId, pair);
-  }
 }

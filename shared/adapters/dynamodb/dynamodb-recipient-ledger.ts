@@ -9,7 +9,7 @@ import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, Ledge
 import type { DeliveryFacts } from '../../delivery/recipient-status';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { CLAIMED_PREFIX, encodePageEntry, ledgerPageKey, ledgerPageOf, pageEntriesUpdate, pageEntryAttribute } from './ledger-page-items';
-import { claimOnPage, legacyEntryIndexes, readChunkLedger, readLedgerEntry, readLegacyEntry, readPage } from './ledger-pages';
+import { claimOnPage, legacyEntryIndexes, newClaimToken, readChunkLedger, readLedgerEntry, readLegacyEntry, readPage } from './ledger-pages';
 import { locateLedgerMessage } from './ledger-message-ids';
 import { decodeRecipients } from './messaging-job-items';
 import { messageIdRecordItem } from './messaging-ledger-items';
@@ -28,6 +28,9 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
   private readonly table: MessagingTable;
   private readonly legacyIndexes = new Map<string, Promise<Set<number>>>();
 
+  /** Each group claim's token by its call's `claims` array (a retried call passes the same array). */
+  private readonly claimTokens = new WeakMap<readonly RecipientClaim[], string>();
+
   constructor(client: DynamoDBDocumentClient, tableName: string) {
     classifyStoreFaults(client);
     this.table = { client, tableName };
@@ -42,8 +45,18 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
    * One conditional write per page the group touches (claimOnPage: a refused write is read back
    * and compared per recipient by its token). A recipient held by an entry written before the
    * pages is someone's: the page claim could not see it.
+   *
+   * The token belongs to the call's `claims` array: the store retry (shared/ports/store-retry.ts)
+   * calls again with the same array after a fault, and a page the failed attempt did write (a group
+   * spanning pages fails as a whole when one page's write fails) is then recognised as this claim's,
+   * not read as another worker's SENDING entry (which would end UNKNOWN and never be sent).
    */
   async claimRecipients(jobId: string, chunkIndex: number, claims: readonly RecipientClaim[], now: Date): Promise<ClaimResult[]> {
+    let token = this.claimTokens.get(claims);
+    if (token === undefined) {
+      token = newClaimToken();
+      this.claimTokens.set(claims, token);
+    }
     const results = new Map<number, ClaimResult>();
     const legacy = await this.legacyIndexesOf(jobId, chunkIndex);
     const byPage = new Map<number, RecipientClaim[]>();
@@ -57,7 +70,7 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
     );
     await Promise.all(
       [...byPage.values()].map(async (group) => {
-        for (const [index, result] of await claimOnPage(this.table, jobId, chunkIndex, group, now)) results.set(index, result);
+        for (const [index, result] of await claimOnPage(this.table, jobId, chunkIndex, group, now, token)) results.set(index, result);
       }),
     );
     return claims.map(({ index }) => results.get(index)!);

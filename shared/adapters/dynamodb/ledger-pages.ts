@@ -37,18 +37,24 @@ export function claimedEntry({ index, to, as = 'SENDING' }: PageClaim, now: Date
 
 /**
  * Claims `claims` (all on one page) in one conditional write: every entry still absent. On a refused
- * condition the page is read consistently and each recipient compared: our token → ours (an SDK
- * retry of our applied write); someone's entry → not claimed (`existing`); absent → claimed again
- * in the next round. Results by recipient index.
+ * condition the page is read consistently and each recipient compared: our `token` → ours (an SDK
+ * retry of our applied write, or a retried call passing the same token); someone's entry → not
+ * claimed (`existing`); absent → claimed again in the next round. Results by recipient index.
  *
  * @example
  * const results = await claimOnPage(table, jobId, 0, [{ index: 8, to: '919800000008' }, { index: 9, to: '919800000009' }], now);
  */
-export async function claimOnPage(table: MessagingTable, jobId: string, chunkIndex: number, claims: readonly PageClaim[], now: Date): Promise<Map<number, ClaimResult>> {
+export async function claimOnPage(
+  table: MessagingTable,
+  jobId: string,
+  chunkIndex: number,
+  claims: readonly PageClaim[],
+  now: Date,
+  token: string = newClaimToken(),
+): Promise<Map<number, ClaimResult>> {
   const results = new Map<number, ClaimResult>();
   if (claims.length === 0) return results;
   const key = ledgerPageKey(jobId, chunkIndex, claims[0]!.index);
-  const token = newClaimToken();
   let free = [...claims];
   for (let round = 1; free.length > 0; round += 1) {
     if (round > MOST_CLAIM_ROUNDS) throw new Error(`Ledger page ${key.pk} ${key.sk} refused ${MOST_CLAIM_ROUNDS} group claims in a row`);

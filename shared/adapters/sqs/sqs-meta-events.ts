@@ -1,5 +1,6 @@
 /** The metaEvents queue (one message per accepted webhook POST) and the replay of its dead-letter queue. */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { REPLAYED_ATTRIBUTE } from '../../meta-app/meta-event-message';
 import type { MetaEventQueue, MetaEventsDeadLetters } from '../../meta-app/ports';
 import { StoreUnavailableError } from '../../ports/errors';
 import { classifyStoreFaults } from '../dynamodb/dynamodb-errors';
@@ -44,7 +45,8 @@ export class SqsDeadLetterReplay implements MetaEventsDeadLetters {
       const sent = await this.sqs.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queueUrl,
-          Entries: messages.map((message, index) => ({ Id: String(index), MessageBody: message.Body! })),
+          // Marked as a replay: the processor treats it like a redelivery (it may follow a crashed attempt).
+          Entries: messages.map((message, index) => ({ Id: String(index), MessageBody: message.Body!, MessageAttributes: { [REPLAYED_ATTRIBUTE]: { DataType: 'String', StringValue: 'true' } } })),
         }),
       );
       const resent = new Set((sent.Successful ?? []).map((entry) => entry.Id));

@@ -78,14 +78,16 @@ describe('store faults inside a chunk invocation', () => {
 
     const kinds = { claim: 0, outcome: 0, tally: 0 };
     const kindOf = (command: string | undefined, input: Input): keyof typeof kinds | undefined => {
-      if (command === 'PutItemCommand' && input.Item?.pk?.S?.startsWith(`LEDGER#${jobId}#`) && input.ConditionExpression) return 'claim';
-      if (command === 'UpdateItemCommand' && input.Key?.pk?.S?.startsWith(`LEDGER#${jobId}#`)) return 'outcome';
+      // Ledger pages (docs/DATA-MODEL.md "Ledger pages"): a group claim is a conditional UpdateItem of its page, an outcome flush an unconditional one.
+      const onLedgerPage = command === 'UpdateItemCommand' && input.Key?.pk?.S?.startsWith(`LEDGER#${jobId}#`);
+      if (onLedgerPage && input.ConditionExpression?.includes('attribute_not_exists')) return 'claim';
+      if (onLedgerPage && input.ConditionExpression === undefined) return 'outcome';
       if (command === 'UpdateItemCommand' && input.Key?.pk?.S === `JOB#${jobId}` && input.Key.sk?.S?.startsWith('TALLY#')) return 'tally';
       return undefined;
     };
-    // The 300th claim, the 200th outcome write and the 10th tally write of the job time out: mid-chunk,
-    // once each. The failed request object keeps failing, so only a new call (the port's retry) gets through.
-    const faultAt = { claim: 300, outcome: 200, tally: 10 };
+    // The 20th group claim, the 40th page outcome write and the 10th tally write of the job time out:
+    // mid-chunk, once each. The failed request object keeps failing, so only a new call (the port's retry) gets through.
+    const faultAt = { claim: 20, outcome: 40, tally: 10 };
     const failing = new WeakSet<object>();
     const injected: string[] = [];
     const repair = inject('test-store-timeouts-mid-chunk', (next, context) => async (args) => {

@@ -6,6 +6,7 @@
 import { DeleteMessageBatchCommand, PurgeQueueCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { getServices } from '../../../functions/composition';
 import { runMetaAppAdminCommand } from '../../../shared/meta-app/meta-app-admin-commands';
+import { REPLAYED_ATTRIBUTE } from '../../../shared/meta-app/meta-event-message';
 import { signWebhookBody } from '../../../shared/meta-app/webhook-signature';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { expectNothingInternal } from '../hardening/surface-shapes';
@@ -26,13 +27,16 @@ beforeAll(async () => {
 });
 afterAll(async () => runtime?.close());
 
-async function drain(queueUrl: string): Promise<string[]> {
+async function drain(queueUrl: string, attributes: Array<string | undefined> = []): Promise<string[]> {
   const bodies: string[] = [];
   for (;;) {
-    const received = await runtime.sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }));
+    const received = await runtime.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30, MessageAttributeNames: ['All'] }),
+    );
     const messages = received.Messages ?? [];
     if (messages.length === 0) return bodies;
     bodies.push(...messages.map((message) => message.Body!));
+    attributes.push(...messages.map((message) => message.MessageAttributes?.[REPLAYED_ATTRIBUTE]?.StringValue));
     await runtime.sqs.send(
       new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: messages.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })) }),
     );
@@ -172,7 +176,10 @@ describe('replay-meta-events', () => {
 
     expect(await runMetaAppAdminCommand(getServices().metaApp, 'replay-meta-events', { limit: '5' })).toEqual({ moved: 5 });
     expect(await runMetaAppAdminCommand(getServices().metaApp, 'replay-meta-events', {})).toEqual({ moved: 8 });
-    expect((await drain(runtime.queueUrls.metaEvents)).sort()).toEqual([...bodies].sort());
+    const replayed: Array<string | undefined> = [];
+    expect((await drain(runtime.queueUrls.metaEvents, replayed)).sort()).toEqual([...bodies].sort());
+    // Marked as replays: the processor applies them like redeliveries (docs/DELIVERY-STATUS.md).
+    expect(replayed).toEqual(bodies.map(() => 'true'));
     expect(await drain(deadLetter)).toEqual([]);
     await expect(runMetaAppAdminCommand(getServices().metaApp, 'replay-meta-events', { limit: '0' })).rejects.toThrow(/--limit must be a whole number/);
   });

@@ -48,14 +48,5 @@ export function describeContactBookContract(name: string, makeBook: () => Contac
       expect((await book.pairOf(organizationId, 'GB.1'))?.at).toBe(t2);
     });
 
-    it('marks a pair aligned under its BSUID only while the BSUID still holds that pair', async () => {
-      const pair = { phoneNumber: '447700900123', userId: 'GB.1', at: t1 };
-      await book.recordPair(organizationId, pair);
-      expect((await book.pairOf(organizationId, 'GB.1'))?.aligned).toBeUndefined();
-      await book.markAligned(organizationId, pair);
-      expect((await book.pairOf(organizationId, 'GB.1'))?.aligned).toBe(true);
-      await book.markAligned(organizationId, { ...pair, phoneNumber: '447700900999' });
-      expect((await book.pairOf(organizationId, 'GB.1'))?.phoneNumber).toBe('447700900123');
-    });
   });
 }

@@ -14,7 +14,7 @@ import { setup, startMs, statusCounts } from './chunk-worker-kit';
 type Kit = ReturnType<typeof setup>;
 
 /** Makes the kit's ledger and stores time out: each named call fails on the calls listed (1-based, counted per method). */
-function injectTimeouts(kit: Kit, plan: Partial<Record<'claimRecipient' | 'recordOutcomes' | 'addChunkProgress' | 'readJobControl' | 'reconcileChunk', number[]>>) {
+function injectTimeouts(kit: Kit, plan: Partial<Record<'claimRecipients' | 'recordOutcomes' | 'addChunkProgress' | 'readJobControl' | 'reconcileChunk', number[]>>) {
   const injected: string[] = [];
   const target = kit.broadcasts as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   for (const [method, failing] of Object.entries(plan)) {
@@ -39,7 +39,7 @@ describe('the chunk worker with its store calls retried in place', () => {
     const kit = setup({ rate: 50 });
     const message = chunkMessage(60);
     await kit.createJob(message);
-    const injected = injectTimeouts(kit, { claimRecipient: [5, 6, 30], recordOutcomes: [1, 2], addChunkProgress: [1], readJobControl: [1], reconcileChunk: [1] });
+    const injected = injectTimeouts(kit, { claimRecipients: [2, 3, 5], recordOutcomes: [1, 2], addChunkProgress: [1], readJobControl: [1], reconcileChunk: [1] });
 
     const report = await kit.time.run(() => processOutboundChunk(withStoreRetries(kit.dependencies, invocationOf(kit)), message, invocationOf(kit)));
 
@@ -54,7 +54,7 @@ describe('the chunk worker with its store calls retried in place', () => {
     const kit = setup({ rate: 50 });
     const message = chunkMessage(60);
     await kit.createJob(message);
-    injectTimeouts(kit, { claimRecipient: [5] });
+    injectTimeouts(kit, { claimRecipients: [1] });
     await expect(kit.run(message)).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
@@ -64,11 +64,12 @@ describe('the chunk worker with its store calls retried in place', () => {
     await kit.createJob(message);
     // Every claim of the 10th recipient times out: the first call and its five retries.
     const stuck = message.recipients[9]!.index;
-    const claim = kit.broadcasts.claimRecipient.bind(kit.broadcasts);
+    const claim = kit.broadcasts.claimRecipients.bind(kit.broadcasts);
     const injected: number[] = [];
-    kit.broadcasts.claimRecipient = async (...args: Parameters<typeof claim>) => {
-      if (args[2] !== stuck || injected.length >= 6) return claim(...args);
-      injected.push(args[2]);
+    // Claims go in groups (claim-groups.ts): the group holding the stuck recipient times out.
+    kit.broadcasts.claimRecipients = async (...args: Parameters<typeof claim>) => {
+      if (!args[2].some(({ index }) => index === stuck) || injected.length >= 6) return claim(...args);
+      injected.push(stuck);
       throw new StoreUnavailableError('Store unavailable: TimeoutError');
     };
     const retried = withStoreRetries(kit.dependencies, invocationOf(kit));

@@ -76,13 +76,23 @@ describe('learning pairs (learnPairs)', () => {
     expect((await contactBook.pairOf('org_a', phone))?.userId).toBe('GB.new');
   });
 
-  test('a pair written but not aligned (a crash in between) is aligned when the batch comes again', async () => {
-    const { pairUp, contactBook, keyword, onList } = setup();
+  test('a pair written but not aligned (a crash in between) is aligned when the queue delivers the batch again (recheck), with no pair write', async () => {
+    const { pairPorts, contactBook, keyword, onList } = setup();
     await keyword(bsuid, 'STOP', 10);
     contactBook.seed('org_a', { phoneNumber: phone, userId: bsuid, at: T(30) });
     expect(onList()).toEqual([bsuid]);
-    expect(await pairUp(30)).toBe(1);
+    const writes = contactBook.writes;
+    expect(await learnPairs(pairPorts, 'org_a', [{ phoneNumber: phone, userId: bsuid, at: T(30) }], { recheck: true })).toBe(0);
     expect(onList()).toEqual([phone, bsuid]);
+    expect(contactBook.writes).toBe(writes);
+  });
+
+  test('a known pair on a first delivery costs no write and no alignment (its batch, had it crashed, would come back as a recheck)', async () => {
+    const { pairPorts, contactBook, keyword, onList } = setup();
+    await keyword(bsuid, 'STOP', 10);
+    contactBook.seed('org_a', { phoneNumber: phone, userId: bsuid, at: T(30) });
+    expect(await learnPairs(pairPorts, 'org_a', [{ phoneNumber: phone, userId: bsuid, at: T(30) }])).toBe(0);
+    expect(onList()).toEqual([bsuid]);
   });
 });
 
