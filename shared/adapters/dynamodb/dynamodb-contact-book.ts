@@ -1,6 +1,7 @@
 /**
  * The contact book (shared/inbox/contact-book.ts) on the inbox table: one item per direction of a
- * pair (`ORG#<org>#PAIRS`, `USERID#<bsuid>` and `PHONE#<digits>`, docs/DATA-MODEL.md).
+ * pair (`ORG#<org>#PAIRS#<shard>`, `USERID#<bsuid>` and `PHONE#<digits>`, docs/DATA-MODEL.md; the shard
+ * is the key's, inbox-table.ts).
  *
  * A direction is written by one conditional Put: when the key has no pair, an older one (by Meta's
  * time), or the same pair no newer. A refused Put is read back: the same pair stored means done (a
