@@ -4,72 +4,28 @@
  * per tally item per batch and none for events that add nothing.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
-import { DynamoDbLedgerDeliveryStore } from '../../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
 import { claimItem } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
 import { decodeLedgerPage, encodePageEntry, ledgerPageKey, pageEntriesUpdate } from '../../../shared/adapters/dynamodb/ledger-page-items';
 import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
-import { summarizeJob, type BroadcastJob } from '../../../shared/broadcast/broadcast-job';
-import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
+import { summarizeJob } from '../../../shared/broadcast/broadcast-job';
 import type { StatusEvent } from '../../../shared/delivery/ports';
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
-import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
+import { startDeliveryStores, newJob as newJobIn, now, at, to, outcome, event, type DeliveryStores } from '../../support/delivery-store-kit';
+import type { TestDynamo } from '../../support/dynalite';
 
 let dynamo: TestDynamo;
-let repository: JobStore & RecipientLedger & ChunkProgressStore;
-let store: DynamoDbLedgerDeliveryStore;
-let jobCounter = 0;
+let repository: DeliveryStores['repository'];
+let store: DeliveryStores['store'];
 
 beforeAll(async () => {
-  dynamo = await startTestDynamo();
-  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'ledger', 'progress']);
-  store = new DynamoDbLedgerDeliveryStore(dynamo.documentClient, dynamo.tableNames.messaging);
+  ({ dynamo, repository, store } = await startDeliveryStores());
 }, 20_000);
 
 afterAll(async () => {
   await dynamo?.stop();
 });
 
-const now = new Date('2026-03-01T09:00:00.000Z');
-const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
-
-async function newJob(recipients: number): Promise<string> {
-  const job: BroadcastJob = {
-    kind: 'template',
-    jobId: `pub_delivery${(jobCounter += 1)}`,
-    organizationId: 'org_1',
-    broadcastName: 'delivery',
-    exposed: true,
-    wabaId: 'waba_1',
-    phoneNumberId: 'pn_1',
-    fromPhoneNumber: '919800000001',
-    template: { name: 'order_update', language: 'en_US', category: 'UTILITY', id: 'tpl_1' },
-    totalRecipients: recipients,
-    totalChunks: 1,
-    chunkSize: 1000,
-    createdAt: now.toISOString(),
-  };
-  await repository.createJob(job, [recipients]);
-  return job.jobId;
-}
-
-const to = (index: number) => `9198${String(index).padStart(8, '0')}`;
-const outcome = (index: number, status: LedgerEntry['status'], extra: Partial<LedgerEntry> = {}): LedgerEntry => ({
-  index,
-  to: to(index),
-  status,
-  attempts: 1,
-  updatedAt: now.toISOString(),
-  ...(status === 'SENT' ? { messageId: `wamid.${index}` } : {}),
-  ...extra,
-});
-const event = (index: number, stage: StatusEvent['stage'], seconds: number, extra: Partial<StatusEvent> = {}): StatusEvent => ({
-  messageId: `wamid.${index}`,
-  stage,
-  timestamp: at(seconds),
-  recipientId: to(index),
-  ...extra,
-});
+const newJob = (recipients: number) => newJobIn(repository, recipients);
 
 const ledgerItem = async (jobId: string, index: number) =>
   (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.ledger(jobId, 0, index), ConsistentRead: true }))).Item!;
