@@ -23,6 +23,19 @@ export interface CustomerEventPublisherDependencies {
 export class QueueingCustomerEventPublisher implements CustomerEventPublisher {
   constructor(private readonly dependencies: CustomerEventPublisherDependencies) {}
 
+  /**
+   * A publisher for one unit of work (one Meta webhook POST): each organization's subscribers are
+   * read once for all its events, not once per event (a POST of 100 statuses read them 100 times,
+   * one after another). An endpoint registered while the unit runs receives the next unit's events.
+   *
+   * @example
+   * const batchEvents = publisher.forBatch();
+   * for (const event of statusEvents) await batchEvents.publish(organizationId, event); // one registry read
+   */
+  forBatch(): QueueingCustomerEventPublisher {
+    return new QueueingCustomerEventPublisher({ ...this.dependencies, registry: subscribersReadOnce(this.dependencies.registry) });
+  }
+
   async publish(organizationId: string, event: CustomerEvent): Promise<void> {
     // A test event goes only where /test sends it (deliverTo); nobody subscribes to it.
     if (event.type === 'webhook.test') {
@@ -65,4 +78,21 @@ export class QueueingCustomerEventPublisher implements CustomerEventPublisher {
       attempts: 0,
     };
   }
+}
+
+/** The registry's subscribers per organization and type, each read once (a failed read is not kept). */
+function subscribersReadOnce(registry: Pick<WebhookEndpointRegistry, 'subscribersOf'>): Pick<WebhookEndpointRegistry, 'subscribersOf'> {
+  const reads = new Map<string, Promise<WebhookEndpoint[]>>();
+  return {
+    subscribersOf(organizationId, type) {
+      const key = `${organizationId}\n${type}`;
+      let read = reads.get(key);
+      if (!read) {
+        read = registry.subscribersOf(organizationId, type);
+        reads.set(key, read);
+        read.catch(() => reads.delete(key));
+      }
+      return read;
+    },
+  };
 }

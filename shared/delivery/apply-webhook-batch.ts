@@ -40,10 +40,16 @@ export interface DeliveryEventPorts {
    * Customer events (message.status, message.received, template.status, template.updated) of what was applied, for the
    * organization's webhook endpoints. Absent: nothing is published.
    */
-  events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
+  events?: BatchEventPublisher;
   /** Ownership of received message ids for the /upstream wrapper (ReceivedMessageIds in shared/upstream/ports.ts). */
   receivedIds?: { recordReceivedMessageId(organizationId: string, wabaId: string, phoneNumberId: string, messageId: string): Promise<void> };
   log: DeliveryEventLog;
+}
+
+/** Publishes customer events; `forBatch` (when offered) gives one that reads each organization's subscribers once per batch. */
+export interface BatchEventPublisher {
+  publish(organizationId: string, event: CustomerEvent): Promise<void>;
+  forBatch?(): { publish(organizationId: string, event: CustomerEvent): Promise<void> };
 }
 
 export interface WebhookBatchReport {
@@ -92,7 +98,7 @@ export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown
     return found;
   };
   const context: BatchContext = {
-    ports,
+    ports: ports.events?.forBatch ? { ...ports, events: ports.events.forBatch() } : ports,
     report,
     receivedAt,
     redelivered: options.redelivered === true,

@@ -95,3 +95,47 @@ describe('publishing customer events', () => {
     expect(new Set(queue.queued.map((delivery) => delivery.endpointId))).toEqual(new Set(['whk_3']));
   });
 });
+
+describe('a publisher for one webhook batch', () => {
+  const counting = (registry: FakeWebhookRegistry) => {
+    const reads: string[] = [];
+    let failNext = false;
+    const counted = {
+      subscribersOf: async (organizationId: string, type: CustomerEvent['type']) => {
+        reads.push(`${organizationId}/${type}`);
+        if (failNext) {
+          failNext = false;
+          throw new Error('store unavailable');
+        }
+        return registry.subscribersOf(organizationId, type as never);
+      },
+    };
+    return { reads, counted, failNextRead: () => (failNext = true) };
+  };
+
+  it("reads each organization's subscribers once per type for all of the batch's events", async () => {
+    const { registry, log, queue } = setup();
+    const { reads, counted } = counting(registry);
+    const publisher = new QueueingCustomerEventPublisher({ log, queue, registry: counted, clock: fixedClock(now) }).forBatch();
+    for (let n = 1; n <= 5; n += 1) await publisher.publish('org_a', event({ id: `evt_${n}` }));
+    await publisher.publish('org_b', event({ id: 'evt_b' }));
+    await publisher.publish('org_a', event({ id: 'evt_done', type: 'job.completed' }));
+    expect(reads).toEqual(['org_a/message.status', 'org_b/message.status', 'org_a/job.completed']);
+    // Every event still reaches every subscriber.
+    expect(queue.queued.filter((delivery) => delivery.organizationId === 'org_a' && delivery.event.type === 'message.status')).toHaveLength(10);
+  });
+
+  it('reads again after a failed read, and a new batch sees endpoints registered since', async () => {
+    const { registry, log, queue } = setup();
+    const { reads, counted, failNextRead } = counting(registry);
+    const base = new QueueingCustomerEventPublisher({ log, queue, registry: counted, clock: fixedClock(now) });
+    const first = base.forBatch();
+    failNextRead();
+    await expect(first.publish('org_b', event())).rejects.toThrow('store unavailable');
+    await first.publish('org_b', event());
+    expect(reads).toEqual(['org_b/message.status', 'org_b/message.status']);
+    registry.add('org_b', 'whk_10', 'https://b.example.com/10', 's10');
+    await base.forBatch().publish('org_b', event({ id: 'evt_2' }));
+    expect(queue.queued.filter((delivery) => delivery.event.id === 'evt_2').map((delivery) => delivery.endpointId).sort()).toEqual(['whk_10', 'whk_9']);
+  });
+});

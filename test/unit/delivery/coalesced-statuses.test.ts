@@ -8,6 +8,9 @@ import { callbackDataOf } from '../../../shared/delivery/callback-data';
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
 import { FakeLedgerDeliveryStore, FakeOwnerDirectory, RecordingLog, statusOf, webhookBody, type StatusSpec } from '../../support/delivery-fakes';
 import { RecordingPublisher } from '../../support/webhook-fakes';
+import { FakeWebhookRegistry } from '../../support/fake-webhook-registry';
+import { QueueingCustomerEventPublisher } from '../../../shared/customer-events/customer-event-publisher';
+import { fixedClock } from '../../../shared/ports/clock';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const ORG = 'org_a';
@@ -27,7 +30,7 @@ function setup() {
   const log = new RecordingLog();
   const ports: DeliveryEventPorts = { owners, ledger, log, events };
   const apply = (specs: StatusSpec[], redelivered = false) => applyWebhookBatch(ports, webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf) }]), NOW, { redelivered });
-  return { ledger, events, log, apply };
+  return { owners, ledger, events, log, apply };
 }
 
 const spec = (jobId: string, index: number, status: string, timestamp = T0): StatusSpec => ({ id: `wamid.${jobId}.${index}`, status, timestamp, callbackData: b1(jobId, index) });
@@ -80,5 +83,29 @@ describe('coalesced broadcast statuses', () => {
     expect(crashed.ledger.countsOf('job_1', NOW)).toEqual(clean.ledger.countsOf('job_1', NOW));
     // Every fact's callback was published (the publisher keeps one per event id).
     expect(new Set(crashed.events.published.map(({ event }) => event.id))).toEqual(new Set(clean.events.published.map(({ event }) => event.id)));
+  });
+});
+
+describe("a batch's customer events", () => {
+  it("read the organization's webhook subscribers once per batch, not once per event", async () => {
+    const registry = new FakeWebhookRegistry();
+    registry.add(ORG, 'whk_1', 'https://a.example.com/1', 's1', ['message.status']);
+    let reads = 0;
+    const counted = { subscribersOf: (organizationId: string, type: Parameters<FakeWebhookRegistry['subscribersOf']>[1]) => ((reads += 1), registry.subscribersOf(organizationId, type)) };
+    const queued: unknown[] = [];
+    const publisher = new QueueingCustomerEventPublisher({
+      log: { record: async (_organizationId, event) => event, find: async () => undefined, between: async () => [] },
+      queue: { enqueue: async (deliveries) => void queued.push(...deliveries), deadLetter: async () => undefined },
+      registry: counted,
+      clock: fixedClock(NOW.toISOString()),
+    });
+    const kit = setup();
+    const ports: DeliveryEventPorts = { owners: kit.owners, ledger: kit.ledger, log: kit.log, events: publisher };
+    const batch = [0, 1, 2].flatMap((index) => [spec('job_1', index, 'sent'), spec('job_1', index, 'read', T0 + 2)]);
+    await applyWebhookBatch(ports, webhookBody([{ phoneNumberId: PHONE_ID, statuses: batch.map(statusOf) }]), NOW);
+    expect(queued).toHaveLength(6);
+    expect(reads).toBe(1);
+    await applyWebhookBatch(ports, webhookBody([{ phoneNumberId: PHONE_ID, statuses: [spec('job_2', 0, 'sent')].map(statusOf) }]), NOW);
+    expect(reads).toBe(2);
   });
 });
