@@ -98,7 +98,7 @@ export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown
     return found;
   };
   const context: BatchContext = {
-    ports: ports.events?.forBatch ? { ...ports, events: ports.events.forBatch() } : ports,
+    ports: withBatchEvents(ports),
     report,
     receivedAt,
     redelivered: options.redelivered === true,
@@ -120,6 +120,15 @@ export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown
   // The broadcast statuses routed above, per job: one read and at most one write per tally item.
   await runAll(ledgerEventTasks(context), CONCURRENCY);
   return report;
+}
+
+/**
+ * The ports with the batch's own publisher (subscribers read once per batch). The other ports are
+ * reached through the prototype, not copied: a spread would build every lazily composed port.
+ */
+function withBatchEvents(ports: DeliveryEventPorts): DeliveryEventPorts {
+  const events = ports.events?.forBatch?.();
+  return events ? (Object.create(ports, { events: { value: events, enumerable: true } }) as DeliveryEventPorts) : ports;
 }
 
 interface BatchContext extends StatusBatchContext {

@@ -4,6 +4,7 @@
  * Use cases see outcomes, not HTTP: a send is accepted, definitely rejected (retryable or not),
  * or of unknown outcome.
  */
+import type { AccountTurnRequest, TurnAnswer } from './account-turn';
 
 export interface GraphError {
   message: string;
@@ -80,4 +81,9 @@ export interface SendPacer {
   holdUntil(accountKey: string, untilMs: number): Promise<void>;
   /** The account's next free slot (epoch ms) as last written, without reserving; undefined when never booked. May be a moment stale. */
   bookedUntil(accountKey: string): Promise<number | undefined>;
+  /**
+   * Takes the account's turn for a chunk by `turnGranted`'s rule (account-turn.ts), atomically
+   * against every other taker; a refusal carries the turn and the schedule as they stand.
+   */
+  takeTurn(accountKey: string, request: AccountTurnRequest): Promise<TurnAnswer>;
 }

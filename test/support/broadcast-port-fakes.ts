@@ -20,6 +20,7 @@ import type {
   TemplateState,
   TemplateStates,
 } from '../../shared/broadcast/ports';
+import { turnGranted, type AccountTurn, type AccountTurnRequest, type TurnAnswer } from '../../shared/sending/account-turn';
 import type { SendPacer } from '../../shared/sending/ports';
 import { copy } from './broadcast-stores/in-memory-broadcast-state';
 
@@ -48,6 +49,18 @@ export class InMemorySendPacer implements SendPacer {
 
   async bookedUntil(accountKey: string): Promise<number | undefined> {
     return this.nextFreeAt.get(accountKey);
+  }
+
+  readonly turns = new Map<string, AccountTurn>();
+
+  async takeTurn(accountKey: string, request: AccountTurnRequest): Promise<TurnAnswer> {
+    const turn = this.turns.get(accountKey);
+    const nextFreeAt = this.nextFreeAt.get(accountKey);
+    if (turnGranted({ ...(turn ? { turn } : {}), ...(nextFreeAt !== undefined ? { nextFreeAt } : {}) }, request)) {
+      this.turns.set(accountKey, { owner: request.owner, startedAt: request.nowMs, until: request.untilMs });
+      return { granted: true };
+    }
+    return { granted: false, ...(turn ? { turn: { ...turn } } : {}), ...(nextFreeAt !== undefined ? { bookedUntil: nextFreeAt } : {}) };
   }
 }
 

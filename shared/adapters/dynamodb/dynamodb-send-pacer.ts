@@ -2,10 +2,13 @@
  * The shared send schedule of each business account: one item holding the next free slot
  * (epoch ms). A reservation moves it forward by count/rate seconds with a conditional update,
  * so concurrent workers in any number of Lambdas get disjoint slots and the account's rate is
- * never exceeded. One write per block of ~100 ms of sends, not per message.
+ * never exceeded. One write per block of ~100 ms of sends, not per message. The same item holds
+ * the account's turn (`turnOwner`, `turnStartedAt`, `turnUntil`: shared/sending/account-turn.ts),
+ * taken with one conditional update per chunk start.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AccountTurn, AccountTurnRequest, TurnAnswer } from '../../sending/account-turn';
 import type { SendPacer } from '../../sending/ports';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { messagingKeys } from './messaging-table';
@@ -78,5 +81,43 @@ export class DynamoDbSendPacer implements SendPacer {
     const result = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: pacerKey(accountKey), ProjectionExpression: 'nextFreeAt' }));
     const nextFreeAt = result.Item?.nextFreeAt;
     return nextFreeAt === undefined ? undefined : Number(nextFreeAt);
+  }
+
+  /**
+   * `turnGranted` as one condition on the pacer item (the same three cases: the owner's own turn; no
+   * live turn and a schedule free within a lane's time; a ramped turn and a schedule with gaps). A
+   * refusal reads the item (consistent) for the caller's next look.
+   */
+  async takeTurn(accountKey: string, request: AccountTurnRequest): Promise<TurnAnswer> {
+    const schedule = (edge: string) => `(attribute_not_exists(nextFreeAt) OR nextFreeAt <= ${edge})`;
+    try {
+      await this.documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: pacerKey(accountKey),
+          UpdateExpression: 'SET turnOwner = :owner, turnStartedAt = :now, turnUntil = :until',
+          ConditionExpression: [
+            'turnOwner = :owner',
+            `((attribute_not_exists(turnUntil) OR turnUntil <= :overlapEdge) AND ${schedule(':laneEdge')})`,
+            `(turnStartedAt <= :rampEdge AND ${schedule(':now')})`,
+          ].join(' OR '),
+          ExpressionAttributeValues: {
+            ':owner': request.owner,
+            ':now': request.nowMs,
+            ':until': request.untilMs,
+            ':overlapEdge': request.nowMs + request.overlapMs,
+            ':laneEdge': request.nowMs + request.laneMs,
+            ':rampEdge': request.nowMs - request.rampMs,
+          },
+        }),
+      );
+      return { granted: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    const { Item: item } = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: pacerKey(accountKey), ConsistentRead: true }));
+    const turn: AccountTurn | undefined =
+      typeof item?.turnOwner === 'string' ? { owner: item.turnOwner, startedAt: Number(item.turnStartedAt), until: Number(item.turnUntil) } : undefined;
+    return { granted: false, ...(turn ? { turn } : {}), ...(item?.nextFreeAt !== undefined ? { bookedUntil: Number(item.nextFreeAt) } : {}) };
   }
 }

@@ -87,13 +87,24 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   }
 
   async release(recipient: ChunkRecipient): Promise<void> {
-    await releaseClaimRetried(this.dependencies, this.message, recipient.index);
+    await this.releaseClaim(recipient);
     this.held.push(recipient);
   }
 
   async continueLater(recipient: ChunkRecipient): Promise<void> {
-    await releaseClaimRetried(this.dependencies, this.message, recipient.index);
+    await this.releaseClaim(recipient);
     this.pending.push(recipient);
+  }
+
+  /**
+   * Gives a claimed, never-sent recipient back (a template hold, or a refusal with no time left for
+   * its retry). The worker's store calls are retried in place (functions/chunk-worker/chunk-store-retries.ts);
+   * when the release still fails, the error surfaces: the lane fails and the record comes back. A
+   * claim left in SENDING reads as a crashed send to the next delivery, which records it UNKNOWN
+   * (never resent) though nothing went out (docs/BROADCAST.md "Delivery").
+   */
+  private async releaseClaim(recipient: ChunkRecipient): Promise<void> {
+    await this.dependencies.broadcasts.releaseClaim(this.message.jobId, this.message.chunkIndex, recipient.index);
   }
 
   /**
@@ -118,35 +129,5 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   /** Recipients neither sent nor settled (held and not taken), in request order. */
   rest(): ChunkRecipient[] {
     return [...this.held, ...this.pending].sort((a, b) => a.index - b.index);
-  }
-}
-
-/** Attempts of one claim release (the SDK's own retries inside each), and the pause before the second and third. */
-export const RELEASE_CLAIM_ATTEMPTS = 3;
-const RELEASE_CLAIM_PAUSES_MS = [100, 400];
-
-/**
- * Gives a claimed, never-sent recipient back (a template hold, or a refusal with no time left for
- * its retry). Retried a bounded number of times: a claim left in SENDING reads as a crashed send to
- * the next delivery, which records it UNKNOWN (never resent) though nothing went out. When every
- * attempt fails the error surfaces: the lane fails, the record fails and comes back (docs/BROADCAST.md
- * "Delivery").
- *
- * @example
- * await releaseClaimRetried(dependencies, message, recipient.index); // throws the last error after RELEASE_CLAIM_ATTEMPTS
- */
-export async function releaseClaimRetried(
-  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'sleep'>,
-  message: Pick<OutboundMessage, 'jobId' | 'chunkIndex'>,
-  index: number,
-): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await dependencies.broadcasts.releaseClaim(message.jobId, message.chunkIndex, index);
-      return;
-    } catch (error) {
-      if (attempt >= RELEASE_CLAIM_ATTEMPTS) throw error;
-      await dependencies.sleep(RELEASE_CLAIM_PAUSES_MS[attempt - 1] ?? 400);
-    }
   }
 }

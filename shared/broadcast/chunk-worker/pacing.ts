@@ -1,11 +1,12 @@
 /**
  * The chunk worker's pacing decisions: how many lanes it runs (the in-flight budget from the
  * account's rate and the observed send latency), until when it may start sends (the invocation's
- * time budget), and whether it yields to a business account other workers already keep busy.
+ * time budget), and whether it takes the account's turn or yields to the chunk that has it.
  * The pace itself (slots, holds, backoff) is the sending engine's (shared/sending).
  */
 import type { OutboundMessage } from '../chunk-message';
 import type { ChunkReport } from '../chunk-outcomes';
+import { nextLookAt } from '../../sending/account-turn';
 import { inFlightBudget, SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { ChunkInvocation, ChunkWorkerSettings, ProcessChunkDependencies } from './chunk-worker-dependencies';
 
@@ -56,26 +57,43 @@ export function budgetEndOf(settings: ChunkWorkerSettings, clock: ProcessChunkDe
 }
 
 /**
- * Whether other workers already keep the account's schedule booked further ahead than a lane's
- * time (a send's round trip plus one rate-limit hold). Their lanes then cover the whole in-flight
- * budget (Little's law: sends waiting = booked time x rate), so this worker's lanes would only wait
- * for slots, holding a concurrency slot of the queue's event source that a chunk of another account
- * could use: with 20 concurrent invocations, four 80/s accounts' 40 chunks ran as two accounts at a
- * time (docs/PERFORMANCE.md 4e). A rate-limit hold alone (at most `rateLimitHoldMs`) never counts.
+ * Takes the account's turn for this chunk (shared/sending/account-turn.ts): undefined when it may
+ * send, else the seconds to wait before it looks again. Its turn ends when its recipients would be
+ * sent at the account's rate, or with its invocation; the next chunk may start a lane's time early,
+ * and joins after two lane times when the holder leaves gaps in the schedule. Without a live turn,
+ * a schedule booked further ahead than a lane's time (other senders) defers by one chunk's time.
+ * A rate-limit hold alone (at most `rateLimitHoldMs`) never counts.
  */
-export async function accountBookedByOthers(dependencies: Pick<ProcessChunkDependencies, 'pacer' | 'clock'>, accountKey: string, laneTimeMs: number): Promise<boolean> {
-  const bookedUntil = await dependencies.pacer.bookedUntil(accountKey);
-  return bookedUntil !== undefined && bookedUntil - dependencies.clock.now().getTime() > laneTimeMs;
+export async function takeAccountTurn(
+  dependencies: Pick<ProcessChunkDependencies, 'pacer' | 'clock'>,
+  message: Pick<OutboundMessage, 'jobId' | 'chunkIndex' | 'wabaId' | 'recipients'>,
+  pacing: Pick<LanePacing, 'laneTimeMs' | 'messagesPerSecond'>,
+  invocation: ChunkInvocation,
+): Promise<number | undefined> {
+  const nowMs = dependencies.clock.now().getTime();
+  const laneMs = pacing.laneTimeMs();
+  const sendingMs = (message.recipients.length * 1000) / Math.max(1, pacing.messagesPerSecond);
+  const request = {
+    owner: `${message.jobId}#${message.chunkIndex}`,
+    nowMs,
+    untilMs: nowMs + Math.min(sendingMs, invocation.remainingTimeMs()),
+    overlapMs: laneMs,
+    rampMs: 2 * laneMs,
+    laneMs,
+  };
+  const answer = await dependencies.pacer.takeTurn(message.wabaId, request);
+  if (answer.granted) return undefined;
+  const lookAt = nextLookAt(answer, request);
+  const seconds = lookAt === undefined ? Math.ceil(sendingMs / 1000) : Math.ceil((lookAt - nowMs) / 1000);
+  return Math.max(1, Math.min(BUSY_ACCOUNT_MAX_DELAY_SECONDS, seconds));
 }
 
 /**
- * The account is busy with other workers: the whole message is queued again (a new message, not a
- * redelivery, so it never counts toward the dead-letter queue), delayed by about the time one
- * chunk of it takes at the account's rate (13 s at 80/s, 1 s at 1,000/s): by then a running chunk
- * may have finished. Nothing was claimed, so nothing else changes.
+ * Another chunk has the account's turn: the whole message is queued again (a new message, not a
+ * redelivery, so it never counts toward the dead-letter queue), delayed until it should look again
+ * (`takeAccountTurn`). Nothing was claimed, so nothing else changes.
  */
-export async function deferToBusyAccount(dependencies: Pick<ProcessChunkDependencies, 'queue'>, message: OutboundMessage, messagesPerSecond: number): Promise<ChunkReport> {
-  const delaySeconds = Math.max(1, Math.min(BUSY_ACCOUNT_MAX_DELAY_SECONDS, Math.ceil(message.recipients.length / Math.max(1, messagesPerSecond))));
+export async function deferToBusyAccount(dependencies: Pick<ProcessChunkDependencies, 'queue'>, message: OutboundMessage, delaySeconds: number): Promise<ChunkReport> {
   await dependencies.queue.enqueue([message], { delaySeconds });
   return { sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, deferred: message.recipients.length, chunkDone: false };
 }

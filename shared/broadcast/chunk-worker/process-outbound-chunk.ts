@@ -44,7 +44,7 @@ import type { ChunkInvocation, ProcessChunkDependencies } from './chunk-worker-d
 import { ChunkRun } from './chunk-run';
 import { cancellationRefreshMs, JobGoWatch, PauseEnding, readJobGo, stopFor } from './job-control';
 import { runLanes } from './lanes';
-import { accountBookedByOthers, deferToBusyAccount, LanePacing } from './pacing';
+import { deferToBusyAccount, LanePacing, takeAccountTurn } from './pacing';
 import { settleChunk } from './settle-chunk';
 
 /**
@@ -66,7 +66,8 @@ export async function processOutboundChunk(dependencies: ProcessChunkDependencie
 
   const account = await dependencies.senders.accountOf(message.organizationId, message.wabaId);
   const pacing = new LanePacing(dependencies, dependencies.settings, account.messagesPerSecond);
-  if (await accountBookedByOthers(dependencies, message.wabaId, pacing.laneTimeMs())) return deferToBusyAccount(dependencies, message, account.messagesPerSecond);
+  const waitSeconds = await takeAccountTurn(dependencies, message, pacing, invocation);
+  if (waitSeconds !== undefined) return deferToBusyAccount(dependencies, message, waitSeconds);
   const watch = JobGoWatch.of(dependencies, message, cancellationRefreshMs(account.messagesPerSecond, pacing.lanesWanted()), first.go);
   const run = new ChunkRun(dependencies, message, invocation, { account, pacing, watch, pause });
 

@@ -1,18 +1,19 @@
 /**
  * Every chunk ends accounted for (issue 23 item 14): a chunk message that reached the dead-letter
  * queue is settled there (chunk-dead-letters → abandonOutboundChunk), and a claim release that
- * fails is retried before it surfaces.
+ * fails is retried in place (the worker's store retries) before it surfaces.
  */
 import type { SQSRecord } from 'aws-lambda';
 import { handleDeadLetterRecord } from '../../../functions/chunk-dead-letters/handle-dead-letter-record';
 import { summarizeJob } from '../../../shared/broadcast/broadcast-job';
 import { encodeOutboundMessage } from '../../../shared/broadcast/chunk-message';
-import { RELEASE_CLAIM_ATTEMPTS } from '../../../shared/broadcast/chunk-worker/chunk-run';
+import { withStoreRetries } from '../../../functions/chunk-worker/chunk-store-retries';
+import { processOutboundChunk } from '../../../shared/broadcast/chunk-worker/process-outbound-chunk';
 import { abandonOutboundChunk } from '../../../shared/broadcast/chunk-worker/settle-chunk';
 import type { CustomerEvent } from '../../../shared/customer-events/ports';
 import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { chunkMessage, rejected } from '../../support/broadcast-fakes';
-import { START, setup, statusCounts, type ChunkWorkerKit } from './chunk-worker-kit';
+import { START, setup, startMs, statusCounts, type ChunkWorkerKit } from './chunk-worker-kit';
 
 const deadLetter = (body: string, receiveCount = 1): SQSRecord =>
   ({
@@ -130,24 +131,25 @@ describe('a claim release that fails (template refused with 132015)', () => {
     return message;
   };
 
-  it('is retried: two failed attempts, then the release lands and the recipient is held (not SENDING, so not UNKNOWN later)', async () => {
+  it('is retried in place: two failed attempts, then the release lands and the recipient is held (not SENDING, so not UNKNOWN later)', async () => {
     const kit = setup();
     const message = await refusedOne(kit);
     kit.broadcasts.failWhen = (method, call) => (method === 'releaseClaim' && call <= 2 ? new StoreUnavailableError('timeout') : undefined);
+    const invocation = { remainingTimeMs: () => startMs + 120_000 - kit.time.nowMs() };
 
-    const report = await kit.run(message);
+    const report = await kit.time.run(() => processOutboundChunk(withStoreRetries(kit.dependencies, invocation), message, invocation));
     expect(report).toMatchObject({ sent: 0, failed: 0, unknown: 0, held: 1 });
     expect(kit.broadcasts.callsOf('releaseClaim')).toBe(3);
     expect(kit.broadcasts.entriesOf(message.jobId, 0)).toEqual([]);
   });
 
-  it(`surfaces after ${RELEASE_CLAIM_ATTEMPTS} attempts: the delivery fails (the record comes back) instead of swallowing it`, async () => {
+  it('surfaces when it cannot land: the delivery fails (the record comes back) instead of swallowing it', async () => {
     const kit = setup();
     const message = await refusedOne(kit);
     kit.broadcasts.failWhen = (method) => (method === 'releaseClaim' ? new StoreUnavailableError('timeout') : undefined);
 
     await expect(kit.run(message)).rejects.toThrow(StoreUnavailableError);
-    expect(kit.broadcasts.callsOf('releaseClaim')).toBe(RELEASE_CLAIM_ATTEMPTS);
+    expect(kit.broadcasts.callsOf('releaseClaim')).toBe(1);
     // The claim the release could not remove stays SENDING: the next delivery counts it UNKNOWN, never resends it.
     expect(statusCounts(kit.broadcasts.entriesOf(message.jobId, 0))).toEqual({ SENDING: 1 });
     expect(kit.queue.batches).toHaveLength(0);

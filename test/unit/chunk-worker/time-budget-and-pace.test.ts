@@ -1,5 +1,6 @@
 /** The chunk worker's time budget, the account's pace, its lanes (Little's law) and yielding to a busy account. */
-import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
+import type { OutboundMessage, TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
+import { parseCallbackData } from '../../../shared/delivery/callback-data';
 import { processOutboundChunk } from '../../../shared/broadcast/chunk-worker/process-outbound-chunk';
 import { SendLatencyEstimate } from '../../../shared/sending/in-flight-budget';
 import { pacedRate } from '../../../shared/sending/send-policy';
@@ -256,5 +257,59 @@ describe('a business account other workers already keep busy', () => {
     expect(await kit.run(again as TemplateChunkMessage)).toMatchObject({ sent: 30, chunkDone: true });
     expect(new Set(kit.upstream.sends.map((send) => send.to)).size).toBe(30);
     expect(statusCounts(kit.broadcasts.entriesOf(message.jobId, 0))).toEqual({ SENT: 30 });
+  });
+});
+
+describe("chunks of one account that reach workers together (the account's turn)", () => {
+  const chunkOf = (body: Record<string, unknown>) => {
+    const reference = parseCallbackData(body.biz_opaque_callback_data);
+    return reference?.kind === 'ledger' ? reference.chunkIndex : undefined;
+  };
+
+  /** Runs the chunks at once, and every message re-queued after its delay, until none is left; the sends' times. */
+  async function drainTogether(kit: ChunkWorkerKit, messages: TemplateChunkMessage[]) {
+    const invocation = { remainingTimeMs: () => startMs + 120_000 - kit.time.nowMs() };
+    const running: Array<Promise<unknown>> = [];
+    const reports: Array<{ chunkIndex: number; report: Awaited<ReturnType<typeof processOutboundChunk>> }> = [];
+    const queue = {
+      deferRedelivery: kit.queue.deferRedelivery.bind(kit.queue),
+      enqueue: async (queued: readonly OutboundMessage[], options?: { delaySeconds?: number }) => {
+        await kit.queue.enqueue(queued, options);
+        for (const message of queued) running.push(kit.time.sleep((options?.delaySeconds ?? 0) * 1000).then(() => start(message as TemplateChunkMessage)));
+      },
+    };
+    const start = async (message: TemplateChunkMessage) => {
+      const report = await processOutboundChunk({ ...kit.dependencies, queue }, message, invocation);
+      reports.push({ chunkIndex: message.chunkIndex, report });
+    };
+    await kit.time.run(async () => {
+      running.push(...messages.map(start));
+      while (running.length > 0) await Promise.all(running.splice(0));
+    });
+    return reports;
+  }
+
+  it('send one after another at the account’s rate: one chunk at a time holds a worker, the others wait in the queue, nobody twice', async () => {
+    const kit = setup({ rate: 20, jobChunks: [100, 100, 100, 100] });
+    const messages = [0, 1, 2, 3].map((chunkIndex) => chunkMessage(100, { chunkIndex }));
+    await kit.createJob(messages[0]!);
+
+    const reports = await drainTogether(kit, messages);
+
+    // The first round: one chunk sends, three are re-queued without claiming anything.
+    expect(reports.slice(0, 3).map(({ report }) => report.deferred)).toEqual([100, 100, 100]);
+    const sent = reports.filter(({ report }) => report.sent > 0);
+    expect(sent.map(({ chunkIndex }) => chunkIndex).sort()).toEqual([0, 1, 2, 3]);
+    for (const chunkIndex of [0, 1, 2, 3]) expect(statusCounts(kit.broadcasts.entriesOf(messages[0]!.jobId, chunkIndex))).toEqual({ SENT: 100 });
+    // The account kept its rate throughout: 400 sends at 20/s take 20 s, with no gap between chunks.
+    const times = kit.upstream.sends.map((send) => send.at);
+    expect(Math.max(...times) - Math.min(...times)).toBeLessThan(20_000 * 1.1);
+    expect(maxInWindow(times, 1_000)).toBeLessThanOrEqual(20);
+    // At most two chunks send at once (one handing over to the next), never all four.
+    const spans = [0, 1, 2, 3].map((chunkIndex) => {
+      const own = kit.upstream.sends.filter((send) => chunkOf(send.body) === chunkIndex).map((send) => send.at);
+      return { first: Math.min(...own), last: Math.max(...own) };
+    });
+    for (const at of times) expect(spans.filter(({ first, last }) => first <= at && at <= last).length).toBeLessThanOrEqual(2);
   });
 });
