@@ -53,16 +53,18 @@ export function turnGranted(state: { turn?: AccountTurn; nextFreeAt?: number }, 
 }
 
 /**
- * When a refused chunk should look again (epoch ms), or undefined when no live turn explains the
- * refusal (other senders keep the schedule busy: the caller's own rule applies). A young turn is
- * looked at again once it has ramped up (another chunk may join it), an established one as it ends.
+ * When a refused chunk should look again (epoch ms), or undefined when no turn explains the refusal
+ * (other senders keep the schedule busy: the caller's own rule applies). A young turn is looked at
+ * again once it has ramped up (another chunk may join it), an established one as it ends, and one
+ * that has ended as the holder's last booked slots come within a lane's time.
  *
  * @example
  * nextLookAt({ granted: false, turn: { owner: 'job#1', startedAt: now, until: now + 12_500 } }, request); // now + rampMs
  */
 export function nextLookAt(answer: Extract<TurnAnswer, { granted: false }>, request: AccountTurnRequest): number | undefined {
   const { turn } = answer;
-  if (turn === undefined || turn.until <= request.nowMs + request.overlapMs) return undefined;
+  if (turn === undefined) return undefined;
+  if (turn.until <= request.nowMs + request.overlapMs) return Math.max(request.nowMs, (answer.bookedUntil ?? request.nowMs) - request.laneMs);
   const ending = turn.until - request.overlapMs;
   const ramped = turn.startedAt + request.rampMs;
   return ramped > request.nowMs ? Math.min(ending, ramped) : ending;
