@@ -34,6 +34,12 @@ export interface LoadOptions {
   seconds?: number;
   /** After the last scheduled start, how long to wait for answers before counting the rest as timed out. Default 30 s. */
   drainTimeoutMs?: number;
+  /**
+   * How the runtime runs the functions: `inline` (default: one thread for everything, as the
+   * integration tests) or `threads` (each function in its own worker thread and the emulators apart,
+   * as `npm start`; measured slower for this mix on 2 cores, docs/PERFORMANCE.md 4d).
+   */
+  isolation?: 'threads' | 'inline';
   log?: (line: string) => void;
 }
 
@@ -110,7 +116,7 @@ export async function benchLoad(options: LoadOptions = {}): Promise<LoadResult> 
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   const { startLocalRuntime } = await import('../local/local-runtime');
   const { getServices } = await import('../functions/composition');
-  const runtime = await startLocalRuntime({ port: 0, dataDirectory, persist: false, startWorkers: true, sandbox: { throughputPerSecond: 100_000 } });
+  const runtime = await startLocalRuntime({ port: 0, dataDirectory, persist: false, startWorkers: true, isolation: options.isolation ?? 'inline', sandbox: { throughputPerSecond: 100_000 } });
   try {
     const demo = runtime.demo!;
     const admin = getServices().tenancy.admin;

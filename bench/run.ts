@@ -5,6 +5,7 @@
  *   npm run bench                          # everything (about 8-10 minutes)
  *   npm run bench -- --only=accept,drain   # some sections: startup, bundles, accept, drain, events, loop, pacing, wrapper, webhook, webhooks, fairness, load
  *   npm run bench -- --only=load --load-rate=100 --load-seconds=10   # mixed load, shorter than its default 200/s for 60 s
+ *   npm run bench -- --only=load --load-isolation=threads            # mixed load with each function in its own worker thread (default: inline)
  *   npm run bench -- --only=wrapper --wrapper-requests=500 --wrapper-single-requests=200   # shorter wrapper runs
  *   npm run bench -- --only=cores --cores-recipients=2000 --cores-instances=1,2   # both cores: threads isolation (default 10,000 at 1,000/s, 1 and 2 environments)
  *   npm run bench -- --only=accept --accept-rounds=1 --accept-requests=5   # accept (plain, then rich), fewer requests than its default 3 rounds of 20
@@ -581,9 +582,10 @@ async function main(): Promise<void> {
   if (selected.has('load')) {
     const rate = numberArgument('load-rate') ?? 200;
     const seconds = numberArgument('load-seconds') ?? 60;
-    out(section(`4d. Mixed load: open loop at ${rate} requests/s for ${seconds} s (status, lists, small broadcasts, free-form, v1, /upstream)`));
+    const isolation = process.argv.includes('--load-isolation=threads') ? 'threads' : 'inline';
+    out(section(`4d. Mixed load: open loop at ${rate} requests/s for ${seconds} s (status, lists, small broadcasts, free-form, v1, /upstream), ${isolation} isolation`));
     const { benchLoad } = await import('./load');
-    const load = await benchLoad({ ratePerSecond: rate, seconds, log: out });
+    const load = await benchLoad({ ratePerSecond: rate, seconds, isolation, log: out });
     results.load = load;
     loadBySection.load = os.loadavg();
     out(
