@@ -25,11 +25,29 @@ const HOUR_MS = 3_600_000;
 
 /**
  * A queue whose first batch (here: the first chunk message) a worker takes at once, and whose
- * second batch fails after 300 ms while `failing`; otherwise every message goes to a worker.
+ * second batch fails after 300 ms while `failing`; otherwise every message goes to a worker. What a
+ * worker queues again (a chunk waiting for its account's turn) comes back to a worker after its delay.
  */
 class FirstBatchThenFailingQueue implements OutboundQueue {
   failing = true;
   readonly deliveries: Array<Promise<unknown>> = [];
+
+  /** The worker's own queue: a re-queued message is delivered again after its delay. */
+  readonly requeue: OutboundQueue = {
+    enqueue: async (messages, options) => {
+      for (const message of messages) this.deliveries.push(this.time.sleep((options?.delaySeconds ?? 0) * 1000).then(() => this.worker(message)));
+    },
+    deferRedelivery: async () => undefined,
+  };
+
+  /** Every delivery done, including those queued again while waiting. */
+  async settled(): Promise<void> {
+    for (let awaited = 0; awaited < this.deliveries.length; ) {
+      const pending = this.deliveries.slice(awaited);
+      awaited += pending.length;
+      await Promise.all(pending);
+    }
+  }
 
   constructor(
     private readonly time: VirtualTime,
@@ -54,7 +72,9 @@ function faultKit(options: { rate?: number } = {}) {
   kit.setDeadline(Number.MAX_SAFE_INTEGER);
   kit.upstream.templates.set(SENDER.wabaId, [template()]);
   const invocation = { remainingTimeMs: () => 600_000 };
-  const queue = new FirstBatchThenFailingQueue(kit.time, (message) => processOutboundChunk(kit.dependencies, message as TemplateChunkMessage, invocation));
+  const queue: FirstBatchThenFailingQueue = new FirstBatchThenFailingQueue(kit.time, (message) =>
+    processOutboundChunk({ ...kit.dependencies, queue: queue.requeue }, message as TemplateChunkMessage, invocation),
+  );
   const idempotency = new InMemoryIdempotencyGuard();
   const messagingTiers = new FixedMessagingTiers();
   const portfolioReach = new InMemoryPortfolioReach();
@@ -101,7 +121,7 @@ describe('queueing fails part-way while a worker sends the first batch (item 2)'
       kit.queue.failing = false;
       const accepted = await kit.send();
       expect(accepted).toMatchObject({ kind: 'job', jobId, totalRecipients: 1_001 });
-      await Promise.all(kit.queue.deliveries);
+      await kit.queue.settled();
     });
 
     const counts = kit.sendsPerRecipient();
@@ -118,7 +138,7 @@ describe('queueing fails part-way while a worker sends the first batch (item 2)'
     const kit = faultKit({ rate: 1_000 });
     await kit.time.run(async () => {
       await expect(kit.send()).rejects.toThrow(OutboundQueueUnavailableError);
-      await Promise.all(kit.queue.deliveries);
+      await kit.queue.settled();
     });
     const [jobId] = [...kit.broadcasts.jobs.keys()];
     const status = await getJobStatus(kit.broadcasts, { organizationId: ORG }, jobId!, { now: kit.time.now(), unconfirmedAfterMs: HOUR_MS });
@@ -135,7 +155,7 @@ describe('an Idempotency-Key used again after its record expired (item 1)', () =
     kit.queue.failing = false;
     await kit.time.run(async () => {
       await kit.send(request);
-      await Promise.all(kit.queue.deliveries);
+      await kit.queue.settled();
     });
   }
   const expire = (kit: ReturnType<typeof faultKit>, hours: number) => {
@@ -185,14 +205,14 @@ describe('an Idempotency-Key used again after its record expired (item 1)', () =
     const kit = faultKit();
     await kit.time.run(async () => {
       await expect(kit.send()).rejects.toThrow(OutboundQueueUnavailableError);
-      await Promise.all(kit.queue.deliveries);
+      await kit.queue.settled();
     });
     kit.time.advanceBy(47 * HOUR_MS);
     kit.queue.failing = false;
     await expect(kit.time.run(() => kit.send(broadcastRequest(1_001, { broadcastName: 'another name' })))).rejects.toThrow(IdempotencyKeyReusedError);
     await kit.time.run(async () => {
       await kit.send();
-      await Promise.all(kit.queue.deliveries);
+      await kit.queue.settled();
     });
     const counts = kit.sendsPerRecipient();
     expect(counts.size).toBe(1_001);
