@@ -62,7 +62,8 @@ export function budgetEndOf(settings: ChunkWorkerSettings, clock: ProcessChunkDe
  * sent at the account's rate, or with its invocation; the next chunk may start a lane's time early,
  * and joins after two lane times when the holder leaves gaps in the schedule. Without a live turn,
  * a schedule booked further ahead than a lane's time (other senders) defers by one chunk's time.
- * A rate-limit hold alone (at most `rateLimitHoldMs`) never counts.
+ * A chunk whose sends fit in a lane's time takes no turn. A rate-limit hold alone (at most
+ * `rateLimitHoldMs`) never counts.
  */
 export async function takeAccountTurn(
   dependencies: Pick<ProcessChunkDependencies, 'pacer' | 'clock'>,
@@ -73,6 +74,9 @@ export async function takeAccountTurn(
   const nowMs = dependencies.clock.now().getTime();
   const laneMs = pacing.laneTimeMs();
   const sendingMs = (message.recipients.length * 1000) / Math.max(1, pacing.messagesPerSecond);
+  // A chunk sent within a lane's time (a single message, a small send-bulk) holds an invocation
+  // only briefly and takes a few of the account's slots: it never waits for a running campaign's turn.
+  if (sendingMs < laneMs) return undefined;
   const request = {
     owner: `${message.jobId}#${message.chunkIndex}`,
     nowMs,

@@ -312,4 +312,16 @@ describe("chunks of one account that reach workers together (the account's turn)
     });
     for (const at of times) expect(spans.filter(({ first, last }) => first <= at && at <= last).length).toBeLessThanOrEqual(2);
   });
+  it('a chunk whose sends fit in a lane’s time (a single message) does not wait for a running chunk’s turn', async () => {
+    const kit = setup({ rate: 20, jobChunks: [100, 1] });
+    const campaign = chunkMessage(100, { chunkIndex: 0 });
+    const single = chunkMessage(1, { chunkIndex: 1, recipients: [{ index: 100, to: '919900000001', parameters: ['Ann'] }] });
+    await kit.createJob(campaign);
+    const reports = await drainTogether(kit, [campaign, single]);
+    expect(reports.map(({ chunkIndex, report }) => [chunkIndex, report.sent, report.deferred ?? 0])).toEqual([
+      [1, 1, 0],
+      [0, 100, 0],
+    ]);
+    expect(kit.upstream.sends.find((send) => send.to === '919900000001')!.at - startMs).toBeLessThan(1_000);
+  });
 });
