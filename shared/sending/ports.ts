@@ -79,8 +79,6 @@ export interface SendPacer {
   reserve(accountKey: string, count: number, ratePerSecond: number, nowMs: number): Promise<number>;
   /** Pushes the account's next free slot to at least `untilMs` (after a rate-limit answer). */
   holdUntil(accountKey: string, untilMs: number): Promise<void>;
-  /** The account's next free slot (epoch ms) as last written, without reserving; undefined when never booked. May be a moment stale. */
-  bookedUntil(accountKey: string): Promise<number | undefined>;
   /**
    * Takes the account's turn for a chunk by `turnGranted`'s rule (account-turn.ts), atomically
    * against every other taker; a refusal carries the turn and the schedule as they stand.

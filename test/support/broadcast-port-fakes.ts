@@ -47,6 +47,7 @@ export class InMemorySendPacer implements SendPacer {
     if (next === undefined || next < untilMs) this.nextFreeAt.set(accountKey, untilMs);
   }
 
+  /** Where the schedule stands (tests read it; not part of the port). */
   async bookedUntil(accountKey: string): Promise<number | undefined> {
     return this.nextFreeAt.get(accountKey);
   }

@@ -27,6 +27,19 @@ export async function startDeliveryStores(): Promise<DeliveryStores> {
   };
 }
 
+/** The stores for the suite: started before it, `started` handed them, the emulator stopped after it. */
+export function useDeliveryStores(started: (stores: DeliveryStores) => void): void {
+  let dynamo: TestDynamo | undefined;
+  beforeAll(async () => {
+    const stores = await startDeliveryStores();
+    dynamo = stores.dynamo;
+    started(stores);
+  }, 20_000);
+  afterAll(async () => {
+    await dynamo?.stop();
+  });
+}
+
 export const now = new Date('2026-03-01T09:00:00.000Z');
 export const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 export const to = (index: number) => `9198${String(index).padStart(8, '0')}`;

@@ -76,13 +76,6 @@ export class DynamoDbSendPacer implements SendPacer {
     }
   }
 
-  /** An eventually consistent read (half a read unit): a moment's staleness only shifts when a waiting chunk starts. */
-  async bookedUntil(accountKey: string): Promise<number | undefined> {
-    const result = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: pacerKey(accountKey), ProjectionExpression: 'nextFreeAt' }));
-    const nextFreeAt = result.Item?.nextFreeAt;
-    return nextFreeAt === undefined ? undefined : Number(nextFreeAt);
-  }
-
   /**
    * `turnGranted` as one condition on the pacer item (the same three cases: the owner's own turn; no
    * live turn and a schedule free within a lane's time; a ramped turn and a schedule with gaps). A

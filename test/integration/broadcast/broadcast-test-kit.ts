@@ -28,7 +28,7 @@ import type { LedgerEntry } from '../../../shared/broadcast/ports';
 import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { adminCommands } from '../../../shared/tenancy/admin-commands';
 import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
-import { eventually, type TestRuntime } from '../../support/local-runtime';
+import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 
 export const BASE = '/prod/api/v2/broadcast/public';
 
@@ -39,6 +39,23 @@ export const BASE = '/prod/api/v2/broadcast/public';
  * job time), which would fail chunks for reasons that have nothing to do with what is tested.
  */
 export const kitEnvironment = { WORKER_MAX_IN_FLIGHT: '16' } as const;
+
+/**
+ * The suite's local runtime: started once with the kit's environment and no workers (the tests run
+ * them), closed after the suite, its sandbox reset before each test. `started` runs once it is up
+ * (assign it, create templates, upload media).
+ */
+export function useKitRuntime(started: (runtime: TestRuntime) => void | Promise<void>): void {
+  let runtime: TestRuntime | undefined;
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ startWorkers: false, environment: { ...kitEnvironment } });
+    await started(runtime);
+  }, 60_000);
+  afterAll(async () => {
+    await runtime?.close();
+  });
+  beforeEach(() => runtime!.sandbox!.reset());
+}
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The demo account's ids (local/demo-tenant.ts). */

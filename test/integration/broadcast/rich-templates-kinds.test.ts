@@ -5,8 +5,8 @@
  * each value, a recipient its own, and the sandbox accepted exactly the expected components once
  * per recipient.
  */
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { kitEnvironment } from './broadcast-test-kit';
+import type { TestRuntime } from '../../support/local-runtime';
+import { useKitRuntime } from './broadcast-test-kit';
 import {
   body,
   copyCode,
@@ -27,14 +27,10 @@ describe('rich templates: buttons, named parameters, carousel, limited-time offe
   let runtime: TestRuntime;
   let ownMedia: string;
 
-  beforeAll(async () => {
-    runtime = await startTestRuntime({ startWorkers: false, environment: { ...kitEnvironment } });
+  useKitRuntime(async (started) => {
+    runtime = started;
     ownMedia = await uploadImage(runtime);
-  }, 60_000);
-  afterAll(async () => {
-    await runtime?.close();
   });
-  beforeEach(() => runtime.sandbox!.reset());
 
   const deliver = (broadcast: Record<string, unknown>) => deliverBroadcast(runtime, broadcast);
 

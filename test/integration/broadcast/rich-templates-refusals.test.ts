@@ -6,9 +6,9 @@
  * (132012), a media-header template sent without its header through /upstream.
  */
 import { demoIds } from '../../../local/demo-tenant';
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import type { TestRuntime } from '../../support/local-runtime';
 import { wrapperCall } from '../upstream/upstream-kit';
-import { DEMO, jobCount, kitEnvironment, queueDepth, runWorkersUntilIdle } from './broadcast-test-kit';
+import { DEMO, jobCount, queueDepth, runWorkersUntilIdle, useKitRuntime } from './broadcast-test-kit';
 import { body, createTemplates, postBroadcast, richBroadcast, richRecipients, uploadImage, urlButton, type RichRecipient } from './rich-templates-kit';
 
 jest.setTimeout(30_000);
@@ -39,17 +39,13 @@ describe('rich templates: refusals at accept', () => {
   let organizationId: string;
   let foreignMedia = '';
 
-  beforeAll(async () => {
-    runtime = await startTestRuntime({ startWorkers: false, environment: { ...kitEnvironment } });
+  useKitRuntime(async (started) => {
+    runtime = started;
     organizationId = runtime.demo.organizationId;
     await createTemplates(runtime, ['visit_store', 'catalog_promo', 'bundle_promo']);
     const other = runtime.demo.otherOrg;
     foreignMedia = await uploadImage(runtime, other.phoneNumberId, other.accessToken);
-  }, 60_000);
-  afterAll(async () => {
-    await runtime?.close();
   });
-  beforeEach(() => runtime.sandbox!.reset());
 
   const refusals: Refusal[] = [
     {

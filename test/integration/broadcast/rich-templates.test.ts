@@ -5,8 +5,8 @@
  * sandbox's Meta-like validation accepted it) with exactly the expected `template.components`.
  * Buttons, named parameters, carousels and offers: rich-templates-kinds.test.ts.
  */
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { chunkOf, kitEnvironment, readJob, receiveAll, release, runWorkersUntilIdle } from './broadcast-test-kit';
+import type { TestRuntime } from '../../support/local-runtime';
+import { chunkOf, readJob, receiveAll, release, runWorkersUntilIdle, useKitRuntime } from './broadcast-test-kit';
 import {
   body,
   componentsByRecipient,
@@ -30,15 +30,11 @@ describe('rich templates: headers', () => {
   let runtime: TestRuntime;
   let ownMedia: string;
 
-  beforeAll(async () => {
-    runtime = await startTestRuntime({ startWorkers: false, environment: { ...kitEnvironment } });
+  useKitRuntime(async (started) => {
+    runtime = started;
     await createTemplates(runtime, ['promo_video', 'invoice_ready', 'pickup_point']);
     ownMedia = await uploadImage(runtime);
-  }, 60_000);
-  afterAll(async () => {
-    await runtime?.close();
   });
-  beforeEach(() => runtime.sandbox!.reset());
 
   const deliver = (broadcast: Record<string, unknown>) => deliverBroadcast(runtime, broadcast);
 

@@ -4,10 +4,9 @@
  * the test looks at the queue itself, then runs the real chunk-worker handler until the queue is
  * idle, so "nothing was queued" and "nothing reached the sandbox" are both observed, not assumed.
  */
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import type { TestRuntime } from '../../support/local-runtime';
 import {
   BASE,
-  kitEnvironment,
   DEMO,
   acceptedByRecipient,
   bodyParameters,
@@ -24,6 +23,7 @@ import {
   release,
   remove,
   runWorkersUntilIdle,
+  useKitRuntime,
   type Recipient,
 } from './broadcast-test-kit';
 
@@ -31,14 +31,10 @@ describe('send-template-broadcast: rules and response forms', () => {
   let runtime: TestRuntime;
   let organizationId: string;
 
-  beforeAll(async () => {
-    runtime = await startTestRuntime({ startWorkers: false, environment: { ...kitEnvironment } });
+  useKitRuntime(async (started) => {
+    runtime = started;
     organizationId = runtime.demo.organizationId;
-  }, 60_000);
-  afterAll(async () => {
-    await runtime?.close();
   });
-  beforeEach(() => runtime.sandbox!.reset());
 
   /** Each request gets a key of its own, so the 10/min limit per key and sender never interferes. */
   const send = async (body: unknown, options: { rawBody?: string; headers?: Record<string, string> } = {}) => {

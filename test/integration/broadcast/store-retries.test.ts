@@ -18,19 +18,19 @@ import type { BuildMiddleware } from '@smithy/types';
 import { getServices } from '../../../functions/composition';
 import { startSqsEventSource } from '../../../local/sqs-event-source';
 import { decodeOutboundMessage } from '../../../shared/broadcast/chunk-message';
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import type { TestRuntime } from '../../support/local-runtime';
 import {
   BASE,
   DEMO,
   acceptedByRecipient,
   issueKey,
   keyHeader,
-  kitEnvironment,
   orderUpdate,
   realWorkerHandler,
   recipients,
   runWorkersUntilIdle,
   waitForTerminal,
+  useKitRuntime,
   type Recipient,
 } from './broadcast-test-kit';
 
@@ -40,14 +40,10 @@ describe('store faults inside a chunk invocation', () => {
   let runtime: TestRuntime;
   let organizationId: string;
 
-  beforeAll(async () => {
-    runtime = await startTestRuntime({ startWorkers: false, environment: { ...kitEnvironment } });
+  useKitRuntime(async (started) => {
+    runtime = started;
     organizationId = runtime.demo.organizationId;
-  }, 60_000);
-  afterAll(async () => {
-    await runtime?.close();
   });
-  beforeEach(() => runtime.sandbox!.reset());
 
   const submit = async (data: Recipient[]): Promise<string> => {
     const key = await issueKey(organizationId);

@@ -10,20 +10,14 @@ import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table
 import { summarizeJob } from '../../../shared/broadcast/broadcast-job';
 import type { StatusEvent } from '../../../shared/delivery/ports';
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
-import { startDeliveryStores, newJob as newJobIn, now, at, to, outcome, event, type DeliveryStores } from '../../support/delivery-store-kit';
+import { useDeliveryStores, newJob as newJobIn, now, at, to, outcome, event, type DeliveryStores } from '../../support/delivery-store-kit';
 import type { TestDynamo } from '../../support/dynalite';
 
 let dynamo: TestDynamo;
 let repository: DeliveryStores['repository'];
 let store: DeliveryStores['store'];
 
-beforeAll(async () => {
-  ({ dynamo, repository, store } = await startDeliveryStores());
-}, 20_000);
-
-afterAll(async () => {
-  await dynamo?.stop();
-});
+useDeliveryStores((started) => ({ dynamo, repository, store } = started));
 
 const newJob = (recipients: number) => newJobIn(repository, recipients);
 

@@ -44,15 +44,6 @@ export function describeSendPacerContract(name: string, makePacer: () => SendPac
       expect(await pacer.reserve(account, 1, 10, now)).toBe(now + 2_100);
     });
 
-    it('bookedUntil reads where the schedule stands, without reserving', async () => {
-      const account = freshAccount();
-      expect(await pacer.bookedUntil(account)).toBeUndefined();
-      await pacer.reserve(account, 10, 20, now);
-      expect(await pacer.bookedUntil(account)).toBe(now + 500);
-      expect(await pacer.bookedUntil(account)).toBe(now + 500);
-      expect(await pacer.reserve(account, 1, 20, now)).toBe(now + 500);
-    });
-
     it('concurrent reservations get disjoint blocks', async () => {
       const account = freshAccount();
       const starts = await Promise.all(Array.from({ length: 8 }, () => pacer.reserve(account, 4, 40, now)));
