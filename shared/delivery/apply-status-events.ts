@@ -36,16 +36,23 @@ export interface StatusEventReport {
 
 type JobOwner = Awaited<ReturnType<LedgerDeliveryStore['jobOwner']>>;
 
-export interface StatusBatchContext {
+/** What the webhook batches applied together share: the ports, the job reads and the routed broadcast events. */
+export interface SharedStatusContext {
   ports: StatusEventPorts;
+  jobOwnerOf(jobId: string): Promise<JobOwner>;
+  /** Broadcast events routed so far (of every batch), by job, applied by ledgerEventTasks. */
+  ledgerEvents: Map<string, LedgerEvent[]>;
+}
+
+/** One webhook batch's side. */
+export interface StatusBatchContext extends SharedStatusContext {
   report: StatusEventReport;
   /** When the webhook reached the platform: the `createdAt` of the customer events it gives rise to (the same on a redelivery). */
   receivedAt: Date;
   /** The batch was received before (SQS redelivery): events that add nothing are published again (see above). */
   redelivered: boolean;
-  jobOwnerOf(jobId: string): Promise<JobOwner>;
-  /** Broadcast events routed so far, by job, applied by applyLedgerEvents. */
-  ledgerEvents: Map<string, LedgerEvent[]>;
+  /** The first error of this batch: it is not acknowledged and will be applied again. */
+  failure?: { error: unknown };
 }
 
 interface LedgerEvent {
@@ -53,6 +60,8 @@ interface LedgerEvent {
   event: StatusEvent;
   organizationId: string;
   phoneNumberId: string;
+  /** The webhook batch it came in: its report, time and redelivery flag, and where a failure is recorded. */
+  batch: StatusBatchContext;
 }
 
 /** Routes one status event: a broadcast recipient's is kept for applyLedgerEvents, an /upstream send's is applied now. */
@@ -79,7 +88,7 @@ export async function routeStatus(context: StatusBatchContext, phoneNumberId: st
       return;
     }
     const pending = context.ledgerEvents.get(location.jobId) ?? [];
-    pending.push({ location, event, organizationId: owner.organizationId, phoneNumberId });
+    pending.push({ location, event, organizationId: owner.organizationId, phoneNumberId, batch: context });
     context.ledgerEvents.set(location.jobId, pending);
     return;
   }
@@ -108,17 +117,32 @@ async function applyUpstreamStatus(context: StatusBatchContext, phoneNumberId: s
 
 /**
  * The tasks applying the routed broadcast events: one store call per job (all of its tally items
- * at once), then the opt-outs and customer events of what it added.
+ * at once, across the batches applied together), then the opt-outs and customer events of what it
+ * added. A batch that already failed is skipped: it is applied again whole. A failed store call
+ * fails every batch with an event on that job; a failed publish fails only its event's batch.
  */
-export function ledgerEventTasks(context: StatusBatchContext): Array<() => Promise<void>> {
-  return [...context.ledgerEvents].map(([jobId, events]) => async () => {
-    const results = await context.ports.ledger.applyEvents(jobId, events);
-    for (const [position, result] of results.entries()) await afterLedgerEvent(context, events[position]!, result);
+export function ledgerEventTasks(context: SharedStatusContext): Array<() => Promise<void>> {
+  return [...context.ledgerEvents].map(([jobId, routed]) => async () => {
+    const events = routed.filter(({ batch }) => !batch.failure);
+    if (events.length === 0) return;
+    let results: LedgerApplyResult[];
+    try {
+      results = await context.ports.ledger.applyEvents(jobId, events);
+    } catch (error) {
+      for (const { batch } of events) batch.failure ??= { error };
+      return;
+    }
+    for (const [position, result] of results.entries()) {
+      const routedEvent = events[position]!;
+      await afterLedgerEvent(routedEvent, result).catch((error: unknown) => {
+        routedEvent.batch.failure ??= { error };
+      });
+    }
   });
 }
 
-async function afterLedgerEvent(context: StatusBatchContext, { location, event, organizationId, phoneNumberId }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
-  const { ports, report } = context;
+async function afterLedgerEvent({ location, event, organizationId, phoneNumberId, batch }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
+  const { ports, report } = batch;
   if (result === 'not-found') {
     report.notFound += 1;
     ports.log.warn('dropped: ledger entry not found', { messageId: event.messageId, stage: event.stage, organizationId, ...location });
@@ -126,10 +150,10 @@ async function afterLedgerEvent(context: StatusBatchContext, { location, event, 
   }
   // Duplicates count as applied (applying is idempotent), as before the facts moved to the tally.
   report.applied += 1;
-  if (result === 'unchanged' && !context.redelivered) return;
+  if (result === 'unchanged' && !batch.redelivered) return;
   await recordOptOutOf(ports, organizationId, event);
   const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index };
-  await publish(context, organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
+  await publish(batch, organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
 }
 
 /** Meta's error 131050: the user stopped marketing messages from the business. */

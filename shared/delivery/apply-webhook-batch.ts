@@ -60,7 +60,7 @@ export interface WebhookBatchReport {
   /**
    * Of those, events carrying our `u1:` callback data: the /upstream wrapper writes its send record
    * just after Meta answers, so a fast `sent` event can arrive first. The caller retries the batch a
-   * few times before accepting the loss (handle-delivery-record.ts).
+   * few times before accepting the loss (handle-delivery-records.ts).
    */
   upstreamNotYetRecorded: number;
   /** Status events dropped: unknown owner, another organization's job, no sink. */
@@ -78,14 +78,43 @@ type JobOwner = Awaited<ReturnType<LedgerDeliveryStore['jobOwner']>>;
 
 export { USER_STOPPED_MARKETING } from './apply-status-events';
 
-/** `redelivered`: the queue delivered this batch before, or it is a replay (its customer events are published again where it added nothing; known identity pairs are checked again). */
-export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown, receivedAt: Date, options: { redelivered?: boolean } = {}): Promise<WebhookBatchReport> {
-  const report: WebhookBatchReport = { applied: 0, notFound: 0, upstreamNotYetRecorded: 0, dropped: 0, inbound: 0, templates: 0, skipped: 0 };
-  const parsed = parseWebhookBody(body, receivedAt);
-  for (const skipped of parsed.skipped) ports.log.warn('webhook element skipped', { ...skipped });
-  report.skipped = parsed.skipped.length;
+/** One webhook POST as the endpoint queued it. `redelivered`: the queue delivered it before, or it is a replay (see applyWebhookBatch). */
+export interface WebhookBatchInput {
+  body: unknown;
+  receivedAt: Date;
+  redelivered?: boolean;
+}
 
-  // Per batch: a POST usually carries many events of the same number and job.
+/** What became of one batch of applyWebhookBatches: its report, and the first error that failed it (then it must be applied again). */
+export interface WebhookBatchOutcome {
+  report: WebhookBatchReport;
+  failure?: { error: unknown };
+}
+
+/**
+ * One webhook batch applied (a single POST): throws its first store error, after every write it
+ * started has settled. `redelivered`: the queue delivered this batch before, or it is a replay (its
+ * customer events are published again where it added nothing; known identity pairs are checked again).
+ *
+ * @example const report = await applyWebhookBatch(ports, JSON.parse(message.body), new Date(message.receivedAt));
+ */
+export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown, receivedAt: Date, options: { redelivered?: boolean } = {}): Promise<WebhookBatchReport> {
+  const [outcome] = await applyWebhookBatches(ports, [{ body, receivedAt, ...options }]);
+  if (outcome!.failure) throw outcome!.failure.error;
+  return outcome!.report;
+}
+
+/**
+ * Several webhook batches (one delivery of the queue) applied together, so the broadcast statuses
+ * of all of them cost one read and at most one write per tally item: with one status per POST,
+ * ten POSTs of one campaign usually touch one or two tally items. Each batch keeps its own report
+ * and fails alone: an error of its own tasks fails it, a tally write fails every batch with an event
+ * on that job (applying again is idempotent). Ownership, job and subscriber reads are shared.
+ *
+ * @example const outcomes = await applyWebhookBatches(ports, records.map(({ body, receivedAt }) => ({ body, receivedAt })));
+ */
+export async function applyWebhookBatches(ports: DeliveryEventPorts, batches: readonly WebhookBatchInput[]): Promise<WebhookBatchOutcome[]> {
+  // Per delivery: POSTs usually carry many events of the same number and job.
   const phoneOwners = new Map<string, Promise<PhoneNumberOwner | undefined>>();
   const wabaOwners = new Map<string, Promise<{ organizationId: string } | undefined>>();
   const jobOwners = new Map<string, Promise<JobOwner>>();
@@ -97,29 +126,41 @@ export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown
     }
     return found;
   };
-  const context: BatchContext = {
-    ports: withBatchEvents(ports),
-    report,
-    receivedAt,
-    redelivered: options.redelivered === true,
-    jobOwnerOf: (jobId) => cached(jobOwners, jobId, () => ports.ledger.jobOwner(jobId)),
-    ledgerEvents: new Map(),
-  };
+  const shared = { ports: withBatchEvents(ports), jobOwnerOf: (jobId: string) => cached(jobOwners, jobId, () => ports.ledger.jobOwner(jobId)), ledgerEvents: new Map() };
 
   const tasks: Array<() => Promise<void>> = [];
-  for (const change of parsed.changes) {
-    if (change.kind === 'messages') {
-      const owner = cached(phoneOwners, change.phoneNumberId, () => ports.owners.ownerOfPhoneNumberId(change.phoneNumberId));
-      tasks.push(...messagesChangeTasks(context, change, owner));
-    } else {
-      const owner = cached(wabaOwners, change.wabaId, () => ports.owners.ownerOfWaba(change.wabaId));
-      tasks.push(() => applyTemplateChange(context, change, owner));
+  const contexts = batches.map(({ body, receivedAt, redelivered }): BatchContext => {
+    const report: WebhookBatchReport = { applied: 0, notFound: 0, upstreamNotYetRecorded: 0, dropped: 0, inbound: 0, templates: 0, skipped: 0 };
+    const context: BatchContext = { ...shared, report, receivedAt, redelivered: redelivered === true };
+    const failed = (error: unknown) => {
+      context.failure ??= { error };
+    };
+    let parsed: ReturnType<typeof parseWebhookBody>;
+    try {
+      parsed = parseWebhookBody(body, receivedAt);
+    } catch (error) {
+      failed(error);
+      return context;
     }
-  }
+    for (const skipped of parsed.skipped) ports.log.warn('webhook element skipped', { ...skipped });
+    report.skipped = parsed.skipped.length;
+    const own: Array<() => Promise<void>> = [];
+    for (const change of parsed.changes) {
+      if (change.kind === 'messages') {
+        const owner = cached(phoneOwners, change.phoneNumberId, () => ports.owners.ownerOfPhoneNumberId(change.phoneNumberId));
+        own.push(...messagesChangeTasks(context, change, owner));
+      } else {
+        const owner = cached(wabaOwners, change.wabaId, () => ports.owners.ownerOfWaba(change.wabaId));
+        own.push(() => applyTemplateChange(context, change, owner));
+      }
+    }
+    tasks.push(...own.map((task) => () => task().catch(failed)));
+    return context;
+  });
   await runAll(tasks, CONCURRENCY);
   // The broadcast statuses routed above, per job: one read and at most one write per tally item.
-  await runAll(ledgerEventTasks(context), CONCURRENCY);
-  return report;
+  await runAll(ledgerEventTasks(shared), CONCURRENCY);
+  return contexts.map(({ report, failure }) => (failure ? { report, failure } : { report }));
 }
 
 /**
@@ -202,23 +243,11 @@ async function applyTemplateChange(
   report.templates += 1;
 }
 
-/**
- * Runs every task, at most `limit` at once, and waits for all of them even when one fails (no
- * write still running after the batch is reported); then throws the first failure.
- */
+/** Runs every task, at most `limit` at once; each task records its own failure on its batch. */
 async function runAll(tasks: ReadonlyArray<() => Promise<void>>, limit: number): Promise<void> {
   let next = 0;
-  let failure: { error: unknown } | undefined;
   const lane = async (): Promise<void> => {
-    while (next < tasks.length && failure === undefined) {
-      const task = tasks[next++]!;
-      try {
-        await task();
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
+    while (next < tasks.length) await tasks[next++]!();
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
-  if (failure) throw failure.error;
 }

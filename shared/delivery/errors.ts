@@ -8,3 +8,18 @@ export class SendRecordNotYetWrittenError extends Error {
     super(`${events} status event(s) of /upstream sends found no send record yet; the batch is retried`);
   }
 }
+
+/**
+ * Every webhook batch of a queue delivery failed: the invocation fails (counted in the function's
+ * Errors, as a store outage should be) and the queue delivers them all again.
+ */
+export class AllWebhookBatchesFailedError extends Error {
+  override readonly name = 'AllWebhookBatchesFailedError';
+  readonly code = 'ALL_WEBHOOK_BATCHES_FAILED';
+  constructor(
+    readonly batches: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`All records failed: ${batches} webhook batch(es) of this delivery will be received again`, options);
+  }
+}

@@ -183,7 +183,7 @@ describe('delivery-events through the local runtime', () => {
       { step: 'initialize', name },
     );
     try {
-      // Every record of the batch failed: Powertools fails the whole invocation (Lambda redelivers the batch).
+      // Every record of the batch failed: the invocation fails (Lambda redelivers the batch).
       await expect(handler(event, workerContext())).rejects.toThrow(/All records failed/);
     } finally {
       stack.remove(name);

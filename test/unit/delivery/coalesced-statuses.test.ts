@@ -3,7 +3,7 @@
  * one write per tally item in the adapter); customer callbacks follow only the events that added a
  * fact, and again on a redelivery; an index outside the job is nobody's.
  */
-import { applyWebhookBatch, type DeliveryEventPorts } from '../../../shared/delivery/apply-webhook-batch';
+import { applyWebhookBatch, applyWebhookBatches, type DeliveryEventPorts } from '../../../shared/delivery/apply-webhook-batch';
 import { callbackDataOf } from '../../../shared/delivery/callback-data';
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
 import { FakeLedgerDeliveryStore, FakeOwnerDirectory, RecordingLog, statusOf, webhookBody, type StatusSpec } from '../../support/delivery-fakes';
@@ -30,7 +30,7 @@ function setup() {
   const log = new RecordingLog();
   const ports: DeliveryEventPorts = { owners, ledger, log, events };
   const apply = (specs: StatusSpec[], redelivered = false) => applyWebhookBatch(ports, webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf) }]), NOW, { redelivered });
-  return { owners, ledger, events, log, apply };
+  return { owners, ledger, events, log, apply, ports };
 }
 
 const spec = (jobId: string, index: number, status: string, timestamp = T0): StatusSpec => ({ id: `wamid.${jobId}.${index}`, status, timestamp, callbackData: b1(jobId, index) });
@@ -83,6 +83,70 @@ describe('coalesced broadcast statuses', () => {
     expect(crashed.ledger.countsOf('job_1', NOW)).toEqual(clean.ledger.countsOf('job_1', NOW));
     // Every fact's callback was published (the publisher keeps one per event id).
     expect(new Set(crashed.events.published.map(({ event }) => event.id))).toEqual(new Set(clean.events.published.map(({ event }) => event.id)));
+  });
+});
+
+describe('the webhook batches of one queue delivery, applied together', () => {
+  const body = (specs: StatusSpec[], messages?: unknown[]) => webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf), ...(messages ? { messages } : {}) }]);
+  const inboundText = { from: '15550002222', id: 'wamid.in', timestamp: String(T0), type: 'text', text: { body: 'hi' } };
+
+  it('hand the store one call per job for all of them (one status per POST: ten POSTs, one tally write), each with its own report', async () => {
+    const kit = setup();
+    const outcomes = await applyWebhookBatches(kit.ports, [
+      { body: body([spec('job_1', 0, 'sent')]), receivedAt: NOW },
+      { body: body([spec('job_1', 1, 'sent')]), receivedAt: NOW },
+      { body: body([spec('job_1', 0, 'sent'), spec('job_2', 2, 'read')]), receivedAt: NOW },
+    ]);
+    expect(kit.ledger.applyBatches.sort()).toEqual([1, 3]);
+    expect(outcomes.map(({ report, failure }) => [report.applied, failure])).toEqual([
+      [1, undefined],
+      [1, undefined],
+      [2, undefined],
+    ]);
+    // The repeated `sent` of recipient 0 added nothing: one callback per new fact.
+    expect(kit.events.published).toHaveLength(3);
+  });
+
+  it('a batch whose own task fails is failed alone, and its statuses wait for its redelivery', async () => {
+    const kit = setup();
+    const inbound = { recordInbound: async () => Promise.reject(new Error('inbox down')) };
+    const outcomes = await applyWebhookBatches({ ...kit.ports, inbound }, [
+      { body: body([spec('job_1', 0, 'read')], [inboundText]), receivedAt: NOW },
+      { body: body([spec('job_1', 1, 'read')]), receivedAt: NOW },
+    ]);
+    expect(outcomes.map(({ failure }) => (failure?.error as Error | undefined)?.message)).toEqual(['inbox down', undefined]);
+    expect(kit.ledger.tallyOf('job_1', 0)).toBe(tallyCodes.sent);
+    expect(kit.ledger.tallyOf('job_1', 1)).toBe(tallyCodes.read);
+  });
+
+  it('a failed tally write fails every batch with an event on that job and no other; applied again they count nobody twice', async () => {
+    const kit = setup();
+    kit.ledger.failOnApply = 1;
+    const batches = [
+      { body: body([spec('job_1', 0, 'read')]), receivedAt: NOW },
+      { body: body([spec('job_2', 0, 'read')]), receivedAt: NOW },
+      { body: body([spec('job_1', 1, 'delivered')]), receivedAt: NOW },
+    ];
+    const outcomes = await applyWebhookBatches(kit.ports, batches);
+    const failed = outcomes.map(({ failure }) => failure !== undefined);
+    // Which job's call runs first is not fixed; exactly the batches of the failing job fail.
+    expect(failed[0]).toBe(failed[2]);
+    expect(failed[1]).toBe(!failed[0]);
+    const again = await applyWebhookBatches(kit.ports, batches.filter((_, position) => failed[position]).map((batch) => ({ ...batch, redelivered: true })));
+    expect(again.every(({ failure }) => failure === undefined)).toBe(true);
+    expect([kit.ledger.tallyOf('job_1', 0), kit.ledger.tallyOf('job_1', 1), kit.ledger.tallyOf('job_2', 0)]).toEqual([tallyCodes.read, tallyCodes.delivered, tallyCodes.read]);
+    expect(kit.ledger.countsOf('job_1', NOW)).toMatchObject({ accounted: 3, sent: 3, delivered: 2, read: 1 });
+  });
+
+  it('a body that is not a webhook is reported skipped and does not hold back the others', async () => {
+    const kit = setup();
+    const outcomes = await applyWebhookBatches(kit.ports, [
+      { body: 'not json {', receivedAt: NOW },
+      { body: body([spec('job_1', 2, 'delivered')]), receivedAt: NOW },
+    ]);
+    expect(outcomes[0]).toEqual({ report: expect.objectContaining({ applied: 0, skipped: 1 }) });
+    expect(outcomes[1]).toEqual({ report: expect.objectContaining({ applied: 1 }) });
+    expect(kit.ledger.tallyOf('job_1', 2)).toBe(tallyCodes.delivered);
   });
 });
 

@@ -1,6 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { recordChunkMetrics } from '../../../functions/chunk-worker/chunk-metrics';
-import { eventsApplied } from '../../../functions/delivery-events/handle-delivery-record';
+import { eventsApplied } from '../../../functions/delivery-events/handle-delivery-records';
 import { defaultMetricsNamespace, platformMetrics } from '../../../runtime-contract/observability';
 import { functionMetrics } from '../../../shared/observability/metrics';
 
