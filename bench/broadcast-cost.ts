@@ -29,6 +29,8 @@ export interface BroadcastCostRun {
   recipients: number;
   ratePerSecond: number;
   statusesPerPost: number;
+  /** `known`: the organization messaged these recipients before (an earlier phase), so their identity pairs are stored. */
+  audience: 'new' | 'known';
   /** Every recipient READ in the summary within the time limit. */
   completed: boolean;
   summary: Record<string, number>;
@@ -48,7 +50,7 @@ export interface BroadcastCostRun {
 
 const APP_SECRET = 'bench-cost-app-secret';
 
-export async function benchBroadcastCost(options: {
+export interface BroadcastCostOptions {
   recipients: number;
   ratePerSecond: number;
   statusesPerPost: number;
@@ -57,7 +59,20 @@ export async function benchBroadcastCost(options: {
   /** Count writes per item key too and return the `hotKeyCount` hottest (default 60). */
   trackKeyWrites?: boolean;
   hotKeyCount?: number;
-}): Promise<BroadcastCostRun> {
+}
+
+/** One counted broadcast to a new audience (see benchBroadcastCosts). */
+export async function benchBroadcastCost(options: BroadcastCostOptions): Promise<BroadcastCostRun> {
+  const [run] = await benchBroadcastCosts({ ...options, phases: [{ statusesPerPost: options.statusesPerPost }] });
+  return run!;
+}
+
+/**
+ * The same broadcast (same recipients) once per phase, in one runtime, each counted alone: the
+ * first to an audience the organization never messaged, the later ones to a known audience, each
+ * with the sandbox posting up to its `statusesPerPost` statuses per POST.
+ */
+export async function benchBroadcastCosts(options: Omit<BroadcastCostOptions, 'statusesPerPost'> & { phases: ReadonlyArray<{ statusesPerPost: number }> }): Promise<BroadcastCostRun[]> {
   return withRestoredEnvironment(async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-cost-'));
     const runtime = await startLocalRuntime({
@@ -78,17 +93,18 @@ export async function benchBroadcastCost(options: {
       const tenant = await createBenchTenant(services, sandbox, 150, options.ratePerSecond);
       sandbox.configure({ throughputPerSecond: options.ratePerSecond, throughputByPhoneNumberId: { [tenant.phoneNumberId]: options.ratePerSecond } });
       await services.metaApp.configure({ appSecret: APP_SECRET, verifyToken: 'bench-cost-verify' });
-      sandbox.webhooks.configure({
-        url: runtime.webhookUrl,
-        appSecret: APP_SECRET,
-        enabled: true,
-        // The sandbox's default delays (sent 200 ms, delivered 1 s, read 3 s after the send), every message read.
-        deliveredRate: 1,
-        readRate: 1,
-        batch: options.statusesPerPost > 1,
-        batchMaxStatuses: options.statusesPerPost,
-        batchWindowMs: 50,
-      });
+      const postStatuses = (statusesPerPost: number) =>
+        sandbox.webhooks.configure({
+          url: runtime.webhookUrl,
+          appSecret: APP_SECRET,
+          enabled: true,
+          // The sandbox's default delays (sent 200 ms, delivered 1 s, read 3 s after the send), every message read.
+          deliveredRate: 1,
+          readRate: 1,
+          batch: statusesPerPost > 1,
+          batchMaxStatuses: statusesPerPost,
+          batchWindowMs: 50,
+        });
       const key = await issueKey(services, tenant.organizationId);
 
       const scoped = (scope: string, handler: SqsBatchHandler): SqsBatchHandler => (event: SQSEvent, context: Context) => counter.inScope(scope, () => handler(event, context));
@@ -140,56 +156,67 @@ export async function benchBroadcastCost(options: {
         }),
       );
       if (options.trackKeyWrites) counter.trackKeyWrites();
-      counter.reset();
-
-      const started = performance.now();
       const body = JSON.stringify(broadcastBody({ count: options.recipients, seed: 7, from: tenant.phoneNumber, name: 'cost bench' }));
-      const acceptStarted = performance.now();
-      const response = await counter.inScope('gateway', () =>
-        fetch(`${runtime.baseUrl}${BROADCAST_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body }),
-      );
-      const accepted = { status: response.status, text: await response.text(), ms: performance.now() - acceptStarted };
-      const jobId = response.headers.get('x-broadcast-job-id');
-      if (!jobId) throw new Error(`broadcast refused: ${accepted.status} ${accepted.text.slice(0, 300)}`);
+      const runs: BroadcastCostRun[] = [];
+      for (const [position, { statusesPerPost }] of options.phases.entries()) {
+        postStatuses(statusesPerPost);
+        Object.assign(chunkInvocations, { count: 0, totalMs: 0 });
+        Object.assign(eventInvocations, { count: 0, totalMs: 0, failedRecords: 0 });
+        // The sandbox keeps its last 20,000 POSTs: the phase's are those with a later post id.
+        const lastPostBefore = sandbox.webhooks.deliveries().reduce((last, delivery) => Math.max(last, delivery.postId), 0);
+        const sendsBefore = sandbox.acceptedMessages().length;
+        counter.reset();
 
-      const deadline = Date.now() + options.timeLimitSeconds * 1000;
-      let summary: Record<string, number> = {};
-      // Through the use case (GET /status allows 30 a minute); its reads are filed under `poll`
-      // and left out of the estimate.
-      while (Date.now() < deadline) {
-        summary = (await counter.inScope('poll', () => getJobStatus(services.broadcast.broadcasts, { organizationId: tenant.organizationId }, jobId).catch(() => undefined)))?.summary as unknown as Record<string, number> ?? summary;
-        if ((summary.read ?? 0) >= options.recipients) break;
-        await sleep(500);
+        const started = performance.now();
+        const acceptStarted = performance.now();
+        const response = await counter.inScope('gateway', () =>
+          fetch(`${runtime.baseUrl}${BROADCAST_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body }),
+        );
+        const accepted = { status: response.status, text: await response.text(), ms: performance.now() - acceptStarted };
+        const jobId = response.headers.get('x-broadcast-job-id');
+        if (!jobId) throw new Error(`broadcast refused: ${accepted.status} ${accepted.text.slice(0, 300)}`);
+
+        const deadline = Date.now() + options.timeLimitSeconds * 1000;
+        let summary: Record<string, number> = {};
+        // Through the use case (GET /status allows 30 a minute); its reads are filed under `poll`
+        // and left out of the estimate.
+        while (Date.now() < deadline) {
+          summary = (await counter.inScope('poll', () => getJobStatus(services.broadcast.broadcasts, { organizationId: tenant.organizationId }, jobId).catch(() => undefined)))?.summary as unknown as Record<string, number> ?? summary;
+          if ((summary.read ?? 0) >= options.recipients) break;
+          await sleep(500);
+        }
+        const completed = (summary.read ?? 0) >= options.recipients;
+        await sandbox.webhooks.drain(10_000);
+        await Promise.all(sources.map((source) => Promise.race([source.idle(), sleep(20_000)])));
+        const wallSeconds = (performance.now() - started) / 1000;
+        const requestCounts = counter.snapshot();
+        const okPosts = sandbox.webhooks.deliveries().filter((delivery) => delivery.ok && delivery.postId > lastPostBefore);
+        const statuses = okPosts.reduce((sum, delivery) => sum + delivery.events.length, 0);
+        const sendTimes = sandbox.acceptedMessages().slice(sendsBefore).filter((message) => message.phoneNumberId === tenant.phoneNumberId).map((message) => Date.parse(message.receivedAt));
+        const run: BroadcastCostRun = {
+          recipients: options.recipients,
+          ratePerSecond: options.ratePerSecond,
+          statusesPerPost,
+          audience: position === 0 ? 'new' : 'known',
+          completed,
+          summary,
+          webhookPosts: requestCounts.sqs.SendMessage?.calls ?? okPosts.length,
+          statuses,
+          acceptMs: accepted.ms,
+          chunkInvocations: { ...chunkInvocations },
+          eventInvocations: { ...eventInvocations },
+          requestCounts,
+          wallSeconds,
+          hotKeys: options.trackKeyWrites ? counter.hotKeys(options.hotKeyCount ?? 60) : undefined,
+          sends: { messages: sendTimes.length, spanSeconds: sendTimes.length > 1 ? (Math.max(...sendTimes) - Math.min(...sendTimes)) / 1000 : Number.NaN },
+        };
+        options.log(
+          `  ${run.audience} audience: ${options.recipients} recipients at ${options.ratePerSecond}/s, up to ${statusesPerPost} statuses per POST: ${completed ? 'all READ' : `NOT all read (${JSON.stringify(summary)})`} in ${wallSeconds.toFixed(1)} s; ` +
+            `${run.webhookPosts} webhook POSTs (${statuses} statuses), ${eventInvocations.count} delivery-events invocations (${eventInvocations.failedRecords} records retried)`,
+        );
+        runs.push(run);
       }
-      const completed = (summary.read ?? 0) >= options.recipients;
-      await sandbox.webhooks.drain(10_000);
-      await Promise.all(sources.map((source) => Promise.race([source.idle(), sleep(20_000)])));
-      const wallSeconds = (performance.now() - started) / 1000;
-      const requestCounts = counter.snapshot();
-      const okPosts = sandbox.webhooks.deliveries().filter((delivery) => delivery.ok);
-      const statuses = okPosts.reduce((sum, delivery) => sum + delivery.events.length, 0);
-      const sendTimes = sandbox.acceptedMessages().filter((message) => message.phoneNumberId === tenant.phoneNumberId).map((message) => Date.parse(message.receivedAt));
-      const run: BroadcastCostRun = {
-        recipients: options.recipients,
-        ratePerSecond: options.ratePerSecond,
-        statusesPerPost: options.statusesPerPost,
-        completed,
-        summary,
-        webhookPosts: requestCounts.sqs.SendMessage?.calls ?? okPosts.length,
-        statuses,
-        acceptMs: accepted.ms,
-        chunkInvocations,
-        eventInvocations,
-        requestCounts,
-        wallSeconds,
-        hotKeys: options.trackKeyWrites ? counter.hotKeys(options.hotKeyCount ?? 60) : undefined,
-        sends: { messages: sendTimes.length, spanSeconds: sendTimes.length > 1 ? (Math.max(...sendTimes) - Math.min(...sendTimes)) / 1000 : Number.NaN },
-      };
-      options.log(
-        `  ${options.recipients} recipients at ${options.ratePerSecond}/s, up to ${options.statusesPerPost} statuses per POST: ${completed ? 'all READ' : `NOT all read (${JSON.stringify(summary)})`} in ${wallSeconds.toFixed(1)} s; ` +
-          `${run.webhookPosts} webhook POSTs (${statuses} statuses), ${eventInvocations.count} delivery-events invocations (${eventInvocations.failedRecords} records retried)`,
-      );
-      return run;
+      return runs;
     } finally {
       await Promise.race([Promise.all(sources.map((source) => source.stop())), sleep(20_000)]);
       await runtime.stop();

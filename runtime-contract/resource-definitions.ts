@@ -200,7 +200,8 @@ export const chunkDeadLetters = {
 
 /**
  * The delivery-event processor: one SQS message carries one webhook POST (up to ~1,000 events);
- * ten per invocation, applied concurrently, each retried alone on failure (partial batch responses).
+ * ten per invocation, applied together (one write per tally item for all of them), each retried
+ * alone on failure (partial batch responses; docs/DELIVERY-STATUS.md "Event processing").
  */
 export const deliveryEvents = {
   timeoutSeconds: 60,

@@ -18,7 +18,7 @@ export interface MessagingTable {
 }
 
 /** What an outcome's tally code is computed from. */
-export type SettledOutcome = Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt' | 'held'>;
+export type SettledOutcome = Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt' | 'held'> & Partial<Pick<LedgerEntry, 'messageId'>>;
 
 export const isConditionFailure = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
 
@@ -79,7 +79,7 @@ export async function batchWrite(table: MessagingTable, requests: ReadonlyArray<
 export async function writeTallyCodes(table: MessagingTable, jobId: string, entries: readonly SettledOutcome[], expiresAt: number): Promise<void> {
   const codes = entries.flatMap((entry) => {
     const code = tallyCodeOfOutcome(entry);
-    return code === undefined ? [] : [{ index: entry.index, code }];
+    return code === undefined ? [] : [{ index: entry.index, code, ...(entry.messageId === undefined ? {} : { messageId: entry.messageId }) }];
   });
   await Promise.all(tallyOutcomeUpdates(jobId, codes, expiresAt).map((update) => table.client.send(new UpdateCommand({ TableName: table.tableName, ...update }))));
 }

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { StatusEvent } from '../../delivery/ports';
 import { pricingAttributeOf } from '../../delivery/message-pricing';
 import { TALLY_BUCKET_SIZE, tallyCodeOfFacts, type DeliveryFacts, type DeliveryStage, type TallyCode } from '../../delivery/recipient-status';
-import { factsOfSlot, slotStatesOf } from './messaging-tally-facts';
+import { factsOfSlot, MESSAGE_ID_SET, slotStatesOf } from './messaging-tally-facts';
 import { MalformedMessagingItemError, tallySlotOf } from './messaging-table';
 
 type Item = Record<string, unknown>;
@@ -63,20 +63,24 @@ export function deliveryFactsUpdate(event: Pick<StatusEvent, 'stage' | 'timestam
 
 /**
  * Codes grouped per tally item, for one UpdateItem per item: `SET r = if_not_exists(r, :code)`
- * (outcomes: a code an event or an earlier write set is never lowered).
+ * (outcomes: a code an event or an earlier write set is never lowered). A sent outcome's message id
+ * (`messageId`) is also deleted from the item's `em` set in the same write: an event that beat the
+ * outcome put it there for the recipients list, and the outcome now names it. Left in, ~60 bytes
+ * a recipient would make every later write of the item cost up to twice the units.
  */
-export function tallyOutcomeUpdates(jobId: string, codes: ReadonlyArray<{ index: number; code: TallyCode }>, expiresAt: number) {
-  const byItem = new Map<string, { key: { pk: string; sk: string }; codes: Map<string, TallyCode> }>();
-  for (const { index, code } of codes) {
+export function tallyOutcomeUpdates(jobId: string, codes: ReadonlyArray<{ index: number; code: TallyCode; messageId?: string }>, expiresAt: number) {
+  const byItem = new Map<string, { key: { pk: string; sk: string }; codes: Map<string, TallyCode>; named: string[] }>();
+  for (const { index, code, messageId } of codes) {
     const slot = tallySlotOf(jobId, index);
     let item = byItem.get(slot.key.sk);
     if (!item) {
-      item = { key: slot.key, codes: new Map() };
+      item = { key: slot.key, codes: new Map(), named: [] };
       byItem.set(slot.key.sk, item);
     }
     item.codes.set(slot.attribute, code);
+    if (messageId !== undefined && code.startsWith('1')) item.named.push(`${index % TALLY_BUCKET_SIZE}:${messageId}`);
   }
-  return [...byItem.values()].map(({ key, codes: attributes }) => {
+  return [...byItem.values()].map(({ key, codes: attributes, named }) => {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':expiresAt': expiresAt };
     const assignments = ['expiresAt = if_not_exists(expiresAt, :expiresAt)'];
@@ -85,7 +89,13 @@ export function tallyOutcomeUpdates(jobId: string, codes: ReadonlyArray<{ index:
       values[`:c${position}`] = code;
       assignments.push(`#r${position} = if_not_exists(#r${position}, :c${position})`);
     });
-    return { Key: key, UpdateExpression: `SET ${assignments.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+    let expression = `SET ${assignments.join(', ')}`;
+    if (named.length > 0) {
+      names['#em'] = MESSAGE_ID_SET;
+      values[':em'] = new Set(named);
+      expression += ' DELETE #em :em';
+    }
+    return { Key: key, UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
   });
 }
 

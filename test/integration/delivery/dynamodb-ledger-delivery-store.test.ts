@@ -86,6 +86,22 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.delivered });
   });
 
+  it('a message id an event put in the tally before the outcome leaves with the SENT outcome that names it; an UNKNOWN outcome keeps it', async () => {
+    const jobId = await newJob(3);
+    const tallyItem = async () =>
+      (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.tally(jobId, 0), ConsistentRead: true }))).Item!;
+    for (const index of [0, 1, 2]) await repository.claimRecipient(jobId, 0, index, to(index), now);
+    for (const index of [0, 1]) await apply(jobId, index, event(index, 'sent', 2));
+    expect([...((await tallyItem()).em as Set<string>)].sort()).toEqual(['0:wamid.0', '1:wamid.1']);
+
+    // Recipient 2 has no member: a DELETE of an absent member is harmless.
+    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'UNKNOWN', { failureReasonCode: 'UNKNOWN_OUTCOME: timeout' }), outcome(2, 'SENT')]);
+    expect([...((await tallyItem()).em as Set<string>)]).toEqual(['1:wamid.1']);
+    const listed = new Map((await repository.readChunkRecipients(jobId, 0)).ledger.map(({ entry }) => [entry.index, entry.messageId]));
+    expect([listed.get(0), listed.get(1), listed.get(2)]).toEqual(['wamid.0', 'wamid.1', 'wamid.2']);
+    expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent, r00001: tallyCodes.sent, r00002: tallyCodes.sent });
+  });
+
   it('reconciles an UNKNOWN outcome by callback location: message id and its record written, tally raised', async () => {
     const jobId = await newJob(2);
     await repository.claimRecipient(jobId, 0, 1, to(1), now);
