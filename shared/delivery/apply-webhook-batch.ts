@@ -15,7 +15,7 @@
  */
 import type { IdentityPairSink, InboundMessageSink, LedgerDeliveryStore, OptOutRecorder, OwnerDirectory, PhoneNumberOwner, TemplateStatusSink, UpstreamDeliveryStore } from './ports';
 import type { CustomerEvent } from '../customer-events/ports';
-import { ledgerEventTasks, publish, routeStatus, type StatusBatchContext } from './apply-status-events';
+import { ledgerEventTasks, publish, routeStatus, type SharedStatusContext, type StatusBatchContext } from './apply-status-events';
 import { messageReceivedEvent, templateStatusEvent, templateUpdatedEvent } from './delivery-customer-events';
 import { identityPairsOf } from './identity-pairs-of-change';
 import { parseWebhookBody, type MessagesChange, type TemplateAttributeChange, type TemplateStatusChange } from './webhook-payload.schema';
@@ -126,7 +126,11 @@ export async function applyWebhookBatches(ports: DeliveryEventPorts, batches: re
     }
     return found;
   };
-  const shared = { ports: withBatchEvents(ports), jobOwnerOf: (jobId: string) => cached(jobOwners, jobId, () => ports.ledger.jobOwner(jobId)), ledgerEvents: new Map() };
+  const shared: SharedStatusContext & { ports: DeliveryEventPorts } = {
+    ports: withBatchEvents(ports),
+    jobOwnerOf: (jobId) => cached(jobOwners, jobId, () => ports.ledger.jobOwner(jobId)),
+    ledgerEvents: new Map(),
+  };
 
   const tasks: Array<() => Promise<void>> = [];
   const contexts = batches.map(({ body, receivedAt, redelivered }): BatchContext => {

@@ -7,7 +7,7 @@
  * taken with one conditional update per chunk start.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput, type UpdateCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { AccountTurn, AccountTurnRequest, TurnAnswer } from '../../sending/account-turn';
 import type { SendPacer } from '../../sending/ports';
 import { classifyStoreFaults } from './dynamodb-errors';
@@ -27,53 +27,29 @@ export class DynamoDbSendPacer implements SendPacer {
     const durationMs = (count * 1000) / ratePerSecond;
     // Two cases, each one atomic conditional update: the schedule is idle (starts now) or busy (append).
     for (let attempt = 0; attempt < 20; attempt += 1) {
-      try {
-        await this.documentClient.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: pacerKey(accountKey),
-            UpdateExpression: 'SET nextFreeAt = :end',
-            ConditionExpression: 'attribute_not_exists(nextFreeAt) OR nextFreeAt <= :now',
-            ExpressionAttributeValues: { ':now': nowMs, ':end': nowMs + durationMs },
-          }),
-        );
-        return nowMs;
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      }
-      try {
-        const result = await this.documentClient.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: pacerKey(accountKey),
-            UpdateExpression: 'SET nextFreeAt = nextFreeAt + :duration',
-            ConditionExpression: 'nextFreeAt > :now',
-            ExpressionAttributeValues: { ':now': nowMs, ':duration': durationMs },
-            ReturnValues: 'UPDATED_NEW',
-          }),
-        );
-        return Number(result.Attributes?.nextFreeAt) - durationMs;
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      }
+      const idle = await this.updateIf(accountKey, {
+        UpdateExpression: 'SET nextFreeAt = :end',
+        ConditionExpression: 'attribute_not_exists(nextFreeAt) OR nextFreeAt <= :now',
+        ExpressionAttributeValues: { ':now': nowMs, ':end': nowMs + durationMs },
+      });
+      if (idle) return nowMs;
+      const appended = await this.updateIf(accountKey, {
+        UpdateExpression: 'SET nextFreeAt = nextFreeAt + :duration',
+        ConditionExpression: 'nextFreeAt > :now',
+        ExpressionAttributeValues: { ':now': nowMs, ':duration': durationMs },
+        ReturnValues: 'UPDATED_NEW',
+      });
+      if (appended) return Number(appended.Attributes?.nextFreeAt) - durationMs;
     }
     throw new Error(`Send pacer for ${accountKey} stayed contended`);
   }
 
   async holdUntil(accountKey: string, untilMs: number): Promise<void> {
-    try {
-      await this.documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: pacerKey(accountKey),
-          UpdateExpression: 'SET nextFreeAt = :until',
-          ConditionExpression: 'attribute_not_exists(nextFreeAt) OR nextFreeAt < :until',
-          ExpressionAttributeValues: { ':until': untilMs },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+    await this.updateIf(accountKey, {
+      UpdateExpression: 'SET nextFreeAt = :until',
+      ConditionExpression: 'attribute_not_exists(nextFreeAt) OR nextFreeAt < :until',
+      ExpressionAttributeValues: { ':until': untilMs },
+    });
   }
 
   /**
@@ -83,34 +59,36 @@ export class DynamoDbSendPacer implements SendPacer {
    */
   async takeTurn(accountKey: string, request: AccountTurnRequest): Promise<TurnAnswer> {
     const schedule = (edge: string) => `(attribute_not_exists(nextFreeAt) OR nextFreeAt <= ${edge})`;
-    try {
-      await this.documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: pacerKey(accountKey),
-          UpdateExpression: 'SET turnOwner = :owner, turnStartedAt = :now, turnUntil = :until',
-          ConditionExpression: [
-            'turnOwner = :owner',
-            `((attribute_not_exists(turnUntil) OR turnUntil <= :overlapEdge) AND ${schedule(':laneEdge')})`,
-            `(turnStartedAt <= :rampEdge AND ${schedule(':now')})`,
-          ].join(' OR '),
-          ExpressionAttributeValues: {
-            ':owner': request.owner,
-            ':now': request.nowMs,
-            ':until': request.untilMs,
-            ':overlapEdge': request.nowMs + request.overlapMs,
-            ':laneEdge': request.nowMs + request.laneMs,
-            ':rampEdge': request.nowMs - request.rampMs,
-          },
-        }),
-      );
-      return { granted: true };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+    const taken = await this.updateIf(accountKey, {
+      UpdateExpression: 'SET turnOwner = :owner, turnStartedAt = :now, turnUntil = :until',
+      ConditionExpression: [
+        'turnOwner = :owner',
+        `((attribute_not_exists(turnUntil) OR turnUntil <= :overlapEdge) AND ${schedule(':laneEdge')})`,
+        `(turnStartedAt <= :rampEdge AND ${schedule(':now')})`,
+      ].join(' OR '),
+      ExpressionAttributeValues: {
+        ':owner': request.owner,
+        ':now': request.nowMs,
+        ':until': request.untilMs,
+        ':overlapEdge': request.nowMs + request.overlapMs,
+        ':laneEdge': request.nowMs + request.laneMs,
+        ':rampEdge': request.nowMs - request.rampMs,
+      },
+    });
+    if (taken) return { granted: true };
     const { Item: item } = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: pacerKey(accountKey), ConsistentRead: true }));
     const turn: AccountTurn | undefined =
       typeof item?.turnOwner === 'string' ? { owner: item.turnOwner, startedAt: Number(item.turnStartedAt), until: Number(item.turnUntil) } : undefined;
     return { granted: false, ...(turn ? { turn } : {}), ...(item?.nextFreeAt !== undefined ? { bookedUntil: Number(item.nextFreeAt) } : {}) };
+  }
+
+  /** One conditional UpdateItem of the account's pacer item: its output, or undefined when the condition refused it. */
+  private async updateIf(accountKey: string, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>): Promise<UpdateCommandOutput | undefined> {
+    try {
+      return await this.documentClient.send(new UpdateCommand({ TableName: this.tableName, Key: pacerKey(accountKey), ...update }));
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
   }
 }
