@@ -4,7 +4,7 @@
  */
 import type { JobRecipient } from './ports';
 import { callingCodeOfUserId } from '../recipients/international-number';
-import { isSplitNumber } from '../recipients/phone-number';
+import { writtenSplitNumber } from '../recipients/phone-rule';
 
 /** A recipient as written: its number's parts, or its business-scoped user id with both parts ''. */
 export interface EarlierRecipient {
@@ -28,21 +28,39 @@ export function earlierRecipientOf(written: { countryCode?: string; toPhoneNumbe
     : { countryCode: '', toPhoneNumber: '', userId: written.userId, ...templateParams };
 }
 
+/** Where a refused recipient's number breaks the rule: its field and the rule's words (the request's partial failure). */
+export interface NumberIssue {
+  field: 'countryCode' | 'toPhoneNumber';
+  rule: string;
+}
+
 /**
- * A written recipient's calling code and key: a number trimmed with its trunk zeros dropped (undefined
- * code when the number breaks the rule), or a business-scoped user id with the calling code of its
- * country (`callingCodeOfUserId`: what prices it).
+ * A written recipient's calling code and key: a number by the earlier operations' rule
+ * (`writtenSplitNumber`: separators and trunk zeros dropped), or a business-scoped user id with the
+ * calling code of its country (`callingCodeOfUserId`: what prices it; undefined when none). A number
+ * breaking the rule has no key: its issue names the field, and the ledger keeps it under
+ * `refusedRecipientKey` instead.
  *
  * @example
- * addressOfEarlier({ countryCode: '44', toPhoneNumber: '07700900123' }); // { countryCode: '44', to: '447700900123' }
+ * addressOfEarlier({ countryCode: '44', toPhoneNumber: '07700 900123' }); // { countryCode: '44', to: '447700900123' }
  * addressOfEarlier({ countryCode: '', toPhoneNumber: '', userId: 'US.1' }); // { countryCode: '1', to: 'US.1' }
+ * addressOfEarlier({ countryCode: '', toPhoneNumber: '' }); // { issue: { field: 'countryCode', rule: 'must not be empty' } }
  */
-export function addressOfEarlier(recipient: EarlierRecipient): { countryCode: string | undefined; to: string } {
+export function addressOfEarlier(recipient: EarlierRecipient): { countryCode: string | undefined; to: string } | { issue: NumberIssue } {
   if (recipient.userId !== undefined) return { countryCode: callingCodeOfUserId(recipient.userId), to: recipient.userId };
-  const countryCode = recipient.countryCode.trim();
-  const number = recipient.toPhoneNumber.trim().replace(/^0+/, '');
-  return { countryCode: isSplitNumber(countryCode, number) ? countryCode : undefined, to: countryCode + number };
+  const judged = writtenSplitNumber(recipient.countryCode, recipient.toPhoneNumber);
+  return judged.valid ? { countryCode: judged.countryCode, to: judged.number } : { issue: { field: judged.field, rule: judged.rule } };
 }
+
+/**
+ * The ledger key of a recipient refused because its number breaks the rule: never the written text
+ * (which may be empty or hold anything), never a number or a business-scoped user id (`:` is in
+ * neither), one per request index. The recipients list shows the number as written beside it.
+ *
+ * @example
+ * refusedRecipientKey(3); // 'invalid:3'
+ */
+export const refusedRecipientKey = (index: number): string => `invalid:${index}`;
 
 /**
  * The recipients list's form of a written recipient: the parts trimmed, or the userId with empty parts.

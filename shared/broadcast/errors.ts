@@ -225,8 +225,14 @@ export class EarlierTemplateLanguageError extends EarlierRejectionError {
 export class InvalidPhoneNumberFormatError extends EarlierRejectionError {
   override readonly name = 'InvalidPhoneNumberFormatError';
   override readonly code = 'INVALID_PHONE_NUMBER_FORMAT';
-  constructor() {
+  /** The field and the rule it breaks (the contract's message stays as it is; they ride beside it). */
+  constructor(private readonly issue?: { field: string; rule: string }) {
     super('Invalid phone number format');
+  }
+
+  /** What the answer carries besides the message (data.error.field, data.error.rule). */
+  get details(): { field: string; rule: string } | undefined {
+    return this.issue === undefined ? undefined : { field: this.issue.field, rule: this.issue.rule };
   }
 }
 export class PricingNotAvailableError extends EarlierRejectionError {

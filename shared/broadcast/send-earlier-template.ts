@@ -26,12 +26,12 @@ import { boundSenderOf, requireOperationInScope, type ScopedCaller } from './key
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
 import { releaseReach, reserveReach, type MessagingLimitDependencies, type ReachReservation } from './messaging-limit';
 import type { BillingPort, BroadcastNameRegistry, ChunkProgressStore, Clock, JobControlStore, JobStore, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
-import { OPTED_OUT } from './send-template-broadcast';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
 import type { IdGenerator } from '../ports/id-generator';
-import { addressOfEarlier, listedOfEarlier, type EarlierRecipient } from './earlier-recipients';
+import { listedOfEarlier, type EarlierRecipient } from './earlier-recipients';
+import { failuresOf, refuseOptedOut, triageRecipients, type EarlierFailure, type EarlierFailureView, type Triage } from './earlier-triage';
 
 export const EARLIER_RECIPIENT_LIMIT = 1000;
 
@@ -66,6 +66,8 @@ export interface CostSummary {
   estimated_cost: number;
   oldBalance: number;
   newEstimatedBalance: number;
+  /** Each refused recipient, in request order, when any was (earlier-triage.ts `failuresOf`): an addition to the contract's summary. */
+  failures?: EarlierFailureView[];
 }
 
 const toUnits = (micros: number): number => Math.round(micros) / 1_000_000;
@@ -93,67 +95,8 @@ function approvedTemplate(templates: readonly UpstreamTemplate[], name: string, 
   return template;
 }
 
-interface Triage {
-  accepted: Array<ChunkRecipient & { priceMicros: number }>;
-  failed: Array<{ index: number; to: string; reason: string }>;
-}
-
-async function triageRecipients(
-  billing: BillingPort,
-  input: EarlierSendInput,
-  category: string,
-  placeholders: number,
-): Promise<Triage> {
-  const prices = new Map<string, Promise<number | undefined>>();
-  const seen = new Set<string>();
-  const triage: Triage = { accepted: [], failed: [] };
-  for (const [index, recipient] of input.recipients.entries()) {
-    const { countryCode, to } = addressOfEarlier(recipient);
-    if (recipient.userId !== undefined && category === 'AUTHENTICATION') {
-      triage.failed.push({ index, to, reason: '131062' });
-      continue;
-    }
-    if (countryCode === undefined) {
-      triage.failed.push({ index, to, reason: recipient.userId === undefined ? 'INVALID_PHONE_NUMBER' : 'UNSUPPORTED_COUNTRY_CODE' });
-      continue;
-    }
-    if (seen.has(to)) {
-      triage.failed.push({ index, to, reason: 'DUPLICATE_RECIPIENT' });
-      continue;
-    }
-    seen.add(to);
-    const parameters = recipient.templateParams ?? input.globalTemplateParams ?? [];
-    if (parameters.length !== placeholders) {
-      triage.failed.push({ index, to, reason: '131014' });
-      continue;
-    }
-    if (!prices.has(countryCode)) prices.set(countryCode, billing.priceOf(countryCode, category));
-    const priceMicros = await prices.get(countryCode)!;
-    if (priceMicros === undefined) {
-      triage.failed.push({ index, to, reason: 'UNSUPPORTED_COUNTRY_CODE' });
-      continue;
-    }
-    triage.accepted.push({ index, to, parameters, priceMicros });
-  }
-  return triage;
-}
-
-/**
- * Moves the valid recipients on the organization's opt-out list to the failures (OPTED_OUT): a
- * single send to one of them is answered like a bulk send (failed_contacts 1, nothing charged),
- * not refused, since nothing about the request is wrong.
- */
-async function refuseOptedOut(optOuts: SuppressionList, organizationId: string, triage: Triage): Promise<void> {
-  if (triage.accepted.length === 0) return;
-  const suppressed = await optOuts.suppressedAmong(organizationId, triage.accepted.map(({ to }) => to));
-  if (suppressed.size === 0) return;
-  const optedOut = triage.accepted.filter(({ to }) => suppressed.has(to));
-  triage.accepted = triage.accepted.filter(({ to }) => !suppressed.has(to));
-  triage.failed = [...triage.failed, ...optedOut.map(({ index, to }) => ({ index, to, reason: OPTED_OUT }))].sort((a, b) => a.index - b.index);
-}
-
 /** A single send has no partial success: its one failure is the answer. */
-function rejectSingle(failure: Triage['failed'][number], placeholders: number, templateName: string): never {
+function rejectSingle(failure: EarlierFailure, placeholders: number, templateName: string): never {
   switch (failure.reason) {
     case 'UNSUPPORTED_COUNTRY_CODE':
       throw new PricingNotAvailableError();
@@ -162,7 +105,7 @@ function rejectSingle(failure: Triage['failed'][number], placeholders: number, t
     case '131014':
       throw new TemplateParameterCountError(`templateParams must have exactly ${placeholders} values for template ${templateName}`);
     default:
-      throw new InvalidPhoneNumberFormatError();
+      throw new InvalidPhoneNumberFormatError(failure.issue);
   }
 }
 
@@ -278,5 +221,6 @@ export async function sendEarlierTemplate(
     estimated_cost: toUnits(accept.costMicros),
     oldBalance: toUnits(balances.oldBalanceMicros),
     newEstimatedBalance: toUnits(balances.newBalanceMicros),
+    ...(triage.failed.length === 0 ? {} : { failures: failuresOf(triage.failed, input.mode) }),
   };
 }

@@ -112,7 +112,7 @@ const mappings: Readonly<Record<string, Mapping>> = {
   INSUFFICIENT_CREDITS: rejected,
   EARLIER_TEMPLATE_MISSING: rejected,
   EARLIER_TEMPLATE_LANGUAGE: rejected,
-  INVALID_PHONE_NUMBER_FORMAT: rejected,
+  INVALID_PHONE_NUMBER_FORMAT: { ...rejected, detailsFromError: true },
   PRICING_NOT_AVAILABLE: rejected,
   RECIPIENT_LIMIT_EXCEEDED: rejected,
   BROADCAST_NAME_TAKEN: rejected,

@@ -36,6 +36,8 @@ export const errorBodySchemas: Readonly<Record<SurfaceName, JsonSchema>> = {
                 ...obj({ jobId: str, acceptedAt: str }),
                 description: 'An Idempotency-Key past its 48-hour window (422 IDEMPOTENCY_KEY_REUSED): the job it was used for and when it was accepted',
               },
+              field: { ...str, description: 'send-single\'s `Invalid phone number format`: the field whose number breaks the rule (`countryCode` or `toPhoneNumber`)' },
+              rule: { ...str, description: 'send-single\'s `Invalid phone number format`: the rule it breaks, e.g. `must not be empty`' },
             },
           },
         },

@@ -69,7 +69,18 @@ const jobView = obj(
 );
 const jobExample = { jobId: 'pub_01JD3X9Q7', status: 'PROCESSING', totalRecipients: 1001, chunkSize: 1000, totalChunks: 2 };
 
-const costSummary = obj({ total_contacts: int, failed_contacts: int, estimated_cost: { type: 'number' }, oldBalance: { type: 'number' }, newEstimatedBalance: { type: 'number' } });
+const earlierFailure = obj({ index: int, failureReasonCode: str, message: str });
+const costSummary = obj(
+  {
+    total_contacts: int,
+    failed_contacts: int,
+    estimated_cost: { type: 'number' },
+    oldBalance: { type: 'number' },
+    newEstimatedBalance: { type: 'number' },
+    failures: { ...arrayOf(earlierFailure), description: 'Each refused recipient in request order (present when failed_contacts > 0): its index in data, its reason code, the field and rule of a broken number' },
+  },
+  ['total_contacts', 'failed_contacts', 'estimated_cost', 'oldBalance', 'newEstimatedBalance'],
+);
 const earlierSendBody = broadcastEnvelope(obj({ status: { type: 'boolean' }, message: str, data: costSummary }), 200);
 const earlierExample = envelopeExample(200, 'Template message sent', {
   status: true,

@@ -5,7 +5,7 @@
  * document converted from them states the same rule (pattern, minLength, maxLength).
  */
 import * as v from 'valibot';
-import { phoneDigitBounds, type DigitBounds } from './phone-number';
+import { E164_MAX_DIGITS, hasDigitsWithin, isSplitNumber, phoneDigitBounds, type DigitBounds } from './phone-number';
 
 /** The broadcast API's wording of a number with anything but digits. */
 export const DIGITS_ONLY_RULE = 'must contain digits only (no +, spaces or punctuation)';
@@ -60,8 +60,8 @@ export const splitPhoneNumberEntries = {
 export const MAX_WRITTEN_NUMBER_LENGTH = 32;
 
 /**
- * A number of the earlier send-single / send-bulk: any string of at most 32 characters; its
- * digits are judged per recipient with `isSplitNumber` (phone-number.ts).
+ * A number of the earlier send-single / send-bulk: any string of at most 32 characters; it is
+ * judged per recipient with `writtenSplitNumber` (below).
  *
  * @example
  * v.safeParse(writtenPhoneNumber, ' 07700 900123').success; // true: judged per recipient
@@ -71,3 +71,49 @@ export const writtenPhoneNumber = v.pipe(
   v.string(),
   v.maxLength(MAX_WRITTEN_NUMBER_LENGTH, `must be at most ${MAX_WRITTEN_NUMBER_LENGTH} characters`),
 );
+
+/** What a written number of the earlier operations may hold (digits and the usual separators). */
+export const WRITTEN_NUMBER_FORM_RULE = 'must hold only digits, spaces, dashes, dots, parentheses and a leading +';
+const WRITTEN_NUMBER_FORM = /^\+?[0-9 .()-]*$/;
+const WRITTEN_SEPARATORS = /[+ .()-]/g;
+
+/** A written split number judged: its whole number, or the field that breaks the rule and the rule's words. */
+export type WrittenSplitNumber =
+  | { valid: true; countryCode: string; number: string }
+  | { valid: false; field: 'countryCode' | 'toPhoneNumber'; rule: string };
+
+const digitsRule = (bounds: DigitBounds, after = ''): string => `must have ${bounds.min} to ${bounds.max} digits${after}`;
+
+/** One written part: trimmed, non-empty, of the written form; its digits without the separators. */
+function writtenDigits(written: string): { digits: string } | { rule: string } {
+  const trimmed = written.trim();
+  if (trimmed === '') return { rule: 'must not be empty' };
+  if (!WRITTEN_NUMBER_FORM.test(trimmed)) return { rule: WRITTEN_NUMBER_FORM_RULE };
+  return { digits: trimmed.replace(WRITTEN_SEPARATORS, '') };
+}
+
+/**
+ * A split number as the earlier send-single / send-bulk take it (`countryCode` + `toPhoneNumber`,
+ * each as people write it): each part non-empty, only digits and the usual separators (spaces,
+ * dashes, dots, parentheses, a leading +), which are dropped; the national number's leading zeros
+ * (a trunk prefix) dropped; then the split rule's bounds (`isSplitNumber`). A number breaking it is
+ * a partial failure of the request, named by its field and rule (docs/FREEFORM-AND-EARLIER.md).
+ *
+ * @example
+ * writtenSplitNumber('+44', '(0)7700 900-123'); // { valid: true, countryCode: '44', number: '447700900123' }
+ * writtenSplitNumber('91', ''); // { valid: false, field: 'toPhoneNumber', rule: 'must not be empty' }
+ * writtenSplitNumber('91', '98|76'); // { valid: false, field: 'toPhoneNumber', rule: WRITTEN_NUMBER_FORM_RULE }
+ */
+export function writtenSplitNumber(countryCode: string, nationalNumber: string): WrittenSplitNumber {
+  const code = writtenDigits(countryCode);
+  if ('rule' in code) return { valid: false, field: 'countryCode', rule: code.rule };
+  const national = writtenDigits(nationalNumber);
+  if ('rule' in national) return { valid: false, field: 'toPhoneNumber', rule: national.rule };
+  const number = national.digits.replace(/^0+/, '');
+  if (!hasDigitsWithin(code.digits, phoneDigitBounds.countryCode)) return { valid: false, field: 'countryCode', rule: digitsRule(phoneDigitBounds.countryCode) };
+  if (!hasDigitsWithin(number, phoneDigitBounds.nationalNumber)) {
+    return { valid: false, field: 'toPhoneNumber', rule: digitsRule(phoneDigitBounds.nationalNumber, ' without leading zeros') };
+  }
+  if (!isSplitNumber(code.digits, number)) return { valid: false, field: 'toPhoneNumber', rule: `with countryCode must have at most ${E164_MAX_DIGITS} digits` };
+  return { valid: true, countryCode: code.digits, number: code.digits + number };
+}

@@ -10,8 +10,11 @@
  *   <status><updatedAt: epoch ms, base 36>|<attempts, base 36>|<flags>|<claim token>|<to>|<message id>|<failure reason>
  *
  * status C (SENDING, claimed), S (SENT), F (FAILED), U (UNKNOWN), X (CANCELLED); flags `m` (sent
- * through the Marketing Messages API), `h` (held by Meta). The failure reason is last so it may
- * hold any character. The claim token stays on the value until the outcome replaces it.
+ * through the Marketing Messages API), `h` (held by Meta), `e` (escaped, below). The failure reason
+ * is last so it may hold any character. The claim token stays on the value until the outcome
+ * replaces it. An entry whose token, `to` or message id holds `|` or `%`, whose `to` is empty or
+ * whose optional field is present but empty is written escaped (flag `e`): the four text fields
+ * with `%` as `%25` and `|` as `%7C`, an absent optional field as '' and an empty one as `%`.
  */
 import type { LedgerEntry, LedgerStatus } from '../../broadcast/broadcast-stores';
 import { MalformedMessagingItemError, messagingKeys } from './messaging-table';
@@ -37,21 +40,67 @@ const STATUS_OF = new Map(Object.entries(STATUS_CODES).map(([status, code]) => [
 export const CLAIMED_PREFIX = STATUS_CODES.SENDING;
 
 const SEPARATOR = '|';
+/** The flag of an entry whose text fields are escaped (below). */
+const ESCAPED_FLAG = 'e';
+/** In an escaped entry, an optional field present but empty (an escape never ends at its `%`). */
+const PRESENT_EMPTY = '%';
+
+const escapeField = (field: string): string => field.replace(/%/g, '%25').replace(/\|/g, '%7C');
+const ESCAPED_TEXT = /^(?:[^%|]|%25|%7C)*$/;
+
+function unescapeField(field: string, index: number): string {
+  if (!ESCAPED_TEXT.test(field)) throw new MalformedMessagingItemError(`Stored ledger page entry ${index} has a malformed escaped field`);
+  return field.replace(/%7C/g, '|').replace(/%25/g, '%');
+}
+
+const escapeOptional = (field: string | undefined): string => (field === undefined ? '' : field === '' ? PRESENT_EMPTY : escapeField(field));
+const unescapeOptional = (field: string, index: number): string | undefined => (field === '' ? undefined : field === PRESENT_EMPTY ? '' : unescapeField(field, index));
 
 /**
- * One entry as its page attribute's value (`token`: the claim's, kept until the outcome).
+ * Whether an entry needs the escaped form: a text field holding the separator or `%`, an empty `to`,
+ * or an optional field present but empty. Every other entry keeps the plain form (what pages held
+ * before the escaped form existed, and what they hold nearly always: digits, ids, base64url).
+ */
+function needsEscaping(entry: LedgerEntry, token: string): boolean {
+  const unsafe = (field: string): boolean => field.includes(SEPARATOR) || field.includes('%');
+  return entry.to === '' || entry.messageId === '' || entry.failureReasonCode === '' || [token, entry.to, entry.messageId ?? ''].some(unsafe);
+}
+
+/**
+ * One entry as its page attribute's value (`token`: the claim's, kept until the outcome). Total:
+ * every entry round-trips through `decodePageEntry`, whatever its strings hold (an entry that needs
+ * it is written in the escaped form, flag `e`: docs/DATA-MODEL.md "Ledger pages").
  *
  * @example
  * encodePageEntry({ index: 3, to: '919800000000', status: 'SENDING', attempts: 0, updatedAt: '2026-11-27T08:00:00.000Z' }, 'k3Jd9a0Q'); // 'Cmhx…|0||k3Jd9a0Q|919800000000||'
+ * encodePageEntry({ index: 4, to: 'a|b', status: 'FAILED', attempts: 0, updatedAt: '2026-11-27T08:00:00.000Z', failureReasonCode: 'X' }); // 'Fmhx…|0|e||a%7Cb||X'
  */
 export function encodePageEntry(entry: LedgerEntry, token = ''): string {
-  const flags = `${entry.sentVia === 'marketing_messages' ? 'm' : ''}${entry.held ? 'h' : ''}`;
-  const fields = [token, entry.to, entry.messageId ?? ''];
-  // Only the reason may hold the separator (it is last); the others never do (digits, ids, base64).
-  if (fields.some((field) => field.includes(SEPARATOR))) throw new MalformedMessagingItemError(`Ledger entry ${entry.index} cannot be stored on a page: a field holds "${SEPARATOR}"`);
   const time = Date.parse(entry.updatedAt);
   if (Number.isNaN(time)) throw new MalformedMessagingItemError(`Ledger entry ${entry.index} has no valid updatedAt`);
-  return [`${STATUS_CODES[entry.status]}${time.toString(36)}`, entry.attempts.toString(36), flags, ...fields, entry.failureReasonCode ?? ''].join(SEPARATOR);
+  const escaped = needsEscaping(entry, token);
+  const flags = `${entry.sentVia === 'marketing_messages' ? 'm' : ''}${entry.held ? 'h' : ''}${escaped ? ESCAPED_FLAG : ''}`;
+  const head = [`${STATUS_CODES[entry.status]}${time.toString(36)}`, entry.attempts.toString(36), flags];
+  // The plain form: only the reason may hold the separator (it is last); the others hold none (checked above).
+  const fields = escaped
+    ? [escapeField(token), escapeField(entry.to), escapeOptional(entry.messageId), escapeOptional(entry.failureReasonCode)]
+    : [token, entry.to, entry.messageId ?? '', entry.failureReasonCode ?? ''];
+  return [...head, ...fields].join(SEPARATOR);
+}
+
+/** The text fields of a stored value, by its form; undefined when the value matches neither. */
+function textFieldsOf(index: number, flags: string, rest: string[]): { token: string; to: string; messageId?: string; failureReasonCode?: string } | undefined {
+  if (flags.includes(ESCAPED_FLAG)) {
+    if (rest.length !== 4) return undefined;
+    const [token = '', to = '', messageId = '', reason = ''] = rest;
+    return { token: unescapeField(token, index), to: unescapeField(to, index), messageId: unescapeOptional(messageId, index), failureReasonCode: unescapeOptional(reason, index) };
+  }
+  const [token = '', to = '', messageId = '', ...reason] = rest;
+  // The plain form never holds an empty `to`: a page with one was written by the broken accept of
+  // issue 35 (`npm run admin -- repair-ledger-pages` rewrites it).
+  if (reason.length === 0 || to === '') return undefined;
+  const failureReasonCode = reason.join(SEPARATOR);
+  return { token, to, ...(messageId === '' ? {} : { messageId }), ...(failureReasonCode === '' ? {} : { failureReasonCode }) };
 }
 
 /**
@@ -61,26 +110,24 @@ export function encodePageEntry(entry: LedgerEntry, token = ''): string {
  * decodePageEntry(3, value); // { entry: { index: 3, to: '919800000000', status: 'SENDING', … }, token: 'k3Jd9a0Q' }
  */
 export function decodePageEntry(index: number, value: string): PagedEntry {
-  const [head = '', attempts = '', flags = '', token = '', to = '', messageId = '', ...reason] = value.split(SEPARATOR);
+  const [head = '', attempts = '', flags = '', ...rest] = value.split(SEPARATOR);
   const status = STATUS_OF.get(head.charAt(0));
   const time = parseInt(head.slice(1), 36);
   const attemptCount = parseInt(attempts, 36);
-  if (!status || Number.isNaN(time) || Number.isNaN(attemptCount) || reason.length === 0 || to === '') {
-    throw new MalformedMessagingItemError(`Stored ledger page entry ${index} does not match the page encoding`);
-  }
-  const failureReasonCode = reason.join(SEPARATOR);
+  const text = status && !Number.isNaN(time) && !Number.isNaN(attemptCount) ? textFieldsOf(index, flags, rest) : undefined;
+  if (!status || !text) throw new MalformedMessagingItemError(`Stored ledger page entry ${index} does not match the page encoding`);
   const entry: LedgerEntry = {
     index,
-    to,
+    to: text.to,
     status,
-    ...(messageId === '' ? {} : { messageId }),
-    ...(failureReasonCode === '' ? {} : { failureReasonCode }),
+    ...(text.messageId === undefined ? {} : { messageId: text.messageId }),
+    ...(text.failureReasonCode === undefined ? {} : { failureReasonCode: text.failureReasonCode }),
     attempts: attemptCount,
     updatedAt: new Date(time).toISOString(),
     ...(flags.includes('m') ? { sentVia: 'marketing_messages' as const } : {}),
     ...(flags.includes('h') ? { held: true as const } : {}),
   };
-  return token === '' ? { entry } : { entry, token };
+  return text.token === '' ? { entry } : { entry, token: text.token };
 }
 
 const PAGE_ATTRIBUTE = /^e(\d+)$/;
