@@ -43,6 +43,9 @@ import { upstreamWrapperSection } from './upstream-wrapper/upstream-wrapper.comp
 import { inboxSection } from './v1-inbox/v1-inbox.composition';
 import type { RateCardAdminPorts } from '../shared/pricing/rate-card-admin-commands';
 import { rateCardStoreSection } from './composition/rate-cards.section';
+import type { LedgerRepairPorts } from '../shared/broadcast/ledger-repair';
+import { composeChunkDeadLetters } from './chunk-dead-letters/chunk-dead-letters.composition';
+import { ledgerPageRepairSection } from './composition/messaging.section';
 
 export type { BroadcastServices } from './broadcast-send/broadcast-send.composition';
 export type { ServiceOverrides } from './composition/composition-context';
@@ -80,6 +83,8 @@ export interface Services {
   readonly webhooks: EndpointRegistrationPorts;
   /** The rate cards (`set-rate-card`, `show-rate-card`: shared/pricing/rate-card-admin-commands.ts). */
   readonly rateCardAdmin: RateCardAdminPorts;
+  /** The ledger repair (`repair-ledger-pages`: shared/broadcast/ledger-repair.ts), settling as the chunk-dead-letters function does. */
+  readonly ledgerRepair: LedgerRepairPorts;
   /** Closes the sockets of every client built so far (tests and the local runtime's shutdown). */
   destroy(): void;
 }
@@ -126,6 +131,15 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
     metaApp: metaAppServicesSection(context, dynamoDb, tokenCipherSection(context)),
     webhooks: () => lazyPorts(webhookRegistrationSection(context, dynamoDb)),
     rateCardAdmin: () => lazyPorts<RateCardAdminPorts>({ rateCards: rateCardStoreSection(context, dynamoDb), clock: value(context.clock) }),
+    ledgerRepair: () => {
+      const settling = composeChunkDeadLetters(context);
+      return lazyPorts<LedgerRepairPorts>({
+        broadcasts: () => settling.broadcasts,
+        clock: value(context.clock),
+        events: () => settling.events,
+        pages: ledgerPageRepairSection(context, dynamoDb),
+      });
+    },
     destroy: value(() => context.destroy()),
   });
 }

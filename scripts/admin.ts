@@ -23,6 +23,7 @@ import { isWebhookAdminCommand, runWebhookAdminCommand, webhookAdminCommands } f
 import { isOrganizationAdminCommand, organizationAdminCommands, runOrganizationAdminCommand } from '../shared/organizations/organization-admin-commands';
 import { isOptOutAdminCommand, optOutAdminCommands, runOptOutAdminCommand } from '../shared/inbox/opt-out-admin-commands';
 import { isRateCardAdminCommand, rateCardAdminCommands, runRateCardAdminCommand } from '../shared/pricing/rate-card-admin-commands';
+import { isLedgerRepairAdminCommand, ledgerRepairAdminCommands, runLedgerRepairAdminCommand } from '../shared/broadcast/ledger-repair-admin-commands';
 
 const localRuntimeEnvFile = '.local/runtime.env';
 
@@ -131,10 +132,11 @@ const allCommands = (): Record<string, { summary: string; flags: ReadonlyArray<{
   ...organizationAdminCommands,
   ...optOutAdminCommands,
   ...rateCardAdminCommands,
+  ...ledgerRepairAdminCommands,
 });
 
 function helpText(command?: string): string {
-  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command) || isRateCardAdminCommand(command))) {
+  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command) || isRateCardAdminCommand(command) || isLedgerRepairAdminCommand(command))) {
     const definition = allCommands()[command]!;
     const flags = definition.flags.map((flag) => {
       const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
@@ -214,7 +216,8 @@ async function main(argv: readonly string[]): Promise<number> {
     const organizationCommand = isOrganizationAdminCommand(parsed.command);
     const optOutCommand = isOptOutAdminCommand(parsed.command);
     const rateCardCommand = isRateCardAdminCommand(parsed.command);
-    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand && !rateCardCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    const ledgerRepairCommand = isLedgerRepairAdminCommand(parsed.command);
+    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand && !rateCardCommand && !ledgerRepairCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
     envSource = parsed.stack === undefined ? loadEnvironment(parsed.envFile) : await loadStackEnvironment(parsed.stack, parsed.region);
     services = buildServices(parseAppConfig(process.env));
@@ -227,6 +230,8 @@ async function main(argv: readonly string[]): Promise<number> {
           ? await runOptOutAdminCommand(services.inbox, parsed.command, parsed.flags)
           : rateCardCommand
             ? await runRateCardAdminCommand(services.rateCardAdmin, parsed.command, parsed.flags, (path) => readFileSync(resolve(path), 'utf8'))
+          : ledgerRepairCommand
+            ? await runLedgerRepairAdminCommand(services.ledgerRepair, parsed.command, parsed.flags)
           : isMetaAppAdminCommandName(parsed.command)
             ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
             : await runAdminCommand(services.tenancy, parsed.command, flags);

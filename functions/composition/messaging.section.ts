@@ -1,5 +1,6 @@
 /** Ports over the messaging table (jobs, chunks, ledger, pacer, portfolio reach, broadcast names, /upstream id and send records, template states). DynamoDB only. */
 import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
+import { DynamoDbLedgerPageRepair } from '../../shared/adapters/dynamodb/dynamodb-ledger-page-repair';
 import { dynamoDbBroadcastStores, type BroadcastStoreName } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbScheduledJobStore } from '../../shared/adapters/dynamodb/dynamodb-scheduled-job-store';
 import { DynamoDbUpstreamDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-upstream-delivery-store';
@@ -41,3 +42,7 @@ export const portfolioReachSection = (context: CompositionContext, dynamoDb: Dyn
 /** Scheduled jobs: held chunk messages and the due index (gsi2). */
 export const scheduledJobStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbScheduledJobStore(dynamoDb.document, messagingTable(context)));
+
+/** The ledger repair's page rewrite (shared/broadcast/ledger-repair.ts): the operators' CLI only. */
+export const ledgerPageRepairSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbLedgerPageRepair(dynamoDb.document, messagingTable(context)));

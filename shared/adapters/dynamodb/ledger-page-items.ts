@@ -130,6 +130,23 @@ export function decodePageEntry(index: number, value: string): PagedEntry {
   return text.token === '' ? { entry } : { entry, token: text.token };
 }
 
+/**
+ * An entry in the broken plain form (an empty `to`: what the earlier send-bulk wrote for a refused
+ * recipient before issue 35) decoded with `to` in its place; undefined for any other value.
+ *
+ * @example
+ * decodeBrokenPageEntry(1, 'Fmhx…|0|||||INVALID_PHONE_NUMBER', 'invalid:1'); // { entry: { index: 1, to: 'invalid:1', status: 'FAILED', … } }
+ */
+export function decodeBrokenPageEntry(index: number, value: string, to: string): PagedEntry | undefined {
+  const [head = '', attempts = '', flags = '', token = '', written, ...rest] = value.split(SEPARATOR);
+  if (flags.includes(ESCAPED_FLAG) || written !== '' || rest.length < 2) return undefined;
+  try {
+    return decodePageEntry(index, [head, attempts, flags, token, escapeField(to), ...rest].join(SEPARATOR));
+  } catch {
+    return undefined;
+  }
+}
+
 const PAGE_ATTRIBUTE = /^e(\d+)$/;
 
 /** Every entry a page item holds, by recipient index (attributes other than `e<offset>` are ignored). */

@@ -109,11 +109,22 @@ async function reconcile(dependencies: SettleDependencies, chunk: ChunkKey, repo
  * const report = await abandonOutboundChunk(dependencies, message); // { failed: 997, unknown: 3, chunkDone: true, … }
  */
 export async function abandonOutboundChunk(dependencies: SettleDependencies, message: OutboundMessage): Promise<ChunkReport> {
+  return abandonChunk(dependencies, message, message.recipients);
+}
+
+/**
+ * `abandonOutboundChunk` for the recipients of a chunk given apart from its message (the ledger
+ * repair, shared/broadcast/ledger-repair.ts, rebuilds them from the chunk's recipients list).
+ *
+ * @example
+ * const report = await abandonChunk(dependencies, { jobId, chunkIndex: 0 }, unsettled);
+ */
+export async function abandonChunk(dependencies: SettleDependencies, chunk: ChunkKey, recipients: readonly ChunkRecipient[]): Promise<ChunkReport> {
   const { broadcasts, clock } = dependencies;
-  if (!(await broadcasts.markChunkStarted(message.jobId, message.chunkIndex, clock.now()))) {
-    return { ...emptyReport(), skipped: message.recipients.length, chunkDone: true };
+  if (!(await broadcasts.markChunkStarted(chunk.jobId, chunk.chunkIndex, clock.now()))) {
+    return { ...emptyReport(), skipped: recipients.length, chunkDone: true };
   }
-  const control = await broadcasts.readJobControl(message.jobId);
+  const control = await broadcasts.readJobControl(chunk.jobId);
   const as: SettledAs = control?.cancelled ? 'CANCELLED' : { status: 'FAILED', failureReasonCode: WORKER_ERROR };
-  return settleRest(dependencies, message, message.recipients, emptyReport(), as);
+  return settleRest(dependencies, chunk, recipients, emptyReport(), as);
 }
