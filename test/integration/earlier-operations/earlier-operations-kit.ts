@@ -21,9 +21,10 @@ export const walletMicros = async (organizationId: string): Promise<number> =>
 
 /**
  * The failure body of the broadcast surface (the contract's generate-key failure body): every
- * field, with the message given and the status repeated.
+ * field, with the message given and the status repeated; `details`: what the error object carries
+ * besides code and message (send-single's `Invalid phone number format`: the field and the rule).
  */
-export function expectFailureBody(response: TestResponse, statusCode: number, message: string, path: string): void {
+export function expectFailureBody(response: TestResponse, statusCode: number, message: string, path: string, details: Record<string, string> = {}): void {
   expect(response.status).toBe(statusCode);
   expect(response.body).toEqual({
     statusCode,
@@ -35,7 +36,7 @@ export function expectFailureBody(response: TestResponse, statusCode: number, me
     status: false,
     status_code: statusCode,
     ...(response.body?.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: response.body.retryAfterSeconds }),
-    data: { error: { code: expect.any(String), message, ...(response.body?.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: response.body.retryAfterSeconds }) } },
+    data: { error: { code: expect.any(String), message, ...details, ...(response.body?.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: response.body.retryAfterSeconds }) } },
   });
   expect(response.body.requestId.length).toBeGreaterThan(0);
 }

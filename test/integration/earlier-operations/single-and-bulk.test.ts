@@ -17,6 +17,7 @@ import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
 import { chunkProgressOf } from '../../support/chunk-progress';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { DEMO, issueKey, jobCount, keyHeader, kitEnvironment, latestJobId, ledgerOf, metaTemplateBody } from '../broadcast/broadcast-test-kit';
+import { WRITTEN_NUMBER_FORM_RULE } from '../../../shared/recipients/phone-rule';
 import { PRICE_MICROS, expectFailureBody, provisionOrganization, units, walletMicros, PUBLIC_PATH } from './earlier-operations-kit';
 
 type Body = Record<string, unknown>;
@@ -67,6 +68,8 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       name: string;
       path: '/send-single' | '/send-bulk';
       message: string;
+      /** What the error object carries besides code and message. */
+      details?: Record<string, string>;
       /** Key and body of the request, and the organization whose wallet and jobs must not change. */
       request: () => Promise<{ apiKey: string | undefined; body: Body; org: string }>;
     }
@@ -116,9 +119,11 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       { name: 'unknown template (send-bulk)', path: '/send-bulk', message: 'Template does not exist', request: () => demo(bulkBody('unknown template', [{ countryCode: '91', toPhoneNumber: localNumber() }], { templateName: 'nope' })) },
       { name: 'language without an approved variant', path: '/send-single', message: 'Invalid template language', request: () => demo(singleBody({ templateLanguage: 'fr' })) },
       { name: 'language without an approved variant (send-bulk)', path: '/send-bulk', message: 'Invalid template language', request: () => demo(bulkBody('bad language', [{ countryCode: '91', toPhoneNumber: localNumber() }], { templateLanguage: 'de' })) },
-      { name: 'number with letters', path: '/send-single', message: 'Invalid phone number format', request: () => demo(singleBody({ toPhoneNumber: '98765abcde' })) },
-      { name: 'country code with +', path: '/send-single', message: 'Invalid phone number format', request: () => demo(singleBody({ countryCode: '+91' })) },
-      { name: 'number longer than E.164 allows', path: '/send-single', message: 'Invalid phone number format', request: () => demo(singleBody({ toPhoneNumber: '98765432101234' })) },
+      // Issue 35: the field and the rule ride beside the contract's message.
+      { name: 'number with letters', path: '/send-single', message: 'Invalid phone number format', details: { field: 'toPhoneNumber', rule: WRITTEN_NUMBER_FORM_RULE }, request: () => demo(singleBody({ toPhoneNumber: '98765abcde' })) },
+      { name: 'country code with a |', path: '/send-single', message: 'Invalid phone number format', details: { field: 'countryCode', rule: WRITTEN_NUMBER_FORM_RULE }, request: () => demo(singleBody({ countryCode: '9|1' })) },
+      { name: 'an empty number', path: '/send-single', message: 'Invalid phone number format', details: { field: 'toPhoneNumber', rule: 'must not be empty' }, request: () => demo(singleBody({ toPhoneNumber: ' ' })) },
+      { name: 'number longer than E.164 allows', path: '/send-single', message: 'Invalid phone number format', details: { field: 'toPhoneNumber', rule: 'with countryCode must have at most 15 digits' }, request: () => demo(singleBody({ toPhoneNumber: '98765432101234' })) },
       { name: 'country without pricing', path: '/send-single', message: 'Pricing not available', request: () => demo(singleBody({ countryCode: '86', toPhoneNumber: '13800138000' })) },
       {
         name: '1,001 recipients',
@@ -146,7 +151,7 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       const { apiKey, body, org } = await testCase.request();
       const [balanceBefore, jobsBefore, sandboxBefore] = [await walletMicros(org), await jobCount(org), runtime.sandbox!.acceptedMessages().length];
       const response = await post(testCase.path, apiKey, body);
-      expectFailureBody(response, 400, testCase.message, testCase.path);
+      expectFailureBody(response, 400, testCase.message, testCase.path, testCase.details);
       expect(await walletMicros(org)).toBe(balanceBefore);
       expect(await jobCount(org)).toBe(jobsBefore);
       await runtime.workersIdle();
@@ -236,7 +241,7 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
         { countryCode: '91', toPhoneNumber: `0${a}` }, // 4: DUPLICATE_RECIPIENT of 0 (trunk 0 dropped)
         { countryCode: '91', toPhoneNumber: b, templateParams: ['only one'] }, // 5: 131014
         { countryCode: '86', toPhoneNumber: '13800138000' }, // 6: UNSUPPORTED_COUNTRY_CODE
-        { countryCode: '+91', toPhoneNumber: c }, // 7: INVALID_PHONE_NUMBER
+        { countryCode: '91', toPhoneNumber: ` ${c.slice(0, 3)}|${c.slice(3)}` }, // 7: INVALID_PHONE_NUMBER (a `+91` is a number since issue 35)
         { countryCode: '49', toPhoneNumber: '015112345678' }, // 8: sent, trunk 0 dropped
       ];
       const response = await post('/send-bulk', await freshKey(), bulkBody('Partial Failures', data));
@@ -250,6 +255,14 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
           estimated_cost: 0.0824,
           oldBalance: units(before),
           newEstimatedBalance: units(before - cost),
+          // Issue 35: each refused row named, in request order (an addition to the contract's summary).
+          failures: [
+            { index: 3, failureReasonCode: 'INVALID_PHONE_NUMBER', message: `data[3].toPhoneNumber ${WRITTEN_NUMBER_FORM_RULE}` },
+            { index: 4, failureReasonCode: 'DUPLICATE_RECIPIENT', message: 'The number appears earlier in the same request' },
+            { index: 5, failureReasonCode: '131014', message: 'The template parameters do not match the template' },
+            { index: 6, failureReasonCode: 'UNSUPPORTED_COUNTRY_CODE', message: 'No price is set for the country code' },
+            { index: 7, failureReasonCode: 'INVALID_PHONE_NUMBER', message: `data[7].toPhoneNumber ${WRITTEN_NUMBER_FORM_RULE}` },
+          ],
         }),
       );
       expect(await walletMicros(organizationId)).toBe(before - cost);
@@ -274,11 +287,12 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       const ledger = await ledgerOf(jobId, 0);
       const failures = [...ledger.values()].filter((entry) => entry.status === 'FAILED').map((entry) => [entry.index, entry.to, entry.failureReasonCode]);
       expect(failures.sort((x, y) => Number(x[0]) - Number(y[0]))).toEqual([
-        [3, '9198abc43210', 'INVALID_PHONE_NUMBER'],
+        // Issue 35: a number breaking the rule is kept under a safe key, never as written.
+        [3, 'invalid:3', 'INVALID_PHONE_NUMBER'],
         [4, `91${a}`, 'DUPLICATE_RECIPIENT'],
         [5, `91${b}`, '131014'],
         [6, '8613800138000', 'UNSUPPORTED_COUNTRY_CODE'],
-        [7, `+91${c}`, 'INVALID_PHONE_NUMBER'],
+        [7, 'invalid:7', 'INVALID_PHONE_NUMBER'],
       ]);
       const sent = new Map([...ledger.values()].filter((entry) => entry.status === 'SENT').map((entry) => [entry.index, entry]));
       expect([...sent.keys()].sort()).toEqual([0, 1, 2, 8]);
@@ -295,7 +309,17 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       const data = [{ countryCode: '91', toPhoneNumber: '12' }, { countryCode: '86', toPhoneNumber: '13800138001' }];
       const response = await post('/send-bulk', await freshKey(), bulkBody('All Invalid', data));
       expect(response.body).toEqual(
-        nestedAnswer('Bulk messages queued for 0 of 2 contacts', { total_contacts: 2, failed_contacts: 2, estimated_cost: 0, oldBalance: units(before), newEstimatedBalance: units(before) }),
+        nestedAnswer('Bulk messages queued for 0 of 2 contacts', {
+          total_contacts: 2,
+          failed_contacts: 2,
+          estimated_cost: 0,
+          oldBalance: units(before),
+          newEstimatedBalance: units(before),
+          failures: [
+            { index: 0, failureReasonCode: 'INVALID_PHONE_NUMBER', message: 'data[0].toPhoneNumber must have 4 to 14 digits without leading zeros' },
+            { index: 1, failureReasonCode: 'UNSUPPORTED_COUNTRY_CODE', message: 'No price is set for the country code' },
+          ],
+        }),
       );
       expect(await walletMicros(organizationId)).toBe(before);
       const jobId = await latestJobId(organizationId);
