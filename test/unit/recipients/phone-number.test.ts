@@ -10,7 +10,7 @@ import {
   phoneDigitBounds,
   phoneNumberOfParts,
 } from '../../../shared/recipients/phone-number';
-import { phoneDigits, phoneDigitsSentence, writtenPhoneNumber } from '../../../shared/recipients/phone-rule';
+import { phoneDigits, phoneDigitsSentence, writtenPhoneNumber, writtenSplitNumber, WRITTEN_NUMBER_FORM_RULE } from '../../../shared/recipients/phone-rule';
 import { phoneRecipient, recipientKeyOf } from '../../../shared/recipients/recipient';
 
 describe('the phone rule', () => {
@@ -100,5 +100,36 @@ describe('Recipient', () => {
     const recipient = phoneRecipient(asPhoneNumber('447700900123')!);
     expect(recipient).toEqual({ kind: 'phone', phoneNumber: '447700900123' });
     expect(recipientKeyOf(recipient)).toBe('447700900123');
+  });
+});
+
+describe('the earlier operations\' written split number (issue 35)', () => {
+  it('drops the usual separators and the trunk zeros, then applies the split rule', () => {
+    expect(writtenSplitNumber('+44', '(0)7700 900-123')).toEqual({ valid: true, countryCode: '44', number: '447700900123' });
+    expect(writtenSplitNumber(' 91 ', '98.765.43210')).toEqual({ valid: true, countryCode: '91', number: '919876543210' });
+    expect(writtenSplitNumber('49', '015112345678')).toEqual({ valid: true, countryCode: '49', number: '4915112345678' });
+  });
+
+  it('names the field and the rule of a number no ledger should hold', () => {
+    expect(writtenSplitNumber('', '')).toEqual({ valid: false, field: 'countryCode', rule: 'must not be empty' });
+    expect(writtenSplitNumber('91', '  ')).toEqual({ valid: false, field: 'toPhoneNumber', rule: 'must not be empty' });
+    for (const written of ['98|76543210', '98abc43210', '98765+43210', '9876\t543210', '９８７６５４３２１０', '98765%43210']) {
+      expect(writtenSplitNumber('91', written)).toEqual({ valid: false, field: 'toPhoneNumber', rule: WRITTEN_NUMBER_FORM_RULE });
+    }
+    expect(writtenSplitNumber('9|1', '9876543210')).toEqual({ valid: false, field: 'countryCode', rule: WRITTEN_NUMBER_FORM_RULE });
+    expect(writtenSplitNumber('1234', '9876543210')).toEqual({ valid: false, field: 'countryCode', rule: 'must have 1 to 3 digits' });
+    expect(writtenSplitNumber('+', '9876543210')).toEqual({ valid: false, field: 'countryCode', rule: 'must have 1 to 3 digits' });
+    expect(writtenSplitNumber('91', '000123')).toEqual({ valid: false, field: 'toPhoneNumber', rule: 'must have 4 to 14 digits without leading zeros' });
+    expect(writtenSplitNumber('971', '501234567890-1')).toEqual({ valid: false, field: 'toPhoneNumber', rule: 'with countryCode must have at most 15 digits' });
+  });
+
+  it('a valid answer is always E.164 digits; anything else names a field (any string of up to 32 characters)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 32 }), fc.string({ maxLength: 32 }), (countryCode, national) => {
+        const judged = writtenSplitNumber(countryCode, national);
+        if (judged.valid) expect(asPhoneNumber(judged.number)).toBe(judged.number);
+        else expect(['countryCode', 'toPhoneNumber']).toContain(judged.field);
+      }),
+    );
   });
 });
