@@ -63,12 +63,19 @@ export function addressOfEarlier(recipient: EarlierRecipient): { countryCode: st
 export const refusedRecipientKey = (index: number): string => `invalid:${index}`;
 
 /**
- * The recipients list's form of a written recipient: the parts trimmed, or the userId with empty parts.
+ * The recipients list's form of a written recipient: a valid number's digits (separators dropped,
+ * a trunk zero kept as written: what a follow-up's template broadcast takes), a number breaking the
+ * rule as written (trimmed, so the client finds its row), or the userId with empty parts.
  *
  * @example
- * listedOfEarlier({ countryCode: '', toPhoneNumber: '', userId: 'US.1' }, 0); // { index: 0, countryCode: '', toPhoneNumber: '', userId: 'US.1' }
+ * listedOfEarlier({ countryCode: '+44', toPhoneNumber: '(0)7700 900-123' }, 0); // { index: 0, countryCode: '44', toPhoneNumber: '07700900123' }
+ * listedOfEarlier({ countryCode: '91', toPhoneNumber: ' 98|76 ' }, 1); // { index: 1, countryCode: '91', toPhoneNumber: '98|76' }
+ * listedOfEarlier({ countryCode: '', toPhoneNumber: '', userId: 'US.1' }, 2); // { index: 2, countryCode: '', toPhoneNumber: '', userId: 'US.1' }
  */
-export const listedOfEarlier = (recipient: EarlierRecipient, index: number): JobRecipient =>
-  recipient.userId === undefined
-    ? { index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() }
-    : { index, countryCode: '', toPhoneNumber: '', userId: recipient.userId };
+export function listedOfEarlier(recipient: EarlierRecipient, index: number): JobRecipient {
+  if (recipient.userId !== undefined) return { index, countryCode: '', toPhoneNumber: '', userId: recipient.userId };
+  const judged = writtenSplitNumber(recipient.countryCode, recipient.toPhoneNumber);
+  return judged.valid
+    ? { index, countryCode: judged.countryCode, toPhoneNumber: judged.nationalNumber }
+    : { index, countryCode: recipient.countryCode.trim(), toPhoneNumber: recipient.toPhoneNumber.trim() };
+}

@@ -79,7 +79,7 @@ const WRITTEN_SEPARATORS = /[+ .()-]/g;
 
 /** A written split number judged: its whole number, or the field that breaks the rule and the rule's words. */
 export type WrittenSplitNumber =
-  | { valid: true; countryCode: string; number: string }
+  | { valid: true; countryCode: string; number: string; nationalNumber: string }
   | { valid: false; field: 'countryCode' | 'toPhoneNumber'; rule: string };
 
 const digitsRule = (bounds: DigitBounds, after = ''): string => `must have ${bounds.min} to ${bounds.max} digits${after}`;
@@ -100,7 +100,7 @@ function writtenDigits(written: string): { digits: string } | { rule: string } {
  * a partial failure of the request, named by its field and rule (docs/FREEFORM-AND-EARLIER.md).
  *
  * @example
- * writtenSplitNumber('+44', '(0)7700 900-123'); // { valid: true, countryCode: '44', number: '447700900123' }
+ * writtenSplitNumber('+44', '(0)7700 900-123'); // { valid: true, countryCode: '44', number: '447700900123', nationalNumber: '07700900123' }
  * writtenSplitNumber('91', ''); // { valid: false, field: 'toPhoneNumber', rule: 'must not be empty' }
  * writtenSplitNumber('91', '98|76'); // { valid: false, field: 'toPhoneNumber', rule: WRITTEN_NUMBER_FORM_RULE }
  */
@@ -115,5 +115,5 @@ export function writtenSplitNumber(countryCode: string, nationalNumber: string):
     return { valid: false, field: 'toPhoneNumber', rule: digitsRule(phoneDigitBounds.nationalNumber, ' without leading zeros') };
   }
   if (!isSplitNumber(code.digits, number)) return { valid: false, field: 'toPhoneNumber', rule: `with countryCode must have at most ${E164_MAX_DIGITS} digits` };
-  return { valid: true, countryCode: code.digits, number: code.digits + number };
+  return { valid: true, countryCode: code.digits, number: code.digits + number, nationalNumber: national.digits };
 }

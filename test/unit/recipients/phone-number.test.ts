@@ -105,9 +105,9 @@ describe('Recipient', () => {
 
 describe('the earlier operations\' written split number (issue 35)', () => {
   it('drops the usual separators and the trunk zeros, then applies the split rule', () => {
-    expect(writtenSplitNumber('+44', '(0)7700 900-123')).toEqual({ valid: true, countryCode: '44', number: '447700900123' });
-    expect(writtenSplitNumber(' 91 ', '98.765.43210')).toEqual({ valid: true, countryCode: '91', number: '919876543210' });
-    expect(writtenSplitNumber('49', '015112345678')).toEqual({ valid: true, countryCode: '49', number: '4915112345678' });
+    expect(writtenSplitNumber('+44', '(0)7700 900-123')).toEqual({ valid: true, countryCode: '44', number: '447700900123', nationalNumber: '07700900123' });
+    expect(writtenSplitNumber(' 91 ', '98.765.43210')).toEqual({ valid: true, countryCode: '91', number: '919876543210', nationalNumber: '9876543210' });
+    expect(writtenSplitNumber('49', '015112345678')).toEqual({ valid: true, countryCode: '49', number: '4915112345678', nationalNumber: '015112345678' });
   });
 
   it('names the field and the rule of a number no ledger should hold', () => {
