@@ -81,6 +81,9 @@ export async function triageRecipients(billing: BillingPort, input: TriageInput,
  * Moves the valid recipients on the organization's opt-out list to the failures (OPTED_OUT): a
  * single send to one of them is answered like a bulk send (failed_contacts 1, nothing charged),
  * not refused, since nothing about the request is wrong.
+ *
+ * @example
+ * await refuseOptedOut(optOuts, 'org_1', triage); // triage.failed gains { index, to, reason: 'OPTED_OUT' } for each opted-out recipient
  */
 export async function refuseOptedOut(optOuts: SuppressionList, organizationId: string, triage: Triage): Promise<void> {
   if (triage.accepted.length === 0) return;
