@@ -1580,6 +1580,10 @@ export interface components {
                         jobId: string;
                         acceptedAt: string;
                     };
+                    /** @description send-single's `Invalid phone number format`: the field whose number breaks the rule (`countryCode` or `toPhoneNumber`) */
+                    field?: string;
+                    /** @description send-single's `Invalid phone number format`: the rule it breaks, e.g. `must not be empty` */
+                    rule?: string;
                 };
             };
         };
@@ -5343,6 +5347,12 @@ export interface operations {
                                 estimated_cost: number;
                                 oldBalance: number;
                                 newEstimatedBalance: number;
+                                /** @description Each refused recipient in request order (present when failed_contacts > 0): its index in data, its reason code, the field and rule of a broken number */
+                                failures?: {
+                                    index: number;
+                                    failureReasonCode: string;
+                                    message: string;
+                                }[];
                             };
                         };
                     };
@@ -5427,6 +5437,12 @@ export interface operations {
                                 estimated_cost: number;
                                 oldBalance: number;
                                 newEstimatedBalance: number;
+                                /** @description Each refused recipient in request order (present when failed_contacts > 0): its index in data, its reason code, the field and rule of a broken number */
+                                failures?: {
+                                    index: number;
+                                    failureReasonCode: string;
+                                    message: string;
+                                }[];
                             };
                         };
                     };
@@ -5511,6 +5527,12 @@ export interface operations {
                                 estimated_cost: number;
                                 oldBalance: number;
                                 newEstimatedBalance: number;
+                                /** @description Each refused recipient in request order (present when failed_contacts > 0): its index in data, its reason code, the field and rule of a broken number */
+                                failures?: {
+                                    index: number;
+                                    failureReasonCode: string;
+                                    message: string;
+                                }[];
                             };
                         };
                     };
