@@ -5,8 +5,9 @@ import { sendableText } from '../templates/sendable-text';
 
 /**
  * The earlier send-single and send-bulk bodies. Recipient numbers are judged per recipient by the
- * phone rule (`isSplitNumber`, in the use case): an invalid number is a partial failure (counted,
- * not charged), not a rejected request. Here only their length is bounded (`writtenPhoneNumber`).
+ * phone rule (`writtenSplitNumber`, in the use case: earlier-triage.ts): an invalid number is a
+ * partial failure (counted, not charged, named in the answer's `failures`), not a rejected request.
+ * Here only their length is bounded (`writtenPhoneNumber`).
  */
 const requiredText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(512, 'must be at most 512 characters'), sendableText());
 const parameters = v.array(v.pipe(v.string(), v.maxLength(1024, 'values must be at most 1024 characters'), sendableText()));
