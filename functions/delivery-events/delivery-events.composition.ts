@@ -5,6 +5,7 @@
  * The /upstream, inbound and template sinks come from their own modules' sections.
  */
 import { DynamoDbLedgerDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
+import { DynamoDbServiceMessageCounter } from '../../shared/adapters/dynamodb/dynamodb-service-message-counter';
 import { SqsRedelivery } from '../../shared/adapters/sqs/sqs-redelivery';
 import { requireSetting } from '../../shared/config/app-config';
 import type { DeliveryEventPorts } from '../../shared/delivery/apply-webhook-batch';
@@ -39,6 +40,7 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       inbound: inboundMessageSinkSection(context, dynamoDb, tenancy),
       templates: templateStatusSinkSection(context, dynamoDb),
       optOuts: optOutRecorderSection(context, dynamoDb),
+      serviceTier: memoize(() => new DynamoDbServiceMessageCounter(dynamoDb.document, messagingTable())),
       identities: identityPairSinkSection(context, dynamoDb),
       events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
       log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),
