@@ -72,15 +72,17 @@ export interface ServiceMessageCounter {
 
 /**
  * Counts a service delivery and gives the event its price: Meta's pricing stays (the truth); a
- * free-form status without pricing gets the tier's verdict from its ordinal. An event that does not
- * count is returned as it is.
+ * free-form `delivered` without pricing gets the tier's verdict from its ordinal. A `read` without
+ * pricing counts (when Meta skipped `delivered`) but is not priced here: its stage would outrank a
+ * pricing Meta gave on `delivered` (message-pricing.ts: the latest by status precedence). An event
+ * that does not count is returned as it is.
  *
  * @example const priced = await priceServiceDelivery(counter, '1065…', event, isFreeformJobId(jobId));
  */
 export async function priceServiceDelivery(counter: ServiceMessageCounter | undefined, phoneNumberId: string, event: StatusEvent, freeformJob: boolean): Promise<StatusEvent> {
   if (!counter || !countsAsServiceDelivery(event, freeformJob)) return event;
   const { ordinal } = await counter.countDelivery(phoneNumberId, serviceMonthOf(event.timestamp), event.messageId);
-  return event.pricing ? event : { ...event, pricing: serviceTierPricing(ordinal) };
+  return event.pricing || event.stage !== 'delivered' ? event : { ...event, pricing: serviceTierPricing(ordinal) };
 }
 
 /** What a number's month of service messages looks like so far (the dry run's `serviceMessages`). */
