@@ -25,7 +25,8 @@ export class SandboxServiceTier {
    */
   priced(send: AcceptedSend, deliveredAt: number | undefined): AcceptedSend {
     let priced = send;
-    if (send.pricingCategory === 'SERVICE' && deliveredAt !== undefined) {
+    // Reactions are never charged and do not count (Meta, 2026-10-01).
+    if (send.pricingCategory === 'SERVICE' && deliveredAt !== undefined && send.reaction !== true) {
       const key = `${send.phoneNumberId}\n${monthOf(deliveredAt)}`;
       const ordinal = (this.delivered.get(key) ?? 0) + 1;
       this.delivered.set(key, ordinal);

@@ -34,6 +34,8 @@ export interface AcceptedSend extends BusinessNumber {
   pricingType: PricingType;
   /** Meta's `pricing.subtype`: `paid_exempt` on what an exempt account would be billed for (service-tier.ts). */
   pricingSubtype?: 'paid_exempt';
+  /** A reaction: never charged and never counted in the free tier of service messages. */
+  reaction?: true;
   /** A send of a template under pacing: its statuses wait `holdMs` (template-events.ts, control API). */
   pacing?: { templateId: string; holdMs: number };
 }

@@ -157,6 +157,7 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
     acceptedAt: at,
     ...(callbackData === undefined ? {} : { callbackData }),
     ...pricingOf(template, via),
+    ...(message.type === 'reaction' ? { reaction: true as const } : {}),
     ...(pacing === undefined || template === undefined ? {} : { pacing: { templateId: template.template.id, holdMs: pacing.holdMs } }),
   });
   if (answerLost) return { kind: 'hold' };

@@ -45,6 +45,13 @@ describe('the free tier of service messages', () => {
     expect((await client.sandboxApi('GET', '/service-tier')).body.data).toContainEqual({ phoneNumberId: PHONE_ID, month: '2026-11', delivered: 1 });
   });
 
+  it('reactions are never counted nor charged, also past the 1,000', async () => {
+    await client.sandboxApi('POST', '/service-tier', { phoneNumberId: PHONE_ID, month: '2026-10', delivered: 1000 });
+    const reaction = { messaging_product: 'whatsapp', recipient_type: 'individual', to: RECIPIENT, type: 'reaction', reaction: { message_id: 'wamid.earlier', emoji: '👍' } };
+    expect(await deliveredPricing(reaction)).toEqual([free, free]);
+    expect((await client.sandboxApi('GET', '/service-tier')).body).toEqual({ data: [{ phoneNumberId: PHONE_ID, month: '2026-10', delivered: 1000 }] });
+  });
+
   it('templates are priced in their category and never counted', async () => {
     expect(await deliveredPricing(templateMessage('order_update', 'en_US', ['Ann', '42']))).toEqual([{ billable: true, pricing_model: 'PMP', category: 'utility', type: 'regular' }, expect.anything()]);
     expect((await client.sandboxApi('GET', '/service-tier')).body).toEqual({ data: [] });
