@@ -44,7 +44,7 @@ const pricingSchema = v.looseObject({
 /**
  * Meta's status values this platform records, and the stage each is recorded as: `played` (a voice
  * message listened to, 2025-11) implies it was read, so it counts with read. Any other value
- * (a status Meta adds later) is ignored without a warning (counted in `ignored`).
+ * (a status Meta adds later) is ignored: not recorded, not skipped, no warning.
  */
 const RECORDED_STATUSES: Readonly<Record<string, StatusEvent['stage']>> = { sent: 'sent', delivered: 'delivered', read: 'read', played: 'read', failed: 'failed' };
 const stageOfStatus = (status: string): StatusEvent['stage'] | undefined => (Object.hasOwn(RECORDED_STATUSES, status) ? RECORDED_STATUSES[status] : undefined);
