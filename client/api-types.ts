@@ -3911,6 +3911,12 @@ export interface operations {
                                     };
                                 };
                             };
+                            /** @description The sending number’s service (free-form) messages delivered this UTC month (`YYYY-MM`) as counted from Meta’s status webhooks, and what is left of Meta’s 1,000 free; beyond them Meta bills each at the market’s utility rate (docs/DELIVERY-STATUS.md "Pricing values and service messages") */
+                            serviceMessages?: {
+                                month: string;
+                                delivered: number;
+                                freeRemaining: number;
+                            };
                         };
                     };
                 };
@@ -4134,12 +4140,13 @@ export interface operations {
                                 status: string;
                                 messageId?: string | null;
                                 sentVia?: string;
-                                /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one (docs/DELIVERY-STATUS.md "Recipients list") */
+                                /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one. Every value is Meta’s open string (`type`: `regular`, `free_customer_service`, …; `subtype` when Meta sent one, e.g. `paid_exempt`); a free-form message Meta did not price carries the free tier’s verdict (docs/DELIVERY-STATUS.md "Recipients list", "Pricing values and service messages") */
                                 pricing?: {
                                     category: string;
                                     type: string;
                                     billable: boolean;
                                     pricingModel: string;
+                                    subtype?: string;
                                 };
                                 /** @description A billed recipient’s price at the operator’s rate card for its calling code and pricing category; absent without a card, or when Meta did not mark it billable (docs/BROADCAST.md "Cost per campaign") */
                                 cost?: {
@@ -4791,6 +4798,11 @@ export interface operations {
                      *             }
                      *           }
                      *         },
+                     *         "serviceMessages": {
+                     *           "month": "2026-11",
+                     *           "delivered": 412,
+                     *           "freeRemaining": 588
+                     *         },
                      *         "followUpOf": "pub_01JD3X9Q7",
                      *         "audience": {
                      *           "matched": 3,
@@ -4849,6 +4861,12 @@ export interface operations {
                                         amount: string;
                                     };
                                 };
+                            };
+                            /** @description The sending number’s service (free-form) messages delivered this UTC month (`YYYY-MM`) as counted from Meta’s status webhooks, and what is left of Meta’s 1,000 free; beyond them Meta bills each at the market’s utility rate (docs/DELIVERY-STATUS.md "Pricing values and service messages") */
+                            serviceMessages?: {
+                                month: string;
+                                delivered: number;
+                                freeRemaining: number;
                             };
                         } & {
                             followUpOf: string;

@@ -151,6 +151,10 @@ export class ControlApi {
       '/_sandbox/parent-bsuid-accounts': {
         POST: (_url, body) => ({ status: 200, body: users.registerParentAccount(body()) }),
       },
+      '/_sandbox/service-tier': {
+        GET: () => ({ status: 200, body: { data: webhooks.serviceTier.counts() } }),
+        POST: (_url, body) => ({ status: 200, body: webhooks.serviceTier.setCount(body()) }),
+      },
       '/_sandbox/reset': {
         POST: () => {
           deps.reset();
@@ -174,6 +178,12 @@ export class ControlApi {
         return { POST: (_url, read) => this.setTemplateSyncing(id, read()), DELETE: () => this.setTemplateSyncing(id, { syncing: false }) };
       case 'accounts/token-expired':
         return { POST: (_url, read) => this.setTokenExpired(id, read()), DELETE: () => this.setTokenExpired(id, { expired: false }) };
+      case 'accounts/pricing-exempt':
+        return {
+          GET: () => ({ status: 200, body: { wabaId: id, exempt: this.deps.webhooks.serviceTier.isExempt(id) } }),
+          POST: (_url, read) => ({ status: 200, body: this.deps.webhooks.serviceTier.setExempt(id, read()) }),
+          DELETE: () => ({ status: 200, body: this.deps.webhooks.serviceTier.setExempt(id, { exempt: false }) }),
+        };
       case 'accounts/marketing-messages':
         return {
           GET: () => this.marketingMessages(id),

@@ -15,6 +15,7 @@ import { errorDescription } from './graph-error-catalog';
 import type { MessageIdGenerator } from './message-ids';
 import { SandboxRequestError } from './sandbox-request-error';
 import type { SandboxState } from './sandbox-state';
+import { SandboxServiceTier } from './service-tier';
 import type { TemplateStatus } from './sandbox-types';
 import { TemplateEvents } from './template-events';
 import type { UserDirectory } from './user-directory';
@@ -69,6 +70,8 @@ export class WebhookEmitter {
   private drainWaiters: Array<() => void> = [];
   /** Template status, quality and category events (template-events.ts). */
   readonly templates: TemplateEvents;
+  /** Meta's free tier of service messages and exempt accounts (service-tier.ts). */
+  readonly serviceTier = new SandboxServiceTier();
 
   constructor(
     private readonly deps: { state: SandboxState; messageIds: MessageIdGenerator; users: UserDirectory },
@@ -120,8 +123,12 @@ export class WebhookEmitter {
 
   /** Schedules the statuses of a send, `startMs` after its acceptance (now, or when a hold ends). */
   private scheduleStatuses(send: AcceptedSend, startMs: number): void {
-    for (const planned of this.plan(send)) {
-      const entry = statusEntry(send, planned.status, send.acceptedAt + startMs + planned.eventOffsetMs, planned.error);
+    const plan = this.plan(send);
+    // Meta bills delivered messages: the tier counts the send once, at its delivery's time, whatever its duplicates.
+    const delivered = plan.find((planned) => planned.status === 'delivered');
+    const priced = this.serviceTier.priced(send, delivered === undefined ? undefined : send.acceptedAt + startMs + delivered.eventOffsetMs);
+    for (const planned of plan) {
+      const entry = statusEntry(priced, planned.status, send.acceptedAt + startMs + planned.eventOffsetMs, planned.error);
       this.due.schedule(planned.arrivalOffsetMs, () => this.emitStatus(send, entry));
     }
   }
@@ -288,6 +295,7 @@ export class WebhookEmitter {
     this.dropPending();
     this.poster.clearDeliveries();
     this.settings.resetToDefaults();
+    this.serviceTier.clear();
     this.checkIdle();
   }
 

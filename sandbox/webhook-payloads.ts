@@ -32,6 +32,10 @@ export interface AcceptedSend extends BusinessNumber {
   callbackData?: string;
   pricingCategory: PricingCategory;
   pricingType: PricingType;
+  /** Meta's `pricing.subtype`: `paid_exempt` on what an exempt account would be billed for (service-tier.ts). */
+  pricingSubtype?: 'paid_exempt';
+  /** A reaction: never charged and never counted in the free tier of service messages. */
+  reaction?: true;
   /** A send of a template under pacing: its statuses wait `holdMs` (template-events.ts, control API). */
   pacing?: { templateId: string; holdMs: number };
 }
@@ -69,13 +73,17 @@ export function unixSeconds(milliseconds: number): string {
   return String(Math.floor(milliseconds / 1000));
 }
 
-/** Meta's per-message pricing block: category and type in lower case. */
+/** Categories Meta spells otherwise than the lower-cased analytics enum. */
+const STATUS_CATEGORY: Partial<Record<PricingCategory, string>> = { AUTHENTICATION_INTERNATIONAL: 'authentication-international' };
+
+/** Meta's per-message pricing block: category and type in lower case, `subtype` when the account is exempt. */
 function pricingOf(send: AcceptedSend): Record<string, unknown> {
   return {
-    billable: send.pricingType === 'REGULAR',
+    billable: send.pricingType === 'REGULAR' && send.pricingSubtype === undefined,
     pricing_model: 'PMP',
-    category: send.pricingCategory.toLowerCase(),
+    category: STATUS_CATEGORY[send.pricingCategory] ?? send.pricingCategory.toLowerCase(),
     type: send.pricingType.toLowerCase(),
+    ...(send.pricingSubtype === undefined ? {} : { subtype: send.pricingSubtype }),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   broadcastStoresSection,
   portfolioReachSection,
   scheduledJobStoreSection,
+  serviceMessageCounterSection,
   templateStatesSection,
   wrapperIdRecordsSection,
 } from '../composition/messaging.section';
@@ -74,6 +75,7 @@ export function broadcastSendPorts(
     marketingMessages: marketingMessagesOnboardingSection(context, cloudApi),
     portfolioReach: portfolioReachSection(context, dynamoDb),
     rateCards: rateCardSourceSection(context, dynamoDb),
+    serviceTier: serviceMessageCounterSection(context, dynamoDb),
     // Built part by part on first use: a request without scheduledAt never touches the Scheduler client.
     scheduling: memoize(() =>
       lazyPorts({

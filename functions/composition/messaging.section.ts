@@ -8,6 +8,7 @@ import { DynamoDbPortfolioReach } from '../../shared/adapters/dynamodb/dynamodb-
 import { DynamoDbSendPacer } from '../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { DynamoDbTemplateStates } from '../../shared/adapters/dynamodb/dynamodb-template-states';
 import { DynamoDbWrapperIdRecords } from '../../shared/adapters/dynamodb/dynamodb-wrapper-id-records';
+import { DynamoDbServiceMessageCounter } from '../../shared/adapters/dynamodb/dynamodb-service-message-counter';
 import { requireSetting } from '../../shared/config/app-config';
 import { memoize, type CompositionContext } from './composition-context';
 import type { DynamoDbClients } from './dynamodb-clients';
@@ -46,3 +47,7 @@ export const scheduledJobStoreSection = (context: CompositionContext, dynamoDb: 
 /** The ledger repair's page rewrite (shared/broadcast/ledger-repair.ts): the operators' CLI only. */
 export const ledgerPageRepairSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbLedgerPageRepair(dynamoDb.document, messagingTable(context)));
+
+/** Delivered service messages per number and UTC month (Meta's free tier, shared/delivery/service-tier.ts): counted by delivery-events, read by the dry run. */
+export const serviceMessageCounterSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbServiceMessageCounter(dynamoDb.document, messagingTable(context)));

@@ -14,7 +14,7 @@ import { lazyPorts, memoize, value, type CompositionContext } from '../compositi
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { sqsClient } from '../composition/sqs-client';
 import { tenancyReaderSection } from '../composition/tenancy.section';
-import { upstreamDeliveryStoreSection } from '../composition/messaging.section';
+import { serviceMessageCounterSection, upstreamDeliveryStoreSection } from '../composition/messaging.section';
 import { identityPairSinkSection, inboundMessageSinkSection, optOutRecorderSection, templateStatusSinkSection } from '../composition/delivery-sinks.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
@@ -39,6 +39,7 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       inbound: inboundMessageSinkSection(context, dynamoDb, tenancy),
       templates: templateStatusSinkSection(context, dynamoDb),
       optOuts: optOutRecorderSection(context, dynamoDb),
+      serviceTier: serviceMessageCounterSection(context, dynamoDb),
       identities: identityPairSinkSection(context, dynamoDb),
       events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
       log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),

@@ -109,7 +109,7 @@ function addresseeOf(context: PhoneContext, message: SendRequest, template: Stor
 function pricingOf(template: StoredTemplate | undefined, via: MarketingRoute | undefined): { pricingCategory: PricingCategory; pricingType: PricingType } {
   // A fallback send is Cloud API's and priced `marketing`; only the MM API's is `marketing_lite`.
   const pricingCategory: PricingCategory = template === undefined ? 'SERVICE' : via === 'marketing_messages' ? 'MARKETING_LITE' : template.template.category;
-  // Free-form messages can only be sent inside a customer service window, which is free.
+  // Free-form messages start free; the free tier decides when their delivery is planned (service-tier.ts).
   return { pricingCategory, pricingType: template === undefined ? 'FREE_CUSTOMER_SERVICE' : 'REGULAR' };
 }
 
@@ -157,6 +157,7 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
     acceptedAt: at,
     ...(callbackData === undefined ? {} : { callbackData }),
     ...pricingOf(template, via),
+    ...(message.type === 'reaction' ? { reaction: true as const } : {}),
     ...(pacing === undefined || template === undefined ? {} : { pacing: { templateId: template.template.id, holdMs: pacing.holdMs } }),
   });
   if (answerLost) return { kind: 'hold' };

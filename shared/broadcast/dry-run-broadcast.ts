@@ -18,6 +18,7 @@ import type { InvalidRow, ScreenedRows } from './dry-run-request';
 import type { TemplateBroadcastRequest } from './template-broadcast.schema';
 import { CostTally, type CostTotals, type RateCardSource } from '../pricing/rate-card';
 import { callingCodeOf } from '../recipients/calling-code';
+import { serviceMonthOf, serviceTierUsage, type ServiceMessageCounter, type ServiceTierUsage } from '../delivery/service-tier';
 
 /** Read-only ports: no queue, no job store, no idempotency guard, no wallet. */
 export interface DryRunDependencies
@@ -27,6 +28,8 @@ export interface DryRunDependencies
   rateCards?: RateCardSource;
   /** The schedule window's minimum lead, when `scheduledAt` is given. */
   scheduling?: { minLeadSeconds: number };
+  /** The sender's delivered service messages this month (Meta's free tier); absent: no `serviceMessages`. */
+  serviceTier?: Pick<ServiceMessageCounter, 'deliveriesIn'>;
 }
 
 export interface DryRunResult {
@@ -41,6 +44,12 @@ export interface DryRunResult {
   optedOut: { index: number }[];
   messagingLimit: ReachHeadroom & { wouldExceed: boolean };
   estimatedCost?: CostTotals;
+  /**
+   * The sender's service (free-form) messages delivered this UTC month as the platform counted them, and
+   * what is left of Meta's 1,000 free: replies to this broadcast's recipients beyond it are billed at the
+   * card's `service` (else `utility`) price (docs/DELIVERY-STATUS.md "Pricing values and service messages").
+   */
+  serviceMessages?: ServiceTierUsage;
 }
 
 /** A content rule's message names its field first (`data[3].templateParams has …`): the row's own when it starts with `data[<index>]`. */
@@ -112,6 +121,8 @@ export async function dryRunBroadcast(
   const optedOut = rows.sendable.filter(({ to }) => suppressed.has(to)).map(({ index }) => ({ index }));
   const headroom = await reachHeadroom(dependencies, sender, sendable.map(({ to }) => to), sendsAt);
   const estimatedCost = await estimatedCostOf(dependencies, caller.organizationId, template.category, sendable);
+  const month = serviceMonthOf(now);
+  const serviceMessages = dependencies.serviceTier && serviceTierUsage(month, await dependencies.serviceTier.deliveriesIn(sender.phoneNumberId, month));
   return {
     dryRun: true,
     totals: {
@@ -126,6 +137,7 @@ export async function dryRunBroadcast(
     optedOut,
     messagingLimit: { ...headroom, wouldExceed: headroom.headroom !== null && headroom.newRecipients > headroom.headroom },
     ...(estimatedCost && { estimatedCost }),
+    ...(serviceMessages && { serviceMessages }),
   };
 }
 

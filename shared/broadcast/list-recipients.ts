@@ -188,7 +188,7 @@ export async function listRecipients(
 
 /* --------------------------------------------------------------------- CSV */
 
-/** New columns go last (`sentVia`, `userId`, then pricing, then the rate card's cost): files read by column position before they existed keep their columns. */
+/** New columns go last (`sentVia`, `userId`, then pricing, then the rate card's cost, then Meta's pricing subtype): files read by column position before they existed keep their columns. */
 export const RECIPIENT_CSV_COLUMNS = [
   'countryCode',
   'toPhoneNumber',
@@ -205,6 +205,7 @@ export const RECIPIENT_CSV_COLUMNS = [
   'pricingModel',
   'cost',
   'costCurrency',
+  'pricingSubtype',
 ] as const;
 type CsvColumn = (typeof RECIPIENT_CSV_COLUMNS)[number];
 
@@ -222,6 +223,8 @@ const csvValueOf = (row: RecipientRow, column: CsvColumn): string | null | undef
       return row.cost?.amount;
     case 'costCurrency':
       return row.cost?.currency;
+    case 'pricingSubtype':
+      return row.pricing?.subtype;
     default:
       return row[column];
   }

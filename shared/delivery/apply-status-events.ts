@@ -15,6 +15,7 @@
 import type { CallbackReference } from './callback-data';
 import type { CustomerEvent } from '../customer-events/ports';
 import { messageStatusEvent } from './delivery-customer-events';
+import { isFreeformJobId, priceServiceDelivery, type ServiceMessageCounter } from './service-tier';
 import type { LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, OptOutRecorder, PhoneNumberOwner, StatusEvent, UpstreamDeliveryStore } from './ports';
 
 /** What the status part uses of the processor's ports (DeliveryEventPorts). */
@@ -22,6 +23,8 @@ export interface StatusEventPorts {
   ledger: LedgerDeliveryStore;
   upstream?: UpstreamDeliveryStore;
   optOuts?: OptOutRecorder;
+  /** Delivered service messages per number and month (service-tier.ts). Absent: not counted, and a free-form status without pricing stays unpriced. */
+  serviceTier?: ServiceMessageCounter;
   events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
   log: { warn(message: string, attributes?: Record<string, unknown>): void };
 }
@@ -87,12 +90,15 @@ export async function routeStatus(context: StatusBatchContext, phoneNumberId: st
       ports.log.warn('dropped: ledger entry not found', { ...ids, jobId: location.jobId, chunkIndex: location.chunkIndex, index: location.index });
       return;
     }
+    // Counted before the ledger write: a batch that fails after it is applied again, and the count keeps one per message.
+    const priced = await priceServiceDelivery(ports.serviceTier, phoneNumberId, event, isFreeformJobId(location.jobId));
     const pending = context.ledgerEvents.get(location.jobId) ?? [];
-    pending.push({ location, event, organizationId: owner.organizationId, phoneNumberId, batch: context });
+    pending.push({ location, event: priced, organizationId: owner.organizationId, phoneNumberId, batch: context });
     context.ledgerEvents.set(location.jobId, pending);
     return;
   }
-  await applyUpstreamStatus(context, phoneNumberId, owner, event, reference);
+  // Meta's tier is the number's: a service message of /upstream, or of another app on the number, counts too.
+  await applyUpstreamStatus(context, phoneNumberId, owner, await priceServiceDelivery(ports.serviceTier, phoneNumberId, event, false), reference);
 }
 
 async function applyUpstreamStatus(context: StatusBatchContext, phoneNumberId: string, owner: PhoneNumberOwner, event: StatusEvent, reference: CallbackReference | undefined): Promise<void> {

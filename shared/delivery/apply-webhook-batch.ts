@@ -18,6 +18,7 @@ import type { CustomerEvent } from '../customer-events/ports';
 import { ledgerEventTasks, publish, routeStatus, type SharedStatusContext, type StatusBatchContext } from './apply-status-events';
 import { messageReceivedEvent, templateStatusEvent, templateUpdatedEvent } from './delivery-customer-events';
 import { identityPairsOf } from './identity-pairs-of-change';
+import type { ServiceMessageCounter } from './service-tier';
 import { parseWebhookBody, type MessagesChange, type TemplateAttributeChange, type TemplateStatusChange } from './webhook-payload.schema';
 
 export interface DeliveryEventLog {
@@ -36,6 +37,8 @@ export interface DeliveryEventPorts {
   identities?: IdentityPairSink;
   /** The organization's opt-out list: a failure 131050 adds the recipient. Absent: not recorded. */
   optOuts?: OptOutRecorder;
+  /** Delivered service messages per number and month (service-tier.ts): Meta's free tier. Absent: not counted. */
+  serviceTier?: ServiceMessageCounter;
   /**
    * Customer events (message.status, message.received, template.status, template.updated) of what was applied, for the
    * organization's webhook endpoints. Absent: nothing is published.

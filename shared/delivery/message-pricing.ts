@@ -9,15 +9,22 @@
 /** The stages of Meta's status events (recipient-status.ts' DeliveryStage; spelled here so this module imports nothing). */
 type EventStage = 'sent' | 'delivered' | 'read' | 'failed';
 
-/** What Meta says a message costs: `category` normalised (`authentication-international` → `authentication_international`). */
+/**
+ * What Meta says a message costs: `category` normalised (`authentication-international` → `authentication_international`).
+ * Every value is an open string (../shared/meta/platform-changes-2026-h2.md row 3): Meta adds categories, types and
+ * subtypes without notice, so none is enumerated or refused here; only `billable` is derived when Meta leaves it out.
+ */
 export interface MessagePricing {
+  /** e.g. `marketing`, `utility`, `service`, `group_marketing`, `authentication_international` (normalised). */
   category: string;
-  /** `regular` | `free_customer_service` | `free_entry_point` (lower-case, as Meta sends it). */
+  /** e.g. `regular`, `free_customer_service`, `free_group_customer_service`, `free_entry_point` (lower-case, as Meta sends it). */
   type: string;
-  /** Meta's flag (slated for deprecation); absent when Meta sent none: derived from `type`. */
+  /** Meta's flag (slated for deprecation); absent when Meta sent none: derived from `type` (and `subtype`, see pricingOf). */
   billable: boolean;
-  /** `PMP` (per-message pricing) or `CBP` (older webhooks). */
+  /** e.g. `PMP` (per-message pricing) or `CBP` (older webhooks). */
   pricingModel: string;
+  /** Meta's `subtype` when given (e.g. `paid_exempt`: an exempt government or non-profit account), lower-case. */
+  subtype?: string;
 }
 
 /** The stages whose events may carry pricing, highest precedence first. */
@@ -35,23 +42,47 @@ export const pricingAttributeOf = (stage: EventStage): `${PricedStage}Pricing` |
  *
  * @example normalisedCategory('authentication-international') // 'authentication_international'
  */
-export const normalisedCategory = (category: string): string => category.trim().toLowerCase().replace(/-/g, '_');
+export const normalisedCategory = (category: string): string =>
+  // Any other character becomes `_` too: the category rides in the tally code (`~` separates its parts), whatever Meta writes.
+  category.trim().toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 64);
+
+/**
+ * A string field of Meta's object, trimmed and lower-cased, any character but letters, digits and `_`
+ * made `_` (the values ride in tally codes and stored facts, which `~` and `:` separate); anything
+ * else (absent, a number, an object) is absent.
+ */
+const openString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim().toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 64) : undefined;
+
+/**
+ * Whether a message Meta priced without `billable` is billed: every `free_…` type is free, and so is a
+ * subtype ending in `exempt` (`paid_exempt`: eligible governments and non-profits, free until 2027-12-31);
+ * any other value, known or not, is billed (Meta writes `regular` for billed messages).
+ *
+ * @example billableOf('free_customer_service') // false
+ */
+export const billableOf = (type: string, subtype?: string): boolean => !type.startsWith('free_') && !(subtype ?? '').endsWith('exempt');
 
 /**
  * Meta's raw `pricing` object to ours; undefined when it has no usable category (nothing to count).
+ * Every field is read as an open string: an unknown value is kept as it is, a field of another JSON
+ * type is ignored (never the event).
  *
  * @example pricingOf({ billable: true, pricing_model: 'PMP', type: 'regular', category: 'marketing' })
  * // { category: 'marketing', type: 'regular', billable: true, pricingModel: 'PMP' }
  */
-export function pricingOf(raw: { billable?: boolean; pricing_model?: string; type?: string; category?: string }): MessagePricing | undefined {
-  if (!raw.category?.trim()) return undefined;
-  const type = (raw.type ?? '').trim().toLowerCase() || 'regular';
+export function pricingOf(raw: { billable?: unknown; pricing_model?: unknown; type?: unknown; category?: unknown; subtype?: unknown }): MessagePricing | undefined {
+  const category = openString(raw.category);
+  if (category === undefined) return undefined;
+  const type = openString(raw.type) ?? 'regular';
+  const subtype = openString(raw.subtype);
   return {
-    category: normalisedCategory(raw.category),
+    category: normalisedCategory(category),
     type,
-    // Meta deprecates `billable`: free types are never billed.
-    billable: raw.billable ?? !type.startsWith('free_'),
-    pricingModel: (raw.pricing_model ?? '').trim().toUpperCase() || 'PMP',
+    // Meta deprecates `billable`: derived from the type when absent.
+    billable: typeof raw.billable === 'boolean' ? raw.billable : billableOf(type, subtype),
+    pricingModel: openString(raw.pricing_model)?.toUpperCase() ?? 'PMP',
+    ...(subtype === undefined ? {} : { subtype }),
   };
 }
 

@@ -10,6 +10,8 @@
  *
  * Precedence (highest wins): READ > DELIVERED > FAILED (by webhook) > SENT > UNKNOWN.
  * - `read` without `delivered` is READ (Meta skips `delivered` when both happen together).
+ * - Meta's `played` (a voice message listened to) arrives here as `read` (the parser's stage,
+ *   webhook-payload.schema.ts): it counts with read; status values Meta adds later never arrive.
  * - A `failed` event after `delivered` or `read` does not change the status (multi-device: the
  *   message reached the user on one device); its error is still kept. A `delivered` or `read`
  *   after `failed` wins, for the same reason.

@@ -32,17 +32,27 @@ const statusErrorSchema = v.looseObject({
   message: v.optional(v.string()),
 });
 
-/** Lenient: a pricing object Meta shapes differently is dropped (the status still applies), see pricingOf. */
+/** Lenient: every value is an open string read by pricingOf (a field of another type is ignored, the status still applies). */
 const pricingSchema = v.looseObject({
-  billable: v.optional(v.boolean()),
-  pricing_model: v.optional(v.string()),
-  type: v.optional(v.string()),
-  category: v.optional(v.string()),
+  billable: v.optional(v.unknown()),
+  pricing_model: v.optional(v.unknown()),
+  type: v.optional(v.unknown()),
+  category: v.optional(v.unknown()),
+  subtype: v.optional(v.unknown()),
 });
+
+/**
+ * Meta's status values this platform records, and the stage each is recorded as: `played` (a voice
+ * message listened to, 2025-11) implies it was read, so it counts with read. Any other value
+ * (a status Meta adds later) is ignored: not recorded, not skipped, no warning.
+ */
+const RECORDED_STATUSES: Readonly<Record<string, StatusEvent['stage']>> = { sent: 'sent', delivered: 'delivered', read: 'read', played: 'read', failed: 'failed' };
+const stageOfStatus = (status: string): StatusEvent['stage'] | undefined => (Object.hasOwn(RECORDED_STATUSES, status) ? RECORDED_STATUSES[status] : undefined);
 
 const statusSchema = v.looseObject({
   id: nonEmpty('id'),
-  status: v.picklist(['sent', 'delivered', 'read', 'failed'], 'status must be sent, delivered, read or failed'),
+  // An open string: stageOfStatus decides what is recorded, an unknown value is ignored (never skipped with a warning).
+  status: v.pipe(v.string('status must be a string'), v.trim(), v.toLowerCase()),
   timestamp: epochSeconds('timestamp'),
   // A send to a business-scoped user id has no recipient_id unless Meta may show the number
   // (../shared/meta/usernames-and-bsuid.md §5): recipient_user_id then names the recipient.
@@ -202,6 +212,9 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
       skipped.push({ at: `${at}.statuses[${position}]`, problem: problemOf(status.issues) });
       return;
     }
+    const stage = stageOfStatus(status.output.status);
+    // A status value Meta added after this was written: nothing to record, and nothing wrong (no warning).
+    if (stage === undefined) return;
     const recipientId = status.output.recipient_id ?? status.output.recipient_user_id;
     if (recipientId === undefined) {
       skipped.push({ at: `${at}.statuses[${position}]`, problem: 'recipient_id or recipient_user_id is required' });
@@ -210,10 +223,10 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
     const reference = parseCallbackData(status.output.biz_opaque_callback_data);
     const error = status.output.errors?.[0];
     // A failed message is not billed; only sent, delivered and read carry a pricing fact.
-    const pricing = status.output.pricing && status.output.status !== 'failed' ? pricingOf(status.output.pricing) : undefined;
+    const pricing = status.output.pricing && stage !== 'failed' ? pricingOf(status.output.pricing) : undefined;
     change.statuses.push({
       messageId: status.output.id,
-      stage: status.output.status,
+      stage,
       timestamp: status.output.timestamp,
       recipientId,
       ...(status.output.recipient_user_id === undefined ? {} : { recipientUserId: status.output.recipient_user_id }),

@@ -25,6 +25,13 @@ export const campaignCost: JsonSchema = {
   description: 'Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign")',
 };
 
+/** The sender's month of service messages (Meta's free tier: 1,000 delivered per number and UTC month). */
+export const serviceMessages: JsonSchema = {
+  ...obj({ month: str, delivered: int, freeRemaining: int }),
+  description:
+    'The sending number’s service (free-form) messages delivered this UTC month (`YYYY-MM`) as counted from Meta’s status webhooks, and what is left of Meta’s 1,000 free; beyond them Meta bills each at the market’s utility rate (docs/DELIVERY-STATUS.md "Pricing values and service messages")',
+};
+
 /** The `data` of a `?dryRun=true` answer. */
 export const dryRunResult: JsonSchema = obj(
   {
@@ -35,6 +42,7 @@ export const dryRunResult: JsonSchema = obj(
     optedOut: arrayOf(obj({ index: int })),
     messagingLimit: obj({ tier: str, limit: nullableInt, usedLast24h: int, headroom: nullableInt, newRecipients: int, wouldExceed: bool }),
     estimatedCost,
+    serviceMessages,
   },
   ['dryRun', 'totals', 'invalid', 'duplicates', 'optedOut', 'messagingLimit'],
 );
@@ -50,4 +58,5 @@ export const dryRunExample = {
   optedOut: [{ index: 40 }],
   messagingLimit: { tier: 'TIER_10K', limit: 10000, usedLast24h: 1200, headroom: 8800, newRecipients: 997, wouldExceed: false },
   estimatedCost: { currency: 'USD', amount: '1.3958', priced: 997, unpriced: 0, byCategory: { utility: { count: 997, amount: '1.3958' } } },
+  serviceMessages: { month: '2026-11', delivered: 412, freeRemaining: 588 },
 };

@@ -7,8 +7,9 @@ export const pricingCounts = {
 };
 
 const messagePricing: JsonSchema = {
-  ...obj({ category: str, type: str, billable: bool, pricingModel: str }),
-  description: 'Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one (docs/DELIVERY-STATUS.md "Recipients list")',
+  ...obj({ category: str, type: str, billable: bool, pricingModel: str, subtype: str }, ['category', 'type', 'billable', 'pricingModel']),
+  description:
+    'Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one. Every value is Meta’s open string (`type`: `regular`, `free_customer_service`, …; `subtype` when Meta sent one, e.g. `paid_exempt`); a free-form message Meta did not price carries the free tier’s verdict (docs/DELIVERY-STATUS.md "Recipients list", "Pricing values and service messages")',
 };
 const recipientCost: JsonSchema = {
   ...obj({ currency: str, amount: str }),

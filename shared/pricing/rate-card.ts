@@ -55,14 +55,24 @@ export function parseRateCard(input: unknown): RateCard {
 
 /**
  * The price of one message of `category` to a recipient of calling code `callingCode` (its row,
- * else the `*` row); undefined when the card prices neither.
+ * else the `*` row; for `service`, without a `service` price in either, the `utility` price the same
+ * way); undefined when the card prices none.
  *
  * @example
  * rateOf(card, '44', 'marketing'); // 52900
  */
 export function rateOf(card: RateCard, callingCode: string | undefined, category: string): number | undefined {
-  return (callingCode === undefined ? undefined : card.rates[callingCode]?.[category]) ?? card.rates[ANY_COUNTRY]?.[category];
+  const listed = (name: string) => (callingCode === undefined ? undefined : card.rates[callingCode]?.[name]) ?? card.rates[ANY_COUNTRY]?.[name];
+  const fallback = PRICED_AS[category];
+  return listed(category) ?? (fallback === undefined ? undefined : listed(fallback));
 }
+
+/**
+ * Categories Meta prices at another category's rate when the card has no price of their own: service
+ * (free-form) messages beyond the free tier cost the market's utility rate (since 2026-10-01,
+ * ../shared/meta/platform-changes-2026-h2.md row 1). A card's own `service` price wins (its row, else `*`).
+ */
+const PRICED_AS: Readonly<Record<string, string>> = { service: 'utility' };
 
 /** A running cost: count and micro-units per category, and the recipients no row prices. */
 export class CostTally {

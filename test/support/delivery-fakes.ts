@@ -29,6 +29,7 @@ import {
   type SendOutcome,
   type TallyCode,
 } from '../../shared/delivery/recipient-status';
+import type { ServiceMessageCounter } from '../../shared/delivery/service-tier';
 
 export class FakeOwnerDirectory implements OwnerDirectory {
   readonly phoneNumbers = new Map<string, PhoneNumberOwner>();
@@ -216,4 +217,27 @@ export function webhookBody(changes: Array<{ wabaId?: string; phoneNumberId: str
       ],
     })),
   };
+}
+
+/* -------------------------------------------------------- service tier */
+
+/** Delivered service messages per number and month, once per message id (as DynamoDbServiceMessageCounter). */
+export class InMemoryServiceMessageCounter implements ServiceMessageCounter {
+  private readonly counts = new Map<string, number>();
+  private readonly counted = new Map<string, { ordinal: number; month: string }>();
+
+  async countDelivery(phoneNumberId: string, month: string, messageId: string): Promise<{ ordinal: number; month: string }> {
+    const markerKey = `${phoneNumberId}\n${messageId}`;
+    const known = this.counted.get(markerKey);
+    if (known) return { ...known };
+    const counterKey = `${phoneNumberId}\n${month}`;
+    const ordinal = (this.counts.get(counterKey) ?? 0) + 1;
+    this.counts.set(counterKey, ordinal);
+    this.counted.set(markerKey, { ordinal, month });
+    return { ordinal, month };
+  }
+
+  async deliveriesIn(phoneNumberId: string, month: string): Promise<number> {
+    return this.counts.get(`${phoneNumberId}\n${month}`) ?? 0;
+  }
 }

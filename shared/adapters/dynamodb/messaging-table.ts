@@ -33,6 +33,10 @@
  *   pk CEVENT#<org>                sk <createdAt>#<eventId>  a customer event, by time (redelivery by range)
  *   pk CEVENT#<org>#ID#<eventId>   sk EVENT          the same event by id: its put-if-absent makes a
  *                                                    republished id a no-op (30 days, expiresAt)
+ *   pk SVCTIER#<phoneNumberId>     sk MONTH#<YYYY-MM>  delivered service messages of a number in a UTC month
+ *                                                    (`delivered`, ADDed; Meta's free tier, shared/delivery/service-tier.ts)
+ *   pk SVCMSG#<message id>         sk SVC#<phoneNumberId>  one counted service message: its `ordinal` and `month`,
+ *                                                    so a repeated status counts once
  *
  * Keys live here; items are written from the domain types and read back through valibot schemas
  * (messaging-job-items.ts: jobs, chunks, recipients; messaging-ledger-items.ts: ledger entries,
@@ -102,6 +106,10 @@ export const messagingKeys = {
   customerEventPartition: (organizationId: string) => `CEVENT#${organizationId}`,
   customerEventByTime: (organizationId: string, createdAt: string, eventId: string) => ({ pk: `CEVENT#${organizationId}`, sk: `${createdAt}#${eventId}` }),
   customerEventById: (organizationId: string, eventId: string) => ({ pk: `CEVENT#${organizationId}#ID#${eventId}`, sk: 'EVENT' }),
+  /** A number's delivered service messages in a UTC month (`YYYY-MM`): Meta's free tier (shared/delivery/service-tier.ts). */
+  serviceTier: (phoneNumberId: string, month: string) => ({ pk: `SVCTIER#${phoneNumberId}`, sk: `MONTH#${month}` }),
+  /** One counted service message (by Meta's message id): its own partition, so the counter's is the only hot one. */
+  serviceDelivery: (phoneNumberId: string, messageId: string) => ({ pk: `SVCMSG#${messageId}`, sk: `SVC#${phoneNumberId}` }),
 } as const;
 
 /** A recipient's slot in its job's tally items: the item (bucket of TALLY_BUCKET_SIZE) and its attribute. */

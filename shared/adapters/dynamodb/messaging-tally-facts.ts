@@ -129,17 +129,18 @@ export function addMessageId(state: SlotState, slot: number, messageId: string, 
 
 function pricingMember(slot: number, stage: TimedStage, pricing: MessagePricing, callingCode: string | undefined): string {
   const category = CATEGORY_LETTERS[pricing.category] ?? pricing.category;
-  const usual = pricing.type === 'regular' && pricing.billable && pricing.pricingModel === 'PMP';
-  const extra = usual ? '' : `:${pricing.type}:${pricing.billable ? 1 : 0}:${pricing.pricingModel}`;
+  const usual = pricing.type === 'regular' && pricing.billable && pricing.pricingModel === 'PMP' && pricing.subtype === undefined;
+  // Meta's open strings hold no `:` (pricingOf keeps letters, digits and `_`); a subtype is a fourth extra field, absent before it existed.
+  const extra = usual ? '' : `:${pricing.type}:${pricing.billable ? 1 : 0}:${pricing.pricingModel}${pricing.subtype === undefined ? '' : `:${pricing.subtype}`}`;
   return `${slot}${LETTER_OF[stage]}:${category}:${callingCode ?? ''}${extra}`;
 }
 
 function decodePricing(member: string): { pricing: MessagePricing; callingCode?: string } {
-  const [, category = '', callingCode = '', type, billable, pricingModel] = member.split(':');
+  const [, category = '', callingCode = '', type, billable, pricingModel, subtype] = member.split(':');
   const pricing: MessagePricing =
     type === undefined
       ? { category: CATEGORY_OF[category] ?? category, type: 'regular', billable: true, pricingModel: 'PMP' }
-      : { category: CATEGORY_OF[category] ?? category, type, billable: billable === '1', pricingModel: pricingModel ?? 'PMP' };
+      : { category: CATEGORY_OF[category] ?? category, type, billable: billable === '1', pricingModel: pricingModel ?? 'PMP', ...(subtype ? { subtype } : {}) };
   return { pricing, ...(callingCode ? { callingCode } : {}) };
 }
 

@@ -14,7 +14,7 @@ type Item = Record<string, unknown>;
  * `if_not_exists`, so the worker's outcome write (which sets only its own attributes) and the events
  * never overwrite each other.
  */
-const pricingFactSchema = v.object({ category: v.string(), type: v.string(), billable: v.boolean(), pricingModel: v.string() });
+const pricingFactSchema = v.object({ category: v.string(), type: v.string(), billable: v.boolean(), pricingModel: v.string(), subtype: v.optional(v.string()) });
 const deliveryFactsSchema = v.object({
   sentAt: v.optional(v.string()),
   deliveredAt: v.optional(v.string()),

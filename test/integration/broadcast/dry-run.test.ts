@@ -51,6 +51,8 @@ describe('dry run of a template broadcast', () => {
     expect(result.messagingLimit).toEqual({ tier: 'TIER_2K', limit: 2000, usedLast24h: 0, headroom: 2000, newRecipients: 997, wouldExceed: false });
     // examples/rate-card.json: 91 utility 0.0014 × 997.
     expect(result.estimatedCost).toEqual({ currency: 'USD', amount: '1.3958', priced: 997, unpriced: 0, byCategory: { utility: { count: 997, amount: '1.3958' } } });
+    // Issue 35: the sender's free tier of service messages this UTC month (none delivered in this runtime).
+    expect(result.serviceMessages).toEqual({ month: new Date().toISOString().slice(0, 7), delivered: 0, freeRemaining: 1000 });
     expect(answer.headers.get('x-job-id')).toBeNull();
 
     expect(await jobCount(organizationId)).toBe(jobsBefore);

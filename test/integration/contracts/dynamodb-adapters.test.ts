@@ -8,6 +8,8 @@ import { DynamoDbMembershipStore } from '../../../shared/adapters/dynamodb/dynam
 import { DynamoDbOrganizationStore } from '../../../shared/adapters/dynamodb/dynamodb-organization-store';
 import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/dynamodb-rate-limiter';
 import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
+import { DynamoDbServiceMessageCounter } from '../../../shared/adapters/dynamodb/dynamodb-service-message-counter';
+import { describeServiceMessageCounterContract } from '../../support/contracts/service-message-counter.contract';
 import { DynamoDbPortfolioReach } from '../../../shared/adapters/dynamodb/dynamodb-portfolio-reach';
 import { describePortfolioReachContract } from '../../support/contracts/portfolio-reach.contract';
 import { PowertoolsIdempotencyGuard } from '../../../shared/adapters/idempotency/powertools-idempotency-guard';
@@ -52,6 +54,7 @@ describeBillingStoreContract('DynamoDbBillingStore', () => new DynamoDbBillingSt
 describeInboxRepositoryContract('DynamoDbInboxRepository', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
 describeContactBookContract('DynamoDbContactBook', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
 describeSendPacerContract('DynamoDbSendPacer', () => new DynamoDbSendPacer(dynamo.documentClient, dynamo.tableNames.messaging));
+describeServiceMessageCounterContract('DynamoDbServiceMessageCounter', () => new DynamoDbServiceMessageCounter(...messagingTable()));
 describePortfolioReachContract('DynamoDbPortfolioReach', () => new DynamoDbPortfolioReach(dynamo.documentClient, dynamo.tableNames.messaging));
 describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new PowertoolsIdempotencyGuard(dynamo.client, dynamo.tableNames.idempotency));
 // Each broadcast suite gets its store's adapter and the adapters its tests set jobs up with.

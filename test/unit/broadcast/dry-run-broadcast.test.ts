@@ -6,6 +6,7 @@ import { fixedClock } from '../../../shared/ports/clock';
 import { ORG, SENDER, broadcastRequest, recipientNumber } from '../../support/broadcast-fakes';
 import { templateBroadcastKit } from '../../support/template-broadcast-kit';
 import { FixedMessagingTiers, InMemoryPortfolioReach } from '../../support/broadcast-port-fakes';
+import { InMemoryServiceMessageCounter } from '../../support/delivery-fakes';
 
 const full = (index: number) => `91${recipientNumber(index)}`;
 const card: RateCard = parseRateCard({ currency: 'USD', rates: { '91': { utility: '0.0014', marketing: '0.0107' }, '*': { utility: '0.01' } } });
@@ -83,6 +84,17 @@ describe('dryRunBroadcast', () => {
       unpriced: 0,
       byCategory: { utility: { count: 3, amount: '0.0128' } },
     });
+  });
+
+  it('shows the sender’s service messages delivered this UTC month and what is left of the 1,000 free', async () => {
+    const kit = setup();
+    const serviceTier = new InMemoryServiceMessageCounter();
+    for (let index = 0; index < 3; index += 1) await serviceTier.countDelivery(SENDER.phoneNumberId, '2026-03', `wamid.${index}`);
+    await serviceTier.countDelivery(SENDER.phoneNumberId, '2026-02', 'wamid.february');
+    const { request } = parseDryRunRequest(broadcastRequest(1));
+    const result = await dryRunBroadcast({ ...kit.dependencies, serviceTier }, { organizationId: ORG }, request);
+    expect(result.serviceMessages).toEqual({ month: '2026-03', delivered: 3, freeRemaining: 997 });
+    expect(await kit.dryRun(broadcastRequest(1))).not.toHaveProperty('serviceMessages');
   });
 
   it('has no estimatedCost without a rate card', async () => {

@@ -9,6 +9,8 @@ import { describeIdempotencyGuardContract } from '../../support/contracts/idempo
 import { describeRateLimiterContract } from '../../support/contracts/rate-limiter.contract';
 import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
 import { describeSendPacerContract } from '../../support/contracts/send-pacer.contract';
+import { describeServiceMessageCounterContract } from '../../support/contracts/service-message-counter.contract';
+import { InMemoryServiceMessageCounter } from '../../support/delivery-fakes';
 import { describeAccountDirectoryContract } from '../../support/contracts/account-directory.contract';
 import { describeBillingStoreContract } from '../../support/contracts/billing-store.contract';
 import { describeCredentialStoreContract } from '../../support/contracts/credential-store.contract';
@@ -35,6 +37,7 @@ describeBillingStoreContract('InMemoryBillingStore', () => new InMemoryBillingSt
 describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInboxRepository());
 describeContactBookContract('InMemoryContactBook', () => new InMemoryContactBook());
 describeSendPacerContract('InMemorySendPacer', () => new InMemorySendPacer());
+describeServiceMessageCounterContract('InMemoryServiceMessageCounter', () => new InMemoryServiceMessageCounter());
 describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryIdempotencyGuard());
 // The broadcast suites set their jobs up through the other stores: the fakes over one shared state.
 describeJobStoreContract('InMemoryJobStore', () => new InMemoryBroadcastRepository());

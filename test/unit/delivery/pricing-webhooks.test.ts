@@ -50,7 +50,7 @@ describe('parsing Meta’s pricing object', () => {
   });
 
   it('drops a malformed or category-less pricing object and still applies the status', () => {
-    for (const bad of ['x', { billable: 'yes', category: 'marketing' }, { type: 'regular' }, null]) {
+    for (const bad of ['x', { type: 'regular' }, { category: 42, type: 'regular' }, null]) {
       const parsed = parse(bad);
       expect(parsed.skipped).toEqual([]);
       expect(parsed.changes[0]).toMatchObject({ statuses: [{ messageId: 'w', stage: 'sent' }] });

@@ -25,6 +25,16 @@ describe('rate card', () => {
     expect(rateOf(card, '44', 'authentication')).toBeUndefined();
   });
 
+  it('prices service messages at the card’s service price, else its utility price (Meta: the market’s utility rate)', () => {
+    const withService = parseRateCard({ currency: 'USD', rates: { '44': { utility: '0.022', service: '0.02' }, '91': { utility: '0.0014' }, '*': { utility: '0.008' } } });
+    expect(rateOf(withService, '44', 'service')).toBe(20_000);
+    expect(rateOf(withService, '91', 'service')).toBe(1_400);
+    expect(rateOf(withService, '49', 'service')).toBe(8_000);
+    expect(rateOf(card, '44', 'service')).toBe(8_000);
+    // Only service falls back: another category without a price stays unpriced.
+    expect(rateOf(withService, '44', 'group_service')).toBeUndefined();
+  });
+
   it('sums without float drift', () => {
     const tally = new CostTally(parseRateCard({ currency: 'EUR', rates: { '*': { marketing: '0.1' } } }));
     for (let index = 0; index < 3; index += 1) tally.add('44', 'marketing');
