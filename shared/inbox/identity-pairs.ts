@@ -26,11 +26,23 @@ export interface IdentityPairPorts extends Pick<OptOutPorts, 'optOuts' | 'clock'
  * change?.('447700900123')(undefined); // { state: 'opted-out', phoneNumber: '447700900123', source: 'keyword', createdAt: 'T2', keywordAt: 'T0' }
  */
 export function alignedChangeOf(a: OptOutRecord | undefined, b: OptOutRecord | undefined, now: string): ((key: string) => OptOutChange) | undefined {
-  const decided = [a, b].find((record) => isOptedOut(record) && record.source !== 'keyword');
+  return carriedChangeOf([a, b], now);
+}
+
+/**
+ * The one decision of several records of one person (alignedChangeOf's rule over any number of
+ * them): what a pair aligns to, and what an identity change carries from the old ids to the new.
+ *
+ * @example
+ * carriedChangeOf([{ state: 'opted-out', phoneNumber: 'US.old', source: 'api', createdAt: 'T1' }, undefined], 'T2')?.('US.new')(undefined);
+ * // { state: 'opted-out', phoneNumber: 'US.new', source: 'api', createdAt: 'T2' }
+ */
+export function carriedChangeOf(records: ReadonlyArray<OptOutRecord | undefined>, now: string): ((key: string) => OptOutChange) | undefined {
+  const decided = records.find((record) => isOptedOut(record) && record.source !== 'keyword');
   if (decided && isOptedOut(decided)) {
     return (key) => (current) => withOptOutAdded(current, { phoneNumber: key, source: decided.source, now });
   }
-  const latest = [a, b].reduce<OptOutRecord | undefined>(
+  const latest = records.reduce<OptOutRecord | undefined>(
     (found, record) => (record?.keywordAt !== undefined && (found?.keywordAt === undefined || record.keywordAt > found.keywordAt) ? record : found),
     undefined,
   );
