@@ -16,6 +16,7 @@ import type { MessageIdGenerator } from './message-ids';
 import { SandboxRequestError } from './sandbox-request-error';
 import type { SandboxState } from './sandbox-state';
 import type { TemplateStatus } from './sandbox-types';
+import { IdentityEvents } from './identity-events';
 import { TemplateEvents } from './template-events';
 import type { UserDirectory } from './user-directory';
 import {
@@ -69,6 +70,8 @@ export class WebhookEmitter {
   private drainWaiters: Array<() => void> = [];
   /** Template status, quality and category events (template-events.ts). */
   readonly templates: TemplateEvents;
+  /** A user's change of number and marketing preferences (identity-events.ts). */
+  readonly identities: IdentityEvents;
 
   constructor(
     private readonly deps: { state: SandboxState; messageIds: MessageIdGenerator; users: UserDirectory },
@@ -82,6 +85,7 @@ export class WebhookEmitter {
       if (active !== undefined) this.postBody(active, wabaId, [change], { events: [kind], statuses: [] }, at);
       return active !== undefined;
     });
+    this.identities = new IdentityEvents(deps, (wabaId, change, kind) => this.postBody(this.requireTarget(), wabaId, [change], { events: [kind], statuses: [] }));
   }
 
   /**
