@@ -131,6 +131,12 @@ export class ControlApi {
       '/_sandbox/webhooks/inbound': {
         POST: (_url, body) => ({ status: 200, body: webhooks.injectInbound(body()) }),
       },
+      '/_sandbox/webhooks/identity-change': {
+        POST: (_url, body) => ({ status: 200, body: webhooks.identities.changeNumber(body()) }),
+      },
+      '/_sandbox/webhooks/user-preferences': {
+        POST: (_url, body) => ({ status: 200, body: webhooks.identities.setPreference(body()) }),
+      },
       '/_sandbox/webhooks/template-status': {
         POST: (_url, body) => ({ status: 200, body: webhooks.changeTemplateStatus(body()) }),
       },

@@ -17,6 +17,7 @@ import { SandboxRequestError } from './sandbox-request-error';
 import type { SandboxState } from './sandbox-state';
 import { SandboxServiceTier } from './service-tier';
 import type { TemplateStatus } from './sandbox-types';
+import { IdentityEvents } from './identity-events';
 import { TemplateEvents } from './template-events';
 import type { UserDirectory } from './user-directory';
 import {
@@ -72,6 +73,8 @@ export class WebhookEmitter {
   readonly templates: TemplateEvents;
   /** Meta's free tier of service messages and exempt accounts (service-tier.ts). */
   readonly serviceTier = new SandboxServiceTier();
+  /** A user's change of number and marketing preferences (identity-events.ts). */
+  readonly identities: IdentityEvents;
 
   constructor(
     private readonly deps: { state: SandboxState; messageIds: MessageIdGenerator; users: UserDirectory },
@@ -85,6 +88,7 @@ export class WebhookEmitter {
       if (active !== undefined) this.postBody(active, wabaId, [change], { events: [kind], statuses: [] }, at);
       return active !== undefined;
     });
+    this.identities = new IdentityEvents(deps, (wabaId, change, kind) => this.postBody(this.requireTarget(), wabaId, [change], { events: [kind], statuses: [] }));
   }
 
   /**

@@ -58,7 +58,7 @@ export interface StatusEntry {
 }
 
 export interface WebhookChange {
-  field: 'messages' | 'message_template_status_update' | 'message_template_quality_update' | 'template_category_update';
+  field: 'messages' | 'message_template_status_update' | 'message_template_quality_update' | 'template_category_update' | 'user_preferences';
   value: Record<string, unknown>;
 }
 
@@ -235,4 +235,63 @@ export function webhookBody(wabaId: string, changes: WebhookChange[], time?: num
 /** `X-Hub-Signature-256` value: `sha256=` + hex HMAC-SHA256 of the exact raw body with the app secret. */
 export function hubSignature(rawBody: string | Buffer, appSecret: string): string {
   return `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
+}
+
+/** A user's change of number as seen by one business portfolio: their old and new ids. */
+export interface IdentityChangeEvent {
+  messageId: string;
+  /** `user_changed_number` (the new number may be shown) or `user_changed_user_id` (it may not). */
+  type: 'user_changed_number' | 'user_changed_user_id';
+  previous: Addressee;
+  current: Addressee;
+  /** The old number, when this business number may see it (`from`). */
+  from?: string;
+  /** The new number, when it may be shown (`system.wa_id`). */
+  newPhone?: string;
+  at: number;
+}
+
+/**
+ * A `messages` change carrying Meta's identity-change system message
+ * (../shared/meta/usernames-and-bsuid.md §4): no `contacts` (system messages have none), the
+ * conversation's ids in `from` / `from_user_id`, the new ids and the previous ones in `system`.
+ */
+export function identityChangeMessageChange(number: BusinessNumber, event: IdentityChangeEvent): WebhookChange {
+  const { previous, current } = event;
+  const system = {
+    body: event.type === 'user_changed_number' ? 'User changed number' : 'User changed their WhatsApp user ID',
+    type: event.type,
+    user_id: current.userId,
+    ...(current.parentUserId === undefined ? {} : { parent_user_id: current.parentUserId }),
+    ...(event.newPhone === undefined ? {} : { wa_id: event.newPhone }),
+    previous_user_id: previous.userId,
+    ...(previous.parentUserId === undefined ? {} : { previous_parent_user_id: previous.parentUserId }),
+  };
+  const message = {
+    ...(event.from === undefined ? {} : { from: event.from }),
+    from_user_id: previous.userId,
+    id: event.messageId,
+    timestamp: unixSeconds(event.at),
+    type: 'system',
+    system,
+  };
+  return { field: 'messages', value: { messaging_product: 'whatsapp', metadata: metadataOf(number), messages: [message] } };
+}
+
+/**
+ * A `user_preferences` change (fact sheet row 6): the user stopped or resumed marketing messages
+ * from inside WhatsApp. `wa_id` only when the number may be shown, `user_id` always.
+ */
+export function userPreferencesChange(number: BusinessNumber, user: Addressee, phone: string | undefined, value: 'stop' | 'resume', at: number): WebhookChange {
+  const detail = value === 'stop' ? 'User requested to stop marketing messages' : 'User requested to resume marketing messages';
+  const ids = { ...(phone === undefined ? {} : { wa_id: phone }), user_id: user.userId, ...(user.parentUserId === undefined ? {} : { parent_user_id: user.parentUserId }) };
+  return {
+    field: 'user_preferences',
+    value: {
+      messaging_product: 'whatsapp',
+      metadata: metadataOf(number),
+      contacts: [contactOf(user, phone, true)],
+      user_preferences: [{ ...ids, category: 'marketing_messages', value, detail, timestamp: Number(unixSeconds(at)) }],
+    },
+  };
 }

@@ -4,10 +4,10 @@
  *   (inbox readWrite, tenancy read);
  * - `templateStatusSinkSection`: template status events → template states the catalog overlays
  *   (messaging readWrite);
- * - `optOutRecorderSection`: failures 131050 → the opt-out list (inbox readWrite);
+ * - `optOutRecorderSection`: failures 131050 and users' marketing preferences → the opt-out list (inbox readWrite);
  * - `identityPairSinkSection`: Meta's BSUID ↔ phone pairs → the contact book (inbox readWrite).
  */
-import type { IdentityPairSink, InboundMessageSink, OptOutRecorder, TemplateStatusSink } from '../../shared/delivery/ports';
+import type { IdentityPairSink, InboundMessageSink, MarketingPreferenceSink, OptOutRecorder, TemplateStatusSink } from '../../shared/delivery/ports';
 import { InboxIdentityPairs } from '../../shared/module-bridges/inbox-identity-pairs';
 import { InboxOptOutRecorder } from '../../shared/module-bridges/inbox-opt-outs';
 import type { RecordInboundPorts } from '../../shared/inbox/record-inbound-message';
@@ -50,10 +50,10 @@ export const inboundMessageSinkSection = (context: CompositionContext, dynamoDb:
   });
 };
 
-/** Failure 131050 → the organization's opt-out list (inbox readWrite). */
+/** Failure 131050 and `user_preferences` → the organization's opt-out list (inbox readWrite). */
 export const optOutRecorderSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => {
   const repository = inboxRepositorySection(context, dynamoDb);
-  return memoize((): OptOutRecorder => new InboxOptOutRecorder({ optOuts: repository(), contactBook: repository(), clock: context.clock }));
+  return memoize((): OptOutRecorder & MarketingPreferenceSink => new InboxOptOutRecorder({ optOuts: repository(), contactBook: repository(), clock: context.clock }));
 };
 
 /** Meta's BSUID ↔ phone pairs of inbound messages and `sent` statuses → the contact book, opt-outs aligned (inbox readWrite). */

@@ -30,6 +30,7 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
   const messagingTable = () => requireSetting(context.config.tableNames.messaging, 'MESSAGING_TABLE');
   const sqs = sqsClient(context);
   const upstreamSends = upstreamDeliveryStoreSection(context, dynamoDb);
+  const optOuts = optOutRecorderSection(context, dynamoDb);
   return {
     ports: lazyPorts<DeliveryEventPorts>({
       owners: memoize(() => new TenancyOwnerDirectory(tenancy().repository)),
@@ -38,8 +39,9 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       receivedIds: upstreamSends,
       inbound: inboundMessageSinkSection(context, dynamoDb, tenancy),
       templates: templateStatusSinkSection(context, dynamoDb),
-      optOuts: optOutRecorderSection(context, dynamoDb),
       serviceTier: serviceMessageCounterSection(context, dynamoDb),
+      optOuts,
+      preferences: optOuts,
       identities: identityPairSinkSection(context, dynamoDb),
       events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
       log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),

@@ -14,11 +14,13 @@
  * Logs carry ids only, never a phone number or a message's text.
  */
 import type { IdentityPairSink, InboundMessageSink, LedgerDeliveryStore, OptOutRecorder, OwnerDirectory, PhoneNumberOwner, TemplateStatusSink, UpstreamDeliveryStore } from './ports';
+import type { MarketingPreferenceSink } from './ports';
 import type { CustomerEvent } from '../customer-events/ports';
 import { ledgerEventTasks, publish, routeStatus, type SharedStatusContext, type StatusBatchContext } from './apply-status-events';
 import { messageReceivedEvent, templateStatusEvent, templateUpdatedEvent } from './delivery-customer-events';
 import { identityPairsOf } from './identity-pairs-of-change';
 import type { ServiceMessageCounter } from './service-tier';
+import { applyUserPreferences } from './apply-user-preferences';
 import { parseWebhookBody, type MessagesChange, type TemplateAttributeChange, type TemplateStatusChange } from './webhook-payload.schema';
 
 export interface DeliveryEventLog {
@@ -39,6 +41,8 @@ export interface DeliveryEventPorts {
   optOuts?: OptOutRecorder;
   /** Delivered service messages per number and month (service-tier.ts): Meta's free tier. Absent: not counted. */
   serviceTier?: ServiceMessageCounter;
+  /** The organization's opt-out list: `user_preferences` stop / resume (marketing). Absent: dropped and logged. */
+  preferences?: MarketingPreferenceSink;
   /**
    * Customer events (message.status, message.received, template.status, template.updated) of what was applied, for the
    * organization's webhook endpoints. Absent: nothing is published.
@@ -156,6 +160,10 @@ export async function applyWebhookBatches(ports: DeliveryEventPorts, batches: re
       if (change.kind === 'messages') {
         const owner = cached(phoneOwners, change.phoneNumberId, () => ports.owners.ownerOfPhoneNumberId(change.phoneNumberId));
         own.push(...messagesChangeTasks(context, change, owner));
+      } else if (change.kind === 'user-preferences') {
+        const { phoneNumberId } = change;
+        const owner = phoneNumberId === undefined ? cached(wabaOwners, change.entryId, () => ports.owners.ownerOfWaba(change.entryId)) : cached(phoneOwners, phoneNumberId, () => ports.owners.ownerOfPhoneNumberId(phoneNumberId));
+        own.push(() => applyUserPreferences(context.ports, change, owner));
       } else {
         const owner = cached(wabaOwners, change.wabaId, () => ports.owners.ownerOfWaba(change.wabaId));
         own.push(() => applyTemplateChange(context, change, owner));

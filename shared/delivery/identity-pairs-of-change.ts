@@ -1,8 +1,9 @@
 /**
  * Meta's BSUID ↔ phone pairs one `messages` change shows (docs/ORGANIZATIONS-AND-V1.md "One
  * identity per user"): an inbound message carrying both `from` and `from_user_id`, and a `sent`
- * status carrying both `recipient_id` and `recipient_user_id`, and a `user_changed_user_id` system
- * message (the new BSUID with the number it names). Only `sent` statuses are read (one
+ * status carrying both `recipient_id` and `recipient_user_id`, and a `user_changed_number` or
+ * `user_changed_user_id` system message (the new BSUID with the new number it names,
+ * identity-change-message.ts). Only `sent` statuses are read (one
  * per message; delivered and read repeat the same pair) to bound what the contact book is asked.
  */
 import { isBusinessScopedUserId } from '../recipients/business-scoped-user-id';

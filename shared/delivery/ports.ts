@@ -40,8 +40,19 @@ export interface InboundMessage {
   profileName?: string;
   /** `contacts[].profile.username`: display only, never an identifier. */
   username?: string;
-  /** A `user_changed_user_id` system message: the user's new BSUID, and their (new) number when Meta shows it (`system.wa_id`). */
-  userIdChange?: { userId: string; phoneNumber?: string };
+  /**
+   * A `user_changed_number` or `user_changed_user_id` system message (identity-change-message.ts): the
+   * user's new BSUID, their (new) number when Meta shows it (`system.wa_id`), the new parent BSUID,
+   * and the previous ids (`system.previous_*`, else the message's `from_user_id` / `from`).
+   */
+  userIdChange?: {
+    userId: string;
+    phoneNumber?: string;
+    parentUserId?: string;
+    previousUserId?: string;
+    previousParentUserId?: string;
+    previousPhoneNumber?: string;
+  };
   timestamp: Date;
   /** Meta's message type (text, image, button, interactive, …). */
   type: string;
@@ -174,4 +185,21 @@ export interface TemplateStatusSink {
   recordTemplateStatus(organizationId: string, update: TemplateStatusUpdate): Promise<void>;
   /** A quality or category change, overlaid by the template list and the next accept the same way. */
   recordTemplateAttribute(organizationId: string, update: TemplateAttributeUpdate): Promise<void>;
+}
+
+/** A user's marketing preference set inside WhatsApp (Meta's `user_preferences` webhook, category `marketing_messages`). */
+export interface MarketingPreference {
+  /** `wa_id`: the user's number, when Meta shows it. Personal data: never logged. */
+  phoneNumber?: string;
+  /** `user_id`: the user's BSUID (at least one of the two is given). */
+  userId?: string;
+  value: 'stop' | 'resume';
+  /** Meta's time of the preference. */
+  timestamp: Date;
+}
+
+/** The organization's opt-out list answering users' marketing preferences (the inbox's). */
+export interface MarketingPreferenceSink {
+  /** Idempotent, and the latest by Meta's time wins: a `stop` lists the user (source `user-preference`), a `resume` lifts it. */
+  recordMarketingPreference(organizationId: string, preference: MarketingPreference): Promise<void>;
 }

@@ -9,12 +9,15 @@
  */
 import * as v from 'valibot';
 import { parseCallbackData } from './callback-data';
+import { identityChangeOf, systemSchema } from './identity-change-message';
 import { pricingOf } from './message-pricing';
 import { profilesOf } from './webhook-contacts';
 import type { InboundMessage, StatusEvent } from './ports';
+import { readUserPreferencesChange, USER_PREFERENCES_FIELD, type UserPreferencesChange } from './user-preferences.schema';
 import { readTemplateChange, TEMPLATE_CHANGE_FIELDS, type TemplateAttributeChange, type TemplateChangeField, type TemplateStatusChange } from './template-events.schema';
 
 export type { TemplateAttributeChange, TemplateStatusChange } from './template-events.schema';
+export type { UserPreferencesChange } from './user-preferences.schema';
 
 /* ------------------------------------------------------------- pieces */
 
@@ -74,8 +77,8 @@ const messageSchema = v.looseObject({
   type: nonEmpty('type'),
   text: v.optional(v.looseObject({ body: v.optional(v.string()) })),
   button: v.optional(v.looseObject({ text: v.optional(v.string()), payload: v.optional(v.string()) })),
-  // `user_changed_user_id`: the user changed number, so Meta gave them a new BSUID (system.user_id).
-  system: v.optional(v.looseObject({ type: v.optional(v.string()), user_id: v.optional(v.string()), wa_id: v.optional(v.string()) })),
+  // `user_changed_number` / `user_changed_user_id`: the user changed number, so Meta gave them a new BSUID (system.user_id).
+  system: v.optional(v.fallback(v.optional(systemSchema), undefined)),
   interactive: v.optional(
     v.looseObject({
       type: v.optional(v.string()),
@@ -124,7 +127,7 @@ export interface MessagesChange {
   systemErrors: number;
 }
 
-export type WebhookChange = MessagesChange | TemplateStatusChange | TemplateAttributeChange;
+export type WebhookChange = MessagesChange | TemplateStatusChange | TemplateAttributeChange | UserPreferencesChange;
 
 /** Something the parser skipped: where, and which fields were wrong (never their values). */
 export interface SkippedElement {
@@ -189,6 +192,9 @@ export function parseWebhookBody(body: unknown, receivedAt: Date): ParsedWebhook
         if ('issues' in reading) parsed.skipped.push({ at: `${at}.value`, problem: problemOf(reading.issues) });
         else if ('ignored' in reading) parsed.ignored += 1;
         else parsed.changes.push(reading.change);
+      } else if (change.output.field === USER_PREFERENCES_FIELD) {
+        const preferences = readUserPreferencesChange(entry.output.id, change.output.value, `${at}.value`, parsed.skipped);
+        if (preferences) parsed.changes.push(preferences);
       } else {
         parsed.ignored += 1;
       }
@@ -252,7 +258,7 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
     const text = message.output.text?.body ?? message.output.button?.text ?? interactive?.button_reply?.title ?? interactive?.list_reply?.title;
     const profile = (fromUserId === undefined ? undefined : profiles.get(fromUserId)) ?? (from === undefined ? undefined : profiles.get(from));
     const { system } = message.output;
-    const newUserId = system?.type === 'user_changed_user_id' && system.user_id ? { userId: system.user_id, ...(system.wa_id ? { phoneNumber: system.wa_id } : {}) } : undefined;
+    const newUserId = identityChangeOf(system, { ...(from === undefined ? {} : { from }), ...(fromUserId === undefined ? {} : { fromUserId }) });
     change.messages.push({
       messageId: message.output.id,
       ...(from === undefined ? {} : { from }),

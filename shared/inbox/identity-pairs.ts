@@ -5,6 +5,7 @@
  * broadcast naming the other. The accept path's suppression lookup stays one read per key: the
  * opt-out is written under both keys, not looked up through the pair.
  */
+import { optOutKeyOf } from '../recipients/opt-out-key';
 import { samePair, type ContactBook, type IdentityPair } from './contact-book';
 import { isOptedOut, withKeywordApplied, withOptOutAdded, type OptOutRecord } from './opt-out-record';
 import type { OptOutChange, OptOutPorts } from './opt-outs';
@@ -25,11 +26,23 @@ export interface IdentityPairPorts extends Pick<OptOutPorts, 'optOuts' | 'clock'
  * change?.('447700900123')(undefined); // { state: 'opted-out', phoneNumber: '447700900123', source: 'keyword', createdAt: 'T2', keywordAt: 'T0' }
  */
 export function alignedChangeOf(a: OptOutRecord | undefined, b: OptOutRecord | undefined, now: string): ((key: string) => OptOutChange) | undefined {
-  const decided = [a, b].find((record) => isOptedOut(record) && record.source !== 'keyword');
+  return carriedChangeOf([a, b], now);
+}
+
+/**
+ * The one decision of several records of one person (alignedChangeOf's rule over any number of
+ * them): what a pair aligns to, and what an identity change carries from the old ids to the new.
+ *
+ * @example
+ * carriedChangeOf([{ state: 'opted-out', phoneNumber: 'US.old', source: 'api', createdAt: 'T1' }, undefined], 'T2')?.('US.new')(undefined);
+ * // { state: 'opted-out', phoneNumber: 'US.new', source: 'api', createdAt: 'T2' }
+ */
+export function carriedChangeOf(records: ReadonlyArray<OptOutRecord | undefined>, now: string): ((key: string) => OptOutChange) | undefined {
+  const decided = records.find((record) => isOptedOut(record) && record.source !== 'keyword');
   if (decided && isOptedOut(decided)) {
     return (key) => (current) => withOptOutAdded(current, { phoneNumber: key, source: decided.source, now });
   }
-  const latest = [a, b].reduce<OptOutRecord | undefined>(
+  const latest = records.reduce<OptOutRecord | undefined>(
     (found, record) => (record?.keywordAt !== undefined && (found?.keywordAt === undefined || record.keywordAt > found.keywordAt) ? record : found),
     undefined,
   );
@@ -57,7 +70,8 @@ const pairsInFlight = 8;
 function newestPairs(pairs: readonly IdentityPair[]): IdentityPair[] {
   const byKeys = new Map<string, IdentityPair>();
   for (const pair of pairs) {
-    const id = `${pair.phoneNumber}|${pair.userId}`;
+    // A number's two forms (Mexico, Brazil) are one pair.
+    const id = `${optOutKeyOf(pair.phoneNumber)}|${pair.userId}`;
     const found = byKeys.get(id);
     if (!found || found.at < pair.at) byKeys.set(id, pair);
   }
@@ -88,16 +102,20 @@ export async function learnPairs(ports: IdentityPairPorts, organizationId: strin
   let recorded = 0;
   const learn = async (pair: IdentityPair): Promise<void> => {
     const underBsuid = stored.get(pair.userId);
-    const known = samePair(stored.get(pair.phoneNumber), pair) && samePair(underBsuid, pair);
+    const underPhone = stored.get(pair.phoneNumber);
+    // A pair met under an older form of its number (stored before the opt-out key) is written again: that moves it.
+    const known = samePair(underPhone, pair) && underPhone?.olderForm !== true && samePair(underBsuid, pair);
     // A newer pair already holds one of the keys (the user changed number since): nothing to write.
-    const superseded = [stored.get(pair.phoneNumber), underBsuid].some((held) => held !== undefined && !samePair(held, pair) && held.at >= pair.at);
+    const superseded = [underPhone, underBsuid].some((held) => held !== undefined && !samePair(held, pair) && held.at >= pair.at);
     if (superseded) return;
     if (known) {
       // A batch seen before may have crashed between the pair and its alignment: finish it.
       if (options.recheck) await alignPairOptOuts(ports, organizationId, pair);
       return;
     }
-    if ((await ports.contactBook.recordPair(organizationId, pair)) === 'stale') return;
+    // Moved with the newest time it was shown at, so the older form's item (no newer) is deleted.
+    const moved = samePair(underPhone, pair) && underPhone!.at > pair.at ? { ...pair, at: underPhone!.at } : pair;
+    if ((await ports.contactBook.recordPair(organizationId, moved)) === 'stale') return;
     await alignPairOptOuts(ports, organizationId, pair);
     recorded += 1;
   };

@@ -9,11 +9,13 @@
 /**
  * Who put a number on the list: `keyword` (the customer wrote an opt-out keyword such as STOP:
  * the inbound stop), `webhook-131050` (Meta refused a send: the user stopped marketing messages),
- * `api` (`POST /v1/opt-outs`), `operator` (the admin CLI). Only a `keyword` entry is undone by the
- * customer's start keyword: the business's own decisions and Meta's stand until removed by the API
- * or an operator.
+ * `api` (`POST /v1/opt-outs`), `operator` (the admin CLI), `user-preference` (the user stopped
+ * marketing messages from inside WhatsApp: Meta's `user_preferences` webhook). Only a `keyword`
+ * entry is undone by the customer's start keyword, and only a `user-preference` or `webhook-131050`
+ * entry (both record Meta's marketing stop) by the user's `resume`: the business's own decisions
+ * stand until removed by the API or an operator.
  */
-export const optOutSources = ['keyword', 'webhook-131050', 'api', 'operator'] as const;
+export const optOutSources = ['keyword', 'webhook-131050', 'api', 'operator', 'user-preference'] as const;
 export type OptOutSource = (typeof optOutSources)[number];
 
 /** An entry of the list as the v1 API shows it. */
@@ -27,9 +29,12 @@ export interface OptOut {
 /**
  * The stored record: on the list (`opted-out`), or off it after having been on it or after a
  * START (`opted-in`: kept for the time of the last keyword, so an older STOP arriving later is
- * recognised as older). `keywordAt` is Meta's time of the latest STOP or START applied.
+ * recognised as older). `keywordAt` is Meta's time of the latest STOP or START applied;
+ * `preferenceAt` Meta's time of the latest marketing preference (`stop` / `resume`) applied.
  */
-export type OptOutRecord = (OptOut & { state: 'opted-out'; keywordAt?: string }) | { state: 'opted-in'; phoneNumber: string; keywordAt?: string };
+export type OptOutRecord =
+  | (OptOut & { state: 'opted-out'; keywordAt?: string; preferenceAt?: string })
+  | { state: 'opted-in'; phoneNumber: string; keywordAt?: string; preferenceAt?: string };
 
 /** What a customer's keyword asks: off the list (`stop`) or back on it (`start`). */
 export type KeywordKind = 'stop' | 'start';
@@ -48,7 +53,11 @@ export function optOutOf(record: OptOutRecord & { state: 'opted-out' }): OptOut 
   return { phoneNumber: record.phoneNumber, source: record.source, createdAt: record.createdAt };
 }
 
-const keywordTimeOf = (record: OptOutRecord | undefined) => (record?.keywordAt === undefined ? {} : { keywordAt: record.keywordAt });
+/** The times a record keeps across changes: its last keyword's and its last preference's. */
+const keywordTimeOf = (record: OptOutRecord | undefined) => ({
+  ...(record?.keywordAt === undefined ? {} : { keywordAt: record.keywordAt }),
+  ...(record?.preferenceAt === undefined ? {} : { preferenceAt: record.preferenceAt }),
+});
 
 /**
  * The record after `source` adds the number at `now`. A number already on the list keeps its entry
@@ -93,8 +102,37 @@ export function withKeywordApplied(current: OptOutRecord | undefined, keyword: {
   if (current?.keywordAt !== undefined && current.keywordAt >= keyword.at) return current;
   if (keyword.kind === 'stop') {
     if (isOptedOut(current)) return { ...current, keywordAt: keyword.at };
-    return { state: 'opted-out', phoneNumber: keyword.phoneNumber, source: 'keyword', createdAt: keyword.now, keywordAt: keyword.at };
+    return { ...keywordTimeOf(current), state: 'opted-out', phoneNumber: keyword.phoneNumber, source: 'keyword', createdAt: keyword.now, keywordAt: keyword.at };
   }
   if (isOptedOut(current) && current.source !== 'keyword') return { ...current, keywordAt: keyword.at };
-  return { state: 'opted-in', phoneNumber: current?.phoneNumber ?? keyword.phoneNumber, keywordAt: keyword.at };
+  return { ...keywordTimeOf(current), state: 'opted-in', phoneNumber: current?.phoneNumber ?? keyword.phoneNumber, keywordAt: keyword.at };
+}
+
+/** What a user's marketing preference in WhatsApp says (Meta's `user_preferences`, category `marketing_messages`). */
+export type PreferenceValue = 'stop' | 'resume';
+
+/** The sources a `resume` takes off the list: the entries that recorded Meta's marketing stop. */
+const liftedByResume: ReadonlySet<OptOutSource> = new Set(['user-preference', 'webhook-131050']);
+
+/**
+ * The record after the user's marketing preference set at `at` (Meta's timestamp, ISO), applied at
+ * `now`. As keywords: a preference no newer than the last one applied changes nothing. A `stop`
+ * puts the number on the list (source `user-preference`; a `keyword` entry takes that source, which
+ * a START does not undo; any other entry stays as it is). A `resume` takes a `user-preference` or
+ * `webhook-131050` entry off the list (the user lifted the stop both recorded) and leaves the
+ * business's and the customer's keyword decisions on it; either way its time is kept.
+ *
+ * @example
+ * const stopped = withPreferenceApplied(undefined, { value: 'stop', phoneNumber: 'US.1', at: '2026-11-01T09:00:00.000Z', now: '2026-11-01T09:00:02.000Z' });
+ * // { state: 'opted-out', phoneNumber: 'US.1', source: 'user-preference', createdAt: '2026-11-01T09:00:02.000Z', preferenceAt: '2026-11-01T09:00:00.000Z' }
+ * withPreferenceApplied(stopped, { value: 'resume', phoneNumber: 'US.1', at: '2026-11-02T09:00:00.000Z', now: 'T' }); // { state: 'opted-in', phoneNumber: 'US.1', preferenceAt: '2026-11-02T09:00:00.000Z' }
+ */
+export function withPreferenceApplied(current: OptOutRecord | undefined, preference: { value: PreferenceValue; phoneNumber: string; at: string; now: string }): OptOutRecord {
+  if (current?.preferenceAt !== undefined && current.preferenceAt >= preference.at) return current;
+  if (preference.value === 'stop') {
+    const added = withOptOutAdded(current, { phoneNumber: preference.phoneNumber, source: 'user-preference', now: preference.now });
+    return { ...added, preferenceAt: preference.at };
+  }
+  if (isOptedOut(current) && !liftedByResume.has(current.source)) return { ...current, preferenceAt: preference.at };
+  return { ...keywordTimeOf(current), state: 'opted-in', phoneNumber: current?.phoneNumber ?? preference.phoneNumber, preferenceAt: preference.at };
 }

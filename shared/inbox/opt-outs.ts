@@ -10,7 +10,19 @@ import { counterpartOf, type ContactBook } from './contact-book';
 import { OptOutNotFoundError } from './errors';
 import type { ListResult, ListWindow } from './inbox-entities';
 import { windowOf, type Page, type PageRequest } from './contact-use-cases';
-import { isOptedOut, optOutOf, withKeywordApplied, withOptOutAdded, withOptOutRemoved, type KeywordKind, type OptOut, type OptOutRecord, type OptOutSource } from './opt-out-record';
+import {
+  isOptedOut,
+  optOutOf,
+  withKeywordApplied,
+  withOptOutAdded,
+  withOptOutRemoved,
+  withPreferenceApplied,
+  type KeywordKind,
+  type OptOut,
+  type OptOutRecord,
+  type OptOutSource,
+  type PreferenceValue,
+} from './opt-out-record';
 
 export { optOutSources, type OptOut, type OptOutRecord, type OptOutSource } from './opt-out-record';
 
@@ -160,4 +172,24 @@ export async function applyOptOutKeyword(
   const keyword = { kind, at: input.sentAt.toISOString(), now: ports.clock.now().toISOString() };
   await updateFollowingPair(ports, input.organizationId, input.phoneNumber, (key) => (current) => withKeywordApplied(current, { ...keyword, phoneNumber: key }));
   return kind === 'stop' ? 'opted-out' : 'opted-in';
+}
+
+/**
+ * The user stopped or resumed marketing messages from inside WhatsApp (Meta's `user_preferences`
+ * webhook, category `marketing_messages`), at `at` (Meta's time): applied under each identity the
+ * event names (its BSUID, its number), each also following its pair, so both identifiers of a
+ * paired user end the same (withPreferenceApplied: a `stop` lists them as `user-preference`, a
+ * `resume` lifts only a `user-preference` or `webhook-131050` entry; the latest by Meta's time wins).
+ *
+ * @example
+ * await applyMarketingPreference(ports, { organizationId: 'org_1', keys: ['US.1349', '15550100001'], value: 'stop', at: new Date() });
+ */
+export async function applyMarketingPreference(
+  ports: OptOutPorts,
+  input: { organizationId: string; keys: readonly string[]; value: PreferenceValue; at: Date },
+): Promise<void> {
+  const preference = { value: input.value, at: input.at.toISOString(), now: ports.clock.now().toISOString() };
+  for (const key of new Set(input.keys)) {
+    await updateFollowingPair(ports, input.organizationId, key, (paired) => (current) => withPreferenceApplied(current, { ...preference, phoneNumber: paired }));
+  }
 }

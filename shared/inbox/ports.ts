@@ -34,6 +34,8 @@ export interface ContactIdentity {
   phoneNumber?: string;
   userId?: string;
   username?: string;
+  /** The number and BSUID given replace those stored: the user changed number (their new ids; shared/inbox/identity-change.ts). */
+  replace?: boolean;
 }
 
 export type ClaimOutcome<Claim> = { claimed: true } | { claimed: false; holder: Claim };
@@ -52,7 +54,8 @@ export interface InboxRepository {
   getContact(organizationId: string, contactId: string): Promise<Contact | undefined>;
   /**
    * Fills what the contact lacks of a user's identity (one conditional update, idempotent): the
-   * phone number and the BSUID only where absent (never replaced), the username (display) as given.
+   * phone number and the BSUID only where absent (never replaced, unless `identity.replace`), the
+   * username (display) as given.
    * Returns the contact as stored afterwards; undefined when it does not exist.
    */
   addContactIdentity(organizationId: string, contactId: string, identity: ContactIdentity, at: string): Promise<Contact | undefined>;

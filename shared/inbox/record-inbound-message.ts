@@ -113,7 +113,11 @@ async function contactOf(ports: RecordInboundPorts, record: InboundMessageRecord
  * names only one of them) of the identity Meta paired it with. Two contacts made for one person
  * before the pair was known are not merged: the first found answers.
  */
-async function existingContactOf(ports: RecordInboundPorts, organizationId: string, keys: readonly string[]): Promise<Contact | undefined> {
+export async function existingContactOf(
+  ports: Pick<RecordInboundPorts, 'inbox' | 'contactBook'>,
+  organizationId: string,
+  keys: readonly string[],
+): Promise<Contact | undefined> {
   const byClaim = async (key: string) => {
     const claim = await ports.inbox.getContactPhoneNumberClaim(organizationId, key);
     return claim && (await ports.inbox.getContact(organizationId, claim.contactId));
@@ -128,7 +132,7 @@ async function existingContactOf(ports: RecordInboundPorts, organizationId: stri
 }
 
 /** Claims `key` for the contact; true when the contact holds it (now or already), false when another contact does. */
-async function claimFor(ports: RecordInboundPorts, contact: Contact, key: string): Promise<boolean> {
+export async function claimFor(ports: Pick<RecordInboundPorts, 'inbox' | 'clock'>, contact: Contact, key: string): Promise<boolean> {
   const claim = { organizationId: contact.organizationId, phoneNumber: key, contactId: contact.contactId, claimedAt: ports.clock.now().toISOString() };
   const outcome = await ports.inbox.claimContactPhoneNumber(claim);
   return outcome.claimed || outcome.holder.contactId === contact.contactId;

@@ -4,6 +4,7 @@
  * (shared/inbox/record-inbound-message.ts). Personal data (numbers, names, texts) is never logged.
  */
 import type { InboundMessage, InboundMessageSink } from '../delivery/ports';
+import { applyIdentityChange } from '../inbox/identity-change';
 import { applyOptOutKeyword, type OptOutKeywords, type OptOutPorts } from '../inbox/opt-outs';
 import { recordInboundMessage, type RecordInboundPorts } from '../inbox/record-inbound-message';
 
@@ -21,6 +22,12 @@ export class InboxInboundMessageSink implements InboundMessageSink {
   ) {}
 
   async recordInbound(organizationId: string, message: InboundMessage): Promise<void> {
+    // A change of number is Meta's notice, not the user writing: it re-keys the contact and carries
+    // its opt-out (shared/inbox/identity-change.ts) and opens no window.
+    if (message.userIdChange) {
+      await this.applyIdentityChange(organizationId, message.userIdChange);
+      return;
+    }
     // The conversation's sender is the number as the organization registered it; the webhook's display
     // number is the fallback (same digits, but formatted by Meta).
     const senderPhoneNumber = (await this.numbers.senderPhoneNumberOf(organizationId, message.phoneNumberId)) ?? message.businessPhoneNumber;
@@ -44,4 +51,18 @@ export class InboxInboundMessageSink implements InboundMessageSink {
       }
     }
   }
+
+  private async applyIdentityChange(organizationId: string, change: NonNullable<InboundMessage['userIdChange']>): Promise<void> {
+    const { userId, phoneNumber, parentUserId, previousUserId, previousParentUserId, previousPhoneNumber } = change;
+    const defined = <T extends Record<string, string | undefined>>(ids: T) => Object.fromEntries(Object.entries(ids).filter(([, id]) => id !== undefined)) as { [K in keyof T]?: string };
+    await applyIdentityChange(
+      { inbox: this.ports.inbox, clock: this.ports.clock, ...(this.optOuts ? { optOuts: this.optOuts.ports.optOuts } : {}), ...(this.ports.contactBook ? { contactBook: this.ports.contactBook } : {}) },
+      {
+        organizationId,
+        previous: defined({ userId: previousUserId, parentUserId: previousParentUserId, phoneNumber: previousPhoneNumber }),
+        current: { userId, ...defined({ phoneNumber, parentUserId }) },
+      },
+    );
+  }
 }
+

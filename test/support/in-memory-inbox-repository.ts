@@ -75,10 +75,11 @@ export class InMemoryInboxRepository implements InboxRepository {
     const key = `${organizationId}#${contactId}`;
     const stored = this.contacts.get(key);
     if (!stored) return undefined;
+    const userId = identity.replace ? identity.userId ?? stored.userId : stored.userId ?? identity.userId;
     const updated: Contact = {
       ...stored,
-      phoneNumber: stored.phoneNumber ?? identity.phoneNumber ?? null,
-      ...(stored.userId ?? identity.userId ? { userId: (stored.userId ?? identity.userId)! } : {}),
+      phoneNumber: (identity.replace ? identity.phoneNumber ?? stored.phoneNumber : stored.phoneNumber ?? identity.phoneNumber) ?? null,
+      ...(userId === undefined ? {} : { userId }),
       ...(identity.username !== undefined ? { username: identity.username } : {}),
       updatedAt: at,
     };

@@ -77,8 +77,9 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
   async addContactIdentity(organizationId: string, contactId: string, identity: ContactIdentity, at: string): Promise<Contact | undefined> {
     const sets = ['updatedAt = :at'];
     const values: Record<string, unknown> = { ':at': at };
-    if (identity.phoneNumber !== undefined) (sets.push('phoneNumber = if_not_exists(phoneNumber, :phone)'), (values[':phone'] = identity.phoneNumber));
-    if (identity.userId !== undefined) (sets.push('userId = if_not_exists(userId, :userId)'), (values[':userId'] = identity.userId));
+    const kept = (attribute: string, value: string) => (identity.replace ? value : `if_not_exists(${attribute}, ${value})`);
+    if (identity.phoneNumber !== undefined) (sets.push(`phoneNumber = ${kept('phoneNumber', ':phone')}`), (values[':phone'] = identity.phoneNumber));
+    if (identity.userId !== undefined) (sets.push(`userId = ${kept('userId', ':userId')}`), (values[':userId'] = identity.userId));
     if (identity.username !== undefined) (sets.push('username = :username'), (values[':username'] = identity.username));
     try {
       const result = await this.table.send(

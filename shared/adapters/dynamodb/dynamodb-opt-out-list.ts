@@ -38,7 +38,10 @@ type StoredRecord = OptOutRecord & { writeToken?: string };
  */
 export function recordOfItem(item: Item): StoredRecord {
   const entity = toEntity<Record<string, unknown>>(item)!;
-  const keywordAt = typeof entity.keywordAt === 'string' ? { keywordAt: entity.keywordAt } : {};
+  const keywordAt = {
+    ...(typeof entity.keywordAt === 'string' ? { keywordAt: entity.keywordAt } : {}),
+    ...(typeof entity.preferenceAt === 'string' ? { preferenceAt: entity.preferenceAt } : {}),
+  };
   const writeToken = typeof entity.writeToken === 'string' ? { writeToken: entity.writeToken } : {};
   const phoneNumber = String(entity.phoneNumber);
   if (entity.state === 'opted-in') return { state: 'opted-in', phoneNumber, ...keywordAt, ...writeToken };

@@ -48,5 +48,19 @@ export function describeContactBookContract(name: string, makeBook: () => Contac
       expect((await book.pairOf(organizationId, 'GB.1'))?.at).toBe(t2);
     });
 
+    it('keys a number by its opt-out key: a Mexican or Brazilian mobile is found in either form, and its two forms are one pair', async () => {
+      await expect(book.recordPair(organizationId, { phoneNumber: '5215511112222', userId: 'MX.1', at: t1 })).resolves.toBe('recorded');
+      await expect(book.pairOf(organizationId, '525511112222')).resolves.toEqual({ phoneNumber: '5215511112222', userId: 'MX.1', at: t1 });
+      await expect(book.pairOf(organizationId, '5215511112222')).resolves.toEqual({ phoneNumber: '5215511112222', userId: 'MX.1', at: t1 });
+      const found = await book.pairsOf(organizationId, ['525511112222', '5215511112222', 'MX.1']);
+      expect([...found.keys()].sort()).toEqual(['5215511112222', '525511112222', 'MX.1']);
+      // The other form of the same number with the same BSUID is the same pair, not a newer one.
+      await expect(book.recordPair(organizationId, { phoneNumber: '525511112222', userId: 'MX.1', at: t1 })).resolves.toBe('recorded');
+      await expect(book.recordPair(organizationId, { phoneNumber: '558188887777', userId: 'BR.1', at: t2 })).resolves.toBe('recorded');
+      expect((await book.pairOf(organizationId, '5581988887777'))?.userId).toBe('BR.1');
+      // A newer pair in the other form moves the number to the new BSUID.
+      await expect(book.recordPair(organizationId, { phoneNumber: '525511112222', userId: 'MX.2', at: t3 })).resolves.toBe('recorded');
+      expect((await book.pairOf(organizationId, '5215511112222'))?.userId).toBe('MX.2');
+    });
   });
 }

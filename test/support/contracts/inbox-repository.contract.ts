@@ -72,6 +72,10 @@ export function describeInboxRepositoryContract(name: string, makeRepository: ()
         expect(again?.phoneNumber).toBe('15550009000');
         expect(await repository.getContact(organizationId, 'ct_900')).toEqual(again);
         expect(await repository.addContactIdentity(organizationId, 'ct_missing', { userId: 'US.1' }, later)).toBeUndefined();
+        // A change of number: the new ids replace the old (the username as it was).
+        const rekeyed = await repository.addContactIdentity(organizationId, 'ct_900', { phoneNumber: '15550007777', userId: 'US.new', replace: true }, later);
+        expect(rekeyed).toEqual({ ...again, phoneNumber: '15550007777', userId: 'US.new' });
+        expect(await repository.getContact(organizationId, 'ct_900')).toEqual(rekeyed);
       });
 
       it('an open conversation: released only by its holder; a take-over of a vanished claim claims afresh', async () => {

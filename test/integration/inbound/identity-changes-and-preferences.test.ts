@@ -1,0 +1,107 @@
+/**
+ * Identity changes and marketing preferences (issue 35 item 8; docs/ORGANIZATIONS-AND-V1.md
+ * "Identity changes"), through the local runtime and the sandbox's signed webhooks:
+ * - a user who wrote STOP changes number (`user_changed_number` with `previous_user_id`): the new
+ *   BSUID and number stay off a MARKETING template broadcast, and the contact shows the new ids;
+ * - a `user_preferences` stop excludes the user from the next marketing broadcast (by BSUID and by
+ *   number), listed as `user-preference`; a resume lets them back.
+ */
+import { demoIds } from '../../../local/demo-tenant';
+import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { callSandbox } from '../../support/sandbox-control';
+import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, sleep, waitForTerminal } from '../broadcast/broadcast-test-kit';
+
+jest.setTimeout(120_000);
+
+type Row = { toPhoneNumber: string; userId?: string; status: string; failureReasonCode: string | null };
+
+describe('identity changes and marketing preferences, from the sandbox’s signed webhooks', () => {
+  let runtime: TestRuntime;
+  let key: string;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
+    key = (await issueKey(runtime.demo.organizationId)).secret;
+    await sandbox('POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 0, readRate: 0, duplicateRate: 0, reorderRate: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
+  const sandbox = (method: string, path: string, body?: unknown) => callSandbox(runtime.sandboxUrl, method, path, body);
+  const v1 = (path: string) => runtime.call('GET', `/v1${path}`, { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` } });
+  const settle = async () => {
+    await runtime.workersIdle();
+    expect((await sandbox('POST', '/webhooks/drain?timeoutMs=60000')).status).toBe(200);
+    await runtime.workersIdle();
+  };
+  const optOuts = async () => (await v1('/opt-outs?pageSize=100')).body.data as Array<Record<string, unknown>>;
+  const sentTo = async (recipient: string) => ((await sandbox('GET', `/messages?recipient=${encodeURIComponent(recipient)}`)).body.data as unknown[]).length;
+  async function user(phone: string, username: string): Promise<string> {
+    expect((await sandbox('POST', '/users', { phone, username, profileName: username, phoneWithheld: false })).status).toBe(200);
+    const listed = (await sandbox('GET', '/users')).body.data as Array<{ phone?: string; userIds?: Record<string, string> }>;
+    return listed.find((entry) => entry.phone === phone)!.userIds![demoIds.businessId]!;
+  }
+  const writes = async (fromUserId: string, text: string) => {
+    expect((await sandbox('POST', '/webhooks/inbound', { phoneNumberId: DEMO.phoneNumberId1, fromUserId, text })).status).toBe(200);
+    await settle();
+  };
+  /** A MARKETING template broadcast (spring_sale) to the recipient and a bystander; the recipient's row. */
+  async function marketing(recipient: Record<string, unknown>): Promise<Row> {
+    const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo'] };
+    const body = orderUpdate([{ ...recipient, templateParams: ['Ana'] } as never, other], { templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING' });
+    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body });
+    expect(accepted.status).toBe(200);
+    const jobId = accepted.headers.get('x-broadcast-job-id')!;
+    await waitForTerminal(runtime.demo.organizationId, jobId, 60_000);
+    const rows = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Row[];
+    expect(rows[1]!.status).not.toBe('FAILED');
+    return rows[0]!;
+  }
+  const optedOut = { status: 'FAILED', failureReasonCode: 'OPTED_OUT' };
+
+  it('a number change keeps the opt-out: the new BSUID and number are not sent a MARKETING template; the contact shows the new ids', async () => {
+    const oldPhone = '447700900501';
+    const newPhone = '447700900502';
+    const oldId = await user(oldPhone, 'noor.moves');
+    await writes(oldId, 'Hello');
+    await writes(oldId, 'STOP');
+
+    const changed = await sandbox('POST', '/webhooks/identity-change', { phoneNumberId: DEMO.phoneNumberId1, phone: oldPhone, newPhone });
+    expect(changed.status).toBe(200);
+    const newId = changed.body.userId as string;
+    expect(changed.body.previousUserId).toBe(oldId);
+    expect(newId).not.toBe(oldId);
+    await settle();
+
+    expect(await optOuts()).toContainEqual({ phoneNumber: null, userId: newId, source: 'keyword', createdAt: expect.any(String) });
+    expect(await marketing({ userId: newId })).toMatchObject({ userId: newId, ...optedOut });
+    expect(await marketing({ countryCode: '44', toPhoneNumber: newPhone.slice(2) })).toMatchObject(optedOut);
+    // The sandbox logs a send by BSUID under the user's number: nothing went to the new identity.
+    expect(await sentTo(newPhone)).toBe(0);
+    const contacts = (await v1('/contacts?search=noor.moves')).body.data as Array<Record<string, unknown>>;
+    expect(contacts).toEqual([expect.objectContaining({ phoneNumber: newPhone, userId: newId })]);
+  });
+
+  it('a user_preferences stop excludes the user from the next marketing broadcast; a resume lets them back', async () => {
+    const phone = '447700900601';
+    const userId = await user(phone, 'kai.prefs');
+    await writes(userId, 'Hi'); // paired: Meta showed both ids
+
+    expect((await sandbox('POST', '/webhooks/user-preferences', { phoneNumberId: DEMO.phoneNumberId1, fromUserId: userId, value: 'stop' })).status).toBe(200);
+    await settle();
+    const listed = await optOuts();
+    expect(listed).toContainEqual({ phoneNumber: null, userId, source: 'user-preference', createdAt: expect.any(String) });
+    expect(listed).toContainEqual({ phoneNumber: phone, source: 'user-preference', createdAt: expect.any(String) });
+    expect(await marketing({ userId })).toMatchObject({ userId, ...optedOut });
+    expect(await marketing({ countryCode: '44', toPhoneNumber: phone.slice(2) })).toMatchObject(optedOut);
+    expect(await sentTo(phone)).toBe(0); // by BSUID or by number (the sandbox logs both under the number)
+
+    await sleep(1_100); // Meta's times are whole seconds: the resume is the later one
+    expect((await sandbox('POST', '/webhooks/user-preferences', { phoneNumberId: DEMO.phoneNumberId1, fromUserId: userId, value: 'resume' })).status).toBe(200);
+    await settle();
+    expect(await optOuts()).not.toContainEqual(expect.objectContaining({ source: 'user-preference' }));
+    expect(await marketing({ userId })).toMatchObject({ userId, status: expect.not.stringMatching(/FAILED/) });
+    expect(await sentTo(phone)).toBe(1);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Opt-outs by person, in every form of a number (issue 35 item 1; docs/ORGANIZATIONS-AND-V1.md "One
+ * identity per user"), through the local runtime and the sandbox's signed webhooks: Meta pairs a
+ * Mexican user's BSUID with the number in its older form (`52 1 …`, their `wa_id`); an opt-out the
+ * API adds in today's form (`52 …`) reaches the BSUID, so a MARKETING template broadcast naming the
+ * BSUID does not send to it (FAILED OPTED_OUT); removing it in the older form lifts it for both.
+ */
+import { demoIds } from '../../../local/demo-tenant';
+import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { callSandbox } from '../../support/sandbox-control';
+import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, waitForTerminal } from '../broadcast/broadcast-test-kit';
+
+jest.setTimeout(120_000);
+
+type Row = { toPhoneNumber: string; userId?: string; status: string; failureReasonCode: string | null };
+
+describe('an opt-out in either form of a Mexican number reaches the paired BSUID', () => {
+  let runtime: TestRuntime;
+  let key: string;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
+    key = (await issueKey(runtime.demo.organizationId)).secret;
+    await sandbox('POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 0, readRate: 0, duplicateRate: 0, reorderRate: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
+  const sandbox = (method: string, path: string, body?: unknown) => callSandbox(runtime.sandboxUrl, method, path, body);
+  const v1 = (method: string, path: string, body?: unknown) =>
+    runtime.call(method, `/v1${path}`, { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` }, ...(body === undefined ? {} : { body }) });
+  const settle = async () => {
+    await runtime.workersIdle();
+    expect((await sandbox('POST', '/webhooks/drain?timeoutMs=60000')).status).toBe(200);
+    await runtime.workersIdle();
+  };
+  const optOuts = async () => (await v1('GET', '/opt-outs?pageSize=100')).body.data as Array<Record<string, unknown>>;
+  const sentTo = async (recipient: string) => ((await sandbox('GET', `/messages?recipient=${encodeURIComponent(recipient)}`)).body.data as unknown[]).length;
+
+  /** A MARKETING template broadcast (spring_sale) to the recipient and a bystander; the recipient's row. */
+  async function marketing(recipient: Record<string, unknown>): Promise<Row> {
+    const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo'] };
+    const body = orderUpdate([{ ...recipient, templateParams: ['Ana'] } as never, other], { templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING' });
+    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body });
+    expect(accepted.status).toBe(200);
+    const jobId = accepted.headers.get('x-broadcast-job-id')!;
+    await waitForTerminal(runtime.demo.organizationId, jobId, 60_000);
+    const rows = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Row[];
+    expect(rows[1]!.status).not.toBe('FAILED');
+    return rows[0]!;
+  }
+
+  it('adds in today’s form, holds the BSUID of the older form’s pair, and a removal in the older form lifts both', async () => {
+    const metaForm = '5215511112222'; // the wa_id Meta shows for an account registered before 2019
+    const todayForm = '525511112222';
+    expect((await sandbox('POST', '/users', { phone: metaForm, username: 'lupe.mx', profileName: 'Lupe', phoneWithheld: false })).status).toBe(200);
+    const listed = (await sandbox('GET', '/users')).body.data as Array<{ phone?: string; userIds?: Record<string, string> }>;
+    const userId = listed.find((entry) => entry.phone === metaForm)!.userIds![demoIds.businessId]!;
+    // The user writes: the webhook carries both ids, so the contact book pairs the BSUID with Meta's digits.
+    expect((await sandbox('POST', '/webhooks/inbound', { phoneNumberId: DEMO.phoneNumberId1, fromUserId: userId, text: 'Hola' })).status).toBe(200);
+    await settle();
+
+    expect((await v1('POST', '/opt-outs', { phoneNumber: todayForm })).status).toBe(201);
+    expect(await optOuts()).toContainEqual({ phoneNumber: null, userId, source: 'api', createdAt: expect.any(String) });
+    expect(await marketing({ userId })).toMatchObject({ userId, status: 'FAILED', failureReasonCode: 'OPTED_OUT' });
+    expect(await sentTo(metaForm)).toBe(0); // the sandbox logs a send by BSUID under the user's number
+
+    expect((await v1('DELETE', `/opt-outs/${metaForm}`)).status).toBe(204);
+    const left = await optOuts();
+    expect(left).not.toContainEqual(expect.objectContaining({ userId }));
+    expect(left).not.toContainEqual(expect.objectContaining({ phoneNumber: todayForm }));
+    expect(await marketing({ userId })).toMatchObject({ userId, status: expect.not.stringMatching(/FAILED/) });
+    expect(await marketing({ countryCode: '52', toPhoneNumber: todayForm.slice(2) })).toMatchObject({ status: expect.not.stringMatching(/FAILED/) });
+  });
+});
