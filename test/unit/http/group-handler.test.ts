@@ -47,6 +47,7 @@ function setup(options: { limiterAllows?: boolean; operation?: (request: HttpReq
     },
     rateLimiter,
     clock: { now: () => new Date('2026-11-21T10:00:30Z') },
+    senderNumbers: { isOrganizationNumber: async (organizationId, digits) => organizationId === 'org_1' && digits === '15550001001' },
   };
   const seen: HttpRequest[] = [];
   const handler = createGroupHandler({
