@@ -169,3 +169,11 @@ describe('the shared HTTP pipeline', () => {
     );
   });
 });
+
+describe('a group without dependencies', () => {
+  it('serves its routes without a rate class (the console, docs and health groups build none)', async () => {
+    const route: RouteDefinition = { surface: 'broadcast', method: 'GET', path: '/broadcast/public/page', group: 'console', operation: 'page', auth: 'none', rateLimit: 'none' };
+    const handler = createGroupHandler({ group: 'console', routes: [route], operations: { page: httpOperation('none', async () => ({ statusCode: 200, body: { ok: true } })) } });
+    expect((await handler(proxyEventFor(route), lambdaContext())).statusCode).toBe(200);
+  });
+});
