@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { defaultMetricsNamespace } from '../runtime-contract/observability';
 import { routeGuards, type RouteGuard, type RouteGuardName } from '../runtime-contract/route-guards';
+import { sourceRangesOf } from '../shared/meta-app/webhook-source-guard';
 import { pascal } from './naming';
 
 /** Repository root (this file lives in `lib/`). Entry files, lock file and package.json are found from it. */
@@ -38,6 +39,11 @@ export interface PlatformSettings {
   skipFirewall: boolean;
   /** Scheduled broadcasts: the earliest `scheduledAt` from now, in seconds (`-c scheduleMinLeadSeconds=…`, default 300). */
   scheduleMinLeadSeconds: number;
+  /**
+   * The only source ranges Meta's webhook endpoint hears (`-c metaWebhookSourceRanges=157.240.0.0/16,…`;
+   * none: every address), set on meta-webhook as META_WEBHOOK_SOURCE_RANGES (docs/OPERATIONS.md "Front doors").
+   */
+  metaWebhookSourceRanges: string[];
 }
 
 export interface FirewallLimits {
@@ -117,6 +123,7 @@ export function readSettings(context: ContextSource, env: NodeJS.ProcessEnv = pr
     // run (test:deployed synthesizes with 1) changes the assembly, never the functions' environment.
     scheduleMinLeadSeconds: asPositiveNumber(ctx('scheduleMinLeadSeconds'), 300, 'scheduleMinLeadSeconds'),
     alarmEmail: readAlarmEmail(ctx('alarmEmail')),
+    metaWebhookSourceRanges: readSourceRanges(ctx('metaWebhookSourceRanges')),
     skipFirewall: asBoolean(ctx('skipFirewall')),
     firewall: {
       // 20 requests/s per address over 5 minutes: above one v1 enterprise key (1,000/min) or the
@@ -145,4 +152,16 @@ function readAlarmEmail(value: unknown): string | undefined {
   if (email === undefined) return undefined;
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`Context value alarmEmail must be an email address, got ${email}`);
   return email;
+}
+
+/** CIDR ranges from a comma-separated string or a cdk.json list; a synth with one that is not a range fails, naming it. */
+function readSourceRanges(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  const ranges = (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((range) => range.trim()).filter((range) => range !== '');
+  try {
+    sourceRangesOf(ranges);
+  } catch (error) {
+    throw new Error(`Context value metaWebhookSourceRanges: ${(error as Error).message}`);
+  }
+  return ranges;
 }

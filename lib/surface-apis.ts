@@ -66,6 +66,10 @@ export function createSurfaceApis(stack: Stack, props: SurfaceApisProps): Record
  * moved from a REST API is a new resource (a REST API cannot become an HTTP API in place).
  */
 export function createHttpSurfaceApis(stack: Stack, props: Pick<SurfaceApisProps, 'serviceFunctions' | 'settings'>): Record<HttpApiSurfaceName, HttpSurfaceApi> {
+  // No WAF can stand in front of an HTTP API: the source ranges it hears are checked by the function
+  // itself, before any signature work (shared/meta-app/webhook-source-guard.ts; none configured: every address).
+  const ranges = props.settings.metaWebhookSourceRanges;
+  if (ranges.length > 0) props.serviceFunctions['meta-webhook'].addEnvironment('META_WEBHOOK_SOURCE_RANGES', ranges.join(','));
   return Object.fromEntries(
     httpApiSurfaceNames.map((surfaceName) => [
       surfaceName,

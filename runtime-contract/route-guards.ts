@@ -33,6 +33,12 @@ export interface RouteGuard {
    * its smallest limit is 10). Absent: the surface's general per-IP rule covers the routes.
    */
   perIp?: { limit: number; windowSeconds: 60 | 120 | 300 | 600 };
+  /**
+   * Refused requests per source address the function takes before it refuses that address
+   * unheard for the rest of the window (a route WAF cannot guard: Meta's webhooks on an HTTP API;
+   * shared/meta-app/webhook-source-guard.ts, docs/OPERATIONS.md "Front doors").
+   */
+  perSourceRefusals?: { limit: number; windowSeconds: number };
 }
 
 /**
@@ -73,6 +79,8 @@ export const routeGuards = {
   'meta-webhook': {
     methodThrottle: { rateLimit: metaWebhookRate, burstLimit: accountBurstLimit },
     perIp: { limit: metaWebhookRate * 300, windowSeconds: 300 },
+    // Meta signs every POST, so its addresses never reach this; a forger's does after 10 refusals.
+    perSourceRefusals: { limit: 10, windowSeconds: 60 },
   },
   /** The subscription handshake: once per (re)configuration in Meta's app dashboard; strict, it carries the verify token. */
   'meta-verification': { methodThrottle: { rateLimit: 5, burstLimit: 10 }, perIp: { limit: 10, windowSeconds: 60 } },

@@ -1,7 +1,9 @@
 /**
  * The console's only way to the service: the public broadcast routes on this origin, the key in
  * the `x-api-key` header (never in the URL). Errors carry the API's message for the page to show.
+ * A 401 or 403 signs out only when the credential check refuses the key (console/model/access.ts).
  */
+import { refusesKey } from '../model/access';
 import { session } from './session';
 
 export class ApiError extends Error {
@@ -21,6 +23,8 @@ export interface CallOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
+  /** This call is the credential check: its refusal signs out. */
+  credentialCheck?: boolean;
 }
 
 let apiBase = '';
@@ -52,18 +56,51 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
     credentials: 'omit',
     cache: 'no-store',
   });
-  if (!response.ok) throw await errorOf(response);
+  if (!response.ok) {
+    const error = await errorOf(response);
+    if (refusesKey(error.status)) {
+      if (options.credentialCheck) signOutRefused();
+      // Another call refused: the key may be fine (another organization's job is a 401); ask the check.
+      else await keyStillAccepted();
+    }
+    throw error;
+  }
   return response;
+}
+
+function signOutRefused(): void {
+  if (!session.key()) return;
+  session.signOut();
+  onSignedOut('The API key was refused. Sign in again.');
+}
+
+/** The credential check: one read of the campaign list with the key. A 401 or 403 here signs out (and throws). */
+export async function checkCredential(): Promise<void> {
+  await call('GET', '/broadcasts', { query: { limit: 1 }, credentialCheck: true });
+}
+
+let pendingCheck: Promise<boolean> | undefined;
+
+/**
+ * Whether the key still passes the credential check (which signs out when it does not); reads
+ * refused together share one check. A check that fails otherwise (network, 5xx) keeps the key.
+ */
+export function keyStillAccepted(): Promise<boolean> {
+  pendingCheck ??= checkCredential()
+    .then(
+      () => true,
+      (error: unknown) => !(error instanceof ApiError && refusesKey(error.status)),
+    )
+    .finally(() => {
+      pendingCheck = undefined;
+    });
+  return pendingCheck;
 }
 
 async function errorOf(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => ({}))) as { message?: string; retryAfterSeconds?: number; data?: { error?: { code?: string; message?: string } } };
   const message = body.data?.error?.message ?? body.message ?? `HTTP ${response.status}`;
   const code = body.data?.error?.code;
-  if (response.status === 401 || response.status === 403) {
-    session.signOut();
-    onSignedOut('The API key was refused. Sign in again.');
-  }
   // The gateway's own 404 for an unknown route has no error code; a job that does not exist has one.
   const routeMissing = response.status === 404 && code === undefined && message === 'Route not found';
   return new ApiError(response.status, message, code, routeMissing, body.retryAfterSeconds);

@@ -7,7 +7,8 @@ import type { BroadcastListItem, JobStatusView } from '../model/api-types';
 import { formatCount, formatTime } from '../model/format';
 import { isFinished } from '../model/job-state';
 import { messagesPerMinute } from '../model/per-minute';
-import { describeError, getData, getText } from './api';
+import { campaignReadOutcome } from '../model/access';
+import { ApiError, describeError, getData, getText } from './api';
 import { createCampaignActions } from './campaign-actions';
 import { createSections } from './campaign-sections';
 import { el, notice, replaceChildren } from './dom';
@@ -16,6 +17,7 @@ import { progressCell, statusBadge } from './list-page';
 import { reasonTable } from './reasons';
 import { createRecipientsTable } from './recipients-table';
 import type { PageHandle } from './router';
+import { session } from './session';
 
 const REFRESH_MS = 5_000;
 const CHART_EVERY = 3;
@@ -67,10 +69,25 @@ export function renderCampaign(main: HTMLElement, jobId: string): PageHandle {
       ticks += 1;
       if (!isFinished(status.status) && !left) timer = window.setTimeout(() => void load(), REFRESH_MS);
     } catch (error) {
+      const outcome = error instanceof ApiError ? campaignReadOutcome(error, session.key() !== null) : 'error';
+      // Signed out: the sign-in form has replaced this page.
+      if (outcome === 'signed-out' || left) return;
+      if (outcome === 'not-found') {
+        showNotFound();
+        return;
+      }
       replaceChildren(messages, notice(describeError(error)));
       // A passing fault (a 429, a network blip) is tried again later; the page never stops by itself.
       if (!left) timer = window.setTimeout(() => void load(), REFRESH_MS * 2);
     }
+  };
+  // Another organization's job, an unknown one or one outside the key's reach: said once, no more reads.
+  const showNotFound = () => {
+    replaceChildren(heading, 'Campaign not found');
+    replaceChildren(header, notice(`No campaign ${jobId} among this organization's campaigns that this key may read.`, 'info'));
+    replaceChildren(actions.root);
+    replaceChildren(sections.root);
+    replaceChildren(recipients.root);
   };
   const actions = createCampaignActions(jobId, () => entry, messages, () => {
     ticks = 0;

@@ -1,5 +1,5 @@
 /** The sign-in form: the key is checked with one read of the campaign list, then held in this tab only. */
-import { ApiError, describeError, getData } from './api';
+import { ApiError, checkCredential, describeError } from './api';
 import { el, notice, replaceChildren } from './dom';
 import { session } from './session';
 
@@ -24,7 +24,7 @@ export function renderSignIn(main: HTMLElement, reason: string | undefined, sign
     session.signIn(key);
     input.value = '';
     replaceChildren(status, 'Checking the key…');
-    getData('/broadcasts', { limit: 1 })
+    checkCredential()
       .then(signedIn)
       .catch((error: unknown) => {
         if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) session.signOut();

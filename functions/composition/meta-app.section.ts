@@ -9,6 +9,8 @@ import type { TokenCipher } from '../../shared/crypto/token-cipher';
 import { bindMetaAppServices, secretSourceOf, type MetaAppServices } from '../../shared/meta-app/meta-app-services';
 import { MetaAppSecretsCache, type MetaAppSecretPorts } from '../../shared/meta-app/meta-app-settings';
 import type { MetaAppSecretSource, MetaEventQueue } from '../../shared/meta-app/ports';
+import { WebhookSourceGuard } from '../../shared/meta-app/webhook-source-guard';
+import { routeGuards } from '../../runtime-contract/route-guards';
 import { memoize, type CompositionContext } from './composition-context';
 import type { DynamoDbClients } from './dynamodb-clients';
 import { sqsClient } from './sqs-client';
@@ -33,6 +35,12 @@ function metaAppSecretPorts(context: CompositionContext, dynamoDb: DynamoDbClien
 export function metaAppSecretsSection(context: CompositionContext, dynamoDb: DynamoDbClients, cipher: () => TokenCipher): () => MetaAppSecretSource {
   const ports = metaAppSecretPorts(context, dynamoDb, cipher);
   return memoize(() => secretSourceOf(ports()));
+}
+
+/** The endpoint's source guard (one per function environment): refusals per source, and the configured source ranges. */
+export function webhookSourceGuardSection(context: CompositionContext): () => WebhookSourceGuard {
+  const refusals = routeGuards['meta-webhook'].perSourceRefusals;
+  return memoize(() => new WebhookSourceGuard({ refusals, sourceRanges: context.config.metaWebhook.sourceRanges }));
 }
 
 export function metaEventQueueSection(context: CompositionContext): () => MetaEventQueue {

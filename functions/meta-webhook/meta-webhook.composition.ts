@@ -1,16 +1,18 @@
 /** meta-webhook: Meta app settings (tenancy read, token key decrypt), the metaEvents queue. DynamoDB + KMS + SQS. */
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import type { MetaAppSecretSource, MetaEventQueue } from '../../shared/meta-app/ports';
+import type { WebhookSourceGuard } from '../../shared/meta-app/webhook-source-guard';
 import { lazyPorts, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
-import { metaAppSecretsSection, metaEventQueueSection } from '../composition/meta-app.section';
+import { metaAppSecretsSection, metaEventQueueSection, webhookSourceGuardSection } from '../composition/meta-app.section';
 import { tenancyReaderSection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
 
 export interface MetaWebhookDependencies extends HttpPipelineDependencies {
   metaApp: MetaAppSecretSource;
   metaEvents: MetaEventQueue;
+  webhookSources: WebhookSourceGuard;
 }
 
 export function composeMetaWebhook(context: CompositionContext): MetaWebhookDependencies {
@@ -21,5 +23,6 @@ export function composeMetaWebhook(context: CompositionContext): MetaWebhookDepe
     ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
     metaApp: metaAppSecretsSection(context, dynamoDb, tokenCipherSection(context)),
     metaEvents: metaEventQueueSection(context),
+    webhookSources: webhookSourceGuardSection(context),
   });
 }

@@ -6,8 +6,8 @@
  * route's method throttle as its route throttle, and access logs in the REST surfaces' fields.
  *
  * What an HTTP API does not have, and what stands for it (docs/OPERATIONS.md "Front doors"): no
- * WAF (the route throttles bound a flood for every caller together, and the function checks Meta's
- * signature before any other work), no usage plans or API keys (the surface has no keyed route:
+ * WAF (the route throttles bound a flood for every caller together, and the function refuses a
+ * source after repeated refusals, or outside the configured ranges, before checking Meta's signature), no usage plans or API keys (the surface has no keyed route:
  * checked here), no gateway responses (its fixed refusals are the surface's `gatewayResponses`).
  */
 import * as apigatewayv2 from 'aws-cdk-lib/aws-apigatewayv2';

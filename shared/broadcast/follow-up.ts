@@ -72,7 +72,9 @@ function requireNotTooSoon(matched: readonly MatchedRecipient[], body: FollowUpR
 }
 
 /**
- * The broadcast request a follow-up stands for, and who it reaches. Refuses a parent of another
+ * The broadcast request a follow-up stands for, and who it reaches. Refuses first a key that may not
+ * send a template broadcast from the body's sender (403, 401: before any audience is read, so a
+ * refusal never depends on who of the parent's recipients is opted out), then a parent of another
  * organization or outside the key's scope (as a status read), a free-form parent, a follow-up
  * reaching nobody, and one to 131049 failures younger than 24 hours unless `force` (4xx naming the
  * rule). Opted-out recipients are left out of the request and counted.
@@ -83,6 +85,8 @@ function requireNotTooSoon(matched: readonly MatchedRecipient[], body: FollowUpR
  */
 export async function buildFollowUpRequest(ports: FollowUpBuildPorts, input: FollowUpBuildInput): Promise<BuiltFollowUp> {
   const { caller, jobId, body } = input;
+  requireOperationInScope(caller, 'send-template-broadcast');
+  requireSenderInScope(caller, body.fromPhoneNumber);
   const parent = await readableJob(ports.broadcasts, caller, jobId);
   if (parent.kind === 'freeform') throw new FollowUpAudienceError(`jobId ${jobId} is a free-form message; follow-ups go to template broadcasts and bulk sends`);
   const reading: StatusReading = { now: ports.clock.now(), unconfirmedAfterMs: input.unconfirmedAfterMs };

@@ -12,6 +12,12 @@
  * An accept that fails after reserving, before any of its messages was queued, gives its recipients
  * back (`releaseReach`): those it added to an exact hour set are taken out again. A HyperLogLog
  * bucket cannot lose members, so there a reservation stays counted (erring on caution).
+ *
+ * Organizations sharing a portfolio: each bucket also keeps every organization's own recipients,
+ * and "new" (a refusal's count, a dry run's `newRecipients`, whether a request can pass the limit at
+ * all) means new to the requesting organization, never to the portfolio, so no answer tells one
+ * organization whom another reached; the portfolio's total still decides the headroom (erring on
+ * caution: a recipient both reached counts twice in the decision, once in the stored count).
  */
 import { StoreUnavailableError } from '../ports/errors';
 import { MessagingLimitExceededError } from './errors';
@@ -40,7 +46,37 @@ export interface ReachReservation {
   hour: string;
   /** Hashes of the recipients that were not in that hour's exact set before (reach-sketch.ts). */
   hashes: readonly number[];
+  /** The accepting organization, and the hashes it added to its own part of the hour. */
+  organizationId?: string;
+  ownHashes?: readonly number[];
 }
+
+/** Who asks: the sender's portfolio and number (its tier), and the organization whose own reach "new" is counted against. */
+type ReachSender = Pick<SenderAccount, 'organizationId' | 'businessId' | 'phoneNumberId' | 'accessToken'>;
+
+/** The window's count as one organization may see it: the portfolio's whole reach, and its own part. */
+interface ReachWindow {
+  buckets: ReachBucket[];
+  /** Unique recipients of the portfolio in the window. */
+  alreadyReached: number;
+  /** Of the requested recipients, those the organization itself has not reached in the window. */
+  ownNew: number;
+}
+
+async function readWindow(dependencies: Pick<MessagingLimitDependencies, 'portfolioReach'>, sender: ReachSender, requested: ReachSketch, sendAt: Date): Promise<ReachWindow> {
+  const fromHour = reachHourOf(new Date(sendAt.getTime() - REACH_WINDOW_HOURS * HOUR_MS));
+  const buckets = await dependencies.portfolioReach.bucketsOf(sender.businessId, fromHour, reachHourOf(sendAt));
+  const alreadyReached = cardinalityOf(unionOfAll(buckets.map((bucket) => deserializeSketch(bucket.sketch))));
+  const own = unionOfAll(buckets.map((bucket) => ownPartOf(bucket, sender.organizationId)));
+  // An estimate (dense sketches) may come out below the part's own: never negative.
+  const ownNew = Math.max(0, cardinalityOf(unionOf(own, requested)) - cardinalityOf(own));
+  return { buckets, alreadyReached, ownNew };
+}
+
+const ownPartOf = (bucket: ReachBucket | undefined, organizationId: string): ReachSketch => {
+  const bytes = bucket?.byOrganization?.[organizationId];
+  return bytes ? deserializeSketch(bytes) : emptySketch();
+};
 
 /** The bucket of an instant: its UTC hour, `YYYY-MM-DDTHH` (sorts like the time). */
 export const reachHourOf = (instant: Date): string => instant.toISOString().slice(0, 13);
@@ -59,7 +95,7 @@ export const reachHourOf = (instant: Date): string => instant.toISOString().slic
  */
 export async function reserveReach(
   dependencies: MessagingLimitDependencies,
-  sender: Pick<SenderAccount, 'businessId' | 'phoneNumberId' | 'accessToken'>,
+  sender: ReachSender,
   recipients: readonly string[],
   sendAt: Date,
 ): Promise<ReachReservation | undefined> {
@@ -67,44 +103,63 @@ export async function reserveReach(
   const { tier, limit } = await dependencies.messagingTiers.tierOf(sender);
   if (limit === undefined) return undefined;
   const hour = reachHourOf(sendAt);
-  const fromHour = reachHourOf(new Date(sendAt.getTime() - REACH_WINDOW_HOURS * HOUR_MS));
   const requested = sketchOfNumbers(recipients);
 
   for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt += 1) {
-    const buckets = await dependencies.portfolioReach.bucketsOf(sender.businessId, fromHour, hour);
-    const window = unionOfAll(buckets.map((bucket) => deserializeSketch(bucket.sketch)));
-    const alreadyReached = cardinalityOf(window);
-    const total = cardinalityOf(unionOf(window, requested));
-    // An estimate (dense sketches) may come out below the window's own: never negative.
-    const newRecipients = Math.max(0, total - alreadyReached);
-    // Only new recipients can pass the limit: a repeat of people already reached is admitted even
-    // when the count is above it (a lowered tier, or an estimate's noise).
-    if (newRecipients > 0 && alreadyReached + newRecipients > limit) {
-      throw new MessagingLimitExceededError(sender.businessId, tier, limit, alreadyReached, newRecipients);
+    const { buckets, alreadyReached, ownNew } = await readWindow(dependencies, sender, requested, sendAt);
+    // Only recipients new to this organization can pass the limit: a repeat of people it already
+    // reached is admitted even when the count is above it (a lowered tier, or an estimate's noise).
+    if (ownNew > 0 && alreadyReached + ownNew > limit) {
+      throw new MessagingLimitExceededError(sender.businessId, tier, limit, alreadyReached, ownNew);
     }
     const current: ReachBucket | undefined = buckets.find((bucket) => bucket.hour === hour);
-    const before = current ? deserializeSketch(current.sketch) : emptySketch();
-    const after = unionOf(before, requested);
-    const bytes = serializeSketch(after);
+    const next = bucketAfter(current, sender.organizationId, requested);
     // Everyone already in the send hour's bucket (a retry, a repeat): nothing to write, nothing to give back.
-    if (current && sameBytes(bytes, current.sketch)) return undefined;
+    if (!next.changed) return undefined;
     const version = current?.version ?? 0;
-    if (await dependencies.portfolioReach.writeBucket(sender.businessId, { hour, sketch: bytes, version: version + 1 }, version)) {
-      return reservationOf(sender.businessId, hour, before, after);
+    if (await dependencies.portfolioReach.writeBucket(sender.businessId, { hour, sketch: next.sketch, byOrganization: next.byOrganization, version: version + 1 }, version)) {
+      return reservationOf(sender, hour, next);
     }
   }
   throw new StoreUnavailableError('The messaging-limit count of this business portfolio is busy; retry with backoff');
+}
+
+interface NextBucket {
+  sketch: Uint8Array;
+  byOrganization: Record<string, Uint8Array>;
+  changed: boolean;
+  /** The portfolio's and the organization's sets before and after: what the reservation can give back. */
+  before: ReachSketch;
+  after: ReachSketch;
+  ownBefore: ReachSketch;
+  ownAfter: ReachSketch;
+}
+
+/** The send hour's bucket with `requested` added to the portfolio's set and to the organization's own part. */
+function bucketAfter(current: ReachBucket | undefined, organizationId: string, requested: ReachSketch): NextBucket {
+  const before = current ? deserializeSketch(current.sketch) : emptySketch();
+  const after = unionOf(before, requested);
+  const ownBefore = ownPartOf(current, organizationId);
+  const ownAfter = unionOf(ownBefore, requested);
+  const sketch = serializeSketch(after);
+  const own = serializeSketch(ownAfter);
+  const storedOwn = current?.byOrganization?.[organizationId];
+  const changed = !current || !sameBytes(sketch, current.sketch) || !storedOwn || !sameBytes(own, storedOwn);
+  return { sketch, byOrganization: { ...current?.byOrganization, [organizationId]: own }, changed, before, after, ownBefore, ownAfter };
 }
 
 /** The portfolio's count as a dry run reads it (nothing written): `limit`, `headroom` null without one. */
 export interface ReachHeadroom {
   tier: string;
   limit: number | null;
-  /** Unique recipients reached in the window (estimated by a dense sketch); 0 when there is no limit (not read). */
+  /** Unique recipients the portfolio reached in the window, every organization's (estimated by a dense sketch); 0 when there is no limit (not read). */
   usedLast24h: number;
   /** The limit minus the window's count, never negative. */
   headroom: number | null;
-  /** Of the given recipients, those the window has not reached yet: what a real accept would add. */
+  /**
+   * Of the given recipients, those this organization has not reached in the window (never the
+   * portfolio's other organizations' sends): what a real accept counts against the headroom.
+   */
   newRecipients: number;
 }
 
@@ -116,32 +171,35 @@ export interface ReachHeadroom {
  * await reachHeadroom(dependencies, sender, ['919800000001'], clock.now());
  * // { tier: 'TIER_1K', limit: 1000, usedLast24h: 10, headroom: 990, newRecipients: 1 }
  */
-export async function reachHeadroom(
-  dependencies: MessagingLimitDependencies,
-  sender: Pick<SenderAccount, 'businessId' | 'phoneNumberId' | 'accessToken'>,
-  recipients: readonly string[],
-  sendAt: Date,
-): Promise<ReachHeadroom> {
+export async function reachHeadroom(dependencies: MessagingLimitDependencies, sender: ReachSender, recipients: readonly string[], sendAt: Date): Promise<ReachHeadroom> {
   const { tier, limit } = await dependencies.messagingTiers.tierOf(sender);
   if (limit === undefined) return { tier, limit: null, usedLast24h: 0, headroom: null, newRecipients: new Set(recipients).size };
-  const window = await windowSketchOf(dependencies, sender.businessId, sendAt);
-  const usedLast24h = cardinalityOf(window);
-  const newRecipients = recipients.length === 0 ? 0 : Math.max(0, cardinalityOf(unionOf(window, sketchOfNumbers(recipients))) - usedLast24h);
-  return { tier, limit, usedLast24h, headroom: Math.max(0, limit - usedLast24h), newRecipients };
-}
-
-/** The union of the window's hourly buckets ending at `sendAt`'s hour. */
-async function windowSketchOf(dependencies: Pick<MessagingLimitDependencies, 'portfolioReach'>, businessId: string, sendAt: Date): Promise<ReachSketch> {
-  const buckets = await dependencies.portfolioReach.bucketsOf(businessId, reachHourOf(new Date(sendAt.getTime() - REACH_WINDOW_HOURS * HOUR_MS)), reachHourOf(sendAt));
-  return unionOfAll(buckets.map((bucket) => deserializeSketch(bucket.sketch)));
+  const { alreadyReached, ownNew } = await readWindow(dependencies, sender, sketchOfNumbers(recipients), sendAt);
+  return { tier, limit, usedLast24h: alreadyReached, headroom: Math.max(0, limit - alreadyReached), newRecipients: ownNew };
 }
 
 const sameBytes = (left: Uint8Array, right: Uint8Array): boolean => Buffer.from(left).equals(Buffer.from(right));
 
-function reservationOf(businessId: string, hour: string, before: ReachSketch, after: ReachSketch): ReachReservation | undefined {
+/** `current` without the reservation's hashes, in the portfolio's set and the organization's part; undefined when nothing changes. */
+function bucketReleased(current: ReachBucket, reservation: ReachReservation): Omit<ReachBucket, 'version'> | undefined {
+  const remaining = withoutHashes(deserializeSketch(current.sketch), reservation.hashes);
+  const sketch = remaining ? serializeSketch(remaining) : current.sketch;
+  const organizationId = reservation.organizationId;
+  const ownBytes = organizationId === undefined ? undefined : current.byOrganization?.[organizationId];
+  const ownRemaining = ownBytes && reservation.ownHashes ? withoutHashes(deserializeSketch(ownBytes), reservation.ownHashes) : undefined;
+  const own = ownRemaining ? serializeSketch(ownRemaining) : ownBytes;
+  const unchanged = sameBytes(sketch, current.sketch) && (own === undefined || ownBytes === undefined || sameBytes(own, ownBytes));
+  if (unchanged) return undefined;
+  const byOrganization = organizationId !== undefined && own !== undefined ? { ...current.byOrganization, [organizationId]: own } : current.byOrganization;
+  return { hour: current.hour, sketch, ...(byOrganization && { byOrganization }) };
+}
+
+function reservationOf(sender: ReachSender, hour: string, next: NextBucket): ReachReservation | undefined {
   // A HyperLogLog bucket (before or after the write) cannot say whom this accept added: it stays counted.
-  const hashes = sparseDifference(after, before);
-  return hashes && hashes.length > 0 ? { businessId, hour, hashes } : undefined;
+  const hashes = sparseDifference(next.after, next.before) ?? [];
+  const ownHashes = sparseDifference(next.ownAfter, next.ownBefore) ?? [];
+  if (hashes.length === 0 && ownHashes.length === 0) return undefined;
+  return { businessId: sender.businessId, hour, hashes, organizationId: sender.organizationId, ownHashes };
 }
 
 /**
@@ -160,12 +218,10 @@ export async function releaseReach(dependencies: Pick<MessagingLimitDependencies
   for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt += 1) {
     const current = (await dependencies.portfolioReach.bucketsOf(businessId, hour, hour)).find((bucket) => bucket.hour === hour);
     if (!current) return;
-    const remaining = withoutHashes(deserializeSketch(current.sketch), reservation.hashes);
-    if (!remaining) return;
-    const bytes = serializeSketch(remaining);
-    // Already out (a release retried after its write was applied): nothing to write.
-    if (sameBytes(bytes, current.sketch)) return;
-    if (await dependencies.portfolioReach.writeBucket(businessId, { hour, sketch: bytes, version: current.version + 1 }, current.version)) return;
+    const released = bucketReleased(current, reservation);
+    // Already out (a release retried after its write was applied), or a HyperLogLog: nothing to write.
+    if (!released) return;
+    if (await dependencies.portfolioReach.writeBucket(businessId, { ...released, version: current.version + 1 }, current.version)) return;
   }
   throw new StoreUnavailableError('The messaging-limit count of this business portfolio is busy; its release was not written');
 }

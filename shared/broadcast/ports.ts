@@ -169,7 +169,14 @@ export interface MarketingMessagesOnboarding {
 export interface ReachBucket {
   /** The hour, `YYYY-MM-DDTHH` (UTC). */
   hour: string;
+  /** Everyone the portfolio reached in the hour, whichever organization sent: what the limit counts. */
   sketch: Uint8Array;
+  /**
+   * Each organization's own recipients of the hour (a serialized sketch per organization id): what a
+   * dry run's `newRecipients` and a refusal's "new" count against, so neither tells one organization
+   * of a shared portfolio whom another reached. Absent on buckets written before it existed.
+   */
+  byOrganization?: Readonly<Record<string, Uint8Array>>;
   /** Incremented by every write; the next write is conditional on it. */
   version: number;
 }

@@ -94,6 +94,8 @@ export interface AppConfig {
    * (OPT_OUT_KEYWORDS / OPT_IN_KEYWORDS, comma-separated; unset: the defaults of shared/inbox/opt-outs.ts).
    */
   optOutKeywords: OptOutKeywords;
+  /** Meta's webhook endpoint: the only source ranges it hears (META_WEBHOOK_SOURCE_RANGES; empty: every address). */
+  metaWebhook: { sourceRanges: readonly string[] };
   /** Scheduled broadcasts (docs/BROADCAST.md "Scheduling"). */
   scheduling: {
     /** The earliest a broadcast may be scheduled, from now (BROADCAST_SCHEDULE_MIN_LEAD_SECONDS, default 300). */
@@ -183,6 +185,7 @@ export function parseAppConfig(env: Environment): AppConfig {
     customerEvents: customerEventsConfigOf(settings),
     allowInsecureLocalReceivers: settings.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK,
     optOutKeywords: optOutKeywordsOf(settings.OPT_OUT_KEYWORDS, settings.OPT_IN_KEYWORDS),
+    metaWebhook: { sourceRanges: settings.META_WEBHOOK_SOURCE_RANGES },
     scheduling: {
       minLeadSeconds: settings.BROADCAST_SCHEDULE_MIN_LEAD_SECONDS,
       sweepGraceMs: settings.BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS * 1000,

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { defaultOptInKeywords, defaultOptOutKeywords } from '../inbox/opt-outs';
+import { sourceRangesOf } from '../meta-app/webhook-source-guard';
 
 /** An unset or empty variable: the SDK default / the fallback applies. */
 const text = (fallback = '') => v.pipe(v.optional(v.string(), fallback), v.transform((value) => value || fallback));
@@ -122,6 +123,22 @@ export const settingsSchema = v.object({
     v.check((value) => value <= 900_000, 'CUSTOMER_EVENT_BREAKER_CAP_MS must be at most 900000 (the SQS delay limit)'),
   ),
   CUSTOMER_EVENT_REDELIVERIES_PER_DAY: positiveInteger('CUSTOMER_EVENT_REDELIVERIES_PER_DAY', 5_000),
+  /**
+   * The only source addresses Meta's webhook endpoint hears (comma-separated CIDR ranges, e.g. Meta's
+   * published ones); unset: every address (shared/meta-app/webhook-source-guard.ts).
+   */
+  META_WEBHOOK_SOURCE_RANGES: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => value.split(',').map((range) => range.trim()).filter((range) => range !== '')),
+    v.check((ranges) => {
+      try {
+        sourceRangesOf(ranges);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'META_WEBHOOK_SOURCE_RANGES must be comma-separated CIDR ranges (e.g. 157.240.0.0/16,2a03:2880::/32)'),
+  ),
   /** Local mode only (set by the local runtime): loopback receivers over plain http. */
   CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: flag('CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK'),
 });

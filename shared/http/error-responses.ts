@@ -161,6 +161,8 @@ const mappings: Readonly<Record<string, Mapping>> = {
   WEBHOOK_SIGNATURE_INVALID: { statusCode: 401, code: 'INVALID_SIGNATURE' },
   WEBHOOK_VERIFICATION_FAILED: { statusCode: 403, code: 'VERIFICATION_FAILED' },
   WEBHOOK_PAYLOAD_TOO_LARGE: { statusCode: 413, code: 'PAYLOAD_TOO_LARGE' },
+  WEBHOOK_SOURCE_NOT_ALLOWED: { statusCode: 403, code: 'FORBIDDEN' },
+  WEBHOOK_SOURCE_HELD_BACK: { statusCode: 429, code: 'THROTTLED', retryAfterFromError: true },
   META_EVENTS_UNAVAILABLE: storeUnavailable,
   // Not provisioned yet (npm run admin -- set-meta-app): Meta keeps the batch and retries.
   META_APP_NOT_CONFIGURED: { statusCode: 503, code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE },

@@ -22,10 +22,17 @@ export type CallerFor<Auth extends AuthKind> = Auth extends CredentialKind ? Aut
 export type CallerAuthenticator = (kind: CredentialKind, presentedSecret: string | undefined) => Promise<AuthenticatedCaller>;
 
 /** What the shared HTTP pipeline itself needs from the composition root. */
+/** Which numbers are an organization's (the rate limiter's check before a sender gets a bucket of its own). */
+export interface SenderNumbers {
+  isOrganizationNumber(organizationId: string, digits: string): Promise<boolean>;
+}
+
 export interface HttpPipelineDependencies {
   authenticate: CallerAuthenticator;
   rateLimiter: RateLimiter;
   clock: { now(): Date };
+  /** Required by a group with a route counted per sender or phone number (rate-limit.middleware.ts); others may omit it. */
+  senderNumbers?: SenderNumbers;
 }
 
 export interface HttpRequest<Caller extends AuthenticatedCaller | undefined = AuthenticatedCaller | undefined> {

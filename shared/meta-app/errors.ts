@@ -59,3 +59,21 @@ export class MalformedMetaEventMessageError extends Error {
   override readonly name = 'MalformedMetaEventMessageError';
   readonly code = 'MALFORMED_META_EVENT_MESSAGE';
 }
+
+/** A webhook request from an address outside the configured source ranges (META_WEBHOOK_SOURCE_RANGES): refused unheard. */
+export class WebhookSourceNotAllowedError extends Error {
+  override readonly name = 'WebhookSourceNotAllowedError';
+  readonly code = 'WEBHOOK_SOURCE_NOT_ALLOWED';
+  constructor() {
+    super('Forbidden');
+  }
+}
+
+/** A source address whose recent webhook requests were refused too often: refused unheard until the window passes. */
+export class WebhookSourceHeldBackError extends Error {
+  override readonly name = 'WebhookSourceHeldBackError';
+  readonly code = 'WEBHOOK_SOURCE_HELD_BACK';
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many refused requests from this address; retry after ${retryAfterSeconds} seconds`);
+  }
+}

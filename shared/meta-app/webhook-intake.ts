@@ -9,6 +9,7 @@ import { encodeMetaEventMessage } from './meta-event-message';
 import { splitWebhookBatch } from './webhook-batch-split';
 import type { MetaAppSecrets, MetaAppSecretSource, MetaEventQueue } from './ports';
 import { constantTimeEquals, isValidWebhookSignature } from './webhook-signature';
+import type { WebhookSourceGuard } from './webhook-source-guard';
 
 /**
  * The largest body accepted: 4 MiB. Meta's batches reach 3 MB (../shared/meta/webhooks-and-limits.md).
@@ -42,6 +43,8 @@ export async function verifyMetaSubscription(metaApp: MetaAppSecretSource, query
 }
 
 export interface WebhookDelivery {
+  /** The source address as API Gateway saw it (the source guard's key); absent: not guarded. */
+  source?: string;
   /** The exact bytes Meta signed. */
   rawBody: Buffer;
   /** `X-Hub-Signature-256`, as received. */
@@ -49,17 +52,33 @@ export interface WebhookDelivery {
   receivedAt: Date;
 }
 
+/** What the intake uses: the app's settings, the queue, and (the endpoint's) source guard. */
+export interface MetaEventIntakePorts {
+  metaApp: MetaAppSecretSource;
+  metaEvents: MetaEventQueue;
+  webhookSources?: WebhookSourceGuard;
+}
+
 /**
- * Size cap → configured app → signature → stored on the queue, split into messages that fit when
- * the batch is larger than one (webhook-batch-split.ts). Nothing is stored unless all pass; a
- * batch answered 503 half-queued is delivered again whole, which the processor applies idempotently.
+ * Source guard → size cap → configured app → signature → stored on the queue, split into messages
+ * that fit when the batch is larger than one (webhook-batch-split.ts). Nothing is stored unless all
+ * pass; a batch answered 503 half-queued is delivered again whole, which the processor applies
+ * idempotently. A source held back or outside the configured ranges is refused before its body is
+ * hashed; an oversized or wrongly signed request counts as a refusal of its source.
  */
-export async function acceptMetaEvents(ports: { metaApp: MetaAppSecretSource; metaEvents: MetaEventQueue }, delivery: WebhookDelivery): Promise<{ parts: number }> {
-  if (delivery.rawBody.length > MAX_WEBHOOK_BODY_BYTES) throw new WebhookPayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES);
+export async function acceptMetaEvents(ports: MetaEventIntakePorts, delivery: WebhookDelivery): Promise<{ parts: number }> {
+  const { webhookSources: guard } = ports;
+  const source = delivery.source;
+  if (guard && source !== undefined) guard.admit(source, delivery.receivedAt);
+  const refuse = (error: Error): never => {
+    if (guard && source !== undefined) guard.recordRefusal(source, delivery.receivedAt);
+    throw error;
+  };
+  if (delivery.rawBody.length > MAX_WEBHOOK_BODY_BYTES) refuse(new WebhookPayloadTooLargeError(MAX_WEBHOOK_BODY_BYTES));
   if (!(await ports.metaApp.load())) throw new MetaAppNotConfiguredError();
   const signedWith = (secrets: MetaAppSecrets | undefined) =>
     secrets !== undefined && isValidWebhookSignature(delivery.rawBody, delivery.signature, secrets.appSecret);
-  if (!(await checkWithFreshRetry(ports.metaApp, signedWith))) throw new WebhookSignatureError();
+  if (!(await checkWithFreshRetry(ports.metaApp, signedWith))) refuse(new WebhookSignatureError());
   const envelope = Buffer.byteLength(encodeMetaEventMessage(delivery.receivedAt, ''));
   const parts = splitWebhookBatch(delivery.rawBody.toString('utf8'), { size: escapedBytes, budget: MAX_META_EVENT_MESSAGE_BYTES - envelope });
   if (!parts) throw new WebhookPayloadTooLargeError(MAX_META_EVENT_MESSAGE_BYTES);

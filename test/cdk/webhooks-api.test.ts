@@ -125,3 +125,21 @@ describe('the meta-webhook function', () => {
     expect(Object.keys(env)).not.toEqual(expect.arrayContaining(['RATE_LIMIT_TABLE']));
   });
 });
+
+describe("the webhook's source guard (no WAF can front an HTTP API)", () => {
+  it('hears every address unless ranges are given: then meta-webhook, and only it, gets them as META_WEBHOOK_SOURCE_RANGES', () => {
+    expect(functionProperties(template, 'meta-webhook').Environment.Variables.META_WEBHOOK_SOURCE_RANGES).toBeUndefined();
+    const ranged = synthesizePlatform({ metaWebhookSourceRanges: '157.240.0.0/16, 2a03:2880::/32' }).api;
+    expect(functionProperties(ranged, 'meta-webhook').Environment.Variables.META_WEBHOOK_SOURCE_RANGES).toBe('157.240.0.0/16,2a03:2880::/32');
+    const others = Object.values(resourcesOf(ranged, 'AWS::Lambda::Function')).filter((fn) => fn.Properties!.Environment?.Variables?.META_WEBHOOK_SOURCE_RANGES !== undefined);
+    expect(others).toHaveLength(1);
+  });
+
+  it('refuses to synthesize a range that is not a CIDR range, naming it', () => {
+    expect(() => synthesizePlatform({ metaWebhookSourceRanges: '157.240.0.0/16,meta.com' })).toThrow(/metaWebhookSourceRanges: meta\.com is not a CIDR range/);
+  });
+
+  it('the per-source refusal limit is the guard data the function reads', () => {
+    expect(routeGuards['meta-webhook'].perSourceRefusals).toEqual({ limit: 10, windowSeconds: 60 });
+  });
+});

@@ -206,7 +206,7 @@ export class InMemoryPortfolioReach implements PortfolioReach {
   async bucketsOf(businessId: string, fromHour: string, toHour: string): Promise<ReachBucket[]> {
     return [...this.buckets]
       .filter(([key]) => key.startsWith(`${businessId}#`))
-      .map(([, bucket]) => ({ ...bucket, sketch: bucket.sketch.slice() }))
+      .map(([, bucket]) => copyBucket(bucket))
       .filter((bucket) => bucket.hour >= fromHour && bucket.hour <= toHour)
       .sort((a, b) => a.hour.localeCompare(b.hour));
   }
@@ -219,10 +219,17 @@ export class InMemoryPortfolioReach implements PortfolioReach {
       return false;
     }
     this.writes += 1;
-    this.buckets.set(key, { ...bucket, sketch: bucket.sketch.slice() });
+    this.buckets.set(key, copyBucket(bucket));
     return true;
   }
 }
+
+/** A bucket whose bytes the caller cannot change afterwards (the store keeps its own). */
+const copyBucket = (bucket: ReachBucket): ReachBucket => ({
+  ...bucket,
+  sketch: bucket.sketch.slice(),
+  ...(bucket.byOrganization && { byOrganization: Object.fromEntries(Object.entries(bucket.byOrganization).map(([id, bytes]) => [id, bytes.slice()])) }),
+});
 
 /**
  * Messaging-limit ports under which every number is unlimited (nothing is counted), and no account

@@ -15,14 +15,16 @@ const RETENTION_SECONDS = 26 * 3600;
 const storedBucketSchema = v.object({
   sk: v.pipe(v.string(), v.startsWith(messagingKeys.reachPrefix)),
   sketch: v.instance(Uint8Array),
+  /** Each organization's own recipients of the hour (a map of binaries by organization id); absent on older items. */
+  byOrganization: v.optional(v.record(v.string(), v.instance(Uint8Array))),
   version: v.pipe(v.number(), v.integer(), v.minValue(1)),
 });
 
 function decodeBucket(item: Record<string, unknown>): ReachBucket {
   const result = v.safeParse(storedBucketSchema, item);
   if (!result.success) throw new MalformedMessagingItemError(`Stored reach bucket ${String(item.pk)} ${String(item.sk)} does not match its schema`);
-  const { sk, sketch, version } = result.output;
-  return { hour: sk.slice(messagingKeys.reachPrefix.length), sketch, version };
+  const { sk, sketch, byOrganization, version } = result.output;
+  return { hour: sk.slice(messagingKeys.reachPrefix.length), sketch, ...(byOrganization && { byOrganization }), version };
 }
 
 export class DynamoDbPortfolioReach implements PortfolioReach {
@@ -65,6 +67,7 @@ export class DynamoDbPortfolioReach implements PortfolioReach {
           Item: {
             ...messagingKeys.portfolioReach(businessId, bucket.hour),
             sketch: bucket.sketch,
+            ...(bucket.byOrganization && { byOrganization: bucket.byOrganization }),
             version: bucket.version,
             expiresAt: hourStartSeconds + RETENTION_SECONDS,
           },

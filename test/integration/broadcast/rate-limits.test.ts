@@ -86,6 +86,29 @@ describe('rate limits', () => {
     await expectRateLimited(() => broadcast(key), 10);
   }, 45_000);
 
+  it('rotating made-up or foreign senders yields no fresh buckets: they share the key bucket, the real senders keep theirs', async () => {
+    await ensureMinuteHeadroom(20);
+    const key = (await issueKey(organizationId)).secret;
+    // Ten numbers no one owns, each new: without the check each had its own bucket and none was limited.
+    for (let request = 0; request < 10; request += 1) {
+      const refused = await broadcast(key, { fromPhoneNumber: String(15559990000 + request) });
+      expect(refused.status).toBe(401);
+      expect(refused.body.data.error.code).toBe('SENDER_NOT_OWNED');
+    }
+    // Another organization's real number counts in the same bucket.
+    await expectRateLimited(() => broadcast(key, { fromPhoneNumber: runtime.demo.otherOrg.phoneNumber }), 10);
+    await expectRateLimited(() => broadcast(key, { fromPhoneNumber: '15559990042' }), 10);
+    // The organization's own senders were not charged.
+    expect((await broadcast(key)).status).toBe(200);
+    expect((await broadcast(key, { fromPhoneNumber: DEMO.sender2 })).status).toBe(200);
+    expect(await queueDepth(runtime)).toBe(2);
+
+    // The template list's phone_number the same way.
+    for (let request = 0; request < 20; request += 1) expect((await get(`/templates?phone_number=${15559990100 + request}`, key)).status).not.toBe(429);
+    await expectRateLimited(() => get('/templates?phone_number=15559990200', key), 20);
+    expect((await get(`/templates?phone_number=${DEMO.sender1}`, key)).status).toBe(200);
+  }, 45_000);
+
   it('counts requests that fail validation, but not bodies that are not JSON', async () => {
     await ensureMinuteHeadroom(20);
     const key = (await issueKey(organizationId)).secret;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { serviceRoutes } from '../../../runtime-contract/route-manifest';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { BASE, keyHeader, kitEnvironment } from '../broadcast/broadcast-test-kit';
+import { BASE, keyHeader, kitEnvironment, orderUpdate, recipients } from '../broadcast/broadcast-test-kit';
 import { ASYNC_FAILURES, browserPath, captureLogs, CAMPAIGN_SIZE, finishedCampaign, outputDirectory, recordRequests } from './console-kit';
 
 jest.setTimeout(300_000);
@@ -123,6 +123,35 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Organization API key').waitFor();
     await expect(page.evaluate('sessionStorage.length')).resolves.toBe(0);
+    await context.close();
+  });
+
+  it("answers another organization's campaign as not found without signing out, and a malformed address with the list", async () => {
+    const other = runtime.demo.otherOrg;
+    const foreign = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(other.apiKey),
+      body: orderUpdate(recipients(1, { first: 9_600_000_000, params: () => ['Friday'] }), { broadcastName: 'Other org', fromPhoneNumber: other.phoneNumber, templateName: 'appointment_reminder' }),
+    });
+    const foreignJobId = foreign.headers.get('x-broadcast-job-id')!;
+    expect(foreignJobId).toBeTruthy();
+    // The API's own answer stays the contract's 401 for another organization's job.
+    expect((await runtime.call('GET', `${BASE}/status/${foreignJobId}`, { headers: keyHeader(key) })).status).toBe(401);
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${runtime.baseUrl}/console/`);
+    await page.getByLabel('Organization API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: NAME, exact: true }).waitFor({ timeout: 30_000 });
+
+    await page.goto(`${runtime.baseUrl}/console/#/campaigns/${foreignJobId}`);
+    await page.getByRole('heading', { name: 'Campaign not found' }).waitFor({ timeout: 30_000 });
+    await expect(page.getByLabel('Organization API key').count()).resolves.toBe(0);
+    await expect(page.evaluate('sessionStorage.length')).resolves.toBe(1);
+
+    await page.goto(`${runtime.baseUrl}/console/#/campaigns/%`);
+    await page.getByRole('link', { name: NAME, exact: true }).waitFor({ timeout: 30_000 });
+    await expect(page.getByText('Loading…').count()).resolves.toBe(0);
     await context.close();
   });
 

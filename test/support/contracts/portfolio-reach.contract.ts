@@ -48,5 +48,17 @@ export function describePortfolioReachContract(name: string, makeReach: () => Po
       expect(window.find((bucket) => bucket.hour === '2026-03-01T09')?.sketch).toEqual(dense);
       expect(await reach.bucketsOf(freshPortfolio(), '2026-03-01T09', '2026-03-02T09')).toEqual([]);
     });
+
+    it("keeps each organization's own part byte for byte, and a bucket without parts has none", async () => {
+      const portfolio = freshPortfolio();
+      const dense = new Uint8Array(1 + REGISTER_COUNT).fill(2);
+      dense[0] = 2;
+      const byOrganization = { org_a: Uint8Array.of(1, 0, 0, 0, 7), org_b: dense };
+      expect(await reach.writeBucket(portfolio, { hour: '2026-03-01T09', sketch: dense, byOrganization, version: 1 }, 0)).toBe(true);
+      expect(await reach.writeBucket(portfolio, { hour: '2026-03-01T10', sketch: Uint8Array.of(1), version: 1 }, 0)).toBe(true);
+      const [withParts, withoutParts] = await reach.bucketsOf(portfolio, '2026-03-01T09', '2026-03-01T10');
+      expect(withParts).toEqual({ hour: '2026-03-01T09', sketch: dense, byOrganization, version: 1 });
+      expect(withoutParts).toEqual({ hour: '2026-03-01T10', sketch: Uint8Array.of(1), version: 1 });
+    });
   });
 }

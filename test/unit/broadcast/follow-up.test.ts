@@ -1,5 +1,5 @@
 import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
-import { FollowUpAudienceError, FollowUpTooSoonError, IdempotencyKeyReusedError, JobOfAnotherOrganizationError } from '../../../shared/broadcast/errors';
+import { FollowUpAudienceError, FollowUpTooSoonError, IdempotencyKeyReusedError, JobOfAnotherOrganizationError, OperationOutsideKeyScopeError, SenderNotOwnedError } from '../../../shared/broadcast/errors';
 import { buildFollowUpRequest, followUpBroadcast } from '../../../shared/broadcast/follow-up';
 import type { FollowUpRequest } from '../../../shared/broadcast/follow-up.schema';
 import { getJobStatus } from '../../../shared/broadcast/get-job-status';
@@ -22,10 +22,10 @@ const followUpBody = (audience: FollowUpRequest['audience'], overrides: Partial<
  * A parent of 6 recipients, each with its own values: 0 delivered, 1 read, 2 failed 131049 by webhook
  * at 09:01, 3 failed 131049 on the call at 09:00, 4 failed 131026 by webhook, 5 sent only.
  */
-async function setup() {
+async function setup(parentCaller: { organizationId: string; credentialId?: string } = caller) {
   const clock = fixedClock('2026-03-01T09:00:00.000Z');
   const kit = templateBroadcastKit(clock);
-  const parent = await sendTemplateBroadcast(kit.dependencies, caller, broadcastRequest(6), { inProgressTimeoutMs: 20_000 });
+  const parent = await sendTemplateBroadcast(kit.dependencies, parentCaller, broadcastRequest(6), { inProgressTimeoutMs: 20_000 });
   const parentId = parent.jobId!;
   const at = clock.now().toISOString();
   for (let index = 0; index < 6; index += 1) await kit.broadcasts.claimRecipient(parentId, 0, index, full(index), clock.now());
@@ -113,6 +113,24 @@ describe('follow-ups', () => {
     await expect(
       buildFollowUpRequest(kit.dependencies, { caller: { organizationId: OTHER_ORG }, jobId: kit.parentId, body: followUpBody({ statuses: ['FAILED'] }), unconfirmedAfterMs: UNCONFIRMED_AFTER_MS }),
     ).rejects.toThrow(JobOfAnotherOrganizationError);
+  });
+
+  it("checks the key's scope before reading any audience: a minted key gets the same 403 whoever is opted out", async () => {
+    // A key minted by generate-key reads the jobs it created; the parent here is one of them.
+    const kit = await setup({ organizationId: ORG, credentialId: 'cred_minted' });
+    kit.clock.set('2026-03-03T09:00:00.000Z');
+    const minted = { organizationId: ORG, credentialId: 'cred_minted', scope: { kind: 'earlier-sender' as const, phoneNumber: SENDER.phoneNumber } };
+    const build = (failureCodes: number[]) =>
+      buildFollowUpRequest(kit.dependencies, { caller: minted, jobId: kit.parentId, body: followUpBody({ statuses: ['FAILED'], failureCodes }, { force: true }), unconfirmedAfterMs: UNCONFIRMED_AFTER_MS });
+    // 131026 reaches one recipient (index 4): opted out, the audience is empty (the 422 that told it apart); not opted out, 403 either way.
+    await expect(build([131026])).rejects.toThrow(OperationOutsideKeyScopeError);
+    kit.optOuts.seed(ORG, { phoneNumber: full(4), source: 'api', createdAt: '2026-03-01T10:00:00.000Z' });
+    await expect(build([131026])).rejects.toThrow(OperationOutsideKeyScopeError);
+    // A key bound to one sender naming another: refused before the audience too.
+    const bound = { organizationId: ORG, credentialId: 'cred_minted', scope: { kind: 'sender' as const, phoneNumber: '15550009999' } };
+    await expect(
+      buildFollowUpRequest(kit.dependencies, { caller: bound, jobId: kit.parentId, body: followUpBody({ statuses: ['FAILED'], failureCodes: [131026] }), unconfirmedAfterMs: UNCONFIRMED_AFTER_MS }),
+    ).rejects.toThrow(SenderNotOwnedError);
   });
 
   it('builds the broadcast request for the dry run without recording anything', async () => {

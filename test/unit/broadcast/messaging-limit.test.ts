@@ -1,5 +1,5 @@
 import { MessagingLimitExceededError } from '../../../shared/broadcast/errors';
-import { releaseReach, reserveReach, reachHourOf } from '../../../shared/broadcast/messaging-limit';
+import { reachHeadroom, releaseReach, reserveReach, reachHourOf } from '../../../shared/broadcast/messaging-limit';
 import { CachedMessagingTiers, messagingTierOf } from '../../../shared/broadcast/messaging-tiers';
 import { cardinalityOf, deserializeSketch, recipientHash, unionOfAll } from '../../../shared/broadcast/reach-sketch';
 import { fixedClock } from '../../../shared/ports/clock';
@@ -153,13 +153,63 @@ describe('reserveReach: the messaging tier at accept time', () => {
   });
 });
 
+describe("organizations sharing a portfolio: \"new\" never tells one whom the other reached", () => {
+  const other = { ...SENDER, organizationId: 'org_other', phoneNumberId: 'pn_other', phoneNumber: '919800000099' };
+  function shared() {
+    const kit = setup('TIER_250');
+    kit.messagingTiers.tiers.set(other.phoneNumberId, 'TIER_250');
+    const headroom = (recipients: readonly string[], sender = SENDER) => reachHeadroom({ messagingTiers: kit.messagingTiers, portfolioReach: kit.portfolioReach }, sender, recipients, AT);
+    return { ...kit, headroom };
+  }
+
+  test("the dry run's newRecipients counts against the organization's own reach; the headroom is the portfolio's", async () => {
+    const kit = shared();
+    const [probe] = numbers(0, 1);
+    const before = await kit.headroom([probe!]);
+    // The other organization messages the probed number (and 9 more).
+    await kit.reserve(numbers(0, 10), AT, other);
+    const after = await kit.headroom([probe!]);
+    expect(after.newRecipients).toBe(before.newRecipients);
+    expect(after).toEqual({ tier: 'TIER_250', limit: 250, usedLast24h: 10, headroom: 240, newRecipients: 1 });
+    // Its own sends do count as reached.
+    await kit.reserve([probe!]);
+    expect(await kit.headroom([probe!])).toMatchObject({ usedLast24h: 10, newRecipients: 0 });
+    expect(await kit.headroom([probe!], other)).toMatchObject({ usedLast24h: 10, newRecipients: 0 });
+  });
+
+  test("a refusal's new count and whether it refuses do not depend on whom the other organization reached", async () => {
+    const kit = shared();
+    await kit.reserve(numbers(0, 200), AT, other);
+    // 50 filler numbers and one probe: 251 for the portfolio whether or not the other organization reached the probe.
+    const reachedByOther = await refusal(kit.reserve([...numbers(1000, 50), ...numbers(0, 1)]));
+    const reachedByNobody = await refusal(kit.reserve([...numbers(1000, 50), ...numbers(5000, 1)]));
+    expect(reachedByOther).toMatchObject({ alreadyReached: 200, newRecipients: 51 });
+    expect(reachedByNobody).toMatchObject({ alreadyReached: 200, newRecipients: 51 });
+    expect(reachedByOther.message).toBe(reachedByNobody.message);
+    // The stored count stays a set: a recipient both organizations reached counts once.
+    await kit.reserve(numbers(0, 50));
+    expect(await kit.counted()).toBe(200);
+  });
+
+  test("a release takes the recipients out of the organization's own part too", async () => {
+    const kit = shared();
+    await kit.reserve(numbers(0, 10), AT, other);
+    const reservation = await kit.reserve(numbers(5, 10));
+    expect(await kit.headroom(numbers(5, 10))).toMatchObject({ newRecipients: 0, usedLast24h: 15 });
+    await kit.release(reservation);
+    expect(await kit.headroom(numbers(5, 10))).toMatchObject({ newRecipients: 10, usedLast24h: 10 });
+    expect(await kit.headroom(numbers(5, 10), other)).toMatchObject({ newRecipients: 5 });
+  });
+});
+
 describe('releaseReach: an accept that failed after reserving gives its recipients back', () => {
   test('the recipients it added leave the exact set; those counted before stay; the count is as before', async () => {
     const kit = setup('TIER_250');
     await kit.reserve(numbers(0, 100));
     const reservation = await kit.reserve(numbers(50, 100));
-    expect(reservation).toEqual({ businessId: 'biz_1', hour: '2026-03-01T09', hashes: expect.any(Array) });
+    expect(reservation).toEqual({ businessId: 'biz_1', hour: '2026-03-01T09', hashes: expect.any(Array), organizationId: SENDER.organizationId, ownHashes: expect.any(Array) });
     expect([...reservation!.hashes].sort()).toEqual(numbers(100, 50).map(recipientHash).sort());
+    expect([...reservation!.ownHashes!].sort()).toEqual(numbers(100, 50).map(recipientHash).sort());
     expect(await kit.counted()).toBe(150);
     await kit.release(reservation);
     expect(await kit.counted()).toBe(100);

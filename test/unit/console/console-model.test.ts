@@ -1,5 +1,7 @@
 /** The console's pure parts (console/model/): what the pages compute from the API's answers. */
+import { campaignReadOutcome, refusesKey } from '../../../console/model/access';
 import type { JobSummary } from '../../../console/model/api-types';
+import { routeOf } from '../../../console/model/route';
 import { audienceOf, followUpBody, followUpDefaults, hasAudience } from '../../../console/model/follow-up';
 import { failureGroupsOf, funnelOf } from '../../../console/model/funnel';
 import { isFinished, progressOf, stateNoteOf } from '../../../console/model/job-state';
@@ -83,5 +85,29 @@ describe('follow-ups', () => {
     expect(hasAudience('failed', view({ failed: 0 }))).toBe(false);
     expect(hasAudience('unread', view({ sent: 5, read: 5 }))).toBe(false);
     expect(hasAudience('unread', view({ sent: 5, read: 4 }))).toBe(true);
+  });
+});
+
+describe('the address and refused reads', () => {
+  it('routes a campaign address, and answers the list for any other, a malformed percent-encoding included', () => {
+    expect(routeOf('#/campaigns/pub_1')).toEqual({ page: 'campaign', jobId: 'pub_1' });
+    expect(routeOf('#/campaigns/pub%5F1')).toEqual({ page: 'campaign', jobId: 'pub_1' });
+    for (const hash of ['', '#/', '#/campaigns/', '#/campaigns/a/b', '#/campaigns/%', '#/campaigns/pub_%E0%A4%A', '#/campaigns/%zz']) {
+      expect(routeOf(hash)).toEqual({ page: 'list' });
+    }
+  });
+
+  it("signs out only when the key's own check refuses it: another organization's job (401) reads as not found", () => {
+    expect(campaignReadOutcome({ status: 401 }, true)).toBe('not-found');
+    expect(campaignReadOutcome({ status: 404 }, true)).toBe('not-found');
+    expect(campaignReadOutcome({ status: 401 }, false)).toBe('signed-out');
+    expect(campaignReadOutcome({ status: 403 }, false)).toBe('signed-out');
+    // Passing or other faults are shown and tried again; the gateway's unknown route is not a missing campaign.
+    expect(campaignReadOutcome({ status: 404, routeMissing: true }, true)).toBe('error');
+    expect(campaignReadOutcome({ status: 429 }, true)).toBe('error');
+    expect(campaignReadOutcome({ status: 503 }, true)).toBe('error');
+    expect(campaignReadOutcome({ status: 403 }, true)).toBe('error');
+    expect([401, 403].every(refusesKey)).toBe(true);
+    expect([400, 404, 429, 500].some(refusesKey)).toBe(false);
   });
 });

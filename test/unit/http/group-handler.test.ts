@@ -47,6 +47,7 @@ function setup(options: { limiterAllows?: boolean; operation?: (request: HttpReq
     },
     rateLimiter,
     clock: { now: () => new Date('2026-11-21T10:00:30Z') },
+    senderNumbers: { isOrganizationNumber: async (organizationId, digits) => organizationId === 'org_1' && digits === '15550001001' },
   };
   const seen: HttpRequest[] = [];
   const handler = createGroupHandler({
@@ -166,5 +167,13 @@ describe('the shared HTTP pipeline', () => {
     expect(() => createGroupHandler({ group: 'broadcast-send', routes: [sendRoute], operations: {}, dependencies: () => ({}) as never })).toThrow(
       /no operation send/,
     );
+  });
+});
+
+describe('a group without dependencies', () => {
+  it('serves its routes without a rate class (the console, docs and health groups build none)', async () => {
+    const route: RouteDefinition = { surface: 'broadcast', method: 'GET', path: '/broadcast/public/page', group: 'console', operation: 'page', auth: 'none', rateLimit: 'none' };
+    const handler = createGroupHandler({ group: 'console', routes: [route], operations: { page: httpOperation('none', async () => ({ statusCode: 200, body: { ok: true } })) } });
+    expect((await handler(proxyEventFor(route), lambdaContext())).statusCode).toBe(200);
   });
 });

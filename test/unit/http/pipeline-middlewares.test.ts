@@ -5,7 +5,7 @@ import { createGroupHandler } from '../../../shared/http/create-group-handler';
 import { describeError, mappedErrorCodes } from '../../../shared/http/error-responses';
 import { httpOperation, type AuthenticatedCaller, type HttpPipelineDependencies } from '../../../shared/http/http-operation';
 import { jsonNestingExceeds } from '../../../shared/http/json-depth';
-import { rateLimitBucket } from '../../../shared/http/middlewares/rate-limit.middleware';
+import { rateLimitBucket, senderNamedBy } from '../../../shared/http/middlewares/rate-limit.middleware';
 import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { InvalidCredentialError, TenancyStoreUnavailableError } from '../../../shared/tenancy/errors';
 import { RateLimitStoreUnavailableError } from '../../../shared/rate-limiting/errors';
@@ -27,12 +27,13 @@ const v1Route = route('v1', 'create', 'v1-api-key');
 const upstreamRoute = route('upstream', 'pass', 'upstream-access-token');
 const caller: AuthenticatedCaller = { organizationId: 'org_1', credentialId: 'cred_1', credentialKind: 'broadcast-api-key' };
 
-function setup(options: { operationError?: Error; limiterError?: Error } = {}) {
+function setup(options: { operationError?: Error; limiterError?: Error; caller?: AuthenticatedCaller } = {}) {
   const buckets: string[] = [];
+  const senderChecks: string[] = [];
   const dependencies: HttpPipelineDependencies = {
     authenticate: async (_kind, secret) => {
       if (secret !== 'good') throw new InvalidCredentialError();
-      return caller;
+      return options.caller ?? caller;
     },
     rateLimiter: {
       consume: async (bucket) => {
@@ -42,6 +43,12 @@ function setup(options: { operationError?: Error; limiterError?: Error } = {}) {
       },
     },
     clock: { now: () => new Date('2026-11-21T10:00:30Z') },
+    senderNumbers: {
+      isOrganizationNumber: async (organizationId, digits) => {
+        senderChecks.push(digits);
+        return organizationId === 'org_1' && ['15550001001', '15550001002'].includes(digits);
+      },
+    },
   };
   const ok = async () => {
     if (options.operationError) throw options.operationError;
@@ -63,7 +70,7 @@ function setup(options: { operationError?: Error; limiterError?: Error } = {}) {
     const result = await handler(proxyEventFor(target, { headers: { ...headers, 'content-type': 'application/json' }, body }), lambdaContext());
     return { ...result, json: JSON.parse(result.body) as Record<string, any> };
   };
-  return { call, buckets };
+  return { call, buckets, senderChecks };
 }
 
 const deep = (depth: number, inner = '1') => '['.repeat(depth) + inner + ']'.repeat(depth);
@@ -150,18 +157,45 @@ describe('rate-limit buckets', () => {
     ]);
   });
 
+  it('gives a sender a bucket of its own only once it proves a number of the caller; rotating other numbers all count in the key bucket', async () => {
+    const { call, buckets, senderChecks } = setup();
+    for (const sender of ['15550001001', '15550009999', '447700900123', '15550001002', '15550001001']) {
+      await call(broadcastRoute, JSON.stringify({ fromPhoneNumber: sender }));
+    }
+    expect(buckets).toEqual([
+      'template-broadcast#cred_1#15550001001',
+      'template-broadcast#cred_1#',
+      'template-broadcast#cred_1#',
+      'template-broadcast#cred_1#15550001002',
+      'template-broadcast#cred_1#15550001001',
+    ]);
+    // Junk is never looked up: only plausible numbers reach the store.
+    await call(broadcastRoute, JSON.stringify({ fromPhoneNumber: '1'.repeat(3000) }));
+    expect(senderChecks).toHaveLength(5);
+  });
+
+  it('a key bound to a number gives only that number a bucket, without a read', async () => {
+    const { call, buckets, senderChecks } = setup({ caller: { ...caller, scope: { kind: 'sender', phoneNumber: '15550001001' } } });
+    await call(broadcastRoute, JSON.stringify({ fromPhoneNumber: '15550001001' }));
+    await call(broadcastRoute, JSON.stringify({ fromPhoneNumber: '15550001002' }));
+    expect(buckets).toEqual(['template-broadcast#cred_1#15550001001', 'template-broadcast#cred_1#']);
+    expect(senderChecks).toEqual([]);
+  });
+
   it('counts a dry run (?dryRun=true) in its own read-only class, any other value in the broadcast class', () => {
     const route = { ...broadcastRoute, rateLimit: 'template-broadcast' as const, dryRunRateLimit: 'broadcast-dry-run' as const };
     const request = (query: Record<string, string>) => ({ route, query, caller, body: { fromPhoneNumber: '15550001001' }, sourceIp: '1.2.3.4' });
-    expect(rateLimitBucket(request({ dryRun: 'true' }) as never)).toEqual({ bucket: 'broadcast-dry-run#cred_1#15550001001', limitPerMinute: 30 });
-    expect(rateLimitBucket(request({ dryRun: 'false' }) as never)).toEqual({ bucket: 'template-broadcast#cred_1#15550001001', limitPerMinute: 10 });
-    expect(rateLimitBucket(request({}) as never)?.bucket).toBe('template-broadcast#cred_1#15550001001');
+    expect(rateLimitBucket(request({ dryRun: 'true' }) as never, '15550001001')).toEqual({ bucket: 'broadcast-dry-run#cred_1#15550001001', limitPerMinute: 30 });
+    expect(rateLimitBucket(request({ dryRun: 'false' }) as never, '15550001001')).toEqual({ bucket: 'template-broadcast#cred_1#15550001001', limitPerMinute: 10 });
+    expect(rateLimitBucket(request({}) as never, '15550001001')?.bucket).toBe('template-broadcast#cred_1#15550001001');
   });
 
   it('bounds the query scope of the templates class the same way', () => {
     const request = (phone: string) => ({ route: { ...broadcastRoute, rateLimit: 'templates' as const }, query: { phone_number: phone }, caller, body: undefined, sourceIp: '1.2.3.4' });
-    expect(rateLimitBucket(request('15550100001') as never)?.bucket).toBe('templates#cred_1#15550100001');
-    expect(rateLimitBucket(request('9'.repeat(2048)) as never)?.bucket).toBe('templates#cred_1#');
+    expect(senderNamedBy(request('15550100001') as never)).toBe('15550100001');
+    expect(senderNamedBy(request('9'.repeat(2048)) as never)).toBe('');
+    expect(rateLimitBucket(request('15550100001') as never, '15550100001')?.bucket).toBe('templates#cred_1#15550100001');
+    expect(rateLimitBucket(request('9'.repeat(2048)) as never, '')?.bucket).toBe('templates#cred_1#');
   });
 
   it('keys minted by generate-key count in one bucket per sender number, whichever key calls; other keys keep their own', () => {
@@ -172,7 +206,7 @@ describe('rate-limit buckets', () => {
       scope: { kind: 'earlier-sender', phoneNumber },
     });
     const request = (who: AuthenticatedCaller, rateLimit: 'earlier-send' | 'status') => ({ route: { ...broadcastRoute, rateLimit }, query: {}, caller: who, body: {}, sourceIp: '1.2.3.4' });
-    const bucketOf = (who: AuthenticatedCaller, rateLimit: 'earlier-send' | 'status' = 'earlier-send') => rateLimitBucket(request(who, rateLimit) as never)?.bucket;
+    const bucketOf = (who: AuthenticatedCaller, rateLimit: 'earlier-send' | 'status' = 'earlier-send') => rateLimitBucket(request(who, rateLimit) as never, '')?.bucket;
     expect(bucketOf(minted('cred_a', '15550100001'))).toBe('earlier-send#minted:org_1:15550100001');
     expect(bucketOf(minted('cred_b', '15550100001'))).toBe(bucketOf(minted('cred_a', '15550100001')));
     expect(bucketOf(minted('cred_b', '15550100001'), 'status')).toBe('status#minted:org_1:15550100001');

@@ -7,6 +7,8 @@ import { serviceRoutesOf } from '../../../runtime-contract/route-manifest';
 import { receiveMetaEvents } from '../../../functions/meta-webhook/receive-meta-events.handler';
 import { verifyMetaSubscription } from '../../../functions/meta-webhook/verify-meta-subscription.handler';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
+import { WebhookSourceGuard, sourceRangesOf } from '../../../shared/meta-app/webhook-source-guard';
+import { routeGuards } from '../../../runtime-contract/route-guards';
 
 const routeOf = (method: 'GET' | 'POST') => serviceRoutesOf('meta-webhook').find((route) => route.method === method)!;
 const getRoute = routeOf('GET');
@@ -23,8 +25,9 @@ class RecordingQueue implements MetaEventQueue {
   }
 }
 
-function endpoint(configured: MetaAppSecrets | null = secrets) {
+function endpoint(configured: MetaAppSecrets | null = secrets, sourceRanges: readonly string[] = []) {
   const queue = new RecordingQueue();
+  let now = receivedAt;
   const handler = createGroupHandler({
     group: 'meta-webhook',
     operations: { verifyMetaSubscription, receiveMetaEvents },
@@ -33,12 +36,15 @@ function endpoint(configured: MetaAppSecrets | null = secrets) {
       metaEvents: queue,
       authenticate: () => Promise.reject(new Error('no credential routes')),
       rateLimiter: { consume: () => Promise.reject(new Error('no rate class')) },
-      clock: { now: () => receivedAt },
+      clock: { now: () => now },
+      webhookSources,
     }),
   });
+  const webhookSources = new WebhookSourceGuard({ refusals: routeGuards['meta-webhook'].perSourceRefusals, sourceRanges });
   const get = (query: Record<string, string>) => handler(proxyEventFor(getRoute, { query }), lambdaContext());
-  const post = (body: string, headers: Record<string, string>) => handler(proxyEventFor(postRoute, { body, headers }), lambdaContext());
-  return { queue, handler, get, post };
+  const post = (body: string, headers: Record<string, string>, sourceIp?: string) => handler(proxyEventFor(postRoute, { body, headers, sourceIp }), lambdaContext());
+  const advance = (ms: number) => (now = new Date(now.getTime() + ms));
+  return { queue, handler, get, post, advance };
 }
 
 const batch = '{"object":"whatsapp_business_account","entry":[{"id":"102290129340398","changes":[{"field":"messages","value":{"statuses":[]}}]}]}';
@@ -145,5 +151,44 @@ describe('event batches (POST)', () => {
     event.isBase64Encoded = true;
     expect((await handler(event, lambdaContext())).statusCode).toBe(200);
     expect(decodeMetaEventMessage(queue.sent[0]!)?.body).toBe(batch);
+  });
+});
+
+describe('the source guard (a route WAF cannot guard)', () => {
+  const signed = (raw: string, secret = secrets.appSecret) => ({ 'X-Hub-Signature-256': signWebhookBody(raw, secret) });
+
+  it('holds back a source after 10 refused POSTs in a minute, unheard (429, Retry-After), even signed; Meta\'s address and others are unaffected', async () => {
+    const { queue, post, advance } = endpoint();
+    const forger = '198.51.100.7';
+    for (let attempt = 0; attempt < 10; attempt += 1) expect((await post(batch, signed(batch, 'forged'), forger)).statusCode).toBe(401);
+    const held = await post(batch, signed(batch), forger);
+    expect(held.statusCode).toBe(429);
+    expect(JSON.parse(held.body).error.code).toBe('THROTTLED');
+    expect(held.headers?.['Retry-After']).toBe('60');
+    // Another address (Meta's), signed, is heard; its POSTs never count.
+    for (let attempt = 0; attempt < 20; attempt += 1) expect((await post(batch, signed(batch), '157.240.1.10')).statusCode).toBe(200);
+    expect(queue.sent).toHaveLength(20);
+    // Once the oldest refusal has left the window, the source is heard again.
+    advance(59_000);
+    expect((await post(batch, signed(batch), forger)).headers?.['Retry-After']).toBe('1');
+    advance(1_000);
+    expect((await post(batch, signed(batch), forger)).statusCode).toBe(200);
+  });
+
+  it('with source ranges configured, any other address is refused 403 before its signature is checked', async () => {
+    const { queue, post } = endpoint(secrets, ['157.240.0.0/16', '2a03:2880::/32']);
+    expect((await post(batch, signed(batch), '157.240.22.35')).statusCode).toBe(200);
+    expect((await post(batch, signed(batch), '2a03:2880:f10c:83:face:b00c::25de')).statusCode).toBe(200);
+    const outside = await post(batch, signed(batch), '203.0.113.5');
+    expect(outside.statusCode).toBe(403);
+    expect(JSON.parse(outside.body).error.code).toBe('FORBIDDEN');
+    expect(queue.sent).toHaveLength(2);
+  });
+
+  it('reads CIDR ranges strictly, naming the entry that is not one', () => {
+    expect(sourceRangesOf(['10.0.0.0/8']).check('10.1.2.3', 'ipv4')).toBe(true);
+    for (const bad of ['10.0.0.0', '10.0.0.0/33', '::1/129', 'meta.com/16', '10.0.0.0/8/1', '10.0.0.0/x']) {
+      expect(() => sourceRangesOf([bad])).toThrow(bad);
+    }
   });
 });
