@@ -64,6 +64,12 @@ const jobCommon = {
   pauseReason: v.optional(v.string()),
   /** While paused: when the remaining recipients fail TEMPLATE_PAUSED unless the template is approved again. */
   pauseFailsAt: v.optional(v.string()),
+  /** Who paused the job: `meta` (docs/BROADCAST.md "When Meta refuses the account"); absent on template pauses recorded before it was kept. */
+  pausedBy: v.optional(v.picklist(['meta', 'user'])),
+  /** The Meta error code that paused the job (an account refusal). */
+  pauseCode: v.optional(v.number()),
+  /** Meta's words with that code. */
+  pauseText: v.optional(v.string()),
   /**
    * Set when queueing failed after it had started (job-fan-out.ts): some of the job's messages may
    * never have been queued. Removed when a retry with the same Idempotency-Key queues the job again.

@@ -47,7 +47,11 @@ export interface JobControlStore {
   cancelJob(jobId: string, now: Date, reason?: string): Promise<string | undefined>;
   /** Cancellation, creation time and pause of the job (a consistent read of those attributes only: the worker asks it often). Undefined: no such job. */
   readJobControl(jobId: string): Promise<JobControl | undefined>;
-  /** Sets the pause unless one is set (the first pauser wins); the stored pause. Undefined when the job does not exist. */
+  /**
+   * Sets the pause unless one is set (the first pauser wins), except that a pause without a deadline
+   * (held until resumed: Meta refused the account) replaces one with a deadline (a template pause),
+   * never the reverse; the stored pause. Undefined when the job does not exist.
+   */
   pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined>;
   /** Removes the pause that was set at `pausedAt` (never a later one); true when this call removed it. */
   resumeJob(jobId: string, pausedAt: string): Promise<boolean>;
@@ -142,15 +146,29 @@ export interface RecipientClaim {
  */
 export type ClaimState = 'SENDING' | 'CANCELLED' | { status: 'FAILED'; failureReasonCode: string };
 
-/** A job held because its template is not sendable (set by the first worker that saw it; removed on resume). */
+/**
+ * A job held (set by the first worker that saw why; removed on resume): its template is not
+ * sendable (with a deadline, ends by itself when the template is sendable again), or Meta refused
+ * the business account (no deadline: held until the business resumes it).
+ */
 export interface JobPause {
   /** ISO time the job was paused. */
   pausedAt: string;
-  /** e.g. TEMPLATE_PAUSED, TEMPLATE_DISABLED. */
+  /** e.g. TEMPLATE_PAUSED, TEMPLATE_DISABLED, ACCOUNT_MESSAGING_LIMITED. */
   reason: string;
-  /** ISO time after which its remaining recipients fail TEMPLATE_PAUSED. */
-  failsAt: string;
+  /** ISO time after which its remaining recipients fail TEMPLATE_PAUSED; absent: held until resumed. */
+  failsAt?: string;
+  /** Who paused it: `meta` (Meta refused the account); a person's pause would be `user`. Absent on template pauses recorded before it was kept. */
+  pausedBy?: PausedBy;
+  /** Meta's error code that paused it (an account refusal). */
+  code?: number;
+  /** Meta's words with that code. */
+  text?: string;
 }
+
+/** Who paused a job: Meta (a refusal or a template's state), or a person of the business. */
+export type PausedBy = 'meta' | 'user';
+
 
 /** What a chunk worker re-reads while it sends: whether to go on. */
 export interface JobControl {

@@ -10,7 +10,8 @@ import type { ChunkOutcomes } from '../chunk-outcomes';
 import type { SentVia } from '../marketing-messages-route';
 import type { ClaimState, LedgerEntry } from '../ports';
 import { dispatchSend, type Dispatched, type SendSession } from '../../sending/dispatch-send';
-import { failureReasonOf, OPTED_OUT, templateHoldOf, UNKNOWN_OUTCOME } from '../../sending/failure-reasons';
+import { accountHoldOf, failureReasonOf, OPTED_OUT, templateHoldOf, UNKNOWN_OUTCOME } from '../../sending/failure-reasons';
+import { accountHoldFrom } from '../account-hold';
 import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
 import type { JobGoWatch, PauseEnding } from './job-control';
@@ -60,6 +61,9 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
     send: async () => {
       const routed = await state.sendApi.send(dependencies.upstream, message.phoneNumberId, body, { accessToken: state.accessToken });
       via = routed.via;
+      // Meta refused the account: no lane takes another recipient, and a retry (131048) is withdrawn.
+      const refusal = routed.outcome.kind === 'rejected' ? accountHoldFrom(routed.outcome.error, clock.now()) : undefined;
+      if (refusal) watch.holdAccount(refusal);
       return routed.outcome;
     },
     stillWanted: () => watch.goes(),
@@ -70,6 +74,8 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
     watch.hold(hold);
     return state.release(recipient);
   }
+  // Refused because of the account (131064, 131042, 131031, 131048): nothing was sent; sent after the resume.
+  if (dispatched.kind === 'failed' && accountHoldOf(dispatched.rejection.error.code) !== undefined) return state.release(recipient);
   // Withdrawn at its slot because the job is held (not cancelled): released like a refused one.
   if (dispatched.kind === 'withdrawn' && watch.latest.kind === 'paused') return state.release(recipient);
   // Refused with a retryable error (a 130429 near the end, most often) and no time left for the

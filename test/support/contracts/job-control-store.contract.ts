@@ -52,5 +52,22 @@ export function describeJobControlStoreContract(name: string, makeRepository: ()
       expect(await repository.pauseJob(freshJobId(), first)).toBeUndefined();
       expect(await repository.resumeJob(freshJobId(), first.pausedAt)).toBe(false);
     });
+
+    it('a hold until resumed (Meta refused the account) keeps its code and words, replaces a template pause and is never replaced by one', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      const template = { pausedAt: now.toISOString(), reason: 'TEMPLATE_PAUSED', failsAt: later.toISOString() };
+      const account = { pausedAt: later.toISOString(), reason: 'ACCOUNT_MESSAGING_LIMITED', pausedBy: 'meta' as const, code: 131064, text: 'Messaging limit reached' };
+      expect(await repository.pauseJob(jobId, template)).toEqual(template);
+      expect(await repository.pauseJob(jobId, account)).toEqual(account);
+      expect(await repository.pauseJob(jobId, { ...account, pausedAt: now.toISOString(), code: 131042 })).toEqual(account);
+      expect(await repository.pauseJob(jobId, template)).toEqual(account);
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString(), pause: account });
+      expect(await repository.getJob(jobId)).toMatchObject({ pausedAt: account.pausedAt, pausedBy: 'meta', pauseCode: 131064, pauseText: account.text });
+      expect(await repository.resumeJob(jobId, template.pausedAt)).toBe(false);
+      expect(await repository.resumeJob(jobId, account.pausedAt)).toBe(true);
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString() });
+      expect(await repository.getJob(jobId)).not.toHaveProperty('pauseCode');
+    });
   });
 }
