@@ -1,0 +1,115 @@
+/**
+ * Meta refusing the business account while broadcasts drain (docs/BROADCAST.md "When Meta refuses
+ * the account"), through the local runtime: the sandbox answers every send of the first number with
+ * 131064 (`senderErrors`), the job that met it and the account's other running job read PAUSED by
+ * Meta with the code and Meta's words, nothing more is sent, nothing beyond the sends in flight
+ * fails, `job.paused` reaches the customer's endpoint, and `POST …/resume` finishes each job with
+ * every recipient sent exactly once.
+ */
+import { startTestRuntime, eventually, type TestRuntime } from '../../support/local-runtime';
+import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver';
+import { BASE, DEMO, kitEnvironment, orderUpdate, queueDepth, readJob, recipients, sleep } from './broadcast-test-kit';
+
+const TOTAL = 3_000;
+const OTHER_TOTAL = 1_000;
+/** Lanes a worker runs (kitEnvironment's WORKER_MAX_IN_FLIGHT) times the chunk workers that may run at once locally: what may be in flight. */
+const IN_FLIGHT_BOUND = 16 * 4;
+
+jest.setTimeout(180_000);
+
+describe('Meta refuses the business account (131064) while two of its broadcasts drain', () => {
+  let runtime: TestRuntime;
+  let receiver: ScriptedReceiver;
+  const sandbox = (path: string, body: unknown) =>
+    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((response) => response.status);
+  const headers = () => ({ 'x-api-key': runtime.demo.apiKey });
+  const sendsTo = (prefix: string) =>
+    runtime.sandbox!.acceptedMessages()
+      .map((message) => String((message.body as { to?: unknown }).to))
+      .filter((to) => to.startsWith(prefix));
+  const readOf = (jobId: string) => readJob(runtime.demo.organizationId, jobId).catch(() => undefined);
+  const finished = (jobId: string) =>
+    eventually(() => readOf(jobId), (view) => view !== undefined && view.summary.chunksDone === view.totalChunks, 90_000, 200).then((view) => view!);
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({
+      sandboxWebhooks: true,
+      environment: { ...kitEnvironment, DEFAULT_MESSAGES_PER_SECOND: '400', PAUSE_RECHECK_SECONDS: '1' },
+    });
+    // Only `sent` statuses, and Meta's answers at once: the refusals are what this suite is about.
+    await sandbox('/webhooks', { deliveredRate: 0 });
+    await sandbox('/control', { latencyMs: 0, throughputPerSecond: 2_000 });
+    receiver = await startScriptedReceiver(() => 200);
+    const registered = await runtime.call('POST', `${BASE}/webhooks`, { headers: headers(), body: { url: receiver.url, events: ['job.paused'] } });
+    expect(registered.status).toBe(201);
+  }, 60_000);
+  afterAll(async () => {
+    await receiver?.close();
+    await runtime?.close();
+  });
+
+  it('holds both jobs after the in-flight sends, tells the endpoint, and resume finishes each exactly once', async () => {
+    const accept = async (body: Record<string, unknown>) => {
+      const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: headers(), body });
+      expect([200, 202]).toContain(accepted.status);
+      return accepted.headers.get('x-broadcast-job-id')!;
+    };
+    const jobId = await accept(orderUpdate(recipients(TOTAL, { first: 9_530_000_000 })));
+    const otherId = await accept(orderUpdate(recipients(OTHER_TOTAL, { first: 9_540_000_000 }), { fromPhoneNumber: DEMO.sender2 }));
+    await eventually(async () => sendsTo('91953').length, (count) => count >= 300, 30_000, 20);
+
+    // Every send of the first number is refused from now on; the second number is never refused.
+    await sandbox('/control', { senderErrors: { [DEMO.phoneNumberId1]: { code: 131064 } } });
+    const paused = await eventually(() => readOf(jobId), (view) => view?.status === 'PAUSED', 30_000, 100).then((view) => view!);
+    const otherPaused = await eventually(() => readOf(otherId), (view) => view?.status === 'PAUSED', 30_000, 100).then((view) => view!);
+
+    expect(paused.pause).toEqual({ reason: 'ACCOUNT_MESSAGING_LIMITED', since: expect.any(String), failsAt: null, pausedBy: 'meta', code: 131064, text: expect.stringContaining('enforcement period') });
+    expect(otherPaused.pause).toMatchObject({ reason: 'ACCOUNT_MESSAGING_LIMITED', failsAt: null, pausedBy: 'meta', code: 131064 });
+    expect(paused.summary.pending).toBeGreaterThan(0);
+
+    // Held: nothing more goes out while the account is refused (the recheck runs every second), and
+    // at most the sends in flight at the first refusal were refused: none of them failed.
+    const heldAt = { job: sendsTo('91953').length, other: sendsTo('91954').length };
+    await sleep(2_500);
+    expect(sendsTo('91953')).toHaveLength(heldAt.job);
+    expect(sendsTo('91954')).toHaveLength(heldAt.other);
+    const whileHeld = (await readOf(jobId))!;
+    expect(whileHeld.status).toBe('PAUSED');
+    expect(whileHeld.summary.failed).toBeLessThanOrEqual(IN_FLIGHT_BOUND);
+    expect(whileHeld.summary.sent).toBe(heldAt.job);
+
+    const announced = await eventually(
+      async () => receiver.requests.map((request) => JSON.parse(request.rawBody) as { type: string; data: { jobId: string; pause: unknown } }),
+      (events) => [jobId, otherId].every((id) => events.some((event) => event.type === 'job.paused' && event.data.jobId === id)),
+      30_000,
+      100,
+    );
+    expect(announced.find((event) => event.data.jobId === jobId)!.data).toMatchObject({ jobId, status: 'PAUSED', totalRecipients: TOTAL, pause: { reason: 'ACCOUNT_MESSAGING_LIMITED', code: 131064, pausedBy: 'meta', failsAt: null } });
+
+    // The business acted: Meta takes sends again, and each job is resumed.
+    await sandbox('/control', { senderErrors: { [DEMO.phoneNumberId1]: null } });
+    for (const id of [jobId, otherId]) {
+      const resumed = await runtime.call('POST', `${BASE}/broadcasts/${id}/resume`, { headers: headers() });
+      expect(resumed.status).toBe(200);
+      expect(resumed.body.data).toMatchObject({ jobId: id, status: 'PROCESSING' });
+    }
+    const [final, otherFinal] = [await finished(jobId), await finished(otherId)];
+    await eventually(() => queueDepth(runtime), (depth) => depth === 0, 30_000, 200);
+
+    for (const [view, total, prefix] of [[final, TOTAL, '91953'], [otherFinal, OTHER_TOTAL, '91954']] as const) {
+      expect(view.status).toBe(view.summary.failed === 0 ? 'COMPLETED' : 'COMPLETED_WITH_FAILURES');
+      expect(view).not.toHaveProperty('pause');
+      // Every recipient has exactly one outcome, and the sandbox took each number at most once.
+      expect(view.summary.sent + view.summary.failed).toBe(total);
+      expect(view.summary.failed).toBeLessThanOrEqual(IN_FLIGHT_BOUND);
+      const sends = sendsTo(prefix);
+      expect(sends).toHaveLength(view.summary.sent);
+      expect(new Set(sends).size).toBe(sends.length);
+    }
+
+    // A job that is not held cannot be resumed.
+    const again = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/resume`, { headers: headers() });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ status: false, status_code: 409, data: { error: { code: 'JOB_NOT_PAUSED' } } });
+  });
+});
