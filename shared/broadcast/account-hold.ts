@@ -54,18 +54,24 @@ export function accountHoldFrom(error: Pick<GraphError, 'code' | 'message' | 'er
 /**
  * Holds `jobId` with `hold` and, when this call set it (the first refusal), every other running job
  * of the organization on the same business account; announces `job.paused` for each job it held.
- * A job already held until resumed keeps its pause. Returns the pause stored on `jobId`.
+ * A job already held until resumed keeps its pause. A finished job (a `failed` status 131042 after
+ * its last send) is not held, but the account's running jobs are. Returns the pause stored on `jobId`.
  *
  * @example
  * await holdAccountJobs(ports, 'pub_1', accountHoldFrom(rejection.error, clock.now())!);
  */
 export async function holdAccountJobs(ports: AccountHoldPorts, jobId: string, hold: JobPause): Promise<JobPause | undefined> {
-  const stored = await ports.broadcasts.pauseJob(jobId, hold);
-  if (!stored || !isSamePause(stored, hold)) return stored;
   const job = await ports.broadcasts.getJob(jobId);
-  if (!job) return stored;
-  await announceJobPaused(ports, job, stored);
-  for (const other of await otherRunningJobs(ports, job)) {
+  if (!job) return undefined;
+  const now = ports.clock.now();
+  let stored: JobPause | undefined;
+  if (!(await isFinished(ports, job, now))) {
+    stored = await ports.broadcasts.pauseJob(jobId, hold);
+    // Paused before (by another worker's refusal): that call holds the account's other jobs.
+    if (!stored || !isSamePause(stored, hold)) return stored;
+    await announceJobPaused(ports, job, stored);
+  }
+  for (const other of await otherRunningJobs(ports, job, now)) {
     const otherHold = await ports.broadcasts.pauseJob(other.jobId, hold);
     if (otherHold && isSamePause(otherHold, hold)) await announceJobPaused(ports, other, otherHold);
   }
@@ -75,8 +81,7 @@ export async function holdAccountJobs(ports: AccountHoldPorts, jobId: string, ho
 const isSamePause = (stored: JobPause, proposed: JobPause): boolean => stored.pausedAt === proposed.pausedAt && stored.reason === proposed.reason && stored.code === proposed.code;
 
 /** The organization's other jobs on the account, recent, not cancelled, not already held until resumed, not awaiting their firing, not finished. */
-async function otherRunningJobs(ports: AccountHoldPorts, job: BroadcastJob): Promise<BroadcastJob[]> {
-  const now = ports.clock.now();
+async function otherRunningJobs(ports: AccountHoldPorts, job: BroadcastJob, now: Date): Promise<BroadcastJob[]> {
   const from = new Date(now.getTime() - ACCOUNT_HOLD_LOOKBACK_MS).toISOString();
   const running: BroadcastJob[] = [];
   let after: Awaited<ReturnType<JobStore['listJobsOfOrganization']>>['next'];
