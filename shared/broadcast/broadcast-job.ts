@@ -70,6 +70,8 @@ const jobCommon = {
   pauseCode: v.optional(v.number()),
   /** Meta's words with that code. */
   pauseText: v.optional(v.string()),
+  /** Calling codes Meta refused for the account (130497) while the job ran: their recipients failed unsent. */
+  refusedCountries: v.optional(v.array(v.string())),
   /**
    * Set when queueing failed after it had started (job-fan-out.ts): some of the job's messages may
    * never have been queued. Removed when a retry with the same Idempotency-Key queues the job again.

@@ -55,6 +55,11 @@ export interface JobControlStore {
   pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined>;
   /** Removes the pause that was set at `pausedAt` (never a later one); true when this call removed it. */
   resumeJob(jobId: string, pausedAt: string): Promise<boolean>;
+  /**
+   * Adds a calling code Meta refused for the job's account (130497: the account may not message
+   * users of that country): the job's other recipients of it fail unsent. Nothing when the job does not exist.
+   */
+  refuseCountry(jobId: string, callingCode: string): Promise<void>;
 }
 
 export interface RecipientLedger {
@@ -175,6 +180,8 @@ export interface JobControl {
   cancelled: boolean;
   createdAt: string;
   pause?: JobPause;
+  /** Calling codes Meta refused for the account (130497), when any: their recipients fail unsent. */
+  refusedCountries?: string[];
 }
 
 /** Where a listing of jobs stands: the last job read. */

@@ -1,7 +1,8 @@
 /**
  * What a running job is told, on its job item (messaging-table.ts): `cancelledAt` and the pause
- * (`pausedAt`, `pauseReason`, `pauseFailsAt`, `pausedBy`, `pauseCode`, `pauseText`). Chunk workers read it often, so the read projects
- * those attributes only.
+ * (`pausedAt`, `pauseReason`, `pauseFailsAt`, `pausedBy`, `pauseCode`, `pauseText`) and the calling
+ * codes Meta refused (`refusedCountries`, a string set). Chunk workers read it often, so the read
+ * projects those attributes only.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JobControl, JobControlStore, JobPause } from '../../broadcast/broadcast-stores';
@@ -42,13 +43,30 @@ export class DynamoDbJobControlStore implements JobControlStore {
       new GetCommand({
         TableName: this.table.tableName,
         Key: messagingKeys.job(jobId),
-        ProjectionExpression: `createdAt, cancelledAt, ${PAUSE_ATTRIBUTES.join(', ')}`,
+        ProjectionExpression: `createdAt, cancelledAt, refusedCountries, ${PAUSE_ATTRIBUTES.join(', ')}`,
         ConsistentRead: true,
       }),
     );
     if (!item) return undefined;
     const pause = pauseOf(item);
-    return { cancelled: typeof item.cancelledAt === 'string', createdAt: String(item.createdAt), ...(pause ? { pause } : {}) };
+    const refused = item.refusedCountries instanceof Set ? [...(item.refusedCountries as Set<string>)].sort() : [];
+    return { cancelled: typeof item.cancelledAt === 'string', createdAt: String(item.createdAt), ...(pause ? { pause } : {}), ...(refused.length > 0 ? { refusedCountries: refused } : {}) };
+  }
+
+  async refuseCountry(jobId: string, callingCode: string): Promise<void> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: messagingKeys.job(jobId),
+          UpdateExpression: 'ADD refusedCountries :codes',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':codes': new Set([callingCode]) },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   async pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined> {

@@ -16,12 +16,14 @@ import { ClaimGroups, claimGroupSize } from './claim-groups';
 import { budgetEndOf, type LanePacing } from './pacing';
 import { sendToRecipient, type RecipientSendState } from './recipient-send';
 import { SendApiChoice } from './send-api';
+import type { RefusedCountries } from './refused-countries';
 
 export interface ChunkRunSetup {
   account: { accessToken: string };
   pacing: LanePacing;
   watch: JobGoWatch;
   pause: PauseEnding;
+  countries: RefusedCountries;
 }
 
 export class ChunkRun implements LaneWork, RecipientSendState {
@@ -37,6 +39,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   readonly budgetEnd: () => number;
   readonly sendApi: SendApiChoice;
   readonly claims: ClaimGroups;
+  readonly countries: RefusedCountries;
   private readonly pacing: LanePacing;
 
   constructor(
@@ -51,6 +54,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     this.pacing = setup.pacing;
     this.watch = setup.watch;
     this.pause = setup.pause;
+    this.countries = setup.countries;
     this.session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: setup.pacing.messagesPerSecond }, settings, chunkWorkerBudget(settings));
     this.outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
     this.budgetEnd = budgetEndOf(settings, clock, invocation);

@@ -114,10 +114,21 @@ export class JobGoWatch {
     this.readAtMs = clock.now().getTime();
   }
 
-  /** Watches the job of `message` (its template state read at most every TEMPLATE_STATE_REFRESH_MS). */
-  static of(dependencies: ControlDependencies & Pick<ProcessChunkDependencies, 'clock'>, message: OutboundMessage, refreshMs: number, first: JobGo): JobGoWatch {
+  /** Watches the job of `message` (its template state read at most every TEMPLATE_STATE_REFRESH_MS); `onControl` sees each job-control read. */
+  static of(
+    dependencies: ControlDependencies & Pick<ProcessChunkDependencies, 'clock'>,
+    message: OutboundMessage,
+    refreshMs: number,
+    first: JobGo,
+    onControl: (control: JobControl) => void = () => undefined,
+  ): JobGoWatch {
     const templateState = cachedTemplateState(() => templateStateOf(dependencies, message), dependencies.clock);
-    return new JobGoWatch(async () => (await readJobGo(dependencies, message, templateState)).go, dependencies.clock, refreshMs, first);
+    const read = async (): Promise<JobGo> => {
+      const view = await readJobGo(dependencies, message, templateState);
+      onControl(view.control);
+      return view.go;
+    };
+    return new JobGoWatch(read, dependencies.clock, refreshMs, first);
   }
 
   get latest(): JobGo {

@@ -20,7 +20,14 @@ export class InMemoryJobControlStore implements JobControlStore {
     const job = this.state.jobs.get(jobId);
     if (!job) return undefined;
     const pause = pauseOfJob(job);
-    return { cancelled: job.cancelledAt !== undefined, createdAt: job.createdAt, ...(pause ? { pause } : {}) };
+    const refused = [...(job.refusedCountries ?? [])].sort();
+    return { cancelled: job.cancelledAt !== undefined, createdAt: job.createdAt, ...(pause ? { pause } : {}), ...(refused.length > 0 ? { refusedCountries: refused } : {}) };
+  }
+
+  async refuseCountry(jobId: string, callingCode: string): Promise<void> {
+    this.state.touch('refuseCountry');
+    const job = this.state.jobs.get(jobId);
+    if (job && !(job.refusedCountries ?? []).includes(callingCode)) job.refusedCountries = [...(job.refusedCountries ?? []), callingCode];
   }
 
   async pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined> {

@@ -69,5 +69,16 @@ export function describeJobControlStoreContract(name: string, makeRepository: ()
       expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString() });
       expect(await repository.getJob(jobId)).not.toHaveProperty('pauseCode');
     });
+
+    it('keeps each refused calling code once, read with the control; an unknown job is left alone', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      await repository.refuseCountry(jobId, '91');
+      await repository.refuseCountry(jobId, '44');
+      await repository.refuseCountry(jobId, '91');
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString(), refusedCountries: ['44', '91'] });
+      await repository.refuseCountry(freshJobId(), '91');
+      expect(await repository.readJobControl(freshJobId())).toBeUndefined();
+    });
   });
 }

@@ -3,7 +3,7 @@ import { summarizeJob } from '../../../shared/broadcast/broadcast-job';
 import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
 import { resumeJob } from '../../../shared/broadcast/resume-job';
 import type { CustomerEvent } from '../../../shared/customer-events/ports';
-import { chunkMessage, jobOf, rejected } from '../../support/broadcast-fakes';
+import { accepted, chunkMessage, jobOf, rejected } from '../../support/broadcast-fakes';
 import { START, baseSettings, setup, startMs, statusCounts, type ChunkWorkerKit } from './chunk-worker-kit';
 
 const reading = () => ({ now: new Date(startMs + 600_000), unconfirmedAfterMs: 3_600_000 });
@@ -107,5 +107,30 @@ describe('processOutboundChunk when Meta refuses the business account', () => {
     const message = chunkMessage(5);
     await kit.createJob(message);
     await expect(resumeJob(kit.broadcasts, { organizationId: message.organizationId }, message.jobId, reading())).rejects.toMatchObject({ code: 'JOB_NOT_PAUSED' });
+  });
+});
+
+describe('processOutboundChunk when Meta refuses a country for the account (130497)', () => {
+  it("fails only that country's recipients: the refused ones in flight with Meta's code, the rest unsent; the other countries are sent", async () => {
+    const kit = setup();
+    const base = chunkMessage(40);
+    // Every other recipient is in the UK (+44); the others in India (+91).
+    const message = { ...base, recipients: base.recipients.map((recipient) => (recipient.index % 2 === 1 ? { ...recipient, to: `44770090${String(recipient.index).padStart(4, '0')}` } : recipient)) };
+    await kit.createJob(message);
+    let sent = 0;
+    kit.upstream.defaultOutcome = (to) => (to.startsWith('44') ? rejected(130497, 403, 'Business account is restricted from messaging users in this country') : accepted(`wamid.${(sent += 1)}`));
+    const report = await kit.run(message);
+
+    const entries = kit.broadcasts.entriesOf(message.jobId, 0);
+    const uk = entries.filter((entry) => entry.to.startsWith('44'));
+    const india = entries.filter((entry) => entry.to.startsWith('91'));
+    expect(statusCounts(india)).toEqual({ SENT: 20 });
+    expect(statusCounts(uk)).toEqual({ FAILED: 20 });
+    expect(uk.every((entry) => entry.failureReasonCode === '130497')).toBe(true);
+    // Only the UK sends in flight when the first refusal came reached Meta.
+    expect(kit.upstream.sends.filter((send) => send.to.startsWith('44')).length).toBeLessThanOrEqual(baseSettings.maxInFlight);
+    expect(report).toMatchObject({ sent: 20, failed: 20, chunkDone: true });
+    expect((await kit.broadcasts.readJobControl(message.jobId))!.refusedCountries).toEqual(['44']);
+    expect((await kit.broadcasts.getJob(message.jobId))!.pausedAt).toBeUndefined();
   });
 });
