@@ -15,7 +15,7 @@ const OTHER_TOTAL = 1_000;
 /** Lanes a worker runs (kitEnvironment's WORKER_MAX_IN_FLIGHT) times the chunk workers that may run at once locally: what may be in flight. */
 const IN_FLIGHT_BOUND = 16 * 4;
 
-jest.setTimeout(180_000);
+jest.setTimeout(420_000);
 
 describe('Meta refuses the business account (131064) while two of its broadcasts drain', () => {
   let runtime: TestRuntime;
@@ -29,7 +29,7 @@ describe('Meta refuses the business account (131064) while two of its broadcasts
       .filter((to) => to.startsWith(prefix));
   const readOf = (jobId: string) => readJob(runtime.demo.organizationId, jobId).catch(() => undefined);
   const finished = (jobId: string) =>
-    eventually(() => readOf(jobId), (view) => view !== undefined && view.summary.chunksDone === view.totalChunks, 90_000, 200).then((view) => view!);
+    eventually(() => readOf(jobId), (view) => view !== undefined && view.summary.chunksDone === view.totalChunks, 150_000, 200).then((view) => view!);
 
   beforeAll(async () => {
     runtime = await startTestRuntime({
@@ -60,8 +60,8 @@ describe('Meta refuses the business account (131064) while two of its broadcasts
 
     // Every send of the first number is refused from now on; the second number is never refused.
     await sandbox('/control', { senderErrors: { [DEMO.phoneNumberId1]: { code: 131064 } } });
-    const paused = await eventually(() => readOf(jobId), (view) => view?.status === 'PAUSED', 30_000, 100).then((view) => view!);
-    const otherPaused = await eventually(() => readOf(otherId), (view) => view?.status === 'PAUSED', 30_000, 100).then((view) => view!);
+    const paused = await eventually(() => readOf(jobId), (view) => view?.status === 'PAUSED', 60_000, 100).then((view) => view!);
+    const otherPaused = await eventually(() => readOf(otherId), (view) => view?.status === 'PAUSED', 60_000, 100).then((view) => view!);
 
     expect(paused.pause).toEqual({ reason: 'ACCOUNT_MESSAGING_LIMITED', since: expect.any(String), failsAt: null, pausedBy: 'meta', code: 131064, text: expect.stringContaining('enforcement period') });
     expect(otherPaused.pause).toMatchObject({ reason: 'ACCOUNT_MESSAGING_LIMITED', failsAt: null, pausedBy: 'meta', code: 131064 });
