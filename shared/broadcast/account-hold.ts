@@ -65,16 +65,19 @@ export async function holdAccountJobs(ports: AccountHoldPorts, jobId: string, ho
   if (!job) return undefined;
   const now = ports.clock.now();
   let stored: JobPause | undefined;
+  const held: Array<[BroadcastJob, JobPause]> = [];
   if (!(await isFinished(ports, job, now))) {
     stored = await ports.broadcasts.pauseJob(jobId, hold);
     // Paused before (by another worker's refusal): that call holds the account's other jobs.
     if (!stored || !isSamePause(stored, hold)) return stored;
-    await announceJobPaused(ports, job, stored);
+    held.push([job, stored]);
   }
+  // Every job is held before any announcement: a failed publish never leaves a job running.
   for (const other of await otherRunningJobs(ports, job, now)) {
     const otherHold = await ports.broadcasts.pauseJob(other.jobId, hold);
-    if (otherHold && isSamePause(otherHold, hold)) await announceJobPaused(ports, other, otherHold);
+    if (otherHold && isSamePause(otherHold, hold)) held.push([other, otherHold]);
   }
+  for (const [heldJob, pause] of held) await announceJobPaused(ports, heldJob, pause);
   return stored;
 }
 

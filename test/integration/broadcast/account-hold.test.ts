@@ -76,7 +76,9 @@ describe('Meta refuses the business account (131064) while two of its broadcasts
     const whileHeld = (await readOf(jobId))!;
     expect(whileHeld.status).toBe('PAUSED');
     expect(whileHeld.summary.failed).toBeLessThanOrEqual(IN_FLIGHT_BOUND);
-    expect(whileHeld.summary.sent).toBe(heldAt.job);
+    // Not more: a send whose answer or outcome write the machine's load lost is `unknown` (or still
+    // pending until its chunk is looked at after the resume), never sent again.
+    expect(whileHeld.summary.sent).toBeLessThanOrEqual(heldAt.job);
 
     const announced = await eventually(
       async () => receiver.requests.map((request) => JSON.parse(request.rawBody) as { type: string; data: { jobId: string; pause: unknown } }),
@@ -97,14 +99,16 @@ describe('Meta refuses the business account (131064) while two of its broadcasts
     await eventually(() => queueDepth(runtime), (depth) => depth === 0, 30_000, 200);
 
     for (const [view, total, prefix] of [[final, TOTAL, '91953'], [otherFinal, OTHER_TOTAL, '91954']] as const) {
-      expect(view.status).toBe(view.summary.failed === 0 ? 'COMPLETED' : 'COMPLETED_WITH_FAILURES');
+      const { sent, failed, unknown, unconfirmed } = view.summary;
+      expect(['COMPLETED', 'COMPLETED_WITH_FAILURES']).toContain(view.status);
       expect(view).not.toHaveProperty('pause');
       // Every recipient has exactly one outcome, and the sandbox took each number at most once.
-      expect(view.summary.sent + view.summary.failed).toBe(total);
-      expect(view.summary.failed).toBeLessThanOrEqual(IN_FLIGHT_BOUND);
+      expect(sent + failed + unknown + unconfirmed).toBe(total);
+      expect(failed).toBeLessThanOrEqual(IN_FLIGHT_BOUND);
       const sends = sendsTo(prefix);
-      expect(sends).toHaveLength(view.summary.sent);
       expect(new Set(sends).size).toBe(sends.length);
+      expect(sends.length).toBeGreaterThanOrEqual(sent);
+      expect(sends.length).toBeLessThanOrEqual(sent + unknown + unconfirmed);
     }
 
     // A job that is not held cannot be resumed.
