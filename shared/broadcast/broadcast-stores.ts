@@ -50,11 +50,16 @@ export interface JobControlStore {
   /**
    * Sets the pause unless one is set (the first pauser wins), except that a pause without a deadline
    * (held until resumed: Meta refused the account) replaces one with a deadline (a template pause),
-   * never the reverse; the stored pause. Undefined when the job does not exist.
+   * never the reverse, and is not set when its `pausedAt` (when the refusal was seen) is not after
+   * the job's last `resumedAt`; the stored pause. Undefined when the job does not exist or has none.
    */
   pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined>;
-  /** Removes the pause that was set at `pausedAt` (never a later one); true when this call removed it. */
-  resumeJob(jobId: string, pausedAt: string): Promise<boolean>;
+  /**
+   * Removes the pause that was set at `pausedAt` (never a later one); true when this call removed it.
+   * `at` (a person's resume of a hold until resumed) is kept as `resumedAt`: a refusal of the account
+   * Meta gave before it (seen by a worker still finishing its sends) then no longer pauses the job.
+   */
+  resumeJob(jobId: string, pausedAt: string, at?: Date): Promise<boolean>;
   /**
    * Adds a calling code Meta refused for the job's account (130497: the account may not message
    * users of that country): the job's other recipients of it fail unsent. Nothing when the job does not exist.

@@ -33,7 +33,7 @@ export async function resumeJob(broadcasts: JobStore & JobControlStore & ChunkPr
   const control = await broadcasts.readJobControl(jobId);
   const pause = control?.pause;
   if (status !== 'PAUSED' || !pause || !isHeldUntilResumed(pause)) throw new JobNotResumableError(jobId, status, status === 'PAUSED');
-  await broadcasts.resumeJob(jobId, pause.pausedAt);
+  await broadcasts.resumeJob(jobId, pause.pausedAt, reading.now);
   const resumed = { ...job };
   for (const key of ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText'] as const) delete resumed[key];
   return { jobId, status: 'PROCESSING', summary: summarizeJob(resumed, progress.chunks, { codes: progress.tally, ...reading }).summary };

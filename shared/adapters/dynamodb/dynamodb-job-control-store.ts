@@ -86,7 +86,9 @@ export class DynamoDbJobControlStore implements JobControlStore {
           Key: messagingKeys.job(jobId),
           // The first pauser wins, except that a hold until resumed (no deadline) replaces a template pause (one with a deadline).
           UpdateExpression: `SET ${sets.join(', ')}${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
-          ConditionExpression: held ? 'attribute_exists(pk) AND (attribute_not_exists(pausedAt) OR attribute_exists(pauseFailsAt))' : 'attribute_exists(pk) AND attribute_not_exists(pausedAt)',
+          ConditionExpression: held
+            ? 'attribute_exists(pk) AND (attribute_not_exists(pausedAt) OR attribute_exists(pauseFailsAt)) AND (attribute_not_exists(resumedAt) OR resumedAt < :at)'
+            : 'attribute_exists(pk) AND attribute_not_exists(pausedAt)',
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
@@ -99,15 +101,15 @@ export class DynamoDbJobControlStore implements JobControlStore {
     }
   }
 
-  async resumeJob(jobId: string, pausedAt: string): Promise<boolean> {
+  async resumeJob(jobId: string, pausedAt: string, at?: Date): Promise<boolean> {
     try {
       await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: messagingKeys.job(jobId),
-          UpdateExpression: `REMOVE ${PAUSE_ATTRIBUTES.join(', ')}`,
+          UpdateExpression: `${at === undefined ? '' : 'SET resumedAt = :resumedAt '}REMOVE ${PAUSE_ATTRIBUTES.join(', ')}`,
           ConditionExpression: 'pausedAt = :at',
-          ExpressionAttributeValues: { ':at': pausedAt },
+          ExpressionAttributeValues: { ':at': pausedAt, ...(at === undefined ? {} : { ':resumedAt': at.toISOString() }) },
         }),
       );
       return true;

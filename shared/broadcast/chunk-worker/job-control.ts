@@ -11,7 +11,7 @@ import type { Clock, JobControl, JobPause, TemplateState } from '../ports';
 import { TEMPLATE_PAUSED_FAILURE } from '../../sending/failure-reasons';
 import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
 import { settleRest } from './settle-chunk';
-import { holdAccountJobs, isHeldUntilResumed } from '../account-hold';
+import { isHeldUntilResumed } from '../account-hold';
 
 /** The longest a worker's view of its job's cancellation may be stale (slow accounts). */
 export const CANCELLATION_REFRESH_MS = 250;
@@ -37,12 +37,8 @@ export const TEMPLATE_STATE_REFRESH_MS = 1_000;
 /** Meta's event times are whole seconds: an event up to a second before a time may be after it. */
 const EVENT_TIME_RESOLUTION_MS = 1000;
 
-/**
- * Whether the worker goes on: the job cancelled, held (with the pause reason), or go. `untilResumed`:
- * Meta refused the account, only a resume ends the hold; `refusal` is this worker's own evidence
- * (the hold to record), absent when the hold was read from the job.
- */
-export type JobGo = { kind: 'go' } | { kind: 'cancelled' } | { kind: 'paused'; reason: string; untilResumed?: true; refusal?: JobPause };
+/** Whether the worker goes on: the job cancelled, held (with the pause reason; `untilResumed`: Meta refused the account, only a resume ends it), or go. */
+export type JobGo = { kind: 'go' } | { kind: 'cancelled' } | { kind: 'paused'; reason: string; untilResumed?: true };
 
 export interface JobControlView {
   go: JobGo;
@@ -141,9 +137,9 @@ export class JobGoWatch {
   }
 
   /** This worker's own evidence that Meta refused the account: held until resumed (replaces a template hold, as the stored pause does). */
-  holdAccount(refusal: JobPause): void {
+  holdAccount(reason: string): void {
     const held = this.current.kind === 'cancelled' || (this.current.kind === 'paused' && this.current.untilResumed);
-    if (!held) this.current = { kind: 'paused', reason: refusal.reason, untilResumed: true, refusal };
+    if (!held) this.current = { kind: 'paused', reason, untilResumed: true };
   }
 
   async goes(): Promise<boolean> {
@@ -209,7 +205,7 @@ export async function holdOrFail(
   const proposed: JobPause = { pausedAt: now.toISOString(), reason, failsAt: new Date(now.getTime() + settings.templatePauseTimeoutMs).toISOString() };
   const pause = (await broadcasts.pauseJob(message.jobId, proposed)) ?? proposed;
   // A hold until resumed set meanwhile (Meta refused the account) wins over the template's deadline.
-  if (pause.failsAt === undefined) return holdUntilResumed(dependencies, message, rest, undefined, report);
+  if (pause.failsAt === undefined) return holdUntilResumed(dependencies, message, rest, report);
   const untilDeadlineMs = Date.parse(pause.failsAt) - now.getTime();
   if (untilDeadlineMs <= 0) return settleRest(dependencies, message, rest, report, { status: 'FAILED', failureReasonCode: TEMPLATE_PAUSED_FAILURE });
   const delaySeconds = Math.max(1, Math.min(settings.pauseRecheckSeconds, Math.ceil(untilDeadlineMs / 1000)));
@@ -219,18 +215,16 @@ export async function holdOrFail(
 }
 
 /**
- * Meta refused the account: the job is held with no deadline (the first refusal also holds the
- * account's other running jobs and announces job.paused: account-hold.ts) and `rest` is re-queued,
+ * Meta refused the account: the job is held with no deadline (written as soon as a send was refused,
+ * with the account's other running jobs: chunk-run.ts, account-hold.ts) and `rest` is re-queued,
  * delayed until the next look; a resume (resume-job.ts) lets the next look send it.
  */
 async function holdUntilResumed(
-  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'queue' | 'events' | 'settings'>,
+  dependencies: Pick<ProcessChunkDependencies, 'queue' | 'settings'>,
   message: OutboundMessage,
   rest: readonly ChunkRecipient[],
-  refusal: JobPause | undefined,
   report: ChunkReport,
 ): Promise<ChunkReport> {
-  if (refusal) await holdAccountJobs(dependencies, message.jobId, { ...refusal, pausedAt: dependencies.clock.now().toISOString() });
   await dependencies.queue.enqueue([{ ...message, recipients: [...rest] }], { delaySeconds: Math.max(1, dependencies.settings.pauseRecheckSeconds) });
   report.held = rest.length;
   return report;
@@ -245,5 +239,5 @@ export function stopFor(
   report: ChunkReport,
 ): Promise<ChunkReport> {
   if (go.kind === 'cancelled') return settleRest(dependencies, message, rest, report, 'CANCELLED');
-  return go.untilResumed ? holdUntilResumed(dependencies, message, rest, go.refusal, report) : holdOrFail(dependencies, message, rest, go.reason, report);
+  return go.untilResumed ? holdUntilResumed(dependencies, message, rest, report) : holdOrFail(dependencies, message, rest, go.reason, report);
 }

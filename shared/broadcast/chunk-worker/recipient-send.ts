@@ -8,7 +8,7 @@
 import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
 import type { ChunkOutcomes } from '../chunk-outcomes';
 import type { SentVia } from '../marketing-messages-route';
-import type { ClaimState, LedgerEntry } from '../ports';
+import type { ClaimState, JobPause, LedgerEntry } from '../ports';
 import { dispatchSend, type Dispatched, type SendSession } from '../../sending/dispatch-send';
 import { accountHoldOf, failureReasonOf, OPTED_OUT, stopsCountry, templateHoldOf, UNKNOWN_OUTCOME } from '../../sending/failure-reasons';
 import { accountHoldFrom } from '../account-hold';
@@ -41,6 +41,8 @@ export interface RecipientSendState {
   budgetEnd(): number;
   /** Claimed, not sent because the template is not sendable: released, sent after the resume. */
   release(recipient: ChunkRecipient): Promise<void>;
+  /** Meta refused the account: stop, and hold the job and the account's other running jobs (chunk-run.ts). */
+  holdAccount(refusal: JobPause): void;
   /** Claimed, refused, out of time for a retry: released, and taken by the continuation. */
   continueLater(recipient: ChunkRecipient): Promise<void>;
 }
@@ -67,7 +69,7 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
       via = routed.via;
       // Meta refused the account: no lane takes another recipient, and a retry (131048) is withdrawn.
       const refusal = routed.outcome.kind === 'rejected' ? accountHoldFrom(routed.outcome.error, clock.now()) : undefined;
-      if (refusal) watch.holdAccount(refusal);
+      if (refusal) state.holdAccount(refusal);
       return routed.outcome;
     },
     stillWanted: () => watch.goes(),

@@ -35,7 +35,9 @@ export class InMemoryJobControlStore implements JobControlStore {
     const job = this.state.jobs.get(jobId);
     if (!job) return undefined;
     // The first pauser wins, except that a hold until resumed (no deadline) replaces a template pause.
-    const replaces = job.pausedAt === undefined || (pause.failsAt === undefined && job.pauseFailsAt !== undefined);
+    const held = pause.failsAt === undefined;
+    const afterResume = !held || job.resumedAt === undefined || job.resumedAt < pause.pausedAt;
+    const replaces = afterResume && (job.pausedAt === undefined || (held && job.pauseFailsAt !== undefined));
     if (replaces) {
       job.pausedAt = pause.pausedAt;
       job.pauseReason = pause.reason;
@@ -47,10 +49,11 @@ export class InMemoryJobControlStore implements JobControlStore {
     return pauseOfJob(job);
   }
 
-  async resumeJob(jobId: string, pausedAt: string): Promise<boolean> {
+  async resumeJob(jobId: string, pausedAt: string, at?: Date): Promise<boolean> {
     this.state.touch('resumeJob');
     const job = this.state.jobs.get(jobId);
     if (job?.pausedAt !== pausedAt) return false;
+    if (at !== undefined) job.resumedAt = at.toISOString();
     delete job.pausedAt;
     delete job.pauseReason;
     delete job.pauseFailsAt;

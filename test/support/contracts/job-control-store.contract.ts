@@ -70,6 +70,20 @@ export function describeJobControlStoreContract(name: string, makeRepository: ()
       expect(await repository.getJob(jobId)).not.toHaveProperty('pauseCode');
     });
 
+    it('a refusal seen before a resume does not hold the job again; one seen after it does', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      const hold = (at: Date) => ({ pausedAt: at.toISOString(), reason: 'ACCOUNT_LOCKED', pausedBy: 'meta' as const, code: 131031, text: 'Account has been locked' });
+      const first = hold(now);
+      expect(await repository.pauseJob(jobId, first)).toEqual(first);
+      const resumedAt = new Date(now.getTime() + 1_000);
+      expect(await repository.resumeJob(jobId, first.pausedAt, resumedAt)).toBe(true);
+      expect(await repository.pauseJob(jobId, hold(new Date(now.getTime() + 500)))).toBeUndefined();
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString() });
+      const after = hold(new Date(now.getTime() + 2_000));
+      expect(await repository.pauseJob(jobId, after)).toEqual(after);
+    });
+
     it('keeps each refused calling code once, read with the control; an unknown job is left alone', async () => {
       const jobId = freshJobId();
       await repository.createJob(job(jobId, 1, 1), [1]);
