@@ -1,23 +1,22 @@
 /**
  * Meta refusing the business account while broadcasts drain (docs/BROADCAST.md "When Meta refuses
  * the account"), through the local runtime: the sandbox answers every send of the first number with
- * 131064 (`senderErrors`), the job that met it and the account's other running job read PAUSED by
- * Meta with the code and Meta's words, nothing more is sent, nothing beyond the sends in flight
- * fails, `job.paused` reaches the customer's endpoint, and `POST …/resume` finishes each job with
- * every recipient sent exactly once.
+ * 131064 (`senderErrors`), the job reads PAUSED by Meta with the code and Meta's words, nothing
+ * more is sent, nothing beyond the sends in flight fails, `job.paused` reaches the customer's
+ * endpoint, and `POST …/resume` finishes the job with every recipient sent exactly once. The
+ * account's other running jobs being held too: test/unit/chunk-worker/account-hold.test.ts.
  */
 import { startTestRuntime, eventually, type TestRuntime } from '../../support/local-runtime';
 import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver';
 import { BASE, DEMO, kitEnvironment, orderUpdate, queueDepth, readJob, recipients, sleep } from './broadcast-test-kit';
 
 const TOTAL = 3_000;
-const OTHER_TOTAL = 1_000;
 /** Lanes a worker runs (kitEnvironment's WORKER_MAX_IN_FLIGHT) times the chunk workers that may run at once locally: what may be in flight. */
 const IN_FLIGHT_BOUND = 16 * 4;
 
 jest.setTimeout(420_000);
 
-describe('Meta refuses the business account (131064) while two of its broadcasts drain', () => {
+describe('Meta refuses the business account (131064) while a broadcast drains', () => {
   let runtime: TestRuntime;
   let receiver: ScriptedReceiver;
   const sandbox = (path: string, body: unknown) =>
@@ -48,31 +47,27 @@ describe('Meta refuses the business account (131064) while two of its broadcasts
     await runtime?.close();
   });
 
-  it('holds both jobs after the in-flight sends, tells the endpoint, and resume finishes each exactly once', async () => {
+  it('holds the job after the in-flight sends, tells the endpoint, and resume finishes it exactly once', async () => {
     const accept = async (body: Record<string, unknown>) => {
       const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: headers(), body });
       expect([200, 202]).toContain(accepted.status);
       return accepted.headers.get('x-broadcast-job-id')!;
     };
     const jobId = await accept(orderUpdate(recipients(TOTAL, { first: 9_530_000_000 })));
-    const otherId = await accept(orderUpdate(recipients(OTHER_TOTAL, { first: 9_540_000_000 }), { fromPhoneNumber: DEMO.sender2 }));
     await eventually(async () => sendsTo('91953').length, (count) => count >= 300, 30_000, 20);
 
     // Every send of the first number is refused from now on; the second number is never refused.
     await sandbox('/control', { senderErrors: { [DEMO.phoneNumberId1]: { code: 131064 } } });
     const paused = await eventually(() => readOf(jobId), (view) => view?.status === 'PAUSED', 60_000, 100).then((view) => view!);
-    const otherPaused = await eventually(() => readOf(otherId), (view) => view?.status === 'PAUSED', 60_000, 100).then((view) => view!);
 
     expect(paused.pause).toEqual({ reason: 'ACCOUNT_MESSAGING_LIMITED', since: expect.any(String), failsAt: null, pausedBy: 'meta', code: 131064, text: expect.stringContaining('enforcement period') });
-    expect(otherPaused.pause).toMatchObject({ reason: 'ACCOUNT_MESSAGING_LIMITED', failsAt: null, pausedBy: 'meta', code: 131064 });
     expect(paused.summary.pending).toBeGreaterThan(0);
 
     // Held: nothing more goes out while the account is refused (the recheck runs every second), and
     // at most the sends in flight at the first refusal were refused: none of them failed.
-    const heldAt = { job: sendsTo('91953').length, other: sendsTo('91954').length };
+    const heldAt = { job: sendsTo('91953').length };
     await sleep(2_500);
     expect(sendsTo('91953')).toHaveLength(heldAt.job);
-    expect(sendsTo('91954')).toHaveLength(heldAt.other);
     const whileHeld = (await readOf(jobId))!;
     expect(whileHeld.status).toBe('PAUSED');
     expect(whileHeld.summary.failed).toBeLessThanOrEqual(IN_FLIGHT_BOUND);
@@ -82,7 +77,7 @@ describe('Meta refuses the business account (131064) while two of its broadcasts
 
     const announced = await eventually(
       async () => receiver.requests.map((request) => JSON.parse(request.rawBody) as { type: string; data: { jobId: string; pause: unknown } }),
-      (events) => [jobId, otherId].every((id) => events.some((event) => event.type === 'job.paused' && event.data.jobId === id)),
+      (events) => events.some((event) => event.type === 'job.paused' && event.data.jobId === jobId),
       30_000,
       100,
     );
@@ -90,15 +85,13 @@ describe('Meta refuses the business account (131064) while two of its broadcasts
 
     // The business acted: Meta takes sends again, and each job is resumed.
     await sandbox('/control', { senderErrors: { [DEMO.phoneNumberId1]: null } });
-    for (const id of [jobId, otherId]) {
-      const resumed = await runtime.call('POST', `${BASE}/broadcasts/${id}/resume`, { headers: headers() });
-      expect(resumed.status).toBe(200);
-      expect(resumed.body.data).toMatchObject({ jobId: id, status: 'PROCESSING' });
-    }
-    const [final, otherFinal] = [await finished(jobId), await finished(otherId)];
+    const resumed = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/resume`, { headers: headers() });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.data).toMatchObject({ jobId, status: 'PROCESSING' });
+    const final = await finished(jobId);
     await eventually(() => queueDepth(runtime), (depth) => depth === 0, 30_000, 200);
 
-    for (const [view, total, prefix] of [[final, TOTAL, '91953'], [otherFinal, OTHER_TOTAL, '91954']] as const) {
+    for (const [view, total, prefix] of [[final, TOTAL, '91953']] as const) {
       const { sent, failed, unknown, unconfirmed } = view.summary;
       expect(['COMPLETED', 'COMPLETED_WITH_FAILURES']).toContain(view.status);
       expect(view).not.toHaveProperty('pause');
