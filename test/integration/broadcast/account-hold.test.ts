@@ -14,7 +14,8 @@ const TOTAL = 3_000;
 /** Lanes a worker runs (kitEnvironment's WORKER_MAX_IN_FLIGHT) times the chunk workers that may run at once locally: what may be in flight. */
 const IN_FLIGHT_BOUND = 16 * 4;
 
-jest.setTimeout(420_000);
+// Seconds on an idle machine; the waits are long because a loaded shared one is many times slower.
+jest.setTimeout(600_000);
 
 describe('Meta refuses the business account (131064) while a broadcast drains', () => {
   let runtime: TestRuntime;
@@ -28,7 +29,7 @@ describe('Meta refuses the business account (131064) while a broadcast drains', 
       .filter((to) => to.startsWith(prefix));
   const readOf = (jobId: string) => readJob(runtime.demo.organizationId, jobId).catch(() => undefined);
   const finished = (jobId: string) =>
-    eventually(() => readOf(jobId), (view) => view !== undefined && view.summary.chunksDone === view.totalChunks, 150_000, 200).then((view) => view!);
+    eventually(() => readOf(jobId), (view) => view !== undefined && view.summary.chunksDone === view.totalChunks, 360_000, 500).then((view) => view!);
 
   beforeAll(async () => {
     runtime = await startTestRuntime({
@@ -54,7 +55,7 @@ describe('Meta refuses the business account (131064) while a broadcast drains', 
       return accepted.headers.get('x-broadcast-job-id')!;
     };
     const jobId = await accept(orderUpdate(recipients(TOTAL, { first: 9_530_000_000 })));
-    await eventually(async () => sendsTo('91953').length, (count) => count >= 300, 30_000, 20);
+    await eventually(async () => sendsTo('91953').length, (count) => count >= 100, 90_000, 20);
 
     // Every send of the first number is refused from now on; the second number is never refused.
     await sandbox('/control', { senderErrors: { [DEMO.phoneNumberId1]: { code: 131064 } } });
