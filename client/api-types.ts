@@ -183,6 +183,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prod/api/v2/broadcast/public/broadcasts/{jobId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume job
+         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastResumeJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/prod/api/v2/broadcast/public/broadcasts/{jobId}/follow-up": {
         parameters: {
             query?: never;
@@ -1751,7 +1771,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         broadcast409: {
             headers: {
                 [name: string]: unknown;
@@ -2044,7 +2064,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         organization409: {
             headers: {
                 [name: string]: unknown;
@@ -2270,7 +2290,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         v1409: {
             headers: {
                 [name: string]: unknown;
@@ -2487,7 +2507,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         webhooks409: {
             headers: {
                 [name: string]: unknown;
@@ -2703,7 +2723,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         docs409: {
             headers: {
                 [name: string]: unknown;
@@ -2935,7 +2955,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
         upstream409: {
             headers: {
                 [name: string]: unknown;
@@ -4500,6 +4520,94 @@ export interface operations {
             504: components["responses"]["broadcast504"];
         };
     };
+    broadcastResumeJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, resumed after Meta refused its business account: its id, status and summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Job is PROCESSING",
+                     *       "data": {
+                     *         "jobId": "pub_01JD3X9Q7",
+                     *         "status": "PROCESSING",
+                     *         "summary": {
+                     *           "sent": 23,
+                     *           "pending": 977
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            jobId: string;
+                            status: string;
+                            /** @description Processing totals at this point of the job (docs/BROADCAST.md "Status") */
+                            summary?: {
+                                /** @description Meta’s pricing from the status webhooks: billable recipients and recipients per category (`marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international`, `service`, …), each recipient once under its latest pricing; present once any recipient has pricing (docs/BROADCAST.md "Status") */
+                                pricing?: {
+                                    billable: number;
+                                    byCategory: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                /** @description Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign") */
+                                cost?: {
+                                    currency: string;
+                                    billed: number;
+                                    /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                    amount: string;
+                                    byCategory: {
+                                        [key: string]: {
+                                            billed: number;
+                                            /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                            amount: string;
+                                        };
+                                    };
+                                    unpriced?: number;
+                                };
+                                /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
+                                held?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
     broadcastFollowUp: {
         parameters: {
             query?: {
@@ -5074,7 +5182,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("message.status" | "job.completed" | "message.received" | "template.status" | "template.updated")[];
+                    events: ("message.status" | "job.completed" | "message.received" | "template.status" | "template.updated" | "job.paused")[];
                 };
             };
         };

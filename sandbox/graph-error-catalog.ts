@@ -58,6 +58,12 @@ const ERROR_CATALOG: Record<number, CatalogEntry> = {
   131057: { title: 'Account in maintenance mode', httpStatus: 500 },
   131055: { title: 'Method not allowed', httpStatus: 400 },
   131063: { title: 'Marketing templates disabled for Cloud API', httpStatus: 400 },
+  131064: {
+    title: 'Messaging limit reached',
+    httpStatus: 400,
+    details: 'The business account has reached its messaging limit because of template-classification violations; the limit lifts after the enforcement period.',
+  },
+  130497: { title: 'Business account is restricted from messaging users in this country', httpStatus: 403 },
   132000: { title: 'Number of parameters does not match the expected number of params', httpStatus: 400 },
   132001: { title: 'Template name does not exist in the translation', httpStatus: 404 },
   132005: { title: 'Template Hydrated Text Too Long', httpStatus: 400 },

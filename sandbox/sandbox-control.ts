@@ -23,7 +23,8 @@ const DEFAULT_SEED = 1;
 const DEFAULT_TIMEOUT_HOLD_MS = 60_000;
 
 function mapEntries(value: unknown, name: string): Array<[string, unknown]> {
-  const keyedBy = name === 'throughputByPhoneNumberId' || name === 'messagingLimitByPhoneNumberId' ? 'phone number id' : 'recipient';
+  const keyedBy =
+    name === 'throughputByPhoneNumberId' || name === 'messagingLimitByPhoneNumberId' ? 'phone number id' : name === 'senderErrors' ? 'phone number id or WABA id' : 'recipient';
   if (!isRecord(value)) fail(`${name} must be an object keyed by ${keyedBy}`);
   return Object.entries(value);
 }
@@ -79,6 +80,8 @@ export class SandboxControl {
   private readonly recipientErrors = new Map<string, RecipientErrorRule>();
   private readonly recipientTimeouts = new Map<string, RecipientTimeoutRule>();
   private readonly recipientHolds = new Map<string, RecipientHoldRule>();
+  /** Errors for every send from a business number, or from any number of a WABA (Meta's refusals of the account: 131064, 131042, …). */
+  private readonly senderErrors = new Map<string, RecipientErrorRule>();
 
   constructor(private readonly defaultThroughputPerSecond: number) {
     this.throughputPerSecond = defaultThroughputPerSecond;
@@ -99,6 +102,7 @@ export class SandboxControl {
     this.recipientErrors.clear();
     this.recipientTimeouts.clear();
     this.recipientHolds.clear();
+    this.senderErrors.clear();
   }
 
   /**
@@ -121,6 +125,7 @@ export class SandboxControl {
       'recipientErrors',
       'recipientTimeouts',
       'recipientHolds',
+      'senderErrors',
     ]);
     const unknown = Object.keys(input).filter((key) => !known.has(key));
     if (unknown.length > 0) fail(`unknown control settings: ${unknown.join(', ')}`);
@@ -155,6 +160,7 @@ export class SandboxControl {
     this.collectMapUpdates(input.recipientErrors, 'recipientErrors', updates, this.recipientErrors, parseErrorRule, recipientKey);
     this.collectMapUpdates(input.recipientTimeouts, 'recipientTimeouts', updates, this.recipientTimeouts, parseTimeoutRule, recipientKey);
     this.collectMapUpdates(input.recipientHolds, 'recipientHolds', updates, this.recipientHolds, parseHoldRule, recipientKey);
+    this.collectMapUpdates(input.senderErrors, 'senderErrors', updates, this.senderErrors, parseErrorRule);
 
     for (const update of updates) update();
   }
@@ -194,6 +200,7 @@ export class SandboxControl {
       recipientErrors: Object.fromEntries([...this.recipientErrors].map(([key, rule]) => [key, { ...rule }])),
       recipientTimeouts: Object.fromEntries([...this.recipientTimeouts].map(([key, rule]) => [key, { ...rule }])),
       recipientHolds: Object.fromEntries([...this.recipientHolds].map(([key, rule]) => [key, { ...rule }])),
+      senderErrors: Object.fromEntries([...this.senderErrors].map(([key, rule]) => [key, { ...rule }])),
     };
   }
 
@@ -242,6 +249,12 @@ export class SandboxControl {
   /** Whether this template send is answered `held_for_quality_assessment` (a `recipientHolds` rule). */
   takeRecipientHold(recipient: string): boolean {
     return this.recipientHolds.size > 0 && takeRule(this.recipientHolds, recipient) !== undefined;
+  }
+
+  /** The error every send from this number (or any number of this WABA) answers, if one is set (`senderErrors`). */
+  takeSenderError(phoneNumberId: string, wabaId: string): RecipientErrorRule | undefined {
+    if (this.senderErrors.size === 0) return undefined;
+    return takeRule(this.senderErrors, phoneNumberId) ?? takeRule(this.senderErrors, wabaId);
   }
 
   takeRecipientError(recipient: string): RecipientErrorRule | undefined {

@@ -152,6 +152,8 @@ export interface SandboxControlSettings {
   recipientErrors: Record<string, RecipientErrorRule>;
   recipientTimeouts: Record<string, RecipientTimeoutRule>;
   recipientHolds: Record<string, RecipientHoldRule>;
+  /** Errors for every send from a business number (phone number id) or any number of a WABA (WABA id): Meta's refusals of the account. */
+  senderErrors: Record<string, RecipientErrorRule>;
 }
 
 /**
@@ -173,6 +175,7 @@ export interface SandboxControlPatch {
   recipientErrors?: Record<string, RecipientErrorRule | null>;
   recipientTimeouts?: Record<string, RecipientTimeoutRule | null>;
   recipientHolds?: Record<string, RecipientHoldRule | null>;
+  senderErrors?: Record<string, RecipientErrorRule | null>;
 }
 
 export interface InboundMessageInput {

@@ -36,7 +36,7 @@ export interface BroadcastServices extends SendTemplateBroadcastDependencies, Om
   rateCards: RateCardSource;
 }
 
-/** What cancelling a job needs (cancel-job.handler.ts). */
+/** What cancelling a job needs (cancel-job.handler.ts); resuming one (resume-job.handler.ts) needs the same. */
 export interface JobCancellationPorts {
   broadcasts: JobStore & JobControlStore & ChunkProgressStore;
   clock: Clock;

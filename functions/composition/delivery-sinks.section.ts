@@ -5,9 +5,12 @@
  * - `templateStatusSinkSection`: template status events → template states the catalog overlays
  *   (messaging readWrite);
  * - `optOutRecorderSection`: failures 131050 and users' marketing preferences → the opt-out list (inbox readWrite);
- * - `identityPairSinkSection`: Meta's BSUID ↔ phone pairs → the contact book (inbox readWrite).
+ * - `identityPairSinkSection`: Meta's BSUID ↔ phone pairs → the contact book (inbox readWrite);
+ * - `accountRefusalSinkSection`: failures 131042 → the account's jobs held (messaging readWrite).
  */
-import type { IdentityPairSink, InboundMessageSink, MarketingPreferenceSink, OptOutRecorder, TemplateStatusSink } from '../../shared/delivery/ports';
+import type { AccountRefusalSink, IdentityPairSink, InboundMessageSink, MarketingPreferenceSink, OptOutRecorder, TemplateStatusSink } from '../../shared/delivery/ports';
+import type { CustomerEvent } from '../../shared/customer-events/ports';
+import { BroadcastAccountRefusals } from '../../shared/module-bridges/broadcast-account-refusals';
 import { InboxIdentityPairs } from '../../shared/module-bridges/inbox-identity-pairs';
 import { InboxOptOutRecorder } from '../../shared/module-bridges/inbox-opt-outs';
 import type { RecordInboundPorts } from '../../shared/inbox/record-inbound-message';
@@ -16,7 +19,7 @@ import { InboxInboundMessageSink } from '../../shared/module-bridges/inbox-inbou
 import { memoize, sleep, type CompositionContext } from './composition-context';
 import type { DynamoDbClients } from './dynamodb-clients';
 import { inboxRepositorySection, inboxSenderNumbers } from './inbox.section';
-import { templateStatesSection } from './messaging.section';
+import { broadcastStoresSection, templateStatesSection } from './messaging.section';
 import type { TenancyReader } from './tenancy.section';
 
 export const inboundMessageSinkSection = (context: CompositionContext, dynamoDb: DynamoDbClients, tenancy: () => Pick<TenancyReader, 'repository'>) => {
@@ -65,4 +68,25 @@ export const identityPairSinkSection = (context: CompositionContext, dynamoDb: D
 export const templateStatusSinkSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => {
   const states = templateStatesSection(context, dynamoDb);
   return memoize((): TemplateStatusSink => new BroadcastTemplateStatusSink(states()));
+};
+
+/** A `failed` status refusing the business account (131042) → the job and the account's running jobs held, job.paused published (messaging readWrite). */
+export const accountRefusalSinkSection = (
+  context: CompositionContext,
+  dynamoDb: DynamoDbClients,
+  events: () => { publish(organizationId: string, event: CustomerEvent): Promise<void> },
+) => {
+  const broadcasts = broadcastStoresSection(context, dynamoDb, ['jobs', 'control', 'progress']);
+  return memoize(
+    (): AccountRefusalSink =>
+      new BroadcastAccountRefusals({
+        get broadcasts() {
+          return broadcasts();
+        },
+        clock: context.clock,
+        get events() {
+          return events();
+        },
+      }),
+  );
 };

@@ -15,7 +15,7 @@ import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { sqsClient } from '../composition/sqs-client';
 import { tenancyReaderSection } from '../composition/tenancy.section';
 import { serviceMessageCounterSection, upstreamDeliveryStoreSection } from '../composition/messaging.section';
-import { identityPairSinkSection, inboundMessageSinkSection, optOutRecorderSection, templateStatusSinkSection } from '../composition/delivery-sinks.section';
+import { accountRefusalSinkSection, identityPairSinkSection, inboundMessageSinkSection, optOutRecorderSection, templateStatusSinkSection } from '../composition/delivery-sinks.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
 
@@ -31,6 +31,7 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
   const sqs = sqsClient(context);
   const upstreamSends = upstreamDeliveryStoreSection(context, dynamoDb);
   const optOuts = optOutRecorderSection(context, dynamoDb);
+  const events = customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb));
   return {
     ports: lazyPorts<DeliveryEventPorts>({
       owners: memoize(() => new TenancyOwnerDirectory(tenancy().repository)),
@@ -43,7 +44,8 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       optOuts,
       preferences: optOuts,
       identities: identityPairSinkSection(context, dynamoDb),
-      events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
+      accountRefusals: accountRefusalSinkSection(context, dynamoDb, events),
+      events,
       log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),
     }),
     get redelivery() {

@@ -137,7 +137,7 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
 
   const timeout = control.takeRecipientTimeout(recipient);
   if (timeout !== undefined && !timeout.accepted) return { kind: 'hold' };
-  const rule = control.takeRecipientError(recipient);
+  const rule = control.takeSenderError(phone.number.id, context.node.owner.account.wabaId) ?? control.takeRecipientError(recipient);
   if (rule !== undefined) throw injectedError(rule.code, rule.httpStatus, rule.message);
   if (control.shouldFailTransiently()) throw transientServiceError();
   if (!limiter.tryAcquire(phone.number.id, control.throughputFor(phone.number.id))) throw rateLimitHit();

@@ -64,6 +64,16 @@ const jobCommon = {
   pauseReason: v.optional(v.string()),
   /** While paused: when the remaining recipients fail TEMPLATE_PAUSED unless the template is approved again. */
   pauseFailsAt: v.optional(v.string()),
+  /** Who paused the job: `meta` (docs/BROADCAST.md "When Meta refuses the account"); absent on template pauses recorded before it was kept. */
+  pausedBy: v.optional(v.picklist(['meta', 'user'])),
+  /** The Meta error code that paused the job (an account refusal). */
+  pauseCode: v.optional(v.number()),
+  /** Meta's words with that code. */
+  pauseText: v.optional(v.string()),
+  /** When a person last resumed a hold until resumed (resume-job.ts): a refusal seen before it no longer pauses the job. */
+  resumedAt: v.optional(v.string()),
+  /** Calling codes Meta refused for the account (130497) while the job ran: their recipients failed unsent. */
+  refusedCountries: v.optional(v.array(v.string())),
   /**
    * Set when queueing failed after it had started (job-fan-out.ts): some of the job's messages may
    * never have been queued. Removed when a retry with the same Idempotency-Key queues the job again.

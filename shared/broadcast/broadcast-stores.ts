@@ -47,10 +47,24 @@ export interface JobControlStore {
   cancelJob(jobId: string, now: Date, reason?: string): Promise<string | undefined>;
   /** Cancellation, creation time and pause of the job (a consistent read of those attributes only: the worker asks it often). Undefined: no such job. */
   readJobControl(jobId: string): Promise<JobControl | undefined>;
-  /** Sets the pause unless one is set (the first pauser wins); the stored pause. Undefined when the job does not exist. */
+  /**
+   * Sets the pause unless one is set (the first pauser wins), except that a pause without a deadline
+   * (held until resumed: Meta refused the account) replaces one with a deadline (a template pause),
+   * never the reverse, and is not set when its `pausedAt` (when the refusal was seen) is not after
+   * the job's last `resumedAt`; the stored pause. Undefined when the job does not exist or has none.
+   */
   pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined>;
-  /** Removes the pause that was set at `pausedAt` (never a later one); true when this call removed it. */
-  resumeJob(jobId: string, pausedAt: string): Promise<boolean>;
+  /**
+   * Removes the pause that was set at `pausedAt` (never a later one); true when this call removed it.
+   * `at` (a person's resume of a hold until resumed) is kept as `resumedAt`: a refusal of the account
+   * Meta gave before it (seen by a worker still finishing its sends) then no longer pauses the job.
+   */
+  resumeJob(jobId: string, pausedAt: string, at?: Date): Promise<boolean>;
+  /**
+   * Adds a calling code Meta refused for the job's account (130497: the account may not message
+   * users of that country): the job's other recipients of it fail unsent. Nothing when the job does not exist.
+   */
+  refuseCountry(jobId: string, callingCode: string): Promise<void>;
 }
 
 export interface RecipientLedger {
@@ -142,21 +156,37 @@ export interface RecipientClaim {
  */
 export type ClaimState = 'SENDING' | 'CANCELLED' | { status: 'FAILED'; failureReasonCode: string };
 
-/** A job held because its template is not sendable (set by the first worker that saw it; removed on resume). */
+/**
+ * A job held (set by the first worker that saw why; removed on resume): its template is not
+ * sendable (with a deadline, ends by itself when the template is sendable again), or Meta refused
+ * the business account (no deadline: held until the business resumes it).
+ */
 export interface JobPause {
   /** ISO time the job was paused. */
   pausedAt: string;
-  /** e.g. TEMPLATE_PAUSED, TEMPLATE_DISABLED. */
+  /** e.g. TEMPLATE_PAUSED, TEMPLATE_DISABLED, ACCOUNT_MESSAGING_LIMITED. */
   reason: string;
-  /** ISO time after which its remaining recipients fail TEMPLATE_PAUSED. */
-  failsAt: string;
+  /** ISO time after which its remaining recipients fail TEMPLATE_PAUSED; absent: held until resumed. */
+  failsAt?: string;
+  /** Who paused it: `meta` (Meta refused the account); a person's pause would be `user`. Absent on template pauses recorded before it was kept. */
+  pausedBy?: PausedBy;
+  /** Meta's error code that paused it (an account refusal). */
+  code?: number;
+  /** Meta's words with that code. */
+  text?: string;
 }
+
+/** Who paused a job: Meta (a refusal or a template's state), or a person of the business. */
+export type PausedBy = 'meta' | 'user';
+
 
 /** What a chunk worker re-reads while it sends: whether to go on. */
 export interface JobControl {
   cancelled: boolean;
   createdAt: string;
   pause?: JobPause;
+  /** Calling codes Meta refused for the account (130497), when any: their recipients fail unsent. */
+  refusedCountries?: string[];
 }
 
 /** Where a listing of jobs stands: the last job read. */

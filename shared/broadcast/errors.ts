@@ -120,6 +120,19 @@ export class JobAlreadyFinishedError extends Error {
   }
 }
 
+/** A resume of a job that is not held until resumed (not paused, or a template pause, which ends by itself). */
+export class JobNotResumableError extends Error {
+  override readonly name = 'JobNotResumableError';
+  readonly code = 'JOB_NOT_PAUSED';
+  constructor(jobId: string, status: string, templatePause: boolean) {
+    super(
+      templatePause
+        ? `Job ${jobId} is paused because Meta paused its template; it resumes by itself when Meta approves the template again`
+        : `Job ${jobId} is not paused (${status}); only a job Meta's refusal of the account paused can be resumed`,
+    );
+  }
+}
+
 /** Said as 401 by the contract, without confirming whose job it is. */
 export class JobOfAnotherOrganizationError extends Error {
   override readonly name = 'JobOfAnotherOrganizationError';

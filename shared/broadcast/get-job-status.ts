@@ -7,6 +7,7 @@ import type { ChunkProgressStore, JobStore } from './ports';
 import { DEFAULT_UNCONFIRMED_AFTER_MS } from '../delivery/recipient-status';
 import { IDEMPOTENCY_WINDOW_HOURS } from './ports';
 import type { SentVia } from './marketing-messages-route';
+import { pauseView, type JobPauseView } from './account-hold';
 
 /**
  * The route a job was given at accept: only template broadcasts of a MARKETING template can have
@@ -76,17 +77,24 @@ export function acceptFailureViewOf(job: BroadcastJob): { acceptFailure: AcceptF
   return { acceptFailure: { failedAt: job.acceptFailedAt, retryUntil } };
 }
 
-/** Why a job is held, since when, and when its remaining recipients fail TEMPLATE_PAUSED unless the template is approved again. */
-export interface JobPauseView {
-  reason: string;
-  since: string;
-  failsAt: string | null;
-}
+export type { JobPauseView } from './account-hold';
 
-/** The `pause` field of a job that reads PAUSED; nothing otherwise, so no other answer changes. */
+/**
+ * The `pause` field of a job that reads PAUSED; nothing otherwise, so no other answer changes.
+ * `failsAt` null: held until resumed (docs/BROADCAST.md "When Meta refuses the account").
+ */
 export function pauseViewOf(job: BroadcastJob, status: JobStatus): { pause: JobPauseView } | Record<string, never> {
   if (status !== 'PAUSED' || job.pausedAt === undefined) return {};
-  return { pause: { reason: job.pauseReason ?? 'TEMPLATE_PAUSED', since: job.pausedAt, failsAt: job.pauseFailsAt ?? null } };
+  return {
+    pause: pauseView({
+      pausedAt: job.pausedAt,
+      reason: job.pauseReason ?? 'TEMPLATE_PAUSED',
+      ...(job.pauseFailsAt !== undefined ? { failsAt: job.pauseFailsAt } : {}),
+      ...(job.pausedBy !== undefined ? { pausedBy: job.pausedBy } : {}),
+      ...(job.pauseCode !== undefined ? { code: job.pauseCode } : {}),
+      ...(job.pauseText !== undefined ? { text: job.pauseText } : {}),
+    }),
+  };
 }
 
 /**

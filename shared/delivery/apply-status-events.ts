@@ -7,7 +7,8 @@
  * - Ledger: our `b1:` callback data, or the message id's WAMID record; kept only after the tenant
  *   check (the job's organization and phone number id are the change's) and when the index is one
  *   of the job's recipients.
- * - A `message.status` customer event (and the opt-out of a failure 131050) follows each event that
+ * - A `message.status` customer event (and the opt-out of a failure 131050; the account hold of a
+ *   failure 131042: shared/broadcast/account-hold.ts) follows each event that
  *   added a fact; not a duplicate, unless the batch is a redelivery: then its earlier attempt may
  *   have written the fact and failed before publishing (the event id derives from the fact, so the
  *   publisher keeps one).
@@ -16,7 +17,7 @@ import type { CallbackReference } from './callback-data';
 import type { CustomerEvent } from '../customer-events/ports';
 import { messageStatusEvent } from './delivery-customer-events';
 import { isFreeformJobId, priceServiceDelivery, type ServiceMessageCounter } from './service-tier';
-import type { LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, OptOutRecorder, PhoneNumberOwner, StatusEvent, UpstreamDeliveryStore } from './ports';
+import type { AccountRefusalSink, LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, OptOutRecorder, PhoneNumberOwner, StatusEvent, UpstreamDeliveryStore } from './ports';
 
 /** What the status part uses of the processor's ports (DeliveryEventPorts). */
 export interface StatusEventPorts {
@@ -25,6 +26,7 @@ export interface StatusEventPorts {
   optOuts?: OptOutRecorder;
   /** Delivered service messages per number and month (service-tier.ts). Absent: not counted, and a free-form status without pricing stays unpriced. */
   serviceTier?: ServiceMessageCounter;
+  accountRefusals?: AccountRefusalSink;
   events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
   log: { warn(message: string, attributes?: Record<string, unknown>): void };
 }
@@ -158,6 +160,7 @@ async function afterLedgerEvent({ location, event, organizationId, phoneNumberId
   report.applied += 1;
   if (result === 'unchanged' && !batch.redelivered) return;
   await recordOptOutOf(ports, organizationId, event);
+  if (event.stage === 'failed' && event.error && ports.accountRefusals) await ports.accountRefusals.failedWith(location.jobId, event.error);
   const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index };
   await publish(batch, organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
 }

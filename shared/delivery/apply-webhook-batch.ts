@@ -13,7 +13,7 @@
  * a store error simply propagates: the queue redelivers the whole batch and it is applied again.
  * Logs carry ids only, never a phone number or a message's text.
  */
-import type { IdentityPairSink, InboundMessageSink, LedgerDeliveryStore, OptOutRecorder, OwnerDirectory, PhoneNumberOwner, TemplateStatusSink, UpstreamDeliveryStore } from './ports';
+import type { AccountRefusalSink, IdentityPairSink, InboundMessageSink, LedgerDeliveryStore, OptOutRecorder, OwnerDirectory, PhoneNumberOwner, TemplateStatusSink, UpstreamDeliveryStore } from './ports';
 import type { MarketingPreferenceSink } from './ports';
 import type { CustomerEvent } from '../customer-events/ports';
 import { ledgerEventTasks, publish, routeStatus, type SharedStatusContext, type StatusBatchContext } from './apply-status-events';
@@ -43,6 +43,8 @@ export interface DeliveryEventPorts {
   serviceTier?: ServiceMessageCounter;
   /** The organization's opt-out list: `user_preferences` stop / resume (marketing). Absent: dropped and logged. */
   preferences?: MarketingPreferenceSink;
+  /** A broadcast recipient's `failed` status with a refusal of the account (131042) holds its job and the account's others. Absent: not held. */
+  accountRefusals?: AccountRefusalSink;
   /**
    * Customer events (message.status, message.received, template.status, template.updated) of what was applied, for the
    * organization's webhook endpoints. Absent: nothing is published.

@@ -180,6 +180,15 @@ export interface OptOutRecorder {
   recordStoppedMarketing(organizationId: string, phoneNumber: string): Promise<void>;
 }
 
+/**
+ * Meta's refusals of the business account that come as a `failed` status (131042, a payment problem,
+ * among them): the broadcast module holds the job and the account's other running jobs until the
+ * business resumes them. Given every broadcast recipient's failure; it decides which codes hold.
+ */
+export interface AccountRefusalSink {
+  failedWith(jobId: string, error: { code: number; title: string }): Promise<void>;
+}
+
 /** Template states seen in events, so the next broadcast sees them before the cached list expires. */
 export interface TemplateStatusSink {
   recordTemplateStatus(organizationId: string, update: TemplateStatusUpdate): Promise<void>;

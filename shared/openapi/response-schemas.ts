@@ -230,6 +230,13 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       content: json(broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200), envelopeExample(200, 'Job is CANCELLED', { jobId: jobExample.jobId, status: 'CANCELLED', summary: { sent: 23, pending: 977 } })),
     },
   ],
+  'broadcast:resumeJob': [
+    {
+      status: '200',
+      description: 'The job, resumed after Meta refused its business account: its id, status and summary',
+      content: json(broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200), envelopeExample(200, 'Job is PROCESSING', { jobId: jobExample.jobId, status: 'PROCESSING', summary: { sent: 23, pending: 977 } })),
+    },
+  ],
   'broadcast:generateKey': [
     {
       status: '200',

@@ -35,6 +35,14 @@ interface MetaCode extends ReasonDescription {
    * nothing was sent: the chunk worker sends the recipient again through `/messages` (Cloud API).
    */
   fallsBackToCloudApi?: true;
+  /**
+   * Meta refuses the business account (or its sending number), not this recipient: the job and the
+   * account's other running jobs are held until the business resumes them (the value is the pause
+   * reason); the recipient is released, never failed (docs/BROADCAST.md "When Meta refuses the account").
+   */
+  holdsAccount?: string;
+  /** Meta refuses the recipient's country for this account: the job's other recipients of that country fail with it, unsent. */
+  stopsCountry?: true;
 }
 
 const SEND_AGAIN_LATER = 'Send to the recipient again later';
@@ -50,7 +58,7 @@ const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   [80007, rateLimit('The business account\'s call rate limit at Meta was reached; retries ran out')],
   [130429, rateLimit('Rate limit reached; retries ran out')],
   [131056, rateLimit('Too many messages to this number in a short time; retries ran out', 'Wait a minute or more before messaging this number again')],
-  [131048, rateLimit('Meta limited sending because of spam reports; retries ran out', 'Improve message quality (fewer blocks and reports), then send again later')],
+  [131048, { ...rateLimit('Meta limited sending because of spam reports; retries ran out', 'Improve message quality (fewer blocks and reports), then resume the broadcast'), holdsAccount: 'ACCOUNT_SPAM_RATE_LIMITED' }],
   // Meta's temporary failures.
   [1, transient('Meta reported an unknown error; retries ran out')],
   [2, transient('Meta\'s service was temporarily unavailable; retries ran out')],
@@ -87,8 +95,8 @@ const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   [10, final('The app lacks a permission on the business account', 'Grant the app the WhatsApp permissions again')],
   [131005, final('Meta denied access to the business account', 'Grant the app the WhatsApp permissions again')],
   [368, final('Meta temporarily blocked the account for policy violations', 'Review Meta\'s policy notices for the account')],
-  [131031, final('The business account is locked', 'Contact Meta support')],
-  [131042, final('A payment issue with the business account', 'Fix the payment method in Meta Business Manager')],
+  [131031, { ...final('The business account is locked', 'Contact Meta support, then resume the broadcast'), holdsAccount: 'ACCOUNT_LOCKED' }],
+  [131042, { ...final('A payment issue with the business account', 'Fix the payment method in Meta Business Manager, then resume the broadcast'), holdsAccount: 'ACCOUNT_PAYMENT_ISSUE' }],
   [131057, final('The business account is in maintenance mode', 'Send again in a few minutes')],
   [133010, final('The phone number is not registered with the Cloud API', 'Register the number, then send again')],
   // The Marketing Messages API (/marketing_messages). 134102 comes with HTTP 500 and Meta's error, so
@@ -98,6 +106,8 @@ const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   [134101, marketingRefusal('The template is still syncing with the Marketing Messages API', 'Send through the Marketing Messages API again in about 10 minutes; a broadcast sends through Cloud API meanwhile')],
   [134102, marketingRefusal('The template is unavailable on the Marketing Messages API (the account is not eligible, or its sync failed)', 'Check the business account\'s Marketing Messages API onboarding and eligibility in WhatsApp Manager')],
   [131063, final('Meta disabled marketing templates on Cloud API for this business account', 'Turn the Marketing Messages API on for the account (npm run admin -- set-marketing-messages --waba <id> --enabled true), or allow marketing on Cloud API again')],
+  [131064, { ...final('The business account is over its messaging limit because of template-classification violations', 'Wait for Meta\'s enforcement period to end (see WhatsApp Manager), then resume the broadcast'), holdsAccount: 'ACCOUNT_MESSAGING_LIMITED' }],
+  [130497, { ...final('The business account may not message users in this country', 'Remove this country\'s recipients, or ask Meta to allow messaging there'), stopsCountry: true }],
   [1752041, final('Meta refused a duplicate Marketing Messages API onboarding request', 'Nothing to resend: another partner already sent the onboarding request')],
 ]);
 
@@ -160,6 +170,27 @@ export function failureReasonOf(error: Pick<GraphError, 'code' | 'message'>): st
  * templateHoldOf(131026); // undefined
  */
 export const templateHoldOf = (code: number): string | undefined => META_CODES.get(code)?.holdsTemplate;
+
+/**
+ * The pause reason when Meta refused the business account or its sending number (131064 messaging
+ * limit, 131042 payment, 131031 locked, 131048 spam rate limit): nothing was sent, and no recipient
+ * can be sent until the business acts, so the account's jobs are held until resumed.
+ *
+ * @example
+ * accountHoldOf(131064); // 'ACCOUNT_MESSAGING_LIMITED'
+ * accountHoldOf(131026); // undefined
+ */
+export const accountHoldOf = (code: number): string | undefined => META_CODES.get(code)?.holdsAccount;
+
+/**
+ * Whether a refusal with `code` refuses the recipient's whole country for the account (130497): the
+ * job's other recipients of that calling code fail with the same reason without being sent.
+ *
+ * @example
+ * stopsCountry(130497); // true
+ * stopsCountry(131026); // false
+ */
+export const stopsCountry = (code: number): boolean => META_CODES.get(code)?.stopsCountry === true;
 
 /**
  * A reason code (the platform's, or Meta's as text) in words, with what the business can do;

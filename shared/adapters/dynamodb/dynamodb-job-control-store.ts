@@ -1,7 +1,8 @@
 /**
  * What a running job is told, on its job item (messaging-table.ts): `cancelledAt` and the pause
- * (`pausedAt`, `pauseReason`, `pauseFailsAt`). Chunk workers read it often, so the read projects
- * those attributes only.
+ * (`pausedAt`, `pauseReason`, `pauseFailsAt`, `pausedBy`, `pauseCode`, `pauseText`) and the calling
+ * codes Meta refused (`refusedCountries`, a string set). Chunk workers read it often, so the read
+ * projects those attributes only.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JobControl, JobControlStore, JobPause } from '../../broadcast/broadcast-stores';
@@ -42,44 +43,73 @@ export class DynamoDbJobControlStore implements JobControlStore {
       new GetCommand({
         TableName: this.table.tableName,
         Key: messagingKeys.job(jobId),
-        ProjectionExpression: 'createdAt, cancelledAt, pausedAt, pauseReason, pauseFailsAt',
+        ProjectionExpression: `createdAt, cancelledAt, refusedCountries, ${PAUSE_ATTRIBUTES.join(', ')}`,
         ConsistentRead: true,
       }),
     );
     if (!item) return undefined;
     const pause = pauseOf(item);
-    return { cancelled: typeof item.cancelledAt === 'string', createdAt: String(item.createdAt), ...(pause ? { pause } : {}) };
+    const refused = item.refusedCountries instanceof Set ? [...(item.refusedCountries as Set<string>)].sort() : [];
+    return { cancelled: typeof item.cancelledAt === 'string', createdAt: String(item.createdAt), ...(pause ? { pause } : {}), ...(refused.length > 0 ? { refusedCountries: refused } : {}) };
   }
 
-  async pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined> {
-    try {
-      const result = await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: messagingKeys.job(jobId),
-          // The first pauser wins: a pause already set keeps its time, reason and deadline.
-          UpdateExpression: 'SET pausedAt = if_not_exists(pausedAt, :at), pauseReason = if_not_exists(pauseReason, :reason), pauseFailsAt = if_not_exists(pauseFailsAt, :failsAt)',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':at': pause.pausedAt, ':reason': pause.reason, ':failsAt': pause.failsAt },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return pauseOf(result.Attributes ?? {}) ?? pause;
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
-  }
-
-  async resumeJob(jobId: string, pausedAt: string): Promise<boolean> {
+  async refuseCountry(jobId: string, callingCode: string): Promise<void> {
     try {
       await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: messagingKeys.job(jobId),
-          UpdateExpression: 'REMOVE pausedAt, pauseReason, pauseFailsAt',
+          UpdateExpression: 'ADD refusedCountries :codes',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':codes': new Set([callingCode]) },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  async pauseJob(jobId: string, pause: JobPause): Promise<JobPause | undefined> {
+    const held = pause.failsAt === undefined;
+    const values: Record<string, unknown> = { ':at': pause.pausedAt, ':reason': pause.reason };
+    const sets = ['pausedAt = :at', 'pauseReason = :reason'];
+    for (const [attribute, value] of [['pauseFailsAt', pause.failsAt], ['pausedBy', pause.pausedBy], ['pauseCode', pause.code], ['pauseText', pause.text]] as const) {
+      if (value === undefined) continue;
+      sets.push(`${attribute} = :${attribute}`);
+      values[`:${attribute}`] = value;
+    }
+    const removed = PAUSE_ATTRIBUTES.filter((attribute) => !sets.some((set) => set.startsWith(`${attribute} `)));
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: messagingKeys.job(jobId),
+          // The first pauser wins, except that a hold until resumed (no deadline) replaces a template pause (one with a deadline).
+          UpdateExpression: `SET ${sets.join(', ')}${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
+          ConditionExpression: held
+            ? 'attribute_exists(pk) AND (attribute_not_exists(pausedAt) OR attribute_exists(pauseFailsAt)) AND (attribute_not_exists(resumedAt) OR resumedAt < :at)'
+            : 'attribute_exists(pk) AND attribute_not_exists(pausedAt)',
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return pauseOf(result.Attributes ?? {}) ?? pause;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      // No such job, or a pause that stays: the stored one.
+      return (await this.readJobControl(jobId))?.pause;
+    }
+  }
+
+  async resumeJob(jobId: string, pausedAt: string, at?: Date): Promise<boolean> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: messagingKeys.job(jobId),
+          UpdateExpression: `${at === undefined ? '' : 'SET resumedAt = :resumedAt '}REMOVE ${PAUSE_ATTRIBUTES.join(', ')}`,
           ConditionExpression: 'pausedAt = :at',
-          ExpressionAttributeValues: { ':at': pausedAt },
+          ExpressionAttributeValues: { ':at': pausedAt, ...(at === undefined ? {} : { ':resumedAt': at.toISOString() }) },
         }),
       );
       return true;
@@ -90,10 +120,19 @@ export class DynamoDbJobControlStore implements JobControlStore {
   }
 }
 
-/** The pause stored on a job item, when all of its fields are. */
+/** Every attribute of a pause on the job item (written together, removed together). */
+const PAUSE_ATTRIBUTES = ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText'] as const;
+
+/** The pause stored on a job item, when its time and reason are (a pause without a deadline is held until resumed). */
 function pauseOf(item: Record<string, unknown>): JobPause | undefined {
-  const { pausedAt, pauseReason, pauseFailsAt } = item;
-  return typeof pausedAt === 'string' && typeof pauseReason === 'string' && typeof pauseFailsAt === 'string'
-    ? { pausedAt, reason: pauseReason, failsAt: pauseFailsAt }
-    : undefined;
+  const { pausedAt, pauseReason, pauseFailsAt, pausedBy, pauseCode, pauseText } = item;
+  if (typeof pausedAt !== 'string' || typeof pauseReason !== 'string') return undefined;
+  return {
+    pausedAt,
+    reason: pauseReason,
+    ...(typeof pauseFailsAt === 'string' ? { failsAt: pauseFailsAt } : {}),
+    ...(pausedBy === 'meta' || pausedBy === 'user' ? { pausedBy } : {}),
+    ...(typeof pauseCode === 'number' ? { code: pauseCode } : {}),
+    ...(typeof pauseText === 'string' ? { text: pauseText } : {}),
+  };
 }

@@ -14,6 +14,8 @@ export function jobItem(job: BroadcastJob): Item {
   return {
     ...messagingKeys.job(job.jobId),
     ...job,
+    // A string set, as refuseCountry adds to it (dynamodb-job-control-store.ts).
+    ...(job.refusedCountries !== undefined && job.refusedCountries.length > 0 ? { refusedCountries: new Set(job.refusedCountries) } : {}),
     ...messagingKeys.organizationJobs(job.organizationId, job.createdAt),
     ...(job.scheduledAt !== undefined && job.firedAt === undefined ? messagingKeys.dueIndex(job.scheduledAt, job.jobId) : {}),
     expiresAt: expiresAtFrom(new Date(job.createdAt)),
@@ -38,7 +40,8 @@ function upgradeStoredJob(item: Item): Item {
 }
 
 export function decodeJob(item: Item): BroadcastJob {
-  const result = v.safeParse(broadcastJobSchema, upgradeStoredJob(item));
+  const refused = item.refusedCountries instanceof Set ? { refusedCountries: [...(item.refusedCountries as Set<string>)].sort() } : {};
+  const result = v.safeParse(broadcastJobSchema, { ...upgradeStoredJob(item), ...refused });
   if (!result.success) throw new MalformedMessagingItemError(`Stored job ${String(item.pk)} does not match the job schema: ${v.summarize(result.issues)}`);
   return result.output;
 }

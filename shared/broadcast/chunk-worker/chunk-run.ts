@@ -16,12 +16,16 @@ import { ClaimGroups, claimGroupSize } from './claim-groups';
 import { budgetEndOf, type LanePacing } from './pacing';
 import { sendToRecipient, type RecipientSendState } from './recipient-send';
 import { SendApiChoice } from './send-api';
+import type { RefusedCountries } from './refused-countries';
+import { holdAccountJobs } from '../account-hold';
+import type { JobPause } from '../ports';
 
 export interface ChunkRunSetup {
   account: { accessToken: string };
   pacing: LanePacing;
   watch: JobGoWatch;
   pause: PauseEnding;
+  countries: RefusedCountries;
 }
 
 export class ChunkRun implements LaneWork, RecipientSendState {
@@ -37,7 +41,9 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   readonly budgetEnd: () => number;
   readonly sendApi: SendApiChoice;
   readonly claims: ClaimGroups;
+  readonly countries: RefusedCountries;
   private readonly pacing: LanePacing;
+  private accountHold: Promise<void> | undefined;
 
   constructor(
     readonly dependencies: ProcessChunkDependencies,
@@ -51,6 +57,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     this.pacing = setup.pacing;
     this.watch = setup.watch;
     this.pause = setup.pause;
+    this.countries = setup.countries;
     this.session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: setup.pacing.messagesPerSecond }, settings, chunkWorkerBudget(settings));
     this.outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
     this.budgetEnd = budgetEndOf(settings, clock, invocation);
@@ -86,6 +93,19 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     return sendToRecipient(this, recipient, slot);
   }
 
+  /**
+   * A send refused because of the account: no lane takes another recipient, and the hold is written
+   * at once (the first refusal of this invocation only), with the account's other running jobs, so
+   * other workers stop at their next control read. A failed write fails the run (the message is retried).
+   */
+  holdAccount(refusal: JobPause): void {
+    this.watch.holdAccount(refusal.reason);
+    this.accountHold ??= holdAccountJobs(this.dependencies, this.message.jobId, refusal).then(
+      () => undefined,
+      (error: unknown) => this.fail(error),
+    );
+  }
+
   async release(recipient: ChunkRecipient): Promise<void> {
     await this.releaseClaim(recipient);
     this.held.push(recipient);
@@ -115,6 +135,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   async finish(): Promise<ChunkReport> {
     if (this.session.hold.count > 0) this.outcomes.report.rateLimitHolds = this.session.hold.count;
     if (this.sendApi.fallbacks > 0) this.outcomes.report.marketingFallbacks = this.sendApi.fallbacks;
+    await this.accountHold;
     await this.outcomes.flush();
     if (this.outcomes.failure !== undefined) throw this.outcomes.failure;
     return this.outcomes.report;

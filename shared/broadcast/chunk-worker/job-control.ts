@@ -2,8 +2,8 @@
  * Job control for the chunk worker: whether the job was cancelled or its template is not sendable
  * (the one job-control read, re-read while sending at a pace that bounds the sends after a cancel),
  * ending a pause once the template is sendable again, and holding (or, past the pause's deadline,
- * failing) what a paused job has left. docs/BROADCAST.md "Cancelling" and "When Meta pauses a
- * template".
+ * failing) what a paused job has left, or holding it until resumed when Meta refused the account.
+ * docs/BROADCAST.md "Cancelling", "When Meta pauses a template" and "When Meta refuses the account".
  */
 import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
 import type { ChunkReport } from '../chunk-outcomes';
@@ -11,6 +11,7 @@ import type { Clock, JobControl, JobPause, TemplateState } from '../ports';
 import { TEMPLATE_PAUSED_FAILURE } from '../../sending/failure-reasons';
 import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
 import { settleRest } from './settle-chunk';
+import { isHeldUntilResumed } from '../account-hold';
 
 /** The longest a worker's view of its job's cancellation may be stale (slow accounts). */
 export const CANCELLATION_REFRESH_MS = 250;
@@ -36,8 +37,8 @@ export const TEMPLATE_STATE_REFRESH_MS = 1_000;
 /** Meta's event times are whole seconds: an event up to a second before a time may be after it. */
 const EVENT_TIME_RESOLUTION_MS = 1000;
 
-/** Whether the worker goes on: the job cancelled, its template not sendable (with the pause reason), or go. */
-export type JobGo = { kind: 'go' } | { kind: 'cancelled' } | { kind: 'paused'; reason: string };
+/** Whether the worker goes on: the job cancelled, held (with the pause reason; `untilResumed`: Meta refused the account, only a resume ends it), or go. */
+export type JobGo = { kind: 'go' } | { kind: 'cancelled' } | { kind: 'paused'; reason: string; untilResumed?: true };
 
 export interface JobControlView {
   go: JobGo;
@@ -64,7 +65,9 @@ export async function readJobGo(
   const templateState = state && state.at.getTime() > Date.parse(control.createdAt) - EVENT_TIME_RESOLUTION_MS ? { status: state.status, at: state.at.getTime() } : undefined;
   const go: JobGo = control.cancelled
     ? { kind: 'cancelled' }
-    : templateState && templateState.status !== 'APPROVED'
+    : control.pause && isHeldUntilResumed(control.pause)
+      ? { kind: 'paused', reason: control.pause.reason, untilResumed: true }
+      : templateState && templateState.status !== 'APPROVED'
       ? { kind: 'paused', reason: `TEMPLATE_${templateState.status}` }
       : { kind: 'go' };
   return { go, control, ...(templateState ? { templateState } : {}) };
@@ -107,10 +110,21 @@ export class JobGoWatch {
     this.readAtMs = clock.now().getTime();
   }
 
-  /** Watches the job of `message` (its template state read at most every TEMPLATE_STATE_REFRESH_MS). */
-  static of(dependencies: ControlDependencies & Pick<ProcessChunkDependencies, 'clock'>, message: OutboundMessage, refreshMs: number, first: JobGo): JobGoWatch {
+  /** Watches the job of `message` (its template state read at most every TEMPLATE_STATE_REFRESH_MS); `onControl` sees each job-control read. */
+  static of(
+    dependencies: ControlDependencies & Pick<ProcessChunkDependencies, 'clock'>,
+    message: OutboundMessage,
+    refreshMs: number,
+    first: JobGo,
+    onControl: (control: JobControl) => void = () => undefined,
+  ): JobGoWatch {
     const templateState = cachedTemplateState(() => templateStateOf(dependencies, message), dependencies.clock);
-    return new JobGoWatch(async () => (await readJobGo(dependencies, message, templateState)).go, dependencies.clock, refreshMs, first);
+    const read = async (): Promise<JobGo> => {
+      const view = await readJobGo(dependencies, message, templateState);
+      onControl(view.control);
+      return view.go;
+    };
+    return new JobGoWatch(read, dependencies.clock, refreshMs, first);
   }
 
   get latest(): JobGo {
@@ -120,6 +134,12 @@ export class JobGoWatch {
   /** This worker's own evidence that the template is not sendable. */
   hold(reason: string): void {
     if (this.current.kind === 'go') this.current = { kind: 'paused', reason };
+  }
+
+  /** This worker's own evidence that Meta refused the account: held until resumed (replaces a template hold, as the stored pause does). */
+  holdAccount(reason: string): void {
+    const held = this.current.kind === 'cancelled' || (this.current.kind === 'paused' && this.current.untilResumed);
+    if (!held) this.current = { kind: 'paused', reason, untilResumed: true };
   }
 
   async goes(): Promise<boolean> {
@@ -184,6 +204,8 @@ export async function holdOrFail(
   const now = clock.now();
   const proposed: JobPause = { pausedAt: now.toISOString(), reason, failsAt: new Date(now.getTime() + settings.templatePauseTimeoutMs).toISOString() };
   const pause = (await broadcasts.pauseJob(message.jobId, proposed)) ?? proposed;
+  // A hold until resumed set meanwhile (Meta refused the account) wins over the template's deadline.
+  if (pause.failsAt === undefined) return holdUntilResumed(dependencies, message, rest, report);
   const untilDeadlineMs = Date.parse(pause.failsAt) - now.getTime();
   if (untilDeadlineMs <= 0) return settleRest(dependencies, message, rest, report, { status: 'FAILED', failureReasonCode: TEMPLATE_PAUSED_FAILURE });
   const delaySeconds = Math.max(1, Math.min(settings.pauseRecheckSeconds, Math.ceil(untilDeadlineMs / 1000)));
@@ -192,7 +214,23 @@ export async function holdOrFail(
   return report;
 }
 
-/** A job that may not go on: its rest is settled CANCELLED, or held (failed past the pause's deadline). */
+/**
+ * Meta refused the account: the job is held with no deadline (written as soon as a send was refused,
+ * with the account's other running jobs: chunk-run.ts, account-hold.ts) and `rest` is re-queued,
+ * delayed until the next look; a resume (resume-job.ts) lets the next look send it.
+ */
+async function holdUntilResumed(
+  dependencies: Pick<ProcessChunkDependencies, 'queue' | 'settings'>,
+  message: OutboundMessage,
+  rest: readonly ChunkRecipient[],
+  report: ChunkReport,
+): Promise<ChunkReport> {
+  await dependencies.queue.enqueue([{ ...message, recipients: [...rest] }], { delaySeconds: Math.max(1, dependencies.settings.pauseRecheckSeconds) });
+  report.held = rest.length;
+  return report;
+}
+
+/** A job that may not go on: its rest is settled CANCELLED, or held (failed past a template pause's deadline; until resumed after Meta refused the account). */
 export function stopFor(
   go: Exclude<JobGo, { kind: 'go' }>,
   dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'queue' | 'events' | 'settings'>,
@@ -200,5 +238,6 @@ export function stopFor(
   rest: readonly ChunkRecipient[],
   report: ChunkReport,
 ): Promise<ChunkReport> {
-  return go.kind === 'cancelled' ? settleRest(dependencies, message, rest, report, 'CANCELLED') : holdOrFail(dependencies, message, rest, go.reason, report);
+  if (go.kind === 'cancelled') return settleRest(dependencies, message, rest, report, 'CANCELLED');
+  return go.untilResumed ? holdUntilResumed(dependencies, message, rest, report) : holdOrFail(dependencies, message, rest, go.reason, report);
 }

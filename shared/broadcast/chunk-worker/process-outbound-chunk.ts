@@ -32,6 +32,10 @@
  * worker that finds the template approved again clears the pause and sends the rest; one that finds
  * the pause past its deadline claims the rest as FAILED `TEMPLATE_PAUSED`, so the job finishes.
  *
+ * Account refusals (131064, 131042, 131031, 131048; docs/BROADCAST.md "When Meta refuses the
+ * account") hold the job like a template pause, with no deadline: only a resume ends them
+ * (account-hold.ts). A country refusal (130497) fails only that country's recipients (refused-countries.ts).
+ *
  * The folder, one file per job: job-control.ts (cancel and pause reads, hold or fail), pacing.ts
  * (lanes wanted, time budget, busy-account deferral), lanes.ts (the lane scheduler),
  * recipient-send.ts (steps 1-3 for one recipient), message-building.ts (the Meta body),
@@ -44,6 +48,7 @@ import type { ChunkInvocation, ProcessChunkDependencies } from './chunk-worker-d
 import { ChunkRun } from './chunk-run';
 import { cancellationRefreshMs, JobGoWatch, PauseEnding, readJobGo, stopFor } from './job-control';
 import { runLanes } from './lanes';
+import { RefusedCountries } from './refused-countries';
 import { deferToBusyAccount, LanePacing, takeAccountTurn } from './pacing';
 import { settleChunk } from './settle-chunk';
 
@@ -68,8 +73,9 @@ export async function processOutboundChunk(dependencies: ProcessChunkDependencie
   const pacing = new LanePacing(dependencies, dependencies.settings, account.messagesPerSecond);
   const waitSeconds = await takeAccountTurn(dependencies, message, pacing, invocation);
   if (waitSeconds !== undefined) return deferToBusyAccount(dependencies, message, waitSeconds);
-  const watch = JobGoWatch.of(dependencies, message, cancellationRefreshMs(account.messagesPerSecond, pacing.lanesWanted()), first.go);
-  const run = new ChunkRun(dependencies, message, invocation, { account, pacing, watch, pause });
+  const countries = new RefusedCountries(dependencies.broadcasts, message.jobId, first.control);
+  const watch = JobGoWatch.of(dependencies, message, cancellationRefreshMs(account.messagesPerSecond, pacing.lanesWanted()), first.go, (control) => countries.learn(control));
+  const run = new ChunkRun(dependencies, message, invocation, { account, pacing, watch, pause, countries });
 
   await runLanes(run);
   const report = await run.finish();

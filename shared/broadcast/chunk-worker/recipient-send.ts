@@ -8,15 +8,17 @@
 import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
 import type { ChunkOutcomes } from '../chunk-outcomes';
 import type { SentVia } from '../marketing-messages-route';
-import type { ClaimState, LedgerEntry } from '../ports';
+import type { ClaimState, JobPause, LedgerEntry } from '../ports';
 import { dispatchSend, type Dispatched, type SendSession } from '../../sending/dispatch-send';
-import { failureReasonOf, OPTED_OUT, templateHoldOf, UNKNOWN_OUTCOME } from '../../sending/failure-reasons';
+import { accountHoldOf, failureReasonOf, OPTED_OUT, stopsCountry, templateHoldOf, UNKNOWN_OUTCOME } from '../../sending/failure-reasons';
+import { accountHoldFrom } from '../account-hold';
 import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
 import type { JobGoWatch, PauseEnding } from './job-control';
 import { messageBodyFor } from './message-building';
 import type { ClaimGroups } from './claim-groups';
 import { optedOutAtSendTime } from './send-time-opt-outs';
+import { COUNTRY_REFUSED_REASON, type RefusedCountries } from './refused-countries';
 import type { SendApiChoice } from './send-api';
 import { resolveStaleClaim } from './settle-chunk';
 
@@ -32,11 +34,15 @@ export interface RecipientSendState {
   readonly latency: SendLatencyEstimate;
   /** The invocation's claims, written in groups right before their slots (claim-groups.ts). */
   readonly claims: Pick<ClaimGroups, 'claim'>;
+  /** Countries Meta refused for the account (130497): their recipients fail unsent. */
+  readonly countries: Pick<RefusedCountries, 'refuses' | 'refuse'>;
   /** The API this invocation sends through (the job's route, Cloud API after the Marketing Messages API refused the template). */
   readonly sendApi: SendApiChoice;
   budgetEnd(): number;
   /** Claimed, not sent because the template is not sendable: released, sent after the resume. */
   release(recipient: ChunkRecipient): Promise<void>;
+  /** Meta refused the account: stop, and hold the job and the account's other running jobs (chunk-run.ts). */
+  holdAccount(refusal: JobPause): void;
   /** Claimed, refused, out of time for a retry: released, and taken by the continuation. */
   continueLater(recipient: ChunkRecipient): Promise<void>;
 }
@@ -50,7 +56,8 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
   const { clock } = dependencies;
   // The lane is busy from its slot, or from now when it is late: then the claim counts too.
   const busyFrom = Math.max(firstSlot, clock.now().getTime());
-  if (await optedOutAtSendTime(state, recipient)) return refuseOptedOut(state, recipient, () => session.slots.giveBack(firstSlot));
+  if (await optedOutAtSendTime(state, recipient)) return refuseUnsent(state, recipient, () => session.slots.giveBack(firstSlot), OPTED_OUT);
+  if (state.countries.refuses(recipient)) return refuseUnsent(state, recipient, () => session.slots.giveBack(firstSlot), COUNTRY_REFUSED_REASON);
   if (!(await claim(state, recipient, firstSlot, () => session.slots.giveBack(firstSlot)))) return;
   const body = messageBodyFor(message, recipient);
   let via: SentVia = state.sendApi.current;
@@ -60,6 +67,9 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
     send: async () => {
       const routed = await state.sendApi.send(dependencies.upstream, message.phoneNumberId, body, { accessToken: state.accessToken });
       via = routed.via;
+      // Meta refused the account: no lane takes another recipient, and a retry (131048) is withdrawn.
+      const refusal = routed.outcome.kind === 'rejected' ? accountHoldFrom(routed.outcome.error, clock.now()) : undefined;
+      if (refusal) state.holdAccount(refusal);
       return routed.outcome;
     },
     stillWanted: () => watch.goes(),
@@ -70,27 +80,32 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
     watch.hold(hold);
     return state.release(recipient);
   }
+  // Refused because of the account (131064, 131042, 131031, 131048): nothing was sent; sent after the resume.
+  if (dispatched.kind === 'failed' && accountHoldOf(dispatched.rejection.error.code) !== undefined) return state.release(recipient);
   // Withdrawn at its slot because the job is held (not cancelled): released like a refused one.
   if (dispatched.kind === 'withdrawn' && watch.latest.kind === 'paused') return state.release(recipient);
   // Refused with a retryable error (a 130429 near the end, most often) and no time left for the
   // retry: definitely not sent, so it goes on in the continuation message instead of failing.
   if (dispatched.kind === 'failed' && dispatched.outOfTime) return state.continueLater(recipient);
+  // 130497: Meta refuses the recipient's country for the account; the country's other recipients fail unsent.
+  if (dispatched.kind === 'failed' && stopsCountry(dispatched.rejection.error.code)) await state.countries.refuse(recipient);
   state.outcomes.record(ledgerEntryOf(recipient, dispatched, clock.now(), via));
   if (dispatched.kind === 'sent') await state.pause.endOnAccepted();
 }
 
 /**
- * On the opt-out list at send time: its slot goes back at once (nothing is sent), and it is claimed
- * directly as FAILED OPTED_OUT (final at once, as a cancellation's are: a crash after the claim
- * leaves it refused, never an unknown send) and recorded with the chunk's outcomes, so it is
- * counted in `failuresByReason.OPTED_OUT` and listed like one refused at accept time.
+ * Never to be sent: on the opt-out list at send time (OPTED_OUT), or of a country Meta refused for
+ * the account (130497). Its slot goes back at once (nothing is sent), and it is claimed directly as
+ * FAILED with the reason (final at once, as a cancellation's are: a crash after the claim leaves it
+ * refused, never an unknown send) and recorded with the chunk's outcomes, so it is counted in
+ * `failuresByReason` and listed like one refused at accept time.
  */
-async function refuseOptedOut(state: RecipientSendState, recipient: ChunkRecipient, giveBackSlot: () => void): Promise<void> {
+async function refuseUnsent(state: RecipientSendState, recipient: ChunkRecipient, giveBackSlot: () => void, reason: string): Promise<void> {
   giveBackSlot();
-  const refused: ClaimState = { status: 'FAILED', failureReasonCode: OPTED_OUT };
+  const refused: ClaimState = { status: 'FAILED', failureReasonCode: reason };
   if (!(await claim(state, recipient, state.dependencies.clock.now().getTime(), () => undefined, refused))) return;
   const { index, to } = recipient;
-  state.outcomes.record({ index, to, status: 'FAILED', failureReasonCode: OPTED_OUT, attempts: 0, updatedAt: state.dependencies.clock.now().toISOString() });
+  state.outcomes.record({ index, to, status: 'FAILED', failureReasonCode: reason, attempts: 0, updatedAt: state.dependencies.clock.now().toISOString() });
 }
 
 /**

@@ -58,7 +58,7 @@ describe('a template paused while its broadcast runs', () => {
 
   it('reads PAUSED with the reason, then resumes to completion after the approval: every recipient sent once', async () => {
     const { jobId, paused, sendsOfJob } = await startDrainThenPause(runtime, 9_510_000_000);
-    expect(paused.pause).toEqual({ reason: 'TEMPLATE_PAUSED', since: expect.any(String), failsAt: expect.any(String) });
+    expect(paused.pause).toEqual({ reason: 'TEMPLATE_PAUSED', since: expect.any(String), failsAt: expect.any(String), pausedBy: 'meta' });
     expect(paused.summary.pending).toBeGreaterThan(0);
     const listed = await runtime.call('GET', `${BASE}/broadcasts?status=PAUSED`, { headers: { 'x-api-key': runtime.demo.apiKey } });
     expect(listed.body.data.broadcasts).toEqual([expect.objectContaining({ jobId, status: 'PAUSED', pause: paused.pause })]);

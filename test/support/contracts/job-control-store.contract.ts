@@ -52,5 +52,47 @@ export function describeJobControlStoreContract(name: string, makeRepository: ()
       expect(await repository.pauseJob(freshJobId(), first)).toBeUndefined();
       expect(await repository.resumeJob(freshJobId(), first.pausedAt)).toBe(false);
     });
+
+    it('a hold until resumed (Meta refused the account) keeps its code and words, replaces a template pause and is never replaced by one', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      const template = { pausedAt: now.toISOString(), reason: 'TEMPLATE_PAUSED', failsAt: later.toISOString() };
+      const account = { pausedAt: later.toISOString(), reason: 'ACCOUNT_MESSAGING_LIMITED', pausedBy: 'meta' as const, code: 131064, text: 'Messaging limit reached' };
+      expect(await repository.pauseJob(jobId, template)).toEqual(template);
+      expect(await repository.pauseJob(jobId, account)).toEqual(account);
+      expect(await repository.pauseJob(jobId, { ...account, pausedAt: now.toISOString(), code: 131042 })).toEqual(account);
+      expect(await repository.pauseJob(jobId, template)).toEqual(account);
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString(), pause: account });
+      expect(await repository.getJob(jobId)).toMatchObject({ pausedAt: account.pausedAt, pausedBy: 'meta', pauseCode: 131064, pauseText: account.text });
+      expect(await repository.resumeJob(jobId, template.pausedAt)).toBe(false);
+      expect(await repository.resumeJob(jobId, account.pausedAt)).toBe(true);
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString() });
+      expect(await repository.getJob(jobId)).not.toHaveProperty('pauseCode');
+    });
+
+    it('a refusal seen before a resume does not hold the job again; one seen after it does', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      const hold = (at: Date) => ({ pausedAt: at.toISOString(), reason: 'ACCOUNT_LOCKED', pausedBy: 'meta' as const, code: 131031, text: 'Account has been locked' });
+      const first = hold(now);
+      expect(await repository.pauseJob(jobId, first)).toEqual(first);
+      const resumedAt = new Date(now.getTime() + 1_000);
+      expect(await repository.resumeJob(jobId, first.pausedAt, resumedAt)).toBe(true);
+      expect(await repository.pauseJob(jobId, hold(new Date(now.getTime() + 500)))).toBeUndefined();
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString() });
+      const after = hold(new Date(now.getTime() + 2_000));
+      expect(await repository.pauseJob(jobId, after)).toEqual(after);
+    });
+
+    it('keeps each refused calling code once, read with the control; an unknown job is left alone', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      await repository.refuseCountry(jobId, '91');
+      await repository.refuseCountry(jobId, '44');
+      await repository.refuseCountry(jobId, '91');
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString(), refusedCountries: ['44', '91'] });
+      await repository.refuseCountry(freshJobId(), '91');
+      expect(await repository.readJobControl(freshJobId())).toBeUndefined();
+    });
   });
 }

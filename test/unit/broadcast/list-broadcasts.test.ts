@@ -250,7 +250,7 @@ describe('a paused job in the status answer and the list', () => {
     // The first pauser wins: a later pause changes nothing.
     await broadcasts.pauseJob('pub_paused', { pausedAt: at(4).toISOString(), reason: 'TEMPLATE_DISABLED', failsAt: at(5).toISOString() });
     const paused = await getJobStatus(broadcasts, organization, 'pub_paused', reading);
-    expect(paused).toEqual({ ...before, status: 'PAUSED', pause: { reason: 'TEMPLATE_PAUSED', since: pause.pausedAt, failsAt: pause.failsAt } });
+    expect(paused).toEqual({ ...before, status: 'PAUSED', pause: { reason: 'TEMPLATE_PAUSED', since: pause.pausedAt, failsAt: pause.failsAt, pausedBy: 'meta' } });
     const listed = await listBroadcasts(broadcasts, organization, { limit: 10 }, reading);
     expect(listed.broadcasts[0]).toMatchObject({ jobId: 'pub_paused', status: 'PAUSED', pause: paused.pause });
 

@@ -28,6 +28,7 @@ const DEFAULTS = {
   recipientErrors: {},
   recipientTimeouts: {},
   recipientHolds: {},
+  senderErrors: {},
 };
 
 describe('/_sandbox/control settings', () => {
@@ -119,6 +120,20 @@ describe('fault injection', () => {
       expect(failed.status).toBe(503);
       expect(failed.body.error).toMatchObject({ code: 131000, message: '(#131000) Downstream is down' });
     }
+  });
+
+  it('answers every send from a business number, or from any number of a WABA, with a sender error (Meta refusing the account)', async () => {
+    await client.sandboxApi('POST', '/control', { senderErrors: { [PHONE_ID]: { code: 131064 } } });
+    for (const to of [RECIPIENT, '15550009999']) {
+      const refused = await client.send(textMessage(to));
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 131064, message: '(#131064) Messaging limit reached', error_data: { details: expect.stringContaining('enforcement period') } });
+    }
+    await client.sandboxApi('POST', '/control', { senderErrors: { [PHONE_ID]: null, [WABA_ID]: { code: 131042, times: 1 } } });
+    expect((await client.send(textMessage())).body.error).toMatchObject({ code: 131042, message: '(#131042) Business eligibility payment issue' });
+    expect((await client.send(textMessage())).status).toBe(200);
+    expect(client.sandbox.acceptedMessages()).toHaveLength(1);
+    expect((await client.sandboxApi('GET', '/control')).body.senderErrors).toEqual({});
   });
 
   it('still reports validation errors before injected ones', async () => {

@@ -117,6 +117,9 @@ const META_CODE_ROWS: ReadonlyArray<[number, number, RetryClass, string, string 
   [134102, 500, 'final', '134102', undefined],
   [131063, 400, 'final', '131063', undefined],
   [1752041, 400, 'final', '1752041', undefined],
+  // Refusals of the account (the job is held: holdsAccount) and of a country (stopsCountry).
+  [131064, 400, 'final', '131064', undefined],
+  [130497, 403, 'final', '130497', undefined],
 ];
 
 describe('every Meta code the platform knows', () => {
