@@ -25,12 +25,12 @@ describe('the rules', () => {
     expect(admissionOf(fresh, t0, testFairness, 10_000)).toEqual({ kind: 'admit', slots: 2, timeoutMs: 10_000, probeFirst: false, leaseMs: 15_000 });
   });
 
-  it('an endpoint that answered within a minute and has no slow call in flight gets its burst slots too', () => {
+  it('an endpoint that answered within a minute and whose calls are quick gets its burst slots too', () => {
     const proven = { ...fresh, lastSuccessAtMs: t0 - 30_000 };
     expect(admissionOf(proven, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
     expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 500, expiresAtMs: t0 + 14_500 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
-    // A call held for five seconds: slow (or dying); back to the base slots.
-    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 5_000, expiresAtMs: t0 + 10_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
+    // A call held for five seconds: slow (or dying); its time held counts at once: 8 s ÷ 5 s, one slot.
+    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 5_000, expiresAtMs: t0 + 10_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 1 });
     expect(admissionOf({ ...proven, lastSuccessAtMs: t0 - 60_001 }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
     expect(admissionOf({ ...proven, consecutiveFailures: 1 }, t0, testFairness, 10_000)).toMatchObject({ slots: 1 });
   });
@@ -154,11 +154,11 @@ const deadOrOk = (request: WebhookRequest) => (request.url.includes('dead') ? 't
 const dead = (kit: ReturnType<typeof setup>, count: number) => Array.from({ length: count }, () => kit.delivery('org_dead', 'whk_dead'));
 
 describe('the dispatcher', () => {
-  it("groups a batch by endpoint: the dead endpoint's calls fail, the other's are delivered, one lease and one health write each", async () => {
+  it("groups a batch by endpoint: the dead endpoint's calls fail, the other's are delivered, one lease of the endpoint and one of its organization, and one health write each", async () => {
     const kit = setup(deadOrOk);
     const outcomes = await kit.dispatch([...dead(kit, 3), kit.delivery('org_ok', 'whk_ok'), kit.delivery('org_dead', 'whk_dead')]);
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['retry-scheduled', 'retry-scheduled', 'retry-scheduled', 'delivered', 'retry-scheduled']);
-    expect(kit.health.writes.sort()).toEqual(['failures +4', 'lease 0', 'lease 0', 'release 0', 'release 0', 'success']);
+    expect(kit.health.writes.sort()).toEqual(['failures +4', 'lease 0', 'lease 0', 'release 0', 'release 0', 'release share 0', 'release share 0', 'share 0', 'share 0', 'success']);
     expect(kit.transport.requests.every((request) => request.timeoutMs === 10_000)).toBe(true);
   });
 
@@ -209,7 +209,11 @@ describe('the dispatcher', () => {
     kit.clock.advanceBy(60_000);
     up = true;
     expect((await kit.dispatch(dead(kit, 3))).map((outcome) => outcome.kind)).toEqual(['delivered', 'delivered', 'delivered']);
-    expect(await kit.health.read({ organizationId: 'org_dead', endpointId: 'whk_dead' }, kit.clock.now())).toEqual({ ...fresh, lastSuccessAtMs: kit.clock.now().getTime() });
+    expect(await kit.health.read({ organizationId: 'org_dead', endpointId: 'whk_dead' }, kit.clock.now())).toEqual({
+      ...fresh,
+      lastSuccessAtMs: kit.clock.now().getTime(),
+      holds: [{ slot: 0, heldMs: 0, endedAtMs: kit.clock.now().getTime() }],
+    });
   });
 
   it('caps an endpoint at two leases: a third group is deferred without a call, and only that endpoint is', async () => {
@@ -246,7 +250,7 @@ describe('the dispatcher', () => {
     kit.dependencies.sleep = async (ms) => {
       waits.push(ms);
       kit.clock.advanceBy(ms);
-      await kit.health.release(key, held[0]!);
+      await kit.health.release(key, held[0]!, kit.clock.now());
     };
     expect(await kit.dispatch([kit.delivery('org_ok', 'whk_ok')])).toEqual([{ kind: 'delivered', status: 200, attempt: 1 }]);
     expect(waits).toEqual([100]);
