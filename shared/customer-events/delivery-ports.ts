@@ -62,8 +62,9 @@ export interface EndpointHealth {
   /** Leases held now; expired ones are not listed. */
   leases: ReadonlyArray<LeaseHeld>;
   /**
-   * How long each slot's last lease was held, acquire to release (the group's calls), and when it
-   * ended: what the endpoint's share is granted by (time-held-share.ts). Absent when none is known.
+   * How long each slot's last group held it in calls to the endpoint (its first POST to its last
+   * answer), and when that ended: what the endpoint's share is granted by (time-held-share.ts).
+   * Absent when none is known.
    */
   holds?: ReadonlyArray<{ slot: number; heldMs: number; endedAtMs: number }>;
 }
@@ -85,10 +86,10 @@ export interface EndpointHealthStore {
   /** Takes `slot` unless a live lease holds it; undefined when it is taken. */
   tryLease(endpoint: EndpointKey, slot: number, now: Date, expiresAt: Date): Promise<EndpointLease | undefined>;
   /**
-   * Gives the slot back at `now` and records how long it was held (the slot's `holds` entry); no
-   * effect when the lease expired and another holder took it.
+   * Gives the slot back, recording `held` (the group's time in calls, ending at `endedAt`) as the
+   * slot's `holds` entry when given; no effect when the lease expired and another holder took it.
    */
-  release(endpoint: EndpointKey, lease: EndpointLease, now: Date): Promise<void>;
+  release(endpoint: EndpointKey, lease: EndpointLease, held?: { ms: number; endedAt: Date }): Promise<void>;
   /** Counts `count` more failed calls in a row; returns the new count. */
   recordFailures(endpoint: EndpointKey, count: number, timedOut: boolean, now: Date): Promise<number>;
   /** Opens the breaker until `until` (the `opens`-th opening since the last success). */

@@ -137,14 +137,14 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
   if (!share) {
     return deferDeliveries(dependencies, key, group, 'organization-busy', (delivery) => busyDelaySeconds(admitted.health, now.getTime(), dependencies.random, delivery.deferrals));
   }
-  let called: { calls: CallResult[]; waiting: readonly CustomerEventDelivery[] };
+  let called: { calls: CallResult[]; waiting: readonly CustomerEventDelivery[]; held?: { ms: number; endedAt: Date } } | undefined;
   try {
     called = await callUnderLease(dependencies, endpoint, admitted.admission, group);
   } finally {
-    // Given back as soon as the calls are over, the endpoint's with the time it was held. A lease
-    // not given back ends at its expiry by itself: a failed release only delays the next group a little.
+    // Given back as soon as the calls are over, the endpoint's with its time in calls. A lease not
+    // given back ends at its expiry by itself: a failed release only delays the next group a little.
     await Promise.all([
-      dependencies.health.release(key, admitted.lease, dependencies.clock.now()).catch(() => undefined),
+      dependencies.health.release(key, admitted.lease, called?.held).catch(() => undefined),
       dependencies.health.releaseShare(key.organizationId, share).catch(() => undefined),
     ]);
   }
@@ -157,7 +157,7 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
  */
 async function withOrganizationShare(dependencies: DispatchDependencies, key: EndpointKey, admitted: Admitted, now: Date): Promise<EndpointLease | undefined> {
   const expiresAt = new Date(now.getTime() + admitted.admission.leaseMs);
-  const unused = () => dependencies.health.release(key, admitted.lease, dependencies.clock.now()).catch(() => undefined);
+  const unused = () => dependencies.health.release(key, admitted.lease).catch(() => undefined);
   try {
     const share = await guardHealth(() => takeShareLease(dependencies.health, dependencies.random, key.organizationId, dependencies.fairness, now, expiresAt));
     if (!share) await unused();
@@ -208,14 +208,28 @@ async function takeLease(
   return takeFreeSlot(health.leases, admission.slots, dependencies.random, (slot) => dependencies.health.tryLease(key, slot, now, expiresAt));
 }
 
-/** The calls: all at once, or (an endpoint that failed lately) the probe first and the others only if it succeeds. */
+/** The calls, with the endpoint's time in them (first POST to last answer: the time held that counts, time-held-share.ts). */
 async function callUnderLease(
   dependencies: DispatchDependencies,
   endpoint: WebhookEndpoint,
   admission: Extract<Admission, { kind: 'admit' }>,
   group: readonly CustomerEventDelivery[],
-): Promise<{ calls: CallResult[]; waiting: readonly CustomerEventDelivery[] }> {
+): Promise<{ calls: CallResult[]; waiting: readonly CustomerEventDelivery[]; held: { ms: number; endedAt: Date } }> {
   const secret = await dependencies.registry.secretOf(endpoint);
+  const startedAtMs = dependencies.clock.now().getTime();
+  const made = await makeCalls(dependencies, endpoint, secret, admission, group);
+  const endedAt = dependencies.clock.now();
+  return { ...made, held: { ms: endedAt.getTime() - startedAtMs, endedAt } };
+}
+
+/** All at once, or (an endpoint that failed lately) the probe first and the others only if it succeeds. */
+async function makeCalls(
+  dependencies: DispatchDependencies,
+  endpoint: WebhookEndpoint,
+  secret: string,
+  admission: Extract<Admission, { kind: 'admit' }>,
+  group: readonly CustomerEventDelivery[],
+): Promise<{ calls: CallResult[]; waiting: readonly CustomerEventDelivery[] }> {
   const call = (delivery: CustomerEventDelivery, timeoutMs: number) => callEndpoint(dependencies, endpoint.url, secret, delivery, timeoutMs);
   if (!admission.probeFirst) return { calls: await Promise.all(group.map((delivery) => call(delivery, admission.timeoutMs))), waiting: [] };
   const probe = await call(group[0]!, admission.timeoutMs);

@@ -19,9 +19,8 @@ import { expectedHoldMs, slotsByTimeHeld } from './time-held-share';
 /** A lease outlives its calls by this much: the registry read, the re-queues and the health writes. */
 export const LEASE_MARGIN_MS = 5_000;
 /**
- * A call in flight for longer than this (half the normal timeout) is slow: if its endpoint never
- * answered lately, a busy group waits for that call's lease to end (its time held also cuts its
- * slots, time-held-share.ts).
+ * A call in flight for longer than this (half the normal timeout) is slow: its endpoint gets no
+ * burst slot, and if it never answered lately, a busy group waits for that call's lease to end.
  */
 export const SLOW_LEASE_MS = 5_000;
 /** An endpoint that succeeded within this time (and has not failed since) answers: it may use its burst slots (as its time held allows) and a busy group of it is re-queued only briefly. */
@@ -49,8 +48,8 @@ export type Admission =
 export function admissionOf(health: EndpointHealth, nowMs: number, settings: EndpointFairnessSettings, timeoutMs: number): Admission {
   if (health.openUntilMs !== undefined && health.openUntilMs > nowMs) return { kind: 'open', reopensAtMs: health.openUntilMs };
   const failing = health.consecutiveFailures > 0;
-  // Success earns the burst slots; the time held decides how many of them are granted.
-  const ceiling = settings.concurrency + (answersLately(health, nowMs) ? settings.burstConcurrency : 0);
+  // Success with no slow call in flight earns the burst slots; the time held decides how many are granted.
+  const ceiling = settings.concurrency + (answersLately(health, nowMs) && !hasSlowCall(health, nowMs) ? settings.burstConcurrency : 0);
   const slots = failing ? 1 : slotsByTimeHeld(health, nowMs, settings, ceiling);
   const callTimeoutMs = failing && health.lastFailureTimedOut ? Math.min(settings.failingTimeoutMs, timeoutMs) : timeoutMs;
   // A probe that succeeds lets the others go at the full timeout: both calls fit in the lease.
@@ -75,12 +74,18 @@ export function successNeedsRecording(health: EndpointHealth, nowMs: number): bo
 export const BUSY_WAIT_MS = 200;
 export const BUSY_WAITS = 1;
 
+/** A group waits for a slot only when the endpoint's groups hold theirs for less than this: a slower one's slot frees only after seconds. */
+export const QUICK_HOLD_MS = 1_000;
+
 /**
  * Whether a group that found every slot taken waits BUSY_WAIT_MS for one: not for a failing
- * endpoint, nor for one that never answered lately and has a slow call in flight (likely dead).
+ * endpoint, nor for one that never answered lately and has a slow call in flight (likely dead),
+ * nor for one whose groups hold their slots for QUICK_HOLD_MS or more (the wait would hold the
+ * invocation for nothing).
  */
 export function waitsForSlot(health: EndpointHealth, admission: Extract<Admission, { kind: 'admit' }>, nowMs: number): boolean {
-  return !admission.probeFirst && (answersLately(health, nowMs) || !hasSlowCall(health, nowMs));
+  if (admission.probeFirst || (expectedHoldMs(health, nowMs) ?? 0) >= QUICK_HOLD_MS) return false;
+  return answersLately(health, nowMs) || !hasSlowCall(health, nowMs);
 }
 
 /**

@@ -34,8 +34,8 @@ export class OpenBreakerCache implements EndpointHealthStore, OrganizationShareS
     return this.store.tryLease(endpoint, slot, now, expiresAt);
   }
 
-  release(endpoint: EndpointKey, lease: EndpointLease, now: Date): Promise<void> {
-    return this.store.release(endpoint, lease, now);
+  release(endpoint: EndpointKey, lease: EndpointLease, held?: { ms: number; endedAt: Date }): Promise<void> {
+    return this.store.release(endpoint, lease, held);
   }
 
   // The organization's share is never remembered: its leases change with every group.

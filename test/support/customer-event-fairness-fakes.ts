@@ -61,13 +61,12 @@ export class InMemoryEndpointHealthStore implements EndpointHealthStore, Organiz
     return this.take(this.record(endpoint).leases, slot, now, expiresAt);
   }
 
-  async release(endpoint: EndpointKey, lease: EndpointLease, now: Date): Promise<void> {
+  async release(endpoint: EndpointKey, lease: EndpointLease, held?: { ms: number; endedAt: Date }): Promise<void> {
     this.writes.push(`release ${lease.slot}`);
     const record = this.record(endpoint);
-    const held = record.leases.get(lease.slot);
-    if (held?.token !== lease.token) return;
+    if (record.leases.get(lease.slot)?.token !== lease.token) return;
     record.leases.delete(lease.slot);
-    record.holds.set(lease.slot, { heldMs: now.getTime() - held.acquiredAtMs, endedAtMs: now.getTime() });
+    if (held) record.holds.set(lease.slot, { heldMs: Math.max(0, Math.round(held.ms)), endedAtMs: held.endedAt.getTime() });
   }
 
   async readShare(organizationId: string, now: Date): Promise<{ leases: LeaseHeld[] }> {

@@ -6,7 +6,7 @@
  * was a timeout), `openUntil` / `opens` (the circuit breaker), `lastSuccessAt`, and one attribute per concurrency
  * slot, `lease<n>` = `<expires at ms>#<acquired at ms>#<token>` (15-digit numbers, so the string
  * compares like its expiry: a slot is free when absent or expired), and per slot the last lease's
- * time held, `held<n>` = `<held ms>#<ended at ms>` (written by its release).
+ * time in calls, `held<n>` = `<held ms>#<ended at ms>` (written by its release).
  *
  * Each organization's share of the dispatcher is one more item, `WEBHOOK_SHARE#<orgId>`, with the
  * same `lease<n>` attributes and TTL (OrganizationShareStore).
@@ -80,11 +80,11 @@ export class DynamoDbWebhookEndpointHealth implements EndpointHealthStore, Organ
     return this.takeSlot(this.keyOf(endpoint), slot, now, expiresAt);
   }
 
-  async release(endpoint: EndpointKey, lease: EndpointLease, now: Date): Promise<void> {
-    // The lease's value carries its acquisition time: the time held is written with the release.
-    const acquiredAtMs = Number(lease.token.split('#')[1]);
-    const held = `${Math.max(0, now.getTime() - acquiredAtMs)}#${now.getTime()}`;
-    await this.giveBack(this.keyOf(endpoint), lease, { update: 'REMOVE #lease SET #held = :held', names: { '#held': `held${lease.slot}` }, values: { ':held': held } });
+  async release(endpoint: EndpointKey, lease: EndpointLease, held?: { ms: number; endedAt: Date }): Promise<void> {
+    if (!held) return this.giveBack(this.keyOf(endpoint), lease, { update: 'REMOVE #lease', names: {}, values: {} });
+    // The time held is written with the release, in the same conditional update.
+    const value = `${Math.max(0, Math.round(held.ms))}#${held.endedAt.getTime()}`;
+    await this.giveBack(this.keyOf(endpoint), lease, { update: 'REMOVE #lease SET #held = :held', names: { '#held': `held${lease.slot}` }, values: { ':held': value } });
   }
 
   async readShare(organizationId: string, now: Date): Promise<{ leases: LeaseHeld[] }> {

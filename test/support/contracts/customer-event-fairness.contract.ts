@@ -36,35 +36,40 @@ export function describeEndpointHealthStoreContract(name: string, makeStore: () 
         { slot: 0, acquiredAtMs: at(0).getTime(), expiresAtMs: at(15).getTime() },
         { slot: 1, acquiredAtMs: at(2).getTime(), expiresAtMs: at(17).getTime() },
       ]);
-      await store.release(endpoint, second!, at(3));
+      await store.release(endpoint, second!);
       expect((await store.read(endpoint, at(3))).leases.map((lease) => lease.slot)).toEqual([0]);
       // Expired: not listed, and free to take; the old holder's release then leaves the new lease alone.
       expect((await store.read(endpoint, at(15))).leases).toEqual([]);
       const taken = await store.tryLease(endpoint, 0, at(15), at(30));
       expect(taken).toBeDefined();
-      await store.release(endpoint, first!, at(16));
+      await store.release(endpoint, first!);
       expect((await store.read(endpoint, at(16))).leases.map((lease) => lease.slot)).toEqual([0]);
     });
 
-    it("a release records the slot's time held (the last one per slot); a release that lost its slot records nothing", async () => {
+    it("a release records the slot's time in calls (the last one per slot); one without it, or that lost its slot, records nothing", async () => {
       const endpoint = freshEndpoint();
       const first = await store.tryLease(endpoint, 0, at(0), at(15));
       const second = await store.tryLease(endpoint, 1, at(1), at(16));
-      await store.release(endpoint, first!, at(5));
-      await store.release(endpoint, second!, at(2));
+      await store.release(endpoint, first!, { ms: 4_900, endedAt: at(5) });
+      await store.release(endpoint, second!, { ms: 1_000, endedAt: at(2) });
       expect((await store.read(endpoint, at(6))).holds).toEqual([
-        { slot: 0, heldMs: 5_000, endedAtMs: at(5).getTime() },
+        { slot: 0, heldMs: 4_900, endedAtMs: at(5).getTime() },
         { slot: 1, heldMs: 1_000, endedAtMs: at(2).getTime() },
       ]);
       const again = await store.tryLease(endpoint, 0, at(6), at(21));
-      await store.release(endpoint, again!, at(8));
-      expect((await store.read(endpoint, at(9))).holds).toEqual([
-        { slot: 0, heldMs: 2_000, endedAtMs: at(8).getTime() },
-        { slot: 1, heldMs: 1_000, endedAtMs: at(2).getTime() },
-      ]);
+      await store.release(endpoint, again!, { ms: 2_000, endedAt: at(8) });
+      const uncalled = await store.tryLease(endpoint, 1, at(8), at(23));
+      await store.release(endpoint, uncalled!);
+      expect(await store.read(endpoint, at(9))).toMatchObject({
+        leases: [],
+        holds: [
+          { slot: 0, heldMs: 2_000, endedAtMs: at(8).getTime() },
+          { slot: 1, heldMs: 1_000, endedAtMs: at(2).getTime() },
+        ],
+      });
       const stale = await store.tryLease(endpoint, 1, at(10), at(12));
       await store.tryLease(endpoint, 1, at(12), at(27));
-      await store.release(endpoint, stale!, at(13));
+      await store.release(endpoint, stale!, { ms: 3_000, endedAt: at(13) });
       expect((await store.read(endpoint, at(13))).holds![1]).toEqual({ slot: 1, heldMs: 1_000, endedAtMs: at(2).getTime() });
     });
 

@@ -9,7 +9,7 @@
 import type { CustomerEventDelivery } from '../../../shared/customer-events/delivery-message';
 import type { CustomerEventQueue, EndpointHealth, WebhookRequest, WebhookTransport } from '../../../shared/customer-events/delivery-ports';
 import { dispatchCustomerEvents, type DispatchDependencies, type DispatchResult } from '../../../shared/customer-events/dispatch-customer-event';
-import { admissionOf, busyDelaySeconds } from '../../../shared/customer-events/endpoint-fairness';
+import { admissionOf, busyDelaySeconds, waitsForSlot } from '../../../shared/customer-events/endpoint-fairness';
 import type { EndpointFairnessSettings } from '../../../shared/customer-events/retry-schedule';
 import { expectedHoldMs, slotsByTimeHeld } from '../../../shared/customer-events/time-held-share';
 import { fixedClock } from '../../../shared/ports/clock';
@@ -31,31 +31,38 @@ const answered = (heldMs: number): EndpointHealth => ({
 });
 
 describe('slots by time held', () => {
-  it('the expected hold: the mean of the recent holds, or the oldest call in flight when longer; unknown without either', () => {
-    expect(expectedHoldMs({ leases: [] }, t0)).toBeUndefined();
+  it('the expected hold: the mean of the slots’ recent times in calls; unknown without one (a call in flight does not count)', () => {
+    expect(expectedHoldMs({}, t0)).toBeUndefined();
     const holds = [
       { slot: 0, heldMs: 4_000, endedAtMs: t0 - 1_000 },
       { slot: 1, heldMs: 6_000, endedAtMs: t0 - 60_000 },
       { slot: 2, heldMs: 60_000, endedAtMs: t0 - 60_001 },
     ];
-    expect(expectedHoldMs({ holds, leases: [] }, t0)).toBe(5_000);
-    expect(expectedHoldMs({ holds, leases: [{ slot: 3, acquiredAtMs: t0 - 7_000, expiresAtMs: t0 + 8_000 }] }, t0)).toBe(7_000);
-    expect(expectedHoldMs({ leases: [{ slot: 0, acquiredAtMs: t0 - 300, expiresAtMs: t0 + 14_700 }] }, t0)).toBe(300);
+    expect(expectedHoldMs({ holds }, t0)).toBe(5_000);
+    expect(expectedHoldMs({ holds: holds.slice(2) }, t0)).toBeUndefined();
   });
 
   it('8 s of slot time: all 8 slots up to 1 s held, 4 at 2 s, 2 at 4 s, 1 at 4.9 s and beyond; never fewer than one', () => {
     const slotsAt = (heldMs: number) => slotsByTimeHeld(answered(heldMs), t0, testFairness, 8);
     expect([150, 1_000, 2_000, 4_000, 4_900, 30_000].map(slotsAt)).toEqual([8, 8, 4, 2, 1, 1]);
-    expect(slotsByTimeHeld({ leases: [] }, t0, testFairness, 8)).toBe(8);
+    expect(slotsByTimeHeld({}, t0, testFairness, 8)).toBe(8);
   });
 
   it("an endpoint answering 200 after 4.9 s is healthy but gets one slot, not 8; a fast one keeps its 8; failing ones keep their single probe slot", () => {
     expect(admissionOf(answered(SLOW_MS), t0, testFairness, 10_000)).toMatchObject({ kind: 'admit', slots: 1, probeFirst: false, timeoutMs: 10_000 });
     expect(admissionOf(answered(120), t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
-    // Before its first answer: the base slots, fewer when its calls are already slow.
+    // Not answered lately: the base slots, fewer when its calls were slow.
     expect(admissionOf({ ...answered(SLOW_MS), lastSuccessAtMs: undefined }, t0, testFairness, 10_000)).toMatchObject({ slots: 1 });
     expect(admissionOf({ ...answered(120), lastSuccessAtMs: undefined }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
+    // A group of ours that was slow in our own store calls while the endpoint answered at once does not count against it.
+    expect(admissionOf({ ...answered(120), leases: [{ slot: 0, acquiredAtMs: t0 - 3_000, expiresAtMs: t0 + 12_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
     expect(admissionOf({ ...answered(120), consecutiveFailures: 1 }, t0, testFairness, 10_000)).toMatchObject({ slots: 1, probeFirst: true });
+  });
+
+  it('a group that finds a slow endpoint busy does not wait in its invocation for a slot; a fast one’s does', () => {
+    const admission = { kind: 'admit', slots: 1, timeoutMs: 10_000, probeFirst: false, leaseMs: 15_000 } as const;
+    expect(waitsForSlot(answered(SLOW_MS), admission, t0)).toBe(false);
+    expect(waitsForSlot(answered(120), admission, t0)).toBe(true);
   });
 
   it("a delivery that found a slow endpoint busy waits up to twice its time held (10 s at 4.9 s), a fast one's up to 4 s", () => {
