@@ -93,19 +93,25 @@ export function waitsForSlot(health: EndpointHealth, admission: Extract<Admissio
  * halve the re-queues of a busy endpoint's backlog, short enough that no slot idles behind it.
  */
 export const MAX_BUSY_DELAY_SECONDS = 4;
+/**
+ * A slow endpoint's backlog waits longer: up to this many of its times held (about a minute at
+ * 4.9 s), doubling with each deferral. Its slot frees only every few seconds, and each return of
+ * a delivery that finds it busy again costs the dispatcher a read and a re-queue.
+ */
+export const BUSY_DELAY_HOLDS = 12;
 
 /**
  * How long a delivery waits that found every slot of its endpoint (or of its organization) taken. An
  * endpoint that answers lately, or whose calls are young, is busy: a random wait of 1–2 s the first
- * time, then up to MAX_BUSY_DELAY_SECONDS, or up to twice its time held when that is longer (a slow
- * endpoint's slot frees only after seconds), so a busy endpoint's backlog spreads out instead of
- * going round the queue every second. An endpoint that never answered lately with a call in flight past
+ * time, doubling with each deferral up to MAX_BUSY_DELAY_SECONDS, or up to BUSY_DELAY_HOLDS of its
+ * times held when that is longer (a slow endpoint's slot frees only after seconds), so a busy
+ * endpoint's backlog spreads out instead of going round the queue every second. An endpoint that never answered lately with a call in flight past
  * SLOW_LEASE_MS is likely dead and not yet known failing: the delivery waits until the first lease
  * ends (when that call's timeout has fired), not a second.
  */
 export function busyDelaySeconds(health: EndpointHealth, nowMs: number, random: () => number, deferrals = 0): number {
   if (answersLately(health, nowMs) || !hasSlowCall(health, nowMs)) {
-    const spreadSeconds = Math.max(MAX_BUSY_DELAY_SECONDS, Math.ceil((2 * (expectedHoldMs(health, nowMs) ?? 0)) / 1000));
+    const spreadSeconds = Math.max(MAX_BUSY_DELAY_SECONDS, Math.ceil((BUSY_DELAY_HOLDS * (expectedHoldMs(health, nowMs) ?? 0)) / 1000));
     return Math.min(MAX_SQS_DELAY_SECONDS, 1 + Math.floor(random() * Math.min(spreadSeconds, 2 ** Math.min(deferrals + 1, 10))));
   }
   const firstEndMs = Math.min(...health.leases.map((lease) => lease.expiresAtMs));

@@ -65,9 +65,9 @@ describe('slots by time held', () => {
     expect(waitsForSlot(answered(120), admission, t0)).toBe(true);
   });
 
-  it("a delivery that found a slow endpoint busy waits up to twice its time held (10 s at 4.9 s), a fast one's up to 4 s", () => {
+  it("a delivery that keeps finding a slow endpoint busy waits twice as long each time, up to 12 times its time held (59 s at 4.9 s); a fast one's up to 4 s", () => {
     const max = (health: EndpointHealth, deferrals: number) => busyDelaySeconds(health, t0, () => 0.999, deferrals);
-    expect([0, 1, 2, 3, 9].map((deferrals) => max(answered(SLOW_MS), deferrals))).toEqual([2, 4, 8, 10, 10]);
+    expect([0, 1, 2, 3, 4, 5, 9].map((deferrals) => max(answered(SLOW_MS), deferrals))).toEqual([2, 4, 8, 16, 32, 59, 59]);
     expect([0, 1, 2, 3, 9].map((deferrals) => max(answered(120), deferrals))).toEqual([2, 4, 4, 4, 4]);
   });
 });
