@@ -20,7 +20,7 @@
 import type { Clock } from '../ports/clock';
 import { StoreUnavailableError } from '../ports/errors';
 import type { CustomerEventDelivery } from './delivery-message';
-import type { CustomerEventQueue, EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease, OrganizationShareStore, WebhookTransport } from './delivery-ports';
+import type { CustomerEventQueue, EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease, LeaseHeld, OrganizationShareStore, WebhookTransport } from './delivery-ports';
 import {
   callEndpoint,
   deferDeliveries,
@@ -126,15 +126,19 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
   if (admission.kind === 'open') {
     return deferDeliveries(dependencies, key, group, 'breaker-open', openDelaySeconds(admission.reopensAtMs, now.getTime(), dependencies.random));
   }
-  const endpoint = await dependencies.registry.get(key.organizationId, key.endpointId);
+  // The organization's share is read alongside the endpoint: no extra round trip before the call.
+  const [endpoint, share] = await Promise.all([
+    dependencies.registry.get(key.organizationId, key.endpointId),
+    guardHealth(() => dependencies.health.readShare(key.organizationId, now)),
+  ]);
   if (!endpoint) return group.map(() => ({ outcome: { kind: 'endpoint-gone' } }));
   const admitted = await admitWithSlot(dependencies, key, { health, admission }, now);
   if ('busy' in admitted) {
     const { busy, at } = admitted;
     return deferDeliveries(dependencies, key, group, 'endpoint-busy', (delivery) => busyDelaySeconds(busy, at, dependencies.random, delivery.deferrals));
   }
-  const share = await withOrganizationShare(dependencies, key, admitted, now);
-  if (!share) {
+  const shareLease = await withOrganizationShare(dependencies, key, admitted, share.leases, now);
+  if (!shareLease) {
     return deferDeliveries(dependencies, key, group, 'organization-busy', (delivery) => busyDelaySeconds(admitted.health, now.getTime(), dependencies.random, delivery.deferrals));
   }
   let called: { calls: CallResult[]; waiting: readonly CustomerEventDelivery[]; held?: { ms: number; endedAt: Date } } | undefined;
@@ -145,7 +149,7 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
     // given back ends at its expiry by itself: a failed release only delays the next group a little.
     await Promise.all([
       dependencies.health.release(key, admitted.lease, called?.held).catch(() => undefined),
-      dependencies.health.releaseShare(key.organizationId, share).catch(() => undefined),
+      dependencies.health.releaseShare(key.organizationId, shareLease).catch(() => undefined),
     ]);
   }
   return settleGroup(dependencies, endpoint, admitted.health, called.calls, called.waiting);
@@ -155,11 +159,17 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
  * The organization's slot for a group that holds its endpoint's, until the same expiry; when every
  * one is taken (or the store faults), the endpoint's slot is given back at once, unused.
  */
-async function withOrganizationShare(dependencies: DispatchDependencies, key: EndpointKey, admitted: Admitted, now: Date): Promise<EndpointLease | undefined> {
+async function withOrganizationShare(
+  dependencies: DispatchDependencies,
+  key: EndpointKey,
+  admitted: Admitted,
+  shareLeases: ReadonlyArray<LeaseHeld>,
+  now: Date,
+): Promise<EndpointLease | undefined> {
   const expiresAt = new Date(now.getTime() + admitted.admission.leaseMs);
   const unused = () => dependencies.health.release(key, admitted.lease).catch(() => undefined);
   try {
-    const share = await guardHealth(() => takeShareLease(dependencies.health, dependencies.random, key.organizationId, dependencies.fairness, now, expiresAt));
+    const share = await guardHealth(() => takeShareLease(dependencies.health, dependencies.random, key.organizationId, shareLeases, dependencies.fairness, now, expiresAt));
     if (!share) await unused();
     return share;
   } catch (error) {

@@ -33,20 +33,22 @@ export async function takeFreeSlot(
 
 /**
  * One of the organization's slots until `expiresAt` (the group's endpoint lease's expiry), or
- * undefined when all of them are held: one read, then a conditional write per slot tried.
+ * undefined when all of them are held: a conditional write per free slot tried, from `leases` as
+ * the caller read them (`readShare`, alongside the endpoint's registry entry).
  *
  * @example
- * const share = await takeShareLease(store, Math.random, 'org_1', fairness, now, expiresAt);
+ * const { leases } = await store.readShare('org_1', now);
+ * const share = await takeShareLease(store, Math.random, 'org_1', leases, fairness, now, expiresAt);
  * if (!share) deferAll('organization-busy');
  */
 export async function takeShareLease(
-  store: Pick<OrganizationShareStore, 'readShare' | 'tryShareLease'>,
+  store: Pick<OrganizationShareStore, 'tryShareLease'>,
   random: () => number,
   organizationId: string,
+  leases: ReadonlyArray<LeaseHeld>,
   settings: Pick<EndpointFairnessSettings, 'organizationConcurrency'>,
   now: Date,
   expiresAt: Date,
 ): Promise<EndpointLease | undefined> {
-  const { leases } = await store.readShare(organizationId, now);
   return takeFreeSlot(leases, settings.organizationConcurrency, random, (slot) => store.tryShareLease(organizationId, slot, now, expiresAt));
 }

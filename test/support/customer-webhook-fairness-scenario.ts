@@ -27,7 +27,7 @@ const LOGGED_EVENTS = 1_000;
 const REDELIVER_EVERY_MS = 2_000;
 /** The slow case: how long A's endpoints take to answer 200, and A's events per round. */
 export const SLOW_ANSWER_MS = 4_900;
-const SLOW_EVENTS_PER_ROUND = 10;
+const SLOW_EVENTS_PER_ROUND = 4;
 
 export type ScenarioCall = (method: string, path: string, options: { headers: Record<string, string>; body?: unknown }) => Promise<{ status: number; body: any }>;
 
