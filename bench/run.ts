@@ -576,7 +576,7 @@ async function main(): Promise<void> {
         ["B's events (50 over 20 s)", 'delivered', 'p50', 'p99', 'max', "A's redeliveries granted", 'refused', "calls to A's endpoints", "A's events (slow case)", 'p99 goal'],
         [
           row('A: 10 dead endpoints, redelivering every 2 s', fairness.withDeadOrganization!),
-          row('A: 10 endpoints answering 200 after 4.9 s, 10 events every 2 s', fairness.withSlowOrganization!),
+          row('A: 10 endpoints answering 200 after 4.9 s, 4 events every 2 s to all 10', fairness.withSlowOrganization!),
           row('reference: A idle', fairness.alone!),
         ],
       ),

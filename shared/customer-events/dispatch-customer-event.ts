@@ -126,6 +126,11 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
   if (admission.kind === 'open') {
     return deferDeliveries(dependencies, key, group, 'breaker-open', openDelaySeconds(admission.reopensAtMs, now.getTime(), dependencies.random));
   }
+  // Every slot taken and no wait for one (a slow or likely dead endpoint's): re-queued on that one
+  // read, so a busy endpoint's backlog going round the queue costs no registry or share read.
+  if (slotsTaken(health, admission) && !waitsForSlot(health, admission, now.getTime())) {
+    return deferDeliveries(dependencies, key, group, 'endpoint-busy', (delivery) => busyDelaySeconds(health, now.getTime(), dependencies.random, delivery.deferrals));
+  }
   // The organization's share is read alongside the endpoint: no extra round trip before the call.
   const [endpoint, share] = await Promise.all([
     dependencies.registry.get(key.organizationId, key.endpointId),
@@ -154,6 +159,10 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
   }
   return settleGroup(dependencies, endpoint, admitted.health, called.calls, called.waiting);
 }
+
+/** Whether live leases hold every slot the admission allows. */
+const slotsTaken = (health: EndpointHealth, admission: Extract<Admission, { kind: 'admit' }>): boolean =>
+  health.leases.filter((lease) => lease.slot < admission.slots).length >= admission.slots;
 
 /**
  * The organization's slot for a group that holds its endpoint's, until the same expiry; when every
