@@ -5,7 +5,9 @@
  * fairness test (test/support/customer-webhook-fairness-scenario.ts), on the local runtime as
  * `npm start` runs it (demo tenant, the dispatcher's local SQS event source), then a reference run
  * of B alone on a fresh runtime. Loopback only; bounded (about 35 s per run).
- * Alone: `npx tsx bench/customer-webhook-fairness.ts`.
+ * Issue 35 item 5 adds the slow-success case: A's 10 endpoints answer 200 after 4.9 s and A
+ * publishes 10 events every 2 s to all of them (goal: B's p99 ≤ 2 s).
+ * Alone: `npx tsx bench/customer-webhook-fairness.ts [dead] [slow] [alone]` (all three by default).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,14 +22,23 @@ export interface FairnessRun {
   eventsRedelivered: number;
   redeliveriesRefused: Record<string, number>;
   deadEndpointCalls: number;
+  /** The slow case: A's events published and its endpoints' calls answered 200 within the run. */
+  organizationAPublished: number;
+  organizationAAnswered: number;
 }
+
+/** B's p99 goals: 5 s beside dead endpoints (issue 23), 2 s beside slow successes (issue 35). */
+export const FAIRNESS_GOALS_MS = { dead: 5_000, slow: 2_000 } as const;
+
+export type FairnessCase = 'dead' | 'slow' | 'alone';
 
 export interface FairnessBenchResult {
-  withDeadOrganization: FairnessRun;
-  alone: FairnessRun;
+  withDeadOrganization?: FairnessRun;
+  withSlowOrganization?: FairnessRun;
+  alone?: FairnessRun;
 }
 
-async function run(flood: boolean): Promise<FairnessRun> {
+async function run(kind: FairnessCase): Promise<FairnessRun> {
   const { startLocalRuntime } = await import('../local/local-runtime');
   const { runFairnessScenario } = await import('../test/support/customer-webhook-fairness-scenario');
   const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-fairness-'));
@@ -35,7 +46,8 @@ async function run(flood: boolean): Promise<FairnessRun> {
   try {
     const result = await runFairnessScenario({
       runtime,
-      flood,
+      flood: kind !== 'alone',
+      organizationA: kind === 'slow' ? 'slow' : 'dead',
       call: async (method, path, options) => {
         const response = await fetch(`${runtime.baseUrl}${path}`, {
           method,
@@ -61,6 +73,8 @@ async function run(flood: boolean): Promise<FairnessRun> {
       eventsRedelivered: granted.reduce((sum, answer) => sum + (answer.queued ?? 0), 0),
       redeliveriesRefused: refused,
       deadEndpointCalls: result.deadEndpointCalls,
+      organizationAPublished: result.organizationAPublished,
+      organizationAAnswered: result.organizationAAnswered,
     };
   } finally {
     await runtime.stop();
@@ -68,15 +82,19 @@ async function run(flood: boolean): Promise<FairnessRun> {
   }
 }
 
-export async function benchCustomerWebhookFairness(): Promise<FairnessBenchResult> {
-  const withDeadOrganization = await run(true);
-  const alone = await run(false);
-  return { withDeadOrganization, alone };
+/** The cases asked for, each on a fresh runtime, in this order: dead, slow, alone. */
+export async function benchCustomerWebhookFairness(cases: readonly FairnessCase[] = ['dead', 'slow', 'alone']): Promise<FairnessBenchResult> {
+  const result: FairnessBenchResult = {};
+  if (cases.includes('dead')) result.withDeadOrganization = await run('dead');
+  if (cases.includes('slow')) result.withSlowOrganization = await run('slow');
+  if (cases.includes('alone')) result.alone = await run('alone');
+  return result;
 }
 
 if (require.main === module) {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-  void benchCustomerWebhookFairness().then((result) => {
+  const asked = process.argv.slice(2).filter((name): name is FairnessCase => name === 'dead' || name === 'slow' || name === 'alone');
+  void benchCustomerWebhookFairness(asked.length > 0 ? asked : undefined).then((result) => {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   });
 }

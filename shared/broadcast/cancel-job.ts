@@ -60,6 +60,8 @@ export interface OrganizationJobsCancellation {
   alreadyCancelled: number;
   /** Jobs whose chunks were all done: nothing to stop. */
   finished: number;
+  /** Jobs accepted after `acceptedBy`: not this call's to cancel, left as they are. */
+  acceptedLater: number;
 }
 
 const organizationJobsPage = 100;
@@ -69,7 +71,9 @@ const organizationJobsPage = 100;
  * through `cancelJob`, recording `reason`: the workers stop at their next job-control read and
  * account every recipient not yet sent as CANCELLED, a scheduled job never fires. Reads the
  * organization's job index (eventually consistent on AWS: a job recorded in the last moment may be
- * missing, so the operator's command passes again after a while).
+ * missing, so the operator's command passes again after a while). With `acceptedBy`, a job accepted
+ * (`createdAt`) after that instant is left alone and counted in `acceptedLater`: a suspension's pass
+ * never cancels a job its organization accepted after a resume (organization-suspension.ts).
  *
  * @example
  * const { cancelled } = await cancelJobsOfOrganization(broadcasts, 'org_1', { now: new Date(), unconfirmedAfterMs }, 'ORGANIZATION_SUSPENDED');
@@ -80,13 +84,18 @@ export async function cancelJobsOfOrganization(
   reading: StatusReading,
   reason: string,
   scheduling?: { readonly firings: JobFiringScheduler },
+  acceptedBy?: Date,
 ): Promise<OrganizationJobsCancellation> {
-  const result: OrganizationJobsCancellation = { cancelled: [], alreadyCancelled: 0, finished: 0 };
+  const result: OrganizationJobsCancellation = { cancelled: [], alreadyCancelled: 0, finished: 0, acceptedLater: 0 };
   const operator: ScopedCaller = { organizationId };
   let after: JobListPosition | undefined;
   do {
     const page = await broadcasts.listJobsOfOrganization(organizationId, { limit: organizationJobsPage, ...(after ? { after } : {}) });
     for (const job of page.jobs) {
+      if (acceptedBy && Date.parse(job.createdAt) > acceptedBy.getTime()) {
+        result.acceptedLater += 1;
+        continue;
+      }
       if (job.cancelledAt !== undefined) {
         result.alreadyCancelled += 1;
         continue;

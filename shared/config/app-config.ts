@@ -215,6 +215,8 @@ function customerEventsConfigOf(settings: Settings): AppConfig['customerEvents']
     fairness: {
       concurrency: settings.CUSTOMER_EVENT_ENDPOINT_CONCURRENCY,
       burstConcurrency: settings.CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY,
+      slotBudgetMs: settings.CUSTOMER_EVENT_ENDPOINT_SLOT_BUDGET_MS,
+      organizationConcurrency: settings.CUSTOMER_EVENT_ORGANIZATION_CONCURRENCY,
       failingTimeoutMs: settings.CUSTOMER_EVENT_FAILING_TIMEOUT_MS,
       breakerThreshold: settings.CUSTOMER_EVENT_BREAKER_THRESHOLD,
       breakerBaseMs: settings.CUSTOMER_EVENT_BREAKER_BASE_MS,

@@ -60,7 +60,20 @@ export interface EndpointHealth {
   /** Epoch ms of the last success recorded (refreshed at most every few seconds); absent when none is known. */
   lastSuccessAtMs?: number;
   /** Leases held now; expired ones are not listed. */
-  leases: ReadonlyArray<{ slot: number; acquiredAtMs: number; expiresAtMs: number }>;
+  leases: ReadonlyArray<LeaseHeld>;
+  /**
+   * How long each slot's last group held it in calls to the endpoint (its first POST to its last
+   * answer), and when that ended: what the endpoint's share is granted by (time-held-share.ts).
+   * Absent when none is known.
+   */
+  holds?: ReadonlyArray<{ slot: number; heldMs: number; endedAtMs: number }>;
+}
+
+/** A live lease on a slot (an endpoint's, or its organization's share of the dispatcher). */
+export interface LeaseHeld {
+  slot: number;
+  acquiredAtMs: number;
+  expiresAtMs: number;
 }
 
 /**
@@ -72,12 +85,31 @@ export interface EndpointHealthStore {
   read(endpoint: EndpointKey, now: Date): Promise<EndpointHealth>;
   /** Takes `slot` unless a live lease holds it; undefined when it is taken. */
   tryLease(endpoint: EndpointKey, slot: number, now: Date, expiresAt: Date): Promise<EndpointLease | undefined>;
-  /** Gives the slot back (no effect when the lease expired and another holder took it). */
-  release(endpoint: EndpointKey, lease: EndpointLease): Promise<void>;
+  /**
+   * Gives the slot back, recording `held` (the group's time in calls, ending at `endedAt`) as the
+   * slot's `holds` entry when given; no effect when the lease expired and another holder took it.
+   */
+  release(endpoint: EndpointKey, lease: EndpointLease, held?: { ms: number; endedAt: Date }): Promise<void>;
   /** Counts `count` more failed calls in a row; returns the new count. */
   recordFailures(endpoint: EndpointKey, count: number, timedOut: boolean, now: Date): Promise<number>;
   /** Opens the breaker until `until` (the `opens`-th opening since the last success). */
   openBreaker(endpoint: EndpointKey, until: Date, opens: number, now: Date): Promise<void>;
   /** A call succeeded at `now`: no failures, breaker closed, last success now. */
   recordSuccess(endpoint: EndpointKey, now: Date): Promise<void>;
+}
+
+/**
+ * One organization's share of the dispatcher (docs/CUSTOMER-WEBHOOKS.md "Fairness"): leases on the
+ * organization's slots, one per group being delivered to any of its endpoints, so however many
+ * endpoints it has it holds at most `organizationConcurrency` of the dispatcher's invocations.
+ * Single-item conditional writes; expiry checked in code. Implemented by
+ * shared/adapters/dynamodb/dynamodb-webhook-endpoint-health.ts (the same table and class).
+ */
+export interface OrganizationShareStore {
+  /** The organization's live leases; expired ones are not listed. */
+  readShare(organizationId: string, now: Date): Promise<{ leases: ReadonlyArray<LeaseHeld> }>;
+  /** Takes the organization's `slot` unless a live lease holds it; undefined when it is taken. */
+  tryShareLease(organizationId: string, slot: number, now: Date, expiresAt: Date): Promise<EndpointLease | undefined>;
+  /** Gives the slot back (no effect when the lease expired and another holder took it). */
+  releaseShare(organizationId: string, lease: EndpointLease): Promise<void>;
 }

@@ -22,7 +22,7 @@ export interface SettlementDependencies {
 }
 
 /** Why deliveries were re-queued without a call. */
-export type DeferralCause = 'breaker-open' | 'endpoint-busy' | 'probe-failed' | 'health-unavailable';
+export type DeferralCause = 'breaker-open' | 'endpoint-busy' | 'organization-busy' | 'probe-failed' | 'health-unavailable';
 
 /** What happened to one delivery, for the log line (facts only: ids, status, reason, delay). */
 export type DispatchOutcome =
@@ -87,7 +87,7 @@ export async function settleFailedCall(dependencies: SettlementDependencies, end
 /**
  * Re-queues deliveries that were not called, `delaySeconds` later (one for all, or per delivery;
  * never past their retry window), with their attempts unchanged: waiting for an endpoint is not a
- * failed call. A wait for a busy endpoint is counted (`deferrals`). A delivery whose window is over
+ * failed call. A wait for a busy endpoint or organization is counted (`deferrals`). A delivery whose window is over
  * gives up as a failed one would: the dead-letter queue, the endpoint marked failing.
  */
 export async function deferDeliveries(
@@ -122,7 +122,8 @@ export async function deferDeliveries(
     ...[...byDelay].map(([delay, indices]) =>
       settle(indices, async () => {
         const waiting = indices.map((index) => deliveries[index]!);
-        await dependencies.queue.enqueue(cause === 'endpoint-busy' ? waiting.map((delivery) => ({ ...delivery, deferrals: (delivery.deferrals ?? 0) + 1 })) : waiting, {
+        const busy = cause === 'endpoint-busy' || cause === 'organization-busy';
+        await dependencies.queue.enqueue(busy ? waiting.map((delivery) => ({ ...delivery, deferrals: (delivery.deferrals ?? 0) + 1 })) : waiting, {
           delaySeconds: delay,
         });
         return indices.map(() => ({ kind: 'deferred', cause, delaySeconds: delay }) as const);

@@ -1,9 +1,11 @@
 /**
  * The customer-events function's use case: a batch of deliveries (one per SQS record), grouped by
  * endpoint, the groups concurrently. Per group (docs/CUSTOMER-WEBHOOKS.md "Fairness"): the
- * endpoint's health decides first (endpoint-fairness.ts). An open breaker, or every concurrency
- * slot taken, re-queues the group with a delay and calls nothing; otherwise the group takes a slot
- * (a lease), the endpoint (gone → dropped) and its secret, and POSTs each delivery signed anew. An
+ * endpoint's health decides first (endpoint-fairness.ts, its slots by time held: time-held-share.ts).
+ * An open breaker, or every concurrency slot taken (the endpoint's, or its organization's:
+ * organization-share.ts), re-queues the group with a delay and calls nothing; otherwise the group
+ * takes a slot of each (leases), the endpoint (gone → dropped) and its secret, and POSTs each
+ * delivery signed anew; the endpoint's slot is given back with the time it was held. An
  * endpoint that failed lately gets one delivery first (the probe) and the others only if it answers.
  * Any 2xx is delivered (a failing endpoint becomes active again); a failed call is tried again
  * later by a delayed copy of its message until the retry window is over, then the dead-letter
@@ -18,7 +20,7 @@
 import type { Clock } from '../ports/clock';
 import { StoreUnavailableError } from '../ports/errors';
 import type { CustomerEventDelivery } from './delivery-message';
-import type { CustomerEventQueue, EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease, WebhookTransport } from './delivery-ports';
+import type { CustomerEventQueue, EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease, LeaseHeld, OrganizationShareStore, WebhookTransport } from './delivery-ports';
 import {
   callEndpoint,
   deferDeliveries,
@@ -30,7 +32,6 @@ import {
   admissionOf,
   breakerOpening,
   busyDelaySeconds,
-  freeSlots,
   openDelaySeconds,
   probeFailedDelaySeconds,
   successNeedsRecording,
@@ -40,6 +41,7 @@ import {
   BUSY_WAITS,
   type Admission,
 } from './endpoint-fairness';
+import { takeFreeSlot, takeShareLease } from './organization-share';
 import type { WebhookEndpoint, WebhookEndpointRegistry } from './ports';
 import type { CustomerEventDeliverySettings, EndpointFairnessSettings } from './retry-schedule';
 
@@ -47,7 +49,8 @@ export type { DispatchOutcome, DispatchResult } from './delivery-settlement';
 
 export interface DispatchDependencies {
   registry: Pick<WebhookEndpointRegistry, 'get' | 'secretOf' | 'markFailing' | 'markActive'>;
-  health: EndpointHealthStore;
+  /** Endpoints' health and leases, and each organization's share (one store: the rateLimits table). */
+  health: EndpointHealthStore & OrganizationShareStore;
   transport: WebhookTransport;
   queue: CustomerEventQueue;
   clock: Clock;
@@ -123,22 +126,65 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
   if (admission.kind === 'open') {
     return deferDeliveries(dependencies, key, group, 'breaker-open', openDelaySeconds(admission.reopensAtMs, now.getTime(), dependencies.random));
   }
-  const endpoint = await dependencies.registry.get(key.organizationId, key.endpointId);
+  // Every slot taken and no wait for one (a slow or likely dead endpoint's): re-queued on that one
+  // read, so a busy endpoint's backlog going round the queue costs no registry or share read.
+  if (slotsTaken(health, admission) && !waitsForSlot(health, admission, now.getTime())) {
+    return deferDeliveries(dependencies, key, group, 'endpoint-busy', (delivery) => busyDelaySeconds(health, now.getTime(), dependencies.random, delivery.deferrals));
+  }
+  // The organization's share is read alongside the endpoint: no extra round trip before the call.
+  const [endpoint, share] = await Promise.all([
+    dependencies.registry.get(key.organizationId, key.endpointId),
+    guardHealth(() => dependencies.health.readShare(key.organizationId, now)),
+  ]);
   if (!endpoint) return group.map(() => ({ outcome: { kind: 'endpoint-gone' } }));
   const admitted = await admitWithSlot(dependencies, key, { health, admission }, now);
   if ('busy' in admitted) {
     const { busy, at } = admitted;
     return deferDeliveries(dependencies, key, group, 'endpoint-busy', (delivery) => busyDelaySeconds(busy, at, dependencies.random, delivery.deferrals));
   }
-  let called: { calls: CallResult[]; waiting: readonly CustomerEventDelivery[] };
+  const shareLease = await withOrganizationShare(dependencies, key, admitted, share.leases, now);
+  if (!shareLease) {
+    return deferDeliveries(dependencies, key, group, 'organization-busy', (delivery) => busyDelaySeconds(admitted.health, now.getTime(), dependencies.random, delivery.deferrals));
+  }
+  let called: { calls: CallResult[]; waiting: readonly CustomerEventDelivery[]; held?: { ms: number; endedAt: Date } } | undefined;
   try {
     called = await callUnderLease(dependencies, endpoint, admitted.admission, group);
   } finally {
-    // Given back as soon as the calls are over. A lease not given back ends at its expiry by
-    // itself: a failed release only delays the endpoint's next group a little.
-    await dependencies.health.release(key, admitted.lease).catch(() => undefined);
+    // Given back as soon as the calls are over, the endpoint's with its time in calls. A lease not
+    // given back ends at its expiry by itself: a failed release only delays the next group a little.
+    await Promise.all([
+      dependencies.health.release(key, admitted.lease, called?.held).catch(() => undefined),
+      dependencies.health.releaseShare(key.organizationId, shareLease).catch(() => undefined),
+    ]);
   }
   return settleGroup(dependencies, endpoint, admitted.health, called.calls, called.waiting);
+}
+
+/** Whether live leases hold every slot the admission allows. */
+const slotsTaken = (health: EndpointHealth, admission: Extract<Admission, { kind: 'admit' }>): boolean =>
+  health.leases.filter((lease) => lease.slot < admission.slots).length >= admission.slots;
+
+/**
+ * The organization's slot for a group that holds its endpoint's, until the same expiry; when every
+ * one is taken (or the store faults), the endpoint's slot is given back at once, unused.
+ */
+async function withOrganizationShare(
+  dependencies: DispatchDependencies,
+  key: EndpointKey,
+  admitted: Admitted,
+  shareLeases: ReadonlyArray<LeaseHeld>,
+  now: Date,
+): Promise<EndpointLease | undefined> {
+  const expiresAt = new Date(now.getTime() + admitted.admission.leaseMs);
+  const unused = () => dependencies.health.release(key, admitted.lease).catch(() => undefined);
+  try {
+    const share = await guardHealth(() => takeShareLease(dependencies.health, dependencies.random, key.organizationId, shareLeases, dependencies.fairness, now, expiresAt));
+    if (!share) await unused();
+    return share;
+  } catch (error) {
+    await unused();
+    throw error;
+  }
 }
 
 /**
@@ -169,10 +215,7 @@ async function admitWithSlot(
   }
 }
 
-/**
- * Tries the free slots from a random one on: groups that read the same health at once mostly try
- * different slots instead of all racing for the lowest (each lost race is a refused write).
- */
+/** One of the endpoint's free slots (tried from a random one on, organization-share.ts), or undefined. */
 async function takeLease(
   dependencies: Pick<DispatchDependencies, 'health' | 'random'>,
   key: EndpointKey,
@@ -181,23 +224,31 @@ async function takeLease(
   now: Date,
 ): Promise<EndpointLease | undefined> {
   const expiresAt = new Date(now.getTime() + admission.leaseMs);
-  const free = freeSlots(health, admission.slots);
-  const start = Math.floor(dependencies.random() * free.length);
-  for (const slot of [...free.slice(start), ...free.slice(0, start)]) {
-    const lease = await dependencies.health.tryLease(key, slot, now, expiresAt);
-    if (lease) return lease;
-  }
-  return undefined;
+  return takeFreeSlot(health.leases, admission.slots, dependencies.random, (slot) => dependencies.health.tryLease(key, slot, now, expiresAt));
 }
 
-/** The calls: all at once, or (an endpoint that failed lately) the probe first and the others only if it succeeds. */
+/** The calls, with the endpoint's time in them (first POST to last answer: the time held that counts, time-held-share.ts). */
 async function callUnderLease(
   dependencies: DispatchDependencies,
   endpoint: WebhookEndpoint,
   admission: Extract<Admission, { kind: 'admit' }>,
   group: readonly CustomerEventDelivery[],
-): Promise<{ calls: CallResult[]; waiting: readonly CustomerEventDelivery[] }> {
+): Promise<{ calls: CallResult[]; waiting: readonly CustomerEventDelivery[]; held: { ms: number; endedAt: Date } }> {
   const secret = await dependencies.registry.secretOf(endpoint);
+  const startedAtMs = dependencies.clock.now().getTime();
+  const made = await makeCalls(dependencies, endpoint, secret, admission, group);
+  const endedAt = dependencies.clock.now();
+  return { ...made, held: { ms: endedAt.getTime() - startedAtMs, endedAt } };
+}
+
+/** All at once, or (an endpoint that failed lately) the probe first and the others only if it succeeds. */
+async function makeCalls(
+  dependencies: DispatchDependencies,
+  endpoint: WebhookEndpoint,
+  secret: string,
+  admission: Extract<Admission, { kind: 'admit' }>,
+  group: readonly CustomerEventDelivery[],
+): Promise<{ calls: CallResult[]; waiting: readonly CustomerEventDelivery[] }> {
   const call = (delivery: CustomerEventDelivery, timeoutMs: number) => callEndpoint(dependencies, endpoint.url, secret, delivery, timeoutMs);
   if (!admission.probeFirst) return { calls: await Promise.all(group.map((delivery) => call(delivery, admission.timeoutMs))), waiting: [] };
   const probe = await call(group[0]!, admission.timeoutMs);

@@ -8,10 +8,13 @@
  * endpoint at once (one while it fails), an endpoint whose last call timed out gets the short
  * timeout, and after `breakerThreshold` failed calls in a row the endpoint is not called at all
  * until its breaker's time is over; its deliveries wait in the queue meanwhile, without using their
- * attempts, and one probe decides whether the endpoint is back.
+ * attempts, and one probe decides whether the endpoint is back. A slow endpoint that succeeds costs
+ * the same held time as a dead one, so its slots follow its time held (time-held-share.ts), and
+ * each organization's groups are capped together (organization-share.ts).
  */
 import type { EndpointHealth } from './delivery-ports';
 import { MAX_SQS_DELAY_SECONDS, type EndpointFairnessSettings } from './retry-schedule';
+import { expectedHoldMs, slotsByTimeHeld } from './time-held-share';
 
 /** A lease outlives its calls by this much: the registry read, the re-queues and the health writes. */
 export const LEASE_MARGIN_MS = 5_000;
@@ -20,7 +23,7 @@ export const LEASE_MARGIN_MS = 5_000;
  * burst slot, and if it never answered lately, a busy group waits for that call's lease to end.
  */
 export const SLOW_LEASE_MS = 5_000;
-/** An endpoint that succeeded within this time (and has not failed since) answers: it may use its burst slots and a busy group of it is re-queued only briefly. */
+/** An endpoint that succeeded within this time (and has not failed since) answers: it may use its burst slots (as its time held allows) and a busy group of it is re-queued only briefly. */
 export const PROVEN_WITHIN_MS = 60_000;
 /** A success is written again only when the last one recorded is older than this (one write per endpoint every few seconds, not per group). */
 export const SUCCESS_REFRESH_MS = 10_000;
@@ -40,12 +43,14 @@ export type Admission =
  * @example
  * admissionOf({ consecutiveFailures: 0, lastFailureTimedOut: false, opens: 0, leases: [] }, Date.now(), settings, 10_000)
  * // → { kind: 'admit', slots: settings.concurrency, timeoutMs: 10_000, probeFirst: false, leaseMs: 15_000 }
- * // (an endpoint that answered lately: concurrency + burstConcurrency slots)
+ * // (an endpoint that answered lately: concurrency + burstConcurrency slots, fewer as its time held grows)
  */
 export function admissionOf(health: EndpointHealth, nowMs: number, settings: EndpointFairnessSettings, timeoutMs: number): Admission {
   if (health.openUntilMs !== undefined && health.openUntilMs > nowMs) return { kind: 'open', reopensAtMs: health.openUntilMs };
   const failing = health.consecutiveFailures > 0;
-  const slots = failing ? 1 : settings.concurrency + (provenFast(health, nowMs) ? settings.burstConcurrency : 0);
+  // Success with no slow call in flight earns the burst slots; the time held decides how many are granted.
+  const ceiling = settings.concurrency + (answersLately(health, nowMs) && !hasSlowCall(health, nowMs) ? settings.burstConcurrency : 0);
+  const slots = failing ? 1 : slotsByTimeHeld(health, nowMs, settings, ceiling);
   const callTimeoutMs = failing && health.lastFailureTimedOut ? Math.min(settings.failingTimeoutMs, timeoutMs) : timeoutMs;
   // A probe that succeeds lets the others go at the full timeout: both calls fit in the lease.
   const callsMs = failing ? callTimeoutMs + timeoutMs : callTimeoutMs;
@@ -59,37 +64,28 @@ function answersLately(health: EndpointHealth, nowMs: number): boolean {
 
 const hasSlowCall = (health: EndpointHealth, nowMs: number): boolean => health.leases.some((lease) => nowMs - lease.acquiredAtMs >= SLOW_LEASE_MS);
 
-/**
- * Answers lately and no call in flight past SLOW_LEASE_MS: its calls end quickly, so more slots
- * cost others little. An endpoint that never answered lately, or whose calls are slow, gets the
- * base slots only, so a dead or slow one holds at most `concurrency` invocations.
- */
-function provenFast(health: EndpointHealth, nowMs: number): boolean {
-  return answersLately(health, nowMs) && !hasSlowCall(health, nowMs);
-}
-
 /** Whether a group's success must be written: it ends a failure run, or the last success recorded is old. */
 export function successNeedsRecording(health: EndpointHealth, nowMs: number): boolean {
   if (health.consecutiveFailures > 0 || health.openUntilMs !== undefined) return true;
   return health.lastSuccessAtMs === undefined || nowMs - health.lastSuccessAtMs >= SUCCESS_REFRESH_MS;
 }
 
-/** The free slots to try, lowest first: those below the cap no live lease holds. */
-export function freeSlots(health: EndpointHealth, slots: number): number[] {
-  const held = new Set(health.leases.map((lease) => lease.slot));
-  return Array.from({ length: slots }, (_, slot) => slot).filter((slot) => !held.has(slot));
-}
-
 /** How long (on average; jittered ±50 %) a group waits for a fast endpoint's slot before trying again, and how many times, before it is re-queued. */
 export const BUSY_WAIT_MS = 200;
 export const BUSY_WAITS = 1;
 
+/** A group waits for a slot only when the endpoint's groups hold theirs for less than this: a slower one's slot frees only after seconds. */
+export const QUICK_HOLD_MS = 1_000;
+
 /**
  * Whether a group that found every slot taken waits BUSY_WAIT_MS for one: not for a failing
- * endpoint, nor for one that never answered lately and has a slow call in flight (likely dead).
+ * endpoint, nor for one that never answered lately and has a slow call in flight (likely dead),
+ * nor for one whose groups hold their slots for QUICK_HOLD_MS or more (the wait would hold the
+ * invocation for nothing).
  */
 export function waitsForSlot(health: EndpointHealth, admission: Extract<Admission, { kind: 'admit' }>, nowMs: number): boolean {
-  return !admission.probeFirst && (answersLately(health, nowMs) || !hasSlowCall(health, nowMs));
+  if (admission.probeFirst || (expectedHoldMs(health, nowMs) ?? 0) >= QUICK_HOLD_MS) return false;
+  return answersLately(health, nowMs) || !hasSlowCall(health, nowMs);
 }
 
 /**
@@ -97,18 +93,26 @@ export function waitsForSlot(health: EndpointHealth, admission: Extract<Admissio
  * halve the re-queues of a busy endpoint's backlog, short enough that no slot idles behind it.
  */
 export const MAX_BUSY_DELAY_SECONDS = 4;
+/**
+ * A slow endpoint's backlog waits longer: up to this many of its times held (about a minute at
+ * 4.9 s), doubling with each deferral. Its slot frees only every few seconds, and each return of
+ * a delivery that finds it busy again costs the dispatcher a read and a re-queue.
+ */
+export const BUSY_DELAY_HOLDS = 12;
 
 /**
- * How long a delivery waits that found every slot of its endpoint taken. An endpoint that answers
- * lately, or whose calls are young, is busy: a random wait of 1–2 s the first time, 1–4 s after
- * (MAX_BUSY_DELAY_SECONDS), so a busy endpoint's backlog spreads out a little instead of going round
- * the queue every second. An endpoint that never answered lately with a call in flight past
+ * How long a delivery waits that found every slot of its endpoint (or of its organization) taken. An
+ * endpoint that answers lately, or whose calls are young, is busy: a random wait of 1–2 s the first
+ * time, doubling with each deferral up to MAX_BUSY_DELAY_SECONDS, or up to BUSY_DELAY_HOLDS of its
+ * times held when that is longer (a slow endpoint's slot frees only after seconds), so a busy
+ * endpoint's backlog spreads out instead of going round the queue every second. An endpoint that never answered lately with a call in flight past
  * SLOW_LEASE_MS is likely dead and not yet known failing: the delivery waits until the first lease
  * ends (when that call's timeout has fired), not a second.
  */
 export function busyDelaySeconds(health: EndpointHealth, nowMs: number, random: () => number, deferrals = 0): number {
   if (answersLately(health, nowMs) || !hasSlowCall(health, nowMs)) {
-    return 1 + Math.floor(random() * Math.min(MAX_BUSY_DELAY_SECONDS, 2 ** Math.min(deferrals + 1, 10)));
+    const spreadSeconds = Math.max(MAX_BUSY_DELAY_SECONDS, Math.ceil((BUSY_DELAY_HOLDS * (expectedHoldMs(health, nowMs) ?? 0)) / 1000));
+    return Math.min(MAX_SQS_DELAY_SECONDS, 1 + Math.floor(random() * Math.min(spreadSeconds, 2 ** Math.min(deferrals + 1, 10))));
   }
   const firstEndMs = Math.min(...health.leases.map((lease) => lease.expiresAtMs));
   return Math.min(MAX_SQS_DELAY_SECONDS, Math.max(1, Math.ceil((firstEndMs - nowMs) / 1000)) + Math.floor(random() * 3));

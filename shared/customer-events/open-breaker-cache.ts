@@ -6,16 +6,16 @@
  * meanwhile; a later opening only extends it, and is read once the remembered time has passed).
  * Bounded: the oldest entry goes first.
  */
-import type { EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease } from './delivery-ports';
+import type { EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease, LeaseHeld, OrganizationShareStore } from './delivery-ports';
 
 /** Endpoints remembered at most (a few hundred bytes each). */
 export const OPEN_BREAKER_CACHE_ENTRIES = 1_000;
 
-export class OpenBreakerCache implements EndpointHealthStore {
+export class OpenBreakerCache implements EndpointHealthStore, OrganizationShareStore {
   private readonly open = new Map<string, EndpointHealth & { openUntilMs: number }>();
 
   constructor(
-    private readonly store: EndpointHealthStore,
+    private readonly store: EndpointHealthStore & OrganizationShareStore,
     private readonly maxEntries = OPEN_BREAKER_CACHE_ENTRIES,
   ) {}
 
@@ -34,8 +34,21 @@ export class OpenBreakerCache implements EndpointHealthStore {
     return this.store.tryLease(endpoint, slot, now, expiresAt);
   }
 
-  release(endpoint: EndpointKey, lease: EndpointLease): Promise<void> {
-    return this.store.release(endpoint, lease);
+  release(endpoint: EndpointKey, lease: EndpointLease, held?: { ms: number; endedAt: Date }): Promise<void> {
+    return this.store.release(endpoint, lease, held);
+  }
+
+  // The organization's share is never remembered: its leases change with every group.
+  readShare(organizationId: string, now: Date): Promise<{ leases: ReadonlyArray<LeaseHeld> }> {
+    return this.store.readShare(organizationId, now);
+  }
+
+  tryShareLease(organizationId: string, slot: number, now: Date, expiresAt: Date): Promise<EndpointLease | undefined> {
+    return this.store.tryShareLease(organizationId, slot, now, expiresAt);
+  }
+
+  releaseShare(organizationId: string, lease: EndpointLease): Promise<void> {
+    return this.store.releaseShare(organizationId, lease);
   }
 
   recordFailures(endpoint: EndpointKey, count: number, timedOut: boolean, now: Date): Promise<number> {

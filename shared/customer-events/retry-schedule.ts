@@ -24,8 +24,15 @@ export interface CustomerEventDeliverySettings {
 export interface EndpointFairnessSettings {
   /** Dispatcher invocations delivering to one endpoint at once (CUSTOMER_EVENT_ENDPOINT_CONCURRENCY); 1 while it fails. */
   concurrency: number;
-  /** More of them for an endpoint that answered lately and has no slow call in flight (CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY). */
+  /** More of them for an endpoint that answered lately and whose calls are quick (CUSTOMER_EVENT_ENDPOINT_BURST_CONCURRENCY). */
   burstConcurrency: number;
+  /**
+   * Slot time an endpoint may have committed at once: its slots × its groups' recent time held
+   * never exceed it, with at least one slot (CUSTOMER_EVENT_ENDPOINT_SLOT_BUDGET_MS; time-held-share.ts).
+   */
+  slotBudgetMs: number;
+  /** Groups delivering to one organization's endpoints at once, all its endpoints together (CUSTOMER_EVENT_ORGANIZATION_CONCURRENCY). */
+  organizationConcurrency: number;
   /** Timeout of a call to an endpoint whose last call timed out (CUSTOMER_EVENT_FAILING_TIMEOUT_MS). */
   failingTimeoutMs: number;
   /** Failed calls in a row that open the endpoint's circuit breaker (CUSTOMER_EVENT_BREAKER_THRESHOLD). */

@@ -26,6 +26,11 @@ export interface Organization {
   /** While suspended: the operator's reason, for the record (never shown to the organization's callers). */
   suspensionReason?: string;
   /**
+   * The last resume-organization's time (removed by a suspension): what a suspension's later pass
+   * reports when it finds the organization resumed (shared/organizations/organization-suspension.ts).
+   */
+  resumedAt?: string;
+  /**
    * Whether the public, unauthenticated generate-key operation may issue keys for this
    * organization's numbers. Off unless an operator turned it on (absent means off).
    */

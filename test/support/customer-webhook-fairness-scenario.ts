@@ -7,6 +7,10 @@
  * `intervalMs`. Measured: when each of B's events reaches B's receiver, from just before it was
  * published. Everything goes through the local runtime as deployed: the routes (API key, rate
  * limit, quota), dynalite, fauxqs and the customer-events function fed by the local SQS event source.
+ *
+ * `organizationA: 'slow'` (issue 35 item 5): A's 10 endpoints answer 200 after 4.9 s instead (healthy
+ * by success alone), and A publishes 10 events every 2 s, each delivered to all 10 endpoints (100
+ * deliveries every 2 s, every endpoint kept busy), instead of redelivering.
  */
 import type { LocalRuntime } from '../../local/local-runtime';
 import { createCompositionContext } from '../../functions/composition/composition-context';
@@ -21,6 +25,9 @@ const WEBHOOKS = '/prod/api/v2/broadcast/public/webhooks';
 const DEAD_ENDPOINTS = 10;
 const LOGGED_EVENTS = 1_000;
 const REDELIVER_EVERY_MS = 2_000;
+/** The slow case: how long A's endpoints take to answer 200, and A's events per round. */
+export const SLOW_ANSWER_MS = 4_900;
+const SLOW_EVENTS_PER_ROUND = 4;
 
 export type ScenarioCall = (method: string, path: string, options: { headers: Record<string, string>; body?: unknown }) => Promise<{ status: number; body: any }>;
 
@@ -34,6 +41,8 @@ export interface FairnessScenarioOptions {
   settleMs?: number;
   /** False: A's endpoints are registered but A does not redeliver (the bench's reference run). Default true. */
   flood?: boolean;
+  /** A's endpoints: `dead` (never answer; A redelivers) or `slow` (200 after 4.9 s; A publishes). Default `dead`. */
+  organizationA?: 'dead' | 'slow';
 }
 
 export interface FairnessScenarioResult {
@@ -43,8 +52,11 @@ export interface FairnessScenarioResult {
   delivered: number;
   /** A's redelivery answers: status and code (202 with `queued`). */
   redeliveries: Array<{ status: number; code?: string; queued?: number }>;
-  /** Calls A's endpoints received (each hangs until the dispatcher gives up on it). */
+  /** Calls A's endpoints received (dead: each hangs until the dispatcher gives up on it). */
   deadEndpointCalls: number;
+  /** The slow case: A's events published (each to its 10 endpoints) and the calls answered 200. */
+  organizationAPublished: number;
+  organizationAAnswered: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,7 +68,8 @@ export async function runFairnessScenario(options: FairnessScenarioOptions): Pro
   const demo = runtime.demo!;
   const receivers: ScriptedReceiver[] = [];
   try {
-    const dead = await startScriptedReceiver(() => 'hang');
+    const slow = options.organizationA === 'slow';
+    const dead = await startScriptedReceiver(() => (slow ? { status: 200, afterMs: SLOW_ANSWER_MS } : 'hang'));
     const alive = await startScriptedReceiver(() => 200);
     receivers.push(dead, alive);
     const register = async (apiKey: string, url: string): Promise<string> => {
@@ -70,18 +83,31 @@ export async function runFairnessScenario(options: FairnessScenarioOptions): Pro
 
     const context = createCompositionContext(parseAppConfig(process.env));
     const dynamoDb = dynamoDbClients(context);
-    const range = await seedLog(customerEventLogSection(context, dynamoDb)(), demo.organizationId);
+    // The dead case's redeliveries need A's log; the slow case publishes instead.
+    const range = slow ? undefined : await seedLog(customerEventLogSection(context, dynamoDb)(), demo.organizationId);
     const publisher = customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb))();
 
     const publishedAt = new Map<string, number>();
     const redeliveries: FairnessScenarioResult['redeliveries'] = [];
     let publishing = options.flood ?? true;
+    let organizationAPublished = 0;
+    const floodRound = async (round: number) => {
+      if (slow) {
+        for (let index = 0; index < SLOW_EVENTS_PER_ROUND; index += 1) {
+          const sourceKey = `fairness:a-slow:${round}:${index}`;
+          await publisher.publish(demo.organizationId, newCustomerEvent({ type: 'message.status', createdAt: new Date(), sourceKey, data: { round, index, status: 'read' } }));
+          organizationAPublished += 1;
+        }
+        return;
+      }
+      const path = `${WEBHOOKS}/${deadIds[round % deadIds.length]}/redeliver`;
+      const answer = await call('POST', path, { headers: { 'x-api-key': demo.apiKey }, body: range });
+      redeliveries.push({ status: answer.status, code: answer.body?.data?.error?.code, queued: answer.body?.data?.queued });
+    };
     const flood = (async () => {
       for (let round = 0; publishing; round += 1) {
         const started = Date.now();
-        const path = `${WEBHOOKS}/${deadIds[round % deadIds.length]}/redeliver`;
-        const answer = await call('POST', path, { headers: { 'x-api-key': demo.apiKey }, body: range });
-        redeliveries.push({ status: answer.status, code: answer.body?.data?.error?.code, queued: answer.body?.data?.queued });
+        await floodRound(round);
         await sleep(Math.max(0, REDELIVER_EVERY_MS - (Date.now() - started)));
       }
     })();
@@ -99,7 +125,8 @@ export async function runFairnessScenario(options: FairnessScenarioOptions): Pro
     publishing = false;
     await flood;
     const delaysMs = arrivals(alive, publishedAt);
-    return { delaysMs, published: events, delivered: delaysMs.length, redeliveries, deadEndpointCalls: dead.requests.length };
+    const organizationAAnswered = dead.requests.filter((request) => request.status === 200).length;
+    return { delaysMs, published: events, delivered: delaysMs.length, redeliveries, deadEndpointCalls: dead.requests.length, organizationAPublished, organizationAAnswered };
   } finally {
     // Hanging calls end at once (the dispatcher's batches finish), before the runtime stops.
     await Promise.all(receivers.map((receiver) => receiver.close()));

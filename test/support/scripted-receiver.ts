@@ -1,6 +1,7 @@
 /**
  * A webhook receiver for tests on 127.0.0.1: records every request (headers, raw body) and answers
- * what the test's `respond` says: a status, or `'hang'` (never answers; closed on `close()`).
+ * what the test's `respond` says: a status, `{ status, afterMs }` (that status, that much later: a
+ * slow endpoint), or `'hang'` (never answers; closed on `close()`).
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,9 +23,12 @@ export interface ScriptedReceiver {
   close(): Promise<void>;
 }
 
-export async function startScriptedReceiver(respond: (request: ReceivedRequest, index: number) => number | 'hang'): Promise<ScriptedReceiver> {
+export type ScriptedAnswer = number | 'hang' | { status: number; afterMs: number };
+
+export async function startScriptedReceiver(respond: (request: ReceivedRequest, index: number) => ScriptedAnswer): Promise<ScriptedReceiver> {
   const requests: ReceivedRequest[] = [];
   const hanging: ServerResponse[] = [];
+  const delayed = new Set<NodeJS.Timeout>();
   const server: Server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -39,8 +43,17 @@ export async function startScriptedReceiver(respond: (request: ReceivedRequest, 
         hanging.push(response);
         return;
       }
-      request.status = answer;
-      response.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'no');
+      const send = (status: number) => {
+        request.status = status;
+        response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'no');
+      };
+      if (typeof answer === 'number') return send(answer);
+      hanging.push(response);
+      const timer = setTimeout(() => {
+        delayed.delete(timer);
+        if (!response.destroyed) send(answer.status);
+      }, answer.afterMs);
+      delayed.add(timer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -50,6 +63,7 @@ export async function startScriptedReceiver(respond: (request: ReceivedRequest, 
     requests,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of delayed) clearTimeout(timer);
         for (const response of hanging) response.socket?.destroy();
         server.closeAllConnections();
         server.close(() => resolve());

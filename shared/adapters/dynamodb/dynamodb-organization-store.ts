@@ -39,10 +39,14 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     change: { suspension: { suspendedAt: string; reason: string } | undefined; updatedAt: string },
   ): Promise<Organization> {
     const { suspension, updatedAt } = change;
-    // `status` is a reserved word; the first suspension's time stays when an operator suspends again.
+    // `status` is a reserved word; the first suspension's time stays when an operator suspends again;
+    // a resume records its time (a suspension's later pass reports it) and a suspension removes it.
     const expression = suspension
-      ? { update: 'SET #status = :status, suspendedAt = if_not_exists(suspendedAt, :suspendedAt), suspensionReason = :reason, updatedAt = :updatedAt', values: { ':suspendedAt': suspension.suspendedAt, ':reason': suspension.reason } }
-      : { update: 'SET #status = :status, updatedAt = :updatedAt REMOVE suspendedAt, suspensionReason', values: {} };
+      ? {
+          update: 'SET #status = :status, suspendedAt = if_not_exists(suspendedAt, :suspendedAt), suspensionReason = :reason, updatedAt = :updatedAt REMOVE resumedAt',
+          values: { ':suspendedAt': suspension.suspendedAt, ':reason': suspension.reason },
+        }
+      : { update: 'SET #status = :status, updatedAt = :updatedAt, resumedAt = :updatedAt REMOVE suspendedAt, suspensionReason', values: {} };
     try {
       const result = await this.table.send(
         new UpdateCommand({

@@ -4,14 +4,15 @@
  * ORGANIZATION_SUSPENDED on every surface, stops its running job within seconds (every recipient
  * not sent is listed CANCELLED and counted), keeps its scheduled job from firing; a scheduled job
  * the suspension's passes missed is cancelled by the scheduler when it comes due;
- * resume-organization lifts the 403 and the cancelled jobs stay cancelled.
+ * resume-organization lifts the 403 and the cancelled jobs stay cancelled; a campaign accepted after
+ * a resume survives the earlier suspension's second pass (issue 35 item 4).
  */
 import { getServices } from '../../../functions/composition';
 import { runOrganizationAdminCommand } from '../../../shared/organizations/organization-admin-commands';
-import type { SuspensionReport } from '../../../shared/organizations/organization-suspension';
+import type { OrganizationSuspensionPorts, SuspensionReport } from '../../../shared/organizations/organization-suspension';
 import type { SurfaceName } from '../../../runtime-contract/route-manifest';
 import { eventually, startTestRuntime, type TestResponse, type TestRuntime } from '../../support/local-runtime';
-import { BASE, keyHeader, kitEnvironment, orderUpdate, readJob, recipients } from '../broadcast/broadcast-test-kit';
+import { BASE, keyHeader, kitEnvironment, orderUpdate, readJob, recipients, waitForTerminal } from '../broadcast/broadcast-test-kit';
 import { provisionOrganization, type ProvisionedOrganization } from '../earlier-operations/earlier-operations-kit';
 import { expectSurfaceErrorShape } from '../hardening/surface-shapes';
 
@@ -199,5 +200,46 @@ describe('suspend-organization and resume-organization', () => {
     await eventually(async () => Date.now(), (time) => time > Date.parse(scheduledAt) + 2_000, 10_000, 250);
     expect(sendsOf(other.phoneNumberId)).toEqual([]);
     expect(await readJob(other.organizationId, jobId)).toMatchObject({ status: 'CANCELLED', summary: { cancelled: 3, pending: 0 } });
+  }, 60_000);
+
+  it('ordered with resume: a campaign accepted after resume-organization survives the earlier suspension’s second pass, and the report says it was skipped', async () => {
+    const resumedOrg = await provisionOrganization(runtime, { name: 'Resumed Ltd', walletMicros: 10_000_000 });
+    const scheduled = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(resumedOrg.apiKey),
+      body: orderUpdate(recipients(2, { first: 9_640_000_000 }), { fromPhoneNumber: resumedOrg.phoneNumber, broadcastName: 'before', scheduledAt: inSeconds(120) }),
+    });
+    expect(scheduled.status).toBe(202);
+    const services = getServices().suspensions;
+    let acceptedId = '';
+    // Between the passes: the operator resumes and the business's next campaign is accepted.
+    const ports: OrganizationSuspensionPorts = {
+      tenancy: services.tenancy,
+      broadcasts: services.broadcasts,
+      scheduling: services.scheduling,
+      clock: services.clock,
+      unconfirmedAfterMs: services.unconfirmedAfterMs,
+      sleep: async () => {
+        await runOrganizationAdminCommand(services, 'resume-organization', { org: resumedOrg.organizationId });
+        const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+          headers: keyHeader(resumedOrg.apiKey),
+          body: orderUpdate(recipients(3, { first: 9_650_000_000 }), { fromPhoneNumber: resumedOrg.phoneNumber, broadcastName: 'after resume' }),
+        });
+        // A small broadcast answers 200 without its id (the contract's synchronous answer): found in the store.
+        expect(accepted.status).toBe(200);
+        const { jobs } = await services.broadcasts.listJobsOfOrganization(resumedOrg.organizationId, { limit: 10 });
+        acceptedId = jobs.find((job) => job.jobId !== scheduled.body.data.jobId)!.jobId;
+      },
+    };
+
+    const report = (await runOrganizationAdminCommand(ports, 'suspend-organization', { org: resumedOrg.organizationId, reason: 'race', 'settle-seconds': '1' })) as SuspensionReport;
+
+    expect(report.cancelledJobs.map((job) => job.jobId)).toEqual([scheduled.body.data.jobId]);
+    expect(report.passes).toMatchObject([{ pass: 1, cancelled: 1 }, { pass: 2, cancelled: 0, skipped: { because: 'resumed', resumedAt: expect.any(String) } }]);
+    expect(report.organization).toMatchObject({ status: 'active' });
+    expect(report.outcome).toMatch(/Pass 1 cancelled 1 job\. Pass 2 skipped: the organization was resumed at .+\. The organization is active now\.$/);
+    const final = await waitForTerminal(resumedOrg.organizationId, acceptedId);
+    expect(final).toMatchObject({ status: 'COMPLETED', summary: { sent: 3 } });
+    expect((await getServices().broadcast.broadcasts.getJob(acceptedId))!.cancelledAt).toBeUndefined();
+    expect(sendsOf(resumedOrg.phoneNumberId)).toHaveLength(3);
   }, 60_000);
 });

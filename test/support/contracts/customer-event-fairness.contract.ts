@@ -1,19 +1,22 @@
 /**
  * What the fairness stores do, as observed through their ports (fakes test/support/customer-event-fairness-fakes.ts,
  * adapters DynamoDbWebhookEndpointHealth and DynamoDbRedeliveryQuota): leases that cap an endpoint and
- * expire, failure counts and the breaker, a daily quota granted whole or refused whole. Each test uses
+ * expire, each slot's time held, failure counts and the breaker, an organization's share leases, a daily
+ * quota granted whole or refused whole. Each test uses
  * its own organizations.
  */
-import type { EndpointHealthStore } from '../../../shared/customer-events/delivery-ports';
+import type { EndpointHealthStore, OrganizationShareStore } from '../../../shared/customer-events/delivery-ports';
 import type { RedeliveryQuota } from '../../../shared/customer-events/redelivery-quota';
 
 let sequence = 0;
 const freshEndpoint = () => ({ organizationId: `org_fair${process.pid}x${(sequence += 1)}`, endpointId: 'whk_1' });
 const at = (seconds: number) => new Date(Date.UTC(2026, 2, 1, 12, 0, seconds));
 
-export function describeEndpointHealthStoreContract(name: string, makeStore: () => EndpointHealthStore | Promise<EndpointHealthStore>): void {
+type FairnessStore = EndpointHealthStore & OrganizationShareStore;
+
+export function describeEndpointHealthStoreContract(name: string, makeStore: () => FairnessStore | Promise<FairnessStore>): void {
   describe(`EndpointHealthStore contract: ${name}`, () => {
-    let store: EndpointHealthStore;
+    let store: FairnessStore;
     beforeAll(async () => {
       store = await makeStore();
     });
@@ -41,6 +44,57 @@ export function describeEndpointHealthStoreContract(name: string, makeStore: () 
       expect(taken).toBeDefined();
       await store.release(endpoint, first!);
       expect((await store.read(endpoint, at(16))).leases.map((lease) => lease.slot)).toEqual([0]);
+    });
+
+    it("a release records the slot's time in calls (the last one per slot); one without it, or that lost its slot, records nothing", async () => {
+      const endpoint = freshEndpoint();
+      const first = await store.tryLease(endpoint, 0, at(0), at(15));
+      const second = await store.tryLease(endpoint, 1, at(1), at(16));
+      await store.release(endpoint, first!, { ms: 4_900, endedAt: at(5) });
+      await store.release(endpoint, second!, { ms: 1_000, endedAt: at(2) });
+      expect((await store.read(endpoint, at(6))).holds).toEqual([
+        { slot: 0, heldMs: 4_900, endedAtMs: at(5).getTime() },
+        { slot: 1, heldMs: 1_000, endedAtMs: at(2).getTime() },
+      ]);
+      const again = await store.tryLease(endpoint, 0, at(6), at(21));
+      await store.release(endpoint, again!, { ms: 2_000, endedAt: at(8) });
+      const uncalled = await store.tryLease(endpoint, 1, at(8), at(23));
+      await store.release(endpoint, uncalled!);
+      expect(await store.read(endpoint, at(9))).toMatchObject({
+        leases: [],
+        holds: [
+          { slot: 0, heldMs: 2_000, endedAtMs: at(8).getTime() },
+          { slot: 1, heldMs: 1_000, endedAtMs: at(2).getTime() },
+        ],
+      });
+      const stale = await store.tryLease(endpoint, 1, at(10), at(12));
+      await store.tryLease(endpoint, 1, at(12), at(27));
+      await store.release(endpoint, stale!, { ms: 3_000, endedAt: at(13) });
+      expect((await store.read(endpoint, at(13))).holds![1]).toEqual({ slot: 1, heldMs: 1_000, endedAtMs: at(2).getTime() });
+    });
+
+    it("an organization's share: one lease per slot until released or expired, apart from its endpoints' and from other organizations'", async () => {
+      const { organizationId } = freshEndpoint();
+      expect(await store.readShare(organizationId, at(0))).toEqual({ leases: [] });
+      const first = await store.tryShareLease(organizationId, 0, at(0), at(15));
+      expect(first).toMatchObject({ slot: 0 });
+      expect(await store.tryShareLease(organizationId, 0, at(1), at(16))).toBeUndefined();
+      expect(await store.tryShareLease(freshEndpoint().organizationId, 0, at(1), at(16))).toMatchObject({ slot: 0 });
+      expect(await store.tryLease({ organizationId, endpointId: 'whk_1' }, 0, at(1), at(16))).toMatchObject({ slot: 0 });
+      const second = await store.tryShareLease(organizationId, 1, at(2), at(17));
+      expect(await store.readShare(organizationId, at(3))).toEqual({
+        leases: [
+          { slot: 0, acquiredAtMs: at(0).getTime(), expiresAtMs: at(15).getTime() },
+          { slot: 1, acquiredAtMs: at(2).getTime(), expiresAtMs: at(17).getTime() },
+        ],
+      });
+      await store.releaseShare(organizationId, second!);
+      expect((await store.readShare(organizationId, at(3))).leases.map((lease) => lease.slot)).toEqual([0]);
+      expect((await store.readShare(organizationId, at(15))).leases).toEqual([]);
+      const taken = await store.tryShareLease(organizationId, 0, at(15), at(30));
+      expect(taken).toBeDefined();
+      await store.releaseShare(organizationId, first!);
+      expect((await store.readShare(organizationId, at(16))).leases.map((lease) => lease.slot)).toEqual([0]);
     });
 
     it('counts failures in a row with the last one\'s kind, opens the breaker, and a success resets it all', async () => {

@@ -36,7 +36,7 @@ export function describeOrganizationStoreContract(name: string, makeRepository: 
         );
       });
 
-      it('suspends (the first time stays, the reason is replaced) and resumes (both fields removed); an unknown one is OrganizationNotFoundError', async () => {
+      it('suspends (the first time stays, the reason is replaced) and resumes (both fields removed, resumedAt recorded; a new suspension removes it); an unknown one is OrganizationNotFoundError', async () => {
         const org = organization();
         await repository.createOrganization(org);
         const suspended = await repository.setOrganizationSuspension(org.organizationId, { suspension: { suspendedAt: at, reason: 'fraud' }, updatedAt: at });
@@ -45,8 +45,10 @@ export function describeOrganizationStoreContract(name: string, makeRepository: 
         expect(again).toEqual({ ...org, status: 'suspended', suspendedAt: at, suspensionReason: 'unpaid', updatedAt: later });
         expect(await repository.getOrganization(org.organizationId)).toEqual(again);
         const resumed = await repository.setOrganizationSuspension(org.organizationId, { suspension: undefined, updatedAt: later });
-        expect(resumed).toEqual({ ...org, status: 'active', updatedAt: later });
+        expect(resumed).toEqual({ ...org, status: 'active', updatedAt: later, resumedAt: later });
         expect(await repository.getOrganization(org.organizationId)).toEqual(resumed);
+        const suspendedAgain = await repository.setOrganizationSuspension(org.organizationId, { suspension: { suspendedAt: later, reason: 'again' }, updatedAt: later });
+        expect(suspendedAgain).toEqual({ ...org, status: 'suspended', suspendedAt: later, suspensionReason: 'again', updatedAt: later });
         await expect(repository.setOrganizationSuspension(fresh('org_'), { suspension: undefined, updatedAt: later })).rejects.toBeInstanceOf(OrganizationNotFoundError);
       });
     });

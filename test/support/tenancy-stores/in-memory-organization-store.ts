@@ -47,8 +47,10 @@ export class InMemoryOrganizationStore implements OrganizationStore {
       organization.status = 'suspended';
       organization.suspendedAt ??= change.suspension.suspendedAt;
       organization.suspensionReason = change.suspension.reason;
+      delete organization.resumedAt;
     } else {
       organization.status = 'active';
+      organization.resumedAt = change.updatedAt;
       delete organization.suspendedAt;
       delete organization.suspensionReason;
     }

@@ -154,11 +154,11 @@ const deadOrOk = (request: WebhookRequest) => (request.url.includes('dead') ? 't
 const dead = (kit: ReturnType<typeof setup>, count: number) => Array.from({ length: count }, () => kit.delivery('org_dead', 'whk_dead'));
 
 describe('the dispatcher', () => {
-  it("groups a batch by endpoint: the dead endpoint's calls fail, the other's are delivered, one lease and one health write each", async () => {
+  it("groups a batch by endpoint: the dead endpoint's calls fail, the other's are delivered, one lease of the endpoint and one of its organization, and one health write each", async () => {
     const kit = setup(deadOrOk);
     const outcomes = await kit.dispatch([...dead(kit, 3), kit.delivery('org_ok', 'whk_ok'), kit.delivery('org_dead', 'whk_dead')]);
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['retry-scheduled', 'retry-scheduled', 'retry-scheduled', 'delivered', 'retry-scheduled']);
-    expect(kit.health.writes.sort()).toEqual(['failures +4', 'lease 0', 'lease 0', 'release 0', 'release 0', 'success']);
+    expect(kit.health.writes.sort()).toEqual(['failures +4', 'lease 0', 'lease 0', 'release 0', 'release 0', 'release share 0', 'release share 0', 'share 0', 'share 0', 'success']);
     expect(kit.transport.requests.every((request) => request.timeoutMs === 10_000)).toBe(true);
   });
 
@@ -209,7 +209,11 @@ describe('the dispatcher', () => {
     kit.clock.advanceBy(60_000);
     up = true;
     expect((await kit.dispatch(dead(kit, 3))).map((outcome) => outcome.kind)).toEqual(['delivered', 'delivered', 'delivered']);
-    expect(await kit.health.read({ organizationId: 'org_dead', endpointId: 'whk_dead' }, kit.clock.now())).toEqual({ ...fresh, lastSuccessAtMs: kit.clock.now().getTime() });
+    expect(await kit.health.read({ organizationId: 'org_dead', endpointId: 'whk_dead' }, kit.clock.now())).toEqual({
+      ...fresh,
+      lastSuccessAtMs: kit.clock.now().getTime(),
+      holds: [{ slot: 0, heldMs: 0, endedAtMs: kit.clock.now().getTime() }],
+    });
   });
 
   it('caps an endpoint at two leases: a third group is deferred without a call, and only that endpoint is', async () => {

@@ -86,6 +86,70 @@ describe('suspendOrganization', () => {
     expect(again.cancelledJobs.map((view) => view.jobId)).toEqual([recordedSince]);
   });
 
+  it('ordered with resume: a job accepted after resume-organization survives the earlier suspension’s second pass, and the report says so', async () => {
+    const w = await world();
+    const running = await w.addJob(w.organizationId);
+    let afterResume = '';
+    w.setDuringWait(async () => {
+      w.tenancy.clock.advanceBy(10_000);
+      await resumeOrganization(w.ports, { organizationId: w.organizationId });
+      w.tenancy.clock.advanceBy(1_000);
+      afterResume = await w.addJob(w.organizationId, { createdAt: w.tenancy.clock.now().toISOString() });
+    });
+
+    const report = await suspendOrganization(w.ports, { organizationId: w.organizationId, reason: 'Fraud report 4411', settleMs: 30_000 });
+
+    expect(w.broadcasts.jobs.get(afterResume)!.cancelledAt).toBeUndefined();
+    expect(w.broadcasts.jobs.get(running)).toMatchObject({ cancelReason: 'ORGANIZATION_SUSPENDED' });
+    expect(report.cancelledJobs.map((view) => view.jobId)).toEqual([running]);
+    expect(report.organization).toMatchObject({ status: 'active', resumedAt: '2026-03-01T09:00:10.000Z' });
+    expect(report.passes).toEqual([
+      { pass: 1, checkedAt: '2026-03-01T09:00:00.000Z', cancelled: 1, acceptedLater: 0 },
+      { pass: 2, checkedAt: '2026-03-01T09:00:11.000Z', skipped: { because: 'resumed', resumedAt: '2026-03-01T09:00:10.000Z' }, cancelled: 0, acceptedLater: 0 },
+    ]);
+    expect(report.outcome).toBe(
+      'Suspended at 2026-03-01T09:00:00.000Z. Pass 1 cancelled 1 job. Pass 2 skipped: the organization was resumed at 2026-03-01T09:00:10.000Z. The organization is active now.',
+    );
+  });
+
+  it('resumed and suspended again meanwhile: the earlier suspension’s second pass leaves the jobs accepted in between to the new suspension', async () => {
+    const w = await world();
+    let between = '';
+    w.setDuringWait(async () => {
+      w.tenancy.clock.advanceBy(10_000);
+      await resumeOrganization(w.ports, { organizationId: w.organizationId });
+      between = await w.addJob(w.organizationId, { createdAt: w.tenancy.clock.now().toISOString() });
+      w.tenancy.clock.advanceBy(5_000);
+      await w.tenancy.repository.setOrganizationSuspension(w.organizationId, { suspension: { suspendedAt: w.tenancy.clock.now().toISOString(), reason: 'again' }, updatedAt: w.tenancy.clock.now().toISOString() });
+    });
+
+    const report = await suspendOrganization(w.ports, { organizationId: w.organizationId, reason: 'first', settleMs: 30_000 });
+
+    expect(w.broadcasts.jobs.get(between)!.cancelledAt).toBeUndefined();
+    expect(report.passes[1]).toMatchObject({ pass: 2, skipped: { because: 'suspended-again', suspendedAt: '2026-03-01T09:00:15.000Z' }, cancelled: 0 });
+    expect(report.outcome).toContain('Pass 2 skipped: the organization was resumed and suspended again at 2026-03-01T09:00:15.000Z');
+  });
+
+  it('still suspended: the second pass cancels what escaped the first but leaves a job accepted after its check (a resume racing the listing)', async () => {
+    const w = await world();
+    let escaped = '';
+    let later = '';
+    w.setDuringWait(async () => {
+      w.tenancy.clock.advanceBy(30_000);
+      escaped = await w.addJob(w.organizationId, { createdAt: '2026-03-01T09:00:00.500Z' });
+      later = await w.addJob(w.organizationId, { createdAt: '2026-03-01T09:00:31.000Z' });
+    });
+
+    const report = await suspendOrganization(w.ports, { organizationId: w.organizationId, reason: 'x', settleMs: 30_000 });
+
+    expect(report.cancelledJobs.map((view) => view.jobId)).toEqual([escaped]);
+    expect(w.broadcasts.jobs.get(later)!.cancelledAt).toBeUndefined();
+    expect(report.passes[1]).toEqual({ pass: 2, checkedAt: '2026-03-01T09:00:30.000Z', cancelled: 1, acceptedLater: 1 });
+    expect(report.outcome).toBe(
+      'Suspended at 2026-03-01T09:00:00.000Z. Pass 1 cancelled 0 jobs. Pass 2 cancelled 1 job and left 1 job accepted after 2026-03-01T09:00:30.000Z. The organization is suspended now.',
+    );
+  });
+
   it('refuses an unknown organization and a missing reason, and cancels nothing then', async () => {
     const w = await world();
     const running = await w.addJob(w.organizationId);
