@@ -213,6 +213,8 @@ export async function acceptTemplateBroadcast(
   request: TemplateBroadcastRequest,
   keyed: KeyedRequest | undefined,
   followUpOf?: string,
+  /** A follow-up's: each recipient's 131049 re-sends (per-user-limit-resends.ts), by position in `request.data`. */
+  perUserLimitResends?: readonly number[],
 ): Promise<SendTemplateBroadcastResult> {
   // With the body's rules: the window is part of what the request says, checked before any read.
   const scheduledAt = request.scheduledAt === undefined ? undefined : scheduledTimeOf(request.scheduledAt, dependencies.clock.now(), dependencies.scheduling);
@@ -262,7 +264,7 @@ export async function acceptTemplateBroadcast(
     },
   );
   // Each recipient's values are kept with the list, so a follow-up can send them again (docs/BROADCAST.md "Follow-ups").
-  const listed = request.data.map((recipient, index): JobRecipient => ({ ...listedRecipientOf(recipient, index), send: sendOf(recipients[index]!) }));
+  const listed = request.data.map((recipient, index): JobRecipient => ({ ...listedRecipientOf(recipient, index), send: sendOf(recipients[index]!), ...resendsOf(perUserLimitResends, index) }));
   const { broadcasts, queue, clock, portfolioReach } = dependencies;
   const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
   await recordAndFanOut({ broadcasts, queue, clock, portfolioReach, ...scheduling }, { job, recipients: queued, refused, listed, reservation, earlierJob });
@@ -277,6 +279,7 @@ export async function acceptTemplateBroadcast(
     : { kind: 'queued', recipients: job.totalRecipients, jobId: job.jobId };
 }
 
+const resendsOf = (counts: readonly number[] | undefined, index: number) => (counts?.[index] ? { perUserLimitResends: counts[index] } : {});
 const sendOf = ({ parameters, content }: ChunkRecipient) => (content === undefined ? { parameters } : { parameters, content });
 
 /** The job's template: what identifies it, and what every recipient's send shares (content, a named template's variable names). */
