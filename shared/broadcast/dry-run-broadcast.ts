@@ -18,6 +18,7 @@ import type { InvalidRow, ScreenedRows } from './dry-run-request';
 import type { TemplateBroadcastRequest } from './template-broadcast.schema';
 import { CostTally, type CostTotals, type RateCardSource } from '../pricing/rate-card';
 import { callingCodeOf } from '../recipients/calling-code';
+import { maxPriceOf, type MaxPrice } from './template-max-price';
 
 /** Read-only ports: no queue, no job store, no idempotency guard, no wallet. */
 export interface DryRunDependencies
@@ -40,8 +41,13 @@ export interface DryRunResult {
   /** Rows on the organization's opt-out list (a real accept records them FAILED OPTED_OUT, never sent). */
   optedOut: { index: number }[];
   messagingLimit: ReachHeadroom & { wouldExceed: boolean };
-  estimatedCost?: CostTotals;
+  estimatedCost?: MaxPriceEstimate;
+  /** The template's max price (template-max-price.ts): each delivered message is billed by Meta up to it. */
+  maxPrice?: MaxPrice & { upTo: true };
 }
+
+/** The estimate; for a template with a max price also `upTo: true` and the cap (Meta bills each message up to it). */
+export type MaxPriceEstimate = CostTotals & { upTo?: true; maxPrice?: MaxPrice };
 
 /** A content rule's message names its field first (`data[3].templateParams has …`): the row's own when it starts with `data[<index>]`. */
 function rowIssueOf(error: unknown, index: number): InvalidRow | undefined {
@@ -111,6 +117,7 @@ export async function dryRunBroadcast(
   const sendable = rows.sendable.filter(({ to }) => !suppressed.has(to));
   const optedOut = rows.sendable.filter(({ to }) => suppressed.has(to)).map(({ index }) => ({ index }));
   const headroom = await reachHeadroom(dependencies, sender, sendable.map(({ to }) => to), sendsAt);
+  const maxPrice = maxPriceOf(template);
   const estimatedCost = await estimatedCostOf(dependencies, caller.organizationId, template.category, sendable);
   return {
     dryRun: true,
@@ -125,7 +132,8 @@ export async function dryRunBroadcast(
     duplicates: rows.duplicates,
     optedOut,
     messagingLimit: { ...headroom, wouldExceed: headroom.headroom !== null && headroom.newRecipients > headroom.headroom },
-    ...(estimatedCost && { estimatedCost }),
+    ...(estimatedCost && { estimatedCost: maxPrice ? { ...estimatedCost, upTo: true as const, maxPrice } : estimatedCost }),
+    ...(maxPrice && { maxPrice: { ...maxPrice, upTo: true as const } }),
   };
 }
 

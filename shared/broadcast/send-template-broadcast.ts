@@ -20,7 +20,8 @@ import {
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
-import { templateRouteOf, type MarketingMessagesRoutingDependencies } from './marketing-messages-onboarding';
+import { templateRouteOf, type MarketingMessagesRoutingDependencies, type TemplateRoute } from './marketing-messages-onboarding';
+import { maxPriceOf } from './template-max-price';
 import type {
   ChunkProgressStore,
   Clock,
@@ -108,15 +109,16 @@ export const listedRecipientOf = ({ countryCode, toPhoneNumber, userId }: Recipi
 
 /**
  * Meta refuses (131062) some sends to a business-scoped user id: authentication templates (one-tap,
- * zero-tap, copy code). Refused at accept, naming the first such recipient, when any recipient is
- * one (`../shared/meta/usernames-and-bsuid.md` §7).
+ * zero-tap, copy code) and templates with a max price. Refused at accept, naming the first such
+ * recipient, when any recipient is one (`../shared/meta/usernames-and-bsuid.md` §7).
  */
 export function requireSendableToUserIds(template: UpstreamTemplate, recipients: TemplateBroadcastRequest['data']): void {
-  if (template.category !== 'AUTHENTICATION') return;
+  const why = template.category === 'AUTHENTICATION' ? 'is an AUTHENTICATION template' : maxPriceOf(template) ? 'has a max price (optimization_spec)' : undefined;
+  if (why === undefined) return;
   const index = recipients.findIndex((recipient) => recipient.userId !== undefined);
   if (index === -1) return;
   throw new UserIdNotSupportedError(
-    `data[${index}].userId: template ${template.name} (${template.language}) is an AUTHENTICATION template, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`,
+    `data[${index}].userId: template ${template.name} (${template.language}) ${why}, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`,
   );
 }
 
@@ -241,7 +243,7 @@ export async function acceptTemplateBroadcast(
   // a scheduled job counts in the hour it is sent.
   const reservation = await reserveReach(dependencies, sender, queued.map(({ to }) => to), scheduledAt ?? now);
   // Which API carries the job, decided once at accept (a scheduled job's too): docs/BROADCAST.md "Marketing Messages API".
-  const route = await templateRouteOf(dependencies, sender, template.category);
+  const route = await templateRouteOf(dependencies, sender, template.category, maxPriceOf(template));
 
   const job = newJob(
     {
@@ -283,7 +285,7 @@ const resendsOf = (counts: readonly number[] | undefined, index: number) => (cou
 const sendOf = ({ parameters, content }: ChunkRecipient) => (content === undefined ? { parameters } : { parameters, content });
 
 /** The job's template: what identifies it, and what every recipient's send shares (content, a named template's variable names). */
-function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements, route: { api?: 'marketing_messages' }) {
+function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements, route: TemplateRoute) {
   const variableNames = variableNamesOf(requirements);
   return { name: template.name, language: template.language, category: template.category, id: template.id, ...(content && { content }), ...(variableNames && { variableNames }), ...route };
 }

@@ -98,9 +98,9 @@ describe('131049 re-sends across follow-ups of follow-ups', () => {
       const result = await followUp(jobId);
       expect(result.audience).toEqual({ matched: 2, optedOut: 0 });
       expect(kit.queue.messages.flatMap((message) => (message as TemplateChunkMessage).recipients.map(({ to }) => to))).toEqual([full(0), full(1)]);
-      const listed = (await parent.readChunkRecipients(result.jobId, 0)).listed!;
+      const listed = (await parent.readChunkRecipients(result.jobId!, 0)).listed!;
       expect(listed.map(({ perUserLimitResends }) => perUserLimitResends)).toEqual([resend, resend]);
-      jobId = result.jobId;
+      jobId = result.jobId!;
     }
     await failBoth(jobId);
     advance(24 * 30);
