@@ -38,6 +38,8 @@ export interface SandboxTemplate {
   components: Array<Record<string, unknown>>;
   /** Meta's `parameter_format`; absent: NAMED when a text has `{{name}}` placeholders, else POSITIONAL. */
   parameterFormat?: 'POSITIONAL' | 'NAMED';
+  /** Meta's `optimization_spec` (a max price: `bid_amount`, `bid_strategy`); MARKETING templates only, sent through `/marketing_messages` only. */
+  optimizationSpec?: { bid_amount: number; bid_strategy?: string };
 }
 
 export interface SandboxBusinessAccount {
@@ -152,6 +154,8 @@ export interface SandboxControlSettings {
   recipientErrors: Record<string, RecipientErrorRule>;
   recipientTimeouts: Record<string, RecipientTimeoutRule>;
   recipientHolds: Record<string, RecipientHoldRule>;
+  /** Countries (ISO 3166 alpha-2) where max-price templates are refused with 131065. */
+  maxPriceUnavailableCountries: string[];
 }
 
 /**
@@ -173,6 +177,8 @@ export interface SandboxControlPatch {
   recipientErrors?: Record<string, RecipientErrorRule | null>;
   recipientTimeouts?: Record<string, RecipientTimeoutRule | null>;
   recipientHolds?: Record<string, RecipientHoldRule | null>;
+  /** Replaces the whole list (`[]` clears it). */
+  maxPriceUnavailableCountries?: string[];
 }
 
 export interface InboundMessageInput {
