@@ -19,6 +19,9 @@ import type { TemplateBroadcastRequest } from './template-broadcast.schema';
 import { CostTally, type CostTotals, type RateCardSource } from '../pricing/rate-card';
 import { callingCodeOf } from '../recipients/calling-code';
 import { maxPriceOf, type MaxPrice } from './template-max-price';
+import { isUsRecipient, usMarketingGuarded, usMarketingRefusal } from './us-marketing-guard';
+import type { SenderAccount } from './ports';
+import type { UpstreamTemplate } from '../sending/ports';
 
 /** Read-only ports: no queue, no job store, no idempotency guard, no wallet. */
 export interface DryRunDependencies
@@ -89,6 +92,15 @@ function sortRows(request: TemplateBroadcastRequest, screened: ScreenedRows, res
   return sorting;
 }
 
+/** The resolver with the US marketing guard first (a row of its own in `invalid`, as a real accept refuses it). */
+function usMarketingChecked(resolve: ReturnType<typeof recipientResolver>, template: UpstreamTemplate, sender: SenderAccount): ReturnType<typeof recipientResolver> {
+  if (!usMarketingGuarded(template.category, sender)) return resolve;
+  return (recipient, index, key) => {
+    if (key !== undefined && isUsRecipient(key)) throw usMarketingRefusal(recipient, index, template.name);
+    return resolve(recipient, index, key);
+  };
+}
+
 /**
  * Runs a dry run of `request` (a built broadcast request: the follow-up route passes its own;
  * the HTTP route passes the rows its parse kept and `screened` what it set aside).
@@ -111,7 +123,7 @@ export async function dryRunBroadcast(
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
   const requirements = sendableRequirementsOf(template);
   requireSendableToUserIds(template, request.data);
-  const rows = sortRows(request, screened, recipientResolver(request, requirements, sendsAt));
+  const rows = sortRows(request, screened, usMarketingChecked(recipientResolver(request, requirements, sendsAt), template, sender));
   await requireOwnedMedia(dependencies.media, caller.organizationId, contentOf(request), rows.sendable, now);
   const suppressed = rows.sendable.length === 0 ? new Set<string>() : await dependencies.optOuts.suppressedAmong(caller.organizationId, rows.sendable.map(({ to }) => to));
   const sendable = rows.sendable.filter(({ to }) => !suppressed.has(to));

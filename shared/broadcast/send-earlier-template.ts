@@ -6,6 +6,7 @@
  * stored in the job's ledger with their failure_reason_code. The rest go through the same queue,
  * worker and ledger as template broadcasts.
  */
+import { isUsRecipient, usMarketingGuarded, US_MARKETING_PAUSED } from './us-marketing-guard';
 import type { ChunkRecipient } from './chunk-message';
 import {
   BroadcastNameTakenError,
@@ -14,6 +15,7 @@ import {
   SenderNotOwnedError,
   InvalidPhoneNumberFormatError,
   UserIdNotSupportedError,
+  UsMarketingPausedError,
   EarlierTemplateLanguageError,
   EarlierTemplateMissingError,
   NoSubscriptionError,
@@ -103,6 +105,8 @@ async function triageRecipients(
   input: EarlierSendInput,
   category: string,
   placeholders: number,
+  /** Meta's US marketing pause applies (us-marketing-guard.ts): US recipients are refused. */
+  usGuarded = false,
 ): Promise<Triage> {
   const prices = new Map<string, Promise<number | undefined>>();
   const seen = new Set<string>();
@@ -111,6 +115,10 @@ async function triageRecipients(
     const { countryCode, to } = addressOfEarlier(recipient);
     if (recipient.userId !== undefined && category === 'AUTHENTICATION') {
       triage.failed.push({ index, to, reason: '131062' });
+      continue;
+    }
+    if (usGuarded && isUsRecipient(to)) {
+      triage.failed.push({ index, to, reason: US_MARKETING_PAUSED });
       continue;
     }
     if (countryCode === undefined) {
@@ -159,6 +167,10 @@ function rejectSingle(failure: Triage['failed'][number], placeholders: number, t
       throw new PricingNotAvailableError();
     case '131062':
       throw new UserIdNotSupportedError(`userId: template ${templateName} is an AUTHENTICATION template, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`);
+    case US_MARKETING_PAUSED:
+      throw new UsMarketingPausedError(
+        `${failure.to.includes('.') ? 'userId' : 'countryCode'} must not be a US recipient for MARKETING template ${templateName}: Meta has paused marketing templates to US numbers since 2025-04-01 (they fail with 131049)`,
+      );
     case '131014':
       throw new TemplateParameterCountError(`templateParams must have exactly ${placeholders} values for template ${templateName}`);
     default:
@@ -253,7 +265,7 @@ export async function sendEarlierTemplate(
   const sender = await senderFor(dependencies, caller);
   const template = approvedTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), input.templateName, input.templateLanguage);
   const placeholders = bodyPlaceholderCount(template);
-  const triage = await triageRecipients(billing, input, template.category, placeholders);
+  const triage = await triageRecipients(billing, input, template.category, placeholders, usMarketingGuarded(template.category, sender));
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
   await refuseOptedOut(dependencies.optOuts, organizationId, triage);
   const reservation = await reserveReach(dependencies, sender, triage.accepted.map(({ to }) => to), clock.now());

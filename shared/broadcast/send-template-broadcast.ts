@@ -22,6 +22,7 @@ import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-f
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
 import { templateRouteOf, type MarketingMessagesRoutingDependencies, type TemplateRoute } from './marketing-messages-onboarding';
 import { maxPriceOf } from './template-max-price';
+import { requireNoUsMarketing } from './us-marketing-guard';
 import type {
   ChunkProgressStore,
   Clock,
@@ -234,6 +235,7 @@ export async function acceptTemplateBroadcast(
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
   const requirements = sendableRequirementsOf(template);
   requireSendableToUserIds(template, request.data);
+  requireNoUsMarketing(template.category, sender, template.name, request.data, numbers);
   const now = dependencies.clock.now();
   const recipients = resolveRecipients(request, requirements, numbers, scheduledAt ?? now);
   const content = contentOf(request);

@@ -129,6 +129,8 @@ const PLATFORM_REASONS: ReadonlyMap<string, ReasonDescription> = new Map<string,
   [UNKNOWN_OUTCOME, { text: 'No answer came: the message may have been sent', action: 'Wait for its delivery status; do not resend' }],
   // The earlier send's triage records a parameter count mismatch under this number.
   ['131014', { text: 'The template parameters do not match the template', action: 'Give exactly as many values as the template has placeholders' }],
+  // Meta's US marketing pause: a MARKETING template to a US (+1) recipient, refused at accept (shared/broadcast/us-marketing-guard.ts).
+  ['US_MARKETING_PAUSED', { text: 'Meta does not deliver marketing templates to US (+1) numbers', action: 'Send a UTILITY template, or remove the recipient; the operator can turn the organization\'s US marketing guard off' }],
 ]);
 
 /**
