@@ -28,6 +28,7 @@ const DEFAULTS = {
   recipientErrors: {},
   recipientTimeouts: {},
   recipientHolds: {},
+  maxPriceUnavailableCountries: [],
 };
 
 describe('/_sandbox/control settings', () => {
