@@ -10,10 +10,9 @@ import type { StatusReading } from './get-job-status';
 import type { BroadcastJob } from './broadcast-job';
 import type { ChunkRecipientRecords, JobRecipient, RecipientLedger } from './ports';
 import { isBusinessScopedUserId } from '../recipients/business-scoped-user-id';
-import { PER_USER_LIMIT_CODE } from './per-user-limit-resends';
 
 /** Meta's per-user marketing limit: a follow-up to its failures waits this long after the failure unless forced (the first re-send; per-user-limit-resends.ts widens later ones). */
-export { PER_USER_LIMIT_CODE } from './per-user-limit-resends';
+export const PER_USER_LIMIT_CODE = '131049';
 export const PER_USER_LIMIT_WAIT_HOURS = 24;
 
 /** A recipient of the parent job the audience matched. */

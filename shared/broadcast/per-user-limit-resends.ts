@@ -13,10 +13,7 @@
  * stored with the job's recipients at accept: no extra write), so a follow-up of a follow-up reads it
  * where it reads the recipient's values.
  */
-import type { MatchedRecipient } from './follow-up-audience';
-
-/** Meta's per-user marketing limit. */
-export const PER_USER_LIMIT_CODE = '131049';
+import { PER_USER_LIMIT_CODE, type MatchedRecipient } from './follow-up-audience';
 /** Re-sends of one recipient after 131049 failures, at most. */
 export const PER_USER_LIMIT_RESEND_CAP = 3;
 /** The wait before the first re-send; each later one waits twice the one before. */

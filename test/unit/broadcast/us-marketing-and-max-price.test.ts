@@ -4,7 +4,7 @@ import { UsMarketingPausedError } from '../../../shared/broadcast/errors';
 import { marketingMessagesRoute } from '../../../shared/broadcast/marketing-messages-route';
 import { maxPriceOf } from '../../../shared/broadcast/template-max-price';
 import { isUsRecipient, requireNoUsMarketing, usMarketingGuarded } from '../../../shared/broadcast/us-marketing-guard';
-import type { SendOutcome } from '../../../shared/sending/ports';
+import type { SendOutcome, UpstreamTemplate } from '../../../shared/sending/ports';
 import { describeReason } from '../../../shared/sending/failure-reasons';
 
 describe('the US marketing guard (us-marketing-guard.ts)', () => {
@@ -33,7 +33,7 @@ describe('the US marketing guard (us-marketing-guard.ts)', () => {
 });
 
 describe('max-price templates', () => {
-  const template = { id: '1', name: 'capped', language: 'en', status: 'APPROVED', category: 'MARKETING', components: [] };
+  const template: UpstreamTemplate = { id: '1', name: 'capped', language: 'en', status: 'APPROVED', category: 'MARKETING', components: [] };
 
   it("reads the cap from optimization_spec, else the older bid_spec; none without a bid_amount", () => {
     expect(maxPriceOf({ ...template, optimization_spec: { bid_amount: 0.05, bid_strategy: 'LOWEST_COST_WITH_BID_CAP' } })).toEqual({ bidAmount: '0.05', bidStrategy: 'LOWEST_COST_WITH_BID_CAP' });
