@@ -117,10 +117,6 @@ async function triageRecipients(
       triage.failed.push({ index, to, reason: '131062' });
       continue;
     }
-    if (usGuarded && isUsRecipient(to)) {
-      triage.failed.push({ index, to, reason: US_MARKETING_PAUSED });
-      continue;
-    }
     if (countryCode === undefined) {
       triage.failed.push({ index, to, reason: recipient.userId === undefined ? 'INVALID_PHONE_NUMBER' : 'UNSUPPORTED_COUNTRY_CODE' });
       continue;
@@ -130,6 +126,11 @@ async function triageRecipients(
       continue;
     }
     seen.add(to);
+    // After the number's own checks, so an invalid or repeated number keeps its reason.
+    if (usGuarded && isUsRecipient(to)) {
+      triage.failed.push({ index, to, reason: US_MARKETING_PAUSED });
+      continue;
+    }
     const parameters = recipient.templateParams ?? input.globalTemplateParams ?? [];
     if (parameters.length !== placeholders) {
       triage.failed.push({ index, to, reason: '131014' });
