@@ -10,6 +10,7 @@ import { FollowUpAudienceError, FollowUpTooSoonError } from './errors';
 import type { FollowUpRequest } from './follow-up.schema';
 import { matchingRecipients, type MatchedRecipient } from './follow-up-audience';
 import { judgeResends, resendsAfter, tooSoonMessage } from './per-user-limit-resends';
+import { resentBySiblings } from './follow-up-siblings';
 import { readableJob, type StatusReading } from './get-job-status';
 import { requireOperationInScope, requireSenderInScope } from './key-scope';
 import type { Clock, JobStore, RecipientLedger, SuppressionList } from './ports';
@@ -40,6 +41,8 @@ export interface FollowUpAudienceCounts {
   matched: number;
   optedOut: number;
   resendCapped?: number;
+  /** 131049 failures another follow-up of the same parent re-sent already (follow-up-siblings.ts); only when some were. */
+  alreadyResent?: number;
 }
 
 export interface BuiltFollowUp {
@@ -91,7 +94,8 @@ export async function buildFollowUpRequest(ports: FollowUpBuildPorts, input: Fol
   if (parent.kind === 'freeform') throw new FollowUpAudienceError(`jobId ${jobId} is a free-form message; follow-ups go to template broadcasts and bulk sends`);
   const reading: StatusReading = { now: ports.clock.now(), unconfirmedAfterMs: input.unconfirmedAfterMs };
   const matched = await matchingRecipients(ports.broadcasts, parent, body.audience, reading);
-  const { allowed, capped } = withinResendRule(matched, body, reading.now);
+  const resent = await resentBySiblings(ports.broadcasts, caller.organizationId, jobId, matched);
+  const { allowed, capped } = withinResendRule(matched.filter(({ to }) => !resent.has(to)), body, reading.now);
   const suppressed = allowed.length === 0 ? new Set<string>() : await ports.optOuts.suppressedAmong(caller.organizationId, allowed.map(({ to }) => to));
   const reached = allowed.filter(({ to }) => !suppressed.has(to));
   if (reached.length === 0) {
@@ -99,14 +103,14 @@ export async function buildFollowUpRequest(ports: FollowUpBuildPorts, input: Fol
       matched.length === 0
         ? 'no recipient of the job matches audience'
         : allowed.length === 0
-          ? `every one of the ${matched.length} matching recipients was re-sent after 131049 failures as often as allowed`
+          ? `every one of the ${matched.length} matching recipients was re-sent after 131049 failures as often as allowed, or by another follow-up of this job (follow up from that one)`
           : `every one of the ${allowed.length} matching recipients is on the opt-out list`;
     throw new FollowUpAudienceError(`audience reaches nobody: ${why}; nothing was queued`);
   }
   const { audience: _audience, force: _force, ...broadcast } = body;
   return {
     request: { ...broadcast, data: reached.map((recipient) => recipientOf(recipient, body)) },
-    audience: { matched: matched.length, optedOut: allowed.length - reached.length, ...(capped > 0 && { resendCapped: capped }) },
+    audience: { matched: matched.length, optedOut: allowed.length - reached.length, ...(capped > 0 && { resendCapped: capped }), ...(resent.size > 0 && { alreadyResent: resent.size }) },
     perUserLimitResends: reached.map(resendsAfter),
   };
 }

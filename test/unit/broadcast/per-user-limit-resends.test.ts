@@ -107,4 +107,25 @@ describe('131049 re-sends across follow-ups of follow-ups', () => {
     await expect(followUp(jobId, { force: true })).rejects.toThrow(FollowUpAudienceError);
     await expect(followUp(jobId, { force: true })).rejects.toThrow(/re-sent after 131049 failures as often as allowed/);
   });
+
+  it('leaves out what another follow-up of the same parent re-sent already: the count cannot restart from the parent', async () => {
+    const clock = fixedClock('2026-03-01T00:00:00.000Z');
+    const kit = templateBroadcastKit(clock);
+    const parent = await sendTemplateBroadcast(kit.dependencies, caller, broadcastRequest(2), { inProgressTimeoutMs: 20_000 });
+    const parentId = parent.jobId!;
+    for (const index of [0, 1]) {
+      await kit.broadcasts.claimRecipient(parentId, 0, index, full(index), clock.now());
+      await kit.broadcasts.recordOutcomes(parentId, 0, [{ index, to: full(index), status: 'FAILED', failureReasonCode: '131049', attempts: 1, updatedAt: clock.now().toISOString() }]);
+    }
+    clock.set('2026-03-02T01:00:00.000Z');
+    const followUp = (audience: FollowUpRequest['audience']) =>
+      followUpBroadcast(kit.dependencies, caller, { jobId: parentId, body: body({ audience }), unconfirmedAfterMs: 24 * HOUR }, { inProgressTimeoutMs: 20_000 });
+    expect((await followUp({ failureCodes: [131049] })).audience).toEqual({ matched: 2, optedOut: 0 });
+
+    clock.set('2026-03-09T01:00:00.000Z');
+    await expect(followUp({ failureCodes: [131049] })).rejects.toThrow(/by another follow-up of this job/);
+    // Whatever the audience names them by.
+    const second = await followUp({ statuses: ['FAILED'] }).catch((error: Error) => error);
+    expect(second).toBeInstanceOf(FollowUpAudienceError);
+  });
 });
