@@ -73,6 +73,16 @@ export const demoRetailAccount = (): SandboxBusinessAccount => ({
       components: [{ type: 'BODY', text: 'Happy holidays, {{1}}! Enjoy free shipping until the end of the year.' }],
     },
     ...demoRichTemplates(),
+    {
+      // A max price (Meta's optimization_spec): sent through /marketing_messages only (docs/BROADCAST.md "Marketing Messages API").
+      id: '130000000000010',
+      name: 'capped_offer',
+      language: 'en',
+      category: 'MARKETING',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Hi {{1}}, members save 15% this weekend.' }],
+      optimizationSpec: { bid_amount: 0.05, bid_strategy: 'LOWEST_COST_WITH_BID_CAP' },
+    },
   ],
 });
 
@@ -200,6 +210,7 @@ export const demoIds = {
     'welcome_named',
     'spring_carousel',
     'flash_deal',
+    'capped_offer',
   ]),
   /** The token the sandbox accepts for the account (what the /upstream wrapper sends upstream). */
   upstreamToken: retail.accessToken,

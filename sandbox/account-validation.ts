@@ -79,6 +79,10 @@ function parseTemplate(value: unknown, path: string): SandboxTemplate {
   });
   const format = value.parameterFormat;
   if (format !== undefined && format !== 'POSITIONAL' && format !== 'NAMED') fail(`${path}.parameterFormat must be POSITIONAL or NAMED`);
+  const spec = value.optimizationSpec;
+  if (spec !== undefined && (!isRecord(spec) || typeof spec.bid_amount !== 'number' || !(spec.bid_amount > 0) || (spec.bid_strategy !== undefined && typeof spec.bid_strategy !== 'string'))) {
+    fail(`${path}.optimizationSpec must be { bid_amount: a positive number, bid_strategy?: string }`);
+  }
   return {
     id: graphId(value, 'id', `${path}.id`),
     name: text(value, 'name', `${path}.name`),
@@ -87,6 +91,7 @@ function parseTemplate(value: unknown, path: string): SandboxTemplate {
     status,
     components,
     ...(format === undefined ? {} : { parameterFormat: format }),
+    ...(spec === undefined ? {} : { optimizationSpec: structuredClone(spec) as { bid_amount: number; bid_strategy?: string } }),
   };
 }
 

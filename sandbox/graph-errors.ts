@@ -287,3 +287,13 @@ export function transientServiceError(): GraphError {
 export function unknownError(): GraphError {
   return new GraphError(500, { message: 'An unknown error has occurred.', type: 'OAuthException', code: 1, is_transient: true });
 }
+
+/** A template with a max price (`optimization_spec`) sent through Cloud API: Meta sends it through the Marketing Messages API only. */
+export function maxPriceNeedsMarketingMessages(name: string, language: string): GraphError {
+  return whatsappError(400, 131061, 'Max price templates are supported only on the Marketing Messages API', `Template ${name} (${language}) has a max price (optimization_spec); send it with POST /{phone-number-id}/marketing_messages`);
+}
+
+/** A max-price template to a user in a country where Meta offers no max price. */
+export function maxPriceNotAvailableInCountry(country: string): GraphError {
+  return whatsappError(400, 131065, 'Max price is not available in the recipient\'s country', `Max price (optimization_spec) is not available for recipients in ${country}; send a template without a max price`);
+}

@@ -90,6 +90,7 @@ export const TEMPLATE_NODE: NodeDescription = {
     'quality_score',
     'rejected_reason',
     'message_send_ttl_seconds',
+    'optimization_spec',
   ],
   // library_template_name is rendered only for library templates, where Meta lists it by default.
   defaultFields: ['id', 'name', 'language', 'status', 'category', 'components', 'parameter_format', 'library_template_name'],
@@ -162,6 +163,7 @@ export function renderTemplate(stored: StoredTemplate): GraphObject {
     quality_score: { score: info.qualityScore ?? 'UNKNOWN', date: Math.floor(info.createdAt / 1000) },
     rejected_reason: template.status === 'REJECTED' ? 'INVALID_FORMAT' : 'NONE',
     ...(info.messageSendTtlSeconds === undefined ? {} : { message_send_ttl_seconds: info.messageSendTtlSeconds }),
+    ...(template.optimizationSpec === undefined ? {} : { optimization_spec: structuredClone(template.optimizationSpec) }),
   };
 }
 

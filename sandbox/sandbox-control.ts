@@ -58,6 +58,14 @@ function parseTimeoutRule(value: unknown, name: string): RecipientTimeoutRule {
   return { ...(times === undefined ? {} : { times }), ...(value.accepted === true ? { accepted: true } : {}) };
 }
 
+/** A whole list of ISO 3166 alpha-2 codes (`["DE"]`; `[]` clears it). */
+function parseCountries(value: unknown, name: string): Set<string> {
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string' && /^[A-Z]{2}$/.test(entry))) {
+    fail(`${name} must be a list of ISO 3166 alpha-2 country codes, e.g. ["DE"]`);
+  }
+  return new Set(value as string[]);
+}
+
 function parseHoldRule(value: unknown, name: string): RecipientHoldRule {
   if (!isRecord(value)) fail(`${name} must be an object`);
   const times = optionalTimes(value.times, `${name}.times`);
@@ -82,6 +90,8 @@ export class SandboxControl {
   private readonly recipientHolds = new Map<string, RecipientHoldRule>();
   /** Errors for every send from a business number, or from any number of a WABA (Meta's refusals of the account: 131064, 131042, …). */
   private readonly senderErrors = new Map<string, RecipientErrorRule>();
+  /** Countries (ISO 3166 alpha-2) where a max-price template is refused with 131065; none by default. */
+  private maxPriceUnavailableCountries = new Set<string>();
 
   constructor(private readonly defaultThroughputPerSecond: number) {
     this.throughputPerSecond = defaultThroughputPerSecond;
@@ -103,6 +113,7 @@ export class SandboxControl {
     this.recipientTimeouts.clear();
     this.recipientHolds.clear();
     this.senderErrors.clear();
+    this.maxPriceUnavailableCountries = new Set();
   }
 
   /**
@@ -126,6 +137,7 @@ export class SandboxControl {
       'recipientTimeouts',
       'recipientHolds',
       'senderErrors',
+      'maxPriceUnavailableCountries',
     ]);
     const unknown = Object.keys(input).filter((key) => !known.has(key));
     if (unknown.length > 0) fail(`unknown control settings: ${unknown.join(', ')}`);
@@ -161,6 +173,10 @@ export class SandboxControl {
     this.collectMapUpdates(input.recipientTimeouts, 'recipientTimeouts', updates, this.recipientTimeouts, parseTimeoutRule, recipientKey);
     this.collectMapUpdates(input.recipientHolds, 'recipientHolds', updates, this.recipientHolds, parseHoldRule, recipientKey);
     this.collectMapUpdates(input.senderErrors, 'senderErrors', updates, this.senderErrors, parseErrorRule);
+    if (input.maxPriceUnavailableCountries !== undefined) {
+      const countries = parseCountries(input.maxPriceUnavailableCountries, 'maxPriceUnavailableCountries');
+      updates.push(() => (this.maxPriceUnavailableCountries = countries));
+    }
 
     for (const update of updates) update();
   }
@@ -201,7 +217,13 @@ export class SandboxControl {
       recipientTimeouts: Object.fromEntries([...this.recipientTimeouts].map(([key, rule]) => [key, { ...rule }])),
       recipientHolds: Object.fromEntries([...this.recipientHolds].map(([key, rule]) => [key, { ...rule }])),
       senderErrors: Object.fromEntries([...this.senderErrors].map(([key, rule]) => [key, { ...rule }])),
+      maxPriceUnavailableCountries: [...this.maxPriceUnavailableCountries],
     };
+  }
+
+  /** Whether a max-price template to a user of `country` (ISO alpha-2) is refused with 131065. */
+  maxPriceUnavailableIn(country: string): boolean {
+    return this.maxPriceUnavailableCountries.has(country);
   }
 
   throughputFor(phoneNumberId: string): number {

@@ -38,6 +38,8 @@ export interface SandboxTemplate {
   components: Array<Record<string, unknown>>;
   /** Meta's `parameter_format`; absent: NAMED when a text has `{{name}}` placeholders, else POSITIONAL. */
   parameterFormat?: 'POSITIONAL' | 'NAMED';
+  /** Meta's `optimization_spec` (a max price: `bid_amount`, `bid_strategy`); MARKETING templates only, sent through `/marketing_messages` only. */
+  optimizationSpec?: { bid_amount: number; bid_strategy?: string };
 }
 
 export interface SandboxBusinessAccount {
@@ -154,6 +156,8 @@ export interface SandboxControlSettings {
   recipientHolds: Record<string, RecipientHoldRule>;
   /** Errors for every send from a business number (phone number id) or any number of a WABA (WABA id): Meta's refusals of the account. */
   senderErrors: Record<string, RecipientErrorRule>;
+  /** Countries (ISO 3166 alpha-2) where max-price templates are refused with 131065. */
+  maxPriceUnavailableCountries: string[];
 }
 
 /**
@@ -176,6 +180,8 @@ export interface SandboxControlPatch {
   recipientTimeouts?: Record<string, RecipientTimeoutRule | null>;
   recipientHolds?: Record<string, RecipientHoldRule | null>;
   senderErrors?: Record<string, RecipientErrorRule | null>;
+  /** Replaces the whole list (`[]` clears it). */
+  maxPriceUnavailableCountries?: string[];
 }
 
 export interface InboundMessageInput {

@@ -29,6 +29,6 @@ export const followUp = httpOperation('broadcast-api-key', async (request, depen
   }
   const idempotencyKey = idempotencyKeyOf(request.headers);
   const { kind: _kind, ...job } = await followUpBroadcast(dependencies, request.caller, input, { idempotencyKey, inProgressTimeoutMs: IN_PROGRESS_TIMEOUT_MS });
-  const message = 'scheduledAt' in job ? `Follow-up scheduled for ${job.scheduledAt}` : `Follow-up of ${jobId} accepted for ${job.audience.matched - job.audience.optedOut} recipients`;
+  const message = 'scheduledAt' in job ? `Follow-up scheduled for ${job.scheduledAt}` : `Follow-up of ${jobId} accepted for ${job.audience.matched - job.audience.optedOut - (job.audience.resendCapped ?? 0) - (job.audience.alreadyResent ?? 0)} recipients`;
   return { statusCode: 202, headers: job.jobId === undefined ? undefined : jobIdHeader(job.jobId), body: broadcastEnvelope(202, message, job) };
 });

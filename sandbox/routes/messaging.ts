@@ -27,6 +27,7 @@ import {
   type ProductPolicy,
 } from '../marketing-messages';
 import type { PricingCategory, PricingType } from '../message-events';
+import { checkMaxPriceSend } from '../max-price';
 import { parseMessageRequest, type MessageRequest } from '../message-validation';
 import { countryOf } from '../phone-format';
 import { isRecord, ParamReader } from '../request-params';
@@ -132,6 +133,10 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
   if (!phone.registered) throw accountNotRegistered(phone.number.id);
   const { template, via } = checkTemplate(context, message, policy);
   const addressee = addresseeOf(context, message, template, body);
+  if (template !== undefined) {
+    const country = addressee.phone === undefined ? (parseBsuid(addressee.userId)?.country ?? 'ZZ') : countryOf(addressee.phone);
+    checkMaxPriceSend({ template: template.template, via, addressedBy: addressee.addressedBy, country, unavailableIn: (code) => control.maxPriceUnavailableIn(code) });
+  }
   const callbackData = callbackDataOf(body);
   const recipient = addressee.phone ?? addressee.userId;
 

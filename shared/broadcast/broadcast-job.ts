@@ -14,6 +14,7 @@
  * job CANCELLED: it reads the state its sends earned, and its status notes `cancelRequestedAt`.
  */
 
+import { maxPriceSchema } from './template-max-price';
 import * as v from 'valibot';
 import type { PricingCounts } from '../delivery/message-pricing';
 import type { CampaignCost } from '../pricing/campaign-cost';
@@ -95,6 +96,8 @@ const templateReference = v.object({
   variableNames: v.optional(variableNamesSchema),
   /** The route decided at accept (marketing-messages-route.ts): `marketing_messages`, or absent for Cloud API (every job before it). */
   api: v.optional(v.literal('marketing_messages')),
+  /** The template's max price at accept (template-max-price.ts): sent through the Marketing Messages API only, never falling back. */
+  maxPrice: v.optional(maxPriceSchema),
 });
 
 export const broadcastJobSchema = v.variant('kind', [

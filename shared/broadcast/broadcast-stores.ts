@@ -221,6 +221,11 @@ export interface JobRecipient {
    * was kept, and on chunks whose values were too large to keep.
    */
   send?: RecipientSend;
+  /**
+   * How many times follow-ups re-sent to this recipient after 131049 failures, this job's send
+   * included (per-user-limit-resends.ts); absent: none (every job recorded before the count).
+   */
+  perUserLimitResends?: number;
 }
 
 /** A recipient's body values (its own or the broadcast's) and its own header, buttons, carousel or offer. */

@@ -19,6 +19,7 @@
  * the number it is; the send body addresses a BSUID with Meta's `recipient` field (`addressOf`,
  * shared/sending/message-bodies.ts).
  */
+import { maxPriceSchema } from './template-max-price';
 import * as v from 'valibot';
 import { templateContentSchema as contentSchema, variableNamesSchema } from './template-broadcast.schema';
 import type { TemplateContent, TemplateParameters } from '../templates/template-content.schema';
@@ -56,6 +57,8 @@ const templateChunkSchema = v.object({
     content: v.optional(contentSchema),
     variableNames: v.optional(variableNamesSchema),
     api: v.optional(v.literal('marketing_messages')),
+    /** The template has a max price: no fallback to `/messages` (Meta would answer 131061). */
+    maxPrice: v.optional(maxPriceSchema),
   }),
 });
 /** One free-form message (a "chunk" of one recipient) with its Meta body prepared at accept time; `to` is set per recipient. */

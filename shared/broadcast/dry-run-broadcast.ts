@@ -19,6 +19,10 @@ import type { TemplateBroadcastRequest } from './template-broadcast.schema';
 import { CostTally, type CostTotals, type RateCardSource } from '../pricing/rate-card';
 import { callingCodeOf } from '../recipients/calling-code';
 import { serviceMonthOf, serviceTierUsage, type ServiceMessageCounter, type ServiceTierUsage } from '../delivery/service-tier';
+import { maxPriceOf, type MaxPrice } from './template-max-price';
+import { isUsRecipient, usMarketingGuarded, usMarketingRefusal } from './us-marketing-guard';
+import type { SenderAccount } from './ports';
+import type { UpstreamTemplate } from '../sending/ports';
 
 /** Read-only ports: no queue, no job store, no idempotency guard, no wallet. */
 export interface DryRunDependencies
@@ -43,14 +47,19 @@ export interface DryRunResult {
   /** Rows on the organization's opt-out list (a real accept records them FAILED OPTED_OUT, never sent). */
   optedOut: { index: number }[];
   messagingLimit: ReachHeadroom & { wouldExceed: boolean };
-  estimatedCost?: CostTotals;
+  estimatedCost?: MaxPriceEstimate;
   /**
    * The sender's service (free-form) messages delivered this UTC month as the platform counted them, and
    * what is left of Meta's 1,000 free: replies to this broadcast's recipients beyond it are billed at the
    * card's `service` (else `utility`) price (docs/DELIVERY-STATUS.md "Pricing values and service messages").
    */
   serviceMessages?: ServiceTierUsage;
+  /** The template's max price (template-max-price.ts): each delivered message is billed by Meta up to it. */
+  maxPrice?: MaxPrice & { upTo: true };
 }
+
+/** The estimate; for a template with a max price also `upTo: true` and the cap (Meta bills each message up to it). */
+export type MaxPriceEstimate = CostTotals & { upTo?: true; maxPrice?: MaxPrice };
 
 /** A content rule's message names its field first (`data[3].templateParams has …`): the row's own when it starts with `data[<index>]`. */
 function rowIssueOf(error: unknown, index: number): InvalidRow | undefined {
@@ -92,6 +101,15 @@ function sortRows(request: TemplateBroadcastRequest, screened: ScreenedRows, res
   return sorting;
 }
 
+/** The resolver with the US marketing guard first (a row of its own in `invalid`, as a real accept refuses it). */
+function usMarketingChecked(resolve: ReturnType<typeof recipientResolver>, template: UpstreamTemplate, sender: SenderAccount): ReturnType<typeof recipientResolver> {
+  if (!usMarketingGuarded(template.category, sender)) return resolve;
+  return (recipient, index, key) => {
+    if (key !== undefined && isUsRecipient(key)) throw usMarketingRefusal(recipient, index, template.name);
+    return resolve(recipient, index, key);
+  };
+}
+
 /**
  * Runs a dry run of `request` (a built broadcast request: the follow-up route passes its own;
  * the HTTP route passes the rows its parse kept and `screened` what it set aside).
@@ -114,12 +132,13 @@ export async function dryRunBroadcast(
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
   const requirements = sendableRequirementsOf(template);
   requireSendableToUserIds(template, request.data);
-  const rows = sortRows(request, screened, recipientResolver(request, requirements, sendsAt));
+  const rows = sortRows(request, screened, usMarketingChecked(recipientResolver(request, requirements, sendsAt), template, sender));
   await requireOwnedMedia(dependencies.media, caller.organizationId, contentOf(request), rows.sendable, now);
   const suppressed = rows.sendable.length === 0 ? new Set<string>() : await dependencies.optOuts.suppressedAmong(caller.organizationId, rows.sendable.map(({ to }) => to));
   const sendable = rows.sendable.filter(({ to }) => !suppressed.has(to));
   const optedOut = rows.sendable.filter(({ to }) => suppressed.has(to)).map(({ index }) => ({ index }));
   const headroom = await reachHeadroom(dependencies, sender, sendable.map(({ to }) => to), sendsAt);
+  const maxPrice = maxPriceOf(template);
   const estimatedCost = await estimatedCostOf(dependencies, caller.organizationId, template.category, sendable);
   const month = serviceMonthOf(now);
   const serviceMessages = dependencies.serviceTier && serviceTierUsage(month, await dependencies.serviceTier.deliveriesIn(sender.phoneNumberId, month));
@@ -136,7 +155,8 @@ export async function dryRunBroadcast(
     duplicates: rows.duplicates,
     optedOut,
     messagingLimit: { ...headroom, wouldExceed: headroom.headroom !== null && headroom.newRecipients > headroom.headroom },
-    ...(estimatedCost && { estimatedCost }),
+    ...(estimatedCost && { estimatedCost: maxPrice ? { ...estimatedCost, upTo: true as const, maxPrice } : estimatedCost }),
+    ...(maxPrice && { maxPrice: { ...maxPrice, upTo: true as const } }),
     ...(serviceMessages && { serviceMessages }),
   };
 }

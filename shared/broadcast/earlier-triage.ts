@@ -8,6 +8,7 @@ import type { ChunkRecipient } from './chunk-message';
 import { addressOfEarlier, refusedRecipientKey, type EarlierRecipient, type NumberIssue } from './earlier-recipients';
 import type { BillingPort, SuppressionList } from './ports';
 import { describeReason, INVALID_PHONE_NUMBER, OPTED_OUT } from '../sending/failure-reasons';
+import { isUsRecipient, US_MARKETING_PAUSED } from './us-marketing-guard';
 
 /** One refused recipient: its ledger key, its reason code and, for a number breaking the rule, where. */
 export interface EarlierFailure {
@@ -37,7 +38,14 @@ export interface TriageInput {
  * const { accepted, failed } = await triageRecipients(billing, { recipients }, 'UTILITY', 2);
  * // failed: [{ index: 1, to: 'invalid:1', reason: 'INVALID_PHONE_NUMBER', issue: { field: 'toPhoneNumber', rule: 'must not be empty' } }]
  */
-export async function triageRecipients(billing: BillingPort, input: TriageInput, category: string, placeholders: number): Promise<Triage> {
+export async function triageRecipients(
+  billing: BillingPort,
+  input: TriageInput,
+  category: string,
+  placeholders: number,
+  /** Meta's US marketing pause applies (us-marketing-guard.ts): US recipients are refused. */
+  usGuarded = false,
+): Promise<Triage> {
   const prices = new Map<string, Promise<number | undefined>>();
   const seen = new Set<string>();
   const triage: Triage = { accepted: [], failed: [] };
@@ -61,6 +69,11 @@ export async function triageRecipients(billing: BillingPort, input: TriageInput,
       continue;
     }
     seen.add(to);
+    // After the number's own checks, so an invalid or repeated number keeps its reason.
+    if (usGuarded && isUsRecipient(to)) {
+      triage.failed.push({ index, to, reason: US_MARKETING_PAUSED });
+      continue;
+    }
     const parameters = recipient.templateParams ?? input.globalTemplateParams ?? [];
     if (parameters.length !== placeholders) {
       triage.failed.push({ index, to, reason: '131014' });

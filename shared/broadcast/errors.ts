@@ -22,6 +22,12 @@ export class UserIdNotSupportedError extends Error {
   readonly code = 'TEMPLATE_NOT_SENDABLE_TO_USER_ID';
 }
 
+/** A MARKETING template to a US recipient while Meta's US marketing pause holds (us-marketing-guard.ts), named with the recipient's index and field. */
+export class UsMarketingPausedError extends Error {
+  override readonly name = 'UsMarketingPausedError';
+  readonly code = 'US_MARKETING_PAUSED';
+}
+
 /** The sender number is not one of the organization's (or not the one the key is bound to). */
 export class SenderNotOwnedError extends Error {
   override readonly name = 'SenderNotOwnedError';

@@ -11,9 +11,8 @@ import type { BroadcastJob } from './broadcast-job';
 import type { ChunkRecipientRecords, JobRecipient, RecipientLedger } from './ports';
 import { isBusinessScopedUserId } from '../recipients/business-scoped-user-id';
 
-/** Meta's per-user marketing limit: a follow-up to its failures waits this long after the failure unless forced. */
+/** Meta's per-user marketing limit: a follow-up re-sends its failures by the rule of per-user-limit-resends.ts. */
 export const PER_USER_LIMIT_CODE = '131049';
-export const PER_USER_LIMIT_WAIT_HOURS = 24;
 
 /** A recipient of the parent job the audience matched. */
 export interface MatchedRecipient {
@@ -81,18 +80,4 @@ export async function matchingRecipients(
     for (const records of batch) matched.push(...matchingOfChunk(records, audience, reading));
   }
   return matched;
-}
-
-/**
- * The 131049 failures among `matched` younger than 24 hours at `now` (by the failure's time), the
- * youngest last: Meta's per-user limit would refuse them again.
- *
- * @example
- * tooRecentPerUserLimitFailures(matched, new Date('2026-03-02T08:00:00Z')); // those failed with 131049 after 2026-03-01T08:00:00Z
- */
-export function tooRecentPerUserLimitFailures(matched: readonly MatchedRecipient[], now: Date): MatchedRecipient[] {
-  const since = now.getTime() - PER_USER_LIMIT_WAIT_HOURS * HOUR_MS;
-  return matched
-    .filter((recipient) => recipient.failureReasonCode === PER_USER_LIMIT_CODE && recipient.failedAt !== undefined && Date.parse(recipient.failedAt) > since)
-    .sort((a, b) => Date.parse(a.failedAt!) - Date.parse(b.failedAt!));
 }

@@ -8,7 +8,9 @@
 import { payloadHashOf, acceptTemplateBroadcast, type BroadcastCaller, type SendTemplateBroadcastDependencies, type SendTemplateBroadcastResult } from './send-template-broadcast';
 import { FollowUpAudienceError, FollowUpTooSoonError } from './errors';
 import type { FollowUpRequest } from './follow-up.schema';
-import { matchingRecipients, PER_USER_LIMIT_WAIT_HOURS, tooRecentPerUserLimitFailures, type MatchedRecipient } from './follow-up-audience';
+import { matchingRecipients, type MatchedRecipient } from './follow-up-audience';
+import { judgeResends, resendsAfter, tooSoonMessage } from './per-user-limit-resends';
+import { resentBySiblings } from './follow-up-siblings';
 import { readableJob, type StatusReading } from './get-job-status';
 import { requireOperationInScope, requireSenderInScope } from './key-scope';
 import type { Clock, JobStore, RecipientLedger, SuppressionList } from './ports';
@@ -31,15 +33,23 @@ export interface FollowUpBuildInput {
   unconfirmedAfterMs: number;
 }
 
-/** Who the follow-up reached: `matched` recipients of the parent, of them `optedOut` left out (on the opt-out list now). */
+/**
+ * Who the follow-up reached: `matched` recipients of the parent, of them `optedOut` left out (on the
+ * opt-out list now) and `resendCapped` left out (re-sent after 131049 as often as allowed; only when some were).
+ */
 export interface FollowUpAudienceCounts {
   matched: number;
   optedOut: number;
+  resendCapped?: number;
+  /** 131049 failures another follow-up of the same parent re-sent already (follow-up-siblings.ts); only when some were. */
+  alreadyResent?: number;
 }
 
 export interface BuiltFollowUp {
   request: TemplateBroadcastRequest;
   audience: FollowUpAudienceCounts;
+  /** Each of `request.data`'s recipients' 131049 re-sends with this one (per-user-limit-resends.ts), kept with the new job's recipients. */
+  perUserLimitResends: number[];
 }
 
 /** The parts of a recipient's own content the follow-up's body does not give (the body's win: they are the new values). */
@@ -60,15 +70,11 @@ function recipientOf({ listed }: MatchedRecipient, body: FollowUpRequest): Recip
   return { ...address, ...parameters, ...keptContent(listed.send?.content, body) } as RecipientInput;
 }
 
-function requireNotTooSoon(matched: readonly MatchedRecipient[], body: FollowUpRequest, now: Date): void {
-  if (body.force === true) return;
-  const recent = tooRecentPerUserLimitFailures(matched, now);
-  if (recent.length === 0) return;
-  const youngest = recent[recent.length - 1]!.failedAt!;
-  const from = new Date(Date.parse(youngest) + PER_USER_LIMIT_WAIT_HOURS * 3_600_000).toISOString();
-  throw new FollowUpTooSoonError(
-    `audience includes ${recent.length} recipient${recent.length === 1 ? '' : 's'} that failed with 131049 (Meta's per-user marketing limit) less than ${PER_USER_LIMIT_WAIT_HOURS} hours ago; Meta would refuse them again: follow up from ${from}, or set force: true`,
-  );
+/** The matched recipients the 131049 rule lets through; a 4xx when any is within its interval (per-user-limit-resends.ts). */
+function withinResendRule(matched: readonly MatchedRecipient[], body: FollowUpRequest, now: Date): { allowed: MatchedRecipient[]; capped: number } {
+  const { sendable, capped, tooSoon } = judgeResends(matched, now, body.force === true);
+  if (tooSoon.length > 0) throw new FollowUpTooSoonError(tooSoonMessage(tooSoon));
+  return { allowed: sendable, capped: capped.length };
 }
 
 /**
@@ -76,8 +82,9 @@ function requireNotTooSoon(matched: readonly MatchedRecipient[], body: FollowUpR
  * send a template broadcast from the body's sender (403, 401: before any audience is read, so a
  * refusal never depends on who of the parent's recipients is opted out), then a parent of another
  * organization or outside the key's scope (as a status read), a free-form parent, a follow-up
- * reaching nobody, and one to 131049 failures younger than 24 hours unless `force` (4xx naming the
- * rule). Opted-out recipients are left out of the request and counted.
+ * reaching nobody, and one to 131049 failures within their re-send interval (24 h, lifted by `force`,
+ * then 48 h, 96 h: per-user-limit-resends.ts; 4xx naming the rule). Opted-out recipients and
+ * recipients re-sent after 131049 as often as allowed are left out of the request and counted.
  *
  * @example
  * const { request, audience } = await buildFollowUpRequest(ports, { caller, jobId: 'pub_1', body, unconfirmedAfterMs });
@@ -91,17 +98,24 @@ export async function buildFollowUpRequest(ports: FollowUpBuildPorts, input: Fol
   if (parent.kind === 'freeform') throw new FollowUpAudienceError(`jobId ${jobId} is a free-form message; follow-ups go to template broadcasts and bulk sends`);
   const reading: StatusReading = { now: ports.clock.now(), unconfirmedAfterMs: input.unconfirmedAfterMs };
   const matched = await matchingRecipients(ports.broadcasts, parent, body.audience, reading);
-  requireNotTooSoon(matched, body, reading.now);
-  const suppressed = matched.length === 0 ? new Set<string>() : await ports.optOuts.suppressedAmong(caller.organizationId, matched.map(({ to }) => to));
-  const reached = matched.filter(({ to }) => !suppressed.has(to));
+  const resent = await resentBySiblings(ports.broadcasts, caller.organizationId, jobId, matched);
+  const { allowed, capped } = withinResendRule(matched.filter(({ to }) => !resent.has(to)), body, reading.now);
+  const suppressed = allowed.length === 0 ? new Set<string>() : await ports.optOuts.suppressedAmong(caller.organizationId, allowed.map(({ to }) => to));
+  const reached = allowed.filter(({ to }) => !suppressed.has(to));
   if (reached.length === 0) {
-    const why = matched.length === 0 ? 'no recipient of the job matches audience' : `every one of the ${matched.length} matching recipients is on the opt-out list`;
+    const why =
+      matched.length === 0
+        ? 'no recipient of the job matches audience'
+        : allowed.length === 0
+          ? `every one of the ${matched.length} matching recipients was re-sent after 131049 failures as often as allowed, or by another follow-up of this job (follow up from that one)`
+          : `every one of the ${allowed.length} matching recipients is on the opt-out list`;
     throw new FollowUpAudienceError(`audience reaches nobody: ${why}; nothing was queued`);
   }
   const { audience: _audience, force: _force, ...broadcast } = body;
   return {
     request: { ...broadcast, data: reached.map((recipient) => recipientOf(recipient, body)) },
-    audience: { matched: matched.length, optedOut: matched.length - reached.length },
+    audience: { matched: matched.length, optedOut: allowed.length - reached.length, ...(capped > 0 && { resendCapped: capped }), ...(resent.size > 0 && { alreadyResent: resent.size }) },
+    perUserLimitResends: reached.map(resendsAfter),
   };
 }
 
@@ -127,8 +141,8 @@ export async function followUpBroadcast(
   const payloadHash = payloadHashOf({ followUpOf: input.jobId, ...input.body });
   const keyed = options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey, payloadHash };
   const work = async (): Promise<FollowUpResult> => {
-    const { request, audience } = await buildFollowUpRequest(dependencies, { caller, ...input });
-    const result = await acceptTemplateBroadcast(dependencies, caller, request, keyed, input.jobId);
+    const { request, audience, perUserLimitResends } = await buildFollowUpRequest(dependencies, { caller, ...input });
+    const result = await acceptTemplateBroadcast(dependencies, caller, request, keyed, input.jobId, perUserLimitResends);
     return { ...result, followUpOf: input.jobId, audience };
   };
   if (!keyed) return work();

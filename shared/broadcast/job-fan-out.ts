@@ -136,9 +136,9 @@ const listedRecipientsOf = (plan: FanOutPlan): readonly JobRecipient[] =>
   'listed' in plan ? plan.listed : [{ index: 0, countryCode: '', toPhoneNumber: plan.to }];
 
 /** What a chunk's sends need of the job's template: the name and language, and the content every recipient shares. */
-function sendTemplateOf({ name, language, content, variableNames, api }: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>['template']) {
+function sendTemplateOf({ name, language, content, variableNames, api, maxPrice }: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>['template']) {
   // The route decided at accept travels with every message of the job (absent: `/messages`).
-  return { name, language, ...(content && { content }), ...(variableNames && { variableNames }), ...(api && { api }) };
+  return { name, language, ...(content && { content }), ...(variableNames && { variableNames }), ...(api && { api }), ...(maxPrice && { maxPrice }) };
 }
 
 function messagesOf(plan: FanOutPlan): OutboundMessage[] {

@@ -2,6 +2,7 @@ import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from
 import type { SenderDirectory } from './ports';
 import type { TemplateCatalog } from './template-catalog';
 import { requirementsOf, type TemplateRequirements } from '../templates/template-requirements';
+import { maxPriceOf, type MaxPrice } from './template-max-price';
 
 export interface TemplateView {
   name: string;
@@ -13,6 +14,8 @@ export interface TemplateView {
   components: Array<{ type: string; text?: string }>;
   /** What a send must carry: header kind, body placeholders, buttons that take a value, carousel, offer (docs/BROADCAST.md "Rich templates"). */
   parameters: TemplateRequirements;
+  /** The template's max price (template-max-price.ts): sent through the Marketing Messages API only; absent for most templates. */
+  maxPrice?: MaxPrice;
 }
 
 /** The sender's APPROVED templates, in the contract's shape (components keep type and text), each with what a send of it needs. */
@@ -38,5 +41,11 @@ export async function listApprovedTemplates(
         ...(component.text === undefined ? {} : { text: component.text }),
       })),
       parameters: requirementsOf(template),
+      ...maxPriceFieldOf(template),
     }));
+}
+
+function maxPriceFieldOf(template: Parameters<typeof maxPriceOf>[0]): { maxPrice?: MaxPrice } {
+  const maxPrice = maxPriceOf(template);
+  return maxPrice === undefined ? {} : { maxPrice };
 }

@@ -12,6 +12,7 @@ import { ExpiringReads } from '../caching/expiring-reads';
 import type { CloudApiClient } from '../sending/ports';
 import { marketingMessagesRoute, needsOnboardingStatus } from './marketing-messages-route';
 import type { Clock, MarketingMessagesOnboarding, SenderAccount } from './ports';
+import type { MaxPrice } from './template-max-price';
 
 export const MARKETING_ONBOARDING_CACHE_TTL_MS = 5 * 60_000;
 
@@ -38,8 +39,11 @@ export interface MarketingMessagesRoutingDependencies {
   marketingMessages: MarketingMessagesOnboarding;
 }
 
-/** The route as the job's (and its chunk messages') template records it: `api` only for the Marketing Messages API. */
-export type TemplateRoute = { api: 'marketing_messages' } | Record<string, never>;
+/**
+ * The route as the job's (and its chunk messages') template records it: `api` only for the Marketing
+ * Messages API; `maxPrice` for a template with a max price (the worker never falls back to `/messages` for it).
+ */
+export type TemplateRoute = { api: 'marketing_messages'; maxPrice?: MaxPrice } | Record<string, never>;
 
 /**
  * The API a template broadcast of `sender` goes through, as the fields its job's template carries:
@@ -49,16 +53,19 @@ export type TemplateRoute = { api: 'marketing_messages' } | Record<string, never
  * @example
  * await templateRouteOf(dependencies, { ...sender, marketingMessages: 'enabled' }, 'MARKETING'); // { api: 'marketing_messages' }
  * await templateRouteOf(dependencies, sender, 'UTILITY'); // {}
+ * await templateRouteOf(dependencies, { ...sender, marketingMessages: 'disabled' }, 'MARKETING', { bidAmount: '0.05' }); // { api: 'marketing_messages', maxPrice: { bidAmount: '0.05' } }
  */
 export async function templateRouteOf(
   dependencies: MarketingMessagesRoutingDependencies,
   sender: Pick<SenderAccount, 'wabaId' | 'accessToken' | 'marketingMessages'>,
   category: string,
+  maxPrice?: MaxPrice,
 ): Promise<TemplateRoute> {
   const setting = sender.marketingMessages;
-  const onboardingStatus = needsOnboardingStatus(category, setting)
+  const onboardingStatus = needsOnboardingStatus(category, setting, maxPrice !== undefined)
     ? // Fail safe: an account whose status cannot be read is sent through Cloud API, which always works.
       await dependencies.marketingMessages.statusOf(sender).catch(() => undefined)
     : undefined;
-  return marketingMessagesRoute({ category, setting, onboardingStatus }) === 'marketing_messages' ? { api: 'marketing_messages' } : {};
+  if (marketingMessagesRoute({ category, setting, onboardingStatus, maxPrice: maxPrice !== undefined }) !== 'marketing_messages') return {};
+  return maxPrice === undefined ? { api: 'marketing_messages' } : { api: 'marketing_messages', maxPrice };
 }

@@ -28,6 +28,8 @@ export interface RouteInput {
   setting: MarketingMessagesSetting | undefined;
   /** Meta's onboarding status, when read; undefined: not read, absent, or the read failed (not onboarded). */
   onboardingStatus?: string;
+  /** The template has a max price (template-max-price.ts): Meta sends it through the Marketing Messages API only (131061 on `/messages`). */
+  maxPrice?: boolean;
 }
 
 /**
@@ -38,21 +40,24 @@ export interface RouteInput {
  * needsOnboardingStatus('MARKETING', undefined); // true (auto)
  * needsOnboardingStatus('UTILITY', 'auto'); // false
  */
-export const needsOnboardingStatus = (category: string, setting: MarketingMessagesSetting | undefined): boolean =>
-  category === 'MARKETING' && (setting ?? DEFAULT_MARKETING_MESSAGES) === 'auto';
+export const needsOnboardingStatus = (category: string, setting: MarketingMessagesSetting | undefined, maxPrice = false): boolean =>
+  !maxPrice && category === 'MARKETING' && (setting ?? DEFAULT_MARKETING_MESSAGES) === 'auto';
 
 /**
  * The API a template send goes through: a MARKETING template of an account whose setting is on
  * (`enabled`, or `auto` and Meta answered `ONBOARDED`) goes through the Marketing Messages API;
- * everything else, and everything in doubt, through Cloud API.
+ * everything else, and everything in doubt, through Cloud API. A template with a max price goes
+ * through the Marketing Messages API whatever the setting: Meta refuses it anywhere else (131061).
  *
  * @example
  * marketingMessagesRoute({ category: 'MARKETING', setting: 'enabled' }); // 'marketing_messages'
  * marketingMessagesRoute({ category: 'MARKETING', setting: 'auto', onboardingStatus: 'ONBOARDED' }); // 'marketing_messages'
  * marketingMessagesRoute({ category: 'MARKETING', setting: 'auto', onboardingStatus: 'ELIGIBLE' }); // 'cloud_api'
  * marketingMessagesRoute({ category: 'UTILITY', setting: 'enabled' }); // 'cloud_api'
+ * marketingMessagesRoute({ category: 'MARKETING', setting: 'disabled', maxPrice: true }); // 'marketing_messages'
  */
 export function marketingMessagesRoute(input: RouteInput): SentVia {
+  if (input.maxPrice === true) return 'marketing_messages';
   if (input.category !== 'MARKETING') return 'cloud_api';
   switch (input.setting ?? DEFAULT_MARKETING_MESSAGES) {
     case 'enabled':

@@ -24,6 +24,8 @@ export interface SenderAccount extends Sender {
   businessId: string;
   /** The account's Marketing Messages API setting (marketing-messages-route.ts); absent: `auto`. */
   marketingMessages?: MarketingMessagesSetting;
+  /** `false`: the organization turned the US marketing guard off (us-marketing-guard.ts); absent: on. */
+  usMarketingGuard?: false;
 }
 
 export interface SenderDirectory {

@@ -6,6 +6,7 @@
  * stored in the job's ledger with their failure_reason_code. The rest go through the same queue,
  * worker and ledger as template broadcasts.
  */
+import { usMarketingGuarded, US_MARKETING_PAUSED } from './us-marketing-guard';
 import type { ChunkRecipient } from './chunk-message';
 import {
   BroadcastNameTakenError,
@@ -14,6 +15,7 @@ import {
   SenderNotOwnedError,
   InvalidPhoneNumberFormatError,
   UserIdNotSupportedError,
+  UsMarketingPausedError,
   EarlierTemplateLanguageError,
   EarlierTemplateMissingError,
   NoSubscriptionError,
@@ -102,6 +104,10 @@ function rejectSingle(failure: EarlierFailure, placeholders: number, templateNam
       throw new PricingNotAvailableError();
     case '131062':
       throw new UserIdNotSupportedError(`userId: template ${templateName} is an AUTHENTICATION template, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`);
+    case US_MARKETING_PAUSED:
+      throw new UsMarketingPausedError(
+        `${failure.to.includes('.') ? 'userId' : 'countryCode'} must not be a US recipient for MARKETING template ${templateName}: Meta has paused marketing templates to US numbers since 2025-04-01 (they fail with 131049)`,
+      );
     case '131014':
       throw new TemplateParameterCountError(`templateParams must have exactly ${placeholders} values for template ${templateName}`);
     default:
@@ -196,7 +202,7 @@ export async function sendEarlierTemplate(
   const sender = await senderFor(dependencies, caller);
   const template = approvedTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), input.templateName, input.templateLanguage);
   const placeholders = bodyPlaceholderCount(template);
-  const triage = await triageRecipients(billing, input, template.category, placeholders);
+  const triage = await triageRecipients(billing, input, template.category, placeholders, usMarketingGuarded(template.category, sender));
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
   await refuseOptedOut(dependencies.optOuts, organizationId, triage);
   const reservation = await reserveReach(dependencies, sender, triage.accepted.map(({ to }) => to), clock.now());

@@ -20,7 +20,9 @@ import {
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
-import { templateRouteOf, type MarketingMessagesRoutingDependencies } from './marketing-messages-onboarding';
+import { templateRouteOf, type MarketingMessagesRoutingDependencies, type TemplateRoute } from './marketing-messages-onboarding';
+import { maxPriceOf } from './template-max-price';
+import { requireNoUsMarketing } from './us-marketing-guard';
 import type {
   ChunkProgressStore,
   Clock,
@@ -108,15 +110,16 @@ export const listedRecipientOf = ({ countryCode, toPhoneNumber, userId }: Recipi
 
 /**
  * Meta refuses (131062) some sends to a business-scoped user id: authentication templates (one-tap,
- * zero-tap, copy code). Refused at accept, naming the first such recipient, when any recipient is
- * one (`../shared/meta/usernames-and-bsuid.md` §7).
+ * zero-tap, copy code) and templates with a max price. Refused at accept, naming the first such
+ * recipient, when any recipient is one (`../shared/meta/usernames-and-bsuid.md` §7).
  */
 export function requireSendableToUserIds(template: UpstreamTemplate, recipients: TemplateBroadcastRequest['data']): void {
-  if (template.category !== 'AUTHENTICATION') return;
+  const why = template.category === 'AUTHENTICATION' ? 'is an AUTHENTICATION template' : maxPriceOf(template) ? 'has a max price (optimization_spec)' : undefined;
+  if (why === undefined) return;
   const index = recipients.findIndex((recipient) => recipient.userId !== undefined);
   if (index === -1) return;
   throw new UserIdNotSupportedError(
-    `data[${index}].userId: template ${template.name} (${template.language}) is an AUTHENTICATION template, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`,
+    `data[${index}].userId: template ${template.name} (${template.language}) ${why}, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`,
   );
 }
 
@@ -213,6 +216,8 @@ export async function acceptTemplateBroadcast(
   request: TemplateBroadcastRequest,
   keyed: KeyedRequest | undefined,
   followUpOf?: string,
+  /** A follow-up's: each recipient's 131049 re-sends (per-user-limit-resends.ts), by position in `request.data`. */
+  perUserLimitResends?: readonly number[],
 ): Promise<SendTemplateBroadcastResult> {
   // With the body's rules: the window is part of what the request says, checked before any read.
   const scheduledAt = request.scheduledAt === undefined ? undefined : scheduledTimeOf(request.scheduledAt, dependencies.clock.now(), dependencies.scheduling);
@@ -230,6 +235,7 @@ export async function acceptTemplateBroadcast(
   const template = selectTemplate(await dependencies.templates.templatesOf(sender.wabaId, sender.accessToken), request);
   const requirements = sendableRequirementsOf(template);
   requireSendableToUserIds(template, request.data);
+  requireNoUsMarketing(template.category, sender, template.name, request.data, numbers);
   const now = dependencies.clock.now();
   const recipients = resolveRecipients(request, requirements, numbers, scheduledAt ?? now);
   const content = contentOf(request);
@@ -239,7 +245,7 @@ export async function acceptTemplateBroadcast(
   // a scheduled job counts in the hour it is sent.
   const reservation = await reserveReach(dependencies, sender, queued.map(({ to }) => to), scheduledAt ?? now);
   // Which API carries the job, decided once at accept (a scheduled job's too): docs/BROADCAST.md "Marketing Messages API".
-  const route = await templateRouteOf(dependencies, sender, template.category);
+  const route = await templateRouteOf(dependencies, sender, template.category, maxPriceOf(template));
 
   const job = newJob(
     {
@@ -262,7 +268,7 @@ export async function acceptTemplateBroadcast(
     },
   );
   // Each recipient's values are kept with the list, so a follow-up can send them again (docs/BROADCAST.md "Follow-ups").
-  const listed = request.data.map((recipient, index): JobRecipient => ({ ...listedRecipientOf(recipient, index), send: sendOf(recipients[index]!) }));
+  const listed = request.data.map((recipient, index): JobRecipient => ({ ...listedRecipientOf(recipient, index), send: sendOf(recipients[index]!), ...resendsOf(perUserLimitResends, index) }));
   const { broadcasts, queue, clock, portfolioReach } = dependencies;
   const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
   await recordAndFanOut({ broadcasts, queue, clock, portfolioReach, ...scheduling }, { job, recipients: queued, refused, listed, reservation, earlierJob });
@@ -277,10 +283,11 @@ export async function acceptTemplateBroadcast(
     : { kind: 'queued', recipients: job.totalRecipients, jobId: job.jobId };
 }
 
+const resendsOf = (counts: readonly number[] | undefined, index: number) => (counts?.[index] ? { perUserLimitResends: counts[index] } : {});
 const sendOf = ({ parameters, content }: ChunkRecipient) => (content === undefined ? { parameters } : { parameters, content });
 
 /** The job's template: what identifies it, and what every recipient's send shares (content, a named template's variable names). */
-function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements, route: { api?: 'marketing_messages' }) {
+function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements, route: TemplateRoute) {
   const variableNames = variableNamesOf(requirements);
   return { name: template.name, language: template.language, category: template.category, id: template.id, ...(content && { content }), ...(variableNames && { variableNames }), ...route };
 }

@@ -88,6 +88,8 @@ const mappings: Readonly<Record<string, Mapping>> = {
   TEMPLATE_NOT_SENDABLE: { statusCode: 400, code: 'TEMPLATE_NOT_SENDABLE' },
   // Meta's 131062: the template cannot go to a business-scoped user id (docs/BROADCAST.md "Recipients by business-scoped user id").
   TEMPLATE_NOT_SENDABLE_TO_USER_ID: { statusCode: 400, code: 'TEMPLATE_NOT_SENDABLE' },
+  // Meta's US marketing pause (docs/BROADCAST.md "US marketing pause"): a MARKETING template to a US recipient, named by index and field.
+  US_MARKETING_PAUSED: { statusCode: 400, code: 'US_MARKETING_PAUSED' },
   // Meta's messaging tier (docs/BROADCAST.md "Messaging limits"): a 400 as the contract's "correct the request".
   MESSAGING_LIMIT_EXCEEDED: { statusCode: 400, code: 'MESSAGING_LIMIT_EXCEEDED' },
   JOB_NOT_FOUND: { statusCode: 404, code: 'JOB_NOT_FOUND' },

@@ -6,11 +6,12 @@ import { BusinessAccountIncompleteError, NoBusinessAccountError, SenderNotOwnedE
 import type { Sender, SenderAccount, SenderDirectory } from '../broadcast/ports';
 import { DEFAULT_MARKETING_MESSAGES, type BusinessAccount } from '../tenancy/tenancy-entities';
 import type { TenancyServices } from '../tenancy/tenancy-services';
-import type { AccountDirectory } from '../tenancy/tenancy-stores';
+import type { AccountDirectory, OrganizationStore } from '../tenancy/tenancy-stores';
+import { usMarketingGuardOn } from '../tenancy/us-marketing-guard-setting';
 
 /** What the directory reads of tenancy: the account directory and the decryption of an account's token. */
 export type SenderTenancy = Pick<TenancyServices, 'decryptBusinessAccountToken'> & {
-  readonly repository: AccountDirectory;
+  readonly repository: AccountDirectory & Pick<OrganizationStore, 'getOrganization'>;
 };
 
 export class TenancySenderDirectory implements SenderDirectory {
@@ -32,6 +33,9 @@ export class TenancySenderDirectory implements SenderDirectory {
   }
 
   async resolveSender(organizationId: string, phoneNumber: string): Promise<SenderAccount> {
+    // The organization's US marketing guard is read alongside (cached with the organization): every template accept needs it.
+    const organization = this.tenancy.repository.getOrganization(organizationId);
+    organization.catch(() => undefined);
     const number = await this.tenancy.repository.findPhoneNumberByDigits(phoneNumber);
     if (!number || number.organizationId !== organizationId) throw new SenderNotOwnedError(phoneNumber);
     const account = await this.tenancy.repository.getBusinessAccount(organizationId, number.wabaId);
@@ -51,6 +55,7 @@ export class TenancySenderDirectory implements SenderDirectory {
       messagesPerSecond: this.paceOf(account),
       businessId: account.businessId,
       marketingMessages: account.marketingMessages ?? DEFAULT_MARKETING_MESSAGES,
+      ...(usMarketingGuardOn(await organization) ? {} : { usMarketingGuard: false }),
     };
   }
 

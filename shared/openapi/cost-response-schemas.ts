@@ -4,15 +4,26 @@ import { arrayOf, bool, int, obj, str, type JsonSchema } from './schema-builders
 const decimal: JsonSchema = { type: 'string', pattern: '^\\d+\\.\\d{2,6}$', description: 'A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units' };
 const nullableInt: JsonSchema = { type: ['integer', 'null'] };
 
+/** A template's max price as Meta states it on the template (`optimization_spec.bid_amount`, `bid_strategy`). */
+const maxPrice: JsonSchema = {
+  ...obj({ bidAmount: str, bidStrategy: str, upTo: { const: true } }, ['bidAmount']),
+  description: 'The template has a max price: Meta bills each delivered message up to `bidAmount` (docs/BROADCAST.md "Dry run")',
+};
+
 /** The estimate of a dry run, from the operator's rate card (absent when none is set). */
 export const estimatedCost: JsonSchema = {
-  ...obj({
-    currency: str,
-    amount: decimal,
-    priced: int,
-    unpriced: int,
-    byCategory: { type: 'object', additionalProperties: obj({ count: int, amount: decimal }) },
-  }),
+  ...obj(
+    {
+      currency: str,
+      amount: decimal,
+      priced: int,
+      unpriced: int,
+      byCategory: { type: 'object', additionalProperties: obj({ count: int, amount: decimal }) },
+      upTo: { const: true },
+      maxPrice,
+    },
+    ['currency', 'amount', 'priced', 'unpriced', 'byCategory'],
+  ),
   description: 'The template category’s rate for each sendable recipient by its country calling code (`unpriced`: no row of the card prices it, not in `amount`)',
 };
 
@@ -43,6 +54,7 @@ export const dryRunResult: JsonSchema = obj(
     messagingLimit: obj({ tier: str, limit: nullableInt, usedLast24h: int, headroom: nullableInt, newRecipients: int, wouldExceed: bool }),
     estimatedCost,
     serviceMessages,
+    maxPrice,
   },
   ['dryRun', 'totals', 'invalid', 'duplicates', 'optedOut', 'messagingLimit'],
 );

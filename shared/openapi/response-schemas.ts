@@ -117,7 +117,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       description: 'Approved templates of the sender',
       content: json(
         broadcastEnvelope(
-          arrayOf({ ...obj({ name: str, status: str, category: str, language: str, quality: str, components: arrayOf(anyObject), parameters: templateParametersResponse }, ['name', 'status', 'category', 'language']) }),
+          arrayOf({ ...obj({ name: str, status: str, category: str, language: str, quality: str, components: arrayOf(anyObject), parameters: templateParametersResponse, maxPrice: obj({ bidAmount: str, bidStrategy: str }, ['bidAmount']) }, ['name', 'status', 'category', 'language']) }),
           200,
         ),
         envelopeExample(200, 'Templates fetched successfully', [
@@ -168,7 +168,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       status: '200',
       description: 'With `?dryRun=true`: the dry run of exactly the request the follow-up would accept, with its parent and who it matched (nothing sent, no job)',
       content: json(
-        broadcastEnvelope({ allOf: [dryRunResult, obj({ followUpOf: str, audience: obj({ matched: int, optedOut: int }) })] }, 200),
+        broadcastEnvelope({ allOf: [dryRunResult, obj({ followUpOf: str, audience: obj({ matched: int, optedOut: int, resendCapped: int, alreadyResent: int }, ['matched', 'optedOut']) })] }, 200),
         envelopeExample(200, 'Dry run of a follow-up of pub_01JD3X9Q7: 2 of 3 matching recipients sendable; nothing was sent', {
           ...dryRunExample,
           followUpOf: 'pub_01JD3X9Q7',
@@ -182,7 +182,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       headers: jobIdHeader,
       content: json(
         broadcastEnvelope(
-          obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, chunkSize: int, totalChunks: int, scheduledAt: str, followUpOf: str, audience: obj({ matched: int, optedOut: int }) }, ['jobId', 'status', 'totalRecipients', 'totalChunks', 'followUpOf', 'audience']),
+          obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, chunkSize: int, totalChunks: int, scheduledAt: str, followUpOf: str, audience: obj({ matched: int, optedOut: int, resendCapped: int, alreadyResent: int }, ['matched', 'optedOut']) }, ['jobId', 'status', 'totalRecipients', 'totalChunks', 'followUpOf', 'audience']),
           202,
         ),
         envelopeExample(202, 'Follow-up of pub_01JD3X9Q7 accepted for 2 recipients', { ...jobExample, totalRecipients: 2, totalChunks: 1, followUpOf: 'pub_01JD3X9Q7', audience: { matched: 3, optedOut: 1 } }),

@@ -72,6 +72,9 @@ const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   // On /marketing_messages 131055 means "only marketing templates": the worker then sends through Cloud API.
   [131055, marketingRefusal('Meta does not allow this operation (on the Marketing Messages API: the template is not a marketing template)', 'Check the request against Meta\'s documentation; a broadcast sends such a template through Cloud API by itself')],
   [131062, final('Authentication templates and templates with a max price (bid) cannot be sent to a business-scoped user id (BSUID)', 'Send to the user\'s phone number, or use a template without a max price')],
+  // Max price (a marketing template's bid cap, fact sheet row 4): the Marketing Messages API only, not in every country.
+  [131061, final('A template with a max price was sent through Cloud API (/messages); Meta sends such templates through the Marketing Messages API only', 'Send it again as a broadcast (the platform sends max-price templates through the Marketing Messages API); through /upstream use the marketing-messages route')],
+  [131065, final('Max price is not available in the recipient\'s country', 'Send these recipients a template without a max price')],
   // The template.
   [132000, final('The number of parameters does not match the template', 'Give exactly as many values as the template has placeholders')],
   [132001, final('The template does not exist in this language', 'Check the template\'s name and language, and that it is approved')],
@@ -136,6 +139,8 @@ const PLATFORM_REASONS: ReadonlyMap<string, ReasonDescription> = new Map<string,
   [UNKNOWN_OUTCOME, { text: 'No answer came: the message may have been sent', action: 'Wait for its delivery status; do not resend' }],
   // The earlier send's triage records a parameter count mismatch under this number.
   ['131014', { text: 'The template parameters do not match the template', action: 'Give exactly as many values as the template has placeholders' }],
+  // Meta's US marketing pause: a MARKETING template to a US (+1) recipient, refused at accept (shared/broadcast/us-marketing-guard.ts).
+  ['US_MARKETING_PAUSED', { text: 'Meta does not deliver marketing templates to US (+1) numbers', action: 'Send a UTILITY template, or remove the recipient; the operator can turn the organization\'s US marketing guard off' }],
 ]);
 
 /**

@@ -36,6 +36,10 @@ export interface UpstreamTemplate {
   /** Meta's `quality_score` (`score`: GREEN, YELLOW, RED, UNKNOWN); absent when Meta gives none. */
   quality_score?: { score?: string; [key: string]: unknown };
   components: Array<{ type: string; text?: string; format?: string; [key: string]: unknown }>;
+  /** Meta's max price of a marketing template (`bid_amount`, `bid_strategy`); shared/broadcast/template-max-price.ts. */
+  optimization_spec?: { bid_amount?: unknown; bid_strategy?: unknown; [key: string]: unknown };
+  /** The older name of `optimization_spec` (before 2026-06-18), read the same way. */
+  bid_spec?: { bid_amount?: unknown; bid_strategy?: unknown; [key: string]: unknown };
 }
 
 export interface UpstreamPhoneNumber {

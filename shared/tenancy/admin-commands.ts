@@ -183,6 +183,12 @@ export const adminCommands = {
       tenancy.admin.setKeyGeneration({ organizationId: required(flags, 'org'), enabled: requiredBoolean(flags, 'enabled') }),
   }),
 
+  'set-us-marketing-guard': defineCommand({
+    summary: 'Refuse (true, the default) or allow (false) MARKETING templates to US (+1) numbers and US. user ids at accept (Meta\'s US marketing pause)',
+    flags: [organizationFlag, { name: 'enabled', description: 'true | false', required: true, boolean: true }],
+    run: (tenancy, flags) => tenancy.admin.setUsMarketingGuard({ organizationId: required(flags, 'org'), enabled: requiredBoolean(flags, 'enabled') }),
+  }),
+
   'list-generated-keys': defineCommand({
     summary: 'List the keys minted by generate-key (id, bound number, created, source IP hash, revoked; no secrets)',
     flags: [organizationFlag],

@@ -35,6 +35,12 @@ export interface Organization {
    * organization's numbers. Off unless an operator turned it on (absent means off).
    */
   keyGenerationEnabled?: boolean;
+  /**
+   * Whether MARKETING templates to US (+1) numbers and `US.` business-scoped user ids are refused at
+   * accept (Meta's US marketing pause; shared/broadcast/us-marketing-guard.ts). On unless an
+   * operator turned it off (set-us-marketing-guard); absent means on.
+   */
+  usMarketingGuard?: boolean;
   createdAt: string;
   updatedAt: string;
 }

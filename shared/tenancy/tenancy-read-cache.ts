@@ -163,6 +163,11 @@ class CachingOrganizationStore implements OrganizationStore {
     return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationPlan(organizationId, change));
   }
 
+  updateOrganizationUsMarketingGuard(organizationId: string, change: Parameters<OrganizationStore['updateOrganizationUsMarketingGuard']>[1]): Promise<Organization> {
+    const { cache } = this.reading;
+    return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationUsMarketingGuard(organizationId, change));
+  }
+
   updateOrganizationKeyGeneration(organizationId: string, change: Parameters<OrganizationStore['updateOrganizationKeyGeneration']>[1]): Promise<Organization> {
     const { cache } = this.reading;
     return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationKeyGeneration(organizationId, change));

@@ -44,6 +44,7 @@ import {
 } from './organization-use-cases';
 import type { BusinessAccount, CountryPricing, CredentialKind, CredentialSummary, Membership, Organization, PhoneNumber, Subscription, Wallet } from './tenancy-entities';
 import { InvalidCredentialError, OrganizationSuspendedError } from './errors';
+import { setUsMarketingGuard } from './us-marketing-guard-setting';
 import type { TenancyPorts } from './ports';
 import type { TenancyStores } from './tenancy-stores';
 
@@ -56,6 +57,8 @@ export interface TenancyAdministration {
    * default. Turning it off revokes every live minted key (their ids in `revokedGeneratedKeys`).
    */
   setKeyGeneration(input: { organizationId: string; enabled: boolean }): Promise<KeyGenerationSetting>;
+  /** Turns the refusal of MARKETING templates to US (+1) recipients on (the default) or off. */
+  setUsMarketingGuard(input: { organizationId: string; enabled: boolean }): Promise<Organization>;
   /** Keys minted by generate-key: id, bound number, created time, source IP hash; nothing secret. */
   listGeneratedKeys(input: { organizationId: string }): Promise<GeneratedKeySummary[]>;
   /** Revokes a key minted by generate-key (any other credential id is "not found"). */
@@ -127,6 +130,7 @@ export function bindTenancyServices(ports: TenancyPorts): TenancyServices {
       setOrganizationPlan: (input) => setOrganizationPlan(ports, input),
       setSubscription: (input) => setSubscription(ports, input),
       setKeyGeneration: (input) => setKeyGeneration(ports, input),
+      setUsMarketingGuard: (input) => setUsMarketingGuard(ports, input),
       listGeneratedKeys: (input) => listGeneratedKeys(ports, input),
       revokeGeneratedKey: (input) => revokeGeneratedKey(ports, input),
       connectBusinessAccount: (input) => connectBusinessAccount(ports, input),

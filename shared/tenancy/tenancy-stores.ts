@@ -43,6 +43,8 @@ export interface OrganizationStore {
   updateOrganizationPlan(organizationId: string, change: { plan: Plan; apiAddOn: boolean; updatedAt: string }): Promise<Organization>;
   /** Throws OrganizationNotFoundError. */
   updateOrganizationKeyGeneration(organizationId: string, change: { keyGenerationEnabled: boolean; updatedAt: string }): Promise<Organization>;
+  /** Sets the US marketing guard (one attribute); returns the organization as stored. Throws OrganizationNotFoundError. */
+  updateOrganizationUsMarketingGuard(organizationId: string, change: { usMarketingGuard: boolean; updatedAt: string }): Promise<Organization>;
   /**
    * Suspends (`suspension` given: status `suspended`, the first `suspendedAt` kept on a repeat, the
    * reason replaced) or resumes (`suspension` undefined: status `active`, both fields removed) the

@@ -34,6 +34,10 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     return updateOrganization(this.table, organizationId, change);
   }
 
+  async updateOrganizationUsMarketingGuard(organizationId: string, change: { usMarketingGuard: boolean; updatedAt: string }): Promise<Organization> {
+    return updateOrganization(this.table, organizationId, change);
+  }
+
   async setOrganizationSuspension(
     organizationId: string,
     change: { suspension: { suspendedAt: string; reason: string } | undefined; updatedAt: string },

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { broadcastJobSchema, type BroadcastJob, type ChunkProgress } from '../../broadcast/broadcast-job';
 import type { JobRecipient } from '../../broadcast/broadcast-stores';
 import { FAILURE_PREFIX, MalformedMessagingItemError, expiresAtFrom, messagingKeys } from './messaging-table';
-import { sendsAttributeOf, withSends } from './messaging-recipient-sends';
+import { resendsAttributeOf, sendsAttributeOf, withResends, withSends } from './messaging-recipient-sends';
 
 type Item = Record<string, unknown>;
 
@@ -123,6 +123,8 @@ export function recipientsItem(jobId: string, chunkIndex: number, recipients: re
     recipientsDeflated: new Uint8Array(deflateRawSync(text, { level: 1 })),
     // Each recipient's values, for follow-ups (messaging-recipient-sends.ts); template broadcasts only.
     ...sendsAttributeOf(recipients),
+    // A follow-up's 131049 re-send counts (per-user-limit-resends.ts), only when some recipient has one.
+    ...resendsAttributeOf(recipients),
     expiresAt,
   };
 }
@@ -150,5 +152,5 @@ export function decodeRecipients(item: Item): JobRecipient[] {
     const [countryCode = '', toPhoneNumber = '', userId] = line.split('\t');
     return { index: firstIndex + position, countryCode, toPhoneNumber, ...(userId === undefined ? {} : { userId }) };
   });
-  return withSends(item, listed);
+  return withResends(item, withSends(item, listed));
 }

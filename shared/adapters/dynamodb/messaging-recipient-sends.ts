@@ -51,3 +51,27 @@ export function withSends(item: Record<string, unknown>, recipients: JobRecipien
     return { ...recipient, send: content === undefined ? { parameters } : { parameters, content } };
   });
 }
+
+/**
+ * A follow-up's 131049 re-send counts (docs/BROADCAST.md "Follow-ups"): `perUserLimitResends`, a
+ * map from the recipient's index (as a string) to its count, only for recipients that have one;
+ * nothing when none has (every other job: no bytes added).
+ *
+ * @example
+ * resendsAttributeOf([{ index: 3, countryCode: '44', toPhoneNumber: '7700900001', perUserLimitResends: 2 }]); // { perUserLimitResends: { '3': 2 } }
+ */
+export function resendsAttributeOf(recipients: readonly JobRecipient[]): { perUserLimitResends?: Record<string, number> } {
+  const counted = recipients.filter((recipient) => (recipient.perUserLimitResends ?? 0) > 0);
+  return counted.length === 0 ? {} : { perUserLimitResends: Object.fromEntries(counted.map(({ index, perUserLimitResends }) => [String(index), perUserLimitResends!])) };
+}
+
+const storedResendsSchema = v.record(v.pipe(v.string(), v.regex(/^\d+$/)), v.pipe(v.number(), v.integer(), v.minValue(1)));
+
+/** The recipients with their re-send counts, when the item has them; as they are otherwise. */
+export function withResends(item: Record<string, unknown>, recipients: JobRecipient[]): JobRecipient[] {
+  if (item.perUserLimitResends === undefined) return recipients;
+  const parsed = v.safeParse(storedResendsSchema, item.perUserLimitResends);
+  if (!parsed.success) throw new MalformedMessagingItemError(`Stored re-send counts ${String(item.pk)} ${String(item.sk)} do not match their schema`);
+  const counts = parsed.output;
+  return recipients.map((recipient) => (counts[String(recipient.index)] === undefined ? recipient : { ...recipient, perUserLimitResends: counts[String(recipient.index)] }));
+}

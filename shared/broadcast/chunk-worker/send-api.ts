@@ -6,7 +6,8 @@
  * again through `/messages` at once (no duplicate is possible) and sends the rest of the invocation
  * through Cloud API too: the refusal is about the template, and would cost every recipient a second
  * call. The next invocation (the next chunk message) tries the Marketing Messages API again, so a
- * template that was still syncing (134101) moves over once Meta has it.
+ * template that was still syncing (134101) moves over once Meta has it. A template with a max price
+ * never falls back: Meta sends it through the Marketing Messages API only (131061 on `/messages`).
  */
 import { fallsBackToCloudApi } from '../../sending/failure-reasons';
 import type { CloudApiClient, SendOutcome, UpstreamCall } from '../../sending/ports';
@@ -25,11 +26,16 @@ export class SendApiChoice {
   /** Recipients sent again through Cloud API after such a refusal (the chunk report's `marketingFallbacks`). */
   fallbacks = 0;
 
-  constructor(private readonly wanted: SentVia) {}
+  constructor(
+    private readonly wanted: SentVia,
+    /** A template with a max price: Meta refuses it on `/messages` (131061), so a refusal is recorded, never sent again there. */
+    private readonly mayFallBack = true,
+  ) {}
 
   /** The job's route, from its chunk message: free-form and older messages carry none (Cloud API). */
   static of(message: OutboundMessage): SendApiChoice {
-    return new SendApiChoice(message.kind === 'template-chunk' && message.template.api === 'marketing_messages' ? 'marketing_messages' : 'cloud_api');
+    if (message.kind !== 'template-chunk' || message.template.api !== 'marketing_messages') return new SendApiChoice('cloud_api');
+    return new SendApiChoice('marketing_messages', message.template.maxPrice === undefined);
   }
 
   /** Where the next send goes. */
@@ -54,7 +60,7 @@ export class SendApiChoice {
   async send(upstream: Pick<CloudApiClient, 'sendMessage'>, phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall): Promise<RoutedOutcome> {
     if (this.current === 'cloud_api') return { outcome: await upstream.sendMessage(phoneNumberId, body, call), via: 'cloud_api' };
     const outcome = await upstream.sendMessage(phoneNumberId, marketingMessagesBody(body), call, { api: 'marketing_messages' });
-    if (outcome.kind !== 'rejected' || !fallsBackToCloudApi(outcome.error.code)) return { outcome, via: 'marketing_messages' };
+    if (outcome.kind !== 'rejected' || !this.mayFallBack || !fallsBackToCloudApi(outcome.error.code)) return { outcome, via: 'marketing_messages' };
     this.refused(outcome.error.code);
     return { outcome: await upstream.sendMessage(phoneNumberId, body, call), via: 'cloud_api' };
   }

@@ -37,6 +37,15 @@ const TEMPLATE_CACHE_TTL_MS = 1_500;
 // Sorted by name, as the test sorts the answer; the rich ones (local/demo-rich-templates.ts) keep only type and text of their components.
 const demoTemplates = [
   {
+    name: 'capped_offer',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    language: 'en',
+    components: [{ type: 'BODY', text: 'Hi {{1}}, members save 15% this weekend.' }],
+    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 1 } },
+    maxPrice: { bidAmount: '0.05', bidStrategy: 'LOWEST_COST_WITH_BID_CAP' },
+  },
+  {
     name: 'flash_deal',
     status: 'APPROVED',
     category: 'MARKETING',

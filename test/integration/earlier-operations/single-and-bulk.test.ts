@@ -358,6 +358,29 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
     });
   });
 
+  it("Meta's US marketing pause: send-bulk records a MARKETING template's +1 recipient as a partial failure, send-single answers 400", async () => {
+    const a = localNumber();
+    const body = bulkBody('US pause', [{ countryCode: '91', toPhoneNumber: a }, { countryCode: '1', toPhoneNumber: '2025550199' }], {
+      templateName: 'spring_sale',
+      templateLanguage: 'en',
+      templateType: 'MARKETING',
+      globalTemplateParams: ['Ada'],
+    });
+    const response = await post('/send-bulk', await freshKey(), body);
+    expect(response.status).toBe(200);
+    expect(response.body.data.data).toMatchObject({ total_contacts: 2, failed_contacts: 1 });
+    const jobId = await latestJobId(organizationId);
+    await eventually(() => chunkProgressOf(getServices().broadcast.broadcasts, jobId), ([chunk]) => chunk?.done === true, 20_000);
+    const [chunk] = await chunkProgressOf(getServices().broadcast.broadcasts, jobId);
+    expect(chunk).toMatchObject({ failuresByReason: { US_MARKETING_PAUSED: 1 } });
+    expect(acceptedTo('12025550199')).toHaveLength(0);
+
+    const single = await post('/send-single', await freshKey(), singleBody({ templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING', countryCode: '1', toPhoneNumber: '2025550198', templateParams: ['Ada'] }));
+    expect(single.status).toBe(400);
+    expect(single.body.data.error.code).toBe('US_MARKETING_PAUSED');
+    expect(single.body.message).toMatch(/^countryCode must not be a US recipient for MARKETING template spring_sale/);
+  });
+
   it('never overdraws the wallet: with N × price in it, exactly N of 2N concurrent sends succeed and N messages go out', async () => {
     const N = 5;
     const price = PRICE_MICROS.utility['91'];

@@ -36,6 +36,15 @@ export function describeOrganizationStoreContract(name: string, makeRepository: 
         );
       });
 
+      it('sets the US marketing guard and returns the organization as stored; an unknown one is OrganizationNotFoundError', async () => {
+        const org = organization();
+        await repository.createOrganization(org);
+        const off = await repository.updateOrganizationUsMarketingGuard(org.organizationId, { usMarketingGuard: false, updatedAt: later });
+        expect(off).toEqual({ ...org, usMarketingGuard: false, updatedAt: later });
+        expect(await repository.getOrganization(org.organizationId)).toEqual(off);
+        await expect(repository.updateOrganizationUsMarketingGuard(fresh('org_'), { usMarketingGuard: true, updatedAt: later })).rejects.toBeInstanceOf(OrganizationNotFoundError);
+      });
+
       it('suspends (the first time stays, the reason is replaced) and resumes (both fields removed, resumedAt recorded; a new suspension removes it); an unknown one is OrganizationNotFoundError', async () => {
         const org = organization();
         await repository.createOrganization(org);

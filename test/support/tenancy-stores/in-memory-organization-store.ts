@@ -35,6 +35,14 @@ export class InMemoryOrganizationStore implements OrganizationStore {
     return stored(organization);
   }
 
+  async updateOrganizationUsMarketingGuard(organizationId: string, change: { usMarketingGuard: boolean; updatedAt: string }): Promise<Organization> {
+    this.state.touch('updateOrganizationUsMarketingGuard', change);
+    const organization = this.state.organizations.get(organizationId);
+    if (!organization) throw new OrganizationNotFoundError(organizationId);
+    Object.assign(organization, change);
+    return stored(organization);
+  }
+
   async setOrganizationSuspension(
     organizationId: string,
     change: { suspension: { suspendedAt: string; reason: string } | undefined; updatedAt: string },

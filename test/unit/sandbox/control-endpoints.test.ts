@@ -29,6 +29,7 @@ const DEFAULTS = {
   recipientTimeouts: {},
   recipientHolds: {},
   senderErrors: {},
+  maxPriceUnavailableCountries: [],
 };
 
 describe('/_sandbox/control settings', () => {

@@ -87,6 +87,9 @@ const META_CODE_ROWS: ReadonlyArray<[number, number, RetryClass, string, string 
   [131051, 400, 'final', '131051', undefined],
   [131055, 405, 'final', '131055', undefined],
   [131062, 400, 'final', '131062', undefined],
+  // Max price (fact sheet row 4): a max-price template through /messages, a country without max price.
+  [131061, 400, 'final', '131061', undefined],
+  [131065, 400, 'final', '131065', undefined],
   [132000, 400, 'final', '132000', undefined],
   [132001, 404, 'final', '132001', undefined],
   [132005, 400, 'final', '132005', undefined],
