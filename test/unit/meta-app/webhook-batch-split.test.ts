@@ -38,15 +38,51 @@ function batchOf(entries: number, statuses: number, messages = 0) {
   };
 }
 
+type Item = Record<string, unknown>;
+/** The contacts of a value that name an item (by number or BSUID). */
+const contactsNaming = (contacts: unknown, item: Item) =>
+  ((contacts as Item[] | undefined) ?? []).filter((contact) => [item.from, item.from_user_id, item.recipient_id, item.recipient_user_id].some((id) => id !== undefined && (id === contact.wa_id || id === contact.user_id)));
+
 /** Every status and message of a batch, with the account, number and contacts it came with. */
 function itemsOf(batch: { entry: Array<{ id: string; changes: Array<{ field: string; value: Record<string, unknown> }> }> }) {
   return batch.entry.flatMap((entry) =>
     entry.changes.flatMap((change) =>
       ['statuses', 'messages'].flatMap((list) =>
-        ((change.value[list] as unknown[]) ?? []).map((item) => ({ account: entry.id, field: change.field, metadata: change.value.metadata, contacts: list === 'messages' ? change.value.contacts : undefined, item })),
+        ((change.value[list] as Item[]) ?? []).map((item) => ({ account: entry.id, field: change.field, metadata: change.value.metadata, contacts: contactsNaming(change.value.contacts, item), item })),
       ),
     ),
   );
+}
+
+/** One change of `count` inbound messages, each from its own user with a BSUID (and a number when `withPhone`). */
+function inboundBatchOf(count: number, textLength: number, withPhone = true) {
+  const users = Array.from({ length: count }, (_, i) => ({ phone: `55119${String(i).padStart(8, '0')}`, userId: `BR.${String(i).padStart(6, '0')}${'8837261900011'.repeat(2)}` }));
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata,
+              contacts: users.map((user, i) => ({ profile: { name: `Cliente ${i}`, username: `cliente.${i}` }, ...(withPhone ? { wa_id: user.phone } : {}), user_id: user.userId })),
+              messages: users.map((user, i) => ({
+                ...(withPhone ? { from: user.phone } : {}),
+                from_user_id: user.userId,
+                id: `wamid.HBgL${String(i).padStart(30, '0')}`,
+                timestamp: '1767225600',
+                type: 'text',
+                text: { body: 'o'.repeat(textLength) },
+              })),
+            },
+          },
+        ],
+      },
+    ],
+  };
 }
 
 describe('splitting a signed webhook batch into queue messages', () => {
@@ -70,6 +106,36 @@ describe('splitting a signed webhook batch into queue messages', () => {
     const sorted = (items: ReturnType<typeof itemsOf>) => items.map((item) => JSON.stringify(item)).sort();
     expect(sorted(parts.flatMap((part) => itemsOf(JSON.parse(part))))).toEqual(sorted(itemsOf(batch)));
     expect(parts.every((part) => JSON.parse(part).object === 'whatsapp_business_account')).toBe(true);
+  });
+
+  it.each([
+    ['with numbers', true],
+    ['BSUID only', false],
+  ])('one change of 2,500 inbound messages from 2,500 users (0.9 MB, %s): each part carries only the contacts of its messages', (_name, withPhone) => {
+    const batch = inboundBatchOf(2_500, 150, withPhone);
+    const text = JSON.stringify(batch);
+    expect(text.length).toBeGreaterThan(850_000);
+    // The contacts alone are over a queue message: copying them into every part can never fit.
+    expect(escapedBytes(JSON.stringify(batch.entry[0]!.changes[0]!.value.contacts))).toBeGreaterThan(measure.budget);
+    const parts = splitWebhookBatch(text, measure)!;
+    expect(parts).toBeDefined();
+    for (const part of parts) expect(escapedBytes(part)).toBeLessThanOrEqual(measure.budget);
+    const values = parts.map((part) => JSON.parse(part).entry[0].changes[0].value);
+    for (const value of values) expect(value.contacts).toHaveLength(value.messages.length);
+    const sorted = (items: ReturnType<typeof itemsOf>) => items.map((item) => JSON.stringify(item)).sort();
+    expect(sorted(parts.flatMap((part) => itemsOf(JSON.parse(part))))).toEqual(sorted(itemsOf(batch)));
+    expect(values.reduce((sum, value) => sum + value.contacts.length, 0)).toBe(2_500);
+  });
+
+  it('keeps a contact no message names with the change\'s first part (nothing of the batch is dropped)', () => {
+    const batch = inboundBatchOf(1_000, 200);
+    const value = batch.entry[0]!.changes[0]!.value;
+    const stranger = { profile: { name: 'Nobody' }, user_id: 'BR.nobody' };
+    value.contacts.push(stranger as never);
+    const parts = splitWebhookBatch(JSON.stringify(batch), measure)!;
+    expect(parts.length).toBeGreaterThan(1);
+    const holding = parts.map((part) => JSON.parse(part).entry[0].changes[0].value.contacts.some((contact: Item) => contact.user_id === 'BR.nobody'));
+    expect(holding).toEqual(parts.map((_, index) => index === 0));
   });
 
   it('packs small units into as few parts as fit (no part could take the next part\'s first entry)', () => {
