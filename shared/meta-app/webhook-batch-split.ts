@@ -13,6 +13,7 @@
  * contact beside it and no part carries the whole change's contacts. Contacts no element names stay
  * with the change's first part, so the parts together hold everything the batch held.
  */
+import { jsonTextSizer } from './json-text-size';
 import { contactIndexOf, type ContactIndex } from './webhook-part-contacts';
 
 type Json = Record<string, unknown>;
@@ -51,25 +52,33 @@ export function splitWebhookBatch(body: string, measure: PartMeasure): string[] 
   }
   if (!isObject(batch) || !Array.isArray(batch.entry)) return undefined;
   const { entry: entries, ...batchFields } = batch;
-  const wrap = (entryList: unknown[]) => JSON.stringify({ ...batchFields, entry: entryList });
+  const wrap = (entryList: unknown[]) => ({ ...batchFields, entry: entryList });
+  // Every candidate is measured from its parts (json-text-size.ts): each element is measured once.
+  const sized: Sized = { measure, sizeOf: jsonTextSizer(measure.size) };
   const units: unknown[] = [];
   for (const entry of entries) {
-    const entryUnits = unitsOfEntry(entry, (candidate) => measure.size(wrap([candidate])), measure);
+    const entryUnits = unitsOfEntry(entry, (candidate) => sized.sizeOf(wrap([candidate])), sized);
     if (!entryUnits) return undefined;
     units.push(...entryUnits);
   }
-  return packUnits(units, wrap([]), measure);
+  return packUnits(units, JSON.stringify(wrap([])), sized);
+}
+
+/** The measure, and the size of any value's JSON text under it (cached by identity). */
+interface Sized {
+  measure: PartMeasure;
+  sizeOf: (value: unknown) => number;
 }
 
 /** One entry as entries of one change each, every change split until it fits. */
-function unitsOfEntry(entry: unknown, sizeOf: SizeOf, measure: PartMeasure): unknown[] | undefined {
-  if (sizeOf(entry) <= measure.budget) return [entry];
+function unitsOfEntry(entry: unknown, sizeOf: SizeOf, sized: Sized): unknown[] | undefined {
+  if (sizeOf(entry) <= sized.measure.budget) return [entry];
   if (!isObject(entry) || !Array.isArray(entry.changes)) return undefined;
   const { changes, ...entryFields } = entry;
   const units: unknown[] = [];
   for (const change of changes) {
     const asEntry = (candidate: unknown) => ({ ...entryFields, changes: [candidate] });
-    const parts = splitChange(change, (candidate) => sizeOf(asEntry(candidate)), measure);
+    const parts = splitChange(change, (candidate) => sizeOf(asEntry(candidate)), sized);
     if (!parts) return undefined;
     units.push(...parts.map(asEntry));
   }
@@ -87,10 +96,10 @@ interface ChangeFrame {
 /**
  * A change whose value's lists are packed, element by element in order, into parts that fit; each
  * part is measured exactly as it is built (sizes add up), so every element and contact is
- * serialized once. Undefined when one element (with the contacts it names) alone does not fit.
+ * measured once. Undefined when one element (with the contacts it names) alone does not fit.
  */
-function splitChange(change: unknown, sizeOf: SizeOf, measure: PartMeasure): unknown[] | undefined {
-  if (sizeOf(change) <= measure.budget) return [change];
+function splitChange(change: unknown, sizeOf: SizeOf, sized: Sized): unknown[] | undefined {
+  if (sizeOf(change) <= sized.measure.budget) return [change];
   if (!isObject(change) || !isObject(change.value)) return undefined;
   const value = change.value;
   const listNames = Object.keys(value).filter((name) => name !== 'contacts' && Array.isArray(value[name]) && (value[name] as unknown[]).length > 0);
@@ -103,7 +112,7 @@ function splitChange(change: unknown, sizeOf: SizeOf, measure: PartMeasure): unk
   let carried = contacts ? frame.index.unnamed(listNames.map((name) => value[name] as unknown[])) : [];
   const parts: unknown[] = [];
   for (const name of listNames) {
-    const packed = packList(frame, name, value[name] as unknown[], carried, sizeOf, measure);
+    const packed = packList(frame, name, value[name] as unknown[], carried, sizeOf, sized);
     if (!packed) return undefined;
     parts.push(...packed);
     carried = [];
@@ -111,23 +120,16 @@ function splitChange(change: unknown, sizeOf: SizeOf, measure: PartMeasure): unk
   return parts;
 }
 
-function packList(frame: ChangeFrame, name: string, items: readonly unknown[], carried: number[], sizeOf: SizeOf, measure: PartMeasure): unknown[] | undefined {
+function packList(frame: ChangeFrame, name: string, items: readonly unknown[], carried: number[], sizeOf: SizeOf, sized: Sized): unknown[] | undefined {
   const { change, rest, contacts, index } = frame;
   const partOf = (elements: unknown[], positions: ReadonlySet<number>) => ({
     ...change,
     value: { ...rest, ...(contacts ? { contacts: [...positions].sort((a, b) => a - b).map((position) => contacts[position]) } : {}), [name]: elements },
   });
+  const { measure } = sized;
   const empty = sizeOf(partOf([], new Set()));
   const comma = measure.size(',');
-  const contactSizes = new Map<number, number>();
-  const contactSize = (position: number) => {
-    let size = contactSizes.get(position);
-    if (size === undefined) {
-      size = measure.size(JSON.stringify(contacts![position]));
-      contactSizes.set(position, size);
-    }
-    return size;
-  };
+  const contactSize = (position: number) => sized.sizeOf(contacts![position]);
   const parts: unknown[] = [];
   let elements: unknown[] = [];
   let chosen = new Set<number>();
@@ -140,7 +142,7 @@ function packList(frame: ChangeFrame, name: string, items: readonly unknown[], c
   };
   add(carried);
   for (const item of items) {
-    const itemSize = measure.size(JSON.stringify(item));
+    const itemSize = sized.sizeOf(item);
     const named = contacts ? index.namedBy(item) : [];
     const growth = () => {
       const fresh = named.filter((position) => !chosen.has(position));
@@ -166,10 +168,10 @@ function packList(frame: ChangeFrame, name: string, items: readonly unknown[], c
 
 /**
  * Units in order, as few texts as fit. Sizes add up, so each unit is measured once (packing by
- * re-measuring the growing text would be quadratic in the number of units). Undefined when a unit
+ * re-measuring the growing text would be quadratic in the number of units), and from its parts. Undefined when a unit
  * alone does not fit (never for the units above, which were measured in place; a guard all the same).
  */
-function packUnits(units: unknown[], emptyBatch: string, measure: PartMeasure): string[] | undefined {
+function packUnits(units: unknown[], emptyBatch: string, { measure, sizeOf }: Sized): string[] | undefined {
   // `entry` is the last key of the wrapper, so its text ends with `[]}`.
   const prefix = emptyBatch.slice(0, -2);
   const suffix = emptyBatch.slice(-2);
@@ -179,9 +181,9 @@ function packUnits(units: unknown[], emptyBatch: string, measure: PartMeasure): 
   let currentSize = frame;
   const comma = measure.size(',');
   for (const unit of units) {
-    const text = JSON.stringify(unit);
-    const size = measure.size(text);
+    const size = sizeOf(unit);
     if (frame + size > measure.budget) return undefined;
+    const text = JSON.stringify(unit);
     if (current.length > 0 && currentSize + comma + size > measure.budget) {
       texts.push(prefix + current.join(',') + suffix);
       current = [];

@@ -2,6 +2,7 @@ import { decodeMetaEventMessage } from '../../../shared/meta-app/meta-event-mess
 import { splitWebhookBatch } from '../../../shared/meta-app/webhook-batch-split';
 import { acceptMetaEvents, MAX_META_EVENT_MESSAGE_BYTES } from '../../../shared/meta-app/webhook-intake';
 import { signWebhookBody } from '../../../shared/meta-app/webhook-signature';
+import { largeInboundBatch } from '../../support/large-inbound-batch';
 
 const escapedBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
 const metadata = { display_phone_number: '15550001111', phone_number_id: '106540352242922' };
@@ -39,9 +40,18 @@ function batchOf(entries: number, statuses: number, messages = 0) {
 }
 
 type Item = Record<string, unknown>;
-/** The contacts of a value that name an item (by number or BSUID). */
-const contactsNaming = (contacts: unknown, item: Item) =>
-  ((contacts as Item[] | undefined) ?? []).filter((contact) => [item.from, item.from_user_id, item.recipient_id, item.recipient_user_id].some((id) => id !== undefined && (id === contact.wa_id || id === contact.user_id)));
+/** The contacts of a value that name an item (by number or BSUID), indexed once per contacts list. */
+const contactIndexes = new WeakMap<object, Map<unknown, Item[]>>();
+const contactsNaming = (contacts: unknown, item: Item): Item[] => {
+  if (!Array.isArray(contacts)) return [];
+  let index = contactIndexes.get(contacts);
+  if (!index) {
+    index = new Map();
+    for (const contact of contacts as Item[]) for (const id of new Set([contact.wa_id, contact.user_id])) if (id !== undefined) index.set(id, [...(index.get(id) ?? []), contact]);
+    contactIndexes.set(contacts, index);
+  }
+  return [...new Set([item.from, item.from_user_id, item.recipient_id, item.recipient_user_id].flatMap((id) => (id === undefined ? [] : (index!.get(id) ?? []))))];
+};
 
 /** Every status and message of a batch, with the account, number and contacts it came with. */
 function itemsOf(batch: { entry: Array<{ id: string; changes: Array<{ field: string; value: Record<string, unknown> }> }> }) {
@@ -52,37 +62,6 @@ function itemsOf(batch: { entry: Array<{ id: string; changes: Array<{ field: str
       ),
     ),
   );
-}
-
-/** One change of `count` inbound messages, each from its own user with a BSUID (and a number when `withPhone`). */
-function inboundBatchOf(count: number, textLength: number, withPhone = true) {
-  const users = Array.from({ length: count }, (_, i) => ({ phone: `55119${String(i).padStart(8, '0')}`, userId: `BR.${String(i).padStart(6, '0')}${'8837261900011'.repeat(2)}` }));
-  return {
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: '102290129340398',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata,
-              contacts: users.map((user, i) => ({ profile: { name: `Cliente ${i}`, username: `cliente.${i}` }, ...(withPhone ? { wa_id: user.phone } : {}), user_id: user.userId })),
-              messages: users.map((user, i) => ({
-                ...(withPhone ? { from: user.phone } : {}),
-                from_user_id: user.userId,
-                id: `wamid.HBgL${String(i).padStart(30, '0')}`,
-                timestamp: '1767225600',
-                type: 'text',
-                text: { body: 'o'.repeat(textLength) },
-              })),
-            },
-          },
-        ],
-      },
-    ],
-  };
 }
 
 describe('splitting a signed webhook batch into queue messages', () => {
@@ -112,9 +91,9 @@ describe('splitting a signed webhook batch into queue messages', () => {
     ['with numbers', true],
     ['BSUID only', false],
   ])('one change of 2,500 inbound messages from 2,500 users (0.9 MB, %s): each part carries only the contacts of its messages', (_name, withPhone) => {
-    const batch = inboundBatchOf(2_500, 150, withPhone);
+    const batch = largeInboundBatch({ messages: 2_500, targetBytes: 900_000, withPhone });
     const text = JSON.stringify(batch);
-    expect(text.length).toBeGreaterThan(850_000);
+    expect(text.length).toBeGreaterThan(890_000);
     // The contacts alone are over a queue message: copying them into every part can never fit.
     expect(escapedBytes(JSON.stringify(batch.entry[0]!.changes[0]!.value.contacts))).toBeGreaterThan(measure.budget);
     const parts = splitWebhookBatch(text, measure)!;
@@ -128,10 +107,10 @@ describe('splitting a signed webhook batch into queue messages', () => {
   });
 
   it('keeps a contact no message names with the change\'s first part (nothing of the batch is dropped)', () => {
-    const batch = inboundBatchOf(1_000, 200);
-    const value = batch.entry[0]!.changes[0]!.value;
+    const batch = largeInboundBatch({ messages: 1_000, targetBytes: 500_000 });
+    const value = batch.entry[0]!.changes[0]!.value as { contacts: unknown[] };
     const stranger = { profile: { name: 'Nobody' }, user_id: 'BR.nobody' };
-    value.contacts.push(stranger as never);
+    value.contacts.push(stranger);
     const parts = splitWebhookBatch(JSON.stringify(batch), measure)!;
     expect(parts.length).toBeGreaterThan(1);
     const holding = parts.map((part) => JSON.parse(part).entry[0].changes[0].value.contacts.some((contact: Item) => contact.user_id === 'BR.nobody'));
