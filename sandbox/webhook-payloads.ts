@@ -54,7 +54,7 @@ export interface StatusEntry {
 }
 
 export interface WebhookChange {
-  field: 'messages' | 'message_template_status_update' | 'message_template_quality_update' | 'template_category_update';
+  field: 'messages' | 'message_template_status_update' | 'message_template_quality_update' | 'template_category_update' | 'standby';
   value: Record<string, unknown>;
 }
 
