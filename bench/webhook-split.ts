@@ -7,7 +7,7 @@
  * memory (docs/PERFORMANCE.md "Splitting a 4 MiB webhook batch"): Lambda gives CPU in proportion to
  * memory, one full vCPU at 1,769 MB.
  *
- * `npm run bench -- --only=split` (about 10 s). Alone: `npx tsx bench/webhook-split.ts`.
+ * `npm run bench -- --only=split` (about a minute on a loaded 2-core machine, mostly building the batches). Alone: `npx tsx bench/webhook-split.ts`.
  */
 import { MAX_WEBHOOK_BODY_BYTES, acceptMetaEvents } from '../shared/meta-app/webhook-intake';
 import { signWebhookBody } from '../shared/meta-app/webhook-signature';
@@ -74,7 +74,7 @@ async function measureShape(shape: string, raw: string, runs: number): Promise<S
  * @example const result = await benchWebhookSplit({ runs: 10 }); // result.shapes[0].cpuMedianMs
  */
 export async function benchWebhookSplit(options: { runs?: number } = {}): Promise<SplitBenchResult> {
-  const runs = options.runs ?? 10;
+  const runs = options.runs ?? 5;
   const cap = MAX_WEBHOOK_BODY_BYTES - 1024;
   const inbound = JSON.stringify(largeInboundBatch({ messages: 2_500, targetBytes: cap - 4096 }));
   const inboundBsuidOnly = JSON.stringify(largeInboundBatch({ messages: 10_000, targetBytes: cap - 4096, withPhone: false }));
