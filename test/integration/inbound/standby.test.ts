@@ -57,7 +57,7 @@ describe('a number in standby', () => {
       });
     const refused = await send({ type: 'text', text: { body: 'Can I help?' } });
     expect(refused.status).toBe(400);
-    expect((await refused.json()).error).toMatchObject({ code: 131070 });
+    expect(((await refused.json()) as { error: unknown }).error).toMatchObject({ code: 131070 });
 
     // Out of standby: inbound on `messages` again, and the send goes out.
     expect((await sandbox('DELETE', `/phone-numbers/${DEMO.phoneNumberId1}/standby`)).body).toEqual({ phoneNumberId: DEMO.phoneNumberId1, standby: false });
