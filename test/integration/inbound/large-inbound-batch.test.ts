@@ -7,7 +7,7 @@
  * many open conversations (docs/DELIVERY-STATUS.md "Webhook endpoint"). Not asserted: exactly 2,500
  * contacts. On an overloaded machine the store times out and records are applied again, and a
  * contact create that timed out after it was written can leave a second contact for one sender
- * (seen once here: 2,699 for 2,500 senders; an inbox idempotency gap under store faults, reported on issue 35).
+ * (seen once here: 2,699 for 2,500 senders: recordInboundMessage is not idempotent under store faults; not fixed here).
  */
 import { signWebhookBody } from '../../../shared/meta-app/webhook-signature';
 import { largeInboundBatch } from '../../support/large-inbound-batch';
