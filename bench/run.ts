@@ -13,6 +13,7 @@
  *   npm run bench -- --only=sdk --sdk-calls=1000 --sdk-rounds=3   # client CPU per DynamoDB call, by client setting (a stub server)
  *   npm run bench -- --only=fifth --fifth-recipients=8000   # a fifth organization's single sends while 4 accounts drain (default 40,000 in all)
  *   npm run bench -- --only=hot --hot-recipients=3000       # hottest DynamoDB items' writes/s in a 1,000/s drain with its events (docs/SCALE.md)
+ *   npm run bench -- --only=split --split-runs=5            # meta-webhook CPU of one 4 MiB signed batch (docs/PERFORMANCE.md 4j)
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -24,7 +25,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'fifth', 'hot', 'cores', 'cost', 'sdk'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'fifth', 'hot', 'cores', 'cost', 'sdk', 'split'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -530,6 +531,18 @@ async function main(): Promise<void> {
       goal: webhook.goal.text,
       met: webhook.goal.met ? 'met' : 'not met',
     });
+  }
+
+  if (selected.has('split')) {
+    out(section('4j. Meta webhook endpoint: CPU of one 4 MiB signed batch (signature, split into queue messages, encoding)'));
+    const { benchWebhookSplit } = await import('./webhook-split');
+    const split = await benchWebhookSplit({ runs: numberArgument('split-runs') ?? 5 });
+    results.split = split;
+    loadBySection.split = os.loadavg();
+    out(renderTable(['batch', 'bytes', 'queue messages', 'CPU median ms', 'CPU max ms', 'largest message B'], split.shapes.map((shape) => [shape.shape, shape.bodyBytes, shape.parts, round(shape.cpuMedianMs, 1), round(shape.cpuMaxMs, 1), shape.largestMessageBytes])));
+    const worst = Math.max(...split.shapes.map((shape) => shape.cpuMedianMs));
+    // Lambda's CPU share is memory / 1,769 MB of one vCPU (docs/PERFORMANCE.md "4j").
+    goals.push({ figure: 'meta-webhook CPU for a 4 MiB batch here / at 256 MB on Lambda (estimate)', value: `${round(worst, 0)} ms / ~${round((worst * 1769) / 256 / 1000, 1)} s`, goal: '(sizing)', met: '-' });
   }
 
   if (selected.has('webhooks')) {

@@ -447,6 +447,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
    * Meta's webhooks: checks the signature and stores the raw batch on the metaEvents queue, nothing
    * else, so it answers fast (docs/DELIVERY-STATUS.md "Webhook endpoint"). Tenancy read: the Meta
    * app settings (`PLATFORM` / `META_APP`); the token key decrypts the app secret and verify token.
+   * 256 MB, sized from a measured 4 MiB batch (docs/PERFORMANCE.md "4j"): ~0.33 s CPU at one vCPU,
+   * so ~2.2 s here at 0.145 vCPU, within the 10 s timeout; more memory would double every small POST's cost.
    */
   'meta-webhook': {
     memoryMb: 256,

@@ -87,6 +87,8 @@ export interface PhoneState {
   blockedUsers: Map<string, string>;
   /** Coexistence syncs already requested (each may be requested once) → request id. */
   smbSyncs: Map<SmbSyncType, string>;
+  /** Another app holds the number's conversations (control API, thread-standby.ts): inbound on `standby`, free-form sends 131070. */
+  standby?: boolean;
 }
 
 export interface StoredMedia {

@@ -21,6 +21,7 @@ import { MEDIA_UPLOAD_MAX_BYTES } from './routes/media';
 import { SandboxControl } from './sandbox-control';
 import { SandboxRequestError } from './sandbox-request-error';
 import { SandboxState } from './sandbox-state';
+import { clearStandby } from './thread-standby';
 import type { CloudApiSandbox, SandboxOptions, TemplateStatus } from './sandbox-types';
 import { UrlSigner } from './signed-urls';
 import { ThroughputLimiter } from './throughput-limiter';
@@ -101,6 +102,7 @@ export async function startCloudApiSandbox(options: SandboxOptions = {}): Promis
     state.clearExpiredTokens();
     state.resetMarketingMessages();
     state.clearTemplatePacing();
+    clearStandby(state);
     users.clear();
     webhooks.reset();
   };

@@ -9,6 +9,7 @@ import type { SandboxControl } from './sandbox-control';
 import { SandboxRequestError } from './sandbox-request-error';
 import type { SandboxState } from './sandbox-state';
 import type { SandboxBusinessAccount } from './sandbox-types';
+import { setStandby } from './thread-standby';
 import type { UserDirectory } from './user-directory';
 import type { WebhookEmitter } from './webhook-emitter';
 
@@ -172,7 +173,7 @@ export class ControlApi {
 
   /** Routes with an id in the path: `/_sandbox/templates/{id}/status` and the like. */
   private itemRoutes(pathname: string): Record<string, Handler> | undefined {
-    const item = /^\/_sandbox\/(templates|accounts)\/([^/]+)\/([a-z-]+)$/.exec(pathname);
+    const item = /^\/_sandbox\/(templates|accounts|phone-numbers)\/([^/]+)\/([a-z-]+)$/.exec(pathname);
     if (item === null) return undefined;
     const id = decodeURIComponent(item[2] ?? '');
     switch (`${item[1]}/${item[3]}`) {
@@ -196,6 +197,8 @@ export class ControlApi {
           POST: (_url, read) => this.setMarketingMessages(id, read()),
           DELETE: () => this.setMarketingMessages(id, { onboardingStatus: this.deps.state.account(id)?.account.marketingMessagesOnboardingStatus ?? 'ELIGIBLE' }),
         };
+      case 'phone-numbers/standby':
+        return { POST: (_url, read) => ({ status: 200, body: setStandby(this.deps.state, id, read()) }), DELETE: () => ({ status: 200, body: setStandby(this.deps.state, id, { standby: false }) }) };
       default:
         return undefined;
     }

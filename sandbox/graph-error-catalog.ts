@@ -71,6 +71,7 @@ const ERROR_CATALOG: Record<number, CatalogEntry> = {
   132015: { title: 'Template is Paused', httpStatus: 400 },
   132016: { title: 'Template is Disabled', httpStatus: 400 },
   133010: { title: 'Account not registered', httpStatus: 400 },
+  131070: { title: 'Thread not owned by the app', httpStatus: 400, details: 'Another app currently controls this conversation; this app is on standby for it' },
   134100: { title: 'Only marketing messages supported', httpStatus: 400 },
   134101: { title: 'Your template is still syncing', httpStatus: 400 },
   134102: { title: 'Template unavailable for use', httpStatus: 500 },

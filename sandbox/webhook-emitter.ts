@@ -227,7 +227,8 @@ export class WebhookEmitter {
     const messageId = this.deps.messageIds.next(sender.phone ?? sender.userId);
     const number: BusinessNumber = { wabaId: node.owner.account.wabaId, phoneNumberId, displayPhoneNumber: node.phone.number.displayPhoneNumber };
     const change = inboundMessageChange(number, { messageId, sender, ...(visible === undefined ? {} : { from: visible }), text, at });
-    this.postBody(target, number.wabaId, [change], { events: ['inbound'], statuses: [] });
+    // A number in standby (thread-standby.ts): Meta posts the same value on the `standby` field.
+    this.postBody(target, number.wabaId, [node.phone.standby === true ? { ...change, field: 'standby' } : change], { events: ['inbound'], statuses: [] });
     return { messageId };
   }
 

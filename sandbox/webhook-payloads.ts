@@ -58,7 +58,7 @@ export interface StatusEntry {
 }
 
 export interface WebhookChange {
-  field: 'messages' | 'message_template_status_update' | 'message_template_quality_update' | 'template_category_update' | 'user_preferences';
+  field: 'messages' | 'message_template_status_update' | 'message_template_quality_update' | 'template_category_update' | 'user_preferences' | 'standby';
   value: Record<string, unknown>;
 }
 

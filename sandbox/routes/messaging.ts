@@ -33,6 +33,7 @@ import { countryOf } from '../phone-format';
 import { isRecord, ParamReader } from '../request-params';
 import type { StoredAccount, StoredTemplate } from '../sandbox-state';
 import { sendSpecOf } from '../template-send-spec';
+import { threadNotOwned } from '../thread-standby';
 import { checkTemplateSend } from '../template-send-validation';
 import type { Addressee } from '../user-directory';
 import { parseBsuid } from '../user-identity';
@@ -132,6 +133,8 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
   const { phone } = context.node;
   if (!phone.registered) throw accountNotRegistered(phone.number.id);
   const { template, via } = checkTemplate(context, message, policy);
+  // Another app holds the number's conversations: a standby app may not answer (thread-standby.ts).
+  if (phone.standby === true && template === undefined) throw threadNotOwned(phone.number.id);
   const addressee = addresseeOf(context, message, template, body);
   if (template !== undefined) {
     const country = addressee.phone === undefined ? (parseBsuid(addressee.userId)?.country ?? 'ZZ') : countryOf(addressee.phone);

@@ -59,6 +59,8 @@ export function messageReceivedEvent(message: InboundMessage, now: Date): Custom
       type: message.type,
       text: message.text ?? null,
       metaTimestamp: message.timestamp.toISOString(),
+      // Another app holds the conversation (Meta's `standby` field): the customer's systems must not answer it automatically.
+      ...(message.standby ? { standby: true } : {}),
     },
   });
 }

@@ -62,6 +62,12 @@ export interface InboundMessage {
   phoneNumberId: string;
   /** Its display number as digits (`metadata.display_phone_number`). */
   businessPhoneNumber: string;
+  /**
+   * Arrived on the `standby` field: another app (Meta Business Agent, a second partner) holds the
+   * conversation. Recorded like any inbound message (contact, window, opt-out keywords, pairs);
+   * nothing may answer it automatically (docs/DELIVERY-STATUS.md "Standby").
+   */
+  standby?: true;
 }
 
 /** `message_template_status_update`: a template's new state (APPROVED, PAUSED, DISABLED, REJECTED, …). */

@@ -125,7 +125,12 @@ export interface MessagesChange {
   messages: InboundMessage[];
   /** `value.errors[]` (system-level errors without a status): counted, nothing to apply. */
   systemErrors: number;
+  /** A `standby` change (same value shape): inbound while another app holds the thread; its messages carry `standby`. */
+  standby?: true;
 }
+
+/** The webhook field Meta posts a number's activity on while another app holds the conversation (fact sheet row 7). */
+export const STANDBY_FIELD = 'standby';
 
 export type WebhookChange = MessagesChange | TemplateStatusChange | TemplateAttributeChange | UserPreferencesChange;
 
@@ -187,6 +192,10 @@ export function parseWebhookBody(body: unknown, receivedAt: Date): ParsedWebhook
       if (change.output.field === 'messages') {
         const messages = parseMessagesValue(entry.output.id, change.output.value, `${at}.value`, parsed.skipped);
         if (messages) parsed.changes.push(messages);
+      } else if (change.output.field === STANDBY_FIELD) {
+        // Read like `messages` (STOP keywords, service windows, contacts, identity pairs), marked so nothing answers it.
+        const standby = parseMessagesValue(entry.output.id, change.output.value, `${at}.value`, parsed.skipped);
+        if (standby) parsed.changes.push({ ...standby, standby: true, messages: standby.messages.map((message) => ({ ...message, standby: true })) });
       } else if ((TEMPLATE_CHANGE_FIELDS as readonly string[]).includes(change.output.field)) {
         const reading = readTemplateChange(change.output.field as TemplateChangeField, change.output.value, entry.output.id, dateOfEntryTime(entry.output.time, receivedAt));
         if ('issues' in reading) parsed.skipped.push({ at: `${at}.value`, problem: problemOf(reading.issues) });

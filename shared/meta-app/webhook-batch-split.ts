@@ -6,15 +6,17 @@
  * order-independent, so a redelivery of the whole after a part was queued changes nothing).
  *
  * A part keeps the batch's `object` and, for each change it carries, its entry's fields and the
- * change's `field`; a change's `value` is split by its lists (`statuses`, `messages`, `errors`), each
- * part keeping the value's other fields (`messaging_product`, `metadata`, `contacts`), so every
- * status or message still has its account, number and contact beside it.
+ * change's `field`; a change's `value` is split along its lists (every list but `contacts`:
+ * `statuses`, `messages`, `errors`, `user_preferences`, …), one list per part, each part keeping the
+ * value's other fields (`messaging_product`, `metadata`) and only the `contacts` its own elements
+ * name (webhook-part-contacts.ts), so every status or message still has its account, number and
+ * contact beside it and no part carries the whole change's contacts. Contacts no element names stay
+ * with the change's first part, so the parts together hold everything the batch held.
  */
+import { jsonTextSizer } from './json-text-size';
+import { contactIndexOf, type ContactIndex } from './webhook-part-contacts';
 
 type Json = Record<string, unknown>;
-
-/** The value lists a change may be split along; everything else in a value travels with each part. */
-const splittableLists = ['statuses', 'messages', 'errors'] as const;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -27,6 +29,9 @@ export interface PartMeasure {
   budget: number;
 }
 
+/** The size of a candidate as it would stand in a part (wrapped in its entry and the batch). */
+type SizeOf = (candidate: unknown) => number;
+
 /**
  * The body as one or more JSON texts, each within the measure's budget (the body itself when it
  * fits); undefined when it cannot be split so (not Meta's shape, or one status or message alone
@@ -38,8 +43,7 @@ export interface PartMeasure {
  * if (!parts) throw new WebhookPayloadTooLargeError(256 * 1024);
  */
 export function splitWebhookBatch(body: string, measure: PartMeasure): string[] | undefined {
-  const fits = (text: string) => measure.size(text) <= measure.budget;
-  if (fits(body)) return [body];
+  if (measure.size(body) <= measure.budget) return [body];
   let batch: unknown;
   try {
     batch = JSON.parse(body);
@@ -48,72 +52,126 @@ export function splitWebhookBatch(body: string, measure: PartMeasure): string[] 
   }
   if (!isObject(batch) || !Array.isArray(batch.entry)) return undefined;
   const { entry: entries, ...batchFields } = batch;
-  const wrap = (entryList: unknown[]) => JSON.stringify({ ...batchFields, entry: entryList });
+  const wrap = (entryList: unknown[]) => ({ ...batchFields, entry: entryList });
+  // Every candidate is measured from its parts (json-text-size.ts): each element is measured once.
+  const sized: Sized = { measure, sizeOf: jsonTextSizer(measure.size) };
   const units: unknown[] = [];
   for (const entry of entries) {
-    const entryUnits = unitsOfEntry(entry, (candidate) => fits(wrap([candidate])));
+    const entryUnits = unitsOfEntry(entry, (candidate) => sized.sizeOf(wrap([candidate])), sized);
     if (!entryUnits) return undefined;
     units.push(...entryUnits);
   }
-  return packUnits(units, wrap([]), measure);
+  return packUnits(units, JSON.stringify(wrap([])), sized);
+}
+
+/** The measure, and the size of any value's JSON text under it (cached by identity). */
+interface Sized {
+  measure: PartMeasure;
+  sizeOf: (value: unknown) => number;
 }
 
 /** One entry as entries of one change each, every change split until it fits. */
-function unitsOfEntry(entry: unknown, fits: (entry: unknown) => boolean): unknown[] | undefined {
-  if (fits(entry)) return [entry];
+function unitsOfEntry(entry: unknown, sizeOf: SizeOf, sized: Sized): unknown[] | undefined {
+  if (sizeOf(entry) <= sized.measure.budget) return [entry];
   if (!isObject(entry) || !Array.isArray(entry.changes)) return undefined;
   const { changes, ...entryFields } = entry;
   const units: unknown[] = [];
   for (const change of changes) {
     const asEntry = (candidate: unknown) => ({ ...entryFields, changes: [candidate] });
-    const parts = splitChange(change, (candidate) => fits(asEntry(candidate)));
+    const parts = splitChange(change, (candidate) => sizeOf(asEntry(candidate)), sized);
     if (!parts) return undefined;
     units.push(...parts.map(asEntry));
   }
   return units;
 }
 
-/** A change whose value's lists are halved until each part fits; undefined when one element alone does not. */
-function splitChange(change: unknown, fits: (change: unknown) => boolean): unknown[] | undefined {
-  if (fits(change)) return [change];
-  if (!isObject(change) || !isObject(change.value)) return undefined;
-  const value = change.value;
-  const list = splittableLists.find((name) => Array.isArray(value[name]) && (value[name] as unknown[]).length > 0);
-  if (!list) return undefined;
-  const others = splittableLists.filter((name) => name !== list && value[name] !== undefined);
-  if (others.length > 0) {
-    // Lists apart first: a part with the statuses, one with the messages, one with the errors.
-    const apart = [list, ...others].map((name) => ({ ...change, value: { ...withoutLists(value), [name]: value[name] } }));
-    return flatSplit(apart, fits);
-  }
-  const items = value[list] as unknown[];
-  if (items.length === 1) return undefined;
-  const half = Math.ceil(items.length / 2);
-  const halves = [items.slice(0, half), items.slice(half)].map((part) => ({ ...change, value: { ...value, [list]: part } }));
-  return flatSplit(halves, fits);
+/** What every part of one change shares: the change, its value without its lists, its contacts. */
+interface ChangeFrame {
+  change: Json;
+  rest: Json;
+  contacts: readonly unknown[] | undefined;
+  index: ContactIndex;
 }
 
-function flatSplit(changes: unknown[], fits: (change: unknown) => boolean): unknown[] | undefined {
+/**
+ * A change whose value's lists are packed, element by element in order, into parts that fit; each
+ * part is measured exactly as it is built (sizes add up), so every element and contact is
+ * measured once. Undefined when one element (with the contacts it names) alone does not fit.
+ */
+function splitChange(change: unknown, sizeOf: SizeOf, sized: Sized): unknown[] | undefined {
+  if (sizeOf(change) <= sized.measure.budget) return [change];
+  if (!isObject(change) || !isObject(change.value)) return undefined;
+  const value = change.value;
+  const listNames = Object.keys(value).filter((name) => name !== 'contacts' && Array.isArray(value[name]) && (value[name] as unknown[]).length > 0);
+  if (listNames.length === 0) return undefined;
+  const contacts = Array.isArray(value.contacts) ? (value.contacts as unknown[]) : undefined;
+  const rest = { ...value };
+  for (const name of listNames) delete rest[name];
+  const frame: ChangeFrame = { change, rest, contacts, index: contactIndexOf(contacts ?? []) };
+  // Contacts no element names travel with the first part (nothing of the batch is dropped).
+  let carried = contacts ? frame.index.unnamed(listNames.map((name) => value[name] as unknown[])) : [];
   const parts: unknown[] = [];
-  for (const change of changes) {
-    const split = splitChange(change, fits);
-    if (!split) return undefined;
-    parts.push(...split);
+  for (const name of listNames) {
+    const packed = packList(frame, name, value[name] as unknown[], carried, sizeOf, sized);
+    if (!packed) return undefined;
+    parts.push(...packed);
+    carried = [];
   }
   return parts;
 }
 
-function withoutLists(value: Json): Json {
-  const rest = { ...value };
-  for (const name of splittableLists) delete rest[name];
-  return rest;
+function packList(frame: ChangeFrame, name: string, items: readonly unknown[], carried: number[], sizeOf: SizeOf, sized: Sized): unknown[] | undefined {
+  const { change, rest, contacts, index } = frame;
+  const partOf = (elements: unknown[], positions: ReadonlySet<number>) => ({
+    ...change,
+    value: { ...rest, ...(contacts ? { contacts: [...positions].sort((a, b) => a - b).map((position) => contacts[position]) } : {}), [name]: elements },
+  });
+  const { measure } = sized;
+  const empty = sizeOf(partOf([], new Set()));
+  const comma = measure.size(',');
+  const contactSize = (position: number) => sized.sizeOf(contacts![position]);
+  const parts: unknown[] = [];
+  let elements: unknown[] = [];
+  let chosen = new Set<number>();
+  let size = empty;
+  const add = (positions: readonly number[]) => {
+    for (const position of positions) {
+      size += contactSize(position) + (chosen.size > 0 ? comma : 0);
+      chosen.add(position);
+    }
+  };
+  add(carried);
+  for (const item of items) {
+    const itemSize = sized.sizeOf(item);
+    const named = contacts ? index.namedBy(item) : [];
+    const growth = () => {
+      const fresh = named.filter((position) => !chosen.has(position));
+      const contactGrowth = fresh.reduce((sum, position, k) => sum + contactSize(position) + (chosen.size + k > 0 ? comma : 0), 0);
+      return { fresh, bytes: itemSize + (elements.length > 0 ? comma : 0) + contactGrowth };
+    };
+    let next = growth();
+    if (size + next.bytes > measure.budget && elements.length > 0) {
+      parts.push(partOf(elements, chosen));
+      elements = [];
+      chosen = new Set();
+      size = empty;
+      next = growth();
+    }
+    if (size + next.bytes > measure.budget) return undefined;
+    add(next.fresh);
+    size += itemSize + (elements.length > 0 ? comma : 0);
+    elements.push(item);
+  }
+  if (elements.length > 0) parts.push(partOf(elements, chosen));
+  return parts;
 }
 
 /**
  * Units in order, as few texts as fit. Sizes add up, so each unit is measured once (packing by
- * re-measuring the growing text would be quadratic in the number of units).
+ * re-measuring the growing text would be quadratic in the number of units), and from its parts. Undefined when a unit
+ * alone does not fit (never for the units above, which were measured in place; a guard all the same).
  */
-function packUnits(units: unknown[], emptyBatch: string, measure: PartMeasure): string[] {
+function packUnits(units: unknown[], emptyBatch: string, { measure, sizeOf }: Sized): string[] | undefined {
   // `entry` is the last key of the wrapper, so its text ends with `[]}`.
   const prefix = emptyBatch.slice(0, -2);
   const suffix = emptyBatch.slice(-2);
@@ -123,8 +181,9 @@ function packUnits(units: unknown[], emptyBatch: string, measure: PartMeasure): 
   let currentSize = frame;
   const comma = measure.size(',');
   for (const unit of units) {
+    const size = sizeOf(unit);
+    if (frame + size > measure.budget) return undefined;
     const text = JSON.stringify(unit);
-    const size = measure.size(text);
     if (current.length > 0 && currentSize + comma + size > measure.budget) {
       texts.push(prefix + current.join(',') + suffix);
       current = [];

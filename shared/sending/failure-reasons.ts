@@ -93,6 +93,8 @@ const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   [131050, final('The user stopped marketing messages', 'Send this user no more marketing messages')],
   [130472, final('Meta held the message back: the user\'s number is part of an experiment', 'Nothing to do; do not resend at once')],
   [131021, final('The recipient is the sending number itself', 'Send to another number')],
+  // Conversation Routing (fact sheet row 7): Meta Business Agent or another partner holds the thread; this app is on standby.
+  [131070, final('Another app (such as Meta Business Agent) holds this conversation; this app is on standby for it', 'Ask the business to pass the conversation to this app (thread control) or make it the number\'s primary app in Meta Business Suite, then send again')],
   // The business account.
   [190, final('The business account\'s access token is invalid or expired', 'Connect the business account again')],
   [10, final('The app lacks a permission on the business account', 'Grant the app the WhatsApp permissions again')],

@@ -2,6 +2,7 @@ import { decodeMetaEventMessage } from '../../../shared/meta-app/meta-event-mess
 import { splitWebhookBatch } from '../../../shared/meta-app/webhook-batch-split';
 import { acceptMetaEvents, MAX_META_EVENT_MESSAGE_BYTES } from '../../../shared/meta-app/webhook-intake';
 import { signWebhookBody } from '../../../shared/meta-app/webhook-signature';
+import { largeInboundBatch } from '../../support/large-inbound-batch';
 
 const escapedBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
 const metadata = { display_phone_number: '15550001111', phone_number_id: '106540352242922' };
@@ -38,12 +39,26 @@ function batchOf(entries: number, statuses: number, messages = 0) {
   };
 }
 
+type Item = Record<string, unknown>;
+/** The contacts of a value that name an item (by number or BSUID), indexed once per contacts list. */
+const contactIndexes = new WeakMap<object, Map<unknown, Item[]>>();
+const contactsNaming = (contacts: unknown, item: Item): Item[] => {
+  if (!Array.isArray(contacts)) return [];
+  let index = contactIndexes.get(contacts);
+  if (!index) {
+    index = new Map();
+    for (const contact of contacts as Item[]) for (const id of new Set([contact.wa_id, contact.user_id])) if (id !== undefined) index.set(id, [...(index.get(id) ?? []), contact]);
+    contactIndexes.set(contacts, index);
+  }
+  return [...new Set([item.from, item.from_user_id, item.recipient_id, item.recipient_user_id].flatMap((id) => (id === undefined ? [] : (index!.get(id) ?? []))))];
+};
+
 /** Every status and message of a batch, with the account, number and contacts it came with. */
 function itemsOf(batch: { entry: Array<{ id: string; changes: Array<{ field: string; value: Record<string, unknown> }> }> }) {
   return batch.entry.flatMap((entry) =>
     entry.changes.flatMap((change) =>
       ['statuses', 'messages'].flatMap((list) =>
-        ((change.value[list] as unknown[]) ?? []).map((item) => ({ account: entry.id, field: change.field, metadata: change.value.metadata, contacts: list === 'messages' ? change.value.contacts : undefined, item })),
+        ((change.value[list] as Item[]) ?? []).map((item) => ({ account: entry.id, field: change.field, metadata: change.value.metadata, contacts: contactsNaming(change.value.contacts, item), item })),
       ),
     ),
   );
@@ -70,6 +85,36 @@ describe('splitting a signed webhook batch into queue messages', () => {
     const sorted = (items: ReturnType<typeof itemsOf>) => items.map((item) => JSON.stringify(item)).sort();
     expect(sorted(parts.flatMap((part) => itemsOf(JSON.parse(part))))).toEqual(sorted(itemsOf(batch)));
     expect(parts.every((part) => JSON.parse(part).object === 'whatsapp_business_account')).toBe(true);
+  });
+
+  it.each([
+    ['with numbers', true],
+    ['BSUID only', false],
+  ])('one change of 2,500 inbound messages from 2,500 users (0.9 MB, %s): each part carries only the contacts of its messages', (_name, withPhone) => {
+    const batch = largeInboundBatch({ messages: 2_500, targetBytes: 900_000, withPhone });
+    const text = JSON.stringify(batch);
+    expect(text.length).toBeGreaterThan(890_000);
+    // The contacts alone are over a queue message: copying them into every part can never fit.
+    expect(escapedBytes(JSON.stringify(batch.entry[0]!.changes[0]!.value.contacts))).toBeGreaterThan(measure.budget);
+    const parts = splitWebhookBatch(text, measure)!;
+    expect(parts).toBeDefined();
+    for (const part of parts) expect(escapedBytes(part)).toBeLessThanOrEqual(measure.budget);
+    const values = parts.map((part) => JSON.parse(part).entry[0].changes[0].value);
+    for (const value of values) expect(value.contacts).toHaveLength(value.messages.length);
+    const sorted = (items: ReturnType<typeof itemsOf>) => items.map((item) => JSON.stringify(item)).sort();
+    expect(sorted(parts.flatMap((part) => itemsOf(JSON.parse(part))))).toEqual(sorted(itemsOf(batch)));
+    expect(values.reduce((sum, value) => sum + value.contacts.length, 0)).toBe(2_500);
+  });
+
+  it('keeps a contact no message names with the change\'s first part (nothing of the batch is dropped)', () => {
+    const batch = largeInboundBatch({ messages: 1_000, targetBytes: 500_000 });
+    const value = batch.entry[0]!.changes[0]!.value as { contacts: unknown[] };
+    const stranger = { profile: { name: 'Nobody' }, user_id: 'BR.nobody' };
+    value.contacts.push(stranger);
+    const parts = splitWebhookBatch(JSON.stringify(batch), measure)!;
+    expect(parts.length).toBeGreaterThan(1);
+    const holding = parts.map((part) => JSON.parse(part).entry[0].changes[0].value.contacts.some((contact: Item) => contact.user_id === 'BR.nobody'));
+    expect(holding).toEqual(parts.map((_, index) => index === 0));
   });
 
   it('packs small units into as few parts as fit (no part could take the next part\'s first entry)', () => {

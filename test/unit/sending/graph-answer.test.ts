@@ -106,6 +106,7 @@ const META_CODE_ROWS: ReadonlyArray<[number, number, RetryClass, string, string 
   [131050, 400, 'final', '131050', undefined],
   [130472, 400, 'final', '130472', undefined],
   [131021, 400, 'final', '131021', undefined],
+  [131070, 400, 'final', '131070', undefined],
   [190, 401, 'final', '190', undefined],
   [10, 403, 'final', '10', undefined],
   [131005, 403, 'final', '131005', undefined],
