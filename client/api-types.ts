@@ -1663,7 +1663,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         broadcast400: {
             headers: {
                 [name: string]: unknown;
@@ -1717,7 +1717,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN */
         broadcast403: {
             headers: {
                 [name: string]: unknown;
@@ -1852,7 +1852,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, THROTTLED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         broadcast429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -1980,7 +1980,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         organization400: {
             headers: {
                 [name: string]: unknown;
@@ -2022,7 +2022,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN */
         organization403: {
             headers: {
                 [name: string]: unknown;
@@ -2127,7 +2127,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, THROTTLED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         organization429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2218,7 +2218,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         v1400: {
             headers: {
                 [name: string]: unknown;
@@ -2254,7 +2254,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN */
         v1403: {
             headers: {
                 [name: string]: unknown;
@@ -2344,7 +2344,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, THROTTLED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         v1429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2435,7 +2435,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         webhooks400: {
             headers: {
                 [name: string]: unknown;
@@ -2471,7 +2471,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, gateway API_KEY */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN, gateway API_KEY */
         webhooks403: {
             headers: {
                 [name: string]: unknown;
@@ -2561,7 +2561,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, THROTTLED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         webhooks429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2651,7 +2651,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         docs400: {
             headers: {
                 [name: string]: unknown;
@@ -2687,7 +2687,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, gateway API_KEY */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN, gateway API_KEY */
         docs403: {
             headers: {
                 [name: string]: unknown;
@@ -2777,7 +2777,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, THROTTLED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         docs429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2867,7 +2867,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
         upstream400: {
             headers: {
                 [name: string]: unknown;
@@ -2911,7 +2911,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN */
         upstream403: {
             headers: {
                 [name: string]: unknown;
@@ -3021,7 +3021,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, THROTTLED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
         upstream429: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -3390,6 +3390,10 @@ export interface operations {
                                 limitedTimeOffer?: {
                                     hasExpiration: boolean;
                                 };
+                            };
+                            maxPrice?: {
+                                bidAmount: string;
+                                bidStrategy?: string;
                             };
                         }[];
                     };
@@ -3930,12 +3934,28 @@ export interface operations {
                                         amount: string;
                                     };
                                 };
+                                /** @constant */
+                                upTo?: true;
+                                /** @description The template has a max price: Meta bills each delivered message up to `bidAmount` (docs/BROADCAST.md "Dry run") */
+                                maxPrice?: {
+                                    bidAmount: string;
+                                    bidStrategy?: string;
+                                    /** @constant */
+                                    upTo?: true;
+                                };
                             };
                             /** @description The sending number’s service (free-form) messages delivered this UTC month (`YYYY-MM`) as counted from Meta’s status webhooks, and what is left of Meta’s 1,000 free; beyond them Meta bills each at the market’s utility rate (docs/DELIVERY-STATUS.md "Pricing values and service messages") */
                             serviceMessages?: {
                                 month: string;
                                 delivered: number;
                                 freeRemaining: number;
+                            };
+                            /** @description The template has a max price: Meta bills each delivered message up to `bidAmount` (docs/BROADCAST.md "Dry run") */
+                            maxPrice?: {
+                                bidAmount: string;
+                                bidStrategy?: string;
+                                /** @constant */
+                                upTo?: true;
                             };
                         };
                     };
@@ -4969,6 +4989,15 @@ export interface operations {
                                         amount: string;
                                     };
                                 };
+                                /** @constant */
+                                upTo?: true;
+                                /** @description The template has a max price: Meta bills each delivered message up to `bidAmount` (docs/BROADCAST.md "Dry run") */
+                                maxPrice?: {
+                                    bidAmount: string;
+                                    bidStrategy?: string;
+                                    /** @constant */
+                                    upTo?: true;
+                                };
                             };
                             /** @description The sending number’s service (free-form) messages delivered this UTC month (`YYYY-MM`) as counted from Meta’s status webhooks, and what is left of Meta’s 1,000 free; beyond them Meta bills each at the market’s utility rate (docs/DELIVERY-STATUS.md "Pricing values and service messages") */
                             serviceMessages?: {
@@ -4976,11 +5005,20 @@ export interface operations {
                                 delivered: number;
                                 freeRemaining: number;
                             };
+                            /** @description The template has a max price: Meta bills each delivered message up to `bidAmount` (docs/BROADCAST.md "Dry run") */
+                            maxPrice?: {
+                                bidAmount: string;
+                                bidStrategy?: string;
+                                /** @constant */
+                                upTo?: true;
+                            };
                         } & {
                             followUpOf: string;
                             audience: {
                                 matched: number;
                                 optedOut: number;
+                                resendCapped?: number;
+                                alreadyResent?: number;
                             };
                         };
                     };
@@ -5030,6 +5068,8 @@ export interface operations {
                             audience: {
                                 matched: number;
                                 optedOut: number;
+                                resendCapped?: number;
+                                alreadyResent?: number;
                             };
                         };
                     };
