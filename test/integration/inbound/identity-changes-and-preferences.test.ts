@@ -7,36 +7,17 @@
  *   number), listed as `user-preference`; a resume lets them back.
  */
 import { demoIds } from '../../../local/demo-tenant';
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { callSandbox } from '../../support/sandbox-control';
-import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, sleep, waitForTerminal } from '../broadcast/broadcast-test-kit';
+import { useSignedWebhookRuntime } from '../../support/signed-webhook-runtime';
+import { BASE, DEMO, keyHeader, orderUpdate, sleep, waitForTerminal } from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
 type Row = { toPhoneNumber: string; userId?: string; status: string; failureReasonCode: string | null };
 
 describe('identity changes and marketing preferences, from the sandbox’s signed webhooks', () => {
-  let runtime: TestRuntime;
-  let key: string;
-
-  beforeAll(async () => {
-    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
-    key = (await issueKey(runtime.demo.organizationId)).secret;
-    await sandbox('POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 0, readRate: 0, duplicateRate: 0, reorderRate: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await runtime?.close();
-  });
-
-  const sandbox = (method: string, path: string, body?: unknown) => callSandbox(runtime.sandboxUrl, method, path, body);
-  const v1 = (path: string) => runtime.call('GET', `/v1${path}`, { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` } });
-  const settle = async () => {
-    await runtime.workersIdle();
-    expect((await sandbox('POST', '/webhooks/drain?timeoutMs=60000')).status).toBe(200);
-    await runtime.workersIdle();
-  };
-  const optOuts = async () => (await v1('/opt-outs?pageSize=100')).body.data as Array<Record<string, unknown>>;
-  const sentTo = async (recipient: string) => ((await sandbox('GET', `/messages?recipient=${encodeURIComponent(recipient)}`)).body.data as unknown[]).length;
+  const kit = useSignedWebhookRuntime();
+  const { sandbox, settle, optOuts, sentTo } = kit;
+  const v1 = (path: string) => kit.v1('GET', path);
   async function user(phone: string, username: string): Promise<string> {
     expect((await sandbox('POST', '/users', { phone, username, profileName: username, phoneWithheld: false })).status).toBe(200);
     const listed = (await sandbox('GET', '/users')).body.data as Array<{ phone?: string; userIds?: Record<string, string> }>;
@@ -50,11 +31,11 @@ describe('identity changes and marketing preferences, from the sandbox’s signe
   async function marketing(recipient: Record<string, unknown>): Promise<Row> {
     const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo'] };
     const body = orderUpdate([{ ...recipient, templateParams: ['Ana'] } as never, other], { templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING' });
-    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body });
+    const accepted = await kit.runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(kit.key), body });
     expect(accepted.status).toBe(200);
     const jobId = accepted.headers.get('x-broadcast-job-id')!;
-    await waitForTerminal(runtime.demo.organizationId, jobId, 60_000);
-    const rows = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Row[];
+    await waitForTerminal(kit.runtime.demo.organizationId, jobId, 60_000);
+    const rows = (await kit.runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(kit.key) })).body.data.recipients as Row[];
     expect(rows[1]!.status).not.toBe('FAILED');
     return rows[0]!;
   }

@@ -13,34 +13,17 @@ import { createCompositionContext } from '../../../functions/composition/composi
 import { dynamoDbClients } from '../../../functions/composition/dynamodb-clients';
 import { inboxKeys } from '../../../shared/adapters/dynamodb/inbox-table';
 import { demoIds } from '../../../local/demo-tenant';
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, waitForTerminal } from '../broadcast/broadcast-test-kit';
-import { callSandbox } from '../../support/sandbox-control';
+import { BASE, DEMO, keyHeader, orderUpdate, waitForTerminal } from '../broadcast/broadcast-test-kit';
+import { useSignedWebhookRuntime } from '../../support/signed-webhook-runtime';
 
 jest.setTimeout(180_000);
 
 type Row = { toPhoneNumber: string; userId?: string; status: string; failureReasonCode: string | null };
 
 describe('one identity per user, from the sandbox’s signed webhooks', () => {
-  let runtime: TestRuntime;
-  let key: string;
-
-  beforeAll(async () => {
-    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
-    key = (await issueKey(runtime.demo.organizationId)).secret;
-    await sandbox('POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 0, readRate: 0, duplicateRate: 0, reorderRate: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await runtime?.close();
-  });
-
-  const sandbox = (method: string, path: string, body?: unknown) => callSandbox(runtime.sandboxUrl, method, path, body);
-  const v1 = (path: string) => runtime.call('GET', `/v1${path}`, { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` } });
-  const settle = async () => {
-    await runtime.workersIdle();
-    expect((await sandbox('POST', '/webhooks/drain?timeoutMs=60000')).status).toBe(200);
-    await runtime.workersIdle();
-  };
+  const kit = useSignedWebhookRuntime();
+  const { sandbox, settle, optOuts } = kit;
+  const v1 = (path: string) => kit.v1('GET', path);
 
   /** A sandbox user with a number and a username; `inContactBook` false: Meta withholds the number from webhooks. */
   async function user(phone: string, username: string, inContactBook: boolean): Promise<string> {
@@ -53,14 +36,13 @@ describe('one identity per user, from the sandbox’s signed webhooks', () => {
     await settle();
   };
   const contactNamed = async (name: string) => ((await v1(`/contacts?search=${name}`)).body.data as Array<Record<string, unknown>>);
-  const optOuts = async () => (await v1('/opt-outs?pageSize=100')).body.data as Array<Record<string, unknown>>;
   async function broadcast(recipient: Record<string, unknown>): Promise<Row> {
     const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo', 'ORD-2'] };
-    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body: orderUpdate([{ ...recipient, templateParams: ['Ana', 'ORD-1'] } as never, other]) });
+    const accepted = await kit.runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(kit.key), body: orderUpdate([{ ...recipient, templateParams: ['Ana', 'ORD-1'] } as never, other]) });
     expect(accepted.status).toBe(200);
     const jobId = accepted.headers.get('x-broadcast-job-id')!;
-    await waitForTerminal(runtime.demo.organizationId, jobId, 60_000);
-    const rows = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Row[];
+    await waitForTerminal(kit.runtime.demo.organizationId, jobId, 60_000);
+    const rows = (await kit.runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(kit.key) })).body.data.recipients as Row[];
     expect(rows[1]!.status).not.toBe('FAILED');
     return rows[0]!;
   }
@@ -90,8 +72,8 @@ describe('one identity per user, from the sandbox’s signed webhooks', () => {
 
   it('a contact and an opt-out written before BSUIDs (phone-keyed, old item shape) are found and extended, and the opt-out follows the pair', async () => {
     const phone = '919500777002';
-    const organizationId = runtime.demo.organizationId;
-    const created = await runtime.call('POST', '/v1/contacts', { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` }, body: { phoneNumber: phone, name: 'Legacy Lee' } });
+    const organizationId = kit.runtime.demo.organizationId;
+    const created = await kit.runtime.call('POST', '/v1/contacts', { headers: { authorization: `Bearer ${kit.runtime.demo.v1ApiKey}` }, body: { phoneNumber: phone, name: 'Legacy Lee' } });
     expect(created.status).toBe(201);
     // An opt-out item as written before records had a state or a write token.
     const context = createCompositionContext(getServices().config);

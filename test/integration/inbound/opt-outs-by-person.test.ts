@@ -6,47 +6,27 @@
  * BSUID does not send to it (FAILED OPTED_OUT); removing it in the older form lifts it for both.
  */
 import { demoIds } from '../../../local/demo-tenant';
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { callSandbox } from '../../support/sandbox-control';
-import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, waitForTerminal } from '../broadcast/broadcast-test-kit';
+import { useSignedWebhookRuntime } from '../../support/signed-webhook-runtime';
+import { BASE, DEMO, keyHeader, orderUpdate, waitForTerminal } from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
 type Row = { toPhoneNumber: string; userId?: string; status: string; failureReasonCode: string | null };
 
 describe('an opt-out in either form of a Mexican number reaches the paired BSUID', () => {
-  let runtime: TestRuntime;
-  let key: string;
-
-  beforeAll(async () => {
-    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
-    key = (await issueKey(runtime.demo.organizationId)).secret;
-    await sandbox('POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 0, readRate: 0, duplicateRate: 0, reorderRate: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await runtime?.close();
-  });
-
-  const sandbox = (method: string, path: string, body?: unknown) => callSandbox(runtime.sandboxUrl, method, path, body);
-  const v1 = (method: string, path: string, body?: unknown) =>
-    runtime.call(method, `/v1${path}`, { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` }, ...(body === undefined ? {} : { body }) });
-  const settle = async () => {
-    await runtime.workersIdle();
-    expect((await sandbox('POST', '/webhooks/drain?timeoutMs=60000')).status).toBe(200);
-    await runtime.workersIdle();
-  };
-  const optOuts = async () => (await v1('GET', '/opt-outs?pageSize=100')).body.data as Array<Record<string, unknown>>;
-  const sentTo = async (recipient: string) => ((await sandbox('GET', `/messages?recipient=${encodeURIComponent(recipient)}`)).body.data as unknown[]).length;
+  const kit = useSignedWebhookRuntime();
+  const { sandbox, settle, optOuts, sentTo } = kit;
+  const v1 = kit.v1;
 
   /** A MARKETING template broadcast (spring_sale) to the recipient and a bystander; the recipient's row. */
   async function marketing(recipient: Record<string, unknown>): Promise<Row> {
     const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo'] };
     const body = orderUpdate([{ ...recipient, templateParams: ['Ana'] } as never, other], { templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING' });
-    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body });
+    const accepted = await kit.runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(kit.key), body });
     expect(accepted.status).toBe(200);
     const jobId = accepted.headers.get('x-broadcast-job-id')!;
-    await waitForTerminal(runtime.demo.organizationId, jobId, 60_000);
-    const rows = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Row[];
+    await waitForTerminal(kit.runtime.demo.organizationId, jobId, 60_000);
+    const rows = (await kit.runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(kit.key) })).body.data.recipients as Row[];
     expect(rows[1]!.status).not.toBe('FAILED');
     return rows[0]!;
   }

@@ -5,30 +5,15 @@
  * the sandbox refuses this app's free-form sends from the number with 131070.
  */
 import { demoIds } from '../../../local/demo-tenant';
-import { callSandbox } from '../../support/sandbox-control';
-import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { DEMO, kitEnvironment } from '../broadcast/broadcast-test-kit';
+import { useSignedWebhookRuntime } from '../../support/signed-webhook-runtime';
+import { DEMO } from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
 describe('a number in standby', () => {
-  let runtime: TestRuntime;
-
-  beforeAll(async () => {
-    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
-    await sandbox('POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 0, readRate: 0, duplicateRate: 0, reorderRate: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await runtime?.close();
-  });
-
-  const sandbox = (method: string, path: string, body?: unknown) => callSandbox(runtime.sandboxUrl, method, path, body);
-  const v1 = (path: string) => runtime.call('GET', `/v1${path}`, { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` } });
-  const settle = async () => {
-    await runtime.workersIdle();
-    expect((await sandbox('POST', '/webhooks/drain?timeoutMs=60000')).status).toBe(200);
-    await runtime.workersIdle();
-  };
+  const kit = useSignedWebhookRuntime();
+  const { sandbox, settle } = kit;
+  const v1 = (path: string) => kit.v1('GET', path);
 
   it('posts inbound on `standby`; a STOP there is recorded as an opt-out; free-form sends from it answer 131070', async () => {
     const from = '919500888001';
@@ -50,7 +35,7 @@ describe('a number in standby', () => {
 
     // This app does not own the thread: Meta (here the sandbox) refuses its free-form sends from the number.
     const send = (body: Record<string, unknown>) =>
-      fetch(`${runtime.sandboxUrl}/v25.0/${DEMO.phoneNumberId1}/messages`, {
+      fetch(`${kit.runtime.sandboxUrl}/v25.0/${DEMO.phoneNumberId1}/messages`, {
         method: 'POST',
         headers: { authorization: `Bearer ${demoIds.upstreamToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ messaging_product: 'whatsapp', to: from, ...body }),
