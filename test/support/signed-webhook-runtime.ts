@@ -6,7 +6,10 @@
  */
 import { startTestRuntime, type TestResponse, type TestRuntime } from './local-runtime';
 import { callSandbox } from './sandbox-control';
-import { issueKey, kitEnvironment } from '../integration/broadcast/broadcast-test-kit';
+import { BASE, issueKey, keyHeader, kitEnvironment, orderUpdate, waitForTerminal } from '../integration/broadcast/broadcast-test-kit';
+
+/** One recipient's row of the recipients list. */
+export type RecipientRow = { toPhoneNumber: string; userId?: string; status: string; failureReasonCode: string | null };
 
 export interface SignedWebhookRuntime {
   readonly runtime: TestRuntime;
@@ -20,6 +23,8 @@ export interface SignedWebhookRuntime {
   optOuts(): Promise<Array<Record<string, unknown>>>;
   /** How many messages the sandbox accepted for a recipient (a number or a BSUID). */
   sentTo(recipient: string): Promise<number>;
+  /** A MARKETING template broadcast (spring_sale) to the recipient and a bystander, waited for: the recipient's row. */
+  marketingRow(recipient: Record<string, unknown>): Promise<RecipientRow>;
 }
 
 /**
@@ -65,5 +70,17 @@ export function useSignedWebhookRuntime(): SignedWebhookRuntime {
     },
     optOuts: async () => (await v1('GET', '/opt-outs?pageSize=100')).body.data as Array<Record<string, unknown>>,
     sentTo: async (recipient) => ((await sandbox('GET', `/messages?recipient=${encodeURIComponent(recipient)}`)).body.data as unknown[]).length,
+    async marketingRow(recipient) {
+      const { runtime: current, key: secret } = started();
+      const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo'] };
+      const body = orderUpdate([{ ...recipient, templateParams: ['Ana'] } as never, other], { templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING' });
+      const accepted = await current.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(secret), body });
+      expect(accepted.status).toBe(200);
+      const jobId = accepted.headers.get('x-broadcast-job-id')!;
+      await waitForTerminal(current.demo.organizationId, jobId, 60_000);
+      const rows = (await current.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(secret) })).body.data.recipients as RecipientRow[];
+      expect(rows[1]!.status).not.toBe('FAILED');
+      return rows[0]!;
+    },
   };
 }

@@ -8,11 +8,10 @@
  */
 import { demoIds } from '../../../local/demo-tenant';
 import { useSignedWebhookRuntime } from '../../support/signed-webhook-runtime';
-import { BASE, DEMO, keyHeader, orderUpdate, sleep, waitForTerminal } from '../broadcast/broadcast-test-kit';
+import { DEMO, sleep } from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
-type Row = { toPhoneNumber: string; userId?: string; status: string; failureReasonCode: string | null };
 
 describe('identity changes and marketing preferences, from the sandbox’s signed webhooks', () => {
   const kit = useSignedWebhookRuntime();
@@ -27,18 +26,7 @@ describe('identity changes and marketing preferences, from the sandbox’s signe
     expect((await sandbox('POST', '/webhooks/inbound', { phoneNumberId: DEMO.phoneNumberId1, fromUserId, text })).status).toBe(200);
     await settle();
   };
-  /** A MARKETING template broadcast (spring_sale) to the recipient and a bystander; the recipient's row. */
-  async function marketing(recipient: Record<string, unknown>): Promise<Row> {
-    const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo'] };
-    const body = orderUpdate([{ ...recipient, templateParams: ['Ana'] } as never, other], { templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING' });
-    const accepted = await kit.runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(kit.key), body });
-    expect(accepted.status).toBe(200);
-    const jobId = accepted.headers.get('x-broadcast-job-id')!;
-    await waitForTerminal(kit.runtime.demo.organizationId, jobId, 60_000);
-    const rows = (await kit.runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(kit.key) })).body.data.recipients as Row[];
-    expect(rows[1]!.status).not.toBe('FAILED');
-    return rows[0]!;
-  }
+  const marketing = kit.marketingRow;
   const optedOut = { status: 'FAILED', failureReasonCode: 'OPTED_OUT' };
 
   it('a number change keeps the opt-out: the new BSUID and number are not sent a MARKETING template; the contact shows the new ids', async () => {

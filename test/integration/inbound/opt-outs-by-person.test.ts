@@ -7,29 +7,17 @@
  */
 import { demoIds } from '../../../local/demo-tenant';
 import { useSignedWebhookRuntime } from '../../support/signed-webhook-runtime';
-import { BASE, DEMO, keyHeader, orderUpdate, waitForTerminal } from '../broadcast/broadcast-test-kit';
+import { DEMO } from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
-type Row = { toPhoneNumber: string; userId?: string; status: string; failureReasonCode: string | null };
 
 describe('an opt-out in either form of a Mexican number reaches the paired BSUID', () => {
   const kit = useSignedWebhookRuntime();
   const { sandbox, settle, optOuts, sentTo } = kit;
   const v1 = kit.v1;
 
-  /** A MARKETING template broadcast (spring_sale) to the recipient and a bystander; the recipient's row. */
-  async function marketing(recipient: Record<string, unknown>): Promise<Row> {
-    const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo'] };
-    const body = orderUpdate([{ ...recipient, templateParams: ['Ana'] } as never, other], { templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING' });
-    const accepted = await kit.runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(kit.key), body });
-    expect(accepted.status).toBe(200);
-    const jobId = accepted.headers.get('x-broadcast-job-id')!;
-    await waitForTerminal(kit.runtime.demo.organizationId, jobId, 60_000);
-    const rows = (await kit.runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(kit.key) })).body.data.recipients as Row[];
-    expect(rows[1]!.status).not.toBe('FAILED');
-    return rows[0]!;
-  }
+  const marketing = kit.marketingRow;
 
   it('adds in today’s form, holds the BSUID of the older form’s pair, and a removal in the older form lifts both', async () => {
     const metaForm = '5215511112222'; // the wa_id Meta shows for an account registered before 2019
