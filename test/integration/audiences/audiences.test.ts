@@ -72,6 +72,8 @@ describe('audiences', () => {
     const retry = await call('POST', `/audiences/${audienceId}/members`, { body: { members }, headers });
     expect(retry.body.data).toEqual({ added: 10_000, updated: 0, invalid: [] });
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const reused = await call('POST', `/audiences/${audienceId}/members`, { body: { members: members.slice(0, 1) }, headers });
+    expect([reused.status, reused.body.data.error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
     const read = await call('GET', `/audiences/${audienceId}`);
     expect(read.body.data).toMatchObject({ memberCount: 10_000, byCountry: { '91': 10_000 } });
     // Without the key the same rows are updates, counted once each.
