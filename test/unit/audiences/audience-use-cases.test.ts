@@ -66,6 +66,7 @@ describe('audience use cases', () => {
     const page3 = await listAudiences(ports, caller, { limit: 5, cursor: page2.nextCursor! });
     expect(page3).toEqual({ audiences: [expect.objectContaining({ audienceId: 'aud_0001' })], nextCursor: null });
     await expect(listAudiences(ports, caller, { limit: 5, cursor: 'bm90LWEtY3Vyc29y' })).rejects.toThrow(InvalidAudienceCursorError);
+    expect(await listAudiences(ports, { organizationId: 'org_3' }, { limit: 1 })).toEqual({ audiences: [expect.objectContaining({ audienceId: 'contacts', memberCount: 0 })], nextCursor: null });
   });
 
   it('upserts by person: invalid rows listed and not stored, tags lower-cased and unique, the last row of a person wins', async () => {
