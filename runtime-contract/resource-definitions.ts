@@ -275,7 +275,7 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
   // Powertools' DynamoDBPersistenceLayer: put (claim), get, update (result), delete (a failed handler's claim).
   idempotency: { adapters: ['claim-token-persistence-layer'], actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   rateLimits: { adapters: ['dynamodb-rate-limiter', 'dynamodb-webhook-endpoint-health', 'dynamodb-redelivery-quota'], actions: ['GetItem', 'UpdateItem'] },
-  inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'dynamodb-opt-out-lookup', 'dynamodb-contact-book', 'inbox-table'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'dynamodb-opt-out-lookup', 'dynamodb-contact-book', 'inbox-table', 'dynamodb-audience-store', 'audience-member-items'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 };
 
 /**
