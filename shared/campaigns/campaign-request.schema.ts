@@ -8,6 +8,7 @@
  * is the use case's check (create-campaign.ts), with the same substitution.
  */
 import * as v from 'valibot';
+import { issueParts } from '../http/validation';
 import { phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits } from '../recipients/phone-rule';
 import { sendableText } from '../templates/sendable-text';
@@ -21,6 +22,7 @@ const requiredText = (maxLength: number) =>
 
 /** Fields that say what a value is, not what it says: never filled per member. */
 const LITERAL_ONLY_FIELDS = new Set(['type', 'index', 'mediaId']);
+const REFERENCE_SHAPE_RULE = 'must be a reference of attribute and an optional fallback only';
 const LITERAL_ONLY_RULE = 'must be a literal value, not an attribute reference (an uploaded mediaId is checked at create; give a per-member image as a link)';
 
 /** What a reference without a fallback stands for at create: the shortest value of the field's kind. */
@@ -65,8 +67,9 @@ function checkReferences(values: Record<string, unknown>, report: (path: PathIte
       const reference = v.safeParse(valueReferenceSchema, value);
       if (!reference.success) {
         const issue = reference.issues[0];
-        const inner = (issue.path ?? []) as PathItem[];
-        return report([...path, ...inner], inner.length === 0 ? 'must be a reference of attribute and an optional fallback only' : issue.message);
+        // An unknown key: the object as a whole is no reference; a value of the wrong type: its field.
+        if (issue.type === 'strict_object') return report(path, REFERENCE_SHAPE_RULE);
+        return report([...path, ...((issue.path ?? []) as PathItem[])], issue.kind === 'schema' ? 'must be a string' : issue.message);
       }
       if (reference.output.fallback !== undefined) withFallback.add(keyText(path));
       return;
@@ -112,7 +115,8 @@ export const campaignRequestSchema = v.pipe(
     if (!literal.success) {
       const path = (literal.issues[0].path ?? []) as PathItem[];
       const fallback = path.length > 0 && withFallback.has(keyText(path)) ? [pathItem(undefined, 'fallback', undefined)] : [];
-      report([...path, ...fallback], literal.issues[0].message);
+      // The rule as the broadcast's 400 words it (shared/http/validation.ts rewords valibot's type messages).
+      report([...path, ...fallback], issueParts([literal.issues[0]])[0]!.rule);
       return NEVER;
     }
     return { ...request, values };
