@@ -389,7 +389,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     memoryMb: 1024,
     timeoutSeconds: 29,
     tables: { tenancy: 'readWrite', messaging: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite', inbox: 'read' },
-    sendsTo: ['outboundMessages'],
+    // customerEvents: a person's pause announces job.paused / campaign.paused.
+    sendsTo: ['outboundMessages', 'customerEvents'],
     tokenKey: 'decrypt',
     tokenPurposes: ['upstream-token'],
     callsUpstream: true,

@@ -389,6 +389,8 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   // In broadcast-send for its messaging write; the status class, as a status read of the same job.
   { ...broadcast('POST', '/broadcasts/{jobId}/cancel', 'broadcast-send', 'cancelJob', 'broadcast-api-key', 'status'), body: 'none' },
   { ...broadcast('POST', '/broadcasts/{jobId}/resume', 'broadcast-send', 'resumeJob', 'broadcast-api-key', 'status'), body: 'none' },
+  // A person's pause (docs/BROADCAST.md "Pausing a job"): beside cancel and resume, the same class.
+  { ...broadcast('POST', '/broadcasts/{jobId}/pause', 'broadcast-send', 'pauseJob', 'broadcast-api-key', 'status'), body: 'none' },
   // An accept like send-template-broadcast's: its class, counted per key and the body's sender (docs/BROADCAST.md "Follow-ups").
   { ...broadcast('POST', '/broadcasts/{jobId}/follow-up', 'broadcast-send', 'followUp', 'broadcast-api-key', 'template-broadcast'), dryRunRateLimit: 'broadcast-dry-run' },
   { ...broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'), guard: 'key-generation' },

@@ -343,3 +343,12 @@ export class FollowUpTooSoonError extends Error {
   override readonly name = 'FollowUpTooSoonError';
   readonly code = 'FOLLOW_UP_TOO_SOON';
 }
+
+/** A person's pause of a job that cannot be held: finished, or cancelled (it is settling its rest as CANCELLED). */
+export class JobNotPausableError extends Error {
+  override readonly name = 'JobNotPausableError';
+  readonly code = 'JOB_NOT_PAUSABLE';
+  constructor(jobId: string, status: string, cancelled: boolean) {
+    super(cancelled ? `Job ${jobId} was cancelled; a cancelled job cannot be paused` : `Job ${jobId} has already finished (${status}); only a queued, scheduled or running job can be paused`);
+  }
+}

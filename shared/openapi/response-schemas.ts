@@ -237,6 +237,21 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       content: json(broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200), envelopeExample(200, 'Job is PROCESSING', { jobId: jobExample.jobId, status: 'PROCESSING', summary: { sent: 23, pending: 977 } })),
     },
   ],
+  'broadcast:pauseJob': [
+    {
+      status: '200',
+      description: 'The job, held until resumed by a person: its id, status, pause and summary (docs/BROADCAST.md "Pausing a job")',
+      content: json(
+        broadcastEnvelope(obj({ jobId: str, status: str, pause: anyObject, summary: jobSummary }, ['jobId', 'status', 'pause']), 200),
+        envelopeExample(200, 'Job is PAUSED', {
+          jobId: jobExample.jobId,
+          status: 'PAUSED',
+          pause: { reason: 'PAUSED_BY_USER', since: '2026-03-01T09:00:04.000Z', failsAt: null, pausedBy: 'user', by: 'cred_01JD3X9Q7' },
+          summary: { sent: 23, pending: 977 },
+        }),
+      ),
+    },
+  ],
   'broadcast:generateKey': [
     {
       status: '200',
