@@ -268,6 +268,7 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
       'dynamodb-broadcast-name-registry', 'dynamodb-send-pacer', 'dynamodb-wrapper-id-records',
       'dynamodb-upstream-delivery-store', 'dynamodb-template-states', 'dynamodb-portfolio-reach', 'dynamodb-scheduled-job-store',
       'dynamodb-customer-event-log', 'dynamodb-ledger-delivery-store',
+      'dynamodb-campaign-store', 'dynamodb-person-claims',
     ],
     actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
   },
