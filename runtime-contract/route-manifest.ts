@@ -391,6 +391,10 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   { ...broadcast('POST', '/broadcasts/{jobId}/resume', 'broadcast-send', 'resumeJob', 'broadcast-api-key', 'status'), body: 'none' },
   // A person's pause (docs/BROADCAST.md "Pausing a job"): beside cancel and resume, the same class.
   { ...broadcast('POST', '/broadcasts/{jobId}/pause', 'broadcast-send', 'pauseJob', 'broadcast-api-key', 'status'), body: 'none' },
+  // A campaign's controls are its job's (docs/CAMPAIGNS.md "Pause, resume and cancel"): the same group and class.
+  { ...broadcast('POST', '/campaigns/{campaignId}/pause', 'broadcast-send', 'pauseCampaign', 'broadcast-api-key', 'status'), body: 'none' },
+  { ...broadcast('POST', '/campaigns/{campaignId}/resume', 'broadcast-send', 'resumeCampaign', 'broadcast-api-key', 'status'), body: 'none' },
+  { ...broadcast('POST', '/campaigns/{campaignId}/cancel', 'broadcast-send', 'cancelCampaign', 'broadcast-api-key', 'status'), body: 'none' },
   // An accept like send-template-broadcast's: its class, counted per key and the body's sender (docs/BROADCAST.md "Follow-ups").
   { ...broadcast('POST', '/broadcasts/{jobId}/follow-up', 'broadcast-send', 'followUp', 'broadcast-api-key', 'template-broadcast'), dryRunRateLimit: 'broadcast-dry-run' },
   { ...broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'), guard: 'key-generation' },

@@ -32,6 +32,8 @@ import { rateCardSourceSection } from '../composition/rate-cards.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
 import type { CustomerEventPublisher } from '../../shared/customer-events/ports';
+import type { CampaignStore } from '../../shared/campaigns/ports';
+import { campaignStoreSection } from '../composition/campaigns.section';
 
 export interface BroadcastServices extends SendTemplateBroadcastDependencies, Omit<DryRunDependencies, 'scheduling'>, EarlierSendDependencies, SendFreeformDependencies {
   upstream: CloudApiClient;
@@ -54,7 +56,12 @@ export interface PauseEventsPort {
   events: CustomerEventPublisher;
 }
 
-export type BroadcastSendDependencies = BroadcastServices & JobCancellationPorts & PauseEventsPort & HttpPipelineDependencies;
+/** What a campaign's pause, resume and cancel need (campaign-controls.handler.ts): the job's, and the campaign store. */
+export interface CampaignControlDependencies extends JobCancellationPorts, PauseEventsPort {
+  campaigns: Pick<CampaignStore, 'getCampaign' | 'cancelUnlaunched'>;
+}
+
+export type BroadcastSendDependencies = BroadcastServices & CampaignControlDependencies & HttpPipelineDependencies;
 
 /** The send ports without the HTTP pipeline's (also used by the whole-platform services). */
 export function broadcastSendPorts(
@@ -102,6 +109,7 @@ export function composeBroadcastSend(context: CompositionContext): BroadcastSend
     ...httpSection(context, dynamoDb, tenancy),
     ...ports,
     events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
+    campaigns: campaignStoreSection(context, dynamoDb),
     unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
   });
 }

@@ -6,6 +6,7 @@ import { composeBroadcastSend, type BroadcastSendDependencies } from './broadcas
 import { cancelJob } from './cancel-job.handler';
 import { followUp } from './follow-up.handler';
 import { pauseJob } from './pause-job.handler';
+import { cancelCampaign, pauseCampaign, resumeCampaign } from './campaign-controls.handler';
 import { resumeJob } from './resume-job.handler';
 import { sendFreeform } from './send-freeform.handler';
 import { sendBulk, sendSingle } from './send-earlier.handler';
@@ -15,7 +16,7 @@ import { sendTemplateBroadcast } from './send-template-broadcast.handler';
 export const createHandler = (env: Environment, overrides?: ServiceOverrides) =>
   createGroupHandler<BroadcastSendDependencies>({
     group: 'broadcast-send',
-    operations: { sendTemplateBroadcast, sendFreeform, sendSingle, sendBulk, cancelJob, followUp, resumeJob, pauseJob },
+    operations: { sendTemplateBroadcast, sendFreeform, sendSingle, sendBulk, cancelJob, followUp, resumeJob, pauseJob, pauseCampaign, resumeCampaign, cancelCampaign },
     dependencies: composeFunction('broadcast-send', env, composeBroadcastSend, overrides),
   });
 

@@ -48,10 +48,7 @@ export const pauseView = (pause: JobPause): JobPauseView => ({
  * @example
  * campaignIdOf({ ...job, campaignId: 'cmp_1' }); // 'cmp_1'
  */
-export const campaignIdOf = (job: BroadcastJob): string | undefined => {
-  const campaignId = (job as { campaignId?: unknown }).campaignId;
-  return typeof campaignId === 'string' ? campaignId : undefined;
-};
+export const campaignIdOf = (job: BroadcastJob): string | undefined => (job.kind === 'template' ? job.campaignId : undefined);
 
 /** Where pause events go; absent: none. */
 export interface PauseEventPorts {

@@ -29,3 +29,13 @@ export class InvalidCampaignCursorError extends Error {
     super('cursor is not a nextCursor of this listing (same state); start without a cursor');
   }
 }
+
+/** A pause, resume or cancel the campaign's state does not allow (the message says why); 409. */
+export class CampaignControlRefusedError extends Error {
+  override readonly name = 'CampaignControlRefusedError';
+  readonly code: 'CAMPAIGN_NOT_PAUSABLE' | 'CAMPAIGN_NOT_PAUSED' | 'CAMPAIGN_ALREADY_FINISHED';
+  constructor(code: CampaignControlRefusedError['code'], message: string) {
+    super(message);
+    this.code = code;
+  }
+}

@@ -16,6 +16,8 @@ export type { JsonSchema } from './schema-builders';
 export type { SuccessResponse } from './schema-builders';
 
 
+/** A campaign control's answer (pause, resume, cancel). */
+const campaignControlView = obj({ campaignId: { type: 'string', pattern: '^cmp_' }, state: str }, ['campaignId', 'state']);
 const broadcastEnvelope = (data: JsonSchema, statusCode?: number): JsonSchema =>
   obj({
     status: { const: true },
@@ -250,6 +252,27 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
           summary: { sent: 23, pending: 977 },
         }),
       ),
+    },
+  ],
+  'broadcast:pauseCampaign': [
+    {
+      status: '200',
+      description: 'The campaign, paused by a person: nothing more is sent until it is resumed (docs/CAMPAIGNS.md "Pause, resume and cancel")',
+      content: json(broadcastEnvelope(campaignControlView, 200), envelopeExample(200, 'Campaign is PAUSED', { campaignId: 'cmp_01JD3X9Q7', state: 'PAUSED' })),
+    },
+  ],
+  'broadcast:resumeCampaign': [
+    {
+      status: '200',
+      description: 'The campaign, resumed: its held recipients are sent, each exactly once',
+      content: json(broadcastEnvelope(campaignControlView, 200), envelopeExample(200, 'Campaign is SENDING', { campaignId: 'cmp_01JD3X9Q7', state: 'SENDING' })),
+    },
+  ],
+  'broadcast:cancelCampaign': [
+    {
+      status: '200',
+      description: 'The campaign, cancelled: nothing more is sent; a draft never sends',
+      content: json(broadcastEnvelope(campaignControlView, 200), envelopeExample(200, 'Campaign is CANCELLED', { campaignId: 'cmp_01JD3X9Q7', state: 'CANCELLED' })),
     },
   ],
   'broadcast:generateKey': [
