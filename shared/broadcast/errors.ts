@@ -121,8 +121,8 @@ export class InvalidListCursorError extends Error {
 export class JobAlreadyFinishedError extends Error {
   override readonly name = 'JobAlreadyFinishedError';
   readonly code = 'JOB_ALREADY_FINISHED';
-  constructor(jobId: string, status: string) {
-    super(`Job ${jobId} has already finished (${status}); only a queued or running job can be cancelled`);
+  constructor(jobId: string, status: string, action: 'cancelled' | 'paused' = 'cancelled') {
+    super(`Job ${jobId} has already finished (${status}); only a queued or running job can be ${action}`);
   }
 }
 
@@ -342,13 +342,4 @@ export class FollowUpAudienceError extends Error {
 export class FollowUpTooSoonError extends Error {
   override readonly name = 'FollowUpTooSoonError';
   readonly code = 'FOLLOW_UP_TOO_SOON';
-}
-
-/** A person's pause of a job that cannot be held: finished, or cancelled (it is settling its rest as CANCELLED). */
-export class JobNotPausableError extends Error {
-  override readonly name = 'JobNotPausableError';
-  readonly code = 'JOB_NOT_PAUSABLE';
-  constructor(jobId: string, status: string, cancelled: boolean) {
-    super(cancelled ? `Job ${jobId} was cancelled; a cancelled job cannot be paused` : `Job ${jobId} has already finished (${status}); only a queued, scheduled or running job can be paused`);
-  }
 }

@@ -11,7 +11,7 @@ import type { CustomerEvent } from '../customer-events/ports';
 import { isHeldUntilResumed } from './account-hold';
 import { TERMINAL_STATUSES, summarizeJob, type BroadcastJob, type JobSummary } from './broadcast-job';
 import { announcePause, pauseView, type JobPauseView } from './pause-events';
-import { JobNotPausableError } from './errors';
+import { JobAlreadyFinishedError } from './errors';
 import { readableJob, type StatusReading } from './get-job-status';
 import type { ScopedCaller } from './key-scope';
 import type { ChunkProgressStore, JobControlStore, JobPause, JobStore } from './ports';
@@ -36,7 +36,7 @@ export interface PauseJobPorts {
  * Holds the job until resumed. A job already held until resumed (by a person or by Meta's refusal
  * of the account) keeps its pause and answers it (a repeat changes nothing); a person's pause
  * replaces a template pause (it then needs a resume). A scheduled job is held from its firing on.
- * A finished or cancelled job: JobNotPausableError.
+ * A finished or cancelled job: JobAlreadyFinishedError (409 JOB_ALREADY_FINISHED).
  *
  * @example
  * await pauseJob({ broadcasts, events }, caller, 'pub_1', { now: new Date(), unconfirmedAfterMs });
@@ -47,7 +47,8 @@ export async function pauseJob(ports: PauseJobPorts, caller: ScopedCaller, jobId
   const progress = await ports.broadcasts.getJobProgress(jobId);
   const tally = { codes: progress.tally, ...reading };
   const { status } = summarizeJob(job, progress.chunks, tally);
-  if (job.cancelledAt !== undefined || TERMINAL_STATUSES.has(status)) throw new JobNotPausableError(jobId, status, job.cancelledAt !== undefined);
+  // A cancelled job is settling its rest as CANCELLED: finished as far as a pause goes.
+  if (job.cancelledAt !== undefined || TERMINAL_STATUSES.has(status)) throw new JobAlreadyFinishedError(jobId, job.cancelledAt !== undefined ? 'CANCELLED' : status, 'paused');
   const proposed: JobPause = {
     pausedAt: reading.now.toISOString(),
     reason: USER_PAUSE_REASON,

@@ -10,13 +10,14 @@
  * control exactly the campaigns whose status it may read (a key's scope as for jobs).
  */
 import { cancelJob } from '../broadcast/cancel-job';
-import { JobAlreadyFinishedError, JobNotPausableError, JobNotResumableError } from '../broadcast/errors';
-import { isJobInScope, requireOperationInScope, type ScopedCaller } from '../broadcast/key-scope';
+import { JobAlreadyFinishedError, JobNotResumableError } from '../broadcast/errors';
+import type { ScopedCaller } from '../broadcast/key-scope';
 import { pauseJob, type PauseJobPorts } from '../broadcast/pause-job';
 import type { StatusReading } from '../broadcast/get-job-status';
 import type { JobFiringScheduler } from '../broadcast/ports';
 import { resumeJob } from '../broadcast/resume-job';
 import type { Campaign, CampaignState } from './campaign';
+import { readableCampaign } from './campaign-access';
 import { CampaignControlRefusedError, CampaignNotFoundError } from './errors';
 import type { CampaignStore, ExpansionQueue } from './ports';
 
@@ -34,17 +35,9 @@ export interface CampaignControlView {
   state: CampaignState;
 }
 
-/** The caller's campaign (its organization's, within the key's scope); CampaignNotFoundError otherwise. */
-async function controllableCampaign(ports: Pick<CampaignControlPorts, 'campaigns'>, caller: ScopedCaller, campaignId: string): Promise<Campaign> {
-  requireOperationInScope(caller, 'read-job-status');
-  const campaign = await ports.campaigns.getCampaign(caller.organizationId, campaignId);
-  if (!campaign || !isJobInScope(caller, campaign)) throw new CampaignNotFoundError(campaignId);
-  return campaign;
-}
-
 /** The job errors of a control, said of the campaign. */
-function asCampaignRefusal(error: unknown, campaignId: string): unknown {
-  if (error instanceof JobNotPausableError) return new CampaignControlRefusedError('CAMPAIGN_NOT_PAUSABLE', `Campaign ${campaignId} has finished or was cancelled; it cannot be paused`);
+function asCampaignRefusal(error: unknown, campaignId: string, action: 'pause' | 'resume' | 'cancel'): unknown {
+  if (error instanceof JobAlreadyFinishedError && action === 'pause') return new CampaignControlRefusedError('CAMPAIGN_NOT_PAUSABLE', `Campaign ${campaignId} has finished or was cancelled; it cannot be paused`);
   if (error instanceof JobNotResumableError) {
     return new CampaignControlRefusedError('CAMPAIGN_NOT_PAUSED', `Campaign ${campaignId} is not paused by a person or held by Meta's refusal of the account; there is nothing to resume`);
   }
@@ -65,9 +58,9 @@ const notLaunched = (campaign: Campaign, action: 'paused' | 'resumed'): Campaign
  * await pauseCampaign(ports, caller, 'cmp_1', { now, unconfirmedAfterMs }); // { campaignId: 'cmp_1', state: 'PAUSED' }
  */
 export async function pauseCampaign(ports: CampaignControlPorts, caller: ScopedCaller, campaignId: string, reading: StatusReading): Promise<CampaignControlView> {
-  const campaign = await controllableCampaign(ports, caller, campaignId);
+  const campaign = await readableCampaign(ports.campaigns, caller, campaignId);
   if (campaign.jobId === undefined) throw notLaunched(campaign, 'paused');
-  await pauseJob(ports, caller, campaign.jobId, reading).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId)));
+  await pauseJob(ports, caller, campaign.jobId, reading).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId, 'pause')));
   return { campaignId, state: 'PAUSED' };
 }
 
@@ -80,9 +73,9 @@ export async function pauseCampaign(ports: CampaignControlPorts, caller: ScopedC
  * await resumeCampaign(ports, caller, 'cmp_1', { now, unconfirmedAfterMs }); // { campaignId: 'cmp_1', state: 'SENDING' }
  */
 export async function resumeCampaign(ports: CampaignControlPorts, caller: ScopedCaller, campaignId: string, reading: StatusReading): Promise<CampaignControlView> {
-  const campaign = await controllableCampaign(ports, caller, campaignId);
+  const campaign = await readableCampaign(ports.campaigns, caller, campaignId);
   if (campaign.jobId === undefined) throw notLaunched(campaign, 'resumed');
-  await resumeJob(ports.broadcasts, caller, campaign.jobId, reading).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId)));
+  await resumeJob(ports.broadcasts, caller, campaign.jobId, reading).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId, 'resume')));
   const expansion = campaign.expansion;
   if (expansion && expansion.status !== 'done') await ports.expansions?.enqueueExpansion({ version: 1, organizationId: campaign.organizationId, campaignId });
   return { campaignId, state: expansion?.status === 'waiting' ? 'WAITING_FOR_LIMIT' : 'SENDING' };
@@ -97,7 +90,7 @@ export async function resumeCampaign(ports: CampaignControlPorts, caller: Scoped
  * await cancelCampaign(ports, caller, 'cmp_1', { now, unconfirmedAfterMs }); // { campaignId: 'cmp_1', state: 'CANCELLED' }
  */
 export async function cancelCampaign(ports: CampaignControlPorts, caller: ScopedCaller, campaignId: string, reading: StatusReading): Promise<CampaignControlView> {
-  let campaign = await controllableCampaign(ports, caller, campaignId);
+  let campaign = await readableCampaign(ports.campaigns, caller, campaignId);
   if (campaign.jobId === undefined) {
     const result = await ports.campaigns.cancelUnlaunched(campaign.organizationId, campaignId, reading.now);
     if (result.cancelled) return { campaignId, state: 'CANCELLED' };
@@ -105,6 +98,6 @@ export async function cancelCampaign(ports: CampaignControlPorts, caller: Scoped
     if (result.campaign?.jobId === undefined) throw new CampaignNotFoundError(campaignId);
     campaign = result.campaign;
   }
-  await cancelJob(ports.broadcasts, caller, campaign.jobId!, reading, ports.scheduling).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId)));
+  await cancelJob(ports.broadcasts, caller, campaign.jobId!, reading, ports.scheduling).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId, 'cancel')));
   return { campaignId, state: 'CANCELLED' };
 }

@@ -101,8 +101,6 @@ const mappings: Readonly<Record<string, Mapping>> = {
   JOB_ALREADY_FINISHED: { statusCode: 409, code: 'JOB_ALREADY_FINISHED' },
   // A resume of a job not held until resumed (docs/BROADCAST.md "When Meta refuses the account").
   JOB_NOT_PAUSED: { statusCode: 409, code: 'JOB_NOT_PAUSED' },
-  // A person's pause of a finished or cancelled job (docs/BROADCAST.md "Pausing a job").
-  JOB_NOT_PAUSABLE: { statusCode: 409, code: 'JOB_NOT_PAUSABLE' },
   IDEMPOTENCY_KEY_IN_PROGRESS: { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
   IDEMPOTENCY_KEY_REUSED: { statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED' },
   // A key whose window is over, naming its earlier job (data.error.earlierJob): the same remedy, a new key.

@@ -10,14 +10,13 @@ import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
 import { campaignCost, dryRunExample, dryRunResult } from './cost-response-schemas';
 import { v1Successes } from './v1-response-schemas';
+import { controlSuccesses, sameAnswersAs } from './control-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
 export type { SuccessResponse } from './schema-builders';
 
 
-/** A campaign control's answer (pause, resume, cancel). */
-const campaignControlView = obj({ campaignId: { type: 'string', pattern: '^cmp_' }, state: str }, ['campaignId', 'state']);
 const broadcastEnvelope = (data: JsonSchema, statusCode?: number): JsonSchema =>
   obj({
     status: { const: true },
@@ -239,42 +238,6 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       content: json(broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200), envelopeExample(200, 'Job is PROCESSING', { jobId: jobExample.jobId, status: 'PROCESSING', summary: { sent: 23, pending: 977 } })),
     },
   ],
-  'broadcast:pauseJob': [
-    {
-      status: '200',
-      description: 'The job, held until resumed by a person: its id, status, pause and summary (docs/BROADCAST.md "Pausing a job")',
-      content: json(
-        broadcastEnvelope(obj({ jobId: str, status: str, pause: anyObject, summary: jobSummary }, ['jobId', 'status', 'pause']), 200),
-        envelopeExample(200, 'Job is PAUSED', {
-          jobId: jobExample.jobId,
-          status: 'PAUSED',
-          pause: { reason: 'PAUSED_BY_USER', since: '2026-03-01T09:00:04.000Z', failsAt: null, pausedBy: 'user', by: 'cred_01JD3X9Q7' },
-          summary: { sent: 23, pending: 977 },
-        }),
-      ),
-    },
-  ],
-  'broadcast:pauseCampaign': [
-    {
-      status: '200',
-      description: 'The campaign, paused by a person: nothing more is sent until it is resumed (docs/CAMPAIGNS.md "Pause, resume and cancel")',
-      content: json(broadcastEnvelope(campaignControlView, 200), envelopeExample(200, 'Campaign is PAUSED', { campaignId: 'cmp_01JD3X9Q7', state: 'PAUSED' })),
-    },
-  ],
-  'broadcast:resumeCampaign': [
-    {
-      status: '200',
-      description: 'The campaign, resumed: its held recipients are sent, each exactly once',
-      content: json(broadcastEnvelope(campaignControlView, 200), envelopeExample(200, 'Campaign is SENDING', { campaignId: 'cmp_01JD3X9Q7', state: 'SENDING' })),
-    },
-  ],
-  'broadcast:cancelCampaign': [
-    {
-      status: '200',
-      description: 'The campaign, cancelled: nothing more is sent; a draft never sends',
-      content: json(broadcastEnvelope(campaignControlView, 200), envelopeExample(200, 'Campaign is CANCELLED', { campaignId: 'cmp_01JD3X9Q7', state: 'CANCELLED' })),
-    },
-  ],
   'broadcast:generateKey': [
     {
       status: '200',
@@ -314,6 +277,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     },
   ],
   ...v1Successes,
+  ...controlSuccesses({ broadcastEnvelope, envelopeExample, jobSummary, jobExample }),
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
   'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
   'docs:docsAsset': [
@@ -357,7 +321,8 @@ const upstreamSuccess = (binary: boolean): SuccessResponse[] => [
 
 export function successResponsesOf(surface: SurfaceName, operation: string, binaryResponse: boolean): SuccessResponse[] {
   if (surface === 'upstream') return upstreamSuccess(binaryResponse);
-  const found = successes[`${surface}:${operation}`];
+  const key = `${surface}:${operation}`;
+  const found = successes[sameAnswersAs[key] ?? key];
   if (!found) throw new Error(`OpenAPI: no success response described for ${surface}:${operation} (shared/openapi/response-schemas.ts)`);
   return found;
 }

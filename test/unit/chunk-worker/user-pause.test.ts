@@ -84,16 +84,16 @@ describe('a person pauses a job (pausedBy user)', () => {
     expect((await pauseJob({ broadcasts: kit.broadcasts }, caller(other), other.jobId, readingOf(kit))).pause).toMatchObject({ reason: 'ACCOUNT_LOCKED', pausedBy: 'meta', code: 131031 });
   });
 
-  it('refuses a finished or cancelled job (409 JOB_NOT_PAUSABLE)', async () => {
+  it('refuses a finished or cancelled job (409 JOB_ALREADY_FINISHED)', async () => {
     const kit = setup();
     const message = chunkMessage(3);
     await kit.createJob(message);
     await kit.run(message);
-    await expect(pauseJob({ broadcasts: kit.broadcasts }, caller(message), message.jobId, readingOf(kit))).rejects.toMatchObject({ code: 'JOB_NOT_PAUSABLE' });
+    await expect(pauseJob({ broadcasts: kit.broadcasts }, caller(message), message.jobId, readingOf(kit))).rejects.toMatchObject({ code: 'JOB_ALREADY_FINISHED' });
     const cancelled = chunkMessage(3, { jobId: 'pub_cancelled' });
     await kit.createJob(cancelled);
     await cancelJob(kit.broadcasts, caller(cancelled), cancelled.jobId, readingOf(kit));
-    await expect(pauseJob({ broadcasts: kit.broadcasts }, caller(cancelled), cancelled.jobId, readingOf(kit))).rejects.toMatchObject({ code: 'JOB_NOT_PAUSABLE' });
+    await expect(pauseJob({ broadcasts: kit.broadcasts }, caller(cancelled), cancelled.jobId, readingOf(kit))).rejects.toMatchObject({ code: 'JOB_ALREADY_FINISHED' });
   });
 
   it('past the limit (30 days) the held job is cancelled (PAUSE_EXPIRED): its rest CANCELLED, never sent, the job finishes CANCELLED', async () => {
