@@ -39,3 +39,12 @@ export class CampaignControlRefusedError extends Error {
     this.code = code;
   }
 }
+
+/** A launch of a campaign launched already, by another request (no Idempotency-Key, or another one); the same key answers as the first launch did. */
+export class CampaignAlreadyLaunchedError extends Error {
+  override readonly name = 'CampaignAlreadyLaunchedError';
+  readonly code = 'CAMPAIGN_ALREADY_LAUNCHED';
+  constructor(campaignId: string, launchedAt: string) {
+    super(`Campaign ${campaignId} was launched at ${launchedAt}; a campaign is launched once (read it with GET /campaigns/${campaignId}, or create another)`);
+  }
+}

@@ -26,6 +26,10 @@ import {
   updateConversationSchema,
 } from '../inbox/inbox.schema';
 import { removeEmployeesBodySchema } from '../organizations/remove-employees';
+import { campaignRequestSchema } from '../campaigns/campaign-request.schema';
+import { campaignsQuerySchema } from '../campaigns/list-campaigns.schema';
+import { createAudienceSchema, listAudiencesQuerySchema, listMembersQuerySchema } from '../audiences/audience.schema';
+import { removeMembersSchema, upsertMembersSchema } from '../audiences/member-rows.schema';
 
 type AnySchema = v.GenericSchema;
 
@@ -51,6 +55,8 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:sendSingle': { body: sendSingleSchema },
   'broadcast:sendBulk': { body: sendBulkSchema },
   'organization:removeEmployeeBulk': { body: removeEmployeesBodySchema },
+  'broadcast:createCampaign': { body: campaignRequestSchema },
+  'broadcast:listCampaigns': { query: campaignsQuerySchema },
   'v1:listContacts': { query: listContactsQuerySchema },
   'v1:createContact': { body: createContactSchema },
   'v1:listConversations': { query: listConversationsQuerySchema },
@@ -59,6 +65,12 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'v1:listOptOuts': { query: listOptOutsQuerySchema },
   'v1:createOptOut': { body: createOptOutSchema },
   'v1:deleteOptOut': { path: optOutPathSchema },
+  'broadcast:createAudience': { body: createAudienceSchema },
+  'broadcast:listAudiences': { query: listAudiencesQuerySchema },
+  // Rows are judged one by one (an invalid row is listed in `invalid`, not a 400): the document shows what a valid row is.
+  'broadcast:upsertMembers': { body: upsertMembersSchema },
+  'broadcast:removeMembers': { body: removeMembersSchema },
+  'broadcast:listMembers': { query: listMembersQuerySchema },
 };
 
 /** Request examples shown by the reference (valid for the demo tenant's shapes; numbers are placeholders). */
@@ -77,7 +89,24 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   'broadcast:registerWebhook': { url: 'https://example.com/hooks/whatsapp', events: ['message.status', 'job.completed'] },
   'broadcast:sendSingle': { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', countryCode: '49', toPhoneNumber: '1701234567', templateParams: ['Ada', 'A-17'] },
   'organization:removeEmployeeBulk': { emails: ['ada@example.com', 'grace@example.com'] },
+  'broadcast:createCampaign': {
+    name: 'Spring sale',
+    fromPhoneNumber: '15550001111',
+    templateName: 'order_update',
+    templateLanguage: 'en_US',
+    templateType: 'UTILITY',
+    audience: { audienceIds: ['aud_01JD3X8', 'contacts'], filter: { tags: { any: ['vip'] }, attributes: { city: { in: ['Pune', 'Mumbai'] } } }, excludeAudienceIds: ['aud_01JD3X9'] },
+    templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'A-17'],
+  },
   'v1:createContact': { phoneNumber: '491701234567', name: 'Ada', tags: ['vip'] },
   'v1:createOptOut': { phoneNumber: '491701234567' },
   'v1:updateConversation': { status: 'closed' },
+  'broadcast:createAudience': { name: 'VIP customers' },
+  'broadcast:upsertMembers': {
+    members: [
+      { countryCode: '91', toPhoneNumber: '9876543210', attributes: { first_name: 'Ravi', city: 'Pune', timeZone: 'Asia/Kolkata' }, tags: ['vip'] },
+      { userId: 'IN.3405190255563528', attributes: { first_name: 'Asha' } },
+    ],
+  },
+  'broadcast:removeMembers': { members: [{ countryCode: '91', toPhoneNumber: '9876543210' }, { userId: 'IN.3405190255563528' }] },
 };
