@@ -71,6 +71,8 @@ const jobCommon = {
   pauseCode: v.optional(v.number()),
   /** Meta's words with that code. */
   pauseText: v.optional(v.string()),
+  /** A person's pause: the credential that paused the job (pause-job.ts). */
+  pausedByCredentialId: v.optional(v.string()),
   /** When a person last resumed a hold until resumed (resume-job.ts): a refusal seen before it no longer pauses the job. */
   resumedAt: v.optional(v.string()),
   /** Calling codes Meta refused for the account (130497) while the job ran: their recipients failed unsent. */

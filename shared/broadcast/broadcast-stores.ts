@@ -180,12 +180,14 @@ export interface JobPause {
   reason: string;
   /** ISO time after which its remaining recipients fail TEMPLATE_PAUSED; absent: held until resumed. */
   failsAt?: string;
-  /** Who paused it: `meta` (Meta refused the account); a person's pause would be `user`. Absent on template pauses recorded before it was kept. */
+  /** Who paused it: `meta` (Meta refused the account, or its template), `user` (a person: pause-job.ts). Absent on template pauses recorded before it was kept. */
   pausedBy?: PausedBy;
   /** Meta's error code that paused it (an account refusal). */
   code?: number;
   /** Meta's words with that code. */
   text?: string;
+  /** A person's pause (`pausedBy: 'user'`): the credential (API key) that paused it. */
+  by?: string;
 }
 
 /** Who paused a job: Meta (a refusal or a template's state), or a person of the business. */

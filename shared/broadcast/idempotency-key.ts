@@ -1,13 +1,13 @@
-/** The Idempotency-Key header every accept reads (broadcasts, follow-ups, campaign launches): docs/BROADCAST.md "Idempotency". */
+/** The Idempotency-Key header every keyed write reads (broadcasts, follow-ups, audience member imports). */
 import { InvalidIdempotencyKeyError } from './errors';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * The request's Idempotency-Key (1 to 255 printable ASCII characters, else InvalidIdempotencyKeyError: a 400).
+ * The request's Idempotency-Key: 1 to 255 printable ASCII characters, else InvalidIdempotencyKeyError (400).
  *
  * @example
- * idempotencyKeyOf({ 'idempotency-key': 'launch-1' }); // 'launch-1'
+ * idempotencyKeyOf({ 'idempotency-key': 'import-2026-05-04' }); // 'import-2026-05-04'
  * idempotencyKeyOf({}); // undefined
  */
 export function idempotencyKeyOf(headers: Record<string, string | undefined>): string | undefined {

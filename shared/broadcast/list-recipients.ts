@@ -8,6 +8,7 @@
  * A page walks the chunks from the cursor's index until `limit` rows matched; the cursor is the
  * next recipient index, bound to the job and the status filter it was issued for.
  */
+import { csvField } from '../csv/csv-field';
 import { isAwaitingFiring } from './broadcast-job';
 import { effectivePricing, type MessagePricing } from '../delivery/message-pricing';
 import { recipientStatusOf, type DeliveryFacts, type RecipientStatus } from '../delivery/recipient-status';
@@ -48,6 +49,12 @@ export interface RecipientsQuery {
   /** Rows per page; undefined: every matching row (the CSV export). */
   limit?: number;
   cursor?: string;
+  /**
+   * A page reads at most this many chunks (a campaign's job may have thousands): stopped there, its
+   * cursor is the next chunk's first index, so a page may hold fewer than `limit` rows (or none) and
+   * still a cursor. Undefined: no bound (a job has at most 10 chunks).
+   */
+  maxChunks?: number;
 }
 
 export interface RecipientsPage {
@@ -173,6 +180,7 @@ export async function listRecipients(
   // A page reads one chunk at a time and stops when full; the export reads every chunk, a few at once.
   const concurrency = query.limit === undefined ? EXPORT_CONCURRENCY : 1;
   for (let start = 0; start < chunkIndexes.length; start += concurrency) {
+    if (query.maxChunks !== undefined && start >= query.maxChunks) return { recipients: rows, nextCursor: encodeCursor({ i: chunkIndexes[start]! * job.chunkSize, s: filter, j: jobId }) };
     const batch = await Promise.all(chunkIndexes.slice(start, start + concurrency).map((chunkIndex) => broadcasts.readChunkRecipients(jobId, chunkIndex)));
     for (const records of batch) {
       for (const { index, row } of rowsOfChunk(records, reading, neverSent)) {
@@ -228,14 +236,6 @@ const csvValueOf = (row: RecipientRow, column: CsvColumn): string | null | undef
     default:
       return row[column];
   }
-};
-
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; null is empty. */
-const csvField = (value: string | null | undefined): string => {
-  if (value === null || value === undefined) return '';
-  // A leading = + - @ would be read as a formula by spreadsheet programs: kept as text with a quote mark.
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
 export function recipientsCsv(rows: readonly RecipientRow[]): string {

@@ -151,6 +151,10 @@ const mappings: Readonly<Record<string, Mapping>> = {
   CAMPAIGN_NOT_FOUND: { statusCode: 404, code: 'CAMPAIGN_NOT_FOUND' },
   CAMPAIGN_AUDIENCE_NOT_FOUND: { statusCode: 400, code: 'AUDIENCE_NOT_FOUND' },
   CAMPAIGN_INVALID_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
+  // A pause of a draft or finished campaign, a resume of one not paused by a person or Meta's hold, a cancel of a finished one (docs/CAMPAIGNS.md "Pause, resume and cancel").
+  CAMPAIGN_NOT_PAUSABLE: { statusCode: 409, code: 'CAMPAIGN_NOT_PAUSABLE' },
+  CAMPAIGN_NOT_PAUSED: { statusCode: 409, code: 'CAMPAIGN_NOT_PAUSED' },
+  CAMPAIGN_ALREADY_FINISHED: { statusCode: 409, code: 'CAMPAIGN_ALREADY_FINISHED' },
   CAMPAIGN_ALREADY_LAUNCHED: { statusCode: 409, code: 'CAMPAIGN_ALREADY_LAUNCHED' },
 
   // Generic v1 API (codes listed in docs/ORGANIZATIONS-AND-V1.md).
@@ -161,6 +165,11 @@ const mappings: Readonly<Record<string, Mapping>> = {
   SENDER_NOT_FOUND: { statusCode: 404, code: 'SENDER_NOT_FOUND' },
   CONTACT_ALREADY_EXISTS: { statusCode: 409, code: 'CONTACT_ALREADY_EXISTS' },
   CONVERSATION_ALREADY_OPEN: { statusCode: 409, code: 'CONVERSATION_ALREADY_OPEN' },
+  // Saved audiences (docs/CAMPAIGNS.md "Audiences").
+  AUDIENCE_NOT_FOUND: { statusCode: 404, code: 'AUDIENCE_NOT_FOUND' },
+  CONTACTS_AUDIENCE_READ_ONLY: { statusCode: 409, code: 'CONTACTS_AUDIENCE_READ_ONLY' },
+  INVALID_AUDIENCE_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
+  AUDIENCE_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
 
   // The docs page: a renderer file it does not serve answers as an unknown route.
   DOCS_ASSET_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },
