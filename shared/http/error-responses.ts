@@ -147,6 +147,16 @@ const mappings: Readonly<Record<string, Mapping>> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: { statusCode: 404, code: 'WEBHOOK_NOT_FOUND' },
   CUSTOMER_EVENT_NOT_FOUND: { statusCode: 404, code: 'EVENT_NOT_FOUND' },
 
+  // Campaigns (docs/CAMPAIGNS.md): another organization's campaign answers as an unknown one.
+  CAMPAIGN_NOT_FOUND: { statusCode: 404, code: 'CAMPAIGN_NOT_FOUND' },
+  CAMPAIGN_AUDIENCE_NOT_FOUND: { statusCode: 400, code: 'AUDIENCE_NOT_FOUND' },
+  CAMPAIGN_INVALID_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
+  // A pause of a draft or finished campaign, a resume of one not paused by a person or Meta's hold, a cancel of a finished one (docs/CAMPAIGNS.md "Pause, resume and cancel").
+  CAMPAIGN_NOT_PAUSABLE: { statusCode: 409, code: 'CAMPAIGN_NOT_PAUSABLE' },
+  CAMPAIGN_NOT_PAUSED: { statusCode: 409, code: 'CAMPAIGN_NOT_PAUSED' },
+  CAMPAIGN_ALREADY_FINISHED: { statusCode: 409, code: 'CAMPAIGN_ALREADY_FINISHED' },
+  CAMPAIGN_ALREADY_LAUNCHED: { statusCode: 409, code: 'CAMPAIGN_ALREADY_LAUNCHED' },
+
   // Generic v1 API (codes listed in docs/ORGANIZATIONS-AND-V1.md).
   PLAN_DOES_NOT_INCLUDE_FEATURE: { statusCode: 403, code: 'PLAN_REQUIRED' },
   CONTACT_NOT_FOUND: { statusCode: 404, code: 'CONTACT_NOT_FOUND' },
