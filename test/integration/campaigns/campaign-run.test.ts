@@ -13,7 +13,8 @@ import { demoIds } from '../../../local/demo-tenant';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, acceptedByRecipient, bodyParameters, issueKey, keyHeader, kitEnvironment } from '../broadcast/broadcast-test-kit';
 
-jest.setTimeout(120_000);
+// ~30 s on an idle machine; minutes when six test runs share two cores.
+jest.setTimeout(300_000);
 
 const number = (index: number) => ({ countryCode: '91', toPhoneNumber: String(9_300_000_000 + index) });
 const full = (index: number) => `91${9_300_000_000 + index}`;
@@ -37,9 +38,17 @@ describe('a campaign run', () => {
     const created = await call('POST', '/audiences', { name });
     expect(created.status).toBe(201);
     const audienceId = created.body.data.audienceId as string;
-    const added = await call('POST', `/audiences/${audienceId}/members`, { members });
-    expect(added.status).toBe(200);
-    expect(added.body.data).toMatchObject({ added: members.length, invalid: [] });
+    // In requests of 250, each retried on a 503 as the contract says (an upsert by person is safe to repeat):
+    // the API takes 10,000, but a loaded machine's local store answers slower than its 2 s timeout.
+    for (let start = 0; start < members.length; start += 250) {
+      const page = members.slice(start, start + 250);
+      let added = await call('POST', `/audiences/${audienceId}/members`, { members: page });
+      for (let attempt = 1; added.status === 503 && attempt < 6; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        added = await call('POST', `/audiences/${audienceId}/members`, { members: page });
+      }
+      expect([added.status, added.body.data.invalid]).toEqual([200, []]);
+    }
     return audienceId;
   }
 
@@ -89,8 +98,8 @@ describe('a campaign run', () => {
     const final = await eventually(
       () => call('GET', `/status/${jobId}`),
       (response) => ['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED'].includes(response.body?.data?.status),
-      90_000,
-      250,
+      180_000,
+      1000,
     );
     // 2,500 + 890 + 5 unpaired BSUIDs = 3,395 people; 20 excluded; one opted out (listed FAILED).
     expect(final.body.data).toMatchObject({ status: 'COMPLETED_WITH_FAILURES', totalRecipients: 3375, summary: { sent: 3374, failed: 1, pending: 0, failuresByReason: { OPTED_OUT: 1 } } });
