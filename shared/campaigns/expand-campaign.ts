@@ -9,7 +9,7 @@
  * paused; it stops when the job is cancelled, and closes the job once every audience is read.
  */
 import type { MessagingLimitDependencies } from '../broadcast/messaging-limit';
-import type { JobControlStore, JobStore, SenderAccount, SuppressionList } from '../broadcast/ports';
+import type { JobControlStore, JobStore, SenderAccount, SenderDirectory, SuppressionList } from '../broadcast/ports';
 import type { TemplateCatalog } from '../broadcast/template-catalog';
 import type { Clock } from '../ports/clock';
 import { CHUNK_SIZE } from '../broadcast/broadcast-job';
@@ -23,7 +23,6 @@ import { chunkOfPage, type PagePorts } from './expansion-page';
 import { EXPANSION_TIME_BUDGET_MS, MAX_EXPANSION_DELAY_SECONDS, PAUSED_RECHECK_SECONDS, expansionDelaySeconds } from './expansion-timing';
 import type { CampaignStore, ExpansionMessage, ExpansionQueue } from './ports';
 import type { MemberSource } from '../audiences/ports';
-import type { SenderDirectory } from '../broadcast/ports';
 
 export interface ExpandCampaignDependencies extends MessagingLimitDependencies, MemberPorts, PagePorts {
   campaigns: Pick<CampaignStore, 'getCampaign' | 'saveExpansion'>;
