@@ -9,20 +9,20 @@
  * paused; it stops when the job is cancelled, and closes the job once every audience is read.
  */
 import type { MessagingLimitDependencies } from '../broadcast/messaging-limit';
-import type { JobControlStore, JobStore, SenderAccount, SuppressionList } from '../broadcast/ports';
+import type { JobControlStore, JobStore, SenderAccount, SenderDirectory, SuppressionList } from '../broadcast/ports';
 import type { TemplateCatalog } from '../broadcast/template-catalog';
 import type { Clock } from '../ports/clock';
 import { CHUNK_SIZE } from '../broadcast/broadcast-job';
+import { TemplateNotApprovedError } from '../broadcast/errors';
 import { campaignTemplateOf, type CampaignTemplate } from './campaign-template';
 import { advance, announceCampaignStarted, closeCampaignJob, type ClosePorts, type LaunchedCampaign } from './expansion-checkpoint';
 import { pageAllowance, reservePage } from './expansion-limit';
 import { candidatesOf, type MemberPorts } from './expansion-members';
 import { writeChunk, type OutputPorts } from './expansion-output';
 import { chunkOfPage, type PagePorts } from './expansion-page';
-import { EXPANSION_TIME_BUDGET_MS, PAUSED_RECHECK_SECONDS, expansionDelaySeconds } from './expansion-timing';
+import { EXPANSION_TIME_BUDGET_MS, MAX_EXPANSION_DELAY_SECONDS, PAUSED_RECHECK_SECONDS, expansionDelaySeconds } from './expansion-timing';
 import type { CampaignStore, ExpansionMessage, ExpansionQueue } from './ports';
 import type { MemberSource } from '../audiences/ports';
-import type { SenderDirectory } from '../broadcast/ports';
 
 export interface ExpandCampaignDependencies extends MessagingLimitDependencies, MemberPorts, PagePorts {
   campaigns: Pick<CampaignStore, 'getCampaign' | 'saveExpansion'>;
@@ -35,8 +35,12 @@ export interface ExpandCampaignDependencies extends MessagingLimitDependencies, 
   optOuts: SuppressionList;
   events: ClosePorts['events'];
   clock: Clock;
-  /** How long one invocation works before it queues itself to go on (`elapsedMs` since it started); `pages`: at most this many pages (tests). */
-  budget?: { timeMs?: number; elapsedMs?: () => number; pages?: number };
+  /**
+   * How long one invocation works before it queues itself to go on (`elapsedMs` since it started);
+   * `pages`: at most this many pages (tests); `maxDelaySeconds`: its longest wait per message
+   * (default 900; a wait is re-queued until due, so a shorter one only looks more often).
+   */
+  budget?: { timeMs?: number; elapsedMs?: () => number; pages?: number; maxDelaySeconds?: number };
 }
 
 export type ExpansionOutcome = 'done' | 'continued' | 'waiting' | 'paused' | 'cancelled' | 'superseded' | 'not-found';
@@ -55,21 +59,37 @@ export async function expandCampaign(dependencies: ExpandCampaignDependencies, m
   const launched = campaign as LaunchedCampaign;
   const job = await dependencies.broadcasts.getJob(launched.jobId);
   if (!job || job.kind !== 'template') return 'not-found';
-  let sending: CampaignTemplate | undefined;
+  let sending: CampaignTemplate | 'not-approved' | undefined;
   const started = dependencies.budget?.elapsedMs?.() ?? 0;
   for (let pages = 0; ; pages += 1) {
     const overBudget = pages >= (dependencies.budget?.pages ?? Infinity) || (dependencies.budget?.elapsedMs?.() ?? 0) - started >= (dependencies.budget?.timeMs ?? EXPANSION_TIME_BUDGET_MS);
     if (overBudget) return requeue(dependencies, message, { stop: 'continued' });
     const step = await beforePage(dependencies, launched);
     if ('stop' in step) return requeue(dependencies, message, step);
-    sending ??= await campaignTemplateOf(dependencies, launched);
+    sending ??= await sendingOf(dependencies, launched);
+    if (sending === 'not-approved') return requeue(dependencies, message, { stop: 'paused', delaySeconds: PAUSED_RECHECK_SECONDS });
     const after = await expandPage(dependencies, launched, job, sending);
     if ('stop' in after) return requeue(dependencies, message, after);
   }
 }
 
+/**
+ * The sender and template, read once per invocation. A template Meta paused or disabled since the
+ * launch is waited for, as a job's chunks wait for it (its own pause settles what was queued); any
+ * other refusal (the sender or template gone) fails the message, which then rests in the dead-letter queue.
+ */
+async function sendingOf(dependencies: ExpandCampaignDependencies, campaign: LaunchedCampaign): Promise<CampaignTemplate | 'not-approved'> {
+  try {
+    return await campaignTemplateOf(dependencies, campaign);
+  } catch (error) {
+    if (error instanceof TemplateNotApprovedError) return 'not-approved';
+    throw error;
+  }
+}
+
 async function requeue(dependencies: ExpandCampaignDependencies, message: ExpansionMessage, step: Extract<Step, { stop: ExpansionOutcome }>): Promise<ExpansionOutcome> {
-  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'paused') await dependencies.expansions.enqueueExpansion(message, step.delaySeconds ?? 0);
+  const delaySeconds = Math.min(step.delaySeconds ?? 0, dependencies.budget?.maxDelaySeconds ?? MAX_EXPANSION_DELAY_SECONDS);
+  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'paused') await dependencies.expansions.enqueueExpansion(message, delaySeconds);
   return step.stop;
 }
 
@@ -78,11 +98,13 @@ async function beforePage(dependencies: ExpandCampaignDependencies, campaign: La
   const now = dependencies.clock.now();
   const { expansion } = campaign;
   if (expansion.status === 'done') return closed(dependencies, campaign, 'done');
-  if (expansion.status === 'waiting' && expansion.waitingUntil !== undefined && Date.parse(expansion.waitingUntil) > now.getTime()) {
-    return { stop: 'waiting', delaySeconds: expansionDelaySeconds(expansion.waitingUntil, now) };
-  }
+  // Read on every look, waits included: a campaign cancelled while it waits closes then, not when the wait ends.
   const control = await dependencies.broadcasts.readJobControl(campaign.jobId);
   if (!control || control.cancelled) return closed(dependencies, campaign, 'cancelled');
+  // A scheduled start (version 0) or the messaging limit's window: the message comes back until due.
+  if (expansion.waitingUntil !== undefined && Date.parse(expansion.waitingUntil) > now.getTime()) {
+    return { stop: 'waiting', delaySeconds: expansionDelaySeconds(expansion.waitingUntil, now) };
+  }
   if (control.pause) return { stop: 'paused', delaySeconds: PAUSED_RECHECK_SECONDS };
   if (expansion.audienceIndex >= campaign.audience.audienceIds.length) return closed(dependencies, campaign, 'done');
   if (expansion.pageSize !== undefined) return { next: 'page' };
