@@ -93,14 +93,16 @@ export function audienceRowOf(fields: string[], line: number, columns: AudienceC
  * for await (const row of audienceRows(createReadStream('people.csv'))) if ('member' in row) page.push(row.member);
  */
 export async function* audienceRows(input: Readable, onBytes?: (bytes: number) => void): AsyncGenerator<AudienceRow> {
-  const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }));
+  // on_record keeps the line and offset of each record (csv-parse's `info` copies its whole state per record: 2x slower).
+  const toRow = (record: string[], context: { lines: number; bytes: number }) => ({ record, line: context.lines, bytes: context.bytes });
+  const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, on_record: toRow }));
   input.on('error', (error) => parser.destroy(error));
   let columns: AudienceColumns | undefined;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number; bytes: number } }>) {
-      onBytes?.(info.bytes);
+    for await (const { record, line, bytes } of parser as AsyncIterable<ReturnType<typeof toRow>>) {
+      onBytes?.(bytes);
       if (columns) {
-        yield audienceRowOf(record, info.lines, columns);
+        yield audienceRowOf(record, line, columns);
         continue;
       }
       const header = readAudienceHeader(record);

@@ -81,11 +81,15 @@ interface Tally {
 async function sendPage(client: CampaignClient, audienceId: string, page: { lines: number[]; members: MemberInput[] }, tally: Tally): Promise<void> {
   tally.pages += 1;
   const answer = await client.addMembers(audienceId, page.members, pageKey(audienceId, tally.pages, page.members));
-  if (answer.replayed) tally.replayedPages += 1;
   tally.members += page.members.length;
-  tally.added += answer.added;
-  tally.updated += answer.updated;
-  for (const { index, field, rule } of answer.invalid) tally.bad.push({ line: page.lines[index] ?? 0, text: `${field}: ${rule}` });
+  // A replay is the first run's answer: its counts were written then, not now.
+  if (answer.replayed) tally.replayedPages += 1;
+  else {
+    tally.added += answer.added;
+    tally.updated += answer.updated;
+  }
+  // The API names the field within the page's request (`members[7].attributes.city`); the file line replaces the index.
+  for (const { index, field, rule } of answer.invalid) tally.bad.push({ line: page.lines[index] ?? 0, text: `${field.replace(/^members\[\d+\]\.?/, '') || field}: ${rule}` });
 }
 
 /** Reads the rows into pages and sends each when full; a CSV that breaks off midway ends the reading with its problem. */
