@@ -86,8 +86,9 @@ export function audienceRowOf(fields: string[], line: number, columns: AudienceC
 
 /**
  * The rows of `input`, read as they stream in; `onBytes` is told how far into the file the reader
- * is (for a progress bar). Throws AudienceFileError for a header it cannot use, an empty file, or
- * broken CSV (after yielding the rows before it).
+ * is (for a progress bar). A record that is not CSV (a stray or unclosed quote) comes back as a
+ * problem of its line. Throws AudienceFileError for a header it cannot use, an empty file, or a
+ * file that cannot be read.
  *
  * @example
  * for await (const row of audienceRows(createReadStream('people.csv'))) if ('member' in row) page.push(row.member);
@@ -95,12 +96,16 @@ export function audienceRowOf(fields: string[], line: number, columns: AudienceC
 export async function* audienceRows(input: Readable, onBytes?: (bytes: number) => void): AsyncGenerator<AudienceRow> {
   // on_record keeps the line and offset of each record (csv-parse's `info` copies its whole state per record: 2x slower).
   const toRow = (record: string[], context: { lines: number; bytes: number }) => ({ record, line: context.lines, bytes: context.bytes });
-  const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, on_record: toRow }));
+  // A record csv-parse cannot read (a stray or unclosed quote) is skipped and named, not the end of the import.
+  const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, skip_records_with_error: true, on_record: toRow }));
+  const skipped: AudienceRow[] = [];
+  parser.on('skip', (error: Error & { lines?: number }) => skipped.push({ line: error.lines ?? 0, problems: [`not valid CSV: ${error.message}`] }));
   input.on('error', (error) => parser.destroy(error));
   let columns: AudienceColumns | undefined;
   try {
     for await (const { record, line, bytes } of parser as AsyncIterable<ReturnType<typeof toRow>>) {
       onBytes?.(bytes);
+      yield* skipped.splice(0);
       if (columns) {
         yield audienceRowOf(record, line, columns);
         continue;
@@ -111,7 +116,8 @@ export async function* audienceRows(input: Readable, onBytes?: (bytes: number) =
     }
   } catch (error) {
     if (error instanceof AudienceFileError) throw error;
-    throw new AudienceFileError([`the file is not valid CSV: ${(error as Error).message}`]);
+    throw new AudienceFileError([`the file cannot be read: ${(error as Error).message}`]);
   }
   if (!columns) throw new AudienceFileError(['the file is empty (expected a header row and one row per member)']);
+  yield* skipped.splice(0);
 }
