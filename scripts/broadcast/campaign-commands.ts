@@ -77,7 +77,8 @@ function printDryRun(campaignId: string, dryRun: DryRun, output: Pick<CliOutput,
   const plan = limit.plan ?? [];
   output.out(plan.length > 1 ? `plan (${plan.length} steps: the rest waits for the messaging limit's 24-hour window):` : 'plan:');
   for (const step of plan) output.out(`  from ${step.from}: ${step.recipients} recipients`);
-  output.out(`sample (${dryRun.sample?.length ?? 0} rendered messages):`);
+  const samples = dryRun.sample?.length ?? 0;
+  output.out(`sample (${samples} rendered message${samples === 1 ? '' : 's'}):`);
   for (const message of dryRun.sample ?? []) output.out(`  ${JSON.stringify(message)}`);
 }
 
