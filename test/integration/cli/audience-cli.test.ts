@@ -1,0 +1,87 @@
+/**
+ * `npx wa-broadcast audience import` against the local runtime in-process, configured only by its
+ * demo.json as a user's would be: a file of 20,000 people streams in two pages of 10,000 into a new
+ * audience; running the same command again finds the audience by its name and changes nothing
+ * (every page answered from the first run's Idempotency-Key, memberCount unchanged); the same rows
+ * sent in other pages (so other keys) reach the API itself, which adds no one.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { createCampaignClient } from '../../../client/campaign-client';
+import { broadcastCli } from '../../../scripts/broadcast-cli';
+import { audienceImportCommand } from '../../../scripts/broadcast/audience-import-command';
+import { resolveConnection } from '../../../scripts/broadcast/cli-config';
+import type { CliOutput } from '../../../scripts/broadcast/cli-output';
+import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+
+jest.setTimeout(240_000);
+
+let runtime: TestRuntime;
+let workDirectory: string;
+const rows = 20_000;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  workDirectory = mkdtempSync(join(tmpdir(), 'audience-cli-it-'));
+  const lines = ['phone,first_name,city,tags', ...Array.from({ length: rows }, (_, index) => `+91 ${9100000000 + index},Customer ${index},${index % 2 === 0 ? 'Pune' : 'Mumbai'},${index % 10 === 0 ? 'vip|new' : 'new'}`)];
+  writeFileSync(join(workDirectory, 'people.csv'), `${lines.join('\n')}\n`);
+}, 120_000);
+afterAll(async () => {
+  await runtime?.close();
+});
+
+function capture(): CliOutput & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (line) => stdout.push(line), err: (line) => stderr.push(line), progressStream: new PassThrough() };
+}
+
+const demoFile = () => join(runtime.dataDirectory, 'demo.json');
+
+const run = async (argv: string[]) => {
+  const output = capture();
+  const code = await broadcastCli([...argv, '--demo-file', demoFile()], output, {}, workDirectory);
+  return { code, ...output };
+};
+
+const client = () => {
+  const connection = resolveConnection({ 'demo-file': demoFile() }, {}, workDirectory);
+  return createCampaignClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
+};
+
+describe('npx wa-broadcast audience import against the local runtime', () => {
+  let audienceId: string;
+
+  it('imports 20,000 rows into a new audience in two pages, with their attributes and tags', async () => {
+    const result = await run(['audience', 'import', 'people.csv', '--name', 'VIP customers']);
+    expect(result.stderr.filter((line) => !line.startsWith('broadcast API '))).toEqual([expect.stringMatching(/^created audience aud_\S+ "VIP customers"$/)]);
+    expect(result.code).toBe(0);
+    audienceId = /audience (aud_\S+)/.exec(result.stderr.join('\n'))![1]!;
+    expect(result.stdout).toEqual([`20000 rows read, 20000 members sent in 2 pages: 20000 added, 0 updated, 0 lines not imported`, `audience ${audienceId} "VIP customers": 20000 members`]);
+    const page = await runtime.call('GET', `/prod/api/v2/broadcast/public/audiences/${audienceId}/members?limit=1000`, { headers: { 'x-api-key': runtime.demo.apiKey } });
+    const member = (page.body.data.members as Array<{ toPhoneNumber: string; attributes: unknown; tags: unknown }>).find((entry) => entry.toPhoneNumber === '9100000010');
+    expect(member).toMatchObject({ attributes: { first_name: 'Customer 10', city: 'Pune' }, tags: ['vip', 'new'] });
+  });
+
+  it('running the same command again finds the audience by name and changes nothing', async () => {
+    const result = await run(['audience', 'import', 'people.csv', '--name', 'VIP customers']);
+    expect(result.code).toBe(0);
+    expect(result.stderr.filter((line) => !line.startsWith('broadcast API '))).toEqual([`adding to audience ${audienceId} "VIP customers"`]);
+    expect(result.stdout).toEqual([
+      '20000 rows read, 20000 members sent in 2 pages: 0 added, 0 updated, 0 lines not imported',
+      '2 pages answered from an earlier import of the same rows (same Idempotency-Key): nothing written again for them',
+      `audience ${audienceId} "VIP customers": 20000 members`,
+    ]);
+    expect((await client().audience(audienceId)).memberCount).toBe(rows);
+    const listed = await client().listAudiences();
+    expect(listed.audiences.filter((audience) => audience.name === 'VIP customers')).toHaveLength(1);
+  });
+
+  it('the same rows in other pages (other keys) reach the API, which adds no one', async () => {
+    const output = capture();
+    const outcome = await audienceImportCommand(client(), { filePath: join(workDirectory, 'people.csv'), audienceId, pageSize: 5_000 }, output);
+    expect(outcome).toMatchObject({ pages: 4, replayedPages: 0, added: 0, updated: rows, badLines: [], memberCount: rows });
+  });
+});
