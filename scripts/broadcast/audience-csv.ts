@@ -7,7 +7,7 @@
  * A row the CLI cannot read comes back with its problems and its line; the rest become members.
  */
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { parse, type Options } from 'csv-parse';
 import { ATTRIBUTE_NAME_PATTERN, AUDIENCE_LIMITS } from '../../shared/audiences/audience';
 import type { MemberInput } from '../../client/campaign-client';
 import { ADDRESS_COLUMN_NAMES, addressColumnsOf, numberOf, type AddressColumns } from './recipients-csv';
@@ -94,10 +94,11 @@ export function audienceRowOf(fields: string[], line: number, columns: AudienceC
  * for await (const row of audienceRows(createReadStream('people.csv'))) if ('member' in row) page.push(row.member);
  */
 export async function* audienceRows(input: Readable, onBytes?: (bytes: number) => void): AsyncGenerator<AudienceRow> {
-  // on_record keeps the line and offset of each record (csv-parse's `info` copies its whole state per record: 2x slower).
+  // on_record keeps the line and offset of each record (csv-parse's `info` copies its whole state per record: 2x slower);
+  // its type says records stay string arrays, hence the cast.
   const toRow = (record: string[], context: { lines: number; bytes: number }) => ({ record, line: context.lines, bytes: context.bytes });
   // A record csv-parse cannot read (a stray or unclosed quote) is skipped and named, not the end of the import.
-  const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, skip_records_with_error: true, on_record: toRow }));
+  const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, skip_records_with_error: true, on_record: toRow as unknown as NonNullable<Options['on_record']> }));
   const skipped: AudienceRow[] = [];
   parser.on('skip', (error: Error & { lines?: number }) => skipped.push({ line: error.lines ?? 0, problems: [`not valid CSV: ${error.message}`] }));
   input.on('error', (error) => parser.destroy(error));
