@@ -1,6 +1,8 @@
 /**
  * `npm run broadcast -- send --csv recipients.csv --from <number> --template <name> --language <code> [--schedule <iso>] [values for every row]`
  * `npm run broadcast -- report <jobId> [--out results.csv]`
+ * `npx wa-broadcast audience import people.csv --name "VIP customers"`, `audience list`, `campaign create|launch|watch|report`
+ *   (scripts/broadcast/audience-campaign-cli.ts)
  *
  * Sends a campaign from a CSV through the typed client of the broadcast API and follows it; exports
  * per-recipient results. Locally it reads `.local/demo.json`; elsewhere `--base-url`/`--api-key` or
