@@ -127,7 +127,7 @@ export async function audienceImportCommand(client: CampaignClient, options: Imp
   const bytes = statSync(options.filePath).size;
   const bar = new SingleBar({ format: 'importing |{bar}| {percentage}% | {rows} rows | {pages} pages', stream: output.progressStream, hideCursor: true }, Presets.shades_classic);
   const tally: Tally = { rows: 0, pages: 0, replayedPages: 0, members: 0, added: 0, updated: 0, bad: [] };
-  const rows = audienceRows(createReadStream(options.filePath), (read) => bar.update(read, { rows: tally.rows, pages: tally.pages }));
+  const rows = audienceRows(createReadStream(options.filePath), (read) => bar.isActive && bar.update(read, { rows: tally.rows, pages: tally.pages }));
   // The header is judged before any audience is created: a file that cannot be imported leaves nothing behind.
   const first = await rows.next();
   if (first.done) throw new AudienceFileError(['the file has a header row but no members']);
