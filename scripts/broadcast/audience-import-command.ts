@@ -52,7 +52,8 @@ export function pageKey(audienceId: string, page: number, members: readonly Memb
 /** The audience by id, else the one named `name` (the first listed), else a new one of that name. */
 async function resolveAudience(client: CampaignClient, options: ImportOptions): Promise<{ audience: AudienceSummary; created: boolean }> {
   if (options.audienceId) return { audience: await client.audience(options.audienceId), created: false };
-  const name = options.name!;
+  const name = options.name;
+  if (!name) throw new CliUsageError('audience import needs either --name <name> or --audience <audienceId>');
   const named: AudienceSummary[] = [];
   let cursor: string | undefined;
   do {
