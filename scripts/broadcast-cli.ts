@@ -1,6 +1,8 @@
 /**
  * `npm run broadcast -- send --csv recipients.csv --from <number> --template <name> --language <code> [--schedule <iso>] [values for every row]`
  * `npm run broadcast -- report <jobId> [--out results.csv]`
+ * `npx wa-broadcast audience import people.csv --name "VIP customers"`, `audience list`, `campaign create|launch|watch|report`
+ *   (scripts/broadcast/audience-campaign-cli.ts)
  *
  * Sends a campaign from a CSV through the typed client of the broadcast API and follows it; exports
  * per-recipient results. Locally it reads `.local/demo.json`; elsewhere `--base-url`/`--api-key` or
@@ -13,7 +15,8 @@ import { parseArgs } from 'node:util';
 import { BroadcastApiError, createBroadcastClient } from '../client/broadcast-client';
 import { resolveConnection } from './broadcast/cli-config';
 import { commonValueOptions, commonValuesOf, extractParamOptions } from './broadcast/common-values';
-import { AlreadySentError, CliUsageError, RecipientsFileError, TemplateChoiceError } from './broadcast/errors';
+import { AlreadySentError, AudienceFileError, CampaignCommandError, CliUsageError, RecipientsFileError, TemplateChoiceError } from './broadcast/errors';
+import { audienceCampaignCli, audienceCampaignUsage } from './broadcast/audience-campaign-cli';
 import { reportCommand } from './broadcast/report-command';
 import { listCommand, watchCommand } from './broadcast/watch-and-list-commands';
 import { printProblems, sendCommand, type CliOutput } from './broadcast/send-command';
@@ -24,6 +27,7 @@ export const broadcastUsage = [
   '  npm run broadcast -- report <jobId> [--out <file>]',
   '  npm run broadcast -- watch <jobId> [<jobId> …]   follow jobs to their end (progress bar, then the summary)',
   '  npm run broadcast -- list [--status <state>] [--limit <n>] [--cursor <c>]   the latest broadcasts, newest first',
+  audienceCampaignUsage,
   '',
   'CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then the template\'s values:',
   '     param1 … paramN   the body parameters in order (a positional template: {{1}} … {{N}})',
@@ -63,6 +67,9 @@ const optionSpec = {
   status: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
+  audience: { type: 'string' },
+  file: { type: 'string' },
+  'dry-run': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   ...commonValueOptions,
 } as const;
@@ -92,6 +99,7 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
     const connection = () => resolveConnection(values, environment, cwd);
     const pollIntervalMs = values['poll-interval-ms'] === undefined ? 2000 : Number(values['poll-interval-ms']);
     if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < 0) throw new CliUsageError('--poll-interval-ms must be a whole number of milliseconds');
+    if (command === 'audience' || command === 'campaign') return await audienceCampaignCli(command, arguments_, { options: values, connection, pollIntervalMs, cwd, output });
     if (command === 'watch') {
       if (arguments_.length === 0) throw new CliUsageError('watch takes one or more job ids: npm run broadcast -- watch <jobId>');
       await watchCommand(clientFor(connection(), output), arguments_, { pollIntervalMs }, output);
@@ -138,11 +146,11 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
     }
     throw new CliUsageError(command ? `unknown command ${command}` : 'no command given');
   } catch (error) {
-    if (error instanceof RecipientsFileError) {
+    if (error instanceof RecipientsFileError || error instanceof AudienceFileError) {
       printProblems(error, output);
       return 1;
     }
-    if (error instanceof BroadcastApiError || error instanceof TemplateChoiceError || error instanceof AlreadySentError) {
+    if (error instanceof BroadcastApiError || error instanceof TemplateChoiceError || error instanceof AlreadySentError || error instanceof CampaignCommandError) {
       output.err(error.message);
       return 1;
     }

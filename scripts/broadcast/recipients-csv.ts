@@ -36,17 +36,49 @@ export interface RecipientsFile {
 
 const parameterColumn = /^param([1-9]\d*)$/;
 
-interface Header {
+/** Where a row's address is: the column index of each address field (-1: no such column). */
+export interface AddressColumns {
   mode: 'split' | 'phone' | 'userId';
-  /** Column index of each field (-1: no such column). */
   userId: number;
   countryCode: number;
   toPhoneNumber: number;
   phone: number;
+}
+
+/** The columns that address a row, never a value column. */
+export const ADDRESS_COLUMN_NAMES: readonly string[] = ['countryCode', 'toPhoneNumber', 'phone', 'userId'];
+
+interface Header extends AddressColumns {
   params: number[];
   /** Column index of each value column by name. */
   values: Map<string, number>;
   width: number;
+}
+
+/**
+ * The address columns of a header (`seen`: column index by name), or a problem naming line 1: the
+ * split columns, a `phone` column, and/or a `userId` column (recipients-csv and audience-csv share it).
+ *
+ * @example
+ * addressColumnsOf(new Map([['phone', 0]])); // { mode: 'phone', phone: 0, userId: -1, countryCode: -1, toPhoneNumber: -1 }
+ */
+export function addressColumnsOf(seen: ReadonlyMap<string, number>): AddressColumns | string {
+  const has = (name: string) => seen.has(name);
+  if (has('phone') && (has('countryCode') || has('toPhoneNumber'))) {
+    return 'line 1: use either a phone column or countryCode and toPhoneNumber columns, not both';
+  }
+  if (!has('phone') && !(has('countryCode') && has('toPhoneNumber')) && !(has('userId') && !has('countryCode') && !has('toPhoneNumber'))) {
+    return has('countryCode') || has('toPhoneNumber')
+      ? `line 1: column ${has('countryCode') ? 'toPhoneNumber' : 'countryCode'} is missing (countryCode and toPhoneNumber go together)`
+      : 'line 1: no recipient column (expected countryCode and toPhoneNumber, phone, or userId)';
+  }
+  return {
+    mode: has('phone') ? 'phone' : has('countryCode') ? 'split' : 'userId',
+    userId: seen.get('userId') ?? -1,
+    countryCode: seen.get('countryCode') ?? -1,
+    toPhoneNumber: seen.get('toPhoneNumber') ?? -1,
+    phone: seen.get('phone') ?? -1,
+  };
 }
 
 function readHeader(names: string[], problems: string[]): Header | undefined {
@@ -58,34 +90,25 @@ function readHeader(names: string[], problems: string[]): Header | undefined {
     seen.set(name, index);
     const parameter = parameterColumn.exec(name);
     if (parameter) params[Number(parameter[1]) - 1] = index;
-    else if (!['countryCode', 'toPhoneNumber', 'phone', 'userId'].includes(name)) values.set(name, index);
+    else if (!ADDRESS_COLUMN_NAMES.includes(name)) values.set(name, index);
   });
   for (let position = 0; position < params.length; position += 1) {
     if (params[position] === undefined) problems.push(`line 1: param${params.length} without param${position + 1} (parameters are param1 … paramN, none left out)`);
   }
-  const has = (name: string) => seen.has(name);
-  if (has('phone') && (has('countryCode') || has('toPhoneNumber'))) {
-    problems.push('line 1: use either a phone column or countryCode and toPhoneNumber columns, not both');
-  } else if (!has('phone') && !(has('countryCode') && has('toPhoneNumber')) && !(has('userId') && !has('countryCode') && !has('toPhoneNumber'))) {
-    problems.push(has('countryCode') || has('toPhoneNumber')
-      ? `line 1: column ${has('countryCode') ? 'toPhoneNumber' : 'countryCode'} is missing (countryCode and toPhoneNumber go together)`
-      : 'line 1: no recipient column (expected countryCode and toPhoneNumber, phone, or userId)');
-  }
-  if (problems.length > 0) return undefined;
-  return {
-    mode: has('phone') ? 'phone' : has('countryCode') ? 'split' : 'userId',
-    userId: seen.get('userId') ?? -1,
-    countryCode: seen.get('countryCode') ?? -1,
-    toPhoneNumber: seen.get('toPhoneNumber') ?? -1,
-    phone: seen.get('phone') ?? -1,
-    params: params as number[],
-    values,
-    width: names.length,
-  };
+  const address = addressColumnsOf(seen);
+  if (typeof address === 'string') problems.push(address);
+  if (problems.length > 0 || typeof address === 'string') return undefined;
+  return { ...address, params: params as number[], values, width: names.length };
 }
 
-/** The recipient fields of the row: its userId when that cell is filled, else its number by the header's mode. */
-function numberOf(fields: string[], header: Header): RowNumber | string {
+/**
+ * The recipient fields of the row: its userId when that cell is filled, else its number by the
+ * header's mode; a string names what is wrong.
+ *
+ * @example
+ * numberOf(['44', '7700900123'], { mode: 'split', countryCode: 0, toPhoneNumber: 1, phone: -1, userId: -1 }); // { countryCode: '44', toPhoneNumber: '7700900123' }
+ */
+export function numberOf(fields: string[], header: AddressColumns): RowNumber | string {
   const userId = header.userId === -1 ? '' : fields[header.userId]!;
   const numberCells = header.mode === 'phone' ? [fields[header.phone]!] : header.mode === 'split' ? [fields[header.countryCode]!, fields[header.toPhoneNumber]!] : [];
   if (userId !== '') return numberCells.some((cell) => cell !== '') ? 'give either a number or a userId, not both' : { userId };

@@ -136,7 +136,7 @@ async function sendPart(client: BroadcastClient, request: PlannedRequest, resend
   }
 }
 
-export function printProblems(error: RecipientsFileError, output: Pick<CliOutput, 'err'>): void {
+export function printProblems(error: Pick<RecipientsFileError, 'message' | 'problems'>, output: Pick<CliOutput, 'err'>): void {
   output.err(error.message);
   for (const problem of error.problems.slice(0, problemsShown)) output.err(`  ${problem}`);
   if (error.problems.length > problemsShown) output.err(`  … and ${error.problems.length - problemsShown} more`);
