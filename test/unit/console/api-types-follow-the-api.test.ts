@@ -9,6 +9,7 @@ import type { JobStatus, JobSummary } from '../../../shared/broadcast/broadcast-
 import type { JobStatusView } from '../../../shared/broadcast/get-job-status';
 import type { BroadcastListItem, BroadcastsPage } from '../../../shared/broadcast/list-broadcasts';
 import type { RecipientRow, RecipientsPage } from '../../../shared/broadcast/list-recipients';
+import type { CampaignState } from '../../../shared/campaigns/campaign';
 
 type Accepts<Copy, Served extends Copy> = Served;
 
@@ -21,6 +22,7 @@ export type Checked = [
   Accepts<Console.BroadcastsPage, BroadcastsPage>,
   Accepts<Console.RecipientRow, RecipientRow>,
   Accepts<Console.RecipientsPage, RecipientsPage>,
+  Accepts<Console.CampaignState, CampaignState>,
 ];
 
 describe("the console's copy of the API's shapes", () => {
