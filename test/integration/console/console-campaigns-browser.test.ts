@@ -43,6 +43,8 @@ const shownControls = async (page: Page) => {
   async function signedIn(): Promise<{ page: Page; stub: CampaignStub; urls: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
+    // The shared machine of CI may be busy: a minute for each wait, not Playwright's 30 s.
+    page.setDefaultTimeout(60_000);
     const requests = await recordRequests(page, runtime.baseUrl);
     const stub = await stubCampaignRoutes(page);
     await page.goto(`${runtime.baseUrl}/console/`);
