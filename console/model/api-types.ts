@@ -112,3 +112,66 @@ export interface FollowUpAccepted {
   followUpOf?: string;
   audience?: { matched: number; optedOut: number };
 }
+
+/** Every state a campaign reads as (docs/CAMPAIGNS.md; GET /campaigns?state= accepts exactly these). */
+export const CAMPAIGN_STATES = ['DRAFT', 'SCHEDULED', 'LAUNCHING', 'SENDING', 'WAITING_FOR_LIMIT', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED', 'FAILED'] as const;
+export type CampaignState = (typeof CAMPAIGN_STATES)[number];
+
+/** A campaign's counts across its whole audience, by the rules of a job's summary (`sent` includes delivered and read). */
+export interface CampaignTotals {
+  audience: number;
+  sendable: number;
+  queued: number;
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  unknown: number;
+  optedOut: number;
+  skipped: number;
+  cancelled: number;
+}
+
+/** Members left out at expansion, by why (docs/CAMPAIGNS.md "Counts"). */
+export interface SkippedByReason {
+  DUPLICATE: number;
+  EXCLUDED: number;
+  FILTERED_OUT: number;
+  MISSING_ATTRIBUTE: number;
+  INVALID_PARAMETER: number;
+}
+
+/** `GET /campaigns/{campaignId}` (and each entry of `GET /campaigns`): null for what has not happened yet. */
+export interface CampaignView {
+  campaignId: string;
+  name: string;
+  state: CampaignState;
+  fromPhoneNumber: string;
+  template: { name: string; language: string; category: string };
+  audience: { audienceIds: string[]; excludeAudienceIds?: string[]; filter?: unknown };
+  totals: CampaignTotals;
+  skippedByReason?: Partial<SkippedByReason>;
+  failuresByCode: Record<string, number>;
+  cost?: JobCost | null;
+  jobId: string | null;
+  createdAt: string;
+  launchedAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  scheduledAt?: string | null;
+  /** WAITING_FOR_LIMIT: when the messaging limit's 24-hour window frees enough to go on. */
+  waitingUntil?: string | null;
+  /** PAUSED: who paused it (`user`, or the platform's own pauses as for jobs) and why. */
+  pause?: { by?: string; pausedBy?: string; reason?: string; at?: string } | null;
+}
+
+export interface CampaignsPage {
+  campaigns: CampaignView[];
+  nextCursor: string | null;
+}
+
+/** The answer of POST /campaigns/{campaignId}/pause, /resume and /cancel. */
+export interface CampaignControlAnswer {
+  campaignId: string;
+  state: CampaignState;
+}

@@ -1,8 +1,21 @@
-import type { BroadcastListItem, JobStatusView } from './api-types';
+import type { BroadcastListItem, CampaignView, JobStatusView } from './api-types';
 
 export type FollowUpKind = 'failed' | 'unread';
 
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+
+/**
+ * What a follow-up starts from: a job's list entry, or a campaign (which also knows its template's
+ * category, so the form starts with it).
+ */
+export type FollowUpOrigin = Pick<BroadcastListItem, 'broadcastName' | 'template' | 'fromPhoneNumber'> & { templateType?: string };
+
+/** The counts that say who a follow-up could reach: a job's summary or a campaign's totals. */
+export interface FollowUpCounts {
+  sent: number;
+  read: number;
+  failed: number;
+}
 
 export interface FollowUpForm {
   broadcastName: string;
@@ -33,13 +46,13 @@ export function audienceOf(kind: FollowUpKind, notReadAfterHours?: number): Reco
  * followUpDefaults('failed', { broadcastName: 'Spring', template: { name: 'promo', language: 'en' } } as BroadcastListItem).broadcastName;
  * // 'Spring · follow-up to failed'
  */
-export function followUpDefaults(kind: FollowUpKind, job: BroadcastListItem | undefined): FollowUpForm {
+export function followUpDefaults(kind: FollowUpKind, job: FollowUpOrigin | undefined): FollowUpForm {
   const name = job?.broadcastName ?? 'Campaign';
   return {
     broadcastName: `${name} · follow-up to ${kind}`.slice(0, 200),
     templateName: job?.template?.name ?? '',
     templateLanguage: job?.template?.language ?? '',
-    templateType: 'MARKETING',
+    templateType: job?.templateType ?? 'MARKETING',
     ...(kind === 'unread' ? { notReadAfterHours: 24 } : {}),
   };
 }
@@ -63,8 +76,25 @@ export function followUpBody(kind: FollowUpKind, form: FollowUpForm, fromPhoneNu
   };
 }
 
-/** Whether the job has anyone a follow-up of this kind could reach (the button is disabled otherwise). */
-export function hasAudience(kind: FollowUpKind, status: JobStatusView): boolean {
-  const { summary } = status;
-  return kind === 'failed' ? summary.failed > 0 : summary.sent - summary.read > 0;
+/**
+ * Whether anyone is in a follow-up of this kind: the failed, or the sent not read (the button is
+ * disabled otherwise). A job's summary and a campaign's totals count alike.
+ *
+ * @example
+ * reachesAnyone('unread', { sent: 5, read: 4, failed: 0 }); // true
+ */
+export const reachesAnyone = (kind: FollowUpKind, counts: FollowUpCounts): boolean => (kind === 'failed' ? counts.failed > 0 : counts.sent - counts.read > 0);
+
+/** Whether the job has anyone a follow-up of this kind could reach. */
+export const hasAudience = (kind: FollowUpKind, status: JobStatusView): boolean => reachesAnyone(kind, status.summary);
+
+/**
+ * A campaign as a follow-up's origin: its name, template (with its category) and sender.
+ *
+ * @example
+ * followUpOriginOfCampaign({ name: 'Spring', fromPhoneNumber: '1', template: { name: 'promo', language: 'en', category: 'MARKETING' } }).templateType; // 'MARKETING'
+ */
+export function followUpOriginOfCampaign(campaign: Pick<CampaignView, 'name' | 'fromPhoneNumber' | 'template'>): FollowUpOrigin {
+  const { name, language, category } = campaign.template;
+  return { broadcastName: campaign.name, template: { name, language }, fromPhoneNumber: campaign.fromPhoneNumber, templateType: category };
 }

@@ -1,4 +1,4 @@
-import type { JobSummary, ReasonRow } from './api-types';
+import type { CampaignTotals, JobSummary, ReasonRow, SkippedByReason } from './api-types';
 
 export interface FunnelBar {
   label: string;
@@ -19,6 +19,53 @@ export function funnelOf(summary: JobSummary): FunnelBar[] {
     { label: 'Read', value: summary.read },
     { label: 'Failed', value: summary.failed },
   ];
+}
+
+/**
+ * A campaign's funnel: audience → sendable → sent → delivered → read, with skipped, opted out and
+ * failed beside them; exactly the campaign's `totals` (the same rules as a job's summary).
+ *
+ * @example
+ * campaignFunnelOf({ audience: 12, sendable: 10, sent: 9, delivered: 8, read: 3, skipped: 1, optedOut: 1, failed: 1 } as CampaignTotals).map((bar) => bar.value);
+ * // [12, 10, 9, 8, 3, 1, 1, 1]
+ */
+export function campaignFunnelOf(totals: CampaignTotals): FunnelBar[] {
+  return [
+    { label: 'Audience', value: totals.audience },
+    { label: 'Sendable', value: totals.sendable },
+    { label: 'Sent', value: totals.sent },
+    { label: 'Delivered', value: totals.delivered },
+    { label: 'Read', value: totals.read },
+    { label: 'Skipped', value: totals.skipped },
+    { label: 'Opted out', value: totals.optedOut },
+    { label: 'Failed', value: totals.failed },
+  ];
+}
+
+const SKIPPED_WORDS: Record<keyof SkippedByReason, string> = {
+  DUPLICATE: 'Already met in this campaign (another audience, form or pair): one message per person',
+  EXCLUDED: 'In an excluded audience',
+  FILTERED_OUT: "Not matching the campaign's filter",
+  MISSING_ATTRIBUTE: 'Without an attribute a value needs, and no fallback (listed as FAILED)',
+  INVALID_PARAMETER: 'A filled value Meta would refuse (listed as FAILED)',
+};
+
+export interface SkippedRow {
+  reason: string;
+  count: number;
+  meaning: string;
+}
+
+/**
+ * The members left out at expansion, by reason, in the API's order, those with none left out.
+ *
+ * @example
+ * skippedRowsOf({ DUPLICATE: 300, MISSING_ATTRIBUTE: 0 }).map((row) => [row.reason, row.count]); // [['DUPLICATE', 300]]
+ */
+export function skippedRowsOf(skipped: Partial<SkippedByReason> | undefined): SkippedRow[] {
+  return (Object.keys(SKIPPED_WORDS) as Array<keyof SkippedByReason>)
+    .map((reason) => ({ reason, count: skipped?.[reason] ?? 0, meaning: SKIPPED_WORDS[reason] }))
+    .filter((row) => row.count > 0);
 }
 
 export interface FailureGroup {

@@ -1,21 +1,42 @@
-/** Hash routes: `#/` the campaign list, `#/campaigns/<jobId>` one campaign. The key never appears in a URL. */
-export type Route = { page: 'list' } | { page: 'campaign'; jobId: string };
+/**
+ * Hash routes: `#/` the broadcast list, `#/campaigns` the campaign list, `#/campaigns/<campaignId>`
+ * one campaign (an id of the API's `cmp_` shape), `#/campaigns/<jobId>` one broadcast job (the
+ * console's address for jobs before campaigns existed, kept so saved links still open). The key
+ * never appears in a URL.
+ */
+export type Route = { page: 'list' } | { page: 'campaign'; jobId: string } | { page: 'campaign-list' } | { page: 'audience-campaign'; campaignId: string };
+
+/** Campaign ids are `cmp_…` (shared/campaigns/campaign.ts); job ids never are (`pub_…`, `leg_…`). */
+const CAMPAIGN_ID = /^cmp_/;
 
 /**
- * The route of a location hash; anything else, a job id whose percent-encoding is malformed (`%`,
- * `%E0%A4%A`) included, is the list.
+ * The route of a location hash; anything else, an id whose percent-encoding is malformed (`%`,
+ * `%E0%A4%A`) included, is the broadcast list.
  *
  * @example
  * routeOf('#/campaigns/pub_1'); // { page: 'campaign', jobId: 'pub_1' }
+ * routeOf('#/campaigns/cmp_1'); // { page: 'audience-campaign', campaignId: 'cmp_1' }
+ * routeOf('#/campaigns'); // { page: 'campaign-list' }
  * routeOf('#/campaigns/%'); // { page: 'list' }
  */
 export function routeOf(hash: string): Route {
+  if (hash === '#/campaigns') return { page: 'campaign-list' };
   const match = /^#\/campaigns\/([^/]+)$/.exec(hash);
   if (!match) return { page: 'list' };
+  let id: string;
   try {
-    return { page: 'campaign', jobId: decodeURIComponent(match[1]!) };
+    id = decodeURIComponent(match[1]!);
   } catch {
     // decodeURIComponent throws URIError on a malformed escape: the address names no campaign.
     return { page: 'list' };
   }
+  return CAMPAIGN_ID.test(id) ? { page: 'audience-campaign', campaignId: id } : { page: 'campaign', jobId: id };
 }
+
+/**
+ * The address of one campaign's or one job's page.
+ *
+ * @example
+ * campaignHref('cmp_1'); // '#/campaigns/cmp_1'
+ */
+export const campaignHref = (id: string): string => `#/campaigns/${encodeURIComponent(id)}`;

@@ -116,6 +116,12 @@ export async function getText(path: string, query?: CallOptions['query']): Promi
   return (await call('GET', path, { query })).text();
 }
 
+/** One page of a text answer, with the next page's cursor when the route pages its CSV (`X-Next-Cursor`). */
+export async function getTextPage(path: string, query?: CallOptions['query']): Promise<{ text: string; nextCursor: string | null }> {
+  const response = await call('GET', path, { query });
+  return { text: await response.text(), nextCursor: response.headers.get('x-next-cursor') || null };
+}
+
 /** A POST's whole answer body (the dry run answers without the envelope's `data` in some versions). */
 export async function post<T>(path: string, options: CallOptions = {}): Promise<{ status: number; body: T; jobId: string | null }> {
   const response = await call('POST', path, options);

@@ -1,22 +1,47 @@
-/** The campaign page's read-only sections: funnel, cost, messages per minute, failures by code. */
-import type { JobStatusView, ReasonRow } from '../model/api-types';
+/**
+ * The read-only sections of a job's and a campaign's page: funnel, cost, messages per minute (jobs
+ * only: docs/CONSOLE.md "Campaigns"), failures by code. Each page gives its own bars and counts.
+ */
+import type { JobCost, JobStatusView, ReasonRow } from '../model/api-types';
 import { formatCount, formatMoney } from '../model/format';
-import { failureGroupsOf, funnelOf } from '../model/funnel';
+import { failureGroupsOf, funnelOf, type FunnelBar } from '../model/funnel';
 import type { MinuteCount } from '../model/per-minute';
 import { drawFunnel, drawPerMinute } from './charts';
-import { dataTable, el, replaceChildren } from './dom';
+import { dataTable, el, replaceChildren, section } from './dom';
+
+/** What the sections draw: the funnel's bars, the cost (absent without a rate card) and the failures by code. */
+export interface SectionsInput {
+  bars: readonly FunnelBar[];
+  cost: JobCost | null | undefined;
+  failuresByCode: Record<string, number>;
+}
 
 export interface Sections {
   root: HTMLElement;
-  update(status: JobStatusView, reasons: readonly ReasonRow[]): void;
+  update(input: SectionsInput, reasons: readonly ReasonRow[]): void;
   updatePerMinute(points: readonly MinuteCount[] | undefined, error?: string): void;
 }
 
-const section = (id: string, title: string, ...children: Node[]): HTMLElement =>
-  el('section', { class: 'card', 'aria-labelledby': id }, el('h3', { id }, title), ...children);
+/** A job's status answer as the sections' input. */
+export const jobSectionsInput = (status: JobStatusView): SectionsInput => ({
+  bars: funnelOf(status.summary),
+  cost: status.summary.cost,
+  failuresByCode: status.summary.failuresByReason,
+});
 
-export function createSections(): Sections {
-  const funnelCanvas = el('canvas', { role: 'img', 'aria-label': 'Funnel: sent, delivered, read, and failed beside them' });
+/** `data-count` of a bar's number (the browser tests read them): its label in lower case, words joined by `-`. */
+const countKey = (label: string): string => label.toLowerCase().replace(/\s+/g, '-');
+
+function costContent(cost: JobCost): Node[] {
+  const categories = Object.entries(cost.byCategory ?? {}).map(([category, value]) => [category, formatCount(value.billed), formatMoney(value.amount, cost.currency)]);
+  return [
+    el('p', { class: 'cost-total' }, `${formatMoney(cost.amount, cost.currency)} for ${formatCount(cost.billed)} billed messages`),
+    ...(categories.length ? [dataTable('Cost by pricing category', ['Category', 'Billed', 'Amount'], categories)] : []),
+  ];
+}
+
+export function createSections(options: { perMinute: boolean; funnelLabel: string } = { perMinute: true, funnelLabel: 'Funnel: sent, delivered, read, and failed beside them' }): Sections {
+  const funnelCanvas = el('canvas', { role: 'img', 'aria-label': options.funnelLabel });
   const funnelNumbers = el('dl', { class: 'funnel-numbers' });
   const costBox = el('div');
   const minuteCanvas = el('canvas', { role: 'img', 'aria-label': 'Messages per minute over time' });
@@ -28,27 +53,18 @@ export function createSections(): Sections {
     { class: 'sections' },
     section('funnel-title', 'Funnel', el('div', { class: 'chart' }, funnelCanvas), funnelNumbers),
     costSection,
-    section('minute-title', 'Messages per minute', el('div', { class: 'chart' }, minuteCanvas), minuteNote),
+    options.perMinute ? section('minute-title', 'Messages per minute', el('div', { class: 'chart' }, minuteCanvas), minuteNote) : null,
     section('failures-title', 'Failures by code', failures),
   );
 
   return {
     root,
-    update(status, reasons) {
-      const bars = funnelOf(status.summary);
-      drawFunnel(funnelCanvas, bars);
-      replaceChildren(funnelNumbers, ...bars.flatMap((bar) => [el('dt', {}, bar.label), el('dd', { 'data-count': bar.label.toLowerCase() }, formatCount(bar.value))]));
-      const cost = status.summary.cost;
-      costSection.hidden = cost === undefined;
-      if (cost) {
-        const categories = Object.entries(cost.byCategory ?? {}).map(([category, value]) => [category, formatCount(value.billed), formatMoney(value.amount, cost.currency)]);
-        replaceChildren(
-          costBox,
-          el('p', { class: 'cost-total' }, `${formatMoney(cost.amount, cost.currency)} for ${formatCount(cost.billed)} billed messages`),
-          categories.length ? dataTable('Cost by pricing category', ['Category', 'Billed', 'Amount'], categories) : null,
-        );
-      }
-      const groups = failureGroupsOf(status.summary.failuresByReason, reasons);
+    update(input, reasons) {
+      drawFunnel(funnelCanvas, input.bars);
+      replaceChildren(funnelNumbers, ...input.bars.flatMap((bar) => [el('dt', {}, bar.label), el('dd', { 'data-count': countKey(bar.label) }, formatCount(bar.value))]));
+      costSection.hidden = !input.cost;
+      if (input.cost) replaceChildren(costBox, ...costContent(input.cost));
+      const groups = failureGroupsOf(input.failuresByCode, reasons);
       replaceChildren(
         failures,
         groups.length === 0

@@ -8,8 +8,18 @@ import type { MinuteCount } from '../model/per-minute';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip);
 
-/** Colours with at least 3:1 against white (WCAG 1.4.11 for graphics); failed in a distinct hue. */
-const FUNNEL_COLOURS = ['#1f5fa8', '#1a7f4b', '#6b3fa0', '#b3261e'];
+/** Colours with at least 3:1 against white (WCAG 1.4.11 for graphics), by bar; failed in a distinct hue. */
+const FUNNEL_COLOURS: Record<string, string> = {
+  Audience: '#4a535e',
+  Sendable: '#12365f',
+  Sent: '#1f5fa8',
+  Delivered: '#1a7f4b',
+  Read: '#6b3fa0',
+  Skipped: '#7a5c00',
+  'Opted out': '#8a4b08',
+  Failed: '#b3261e',
+};
+const colourOf = (label: string): string => FUNNEL_COLOURS[label] ?? '#4a535e';
 
 const charts = new WeakMap<HTMLCanvasElement, Chart>();
 
@@ -28,7 +38,7 @@ export function drawFunnel(canvas: HTMLCanvasElement, bars: readonly FunnelBar[]
     canvas,
     new Chart(canvas, {
       type: 'bar',
-      data: { labels, datasets: [{ label: 'Recipients', data: values, backgroundColor: FUNNEL_COLOURS }] },
+      data: { labels, datasets: [{ label: 'Recipients', data: values, backgroundColor: labels.map(colourOf) }] },
       options: { animation: false, responsive: true, maintainAspectRatio: false, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
     }),
   );

@@ -52,3 +52,19 @@ export function dataTable(caption: string, headers: readonly string[], rows: Rea
 /** An error or notice box, read out when it appears. */
 export const notice = (text: string, kind: 'error' | 'info' = 'error'): HTMLElement =>
   el('p', { class: `notice notice-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+
+/** A description list of facts (term, value), as the pages' headers show them. */
+export const factList = (facts: ReadonlyArray<readonly [string, Child]>): HTMLDListElement =>
+  el('dl', { class: 'facts' }, ...facts.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]));
+
+/** A titled card section, labelled by its heading. */
+export const section = (id: string, title: string, ...children: Child[]): HTMLElement =>
+  el('section', { class: 'card', 'aria-labelledby': id }, el('h3', { id }, title), ...children);
+
+/** A state as a badge (its class from the API's value), with the note that says more beside it. */
+export const stateBadge = (state: string, label: string, note?: string): HTMLElement =>
+  el('span', {}, el('span', { class: `badge badge-${state.toLowerCase()}` }, label), note ? el('span', { class: 'state-note' }, ` ${note}`) : null);
+
+/** A progress bar with its percentage, labelled "<done> of <total> <what>". */
+export const progressBar = (done: string, total: string, percent: number, what: string): HTMLElement =>
+  el('span', { class: 'progress-cell' }, el('progress', { max: 100, value: percent, 'aria-label': `${done} of ${total} ${what}` }), ` ${percent}%`);

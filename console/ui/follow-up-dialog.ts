@@ -3,9 +3,9 @@
  * follow-up's fields, the dry run of exactly that body (`?dryRun=true`), and the send. One
  * Idempotency-Key per opening, so a double click or a retry never makes two jobs.
  */
-import type { BroadcastListItem, DryRunAnswer, FollowUpAccepted } from '../model/api-types';
+import type { DryRunAnswer, FollowUpAccepted } from '../model/api-types';
 import { formatCount, formatMoney } from '../model/format';
-import { TEMPLATE_CATEGORIES, followUpBody, followUpDefaults, type FollowUpForm, type FollowUpKind } from '../model/follow-up';
+import { TEMPLATE_CATEGORIES, followUpBody, followUpDefaults, type FollowUpForm, type FollowUpKind, type FollowUpOrigin } from '../model/follow-up';
 import { ApiError, describeError, post } from './api';
 import { dataTable, el, notice, replaceChildren } from './dom';
 
@@ -34,7 +34,7 @@ function dryRunView(answer: DryRunAnswer): HTMLElement {
   return el('div', { class: 'dry-run' }, dataTable('Dry run: nothing was sent', ['', 'Recipients'], rows));
 }
 
-function formOf(kind: FollowUpKind, job: BroadcastListItem | undefined) {
+function formOf(kind: FollowUpKind, job: FollowUpOrigin | undefined) {
   const defaults = followUpDefaults(kind, job);
   const name = el('input', { type: 'text', required: true, maxlength: 200, value: defaults.broadcastName });
   const template = el('input', { type: 'text', required: true, value: defaults.templateName });
@@ -57,8 +57,12 @@ function formOf(kind: FollowUpKind, job: BroadcastListItem | undefined) {
   return { fields, read };
 }
 
-/** Opens the dialog for `jobId`; `started` gets the new job's id once the follow-up was accepted. */
-export function openFollowUp(kind: FollowUpKind, jobId: string, job: BroadcastListItem | undefined, started: (newJobId: string | undefined) => void): void {
+/**
+ * Opens the dialog for the follow-up route `path` (`/broadcasts/{jobId}/follow-up` or
+ * `/campaigns/{campaignId}/follow-up`: one body, one answer); `started` gets the new job's id once
+ * the follow-up was accepted.
+ */
+export function openFollowUp(kind: FollowUpKind, path: string, job: FollowUpOrigin | undefined, started: (newJobId: string | undefined) => void): void {
   const key = idempotencyKey();
   const { fields, read } = formOf(kind, job);
   const result = el('div', { 'aria-live': 'polite' });
@@ -74,7 +78,6 @@ export function openFollowUp(kind: FollowUpKind, jobId: string, job: BroadcastLi
     result,
     el('div', { class: 'actions' }, check, send, close),
   );
-  const path = `/broadcasts/${encodeURIComponent(jobId)}/follow-up`;
   const body = () => followUpBody(kind, read(), job?.fromPhoneNumber ?? '');
   const fail = (error: unknown) => replaceChildren(result, notice(error instanceof ApiError && error.routeMissing ? MISSING_ROUTE : describeError(error)));
 

@@ -3,7 +3,9 @@
  * broadcast API of this origin. Bundled with Chart.js by esbuild (runtime-contract/browser-assets.ts).
  */
 import { configureApi } from './api';
+import { renderAudienceCampaign } from './audience-campaign-page';
 import { renderCampaign } from './campaign-page';
+import { renderCampaignList } from './campaigns-list-page';
 import { el, replaceChildren } from './dom';
 import { renderList } from './list-page';
 import { routeOf, type PageHandle } from './router';
@@ -34,7 +36,10 @@ function route(): void {
   }
   replaceChildren(sessionBox, el('button', { type: 'button', class: 'sign-out', onclick: signOut }, 'Sign out'));
   const target = routeOf(window.location.hash);
-  page = target.page === 'campaign' ? renderCampaign(main, target.jobId) : renderList(main);
+  if (target.page === 'campaign') page = renderCampaign(main, target.jobId);
+  else if (target.page === 'audience-campaign') page = renderAudienceCampaign(main, target.campaignId);
+  else if (target.page === 'campaign-list') page = renderCampaignList(main);
+  else page = renderList(main);
 }
 
 const apiBase = document.querySelector<HTMLMetaElement>('meta[name="console-api-base"]')?.content ?? '';

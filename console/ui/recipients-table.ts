@@ -1,7 +1,10 @@
-/** The recipient table: a status filter, pages of 50, and the CSV of the filter as a download. */
+/**
+ * The recipient table of a job or a whole campaign: a status filter, pages of 50, and the CSV of the
+ * filter as a download. Both lists have one shape (`GET …/recipients`, `?format=csv`).
+ */
 import { RECIPIENT_STATUSES, type RecipientRow, type RecipientsPage } from '../model/api-types';
 import { addressOf, formatMoney, formatTime } from '../model/format';
-import { describeError, getData, getText } from './api';
+import { describeError, getData, getTextPage } from './api';
 import { announce, dataTable, el, notice, replaceChildren } from './dom';
 
 const PAGE_SIZE = 50;
@@ -28,7 +31,28 @@ function saveFile(name: string, text: string): void {
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function createRecipientsTable(jobId: string): RecipientsTable {
+/** Whose recipients: the list's path (`/broadcasts/{jobId}/recipients`, `/campaigns/{campaignId}/recipients`) and the id that names the download. */
+export interface RecipientsSource {
+  path: string;
+  id: string;
+}
+
+/**
+ * The whole CSV of the filter: one answer, or, when the route pages it (`X-Next-Cursor`, as a large
+ * campaign's list may), every page joined under the first page's header.
+ */
+async function wholeCsv(path: string, status: string): Promise<string> {
+  let { text, nextCursor } = await getTextPage(path, { format: 'csv', status: status || undefined });
+  while (nextCursor) {
+    const page = await getTextPage(path, { format: 'csv', status: status || undefined, cursor: nextCursor });
+    const rows = page.text.slice(page.text.indexOf('\n') + 1);
+    text = `${text}${text.endsWith('\n') || rows === '' ? '' : '\r\n'}${rows}`;
+    nextCursor = page.nextCursor;
+  }
+  return text;
+}
+
+export function createRecipientsTable(source: RecipientsSource): RecipientsTable {
   const cursors: Array<string | undefined> = [undefined];
   let pageIndex = 0;
   let status = '';
@@ -48,7 +72,7 @@ export function createRecipientsTable(jobId: string): RecipientsTable {
   const load = async () => {
     body.setAttribute('aria-busy', 'true');
     try {
-      const page = await getData<RecipientsPage>(`/broadcasts/${encodeURIComponent(jobId)}/recipients`, { limit: PAGE_SIZE, status: status || undefined, cursor: cursors[pageIndex] });
+      const page = await getData<RecipientsPage>(source.path, { limit: PAGE_SIZE, status: status || undefined, cursor: cursors[pageIndex] });
       cursors[pageIndex + 1] = page.nextCursor ?? undefined;
       const withCost = page.recipients.some((row) => row.cost !== undefined);
       const headers = ['Recipient', 'Status', 'Failure', 'Updated', 'Sent via', ...(withCost ? ['Cost'] : [])];
@@ -79,9 +103,9 @@ export function createRecipientsTable(jobId: string): RecipientsTable {
   });
   download.addEventListener('click', () => {
     download.disabled = true;
-    getText(`/broadcasts/${encodeURIComponent(jobId)}/recipients`, { format: 'csv', status: status || undefined })
+    wholeCsv(source.path, status)
       .then((csv) => {
-        saveFile(`${jobId}-recipients${status ? `-${status.toLowerCase()}` : ''}.csv`, csv);
+        saveFile(`${source.id}-recipients${status ? `-${status.toLowerCase()}` : ''}.csv`, csv);
         announce('CSV downloaded');
       })
       .catch((error: unknown) => replaceChildren(body, notice(describeError(error))))

@@ -9,6 +9,8 @@ import type { JobStatus, JobSummary } from '../../../shared/broadcast/broadcast-
 import type { JobStatusView } from '../../../shared/broadcast/get-job-status';
 import type { BroadcastListItem, BroadcastsPage } from '../../../shared/broadcast/list-broadcasts';
 import type { RecipientRow, RecipientsPage } from '../../../shared/broadcast/list-recipients';
+import type { Campaign, CampaignState } from '../../../shared/campaigns/campaign';
+import type { AudienceSpec } from '../../../shared/campaigns/audience-filter';
 
 type Accepts<Copy, Served extends Copy> = Served;
 
@@ -21,6 +23,9 @@ export type Checked = [
   Accepts<Console.BroadcastsPage, BroadcastsPage>,
   Accepts<Console.RecipientRow, RecipientRow>,
   Accepts<Console.RecipientsPage, RecipientsPage>,
+  Accepts<Console.CampaignState, CampaignState>,
+  Accepts<Console.CampaignView['audience'], AudienceSpec>,
+  Accepts<Console.CampaignView['template'], Campaign['template']>,
 ];
 
 describe("the console's copy of the API's shapes", () => {
