@@ -12,7 +12,8 @@ import type { ScopedCaller } from '../broadcast/key-scope';
 import type { StatusReading } from '../broadcast/get-job-status';
 import type { JobStore, RecipientLedger } from '../broadcast/ports';
 import type { RateCardSource } from '../pricing/rate-card';
-import { readableCampaign } from './campaign-access';
+import { FollowUpAudienceError } from '../broadcast/errors';
+import { readableCampaign } from './get-campaign';
 import type { CampaignStore } from './ports';
 
 /** Rows of one CSV page at most (10 chunks): about 3 MB read and 1.5 MB answered, well inside a response. */
@@ -54,4 +55,17 @@ export async function listCampaignRecipients(ports: CampaignRecipientsPorts, cal
   if (campaign.jobId === undefined) return { recipients: [], nextCursor: null };
   const limit = query.limit ?? (query.format === 'csv' ? CAMPAIGN_CSV_PAGE_MAX : RECIPIENTS_PAGE_DEFAULT);
   return listRecipients(ports.broadcasts, caller, campaign.jobId, { status: query.status, limit, cursor: query.cursor, maxChunks: CAMPAIGN_PAGE_MAX_CHUNKS }, reading, ports.rateCards);
+}
+
+/**
+ * The job a follow-up of the campaign follows up (its recipients are the campaign's). A campaign not
+ * launched has nobody to follow up: FollowUpAudienceError (422), as a follow-up reaching nobody.
+ *
+ * @example
+ * const jobId = await campaignJobForFollowUp(campaigns, caller, 'cmp_1'); // 'pub_…'
+ */
+export async function campaignJobForFollowUp(campaigns: Pick<CampaignStore, 'getCampaign'>, caller: ScopedCaller, campaignId: string): Promise<string> {
+  const campaign = await readableCampaign(campaigns, caller, campaignId);
+  if (campaign.jobId === undefined) throw new FollowUpAudienceError(`audience reaches nobody: campaign ${campaignId} has not been launched; nothing was queued`);
+  return campaign.jobId;
 }

@@ -96,7 +96,7 @@ const expansionStarted = (campaign: Campaign): boolean => {
  * campaignStateOf({ ...launched, expansion: { ...expansion, status: 'waiting' } }, reading, now); // 'WAITING_FOR_LIMIT'
  */
 export function campaignStateOf(campaign: Campaign, reading: CampaignJobReading | undefined, now: Date): CampaignState {
-  if (campaign.launchedAt === undefined) return 'DRAFT';
+  if (campaign.launchedAt === undefined) return campaign.cancelledAt === undefined ? 'DRAFT' : 'CANCELLED';
   const status = reading?.status;
   const notFired = status === 'SCHEDULED' || (campaign.scheduledAt !== undefined && Date.parse(campaign.scheduledAt) > now.getTime() && !expansionStarted(campaign));
   if (notFired && status !== 'CANCELLED') return 'SCHEDULED';
@@ -166,7 +166,7 @@ export function campaignViewOf(campaign: Campaign, reading: CampaignJobReading |
     createdAt: campaign.createdAt,
     launchedAt: campaign.launchedAt ?? null,
     startedAt: running ? (campaign.expansion?.startedAt ?? campaign.launchedAt ?? null) : null,
-    finishedAt: FINAL_STATES.has(state) ? latest([reading?.lastDoneAt, campaign.expansion?.finishedAt]) : null,
+    finishedAt: FINAL_STATES.has(state) ? latest([reading?.lastDoneAt, campaign.expansion?.finishedAt, campaign.launchedAt === undefined ? campaign.cancelledAt : undefined]) : null,
     ...(campaign.scheduledAt === undefined ? {} : { scheduledAt: campaign.scheduledAt }),
     ...(state === 'WAITING_FOR_LIMIT' && campaign.expansion?.waitingUntil !== undefined ? { waitingUntil: campaign.expansion.waitingUntil } : {}),
     ...(reading && state === 'PAUSED' ? pauseViewOf(reading.job, 'PAUSED') : {}),
