@@ -1,6 +1,6 @@
 import { httpOperation } from '../../shared/http/http-operation';
 import { isCampaignIdShape } from '../../shared/campaigns/campaign';
-import { campaignJobForFollowUp } from '../../shared/campaigns/campaign-recipients';
+import { campaignJobForFollowUp } from '../../shared/campaigns/campaign-access';
 import { CampaignNotFoundError } from '../../shared/campaigns/errors';
 import type { BroadcastSendDependencies } from './broadcast-send.composition';
 import { answerFollowUp } from './follow-up.handler';

@@ -17,7 +17,7 @@ import type { StatusReading } from '../broadcast/get-job-status';
 import type { JobFiringScheduler } from '../broadcast/ports';
 import { resumeJob } from '../broadcast/resume-job';
 import type { Campaign, CampaignState } from './campaign';
-import { readableCampaign } from './get-campaign';
+import { readableCampaign } from './campaign-access';
 import { readCampaignView } from './campaign-view';
 import { CampaignControlRefusedError, CampaignNotFoundError } from './errors';
 import type { CampaignStore, ExpansionQueue } from './ports';

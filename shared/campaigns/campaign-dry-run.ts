@@ -25,7 +25,7 @@ import { emptyExpansionCounts, type Campaign, type ExpansionCounts } from './cam
 import { campaignTemplateOf, type CampaignTemplatePorts } from './campaign-template';
 import { candidatesOf, type MemberPorts } from './expansion-members';
 import { memberCheck } from './expansion-page';
-import { readableCampaign } from './get-campaign';
+import { readableCampaign } from './campaign-access';
 import { planSends, type LimitPlanStep } from './limit-plan';
 import { readLimitWindow } from './limit-window';
 import type { CampaignStore } from './ports';

@@ -12,8 +12,7 @@ import type { ScopedCaller } from '../broadcast/key-scope';
 import type { StatusReading } from '../broadcast/get-job-status';
 import type { JobStore, RecipientLedger } from '../broadcast/ports';
 import type { RateCardSource } from '../pricing/rate-card';
-import { FollowUpAudienceError } from '../broadcast/errors';
-import { readableCampaign } from './get-campaign';
+import { readableCampaign } from './campaign-access';
 import type { CampaignStore } from './ports';
 
 /** Rows of one CSV page at most (10 chunks): about 3 MB read and 1.5 MB answered, well inside a response. */
@@ -57,15 +56,3 @@ export async function listCampaignRecipients(ports: CampaignRecipientsPorts, cal
   return listRecipients(ports.broadcasts, caller, campaign.jobId, { status: query.status, limit, cursor: query.cursor, maxChunks: CAMPAIGN_PAGE_MAX_CHUNKS }, reading, ports.rateCards);
 }
 
-/**
- * The job a follow-up of the campaign follows up (its recipients are the campaign's). A campaign not
- * launched has nobody to follow up: FollowUpAudienceError (422), as a follow-up reaching nobody.
- *
- * @example
- * const jobId = await campaignJobForFollowUp(campaigns, caller, 'cmp_1'); // 'pub_…'
- */
-export async function campaignJobForFollowUp(campaigns: Pick<CampaignStore, 'getCampaign'>, caller: ScopedCaller, campaignId: string): Promise<string> {
-  const campaign = await readableCampaign(campaigns, caller, campaignId);
-  if (campaign.jobId === undefined) throw new FollowUpAudienceError(`audience reaches nobody: campaign ${campaignId} has not been launched; nothing was queued`);
-  return campaign.jobId;
-}

@@ -83,10 +83,19 @@ export interface CampaignJobReading {
   lastDoneAt?: string;
 }
 
-const expansionStarted = (campaign: Campaign): boolean => {
+/** Nothing of the audiences read yet (a launch's first checkpoint, or one waiting for its scheduled time). */
+const nothingRead = (campaign: Campaign): boolean => {
   const expansion = campaign.expansion;
-  return expansion !== undefined && (expansion.counts.members > 0 || expansion.audienceIndex > 0 || expansion.cursor !== undefined || expansion.status !== 'running');
+  return expansion === undefined || (expansion.status !== 'done' && expansion.counts.members === 0 && expansion.audienceIndex === 0 && expansion.cursor === undefined);
 };
+
+/** A scheduled campaign's first checkpoint waits until its time (launch-campaign.ts): that is no wait for the limit. */
+const waitsForSchedule = (campaign: Campaign): boolean =>
+  campaign.scheduledAt !== undefined &&
+  campaign.expansion?.status === 'waiting' &&
+  campaign.expansion.waitingUntil !== undefined &&
+  Date.parse(campaign.expansion.waitingUntil) === Date.parse(campaign.scheduledAt) &&
+  nothingRead(campaign);
 
 /**
  * The state a campaign reads (docs/CAMPAIGNS.md "States and totals").
@@ -96,15 +105,16 @@ const expansionStarted = (campaign: Campaign): boolean => {
  * campaignStateOf({ ...launched, expansion: { ...expansion, status: 'waiting' } }, reading, now); // 'WAITING_FOR_LIMIT'
  */
 export function campaignStateOf(campaign: Campaign, reading: CampaignJobReading | undefined, now: Date): CampaignState {
+  // A cancel before the launch (campaign-controls.ts): it never sends.
   if (campaign.launchedAt === undefined) return campaign.cancelledAt === undefined ? 'DRAFT' : 'CANCELLED';
   const status = reading?.status;
-  const notFired = status === 'SCHEDULED' || (campaign.scheduledAt !== undefined && Date.parse(campaign.scheduledAt) > now.getTime() && !expansionStarted(campaign));
-  if (notFired && status !== 'CANCELLED') return 'SCHEDULED';
+  const ahead = campaign.scheduledAt !== undefined && Date.parse(campaign.scheduledAt) > now.getTime();
+  if (status !== 'CANCELLED' && (status === 'SCHEDULED' || (ahead && nothingRead(campaign)))) return 'SCHEDULED';
   const done = campaign.expansion?.status === 'done';
   if (done && status !== undefined && TERMINAL_STATUSES.has(status)) return status as CampaignState;
   if (status === 'PAUSED') return 'PAUSED';
-  if (campaign.expansion?.status === 'waiting') return 'WAITING_FOR_LIMIT';
-  if (!expansionStarted(campaign) || status === undefined || status === 'QUEUED_FOR_PROCESSING') return 'LAUNCHING';
+  if (campaign.expansion?.status === 'waiting' && !waitsForSchedule(campaign)) return 'WAITING_FOR_LIMIT';
+  if (nothingRead(campaign) || status === undefined || status === 'QUEUED_FOR_PROCESSING') return 'LAUNCHING';
   return 'SENDING';
 }
 
@@ -140,6 +150,14 @@ export function campaignTotalsOf(campaign: Campaign, summary: JobSummary | undef
   return { totals, skippedByReason, failuresByCode };
 }
 
+/** A scheduled campaign starts at its time, any other when launched (its first checkpoint's startedAt). */
+function startedAtOf(campaign: Campaign): string | null {
+  const started = campaign.expansion?.startedAt ?? campaign.launchedAt ?? null;
+  if (campaign.scheduledAt === undefined || started === null) return started;
+  const scheduled = new Date(Date.parse(campaign.scheduledAt)).toISOString();
+  return scheduled > started ? scheduled : started;
+}
+
 const FINAL_STATES: ReadonlySet<CampaignState> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED', 'FAILED']);
 const latest = (times: ReadonlyArray<string | undefined>): string | null =>
   times.reduce<string | null>((max, time) => (time !== undefined && (max === null || time > max) ? time : max), null);
@@ -165,7 +183,7 @@ export function campaignViewOf(campaign: Campaign, reading: CampaignJobReading |
     jobId: campaign.jobId ?? null,
     createdAt: campaign.createdAt,
     launchedAt: campaign.launchedAt ?? null,
-    startedAt: running ? (campaign.expansion?.startedAt ?? campaign.launchedAt ?? null) : null,
+    startedAt: running ? startedAtOf(campaign) : null,
     finishedAt: FINAL_STATES.has(state) ? latest([reading?.lastDoneAt, campaign.expansion?.finishedAt, campaign.launchedAt === undefined ? campaign.cancelledAt : undefined]) : null,
     ...(campaign.scheduledAt === undefined ? {} : { scheduledAt: campaign.scheduledAt }),
     ...(state === 'WAITING_FOR_LIMIT' && campaign.expansion?.waitingUntil !== undefined ? { waitingUntil: campaign.expansion.waitingUntil } : {}),

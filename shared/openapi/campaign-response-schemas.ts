@@ -70,6 +70,17 @@ export const campaignSuccesses: Readonly<Record<string, SuccessResponse[]>> = {
       content: json(broadcastEnvelope(obj({ campaigns: arrayOf(campaignView), nextCursor: nullableString }), 200), envelopeExample(200, '1 campaigns', { campaigns: [campaignExample], nextCursor: null })),
     },
   ],
+  'broadcast:launchCampaign': [
+    {
+      status: '202',
+      description: 'Launched: its job exists and its audiences are being expanded (SCHEDULED: from its scheduledAt); GET /campaigns/{campaignId} follows it',
+      headers: { 'Idempotent-Replayed': { description: '`true` when the answer is the Idempotency-Key\u2019s first launch, replayed', schema: { const: 'true' } } },
+      content: json(
+        broadcastEnvelope(obj({ campaignId: { type: 'string', pattern: '^cmp_' }, state: { type: 'string', enum: ['LAUNCHING', 'SCHEDULED'] } }), 202),
+        envelopeExample(202, 'Campaign cmp_01JD3X9Q7ZK5M2 is LAUNCHING', { campaignId: 'cmp_01JD3X9Q7ZK5M2', state: 'LAUNCHING' }),
+      ),
+    },
+  ],
   'broadcast:getCampaign': [
     { status: '200', description: 'The campaign’s state and totals', content: json(broadcastEnvelope(campaignView, 200), envelopeExample(200, 'Campaign is SENDING', campaignExample)) },
   ],

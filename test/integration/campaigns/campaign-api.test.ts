@@ -160,6 +160,32 @@ describe('campaigns API', () => {
     expect([junk.status, junk.body.message]).toEqual([400, 'cursor must be a nextCursor returned by this endpoint']);
   });
 
+  it('launches a draft once (202), answers the same key again, refuses another launch, and reads LAUNCHING with its job', async () => {
+    const launcher = (await issueKey(runtime.demo.organizationId)).secret;
+    const { campaignId } = (await call('POST', '/campaigns', campaignBody({ name: 'Launch me', audience: { audienceIds: ['contacts'] } }), launcher)).body.data;
+    const launchWith = (idempotencyKey?: string, apiKey = launcher) =>
+      runtime.call('POST', `${BASE}/campaigns/${campaignId}/launch`, { headers: { ...keyHeader(apiKey), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } });
+    const foreign = await launchWith('k-1', runtime.demo.otherOrg.apiKey);
+    expect([foreign.status, foreign.body.data.error.code]).toEqual([404, 'CAMPAIGN_NOT_FOUND']);
+
+    const launched = await launchWith('k-1');
+    expect([launched.status, launched.body.data]).toEqual([202, { campaignId, state: 'LAUNCHING' }]);
+    const replayed = await launchWith('k-1');
+    expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.body.data]).toEqual([202, 'true', { campaignId, state: 'LAUNCHING' }]);
+    const again = await launchWith('k-2');
+    expect([again.status, again.body.data.error.code]).toEqual([409, 'CAMPAIGN_ALREADY_LAUNCHED']);
+    const badKey = await launchWith(' ');
+    expect(badKey.status).toBe(400);
+
+    const view = (await call('GET', `/campaigns/${campaignId}`, undefined, launcher)).body.data;
+    expect(view).toMatchObject({ state: 'LAUNCHING', jobId: expect.stringMatching(/^pub_/), launchedAt: expect.any(String), startedAt: expect.any(String), finishedAt: null, totals: ZERO_TOTALS });
+    const launching = await call('GET', '/campaigns?state=LAUNCHING', undefined, launcher);
+    expect(launching.body.data.campaigns.map((campaign: { campaignId: string }) => campaign.campaignId)).toContain(campaignId);
+    // The campaign's job is the campaign's: read through it, never listed among broadcasts.
+    const broadcasts = await call('GET', '/broadcasts?limit=100', undefined, launcher);
+    expect(broadcasts.body.data.broadcasts.map((item: { jobId: string }) => item.jobId)).not.toContain(view.jobId);
+  });
+
   it('answers another organization’s campaign exactly as one that does not exist, and lists none of them', async () => {
     const own = (await call('POST', '/campaigns', campaignBody({ name: 'Private' }))).body.data.campaignId;
     const other = runtime.demo.otherOrg.apiKey;

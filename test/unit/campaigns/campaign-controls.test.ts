@@ -8,7 +8,8 @@ import { buildFollowUpRequest, FOLLOW_UP_MAX_PARENT_RECIPIENTS } from '../../../
 import type { FollowUpRequest } from '../../../shared/broadcast/follow-up.schema';
 import type { JobRecipient } from '../../../shared/broadcast/ports';
 import { cancelCampaign, pauseCampaign, resumeCampaign, type CampaignControlPorts } from '../../../shared/campaigns/campaign-controls';
-import { campaignJobForFollowUp, CAMPAIGN_PAGE_MAX_CHUNKS, listCampaignRecipients } from '../../../shared/campaigns/campaign-recipients';
+import { campaignJobForFollowUp } from '../../../shared/campaigns/campaign-access';
+import { CAMPAIGN_PAGE_MAX_CHUNKS, listCampaignRecipients } from '../../../shared/campaigns/campaign-recipients';
 import { readCampaignView } from '../../../shared/campaigns/campaign-view';
 import type { CustomerEvent } from '../../../shared/customer-events/ports';
 import { InMemoryBroadcastRepository, ORG, OTHER_ORG, SENDER } from '../../support/broadcast-fakes';

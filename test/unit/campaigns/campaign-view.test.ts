@@ -34,9 +34,15 @@ const launched = (fields: Partial<Campaign> = {}): Campaign => ({ ...draftCampai
 describe('campaignStateOf', () => {
   it('DRAFT until launched; SCHEDULED while its time has not come', () => {
     expect(campaignStateOf(draftCampaign(ORG, 'cmp_d'), undefined, NOW)).toBe('DRAFT');
+    expect(campaignStateOf({ ...draftCampaign(ORG, 'cmp_d'), cancelledAt: '2026-12-01T11:00:00.000Z' }, undefined, NOW)).toBe('CANCELLED');
     expect(campaignStateOf(launched({ scheduledAt: '2026-12-02T09:00:00Z' }), reading('QUEUED_FOR_PROCESSING'), NOW)).toBe('SCHEDULED');
     expect(campaignStateOf(launched(), reading('SCHEDULED'), NOW)).toBe('SCHEDULED');
     expect(campaignStateOf(launched({ scheduledAt: '2026-12-01T11:30:00Z', expansion: started }), reading('PROCESSING'), NOW)).toBe('SENDING');
+    // launch-campaign.ts: a scheduled campaign's first checkpoint waits until its time; that is no wait for the limit.
+    const forSchedule = (scheduledAt: string) => launched({ scheduledAt, expansion: expansion({ status: 'waiting', waitingUntil: new Date(scheduledAt).toISOString() }) });
+    expect(campaignStateOf(forSchedule('2026-12-02T10:00:00+01:00'), reading('QUEUED_FOR_PROCESSING'), NOW)).toBe('SCHEDULED');
+    expect(campaignStateOf(forSchedule('2026-12-01T11:59:00Z'), reading('QUEUED_FOR_PROCESSING'), NOW)).toBe('LAUNCHING');
+    expect(campaignStateOf(forSchedule('2026-12-02T10:00:00Z'), reading('CANCELLED'), NOW)).not.toBe('SCHEDULED');
   });
 
   it('LAUNCHING before the expansion or the job has started, then SENDING', () => {
