@@ -115,9 +115,10 @@ export const broadcastJobSchema = v.variant('kind', [
     campaignId: v.optional(v.string()),
     /**
      * An open-ended job's expansion: `open` while the expander may still append chunks (the job never
-     * reads finished then), `done` once it closed the job with its totals. Absent: every other job.
+     * reads finished then), `done` once it closed the job with its totals, `stopped` when a cancel closed it
+     * before every member was read (the cancel withheld those: the job reads CANCELLED). Absent: every other job.
      */
-    expansion: v.optional(v.picklist(['open', 'done'])),
+    expansion: v.optional(v.picklist(['open', 'done', 'stopped'])),
   }),
   /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
   v.object({
@@ -271,7 +272,7 @@ function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled:
   if (isExpansionOpen(job)) return job.pausedAt !== undefined && job.cancelledAt === undefined ? 'PAUSED' : recorded.anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
   // A cancel withheld someone unless every recipient ended sent, failed or unknown: one that came too
   // late (or raced the last chunk) leaves the state the sends earned, as job.completed announced it.
-  const cancelWithheld = recorded.cancelled > 0 || summary.pending > 0;
+  const cancelWithheld = recorded.cancelled > 0 || summary.pending > 0 || (job.kind === 'template' && job.expansion === 'stopped');
   if (job.cancelledAt !== undefined && cancelWithheld && (summary.chunksDone >= job.totalChunks || summary.pending === 0)) return 'CANCELLED';
   if (summary.chunksDone >= job.totalChunks) {
     // The worker's outcomes decide FAILED (nothing sent); a failure Meta reported by webhook after the

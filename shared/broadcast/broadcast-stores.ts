@@ -45,10 +45,11 @@ export interface JobStore {
    */
   appendChunks(jobId: string, firstChunkIndex: number, chunkSizes: readonly number[], listedRecipients: readonly JobRecipient[]): Promise<void>;
   /**
-   * Closes an open-ended job: sets its exact totals and `expansion: 'done'`, after which it reads
-   * finished once its chunks are done. Idempotent; nothing when the job does not exist.
+   * Closes an open-ended job: sets its exact totals and `expansion: 'done'` (or `stopped`: a cancel
+   * closed it before every member was read), after which it reads finished once its chunks are done.
+   * Idempotent; nothing when the job does not exist.
    */
-  closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number }): Promise<void>;
+  closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number; stopped?: boolean }): Promise<void>;
 }
 
 export interface JobControlStore {

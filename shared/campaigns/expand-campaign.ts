@@ -19,7 +19,7 @@ import { pageAllowance, reservePage } from './expansion-limit';
 import { candidatesOf, type MemberPorts } from './expansion-members';
 import { writeChunk, type OutputPorts } from './expansion-output';
 import { chunkOfPage, type PagePorts } from './expansion-page';
-import { EXPANSION_TIME_BUDGET_MS, PAUSED_RECHECK_SECONDS, expansionDelaySeconds } from './expansion-timing';
+import { EXPANSION_TIME_BUDGET_MS, MAX_EXPANSION_DELAY_SECONDS, PAUSED_RECHECK_SECONDS, expansionDelaySeconds } from './expansion-timing';
 import type { CampaignStore, ExpansionMessage, ExpansionQueue } from './ports';
 import type { MemberSource } from '../audiences/ports';
 import type { SenderDirectory } from '../broadcast/ports';
@@ -35,8 +35,12 @@ export interface ExpandCampaignDependencies extends MessagingLimitDependencies, 
   optOuts: SuppressionList;
   events: ClosePorts['events'];
   clock: Clock;
-  /** How long one invocation works before it queues itself to go on (`elapsedMs` since it started); `pages`: at most this many pages (tests). */
-  budget?: { timeMs?: number; elapsedMs?: () => number; pages?: number };
+  /**
+   * How long one invocation works before it queues itself to go on (`elapsedMs` since it started);
+   * `pages`: at most this many pages (tests); `maxDelaySeconds`: its longest wait per message
+   * (default 900; a wait is re-queued until due, so a shorter one only looks more often).
+   */
+  budget?: { timeMs?: number; elapsedMs?: () => number; pages?: number; maxDelaySeconds?: number };
 }
 
 export type ExpansionOutcome = 'done' | 'continued' | 'waiting' | 'paused' | 'cancelled' | 'superseded' | 'not-found';
@@ -69,7 +73,8 @@ export async function expandCampaign(dependencies: ExpandCampaignDependencies, m
 }
 
 async function requeue(dependencies: ExpandCampaignDependencies, message: ExpansionMessage, step: Extract<Step, { stop: ExpansionOutcome }>): Promise<ExpansionOutcome> {
-  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'paused') await dependencies.expansions.enqueueExpansion(message, step.delaySeconds ?? 0);
+  const delaySeconds = Math.min(step.delaySeconds ?? 0, dependencies.budget?.maxDelaySeconds ?? MAX_EXPANSION_DELAY_SECONDS);
+  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'paused') await dependencies.expansions.enqueueExpansion(message, delaySeconds);
   return step.stop;
 }
 
@@ -78,11 +83,13 @@ async function beforePage(dependencies: ExpandCampaignDependencies, campaign: La
   const now = dependencies.clock.now();
   const { expansion } = campaign;
   if (expansion.status === 'done') return closed(dependencies, campaign, 'done');
-  if (expansion.status === 'waiting' && expansion.waitingUntil !== undefined && Date.parse(expansion.waitingUntil) > now.getTime()) {
-    return { stop: 'waiting', delaySeconds: expansionDelaySeconds(expansion.waitingUntil, now) };
-  }
+  // Read on every look, waits included: a campaign cancelled while it waits closes then, not when the wait ends.
   const control = await dependencies.broadcasts.readJobControl(campaign.jobId);
   if (!control || control.cancelled) return closed(dependencies, campaign, 'cancelled');
+  // A scheduled start (version 0) or the messaging limit's window: the message comes back until due.
+  if (expansion.waitingUntil !== undefined && Date.parse(expansion.waitingUntil) > now.getTime()) {
+    return { stop: 'waiting', delaySeconds: expansionDelaySeconds(expansion.waitingUntil, now) };
+  }
   if (control.pause) return { stop: 'paused', delaySeconds: PAUSED_RECHECK_SECONDS };
   if (expansion.audienceIndex >= campaign.audience.audienceIds.length) return closed(dependencies, campaign, 'done');
   if (expansion.pageSize !== undefined) return { next: 'page' };
