@@ -19,7 +19,7 @@ import { resumeJob } from '../broadcast/resume-job';
 import type { Campaign, CampaignState } from './campaign';
 import { readableCampaign } from './campaign-access';
 import { readCampaignView } from './campaign-view';
-import { CampaignControlRefusedError, CampaignNotFoundError } from './errors';
+import { CampaignAlreadyFinishedError, CampaignNotFoundError, CampaignNotPausableError, CampaignNotPausedError } from './errors';
 import type { CampaignStore, ExpansionQueue } from './ports';
 
 export interface CampaignControlPorts extends PauseJobPorts {
@@ -38,18 +38,18 @@ export interface CampaignControlView {
 
 /** The job errors of a control, said of the campaign. */
 function asCampaignRefusal(error: unknown, campaignId: string, action: 'pause' | 'resume' | 'cancel'): unknown {
-  if (error instanceof JobAlreadyFinishedError && action === 'pause') return new CampaignControlRefusedError('CAMPAIGN_NOT_PAUSABLE', `Campaign ${campaignId} has finished or was cancelled; it cannot be paused`);
+  if (error instanceof JobAlreadyFinishedError && action === 'pause') return new CampaignNotPausableError(`Campaign ${campaignId} has finished or was cancelled; it cannot be paused`);
   if (error instanceof JobNotResumableError) {
-    return new CampaignControlRefusedError('CAMPAIGN_NOT_PAUSED', `Campaign ${campaignId} is not paused by a person or held by Meta's refusal of the account; there is nothing to resume`);
+    return new CampaignNotPausedError(`Campaign ${campaignId} is not paused by a person or held by Meta's refusal of the account; there is nothing to resume`);
   }
-  if (error instanceof JobAlreadyFinishedError) return new CampaignControlRefusedError('CAMPAIGN_ALREADY_FINISHED', `Campaign ${campaignId} has already finished; nothing is left to cancel`);
+  if (error instanceof JobAlreadyFinishedError) return new CampaignAlreadyFinishedError(`Campaign ${campaignId} has already finished; nothing is left to cancel`);
   return error;
 }
 
-const notLaunched = (campaign: Campaign, action: 'paused' | 'resumed'): CampaignControlRefusedError =>
-  campaign.cancelledAt !== undefined
-    ? new CampaignControlRefusedError(action === 'paused' ? 'CAMPAIGN_NOT_PAUSABLE' : 'CAMPAIGN_NOT_PAUSED', `Campaign ${campaign.campaignId} was cancelled before its launch`)
-    : new CampaignControlRefusedError(action === 'paused' ? 'CAMPAIGN_NOT_PAUSABLE' : 'CAMPAIGN_NOT_PAUSED', `Campaign ${campaign.campaignId} is a DRAFT: it has not been launched, nothing is sending`);
+function notLaunched(campaign: Campaign, action: 'paused' | 'resumed'): Error {
+  const why = campaign.cancelledAt !== undefined ? `Campaign ${campaign.campaignId} was cancelled before its launch` : `Campaign ${campaign.campaignId} is a DRAFT: it has not been launched, nothing is sending`;
+  return action === 'paused' ? new CampaignNotPausableError(why) : new CampaignNotPausedError(why);
+}
 
 /**
  * Pauses the campaign's job (`pausedBy: 'user'`, the caller's credential, no deadline): nothing more
