@@ -9,10 +9,11 @@
  * paused; it stops when the job is cancelled, and closes the job once every audience is read.
  */
 import type { MessagingLimitDependencies } from '../broadcast/messaging-limit';
-import type { JobControlStore, JobStore, SenderAccount, SuppressionList } from '../broadcast/ports';
+import type { JobControlStore, JobStore, SenderAccount, SenderDirectory, SuppressionList } from '../broadcast/ports';
 import type { TemplateCatalog } from '../broadcast/template-catalog';
 import type { Clock } from '../ports/clock';
 import { CHUNK_SIZE } from '../broadcast/broadcast-job';
+import { TemplateNotApprovedError } from '../broadcast/errors';
 import { campaignTemplateOf, type CampaignTemplate } from './campaign-template';
 import { advance, announceCampaignStarted, closeCampaignJob, type ClosePorts, type LaunchedCampaign } from './expansion-checkpoint';
 import { pageAllowance, reservePage } from './expansion-limit';
@@ -22,7 +23,6 @@ import { chunkOfPage, type PagePorts } from './expansion-page';
 import { EXPANSION_TIME_BUDGET_MS, MAX_EXPANSION_DELAY_SECONDS, PAUSED_RECHECK_SECONDS, expansionDelaySeconds } from './expansion-timing';
 import type { CampaignStore, ExpansionMessage, ExpansionQueue } from './ports';
 import type { MemberSource } from '../audiences/ports';
-import type { SenderDirectory } from '../broadcast/ports';
 
 export interface ExpandCampaignDependencies extends MessagingLimitDependencies, MemberPorts, PagePorts {
   campaigns: Pick<CampaignStore, 'getCampaign' | 'saveExpansion'>;
@@ -59,16 +59,31 @@ export async function expandCampaign(dependencies: ExpandCampaignDependencies, m
   const launched = campaign as LaunchedCampaign;
   const job = await dependencies.broadcasts.getJob(launched.jobId);
   if (!job || job.kind !== 'template') return 'not-found';
-  let sending: CampaignTemplate | undefined;
+  let sending: CampaignTemplate | 'not-approved' | undefined;
   const started = dependencies.budget?.elapsedMs?.() ?? 0;
   for (let pages = 0; ; pages += 1) {
     const overBudget = pages >= (dependencies.budget?.pages ?? Infinity) || (dependencies.budget?.elapsedMs?.() ?? 0) - started >= (dependencies.budget?.timeMs ?? EXPANSION_TIME_BUDGET_MS);
     if (overBudget) return requeue(dependencies, message, { stop: 'continued' });
     const step = await beforePage(dependencies, launched);
     if ('stop' in step) return requeue(dependencies, message, step);
-    sending ??= await campaignTemplateOf(dependencies, launched);
+    sending ??= await sendingOf(dependencies, launched);
+    if (sending === 'not-approved') return requeue(dependencies, message, { stop: 'paused', delaySeconds: PAUSED_RECHECK_SECONDS });
     const after = await expandPage(dependencies, launched, job, sending);
     if ('stop' in after) return requeue(dependencies, message, after);
+  }
+}
+
+/**
+ * The sender and template, read once per invocation. A template Meta paused or disabled since the
+ * launch is waited for, as a job's chunks wait for it (its own pause settles what was queued); any
+ * other refusal (the sender or template gone) fails the message, which then rests in the dead-letter queue.
+ */
+async function sendingOf(dependencies: ExpandCampaignDependencies, campaign: LaunchedCampaign): Promise<CampaignTemplate | 'not-approved'> {
+  try {
+    return await campaignTemplateOf(dependencies, campaign);
+  } catch (error) {
+    if (error instanceof TemplateNotApprovedError) return 'not-approved';
+    throw error;
   }
 }
 

@@ -30,7 +30,7 @@ export const webhookAdminCommands: Readonly<Record<string, WebhookAdminCommand>>
     flags: [
       organizationFlag,
       { name: 'url', description: 'https URL of the receiver (http and loopback only in the local runtime)', required: true },
-      { name: 'events', description: 'Comma-separated event types: message.status,job.completed,message.received,template.status,template.updated,job.paused', required: true },
+      { name: 'events', description: 'Comma-separated event types: message.status,job.completed,message.received,template.status,template.updated,job.paused,campaign.started,campaign.completed', required: true },
     ],
     run: async (ports, flags) => {
       const events = required(flags, 'events').split(',').map((type) => type.trim()).filter(Boolean);

@@ -8,6 +8,7 @@
 import { fixedClock } from '../../../shared/ports/clock';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, issueKey, keyHeader, kitEnvironment } from '../broadcast/broadcast-test-kit';
+import { audienceOf } from './campaign-test-kit';
 
 // Seconds on an idle machine; longer when several test runs share two cores.
 jest.setTimeout(240_000);
@@ -32,10 +33,8 @@ describe('a campaign over the messaging limit', () => {
   });
 
   it('sends what fits, waits for the window (WAITING_FOR_LIMIT, waitingUntil) and completes when it frees', async () => {
-    const audience = await call('POST', '/audiences', { name: 'Over the tier' });
-    const audienceId = audience.body.data.audienceId as string;
     const members = Array.from({ length: 300 }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(9_400_000_000 + index), attributes: { first_name: `L${index}` } }));
-    expect((await call('POST', `/audiences/${audienceId}/members`, { members })).status).toBe(200);
+    const audienceId = await audienceOf(call, 'Over the tier', members);
     const created = await call('POST', '/campaigns', {
       name: 'Over the tier',
       fromPhoneNumber: DEMO.sender1,

@@ -12,6 +12,7 @@ import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynam
 import { demoIds } from '../../../local/demo-tenant';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, acceptedByRecipient, bodyParameters, issueKey, keyHeader, kitEnvironment } from '../broadcast/broadcast-test-kit';
+import { audienceOf } from './campaign-test-kit';
 
 // ~30 s on an idle machine; minutes when six test runs share two cores.
 jest.setTimeout(300_000);
@@ -34,23 +35,7 @@ describe('a campaign run', () => {
     await runtime?.close();
   });
 
-  async function audience(name: string, members: unknown[]): Promise<string> {
-    const created = await call('POST', '/audiences', { name });
-    expect(created.status).toBe(201);
-    const audienceId = created.body.data.audienceId as string;
-    // In requests of 250, each retried on a 503 as the contract says (an upsert by person is safe to repeat):
-    // the API takes 10,000, but a loaded machine's local store answers slower than its 2 s timeout.
-    for (let start = 0; start < members.length; start += 250) {
-      const page = members.slice(start, start + 250);
-      let added = await call('POST', `/audiences/${audienceId}/members`, { members: page });
-      for (let attempt = 1; added.status === 503 && attempt < 6; attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-        added = await call('POST', `/audiences/${audienceId}/members`, { members: page });
-      }
-      expect([added.status, added.body.data.invalid]).toEqual([200, []]);
-    }
-    return audienceId;
-  }
+  const audience = (name: string, members: readonly unknown[]) => audienceOf(call, name, members);
 
   /** A user the sandbox knows only by BSUID. */
   async function phonelessUser(username: string): Promise<string> {

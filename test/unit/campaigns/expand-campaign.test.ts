@@ -130,6 +130,22 @@ describe('the campaign expander', () => {
     expect([...byTo.values()].every((indexes) => indexes.size === 1)).toBe(true);
   });
 
+  it('waits while Meta has the template paused, and goes on once it is approved again', async () => {
+    const kit = campaignKit();
+    seedAudience(kit, 'aud_a', [member(1), member(2)]);
+    await createCampaign(kit);
+    await launch(kit);
+    const { CAMPAIGN_TEMPLATE } = await import('../../support/campaign-expander-kit');
+    kit.expander.templates = { templatesOf: async () => [{ ...CAMPAIGN_TEMPLATE, status: 'PAUSED' }] };
+    expect(await drainExpansions(kit)).toEqual(['paused']);
+    expect(kit.queue.messages).toHaveLength(0);
+    expect(kit.expansions.queued[0]!.delaySeconds).toBe(300);
+    kit.expander.templates = { templatesOf: async () => [CAMPAIGN_TEMPLATE] };
+    kit.clock.advanceBy(300_000);
+    expect(await drainExpansions(kit)).toEqual(['done']);
+    expect(queuedIndexesByRecipient(kit.queue.messages).size).toBe(2);
+  });
+
   it('stops when the job is cancelled, closing it with what was queued', async () => {
     const kit = campaignKit();
     seedAudience(kit, 'aud_a', range(0, 5000).map((index) => member(index)));
