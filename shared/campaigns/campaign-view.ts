@@ -12,12 +12,12 @@ import { pauseViewOf, readJobState, type JobPauseView, type StatusReading } from
 import type { ChunkProgressStore, JobStore } from '../broadcast/ports';
 import { campaignCostOf, type CampaignCost } from '../pricing/campaign-cost';
 import type { RateCardSource } from '../pricing/rate-card';
+import { INVALID_PARAMETER, MISSING_ATTRIBUTE, OPTED_OUT } from '../sending/failure-reasons';
 import type { AudienceSpec } from './audience-filter';
 import { emptyExpansionCounts, type Campaign, type CampaignState } from './campaign';
 
-/** Job failure reasons the campaign counts apart from its failures (docs/CAMPAIGNS.md "States and totals"). */
-export const OPTED_OUT_REASON = 'OPTED_OUT';
-export const SKIP_REASONS = ['MISSING_ATTRIBUTE', 'INVALID_PARAMETER'] as const;
+/** Job failure reasons the campaign counts apart from its failures (docs/CAMPAIGNS.md "States and totals"); codes of the reason table. */
+const SKIP_REASONS = [MISSING_ATTRIBUTE, INVALID_PARAMETER] as const;
 
 export interface CampaignTotals {
   /** Members read from the audiences (a person in two audiences counted twice). */
@@ -127,12 +127,12 @@ export function campaignTotalsOf(campaign: Campaign, summary: JobSummary | undef
     DUPLICATE: counts.duplicates,
     EXCLUDED: counts.excluded,
     FILTERED_OUT: counts.filteredOut,
-    MISSING_ATTRIBUTE: reasonCount(summary, 'MISSING_ATTRIBUTE'),
-    INVALID_PARAMETER: reasonCount(summary, 'INVALID_PARAMETER'),
+    MISSING_ATTRIBUTE: reasonCount(summary, MISSING_ATTRIBUTE),
+    INVALID_PARAMETER: reasonCount(summary, INVALID_PARAMETER),
   };
-  const apart = new Set<string>([OPTED_OUT_REASON, ...SKIP_REASONS]);
+  const apart = new Set<string>([OPTED_OUT, ...SKIP_REASONS]);
   const failuresByCode = Object.fromEntries(Object.entries(summary?.failuresByReason ?? {}).filter(([reason, count]) => !apart.has(reason) && count > 0));
-  const optedOut = reasonCount(summary, OPTED_OUT_REASON);
+  const optedOut = reasonCount(summary, OPTED_OUT);
   const skippedListed = skippedByReason.MISSING_ATTRIBUTE + skippedByReason.INVALID_PARAMETER;
   const totals: CampaignTotals = {
     audience: counts.members,
