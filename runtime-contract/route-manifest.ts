@@ -421,7 +421,8 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   broadcast('GET', '/audiences/{audienceId}', 'broadcast-audiences', 'getAudience', 'broadcast-api-key', 'audiences'),
   { ...broadcast('DELETE', '/audiences/{audienceId}', 'broadcast-audiences', 'deleteAudience', 'broadcast-api-key', 'audiences'), body: 'none' },
   broadcast('POST', '/audiences/{audienceId}/members', 'broadcast-audiences', 'upsertMembers', 'broadcast-api-key', 'audiences'),
-  broadcast('DELETE', '/audiences/{audienceId}/members', 'broadcast-audiences', 'removeMembers', 'broadcast-api-key', 'audiences'),
+  // A DELETE naming the members to remove in its JSON body.
+  { ...broadcast('DELETE', '/audiences/{audienceId}/members', 'broadcast-audiences', 'removeMembers', 'broadcast-api-key', 'audiences'), body: 'json' },
   broadcast('GET', '/audiences/{audienceId}/members', 'broadcast-audiences', 'listMembers', 'broadcast-api-key', 'audiences'),
   earlierSend('/send-single', 'sendSingle'),
   earlierSend('/send-bulk', 'sendBulk'),

@@ -17,7 +17,8 @@ export const upsertMembers = httpOperation('broadcast-api-key', async (request, 
 });
 
 export const removeMembers = httpOperation('broadcast-api-key', async (request, ports: AudiencePorts) => {
+  const audienceId = audienceIdOf(request.pathParameters);
   const { members } = parseRequest(memberRowsBodySchema, request.body);
-  const data = await remove(ports, request.caller, audienceIdOf(request.pathParameters), members);
+  const data = await remove(ports, request.caller, audienceId, members);
   return { statusCode: 200, body: broadcastEnvelope(200, `${data.removed} removed, ${data.invalid.length} invalid`, data) };
 });

@@ -77,7 +77,11 @@ export async function listAudiences(ports: Pick<AudiencePorts, 'audiences' | 'me
   const head: AudienceSummary[] = [];
   if (after === undefined) head.push(summaryOf((await ports.members.describeAudience(caller.organizationId, CONTACTS_AUDIENCE_ID))!));
   const wanted = query.limit - head.length;
-  if (wanted === 0) return { audiences: head, nextCursor: encodeCursor('*', null) };
+  if (wanted === 0) {
+    // A page of `contacts` alone: a cursor only when a saved audience follows (no empty last page).
+    const next = await ports.audiences.listAudiences(caller.organizationId, { limit: 1 });
+    return { audiences: head, nextCursor: next.audiences.length > 0 ? encodeCursor('*', null) : null };
+  }
   const page = await ports.audiences.listAudiences(caller.organizationId, { limit: wanted, ...(after ? { cursor: after } : {}) });
   const audiences = [...head, ...page.audiences.map(summaryOf)];
   return { audiences, nextCursor: page.nextCursor === undefined ? null : encodeCursor('*', page.nextCursor) };

@@ -35,3 +35,12 @@ export class AudienceOutsideKeyScopeError extends Error {
     super('This API key was issued by generate-key and may call only send-single, send-bulk and the status of its own jobs, not audiences');
   }
 }
+
+/** Another request is writing this audience's members (one writer at a time keeps its counts exact): retry shortly. */
+export class AudienceBusyError extends Error {
+  override readonly name = 'AudienceBusyError';
+  readonly code = 'AUDIENCE_BUSY';
+  constructor(audienceId: string) {
+    super(`Another request is changing the members of audience ${audienceId}; retry in a few seconds`);
+  }
+}

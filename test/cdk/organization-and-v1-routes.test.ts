@@ -67,9 +67,15 @@ it('words every 400 and 5xx of remove-employee-bulk as the contract does', () =>
   expect(route.serverErrorMessage).toBe('Something went wrong while removing employees');
 });
 
-it('grants the inbox table to the v1 function, to delivery-events (inbound messages) and, to read the 24-hour window, to broadcast-send, and to read opt-outs at send time, to the chunk worker', () => {
+it('grants the inbox table to the v1 function, to delivery-events (inbound messages), to broadcast-audiences (saved audiences) and, to read the 24-hour window, to broadcast-send, and to read opt-outs at send time, to the chunk worker', () => {
   // chunk-worker reads the opt-out list again at send time (docs/BROADCAST.md "Opt-outs at send time").
-  const inboxGrants: Record<string, string> = { 'v1-inbox': 'readWrite', 'delivery-events': 'readWrite', 'broadcast-send': 'read', 'chunk-worker': 'read' };
+  const inboxGrants: Record<string, string> = {
+    'v1-inbox': 'readWrite',
+    'delivery-events': 'readWrite',
+    'broadcast-send': 'read',
+    'chunk-worker': 'read',
+    'broadcast-audiences': 'readWrite',
+  };
   for (const [name, definition] of Object.entries(functions)) {
     expect(definition.tables.inbox).toBe(inboxGrants[name]);
   }

@@ -22,6 +22,8 @@ import { describeInboxRepositoryContract } from '../../support/contracts/inbox-r
 import { describeContactBookContract } from '../../support/contracts/contact-book.contract';
 import { DynamoDbAudienceStore } from '../../../shared/adapters/dynamodb/dynamodb-audience-store';
 import { describeAudienceStoreContract } from '../../support/contracts/audience-store.contract';
+import { DynamoDbOptOutKeys } from '../../../shared/adapters/dynamodb/dynamodb-opt-out-keys';
+import { describeOptOutKeyPagesContract } from '../../support/contracts/opt-out-key-pages.contract';
 import { describeJobControlStoreContract } from '../../support/contracts/job-control-store.contract';
 import { describeJobStoreContract } from '../../support/contracts/job-store.contract';
 import { describeMembershipStoreContract } from '../../support/contracts/membership-store.contract';
@@ -56,6 +58,10 @@ describeBillingStoreContract('DynamoDbBillingStore', () => new DynamoDbBillingSt
 describeInboxRepositoryContract('DynamoDbInboxRepository', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
 describeContactBookContract('DynamoDbContactBook', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
 describeAudienceStoreContract('DynamoDbAudienceStore', () => new DynamoDbAudienceStore(dynamo.documentClient, dynamo.tableNames.inbox));
+describeOptOutKeyPagesContract('DynamoDbOptOutKeys', () => ({
+  optOuts: new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox),
+  keys: new DynamoDbOptOutKeys(dynamo.documentClient, dynamo.tableNames.inbox),
+}));
 describeSendPacerContract('DynamoDbSendPacer', () => new DynamoDbSendPacer(dynamo.documentClient, dynamo.tableNames.messaging));
 describeServiceMessageCounterContract('DynamoDbServiceMessageCounter', () => new DynamoDbServiceMessageCounter(...messagingTable()));
 describePortfolioReachContract('DynamoDbPortfolioReach', () => new DynamoDbPortfolioReach(dynamo.documentClient, dynamo.tableNames.messaging));

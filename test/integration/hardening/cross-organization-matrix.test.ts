@@ -121,6 +121,16 @@ beforeAll(async () => {
   ids.messageId = { own: await sent(demo.phoneNumberIds[0]!, demo.accessToken), foreign: await sent(other.phoneNumberId, other.accessToken), unknown: 'wamid.HBgLMTU1NTk5OTk5OTkVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA' };
   ids.templateName = { own: 'order_update', foreign: 'appointment_reminder', unknown: 'no_such_template' };
   ids.qrCodeId = { own: await qr(demo.phoneNumberIds[0]!, demo.accessToken), foreign: await qr(other.phoneNumberId, other.accessToken), unknown: 'QRDOESNOTEXIST' };
+
+  // Saved audiences: one per organization with a member each, and one of ours for the DELETE row (the last row of the kind).
+  const audience = async (key: string, name: string) => {
+    const created = await broadcastCall('POST', '/audiences', { name }, key);
+    const audienceId = created.body.data.audienceId as string;
+    await broadcastCall('POST', `/audiences/${audienceId}/members`, { members: [{ countryCode: '91', toPhoneNumber: '9400000001' }] }, key);
+    return audienceId;
+  };
+  ids.audienceId = { own: await audience(demo.apiKey, 'matrix-own'), foreign: await audience(other.apiKey, 'matrix-theirs'), unknown: 'aud_01ARZ3NDEKTSV4RRFFQ69G5FAV' };
+  ids.deletableAudienceId = { own: await audience(demo.apiKey, 'matrix-own-deleted'), foreign: ids.audienceId.foreign, unknown: ids.audienceId.unknown };
 }, 120_000);
 
 afterAll(async () => runtime?.close());
@@ -179,6 +189,22 @@ const rows: Row[] = [
         data: recipientsOf(1, 9_300_000_100),
       }),
   },
+  { surface: 'broadcast', idKind: 'audienceId', name: 'GET /audiences/{audienceId}', request: (id) => broadcastCall('GET', `/audiences/${id}`) },
+  { surface: 'broadcast', idKind: 'audienceId', name: 'GET /audiences/{audienceId}/members', request: (id) => broadcastCall('GET', `/audiences/${id}/members`) },
+  { surface: 'broadcast', idKind: 'audienceId', name: 'GET /audiences/{audienceId}/members?format=csv', request: (id) => broadcastCall('GET', `/audiences/${id}/members?format=csv`) },
+  {
+    surface: 'broadcast',
+    idKind: 'audienceId',
+    name: 'POST /audiences/{audienceId}/members',
+    request: (id) => broadcastCall('POST', `/audiences/${id}/members`, { members: [{ countryCode: '91', toPhoneNumber: '9400000002' }] }),
+  },
+  {
+    surface: 'broadcast',
+    idKind: 'audienceId',
+    name: 'DELETE /audiences/{audienceId}/members',
+    request: (id) => broadcastCall('DELETE', `/audiences/${id}/members`, { members: [{ countryCode: '91', toPhoneNumber: '9400000003' }] }),
+  },
+  { surface: 'broadcast', idKind: 'deletableAudienceId', name: 'DELETE /audiences/{audienceId}', request: (id) => broadcastCall('DELETE', `/audiences/${id}`) },
   // Organization administration.
   { surface: 'organization', idKind: 'employeeEmail', name: 'POST remove-employee-bulk emails', request: (id) => orgCall({ emails: [id] }) },
   // v1.
@@ -255,5 +281,8 @@ describe('a foreign id changes nothing', () => {
     expect(removal.status).toBe(200);
     const job = await runtime.call('GET', `${BROADCAST}/status/${ids.jobId!.foreign}`, { headers: { 'x-api-key': other.apiKey } });
     expect(job.status).toBe(200);
+    const audience = await runtime.call('GET', `${BROADCAST}/audiences/${ids.audienceId!.foreign}`, { headers: { 'x-api-key': other.apiKey } });
+    expect(audience.status).toBe(200);
+    expect(audience.body.data.memberCount).toBe(1);
   });
 });

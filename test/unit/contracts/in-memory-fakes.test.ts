@@ -22,6 +22,8 @@ import { InMemoryContactBook } from '../../support/in-memory-contact-book';
 import { describeContactBookContract } from '../../support/contracts/contact-book.contract';
 import { InMemoryAudienceStore } from '../../support/in-memory-audience-store';
 import { describeAudienceStoreContract } from '../../support/contracts/audience-store.contract';
+import { describeOptOutKeyPagesContract } from '../../support/contracts/opt-out-key-pages.contract';
+import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 import { InMemoryAccountDirectory } from '../../support/tenancy-stores/in-memory-account-directory';
 import { InMemoryBillingStore } from '../../support/tenancy-stores/in-memory-billing-store';
 import { InMemoryCredentialStore } from '../../support/tenancy-stores/in-memory-credential-store';
@@ -39,6 +41,10 @@ describeBillingStoreContract('InMemoryBillingStore', () => new InMemoryBillingSt
 describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInboxRepository());
 describeContactBookContract('InMemoryContactBook', () => new InMemoryContactBook());
 describeAudienceStoreContract('InMemoryAudienceStore', () => new InMemoryAudienceStore());
+describeOptOutKeyPagesContract('InMemoryOptOutRepository', () => {
+  const optOuts = new InMemoryOptOutRepository();
+  return { optOuts, keys: optOuts };
+});
 describeSendPacerContract('InMemorySendPacer', () => new InMemorySendPacer());
 describeServiceMessageCounterContract('InMemoryServiceMessageCounter', () => new InMemoryServiceMessageCounter());
 describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryIdempotencyGuard());
