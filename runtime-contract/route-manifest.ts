@@ -433,7 +433,7 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   broadcast('GET', '/campaigns', 'broadcast-campaigns', 'listCampaigns', 'broadcast-api-key', 'status'),
   broadcast('GET', '/campaigns/{campaignId}', 'broadcast-campaigns', 'getCampaign', 'broadcast-api-key', 'status'),
   // A launch is an accept like a broadcast's: its class (the campaign's sender is not in a body, so the key's shared bucket).
-  { ...broadcast('POST', '/campaigns/{campaignId}/launch', 'broadcast-campaigns', 'launchCampaign', 'broadcast-api-key', 'template-broadcast'), body: 'none' },
+  { ...broadcast('POST', '/campaigns/{campaignId}/launch', 'broadcast-campaigns', 'launchCampaign', 'broadcast-api-key', 'template-broadcast'), body: 'none', dryRunRateLimit: 'broadcast-dry-run' },
   {
     surface: 'organization',
     method: 'POST',

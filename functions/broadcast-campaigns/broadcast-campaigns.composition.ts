@@ -2,23 +2,30 @@
 import type { CreateCampaignDependencies } from '../../shared/campaigns/create-campaign';
 import type { CampaignReadPorts } from '../../shared/campaigns/get-campaign';
 import type { LaunchCampaignDependencies } from '../../shared/campaigns/launch-campaign';
+import type { CampaignDryRunDependencies } from '../../shared/campaigns/campaign-dry-run';
+import { inboxRepositorySection } from '../composition/inbox.section';
 import type { ChunkProgressStore, JobStore } from '../../shared/broadcast/ports';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import { audienceMemberSourceSection } from '../composition/audiences.section';
 import { campaignStoreSection } from '../composition/campaigns.section';
-import { cloudApiSection, marketingMessagesOnboardingSection, templateCatalogSection } from '../composition/cloud-api.section';
+import { cloudApiSection, marketingMessagesOnboardingSection, messagingTiersSection, templateCatalogSection } from '../composition/cloud-api.section';
 import { expansionQueueSection } from '../composition/expansion-queue.section';
 import { lazyPorts, memoize, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
-import { broadcastStoresSection, templateStatesSection, wrapperIdRecordsSection } from '../composition/messaging.section';
-import { organizationStandingSection, senderDirectorySection } from '../composition/module-bridges.section';
+import { broadcastStoresSection, portfolioReachSection, templateStatesSection, wrapperIdRecordsSection } from '../composition/messaging.section';
+import { organizationStandingSection, senderDirectorySection, suppressionListSection } from '../composition/module-bridges.section';
 import { rateCardSourceSection } from '../composition/rate-cards.section';
 import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
 
 /** What the campaign operations read and write with. */
-export interface BroadcastCampaignsPorts extends CreateCampaignDependencies, CampaignReadPorts, Omit<LaunchCampaignDependencies, 'campaigns' | 'broadcasts' | 'senders' | 'templates' | 'clock' | 'ids'> {
+export interface BroadcastCampaignsPorts
+  extends CreateCampaignDependencies,
+    CampaignReadPorts,
+    Omit<LaunchCampaignDependencies, 'campaigns' | 'broadcasts' | 'senders' | 'templates' | 'clock' | 'ids'>,
+    Omit<CampaignDryRunDependencies, 'campaigns' | 'senders' | 'templates' | 'clock' | 'members' | 'rateCards'> {
+  members: LaunchCampaignDependencies['members'] & CampaignDryRunDependencies['members'];
   campaigns: CreateCampaignDependencies['campaigns'] & CampaignReadPorts['campaigns'] & LaunchCampaignDependencies['campaigns'];
   broadcasts: JobStore & ChunkProgressStore;
   /** An unknown outcome with no event for this long reads UNCONFIRMED (UNCONFIRMED_AFTER_HOURS). */
@@ -32,6 +39,7 @@ export function composeBroadcastCampaigns(context: CompositionContext): Broadcas
   const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context) });
   const cloudApi = memoize(() => cloudApiSection(context));
   const members = audienceMemberSourceSection(context, dynamoDb);
+  const inbox = inboxRepositorySection(context, dynamoDb);
   return lazyPorts<BroadcastCampaignsDependencies>({
     ...httpSection(context, dynamoDb, tenancy),
     senders: senderDirectorySection(context, tenancy),
@@ -49,5 +57,10 @@ export function composeBroadcastCampaigns(context: CompositionContext): Broadcas
     ids: value(context.ids),
     scheduling: value({ minLeadSeconds: context.config.scheduling.minLeadSeconds }),
     unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
+    // The launch's dry run (campaign-dry-run.ts): pairs, opt-outs and the messaging limit, read only.
+    contactBook: inbox,
+    optOuts: suppressionListSection(inbox),
+    messagingTiers: messagingTiersSection(context, cloudApi),
+    portfolioReach: portfolioReachSection(context, dynamoDb),
   });
 }

@@ -32,7 +32,8 @@ import { rateCardSourceSection } from '../composition/rate-cards.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
 import type { CustomerEventPublisher } from '../../shared/customer-events/ports';
-import type { CampaignStore } from '../../shared/campaigns/ports';
+import type { CampaignStore, ExpansionQueue } from '../../shared/campaigns/ports';
+import { expansionQueueSection } from '../composition/expansion-queue.section';
 import { campaignStoreSection } from '../composition/campaigns.section';
 
 export interface BroadcastServices extends SendTemplateBroadcastDependencies, Omit<DryRunDependencies, 'scheduling'>, EarlierSendDependencies, SendFreeformDependencies {
@@ -59,6 +60,7 @@ export interface PauseEventsPort {
 /** What a campaign's pause, resume and cancel need (campaign-controls.handler.ts): the job's, and the campaign store. */
 export interface CampaignControlDependencies extends JobCancellationPorts, PauseEventsPort {
   campaigns: Pick<CampaignStore, 'getCampaign' | 'cancelUnlaunched'>;
+  expansions: ExpansionQueue;
 }
 
 export type BroadcastSendDependencies = BroadcastServices & CampaignControlDependencies & HttpPipelineDependencies;
@@ -110,6 +112,7 @@ export function composeBroadcastSend(context: CompositionContext): BroadcastSend
     ...ports,
     events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
     campaigns: campaignStoreSection(context, dynamoDb),
+    expansions: expansionQueueSection(context),
     unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
   });
 }

@@ -55,11 +55,13 @@ export async function pauseJob(ports: PauseJobPorts, caller: ScopedCaller, jobId
     pausedBy: 'user',
     ...(caller.credentialId !== undefined ? { by: caller.credentialId } : {}),
   };
-  const stored = (await ports.broadcasts.pauseJob(jobId, proposed)) ?? proposed;
-  // Set by this call: announced (a hold until resumed set before keeps its own announcement).
-  if (stored.pausedAt === proposed.pausedAt && stored.reason === proposed.reason && isHeldUntilResumed(stored)) await announcePause(ports, job, stored, reading.now);
-  const paused = { ...job, ...jobPauseAttributes(stored) } as BroadcastJob;
-  return { jobId, status: 'PAUSED', pause: pauseView(stored), summary: summarizeJob(paused, progress.chunks, tally).summary };
+  // Held until resumed already (a repeat, or Meta's hold): nothing is written or announced again.
+  const heldBefore = job.pausedAt !== undefined && job.pauseFailsAt === undefined;
+  const stored = heldBefore ? undefined : await ports.broadcasts.pauseJob(jobId, proposed);
+  if (stored && stored.pausedAt === proposed.pausedAt && stored.reason === proposed.reason && isHeldUntilResumed(stored)) await announcePause(ports, job, stored, reading.now);
+  const shown = stored ?? (await ports.broadcasts.readJobControl(jobId))?.pause ?? proposed;
+  const paused = { ...job, ...jobPauseAttributes(shown) } as BroadcastJob;
+  return { jobId, status: 'PAUSED', pause: pauseView(shown), summary: summarizeJob(paused, progress.chunks, tally).summary };
 }
 
 /** The job item's pause attributes of a stored pause (what the status read shows). */

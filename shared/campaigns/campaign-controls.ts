@@ -18,18 +18,19 @@ import type { JobFiringScheduler } from '../broadcast/ports';
 import { resumeJob } from '../broadcast/resume-job';
 import type { Campaign, CampaignState } from './campaign';
 import { readableCampaign } from './campaign-access';
-import { CampaignControlRefusedError, CampaignNotFoundError } from './errors';
+import { readCampaignView } from './campaign-view';
+import { CampaignAlreadyFinishedError, CampaignNotFoundError, CampaignNotPausableError, CampaignNotPausedError } from './errors';
 import type { CampaignStore, ExpansionQueue } from './ports';
 
 export interface CampaignControlPorts extends PauseJobPorts {
   campaigns: Pick<CampaignStore, 'getCampaign' | 'cancelUnlaunched'>;
-  /** A resumed campaign whose expansion is not done is looked at again at once (the expander stopped while it was paused). */
+  /** A resumed campaign whose expansion is not done is expanded again at once (the expander looks at a paused job only every PAUSED_RECHECK_SECONDS). */
   expansions?: ExpansionQueue;
   /** A scheduled job's trigger is removed with it. */
   scheduling?: { firings: JobFiringScheduler };
 }
 
-/** What a control answers: the campaign and the state it reads now. */
+/** What a control answers: the campaign and the state its view reads now (campaign-view.ts; a cancel: CANCELLED, acknowledged as a job's cancel is). */
 export interface CampaignControlView {
   campaignId: string;
   state: CampaignState;
@@ -37,37 +38,37 @@ export interface CampaignControlView {
 
 /** The job errors of a control, said of the campaign. */
 function asCampaignRefusal(error: unknown, campaignId: string, action: 'pause' | 'resume' | 'cancel'): unknown {
-  if (error instanceof JobAlreadyFinishedError && action === 'pause') return new CampaignControlRefusedError('CAMPAIGN_NOT_PAUSABLE', `Campaign ${campaignId} has finished or was cancelled; it cannot be paused`);
+  if (error instanceof JobAlreadyFinishedError && action === 'pause') return new CampaignNotPausableError(`Campaign ${campaignId} has finished or was cancelled; it cannot be paused`);
   if (error instanceof JobNotResumableError) {
-    return new CampaignControlRefusedError('CAMPAIGN_NOT_PAUSED', `Campaign ${campaignId} is not paused by a person or held by Meta's refusal of the account; there is nothing to resume`);
+    return new CampaignNotPausedError(`Campaign ${campaignId} is not paused by a person or held by Meta's refusal of the account; there is nothing to resume`);
   }
-  if (error instanceof JobAlreadyFinishedError) return new CampaignControlRefusedError('CAMPAIGN_ALREADY_FINISHED', `Campaign ${campaignId} has already finished; nothing is left to cancel`);
+  if (error instanceof JobAlreadyFinishedError) return new CampaignAlreadyFinishedError(`Campaign ${campaignId} has already finished; nothing is left to cancel`);
   return error;
 }
 
-const notLaunched = (campaign: Campaign, action: 'paused' | 'resumed'): CampaignControlRefusedError =>
-  campaign.cancelledAt !== undefined
-    ? new CampaignControlRefusedError(action === 'paused' ? 'CAMPAIGN_NOT_PAUSABLE' : 'CAMPAIGN_NOT_PAUSED', `Campaign ${campaign.campaignId} was cancelled before its launch`)
-    : new CampaignControlRefusedError(action === 'paused' ? 'CAMPAIGN_NOT_PAUSABLE' : 'CAMPAIGN_NOT_PAUSED', `Campaign ${campaign.campaignId} is a DRAFT: it has not been launched, nothing is sending`);
+function notLaunched(campaign: Campaign, action: 'paused' | 'resumed'): Error {
+  const why = campaign.cancelledAt !== undefined ? `Campaign ${campaign.campaignId} was cancelled before its launch` : `Campaign ${campaign.campaignId} is a DRAFT: it has not been launched, nothing is sending`;
+  return action === 'paused' ? new CampaignNotPausableError(why) : new CampaignNotPausedError(why);
+}
 
 /**
  * Pauses the campaign's job (`pausedBy: 'user'`, the caller's credential, no deadline): nothing more
  * is sent until it is resumed. A repeat answers the same. A DRAFT, a campaign cancelled or finished: 409.
  *
  * @example
- * await pauseCampaign(ports, caller, 'cmp_1', { now, unconfirmedAfterMs }); // { campaignId: 'cmp_1', state: 'PAUSED' }
+ * await pauseCampaign(ports, caller, 'cmp_1', { now, unconfirmedAfterMs }); // { campaignId: 'cmp_1', state: 'PAUSED' } (a scheduled one: 'SCHEDULED', held from its firing on)
  */
 export async function pauseCampaign(ports: CampaignControlPorts, caller: ScopedCaller, campaignId: string, reading: StatusReading): Promise<CampaignControlView> {
   const campaign = await readableCampaign(ports.campaigns, caller, campaignId);
   if (campaign.jobId === undefined) throw notLaunched(campaign, 'paused');
   await pauseJob(ports, caller, campaign.jobId, reading).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId, 'pause')));
-  return { campaignId, state: 'PAUSED' };
+  return { campaignId, state: (await readCampaignView(ports, campaign, reading)).state };
 }
 
 /**
  * Resumes the campaign's job held by a person's pause or by Meta's refusal of the account: its held
  * recipients are sent at their next look (within PAUSE_RECHECK_SECONDS), each exactly once, and the
- * expansion goes on. Not paused that way: 409 CAMPAIGN_NOT_PAUSED.
+ * expansion goes on at once. Not paused that way: 409 CAMPAIGN_NOT_PAUSED.
  *
  * @example
  * await resumeCampaign(ports, caller, 'cmp_1', { now, unconfirmedAfterMs }); // { campaignId: 'cmp_1', state: 'SENDING' }
@@ -76,9 +77,9 @@ export async function resumeCampaign(ports: CampaignControlPorts, caller: Scoped
   const campaign = await readableCampaign(ports.campaigns, caller, campaignId);
   if (campaign.jobId === undefined) throw notLaunched(campaign, 'resumed');
   await resumeJob(ports.broadcasts, caller, campaign.jobId, reading).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId, 'resume')));
-  const expansion = campaign.expansion;
-  if (expansion && expansion.status !== 'done') await ports.expansions?.enqueueExpansion({ version: 1, organizationId: campaign.organizationId, campaignId });
-  return { campaignId, state: expansion?.status === 'waiting' ? 'WAITING_FOR_LIMIT' : 'SENDING' };
+  // A second expansion message is harmless: the checkpoint's version lets one delivery advance.
+  if (campaign.expansion && campaign.expansion.status !== 'done') await ports.expansions?.enqueueExpansion({ version: 1, organizationId: campaign.organizationId, campaignId });
+  return { campaignId, state: (await readCampaignView(ports, campaign, reading)).state };
 }
 
 /**

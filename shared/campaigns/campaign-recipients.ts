@@ -55,3 +55,4 @@ export async function listCampaignRecipients(ports: CampaignRecipientsPorts, cal
   const limit = query.limit ?? (query.format === 'csv' ? CAMPAIGN_CSV_PAGE_MAX : RECIPIENTS_PAGE_DEFAULT);
   return listRecipients(ports.broadcasts, caller, campaign.jobId, { status: query.status, limit, cursor: query.cursor, maxChunks: CAMPAIGN_PAGE_MAX_CHUNKS }, reading, ports.rateCards);
 }
+

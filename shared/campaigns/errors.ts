@@ -30,14 +30,22 @@ export class InvalidCampaignCursorError extends Error {
   }
 }
 
-/** A pause, resume or cancel the campaign's state does not allow (the message says why); 409. */
-export class CampaignControlRefusedError extends Error {
-  override readonly name = 'CampaignControlRefusedError';
-  readonly code: 'CAMPAIGN_NOT_PAUSABLE' | 'CAMPAIGN_NOT_PAUSED' | 'CAMPAIGN_ALREADY_FINISHED';
-  constructor(code: CampaignControlRefusedError['code'], message: string) {
-    super(message);
-    this.code = code;
-  }
+/** A pause of a campaign that is a draft, cancelled or finished (the message says which); 409. */
+export class CampaignNotPausableError extends Error {
+  override readonly name = 'CampaignNotPausableError';
+  readonly code = 'CAMPAIGN_NOT_PAUSABLE';
+}
+
+/** A resume of a campaign not held by a person's pause or Meta's refusal of the account; 409. */
+export class CampaignNotPausedError extends Error {
+  override readonly name = 'CampaignNotPausedError';
+  readonly code = 'CAMPAIGN_NOT_PAUSED';
+}
+
+/** A cancel of a campaign that has finished: nothing is left to cancel; 409. */
+export class CampaignAlreadyFinishedError extends Error {
+  override readonly name = 'CampaignAlreadyFinishedError';
+  readonly code = 'CAMPAIGN_ALREADY_FINISHED';
 }
 
 /** A launch of a campaign launched already, by another request (no Idempotency-Key, or another one); the same key answers as the first launch did. */

@@ -65,6 +65,8 @@ interface LedgerEvent {
   event: StatusEvent;
   organizationId: string;
   phoneNumberId: string;
+  /** A campaign's job: its campaign (on the `message.status` event). */
+  campaignId?: string;
   /** The webhook batch it came in: its report, time and redelivery flag, and where a failure is recorded. */
   batch: StatusBatchContext;
 }
@@ -95,7 +97,7 @@ export async function routeStatus(context: StatusBatchContext, phoneNumberId: st
     // Counted before the ledger write: a batch that fails after it is applied again, and the count keeps one per message.
     const priced = await priceServiceDelivery(ports.serviceTier, phoneNumberId, event, isFreeformJobId(location.jobId));
     const pending = context.ledgerEvents.get(location.jobId) ?? [];
-    pending.push({ location, event: priced, organizationId: owner.organizationId, phoneNumberId, batch: context });
+    pending.push({ location, event: priced, organizationId: owner.organizationId, phoneNumberId, batch: context, ...(job.campaignId === undefined ? {} : { campaignId: job.campaignId }) });
     context.ledgerEvents.set(location.jobId, pending);
     return;
   }
@@ -149,7 +151,7 @@ export function ledgerEventTasks(context: SharedStatusContext): Array<() => Prom
   });
 }
 
-async function afterLedgerEvent({ location, event, organizationId, phoneNumberId, batch }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
+async function afterLedgerEvent({ location, event, organizationId, phoneNumberId, campaignId, batch }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
   const { ports, report } = batch;
   if (result === 'not-found') {
     report.notFound += 1;
@@ -161,7 +163,7 @@ async function afterLedgerEvent({ location, event, organizationId, phoneNumberId
   if (result === 'unchanged' && !batch.redelivered) return;
   await recordOptOutOf(ports, organizationId, event);
   if (event.stage === 'failed' && event.error && ports.accountRefusals) await ports.accountRefusals.failedWith(location.jobId, event.error);
-  const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index };
+  const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index, ...(campaignId === undefined ? {} : { campaignId }) };
   await publish(batch, organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
 }
 

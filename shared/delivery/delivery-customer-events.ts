@@ -16,7 +16,7 @@ import type { DeliveryStage } from './recipient-status';
 const SEQUENCE: Record<DeliveryStage, number> = { sent: 1, failed: 2, delivered: 3, read: 4 };
 
 /** Where the status belongs: a recipient of a broadcast-ledger job, or an /upstream send. */
-export type StatusSubject = { kind: 'ledger'; jobId: string; index: number } | { kind: 'upstream' };
+export type StatusSubject = { kind: 'ledger'; jobId: string; index: number; campaignId?: string } | { kind: 'upstream' };
 
 export function messageStatusEvent(subject: StatusSubject, event: StatusEvent, phoneNumberId: string, now: Date): CustomerEvent {
   const source = subject.kind === 'ledger' ? `${subject.jobId}:${subject.index}` : `upstream:${event.messageId}`;
@@ -26,6 +26,8 @@ export function messageStatusEvent(subject: StatusSubject, event: StatusEvent, p
     createdAt: now,
     data: {
       jobId: subject.kind === 'ledger' ? subject.jobId : null,
+      // Only on a campaign's job's recipients (docs/CUSTOMER-WEBHOOKS.md): other events are unchanged.
+      ...(subject.kind === 'ledger' && subject.campaignId !== undefined ? { campaignId: subject.campaignId } : {}),
       recipientIndex: subject.kind === 'ledger' ? subject.index : null,
       recipient: event.recipientId,
       // The business-scoped user id Meta names (always for a send addressed by it): docs/CUSTOMER-WEBHOOKS.md.

@@ -135,9 +135,10 @@ export interface LedgerDeliveryStore {
   /**
    * Owner of a job, for the tenant check, and its recipient count (events of an index outside it
    * are not the job's; a campaign's job: the span of its chunks' indexes); undefined when the job
-   * does not exist (expired, discarded).
+   * does not exist (expired, discarded). `campaignId`: the campaign a campaign's job runs (its
+   * `message.status` events carry it).
    */
-  jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number } | undefined>;
+  jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number; campaignId?: string } | undefined>;
   /** Ledger entry that recorded this message id (its WAMID record), when the event carries no callback data of ours. */
   locateMessage(messageId: string): Promise<LedgerLocation | undefined>;
   /**

@@ -1,5 +1,6 @@
 /** Success answers of the campaign routes (docs/CAMPAIGNS.md): the created draft, the list and one campaign's view. */
 import { campaignCost } from './cost-response-schemas';
+import { campaignDryRunSuccess } from './control-response-schemas';
 import { arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 
 const broadcastEnvelope = (data: JsonSchema, statusCode: number): JsonSchema => obj({ status: { const: true }, status_code: { const: statusCode }, message: str, data });
@@ -80,6 +81,7 @@ export const campaignSuccesses: Readonly<Record<string, SuccessResponse[]>> = {
         envelopeExample(202, 'Campaign cmp_01JD3X9Q7ZK5M2 is LAUNCHING', { campaignId: 'cmp_01JD3X9Q7ZK5M2', state: 'LAUNCHING' }),
       ),
     },
+    campaignDryRunSuccess,
   ],
   'broadcast:getCampaign': [
     { status: '200', description: 'The campaign’s state and totals', content: json(broadcastEnvelope(campaignView, 200), envelopeExample(200, 'Campaign is SENDING', campaignExample)) },

@@ -46,3 +46,43 @@ export const sameAnswersAs: Readonly<Record<string, string>> = {
   'broadcast:listCampaignRecipients': 'broadcast:listRecipients',
   'broadcast:campaignFollowUp': 'broadcast:followUp',
 };
+
+const count = { type: 'integer', minimum: 0 } as const;
+/** `?dryRun=true` of the launch (docs/CAMPAIGNS.md "Dry run"): what it would do, nothing sent. */
+export const campaignDryRunSuccess: SuccessResponse = {
+  status: '200',
+  description: 'With `dryRun=true`: what the launch would do, read with the expander\u2019s rules; nothing is sent or written (docs/CAMPAIGNS.md "Dry run")',
+  content: json(
+    obj({
+      status: { const: true },
+      status_code: { const: 200 },
+      message: str,
+      data: obj(
+        {
+          audience: obj({ members: count, duplicates: count, optedOut: count, excluded: count, filteredOut: count, missingAttribute: count, invalid: count }, ['members', 'duplicates', 'optedOut', 'excluded', 'missingAttribute', 'invalid']),
+          sendable: count,
+          estimatedCost: anyObject,
+          messagingLimit: obj({ tier: str, headroom: { type: ['integer', 'null'] }, plan: { type: 'array', items: obj({ from: str, recipients: count }, ['from', 'recipients']) } }, ['tier', 'headroom', 'plan']),
+          sample: { type: 'array', items: anyObject, maxItems: 3 },
+          estimated: { type: 'boolean' },
+          membersRead: count,
+        },
+        ['audience', 'sendable', 'messagingLimit', 'sample', 'estimated', 'membersRead'],
+      ),
+    }),
+    {
+      status: true,
+      status_code: 200,
+      message: 'Dry run of campaign cmp_01JD3X9Q7ZK5M2: 3444 sendable; nothing was sent',
+      data: {
+        audience: { members: 3700, duplicates: 305, optedOut: 1, excluded: 0, filteredOut: 0, missingAttribute: 50, invalid: 0 },
+        sendable: 3344,
+        estimatedCost: { currency: 'USD', amount: '36.78', priced: 3344, unpriced: 0, byCategory: { marketing: { count: 3344, amount: '36.78' } } },
+        messagingLimit: { tier: 'TIER_2K', headroom: 2000, plan: [{ from: '2026-12-01T10:00:00.000Z', recipients: 2000 }, { from: '2026-12-02T11:00:00.000Z', recipients: 1344 }] },
+        sample: [{ messaging_product: 'whatsapp', recipient_type: 'individual', to: '919800000001', type: 'template', template: { name: 'spring_sale', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }] }] } }],
+        estimated: false,
+        membersRead: 3700,
+      },
+    },
+  ),
+};

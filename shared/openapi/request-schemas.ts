@@ -46,6 +46,7 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:listRecipients': { query: recipientsQuerySchema },
   'broadcast:listCampaignRecipients': { query: campaignRecipientsQuerySchema },
   'broadcast:campaignFollowUp': { body: followUpSchema, query: broadcastQuerySchema },
+  'broadcast:launchCampaign': { query: broadcastQuerySchema },
   'broadcast:listBroadcasts': { query: broadcastsQuerySchema },
   'broadcast:followUp': { body: followUpSchema, query: broadcastQuerySchema },
   'broadcast:sendFreeform': { body: freeformMessageSchema },

@@ -57,7 +57,7 @@ interface FakeEntry {
 const locationKey = (jobId: string, chunkIndex: number, index: number) => `${jobId}#${chunkIndex}#${index}`;
 
 export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
-  readonly jobs = new Map<string, { organizationId: string; phoneNumberId: string; recipientCount: number }>();
+  readonly jobs = new Map<string, { organizationId: string; phoneNumberId: string; recipientCount: number; campaignId?: string }>();
   readonly entries = new Map<string, FakeEntry>();
   readonly tally = new Map<string, TallyCode>();
   jobOwnerReads = 0;
@@ -67,8 +67,8 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
   /** applyEvents calls, with their number of events (the adapter reads and writes once per tally item of a call). */
   readonly applyBatches: number[] = [];
 
-  addJob(jobId: string, organizationId: string, phoneNumberId: string, recipientCount = 100_000): void {
-    this.jobs.set(jobId, { organizationId, phoneNumberId, recipientCount });
+  addJob(jobId: string, organizationId: string, phoneNumberId: string, recipientCount = 100_000, campaignId?: string): void {
+    this.jobs.set(jobId, { organizationId, phoneNumberId, recipientCount, ...(campaignId === undefined ? {} : { campaignId }) });
   }
 
   /** A recipient the worker recorded (outcome + message id) and, like the worker, its tally code when absent. */

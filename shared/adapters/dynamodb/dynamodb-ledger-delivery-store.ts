@@ -38,7 +38,7 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     classifyStoreFaults(this.documentClient);
   }
 
-  async jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number } | undefined> {
+  async jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number; campaignId?: string } | undefined> {
     const result = await this.documentClient.send(
       new GetCommand({ TableName: this.tableName, Key: messagingKeys.job(jobId), ProjectionExpression: 'organizationId, phoneNumberId, totalRecipients, campaignId, totalChunks, chunkSize' }),
     );
@@ -46,7 +46,7 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     if (typeof organizationId !== 'string' || typeof phoneNumberId !== 'string' || typeof totalRecipients !== 'number') return undefined;
     // A campaign's chunks each start at their own chunk's first index (docs/CAMPAIGNS.md "How a campaign runs"): its indexes span its chunks.
     const span = typeof campaignId === 'string' && typeof totalChunks === 'number' && typeof chunkSize === 'number' ? totalChunks * chunkSize : totalRecipients;
-    return { organizationId, phoneNumberId, recipientCount: span };
+    return { organizationId, phoneNumberId, recipientCount: span, ...(typeof campaignId === 'string' ? { campaignId } : {}) };
   }
 
   async locateMessage(messageId: string): Promise<LedgerLocation | undefined> {
