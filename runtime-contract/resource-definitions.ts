@@ -268,13 +268,14 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
       'dynamodb-broadcast-name-registry', 'dynamodb-send-pacer', 'dynamodb-wrapper-id-records',
       'dynamodb-upstream-delivery-store', 'dynamodb-template-states', 'dynamodb-portfolio-reach', 'dynamodb-scheduled-job-store',
       'dynamodb-customer-event-log', 'dynamodb-ledger-delivery-store',
+      'dynamodb-campaign-store', 'dynamodb-person-claims',
     ],
     actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
   },
   // Powertools' DynamoDBPersistenceLayer: put (claim), get, update (result), delete (a failed handler's claim).
   idempotency: { adapters: ['claim-token-persistence-layer'], actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   rateLimits: { adapters: ['dynamodb-rate-limiter', 'dynamodb-webhook-endpoint-health', 'dynamodb-redelivery-quota'], actions: ['GetItem', 'UpdateItem'] },
-  inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'dynamodb-opt-out-lookup', 'dynamodb-contact-book', 'inbox-table'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'dynamodb-opt-out-lookup', 'dynamodb-contact-book', 'inbox-table', 'dynamodb-audience-store', 'audience-member-items'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
 };
 
 /**

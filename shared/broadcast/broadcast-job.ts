@@ -109,6 +109,13 @@ export const broadcastJobSchema = v.variant('kind', [
     template: templateReference,
     /** A follow-up's parent: the job whose recipients it was sent to (follow-up.ts). */
     followUpOf: v.optional(v.string()),
+    /** A campaign's job (docs/CAMPAIGNS.md): created at launch without recipients, appended to by the campaign expander. */
+    campaignId: v.optional(v.string()),
+    /**
+     * An open-ended job's expansion: `open` while the expander may still append chunks (the job never
+     * reads finished then), `done` once it closed the job with its totals. Absent: every other job.
+     */
+    expansion: v.optional(v.picklist(['open', 'done'])),
   }),
   /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
   v.object({
@@ -258,6 +265,8 @@ function addPricingCounts(summary: JobSummary, pricing: PricingCounts): void {
 
 /** The state a job reads, from its summary and what its chunks recorded. */
 function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled: number; anyStarted: boolean; sentByChunkCounters: number }): JobStatus {
+  // A job the campaign expander still appends to is never finished, whatever its chunks say so far.
+  if (isExpansionOpen(job)) return job.pausedAt !== undefined && job.cancelledAt === undefined ? 'PAUSED' : recorded.anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
   // A cancel withheld someone unless every recipient ended sent, failed or unknown: one that came too
   // late (or raced the last chunk) leaves the state the sends earned, as job.completed announced it.
   const cancelWithheld = recorded.cancelled > 0 || summary.pending > 0;
@@ -278,3 +287,6 @@ function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled:
 
 /** A scheduled job whose time has not fired yet: nothing of it is queued. */
 export const isAwaitingFiring = (job: BroadcastJob): boolean => job.scheduledAt !== undefined && job.firedAt === undefined;
+
+/** A campaign's job while the expander may still append chunks to it: it reads neither finished nor complete. */
+export const isExpansionOpen = (job: BroadcastJob): boolean => job.kind === 'template' && job.expansion === 'open';

@@ -37,6 +37,18 @@ export interface JobStore {
    * last job returned when more may follow (eventually consistent on AWS: the job index).
    */
   listJobsOfOrganization(organizationId: string, query: JobListQuery): Promise<JobListPage>;
+  /**
+   * Adds chunks to an open-ended job (a campaign's: docs/CAMPAIGNS.md "How a campaign runs"): chunk
+   * `firstChunkIndex + i` of `chunkSizes[i]` recipients, with its listed recipients (by index, as
+   * createJob stores them). Idempotent: a chunk that exists keeps its items and progress, and only the
+   * chunks this call created raise `totalRecipients`; `totalChunks` only grows. Nothing when the job does not exist.
+   */
+  appendChunks(jobId: string, firstChunkIndex: number, chunkSizes: readonly number[], listedRecipients: readonly JobRecipient[]): Promise<void>;
+  /**
+   * Closes an open-ended job: sets its exact totals and `expansion: 'done'`, after which it reads
+   * finished once its chunks are done. Idempotent; nothing when the job does not exist.
+   */
+  closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number }): Promise<void>;
 }
 
 export interface JobControlStore {

@@ -145,7 +145,8 @@ export async function listBroadcasts(
       after,
     });
     examined += batch.jobs.length;
-    const inScope = batch.jobs.filter((job) => job.organizationId === caller.organizationId && isJobInScope(caller, job));
+    // A campaign's job is read as the campaign (GET /campaigns), never listed among broadcasts.
+    const inScope = batch.jobs.filter((job) => job.organizationId === caller.organizationId && isJobInScope(caller, job) && !isCampaignJob(job));
     const items = await listItemsOf(broadcasts, inScope, reading);
     for (const item of items) {
       if (query.status !== undefined && item.status !== query.status) continue;
@@ -160,3 +161,5 @@ export async function listBroadcasts(
     if (examined >= MAX_EXAMINED) return { broadcasts: page, nextCursor: encodeCursor(after, filters) };
   }
 }
+
+const isCampaignJob = (job: BroadcastJob): boolean => job.kind === 'template' && job.campaignId !== undefined;

@@ -134,7 +134,8 @@ export type LedgerApplyResult = 'applied' | 'unchanged' | 'not-found';
 export interface LedgerDeliveryStore {
   /**
    * Owner of a job, for the tenant check, and its recipient count (events of an index outside it
-   * are not the job's); undefined when the job does not exist (expired, discarded).
+   * are not the job's; a campaign's job: the span of its chunks' indexes); undefined when the job
+   * does not exist (expired, discarded).
    */
   jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number } | undefined>;
   /** Ledger entry that recorded this message id (its WAMID record), when the event carries no callback data of ours. */

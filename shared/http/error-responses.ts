@@ -147,6 +147,11 @@ const mappings: Readonly<Record<string, Mapping>> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: { statusCode: 404, code: 'WEBHOOK_NOT_FOUND' },
   CUSTOMER_EVENT_NOT_FOUND: { statusCode: 404, code: 'EVENT_NOT_FOUND' },
 
+  // Campaigns (docs/CAMPAIGNS.md): another organization's campaign answers as an unknown one.
+  CAMPAIGN_NOT_FOUND: { statusCode: 404, code: 'CAMPAIGN_NOT_FOUND' },
+  CAMPAIGN_AUDIENCE_NOT_FOUND: { statusCode: 400, code: 'AUDIENCE_NOT_FOUND' },
+  CAMPAIGN_INVALID_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
+
   // Generic v1 API (codes listed in docs/ORGANIZATIONS-AND-V1.md).
   PLAN_DOES_NOT_INCLUDE_FEATURE: { statusCode: 403, code: 'PLAN_REQUIRED' },
   CONTACT_NOT_FOUND: { statusCode: 404, code: 'CONTACT_NOT_FOUND' },

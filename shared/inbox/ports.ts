@@ -61,6 +61,12 @@ export interface InboxRepository {
   addContactIdentity(organizationId: string, contactId: string, identity: ContactIdentity, at: string): Promise<Contact | undefined>;
   /** Newest first. */
   listContacts(organizationId: string, filter: ContactFilter, window: ListWindow): Promise<ListResult<Contact>>;
+  /**
+   * The organization's contacts oldest first (ascending id), `limit` per page after `cursor` (the
+   * last id of the page before): what a campaign reads of the `contacts` audience page by page,
+   * each page one Query whatever the list's size.
+   */
+  readContacts(organizationId: string, page: { limit: number; cursor?: string }): Promise<{ contacts: Contact[]; nextCursor?: string }>;
 
   claimOpenConversation(claim: OpenConversationClaim, replacingConversationId?: string): Promise<ClaimOutcome<OpenConversationClaim>>;
   /** The claim of the pair's open conversation (strongly consistent), if any. */

@@ -95,6 +95,15 @@ export class InMemoryInboxRepository implements InboxRepository {
     return { items: copy(matching.slice(window.offset, window.offset + window.limit)), total: matching.length };
   }
 
+  async readContacts(organizationId: string, page: { limit: number; cursor?: string }): Promise<{ contacts: Contact[]; nextCursor?: string }> {
+    this.touch('readContacts');
+    const after = [...this.contacts.values()]
+      .filter((contact) => contact.organizationId === organizationId && (page.cursor === undefined || contact.contactId > page.cursor))
+      .sort((a, b) => a.contactId.localeCompare(b.contactId));
+    const contacts = copy(after.slice(0, page.limit));
+    return after.length > page.limit ? { contacts, nextCursor: contacts.at(-1)!.contactId } : { contacts };
+  }
+
   async claimOpenConversation(claim: OpenConversationClaim, replacingConversationId?: string): Promise<ClaimOutcome<OpenConversationClaim>> {
     this.touch('claimOpenConversation');
     return InMemoryInboxRepository.claim(this.openClaims, InMemoryInboxRepository.pairKey(claim), claim, (held) => held.conversationId, replacingConversationId);

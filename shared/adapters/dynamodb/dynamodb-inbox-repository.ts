@@ -8,7 +8,7 @@
  * counter item, kept by the same single-item writes that create and close; lists filtered by
  * tag, search or contact count the matches they read (see docs/ORGANIZATIONS-AND-V1.md for costs).
  */
-import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   matchesContactFilter,
   matchesConversationFilter,
@@ -108,6 +108,23 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
     }
     const page = await this.table.readWindow<Contact>(query, (contact) => matchesContactFilter(contactOf(contact)!, filter), window, true);
     return { items: page.items.map((item) => contactOf(item)!), total: page.matched };
+  }
+
+  async readContacts(organizationId: string, page: { limit: number; cursor?: string }): Promise<{ contacts: Contact[]; nextCursor?: string }> {
+    const key = inboxKeys.contact(organizationId, page.cursor ?? '');
+    const result = await this.table.send(
+      new QueryCommand({
+        ...this.table.partitionQuery(key.pk, 'CONTACT#'),
+        ScanIndexForward: true,
+        // One more than the page: whether another follows is known without an empty last page.
+        Limit: page.limit + 1,
+        ...(page.cursor === undefined ? {} : { ExclusiveStartKey: key }),
+      }),
+    );
+    const contacts = (result.Items ?? []).map((item) => contactOf(toEntity<Contact>(item))!);
+    if (contacts.length > page.limit) return { contacts: contacts.slice(0, page.limit), nextCursor: contacts[page.limit - 1]!.contactId };
+    // Fewer than asked with a key to go on: the 1 MB a Query returns at most cut the page short.
+    return result.LastEvaluatedKey && contacts.length > 0 ? { contacts, nextCursor: contacts.at(-1)!.contactId } : { contacts };
   }
 
   // Conversations

@@ -27,13 +27,7 @@ export class DynamoDbJobStore implements JobStore {
    */
   async createJob(job: BroadcastJob, chunkSizes: readonly number[], recipients: readonly JobRecipient[] = []): Promise<{ created: boolean }> {
     const expiresAt = expiresAtFrom(new Date(job.createdAt));
-    const recipientsByChunk = new Map<number, JobRecipient[]>();
-    for (const recipient of recipients) {
-      const chunkIndex = Math.floor(recipient.index / job.chunkSize);
-      const listed = recipientsByChunk.get(chunkIndex);
-      if (listed) listed.push(recipient);
-      else recipientsByChunk.set(chunkIndex, [recipient]);
-    }
+    const recipientsByChunk = groupListedByChunk(recipients, job.chunkSize);
     const items = [
       ...chunkSizes.map((recipientCount, chunkIndex) => newChunkItem(job.jobId, chunkIndex, recipientCount, expiresAt)),
       ...[...recipientsByChunk].map(([chunkIndex, listed]) => recipientsItem(job.jobId, chunkIndex, listed, expiresAt)),
@@ -65,20 +59,47 @@ export class DynamoDbJobStore implements JobStore {
   }
 
   /** An update of the job item that never creates one (an UpdateItem would, for a job that does not exist). */
-  private async updateExistingJob(jobId: string, updateExpression: string, values?: Record<string, unknown>): Promise<void> {
+  private async updateExistingJob(jobId: string, updateExpression: string, values?: Record<string, unknown>, condition?: string): Promise<void> {
     try {
       await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: messagingKeys.job(jobId),
           UpdateExpression: updateExpression,
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: condition === undefined ? 'attribute_exists(pk)' : `attribute_exists(pk) AND ${condition}`,
           ...(values ? { ExpressionAttributeValues: values } : {}),
         }),
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
+  }
+
+  /**
+   * Each new chunk item and its recipients item is a conditional put (a redelivered page creates
+   * nothing twice); only the recipients of chunks this call created are added to `totalRecipients`
+   * (an ADD), and `totalChunks` is raised only when it is lower (an expander behind another never lowers it).
+   */
+  async appendChunks(jobId: string, firstChunkIndex: number, chunkSizes: readonly number[], listedRecipients: readonly JobRecipient[]): Promise<void> {
+    const job = await this.getJob(jobId);
+    if (!job) return;
+    const expiresAt = expiresAtFrom(new Date(job.createdAt));
+    const listedByChunk = groupListedByChunk(listedRecipients, job.chunkSize);
+    // Recipients first: a chunk item is what a worker and the summary count, so it goes last.
+    await Promise.all([...listedByChunk].map(([chunkIndex, listed]) => putIfAbsent(this.table, recipientsItem(jobId, chunkIndex, listed, expiresAt))));
+    const created = await Promise.all(chunkSizes.map((size, offset) => putIfAbsent(this.table, newChunkItem(jobId, firstChunkIndex + offset, size, expiresAt))));
+    const added = chunkSizes.reduce((sum, size, offset) => sum + (created[offset] ? size : 0), 0);
+    if (added > 0) await this.updateExistingJob(jobId, 'ADD totalRecipients :added', { ':added': added });
+    const totalChunks = firstChunkIndex + chunkSizes.length;
+    await this.updateExistingJob(jobId, 'SET totalChunks = :chunks', { ':chunks': totalChunks }, 'totalChunks < :chunks');
+  }
+
+  async closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number }): Promise<void> {
+    await this.updateExistingJob(jobId, 'SET totalRecipients = :recipients, totalChunks = :chunks, expansion = :done', {
+      ':recipients': totals.totalRecipients,
+      ':chunks': totals.totalChunks,
+      ':done': 'done',
+    });
   }
 
   async getJob(jobId: string): Promise<BroadcastJob | undefined> {
@@ -116,4 +137,15 @@ export class DynamoDbJobStore implements JobStore {
     const last = jobs.at(-1);
     return startKey !== undefined && last ? { jobs, next: { createdAt: last.createdAt, jobId: last.jobId } } : { jobs };
   }
+}
+
+function groupListedByChunk(recipients: readonly JobRecipient[], chunkSize: number): Map<number, JobRecipient[]> {
+  const recipientsByChunk = new Map<number, JobRecipient[]>();
+  for (const recipient of recipients) {
+    const chunkIndex = Math.floor(recipient.index / chunkSize);
+    const listed = recipientsByChunk.get(chunkIndex);
+    if (listed) listed.push(recipient);
+    else recipientsByChunk.set(chunkIndex, [recipient]);
+  }
+  return recipientsByChunk;
 }

@@ -40,11 +40,13 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
 
   async jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number } | undefined> {
     const result = await this.documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: messagingKeys.job(jobId), ProjectionExpression: 'organizationId, phoneNumberId, totalRecipients' }),
+      new GetCommand({ TableName: this.tableName, Key: messagingKeys.job(jobId), ProjectionExpression: 'organizationId, phoneNumberId, totalRecipients, campaignId, totalChunks, chunkSize' }),
     );
-    const { organizationId, phoneNumberId, totalRecipients } = result.Item ?? {};
+    const { organizationId, phoneNumberId, totalRecipients, campaignId, totalChunks, chunkSize } = result.Item ?? {};
     if (typeof organizationId !== 'string' || typeof phoneNumberId !== 'string' || typeof totalRecipients !== 'number') return undefined;
-    return { organizationId, phoneNumberId, recipientCount: totalRecipients };
+    // A campaign's chunks each start at their own chunk's first index (docs/CAMPAIGNS.md "How a campaign runs"): its indexes span its chunks.
+    const span = typeof campaignId === 'string' && typeof totalChunks === 'number' && typeof chunkSize === 'number' ? totalChunks * chunkSize : totalRecipients;
+    return { organizationId, phoneNumberId, recipientCount: span };
   }
 
   async locateMessage(messageId: string): Promise<LedgerLocation | undefined> {

@@ -44,6 +44,13 @@ export const inboxKeys = {
   }),
   counters: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'COUNTERS' }),
   optOut: (organizationId: string, phoneNumber: string) => ({ pk: `ORG#${organizationId}#OPTOUTS`, sk: `PHONE#${phoneNumber}` }),
+  /** A saved audience (shared/audiences/audience.ts): its name and counters; `deletedAt` once deleted, until its members are purged. */
+  audience: (organizationId: string, audienceId: string) => ({ pk: `ORG#${organizationId}#AUDIENCES`, sk: `AUDIENCE#${audienceId}` }),
+  /** One person of a saved audience, under their person key: an audience's members are one partition, in person-key order. */
+  audienceMember: (organizationId: string, audienceId: string, personKey: string) => ({
+    pk: `ORG#${organizationId}#AUDIENCE#${audienceId}`,
+    sk: `MEMBER#${personKey}`,
+  }),
   /**
    * One direction of a contact book pair: `USERID#<bsuid>` → phone, `PHONE#<digits>` → BSUID, in one
    * of PAIR_SHARDS partitions chosen by the key: a broadcast to a new audience writes two pair items

@@ -20,6 +20,8 @@ import { describeCredentialStoreContract } from '../../support/contracts/credent
 import { describeIdempotencyGuardContract } from '../../support/contracts/idempotency-guard.contract';
 import { describeInboxRepositoryContract } from '../../support/contracts/inbox-repository.contract';
 import { describeContactBookContract } from '../../support/contracts/contact-book.contract';
+import { DynamoDbAudienceStore } from '../../../shared/adapters/dynamodb/dynamodb-audience-store';
+import { describeAudienceStoreContract } from '../../support/contracts/audience-store.contract';
 import { describeJobControlStoreContract } from '../../support/contracts/job-control-store.contract';
 import { describeJobStoreContract } from '../../support/contracts/job-store.contract';
 import { describeMembershipStoreContract } from '../../support/contracts/membership-store.contract';
@@ -53,6 +55,7 @@ describeMembershipStoreContract('DynamoDbMembershipStore', () => new DynamoDbMem
 describeBillingStoreContract('DynamoDbBillingStore', () => new DynamoDbBillingStore(...tenancyTable()));
 describeInboxRepositoryContract('DynamoDbInboxRepository', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
 describeContactBookContract('DynamoDbContactBook', () => new DynamoDbInboxRepository(dynamo.documentClient, dynamo.tableNames.inbox));
+describeAudienceStoreContract('DynamoDbAudienceStore', () => new DynamoDbAudienceStore(dynamo.documentClient, dynamo.tableNames.inbox));
 describeSendPacerContract('DynamoDbSendPacer', () => new DynamoDbSendPacer(dynamo.documentClient, dynamo.tableNames.messaging));
 describeServiceMessageCounterContract('DynamoDbServiceMessageCounter', () => new DynamoDbServiceMessageCounter(...messagingTable()));
 describePortfolioReachContract('DynamoDbPortfolioReach', () => new DynamoDbPortfolioReach(dynamo.documentClient, dynamo.tableNames.messaging));

@@ -22,6 +22,35 @@ export class InMemoryJobStore implements JobStore {
     return { created };
   }
 
+  async appendChunks(jobId: string, firstChunkIndex: number, chunkSizes: readonly number[], listedRecipients: readonly JobRecipient[]): Promise<void> {
+    const { state } = this;
+    state.touch('appendChunks');
+    const job = state.jobs.get(jobId);
+    if (!job) return;
+    for (const recipient of listedRecipients) {
+      const id = InMemoryBroadcastState.chunkId(jobId, Math.floor(recipient.index / job.chunkSize));
+      if (!state.chunks.has(id) && !state.listedRecipients.has(id)) state.listedRecipients.set(id, []);
+    }
+    for (const recipient of listedRecipients) {
+      const id = InMemoryBroadcastState.chunkId(jobId, Math.floor(recipient.index / job.chunkSize));
+      if (!state.chunks.has(id)) state.listedRecipients.get(id)!.push(copy(recipient));
+    }
+    chunkSizes.forEach((recipientCount, offset) => {
+      const id = InMemoryBroadcastState.chunkId(jobId, firstChunkIndex + offset);
+      if (state.chunks.has(id)) return;
+      state.chunks.set(id, { recipientCount, sent: 0, failed: 0, unknown: 0, failuresByReason: {} });
+      job.totalRecipients += recipientCount;
+    });
+    job.totalChunks = Math.max(job.totalChunks, firstChunkIndex + chunkSizes.length);
+  }
+
+  async closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number }): Promise<void> {
+    this.state.touch('closeExpansion');
+    const job = this.state.jobs.get(jobId);
+    if (!job || job.kind !== 'template') return;
+    Object.assign(job, totals, { expansion: 'done' });
+  }
+
   async discardJob(jobId: string): Promise<void> {
     const { state } = this;
     state.touch('discardJob');

@@ -152,6 +152,21 @@ export function describeInboxRepositoryContract(name: string, makeRepository: ()
       });
     });
 
+    describe('contacts read as an audience', () => {
+      it('reads every contact oldest first in pages after a cursor, never another organization’s', async () => {
+        const organizationId = freshOrganization();
+        const all = ['ct_0001', 'ct_0002', 'ct_0003'].map((id) => contact(organizationId, id));
+        for (const each of [...all].reverse()) await repository.insertContact(each);
+        await repository.insertContact(contact(freshOrganization(), 'ct_0000'));
+        const first = await repository.readContacts(organizationId, { limit: 2 });
+        expect(first.contacts).toEqual(all.slice(0, 2));
+        expect(first.nextCursor).toBe('ct_0002');
+        expect(await repository.readContacts(organizationId, { limit: 2, cursor: first.nextCursor })).toEqual({ contacts: all.slice(2) });
+        expect(await repository.readContacts(organizationId, { limit: 3 })).toEqual({ contacts: all });
+        expect(await repository.readContacts(freshOrganization(), { limit: 3 })).toEqual({ contacts: [] });
+      });
+    });
+
     describe('conversations', () => {
       it('inserts once, reads back exactly, refuses an id in use', async () => {
         const organizationId = freshOrganization();

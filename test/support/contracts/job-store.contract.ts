@@ -83,5 +83,29 @@ export function describeJobStoreContract(name: string, makeRepository: () => Sto
       expect((await repository.listJobsOfOrganization(organizationId, { from: minute(4), limit: 10 })).jobs.map((item) => item.jobId)).toEqual([created[5]!.jobId]);
       expect((await repository.listJobsOfOrganization(organizationId, { to: minute(0), limit: 10 })).jobs.map((item) => item.jobId)).toEqual([created[0]!.jobId]);
     });
+
+    it('appends chunks to an open-ended job once each, raising its totals, and closes it with exact totals', async () => {
+      const jobId = freshJobId();
+      const open = { ...job(jobId, 0, 4), campaignId: 'cmp_contract', expansion: 'open' as const };
+      await repository.createJob(open, []);
+      const listed = (first: number, count: number) => Array.from({ length: count }, (_, offset) => ({ index: first + offset, countryCode: '91', toPhoneNumber: `98000000${first + offset}` }));
+      await repository.appendChunks(jobId, 0, [3], listed(0, 3));
+      await repository.appendChunks(jobId, 1, [2], listed(4, 2));
+      // A redelivered page: nothing is created or counted twice, progress is kept, totalChunks never lowers.
+      await repository.markChunkStarted(jobId, 0, now);
+      await repository.appendChunks(jobId, 0, [3], listed(0, 3));
+      expect(await repository.getJob(jobId)).toEqual({ ...open, totalRecipients: 5, totalChunks: 2 });
+      expect((await chunkProgressOf(repository, jobId)).map((chunk) => [chunk.chunkIndex, chunk.recipientCount, chunk.started])).toEqual([
+        [0, 3, true],
+        [1, 2, false],
+      ]);
+      await repository.closeExpansion(jobId, { totalRecipients: 5, totalChunks: 2 });
+      expect(await repository.getJob(jobId)).toEqual({ ...open, totalRecipients: 5, totalChunks: 2, expansion: 'done' });
+
+      const absent = freshJobId();
+      await repository.appendChunks(absent, 0, [1], listed(0, 1));
+      await repository.closeExpansion(absent, { totalRecipients: 1, totalChunks: 1 });
+      expect(await repository.getJob(absent)).toBeUndefined();
+    });
   });
 }

@@ -20,6 +20,8 @@ import { InMemoryRateLimiter } from '../../support/in-memory-rate-limiter';
 import { InMemoryInboxRepository } from '../../support/in-memory-inbox-repository';
 import { InMemoryContactBook } from '../../support/in-memory-contact-book';
 import { describeContactBookContract } from '../../support/contracts/contact-book.contract';
+import { InMemoryAudienceStore } from '../../support/in-memory-audience-store';
+import { describeAudienceStoreContract } from '../../support/contracts/audience-store.contract';
 import { InMemoryAccountDirectory } from '../../support/tenancy-stores/in-memory-account-directory';
 import { InMemoryBillingStore } from '../../support/tenancy-stores/in-memory-billing-store';
 import { InMemoryCredentialStore } from '../../support/tenancy-stores/in-memory-credential-store';
@@ -36,6 +38,7 @@ describeMembershipStoreContract('InMemoryMembershipStore', () => new InMemoryMem
 describeBillingStoreContract('InMemoryBillingStore', () => new InMemoryBillingStore(new InMemoryTenancyState()));
 describeInboxRepositoryContract('InMemoryInboxRepository', () => new InMemoryInboxRepository());
 describeContactBookContract('InMemoryContactBook', () => new InMemoryContactBook());
+describeAudienceStoreContract('InMemoryAudienceStore', () => new InMemoryAudienceStore());
 describeSendPacerContract('InMemorySendPacer', () => new InMemorySendPacer());
 describeServiceMessageCounterContract('InMemoryServiceMessageCounter', () => new InMemoryServiceMessageCounter());
 describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryIdempotencyGuard());
