@@ -1,7 +1,8 @@
 /**
  * Campaign bench, part 5: a `members`-member campaign (default 100,000) drained through the sandbox
  * at 1,000/s (the account's pace and the sandbox's throughput for its number), every queue consumer
- * of the contract running inline as the local runtime runs them. The audience is seeded through the
+ * of the contract running, in `threads` isolation as `npm start` runs them (the emulators and each
+ * function in threads of their own: both cores, docs/PERFORMANCE.md "4f"). The audience is seeded through the
  * store (lib/campaign-workload.ts). Figures: the sandbox's messages of the number: one per person
  * (duplicates = messages - distinct recipients), no one missing (members without a message), the
  * achieved rate (first to last `receivedAt`), and the campaign's own `totals.sent` read back
@@ -30,7 +31,7 @@ export interface CampaignDrainResult {
 const RATE = 1000;
 
 export async function benchCampaignDrain(options: { members: number; log: (line: string) => void }): Promise<CampaignDrainResult> {
-  return withBenchRuntime({ consumers: 'all', sandboxRate: RATE }, async (bench) => {
+  return withBenchRuntime({ isolation: 'threads', consumers: 'all', sandboxRate: RATE }, async (bench) => {
     const { tenant, api } = await bench.tenant(640, RATE);
     options.log(`  drain: seeding ${options.members.toLocaleString('en-US')} members`);
     const { audienceId, seedSeconds } = await seededAudience(api, audienceStoreOf(bench.services), tenant, 44, options.members, options.log);
