@@ -84,6 +84,8 @@ export const alarmThresholds = {
     /** A retry is a new message with at most SQS's 15-minute delay; an hour-old message means the
      * dispatcher is not consuming. */
     customerEvents: 60 * 60,
+    /** A campaign waiting for the messaging limit or a pause re-queues itself with up to SQS's 15-minute delay: older than an hour, nobody expands. */
+    campaignExpansion: 60 * 60,
     default: 15 * 60,
   } satisfies Partial<Record<QueueName, number>> & { default: number },
   queueAge: { periodSeconds: 300, evaluationPeriods: 2 },

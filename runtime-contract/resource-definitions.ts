@@ -73,7 +73,7 @@ export const tables: Record<TableName, TableDefinition> = {
   },
 };
 
-export type QueueName = 'outboundMessages' | 'metaEvents' | 'customerEvents';
+export type QueueName = 'outboundMessages' | 'metaEvents' | 'customerEvents' | 'campaignExpansion';
 
 export interface QueueDefinition {
   name: QueueName;
@@ -126,6 +126,18 @@ export const queues: Record<QueueName, QueueDefinition> = {
     maxReceiveCount: 5,
     deadLetterRetentionDays: 14,
   },
+  /**
+   * One message names a campaign to expand (docs/CAMPAIGNS.md "How a campaign runs"); the expander
+   * re-queues it itself (after its time budget, with a delay while it waits). Five receives cover an
+   * expander that crashed or failed on a store: the next receive resumes from the checkpoint.
+   */
+  campaignExpansion: {
+    name: 'campaignExpansion',
+    envVar: 'CAMPAIGN_EXPANSION_QUEUE_URL',
+    visibilityTimeoutSeconds: 6 * 60,
+    maxReceiveCount: 5,
+    deadLetterRetentionDays: 14,
+  },
 };
 
 /** The variable naming a queue's dead-letter queue: `OUTBOUND_QUEUE_URL` → `OUTBOUND_DEAD_LETTER_QUEUE_URL`. */
@@ -169,6 +181,20 @@ export interface EventSourceSettings {
   /** The consumer answers with the records that failed (partial batch responses); only those come back. */
   reportBatchItemFailures: boolean;
 }
+
+/**
+ * The campaign expander: one expansion message per invocation; it works up to its time budget
+ * (40 s, docs/CAMPAIGNS.md "How a campaign runs") then re-queues itself, so 60 s leaves room for
+ * the last page. Ten at once: each drives one campaign, and the chunk workers do the sending.
+ */
+export const campaignExpander = {
+  timeoutSeconds: 60,
+  memoryMb: 512,
+  batchSize: 1,
+  maxBatchingWindowSeconds: 0,
+  maxConcurrency: 10,
+  reportBatchItemFailures: true,
+} as const;
 
 /** The chunk worker: one SQS message carries one chunk of up to 1,000 recipients. */
 export const chunkWorker = {
@@ -347,7 +373,7 @@ export const broadcastScheduler = {
   sweepBatchSize: 50,
 } as const;
 
-export type FunctionName = EndpointGroup | 'chunk-worker' | 'chunk-dead-letters' | 'delivery-events' | 'customer-events' | typeof broadcastScheduler.functionName;
+export type FunctionName = EndpointGroup | 'chunk-worker' | 'chunk-dead-letters' | 'delivery-events' | 'customer-events' | typeof broadcastScheduler.functionName | 'campaign-expander';
 
 export const functions: Record<FunctionName, FunctionDefinition> = {
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
@@ -544,6 +570,25 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tables: { messaging: 'readWrite', tenancy: 'read' },
     sendsTo: ['outboundMessages'],
     callsUpstream: false,
+  },
+  /**
+   * Expands launched campaigns page by page into their jobs' chunks (docs/CAMPAIGNS.md "How a
+   * campaign runs"). Messaging readWrite: the campaign's checkpoint, the person claims, the job's
+   * chunks and refused recipients, the messaging limit's buckets. Inbox read: the audiences' members,
+   * v1 contacts, the contact book's pairs, the opt-out list. Tenancy read and the token key: the
+   * sender's account and token (its templates and messaging tier from the Cloud API).
+   * customerEvents: campaign.started, campaign.completed.
+   */
+  'campaign-expander': {
+    memoryMb: campaignExpander.memoryMb,
+    timeoutSeconds: campaignExpander.timeoutSeconds,
+    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read' },
+    sendsTo: ['outboundMessages', 'campaignExpansion', 'customerEvents'],
+    receivesFrom: ['campaignExpansion'],
+    eventSource: campaignExpander,
+    tokenKey: 'decrypt',
+    tokenPurposes: ['upstream-token'],
+    callsUpstream: true,
   },
 };
 

@@ -182,6 +182,7 @@ function summarize(name: FunctionName, definition: FunctionDefinition): string {
   if (name === 'chunk-dead-letters') return 'settles the chunks that reached the outbound dead-letter queue, without a send';
   if (name === 'delivery-events') return "applies Meta's webhook events from the meta-events queue";
   if (name === 'broadcast-scheduler') return 'fires scheduled broadcasts (one-time schedules) and sweeps missed ones';
+  if (name === 'campaign-expander') return "expands launched campaigns page by page into their jobs' chunks";
   const parts = [definition.callsUpstream ? 'calls the WhatsApp Cloud API' : undefined, definition.managesApiKeys ? 'issues API keys' : undefined];
   return ['API endpoint group', ...parts.filter(Boolean)].join(', ');
 }

@@ -136,7 +136,7 @@ const listedRecipientsOf = (plan: FanOutPlan): readonly JobRecipient[] =>
   'listed' in plan ? plan.listed : [{ index: 0, countryCode: '', toPhoneNumber: plan.to }];
 
 /** What a chunk's sends need of the job's template: the name and language, and the content every recipient shares. */
-function sendTemplateOf({ name, language, content, variableNames, api, maxPrice }: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>['template']) {
+export function sendTemplateOf({ name, language, content, variableNames, api, maxPrice }: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>['template']) {
   // The route decided at accept travels with every message of the job (absent: `/messages`).
   return { name, language, ...(content && { content }), ...(variableNames && { variableNames }), ...(api && { api }), ...(maxPrice && { maxPrice }) };
 }
@@ -170,7 +170,8 @@ function groupByChunk<T>(items: readonly T[], chunkSize: number, indexOf: (item:
 const chunkSizesOf = (job: BroadcastJob): number[] =>
   Array.from({ length: job.totalChunks }, (_, chunkIndex) => Math.min(job.chunkSize, job.totalRecipients - chunkIndex * job.chunkSize));
 
-async function recordRefused(broadcasts: RecipientLedger & ChunkProgressStore, job: BroadcastJob, refused: readonly LedgerEntry[]): Promise<void> {
+/** Records recipients refused before any send (FAILED with their reason, never queued) and counts them on their chunks: an accept's, a campaign expander's. */
+export async function recordRefused(broadcasts: Pick<RecipientLedger, 'recordOutcomes'> & Pick<ChunkProgressStore, 'addChunkProgress'>, job: BroadcastJob, refused: readonly LedgerEntry[]): Promise<void> {
   for (const [chunkIndex, entries] of groupByChunk(refused, job.chunkSize, (entry) => entry.index)) {
     await broadcasts.recordOutcomes(job.jobId, chunkIndex, entries);
     const delta: ProgressDelta = { sent: 0, failed: 0, unknown: 0, failuresByReason: {} };

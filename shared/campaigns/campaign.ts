@@ -74,6 +74,11 @@ export interface ExpansionProgress {
   finishedAt?: string;
   /** Bumped by each checkpoint: the conditional write that makes two expanders never both advance. */
   version: number;
+  /**
+   * Members the page at `cursor` reads (absent: not decided yet; the expander decides it from the
+   * messaging limit's headroom before reading). Kept, so a page run again is the same page.
+   */
+  pageSize?: number;
 }
 
 /** A campaign as stored. The state it reads is derived (campaign-state.ts) from this and its job. */

@@ -29,3 +29,12 @@ export class InvalidCampaignCursorError extends Error {
     super('cursor is not a nextCursor of this listing (same state); start without a cursor');
   }
 }
+
+/** A launch of a campaign launched already, by another request (no Idempotency-Key, or another one); the same key answers as the first launch did. */
+export class CampaignAlreadyLaunchedError extends Error {
+  override readonly name = 'CampaignAlreadyLaunchedError';
+  readonly code = 'CAMPAIGN_ALREADY_LAUNCHED';
+  constructor(campaignId: string, launchedAt: string) {
+    super(`Campaign ${campaignId} was launched at ${launchedAt}; a campaign is launched once (read it with GET /campaigns/${campaignId}, or create another)`);
+  }
+}

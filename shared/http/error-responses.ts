@@ -151,6 +151,7 @@ const mappings: Readonly<Record<string, Mapping>> = {
   CAMPAIGN_NOT_FOUND: { statusCode: 404, code: 'CAMPAIGN_NOT_FOUND' },
   CAMPAIGN_AUDIENCE_NOT_FOUND: { statusCode: 400, code: 'AUDIENCE_NOT_FOUND' },
   CAMPAIGN_INVALID_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
+  CAMPAIGN_ALREADY_LAUNCHED: { statusCode: 409, code: 'CAMPAIGN_ALREADY_LAUNCHED' },
 
   // Generic v1 API (codes listed in docs/ORGANIZATIONS-AND-V1.md).
   PLAN_DOES_NOT_INCLUDE_FEATURE: { statusCode: 403, code: 'PLAN_REQUIRED' },

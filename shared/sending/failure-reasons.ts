@@ -126,6 +126,10 @@ export const UNKNOWN_OUTCOME = 'UNKNOWN_OUTCOME';
 export const WORKER_ERROR = 'WORKER_ERROR';
 /** Recorded for a recipient on the organization's opt-out list, at accept time or at send time (never sent). */
 export const OPTED_OUT = 'OPTED_OUT';
+/** A campaign's member without an attribute a value needs and no fallback: listed FAILED, never sent. */
+export const MISSING_ATTRIBUTE = 'MISSING_ATTRIBUTE';
+/** A campaign's member whose filled values the template would refuse: listed FAILED, never sent. */
+export const INVALID_PARAMETER = 'INVALID_PARAMETER';
 /** A rejection that names the number (131026, 100 about `to`): the contract's name. */
 export const INVALID_PHONE_NUMBER = 'INVALID_PHONE_NUMBER';
 
@@ -143,6 +147,9 @@ const PLATFORM_REASONS: ReadonlyMap<string, ReasonDescription> = new Map<string,
   ['131014', { text: 'The template parameters do not match the template', action: 'Give exactly as many values as the template has placeholders' }],
   // Meta's US marketing pause: a MARKETING template to a US (+1) recipient, refused at accept (shared/broadcast/us-marketing-guard.ts).
   ['US_MARKETING_PAUSED', { text: 'Meta does not deliver marketing templates to US (+1) numbers', action: 'Send a UTILITY template, or remove the recipient; the operator can turn the organization\'s US marketing guard off' }],
+  // A campaign's member skipped at expansion (docs/CAMPAIGNS.md "Counts"), never sent.
+  [MISSING_ATTRIBUTE, { text: 'The person lacks an attribute a template value needs, and the value has no fallback', action: 'Add the attribute to the person, or give the value a fallback' }],
+  [INVALID_PARAMETER, { text: 'The person\'s values, once filled, break a rule of the template', action: 'Correct the person\'s attributes so the filled values fit the template' }],
 ]);
 
 /**

@@ -65,6 +65,7 @@ export const storedExpansionSchema = v.object({
   waitingUntil: v.optional(text),
   finishedAt: v.optional(text),
   version: count,
+  pageSize: v.optional(count),
 });
 
 // Values were checked at create (campaign-request.schema.ts); stored, they are kept as JSON as written.
