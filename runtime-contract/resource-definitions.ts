@@ -301,7 +301,7 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
   // Powertools' DynamoDBPersistenceLayer: put (claim), get, update (result), delete (a failed handler's claim).
   idempotency: { adapters: ['claim-token-persistence-layer'], actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   rateLimits: { adapters: ['dynamodb-rate-limiter', 'dynamodb-webhook-endpoint-health', 'dynamodb-redelivery-quota'], actions: ['GetItem', 'UpdateItem'] },
-  inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'dynamodb-opt-out-lookup', 'dynamodb-contact-book', 'inbox-table', 'dynamodb-audience-store', 'audience-member-items'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'dynamodb-opt-out-lookup', 'dynamodb-contact-book', 'inbox-table', 'dynamodb-audience-store', 'audience-member-items', 'audience-write-lease', 'dynamodb-opt-out-keys'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] },
 };
 
 /**
@@ -312,6 +312,8 @@ export const adapterOnlyTableActions: ReadonlyArray<{ table: TableName; actions:
   // BatchGet on messaging: the wrapper's message-id ownership records, and the tally items a webhook batch's status events concern.
   { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-wrapper-id-records', composedBy: ['upstream-wrapper'] },
   { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-ledger-delivery-store', composedBy: ['delivery-events'] },
+  // BatchWrite on inbox: audience members, written and removed 25 at a time (docs/CAMPAIGNS.md "Audiences").
+  { table: 'inbox', actions: ['BatchWriteItem'], adapter: 'dynamodb-audience-store', composedBy: ['broadcast-audiences'] },
 ];
 
 /**
@@ -491,6 +493,15 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
    * messaging read: the event log (redelivery); token key: the signing secrets are encrypted;
    * customerEvents: /test and /redeliver queue deliveries.
    */
+  /** Saved audiences (docs/CAMPAIGNS.md): the inbox table (audiences, members, contacts, opt-outs, pairs), Idempotency-Key on member imports. */
+  'broadcast-audiences': {
+    // An import of 10,000 members is 10,000 single-item writes, 32 at a time: seconds, well inside 29 s.
+    memoryMb: 512,
+    timeoutSeconds: 29,
+    tables: { tenancy: 'read', inbox: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite' },
+    sendsTo: [],
+    callsUpstream: false,
+  },
   'broadcast-webhooks': {
     memoryMb: 256,
     timeoutSeconds: 29,

@@ -58,6 +58,8 @@ export type EndpointGroup =
   | 'meta-webhook'
   /** Customer webhook endpoints: register, list, delete, test, redeliver (docs/CUSTOMER-WEBHOOKS.md). */
   | 'broadcast-webhooks'
+  /** Saved audiences and their members (docs/CAMPAIGNS.md "Audiences"). */
+  | 'broadcast-audiences'
   /** The API reference: the generated OpenAPI document and the rendered page (docs/API-REFERENCE.md). */
   | 'docs'
   /** The campaign console: its page and bundled files, on the broadcast surface so it calls the API same-origin (docs/CONSOLE.md). */
@@ -100,6 +102,11 @@ export const rateLimitClasses = {
   'phone-numbers': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   /** The five webhook-endpoint routes together (docs/CUSTOMER-WEBHOOKS.md "Limits"). */
   webhooks: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
+  /**
+   * Every /audiences route together (docs/CAMPAIGNS.md "Audiences"): an import of 200,000 members is
+   * 20 requests of 10,000, so a minute's bucket holds an import with its reads and retries.
+   */
+  audiences: { perMinute: 60, scope: 'key', usagePlanThrottle: { rateLimit: 2, burstLimit: 60 } },
   /** Not gateway-keyed (see `unauthorizedAnswer`), so no usage plan can meter it: the application's limit is the one. */
   'earlier-send': { perMinute: 60, scope: 'key' },
   'key-generation': { perMinute: 5, scope: 'source-ip' },
@@ -397,6 +404,14 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   { ...broadcast('DELETE', '/webhooks/{webhookId}', 'broadcast-webhooks', 'deleteWebhook', 'broadcast-api-key', 'webhooks'), body: 'none' },
   { ...broadcast('POST', '/webhooks/{webhookId}/test', 'broadcast-webhooks', 'testWebhook', 'broadcast-api-key', 'webhooks'), body: 'none' },
   broadcast('POST', '/webhooks/{webhookId}/redeliver', 'broadcast-webhooks', 'redeliverWebhook', 'broadcast-api-key', 'webhooks'),
+  broadcast('POST', '/audiences', 'broadcast-audiences', 'createAudience', 'broadcast-api-key', 'audiences'),
+  broadcast('GET', '/audiences', 'broadcast-audiences', 'listAudiences', 'broadcast-api-key', 'audiences'),
+  broadcast('GET', '/audiences/{audienceId}', 'broadcast-audiences', 'getAudience', 'broadcast-api-key', 'audiences'),
+  { ...broadcast('DELETE', '/audiences/{audienceId}', 'broadcast-audiences', 'deleteAudience', 'broadcast-api-key', 'audiences'), body: 'none' },
+  broadcast('POST', '/audiences/{audienceId}/members', 'broadcast-audiences', 'upsertMembers', 'broadcast-api-key', 'audiences'),
+  // A DELETE naming the members to remove in its JSON body.
+  { ...broadcast('DELETE', '/audiences/{audienceId}/members', 'broadcast-audiences', 'removeMembers', 'broadcast-api-key', 'audiences'), body: 'json' },
+  broadcast('GET', '/audiences/{audienceId}/members', 'broadcast-audiences', 'listMembers', 'broadcast-api-key', 'audiences'),
   earlierSend('/send-single', 'sendSingle'),
   earlierSend('/send-bulk', 'sendBulk'),
   // Listed by the health inventory of the earlier description; an alias of send-bulk (docs/FREEFORM-AND-EARLIER.md).

@@ -5,19 +5,14 @@ import { parseTemplateBroadcastRequest } from '../../shared/broadcast/template-b
 import { sendTemplateBroadcast as acceptBroadcast, type SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
 import { dryRunBroadcast, type DryRunDependencies } from '../../shared/broadcast/dry-run-broadcast';
 import { broadcastQuerySchema, parseDryRunRequest } from '../../shared/broadcast/dry-run-request';
-import { InvalidIdempotencyKeyError } from '../../shared/broadcast/errors';
+import { idempotencyKeyOf } from '../../shared/broadcast/idempotency-key';
 import { jobIdHeader } from './job-id-header';
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A claim outlives the API Gateway integration timeout (29 s), then lapses so a crashed request frees its key. */
 export const IN_PROGRESS_TIMEOUT_MS = 30_000;
 
-/** The request's Idempotency-Key (1 to 255 printable ASCII characters, else 400), shared by broadcasts and follow-ups. */
-export function idempotencyKeyOf(headers: Record<string, string | undefined>): string | undefined {
-  const idempotencyKey = headers['idempotency-key'];
-  if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new InvalidIdempotencyKeyError();
-  return idempotencyKey;
-}
+/** The request's Idempotency-Key, shared by broadcasts, follow-ups and audience member imports. */
+export { idempotencyKeyOf };
 
 /** The contract fixes no wording here ("message states the bulk broadcast was queued"): plain English, 1 recipient. */
 const queuedMessage = (recipients: number): string => `Bulk broadcast queued for ${recipients} recipient${recipients === 1 ? '' : 's'}`;

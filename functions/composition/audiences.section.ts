@@ -4,7 +4,8 @@
  * `MemberSource`. DynamoDB only.
  */
 import { DynamoDbAudienceStore } from '../../shared/adapters/dynamodb/dynamodb-audience-store';
-import type { AudienceStore, MemberSource } from '../../shared/audiences/ports';
+import type { AudienceStore, MemberSource, OptOutKeyPages } from '../../shared/audiences/ports';
+import { DynamoDbOptOutKeys } from '../../shared/adapters/dynamodb/dynamodb-opt-out-keys';
 import { requireSetting } from '../../shared/config/app-config';
 import { AudienceMemberSource } from '../../shared/module-bridges/audience-member-source';
 import { memoize, type CompositionContext } from './composition-context';
@@ -23,4 +24,9 @@ export function audienceMemberSourceSection(
 ): () => MemberSource {
   const inbox = inboxRepositorySection(context, dynamoDb);
   return memoize(() => new AudienceMemberSource({ audiences: audiences(), inbox: inbox(), contactBook: inbox(), clock: context.clock }));
+}
+
+/** The organization's opt-out list as keys page by page (an audience's `optedOutCount`). */
+export function optOutKeysSection(context: CompositionContext, dynamoDb: DynamoDbClients): () => OptOutKeyPages {
+  return memoize(() => new DynamoDbOptOutKeys(dynamoDb.document, requireSetting(context.config.tableNames.inbox, 'INBOX_TABLE')));
 }

@@ -80,3 +80,11 @@ export interface MemberSource {
 export interface OptOutKeyPages {
   optedOutKeys(organizationId: string, page: PageRequest): Promise<{ keys: string[]; nextCursor?: string }>;
 }
+
+/**
+ * Runs work once per key (the idempotency table; the same guard as broadcasts' Idempotency-Key,
+ * `IdempotencyGuard` of shared/broadcast/ports.ts, declared here by what audiences need of it).
+ */
+export interface IdempotentRun {
+  run<T extends object>(key: string, payloadHash: string, work: () => Promise<T>, options: { inProgressTimeoutMs: number }): Promise<T>;
+}

@@ -8,6 +8,7 @@
  * A page walks the chunks from the cursor's index until `limit` rows matched; the cursor is the
  * next recipient index, bound to the job and the status filter it was issued for.
  */
+import { csvField } from '../csv/csv-field';
 import { isAwaitingFiring } from './broadcast-job';
 import { effectivePricing, type MessagePricing } from '../delivery/message-pricing';
 import { recipientStatusOf, type DeliveryFacts, type RecipientStatus } from '../delivery/recipient-status';
@@ -228,14 +229,6 @@ const csvValueOf = (row: RecipientRow, column: CsvColumn): string | null | undef
     default:
       return row[column];
   }
-};
-
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; null is empty. */
-const csvField = (value: string | null | undefined): string => {
-  if (value === null || value === undefined) return '';
-  // A leading = + - @ would be read as a formula by spreadsheet programs: kept as text with a quote mark.
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
 export function recipientsCsv(rows: readonly RecipientRow[]): string {

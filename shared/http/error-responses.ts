@@ -161,6 +161,12 @@ const mappings: Readonly<Record<string, Mapping>> = {
   SENDER_NOT_FOUND: { statusCode: 404, code: 'SENDER_NOT_FOUND' },
   CONTACT_ALREADY_EXISTS: { statusCode: 409, code: 'CONTACT_ALREADY_EXISTS' },
   CONVERSATION_ALREADY_OPEN: { statusCode: 409, code: 'CONVERSATION_ALREADY_OPEN' },
+  // Saved audiences (docs/CAMPAIGNS.md "Audiences").
+  AUDIENCE_NOT_FOUND: { statusCode: 404, code: 'AUDIENCE_NOT_FOUND' },
+  CONTACTS_AUDIENCE_READ_ONLY: { statusCode: 409, code: 'CONTACTS_AUDIENCE_READ_ONLY' },
+  INVALID_AUDIENCE_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
+  AUDIENCE_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
+  AUDIENCE_BUSY: { statusCode: 409, code: 'AUDIENCE_BUSY', retryAfterHeaderSeconds: 5 },
 
   // The docs page: a renderer file it does not serve answers as an unknown route.
   DOCS_ASSET_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },

@@ -25,6 +25,8 @@ import {
   updateConversationSchema,
 } from '../inbox/inbox.schema';
 import { removeEmployeesBodySchema } from '../organizations/remove-employees';
+import { createAudienceSchema, listAudiencesQuerySchema, listMembersQuerySchema } from '../audiences/audience.schema';
+import { removeMembersSchema, upsertMembersSchema } from '../audiences/member-rows.schema';
 
 type AnySchema = v.GenericSchema;
 
@@ -56,6 +58,12 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'v1:listOptOuts': { query: listOptOutsQuerySchema },
   'v1:createOptOut': { body: createOptOutSchema },
   'v1:deleteOptOut': { path: optOutPathSchema },
+  'broadcast:createAudience': { body: createAudienceSchema },
+  'broadcast:listAudiences': { query: listAudiencesQuerySchema },
+  // Rows are judged one by one (an invalid row is listed in `invalid`, not a 400): the document shows what a valid row is.
+  'broadcast:upsertMembers': { body: upsertMembersSchema },
+  'broadcast:removeMembers': { body: removeMembersSchema },
+  'broadcast:listMembers': { query: listMembersQuerySchema },
 };
 
 /** Request examples shown by the reference (valid for the demo tenant's shapes; numbers are placeholders). */
@@ -77,4 +85,12 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   'v1:createContact': { phoneNumber: '491701234567', name: 'Ada', tags: ['vip'] },
   'v1:createOptOut': { phoneNumber: '491701234567' },
   'v1:updateConversation': { status: 'closed' },
+  'broadcast:createAudience': { name: 'VIP customers' },
+  'broadcast:upsertMembers': {
+    members: [
+      { countryCode: '91', toPhoneNumber: '9876543210', attributes: { first_name: 'Ravi', city: 'Pune', timeZone: 'Asia/Kolkata' }, tags: ['vip'] },
+      { userId: 'IN.3405190255563528', attributes: { first_name: 'Asha' } },
+    ],
+  },
+  'broadcast:removeMembers': { members: [{ countryCode: '91', toPhoneNumber: '9876543210' }, { userId: 'IN.3405190255563528' }] },
 };

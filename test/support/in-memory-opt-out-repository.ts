@@ -48,6 +48,13 @@ export class InMemoryOptOutRepository implements OptOutRepository {
     return { items: all.slice(window.offset, window.offset + window.limit), total: all.length };
   }
 
+  /** OptOutKeyPages (shared/audiences/ports.ts): the keys on the list, ascending, a page after the cursor's key. */
+  async optedOutKeys(organizationId: string, page: { limit: number; cursor?: string }): Promise<{ keys: string[]; nextCursor?: string }> {
+    const after = this.onList(organizationId).filter((key) => page.cursor === undefined || key > page.cursor);
+    const keys = after.slice(0, page.limit);
+    return after.length > page.limit ? { keys, nextCursor: keys.at(-1)! } : { keys };
+  }
+
   async findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
     this.batchGetCalls += Math.ceil(new Set(phoneNumbers).size / 100);
     const list = this.of(organizationId);

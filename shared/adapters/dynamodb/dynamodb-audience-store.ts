@@ -1,32 +1,22 @@
 /**
  * Saved audiences (shared/audiences/ports.ts `AudienceStore`) on the inbox table
  * (docs/DATA-MODEL.md "Inbox table"): one item per audience (`ORG#<org>#AUDIENCES`,
- * `AUDIENCE#<id>`: name, `memberCount`, `byCountry`, `deletedAt` once deleted), one partition per
- * audience of its members (`ORG#<org>#AUDIENCE#<id>`, `MEMBER#<personKey>`).
+ * `AUDIENCE#<id>`: name, `memberCount`, `byCountry`, `deletedAt` once deleted, the write lease),
+ * one partition per audience of its members (`ORG#<org>#AUDIENCE#<id>`, `MEMBER#<personKey>`).
  *
- * Counts stay exact without transactions: each member is one single-item write that says whether
- * it created (or removed) the item (audience-member-items.ts), and the audience's counters get the
- * sum of those, one UpdateItem per 1,000 members written (in `finally`, so a failed page still
- * counts what it wrote).
+ * Counts stay exact without transactions: member writes hold the audience's write lease
+ * (audience-write-lease.ts), read the page's members strongly consistently, write them 25 per
+ * BatchWriteItem and add to the counters exactly what was applied (audience-member-items.ts), one
+ * UpdateItem per 1,000 members (in `finally`, so a failed page still counts what it wrote).
  */
-import { BatchGetCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Audience, AudienceMember } from '../../audiences/audience';
 import type { AudienceDetail, AudienceStore, MemberPage, MemberUpsert, PageRequest } from '../../audiences/ports';
-import { InboxStoreUnavailableError } from '../../inbox/errors';
-import {
-  CounterDeltas,
-  deleteMember,
-  inLanes,
-  memberOfItem,
-  MEMBER_WRITE_LANES,
-  MEMBERS_PER_COUNTER_UPDATE,
-  writeMember,
-} from './audience-member-items';
+import { applyBatchedWrites, CounterDeltas, memberOfItem, MEMBERS_PER_PAGE, mergedItem, readMembersByKey, type BatchedWrite } from './audience-member-items';
+import { withWriteLease } from './audience-write-lease';
 import { isConditionalCheckFailure } from './dynamodb-errors';
 import { inboxKeys, InboxTable, toEntity, type Item } from './inbox-table';
 
-const maxKeysPerBatchGet = 100;
-const maxBatchGetRounds = 5;
 const audiencePrefix = 'AUDIENCE#';
 const memberPrefix = 'MEMBER#';
 
@@ -125,10 +115,12 @@ export class DynamoDbAudienceStore implements AudienceStore {
     let removed = 0;
     let cursor: string | undefined;
     do {
-      const page = await this.readMembers(organizationId, audienceId, { limit: Math.min(1000, maxMembers - removed), cursor });
-      await inLanes(page.members, MEMBER_WRITE_LANES, async (member) => {
-        if (await deleteMember(this.table, organizationId, audienceId, member.personKey)) removed += 1;
-      });
+      const page = await this.readMembers(organizationId, audienceId, { limit: Math.min(MEMBERS_PER_PAGE, maxMembers - removed), cursor });
+      const deletes = page.members.map((member): BatchedWrite => ({
+        request: { DeleteRequest: { Key: inboxKeys.audienceMember(organizationId, audienceId, member.personKey) } },
+        applied: () => void (removed += 1),
+      }));
+      await applyBatchedWrites(this.table, deletes);
       cursor = page.nextCursor;
       if (cursor === undefined) {
         // Nothing left: the mark goes.
@@ -149,48 +141,57 @@ export class DynamoDbAudienceStore implements AudienceStore {
   }
 
   async upsertMembers(organizationId: string, audienceId: string, members: readonly MemberUpsert[]): Promise<{ added: number; updated: number }> {
-    let added = 0;
-    let updated = 0;
-    for (let start = 0; start < members.length; start += MEMBERS_PER_COUNTER_UPDATE) {
-      const deltas = new CounterDeltas();
-      try {
-        await inLanes(members.slice(start, start + MEMBERS_PER_COUNTER_UPDATE), MEMBER_WRITE_LANES, async (member) => {
-          if (await writeMember(this.table, organizationId, audienceId, member)) (deltas.count(member.personKey, 1), (added += 1));
-          else updated += 1;
+    const counts = { added: 0, updated: 0 };
+    await withWriteLease(this.table, organizationId, audienceId, async () => {
+      for (let start = 0; start < members.length; start += MEMBERS_PER_PAGE) {
+        const page = members.slice(start, start + MEMBERS_PER_PAGE);
+        const stored = await readMembersByKey(this.table, organizationId, audienceId, page.map((member) => member.personKey));
+        const deltas = new CounterDeltas();
+        const writes = page.map((member): BatchedWrite => {
+          const before = stored.get(member.personKey);
+          const applied = before ? () => void (counts.updated += 1) : () => (deltas.count(member.personKey, 1), (counts.added += 1));
+          return { request: { PutRequest: { Item: mergedItem(organizationId, audienceId, before, member) } }, applied };
         });
-      } finally {
-        await this.addToCounters(organizationId, audienceId, deltas, members[0]?.updatedAt);
+        try {
+          await applyBatchedWrites(this.table, writes);
+        } finally {
+          await this.addToCounters(organizationId, audienceId, deltas, page[0]!.updatedAt);
+        }
       }
-    }
-    return { added, updated };
+    });
+    return counts;
   }
 
   async removeMembers(organizationId: string, audienceId: string, personKeys: readonly string[]): Promise<{ removed: number }> {
     let removed = 0;
     const unique = [...new Set(personKeys)];
-    for (let start = 0; start < unique.length; start += MEMBERS_PER_COUNTER_UPDATE) {
-      const deltas = new CounterDeltas();
-      try {
-        await inLanes(unique.slice(start, start + MEMBERS_PER_COUNTER_UPDATE), MEMBER_WRITE_LANES, async (personKey) => {
-          if (await deleteMember(this.table, organizationId, audienceId, personKey)) (deltas.count(personKey, -1), (removed += 1));
-        });
-      } finally {
-        await this.addToCounters(organizationId, audienceId, deltas, new Date().toISOString());
+    await withWriteLease(this.table, organizationId, audienceId, async () => {
+      for (let start = 0; start < unique.length; start += MEMBERS_PER_PAGE) {
+        const stored = await readMembersByKey(this.table, organizationId, audienceId, unique.slice(start, start + MEMBERS_PER_PAGE));
+        const deltas = new CounterDeltas();
+        const deletes = [...stored.keys()].map((personKey): BatchedWrite => ({
+          request: { DeleteRequest: { Key: inboxKeys.audienceMember(organizationId, audienceId, personKey) } },
+          applied: () => (deltas.count(personKey, -1), (removed += 1)),
+        }));
+        try {
+          await applyBatchedWrites(this.table, deletes);
+        } finally {
+          await this.addToCounters(organizationId, audienceId, deltas, new Date().toISOString());
+        }
       }
-    }
+    });
     return { removed };
   }
 
   /** One UpdateItem: the member count and each calling code's count (`byCountry.<code>`, created at 0). */
-  private async addToCounters(organizationId: string, audienceId: string, deltas: CounterDeltas, at: string | undefined): Promise<void> {
-    if (deltas.isEmpty && at === undefined) return;
+  private async addToCounters(organizationId: string, audienceId: string, deltas: CounterDeltas, at: string): Promise<void> {
     const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':members': deltas.members, ':zero': 0, ':at': at ?? new Date().toISOString() };
+    const values: Record<string, unknown> = { ':members': deltas.members, ':zero': 0, ':at': at };
     const sets = ['memberCount = if_not_exists(memberCount, :zero) + :members', 'updatedAt = :at'];
     [...deltas.byCountry.entries()]
       .filter(([, delta]) => delta !== 0)
       .forEach(([code, delta], index) => {
-        names[`#c${index}`] = code === '' ? 'unknown' : code;
+        names[`#c${index}`] = code;
         values[`:c${index}`] = delta;
         sets.push(`byCountry.#c${index} = if_not_exists(byCountry.#c${index}, :zero) + :c${index}`);
       });
@@ -226,21 +227,6 @@ export class DynamoDbAudienceStore implements AudienceStore {
   }
 
   async membersAmong(organizationId: string, audienceId: string, personKeys: readonly string[]): Promise<Map<string, AudienceMember>> {
-    const found = new Map<string, AudienceMember>();
-    const unique = [...new Set(personKeys)];
-    const tableName = this.table.tableName;
-    for (let start = 0; start < unique.length; start += maxKeysPerBatchGet) {
-      let pending: Item[] = unique.slice(start, start + maxKeysPerBatchGet).map((key) => inboxKeys.audienceMember(organizationId, audienceId, key));
-      for (let round = 0; pending.length > 0; round += 1) {
-        if (round >= maxBatchGetRounds) throw new InboxStoreUnavailableError('Inbox store left audience member reads unprocessed');
-        const result = await this.table.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
-        for (const item of result.Responses?.[tableName] ?? []) {
-          const member = memberOfItem(item);
-          found.set(member.personKey, member);
-        }
-        pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Item[];
-      }
-    }
-    return found;
+    return readMembersByKey(this.table, organizationId, audienceId, [...new Set(personKeys)]);
   }
 }

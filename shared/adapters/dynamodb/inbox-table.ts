@@ -6,12 +6,14 @@
  */
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
   DeleteCommand,
   UpdateCommand,
   type BatchGetCommandOutput,
+  type BatchWriteCommandOutput,
   type DynamoDBDocumentClient,
   type GetCommandOutput,
   type QueryCommandInput,
@@ -201,8 +203,9 @@ export class InboxTable {
   send(command: QueryCommand): Promise<QueryCommandOutput>;
   send(command: UpdateCommand): Promise<UpdateCommandOutput>;
   send(command: BatchGetCommand): Promise<BatchGetCommandOutput>;
+  send(command: BatchWriteCommand): Promise<BatchWriteCommandOutput>;
   send(command: PutCommand | DeleteCommand): Promise<unknown>;
-  async send(command: GetCommand | PutCommand | UpdateCommand | DeleteCommand | QueryCommand | BatchGetCommand): Promise<unknown> {
+  async send(command: GetCommand | PutCommand | UpdateCommand | DeleteCommand | QueryCommand | BatchGetCommand | BatchWriteCommand): Promise<unknown> {
     try {
       // The document client's send is overloaded per command; the union above is what the inbox adapters use.
       return await this.documentClient.send(command as GetCommand);

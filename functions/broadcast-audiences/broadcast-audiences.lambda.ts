@@ -1,0 +1,14 @@
+import type { Environment } from '../../shared/config/app-config';
+import { createGroupHandler } from '../../shared/http/create-group-handler';
+import { composeFunction } from '../composition/function-composition';
+import { composeBroadcastAudiences } from './broadcast-audiences.composition';
+import { audienceOperations } from './operations';
+
+export const createHandler = (env: Environment) =>
+  createGroupHandler({
+    group: 'broadcast-audiences',
+    operations: audienceOperations,
+    dependencies: composeFunction('broadcast-audiences', env, composeBroadcastAudiences),
+  });
+
+export const handler = createHandler(process.env);
