@@ -511,6 +511,21 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tokenPurposes: ['webhook-secret'],
     callsUpstream: false,
   },
+  /**
+   * Campaigns (docs/CAMPAIGNS.md): create, list, read, launch. Messaging readWrite: the campaign
+   * items and, at launch, its job (created open, without recipients); inbox read: the audiences a campaign names (and the v1 contacts);
+   * the token key: the template list is read from Meta with the account's token, as at a broadcast's accept.
+   */
+  'broadcast-campaigns': {
+    memoryMb: 512,
+    timeoutSeconds: 29,
+    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read', rateLimits: 'readWrite' },
+    // The launch queues the campaign's first expansion message (the expander does the rest).
+    sendsTo: ['campaignExpansion'],
+    tokenKey: 'decrypt',
+    tokenPurposes: ['upstream-token'],
+    callsUpstream: true,
+  },
   'chunk-worker': {
     memoryMb: chunkWorker.memoryMb,
     timeoutSeconds: chunkWorker.timeoutSeconds,

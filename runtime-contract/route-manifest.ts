@@ -63,7 +63,9 @@ export type EndpointGroup =
   /** The API reference: the generated OpenAPI document and the rendered page (docs/API-REFERENCE.md). */
   | 'docs'
   /** The campaign console: its page and bundled files, on the broadcast surface so it calls the API same-origin (docs/CONSOLE.md). */
-  | 'console';
+  | 'console'
+  /** Campaigns: create, list, read and launch (docs/CAMPAIGNS.md). */
+  | 'broadcast-campaigns';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -416,6 +418,12 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   earlierSend('/send-bulk', 'sendBulk'),
   // Listed by the health inventory of the earlier description; an alias of send-bulk (docs/FREEFORM-AND-EARLIER.md).
   earlierSend('/send-bulk-standard', 'sendBulk'),
+  // Campaigns (docs/CAMPAIGNS.md): creating one is an accept like a broadcast's (per key and the body's sender); reads share the status class.
+  broadcast('POST', '/campaigns', 'broadcast-campaigns', 'createCampaign', 'broadcast-api-key', 'template-broadcast'),
+  broadcast('GET', '/campaigns', 'broadcast-campaigns', 'listCampaigns', 'broadcast-api-key', 'status'),
+  broadcast('GET', '/campaigns/{campaignId}', 'broadcast-campaigns', 'getCampaign', 'broadcast-api-key', 'status'),
+  // A launch is an accept like a broadcast's: its class (the campaign's sender is not in a body, so the key's shared bucket).
+  { ...broadcast('POST', '/campaigns/{campaignId}/launch', 'broadcast-campaigns', 'launchCampaign', 'broadcast-api-key', 'template-broadcast'), body: 'none' },
   {
     surface: 'organization',
     method: 'POST',

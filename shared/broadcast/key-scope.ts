@@ -21,7 +21,15 @@ export interface ScopedCaller {
   scope?: KeyScope;
 }
 
-export type BroadcastOperation = 'list-phone-numbers' | 'list-templates' | 'send-template-broadcast' | 'send-freeform' | 'send-earlier' | 'read-job-status';
+export type BroadcastOperation =
+  | 'list-phone-numbers'
+  | 'list-templates'
+  | 'send-template-broadcast'
+  | 'send-freeform'
+  | 'send-earlier'
+  | 'read-job-status'
+  /** Create and launch campaigns (docs/CAMPAIGNS.md); reading them is `read-job-status`, as a job's status. */
+  | 'manage-campaigns';
 
 /** All a key minted by generate-key needs: the earlier sends, and the status of its own jobs. */
 const earlierSenderOperations: ReadonlySet<BroadcastOperation> = new Set(['send-earlier', 'read-job-status']);
@@ -33,6 +41,7 @@ const operationNames: Record<BroadcastOperation, string> = {
   'send-freeform': 'send-freeform',
   'send-earlier': 'send-single and send-bulk',
   'read-job-status': 'status',
+  'manage-campaigns': 'campaigns',
 };
 
 export function isOperationInScope(scope: KeyScope | undefined, operation: BroadcastOperation): boolean {

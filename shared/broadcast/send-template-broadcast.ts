@@ -123,7 +123,11 @@ export function requireSendableToUserIds(template: UpstreamTemplate, recipients:
   );
 }
 
-export function selectTemplate(templates: readonly UpstreamTemplate[], request: TemplateBroadcastRequest): UpstreamTemplate {
+/** The template a request names (a broadcast's, or a campaign's: create-campaign.ts), APPROVED and of the type given. */
+export function selectTemplate(
+  templates: readonly UpstreamTemplate[],
+  request: Pick<TemplateBroadcastRequest, 'templateName' | 'templateLanguage' | 'templateType' | 'templateId' | 'fromPhoneNumber'>,
+): UpstreamTemplate {
   const named = templates.filter((template) => template.name === request.templateName);
   if (named.length === 0) {
     throw new TemplateNotFoundError(`templateName ${request.templateName} is not a template of sender ${request.fromPhoneNumber}`);

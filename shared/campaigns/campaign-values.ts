@@ -58,20 +58,27 @@ function attributeText(member: Pick<AudienceMember, 'attributes'>, name: string)
   return text.trim() === '' ? undefined : text;
 }
 
-/** The values with every reference replaced: by `fill`, or left out when `fill` answers undefined (the caller decides). */
-export function substituteReferences<T>(value: T, fill: (reference: ValueReference) => string | undefined): { value: T; missing?: string } {
+/**
+ * The values with every reference replaced: by `fill`, or left out when `fill` answers undefined (the
+ * caller decides). `fill` also gets the reference's path (create's check picks a sample by the field).
+ *
+ * @example
+ * substituteReferences({ templateParams: [{ attribute: 'city', fallback: 'Pune' }] }, (reference) => reference.fallback);
+ * // { value: { templateParams: ['Pune'] } }
+ */
+export function substituteReferences<T>(value: T, fill: (reference: ValueReference, path: ReadonlyArray<string | number>) => string | undefined): { value: T; missing?: string } {
   let missing: string | undefined;
-  const walk = (item: unknown): unknown => {
+  const walk = (item: unknown, path: Array<string | number>): unknown => {
     if (isValueReference(item)) {
-      const text = fill(item);
+      const text = fill(item, path);
       if (text === undefined) missing ??= item.attribute;
       return text ?? '';
     }
-    if (Array.isArray(item)) return item.map(walk);
-    if (typeof item === 'object' && item !== null) return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner)]));
+    if (Array.isArray(item)) return item.map((inner, index) => walk(inner, [...path, index]));
+    if (typeof item === 'object' && item !== null) return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner, [...path, key])]));
     return item;
   };
-  const substituted = walk(value) as T;
+  const substituted = walk(value, []) as T;
   return missing === undefined ? { value: substituted } : { value: substituted, missing };
 }
 

@@ -27,6 +27,8 @@ import {
 import { removeEmployeesBodySchema } from '../organizations/remove-employees';
 import { createAudienceSchema, listAudiencesQuerySchema, listMembersQuerySchema } from '../audiences/audience.schema';
 import { removeMembersSchema, upsertMembersSchema } from '../audiences/member-rows.schema';
+import { campaignRequestSchema } from '../campaigns/campaign-request.schema';
+import { campaignsQuerySchema } from '../campaigns/list-campaigns.schema';
 
 type AnySchema = v.GenericSchema;
 
@@ -50,6 +52,8 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:sendSingle': { body: sendSingleSchema },
   'broadcast:sendBulk': { body: sendBulkSchema },
   'organization:removeEmployeeBulk': { body: removeEmployeesBodySchema },
+  'broadcast:createCampaign': { body: campaignRequestSchema },
+  'broadcast:listCampaigns': { query: campaignsQuerySchema },
   'v1:listContacts': { query: listContactsQuerySchema },
   'v1:createContact': { body: createContactSchema },
   'v1:listConversations': { query: listConversationsQuerySchema },
@@ -82,6 +86,15 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   'broadcast:registerWebhook': { url: 'https://example.com/hooks/whatsapp', events: ['message.status', 'job.completed'] },
   'broadcast:sendSingle': { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', countryCode: '49', toPhoneNumber: '1701234567', templateParams: ['Ada', 'A-17'] },
   'organization:removeEmployeeBulk': { emails: ['ada@example.com', 'grace@example.com'] },
+  'broadcast:createCampaign': {
+    name: 'Spring sale',
+    fromPhoneNumber: '15550001111',
+    templateName: 'order_update',
+    templateLanguage: 'en_US',
+    templateType: 'UTILITY',
+    audience: { audienceIds: ['aud_01JD3X8', 'contacts'], filter: { tags: { any: ['vip'] }, attributes: { city: { in: ['Pune', 'Mumbai'] } } }, excludeAudienceIds: ['aud_01JD3X9'] },
+    templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'A-17'],
+  },
   'v1:createContact': { phoneNumber: '491701234567', name: 'Ada', tags: ['vip'] },
   'v1:createOptOut': { phoneNumber: '491701234567' },
   'v1:updateConversation': { status: 'closed' },

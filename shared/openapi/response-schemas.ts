@@ -11,6 +11,7 @@ import { templateParametersResponse } from './template-parameters-response';
 import { campaignCost, dryRunExample, dryRunResult } from './cost-response-schemas';
 import { v1Successes } from './v1-response-schemas';
 import { audienceSuccesses } from './audience-response-schemas';
+import { campaignSuccesses } from './campaign-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -278,6 +279,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ],
   ...v1Successes,
   ...audienceSuccesses,
+  ...campaignSuccesses,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
   'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
   'docs:docsAsset': [

@@ -105,13 +105,15 @@ export async function createCampaign(kit: CampaignKit, overrides: Partial<Campai
 export const launch = (kit: CampaignKit, campaignId = 'cmp_spring', idempotencyKey?: string) =>
   launchCampaign(kit.launcher, { organizationId: ORG }, campaignId, idempotencyKey === undefined ? {} : { idempotencyKey });
 
+/** When each queued expansion message becomes visible: its enqueue time (first seen by a drain) plus its delay. */
+const dueAt = new WeakMap<object, number>();
+
 /**
  * Runs queued expansion messages in order until none is due (a delayed one waits for the clock to
  * reach its time); every outcome, in order. `deliverTwice`: each message is handled twice at once (a redelivery).
  */
 export async function drainExpansions(kit: CampaignKit, options: { deliverTwice?: boolean; dependencies?: ExpandCampaignDependencies } = {}): Promise<ExpansionOutcome[]> {
   const outcomes: ExpansionOutcome[] = [];
-  const dueAt = new Map<object, number>();
   for (let guard = 0; guard < 10_000; guard += 1) {
     const now = kit.clock.now().getTime();
     for (const entry of kit.expansions.queued) if (!dueAt.has(entry)) dueAt.set(entry, now + entry.delaySeconds * 1000);

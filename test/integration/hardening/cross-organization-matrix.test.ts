@@ -78,6 +78,18 @@ beforeAll(async () => {
   ids.jobId = { own: ownJob, foreign: otherJob.body.data.jobId, unknown: 'pub_doesNotExist0000000' };
   ids.senderNumber = { own: demo.phoneNumbers[0]!, foreign: other.phoneNumber, unknown: '15559999999' };
 
+  // Campaigns: one draft per organization (docs/CAMPAIGNS.md), to its v1 contacts.
+  const campaign = async (key: string, from: string, templateName: string, templateParams: string[]) => {
+    const created = await broadcastCall('POST', '/campaigns', { name: 'matrix', fromPhoneNumber: from, templateName, templateLanguage: 'en_US', templateType: 'UTILITY', audience: { audienceIds: ['contacts'] }, templateParams }, key);
+    if (created.status !== 201) throw new Error(`campaign not created: ${JSON.stringify(created.body).slice(0, 300)}`);
+    return created.body.data.campaignId as string;
+  };
+  ids.campaignId = {
+    own: await campaign(demo.apiKey, demo.phoneNumbers[0]!, 'order_update', ['Ada', 'A-1']),
+    foreign: await campaign(other.apiKey, other.phoneNumber, 'appointment_reminder', ['Monday']),
+    unknown: 'cmp_doesNotExist0000000',
+  };
+
   // v1 contacts and conversations: one of each per organization.
   const ownContact = await v1Call('POST', '/contacts', { phoneNumber: '447700900555', name: 'Own' });
   const otherContact = await v1Call('POST', '/contacts', { phoneNumber: '447700900556', name: 'Theirs' }, other.v1ApiKey);
@@ -146,6 +158,7 @@ const rows: Row[] = [
     contractForeignAnswer: { status: 401, code: 'UNAUTHORIZED' },
   },
   { surface: 'broadcast', idKind: 'senderNumber', name: 'GET /templates?phone_number', request: (id) => broadcastCall('GET', `/templates?phone_number=${id}`) },
+  { surface: 'broadcast', idKind: 'campaignId', name: 'GET /campaigns/{campaignId}', request: (id) => broadcastCall('GET', `/campaigns/${id}`) },
   {
     surface: 'broadcast',
     idKind: 'senderNumber',

@@ -23,7 +23,7 @@ export function draftCampaign(organizationId: string, campaignId: string, create
     values: {
       templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'SPRING25'],
       header: { type: 'image', link: 'https://example.com/a.png' },
-      buttons: [{ index: 0, subType: 'url', text: { attribute: 'coupon' } }],
+      buttons: [{ index: 0, type: 'url', text: { attribute: 'coupon' } }],
     },
     createdAt,
     updatedAt: createdAt,

@@ -1,0 +1,53 @@
+/** broadcast-campaigns: tenancy (read), messaging (campaigns, their jobs), inbox (read: audiences, contacts), rate limits, the Cloud API (templates), the campaign-expansion queue (launch). DynamoDB + SQS + KMS. */
+import type { CreateCampaignDependencies } from '../../shared/campaigns/create-campaign';
+import type { CampaignReadPorts } from '../../shared/campaigns/get-campaign';
+import type { LaunchCampaignDependencies } from '../../shared/campaigns/launch-campaign';
+import type { ChunkProgressStore, JobStore } from '../../shared/broadcast/ports';
+import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
+import { audienceMemberSourceSection } from '../composition/audiences.section';
+import { campaignStoreSection } from '../composition/campaigns.section';
+import { cloudApiSection, marketingMessagesOnboardingSection, templateCatalogSection } from '../composition/cloud-api.section';
+import { expansionQueueSection } from '../composition/expansion-queue.section';
+import { lazyPorts, memoize, value, type CompositionContext } from '../composition/composition-context';
+import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { httpSection } from '../composition/http.section';
+import { broadcastStoresSection, templateStatesSection, wrapperIdRecordsSection } from '../composition/messaging.section';
+import { organizationStandingSection, senderDirectorySection } from '../composition/module-bridges.section';
+import { rateCardSourceSection } from '../composition/rate-cards.section';
+import { tenancySection } from '../composition/tenancy.section';
+import { tokenCipherSection } from '../composition/token-cipher.section';
+
+/** What the campaign operations read and write with. */
+export interface BroadcastCampaignsPorts extends CreateCampaignDependencies, CampaignReadPorts, Omit<LaunchCampaignDependencies, 'campaigns' | 'broadcasts' | 'senders' | 'templates' | 'clock' | 'ids'> {
+  campaigns: CreateCampaignDependencies['campaigns'] & CampaignReadPorts['campaigns'] & LaunchCampaignDependencies['campaigns'];
+  broadcasts: JobStore & ChunkProgressStore;
+  /** An unknown outcome with no event for this long reads UNCONFIRMED (UNCONFIRMED_AFTER_HOURS). */
+  unconfirmedAfterMs: number;
+}
+
+export interface BroadcastCampaignsDependencies extends HttpPipelineDependencies, BroadcastCampaignsPorts {}
+
+export function composeBroadcastCampaigns(context: CompositionContext): BroadcastCampaignsDependencies {
+  const dynamoDb = dynamoDbClients(context);
+  const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context) });
+  const cloudApi = memoize(() => cloudApiSection(context));
+  const members = audienceMemberSourceSection(context, dynamoDb);
+  return lazyPorts<BroadcastCampaignsDependencies>({
+    ...httpSection(context, dynamoDb, tenancy),
+    senders: senderDirectorySection(context, tenancy),
+    templates: templateCatalogSection(context, cloudApi, templateStatesSection(context, dynamoDb)),
+    audiences: members,
+    members,
+    expansions: expansionQueueSection(context),
+    standing: organizationStandingSection(tenancy),
+    marketingMessages: marketingMessagesOnboardingSection(context, cloudApi),
+    campaigns: campaignStoreSection(context, dynamoDb),
+    broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'progress']),
+    media: wrapperIdRecordsSection(context, dynamoDb),
+    rateCards: rateCardSourceSection(context, dynamoDb),
+    clock: value(context.clock),
+    ids: value(context.ids),
+    scheduling: value({ minLeadSeconds: context.config.scheduling.minLeadSeconds }),
+    unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
+  });
+}

@@ -1,0 +1,17 @@
+import type { Environment } from '../../shared/config/app-config';
+import { createGroupHandler } from '../../shared/http/create-group-handler';
+import { composeFunction } from '../composition/function-composition';
+import { composeBroadcastCampaigns } from './broadcast-campaigns.composition';
+import { createCampaign } from './create-campaign.handler';
+import { getCampaign } from './get-campaign.handler';
+import { launchCampaign } from './launch-campaign.handler';
+import { listCampaigns } from './list-campaigns.handler';
+
+export const createHandler = (env: Environment) =>
+  createGroupHandler({
+    group: 'broadcast-campaigns',
+    operations: { createCampaign, listCampaigns, getCampaign, launchCampaign },
+    dependencies: composeFunction('broadcast-campaigns', env, composeBroadcastCampaigns),
+  });
+
+export const handler = createHandler(process.env);
