@@ -42,6 +42,6 @@ export function composeCampaignExpander(context: CompositionContext): ExpandCamp
     events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
     clock: value(context.clock),
     // Wall time, not the clock port: a test's fixed clock must not stop the expander from yielding.
-    budget: value({ timeMs: EXPANSION_TIME_BUDGET_MS, elapsedMs: () => performance.now() }),
+    budget: value({ timeMs: EXPANSION_TIME_BUDGET_MS, elapsedMs: () => performance.now(), maxDelaySeconds: context.config.campaigns.expansionMaxDelaySeconds }),
   });
 }

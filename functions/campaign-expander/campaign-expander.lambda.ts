@@ -6,13 +6,18 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type { Environment } from '../../shared/config/app-config';
 import { logger } from '../../shared/observability/logger';
 import { functionMetrics } from '../../shared/observability/metrics';
+import type { ServiceOverrides } from '../composition/composition-context';
 import { composeFunction } from '../composition/function-composition';
 import { composeCampaignExpander } from './campaign-expander.composition';
 import { handleExpansionRecord } from './handle-expansion-record';
 
-/** The campaign-expansion queue's consumer: one campaign per message, expanded page by page (docs/CAMPAIGNS.md "How a campaign runs"). */
-export const createHandler = (env: Environment) => {
-  const dependencies = composeFunction('campaign-expander', env, composeCampaignExpander);
+/**
+ * The campaign-expansion queue's consumer: one campaign per message, expanded page by page
+ * (docs/CAMPAIGNS.md "How a campaign runs"). `overrides`: the local runtime's tests pass their
+ * clock (a campaign waiting for the messaging limit's window); Lambda passes none.
+ */
+export const createHandler = (env: Environment, overrides?: ServiceOverrides) => {
+  const dependencies = composeFunction('campaign-expander', env, composeCampaignExpander, overrides);
   const metrics = functionMetrics('campaign-expander', env);
   const handleRecord = async (record: SQSRecord): Promise<void> => {
     await handleExpansionRecord(dependencies(), record);

@@ -19,7 +19,7 @@ import { pageAllowance, reservePage } from './expansion-limit';
 import { candidatesOf, type MemberPorts } from './expansion-members';
 import { writeChunk, type OutputPorts } from './expansion-output';
 import { chunkOfPage, type PagePorts } from './expansion-page';
-import { EXPANSION_TIME_BUDGET_MS, PAUSED_RECHECK_SECONDS, expansionDelaySeconds } from './expansion-timing';
+import { EXPANSION_TIME_BUDGET_MS, MAX_EXPANSION_DELAY_SECONDS, PAUSED_RECHECK_SECONDS, expansionDelaySeconds } from './expansion-timing';
 import type { CampaignStore, ExpansionMessage, ExpansionQueue } from './ports';
 import type { MemberSource } from '../audiences/ports';
 import type { SenderDirectory } from '../broadcast/ports';
@@ -35,8 +35,12 @@ export interface ExpandCampaignDependencies extends MessagingLimitDependencies, 
   optOuts: SuppressionList;
   events: ClosePorts['events'];
   clock: Clock;
-  /** How long one invocation works before it queues itself to go on (`elapsedMs` since it started); `pages`: at most this many pages (tests). */
-  budget?: { timeMs?: number; elapsedMs?: () => number; pages?: number };
+  /**
+   * How long one invocation works before it queues itself to go on (`elapsedMs` since it started);
+   * `pages`: at most this many pages (tests); `maxDelaySeconds`: its longest wait per message
+   * (default 900; a wait is re-queued until due, so a shorter one only looks more often).
+   */
+  budget?: { timeMs?: number; elapsedMs?: () => number; pages?: number; maxDelaySeconds?: number };
 }
 
 export type ExpansionOutcome = 'done' | 'continued' | 'waiting' | 'paused' | 'cancelled' | 'superseded' | 'not-found';
@@ -69,7 +73,8 @@ export async function expandCampaign(dependencies: ExpandCampaignDependencies, m
 }
 
 async function requeue(dependencies: ExpandCampaignDependencies, message: ExpansionMessage, step: Extract<Step, { stop: ExpansionOutcome }>): Promise<ExpansionOutcome> {
-  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'paused') await dependencies.expansions.enqueueExpansion(message, step.delaySeconds ?? 0);
+  const delaySeconds = Math.min(step.delaySeconds ?? 0, dependencies.budget?.maxDelaySeconds ?? MAX_EXPANSION_DELAY_SECONDS);
+  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'paused') await dependencies.expansions.enqueueExpansion(message, delaySeconds);
   return step.stop;
 }
 

@@ -107,6 +107,12 @@ export interface AppConfig {
     schedulerRoleArn?: string;
     targetFunctionArn?: string;
   };
+  /**
+   * The campaign expander (docs/CAMPAIGNS.md "Scheduling"): its longest delay when it re-queues itself
+   * to wait (CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS, default and at most 900, SQS's limit); a wait is
+   * re-queued until due, so tests with a controllable clock shorten it to a second.
+   */
+  campaigns: { expansionMaxDelaySeconds: number };
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     /** The in-flight budget's cap (WORKER_MAX_IN_FLIGHT, default 512) and floor (WORKER_MIN_IN_FLIGHT, default 16). */
@@ -193,6 +199,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       schedulerRoleArn: settings.BROADCAST_SCHEDULER_ROLE_ARN,
       targetFunctionArn: settings.BROADCAST_SCHEDULER_TARGET_ARN,
     },
+    campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS) },
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       minInFlight: settings.WORKER_MIN_IN_FLIGHT,

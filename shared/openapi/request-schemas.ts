@@ -25,10 +25,10 @@ import {
   updateConversationSchema,
 } from '../inbox/inbox.schema';
 import { removeEmployeesBodySchema } from '../organizations/remove-employees';
-import { createAudienceSchema, listAudiencesQuerySchema, listMembersQuerySchema } from '../audiences/audience.schema';
-import { removeMembersSchema, upsertMembersSchema } from '../audiences/member-rows.schema';
 import { campaignRequestSchema } from '../campaigns/campaign-request.schema';
 import { campaignsQuerySchema } from '../campaigns/list-campaigns.schema';
+import { createAudienceSchema, listAudiencesQuerySchema, listMembersQuerySchema } from '../audiences/audience.schema';
+import { removeMembersSchema, upsertMembersSchema } from '../audiences/member-rows.schema';
 
 type AnySchema = v.GenericSchema;
 

@@ -10,8 +10,8 @@ import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
 import { campaignCost, dryRunExample, dryRunResult } from './cost-response-schemas';
 import { v1Successes } from './v1-response-schemas';
-import { audienceSuccesses } from './audience-response-schemas';
 import { campaignSuccesses } from './campaign-response-schemas';
+import { audienceSuccesses } from './audience-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -278,8 +278,8 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     },
   ],
   ...v1Successes,
-  ...audienceSuccesses,
   ...campaignSuccesses,
+  ...audienceSuccesses,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
   'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
   'docs:docsAsset': [

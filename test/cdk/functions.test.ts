@@ -219,8 +219,10 @@ describe('chunk worker', () => {
 
   it('is the only function that may receive from the queue, besides delivery-events on its own queue and chunk-dead-letters on its dead-letter queue', () => {
     const receiving = names.filter((name) => allActions(template, name).includes('sqs:ReceiveMessage'));
-    expect(receiving.sort()).toEqual(['chunk-dead-letters', 'chunk-worker', 'customer-events', 'delivery-events']);
+    expect(receiving.sort()).toEqual(['campaign-expander', 'chunk-dead-letters', 'chunk-worker', 'customer-events', 'delivery-events']);
     expect(statementsOn('customer-events', queueId('outboundMessages'))).toEqual([]);
+    // The campaign expander sends chunks to the outbound queue, never receives from it.
+    expect(statementsOn('campaign-expander', queueId('outboundMessages')).flatMap((statement) => [statement.Action].flat())).not.toContain('sqs:ReceiveMessage');
     expect(statementsOn('delivery-events', queueId('outboundMessages'))).toEqual([]);
     expect(statementsOn('chunk-dead-letters', queueId('outboundMessages'))).toEqual([]);
   });

@@ -70,6 +70,7 @@ describe("a function's own environment", () => {
     META_EVENTS_QUEUE_URL: 'http://meta-events',
     CUSTOMER_EVENTS_QUEUE_URL: 'http://customer-events',
     CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL: 'http://customer-events-dlq',
+    CAMPAIGN_EXPANSION_QUEUE_URL: 'http://campaign-expansion',
     OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq',
     LOCAL_TOKEN_KEY: 'key',
     GRAPH_API_BASE_URL: 'http://graph',
