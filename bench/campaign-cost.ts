@@ -68,8 +68,9 @@ async function counted(bench: BenchRuntime, phoneNumberId: string, recipients: n
   const wait = await awaitAccepted({
     acceptedSoFar: () => bench.sentFrom(phoneNumberId) - before,
     expected: recipients,
-    deadline: started + (recipients / 200 + 120) * 1000,
-    stallMs: 45_000,
+    // A campaign's first message waits for the expander's first page (a claim per person): no stall before 2 minutes.
+    deadline: started + (recipients / 100 + 300) * 1000,
+    stallMs: 120_000,
     pollMs: 500,
   });
   await bench.consumers.idle();

@@ -43,7 +43,8 @@ export async function benchCampaignDrain(options: { members: number; log: (line:
       acceptedSoFar: () => bench.sentFrom(tenant.phoneNumberId),
       expected: options.members,
       deadline: started + ((options.members / RATE) * 3 + 150) * 1000,
-      stallMs: 45_000,
+      // The first message waits for the expander's first page (a claim per person): no stall before 2 minutes.
+      stallMs: 120_000,
       pollMs: 1_000,
     });
     if (!wait.stalled) await bench.consumers.idle();
