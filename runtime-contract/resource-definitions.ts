@@ -418,7 +418,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     memoryMb: 1024,
     timeoutSeconds: 29,
     tables: { tenancy: 'readWrite', messaging: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite', inbox: 'read' },
-    sendsTo: ['outboundMessages'],
+    // customerEvents: a person's pause announces job.paused / campaign.paused; campaignExpansion: a resumed campaign expands again at once.
+    sendsTo: ['outboundMessages', 'customerEvents', 'campaignExpansion'],
     tokenKey: 'decrypt',
     tokenPurposes: ['upstream-token'],
     callsUpstream: true,

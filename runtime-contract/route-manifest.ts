@@ -394,10 +394,20 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   // Shares the status class, so status polls and recipient reads of a key count in one bucket.
   broadcast('GET', '/broadcasts/{jobId}/recipients', 'broadcast-status', 'listRecipients', 'broadcast-api-key', 'status'),
   broadcast('GET', '/broadcasts', 'broadcast-status', 'listBroadcasts', 'broadcast-api-key', 'status'),
+  // A campaign's recipients are its job's (docs/CAMPAIGNS.md "Recipients and follow-ups"): the same group and class.
+  broadcast('GET', '/campaigns/{campaignId}/recipients', 'broadcast-status', 'listCampaignRecipients', 'broadcast-api-key', 'status'),
   broadcast('POST', '/send-freeform', 'broadcast-send', 'sendFreeform', 'broadcast-api-key', 'freeform'),
   // In broadcast-send for its messaging write; the status class, as a status read of the same job.
   { ...broadcast('POST', '/broadcasts/{jobId}/cancel', 'broadcast-send', 'cancelJob', 'broadcast-api-key', 'status'), body: 'none' },
   { ...broadcast('POST', '/broadcasts/{jobId}/resume', 'broadcast-send', 'resumeJob', 'broadcast-api-key', 'status'), body: 'none' },
+  // A person's pause (docs/BROADCAST.md "Pausing a job"): beside cancel and resume, the same class.
+  { ...broadcast('POST', '/broadcasts/{jobId}/pause', 'broadcast-send', 'pauseJob', 'broadcast-api-key', 'status'), body: 'none' },
+  // A campaign's controls are its job's (docs/CAMPAIGNS.md "Pause, resume and cancel"): the same group and class.
+  { ...broadcast('POST', '/campaigns/{campaignId}/pause', 'broadcast-send', 'pauseCampaign', 'broadcast-api-key', 'status'), body: 'none' },
+  { ...broadcast('POST', '/campaigns/{campaignId}/resume', 'broadcast-send', 'resumeCampaign', 'broadcast-api-key', 'status'), body: 'none' },
+  { ...broadcast('POST', '/campaigns/{campaignId}/cancel', 'broadcast-send', 'cancelCampaign', 'broadcast-api-key', 'status'), body: 'none' },
+  // The job follow-up's class (docs/CAMPAIGNS.md "Recipients and follow-ups").
+  { ...broadcast('POST', '/campaigns/{campaignId}/follow-up', 'broadcast-send', 'campaignFollowUp', 'broadcast-api-key', 'template-broadcast'), dryRunRateLimit: 'broadcast-dry-run' },
   // An accept like send-template-broadcast's: its class, counted per key and the body's sender (docs/BROADCAST.md "Follow-ups").
   { ...broadcast('POST', '/broadcasts/{jobId}/follow-up', 'broadcast-send', 'followUp', 'broadcast-api-key', 'template-broadcast'), dryRunRateLimit: 'broadcast-dry-run' },
   { ...broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'), guard: 'key-generation' },

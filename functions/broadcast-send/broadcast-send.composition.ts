@@ -29,6 +29,12 @@ import { outboundQueueSection } from '../composition/outbound-queue.section';
 import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
 import { rateCardSourceSection } from '../composition/rate-cards.section';
+import { customerEventPublisherSection } from '../composition/customer-events.section';
+import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
+import type { CustomerEventPublisher } from '../../shared/customer-events/ports';
+import type { CampaignStore, ExpansionQueue } from '../../shared/campaigns/ports';
+import { expansionQueueSection } from '../composition/expansion-queue.section';
+import { campaignStoreSection } from '../composition/campaigns.section';
 
 export interface BroadcastServices extends SendTemplateBroadcastDependencies, Omit<DryRunDependencies, 'scheduling'>, EarlierSendDependencies, SendFreeformDependencies {
   upstream: CloudApiClient;
@@ -46,7 +52,18 @@ export interface JobCancellationPorts {
   scheduling?: { firings: JobFiringScheduler };
 }
 
-export type BroadcastSendDependencies = BroadcastServices & JobCancellationPorts & HttpPipelineDependencies;
+/** Customer events of a person's pause (`job.paused`, `campaign.paused`: shared/broadcast/pause-events.ts). */
+export interface PauseEventsPort {
+  events: CustomerEventPublisher;
+}
+
+/** What a campaign's pause, resume and cancel need (campaign-controls.handler.ts): the job's, and the campaign store. */
+export interface CampaignControlDependencies extends JobCancellationPorts, PauseEventsPort {
+  campaigns: Pick<CampaignStore, 'getCampaign' | 'cancelUnlaunched'>;
+  expansions: ExpansionQueue;
+}
+
+export type BroadcastSendDependencies = BroadcastServices & CampaignControlDependencies & HttpPipelineDependencies;
 
 /** The send ports without the HTTP pipeline's (also used by the whole-platform services). */
 export function broadcastSendPorts(
@@ -89,9 +106,13 @@ export function broadcastSendPorts(
 
 export function composeBroadcastSend(context: CompositionContext): BroadcastSendDependencies {
   const { tenancy, ...ports } = broadcastSendPorts(context);
+  const dynamoDb = dynamoDbClients(context);
   return lazyPorts<BroadcastSendDependencies>({
-    ...httpSection(context, dynamoDbClients(context), tenancy),
+    ...httpSection(context, dynamoDb, tenancy),
     ...ports,
+    events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
+    campaigns: campaignStoreSection(context, dynamoDb),
+    expansions: expansionQueueSection(context),
     unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
   });
 }

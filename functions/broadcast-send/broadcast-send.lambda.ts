@@ -5,6 +5,9 @@ import { composeFunction } from '../composition/function-composition';
 import { composeBroadcastSend, type BroadcastSendDependencies } from './broadcast-send.composition';
 import { cancelJob } from './cancel-job.handler';
 import { followUp } from './follow-up.handler';
+import { pauseJob } from './pause-job.handler';
+import { cancelCampaign, pauseCampaign, resumeCampaign } from './campaign-controls.handler';
+import { campaignFollowUp } from './campaign-follow-up.handler';
 import { resumeJob } from './resume-job.handler';
 import { sendFreeform } from './send-freeform.handler';
 import { sendBulk, sendSingle } from './send-earlier.handler';
@@ -14,7 +17,7 @@ import { sendTemplateBroadcast } from './send-template-broadcast.handler';
 export const createHandler = (env: Environment, overrides?: ServiceOverrides) =>
   createGroupHandler<BroadcastSendDependencies>({
     group: 'broadcast-send',
-    operations: { sendTemplateBroadcast, sendFreeform, sendSingle, sendBulk, cancelJob, followUp, resumeJob },
+    operations: { sendTemplateBroadcast, sendFreeform, sendSingle, sendBulk, cancelJob, followUp, resumeJob, pauseJob, pauseCampaign, resumeCampaign, cancelCampaign, campaignFollowUp },
     dependencies: composeFunction('broadcast-send', env, composeBroadcastSend, overrides),
   });
 

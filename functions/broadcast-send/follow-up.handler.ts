@@ -1,5 +1,5 @@
 import { broadcastEnvelope } from '../../shared/http/surface-responses';
-import { httpOperation } from '../../shared/http/http-operation';
+import { httpOperation, type AuthenticatedCaller, type HttpRequest, type HttpResult } from '../../shared/http/http-operation';
 import { parseRequest } from '../../shared/http/validation';
 import { followUpSchema } from '../../shared/broadcast/follow-up.schema';
 import { buildFollowUpRequest, followUpBroadcast } from '../../shared/broadcast/follow-up';
@@ -18,6 +18,11 @@ import { IN_PROGRESS_TIMEOUT_MS, idempotencyKeyOf } from './send-template-broadc
 export const followUp = httpOperation('broadcast-api-key', async (request, dependencies: BroadcastSendDependencies) => {
   const jobId = request.pathParameters.jobId ?? '';
   if (!isJobIdShape(jobId)) throw new JobNotFoundError(jobId);
+  return answerFollowUp(request, dependencies, jobId);
+});
+
+/** The follow-up of `jobId` (a job's, or a campaign's job: campaign-follow-up.handler.ts), answered as above. */
+export async function answerFollowUp(request: HttpRequest<AuthenticatedCaller<'broadcast-api-key'>>, dependencies: BroadcastSendDependencies, jobId: string): Promise<HttpResult> {
   const body = parseRequest(followUpSchema, request.body);
   const input = { jobId, body, unconfirmedAfterMs: dependencies.unconfirmedAfterMs };
   if (parseRequest(broadcastQuerySchema, request.query, 'query').dryRun === 'true') {
@@ -31,4 +36,4 @@ export const followUp = httpOperation('broadcast-api-key', async (request, depen
   const { kind: _kind, ...job } = await followUpBroadcast(dependencies, request.caller, input, { idempotencyKey, inProgressTimeoutMs: IN_PROGRESS_TIMEOUT_MS });
   const message = 'scheduledAt' in job ? `Follow-up scheduled for ${job.scheduledAt}` : `Follow-up of ${jobId} accepted for ${job.audience.matched - job.audience.optedOut - (job.audience.resendCapped ?? 0) - (job.audience.alreadyResent ?? 0)} recipients`;
   return { statusCode: 202, headers: job.jobId === undefined ? undefined : jobIdHeader(job.jobId), body: broadcastEnvelope(202, message, job) };
-});
+}

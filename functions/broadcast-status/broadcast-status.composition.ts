@@ -9,6 +9,8 @@ import { broadcastStoresSection } from '../composition/messaging.section';
 import { tenancyReaderSection } from '../composition/tenancy.section';
 import { rateCardSourceSection } from '../composition/rate-cards.section';
 import type { RateCardSource } from '../../shared/pricing/rate-card';
+import type { CampaignStore } from '../../shared/campaigns/ports';
+import { campaignStoreSection } from '../composition/campaigns.section';
 
 /** What the status and recipients operations read with. */
 export interface BroadcastStatusPorts {
@@ -20,7 +22,12 @@ export interface BroadcastStatusPorts {
   rateCards?: RateCardSource;
 }
 
-export interface BroadcastStatusDependencies extends HttpPipelineDependencies, BroadcastStatusPorts {}
+/** A campaign's recipients read its campaign first (list-campaign-recipients.handler.ts). */
+export interface CampaignReadPorts {
+  campaigns: Pick<CampaignStore, 'getCampaign'>;
+}
+
+export interface BroadcastStatusDependencies extends HttpPipelineDependencies, BroadcastStatusPorts, CampaignReadPorts {}
 
 export function composeBroadcastStatus(context: CompositionContext): BroadcastStatusDependencies {
   const dynamoDb = dynamoDbClients(context);
@@ -29,5 +36,6 @@ export function composeBroadcastStatus(context: CompositionContext): BroadcastSt
     broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'progress', 'ledger']),
     unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
     rateCards: rateCardSourceSection(context, dynamoDb),
+    campaigns: campaignStoreSection(context, dynamoDb),
   });
 }

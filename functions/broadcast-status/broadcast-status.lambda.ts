@@ -5,11 +5,12 @@ import { composeBroadcastStatus } from './broadcast-status.composition';
 import { getJobStatus } from './get-job-status.handler';
 import { listBroadcasts } from './list-broadcasts.handler';
 import { listRecipients } from './list-recipients.handler';
+import { listCampaignRecipients } from './list-campaign-recipients.handler';
 
 export const createHandler = (env: Environment) =>
   createGroupHandler({
     group: 'broadcast-status',
-    operations: { getJobStatus, listRecipients, listBroadcasts },
+    operations: { getJobStatus, listRecipients, listBroadcasts, listCampaignRecipients },
     dependencies: composeFunction('broadcast-status', env, composeBroadcastStatus),
   });
 

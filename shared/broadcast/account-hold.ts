@@ -6,13 +6,15 @@
  * (resume-job.ts). The first refusal holds its job and the organization's other running jobs of the
  * same business account; each job held announces `job.paused`.
  */
-import { newCustomerEvent } from '../customer-events/event-envelope';
 import type { CustomerEvent } from '../customer-events/ports';
 import { DEFAULT_UNCONFIRMED_AFTER_MS } from '../delivery/recipient-status';
 import { accountHoldOf } from '../sending/failure-reasons';
 import type { GraphError } from '../sending/ports';
 import { TERMINAL_STATUSES, isAwaitingFiring, summarizeJob, type BroadcastJob } from './broadcast-job';
 import type { ChunkProgressStore, Clock, JobControlStore, JobPause, JobStore } from './ports';
+import { announcePause } from './pause-events';
+
+export { pauseView, type JobPauseView } from './pause-events';
 
 /** What holding an account's jobs uses. */
 export interface AccountHoldPorts {
@@ -77,7 +79,7 @@ export async function holdAccountJobs(ports: AccountHoldPorts, jobId: string, ho
     const otherHold = await ports.broadcasts.pauseJob(other.jobId, hold);
     if (otherHold && isSamePause(otherHold, hold)) held.push([other, otherHold]);
   }
-  for (const [heldJob, pause] of held) await announceJobPaused(ports, heldJob, pause);
+  for (const [heldJob, pause] of held) await announcePause(ports, heldJob, pause, now);
   return stored;
 }
 
@@ -103,58 +105,3 @@ async function isFinished(ports: AccountHoldPorts, job: BroadcastJob, now: Date)
   const progress = await ports.broadcasts.getJobProgress(job.jobId);
   return TERMINAL_STATUSES.has(summarizeJob(job, progress.chunks, { codes: progress.tally, now, unconfirmedAfterMs: DEFAULT_UNCONFIRMED_AFTER_MS }).status);
 }
-
-/**
- * `job.paused` (docs/CUSTOMER-WEBHOOKS.md "Events"): the job, its pause as the status answer shows
- * it. The id comes from the job and the pause's time, so two workers announcing one pause send one event.
- */
-async function announceJobPaused(ports: AccountHoldPorts, job: BroadcastJob, pause: JobPause): Promise<void> {
-  if (!ports.events) return;
-  await ports.events.publish(
-    job.organizationId,
-    newCustomerEvent({
-      type: 'job.paused',
-      sourceKey: `${job.jobId}:${pause.pausedAt}`,
-      createdAt: ports.clock.now(),
-      data: {
-        jobId: job.jobId,
-        kind: job.kind,
-        status: 'PAUSED',
-        fromPhoneNumber: job.fromPhoneNumber,
-        broadcastName: 'broadcastName' in job ? (job.broadcastName ?? null) : null,
-        totalRecipients: job.totalRecipients,
-        pause: pauseView(pause),
-      },
-    }),
-  );
-}
-
-/** Why a job is held, as the status answer, the broadcasts list and `job.paused` show it. */
-export interface JobPauseView {
-  reason: string;
-  since: string;
-  /** When the remaining recipients fail TEMPLATE_PAUSED unless the template is approved again; null: held until resumed. */
-  failsAt: string | null;
-  /** Who paused it: `meta` (every pause so far; a person's pause will read `user`). */
-  pausedBy: 'meta' | 'user';
-  /** Meta's error code, when a refusal of the account paused it. */
-  code?: number;
-  /** Meta's words with that code. */
-  text?: string;
-}
-
-/**
- * A stored pause as it is shown.
- *
- * @example
- * pauseView({ pausedAt: '2026-11-02T09:00:00.000Z', reason: 'ACCOUNT_LOCKED', pausedBy: 'meta', code: 131031, text: 'Account has been locked' });
- * // { reason: 'ACCOUNT_LOCKED', since: '2026-11-02T09:00:00.000Z', failsAt: null, pausedBy: 'meta', code: 131031, text: 'Account has been locked' }
- */
-export const pauseView = (pause: JobPause): JobPauseView => ({
-  reason: pause.reason,
-  since: pause.pausedAt,
-  failsAt: pause.failsAt ?? null,
-  pausedBy: pause.pausedBy ?? 'meta',
-  ...(pause.code !== undefined ? { code: pause.code } : {}),
-  ...(pause.text !== undefined ? { text: pause.text } : {}),
-});

@@ -71,6 +71,8 @@ const jobCommon = {
   pauseCode: v.optional(v.number()),
   /** Meta's words with that code. */
   pauseText: v.optional(v.string()),
+  /** A person's pause: the credential that paused the job (pause-job.ts). */
+  pausedByCredentialId: v.optional(v.string()),
   /** When a person last resumed a hold until resumed (resume-job.ts): a refusal seen before it no longer pauses the job. */
   resumedAt: v.optional(v.string()),
   /** Calling codes Meta refused for the account (130497) while the job ran: their recipients failed unsent. */
@@ -113,9 +115,10 @@ export const broadcastJobSchema = v.variant('kind', [
     campaignId: v.optional(v.string()),
     /**
      * An open-ended job's expansion: `open` while the expander may still append chunks (the job never
-     * reads finished then), `done` once it closed the job with its totals. Absent: every other job.
+     * reads finished then), `done` once it closed the job with its totals, `stopped` when a cancel closed it
+     * before every member was read (the cancel withheld those: the job reads CANCELLED). Absent: every other job.
      */
-    expansion: v.optional(v.picklist(['open', 'done'])),
+    expansion: v.optional(v.picklist(['open', 'done', 'stopped'])),
   }),
   /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
   v.object({
@@ -269,7 +272,7 @@ function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled:
   if (isExpansionOpen(job)) return job.pausedAt !== undefined && job.cancelledAt === undefined ? 'PAUSED' : recorded.anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
   // A cancel withheld someone unless every recipient ended sent, failed or unknown: one that came too
   // late (or raced the last chunk) leaves the state the sends earned, as job.completed announced it.
-  const cancelWithheld = recorded.cancelled > 0 || summary.pending > 0;
+  const cancelWithheld = recorded.cancelled > 0 || summary.pending > 0 || (job.kind === 'template' && job.expansion === 'stopped');
   if (job.cancelledAt !== undefined && cancelWithheld && (summary.chunksDone >= job.totalChunks || summary.pending === 0)) return 'CANCELLED';
   if (summary.chunksDone >= job.totalChunks) {
     // The worker's outcomes decide FAILED (nothing sent); a failure Meta reported by webhook after the

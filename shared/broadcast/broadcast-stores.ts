@@ -45,10 +45,11 @@ export interface JobStore {
    */
   appendChunks(jobId: string, firstChunkIndex: number, chunkSizes: readonly number[], listedRecipients: readonly JobRecipient[]): Promise<void>;
   /**
-   * Closes an open-ended job: sets its exact totals and `expansion: 'done'`, after which it reads
-   * finished once its chunks are done. Idempotent; nothing when the job does not exist.
+   * Closes an open-ended job: sets its exact totals and `expansion: 'done'` (or `stopped`: a cancel
+   * closed it before every member was read), after which it reads finished once its chunks are done.
+   * Idempotent; nothing when the job does not exist.
    */
-  closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number }): Promise<void>;
+  closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number; stopped?: boolean }): Promise<void>;
 }
 
 export interface JobControlStore {
@@ -180,12 +181,14 @@ export interface JobPause {
   reason: string;
   /** ISO time after which its remaining recipients fail TEMPLATE_PAUSED; absent: held until resumed. */
   failsAt?: string;
-  /** Who paused it: `meta` (Meta refused the account); a person's pause would be `user`. Absent on template pauses recorded before it was kept. */
+  /** Who paused it: `meta` (Meta refused the account, or its template), `user` (a person: pause-job.ts). Absent on template pauses recorded before it was kept. */
   pausedBy?: PausedBy;
   /** Meta's error code that paused it (an account refusal). */
   code?: number;
   /** Meta's words with that code. */
   text?: string;
+  /** A person's pause (`pausedBy: 'user'`): the credential (API key) that paused it. */
+  by?: string;
 }
 
 /** Who paused a job: Meta (a refusal or a template's state), or a person of the business. */

@@ -121,8 +121,8 @@ export class InvalidListCursorError extends Error {
 export class JobAlreadyFinishedError extends Error {
   override readonly name = 'JobAlreadyFinishedError';
   readonly code = 'JOB_ALREADY_FINISHED';
-  constructor(jobId: string, status: string) {
-    super(`Job ${jobId} has already finished (${status}); only a queued or running job can be cancelled`);
+  constructor(jobId: string, status: string, action: 'cancelled' | 'paused' = 'cancelled') {
+    super(`Job ${jobId} has already finished (${status}); only a queued or running job can be ${action}`);
   }
 }
 

@@ -62,7 +62,8 @@ export function matchingOfChunk(records: ChunkRecipientRecords, audience: Follow
 const READ_CONCURRENCY = 4;
 
 /**
- * Every recipient of `job` the audience matches, in index order.
+ * Every recipient of `job` the audience matches, in index order; with `stopAfter`, the reading stops
+ * at the first round of chunks that brings the matches beyond it (the caller refuses that many).
  *
  * @example
  * await matchingRecipients(broadcasts, job, { statuses: ['FAILED'], failureCodes: [131049] }, reading); // [{ listed, to: '447700900001', failureReasonCode: '131049', failedAt: '…' }]
@@ -72,9 +73,10 @@ export async function matchingRecipients(
   job: BroadcastJob,
   audience: FollowUpAudience,
   reading: StatusReading,
+  stopAfter = Number.POSITIVE_INFINITY,
 ): Promise<MatchedRecipient[]> {
   const matched: MatchedRecipient[] = [];
-  for (let start = 0; start < job.totalChunks; start += READ_CONCURRENCY) {
+  for (let start = 0; start < job.totalChunks && matched.length <= stopAfter; start += READ_CONCURRENCY) {
     const chunkIndexes = Array.from({ length: Math.min(READ_CONCURRENCY, job.totalChunks - start) }, (_, offset) => start + offset);
     const batch = await Promise.all(chunkIndexes.map((chunkIndex) => ledger.readChunkRecipients(job.jobId, chunkIndex)));
     for (const records of batch) matched.push(...matchingOfChunk(records, audience, reading));

@@ -14,8 +14,17 @@ import { resentBySiblings } from './follow-up-siblings';
 import { readableJob, type StatusReading } from './get-job-status';
 import { requireOperationInScope, requireSenderInScope } from './key-scope';
 import type { Clock, JobStore, RecipientLedger, SuppressionList } from './ports';
-import type { RecipientInput, TemplateBroadcastRequest } from './template-broadcast.schema';
+import type { BroadcastJob } from './broadcast-job';
+import { MAX_RECIPIENTS, type RecipientInput, type TemplateBroadcastRequest } from './template-broadcast.schema';
 import type { TemplateContent } from '../templates/template-content.schema';
+
+/**
+ * A follow-up is one broadcast request: it reaches at most MAX_RECIPIENTS (10,000) recipients. Jobs
+ * never have more; a campaign's job may (docs/CAMPAIGNS.md "Recipients and follow-ups").
+ */
+export const FOLLOW_UP_MAX_RECIPIENTS = MAX_RECIPIENTS;
+/** A parent of more recipients is not read within one request (100 chunks, 25 rounds of reads): refused. */
+export const FOLLOW_UP_MAX_PARENT_RECIPIENTS = 100_000;
 
 /** What building a follow-up reads: the parent job and its ledger, the opt-out list, the time. */
 export interface FollowUpBuildPorts {
@@ -77,6 +86,19 @@ function withinResendRule(matched: readonly MatchedRecipient[], body: FollowUpRe
   return { allowed: sendable, capped: capped.length };
 }
 
+/** The parent's matching recipients, refused (422) beyond what one follow-up reads or sends. */
+async function matchingOfSize(ports: FollowUpBuildPorts, parent: BroadcastJob, audience: FollowUpRequest['audience'], reading: StatusReading): Promise<MatchedRecipient[]> {
+  const exportHint = `export the recipients with that status (GET …/recipients?status=…&format=csv) and send them a broadcast or a campaign`;
+  if (parent.totalRecipients > FOLLOW_UP_MAX_PARENT_RECIPIENTS) {
+    throw new FollowUpAudienceError(`jobId ${parent.jobId} has ${parent.totalRecipients} recipients; a follow-up reads a parent of at most ${FOLLOW_UP_MAX_PARENT_RECIPIENTS}: ${exportHint}; nothing was queued`);
+  }
+  const matched = await matchingRecipients(ports.broadcasts, parent, audience, reading, FOLLOW_UP_MAX_RECIPIENTS);
+  if (matched.length > FOLLOW_UP_MAX_RECIPIENTS) {
+    throw new FollowUpAudienceError(`audience matches more than ${FOLLOW_UP_MAX_RECIPIENTS} recipients; a follow-up sends at most ${FOLLOW_UP_MAX_RECIPIENTS}: narrow audience (failureCodes, notReadAfterHours), or ${exportHint}; nothing was queued`);
+  }
+  return matched;
+}
+
 /**
  * The broadcast request a follow-up stands for, and who it reaches. Refuses first a key that may not
  * send a template broadcast from the body's sender (403, 401: before any audience is read, so a
@@ -97,7 +119,7 @@ export async function buildFollowUpRequest(ports: FollowUpBuildPorts, input: Fol
   const parent = await readableJob(ports.broadcasts, caller, jobId);
   if (parent.kind === 'freeform') throw new FollowUpAudienceError(`jobId ${jobId} is a free-form message; follow-ups go to template broadcasts and bulk sends`);
   const reading: StatusReading = { now: ports.clock.now(), unconfirmedAfterMs: input.unconfirmedAfterMs };
-  const matched = await matchingRecipients(ports.broadcasts, parent, body.audience, reading);
+  const matched = await matchingOfSize(ports, parent, body.audience, reading);
   const resent = await resentBySiblings(ports.broadcasts, caller.organizationId, jobId, matched);
   const { allowed, capped } = withinResendRule(matched.filter(({ to }) => !resent.has(to)), body, reading.now);
   const suppressed = allowed.length === 0 ? new Set<string>() : await ports.optOuts.suppressedAmong(caller.organizationId, allowed.map(({ to }) => to));

@@ -93,6 +93,7 @@ export function pauseViewOf(job: BroadcastJob, status: JobStatus): { pause: JobP
       ...(job.pausedBy !== undefined ? { pausedBy: job.pausedBy } : {}),
       ...(job.pauseCode !== undefined ? { code: job.pauseCode } : {}),
       ...(job.pauseText !== undefined ? { text: job.pauseText } : {}),
+      ...(job.pausedByCredentialId !== undefined ? { by: job.pausedByCredentialId } : {}),
     }),
   };
 }

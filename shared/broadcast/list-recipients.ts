@@ -49,6 +49,12 @@ export interface RecipientsQuery {
   /** Rows per page; undefined: every matching row (the CSV export). */
   limit?: number;
   cursor?: string;
+  /**
+   * A page reads at most this many chunks (a campaign's job may have thousands): stopped there, its
+   * cursor is the next chunk's first index, so a page may hold fewer than `limit` rows (or none) and
+   * still a cursor. Undefined: no bound (a job has at most 10 chunks).
+   */
+  maxChunks?: number;
 }
 
 export interface RecipientsPage {
@@ -174,6 +180,7 @@ export async function listRecipients(
   // A page reads one chunk at a time and stops when full; the export reads every chunk, a few at once.
   const concurrency = query.limit === undefined ? EXPORT_CONCURRENCY : 1;
   for (let start = 0; start < chunkIndexes.length; start += concurrency) {
+    if (query.maxChunks !== undefined && start >= query.maxChunks) return { recipients: rows, nextCursor: encodeCursor({ i: chunkIndexes[start]! * job.chunkSize, s: filter, j: jobId }) };
     const batch = await Promise.all(chunkIndexes.slice(start, start + concurrency).map((chunkIndex) => broadcasts.readChunkRecipients(jobId, chunkIndex)));
     for (const records of batch) {
       for (const { index, row } of rowsOfChunk(records, reading, neverSent)) {

@@ -105,7 +105,8 @@ const waitsForSchedule = (campaign: Campaign): boolean =>
  * campaignStateOf({ ...launched, expansion: { ...expansion, status: 'waiting' } }, reading, now); // 'WAITING_FOR_LIMIT'
  */
 export function campaignStateOf(campaign: Campaign, reading: CampaignJobReading | undefined, now: Date): CampaignState {
-  if (campaign.launchedAt === undefined) return 'DRAFT';
+  // A cancel before the launch (campaign-controls.ts): it never sends.
+  if (campaign.launchedAt === undefined) return campaign.cancelledAt === undefined ? 'DRAFT' : 'CANCELLED';
   const status = reading?.status;
   const ahead = campaign.scheduledAt !== undefined && Date.parse(campaign.scheduledAt) > now.getTime();
   if (status !== 'CANCELLED' && (status === 'SCHEDULED' || (ahead && nothingRead(campaign)))) return 'SCHEDULED';
@@ -183,7 +184,7 @@ export function campaignViewOf(campaign: Campaign, reading: CampaignJobReading |
     createdAt: campaign.createdAt,
     launchedAt: campaign.launchedAt ?? null,
     startedAt: running ? startedAtOf(campaign) : null,
-    finishedAt: FINAL_STATES.has(state) ? latest([reading?.lastDoneAt, campaign.expansion?.finishedAt]) : null,
+    finishedAt: FINAL_STATES.has(state) ? latest([reading?.lastDoneAt, campaign.expansion?.finishedAt, campaign.launchedAt === undefined ? campaign.cancelledAt : undefined]) : null,
     ...(campaign.scheduledAt === undefined ? {} : { scheduledAt: campaign.scheduledAt }),
     ...(state === 'WAITING_FOR_LIMIT' && campaign.expansion?.waitingUntil !== undefined ? { waitingUntil: campaign.expansion.waitingUntil } : {}),
     ...(reading && state === 'PAUSED' ? pauseViewOf(reading.job, 'PAUSED') : {}),

@@ -102,5 +102,7 @@ export interface Campaign {
   launchRequestHash?: string;
   /** The campaign's job, from the launch on. */
   jobId?: string;
+  /** Set by a cancel before any launch (campaign-controls.ts): it never sends, and a launch is refused. */
+  cancelledAt?: string;
   expansion?: ExpansionProgress;
 }

@@ -30,6 +30,16 @@ export class InvalidCampaignCursorError extends Error {
   }
 }
 
+/** A pause, resume or cancel the campaign's state does not allow (the message says why); 409. */
+export class CampaignControlRefusedError extends Error {
+  override readonly name = 'CampaignControlRefusedError';
+  readonly code: 'CAMPAIGN_NOT_PAUSABLE' | 'CAMPAIGN_NOT_PAUSED' | 'CAMPAIGN_ALREADY_FINISHED';
+  constructor(code: CampaignControlRefusedError['code'], message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
 /** A launch of a campaign launched already, by another request (no Idempotency-Key, or another one); the same key answers as the first launch did. */
 export class CampaignAlreadyLaunchedError extends Error {
   override readonly name = 'CampaignAlreadyLaunchedError';

@@ -83,11 +83,13 @@ async function beforePage(dependencies: ExpandCampaignDependencies, campaign: La
   const now = dependencies.clock.now();
   const { expansion } = campaign;
   if (expansion.status === 'done') return closed(dependencies, campaign, 'done');
-  if (expansion.status === 'waiting' && expansion.waitingUntil !== undefined && Date.parse(expansion.waitingUntil) > now.getTime()) {
-    return { stop: 'waiting', delaySeconds: expansionDelaySeconds(expansion.waitingUntil, now) };
-  }
+  // Read on every look, waits included: a campaign cancelled while it waits closes then, not when the wait ends.
   const control = await dependencies.broadcasts.readJobControl(campaign.jobId);
   if (!control || control.cancelled) return closed(dependencies, campaign, 'cancelled');
+  // A scheduled start (version 0) or the messaging limit's window: the message comes back until due.
+  if (expansion.waitingUntil !== undefined && Date.parse(expansion.waitingUntil) > now.getTime()) {
+    return { stop: 'waiting', delaySeconds: expansionDelaySeconds(expansion.waitingUntil, now) };
+  }
   if (control.pause) return { stop: 'paused', delaySeconds: PAUSED_RECHECK_SECONDS };
   if (expansion.audienceIndex >= campaign.audience.audienceIds.length) return closed(dependencies, campaign, 'done');
   if (expansion.pageSize !== undefined) return { next: 'page' };

@@ -54,7 +54,9 @@ export interface ClosePorts extends CheckpointPorts {
 export async function closeCampaignJob(ports: ClosePorts, campaign: LaunchedCampaign): Promise<void> {
   const { expansion } = campaign;
   const totalChunks = Math.ceil(expansion.nextIndex / CHUNK_SIZE);
-  await ports.broadcasts.closeExpansion(campaign.jobId, { totalRecipients: listedCount(expansion.counts), totalChunks });
+  // Closed by a cancel before every audience was read: the members not read were withheld by it.
+  const stopped = expansion.status !== 'done' && expansion.audienceIndex < campaign.audience.audienceIds.length;
+  await ports.broadcasts.closeExpansion(campaign.jobId, { totalRecipients: listedCount(expansion.counts), totalChunks, ...(stopped && { stopped }) });
   if (expansion.status !== 'done') {
     const { waitingUntil: _waitingUntil, pageSize: _pageSize, ...rest } = expansion;
     await advance(ports, campaign, { ...rest, status: 'done', finishedAt: ports.clock.now().toISOString() });

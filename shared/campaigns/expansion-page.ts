@@ -89,7 +89,7 @@ const failed = (index: number, to: string, reason: string, now: Date): LedgerEnt
  * own values against the template (count, names, header, buttons, carousel, offer); else the reason
  * they are skipped.
  */
-function memberCheck(sending: PageSending): (member: Candidate['member'], index: number) => ChunkRecipient | { reason: string } {
+export function memberCheck(sending: PageSending): (member: Candidate['member'], index: number) => ChunkRecipient | { reason: string } {
   // The broadcast's per-recipient rules read only the template's name from the request (for their messages).
   const request = { templateName: sending.templateName, data: [] } as Pick<TemplateBroadcastRequest, 'templateName' | 'data'> as TemplateBroadcastRequest;
   const resolve = recipientResolver(request, sending.requirements, sending.now);

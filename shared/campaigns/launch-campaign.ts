@@ -134,10 +134,14 @@ async function createCampaignJob(dependencies: LaunchCampaignDependencies, campa
   return job.jobId;
 }
 
-/** Version 0: nothing read yet. A scheduled campaign waits for its time (docs/CAMPAIGNS.md "Scheduling"). */
+/**
+ * Version 0: nothing read yet. A scheduled campaign's expansion waits for its time (`waitingUntil`,
+ * docs/CAMPAIGNS.md "Scheduling") while `running` and unstarted, which reads SCHEDULED; `waiting`
+ * is the messaging limit's (WAITING_FOR_LIMIT).
+ */
 function firstExpansion(now: Date, scheduledAt: Date | undefined): ExpansionProgress {
-  const base = { audienceIndex: 0, nextIndex: 0, counts: emptyExpansionCounts(), startedAt: now.toISOString(), version: 0 };
-  return scheduledAt ? { ...base, status: 'waiting', waitingUntil: scheduledAt.toISOString() } : { ...base, status: 'running' };
+  const base = { status: 'running' as const, audienceIndex: 0, nextIndex: 0, counts: emptyExpansionCounts(), startedAt: now.toISOString(), version: 0 };
+  return scheduledAt ? { ...base, waitingUntil: scheduledAt.toISOString() } : base;
 }
 
 async function enqueueFirstExpansion(dependencies: LaunchCampaignDependencies, campaign: Campaign): Promise<void> {

@@ -18,13 +18,19 @@ export interface CampaignStore {
   listCampaigns(organizationId: string, query: CampaignListQuery): Promise<{ campaigns: Campaign[]; nextCursor?: string }>;
   /**
    * Records the launch (launchedAt, jobId, launchRequestHash, the first expansion) unless the campaign
-   * was launched already; `launched: false` gives the campaign as stored (the earlier launch).
+   * was launched already or cancelled before its launch (`cancelledAt`); `launched: false` gives the campaign as stored (the earlier launch).
    */
   markLaunched(
     organizationId: string,
     campaignId: string,
     launch: Required<Pick<Campaign, 'launchedAt' | 'jobId' | 'expansion'>> & Pick<Campaign, 'launchRequestHash'>,
   ): Promise<{ launched: true } | { launched: false; campaign: Campaign | undefined }>;
+  /**
+   * Cancels a campaign never launched: sets `cancelledAt` unless it was launched (the first cancel's
+   * time stays; `markLaunched` then answers `launched: false`). `cancelled: false` gives the campaign as
+   * stored: launched meanwhile (its job is cancelled instead), or undefined when there is none.
+   */
+  cancelUnlaunched(organizationId: string, campaignId: string, at: Date): Promise<{ cancelled: true; cancelledAt: string } | { cancelled: false; campaign: Campaign | undefined }>;
   /**
    * Writes the expander's checkpoint only if the stored one still has `expectedVersion` (the new one
    * carries `expectedVersion + 1`): false when another delivery advanced it first (this one stops).

@@ -151,6 +151,10 @@ const mappings: Readonly<Record<string, Mapping>> = {
   CAMPAIGN_NOT_FOUND: { statusCode: 404, code: 'CAMPAIGN_NOT_FOUND' },
   CAMPAIGN_AUDIENCE_NOT_FOUND: { statusCode: 400, code: 'AUDIENCE_NOT_FOUND' },
   CAMPAIGN_INVALID_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
+  // A pause of a draft or finished campaign, a resume of one not paused by a person or Meta's hold, a cancel of a finished one (docs/CAMPAIGNS.md "Pause, resume and cancel").
+  CAMPAIGN_NOT_PAUSABLE: { statusCode: 409, code: 'CAMPAIGN_NOT_PAUSABLE' },
+  CAMPAIGN_NOT_PAUSED: { statusCode: 409, code: 'CAMPAIGN_NOT_PAUSED' },
+  CAMPAIGN_ALREADY_FINISHED: { statusCode: 409, code: 'CAMPAIGN_ALREADY_FINISHED' },
   CAMPAIGN_ALREADY_LAUNCHED: { statusCode: 409, code: 'CAMPAIGN_ALREADY_LAUNCHED' },
 
   // Generic v1 API (codes listed in docs/ORGANIZATIONS-AND-V1.md).

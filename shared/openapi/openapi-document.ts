@@ -148,7 +148,7 @@ function parametersOf(route: RouteDefinition, upstream: UpstreamRouteSpec | unde
     const names = new Set([...(upstream.method === 'GET' ? ['fields'] : []), ...(upstream.query ?? []), ...required, ...(upstream.fieldExpansion?.optional ?? [])]);
     for (const name of names) parameters.push({ name, in: 'query', required: required.has(name), schema: { type: 'string' } });
   }
-  if (route.operation === 'sendTemplateBroadcast' || route.operation === 'followUp') {
+  if (route.operation === 'sendTemplateBroadcast' || route.operation === 'followUp' || route.operation === 'campaignFollowUp') {
     parameters.push({
       name: 'Idempotency-Key',
       in: 'header',

@@ -8,6 +8,7 @@ import type * as v from 'valibot';
 import { templatesQuerySchema, generateKeySchema } from '../broadcast/discovery.schema';
 import { sendBulkSchema, sendSingleSchema } from '../broadcast/earlier-template-send.schema';
 import { followUpSchema } from '../broadcast/follow-up.schema';
+import { campaignRecipientsQuerySchema } from '../campaigns/campaign-recipients';
 import { freeformMessageSchema } from '../broadcast/freeform-message.schema';
 import { broadcastsQuerySchema } from '../broadcast/list-broadcasts.schema';
 import { recipientsQuerySchema } from '../broadcast/list-recipients.schema';
@@ -43,6 +44,8 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:listTemplates': { query: templatesQuerySchema },
   'broadcast:sendTemplateBroadcast': { body: templateBroadcastSchema, query: broadcastQuerySchema },
   'broadcast:listRecipients': { query: recipientsQuerySchema },
+  'broadcast:listCampaignRecipients': { query: campaignRecipientsQuerySchema },
+  'broadcast:campaignFollowUp': { body: followUpSchema, query: broadcastQuerySchema },
   'broadcast:listBroadcasts': { query: broadcastsQuerySchema },
   'broadcast:followUp': { body: followUpSchema, query: broadcastQuerySchema },
   'broadcast:sendFreeform': { body: freeformMessageSchema },

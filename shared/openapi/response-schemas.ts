@@ -10,6 +10,7 @@ import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
 import { campaignCost, dryRunExample, dryRunResult } from './cost-response-schemas';
 import { v1Successes } from './v1-response-schemas';
+import { controlSuccesses, sameAnswersAs } from './control-response-schemas';
 import { campaignSuccesses } from './campaign-response-schemas';
 import { audienceSuccesses } from './audience-response-schemas';
 
@@ -278,6 +279,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     },
   ],
   ...v1Successes,
+  ...controlSuccesses({ broadcastEnvelope, envelopeExample, jobSummary, jobExample }),
   ...campaignSuccesses,
   ...audienceSuccesses,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
@@ -323,7 +325,8 @@ const upstreamSuccess = (binary: boolean): SuccessResponse[] => [
 
 export function successResponsesOf(surface: SurfaceName, operation: string, binaryResponse: boolean): SuccessResponse[] {
   if (surface === 'upstream') return upstreamSuccess(binaryResponse);
-  const found = successes[`${surface}:${operation}`];
+  const key = `${surface}:${operation}`;
+  const found = successes[sameAnswersAs[key] ?? key];
   if (!found) throw new Error(`OpenAPI: no success response described for ${surface}:${operation} (shared/openapi/response-schemas.ts)`);
   return found;
 }

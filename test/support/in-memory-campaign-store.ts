@@ -34,9 +34,16 @@ export class InMemoryCampaignStore implements CampaignStore {
     launch: Required<Pick<Campaign, 'launchedAt' | 'jobId' | 'expansion'>> & Pick<Campaign, 'launchRequestHash'>,
   ): Promise<{ launched: true } | { launched: false; campaign: Campaign | undefined }> {
     const stored = this.campaigns.get(`${organizationId}|${campaignId}`);
-    if (!stored || stored.launchedAt !== undefined) return { launched: false, campaign: stored && clone(stored) };
+    if (!stored || stored.launchedAt !== undefined || stored.cancelledAt !== undefined) return { launched: false, campaign: stored && clone(stored) };
     Object.assign(stored, clone(launch), { updatedAt: launch.launchedAt });
     return { launched: true };
+  }
+
+  async cancelUnlaunched(organizationId: string, campaignId: string, at: Date): Promise<{ cancelled: true; cancelledAt: string } | { cancelled: false; campaign: Campaign | undefined }> {
+    const stored = this.campaigns.get(`${organizationId}|${campaignId}`);
+    if (!stored || stored.launchedAt !== undefined) return { cancelled: false, campaign: stored && clone(stored) };
+    if (stored.cancelledAt === undefined) Object.assign(stored, { cancelledAt: at.toISOString(), updatedAt: at.toISOString() });
+    return { cancelled: true, cancelledAt: stored.cancelledAt! };
   }
 
   async saveExpansion(organizationId: string, campaignId: string, expansion: ExpansionProgress, expectedVersion: number): Promise<boolean> {

@@ -92,6 +92,7 @@ const storedCampaignSchema = v.object({
   launchedAt: v.optional(text),
   launchRequestHash: v.optional(text),
   jobId: v.optional(text),
+  cancelledAt: v.optional(text),
   expansion: v.optional(storedExpansionSchema),
 });
 

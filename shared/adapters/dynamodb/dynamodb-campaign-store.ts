@@ -84,7 +84,7 @@ export class DynamoDbCampaignStore implements CampaignStore {
           TableName: this.table.tableName,
           Key: campaignKeys.campaign(organizationId, campaignId),
           UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(launchedAt)',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(launchedAt) AND attribute_not_exists(cancelledAt)',
           ExpressionAttributeValues: values,
         }),
       );
@@ -92,6 +92,26 @@ export class DynamoDbCampaignStore implements CampaignStore {
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       return { launched: false, campaign: await this.getCampaign(organizationId, campaignId) };
+    }
+  }
+
+  async cancelUnlaunched(organizationId: string, campaignId: string, at: Date): Promise<{ cancelled: true; cancelledAt: string } | { cancelled: false; campaign: Campaign | undefined }> {
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: campaignKeys.campaign(organizationId, campaignId),
+          // The first cancel's time stays: a repeat changes nothing.
+          UpdateExpression: 'SET cancelledAt = if_not_exists(cancelledAt, :at), updatedAt = if_not_exists(cancelledAt, :at)',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(launchedAt)',
+          ExpressionAttributeValues: { ':at': at.toISOString() },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return { cancelled: true, cancelledAt: String(result.Attributes?.cancelledAt ?? at.toISOString()) };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return { cancelled: false, campaign: await this.getCampaign(organizationId, campaignId) };
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * What a running job is told, on its job item (messaging-table.ts): `cancelledAt` and the pause
- * (`pausedAt`, `pauseReason`, `pauseFailsAt`, `pausedBy`, `pauseCode`, `pauseText`) and the calling
+ * (`pausedAt`, `pauseReason`, `pauseFailsAt`, `pausedBy`, `pauseCode`, `pauseText`, `pausedByCredentialId`) and the calling
  * codes Meta refused (`refusedCountries`, a string set). Chunk workers read it often, so the read
  * projects those attributes only.
  */
@@ -73,7 +73,7 @@ export class DynamoDbJobControlStore implements JobControlStore {
     const held = pause.failsAt === undefined;
     const values: Record<string, unknown> = { ':at': pause.pausedAt, ':reason': pause.reason };
     const sets = ['pausedAt = :at', 'pauseReason = :reason'];
-    for (const [attribute, value] of [['pauseFailsAt', pause.failsAt], ['pausedBy', pause.pausedBy], ['pauseCode', pause.code], ['pauseText', pause.text]] as const) {
+    for (const [attribute, value] of [['pauseFailsAt', pause.failsAt], ['pausedBy', pause.pausedBy], ['pauseCode', pause.code], ['pauseText', pause.text], ['pausedByCredentialId', pause.by]] as const) {
       if (value === undefined) continue;
       sets.push(`${attribute} = :${attribute}`);
       values[`:${attribute}`] = value;
@@ -121,11 +121,11 @@ export class DynamoDbJobControlStore implements JobControlStore {
 }
 
 /** Every attribute of a pause on the job item (written together, removed together). */
-const PAUSE_ATTRIBUTES = ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText'] as const;
+const PAUSE_ATTRIBUTES = ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText', 'pausedByCredentialId'] as const;
 
 /** The pause stored on a job item, when its time and reason are (a pause without a deadline is held until resumed). */
 function pauseOf(item: Record<string, unknown>): JobPause | undefined {
-  const { pausedAt, pauseReason, pauseFailsAt, pausedBy, pauseCode, pauseText } = item;
+  const { pausedAt, pauseReason, pauseFailsAt, pausedBy, pauseCode, pauseText, pausedByCredentialId } = item;
   if (typeof pausedAt !== 'string' || typeof pauseReason !== 'string') return undefined;
   return {
     pausedAt,
@@ -134,5 +134,6 @@ function pauseOf(item: Record<string, unknown>): JobPause | undefined {
     ...(pausedBy === 'meta' || pausedBy === 'user' ? { pausedBy } : {}),
     ...(typeof pauseCode === 'number' ? { code: pauseCode } : {}),
     ...(typeof pauseText === 'string' ? { text: pauseText } : {}),
+    ...(typeof pausedByCredentialId === 'string' ? { by: pausedByCredentialId } : {}),
   };
 }

@@ -94,11 +94,11 @@ export class DynamoDbJobStore implements JobStore {
     await this.updateExistingJob(jobId, 'SET totalChunks = :chunks', { ':chunks': totalChunks }, 'totalChunks < :chunks');
   }
 
-  async closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number }): Promise<void> {
+  async closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number; stopped?: boolean }): Promise<void> {
     await this.updateExistingJob(jobId, 'SET totalRecipients = :recipients, totalChunks = :chunks, expansion = :done', {
       ':recipients': totals.totalRecipients,
       ':chunks': totals.totalChunks,
-      ':done': 'done',
+      ':done': totals.stopped ? 'stopped' : 'done',
     });
   }
 

@@ -33,6 +33,8 @@ export interface ChunkWorkerSettings extends SendPolicySettings {
   pauseRecheckSeconds: number;
   /** A pause lasting longer fails the job's remaining recipients TEMPLATE_PAUSED. */
   templatePauseTimeoutMs: number;
+  /** A person's pause lasting longer cancels the job (default USER_PAUSE_LIMIT_MS, job-control.ts). */
+  userPauseLimitMs?: number;
 }
 
 export interface ProcessChunkDependencies extends SendingPorts {

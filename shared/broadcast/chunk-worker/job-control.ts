@@ -34,11 +34,25 @@ export const cancellationRefreshMs = (messagesPerSecond: number, maxInFlight: nu
  */
 export const TEMPLATE_STATE_REFRESH_MS = 1_000;
 
+/**
+ * The longest a person's pause holds a job (30 days; `userPauseLimitMs` of the worker's settings
+ * overrides it): then the job is cancelled (`cancelReason` PAUSE_EXPIRED). Well inside the job's
+ * 90-day retention, so the cancelled job, its recipients list and follow-ups stay readable for 60
+ * days more (docs/BROADCAST.md "Pausing a job").
+ */
+export const USER_PAUSE_LIMIT_MS = 30 * 24 * 3_600_000;
+/** The `cancelReason` of a job whose person's pause outlasted the limit. */
+export const PAUSE_EXPIRED_REASON = 'PAUSE_EXPIRED';
+
+/** Whether a person's pause has held its job longer than the limit (Meta's holds have none). */
+export const isUserPauseExpired = (pause: JobPause, now: Date, limitMs = USER_PAUSE_LIMIT_MS): boolean =>
+  pause.pausedBy === 'user' && pause.failsAt === undefined && now.getTime() - Date.parse(pause.pausedAt) >= limitMs;
+
 /** Meta's event times are whole seconds: an event up to a second before a time may be after it. */
 const EVENT_TIME_RESOLUTION_MS = 1000;
 
 /** Whether the worker goes on: the job cancelled, held (with the pause reason; `untilResumed`: Meta refused the account, only a resume ends it), or go. */
-export type JobGo = { kind: 'go' } | { kind: 'cancelled' } | { kind: 'paused'; reason: string; untilResumed?: true };
+export type JobGo = { kind: 'go' } | { kind: 'cancelled' } | { kind: 'paused'; reason: string; untilResumed?: true; pause?: JobPause };
 
 export interface JobControlView {
   go: JobGo;
@@ -66,7 +80,7 @@ export async function readJobGo(
   const go: JobGo = control.cancelled
     ? { kind: 'cancelled' }
     : control.pause && isHeldUntilResumed(control.pause)
-      ? { kind: 'paused', reason: control.pause.reason, untilResumed: true }
+      ? { kind: 'paused', reason: control.pause.reason, untilResumed: true, pause: control.pause }
       : templateState && templateState.status !== 'APPROVED'
       ? { kind: 'paused', reason: `TEMPLATE_${templateState.status}` }
       : { kind: 'go' };
@@ -205,7 +219,7 @@ export async function holdOrFail(
   const proposed: JobPause = { pausedAt: now.toISOString(), reason, failsAt: new Date(now.getTime() + settings.templatePauseTimeoutMs).toISOString() };
   const pause = (await broadcasts.pauseJob(message.jobId, proposed)) ?? proposed;
   // A hold until resumed set meanwhile (Meta refused the account) wins over the template's deadline.
-  if (pause.failsAt === undefined) return holdUntilResumed(dependencies, message, rest, report);
+  if (pause.failsAt === undefined) return holdUntilResumed(dependencies, message, rest, report, pause);
   const untilDeadlineMs = Date.parse(pause.failsAt) - now.getTime();
   if (untilDeadlineMs <= 0) return settleRest(dependencies, message, rest, report, { status: 'FAILED', failureReasonCode: TEMPLATE_PAUSED_FAILURE });
   const delaySeconds = Math.max(1, Math.min(settings.pauseRecheckSeconds, Math.ceil(untilDeadlineMs / 1000)));
@@ -215,16 +229,23 @@ export async function holdOrFail(
 }
 
 /**
- * Meta refused the account: the job is held with no deadline (written as soon as a send was refused,
- * with the account's other running jobs: chunk-run.ts, account-hold.ts) and `rest` is re-queued,
- * delayed until the next look; a resume (resume-job.ts) lets the next look send it.
+ * Held until resumed (Meta refused the account: written as soon as a send was refused, with the
+ * account's other running jobs, chunk-run.ts, account-hold.ts; or a person paused it, pause-job.ts):
+ * `rest` is re-queued, delayed until the next look; a resume (resume-job.ts) lets the next look send
+ * it. A person's pause older than USER_PAUSE_LIMIT_MS cancels the job instead (`cancelReason`
+ * PAUSE_EXPIRED): its rest is settled CANCELLED, so the job finishes well inside its retention.
  */
 async function holdUntilResumed(
-  dependencies: Pick<ProcessChunkDependencies, 'queue' | 'settings'>,
+  dependencies: Pick<ProcessChunkDependencies, 'broadcasts' | 'clock' | 'queue' | 'events' | 'settings'>,
   message: OutboundMessage,
   rest: readonly ChunkRecipient[],
   report: ChunkReport,
+  pause?: JobPause,
 ): Promise<ChunkReport> {
+  if (pause && isUserPauseExpired(pause, dependencies.clock.now(), dependencies.settings.userPauseLimitMs)) {
+    await dependencies.broadcasts.cancelJob(message.jobId, dependencies.clock.now(), PAUSE_EXPIRED_REASON);
+    return settleRest(dependencies, message, rest, report, 'CANCELLED');
+  }
   await dependencies.queue.enqueue([{ ...message, recipients: [...rest] }], { delaySeconds: Math.max(1, dependencies.settings.pauseRecheckSeconds) });
   report.held = rest.length;
   return report;
@@ -239,5 +260,5 @@ export function stopFor(
   report: ChunkReport,
 ): Promise<ChunkReport> {
   if (go.kind === 'cancelled') return settleRest(dependencies, message, rest, report, 'CANCELLED');
-  return go.untilResumed ? holdUntilResumed(dependencies, message, rest, report) : holdOrFail(dependencies, message, rest, go.reason, report);
+  return go.untilResumed ? holdUntilResumed(dependencies, message, rest, report, go.pause) : holdOrFail(dependencies, message, rest, go.reason, report);
 }

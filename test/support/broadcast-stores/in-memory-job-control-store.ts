@@ -45,6 +45,7 @@ export class InMemoryJobControlStore implements JobControlStore {
       setOrDelete(job, 'pausedBy', pause.pausedBy);
       setOrDelete(job, 'pauseCode', pause.code);
       setOrDelete(job, 'pauseText', pause.text);
+      setOrDelete(job, 'pausedByCredentialId', pause.by);
     }
     return pauseOfJob(job);
   }
@@ -60,6 +61,7 @@ export class InMemoryJobControlStore implements JobControlStore {
     delete job.pausedBy;
     delete job.pauseCode;
     delete job.pauseText;
+    delete job.pausedByCredentialId;
     return true;
   }
 }
@@ -73,10 +75,11 @@ function pauseOfJob(job: BroadcastJob): JobPause | undefined {
     ...(job.pausedBy !== undefined ? { pausedBy: job.pausedBy } : {}),
     ...(job.pauseCode !== undefined ? { code: job.pauseCode } : {}),
     ...(job.pauseText !== undefined ? { text: job.pauseText } : {}),
+    ...(job.pausedByCredentialId !== undefined ? { by: job.pausedByCredentialId } : {}),
   };
 }
 
-function setOrDelete<K extends 'pauseFailsAt' | 'pausedBy' | 'pauseCode' | 'pauseText'>(job: BroadcastJob, key: K, value: BroadcastJob[K] | undefined): void {
+function setOrDelete<K extends 'pauseFailsAt' | 'pausedBy' | 'pauseCode' | 'pauseText' | 'pausedByCredentialId'>(job: BroadcastJob, key: K, value: BroadcastJob[K] | undefined): void {
   if (value === undefined) delete job[key];
   else job[key] = value;
 }

@@ -44,11 +44,11 @@ export class InMemoryJobStore implements JobStore {
     job.totalChunks = Math.max(job.totalChunks, firstChunkIndex + chunkSizes.length);
   }
 
-  async closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number }): Promise<void> {
+  async closeExpansion(jobId: string, totals: { totalRecipients: number; totalChunks: number; stopped?: boolean }): Promise<void> {
     this.state.touch('closeExpansion');
     const job = this.state.jobs.get(jobId);
     if (!job || job.kind !== 'template') return;
-    Object.assign(job, totals, { expansion: 'done' });
+    Object.assign(job, { totalRecipients: totals.totalRecipients, totalChunks: totals.totalChunks, expansion: totals.stopped ? 'stopped' : 'done' });
   }
 
   async discardJob(jobId: string): Promise<void> {

@@ -136,5 +136,25 @@ export function describeCampaignStoreContract(name: string, makeStore: () => Cam
       const writes = await Promise.all([1, 2, 3].map((nextIndex) => store.saveExpansion(organizationId, 'cmp_race', { ...firstExpansion(startedAt), nextIndex, version: 1 }, 0)));
       expect(writes.filter(Boolean)).toHaveLength(1);
     });
+
+    it('cancels a campaign never launched once (the first time stays) and then refuses its launch; a launched one is not cancelled here', async () => {
+      const organizationId = freshOrganization();
+      await store.createCampaign(draftCampaign(organizationId, 'cmp_cancel'));
+      const at = new Date('2026-12-01T10:30:00.000Z');
+      expect(await store.cancelUnlaunched(organizationId, 'cmp_cancel', at)).toEqual({ cancelled: true, cancelledAt: at.toISOString() });
+      expect(await store.cancelUnlaunched(organizationId, 'cmp_cancel', new Date('2026-12-01T10:31:00.000Z'))).toEqual({ cancelled: true, cancelledAt: at.toISOString() });
+      expect(await store.getCampaign(organizationId, 'cmp_cancel')).toMatchObject({ cancelledAt: at.toISOString() });
+      const launchedAt = '2026-12-01T11:00:00.000Z';
+      const launch = await store.markLaunched(organizationId, 'cmp_cancel', { launchedAt, jobId: 'pub_c', expansion: firstExpansion(launchedAt) });
+      expect(launch.launched).toBe(false);
+      expect((await store.getCampaign(organizationId, 'cmp_cancel'))?.jobId).toBeUndefined();
+
+      await store.createCampaign(draftCampaign(organizationId, 'cmp_launched'));
+      await store.markLaunched(organizationId, 'cmp_launched', { launchedAt, jobId: 'pub_l', expansion: firstExpansion(launchedAt) });
+      const refused = await store.cancelUnlaunched(organizationId, 'cmp_launched', at);
+      expect(refused).toMatchObject({ cancelled: false, campaign: { jobId: 'pub_l' } });
+      expect((await store.getCampaign(organizationId, 'cmp_launched'))?.cancelledAt).toBeUndefined();
+      expect(await store.cancelUnlaunched(freshOrganization(), 'cmp_cancel', at)).toEqual({ cancelled: false, campaign: undefined });
+    });
   });
 }

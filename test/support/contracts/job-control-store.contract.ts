@@ -70,6 +70,17 @@ export function describeJobControlStoreContract(name: string, makeRepository: ()
       expect(await repository.getJob(jobId)).not.toHaveProperty('pauseCode');
     });
 
+    it("a person's pause keeps who paused it (the credential), read with the control and removed by the resume", async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      const pause = { pausedAt: now.toISOString(), reason: 'PAUSED_BY_USER', pausedBy: 'user' as const, by: 'cred_ops' };
+      expect(await repository.pauseJob(jobId, pause)).toEqual(pause);
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString(), pause });
+      expect(await repository.getJob(jobId)).toMatchObject({ pausedBy: 'user', pausedByCredentialId: 'cred_ops' });
+      expect(await repository.resumeJob(jobId, pause.pausedAt, later)).toBe(true);
+      expect(await repository.getJob(jobId)).not.toHaveProperty('pausedByCredentialId');
+    });
+
     it('a refusal seen before a resume does not hold the job again; one seen after it does', async () => {
       const jobId = freshJobId();
       await repository.createJob(job(jobId, 1, 1), [1]);

@@ -34,6 +34,7 @@ const launched = (fields: Partial<Campaign> = {}): Campaign => ({ ...draftCampai
 describe('campaignStateOf', () => {
   it('DRAFT until launched; SCHEDULED while its time has not come', () => {
     expect(campaignStateOf(draftCampaign(ORG, 'cmp_d'), undefined, NOW)).toBe('DRAFT');
+    expect(campaignStateOf({ ...draftCampaign(ORG, 'cmp_d'), cancelledAt: '2026-12-01T11:00:00.000Z' }, undefined, NOW)).toBe('CANCELLED');
     expect(campaignStateOf(launched({ scheduledAt: '2026-12-02T09:00:00Z' }), reading('QUEUED_FOR_PROCESSING'), NOW)).toBe('SCHEDULED');
     expect(campaignStateOf(launched(), reading('SCHEDULED'), NOW)).toBe('SCHEDULED');
     expect(campaignStateOf(launched({ scheduledAt: '2026-12-01T11:30:00Z', expansion: started }), reading('PROCESSING'), NOW)).toBe('SENDING');

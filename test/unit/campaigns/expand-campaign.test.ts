@@ -142,6 +142,6 @@ describe('the campaign expander', () => {
     await kit.broadcasts.cancelJob(jobId, kit.clock.now());
     expect(await drainExpansions(kit)).toEqual(['cancelled']);
     expect(queuedIndexesByRecipient(kit.queue.messages).size).toBe(2000);
-    expect(await kit.broadcasts.getJob(jobId)).toMatchObject({ expansion: 'done', totalRecipients: 2000, totalChunks: 2 });
+    expect(await kit.broadcasts.getJob(jobId)).toMatchObject({ expansion: 'stopped', totalRecipients: 2000, totalChunks: 2 });
   });
 });

@@ -61,7 +61,7 @@ describe('launchCampaign', () => {
     const kit = launchedKit();
     await createCampaign(kit, { scheduledAt: '2026-05-04T11:00:00.000Z' });
     expect((await launch(kit)).state).toBe('SCHEDULED');
-    expect((await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!.expansion).toMatchObject({ status: 'waiting', waitingUntil: '2026-05-04T11:00:00.000Z', version: 0 });
+    expect((await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!.expansion).toMatchObject({ status: 'running', waitingUntil: '2026-05-04T11:00:00.000Z', version: 0 });
     expect(kit.expansions.queued[0]!.delaySeconds).toBe(900);
     const { drainExpansions } = await import('../../support/campaign-expander-kit');
     expect(await drainExpansions(kit)).toEqual([]);

@@ -43,6 +43,10 @@ describe('an open-ended (campaign) job', () => {
     expect(summarizeJob({ ...openJob, totalRecipients: 3, totalChunks: 1 }, [doneChunk(0, 3)]).status).toBe('PROCESSING');
     expect(summarizeJob({ ...openJob, totalRecipients: 3, totalChunks: 1, cancelledAt: '2026-03-01T09:01:00.000Z' }, [doneChunk(0, 3)]).status).toBe('PROCESSING');
     expect(summarizeJob({ ...openJob, totalRecipients: 3, totalChunks: 1, expansion: 'done' }, [doneChunk(0, 3)]).status).toBe('COMPLETED');
+    // Closed by a cancel before every member was read: the cancel withheld the rest, whatever the chunks sent.
+    const cancelledAt = '2026-03-01T09:01:00.000Z';
+    expect(summarizeJob({ ...openJob, totalRecipients: 3, totalChunks: 1, expansion: 'stopped', cancelledAt }, [doneChunk(0, 3)]).status).toBe('CANCELLED');
+    expect(summarizeJob({ ...openJob, expansion: 'stopped', cancelledAt }, []).status).toBe('CANCELLED');
   });
 
   async function setUp() {
