@@ -22,7 +22,7 @@ import { getServices } from '../functions/composition';
 import { readChunkLedger } from '../shared/adapters/dynamodb/ledger-pages';
 import type { CloudApiSandbox, SandboxControlPatch } from '../sandbox/cloud-api-sandbox';
 import { chunkWorker, functions } from '../runtime-contract/resource-definitions';
-import { startLocalRuntime } from '../local/local-runtime';
+import { startLocalRuntime, type LocalRuntime } from '../local/local-runtime';
 import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-source';
 import { median, sleep } from './lib/stats';
 import { awaitAccepted } from './lib/await-accepted';
@@ -66,8 +66,24 @@ export interface DrainScenario {
  * `alongside`. Messages of its phone numbers are not counted in the drain's figures.
  */
 export interface DrainAlongside {
-  prepare(context: { services: ReturnType<typeof getServices>; sandbox: CloudApiSandbox; baseUrl: string }): Promise<void>;
+  prepare(context: { services: ReturnType<typeof getServices>; sandbox: CloudApiSandbox; baseUrl: string; runtime: LocalRuntime }): Promise<void>;
   start(drainEnded: Promise<void>): Promise<unknown>;
+}
+
+/**
+ * Several works beside one drain, prepared one after the other and started together; the run's
+ * `alongside` is their results in the same order.
+ *
+ * @example
+ * const both = besideEachOther(fifthOrganizationSender(1_000), campaignBeside);
+ */
+export function besideEachOther(...works: readonly DrainAlongside[]): DrainAlongside {
+  return {
+    async prepare(context) {
+      for (const work of works) await work.prepare(context);
+    },
+    start: (drainEnded) => Promise.all(works.map((work) => work.start(drainEnded))),
+  };
 }
 
 export interface AccountOutcome {
@@ -245,7 +261,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
       ...scenario.sandboxControl,
     });
     const keys = await Promise.all(tenants.map((tenant) => issueKey(services, tenant.organizationId)));
-    await scenario.alongside?.prepare({ services, sandbox, baseUrl: runtime.baseUrl });
+    await scenario.alongside?.prepare({ services, sandbox, baseUrl: runtime.baseUrl, runtime });
     const bodies = tenants.map((tenant, account) =>
       JSON.stringify(broadcastBody({ count: scenario.recipientsPerAccount, seed: account, from: tenant.phoneNumber, name: `drain ${scenario.label} ${runIndex}` })),
     );

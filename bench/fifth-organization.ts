@@ -13,7 +13,7 @@
  * give a small organization behind big ones. The broadcast class allows 10 a minute per key and
  * sender, so the fifth organization rotates over 8 keys (7.5 a minute each), never refused.
  */
-import { benchDrain, type DrainAlongside, type ScenarioResult } from './drain';
+import { benchDrain, besideEachOther, type DrainAlongside, type ScenarioResult } from './drain';
 import { META_LATENCY, type GoalRow } from './drain-latency';
 import { percentile, sleep } from './lib/stats';
 import { BROADCAST_PATH, broadcastBody, createBenchTenant, issueKey, type BenchTenant } from './lib/workload';
@@ -24,6 +24,8 @@ export interface FifthOrganizationOptions {
   /** Seconds between the fifth organization's sends (default 1). */
   intervalMs?: number;
   log: (line: string) => void;
+  /** Other work in the same runtime during the measurement (bench/campaign-beside.ts: another organization's campaign draining), named in the scenario's label. */
+  beside?: { label: string; work: DrainAlongside };
 }
 
 export interface SingleSend {
@@ -145,13 +147,13 @@ export async function benchFifthOrganization(options: FifthOrganizationOptions):
   const [drain] = await benchDrain({
     scenarios: [
       {
-        label: `4 accounts @ 80/s, ${(perAccount * 4).toLocaleString('en-US')} recipients in all, Meta latency, a fifth organization sending 1 message/s`,
+        label: `4 accounts @ 80/s, ${(perAccount * 4).toLocaleString('en-US')} recipients in all, Meta latency, a fifth organization sending 1 message/s${options.beside ? `, ${options.beside.label}` : ''}`,
         accounts: 4,
         ratePerSecond: 80,
         recipientsPerAccount: perAccount,
         sandboxControl: META_LATENCY,
         stallMs: 45_000,
-        alongside: sender,
+        alongside: options.beside ? besideEachOther(sender, options.beside.work) : sender,
       },
     ],
     runsPerScenario: 1,

@@ -14,6 +14,8 @@
  *   npm run bench -- --only=fifth --fifth-recipients=8000   # a fifth organization's single sends while 4 accounts drain (default 40,000 in all)
  *   npm run bench -- --only=hot --hot-recipients=3000       # hottest DynamoDB items' writes/s in a 1,000/s drain with its events (docs/SCALE.md)
  *   npm run bench -- --only=split --split-runs=5            # meta-webhook CPU of one 4 MiB signed batch (docs/PERFORMANCE.md 4j)
+ *   npm run bench -- --only=campaign --campaign-members=20000 --campaign-launch-members=20000 --campaign-expansion-members=20000,60000 --campaign-drain-members=20000 --campaign-beside-members=20000 --fifth-recipients=8000
+ *                                                          # audiences and campaigns, short (bench/campaign.ts lists the sizes; --campaign-parts= picks parts)
  *
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
  * docs/PERFORMANCE.md explains the figures, the goals and the cost estimate.
@@ -25,7 +27,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'fifth', 'hot', 'cores', 'cost', 'sdk', 'split'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'fifth', 'hot', 'cores', 'cost', 'sdk', 'split', 'campaign'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -752,6 +754,31 @@ async function main(): Promise<void> {
     for (const { run, estimate } of estimates.slice(0, 2)) {
       goals.push({ figure: `DynamoDB write units per recipient incl. 3 Meta events (issue 28), ${run.audience} audience`, value: `${round(estimate.writeUnitsPerRecipient, 2)} WRU${incomplete(run)}`, goal: '<= 3', met: run.completed && estimate.writeUnitsPerRecipient <= 3 ? 'yes' : 'no' });
     }
+  }
+
+  if (selected.has('campaign')) {
+    const { benchCampaign, CAMPAIGN_PARTS } = await import('./campaign');
+    const listArgument = (name: string) => process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3).split(',');
+    const parts = listArgument('campaign-parts') ?? [...CAMPAIGN_PARTS];
+    const unknown = parts.filter((part) => !(CAMPAIGN_PARTS as readonly string[]).includes(part));
+    if (unknown.length) throw new Error(`--campaign-parts: unknown ${unknown.join(', ')} (parts: ${CAMPAIGN_PARTS.join(', ')})`);
+    const expansionMembers = (listArgument('campaign-expansion-members') ?? ['100000', '300000']).map(Number);
+    if (expansionMembers.some((value) => !Number.isInteger(value) || value <= 0)) throw new Error('--campaign-expansion-members must be positive whole numbers');
+    const campaign = await benchCampaign({
+      parts: new Set(parts as Array<(typeof CAMPAIGN_PARTS)[number]>),
+      importMembers: numberArgument('campaign-members') ?? 200_000,
+      launchMembers: numberArgument('campaign-launch-members') ?? 1_000_000,
+      launches: numberArgument('campaign-launches') ?? 5,
+      expansionMembers,
+      costRecipients: numberArgument('campaign-cost-recipients') ?? 10_000,
+      drainMembers: numberArgument('campaign-drain-members') ?? 100_000,
+      besideMembers: numberArgument('campaign-beside-members') ?? 100_000,
+      fifthRecipients: numberArgument('fifth-recipients') ?? 40_000,
+      out,
+    });
+    results.campaign = campaign.results;
+    loadBySection.campaign = os.loadavg();
+    goals.push(...campaign.goals);
   }
 
   if (goals.length) {

@@ -40,13 +40,16 @@ export async function startLocalEventSources(options: {
   /** Where the queue URLs are (the runtime's whole environment). */
   environment: Readonly<Record<string, string | undefined>>;
   handlerOf: (name: FunctionName) => Promise<Handler>;
+  /** Only the sources of these functions (a bench measuring one consumer alone); absent: every source. */
+  only?: readonly FunctionName[];
 }): Promise<LocalEventSources> {
   const started: SqsEventSource[] = [];
   const stop = async (): Promise<void> => {
     for (const source of [...started].reverse()) await source.stop().catch(() => undefined);
   };
   try {
-    for (const source of eventSources) started.push(startEventSource(source, options.sqs, options.region, options.environment, await options.handlerOf(source.functionName)));
+    const wanted = eventSources.filter((source) => options.only === undefined || options.only.includes(source.functionName));
+    for (const source of wanted) started.push(startEventSource(source, options.sqs, options.region, options.environment, await options.handlerOf(source.functionName)));
   } catch (error) {
     await stop(); // a consumer that cannot load leaves no poller of the others behind
     throw error;

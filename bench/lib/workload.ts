@@ -100,6 +100,12 @@ export interface Recipient {
 }
 
 /**
+ * The `index`th bench recipient's Indian national number (calling code 91) of body or audience
+ * `seed` (0-99): seeds 10,000,000 numbers apart, so different seeds share no recipient.
+ */
+export const benchNationalNumber = (seed: number, index: number): string => String(9_000_000_000 + seed * 10_000_000 + index);
+
+/**
  * A send-template-broadcast body of `count` distinct recipients with their own parameters.
  * `seed` (0-99) shifts every number, so bodies of different seeds share no recipient. `rich`: the
  * rich template, a broadcast-level image header and each recipient's own URL button (issue 24).
@@ -113,7 +119,6 @@ export function broadcastBody(options: { count: number; seed: number; from: stri
   header?: typeof BENCH_HEADER;
   data: Recipient[];
 } {
-  const base = 9_000_000_000 + options.seed * 10_000_000;
   const template = options.rich ? BENCH_RICH_TEMPLATE : BENCH_TEMPLATE;
   return {
     broadcastName: options.name,
@@ -124,7 +129,7 @@ export function broadcastBody(options: { count: number; seed: number; from: stri
     ...(options.rich && { header: BENCH_HEADER }),
     data: Array.from({ length: options.count }, (_, index) => ({
       countryCode: '91',
-      toPhoneNumber: String(base + index),
+      toPhoneNumber: benchNationalNumber(options.seed, index),
       templateParams: [`Customer ${index}`, `ORD-${options.seed}-${index}`],
       ...(options.rich && { buttons: [{ index: 0 as const, type: 'url' as const, text: `ORD-${options.seed}-${index}` }] }),
     })),

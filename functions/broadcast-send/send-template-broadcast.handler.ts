@@ -11,7 +11,7 @@ import { jobIdHeader } from './job-id-header';
 /** A claim outlives the API Gateway integration timeout (29 s), then lapses so a crashed request frees its key. */
 export const IN_PROGRESS_TIMEOUT_MS = 30_000;
 
-/** The request's Idempotency-Key, shared by broadcasts, follow-ups, audience member imports and campaign launches. */
+/** The request's Idempotency-Key, shared by broadcasts, follow-ups, audience member imports and campaign launches (one rule: shared/broadcast/idempotency-key.ts). */
 export { idempotencyKeyOf };
 
 /** The contract fixes no wording here ("message states the bulk broadcast was queued"): plain English, 1 recipient. */

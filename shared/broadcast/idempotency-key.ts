@@ -1,4 +1,4 @@
-/** The Idempotency-Key header every keyed write reads (broadcasts, follow-ups, audience member imports, campaign launches). */
+/** The Idempotency-Key header every keyed write reads (broadcasts, follow-ups, audience member imports, campaign launches): docs/BROADCAST.md "Idempotency". */
 import { InvalidIdempotencyKeyError } from './errors';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
