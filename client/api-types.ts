@@ -143,6 +143,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prod/api/v2/broadcast/public/campaigns/{campaignId}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List campaign recipients
+         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastListCampaignRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/prod/api/v2/broadcast/public/send-freeform": {
         parameters: {
             query?: never;
@@ -197,6 +217,106 @@ export interface paths {
          * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastResumeJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/broadcasts/{jobId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause job
+         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastPauseJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/campaigns/{campaignId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause campaign
+         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastPauseCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/campaigns/{campaignId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume campaign
+         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastResumeCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/campaigns/{campaignId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel campaign
+         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastCancelCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/campaigns/{campaignId}/follow-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Campaign follow up
+         * @description Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastCampaignFollowUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -327,6 +447,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prod/api/v2/broadcast/public/audiences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audiences
+         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastListAudiences"];
+        put?: never;
+        /**
+         * Create audience
+         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastCreateAudience"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/audiences/{audienceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get audience
+         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastGetAudience"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete audience
+         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        delete: operations["broadcastDeleteAudience"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/audiences/{audienceId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members
+         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastListMembers"];
+        put?: never;
+        /**
+         * Upsert members
+         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastUpsertMembers"];
+        /**
+         * Remove members
+         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        delete: operations["broadcastRemoveMembers"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/prod/api/v2/broadcast/public/send-single": {
         parameters: {
             query?: never;
@@ -387,6 +583,70 @@ export interface paths {
          *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`. The gateway admits 50 requests per second from all callers together (bursts of 100).
          */
         post: operations["broadcastSendBulkStandard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List campaigns
+         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastListCampaigns"];
+        put?: never;
+        /**
+         * Create campaign
+         * @description Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastCreateCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/campaigns/{campaignId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get campaign
+         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastGetCampaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/campaigns/{campaignId}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch campaign
+         * @description Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastLaunchCampaign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1663,7 +1923,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
         broadcast400: {
             headers: {
                 [name: string]: unknown;
@@ -1744,7 +2004,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         broadcast404: {
             headers: {
                 [name: string]: unknown;
@@ -1771,7 +2031,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
         broadcast409: {
             headers: {
                 [name: string]: unknown;
@@ -1980,7 +2240,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
         organization400: {
             headers: {
                 [name: string]: unknown;
@@ -2043,7 +2303,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         organization404: {
             headers: {
                 [name: string]: unknown;
@@ -2064,7 +2324,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
         organization409: {
             headers: {
                 [name: string]: unknown;
@@ -2218,7 +2478,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
         v1400: {
             headers: {
                 [name: string]: unknown;
@@ -2272,7 +2532,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         v1404: {
             headers: {
                 [name: string]: unknown;
@@ -2290,7 +2550,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
         v1409: {
             headers: {
                 [name: string]: unknown;
@@ -2435,7 +2695,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
         webhooks400: {
             headers: {
                 [name: string]: unknown;
@@ -2489,7 +2749,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         webhooks404: {
             headers: {
                 [name: string]: unknown;
@@ -2507,7 +2767,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
         webhooks409: {
             headers: {
                 [name: string]: unknown;
@@ -2651,7 +2911,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
         docs400: {
             headers: {
                 [name: string]: unknown;
@@ -2705,7 +2965,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         docs404: {
             headers: {
                 [name: string]: unknown;
@@ -2723,7 +2983,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
         docs409: {
             headers: {
                 [name: string]: unknown;
@@ -2867,7 +3127,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
         upstream400: {
             headers: {
                 [name: string]: unknown;
@@ -2933,7 +3193,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         upstream404: {
             headers: {
                 [name: string]: unknown;
@@ -2955,7 +3215,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
         upstream409: {
             headers: {
                 [name: string]: unknown;
@@ -4279,6 +4539,98 @@ export interface operations {
             504: components["responses"]["broadcast504"];
         };
     };
+    broadcastListCampaignRecipients: {
+        parameters: {
+            query?: {
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD";
+                limit?: string;
+                cursor?: string;
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per-recipient results, a page at a time (JSON) or all of them (`format=csv`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "1 recipients",
+                     *       "data": {
+                     *         "recipients": [
+                     *           {
+                     *             "countryCode": "49",
+                     *             "toPhoneNumber": "1701234567",
+                     *             "status": "DELIVERED",
+                     *             "pricing": {
+                     *               "category": "marketing",
+                     *               "type": "regular",
+                     *               "billable": true,
+                     *               "pricingModel": "PMP"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            recipients: ({
+                                status: string;
+                                messageId?: string | null;
+                                sentVia?: string;
+                                /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one. Every value is Meta’s open string (`type`: `regular`, `free_customer_service`, …; `subtype` when Meta sent one, e.g. `paid_exempt`); a free-form message Meta did not price carries the free tier’s verdict (docs/DELIVERY-STATUS.md "Recipients list", "Pricing values and service messages") */
+                                pricing?: {
+                                    category: string;
+                                    type: string;
+                                    billable: boolean;
+                                    pricingModel: string;
+                                    subtype?: string;
+                                };
+                                /** @description A billed recipient’s price at the operator’s rate card for its calling code and pricing category; absent without a card, or when Meta did not mark it billable (docs/BROADCAST.md "Cost per campaign") */
+                                cost?: {
+                                    currency: string;
+                                    amount: string;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            nextCursor?: string | null;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
     broadcastSendFreeform: {
         parameters: {
             query?: never;
@@ -4609,6 +4961,728 @@ export interface operations {
                                 held?: number;
                             } & {
                                 [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastPauseJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, held until resumed by a person: its id, status, pause and summary (docs/BROADCAST.md "Pausing a job") */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Job is PAUSED",
+                     *       "data": {
+                     *         "jobId": "pub_01JD3X9Q7",
+                     *         "status": "PAUSED",
+                     *         "pause": {
+                     *           "reason": "PAUSED_BY_USER",
+                     *           "since": "2026-03-01T09:00:04.000Z",
+                     *           "failsAt": null,
+                     *           "pausedBy": "user",
+                     *           "by": "cred_01JD3X9Q7"
+                     *         },
+                     *         "summary": {
+                     *           "sent": 23,
+                     *           "pending": 977
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            jobId: string;
+                            status: string;
+                            pause: Record<string, unknown>;
+                            /** @description Processing totals at this point of the job (docs/BROADCAST.md "Status") */
+                            summary?: {
+                                /** @description Meta’s pricing from the status webhooks: billable recipients and recipients per category (`marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international`, `service`, …), each recipient once under its latest pricing; present once any recipient has pricing (docs/BROADCAST.md "Status") */
+                                pricing?: {
+                                    billable: number;
+                                    byCategory: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                /** @description Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign") */
+                                cost?: {
+                                    currency: string;
+                                    billed: number;
+                                    /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                    amount: string;
+                                    byCategory: {
+                                        [key: string]: {
+                                            billed: number;
+                                            /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                            amount: string;
+                                        };
+                                    };
+                                    unpriced?: number;
+                                };
+                                /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
+                                held?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastPauseCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, paused by a person: nothing more is sent until it is resumed (docs/CAMPAIGNS.md "Pause, resume and cancel") */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Campaign is PAUSED",
+                     *       "data": {
+                     *         "campaignId": "cmp_01JD3X9Q7",
+                     *         "state": "PAUSED"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            campaignId: string;
+                            state: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastResumeCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, resumed: its held recipients are sent, each exactly once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Campaign is SENDING",
+                     *       "data": {
+                     *         "campaignId": "cmp_01JD3X9Q7",
+                     *         "state": "SENDING"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            campaignId: string;
+                            state: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastCancelCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, cancelled: nothing more is sent; a draft never sends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Campaign is CANCELLED",
+                     *       "data": {
+                     *         "campaignId": "cmp_01JD3X9Q7",
+                     *         "state": "CANCELLED"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            campaignId: string;
+                            state: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastCampaignFollowUp: {
+        parameters: {
+            query?: {
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description One logical broadcast: a retry with the same key and body gets the first answer and sends nothing twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    broadcastName: string;
+                    fromPhoneNumber: string;
+                    templateName: string;
+                    templateLanguage: string;
+                    /** @enum {string} */
+                    templateType: "MARKETING" | "UTILITY";
+                    templateId?: string;
+                    /**
+                     * @description Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters
+                     * @example [
+                     *       "Ada",
+                     *       "A-17"
+                     *     ]
+                     * @example {
+                     *       "first_name": "Ada",
+                     *       "store": "Demo Retail"
+                     *     }
+                     */
+                    globalTemplateParams?: string[] | {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description The template's header value: a media header by https link or uploaded mediaId (document: filename), the text of a text header's variable, or a location
+                     * @example {
+                     *       "type": "image",
+                     *       "link": "https://cdn.example.com/parcel.jpg"
+                     *     }
+                     * @example {
+                     *       "type": "document",
+                     *       "mediaId": "1602186516975000",
+                     *       "filename": "Invoice-0042.pdf"
+                     *     }
+                     * @example {
+                     *       "type": "text",
+                     *       "text": "Ada"
+                     *     }
+                     * @example {
+                     *       "type": "location",
+                     *       "latitude": 37.4421,
+                     *       "longitude": -122.1615,
+                     *       "name": "Philz Coffee",
+                     *       "address": "101 Forest Ave, Palo Alto"
+                     *     }
+                     */
+                    header?: {
+                        /** @constant */
+                        type: "image";
+                        /** Format: uri */
+                        link?: string;
+                        mediaId?: string;
+                    } | {
+                        /** @constant */
+                        type: "video";
+                        /** Format: uri */
+                        link?: string;
+                        mediaId?: string;
+                    } | {
+                        /** @constant */
+                        type: "document";
+                        /** Format: uri */
+                        link?: string;
+                        mediaId?: string;
+                        filename?: string;
+                    } | {
+                        /** @constant */
+                        type: "text";
+                        text: string;
+                    } | {
+                        /** @constant */
+                        type: "location";
+                        latitude: number;
+                        longitude: number;
+                        name?: string;
+                        address?: string;
+                    };
+                    /**
+                     * @description Values of the template's buttons by index (the button's position in the template); a recipient's buttons merge with the broadcast's by index
+                     * @example [
+                     *       {
+                     *         "index": 0,
+                     *         "type": "url",
+                     *         "text": "A-17"
+                     *       },
+                     *       {
+                     *         "index": 1,
+                     *         "type": "quick_reply",
+                     *         "payload": "STOP-PROMO"
+                     *       }
+                     *     ]
+                     * @example [
+                     *       {
+                     *         "index": 0,
+                     *         "type": "copy_code",
+                     *         "couponCode": "SUMMER20"
+                     *       }
+                     *     ]
+                     */
+                    buttons?: ({
+                        index: number;
+                        /** @constant */
+                        type: "url";
+                        text: string;
+                    } | {
+                        index: number;
+                        /** @constant */
+                        type: "quick_reply";
+                        payload: string;
+                    } | {
+                        index: number;
+                        /** @constant */
+                        type: "copy_code";
+                        couponCode: string;
+                    })[];
+                    /**
+                     * @description One entry per card of a carousel template, in order: the card's media header, body values and buttons
+                     * @example [
+                     *       {
+                     *         "header": {
+                     *           "type": "image",
+                     *           "link": "https://cdn.example.com/shirt.jpg"
+                     *         },
+                     *         "templateParams": [
+                     *           "Linen shirt"
+                     *         ],
+                     *         "buttons": [
+                     *           {
+                     *             "index": 0,
+                     *             "type": "url",
+                     *             "text": "linen-shirt"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "header": {
+                     *           "type": "image",
+                     *           "link": "https://cdn.example.com/hat.jpg"
+                     *         },
+                     *         "templateParams": [
+                     *           "Straw hat"
+                     *         ],
+                     *         "buttons": [
+                     *           {
+                     *             "index": 0,
+                     *             "type": "url",
+                     *             "text": "straw-hat"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    carousel?: {
+                        header: {
+                            /** @constant */
+                            type: "image";
+                            /** Format: uri */
+                            link?: string;
+                            mediaId?: string;
+                        } | {
+                            /** @constant */
+                            type: "video";
+                            /** Format: uri */
+                            link?: string;
+                            mediaId?: string;
+                        };
+                        /**
+                         * @description Body values: an array in placeholder order ({{1}}, {{2}}, …), or an object of values by name for a template created with named parameters
+                         * @example [
+                         *       "Ada",
+                         *       "A-17"
+                         *     ]
+                         * @example {
+                         *       "first_name": "Ada",
+                         *       "store": "Demo Retail"
+                         *     }
+                         */
+                        templateParams?: string[] | {
+                            [key: string]: string;
+                        };
+                        buttons?: ({
+                            index: number;
+                            /** @constant */
+                            type: "url";
+                            text: string;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "quick_reply";
+                            payload: string;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "copy_code";
+                            couponCode: string;
+                        })[];
+                    }[];
+                    /**
+                     * @description A limited-time-offer template's expiry (ISO 8601 with an offset), after the send
+                     * @example {
+                     *       "expiresAt": "2026-12-31T23:59:59Z"
+                     *     }
+                     */
+                    limitedTimeOffer?: {
+                        expiresAt: string;
+                    };
+                    scheduledAt?: string;
+                    audience: {
+                        /** @description Recipients of the parent job whose status is one of these */
+                        statuses?: ("FAILED" | "UNKNOWN" | "UNCONFIRMED" | "SENT" | "DELIVERED" | "READ")[];
+                        /** @description FAILED recipients whose failure code (Meta's, e.g. 131049) is one of these */
+                        failureCodes?: number[];
+                        /** @description Recipients sent (SENT or DELIVERED, not READ) at least this many hours ago */
+                        notReadAfterHours?: number;
+                    };
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description With `?dryRun=true`: the dry run of exactly the request the follow-up would accept, with its parent and who it matched (nothing sent, no job) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Dry run of a follow-up of pub_01JD3X9Q7: 2 of 3 matching recipients sendable; nothing was sent",
+                     *       "data": {
+                     *         "dryRun": true,
+                     *         "totals": {
+                     *           "received": 1001,
+                     *           "sendable": 997,
+                     *           "optedOut": 1,
+                     *           "duplicates": 1,
+                     *           "invalid": 2
+                     *         },
+                     *         "invalid": [
+                     *           {
+                     *             "index": 3,
+                     *             "field": "data[3].toPhoneNumber",
+                     *             "rule": "must contain digits only"
+                     *           },
+                     *           {
+                     *             "index": 7,
+                     *             "field": "data[7].templateParams",
+                     *             "rule": "has 1 values; template order_update needs exactly 2 ({{1}}..{{2}})"
+                     *           }
+                     *         ],
+                     *         "duplicates": [
+                     *           {
+                     *             "index": 12,
+                     *             "duplicateOf": 11
+                     *           }
+                     *         ],
+                     *         "optedOut": [
+                     *           {
+                     *             "index": 40
+                     *           }
+                     *         ],
+                     *         "messagingLimit": {
+                     *           "tier": "TIER_10K",
+                     *           "limit": 10000,
+                     *           "usedLast24h": 1200,
+                     *           "headroom": 8800,
+                     *           "newRecipients": 997,
+                     *           "wouldExceed": false
+                     *         },
+                     *         "estimatedCost": {
+                     *           "currency": "USD",
+                     *           "amount": "1.3958",
+                     *           "priced": 997,
+                     *           "unpriced": 0,
+                     *           "byCategory": {
+                     *             "utility": {
+                     *               "count": 997,
+                     *               "amount": "1.3958"
+                     *             }
+                     *           }
+                     *         },
+                     *         "serviceMessages": {
+                     *           "month": "2026-11",
+                     *           "delivered": 412,
+                     *           "freeRemaining": 588
+                     *         },
+                     *         "followUpOf": "pub_01JD3X9Q7",
+                     *         "audience": {
+                     *           "matched": 3,
+                     *           "optedOut": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            /** @constant */
+                            dryRun: true;
+                            totals: {
+                                received: number;
+                                sendable: number;
+                                optedOut: number;
+                                duplicates: number;
+                                invalid: number;
+                            };
+                            invalid: {
+                                index: number;
+                                field: string;
+                                rule: string;
+                            }[];
+                            duplicates: {
+                                index: number;
+                                duplicateOf: number;
+                            }[];
+                            optedOut: {
+                                index: number;
+                            }[];
+                            messagingLimit: {
+                                tier: string;
+                                limit: number | null;
+                                usedLast24h: number;
+                                headroom: number | null;
+                                newRecipients: number;
+                                wouldExceed: boolean;
+                            };
+                            /** @description The template category’s rate for each sendable recipient by its country calling code (`unpriced`: no row of the card prices it, not in `amount`) */
+                            estimatedCost?: {
+                                currency: string;
+                                /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                amount: string;
+                                priced: number;
+                                unpriced: number;
+                                byCategory: {
+                                    [key: string]: {
+                                        count: number;
+                                        /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                        amount: string;
+                                    };
+                                };
+                                /** @constant */
+                                upTo?: true;
+                                /** @description The template has a max price: Meta bills each delivered message up to `bidAmount` (docs/BROADCAST.md "Dry run") */
+                                maxPrice?: {
+                                    bidAmount: string;
+                                    bidStrategy?: string;
+                                    /** @constant */
+                                    upTo?: true;
+                                };
+                            };
+                            /** @description The sending number’s service (free-form) messages delivered this UTC month (`YYYY-MM`) as counted from Meta’s status webhooks, and what is left of Meta’s 1,000 free; beyond them Meta bills each at the market’s utility rate (docs/DELIVERY-STATUS.md "Pricing values and service messages") */
+                            serviceMessages?: {
+                                month: string;
+                                delivered: number;
+                                freeRemaining: number;
+                            };
+                            /** @description The template has a max price: Meta bills each delivered message up to `bidAmount` (docs/BROADCAST.md "Dry run") */
+                            maxPrice?: {
+                                bidAmount: string;
+                                bidStrategy?: string;
+                                /** @constant */
+                                upTo?: true;
+                            };
+                        } & {
+                            followUpOf: string;
+                            audience: {
+                                matched: number;
+                                optedOut: number;
+                                resendCapped?: number;
+                                alreadyResent?: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The follow-up job (always a job to poll, whatever its size), its parent and who it reached */
+            202: {
+                headers: {
+                    /** @description The job of every accepted send (docs/BROADCAST.md): readable by the status and recipients endpoints. */
+                    "X-Broadcast-Job-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 202,
+                     *       "message": "Follow-up of pub_01JD3X9Q7 accepted for 2 recipients",
+                     *       "data": {
+                     *         "jobId": "pub_01JD3X9Q7",
+                     *         "status": "PROCESSING",
+                     *         "totalRecipients": 2,
+                     *         "chunkSize": 1000,
+                     *         "totalChunks": 1,
+                     *         "followUpOf": "pub_01JD3X9Q7",
+                     *         "audience": {
+                     *           "matched": 3,
+                     *           "optedOut": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 202;
+                        message: string;
+                        data: {
+                            jobId: string;
+                            status: string;
+                            totalRecipients: number;
+                            chunkSize?: number;
+                            totalChunks: number;
+                            scheduledAt?: string;
+                            followUpOf: string;
+                            audience: {
+                                matched: number;
+                                optedOut: number;
+                                resendCapped?: number;
+                                alreadyResent?: number;
                             };
                         };
                     };
@@ -5222,7 +6296,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("message.status" | "job.completed" | "message.received" | "template.status" | "template.updated" | "job.paused")[];
+                    events: ("message.status" | "job.completed" | "message.received" | "template.status" | "template.updated" | "job.paused" | "campaign.started" | "campaign.completed" | "campaign.paused")[];
                 };
             };
         };
@@ -5420,6 +6494,558 @@ export interface operations {
                         message: string;
                         data: {
                             queued: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastListAudiences: {
+        parameters: {
+            query?: {
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s audiences: `contacts` (its v1 contacts) first, then the saved ones newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "2 audience(s)",
+                     *       "data": {
+                     *         "audiences": [
+                     *           {
+                     *             "audienceId": "contacts",
+                     *             "name": "contacts",
+                     *             "memberCount": 120,
+                     *             "createdAt": "2026-05-04T08:00:00.000Z",
+                     *             "updatedAt": "2026-05-04T08:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "audienceId": "aud_01JTQ5Z8M3V4W6X7Y8Z9A0B1C2",
+                     *             "name": "VIP customers",
+                     *             "memberCount": 2,
+                     *             "createdAt": "2026-05-04T08:00:00.000Z",
+                     *             "updatedAt": "2026-05-04T08:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            audiences: {
+                                audienceId: string;
+                                name: string;
+                                memberCount: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastCreateAudience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "VIP customers"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new, empty audience */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 201,
+                     *       "message": "Audience created",
+                     *       "data": {
+                     *         "audienceId": "aud_01JTQ5Z8M3V4W6X7Y8Z9A0B1C2",
+                     *         "name": "VIP customers",
+                     *         "memberCount": 0,
+                     *         "createdAt": "2026-05-04T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 201;
+                        message: string;
+                        data: {
+                            audienceId: string;
+                            name: string;
+                            /** @constant */
+                            memberCount: 0;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastGetAudience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                audienceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audience with its counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Audience VIP customers",
+                     *       "data": {
+                     *         "audienceId": "aud_01JTQ5Z8M3V4W6X7Y8Z9A0B1C2",
+                     *         "name": "VIP customers",
+                     *         "memberCount": 2,
+                     *         "createdAt": "2026-05-04T08:00:00.000Z",
+                     *         "updatedAt": "2026-05-04T08:00:00.000Z",
+                     *         "optedOutCount": 0,
+                     *         "byCountry": {
+                     *           "44": 1,
+                     *           "91": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            audienceId: string;
+                            name: string;
+                            memberCount: number;
+                            optedOutCount: number;
+                            /** @description Members by calling code of their number (a BSUID’s by its country; `unknown` when none is known) */
+                            byCountry: {
+                                [key: string]: number;
+                            };
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastDeleteAudience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                audienceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted at once (no longer listed, read or usable by a campaign); its members are removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Audience deleted",
+                     *       "data": {
+                     *         "audienceId": "aud_01JTQ5Z8M3V4W6X7Y8Z9A0B1C2",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            audienceId: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastListMembers: {
+        parameters: {
+            query?: {
+                limit?: string;
+                cursor?: string;
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                audienceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members (JSON), or the same page as CSV (`format=csv`, the next page’s cursor in `X-Next-Cursor`) */
+            200: {
+                headers: {
+                    /** @description With `format=csv`: the cursor of the next page; absent on the last page */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "1 member(s)",
+                     *       "data": {
+                     *         "members": [
+                     *           {
+                     *             "countryCode": "91",
+                     *             "toPhoneNumber": "9876543210",
+                     *             "attributes": {
+                     *               "first_name": "Ravi",
+                     *               "city": "Pune"
+                     *             },
+                     *             "tags": [
+                     *               "vip"
+                     *             ],
+                     *             "updatedAt": "2026-05-04T08:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            members: {
+                                countryCode: string;
+                                toPhoneNumber: string;
+                                userId?: string;
+                                attributes: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                tags: string[];
+                                updatedAt: string;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastUpsertMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                audienceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "members": [
+                 *         {
+                 *           "countryCode": "91",
+                 *           "toPhoneNumber": "9876543210",
+                 *           "attributes": {
+                 *             "first_name": "Ravi",
+                 *             "city": "Pune",
+                 *             "timeZone": "Asia/Kolkata"
+                 *           },
+                 *           "tags": [
+                 *             "vip"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "userId": "IN.3405190255563528",
+                 *           "attributes": {
+                 *             "first_name": "Asha"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    members: ({
+                        countryCode?: string;
+                        toPhoneNumber?: string;
+                        userId?: string;
+                        attributes?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        tags?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Members added or updated by person; invalid rows listed and not stored */
+            200: {
+                headers: {
+                    /** @description `true` when the answer is the Idempotency-Key’s first answer, replayed: nothing was written now */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "1 added, 0 updated, 1 invalid",
+                     *       "data": {
+                     *         "added": 1,
+                     *         "updated": 0,
+                     *         "invalid": [
+                     *           {
+                     *             "index": 1,
+                     *             "field": "toPhoneNumber",
+                     *             "rule": "must have at least 4 digits"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            added: number;
+                            updated: number;
+                            /** @description Rows refused, by index in `members`, with the field and the rule broken: nothing was stored for them */
+                            invalid: {
+                                index: number;
+                                field: string;
+                                rule: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastRemoveMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                audienceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "members": [
+                 *         {
+                 *           "countryCode": "91",
+                 *           "toPhoneNumber": "9876543210"
+                 *         },
+                 *         {
+                 *           "userId": "IN.3405190255563528"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    members: ({
+                        countryCode?: string;
+                        toPhoneNumber?: string;
+                        userId?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Members removed by person; invalid rows listed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "1 removed, 0 invalid",
+                     *       "data": {
+                     *         "removed": 1,
+                     *         "invalid": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            removed: number;
+                            /** @description Rows refused, by index in `members`, with the field and the rule broken: nothing was stored for them */
+                            invalid: {
+                                index: number;
+                                field: string;
+                                rule: string;
+                            }[];
                         };
                     };
                 };
@@ -5700,6 +7326,715 @@ export interface operations {
                                     message: string;
                                 }[];
                             };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastListCampaigns: {
+        parameters: {
+            query?: {
+                state?: "DRAFT" | "SCHEDULED" | "LAUNCHING" | "SENDING" | "WAITING_FOR_LIMIT" | "PAUSED" | "COMPLETED" | "COMPLETED_WITH_FAILURES" | "CANCELLED" | "FAILED";
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s campaigns, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "1 campaigns",
+                     *       "data": {
+                     *         "campaigns": [
+                     *           {
+                     *             "campaignId": "cmp_01JD3X9Q7ZK5M2",
+                     *             "name": "Spring sale",
+                     *             "state": "SENDING",
+                     *             "fromPhoneNumber": "15550001111",
+                     *             "template": {
+                     *               "name": "spring_sale",
+                     *               "language": "en_US",
+                     *               "category": "MARKETING"
+                     *             },
+                     *             "audience": {
+                     *               "audienceIds": [
+                     *                 "aud_01JD3X8",
+                     *                 "contacts"
+                     *               ],
+                     *               "filter": {
+                     *                 "tags": {
+                     *                   "any": [
+                     *                     "vip"
+                     *                   ]
+                     *                 }
+                     *               },
+                     *               "excludeAudienceIds": [
+                     *                 "aud_01JD3X9"
+                     *               ]
+                     *             },
+                     *             "totals": {
+                     *               "audience": 3700,
+                     *               "sendable": 3290,
+                     *               "queued": 1290,
+                     *               "sent": 2000,
+                     *               "delivered": 1800,
+                     *               "read": 900,
+                     *               "failed": 0,
+                     *               "unknown": 0,
+                     *               "optedOut": 1,
+                     *               "skipped": 409,
+                     *               "cancelled": 0
+                     *             },
+                     *             "skippedByReason": {
+                     *               "DUPLICATE": 300,
+                     *               "EXCLUDED": 59,
+                     *               "FILTERED_OUT": 0,
+                     *               "MISSING_ATTRIBUTE": 50,
+                     *               "INVALID_PARAMETER": 0
+                     *             },
+                     *             "failuresByCode": {},
+                     *             "cost": null,
+                     *             "jobId": "pub_01JD3XA2",
+                     *             "createdAt": "2026-12-01T09:00:00.000Z",
+                     *             "launchedAt": "2026-12-01T09:05:00.000Z",
+                     *             "startedAt": "2026-12-01T09:05:00.000Z",
+                     *             "finishedAt": null
+                     *           }
+                     *         ],
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            campaigns: {
+                                campaignId: string;
+                                name: string;
+                                /**
+                                 * @description docs/CAMPAIGNS.md "States and totals"
+                                 * @enum {string}
+                                 */
+                                state: "DRAFT" | "SCHEDULED" | "LAUNCHING" | "SENDING" | "WAITING_FOR_LIMIT" | "PAUSED" | "COMPLETED" | "COMPLETED_WITH_FAILURES" | "CANCELLED" | "FAILED";
+                                fromPhoneNumber: string;
+                                template: {
+                                    name: string;
+                                    language: string;
+                                    category: string;
+                                };
+                                /** @description The audiences, filter and exclusions as created */
+                                audience: Record<string, unknown>;
+                                /** @description One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals") */
+                                totals: {
+                                    audience: number;
+                                    sendable: number;
+                                    queued: number;
+                                    sent: number;
+                                    delivered: number;
+                                    read: number;
+                                    failed: number;
+                                    unknown: number;
+                                    optedOut: number;
+                                    skipped: number;
+                                    cancelled: number;
+                                };
+                                skippedByReason: {
+                                    DUPLICATE: number;
+                                    EXCLUDED: number;
+                                    FILTERED_OUT: number;
+                                    MISSING_ATTRIBUTE: number;
+                                    INVALID_PARAMETER: number;
+                                };
+                                /** @description Failures by reason code, opt-outs and skipped members apart */
+                                failuresByCode: {
+                                    [key: string]: number;
+                                };
+                                cost: {
+                                    currency: string;
+                                    billed: number;
+                                    /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                    amount: string;
+                                    byCategory: {
+                                        [key: string]: {
+                                            billed: number;
+                                            /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                            amount: string;
+                                        };
+                                    };
+                                    unpriced?: number;
+                                } | null;
+                                jobId: string | null;
+                                createdAt: string;
+                                launchedAt: string | null;
+                                startedAt: string | null;
+                                finishedAt: string | null;
+                                scheduledAt?: string;
+                                /** @description Only while WAITING_FOR_LIMIT: when Meta’s messaging limit frees enough to go on */
+                                waitingUntil?: string;
+                                /** @description Only while PAUSED, as a job’s status shows it */
+                                pause?: Record<string, unknown>;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastCreateCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Spring sale",
+                 *       "fromPhoneNumber": "15550001111",
+                 *       "templateName": "order_update",
+                 *       "templateLanguage": "en_US",
+                 *       "templateType": "UTILITY",
+                 *       "audience": {
+                 *         "audienceIds": [
+                 *           "aud_01JD3X8",
+                 *           "contacts"
+                 *         ],
+                 *         "filter": {
+                 *           "tags": {
+                 *             "any": [
+                 *               "vip"
+                 *             ]
+                 *           },
+                 *           "attributes": {
+                 *             "city": {
+                 *               "in": [
+                 *                 "Pune",
+                 *                 "Mumbai"
+                 *               ]
+                 *             }
+                 *           }
+                 *         },
+                 *         "excludeAudienceIds": [
+                 *           "aud_01JD3X9"
+                 *         ]
+                 *       },
+                 *       "templateParams": [
+                 *         {
+                 *           "attribute": "first_name",
+                 *           "fallback": "there"
+                 *         },
+                 *         "A-17"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    fromPhoneNumber: string;
+                    templateName: string;
+                    templateLanguage: string;
+                    /** @enum {string} */
+                    templateType: "MARKETING" | "UTILITY";
+                    audience: {
+                        audienceIds: string[];
+                        filter?: {
+                            tags?: {
+                                any?: string[];
+                                all?: string[];
+                                none?: string[];
+                            };
+                            attributes?: {
+                                [key: string]: {
+                                    in?: (string | number | boolean)[];
+                                    notIn?: (string | number | boolean)[];
+                                    exists?: boolean;
+                                };
+                            };
+                        };
+                        excludeAudienceIds?: string[];
+                    };
+                    /**
+                     * @description Body values as a broadcast takes them (an array in placeholder order, or an object of values by name); any value may be a reference { "attribute", "fallback"? } to the member’s attribute
+                     * @example [
+                     *       {
+                     *         "attribute": "first_name",
+                     *         "fallback": "there"
+                     *       },
+                     *       "SPRING25"
+                     *     ]
+                     * @example {
+                     *       "first_name": {
+                     *         "attribute": "first_name",
+                     *         "fallback": "there"
+                     *       },
+                     *       "code": "SPRING25"
+                     *     }
+                     */
+                    templateParams?: unknown;
+                    /**
+                     * @description The header value as a broadcast takes it; its text or link may be a reference
+                     * @example {
+                     *       "type": "text",
+                     *       "text": {
+                     *         "attribute": "city",
+                     *         "fallback": "your city"
+                     *       }
+                     *     }
+                     */
+                    header?: unknown;
+                    /**
+                     * @description Button values as a broadcast takes them; a url text, payload or couponCode may be a reference
+                     * @example [
+                     *       {
+                     *         "index": 0,
+                     *         "type": "url",
+                     *         "text": {
+                     *           "attribute": "coupon"
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    buttons?: unknown;
+                    /**
+                     * @description Carousel cards as a broadcast takes them; any string value may be a reference
+                     * @example [
+                     *       {
+                     *         "header": {
+                     *           "type": "image",
+                     *           "link": "https://cdn.example.com/shirt.jpg"
+                     *         },
+                     *         "templateParams": [
+                     *           {
+                     *             "attribute": "first_name"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    carousel?: unknown;
+                    /**
+                     * @description A limited-time offer’s expiry; expiresAt may be a reference
+                     * @example {
+                     *       "expiresAt": "2026-12-31T23:59:59Z"
+                     *     }
+                     */
+                    limitedTimeOffer?: unknown;
+                    scheduledAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored as a draft: nothing is sent until it is launched */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 201,
+                     *       "message": "Campaign cmp_01JD3X9Q7ZK5M2 created as a draft",
+                     *       "data": {
+                     *         "campaignId": "cmp_01JD3X9Q7ZK5M2",
+                     *         "name": "Spring sale",
+                     *         "state": "DRAFT",
+                     *         "createdAt": "2026-12-01T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 201;
+                        message: string;
+                        data: {
+                            campaignId: string;
+                            name: string;
+                            /** @constant */
+                            state: "DRAFT";
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastGetCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign’s state and totals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Campaign is SENDING",
+                     *       "data": {
+                     *         "campaignId": "cmp_01JD3X9Q7ZK5M2",
+                     *         "name": "Spring sale",
+                     *         "state": "SENDING",
+                     *         "fromPhoneNumber": "15550001111",
+                     *         "template": {
+                     *           "name": "spring_sale",
+                     *           "language": "en_US",
+                     *           "category": "MARKETING"
+                     *         },
+                     *         "audience": {
+                     *           "audienceIds": [
+                     *             "aud_01JD3X8",
+                     *             "contacts"
+                     *           ],
+                     *           "filter": {
+                     *             "tags": {
+                     *               "any": [
+                     *                 "vip"
+                     *               ]
+                     *             }
+                     *           },
+                     *           "excludeAudienceIds": [
+                     *             "aud_01JD3X9"
+                     *           ]
+                     *         },
+                     *         "totals": {
+                     *           "audience": 3700,
+                     *           "sendable": 3290,
+                     *           "queued": 1290,
+                     *           "sent": 2000,
+                     *           "delivered": 1800,
+                     *           "read": 900,
+                     *           "failed": 0,
+                     *           "unknown": 0,
+                     *           "optedOut": 1,
+                     *           "skipped": 409,
+                     *           "cancelled": 0
+                     *         },
+                     *         "skippedByReason": {
+                     *           "DUPLICATE": 300,
+                     *           "EXCLUDED": 59,
+                     *           "FILTERED_OUT": 0,
+                     *           "MISSING_ATTRIBUTE": 50,
+                     *           "INVALID_PARAMETER": 0
+                     *         },
+                     *         "failuresByCode": {},
+                     *         "cost": null,
+                     *         "jobId": "pub_01JD3XA2",
+                     *         "createdAt": "2026-12-01T09:00:00.000Z",
+                     *         "launchedAt": "2026-12-01T09:05:00.000Z",
+                     *         "startedAt": "2026-12-01T09:05:00.000Z",
+                     *         "finishedAt": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            campaignId: string;
+                            name: string;
+                            /**
+                             * @description docs/CAMPAIGNS.md "States and totals"
+                             * @enum {string}
+                             */
+                            state: "DRAFT" | "SCHEDULED" | "LAUNCHING" | "SENDING" | "WAITING_FOR_LIMIT" | "PAUSED" | "COMPLETED" | "COMPLETED_WITH_FAILURES" | "CANCELLED" | "FAILED";
+                            fromPhoneNumber: string;
+                            template: {
+                                name: string;
+                                language: string;
+                                category: string;
+                            };
+                            /** @description The audiences, filter and exclusions as created */
+                            audience: Record<string, unknown>;
+                            /** @description One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals") */
+                            totals: {
+                                audience: number;
+                                sendable: number;
+                                queued: number;
+                                sent: number;
+                                delivered: number;
+                                read: number;
+                                failed: number;
+                                unknown: number;
+                                optedOut: number;
+                                skipped: number;
+                                cancelled: number;
+                            };
+                            skippedByReason: {
+                                DUPLICATE: number;
+                                EXCLUDED: number;
+                                FILTERED_OUT: number;
+                                MISSING_ATTRIBUTE: number;
+                                INVALID_PARAMETER: number;
+                            };
+                            /** @description Failures by reason code, opt-outs and skipped members apart */
+                            failuresByCode: {
+                                [key: string]: number;
+                            };
+                            cost: {
+                                currency: string;
+                                billed: number;
+                                /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                amount: string;
+                                byCategory: {
+                                    [key: string]: {
+                                        billed: number;
+                                        /** @description A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units */
+                                        amount: string;
+                                    };
+                                };
+                                unpriced?: number;
+                            } | null;
+                            jobId: string | null;
+                            createdAt: string;
+                            launchedAt: string | null;
+                            startedAt: string | null;
+                            finishedAt: string | null;
+                            scheduledAt?: string;
+                            /** @description Only while WAITING_FOR_LIMIT: when Meta’s messaging limit frees enough to go on */
+                            waitingUntil?: string;
+                            /** @description Only while PAUSED, as a job’s status shows it */
+                            pause?: Record<string, unknown>;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastLaunchCampaign: {
+        parameters: {
+            query?: {
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description With `dryRun=true`: what the launch would do, read with the expander’s rules; nothing is sent or written (docs/CAMPAIGNS.md "Dry run") */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Dry run of campaign cmp_01JD3X9Q7ZK5M2: 3444 sendable; nothing was sent",
+                     *       "data": {
+                     *         "audience": {
+                     *           "members": 3700,
+                     *           "duplicates": 305,
+                     *           "optedOut": 1,
+                     *           "excluded": 0,
+                     *           "filteredOut": 0,
+                     *           "missingAttribute": 50,
+                     *           "invalid": 0
+                     *         },
+                     *         "sendable": 3344,
+                     *         "estimatedCost": {
+                     *           "currency": "USD",
+                     *           "amount": "36.78",
+                     *           "priced": 3344,
+                     *           "unpriced": 0,
+                     *           "byCategory": {
+                     *             "marketing": {
+                     *               "count": 3344,
+                     *               "amount": "36.78"
+                     *             }
+                     *           }
+                     *         },
+                     *         "messagingLimit": {
+                     *           "tier": "TIER_2K",
+                     *           "headroom": 2000,
+                     *           "plan": [
+                     *             {
+                     *               "from": "2026-12-01T10:00:00.000Z",
+                     *               "recipients": 2000
+                     *             },
+                     *             {
+                     *               "from": "2026-12-02T11:00:00.000Z",
+                     *               "recipients": 1344
+                     *             }
+                     *           ]
+                     *         },
+                     *         "sample": [
+                     *           {
+                     *             "messaging_product": "whatsapp",
+                     *             "recipient_type": "individual",
+                     *             "to": "919800000001",
+                     *             "type": "template",
+                     *             "template": {
+                     *               "name": "spring_sale",
+                     *               "language": {
+                     *                 "code": "en_US"
+                     *               },
+                     *               "components": [
+                     *                 {
+                     *                   "type": "body",
+                     *                   "parameters": [
+                     *                     {
+                     *                       "type": "text",
+                     *                       "text": "Ada"
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               ]
+                     *             }
+                     *           }
+                     *         ],
+                     *         "estimated": false,
+                     *         "membersRead": 3700
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            audience: {
+                                members: number;
+                                duplicates: number;
+                                optedOut: number;
+                                excluded: number;
+                                filteredOut?: number;
+                                missingAttribute: number;
+                                invalid: number;
+                            };
+                            sendable: number;
+                            estimatedCost?: Record<string, unknown>;
+                            messagingLimit: {
+                                tier: string;
+                                headroom: number | null;
+                                plan: {
+                                    from: string;
+                                    recipients: number;
+                                }[];
+                            };
+                            sample: Record<string, unknown>[];
+                            estimated: boolean;
+                            membersRead: number;
+                        };
+                    };
+                };
+            };
+            /** @description Launched: its job exists and its audiences are being expanded (SCHEDULED: from its scheduledAt); GET /campaigns/{campaignId} follows it */
+            202: {
+                headers: {
+                    /** @description `true` when the answer is the Idempotency-Key’s first launch, replayed */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 202,
+                     *       "message": "Campaign cmp_01JD3X9Q7ZK5M2 is LAUNCHING",
+                     *       "data": {
+                     *         "campaignId": "cmp_01JD3X9Q7ZK5M2",
+                     *         "state": "LAUNCHING"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 202;
+                        message: string;
+                        data: {
+                            campaignId: string;
+                            /** @enum {string} */
+                            state: "LAUNCHING" | "SCHEDULED";
                         };
                     };
                 };
