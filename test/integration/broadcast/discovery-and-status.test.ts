@@ -12,7 +12,9 @@ import { listTemplates } from '../../../functions/broadcast-discovery/list-templ
 import { getJobStatus } from '../../../functions/broadcast-status/get-job-status.handler';
 import { listBroadcasts } from '../../../functions/broadcast-status/list-broadcasts.handler';
 import { listRecipients } from '../../../functions/broadcast-status/list-recipients.handler';
+import { listCampaignRecipients } from '../../../functions/broadcast-status/list-campaign-recipients.handler';
 import { routes } from '../../../runtime-contract/all-routes';
+import { InMemoryCampaignStore } from '../../support/in-memory-campaign-store';
 import { TERMINAL_STATUSES } from '../../../shared/broadcast/broadcast-job';
 import { parseAppConfig } from '../../../shared/config/app-config';
 import { createGroupHandler } from '../../../shared/http/create-group-handler';
@@ -418,8 +420,9 @@ describe('discovery and job status', () => {
           });
           const status = createGroupHandler({
             group: 'broadcast-status',
-            operations: { getJobStatus, listRecipients, listBroadcasts },
-            dependencies: () => ({ ...services.http, broadcasts: services.broadcast.broadcasts, unconfirmedAfterMs: 86_400_000 }),
+            operations: { getJobStatus, listRecipients, listBroadcasts, listCampaignRecipients },
+            // The group's campaign route is not called here: its store stays in memory.
+            dependencies: () => ({ ...services.http, broadcasts: services.broadcast.broadcasts, campaigns: new InMemoryCampaignStore(), unconfirmedAfterMs: 86_400_000 }),
           });
           const route = (operation: string) => routes.find((candidate) => candidate.operation === operation)!;
           const headers = keyHeader(runtime.demo.apiKey);
