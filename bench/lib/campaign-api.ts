@@ -5,6 +5,7 @@
  * again, counted in `throttled`, so a route's rate limit shows in the figures instead of failing
  * the run; the timing is the answered attempt's.
  */
+import type { CampaignTotals, CampaignView as ServedCampaignView } from '../../shared/campaigns/campaign-view';
 import { sleep } from './stats';
 
 export const PUBLIC_API = '/prod/api/v2/broadcast/public';
@@ -17,26 +18,9 @@ export interface MemberRow {
   tags: string[];
 }
 
-export interface CampaignTotals {
-  audience: number;
-  sendable: number;
-  queued: number;
-  sent: number;
-  delivered: number;
-  read: number;
-  failed: number;
-  unknown: number;
-  optedOut: number;
-  skipped: number;
-  cancelled: number;
-}
-
-export interface CampaignView {
-  campaignId: string;
-  state: string;
-  totals: CampaignTotals;
-  jobId: string | null;
-}
+/** What the bench reads of a campaign: the served view's own fields (shared/campaigns/campaign-view.ts). */
+export type CampaignView = Pick<ServedCampaignView, 'campaignId' | 'state' | 'totals' | 'jobId'>;
+export type { CampaignTotals };
 
 export interface Answer<T> {
   status: number;
