@@ -45,7 +45,9 @@ export async function startLocalEventSources(options: {
 }): Promise<LocalEventSources> {
   const started: SqsEventSource[] = [];
   const stop = async (): Promise<void> => {
-    for (const source of [...started].reverse()) await source.stop().catch(() => undefined);
+    // Together, not one after another: each waits out its poller's long poll (up to a second), and
+    // with one source per queue and dead-letter queue that added up to more than a test hook's 5 s.
+    await Promise.all(started.map((source) => source.stop().catch(() => undefined)));
   };
   try {
     const wanted = eventSources.filter((source) => options.only === undefined || options.only.includes(source.functionName));
