@@ -9,7 +9,7 @@ if (!(process.env.NODE_OPTIONS ?? '').includes(quietWarnings)) process.env.NODE_
 const transform = { '^.+\\.(t|j)sx?$': '<rootDir>/test/support/esbuild-jest-transform.js' };
 const common = {
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|jose)/)'],
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/support/jest-setup.ts'],
 };

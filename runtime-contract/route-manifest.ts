@@ -13,6 +13,8 @@
 import type { FrontDoorKind, HttpApiSurfaceName, HttpMethod, RestApiSurfaceName, SurfaceName } from './http-types';
 import { errorBody } from '../shared/http/surface-responses';
 import { routeGuards, type MethodThrottle, type RouteGuardName } from './route-guards';
+import { personRoleFor } from './person-access';
+import type { PersonRole } from '../shared/people/person-role';
 
 /** Each surface is its own API (REST or HTTP, its `frontDoor`) whose single stage name is the first path segment. */
 export type { FrontDoorKind, HttpApiSurfaceName, RestApiSurfaceName, SurfaceName } from './http-types';
@@ -337,6 +339,12 @@ export interface RouteDefinition {
    * every such route has one (`needsRouteGuard`).
    */
   guard?: RouteGuardName;
+  /**
+   * The least role a person needs to call the route with their own sign-in (`Authorization: Bearer`);
+   * absent: people may not (the route takes the organization's API key). Filled from
+   * `person-access.ts` by operation, never written in a row.
+   */
+  people?: PersonRole;
 }
 
 /** Whether an auth kind is a stored credential (the pipeline authenticates it and the operation gets a caller). */
@@ -384,8 +392,14 @@ const v1 = (method: HttpMethod, path: string, operation: string): RouteDefinitio
   rateLimit: 'v1-plan',
 });
 
+/** A broadcast-api-key route people may call gets its role from `person-access.ts`. */
+const withPersonAccess = (route: RouteDefinition): RouteDefinition => {
+  const people = route.auth === 'broadcast-api-key' ? personRoleFor(route.operation) : undefined;
+  return people ? { ...route, people } : route;
+};
+
 /** Every route but the /upstream ones (those: `upstream-manifest-routes.ts`; all: `all-routes.ts`). */
-export const serviceRoutes: readonly RouteDefinition[] = [
+export const serviceRoutes: readonly RouteDefinition[] = ([
   { ...broadcast('GET', '/health', 'health', 'health', 'none', 'none'), guard: 'health' },
   broadcast('GET', '/phone-numbers', 'broadcast-discovery', 'listPhoneNumbers', 'broadcast-api-key', 'phone-numbers'),
   broadcast('GET', '/templates', 'broadcast-discovery', 'listTemplates', 'broadcast-api-key', 'templates'),
@@ -486,7 +500,7 @@ export const serviceRoutes: readonly RouteDefinition[] = [
   // broadcast surface so the page calls the API on its own origin; no key: the page holds none, the browser signs in.
   { surface: 'broadcast', method: 'GET', path: '/console', group: 'console', operation: 'consolePage', auth: 'none', rateLimit: 'none', guard: 'console' },
   { surface: 'broadcast', method: 'GET', path: '/console/assets/{file}', group: 'console', operation: 'consoleAsset', auth: 'none', rateLimit: 'none', guard: 'console' },
-];
+] satisfies RouteDefinition[]).map(withPersonAccess);
 
 /** The surfaces served by each kind of front door. */
 export const restApiSurfaceNames = (Object.keys(surfaces) as SurfaceName[]).filter((name): name is RestApiSurfaceName => surfaces[name].frontDoor === 'rest-api');

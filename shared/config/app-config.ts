@@ -16,6 +16,13 @@ import { settingsSchema, type Settings } from './settings.schema';
 
 export { ConfigurationError } from './errors';
 
+/** An OpenID Connect issuer whose people may sign in; `userInfo`: resolve an access token without an email claim at its userinfo endpoint (Cognito). */
+export interface PeopleIssuer {
+  issuer: string;
+  audience: string;
+  userInfo?: boolean;
+}
+
 export interface AppConfig {
   serviceName: string;
   serviceVersion: string;
@@ -113,6 +120,12 @@ export interface AppConfig {
    * re-queued until due, so tests with a controllable clock shorten it to a second.
    */
   campaigns: { expansionMaxDelaySeconds: number };
+  /**
+   * People's sign-in (docs/PEOPLE.md): the OpenID Connect issuers whose tokens the API accepts
+   * (PEOPLE_OIDC_ISSUERS; each with the audience its tokens carry, the console's client id) and the
+   * console's idle sign-out (CONSOLE_IDLE_MINUTES).
+   */
+  people: { issuers: readonly PeopleIssuer[]; idleMinutes: number };
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     /** The in-flight budget's cap (WORKER_MAX_IN_FLIGHT, default 512) and floor (WORKER_MIN_IN_FLIGHT, default 16). */
@@ -200,6 +213,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       targetFunctionArn: settings.BROADCAST_SCHEDULER_TARGET_ARN,
     },
     campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS) },
+    people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       minInFlight: settings.WORKER_MIN_IN_FLIGHT,

@@ -59,6 +59,31 @@ export const settingsSchema = v.object({
   BROADCAST_SCHEDULE_MIN_LEAD_SECONDS: positiveInteger('BROADCAST_SCHEDULE_MIN_LEAD_SECONDS', 300),
   BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS: positiveInteger('BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS', 30),
   CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS: positiveInteger('CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS', 900),
+  /**
+   * The OpenID Connect issuers whose people may sign in (docs/PEOPLE.md): a JSON array of
+   * `{ "issuer": "https://…", "audience": "<client id>", "userInfo"?: true }`; unset or `[]`: people cannot sign in.
+   */
+  PEOPLE_OIDC_ISSUERS: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) => (value.trim() === '' ? '[]' : value)),
+    v.check((value) => {
+      try {
+        return Array.isArray(JSON.parse(value));
+      } catch {
+        return false;
+      }
+    }, 'PEOPLE_OIDC_ISSUERS must be a JSON array of { issuer, audience }'),
+    v.transform((value) => JSON.parse(value) as unknown[]),
+    v.array(
+      v.object({
+        issuer: v.pipe(v.string('PEOPLE_OIDC_ISSUERS[].issuer must be a string'), v.url('PEOPLE_OIDC_ISSUERS[].issuer must be a URL')),
+        audience: v.pipe(v.string('PEOPLE_OIDC_ISSUERS[].audience must be a string'), v.minLength(1, 'PEOPLE_OIDC_ISSUERS[].audience must not be empty')),
+        userInfo: v.optional(v.boolean('PEOPLE_OIDC_ISSUERS[].userInfo must be true or false')),
+      }),
+    ),
+  ),
+  /** The console signs a person out after this many minutes without activity (default 30). */
+  CONSOLE_IDLE_MINUTES: positiveInteger('CONSOLE_IDLE_MINUTES', 30),
   BROADCAST_SCHEDULE_GROUP: optionalText,
   BROADCAST_SCHEDULER_ROLE_ARN: optionalText,
   BROADCAST_SCHEDULER_TARGET_ARN: optionalText,

@@ -1,6 +1,7 @@
 import type { AuthKind, CredentialAuthKind, RouteDefinition } from '../../runtime-contract/route-manifest';
 import type { RateLimiter } from '../rate-limiting/rate-limiter';
 import type { KeyScope } from '../tenancy/tenancy-entities';
+import type { PersonIdentity } from '../people/person';
 
 export type CredentialKind = CredentialAuthKind;
 
@@ -14,6 +15,12 @@ export interface AuthenticatedCaller<Kind extends CredentialKind = CredentialKin
   /** v1 API plan of the organization. */
   plan?: string;
   apiAddOn?: boolean;
+  /**
+   * Set when a person called with their own token (`Authorization: Bearer`, docs/PEOPLE.md) instead
+   * of the organization's key: who they are and their role. `credentialId` is then `person:<personId>`,
+   * so rate limits and the audit log count the person.
+   */
+  person?: PersonIdentity;
 }
 
 /** The caller an operation of an auth kind receives: none for `none`, a proven caller otherwise. */

@@ -3,6 +3,7 @@
  * Plain data; persistence lives behind the tenancy stores (tenancy-stores.ts).
  */
 import type { CredentialAuthKind, V1Plan } from '../../runtime-contract/route-manifest';
+import type { PersonRole } from '../people/person-role';
 
 export type Plan = V1Plan;
 export const plans: readonly Plan[] = ['starter', 'professional', 'enterprise'];
@@ -180,6 +181,17 @@ export interface Membership {
   email: string;
   role: MembershipRole;
   joinedAt: string;
+  /**
+   * The person's role in the console and the broadcast API (shared/people/person.ts `consoleRoleOf`:
+   * absent reads as `admin` for an `admin` employee, `viewer` otherwise).
+   */
+  consoleRole?: PersonRole;
+  /**
+   * The API Gateway usage-plan key that meters this person's requests (created when they are
+   * invited; docs/PEOPLE.md "Metering"). Not a credential: the gateway's authorizer names it as the
+   * usage identifier after checking the person's token; presented as `x-api-key` it authenticates nothing.
+   */
+  usagePlanKey?: { id: string; value: string };
 }
 
 /** Audit trail of a removal; kept after the membership itself is gone. */
