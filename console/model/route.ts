@@ -1,10 +1,19 @@
 /**
  * Hash routes: `#/` the broadcast list, `#/campaigns` the campaign list, `#/campaigns/<campaignId>`
  * one campaign (an id of the API's `cmp_` shape), `#/campaigns/<jobId>` one broadcast job (the
- * console's address for jobs before campaigns existed, kept so saved links still open). The key
- * never appears in a URL.
+ * console's address for jobs before campaigns existed, kept so saved links still open), and the
+ * admin screens `#/people` and `#/audit-log`. The key never appears in a URL.
  */
-export type Route = { page: 'list' } | { page: 'campaign'; jobId: string } | { page: 'campaign-list' } | { page: 'audience-campaign'; campaignId: string };
+export type Route =
+  | { page: 'list' }
+  | { page: 'campaign'; jobId: string }
+  | { page: 'campaign-list' }
+  | { page: 'audience-campaign'; campaignId: string }
+  | { page: 'people' }
+  | { page: 'audit-log' };
+
+/** The admin screens' addresses (docs/CONSOLE.md "People" and "Audit log"). */
+const ADMIN_SCREENS: Record<string, Route> = { '#/people': { page: 'people' }, '#/audit-log': { page: 'audit-log' } };
 
 /** Campaign ids are `cmp_…` (shared/campaigns/campaign.ts); job ids never are (`pub_…`, `leg_…`). */
 const CAMPAIGN_ID = /^cmp_/;
@@ -18,9 +27,12 @@ const CAMPAIGN_ID = /^cmp_/;
  * routeOf('#/campaigns/cmp_1'); // { page: 'audience-campaign', campaignId: 'cmp_1' }
  * routeOf('#/campaigns'); // { page: 'campaign-list' }
  * routeOf('#/campaigns/%'); // { page: 'list' }
+ * routeOf('#/people'); // { page: 'people' }
  */
 export function routeOf(hash: string): Route {
   if (hash === '#/campaigns') return { page: 'campaign-list' };
+  const adminScreen = ADMIN_SCREENS[hash];
+  if (adminScreen) return adminScreen;
   const match = /^#\/campaigns\/([^/]+)$/.exec(hash);
   if (!match) return { page: 'list' };
   let id: string;

@@ -1,9 +1,12 @@
 /**
- * The console's only way to the service: the public broadcast routes on this origin, the key in
- * the `x-api-key` header (never in the URL). Errors carry the API's message for the page to show.
- * A 401 or 403 signs out only when the credential check refuses the key (console/model/access.ts).
+ * The console's only way to the service: the public broadcast routes on this origin, a person's ID
+ * token as `Authorization: Bearer` or the key as `x-api-key` (never in the URL). Errors carry the
+ * API's message for the page to show. A 401 or 403 signs out only when the credential check
+ * (`GET /me` for a person, one list read for a key) refuses the credential (console/model/access.ts).
  */
 import { refusesKey } from '../model/access';
+import { meOf, type Me } from '../model/roles';
+import { forgetPerson, personToken } from './oidc';
 import { session } from './session';
 
 export class ApiError extends Error {
@@ -43,10 +46,18 @@ function urlOf(path: string, query: CallOptions['query'] = {}): string {
   return `${apiBase}${path}${text ? `?${text}` : ''}`;
 }
 
-async function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+/** The credential's header: the person's token when a person is signed in, else the key. */
+function credentialHeader(): Record<string, string> | undefined {
+  const token = personToken();
+  if (token) return { authorization: `Bearer ${token}` };
   const key = session.key();
-  if (!key) throw new ApiError(401, 'Signed out');
-  const headers: Record<string, string> = { 'x-api-key': key, ...options.headers };
+  return key ? { 'x-api-key': key } : undefined;
+}
+
+async function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+  const credential = credentialHeader();
+  if (!credential) throw new ApiError(401, 'Signed out');
+  const headers: Record<string, string> = { ...credential, ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(urlOf(path, options.query), {
     method,
@@ -69,6 +80,11 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
 }
 
 function signOutRefused(): void {
+  if (personToken()) {
+    forgetPerson();
+    onSignedOut('Your sign-in has ended. Sign in again.');
+    return;
+  }
   if (!session.key()) return;
   session.signOut();
   onSignedOut('The API key was refused. Sign in again.');
@@ -76,7 +92,25 @@ function signOutRefused(): void {
 
 /** The credential check: one read of the campaign list with the key. A 401 or 403 here signs out (and throws). */
 export async function checkCredential(): Promise<void> {
+  if (personToken()) {
+    await readMe();
+    return;
+  }
   await call('GET', '/broadcasts', { query: { limit: 1 }, credentialCheck: true });
+}
+
+/**
+ * Who is signed in (`GET /me`; its 401 or 403 signs out, as the credential check). Undefined when
+ * the service has no `/me` route yet (an older service): the console then shows every control.
+ */
+export async function readMe(): Promise<Me | undefined> {
+  try {
+    const response = await call('GET', '/me', { credentialCheck: true });
+    return meOf(((await response.json()) as { data?: unknown }).data);
+  } catch (error) {
+    if (error instanceof ApiError && error.routeMissing && !personToken()) return undefined;
+    throw error;
+  }
 }
 
 let pendingCheck: Promise<boolean> | undefined;
@@ -133,4 +167,10 @@ export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
   if (error.status === 429) return `Too many requests for this key: try again in ${error.retryAfterSeconds ?? 'a few'} seconds.`;
   return `${error.message} (HTTP ${error.status}${error.code ? `, ${error.code}` : ''})`;
+}
+
+/** The `data` of a state-changing call's envelope (PATCH, DELETE, a POST whose `data` is wanted). */
+export async function sendData<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, options: CallOptions = {}): Promise<T> {
+  const response = await call(method, path, options);
+  return ((await response.json().catch(() => ({}))) as { data: T }).data;
 }

@@ -6,6 +6,7 @@ import type { CampaignView } from '../model/api-types';
 import { campaignControlsOf } from '../model/campaign-state';
 import { followUpOriginOfCampaign } from '../model/follow-up';
 import { actionGroup, controlButton, followUpButtons, refreshButton } from './action-buttons';
+import { who } from './who';
 
 export interface AudienceCampaignActions {
   root: HTMLElement;
@@ -26,13 +27,16 @@ export function createAudienceCampaignActions(campaignId: string, campaign: () =
     return view ? followUpOriginOfCampaign(view) : undefined;
   }, messages);
   const controls = { pause, resume, cancel };
+  // The signed-in role's controls only (console/model/roles.ts); the API refuses the others anyway.
+  const roleAllows = { pause: who.allows('pauseCampaign'), resume: who.allows('resumeCampaign'), cancel: who.allows('cancelCampaign') };
   for (const button of Object.values(controls)) button.hidden = true;
+  for (const button of followUps.buttons) button.hidden = !who.allows('campaignFollowUp');
   return {
     root: actionGroup('Campaign actions', pause, resume, cancel, ...followUps.buttons, refreshButton(messages, reload)),
     update(view) {
       const allowed = campaignControlsOf(view.state);
       for (const [name, button] of Object.entries(controls)) {
-        button.hidden = !allowed[name as keyof typeof controls];
+        button.hidden = !allowed[name as keyof typeof controls] || !roleAllows[name as keyof typeof controls];
         button.disabled = false;
       }
       followUps.update(view.totals);

@@ -2,6 +2,7 @@
 import type { BroadcastListItem, JobStatusView } from '../model/api-types';
 import { isFinished } from '../model/job-state';
 import { actionGroup, controlButton, followUpButtons, refreshButton } from './action-buttons';
+import { who } from './who';
 
 export interface CampaignActions {
   root: HTMLElement;
@@ -17,6 +18,9 @@ export function createCampaignActions(jobId: string, entry: () => BroadcastListI
     reload,
   );
   const followUps = followUpButtons(`${path}/follow-up`, entry, messages);
+  // The signed-in role's controls only (console/model/roles.ts); the API refuses the others anyway.
+  cancel.hidden = !who.allows('cancelJob');
+  for (const button of followUps.buttons) button.hidden = !who.allows('followUp');
   return {
     root: actionGroup('Campaign actions', cancel, ...followUps.buttons, refreshButton(messages, reload)),
     update(status) {

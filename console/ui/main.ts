@@ -1,48 +1,121 @@
 /**
- * The campaign console (docs/CONSOLE.md): sign-in, then hash-routed pages over the public
- * broadcast API of this origin. Bundled with Chart.js by esbuild (runtime-contract/browser-assets.ts).
+ * The campaign console (docs/CONSOLE.md): sign-in (a person at the identity provider, or an API
+ * key), then hash-routed pages over the public broadcast API of this origin. Bundled with Chart.js
+ * by esbuild (runtime-contract/browser-assets.ts).
  */
-import { configureApi } from './api';
+import { configureApi, describeError, readMe } from './api';
+import { renderAuditLog } from './audit-log-page';
 import { renderAudienceCampaign } from './audience-campaign-page';
 import { renderCampaign } from './campaign-page';
 import { renderCampaignList } from './campaigns-list-page';
-import { el, replaceChildren } from './dom';
+import { el, notice, replaceChildren } from './dom';
+import { watchIdle, type IdleWatch } from './idle';
 import { renderList } from './list-page';
+import { completePersonSignIn, endPersonSession, forgetPerson, personToken, readSignInSettings, startPersonSignIn, type SignInSettings } from './oidc';
+import { renderPeople } from './people-page';
 import { routeOf, type PageHandle } from './router';
 import { session } from './session';
 import { renderSignIn } from './sign-in';
+import { signedInBar } from './signed-in-bar';
+import { who } from './who';
 
 const main = document.getElementById('main') as HTMLElement;
 const sessionBox = document.getElementById('session') as HTMLElement;
 let page: PageHandle | undefined;
+let settings: SignInSettings | undefined;
+let idle: IdleWatch | undefined;
 
-function showSignIn(reason?: string): void {
+function leaveSession(): void {
   page?.leave();
   page = undefined;
+  idle?.stop();
+  idle = undefined;
+  who.set(undefined);
   replaceChildren(sessionBox);
-  renderSignIn(main, reason, () => route());
 }
 
-function signOut(): void {
+function showSignIn(reason?: string): void {
+  leaveSession();
+  const person = settings;
+  renderSignIn(main, reason, {
+    person: person ? () => (session.choosePerson(true), startPersonSignIn(person)) : undefined,
+    keySignedIn: () => void signedIn(),
+  });
+}
+
+function signOut(reason = 'Signed out.'): void {
+  const wasPerson = !!personToken();
   session.signOut();
-  showSignIn('Signed out.');
+  session.choosePerson(false);
+  leaveSession();
+  if (wasPerson && settings) {
+    replaceChildren(main, el('p', {}, 'Signing out…'));
+    void endPersonSession(settings).then((left) => left || showSignIn(reason));
+    return;
+  }
+  forgetPerson();
+  showSignIn(reason);
+}
+
+/** After a sign-in (or a reload with a key): who is signed in, then the page. */
+async function signedIn(): Promise<void> {
+  try {
+    who.set(await readMe());
+  } catch (error) {
+    // readMe's refusal already signed out; anything else is said on the sign-in screen.
+    if (personToken() || session.key()) showSignIn(describeError(error));
+    return;
+  }
+  if (personToken() && settings) idle ??= watchIdle(settings.idleMinutes, () => signOut(`Signed out after ${settings?.idleMinutes} minutes without use.`));
+  route();
 }
 
 function route(): void {
   page?.leave();
-  if (!session.key()) {
+  page = undefined;
+  if (!personToken() && !session.key()) {
     showSignIn();
     return;
   }
-  replaceChildren(sessionBox, el('button', { type: 'button', class: 'sign-out', onclick: signOut }, 'Sign out'));
+  replaceChildren(sessionBox, signedInBar(who.me(), () => signOut()));
   const target = routeOf(window.location.hash);
-  if (target.page === 'campaign') page = renderCampaign(main, target.jobId);
+  if ((target.page === 'people' || target.page === 'audit-log') && !who.admin()) {
+    replaceChildren(main, el('h2', { tabindex: -1 }, 'Not available'), notice('Only an admin sees people and the audit log.', 'info'));
+  } else if (target.page === 'people') page = renderPeople(main);
+  else if (target.page === 'audit-log') page = renderAuditLog(main);
+  else if (target.page === 'campaign') page = renderCampaign(main, target.jobId);
   else if (target.page === 'audience-campaign') page = renderAudienceCampaign(main, target.campaignId);
   else if (target.page === 'campaign-list') page = renderCampaignList(main);
   else page = renderList(main);
 }
 
+async function boot(): Promise<void> {
+  const assetsBase = document.querySelector<HTMLMetaElement>('meta[name="console-assets"]')?.content ?? '';
+  settings = await readSignInSettings(assetsBase);
+  if (settings) {
+    try {
+      if ((await completePersonSignIn(settings)) === 'signed-in') return signedIn();
+    } catch (error) {
+      session.choosePerson(false);
+      return showSignIn(describeError(error));
+    }
+    if (session.personChosen()) {
+      // A reload forgot the token: the provider's session makes this one redirect.
+      replaceChildren(main, el('p', {}, 'Signing you in…'));
+      return startPersonSignIn(settings).catch((error: unknown) => {
+        session.choosePerson(false);
+        showSignIn(describeError(error));
+      });
+    }
+  }
+  if (session.key()) return signedIn();
+  showSignIn();
+}
+
 const apiBase = document.querySelector<HTMLMetaElement>('meta[name="console-api-base"]')?.content ?? '';
-configureApi(apiBase, (reason) => showSignIn(reason));
+configureApi(apiBase, (reason) => {
+  session.choosePerson(false);
+  showSignIn(reason);
+});
 window.addEventListener('hashchange', route);
-route();
+void boot();

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { consoleAssetFiles } from '../../shared/console/console-page';
+import type { ConsoleSignInSettings } from '../../shared/console/sign-in-settings';
 import { reasonTable } from '../../shared/sending/failure-reasons';
 
 export interface ConsoleAsset {
@@ -22,7 +23,8 @@ const contentTypeOf = (file: string): string => contentTypes[file.split('.').pop
 /**
  * The console's files: the script and style sheet esbuild built into `directory` (next to the bundle
  * on AWS, the local build folder locally), read once each, and the failure-reason table as JSON,
- * generated from shared/sending/failure-reasons.ts (the one table; never a copy). Only the listed
+ * generated from shared/sending/failure-reasons.ts (the one table; never a copy), and the person
+ * sign-in's settings (`signIn`: the first issuer, its client, the idle time; `{}` when none). Only the listed
  * names are served: no path from the request reaches the file system.
  *
  * @example
@@ -30,9 +32,12 @@ const contentTypeOf = (file: string): string => contentTypes[file.split('.').pop
  * (await assets.read('failure-codes.json'))?.contentType; // 'application/json; charset=utf-8'
  * await assets.read('../secret'); // undefined
  */
-export function consoleAssets(directory: string): ConsoleAssets {
+export function consoleAssets(directory: string, signIn: () => ConsoleSignInSettings = () => ({})): ConsoleAssets {
   const cache = new Map<string, Promise<string>>();
-  const generated: Record<string, () => string> = { 'failure-codes.json': () => JSON.stringify(reasonTable()) };
+  const generated: Record<string, () => string> = {
+    'failure-codes.json': () => JSON.stringify(reasonTable()),
+    'sign-in.json': () => JSON.stringify(signIn()),
+  };
   return {
     async read(file) {
       if (!(consoleAssetFiles as readonly string[]).includes(file)) return undefined;

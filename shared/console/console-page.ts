@@ -5,7 +5,7 @@
  */
 
 /** The console's files: the built script and style sheet, and the failure-reason table as JSON. */
-export const consoleAssetFiles = ['console.js', 'console.css', 'failure-codes.json'] as const;
+export const consoleAssetFiles = ['console.js', 'console.css', 'failure-codes.json', 'sign-in.json'] as const;
 
 /**
  * The page's policy: its own files only, API calls to its own origin (the key never leaves it),
@@ -22,6 +22,17 @@ export const consoleContentSecurityPolicy = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * The page's policy when people sign in at an identity provider: the same, with the provider's
+ * origins (discovery and the token endpoint: sign-in-settings.ts `identityOriginsOf`) added to
+ * `connect-src` only. The sign-in itself is a navigation, which the policy does not restrict.
+ *
+ * @example
+ * consoleContentSecurityPolicyFor(['http://127.0.0.1:4010']); // "…connect-src 'self' http://127.0.0.1:4010; …"
+ */
+export const consoleContentSecurityPolicyFor = (identityOrigins: readonly string[]): string =>
+  identityOrigins.length === 0 ? consoleContentSecurityPolicy : consoleContentSecurityPolicy.replace("connect-src 'self'", ["connect-src 'self'", ...identityOrigins].join(' '));
 
 /** Headers of the page: the policy, no referrer (job ids stay on this origin), no framing. */
 export const consolePageHeaders = {
