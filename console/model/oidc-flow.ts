@@ -159,11 +159,12 @@ export function idTokenClaimsOf(token: string): IdTokenClaims | undefined {
  * signOutUrlOf({ end_session_endpoint: 'https://idp/session/end', … }, 'console', 'https://x/console/');
  * // 'https://idp/session/end?client_id=console&post_logout_redirect_uri=https%3A%2F%2Fx%2Fconsole%2F'
  */
-export function signOutUrlOf(discovery: OidcDiscovery, clientId: string, returnTo: string): string | undefined {
+export function signOutUrlOf(discovery: OidcDiscovery, clientId: string, returnTo: string, reason?: SignOutReason): string | undefined {
   if (discovery.end_session_endpoint) {
     const url = new URL(discovery.end_session_endpoint);
     url.searchParams.set('client_id', clientId);
     url.searchParams.set('post_logout_redirect_uri', returnTo);
+    if (reason) url.searchParams.set('state', reason);
     return url.toString();
   }
   const authorize = new URL(discovery.authorization_endpoint);
@@ -172,6 +173,23 @@ export function signOutUrlOf(discovery: OidcDiscovery, clientId: string, returnT
   logout.searchParams.set('client_id', clientId);
   logout.searchParams.set('logout_uri', returnTo);
   return logout.toString();
+}
+
+/** Why the console signed out, carried through the provider's end-session page as its `state` (RP-Initiated Logout returns it). */
+export type SignOutReason = 'signed-out' | 'idle';
+
+/**
+ * The sign-out reason the provider returned with, if this load is a return from its end-session page.
+ *
+ * @example
+ * signOutReasonOf('https://x/console/?state=idle'); // 'idle'
+ * signOutReasonOf('https://x/console/?code=c&state=idle'); // undefined (a sign-in's answer)
+ */
+export function signOutReasonOf(href: string): SignOutReason | undefined {
+  const search = new URL(href).searchParams;
+  if (search.has('code') || search.has('error')) return undefined;
+  const state = search.get('state');
+  return state === 'idle' || state === 'signed-out' ? state : undefined;
 }
 
 /**

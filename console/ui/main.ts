@@ -11,6 +11,7 @@ import { renderCampaignList } from './campaigns-list-page';
 import { el, notice, replaceChildren } from './dom';
 import { watchIdle, type IdleWatch } from './idle';
 import { renderList } from './list-page';
+import type { SignOutReason } from '../model/oidc-flow';
 import { completePersonSignIn, endPersonSession, forgetPerson, personToken, readSignInSettings, startPersonSignIn, type SignInSettings } from './oidc';
 import { renderPeople } from './people-page';
 import { routeOf, type PageHandle } from './router';
@@ -43,14 +44,18 @@ function showSignIn(reason?: string): void {
   });
 }
 
-function signOut(reason = 'Signed out.'): void {
+const signedOutWords = (why: SignOutReason): string => (why === 'idle' ? `Signed out after ${settings?.idleMinutes ?? 30} minutes without use.` : 'Signed out.');
+
+/** Signs out; a person also at the provider, whose end-session page returns here with the reason. */
+function signOut(why: SignOutReason = 'signed-out'): void {
+  const reason = signedOutWords(why);
   const wasPerson = !!personToken();
   session.signOut();
   session.choosePerson(false);
   leaveSession();
   if (wasPerson && settings) {
     replaceChildren(main, el('p', {}, 'Signing out…'));
-    void endPersonSession(settings).then((left) => left || showSignIn(reason));
+    void endPersonSession(settings, why).then((left) => left || showSignIn(reason));
     return;
   }
   forgetPerson();
@@ -66,7 +71,7 @@ async function signedIn(): Promise<void> {
     if (personToken() || session.key()) showSignIn(describeError(error));
     return;
   }
-  if (personToken() && settings) idle ??= watchIdle(settings.idleMinutes, () => signOut(`Signed out after ${settings?.idleMinutes} minutes without use.`));
+  if (personToken() && settings) idle ??= watchIdle(settings.idleMinutes, () => signOut('idle'));
   route();
 }
 
@@ -94,7 +99,9 @@ async function boot(): Promise<void> {
   settings = await readSignInSettings(assetsBase);
   if (settings) {
     try {
-      if ((await completePersonSignIn(settings)) === 'signed-in') return signedIn();
+      const returned = await completePersonSignIn(settings);
+      if (returned === 'signed-in') return signedIn();
+      if (returned !== 'none') return showSignIn(signedOutWords(returned));
     } catch (error) {
       session.choosePerson(false);
       return showSignIn(describeError(error));

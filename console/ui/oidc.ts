@@ -14,8 +14,10 @@ import {
   isDiscoveryFor,
   redirectUriOf,
   s256Challenge,
+  signOutReasonOf,
   signOutUrlOf,
   tokenRequestBody,
+  type SignOutReason,
   type OidcDiscovery,
   type PendingSignIn,
 } from '../model/oidc-flow';
@@ -90,7 +92,12 @@ function takePending(): PendingSignIn | undefined {
  * the state, exchanges the code (with the verifier) at the token endpoint, checks the ID token's
  * nonce and keeps the token in memory. `'none'`: this load is not a return from the provider.
  */
-export async function completePersonSignIn(settings: SignInSettings): Promise<'none' | 'signed-in'> {
+export async function completePersonSignIn(settings: SignInSettings): Promise<'none' | 'signed-in' | SignOutReason> {
+  const signedOut = signOutReasonOf(window.location.href);
+  if (signedOut) {
+    history.replaceState(history.state, '', addressWithoutCallback(window.location.href));
+    return signedOut;
+  }
   const callback = callbackOf(window.location.href);
   if (!callback) return 'none';
   history.replaceState(history.state, '', addressWithoutCallback(window.location.href));
@@ -114,10 +121,10 @@ export async function completePersonSignIn(settings: SignInSettings): Promise<'n
 }
 
 /** Forgets the token and ends the provider's session (its end-session page returns to the console). */
-export async function endPersonSession(settings: SignInSettings): Promise<boolean> {
+export async function endPersonSession(settings: SignInSettings, reason: SignOutReason): Promise<boolean> {
   forgetPerson();
   const endpoints = await discovery(settings).catch(() => undefined);
-  const address = endpoints && signOutUrlOf(endpoints, settings.clientId, redirectUriOf(window.location.href));
+  const address = endpoints && signOutUrlOf(endpoints, settings.clientId, redirectUriOf(window.location.href), reason);
   if (!address) return false;
   window.location.assign(address);
   return true;

@@ -16,6 +16,7 @@ import {
   isDiscoveryFor,
   redirectUriOf,
   s256Challenge,
+  signOutReasonOf,
   signOutUrlOf,
   tokenRequestBody,
 } from '../../../console/model/oidc-flow';
@@ -82,6 +83,14 @@ describe('the flow’s addresses', () => {
     const cognito = { issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_x', authorization_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/authorize', token_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/token' };
     expect(signOutUrlOf(cognito, 'abc', 'https://x/console/')).toBe('https://pool.auth.eu-west-1.amazoncognito.com/logout?client_id=abc&logout_uri=https%3A%2F%2Fx%2Fconsole%2F');
     expect(signOutUrlOf({ ...discovery, end_session_endpoint: undefined }, 'console', 'http://x/console/')).toBeUndefined();
+    expect(new URL(signOutUrlOf(discovery, 'console', 'http://x/console/', 'idle')!).searchParams.get('state')).toBe('idle');
+  });
+
+  it('tells a return from the end-session page (its state: why) from a sign-in’s answer', () => {
+    expect(signOutReasonOf('http://x/console/?state=idle')).toBe('idle');
+    expect(signOutReasonOf('http://x/console/?state=signed-out')).toBe('signed-out');
+    expect(signOutReasonOf('http://x/console/?code=c&state=idle')).toBeUndefined();
+    expect(signOutReasonOf('http://x/console/?state=other')).toBeUndefined();
   });
 
   it('accepts a discovery document only for the issuer it was told', () => {
