@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { serviceRoutes } from '../../../runtime-contract/route-manifest';
+import { signInWithApiKey } from '../../support/console-sign-in';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, keyHeader, kitEnvironment, orderUpdate, recipients } from '../broadcast/broadcast-test-kit';
 import { ASYNC_FAILURES, browserPath, captureLogs, CAMPAIGN_SIZE, finishedCampaign, outputDirectory, recordRequests } from './console-kit';
@@ -53,9 +54,7 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
     page.on('console', (message) => pageMessages.push(message.text()));
     page.on('pageerror', (error) => pageMessages.push(String(error)));
 
-    await page.goto(`${runtime.baseUrl}/console/`);
-    await page.getByLabel('Organization API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key });
     const link = page.getByRole('link', { name: NAME, exact: true });
     await link.waitFor({ timeout: 30_000 });
     await page.screenshot({ path: join(outputDirectory, 'console-list.png'), fullPage: true });
@@ -121,7 +120,8 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
     expect(pageMessages.filter((message) => message.includes(key) || /Content Security Policy|Refused to/i.test(message))).toEqual([]);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Organization API key').waitFor();
+    // The sign-in screen: the key form, or the person's sign-in first when the service has an identity provider.
+    await page.getByLabel('Organization API key').or(page.getByRole('button', { name: 'Use an API key' })).waitFor();
     await expect(page.evaluate('sessionStorage.length')).resolves.toBe(0);
     await context.close();
   });
@@ -139,9 +139,7 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${runtime.baseUrl}/console/`);
-    await page.getByLabel('Organization API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key });
     await page.getByRole('link', { name: NAME, exact: true }).waitFor({ timeout: 30_000 });
 
     await page.goto(`${runtime.baseUrl}/console/#/campaigns/${foreignJobId}`);
@@ -158,9 +156,7 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
   it('reads on a phone: no sideways scrolling of the page, the campaign in one column', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
     const page = await context.newPage();
-    await page.goto(`${runtime.baseUrl}/console/`);
-    await page.getByLabel('Organization API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key });
     await page.getByRole('link', { name: NAME, exact: true }).click();
     await page.locator('dd[data-count="sent"]').waitFor({ timeout: 30_000 });
     const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;

@@ -11,6 +11,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { signInWithApiKey } from '../../support/console-sign-in';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { FOLLOW_UP_JOB_ID, SENDING_ID, stubCampaignRoutes, WAITING_ID, type CampaignStub } from './console-campaign-stub';
 import { browserPath, outputDirectory, recordRequests } from './console-kit';
@@ -47,9 +48,7 @@ const shownControls = async (page: Page) => {
     page.setDefaultTimeout(60_000);
     const requests = await recordRequests(page, runtime.baseUrl);
     const stub = await stubCampaignRoutes(page);
-    await page.goto(`${runtime.baseUrl}/console/`);
-    await page.getByLabel('Organization API key').fill(runtime.demo.apiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key: runtime.demo.apiKey });
     await page.getByRole('heading', { name: 'Broadcasts' }).waitFor({ timeout: 30_000 });
     return { page, stub, urls: requests.urls };
   }
