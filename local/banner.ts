@@ -15,7 +15,9 @@ export function bannerFor(runtime: LocalRuntime, readyMs: number): string {
     '',
     `  Gateway          ${base}`,
     ...servedSurfaces.map(([, surface]) => `    ${surface.description.padEnd(28)} ${base}/${surface.stage}${surface.basePath}/...`),
-    `  Campaign console ${base}/console/   (sign in with the demo API key)`,
+    `  Campaign console ${base}/console/   (sign in as a demo person below, or with the demo API key)`,
+    `  Sign-in (OIDC)   ${runtime.identity.issuer}   (local OpenID Connect provider; discovery: ${runtime.identity.issuer}/.well-known/openid-configuration)`,
+    ...(demo?.people ?? []).map((person) => `    ${person.role.padEnd(17)} ${person.email.padEnd(24)} password ${person.password}`),
     `  Cloud API sandbox ${runtime.sandboxUrl}   (inspect: ${runtime.sandboxUrl}/_sandbox/messages?limit=20)`,
     ...(runtime.sandbox?.webhooks.settings().active
       ? [`  Meta webhooks    ${runtime.webhookUrl}   (sandbox posts statuses here; settings: ${runtime.sandboxUrl}/_sandbox/webhooks)`]

@@ -9,6 +9,7 @@
 import type { SandboxBusinessAccount } from '../sandbox/sandbox-types';
 import { demoRichTemplates } from './demo-rich-templates';
 import type { Plan } from '../shared/tenancy/tenancy-entities';
+import type { PersonRole } from '../shared/people/person-role';
 
 export interface DemoOrganizationSettings {
   name: string;
@@ -22,6 +23,17 @@ export interface DemoOrganizationSettings {
 }
 
 export const demoEmployees = ['alice@demo-retail.example', 'bob@demo-retail.example', 'carol@demo-retail.example'] as const;
+
+/**
+ * The demo people: one per console role, members of Demo Retail with that role and accounts of the
+ * local identity provider with these fixed passwords (docs/PEOPLE.md "Locally"; listed in
+ * `.local/demo.json` as `people`). Demo only: the local provider never runs outside a developer's machine.
+ */
+export const demoPeople: ReadonlyArray<{ email: string; password: string; role: PersonRole }> = [
+  { email: 'admin@demo.example', password: 'demo-admin-password', role: 'admin' },
+  { email: 'manager@demo.example', password: 'demo-manager-password', role: 'campaign-manager' },
+  { email: 'viewer@demo.example', password: 'demo-viewer-password', role: 'viewer' },
+];
 
 /**
  * The first organization: two numbers, nine templates (`holiday_offer` PENDING on purpose; the

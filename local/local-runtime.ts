@@ -30,6 +30,8 @@ import { startLocalFunctions, type FunctionHandlers } from './function-handlers'
 import { buildBrowserAssets } from './browser-assets-build';
 import { startLocalEventSources, type LocalEventSources } from './local-event-sources';
 import { bootDemoTenant, writeRuntimeFiles } from './demo-boot';
+import type { DemoSignIn } from './demo-people';
+import { startIdentityProvider, type LocalIdentityProvider } from './identity-provider/identity-provider';
 
 export interface LocalRuntimeOptions {
   /** Gateway port; 0 picks a free one. Default: PORT or 3000. */
@@ -43,6 +45,8 @@ export interface LocalRuntimeOptions {
   sandbox?: SandboxOptions;
   /** Sandbox port for `npm start` (stable URL for users); tests use 0. */
   sandboxPort?: number;
+  /** Port of the local OpenID Connect provider (docs/PEOPLE.md "Locally"); `npm start` uses IDENTITY_PORT or 4020, default 0 (any free port). */
+  identityPort?: number;
   /** Upstream timeout; tests make it short. */
   upstreamTimeoutMs?: number;
   /** Extra environment for the handlers (e.g. a shorter chunk pacing in tests). */
@@ -96,7 +100,9 @@ export interface LocalRuntime {
   sandbox?: CloudApiSandbox;
   /** Where Meta (here: the sandbox) posts webhooks: `${baseUrl}/hooks/meta/whatsapp`. */
   webhookUrl: string;
-  demo?: DemoTenant & { baseUrl: string; sandboxUrl: string; webhookUrl: string };
+  demo?: DemoTenant & DemoSignIn & { baseUrl: string; sandboxUrl: string; webhookUrl: string };
+  /** The local OpenID Connect provider people sign in with (its issuer, admin endpoint and accounts). */
+  identity: LocalIdentityProvider;
   /** The environment the handlers run with (also written to `.local/runtime.env`). */
   environment: Record<string, string>;
   sqs: SQSClient;
@@ -161,7 +167,10 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
     { backend: options.backend ?? 'embedded', isolation, dataDirectory, persist, sandbox: options.sandbox, sandboxPort: options.sandboxPort },
     stops,
   );
-  const environment = runtimeEnvironment(backends.environment, options);
+  const identityPort = options.identityPort ?? 0;
+  const identity = await listeningOn(identityPort, 'IDENTITY_PORT', 'the local identity provider', () => startIdentityProvider({ port: identityPort, dataDirectory, persist }));
+  stops.push(identity.stop);
+  const environment = runtimeEnvironment({ ...backends.environment, ...identity.environment }, options);
   installEnvironment(environment, stops);
   const services = getServices();
   const { scheduler, handlers, stop: stopFunctions } = startLocalFunctions({
@@ -174,9 +183,10 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
   });
   // After the gateway and the event sources (stops run in reverse), before the emulators.
   stops.push(stopFunctions);
-  const demo = await bootDemoTenant({ services, sandbox: backends.sandbox, dataDirectory, persist, seed: options.seedDemo ?? true });
+  const demo = await bootDemoTenant({ services, sandbox: backends.sandbox, dataDirectory, persist, seed: options.seedDemo ?? true, identity });
   await browserAssets;
   const gateway = await startGateway(options, handlers, services, stops, backends.sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '');
+  await identity.serveConsole(gateway.url);
   const webhookUrl = `${gateway.url}${metaWebhookPath}`;
   const { sandbox } = backends;
   if (sandbox && demo && (options.sandboxWebhooks ?? true)) {
@@ -203,6 +213,7 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
     sandbox,
     webhookUrl,
     demo: demoWithUrls,
+    identity,
     environment,
     sqs: backends.sqs,
     dynamodb: backends.dynamodb,

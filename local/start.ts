@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole service on this machine. Ctrl-C stops everything cleanly.
  *
- * Settings (environment): PORT (gateway, default 3000), SANDBOX_PORT (default 4010),
+ * Settings (environment): PORT (gateway, default 3000), SANDBOX_PORT (default 4010), IDENTITY_PORT
+ * (the local OpenID Connect provider, default 4020),
  * LOCAL_BACKEND=embedded|external (external: use DYNAMODB_ENDPOINT / SQS_ENDPOINT /
  * GRAPH_API_BASE_URL and the table/queue names from the environment, e.g. LocalStack),
  * LOCAL_DATA_DIR (default .local), LOCAL_ISOLATION=threads|inline (default threads: each function in
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
       : {}),
     port: Number(process.env.PORT ?? 3000),
     sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
+    identityPort: Number(process.env.IDENTITY_PORT ?? 4020),
     dataDirectory: process.env.LOCAL_DATA_DIR ?? '.local',
     persist: true,
     backend: process.env.LOCAL_BACKEND === 'external' ? 'external' : 'embedded',

@@ -1,0 +1,53 @@
+/**
+ * The demo people on boot (docs/PEOPLE.md "Locally"): each of `demoPeople` (local/demo-tenant.ts)
+ * a member of Demo Retail with their console role, and an account of the local identity provider
+ * with their demo password; and what `.local/demo.json` says about signing in (`people`, `identity`).
+ */
+import type { Services } from '../functions/composition';
+import { adminCommands } from '../shared/tenancy/admin-commands';
+import type { PersonRole } from '../shared/people/person-role';
+import type { AccountStore } from './identity-provider/account-store';
+import { demoPeople } from './demo-tenant';
+
+/** The demo's sign-in part of `demo.json`. */
+export interface DemoSignIn {
+  people: Array<{ email: string; password: string; role: PersonRole }>;
+  /** The local identity provider: what the console signs in with (`GET /console/assets/sign-in.json` says the same). */
+  identity: { issuer: string; clientId: string };
+}
+
+export interface DemoIdentity {
+  issuer: string;
+  clientId: string;
+  accounts: AccountStore;
+}
+
+/**
+ * Memberships (the organization API's employees: `admin` for the admin, `member` otherwise, with the
+ * console role beside) and accounts. Re-runnable: a membership is rewritten, an existing account keeps its password.
+ *
+ * @example
+ * await seedDemoPeople(services, demo.organizationId, identity.accounts);
+ */
+export async function seedDemoPeople(services: Services, organizationId: string, accounts: AccountStore): Promise<void> {
+  for (const person of demoPeople) {
+    const membership = await adminCommands['add-employee'].run(services.tenancy, { org: organizationId, email: person.email, role: person.role === 'admin' ? 'admin' : 'member' });
+    await services.tenancy.repository.putMembership({ ...membership, consoleRole: person.role });
+    await accounts.ensureAccount(person.email, { password: person.password });
+  }
+}
+
+/** Accounts only (a restart with persisted data: the memberships are the organization's own by now, changed or removed as its admins chose). */
+export async function ensureDemoAccounts(accounts: AccountStore): Promise<void> {
+  for (const person of demoPeople) await accounts.ensureAccount(person.email, { password: person.password });
+}
+
+/**
+ * The `people` and `identity` of `demo.json`.
+ *
+ * @example
+ * demoSignInOf(identity).people[0]; // { email: 'admin@demo.example', password: '…', role: 'admin' }
+ */
+export function demoSignInOf(identity: Pick<DemoIdentity, 'issuer' | 'clientId'>): DemoSignIn {
+  return { people: demoPeople.map((person) => ({ ...person })), identity: { issuer: identity.issuer, clientId: identity.clientId } };
+}

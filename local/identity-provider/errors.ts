@@ -1,0 +1,16 @@
+/** Failures of the local identity provider (local/identity-provider/). */
+
+/** Refused input to the account store: the admin endpoint answers 400 with the message. */
+export class InvalidAccountInputError extends Error {
+  override readonly name = 'InvalidAccountInputError';
+  readonly code = 'INVALID_ACCOUNT_INPUT';
+}
+
+/** A request body over the server's limit (a sign-in form or an admin call is a few hundred bytes). */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError';
+  readonly code = 'BODY_TOO_LARGE';
+  constructor(limitBytes: number) {
+    super(`request body over ${limitBytes} bytes`);
+  }
+}
