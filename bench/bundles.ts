@@ -77,6 +77,7 @@ export function clientsCalledBy(definition: FunctionDefinition): SdkClient[] {
   if (definition.sendsTo.length > 0 || (definition.receivesFrom ?? []).length > 0) called.push('sqs');
   if (definition.tokenKey) called.push('kms');
   if (definition.managesApiKeys) called.push('api-gateway');
+  if (definition.managesPeople) called.push('cognito');
   return called;
 }
 

@@ -42,6 +42,12 @@ export const personAccess: Readonly<Record<string, PersonRole>> = {
   deleteWebhook: 'admin',
   testWebhook: 'admin',
   redeliverWebhook: 'admin',
+  // Who is calling, and the organization's people (docs/PEOPLE.md "People").
+  getMe: 'viewer',
+  listPeople: 'admin',
+  invitePerson: 'admin',
+  setPersonRole: 'admin',
+  removePerson: 'admin',
 };
 
 /**

@@ -347,6 +347,12 @@ export interface FunctionResources {
   callsUpstream: boolean;
   /** Registers API Gateway API keys in usage plans (issuing keys at run time). */
   managesApiKeys?: boolean;
+  /**
+   * Manages people's sign-in accounts at the identity provider (docs/PEOPLE.md "People"): on AWS the
+   * stack's Cognito user pool (cognito-idp AdminCreateUser, AdminGetUser, AdminUserGlobalSignOut), locally the OIDC
+   * provider's admin endpoint. Grants PEOPLE_USER_POOL_ID, LOCAL_IDENTITY_ADMIN_URL and LOCAL_IDENTITY_ADMIN_SECRET.
+   */
+  managesPeople?: boolean;
   /** Sends to these queues' dead-letter queues itself (a delivery that gave up), variable `deadLetterEnvVarOf(queue)`. */
   deadLettersOf?: QueueName[];
   /** Registers and removes the one-time triggers of scheduled broadcasts (EventBridge Scheduler, `broadcastScheduler`). */
@@ -503,6 +509,19 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     sendsTo: [],
     callsUpstream: false,
   },
+  /**
+   * `/me` and the organization's people (docs/PEOPLE.md "People"). Tenancy readWrite: memberships and
+   * their removal records; API keys: each person's usage-plan key; the identity provider's accounts.
+   */
+  'broadcast-people': {
+    memoryMb: 256,
+    timeoutSeconds: 29,
+    tables: { tenancy: 'readWrite', rateLimits: 'readWrite' },
+    sendsTo: [],
+    callsUpstream: false,
+    managesApiKeys: true,
+    managesPeople: true,
+  },
   'broadcast-webhooks': {
     memoryMb: 256,
     timeoutSeconds: 29,
@@ -635,6 +654,7 @@ const upstreamVariables = ['GRAPH_API_BASE_URL', 'GRAPH_API_VERSION', 'UPSTREAM_
 const tokenKeyVariables = ['TOKEN_KMS_KEY_ID', 'LOCAL_TOKEN_KEY'];
 const apiKeyVariables = ['BROADCAST_USAGE_PLAN_ID'];
 const schedulerVariables = ['BROADCAST_SCHEDULE_GROUP', 'BROADCAST_SCHEDULER_ROLE_ARN', 'BROADCAST_SCHEDULER_TARGET_ARN'];
+const peopleVariables = ['PEOPLE_USER_POOL_ID', 'LOCAL_IDENTITY_ADMIN_URL', 'LOCAL_IDENTITY_ADMIN_SECRET'];
 
 export function variablesOf(definition: FunctionDefinition): FunctionVariables {
   const tableVariables = (Object.keys(definition.tables) as TableName[]).map((name) => tables[name].envVar);
@@ -647,6 +667,7 @@ export function variablesOf(definition: FunctionDefinition): FunctionVariables {
       ...(definition.callsUpstream ? upstreamVariables : []),
       ...(definition.managesApiKeys ? apiKeyVariables : []),
       ...(definition.schedulesFirings ? schedulerVariables : []),
+      ...(definition.managesPeople ? peopleVariables : []),
     ],
   };
 }
@@ -660,6 +681,7 @@ export const grantedVariables: ReadonlySet<string> = new Set([
   ...tokenKeyVariables,
   ...apiKeyVariables,
   ...schedulerVariables,
+  ...peopleVariables,
 ]);
 
 /** A function's own environment out of a whole-platform one: what AWS gives it, for the local runtime. */

@@ -67,7 +67,9 @@ export type EndpointGroup =
   /** The campaign console: its page and bundled files, on the broadcast surface so it calls the API same-origin (docs/CONSOLE.md). */
   | 'console'
   /** Campaigns: create, list, read and launch (docs/CAMPAIGNS.md). */
-  | 'broadcast-campaigns';
+  | 'broadcast-campaigns'
+  /** Who is calling (`/me`) and the organization's people: invite, change a role, remove (docs/PEOPLE.md "People"). */
+  | 'broadcast-people';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -111,6 +113,8 @@ export const rateLimitClasses = {
    * 20 requests of 10,000, so a minute's bucket holds an import with its reads and retries.
    */
   audiences: { perMinute: 60, scope: 'key', usagePlanThrottle: { rateLimit: 2, burstLimit: 60 } },
+  /** `/me` and the `/people` routes together, per key or person (docs/PEOPLE.md "People"). */
+  people: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   /** Not gateway-keyed (see `unauthorizedAnswer`), so no usage plan can meter it: the application's limit is the one. */
   'earlier-send': { perMinute: 60, scope: 'key' },
   'key-generation': { perMinute: 5, scope: 'source-ip' },
@@ -448,6 +452,12 @@ export const serviceRoutes: readonly RouteDefinition[] = ([
   broadcast('GET', '/campaigns/{campaignId}', 'broadcast-campaigns', 'getCampaign', 'broadcast-api-key', 'status'),
   // A launch is an accept like a broadcast's: its class (the campaign's sender is not in a body, so the key's shared bucket).
   { ...broadcast('POST', '/campaigns/{campaignId}/launch', 'broadcast-campaigns', 'launchCampaign', 'broadcast-api-key', 'template-broadcast'), body: 'none', dryRunRateLimit: 'broadcast-dry-run' },
+  // Who is calling and the organization's people (docs/PEOPLE.md "People"): a person's sign-in or the organization's key.
+  broadcast('GET', '/me', 'broadcast-people', 'getMe', 'broadcast-api-key', 'people'),
+  broadcast('GET', '/people', 'broadcast-people', 'listPeople', 'broadcast-api-key', 'people'),
+  broadcast('POST', '/people', 'broadcast-people', 'invitePerson', 'broadcast-api-key', 'people'),
+  broadcast('PATCH', '/people/{personId}', 'broadcast-people', 'setPersonRole', 'broadcast-api-key', 'people'),
+  { ...broadcast('DELETE', '/people/{personId}', 'broadcast-people', 'removePerson', 'broadcast-api-key', 'people'), body: 'none' },
   {
     surface: 'organization',
     method: 'POST',

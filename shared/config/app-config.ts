@@ -126,6 +126,12 @@ export interface AppConfig {
    * console's idle sign-out (CONSOLE_IDLE_MINUTES).
    */
   people: { issuers: readonly PeopleIssuer[]; idleMinutes: number };
+  /**
+   * Where invited people get their sign-in accounts (docs/PEOPLE.md "People"): the stack's Cognito
+   * user pool (PEOPLE_USER_POOL_ID), else the local OIDC provider's admin endpoint
+   * (LOCAL_IDENTITY_ADMIN_URL + LOCAL_IDENTITY_ADMIN_SECRET), else none (external issuers).
+   */
+  identityAccounts: { userPoolId?: string; localAdminUrl?: string; localAdminSecret?: string };
   /** Chunk-worker tuning; defaults suit Meta's latency, tests shorten the waits. */
   worker: {
     /** The in-flight budget's cap (WORKER_MAX_IN_FLIGHT, default 512) and floor (WORKER_MIN_IN_FLIGHT, default 16). */
@@ -214,6 +220,11 @@ export function parseAppConfig(env: Environment): AppConfig {
     },
     campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS) },
     people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
+    identityAccounts: {
+      userPoolId: settings.PEOPLE_USER_POOL_ID,
+      localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL,
+      localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET,
+    },
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       minInFlight: settings.WORKER_MIN_IN_FLIGHT,

@@ -97,6 +97,10 @@ export const settingsSchema = v.object({
   TOKEN_KMS_KEY_ID: optionalText,
   LOCAL_TOKEN_KEY: optionalText,
   BROADCAST_USAGE_PLAN_ID: optionalText,
+  // The identity provider's accounts the people routes manage (granted to broadcast-people only; docs/PEOPLE.md "People").
+  PEOPLE_USER_POOL_ID: optionalText,
+  LOCAL_IDENTITY_ADMIN_URL: optionalText,
+  LOCAL_IDENTITY_ADMIN_SECRET: optionalText,
   META_EVENTS_DEAD_LETTER_QUEUE_URL: optionalText,
   DEFAULT_MESSAGES_PER_SECOND: positiveInteger('DEFAULT_MESSAGES_PER_SECOND', 30),
   TEMPLATE_CACHE_TTL_MS: positiveInteger('TEMPLATE_CACHE_TTL_MS', 60_000),

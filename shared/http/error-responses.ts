@@ -172,6 +172,17 @@ const mappings: Readonly<Record<string, Mapping>> = {
   AUDIENCE_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
   AUDIENCE_BUSY: { statusCode: 409, code: 'AUDIENCE_BUSY', retryAfterHeaderSeconds: 5 },
 
+  // People (docs/PEOPLE.md "Tokens", "People"): a person's sign-in, their role, the people routes.
+  INVALID_PERSON_TOKEN: { statusCode: 401, code: 'UNAUTHORIZED' },
+  ROLE_NOT_ALLOWED: { statusCode: 403, code: 'ROLE_NOT_ALLOWED' },
+  PERSON_NOT_ALLOWED: { statusCode: 403, code: 'PERSON_NOT_ALLOWED' },
+  IDENTITY_PROVIDER_UNAVAILABLE: { statusCode: 503, code: 'IDENTITY_PROVIDER_UNAVAILABLE', message: 'The identity provider did not answer; retry with backoff', retryAfterHeaderSeconds: 5 },
+  ORGANIZATION_CHOICE_REQUIRED: { statusCode: 400, code: 'ORGANIZATION_CHOICE_REQUIRED' },
+  PERSON_NOT_FOUND: { statusCode: 404, code: 'PERSON_NOT_FOUND' },
+  LAST_ADMIN: { statusCode: 409, code: 'LAST_ADMIN' },
+  PERSON_EXISTS: { statusCode: 409, code: 'PERSON_EXISTS' },
+  PEOPLE_MANAGEMENT_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
+
   // The docs page: a renderer file it does not serve answers as an unknown route.
   DOCS_ASSET_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },
   // The campaign console: a file it does not serve answers as an unknown route.

@@ -26,7 +26,17 @@ export interface AuthenticatedCaller<Kind extends CredentialKind = CredentialKin
 /** The caller an operation of an auth kind receives: none for `none`, a proven caller otherwise. */
 export type CallerFor<Auth extends AuthKind> = Auth extends CredentialKind ? AuthenticatedCaller<Auth> : undefined;
 
-export type CallerAuthenticator = (kind: CredentialKind, presentedSecret: string | undefined) => Promise<AuthenticatedCaller>;
+/**
+ * A person's sign-in presented on a route people may call, instead of the organization's key
+ * (docs/PEOPLE.md "Tokens"): the Bearer token and the `x-organization-id` header, if any.
+ */
+export interface PersonPresentation {
+  token: string;
+  organizationId?: string;
+}
+
+/** Authenticates the route's credential, or, when `person` is given, a person's sign-in (a `broadcast-api-key` caller with `person`). */
+export type CallerAuthenticator = (kind: CredentialKind, presentedSecret: string | undefined, person?: PersonPresentation) => Promise<AuthenticatedCaller>;
 
 /** What the shared HTTP pipeline itself needs from the composition root. */
 /** Which numbers are an organization's (the rate limiter's check before a sender gets a bucket of its own). */

@@ -65,3 +65,21 @@ export class LastAdminError extends Error {
     this.name = 'LastAdminError';
   }
 }
+
+/** Inviting someone who is already a member of the organization (change their role instead). */
+export class PersonExistsError extends Error {
+  readonly code = 'PERSON_EXISTS';
+  constructor() {
+    super('This person is already a member of the organization; change their role instead');
+    this.name = 'PersonExistsError';
+  }
+}
+
+/** Managing people takes an admin's sign-in or the organization's own key, not a key bound to one sender. */
+export class PeopleManagementOutsideKeyScopeError extends Error {
+  readonly code = 'PEOPLE_MANAGEMENT_OUTSIDE_KEY_SCOPE';
+  constructor() {
+    super('This key is bound to one sender; managing people takes the organization\'s API key or an admin\'s sign-in');
+    this.name = 'PeopleManagementOutsideKeyScopeError';
+  }
+}

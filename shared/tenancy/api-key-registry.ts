@@ -18,5 +18,6 @@ export interface BroadcastKeyRegistration {
   credentialId: string;
   organizationId: string;
   plaintextKey: string;
-  origin: 'operator' | 'generate-key';
+  /** `person`: a person's usage-plan key (docs/PEOPLE.md "Metering"), a usage identifier that authenticates nothing. */
+  origin: 'operator' | 'generate-key' | 'person';
 }

@@ -9,7 +9,6 @@ import {
   InvalidCredentialError,
   InvalidTenancyInputError,
   OrganizationNotFoundError,
-  OrganizationSuspendedError,
   PhoneNumberNotFoundError,
   PlanDoesNotIncludeFeatureError,
   TenancyStoreUnavailableError,
@@ -30,6 +29,7 @@ import {
   type Plan,
 } from './tenancy-entities';
 import { requireOneOf, requirePhoneDigits } from './tenancy-input';
+import { requireActiveOrganization } from './organization-standing-rule';
 import type { AccountDirectory, CredentialStore, OrganizationStore } from './tenancy-stores';
 
 const millisecondsPerDay = 86_400_000;
@@ -197,12 +197,10 @@ const secretPatterns = Object.fromEntries(
 /**
  * What the organization's state allows a valid credential, checked on every request (not at issue
  * time only: a plan can be downgraded, an organization suspended, generation turned off while keys
- * live). The one place every surface's authentication refuses a suspended organization.
+ * live). The suspension rule is `requireActiveOrganization`, shared with people's sign-in.
  */
-function requireUsableOrganization(organization: Organization | undefined, credential: Credential): Organization {
-  if (!organization) throw new InvalidCredentialError();
-  if (organization.status === 'suspended') throw new OrganizationSuspendedError(organization.organizationId);
-  if (organization.status !== 'active') throw new InvalidCredentialError();
+function requireUsableOrganization(found: Organization | undefined, credential: Credential): Organization {
+  const organization = requireActiveOrganization(found, () => new InvalidCredentialError());
   if (credential.kind === 'v1-api-key' && !hasV1ApiAccess(organization)) throw new PlanDoesNotIncludeFeatureError(v1PlanRequiredMessage);
   // Turning generation off revokes the minted keys (generated-keys.ts); this also stops one minted
   // in the same instant, which that revocation's listing could miss.

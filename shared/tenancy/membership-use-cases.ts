@@ -21,7 +21,8 @@ export async function addEmployee(ports: { tenancy: OrganizationStore & Membersh
   const now = ports.clock.now().toISOString();
   await ports.tenancy.putUserIfAbsent({ email, createdAt: now });
   const existing = await ports.tenancy.getMembership(input.organizationId, email);
-  const membership: Membership = { organizationId: input.organizationId, email, role, joinedAt: existing?.joinedAt ?? now };
+  // A role change keeps the person's console role and usage-plan key (docs/PEOPLE.md "People").
+  const membership: Membership = { ...existing, organizationId: input.organizationId, email, role, joinedAt: existing?.joinedAt ?? now };
   await ports.tenancy.putMembership(membership);
   return membership;
 }

@@ -1,9 +1,8 @@
 import { isCredentialAuth } from '../../../runtime-contract/route-manifest';
 import { logger } from '../../observability/logger';
 import { takesJsonBody } from './body.middleware';
+import { bearerToken, personSignInOf, requirePersonRole } from './person-sign-in';
 import { stateOf, type PipelineMiddleware, type PipelineRequest } from './pipeline-request';
-
-const bearerToken = (authorization: string | undefined): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 
 /**
  * Authentication waits on the credential store while parsing a large body keeps the CPU busy, so
@@ -18,7 +17,10 @@ export const startAuthentication = (): PipelineMiddleware => ({
     if (!isCredentialAuth(route.auth)) return;
     const headers = request.event.headers as Record<string, string>;
     const secret = route.auth === 'broadcast-api-key' ? headers['x-api-key'] : bearerToken(headers.authorization);
-    const authentication = stateOf(request, 'dependencies').authenticate(route.auth, secret);
+    // A person's sign-in instead of the key on the routes people may call (docs/PEOPLE.md "Tokens").
+    const person = personSignInOf(route, headers);
+    const dependencies = stateOf(request, 'dependencies');
+    const authentication = person ? dependencies.authenticate(route.auth, undefined, person) : dependencies.authenticate(route.auth, secret);
     authentication.catch(() => undefined);
     request.internal.authentication = authentication;
     // One turn of the event loop lets the SDK put the credential read on the wire before parsing starts.
@@ -37,6 +39,7 @@ export const startAuthentication = (): PipelineMiddleware => ({
 async function settle(request: PipelineRequest): Promise<void> {
   const caller = await request.internal.authentication!;
   stateOf(request, 'request').caller = caller;
+  requirePersonRole(stateOf(request, 'route'), caller);
   logger.appendKeys({ organizationId: caller.organizationId });
 }
 

@@ -8,6 +8,7 @@ const clientOfPackage: Record<string, string> = {
   '@aws-sdk/client-sqs': 'sqs',
   '@aws-sdk/client-kms': 'kms',
   '@aws-sdk/client-api-gateway': 'api-gateway',
+  '@aws-sdk/client-cognito-identity-provider': 'cognito',
 };
 
 const granted = (definition: FunctionDefinition): string[] =>
@@ -16,6 +17,7 @@ const granted = (definition: FunctionDefinition): string[] =>
     (definition.sendsTo.length > 0 || (definition.receivesFrom ?? []).length > 0) && 'sqs',
     definition.tokenKey && 'kms',
     definition.managesApiKeys && 'api-gateway',
+    definition.managesPeople && 'cognito',
   ].filter((client): client is string => Boolean(client));
 
 const graph = buildImportGraph();

@@ -1,0 +1,14 @@
+import type { Environment } from '../../shared/config/app-config';
+import { createGroupHandler } from '../../shared/http/create-group-handler';
+import { composeFunction } from '../composition/function-composition';
+import { composeBroadcastPeople } from './broadcast-people.composition';
+import { peopleOperations } from './operations';
+
+export const createHandler = (env: Environment) =>
+  createGroupHandler({
+    group: 'broadcast-people',
+    operations: peopleOperations,
+    dependencies: composeFunction('broadcast-people', env, composeBroadcastPeople),
+  });
+
+export const handler = createHandler(process.env);
