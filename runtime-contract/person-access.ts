@@ -42,6 +42,8 @@ export const personAccess: Readonly<Record<string, PersonRole>> = {
   deleteWebhook: 'admin',
   testWebhook: 'admin',
   redeliverWebhook: 'admin',
+  // The audit log (docs/PEOPLE.md "Audit log").
+  listAuditLog: 'admin',
 };
 
 /**

@@ -67,7 +67,9 @@ export type EndpointGroup =
   /** The campaign console: its page and bundled files, on the broadcast surface so it calls the API same-origin (docs/CONSOLE.md). */
   | 'console'
   /** Campaigns: create, list, read and launch (docs/CAMPAIGNS.md). */
-  | 'broadcast-campaigns';
+  | 'broadcast-campaigns'
+  /** The audit log's reader: GET /audit-log (docs/PEOPLE.md "Audit log"). */
+  | 'broadcast-audit';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -115,6 +117,8 @@ export const rateLimitClasses = {
   'earlier-send': { perMinute: 60, scope: 'key' },
   'key-generation': { perMinute: 5, scope: 'source-ip' },
   'organization-admin': { perMinute: 30, scope: 'key' },
+  /** GET /audit-log (docs/PEOPLE.md "Audit log"): an admin's or an auditing back end's paging. */
+  audit: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   upstream: { perMinute: 600, scope: 'key' },
   'v1-plan': { perMinute: 0, scope: 'key' },
   none: { perMinute: 0, scope: 'key' },
@@ -448,6 +452,8 @@ export const serviceRoutes: readonly RouteDefinition[] = ([
   broadcast('GET', '/campaigns/{campaignId}', 'broadcast-campaigns', 'getCampaign', 'broadcast-api-key', 'status'),
   // A launch is an accept like a broadcast's: its class (the campaign's sender is not in a body, so the key's shared bucket).
   { ...broadcast('POST', '/campaigns/{campaignId}/launch', 'broadcast-campaigns', 'launchCampaign', 'broadcast-api-key', 'template-broadcast'), body: 'none', dryRunRateLimit: 'broadcast-dry-run' },
+  // The audit log (docs/PEOPLE.md "Audit log"): newest first, filtered by actor and action.
+  broadcast('GET', '/audit-log', 'broadcast-audit', 'listAuditLog', 'broadcast-api-key', 'audit'),
   {
     surface: 'organization',
     method: 'POST',
