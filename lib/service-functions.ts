@@ -5,7 +5,7 @@
  */
 import { Annotations, Tags, type Stack } from 'aws-cdk-lib';
 import { bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from './constructs/service-function';
-import { deadLetterEnvVarOf, functions, queueSourceEnvVar, queues, tableGrantOf, tables, type FunctionDefinition, type FunctionName, type TableName } from '../runtime-contract/resource-definitions';
+import { deadLetterEnvVarOf, functions, queueSourceEnvVar, queues, tableGrantOf, tables, type Access, type FunctionDefinition, type FunctionName, type TableName } from '../runtime-contract/resource-definitions';
 import { queueOfSourceIn } from './queue-event-sources';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
@@ -92,7 +92,7 @@ function environmentOf(definition: FunctionDefinition, stateful: StatefulResourc
 
 /** Least privilege, straight from the definition (queue consumers get theirs with their event source). */
 function grantDefinedAccess(fn: ServiceFunction, name: FunctionName, definition: FunctionDefinition, stateful: StatefulResources): void {
-  const tableAccess = Object.entries(definition.tables) as Array<[TableName, 'read' | 'readWrite']>;
+  const tableAccess = Object.entries(definition.tables) as Array<[TableName, Access]>;
   // The adapters' actions only (grantReadData would add Scan, ConditionCheckItem, DescribeTable and stream reads).
   for (const [tableName, access] of tableAccess) stateful.tables[tableName].grant(fn, ...checkedTableGrant(name, tableName, access));
   for (const queueName of definition.sendsTo) stateful.queues[queueName].grantSendMessages(fn);
@@ -102,7 +102,7 @@ function grantDefinedAccess(fn: ServiceFunction, name: FunctionName, definition:
 }
 
 /** A function's actions on a table (`tableGrantOf`); an access its table's adapters cannot use is a definition error. */
-function checkedTableGrant(name: FunctionName, table: TableName, access: 'read' | 'readWrite'): string[] {
+function checkedTableGrant(name: FunctionName, table: TableName, access: Access): string[] {
   const grant = tableGrantOf(name, table);
   if (grant.length === 0) throw new Error(`${name}: ${access} access to table ${table} grants no action its adapters issue`);
   return grant;

@@ -27,6 +27,8 @@ export const platformMetrics = {
   webhookEventsApplied: 'WebhookEventsApplied',
   /** Chunk messages that reached the outbound dead-letter queue and were settled there by chunk-dead-letters. Unit: Count. */
   chunksDeadLettered: 'ChunksDeadLettered',
+  /** Audit entries not recorded after their retries (the call itself was answered as decided; docs/PEOPLE.md "Audit log"). Unit: Count. */
+  auditWriteFailed: 'AuditWriteFailed',
 } as const;
 
 export type PlatformMetricName = (typeof platformMetrics)[keyof typeof platformMetrics];
@@ -69,6 +71,10 @@ export const alarmThresholds = {
    * fail WORKER_ERROR), but something crashed, timed out or lost its store on the last of five
    * deliveries: a defect or an outage worth a look. `ChunksDeadLettered` sum per 5 minutes ≥ 1. */
   chunksDeadLettered: { threshold: 1, periodSeconds: 300, evaluationPeriods: 1 },
+  /** A state-changing call whose audit entry could not be written (the audit table unreachable for
+   * over a second): the record of who did what has a hole. `AuditWriteFailed` sum per 5 minutes ≥ 1,
+   * per function that records. */
+  auditWriteFailed: { threshold: 1, periodSeconds: 300, evaluationPeriods: 1 },
   /**
    * Age of the oldest message of each working queue, seconds (maximum over 5 minutes, two periods
    * in a row so a single slow batch does not page). A new queue gets `default` until it has its own.

@@ -48,6 +48,8 @@ export const personAccess: Readonly<Record<string, PersonRole>> = {
   invitePerson: 'admin',
   setPersonRole: 'admin',
   removePerson: 'admin',
+  // The audit log (docs/PEOPLE.md "Audit log").
+  listAuditLog: 'admin',
 };
 
 /**

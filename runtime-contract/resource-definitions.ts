@@ -8,7 +8,7 @@
 import type { EndpointGroup } from './route-manifest';
 import type { TokenPurpose } from '../shared/crypto/token-cipher';
 
-export type TableName = 'tenancy' | 'messaging' | 'idempotency' | 'rateLimits' | 'inbox';
+export type TableName = 'tenancy' | 'messaging' | 'idempotency' | 'rateLimits' | 'inbox' | 'audit';
 
 export interface TableDefinition {
   name: TableName;
@@ -69,6 +69,23 @@ export const tables: Record<TableName, TableDefinition> = {
     partitionKey: 'pk',
     sortKey: 'sk',
     globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    retainOnDelete: true,
+  },
+  /**
+   * The audit log (docs/PEOPLE.md "Audit log", keys: shared/adapters/dynamodb/audit-items.ts): one
+   * item per state-changing call, an organization's entries one partition newest last; gsi1 by
+   * actor, gsi2 by action. Kept 400 days (`expiresAt`, checked on read as well).
+   */
+  audit: {
+    name: 'audit',
+    envVar: 'AUDIT_TABLE',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    globalIndexes: [
+      { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+      { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    ],
+    timeToLiveAttribute: 'expiresAt',
     retainOnDelete: true,
   },
 };
@@ -258,7 +275,8 @@ export const customerEventsDispatcher = {
   reportBatchItemFailures: true,
 } as const;
 
-export type Access = 'read' | 'readWrite';
+/** `write`: PutItem only (the audit log's recorders: they append, never read). */
+export type Access = 'read' | 'readWrite' | 'write';
 
 /**
  * The DynamoDB actions an access level grants on a table and its indexes: the calls the adapters
@@ -269,6 +287,7 @@ export type Access = 'read' | 'readWrite';
 export const tableActions: Record<Access, readonly string[]> = {
   read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
   readWrite: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+  write: ['dynamodb:PutItem'],
 };
 
 /** The DynamoDB actions the adapters issue (no transactions, no Scan anywhere in the code). */
@@ -301,6 +320,8 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
   // Powertools' DynamoDBPersistenceLayer: put (claim), get, update (result), delete (a failed handler's claim).
   idempotency: { adapters: ['claim-token-persistence-layer'], actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   rateLimits: { adapters: ['dynamodb-rate-limiter', 'dynamodb-webhook-endpoint-health', 'dynamodb-redelivery-quota'], actions: ['GetItem', 'UpdateItem'] },
+  // The audit log: a conditional put per entry, a Query per page read.
+  audit: { adapters: ['dynamodb-audit-log'], actions: ['Query', 'PutItem'] },
   inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'dynamodb-opt-out-lookup', 'dynamodb-contact-book', 'inbox-table', 'dynamodb-audience-store', 'audience-member-items', 'audience-write-lease', 'dynamodb-opt-out-keys'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] },
 };
 
@@ -423,7 +444,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
   'broadcast-send': {
     memoryMb: 1024,
     timeoutSeconds: 29,
-    tables: { tenancy: 'readWrite', messaging: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite', inbox: 'read' },
+    tables: { tenancy: 'readWrite', messaging: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite', inbox: 'read', audit: 'write' },
     // customerEvents: a person's pause announces job.paused / campaign.paused; campaignExpansion: a resumed campaign expands again at once.
     sendsTo: ['outboundMessages', 'customerEvents', 'campaignExpansion'],
     tokenKey: 'decrypt',
@@ -445,7 +466,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     memoryMb: 256,
     // Up to 500 removals of three single-item writes each, five at a time: a few seconds at most.
     timeoutSeconds: 29,
-    tables: { tenancy: 'readWrite', rateLimits: 'readWrite' },
+    tables: { tenancy: 'readWrite', rateLimits: 'readWrite', audit: 'write' },
     sendsTo: [],
     callsUpstream: false,
   },
@@ -505,7 +526,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     // An import of 10,000 members is 10,000 single-item writes, 32 at a time: seconds, well inside 29 s.
     memoryMb: 512,
     timeoutSeconds: 29,
-    tables: { tenancy: 'read', inbox: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite' },
+    tables: { tenancy: 'read', inbox: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite', audit: 'write' },
     sendsTo: [],
     callsUpstream: false,
   },
@@ -525,7 +546,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
   'broadcast-webhooks': {
     memoryMb: 256,
     timeoutSeconds: 29,
-    tables: { tenancy: 'readWrite', messaging: 'read', rateLimits: 'readWrite' },
+    tables: { tenancy: 'readWrite', messaging: 'read', rateLimits: 'readWrite', audit: 'write' },
     sendsTo: ['customerEvents'],
     tokenKey: 'encryptDecrypt',
     tokenPurposes: ['webhook-secret'],
@@ -536,10 +557,18 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
    * items and, at launch, its job (created open, without recipients); inbox read: the audiences a campaign names (and the v1 contacts);
    * the token key: the template list is read from Meta with the account's token, as at a broadcast's accept.
    */
+  /** The audit log's reader (docs/PEOPLE.md "Audit log"): GET /audit-log only; tenancy read for the caller. */
+  'broadcast-audit': {
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    tables: { tenancy: 'read', rateLimits: 'readWrite', audit: 'read' },
+    sendsTo: [],
+    callsUpstream: false,
+  },
   'broadcast-campaigns': {
     memoryMb: 512,
     timeoutSeconds: 29,
-    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read', rateLimits: 'readWrite' },
+    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read', rateLimits: 'readWrite', audit: 'write' },
     // The launch queues the campaign's first expansion message (the expander does the rest).
     sendsTo: ['campaignExpansion'],
     tokenKey: 'decrypt',

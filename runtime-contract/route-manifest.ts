@@ -69,7 +69,9 @@ export type EndpointGroup =
   /** Campaigns: create, list, read and launch (docs/CAMPAIGNS.md). */
   | 'broadcast-campaigns'
   /** Who is calling (`/me`) and the organization's people: invite, change a role, remove (docs/PEOPLE.md "People"). */
-  | 'broadcast-people';
+  | 'broadcast-people'
+  /** The audit log's reader: GET /audit-log (docs/PEOPLE.md "Audit log"). */
+  | 'broadcast-audit';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -119,6 +121,8 @@ export const rateLimitClasses = {
   'earlier-send': { perMinute: 60, scope: 'key' },
   'key-generation': { perMinute: 5, scope: 'source-ip' },
   'organization-admin': { perMinute: 30, scope: 'key' },
+  /** GET /audit-log (docs/PEOPLE.md "Audit log"): an admin's or an auditing back end's paging. */
+  audit: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   upstream: { perMinute: 600, scope: 'key' },
   'v1-plan': { perMinute: 0, scope: 'key' },
   none: { perMinute: 0, scope: 'key' },
@@ -458,6 +462,8 @@ export const serviceRoutes: readonly RouteDefinition[] = ([
   broadcast('POST', '/people', 'broadcast-people', 'invitePerson', 'broadcast-api-key', 'people'),
   broadcast('PATCH', '/people/{personId}', 'broadcast-people', 'setPersonRole', 'broadcast-api-key', 'people'),
   { ...broadcast('DELETE', '/people/{personId}', 'broadcast-people', 'removePerson', 'broadcast-api-key', 'people'), body: 'none' },
+  // The audit log (docs/PEOPLE.md "Audit log"): newest first, filtered by actor and action.
+  broadcast('GET', '/audit-log', 'broadcast-audit', 'listAuditLog', 'broadcast-api-key', 'audit'),
   {
     surface: 'organization',
     method: 'POST',

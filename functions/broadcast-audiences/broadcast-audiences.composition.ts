@@ -4,6 +4,7 @@ import type { HttpPipelineDependencies } from '../../shared/http/http-operation'
 import { audienceMemberSourceSection, audienceStoreSection, optOutKeysSection } from '../composition/audiences.section';
 import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { auditSection } from '../composition/audit.section';
 import { httpSection } from '../composition/http.section';
 import { idempotencySection } from '../composition/idempotency.section';
 import { inboxRepositorySection } from '../composition/inbox.section';
@@ -16,6 +17,7 @@ export function composeBroadcastAudiences(context: CompositionContext): Broadcas
   const audiences = audienceStoreSection(context, dynamoDb);
   return lazyPorts<BroadcastAudiencesDependencies>({
     ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
+    ...auditSection(context, dynamoDb),
     audiences,
     members: audienceMemberSourceSection(context, dynamoDb, audiences),
     optOutKeys: optOutKeysSection(context, dynamoDb),

@@ -12,6 +12,7 @@ import { cloudApiSection, marketingMessagesOnboardingSection, messagingTiersSect
 import { expansionQueueSection } from '../composition/expansion-queue.section';
 import { lazyPorts, memoize, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { auditSection } from '../composition/audit.section';
 import { httpSection } from '../composition/http.section';
 import { broadcastStoresSection, portfolioReachSection, templateStatesSection, wrapperIdRecordsSection } from '../composition/messaging.section';
 import { organizationStandingSection, senderDirectorySection, suppressionListSection } from '../composition/module-bridges.section';
@@ -42,6 +43,7 @@ export function composeBroadcastCampaigns(context: CompositionContext): Broadcas
   const inbox = inboxRepositorySection(context, dynamoDb);
   return lazyPorts<BroadcastCampaignsDependencies>({
     ...httpSection(context, dynamoDb, tenancy),
+    ...auditSection(context, dynamoDb),
     senders: senderDirectorySection(context, tenancy),
     templates: templateCatalogSection(context, cloudApi, templateStatesSection(context, dynamoDb)),
     audiences: members,

@@ -11,6 +11,7 @@ import type { CloudApiClient } from '../../shared/sending/ports';
 import { cloudApiSection, marketingMessagesOnboardingSection, messagingTiersSection, templateCatalogSection } from '../composition/cloud-api.section';
 import { lazyPorts, memoize, value, type CompositionContext, type PortFactories } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { auditSection } from '../composition/audit.section';
 import { httpSection } from '../composition/http.section';
 import { idempotencySection } from '../composition/idempotency.section';
 import {
@@ -109,6 +110,7 @@ export function composeBroadcastSend(context: CompositionContext): BroadcastSend
   const dynamoDb = dynamoDbClients(context);
   return lazyPorts<BroadcastSendDependencies>({
     ...httpSection(context, dynamoDb, tenancy),
+    ...auditSection(context, dynamoDb),
     ...ports,
     events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
     campaigns: campaignStoreSection(context, dynamoDb),

@@ -5,6 +5,7 @@ import { lazyPorts, type CompositionContext } from '../composition/composition-c
 import { redeliveryQuotaSection } from '../composition/customer-event-fairness.section';
 import { customerEventPorts } from '../composition/customer-events.section';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { auditSection } from '../composition/audit.section';
 import { httpSection } from '../composition/http.section';
 import { tenancyReaderSection } from '../composition/tenancy.section';
 import { webhookRegistrationSection, webhookRegistrySection } from '../composition/webhook-registry.section';
@@ -16,6 +17,7 @@ export function composeBroadcastWebhooks(context: CompositionContext): Broadcast
   const dynamoDb = dynamoDbClients(context);
   return lazyPorts<BroadcastWebhooksDependencies>({
     ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
+    ...auditSection(context, dynamoDb),
     ...webhookRegistrationSection(context, dynamoDb),
     ...customerEventPorts(context, dynamoDb, webhookRegistrySection(context, dynamoDb)),
     ...redeliveryQuotaSection(context, dynamoDb),

@@ -3,7 +3,8 @@
  * the replaceable collaborators, and the function's SDK clients (pooled per process).
  */
 import type { Resolver } from '../../shared/adapters/http/safe-http-client';
-import type { AppConfig } from '../../shared/config/app-config';
+import type { AppConfig, Environment } from '../../shared/config/app-config';
+import type { FunctionName } from '../../runtime-contract/resource-definitions';
 import type { WebhookEndpointRegistry } from '../../shared/customer-events/ports';
 import type { JobFiringScheduler } from '../../shared/broadcast/ports';
 import type { SecretGenerator } from '../../shared/crypto/secret-generator';
@@ -54,8 +55,16 @@ export function destroyPooledClients(): void {
   processState.clear();
 }
 
+/** Which function a composition is for, and its environment (what its metrics are named by). */
+export interface CompositionOrigin {
+  readonly name: FunctionName;
+  readonly environment: Environment;
+}
+
 export interface CompositionContext {
   readonly config: AppConfig;
+  /** The function composed (absent for the operators' whole-platform services and tests' own contexts). */
+  readonly origin?: CompositionOrigin;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly overrides: ServiceOverrides;
@@ -67,10 +76,11 @@ export interface CompositionContext {
   destroy(): void;
 }
 
-export function createCompositionContext(config: AppConfig, overrides: ServiceOverrides = {}): CompositionContext {
+export function createCompositionContext(config: AppConfig, overrides: ServiceOverrides = {}, origin?: CompositionOrigin): CompositionContext {
   const used = new Set<string>();
   return {
     config,
+    ...(origin ? { origin } : {}),
     clock: overrides.clock ?? systemClock,
     ids: overrides.ids ?? randomIdGenerator,
     overrides,

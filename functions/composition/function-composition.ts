@@ -12,6 +12,6 @@ export function composeFunction<Dependencies>(
   compose: (context: CompositionContext) => Dependencies,
   overrides?: ServiceOverrides,
 ): () => Dependencies {
-  const context = createCompositionContext(parseFunctionConfig(name, env), overrides);
+  const context = createCompositionContext(parseFunctionConfig(name, env), overrides, { name, environment: env });
   return memoize(() => compose(context));
 }

@@ -4,6 +4,7 @@ import { bindOrganizationServices, type OrganizationServices } from '../../share
 import type { TenancyServices } from '../../shared/tenancy/tenancy-services';
 import { lazyPorts, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
+import { auditSection } from '../composition/audit.section';
 import { httpSection } from '../composition/http.section';
 import { tenancySection } from '../composition/tenancy.section';
 
@@ -17,5 +18,5 @@ export const organizationsSection = (tenancy: () => TenancyServices) => () =>
 export function composeOrganizationAdmin(context: CompositionContext): OrganizationAdminDependencies {
   const dynamoDb = dynamoDbClients(context);
   const tenancy = tenancySection(context, dynamoDb);
-  return lazyPorts<OrganizationAdminDependencies>({ ...httpSection(context, dynamoDb, tenancy), organizations: organizationsSection(tenancy) });
+  return lazyPorts<OrganizationAdminDependencies>({ ...httpSection(context, dynamoDb, tenancy), ...auditSection(context, dynamoDb), organizations: organizationsSection(tenancy) });
 }

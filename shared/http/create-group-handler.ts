@@ -2,9 +2,12 @@
  * The one HTTP pipeline every endpoint group's Lambda uses: small middy middlewares in a fixed
  * order (shared/http/middlewares/), then the route's operation.
  *
- *   logger context → security headers → error answers → header normalization → route (manifest)
- *   → authentication starts → body size cap → JSON body (+ nesting limit) → caller required
- *   → rate limit → operation
+ *   logger context → security headers → audit record → error answers → header normalization
+ *   → route (manifest) → authentication starts → body size cap → JSON body (+ nesting limit)
+ *   → caller required → rate limit → operation
+ *
+ * The audit record runs on the way out, after the error table decided the answer (middy runs
+ * `after` and `onError` in reverse order).
  *
  * An endpoint group is one Lambda serving several routes of the manifest; the router dispatches
  * on the manifest's `operation`, so the Lambda and the API definition agree.
@@ -23,6 +26,7 @@ import type { PipelineContext, PipelineMiddleware, PipelineState } from './middl
 import { rateLimit } from './middlewares/rate-limit.middleware';
 import { routeFromManifest } from './middlewares/route.middleware';
 import { addSecurityHeaders } from './middlewares/security-headers.middleware';
+import { isAuditedRoute, recordAudit } from './middlewares/audit.middleware';
 
 export { MAX_JSON_BODY_BYTES } from './middlewares/body.middleware';
 
@@ -60,10 +64,12 @@ export function createGroupHandler<Dependencies>(options: GroupHandlerOptions<De
     }
     routeTable.set(routeKey(route.method, resourcePath(route)), route);
   }
+  requireAuditLog(options.group, groupRoutes, options.dependencies);
 
   const pipeline = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, PipelineContext, PipelineState>()
     .use(injectLambdaContext(logger, { resetKeys: true }) as unknown as PipelineMiddleware)
     .use(addSecurityHeaders())
+    .use(recordAudit())
     .use(errorResponses())
     .use(normalizeHeaders())
     .use(routeFromManifest(routeTable, options.dependencies))
@@ -89,4 +95,14 @@ export function createGroupHandler<Dependencies>(options: GroupHandlerOptions<De
     });
 
   return (event, context) => pipeline(event, context);
+}
+
+/**
+ * A group with an audited route (audit.middleware.ts) must be given an audit log: checked at build
+ * on its composition (ports are built lazily, so naming the port builds nothing).
+ */
+function requireAuditLog(group: string, routes: readonly RouteDefinition[], dependencies: (() => HttpPipelineDependencies) | undefined): void {
+  const audited = routes.find(isAuditedRoute);
+  if (!audited || !dependencies) return;
+  if (!('auditLog' in dependencies())) throw new Error(`Group ${group} needs an auditLog for ${audited.method} ${audited.path} (${audited.operation})`);
 }

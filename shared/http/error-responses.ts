@@ -170,6 +170,9 @@ const mappings: Readonly<Record<string, Mapping>> = {
   CONTACTS_AUDIENCE_READ_ONLY: { statusCode: 409, code: 'CONTACTS_AUDIENCE_READ_ONLY' },
   INVALID_AUDIENCE_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
   AUDIENCE_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
+  // The audit log (docs/PEOPLE.md "Audit log").
+  INVALID_AUDIT_CURSOR: { statusCode: 400, code: 'INVALID_CURSOR' },
+  AUDIT_LOG_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
   AUDIENCE_BUSY: { statusCode: 409, code: 'AUDIENCE_BUSY', retryAfterHeaderSeconds: 5 },
 
   // People (docs/PEOPLE.md "Tokens", "People"): a person's sign-in, their role, the people routes.

@@ -2,6 +2,7 @@ import type { AuthKind, CredentialAuthKind, RouteDefinition } from '../../runtim
 import type { RateLimiter } from '../rate-limiting/rate-limiter';
 import type { KeyScope } from '../tenancy/tenancy-entities';
 import type { PersonIdentity } from '../people/person';
+import type { AuditLog } from '../audit/ports';
 
 export type CredentialKind = CredentialAuthKind;
 
@@ -50,6 +51,10 @@ export interface HttpPipelineDependencies {
   clock: { now(): Date };
   /** Required by a group with a route counted per sender or phone number (rate-limit.middleware.ts); others may omit it. */
   senderNumbers?: SenderNumbers;
+  /** Where the pipeline records each state-changing call (middlewares/audit.middleware.ts): required by a group with an audited route, checked when it is built. */
+  auditLog?: AuditLog;
+  /** Told when an entry could not be recorded after its retries: the function counts `AuditWriteFailed` (alarmed). */
+  auditWriteFailed?: () => void;
 }
 
 export interface HttpRequest<Caller extends AuthenticatedCaller | undefined = AuthenticatedCaller | undefined> {

@@ -81,6 +81,6 @@ it('grants the inbox table to the v1 function, to delivery-events (inbound messa
   for (const [name, definition] of Object.entries(functions)) {
     expect(definition.tables.inbox).toBe(inboxGrants[name]);
   }
-  expect(functions['organization-admin'].tables).toEqual({ tenancy: 'readWrite', rateLimits: 'readWrite' });
+  expect(functions['organization-admin'].tables).toEqual({ tenancy: 'readWrite', rateLimits: 'readWrite', audit: 'write' });
   expect(functions['v1-inbox'].tables.tenancy).toBe('read');
 });

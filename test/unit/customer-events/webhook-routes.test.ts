@@ -10,6 +10,7 @@ import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
 import { InMemoryRedeliveryQuota } from '../../support/customer-event-fairness-fakes';
 import { InMemoryEventLog, InMemoryWebhookRegistry, RecordingPublisher, tableResolver } from '../../support/webhook-fakes';
+import { InMemoryAuditLog } from '../../support/in-memory-audit-log';
 
 const keys: Record<string, AuthenticatedCaller> = {
   'key-a': { organizationId: 'org_a', credentialId: 'cred_a', credentialKind: 'broadcast-api-key', scope: { kind: 'organization' } },
@@ -31,6 +32,7 @@ function setup(options: { redeliveriesPerDay?: number } = {}) {
     rateLimiter: { consume: async () => ({ allowed: true, retryAfterSeconds: 0, remaining: 29 }) },
     clock,
     registry,
+    auditLog: new InMemoryAuditLog(),
     resolver: tableResolver({ 'hooks.example.com': ['93.184.216.34'] }),
     secrets: randomSecretGenerator,
     ids: sequentialIdGenerator(),

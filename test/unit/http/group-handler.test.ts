@@ -4,6 +4,7 @@ import { httpOperation, type AuthenticatedCaller, type HttpPipelineDependencies,
 import { RequestValidationError } from '../../../shared/http/errors';
 import type { RateLimiter } from '../../../shared/rate-limiting/rate-limiter';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
+import { InMemoryAuditLog } from '../../support/in-memory-audit-log';
 
 class UnknownKeyError extends Error {}
 
@@ -47,6 +48,7 @@ function setup(options: { limiterAllows?: boolean; operation?: (request: HttpReq
     },
     rateLimiter,
     clock: { now: () => new Date('2026-11-21T10:00:30Z') },
+    auditLog: new InMemoryAuditLog(),
     senderNumbers: { isOrganizationNumber: async (organizationId, digits) => organizationId === 'org_1' && digits === '15550001001' },
   };
   const seen: HttpRequest[] = [];

@@ -11,6 +11,7 @@ import { InvalidCredentialError, TenancyStoreUnavailableError } from '../../../s
 import { RateLimitStoreUnavailableError } from '../../../shared/rate-limiting/errors';
 import { TemplateContentError, TemplateNotSendableError } from '../../../shared/templates/errors';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
+import { InMemoryAuditLog } from '../../support/in-memory-audit-log';
 
 const route = (surface: RouteDefinition['surface'], operation: string, auth: RouteDefinition['auth']): RouteDefinition => ({
   surface,
@@ -43,6 +44,7 @@ function setup(options: { operationError?: Error; limiterError?: Error; caller?:
       },
     },
     clock: { now: () => new Date('2026-11-21T10:00:30Z') },
+    auditLog: new InMemoryAuditLog(),
     senderNumbers: {
       isOrganizationNumber: async (organizationId, digits) => {
         senderChecks.push(digits);

@@ -8,6 +8,7 @@ import { maxEmailsPerRequest, removeEmployeesByEmail } from '../../../shared/org
 import { InvalidCredentialError, TenancyStoreUnavailableError } from '../../../shared/tenancy/errors';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
 import { createTenancyTestKit, type TenancyTestKit } from '../../support/tenancy-test-ports';
+import { InMemoryAuditLog } from '../../support/in-memory-audit-log';
 
 async function organizationsWithEmployees(kit: TenancyTestKit) {
   const acme = await kit.services.admin.createOrganization({ name: 'Acme', plan: 'professional' });
@@ -110,6 +111,7 @@ describe('POST /v2/organizations/public/remove-employee-bulk (handler and shared
         },
       },
       clock: { now: () => new Date('2026-01-01T00:00:00Z') },
+      auditLog: new InMemoryAuditLog(),
     };
     const handler = createGroupHandler({ group: 'organization-admin', routes: [route], operations: { removeEmployeeBulk }, dependencies: () => ({ ...http, organizations }) });
     return async (body: string | null, headers: Record<string, string> = { authorization: 'Bearer good-token', 'content-type': 'application/json' }) => {
