@@ -347,6 +347,12 @@ export interface FunctionResources {
   callsUpstream: boolean;
   /** Registers API Gateway API keys in usage plans (issuing keys at run time). */
   managesApiKeys?: boolean;
+  /**
+   * Manages people's accounts at the stack's identity provider (docs/PEOPLE.md): gets
+   * `PEOPLE_USER_POOL_ID` and `cognito-idp:AdminCreateUser`, `AdminGetUser`, `AdminUserGlobalSignOut`
+   * and `AdminDeleteUser` on the user pool only.
+   */
+  managesPeople?: boolean;
   /** Sends to these queues' dead-letter queues itself (a delivery that gave up), variable `deadLetterEnvVarOf(queue)`. */
   deadLettersOf?: QueueName[];
   /** Registers and removes the one-time triggers of scheduled broadcasts (EventBridge Scheduler, `broadcastScheduler`). */
@@ -375,9 +381,33 @@ export const broadcastScheduler = {
   sweepBatchSize: 50,
 } as const;
 
-export type FunctionName = EndpointGroup | 'chunk-worker' | 'chunk-dead-letters' | 'delivery-events' | 'customer-events' | typeof broadcastScheduler.functionName | 'campaign-expander';
+export type FunctionName =
+  | EndpointGroup
+  | 'chunk-worker'
+  | 'chunk-dead-letters'
+  | 'delivery-events'
+  | 'customer-events'
+  | typeof broadcastScheduler.functionName
+  | 'campaign-expander'
+  | typeof requestAuthorizer.functionName;
+
+/**
+ * The broadcast REST API's Lambda REQUEST authorizer (docs/PEOPLE.md "On AWS"): names the usage-plan
+ * key a keyed request is metered by (`apiKeySource: AUTHORIZER`), the `x-api-key` as sent or a signed-in
+ * person's own key. Never cached: a request carries one of two headers, and a cache keyed on both would
+ * need both present (an authorizer without identity sources is invoked on every request).
+ */
+export const requestAuthorizer = {
+  functionName: 'request-authorizer',
+} as const;
 
 export const functions: Record<FunctionName, FunctionDefinition> = {
+  /**
+   * The broadcast API's request authorizer: tenancy read (the person's membership and its usage-plan
+   * key), nothing else. 256 MB, 10 s: one token check (the issuer's keys cached per container) and one
+   * query per request without an `x-api-key`; API Gateway waits for it before every keyed method.
+   */
+  'request-authorizer': { memoryMb: 256, timeoutSeconds: 10, tables: { tenancy: 'read' }, sendsTo: [], callsUpstream: false },
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
   /** The API reference: builds the OpenAPI document once per cold start; the renderer's files ship next to the bundle. */
   docs: {
@@ -635,6 +665,8 @@ const upstreamVariables = ['GRAPH_API_BASE_URL', 'GRAPH_API_VERSION', 'UPSTREAM_
 const tokenKeyVariables = ['TOKEN_KMS_KEY_ID', 'LOCAL_TOKEN_KEY'];
 const apiKeyVariables = ['BROADCAST_USAGE_PLAN_ID'];
 const schedulerVariables = ['BROADCAST_SCHEDULE_GROUP', 'BROADCAST_SCHEDULER_ROLE_ARN', 'BROADCAST_SCHEDULER_TARGET_ARN'];
+/** The stack's Cognito user pool, for the functions that manage people's accounts (`managesPeople`). */
+const peopleVariables = ['PEOPLE_USER_POOL_ID'];
 
 export function variablesOf(definition: FunctionDefinition): FunctionVariables {
   const tableVariables = (Object.keys(definition.tables) as TableName[]).map((name) => tables[name].envVar);
@@ -647,6 +679,7 @@ export function variablesOf(definition: FunctionDefinition): FunctionVariables {
       ...(definition.callsUpstream ? upstreamVariables : []),
       ...(definition.managesApiKeys ? apiKeyVariables : []),
       ...(definition.schedulesFirings ? schedulerVariables : []),
+      ...(definition.managesPeople ? peopleVariables : []),
     ],
   };
 }
@@ -660,6 +693,7 @@ export const grantedVariables: ReadonlySet<string> = new Set([
   ...tokenKeyVariables,
   ...apiKeyVariables,
   ...schedulerVariables,
+  ...peopleVariables,
 ]);
 
 /** A function's own environment out of a whole-platform one: what AWS gives it, for the local runtime. */
