@@ -89,7 +89,7 @@ describe('local gateway: the keyed methods\' request authorizer', () => {
   });
 
   it("answers the surface's unauthorized gateway response for no credential or a bad token, before any function", async () => {
-    for (const headers of [{}, { authorization: 'Bearer forged' }, { authorization: 'Bearer stranger@example.com' }]) {
+    for (const headers of [{}, { authorization: 'Bearer forged' }, { authorization: 'Bearer stranger@example.com' }] as Array<Record<string, string>>) {
       const response = await get(headers);
       expect(response.status).toBe(401);
       expect(response.headers.get('x-amzn-errortype')).toBe('UnauthorizedException');
