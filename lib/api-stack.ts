@@ -8,6 +8,7 @@
  */
 import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
 import type { ServiceFunction } from './constructs/service-function';
 import type { SurfaceApi } from './constructs/surface-api';
@@ -26,6 +27,7 @@ import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
 import { pascal } from './naming';
 import { stackOutputNames } from './stack-outputs';
+import { wirePeopleSignIn } from './people-sign-in';
 
 export interface ApiStackProps extends StackProps {
   stateful: StatefulResources;
@@ -45,6 +47,8 @@ export class ApiStack extends Stack {
   /** Every surface's front door, either kind. */
   readonly frontDoors: Record<SurfaceName, FrontDoor>;
   readonly broadcastUsagePlan: apigateway.UsagePlan;
+  /** The campaign console's public app client of the people user pool (docs/PEOPLE.md "On AWS"). */
+  readonly consoleSignInClient: cognito.UserPoolClient;
   /** Absent only with `-c skipFirewall=true` (LocalStack without WAFv2). */
   readonly firewall?: ApiFirewall;
   readonly observability: PlatformAlarms;
@@ -77,6 +81,13 @@ export class ApiStack extends Stack {
     for (const name of Object.keys(functions) as FunctionName[]) {
       if (functions[name].managesApiKeys) allowApiKeyManagement(this, this.functions[name], this.broadcastUsagePlan);
     }
+    // People sign in with the stack's user pool (or an external issuer): the console's client, PEOPLE_OIDC_ISSUERS on every function.
+    this.consoleSignInClient = wirePeopleSignIn(this, {
+      serviceFunctions: this.functions,
+      userPool: stateful.peopleUserPool,
+      broadcastApi: this.surfaceApis.broadcast,
+      externalIssuers: settings.people.issuers,
+    });
     this.addApiOutputs();
 
     // Protected and watched (docs/OPERATIONS.md): WAF on every REST stage (an HTTP API takes none);

@@ -21,6 +21,7 @@ export function createPlatform(app: App, settings: PlatformSettings): Platform {
     stackName: `${prefix}-Stateful`,
     env,
     tokenKeyAlias: `alias/${prefix.toLowerCase()}/upstream-access-tokens`,
+    cognitoDomainPrefix: settings.people.cognitoDomainPrefix,
   });
   const api = new ApiStack(app, 'ApiStack', {
     stackName: `${prefix}-Api`,

@@ -9,6 +9,7 @@ import { defaultMetricsNamespace } from '../runtime-contract/observability';
 import { routeGuards, type RouteGuard, type RouteGuardName } from '../runtime-contract/route-guards';
 import { sourceRangesOf } from '../shared/meta-app/webhook-source-guard';
 import { pascal } from './naming';
+import type { PeopleIssuer } from '../shared/config/app-config';
 
 /** Repository root (this file lives in `lib/`). Entry files, lock file and package.json are found from it. */
 export const projectRoot = path.resolve(__dirname, '..');
@@ -44,6 +45,12 @@ export interface PlatformSettings {
    * none: every address), set on meta-webhook as META_WEBHOOK_SOURCE_RANGES (docs/OPERATIONS.md "Front doors").
    */
   metaWebhookSourceRanges: string[];
+  /**
+   * People's sign-in (docs/PEOPLE.md "On AWS"): the user pool's hosted domain prefix
+   * (`-c cognitoDomainPrefix=`; absent: derived from the stack) and the external OpenID Connect
+   * issuers accepted after the pool (`-c peopleIssuers='[{"issuer":…,"audience":…}]'`).
+   */
+  people: { cognitoDomainPrefix?: string; issuers: PeopleIssuer[] };
 }
 
 export interface FirewallLimits {
@@ -125,6 +132,7 @@ export function readSettings(context: ContextSource, env: NodeJS.ProcessEnv = pr
     alarmEmail: readAlarmEmail(ctx('alarmEmail')),
     metaWebhookSourceRanges: readSourceRanges(ctx('metaWebhookSourceRanges')),
     skipFirewall: asBoolean(ctx('skipFirewall')),
+    people: { cognitoDomainPrefix: asString(ctx('cognitoDomainPrefix')), issuers: readPeopleIssuers(ctx('peopleIssuers')) },
     firewall: {
       // 20 requests/s per address over 5 minutes: above one v1 enterprise key (1,000/min) or the
       // broadcast plan's key-wide rate (12/s), so the exact application and usage-plan limits answer
@@ -164,4 +172,28 @@ function readSourceRanges(value: unknown): string[] {
     throw new Error(`Context value metaWebhookSourceRanges: ${(error as Error).message}`);
   }
   return ranges;
+}
+
+/**
+ * External issuers from a JSON array (string with `-c`, a list in cdk.json): each an https issuer
+ * and an audience (its client id for the console); a synth with anything else fails, naming it.
+ */
+export function readPeopleIssuers(value: unknown): PeopleIssuer[] {
+  if (value === undefined || value === null || value === '') return [];
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new Error('Context value peopleIssuers must be a JSON array of { issuer, audience, userInfo? }');
+    }
+  }
+  if (!Array.isArray(parsed)) throw new Error('Context value peopleIssuers must be a JSON array of { issuer, audience, userInfo? }');
+  return parsed.map((entry: unknown, index) => {
+    const candidate = (entry ?? {}) as Partial<Record<keyof PeopleIssuer, unknown>>;
+    if (typeof candidate.issuer !== 'string' || !/^https:\/\/[^\s]+$/.test(candidate.issuer)) throw new Error(`Context value peopleIssuers[${index}].issuer must be an https URL`);
+    if (typeof candidate.audience !== 'string' || candidate.audience === '') throw new Error(`Context value peopleIssuers[${index}].audience must be a non-empty string (the console's client id at that issuer)`);
+    if (candidate.userInfo !== undefined && typeof candidate.userInfo !== 'boolean') throw new Error(`Context value peopleIssuers[${index}].userInfo must be true or false`);
+    return { issuer: candidate.issuer, audience: candidate.audience, ...(candidate.userInfo === undefined ? {} : { userInfo: candidate.userInfo }) };
+  });
 }

@@ -14,6 +14,10 @@ export const stackOutputNames = {
   tokenKey: 'UpstreamTokenKeyArn',
   broadcastUsagePlan: 'BroadcastUsagePlanId',
   surfaceUrl: (surface: string): string => `${pascal(surface)}ApiUrl`,
+  peopleUserPool: 'PeopleUserPoolId',
+  peopleSignInDomain: 'PeopleSignInDomain',
+  consoleSignInClient: 'ConsoleSignInClientId',
+  consoleUrl: 'ConsoleUrl',
 } as const;
 
 /** The two stacks of a deployment named by its prefix (lib/platform.ts; context `stackNamePrefix`). */
@@ -36,6 +40,8 @@ export function environmentOfStackOutputs(outputs: Readonly<Record<string, strin
     ]),
     ['TOKEN_KMS_KEY_ID', outputs[stackOutputNames.tokenKey]],
     ['BROADCAST_USAGE_PLAN_ID', outputs[stackOutputNames.broadcastUsagePlan]],
+    // The admin CLI's invite-person and remove-person manage Cognito accounts (docs/OPERATIONS.md "People").
+    ['PEOPLE_USER_POOL_ID', outputs[stackOutputNames.peopleUserPool]],
   ];
   return Object.fromEntries(pairs.filter((pair): pair is [string, string] => pair[1] !== undefined && pair[1] !== ''));
 }

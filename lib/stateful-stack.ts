@@ -12,6 +12,8 @@ import type { Construct } from 'constructs';
 import { stackOutputNames } from './stack-outputs';
 import { queues, tables, type QueueDefinition, type QueueName, type TableDefinition, type TableName } from '../runtime-contract/resource-definitions';
 import { pascal } from './naming';
+import { createPeopleUserPool } from './people-user-pool';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
 
 export interface StatefulResources {
   tables: Record<TableName, dynamodb.Table>;
@@ -19,11 +21,15 @@ export interface StatefulResources {
   deadLetterQueues: Record<QueueName, sqs.Queue>;
   /** Encrypts upstream (WhatsApp Cloud API) access tokens at rest. */
   tokenKey: kms.Key;
+  /** The people who sign in to the console (docs/PEOPLE.md "On AWS"); retained: it holds their accounts. */
+  peopleUserPool: cognito.UserPool;
 }
 
 export interface StatefulStackProps extends StackProps {
   /** KMS alias of the token key, `alias/` included. */
   tokenKeyAlias: string;
+  /** The people user pool's hosted sign-in domain prefix (`-c cognitoDomainPrefix=`); absent: derived from the stack. */
+  cognitoDomainPrefix?: string;
 }
 
 
@@ -34,9 +40,10 @@ export class StatefulStack extends Stack implements StatefulResources {
   readonly queues: Record<QueueName, sqs.Queue>;
   readonly deadLetterQueues: Record<QueueName, sqs.Queue>;
   readonly tokenKey: kms.Key;
+  readonly peopleUserPool: cognito.UserPool;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
-    const { tokenKeyAlias, ...stackProps } = props;
+    const { tokenKeyAlias, cognitoDomainPrefix, ...stackProps } = props;
     super(scope, id, {
       description: 'WhatsApp business-messaging platform: stateful resources (DynamoDB tables, outbound queue, token KMS key)',
       // Deleting this stack by accident would orphan or drop customer data; require an explicit opt-out.
@@ -63,6 +70,7 @@ export class StatefulStack extends Stack implements StatefulResources {
       alias: tokenKeyAlias,
     });
     new CfnOutput(this, stackOutputNames.tokenKey, { value: this.tokenKey.keyArn, description: 'KMS key for upstream access tokens' });
+    this.peopleUserPool = createPeopleUserPool(this, { domainPrefix: cognitoDomainPrefix }).userPool;
   }
 
   private createTable(definition: TableDefinition): dynamodb.Table {

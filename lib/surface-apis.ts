@@ -17,7 +17,7 @@ import {
   type RestApiSurfaceName,
   type SurfaceName,
 } from '../runtime-contract/route-manifest';
-import type { FunctionName } from '../runtime-contract/resource-definitions';
+import { requestAuthorizer, type FunctionName } from '../runtime-contract/resource-definitions';
 import type { ServiceFunction } from './constructs/service-function';
 import { SurfaceApi, type ApiMetrics, type FunctionTarget } from './constructs/surface-api';
 import { HttpSurfaceApi } from './constructs/http-surface-api';
@@ -27,7 +27,7 @@ import { pascal } from './naming';
 export interface SurfaceApisProps {
   serviceFunctions: Record<FunctionName, ServiceFunction>;
   settings: PlatformSettings;
-  /** Surfaces whose stage the broadcast usage plan serves: their APIs take the key from the header. */
+  /** Surfaces whose stage the broadcast usage plan serves: their APIs take the key from the request authorizer. */
   keyedSurfaces: SurfaceName[];
   /** Create the region-wide API Gateway CloudWatch role (needed for stage logging). */
   manageApiGatewayAccountRole: boolean;
@@ -54,7 +54,9 @@ export function createSurfaceApis(stack: Stack, props: SurfaceApisProps): Record
         targetOf,
         restApiName: `${stack.stackName}-${surfaceName}`,
         stageThrottle: props.settings.stageThrottle,
-        apiKeySource: props.keyedSurfaces.includes(surfaceName) ? apigateway.ApiKeySourceType.HEADER : undefined,
+        // The keyed methods' authorizer names the usage-plan key: the x-api-key as sent, or a person's own (docs/PEOPLE.md "On AWS").
+        apiKeySource: props.keyedSurfaces.includes(surfaceName) ? apigateway.ApiKeySourceType.AUTHORIZER : undefined,
+        requestAuthorizer: props.keyedSurfaces.includes(surfaceName) ? props.serviceFunctions[requestAuthorizer.functionName] : undefined,
         stageDependencies,
       }),
     ]),

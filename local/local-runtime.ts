@@ -17,9 +17,10 @@ import { createRequire } from 'node:module';
 import { routes } from '../runtime-contract/all-routes';
 import { publicPath, serviceRoutes, type EndpointGroup } from '../runtime-contract/route-manifest';
 import { eventSources } from '../runtime-contract/event-sources';
-import { broadcastScheduler, deadLetterEnvVarOf, queues, type FunctionName } from '../runtime-contract/resource-definitions';
+import { broadcastScheduler, deadLetterEnvVarOf, queues, requestAuthorizer, type FunctionName } from '../runtime-contract/resource-definitions';
 import { listeningOn } from './errors';
 import { startLocalGateway, type LocalGateway, type ProxyHandler } from './gateway/local-gateway';
+import type { AuthorizerHandler } from './gateway/request-authorizer';
 import type { LocalJobFiringScheduler } from './local-job-firing-scheduler';
 import type { ThreadCpu, ThreadUtilization } from './function-host';
 import type { CloudApiSandbox, SandboxOptions } from '../sandbox/cloud-api-sandbox';
@@ -272,6 +273,8 @@ async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHand
       routes,
       loadHandler: async (group: EndpointGroup) => (await handlers.handlerOf(group)) as unknown as ProxyHandler,
       isApiKeyEnabled: (apiKey) => services.tenancy.isBroadcastApiKeyEnabled(apiKey),
+      // Invoked like any function (inline or in its worker thread), for keyed methods without x-api-key.
+      loadRequestAuthorizer: async () => (await handlers.handlerOf(requestAuthorizer.functionName)) as unknown as AuthorizerHandler,
       indexLinks: () => indexLinksOf(sandboxUrl),
       ...(options.onRequest ? { onInvocation: options.onRequest } : {}),
     }),

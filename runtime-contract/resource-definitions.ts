@@ -402,9 +402,33 @@ export const broadcastScheduler = {
   sweepBatchSize: 50,
 } as const;
 
-export type FunctionName = EndpointGroup | 'chunk-worker' | 'chunk-dead-letters' | 'delivery-events' | 'customer-events' | typeof broadcastScheduler.functionName | 'campaign-expander';
+export type FunctionName =
+  | EndpointGroup
+  | 'chunk-worker'
+  | 'chunk-dead-letters'
+  | 'delivery-events'
+  | 'customer-events'
+  | typeof broadcastScheduler.functionName
+  | 'campaign-expander'
+  | typeof requestAuthorizer.functionName;
+
+/**
+ * The broadcast REST API's Lambda REQUEST authorizer (docs/PEOPLE.md "On AWS"): names the usage-plan
+ * key a keyed request is metered by (`apiKeySource: AUTHORIZER`), the `x-api-key` as sent or a signed-in
+ * person's own key. Never cached: a request carries one of two headers, and a cache keyed on both would
+ * need both present (an authorizer without identity sources is invoked on every request).
+ */
+export const requestAuthorizer = {
+  functionName: 'request-authorizer',
+} as const;
 
 export const functions: Record<FunctionName, FunctionDefinition> = {
+  /**
+   * The broadcast API's request authorizer: tenancy read (the person's membership and its usage-plan
+   * key), nothing else. 256 MB, 10 s: one token check (the issuer's keys cached per container) and one
+   * query per request without an `x-api-key`; API Gateway waits for it before every keyed method.
+   */
+  'request-authorizer': { memoryMb: 256, timeoutSeconds: 10, tables: { tenancy: 'read' }, sendsTo: [], callsUpstream: false },
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
   /** The API reference: builds the OpenAPI document once per cold start; the renderer's files ship next to the bundle. */
   docs: {

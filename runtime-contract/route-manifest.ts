@@ -141,6 +141,12 @@ export type V1Plan = keyof typeof v1PlanLimits;
  */
 export type GatewayResponseKind = 'API_KEY' | 'THROTTLED' | 'QUOTA_EXCEEDED' | 'MISSING_AUTHENTICATION_TOKEN' | 'REQUEST_TOO_LARGE';
 
+/**
+ * What API Gateway answers for a surface's Lambda authorizer (docs/PEOPLE.md "On AWS"): its refusal
+ * (the literal `Unauthorized`), an explicit Deny, and its failure (an error or a timeout of the function).
+ */
+export type AuthorizerResponseKind = 'UNAUTHORIZED' | 'ACCESS_DENIED' | 'AUTHORIZER_FAILURE';
+
 export interface GatewayResponse {
   statusCode: number;
   body: string;
@@ -157,6 +163,8 @@ export interface SurfaceDefinition {
   description: string;
   /** Answers of the front door itself. An HTTP API cannot word them: its surface lists `httpApiGatewayResponses`. */
   gatewayResponses: Record<GatewayResponseKind, GatewayResponse>;
+  /** The answers of its Lambda authorizer, for a surface whose keyed methods have one (the broadcast surface). */
+  authorizerResponses?: Record<AuthorizerResponseKind, GatewayResponse>;
 }
 
 const broadcastGatewayError = (statusCode: number, message: string, headers?: Record<string, string>): GatewayResponse => ({
@@ -241,6 +249,13 @@ export const surfaces: { readonly [S in SurfaceName]: SurfaceOf<S> } = {
       QUOTA_EXCEEDED: gatewayTooManyRequests('broadcast', 'QUOTA_EXCEEDED', 'Request quota of this API key exceeded'),
       MISSING_AUTHENTICATION_TOKEN: broadcastGatewayError(404, 'Route not found'),
       REQUEST_TOO_LARGE: broadcastGatewayError(413, 'Request body too large'),
+    },
+    // Keyed methods ask the request authorizer (an API key, or a person's sign-in). Its refusal is the
+    // same answer a missing key always had: no key and no valid sign-in are one case to the gateway.
+    authorizerResponses: {
+      UNAUTHORIZED: broadcastGatewayError(401, 'Missing or invalid API key'),
+      ACCESS_DENIED: broadcastGatewayError(403, 'Forbidden'),
+      AUTHORIZER_FAILURE: broadcastGatewayError(503, 'The credentials could not be checked; try again', { 'Retry-After': '1' }),
     },
   },
   organization: {

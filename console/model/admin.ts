@@ -14,7 +14,7 @@ export interface PersonRow {
 /** `POST /people`'s answer: the person, and how the identity provider's invitation went. */
 export interface InviteAnswer {
   person: PersonRow;
-  invitation: { delivery: string; temporaryPassword?: string };
+  invitation: { delivery: 'email-sent-by-identity-provider' | 'shown-once' | 'managed-by-identity-provider' | (string & {}); temporaryPassword?: string };
 }
 
 /** One entry of `GET /audit-log` (shared/audit/audit-entry.ts `AuditEntry`, without the organization). */
@@ -40,14 +40,15 @@ export interface AuditPage {
 
 const DELIVERIES: Record<string, string> = {
   'managed-by-identity-provider': 'The organization’s own sign-in service manages their account: they sign in with it.',
-  email: 'The sign-in service emailed them an invitation with a temporary password.',
+  'email-sent-by-identity-provider': 'The sign-in service emailed them an invitation with a temporary password.',
+  'shown-once': 'Their account was created with the temporary password below.',
 };
 
 /**
  * The invitation's result in words; a temporary password (the local provider's) is said apart, once.
  *
  * @example
- * invitationWords({ delivery: 'email' }); // 'The sign-in service emailed them an invitation with a temporary password.'
+ * invitationWords({ delivery: 'email-sent-by-identity-provider' }); // 'The sign-in service emailed them an invitation with a temporary password.'
  */
 export const invitationWords = (invitation: InviteAnswer['invitation']): string =>
   DELIVERIES[invitation.delivery] ?? (invitation.temporaryPassword ? 'Their account was created with the temporary password below.' : `Invitation: ${invitation.delivery}.`);

@@ -16,13 +16,16 @@ import {
   requiresGatewayApiKey,
   resourcePath,
   routeKey,
+  type AuthorizerResponseKind,
   type EndpointGroup,
+  type GatewayResponse,
   type GatewayResponseKind,
   type RouteDefinition,
   type SurfaceDefinition,
   type SurfaceName,
 } from '../../runtime-contract/route-manifest';
 import { pascal } from '../naming';
+import { authorizerResponseTypes, keyedMethodAuthorizer } from './keyed-method-authorizer';
 
 /** Manifest gateway-response kinds → API Gateway response types. A missing `x-api-key` and an
  * unknown one both end in API Gateway's 403 "Forbidden", i.e. the INVALID_API_KEY response. */
@@ -75,8 +78,10 @@ export interface SurfaceApiProps {
   targetOf: (group: EndpointGroup) => FunctionTarget;
   restApiName: string;
   stageThrottle: { rateLimit: number; burstLimit: number };
-  /** HEADER where usage-plan API keys arrive in `x-api-key`. */
+  /** AUTHORIZER where the keyed methods' authorizer names the usage-plan key (`x-api-key` or a person's). */
   apiKeySource?: apigateway.ApiKeySourceType;
+  /** The request-authorizer function, for a surface with keyed methods (each gets the one authorizer). */
+  requestAuthorizer?: lambda.IFunction;
   /** What the stage must wait for, e.g. the account-level CloudWatch role that logging needs. */
   stageDependencies?: IDependable[];
 }
@@ -153,14 +158,16 @@ export class SurfaceApi extends Construct {
   /** One method per route, proxied to its group's function; returns the functions invoked. */
   private addMethods(props: SurfaceApiProps): Set<lambda.IFunction> {
     const invokedHandlers = new Set<lambda.IFunction>();
+    const keyed = props.routes.some(requiresGatewayApiKey) && props.requestAuthorizer ? keyedMethodAuthorizer(this, props.requestAuthorizer) : undefined;
     for (const route of props.routes) {
       const target = props.targetOf(route.group);
       const path = resourcePath(route);
       const method = this.api.root.resourceForPath(path).addMethod(route.method, target.integration, {
         operationName: route.operation,
         apiKeyRequired: requiresGatewayApiKey(route),
+        // Keyed methods: the authorizer names the usage key; the function still authenticates the caller.
         // Bearer tokens (organization, upstream, v1) are verified by the group's function.
-        authorizationType: apigateway.AuthorizationType.NONE,
+        ...(keyed && requiresGatewayApiKey(route) ? { authorizer: keyed, authorizationType: apigateway.AuthorizationType.CUSTOM } : { authorizationType: apigateway.AuthorizationType.NONE }),
       });
       this.methods.set(routeKey(route.method, path), method);
       invokedHandlers.add(target.handler);
@@ -183,11 +190,17 @@ export class SurfaceApi extends Construct {
     }
   }
 
-  /** The surface's gateway responses, in its own error body. */
+  /** The surface's gateway responses (its authorizer's too), in its own error body. */
   private addGatewayResponses(surface: SurfaceDefinition): void {
-    for (const [kind, response] of Object.entries(surface.gatewayResponses) as Array<[GatewayResponseKind, SurfaceDefinition['gatewayResponses'][GatewayResponseKind]]>) {
+    const entries = [
+      ...(Object.entries(surface.gatewayResponses) as Array<[GatewayResponseKind, GatewayResponse]>).map(([kind, response]) => ({ kind, type: gatewayResponseTypes[kind], response })),
+      ...(Object.entries(surface.authorizerResponses ?? {}) as Array<[AuthorizerResponseKind, GatewayResponse]>).flatMap(([kind, response]) =>
+        authorizerResponseTypes[kind].map((type) => ({ kind: type.responseType, type, response })),
+      ),
+    ];
+    for (const { kind, type, response } of entries) {
       this.api.addGatewayResponse(`GatewayResponse${pascal(kind, { foldCase: true })}`, {
-        type: gatewayResponseTypes[kind],
+        type,
         statusCode: String(response.statusCode),
         templates: { 'application/json': response.body },
         // Static header values are single-quoted in API Gateway's mapping syntax.

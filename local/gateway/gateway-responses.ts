@@ -4,10 +4,14 @@
  * rendered, and its plain JSON errors (unknown stage, integration failure, timeout).
  */
 import type http from 'node:http';
-import type { GatewayResponseKind, SurfaceDefinition } from '../../runtime-contract/route-manifest';
+import type { AuthorizerResponseKind, GatewayResponseKind, SurfaceDefinition } from '../../runtime-contract/route-manifest';
 
 /** `x-amzn-ErrorType` API Gateway sends with each kind of gateway response. */
-const errorTypes: Record<GatewayResponseKind, string> = {
+const errorTypes: Record<GatewayResponseKind | AuthorizerResponseKind, string> = {
+  UNAUTHORIZED: 'UnauthorizedException',
+  ACCESS_DENIED: 'AccessDeniedException',
+  // A Lambda authorizer that throws (other than `Unauthorized`) or times out.
+  AUTHORIZER_FAILURE: 'AuthorizerConfigurationException',
   API_KEY: 'ForbiddenException',
   THROTTLED: 'TooManyRequestsException',
   QUOTA_EXCEEDED: 'LimitExceededException',
@@ -36,15 +40,16 @@ export interface GatewayResponseContext {
 export const renderGatewayResponseBody = (template: string, context: GatewayResponseContext): string =>
   template.replace(/\$context\.(requestId|requestTime|path|httpMethod)\b/g, (_, name: keyof GatewayResponseContext) => JSON.stringify(context[name]).slice(1, -1));
 
-/** Writes the surface's gateway response of `kind`, as API Gateway answers it. */
+/** Writes the surface's gateway response of `kind` (its authorizer's too), as API Gateway answers it. */
 export const sendGatewayResponse = (
   res: http.ServerResponse,
   surface: SurfaceDefinition,
-  kind: GatewayResponseKind,
+  kind: GatewayResponseKind | AuthorizerResponseKind,
   context: GatewayResponseContext,
   extraHeaders?: Record<string, string>,
 ): void => {
-  const definition = surface.gatewayResponses[kind];
+  // Only a surface with an authorizer gets its answers; any other keeps its API-key refusal.
+  const definition = kind in surface.gatewayResponses ? surface.gatewayResponses[kind as GatewayResponseKind] : (surface.authorizerResponses?.[kind as AuthorizerResponseKind] ?? surface.gatewayResponses.API_KEY);
   const body = renderGatewayResponseBody(definition.body, context);
   // An HTTP API names its request id `apigw-requestid` and sends no error type.
   const ids: Record<string, string> =

@@ -10,18 +10,20 @@
  * Generic: it knows routes, surfaces and function sizing, nothing of the business. The parts:
  * route-table.ts (routing), usage-plan.ts (API keys, token buckets), request-body.ts (the body
  * cap), proxy-event.ts and proxy-result.ts (the Lambda proxy contract), lambda-invoker.ts
- * (handler loading, timeouts), gateway-responses.ts, request-handler.ts (one request in order).
+ * (handler loading, timeouts), request-authorizer.ts (the keyed methods' Lambda authorizer),
+ * gateway-responses.ts, request-handler.ts (one request in order).
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { publicPath, type EndpointGroup, type RouteDefinition } from '../../runtime-contract/route-manifest';
-import { functions } from '../../runtime-contract/resource-definitions';
+import { functions, requestAuthorizer } from '../../runtime-contract/resource-definitions';
 import { INTERNAL_ERROR, sendJson } from './gateway-responses';
 import { LambdaInvoker, type ProxyHandler } from './lambda-invoker';
 import { handleRequest, type GatewayState } from './request-handler';
 import { compileRouteTable, type RouteGatewaySettings } from './route-table';
 import { UsagePlanGate } from './usage-plan';
+import { LocalRequestAuthorizer, type AuthorizerHandler } from './request-authorizer';
 
 import { localIndexOf } from './local-index';
 export type { ProxyHandler } from './lambda-invoker';
@@ -35,6 +37,11 @@ export interface LocalGatewayOptions {
   loadHandler: (group: EndpointGroup) => Promise<ProxyHandler>;
   /** API Gateway's key store: is this x-api-key value an enabled key in the usage plan of the surface? */
   isApiKeyEnabled: (apiKey: string) => Promise<boolean>;
+  /**
+   * The `request-authorizer` function's handler, asked for keyed methods called without `x-api-key`
+   * (a person's Bearer token; docs/PEOPLE.md "On AWS"). Absent: such a request is refused as a missing key.
+   */
+  loadRequestAuthorizer?: () => Promise<AuthorizerHandler>;
   /** Optional hook to observe invocations (for logs/benchmarks). */
   onInvocation?: (info: { group: string; operation: string; statusCode: number; durationMs: number }) => void;
   /** Clock (epoch ms) for the usage-plan token buckets and `requestTimeEpoch`. Default `Date.now`. */
@@ -93,7 +100,7 @@ function gatewayStateOf(options: LocalGatewayOptions): GatewayState {
   return {
     stages: compileRouteTable({ routes: options.routes, functionTimeoutMs, routeSettings: options.routeSettings }),
     invoker: new LambdaInvoker(options.loadHandler, options.integrationTimeoutMs ?? DEFAULT_INTEGRATION_TIMEOUT_MS, region),
-    usagePlan: new UsagePlanGate(options.isApiKeyEnabled, now),
+    usagePlan: new UsagePlanGate(options.isApiKeyEnabled, now, requestAuthorizerOf(options, region)),
     now,
     host: options.host ?? '127.0.0.1',
     documentPath: documentRoute ? publicPath(documentRoute) : undefined,
@@ -101,6 +108,12 @@ function gatewayStateOf(options: LocalGatewayOptions): GatewayState {
     onInvocation: options.onInvocation,
     ...(options.indexLinks ? { index: (origin: string) => localIndexOf(origin, options.routes, options.indexLinks!()) } : {}),
   };
+}
+
+function requestAuthorizerOf(options: LocalGatewayOptions, region: string): LocalRequestAuthorizer | undefined {
+  if (!options.loadRequestAuthorizer) return undefined;
+  const { timeoutSeconds, memoryMb } = functions[requestAuthorizer.functionName];
+  return new LocalRequestAuthorizer({ loadHandler: options.loadRequestAuthorizer, region, timeoutMs: timeoutSeconds * 1000, memoryMb });
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<LocalGateway> {

@@ -23,8 +23,10 @@ export interface ProxyRequest {
   rawPath: string;
   rawQuery: string;
   body: Buffer;
-  /** The key a keyed method was called with. */
+  /** The key a keyed method was metered by (the `x-api-key`, or the one its authorizer named). */
   apiKey: string | null;
+  /** What the method's authorizer said of the caller (`principalId` and its context), when it ran. */
+  authorizer?: Record<string, string | number | boolean>;
   requestId: string;
   requestTimeEpoch: number;
   extendedRequestId: string;
@@ -69,7 +71,7 @@ function requestContextOf(request: ProxyRequest, sourceIp: string): APIGatewayPr
   return {
     accountId: LOCAL_ACCOUNT_ID,
     apiId: stage.apiId,
-    authorizer: null,
+    authorizer: request.authorizer ?? null,
     domainName: hostHeader,
     // The default endpoint's prefix is the API id; a named host gives its first label.
     domainPrefix: isIP(hostName) || hostName.startsWith('[') ? stage.apiId : (hostName.split('.', 1)[0] ?? hostName),

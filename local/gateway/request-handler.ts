@@ -1,7 +1,7 @@
 /**
  * One request through the local gateway, in API Gateway's order: stage and route (else the
- * surface's MISSING_AUTHENTICATION_TOKEN), the declared body size, the API key and usage-plan
- * throttle, the body under the cap, then the proxy event to the function and its answer.
+ * surface's MISSING_AUTHENTICATION_TOKEN), the declared body size, the API key (or the request
+ * authorizer's usage key) and usage-plan throttle, the body under the cap, then the proxy event to the function and its answer.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type http from 'node:http';
@@ -89,6 +89,7 @@ export async function handleRequest(state: GatewayState, req: http.IncomingMessa
     rawQuery: line.rawQuery,
     body,
     apiKey: admission.apiKey,
+    ...(admission.authorizer ? { authorizer: admission.authorizer } : {}),
     requestId: line.requestId,
     requestTimeEpoch: line.requestTimeEpoch,
     extendedRequestId,

@@ -220,10 +220,10 @@ describe.each(surfaceNames)('surface %s', (surface) => {
     if (surface === 'upstream') expect(api.BinaryMediaTypes).toEqual(['multipart/form-data', 'application/octet-stream']);
   });
 
-  it(`reads API keys from the x-api-key header ${surface === 'broadcast' ? '' : '(not configured)'}`.trim(), () => {
+  it(`takes API keys from its request authorizer (an x-api-key or a person's key) ${surface === 'broadcast' ? '' : '(not configured)'}`.trim(), () => {
     const api = resourcesOf(template, 'AWS::ApiGateway::RestApi')[apiId(surface)]!.Properties!;
     const keyed = surface === 'broadcast' || routes.some((route) => route.surface === surface && route.auth === 'broadcast-api-key');
-    if (keyed) expect(api.ApiKeySourceType).toBe('HEADER');
+    if (keyed) expect(api.ApiKeySourceType).toBe('AUTHORIZER');
     else expect(api.ApiKeySourceType).toBeUndefined();
     expect(api.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
   });

@@ -77,6 +77,8 @@ describe('the admin screens', () => {
     expect(outcomeWords({ outcome: 'refused', statusCode: 409, errorCode: 'LAST_ADMIN' })).toBe('refused (409 LAST_ADMIN)');
     expect(outcomeWords({ outcome: 'succeeded', statusCode: 201 })).toBe('succeeded (201)');
     expect(invitationWords({ delivery: 'managed-by-identity-provider' })).toMatch(/own sign-in service/);
-    expect(invitationWords({ delivery: 'local', temporaryPassword: 'x' })).toMatch(/temporary password below/);
+    expect(invitationWords({ delivery: 'shown-once', temporaryPassword: 'x' })).toMatch(/temporary password below/);
+    expect(invitationWords({ delivery: 'email-sent-by-identity-provider' })).toMatch(/emailed them/);
+    expect(invitationWords({ delivery: 'something-new', temporaryPassword: 'x' })).toMatch(/temporary password below/);
   });
 });

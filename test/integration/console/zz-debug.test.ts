@@ -1,0 +1,23 @@
+import { chromium } from 'playwright-core';
+import { startTestRuntime } from '../../support/local-runtime';
+import { browserPath } from './console-kit';
+jest.setTimeout(120_000);
+it('debug', async () => {
+  const runtime = await startTestRuntime();
+  const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
+  const page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  const lines: string[] = [];
+  page.on('console', (m) => lines.push('console: ' + m.text()));
+  page.on('response', (r) => lines.push(`${r.status()} ${r.request().method()} ${r.url().slice(0, 150)}`));
+  const p = runtime.demo.people[2]!;
+  await page.goto(`${runtime.baseUrl}/console/`);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel('Email', { exact: true }).fill(p.email);
+  await page.getByLabel('Password', { exact: true }).fill(p.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await new Promise((r) => setTimeout(r, 5000));
+  process.stdout.write(lines.join('\n') + '\nURL ' + page.url() + '\nTEXT ' + (await page.locator('body').innerText()) + '\n');
+  await browser.close();
+  await runtime.close();
+});
