@@ -52,7 +52,7 @@ export interface FloorSample {
   loadMsMedian: number;
 }
 
-export type SdkClient = 'dynamodb' | 'sqs' | 'kms' | 'api-gateway';
+export type SdkClient = 'dynamodb' | 'sqs' | 'kms' | 'api-gateway' | 'cognito';
 
 /** The npm package of each client and how the floor builds it. */
 const sdkClients: Record<SdkClient, { packageName: string; imports: string; build: string }> = {
@@ -67,6 +67,11 @@ const sdkClients: Record<SdkClient, { packageName: string; imports: string; buil
     packageName: '@aws-sdk/client-api-gateway',
     imports: "import { APIGatewayClient } from '@aws-sdk/client-api-gateway';",
     build: 'new APIGatewayClient({})',
+  },
+  cognito: {
+    packageName: '@aws-sdk/client-cognito-identity-provider',
+    imports: "import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';",
+    build: 'new CognitoIdentityProviderClient({})',
   },
 };
 

@@ -46,6 +46,9 @@ import { rateCardStoreSection } from './composition/rate-cards.section';
 import type { LedgerRepairPorts } from '../shared/broadcast/ledger-repair';
 import { composeChunkDeadLetters } from './chunk-dead-letters/chunk-dead-letters.composition';
 import { ledgerPageRepairSection } from './composition/messaging.section';
+import type { PeoplePorts } from '../shared/people/manage-people';
+import { randomSecretGenerator } from '../shared/crypto/secret-generator';
+import { identityAccountsSection } from './composition/identity-accounts.section';
 
 export type { BroadcastServices } from './broadcast-send/broadcast-send.composition';
 export type { ServiceOverrides } from './composition/composition-context';
@@ -85,6 +88,8 @@ export interface Services {
   readonly rateCardAdmin: RateCardAdminPorts;
   /** The ledger repair (`repair-ledger-pages`: shared/broadcast/ledger-repair.ts), settling as the chunk-dead-letters function does. */
   readonly ledgerRepair: LedgerRepairPorts;
+  /** The people of organizations (`invite-person`, `set-person-role`, `remove-person`, `list-people`: shared/people/people-admin-commands.ts). */
+  readonly people: PeoplePorts;
   /** Closes the sockets of every client built so far (tests and the local runtime's shutdown). */
   destroy(): void;
 }
@@ -140,6 +145,14 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
         pages: ledgerPageRepairSection(context, dynamoDb),
       });
     },
+    people: () =>
+      lazyPorts<PeoplePorts>({
+        tenancy: () => tenancy().repository,
+        accounts: identityAccountsSection(context),
+        apiKeys: apiKeyRegistrySection(context),
+        secrets: value(overrides.secrets ?? randomSecretGenerator),
+        clock: value(context.clock),
+      }),
     destroy: value(() => context.destroy()),
   });
 }

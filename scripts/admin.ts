@@ -24,6 +24,7 @@ import { isOrganizationAdminCommand, organizationAdminCommands, runOrganizationA
 import { isOptOutAdminCommand, optOutAdminCommands, runOptOutAdminCommand } from '../shared/inbox/opt-out-admin-commands';
 import { isRateCardAdminCommand, rateCardAdminCommands, runRateCardAdminCommand } from '../shared/pricing/rate-card-admin-commands';
 import { isLedgerRepairAdminCommand, ledgerRepairAdminCommands, runLedgerRepairAdminCommand } from '../shared/broadcast/ledger-repair-admin-commands';
+import { isPeopleAdminCommand, peopleAdminCommands, runPeopleAdminCommand } from '../shared/people/people-admin-commands';
 
 const localRuntimeEnvFile = '.local/runtime.env';
 
@@ -133,10 +134,11 @@ const allCommands = (): Record<string, { summary: string; flags: ReadonlyArray<{
   ...optOutAdminCommands,
   ...rateCardAdminCommands,
   ...ledgerRepairAdminCommands,
+  ...peopleAdminCommands,
 });
 
 function helpText(command?: string): string {
-  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command) || isRateCardAdminCommand(command) || isLedgerRepairAdminCommand(command))) {
+  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command) || isRateCardAdminCommand(command) || isLedgerRepairAdminCommand(command) || isPeopleAdminCommand(command))) {
     const definition = allCommands()[command]!;
     const flags = definition.flags.map((flag) => {
       const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
@@ -217,7 +219,8 @@ async function main(argv: readonly string[]): Promise<number> {
     const optOutCommand = isOptOutAdminCommand(parsed.command);
     const rateCardCommand = isRateCardAdminCommand(parsed.command);
     const ledgerRepairCommand = isLedgerRepairAdminCommand(parsed.command);
-    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand && !rateCardCommand && !ledgerRepairCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    const peopleCommand = isPeopleAdminCommand(parsed.command);
+    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand && !rateCardCommand && !ledgerRepairCommand && !peopleCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
     envSource = parsed.stack === undefined ? loadEnvironment(parsed.envFile) : await loadStackEnvironment(parsed.stack, parsed.region);
     services = buildServices(parseAppConfig(process.env));
@@ -232,6 +235,8 @@ async function main(argv: readonly string[]): Promise<number> {
             ? await runRateCardAdminCommand(services.rateCardAdmin, parsed.command, parsed.flags, (path) => readFileSync(resolve(path), 'utf8'))
           : ledgerRepairCommand
             ? await runLedgerRepairAdminCommand(services.ledgerRepair, parsed.command, parsed.flags)
+          : peopleCommand
+            ? await runPeopleAdminCommand(services.people, parsed.command, parsed.flags)
           : isMetaAppAdminCommandName(parsed.command)
             ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
             : await runAdminCommand(services.tenancy, parsed.command, flags);

@@ -65,6 +65,7 @@ const securitySchemes = {
   organizationToken: { type: 'http', scheme: 'bearer', description: 'Organization token, shown to the organization’s admin.' },
   upstreamAccessToken: { type: 'http', scheme: 'bearer', description: 'Upstream access token of the /upstream wrapper.' },
   v1ApiKey: { type: 'http', scheme: 'bearer', description: 'v1 API key (plan-limited: starter 60, professional 300, enterprise 1,000 requests per minute).' },
+  personSignIn: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A person’s own sign-in: an OpenID Connect ID token (or access token) of a configured issuer; `x-organization-id` names the organization when they belong to several (docs/PEOPLE.md "Tokens").' },
 } as const;
 
 const securityOf = (auth: AuthKind): Record<string, string[]>[] => {
@@ -271,6 +272,7 @@ function operationOf(route: RouteDefinition, taken: Set<string>): OpenApiOperati
   const lines = [
     upstream ? `Calls the Graph API: \`${upstream.upstream.method} /{version}${upstream.upstream.path}\`.${upstream.notes ? ` ${upstream.notes}.` : ''}` : '',
     route.unauthorizedAnswer ? `A missing or unknown key answers ${route.unauthorizedAnswer.statusCode} "${route.unauthorizedAnswer.message}".` : '',
+    route.people ? `People may call it with their own sign-in (role \`${route.people}\` or above); an API key as well.` : '',
     rateLimit.text,
   ].filter(Boolean);
   const parameters = parametersOf(route, upstream);
@@ -280,7 +282,7 @@ function operationOf(route: RouteDefinition, taken: Set<string>): OpenApiOperati
     summary: upstream?.summary ?? summaryOf(route),
     description: lines.join('\n\n'),
     tags: [tagOf(route, upstream)],
-    security: securityOf(route.auth),
+    security: route.people ? [...securityOf(route.auth), { personSignIn: [] }] : securityOf(route.auth),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,

@@ -30,6 +30,7 @@ import { campaignRequestSchema } from '../campaigns/campaign-request.schema';
 import { campaignsQuerySchema } from '../campaigns/list-campaigns.schema';
 import { createAudienceSchema, listAudiencesQuerySchema, listMembersQuerySchema } from '../audiences/audience.schema';
 import { removeMembersSchema, upsertMembersSchema } from '../audiences/member-rows.schema';
+import { invitationSchema, roleChangeSchema } from '../people/people.schema';
 
 type AnySchema = v.GenericSchema;
 
@@ -72,6 +73,8 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:upsertMembers': { body: upsertMembersSchema },
   'broadcast:removeMembers': { body: removeMembersSchema },
   'broadcast:listMembers': { query: listMembersQuerySchema },
+  'broadcast:invitePerson': { body: invitationSchema },
+  'broadcast:setPersonRole': { body: roleChangeSchema },
 };
 
 /** Request examples shown by the reference (valid for the demo tenant's shapes; numbers are placeholders). */
@@ -103,6 +106,8 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   'v1:createOptOut': { phoneNumber: '491701234567' },
   'v1:updateConversation': { status: 'closed' },
   'broadcast:createAudience': { name: 'VIP customers' },
+  'broadcast:invitePerson': { email: 'ana@example.com', role: 'campaign-manager' },
+  'broadcast:setPersonRole': { role: 'admin' },
   'broadcast:upsertMembers': {
     members: [
       { countryCode: '91', toPhoneNumber: '9876543210', attributes: { first_name: 'Ravi', city: 'Pune', timeZone: 'Asia/Kolkata' }, tags: ['vip'] },

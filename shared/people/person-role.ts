@@ -5,6 +5,9 @@
  * - `viewer`: reads everything of the organization.
  * - `campaign-manager`: also audiences, campaigns, launch, pause, resume, cancel, follow-ups, dry runs.
  * - `admin`: also people and roles, API keys, customer webhooks, the audit log.
+ *
+ * Spelled again as tenancy's `ConsoleRole` (a membership's `consoleRole`; the people module builds on
+ * tenancy, not the reverse); test/unit/people/person-role.test.ts holds the two equal.
  */
 export type PersonRole = 'viewer' | 'campaign-manager' | 'admin';
 

@@ -3,7 +3,6 @@
  * Plain data; persistence lives behind the tenancy stores (tenancy-stores.ts).
  */
 import type { CredentialAuthKind, V1Plan } from '../../runtime-contract/route-manifest';
-import type { PersonRole } from '../people/person-role';
 
 export type Plan = V1Plan;
 export const plans: readonly Plan[] = ['starter', 'professional', 'enterprise'];
@@ -176,6 +175,9 @@ export interface User {
 export type MembershipRole = 'admin' | 'member';
 export const membershipRoles: readonly MembershipRole[] = ['admin', 'member'];
 
+/** A person's console role (shared/people/person-role.ts `PersonRole`), spelled here: the people module builds on tenancy, not the reverse. */
+export type ConsoleRole = 'viewer' | 'campaign-manager' | 'admin';
+
 export interface Membership {
   organizationId: string;
   email: string;
@@ -185,7 +187,7 @@ export interface Membership {
    * The person's role in the console and the broadcast API (shared/people/person.ts `consoleRoleOf`:
    * absent reads as `admin` for an `admin` employee, `viewer` otherwise).
    */
-  consoleRole?: PersonRole;
+  consoleRole?: ConsoleRole;
   /**
    * The API Gateway usage-plan key that meters this person's requests (created when they are
    * invited; docs/PEOPLE.md "Metering"). Not a credential: the gateway's authorizer names it as the

@@ -131,6 +131,10 @@ beforeAll(async () => {
   };
   ids.audienceId = { own: await audience(demo.apiKey, 'matrix-own'), foreign: await audience(other.apiKey, 'matrix-theirs'), unknown: 'aud_01ARZ3NDEKTSV4RRFFQ69G5FAV' };
   ids.deletableAudienceId = { own: await audience(demo.apiKey, 'matrix-own-deleted'), foreign: ids.audienceId.foreign, unknown: ids.audienceId.unknown };
+
+  // People (docs/PEOPLE.md "People"): one invited per organization.
+  const person = async (key: string, email: string) => (await broadcastCall('POST', '/people', { email, role: 'viewer' }, key)).body.data.person.personId as string;
+  ids.personId = { own: await person(demo.apiKey, 'matrix-ours@demo.example'), foreign: await person(other.apiKey, 'matrix-theirs@other.example'), unknown: 'psn_00000000000000000000' };
 }, 120_000);
 
 afterAll(async () => runtime?.close());
@@ -205,6 +209,7 @@ const rows: Row[] = [
     request: (id) => broadcastCall('DELETE', `/audiences/${id}/members`, { members: [{ countryCode: '91', toPhoneNumber: '9400000003' }] }),
   },
   { surface: 'broadcast', idKind: 'deletableAudienceId', name: 'DELETE /audiences/{audienceId}', request: (id) => broadcastCall('DELETE', `/audiences/${id}`) },
+  { surface: 'broadcast', idKind: 'personId', name: 'PATCH /people/{personId}', request: (id) => broadcastCall('PATCH', `/people/${id}`, { role: 'viewer' }) },
   // Organization administration.
   { surface: 'organization', idKind: 'employeeEmail', name: 'POST remove-employee-bulk emails', request: (id) => orgCall({ emails: [id] }) },
   // v1.
@@ -284,5 +289,7 @@ describe('a foreign id changes nothing', () => {
     const audience = await runtime.call('GET', `${BROADCAST}/audiences/${ids.audienceId!.foreign}`, { headers: { 'x-api-key': other.apiKey } });
     expect(audience.status).toBe(200);
     expect(audience.body.data.memberCount).toBe(1);
+    const people = await runtime.call('GET', `${BROADCAST}/people`, { headers: { 'x-api-key': other.apiKey } });
+    expect(people.body.data.people).toEqual(expect.arrayContaining([expect.objectContaining({ personId: ids.personId!.foreign, role: 'viewer' })]));
   });
 });

@@ -39,6 +39,19 @@ export function describeMembershipStoreContract(name: string, makeRepository: ()
         expect((await repository.listMembershipsOfUser(bob)).map((membership) => membership.organizationId)).toEqual([orgA, orgB]);
       });
 
+      it('keeps a person\'s console role and usage-plan key (docs/PEOPLE.md), and a role change replaces them', async () => {
+        const organizationId = fresh('org_');
+        const email = `ana-${fresh('u')}@example.com`;
+        const usagePlanKey = { id: 'gw_key_1', value: 'wbp_person_0123456789abcdefghij' };
+        await repository.putMembership({ organizationId, email, role: 'member', joinedAt: at, consoleRole: 'campaign-manager', usagePlanKey });
+        const stored = { organizationId, email, role: 'member', joinedAt: at, consoleRole: 'campaign-manager', usagePlanKey };
+        expect(await repository.getMembership(organizationId, email)).toEqual(stored);
+        expect(await repository.listMembershipsOfOrganization(organizationId)).toEqual([stored]);
+        expect((await repository.listMembershipsOfUser(email)).find((membership) => membership.organizationId === organizationId)).toEqual(stored);
+        await repository.putMembership({ ...stored, role: 'admin', consoleRole: 'admin' });
+        expect(await repository.getMembership(organizationId, email)).toEqual({ ...stored, role: 'admin', consoleRole: 'admin' });
+      });
+
       it('removes with an audit record; removing a non-member writes nothing', async () => {
         const organizationId = fresh('org_');
         const [ann, bob] = [`ann-${fresh('u')}@example.com`, `bob-${fresh('u')}@example.com`];
