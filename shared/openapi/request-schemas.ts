@@ -28,6 +28,7 @@ import {
 import { removeEmployeesBodySchema } from '../organizations/remove-employees';
 import { campaignRequestSchema } from '../campaigns/campaign-request.schema';
 import { campaignsQuerySchema } from '../campaigns/list-campaigns.schema';
+import { auditLogQuerySchema } from '../audit/list-audit-log.schema';
 import { createAudienceSchema, listAudiencesQuerySchema, listMembersQuerySchema } from '../audiences/audience.schema';
 import { removeMembersSchema, upsertMembersSchema } from '../audiences/member-rows.schema';
 
@@ -72,6 +73,7 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:upsertMembers': { body: upsertMembersSchema },
   'broadcast:removeMembers': { body: removeMembersSchema },
   'broadcast:listMembers': { query: listMembersQuerySchema },
+  'broadcast:listAuditLog': { query: auditLogQuerySchema },
 };
 
 /** Request examples shown by the reference (valid for the demo tenant's shapes; numbers are placeholders). */

@@ -13,6 +13,7 @@ import { v1Successes } from './v1-response-schemas';
 import { controlSuccesses, sameAnswersAs } from './control-response-schemas';
 import { campaignSuccesses } from './campaign-response-schemas';
 import { audienceSuccesses } from './audience-response-schemas';
+import { auditSuccesses } from './audit-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -282,6 +283,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ...controlSuccesses({ broadcastEnvelope, envelopeExample, jobSummary, jobExample }),
   ...campaignSuccesses,
   ...audienceSuccesses,
+  ...auditSuccesses,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
   'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
   'docs:docsAsset': [
