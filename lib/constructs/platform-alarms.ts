@@ -7,6 +7,7 @@
  *  - every queue: age of the oldest message; its dead-letter queue: depth (> 0) and age (an hour
  *    for a dead-letter queue a function consumes, half its retention otherwise);
  *  - chunks settled from the outbound dead-letter queue (`ChunksDeadLettered` ≥ 1);
+ *  - audit entries not written, per function that writes the audit table (`AuditWriteFailed` ≥ 1);
  *  - every surface's API stage (REST or HTTP API): 5xx rate and p99 latency.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -27,7 +28,7 @@ import {
   type AlarmThreshold,
 } from '../../runtime-contract/observability';
 import { eventSources } from '../../runtime-contract/event-sources';
-import { queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
+import { functions, queues, type FunctionName, type QueueName } from '../../runtime-contract/resource-definitions';
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { pascal } from '../naming';
 import type { FrontDoor } from '../surface-apis';
@@ -83,6 +84,7 @@ export class PlatformAlarms extends Construct {
       ],
       this.businessWidgets(props.metricsNamespace),
       [this.watchDeadLetteredChunks(props.metricsNamespace)],
+      [this.watchAuditWrites(props.metricsNamespace)],
     ];
     for (const [surface, frontDoor] of Object.entries(props.frontDoors) as Array<[SurfaceName, FrontDoor]>) {
       rows.push(this.watchApi(surface, frontDoor));
@@ -266,6 +268,23 @@ export class PlatformAlarms extends Construct {
       'outboundMessages: a chunk reached the dead-letter queue and was settled there (unsent recipients WORKER_ERROR); find why in the chunk-worker log of its job',
     );
     return new cloudwatch.GraphWidget({ title: 'Chunks settled from the dead-letter queue', left: [metric], leftAnnotations: [alarm.toAnnotation()], width: 24 });
+  }
+
+  /**
+   * Audit entries that could not be written after their retries (the call was answered; the record
+   * of who did what has a hole): one alarm per function whose definition writes the audit table.
+   */
+  private watchAuditWrites(namespace: string): cloudwatch.IWidget {
+    const threshold = alarmThresholds.auditWriteFailed;
+    const recorders = (Object.keys(functions) as FunctionName[]).filter((name) => functions[name].tables.audit === 'write' || functions[name].tables.audit === 'readWrite');
+    const metrics = recorders.map((name) => {
+      const dimensionsMap = { service: name };
+      const metric = new cloudwatch.Metric({ namespace, metricName: platformMetrics.auditWriteFailed, dimensionsMap, statistic: cloudwatch.Stats.SUM, period: periodOf(threshold) });
+      const description = `${name}: an audit entry could not be written (the audit table unreachable); the call was answered, its record is missing (docs/OPERATIONS.md)`;
+      this.alarm(`metric:${platformMetrics.auditWriteFailed}:${name}`, `AuditWriteFailed${pascal(name)}`, metric, threshold, cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, description);
+      return metric;
+    });
+    return new cloudwatch.GraphWidget({ title: 'Audit entries not written', left: metrics, width: 24 });
   }
 
   /** The functions' own metrics (EMF, `service` dimension set by Powertools), found by SEARCH

@@ -28,6 +28,7 @@ import {
 import { removeEmployeesBodySchema } from '../organizations/remove-employees';
 import { campaignRequestSchema } from '../campaigns/campaign-request.schema';
 import { campaignsQuerySchema } from '../campaigns/list-campaigns.schema';
+import { auditLogQuerySchema } from '../audit/list-audit-log.schema';
 import { createAudienceSchema, listAudiencesQuerySchema, listMembersQuerySchema } from '../audiences/audience.schema';
 import { removeMembersSchema, upsertMembersSchema } from '../audiences/member-rows.schema';
 import { invitationSchema, roleChangeSchema } from '../people/people.schema';
@@ -75,6 +76,7 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:listMembers': { query: listMembersQuerySchema },
   'broadcast:invitePerson': { body: invitationSchema },
   'broadcast:setPersonRole': { body: roleChangeSchema },
+  'broadcast:listAuditLog': { query: auditLogQuerySchema },
 };
 
 /** Request examples shown by the reference (valid for the demo tenant's shapes; numbers are placeholders). */

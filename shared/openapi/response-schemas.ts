@@ -14,6 +14,7 @@ import { controlSuccesses, sameAnswersAs } from './control-response-schemas';
 import { campaignSuccesses } from './campaign-response-schemas';
 import { audienceSuccesses } from './audience-response-schemas';
 import { peopleSuccesses } from './people-response-schemas';
+import { auditSuccesses } from './audit-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -284,6 +285,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ...campaignSuccesses,
   ...audienceSuccesses,
   ...peopleSuccesses,
+  ...auditSuccesses,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
   'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
   'docs:docsAsset': [

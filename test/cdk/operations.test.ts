@@ -77,6 +77,17 @@ describe('alarms', () => {
     expect(notifiesTopic(own[0]!)).toBe(true);
   });
 
+  it('an audit entry not written pages: AuditWriteFailed of each function writing the audit table, sum ≥ 1 in 5 minutes', () => {
+    const own = alarms().filter((alarm) => alarm.Properties!.MetricName === platformMetrics.auditWriteFailed);
+    const recorders = (Object.keys(functions) as FunctionName[]).filter((name) => functions[name].tables.audit === 'write').sort();
+    expect(recorders).toEqual(expect.arrayContaining(['broadcast-audiences', 'broadcast-campaigns', 'broadcast-send', 'broadcast-webhooks', 'organization-admin']));
+    expect(own.map((alarm) => dimension(alarm, 'service')).sort()).toEqual(recorders);
+    for (const alarm of own) {
+      expect(alarm.Properties).toEqual(expect.objectContaining({ Statistic: 'Sum', Threshold: 1, Period: 300, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' }));
+      expect(notifiesTopic(alarm)).toBe(true);
+    }
+  });
+
   it('the chunk queue pages when a chunk waits 15 minutes', () => {
     expect(queueAlarms('queues', 'outboundMessages', 'ApproximateAgeOfOldestMessage')[0]!.Properties!.Threshold).toBe(15 * 60);
   });

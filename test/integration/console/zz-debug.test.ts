@@ -9,7 +9,7 @@ it('debug', async () => {
   page.setDefaultTimeout(15_000);
   const lines: string[] = [];
   page.on('console', (m) => lines.push('console: ' + m.text()));
-  page.on('response', (r) => lines.push(`${r.status()} ${r.request().method()} ${r.url().slice(0, 150)}`));
+  page.on('response', async (r) => lines.push(`${r.status()} ${r.request().method()} ${r.url().slice(0, 100)} ${r.url().includes('/me') ? await r.text() : ''}`));
   const p = runtime.demo.people[2]!;
   await page.goto(`${runtime.baseUrl}/console/`);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
