@@ -6,7 +6,7 @@
  * signs in; ending its sessions kills its refresh token).
  */
 import { createJoseTokenVerifier } from '../../../shared/adapters/oidc/jose-token-verifier';
-import { createOidcBrowser, formAction, inputValue, pkcePair, type OidcBrowser } from '../../support/oidc-browser';
+import { createOidcBrowser, formAction, inputValue, pkcePair, signInAsPerson, type ConsoleTokens, type OidcBrowser } from '../../support/oidc-browser';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 
 let runtime: TestRuntime;
@@ -22,32 +22,11 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => runtime?.close());
 
-interface Tokens {
-  id_token: string;
-  access_token: string;
-  refresh_token?: string;
-}
-
-/** The console's side: authorize with PKCE, sign in on the provider's page, trade the code. */
-async function signIn(browser: OidcBrowser, email: string, password: string): Promise<Tokens> {
-  const { verifier, challenge } = pkcePair();
-  const authorize = new URL(discovery.authorization_endpoint!);
-  const query = { client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: consolePage, state: 'state-1', nonce: 'nonce-1', code_challenge: challenge, code_challenge_method: 'S256' };
-  for (const [name, value] of Object.entries(query)) authorize.searchParams.set(name, value);
-  const signInPage = await browser.follow(authorize.href, undefined, consolePage);
-  expect(signInPage.status).toBe(200);
-  const back = await browser.follow(new URL(formAction(signInPage.text)!, issuer).href, { form: { email, password } }, consolePage);
-  const callback = new URL(back.url);
-  expect(callback.origin + callback.pathname).toBe(consolePage);
-  expect(callback.searchParams.get('state')).toBe('state-1');
-  const token = await fetch(discovery.token_endpoint!, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: runtime.baseUrl },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, code_verifier: verifier, redirect_uri: consolePage, client_id: 'console' }),
-  });
-  expect(token.status).toBe(200);
-  expect(token.headers.get('access-control-allow-origin')).toBe(runtime.baseUrl);
-  return (await token.json()) as Tokens;
+/** The console's side: authorize with PKCE, sign in on the provider's page, trade the code (CORS for the console). */
+async function signIn(browser: OidcBrowser, email: string, password: string): Promise<ConsoleTokens> {
+  const { tokens, tokenAnswer } = await signInAsPerson(browser, { discovery, redirectUri: consolePage, email, password });
+  expect(tokenAnswer.headers.get('access-control-allow-origin')).toBe(runtime.baseUrl);
+  return tokens;
 }
 
 const refresh = (refreshToken: string) =>
@@ -139,7 +118,7 @@ it('admin endpoint: a created account signs in with its temporary password, and 
   const tokens = await signIn(createOidcBrowser(), 'new.person@demo.example', temporaryPassword);
   const refreshed = await refresh(tokens.refresh_token!);
   expect(refreshed.status).toBe(200);
-  const { refresh_token: rotated } = (await refreshed.json()) as Tokens;
+  const { refresh_token: rotated } = (await refreshed.json()) as ConsoleTokens;
 
   expect((await admin('/accounts/end-sessions', { email: 'new.person@demo.example' })).status).toBe(204);
   const refused = await refresh(rotated!);
