@@ -6,6 +6,7 @@
  * signs in; ending its sessions kills its refresh token).
  */
 import { createJoseTokenVerifier } from '../../../shared/adapters/oidc/jose-token-verifier';
+import { getServices } from '../../../functions/composition';
 import { createOidcBrowser, formAction, inputValue, pkcePair, signInAsPerson, type ConsoleTokens, type OidcBrowser } from '../../support/oidc-browser';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 
@@ -47,6 +48,14 @@ it('tells the functions and demo.json where people sign in, with a demo person p
   expect(runtime.demo.people.map((person) => person.role).sort()).toEqual(['admin', 'campaign-manager', 'viewer']);
 });
 
+it('makes each demo person a member of the demo organization (an admin employee for the admin)', async () => {
+  const { repository } = getServices().tenancy;
+  for (const person of runtime.demo.people) {
+    const membership = await repository.getMembership(runtime.demo.organizationId, person.email);
+    expect(membership).toMatchObject({ email: person.email, role: person.role === 'admin' ? 'admin' : 'member' });
+  }
+});
+
 it('publishes discovery for the code flow with PKCE S256, its keys and sign-out', async () => {
   expect(discovery.issuer).toBe(issuer);
   expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
@@ -65,6 +74,13 @@ it('signs a demo person in through its own page and issues an ID token the API v
   expect(identity).toMatchObject({ issuer, email: manager.email });
   expect(identity.expiresAt.getTime() - Date.now()).toBeGreaterThan(55 * 60_000);
   expect(tokens.refresh_token).toEqual(expect.any(String));
+  // The console's origin may read the userinfo and the keys; another origin gets no CORS answer from the token endpoint.
+  const userinfo = await fetch(discovery.userinfo_endpoint!, { headers: { authorization: `Bearer ${tokens.access_token}`, origin: runtime.baseUrl } });
+  expect(await userinfo.json()).toMatchObject({ email: manager.email, email_verified: true });
+  expect(userinfo.headers.get('access-control-allow-origin')).toBe(runtime.baseUrl);
+  expect((await fetch(discovery.jwks_uri!, { headers: { origin: runtime.baseUrl } })).headers.get('access-control-allow-origin')).toBeTruthy();
+  const foreign = await fetch(discovery.token_endpoint!, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token', client_id: 'console' }) });
+  expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 
   const signOut = new URL(discovery.end_session_endpoint!);
   for (const [name, value] of Object.entries({ id_token_hint: tokens.id_token, post_logout_redirect_uri: consolePage, state: 'bye' })) signOut.searchParams.set(name, value);
