@@ -30,16 +30,19 @@ export interface DemoIdentity {
  * await seedDemoPeople(services, demo.organizationId, identity.accounts);
  */
 export async function seedDemoPeople(services: Services, organizationId: string, accounts: AccountStore): Promise<void> {
+  // The password hashes (libuv's thread pool) while the memberships are written.
+  const hashing = ensureDemoAccounts(accounts);
+  hashing.catch(() => undefined); // awaited below; a failed membership write must not leave it unhandled
   for (const person of demoPeople) {
     const membership = await adminCommands['add-employee'].run(services.tenancy, { org: organizationId, email: person.email, role: person.role === 'admin' ? 'admin' : 'member' });
     await services.tenancy.repository.putMembership({ ...membership, consoleRole: person.role });
-    await accounts.ensureAccount(person.email, { password: person.password });
   }
+  await hashing;
 }
 
 /** Accounts only (a restart with persisted data: the memberships are the organization's own by now, changed or removed as its admins chose). */
 export async function ensureDemoAccounts(accounts: AccountStore): Promise<void> {
-  for (const person of demoPeople) await accounts.ensureAccount(person.email, { password: person.password });
+  await Promise.all(demoPeople.map((person) => accounts.ensureAccount(person.email, { password: person.password })));
 }
 
 /**

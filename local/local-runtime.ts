@@ -32,7 +32,8 @@ import { buildBrowserAssets } from './browser-assets-build';
 import { startLocalEventSources, type LocalEventSources } from './local-event-sources';
 import { bootDemoTenant, writeRuntimeFiles } from './demo-boot';
 import type { DemoSignIn } from './demo-people';
-import { startIdentityProvider, type LocalIdentityProvider } from './identity-provider/identity-provider';
+import type { LocalIdentityProvider } from './identity-provider/identity-provider';
+import { startRuntimeIdentity } from './identity-provider/runtime-identity';
 
 export interface LocalRuntimeOptions {
   /** Gateway port; 0 picks a free one. Default: PORT or 3000. */
@@ -164,13 +165,12 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
   // Built while the emulators start; the gateway waits for it (the console's files, docs/CONSOLE.md).
   const browserAssets = buildBrowserAssets();
   browserAssets.catch(() => undefined);
+  const identityStarting = startRuntimeIdentity({ port: options.identityPort ?? 0, dataDirectory, persist }, stops);
   const backends = await startBackends(
     { backend: options.backend ?? 'embedded', isolation, dataDirectory, persist, sandbox: options.sandbox, sandboxPort: options.sandboxPort },
     stops,
   );
-  const identityPort = options.identityPort ?? 0;
-  const identity = await listeningOn(identityPort, 'IDENTITY_PORT', 'the local identity provider', () => startIdentityProvider({ port: identityPort, dataDirectory, persist }));
-  stops.push(identity.stop);
+  const identity = await identityStarting;
   const environment = runtimeEnvironment({ ...backends.environment, ...identity.environment }, options);
   installEnvironment(environment, stops);
   const services = getServices();

@@ -3,8 +3,9 @@
  * client, `console` (no secret, PKCE S256 required, authorization code and refresh token, its
  * redirect and sign-out addresses the gateway's console pages), the `openid` and `email` scopes with
  * a verified email in the ID token itself (the API's verifier reads it there, as with Cognito's ID
- * token), ID tokens for an hour, CORS only for the console's origins, no development interactions
- * (identity-interactions.ts signs people in), and its pages from sign-in-pages.ts.
+ * token), ID tokens for an hour signed ES256 (provider-keys.ts), CORS only for the console's
+ * origins, no development interactions (identity-interactions.ts signs people in), and its pages
+ * from sign-in-pages.ts.
  */
 import type { AccountStore } from './account-store';
 import type { OidcClient, OidcContext } from './oidc-provider-types';
@@ -59,6 +60,7 @@ export function providerConfiguration(input: ProviderConfigurationInput): Record
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
+        id_token_signed_response_alg: 'ES256',
         redirect_uris: [...input.consoleUrls],
         post_logout_redirect_uris: [...input.consoleUrls],
       },

@@ -8,7 +8,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 export interface ProviderKeys {
-  /** Private JWK set (RS256, the ID-token algorithm every relying party supports, Cognito's too). */
+  /** Private JWK set: one P-256 key (ES256; made in a millisecond where an RSA key takes up to a second on a busy machine, at every test runtime's start). */
   jwks: { keys: Array<Record<string, unknown>> };
   /** HMAC keys of the provider's signed cookies, newest first. */
   cookieKeys: string[];
@@ -31,10 +31,10 @@ export function providerKeys(file?: string): ProviderKeys {
 }
 
 function generateProviderKeys(): ProviderKeys {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = privateKey.export({ format: 'jwk' }) as Record<string, unknown>;
   return {
-    jwks: { keys: [{ ...jwk, kid: randomBytes(8).toString('hex'), use: 'sig', alg: 'RS256' }] },
+    jwks: { keys: [{ ...jwk, kid: randomBytes(8).toString('hex'), use: 'sig', alg: 'ES256' }] },
     cookieKeys: [randomBytes(32).toString('base64url')],
   };
 }

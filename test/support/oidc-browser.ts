@@ -73,3 +73,39 @@ export function inputValue(html: string, name: string): string | undefined {
 export function formAction(html: string): string | undefined {
   return /<form[^>]*action="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
 }
+
+export interface ConsoleTokens {
+  id_token: string;
+  access_token: string;
+  refresh_token?: string;
+}
+
+/**
+ * The console's sign-in as a person: authorize with PKCE, the provider's sign-in form, the code traded
+ * at the token endpoint (with the console's Origin, as a browser sends it). Fails the test on any other turn.
+ *
+ * @example
+ * const tokens = await signInAsPerson(createOidcBrowser(), { discovery, redirectUri: `${baseUrl}/console/`, email, password });
+ */
+export async function signInAsPerson(
+  browser: OidcBrowser,
+  options: { discovery: Record<string, string>; redirectUri: string; email: string; password: string },
+): Promise<{ tokens: ConsoleTokens; tokenAnswer: Response }> {
+  const { verifier, challenge } = pkcePair();
+  const authorize = new URL(options.discovery.authorization_endpoint!);
+  const query = { client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: options.redirectUri, state: 'state-1', code_challenge: challenge, code_challenge_method: 'S256' };
+  for (const [name, value] of Object.entries(query)) authorize.searchParams.set(name, value);
+  const page = await browser.follow(authorize.href, undefined, options.redirectUri);
+  if (page.status !== 200 || !formAction(page.text)) throw new Error(`no sign-in page: ${page.status} ${page.url}`);
+  const back = await browser.follow(new URL(formAction(page.text)!, page.url).href, { form: { email: options.email, password: options.password } }, options.redirectUri);
+  const callback = new URL(back.url);
+  const code = callback.searchParams.get('code');
+  if (!code || callback.searchParams.get('state') !== 'state-1') throw new Error(`sign-in did not return to the console with a code: ${back.status} ${back.url}`);
+  const tokenAnswer = await fetch(options.discovery.token_endpoint!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(options.redirectUri).origin },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: options.redirectUri, client_id: 'console' }),
+  });
+  if (tokenAnswer.status !== 200) throw new Error(`token endpoint answered ${tokenAnswer.status}: ${await tokenAnswer.text()}`);
+  return { tokens: (await tokenAnswer.json()) as ConsoleTokens, tokenAnswer };
+}

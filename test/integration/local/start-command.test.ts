@@ -66,10 +66,12 @@ afterEach(() => rmSync(dataDirectory, { recursive: true, force: true }));
 jest.setTimeout(60_000);
 
 it('starts, prints the banner with the URLs, and no ExperimentalWarning, then stops on SIGTERM', async () => {
-  const [port, sandboxPort] = [await freePort(), await freePort()];
-  const run = await runStart({ PORT: String(port), SANDBOX_PORT: String(sandboxPort), LOCAL_DATA_DIR: dataDirectory });
+  const [port, sandboxPort, identityPort] = [await freePort(), await freePort(), await freePort()];
+  const run = await runStart({ PORT: String(port), SANDBOX_PORT: String(sandboxPort), IDENTITY_PORT: String(identityPort), LOCAL_DATA_DIR: dataDirectory });
   expect(run.stdout).toContain(`Gateway          http://127.0.0.1:${port}`);
   expect(run.stdout).toContain(`http://127.0.0.1:${sandboxPort}`);
+  expect(run.stdout).toContain(`Sign-in (OIDC)   http://127.0.0.1:${identityPort}`);
+  expect(run.stdout).toMatch(/campaign-manager +manager@demo\.example +password \S+/);
   expect(run.stdout).toContain('stopped.');
   expect(run.stderr).not.toContain('ExperimentalWarning');
   expect(run.code).toBe(0);
@@ -78,12 +80,12 @@ it('starts, prints the banner with the URLs, and no ExperimentalWarning, then st
 it.each([
   ['PORT', 'the local gateway'],
   ['SANDBOX_PORT', 'the Cloud API sandbox'],
+  ['IDENTITY_PORT', 'the local identity provider'],
 ])('a taken %s ends with a message naming that variable, not a bare EADDRINUSE', async (setting, what) => {
   const taken = await listenOnFreePort();
   try {
     const takenPort = portOf(taken);
-    const other = await freePort();
-    const ports = setting === 'PORT' ? { PORT: String(takenPort), SANDBOX_PORT: String(other) } : { PORT: String(other), SANDBOX_PORT: String(takenPort) };
+    const ports = { PORT: String(await freePort()), SANDBOX_PORT: String(await freePort()), IDENTITY_PORT: String(await freePort()), [setting]: String(takenPort) };
     const run = await runStart({ ...ports, LOCAL_DATA_DIR: dataDirectory });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`port ${takenPort} (${what}) is already in use`);
@@ -96,7 +98,7 @@ it.each([
 
 it('prints one readable line per request under the banner, no raw JSON log lines; LOG_FORMAT=json keeps them', async () => {
   const port = await freePort();
-  const environment = { PORT: String(port), SANDBOX_PORT: String(await freePort()), LOCAL_DATA_DIR: dataDirectory };
+  const environment = { PORT: String(port), SANDBOX_PORT: String(await freePort()), IDENTITY_PORT: String(await freePort()), LOCAL_DATA_DIR: dataDirectory };
   const askHealth = () => void fetch(`http://127.0.0.1:${port}/prod/api/v2/broadcast/public/health`).catch(() => undefined);
   const run = await runStart(environment, askHealth, /→ health 200/);
   expect(run.stdout).toMatch(/\d\d:\d\d:\d\d\.\d{3} {2}→ health 200 \(\d+ ms\)/);

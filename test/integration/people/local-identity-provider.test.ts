@@ -6,7 +6,8 @@
  * signs in; ending its sessions kills its refresh token).
  */
 import { createJoseTokenVerifier } from '../../../shared/adapters/oidc/jose-token-verifier';
-import { createOidcBrowser, formAction, inputValue, pkcePair, type OidcBrowser } from '../../support/oidc-browser';
+import { getServices } from '../../../functions/composition';
+import { createOidcBrowser, formAction, inputValue, pkcePair, signInAsPerson, type ConsoleTokens, type OidcBrowser } from '../../support/oidc-browser';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 
 let runtime: TestRuntime;
@@ -22,32 +23,11 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => runtime?.close());
 
-interface Tokens {
-  id_token: string;
-  access_token: string;
-  refresh_token?: string;
-}
-
-/** The console's side: authorize with PKCE, sign in on the provider's page, trade the code. */
-async function signIn(browser: OidcBrowser, email: string, password: string): Promise<Tokens> {
-  const { verifier, challenge } = pkcePair();
-  const authorize = new URL(discovery.authorization_endpoint!);
-  const query = { client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: consolePage, state: 'state-1', nonce: 'nonce-1', code_challenge: challenge, code_challenge_method: 'S256' };
-  for (const [name, value] of Object.entries(query)) authorize.searchParams.set(name, value);
-  const signInPage = await browser.follow(authorize.href, undefined, consolePage);
-  expect(signInPage.status).toBe(200);
-  const back = await browser.follow(new URL(formAction(signInPage.text)!, issuer).href, { form: { email, password } }, consolePage);
-  const callback = new URL(back.url);
-  expect(callback.origin + callback.pathname).toBe(consolePage);
-  expect(callback.searchParams.get('state')).toBe('state-1');
-  const token = await fetch(discovery.token_endpoint!, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: runtime.baseUrl },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, code_verifier: verifier, redirect_uri: consolePage, client_id: 'console' }),
-  });
-  expect(token.status).toBe(200);
-  expect(token.headers.get('access-control-allow-origin')).toBe(runtime.baseUrl);
-  return (await token.json()) as Tokens;
+/** The console's side: authorize with PKCE, sign in on the provider's page, trade the code (CORS for the console). */
+async function signIn(browser: OidcBrowser, email: string, password: string): Promise<ConsoleTokens> {
+  const { tokens, tokenAnswer } = await signInAsPerson(browser, { discovery, redirectUri: consolePage, email, password });
+  expect(tokenAnswer.headers.get('access-control-allow-origin')).toBe(runtime.baseUrl);
+  return tokens;
 }
 
 const refresh = (refreshToken: string) =>
@@ -68,6 +48,14 @@ it('tells the functions and demo.json where people sign in, with a demo person p
   expect(runtime.demo.people.map((person) => person.role).sort()).toEqual(['admin', 'campaign-manager', 'viewer']);
 });
 
+it('makes each demo person a member of the demo organization (an admin employee for the admin)', async () => {
+  const { repository } = getServices().tenancy;
+  for (const person of runtime.demo.people) {
+    const membership = await repository.getMembership(runtime.demo.organizationId, person.email);
+    expect(membership).toMatchObject({ email: person.email, role: person.role === 'admin' ? 'admin' : 'member' });
+  }
+});
+
 it('publishes discovery for the code flow with PKCE S256, its keys and sign-out', async () => {
   expect(discovery.issuer).toBe(issuer);
   expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
@@ -86,6 +74,13 @@ it('signs a demo person in through its own page and issues an ID token the API v
   expect(identity).toMatchObject({ issuer, email: manager.email });
   expect(identity.expiresAt.getTime() - Date.now()).toBeGreaterThan(55 * 60_000);
   expect(tokens.refresh_token).toEqual(expect.any(String));
+  // The console's origin may read the userinfo and the keys; another origin gets no CORS answer from the token endpoint.
+  const userinfo = await fetch(discovery.userinfo_endpoint!, { headers: { authorization: `Bearer ${tokens.access_token}`, origin: runtime.baseUrl } });
+  expect(await userinfo.json()).toMatchObject({ email: manager.email, email_verified: true });
+  expect(userinfo.headers.get('access-control-allow-origin')).toBe(runtime.baseUrl);
+  expect((await fetch(discovery.jwks_uri!, { headers: { origin: runtime.baseUrl } })).headers.get('access-control-allow-origin')).toBeTruthy();
+  const foreign = await fetch(discovery.token_endpoint!, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token', client_id: 'console' }) });
+  expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 
   const signOut = new URL(discovery.end_session_endpoint!);
   for (const [name, value] of Object.entries({ id_token_hint: tokens.id_token, post_logout_redirect_uri: consolePage, state: 'bye' })) signOut.searchParams.set(name, value);
@@ -139,7 +134,7 @@ it('admin endpoint: a created account signs in with its temporary password, and 
   const tokens = await signIn(createOidcBrowser(), 'new.person@demo.example', temporaryPassword);
   const refreshed = await refresh(tokens.refresh_token!);
   expect(refreshed.status).toBe(200);
-  const { refresh_token: rotated } = (await refreshed.json()) as Tokens;
+  const { refresh_token: rotated } = (await refreshed.json()) as ConsoleTokens;
 
   expect((await admin('/accounts/end-sessions', { email: 'new.person@demo.example' })).status).toBe(204);
   const refused = await refresh(rotated!);
