@@ -561,7 +561,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
   'broadcast-people': {
     memoryMb: 256,
     timeoutSeconds: 29,
-    tables: { tenancy: 'readWrite', rateLimits: 'readWrite' },
+    tables: { tenancy: 'readWrite', rateLimits: 'readWrite', audit: 'write' },
     sendsTo: [],
     callsUpstream: false,
     managesApiKeys: true,

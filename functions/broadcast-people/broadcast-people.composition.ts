@@ -1,7 +1,8 @@
-/** broadcast-people: tenancy (readWrite: memberships), API Gateway keys (each person's usage-plan key), the identity provider's accounts, rate limits. DynamoDB + API Gateway (+ Cognito on AWS). */
+/** broadcast-people: tenancy (readWrite: memberships), the audit log (write), API Gateway keys (each person's usage-plan key), the identity provider's accounts, rate limits. DynamoDB + API Gateway (+ Cognito on AWS). */
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import type { PeoplePorts } from '../../shared/people/manage-people';
 import { apiKeyRegistrySection } from '../composition/api-key-registry.section';
+import { auditSection } from '../composition/audit.section';
 import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
@@ -16,6 +17,8 @@ export function composeBroadcastPeople(context: CompositionContext): BroadcastPe
   const tenancy = tenancyReaderSection(context, dynamoDb);
   return lazyPorts<BroadcastPeopleDependencies>({
     ...httpSection(context, dynamoDb, tenancy),
+    // Invite, role change and removal are state-changing calls: each is recorded (docs/PEOPLE.md "Audit log").
+    ...auditSection(context, dynamoDb),
     tenancy: () => tenancy().repository,
     accounts: identityAccountsSection(context),
     apiKeys: apiKeyRegistrySection(context),

@@ -50,7 +50,9 @@ interface Watched {
   async function inviteDemoPeopleAgain(): Promise<void> {
     const key = keyHeader(runtime.demo.apiKey);
     const people = `${BASE}/people`;
-    const standIn = (await runtime.call('POST', people, { headers: key, body: { email: 'stand-in@demo.example', role: 'admin' } })).body.data.person.personId as string;
+    const standing = await runtime.call('POST', people, { headers: key, body: { email: 'stand-in@demo.example', role: 'admin' } });
+    if (standing.status !== 201) throw new Error(`stand-in admin not invited: ${standing.status} ${JSON.stringify(standing.body)}`);
+    const standIn = standing.body.data.person.personId as string;
     for (const { email, role } of runtime.demo.people) {
       const removed = await runtime.call('DELETE', `${people}/${personIdOf(runtime.demo.organizationId, email)}`, { headers: key });
       const invited = await runtime.call('POST', people, { headers: key, body: { email, role } });
