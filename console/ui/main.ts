@@ -39,7 +39,16 @@ function showSignIn(reason?: string): void {
   leaveSession();
   const person = settings;
   renderSignIn(main, reason, {
-    person: person ? () => (session.choosePerson(true), startPersonSignIn(person)) : undefined,
+    person: person
+      ? async () => {
+          // Before leaving for the provider: a reload after this signs the person in again.
+          session.choosePerson(true);
+          await startPersonSignIn(person).catch((error: unknown) => {
+            session.choosePerson(false);
+            throw error;
+          });
+        }
+      : undefined,
     keySignedIn: () => void signedIn(),
   });
 }
