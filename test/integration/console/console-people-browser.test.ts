@@ -137,7 +137,7 @@ interface Watched {
     await page.close();
   });
 
-  it('an admin invites a person, changes their role, removes them, and reads each action with the person in the audit log', async () => {
+  it('an admin invites a person (who signs in with the temporary password), changes their role, removes them (signed out by their next request’s 401), and reads each action with the person in the audit log', async () => {
     const { page } = await watchedPage();
     const admin = person('admin');
     await signIn(page, 'admin');
@@ -150,9 +150,15 @@ interface Watched {
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Invite' }).click();
     await expect(page.locator('.invitation').innerText()).resolves.toMatch(/Invited new\.person@demo\.example as Viewer/);
-    await expect(page.locator('.temporary-password').innerText()).resolves.toMatch(/\S{8,}/);
+    const temporaryPassword = await page.locator('.temporary-password').innerText();
+    expect(temporaryPassword).toMatch(/\S{8,}/);
     await table.getByRole('row', { name: /new\.person@demo\.example/ }).waitFor();
     await page.screenshot({ path: join(outputDirectory, 'console-people.png'), fullPage: true });
+
+    // The new person signs in with the temporary password, in their own browser.
+    const newcomer = (await watchedPage()).page;
+    await signInAsPerson(newcomer, { baseUrl: runtime.baseUrl, email: 'new.person@demo.example', password: temporaryPassword });
+    await expect(newcomer.locator('.signed-in .who').innerText()).resolves.toBe('new.person@demo.example (Viewer)');
 
     await page.getByLabel('Role of new.person@demo.example', { exact: true }).selectOption('campaign-manager');
     await page.getByRole('button', { name: 'Change role of new.person@demo.example' }).click();
@@ -163,6 +169,11 @@ interface Watched {
     await page.getByText('new.person@demo.example was removed.').waitFor();
     await table.getByRole('row', { name: /new\.person@demo\.example/ }).waitFor({ state: 'detached' });
     await expect(table.locator('tbody tr').count()).resolves.toBe(before);
+    // Removed: the person's next request answers 401 and the console signs them out.
+    await newcomer.evaluate("window.location.hash = '#/audit-log'");
+    await newcomer.evaluate("window.location.hash = '#/'");
+    await newcomer.getByText('Your sign-in has ended. Sign in again.').waitFor();
+    await newcomer.close();
 
     // A refusal shows the API's message: inviting a member again.
     await page.getByLabel('Email address').fill(person('viewer').email);
