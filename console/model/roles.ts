@@ -22,6 +22,7 @@ export interface Me {
  * organization reads as `admin` in `GET /me`).
  */
 export const controlOperations = {
+  createCampaign: 'createCampaign',
   launchCampaign: 'launchCampaign',
   pauseCampaign: 'pauseCampaign',
   resumeCampaign: 'resumeCampaign',
@@ -29,6 +30,10 @@ export const controlOperations = {
   campaignFollowUp: 'campaignFollowUp',
   cancelJob: 'cancelJob',
   followUp: 'followUp',
+  createAudience: 'createAudience',
+  deleteAudience: 'deleteAudience',
+  upsertMembers: 'upsertMembers',
+  removeMembers: 'removeMembers',
 } as const;
 
 export type Control = keyof typeof controlOperations;

@@ -41,10 +41,8 @@ export function renderAuditLog(main: HTMLElement): PageHandle {
   const filter = el(
     'form',
     { class: 'card filter', 'aria-label': 'Filter the audit log' },
-    el('label', { for: 'audit-person' }, 'Person'),
-    person,
-    el('label', { for: 'audit-action' }, 'Action'),
-    action,
+    el('div', { class: 'field' }, el('label', { for: 'audit-person' }, 'Person'), person),
+    el('div', { class: 'field' }, el('label', { for: 'audit-action' }, 'Action'), action),
     el('button', { type: 'submit' }, 'Filter'),
   );
   filter.addEventListener('submit', (event) => {

@@ -38,10 +38,8 @@ function inviteForm(messages: HTMLElement, reload: () => Promise<void>): HTMLEle
     'form',
     { class: 'card invite', 'aria-labelledby': 'invite-title' },
     el('h3', { id: 'invite-title' }, 'Invite a person'),
-    el('label', { for: 'invite-email' }, 'Email address'),
-    email,
-    el('label', { for: 'invite-role' }, 'Role'),
-    role,
+    el('div', { class: 'field' }, el('label', { for: 'invite-email' }, 'Email address'), email),
+    el('div', { class: 'field' }, el('label', { for: 'invite-role' }, 'Role'), role),
     submit,
   );
   form.addEventListener('submit', (event) => {
