@@ -185,6 +185,7 @@ const mappings: Readonly<Record<string, Mapping>> = {
   LAST_ADMIN: { statusCode: 409, code: 'LAST_ADMIN' },
   PERSON_EXISTS: { statusCode: 409, code: 'PERSON_EXISTS' },
   PEOPLE_MANAGEMENT_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
+  INVALID_PEOPLE_INPUT: { statusCode: 400, code: 'VALIDATION_FAILED' },
 
   // The docs page: a renderer file it does not serve answers as an unknown route.
   DOCS_ASSET_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },

@@ -9,7 +9,7 @@
  *   its last four digits.
  * - In every other string (error messages, Graph error details, free text), each run of 8 or more
  *   digits (a phone number in E.164 without `+`, with or without it) keeps only its last four.
- *   Meta access tokens (`EAA…`) and the platform's generated secrets are replaced too.
+ *   Meta access tokens (`EAA…`), the platform's generated secrets and JWTs are replaced too.
  *
  * Powertools' own context keys (request id, trace id, function ARN, timestamp) are left as they
  * are: they carry digit runs that are not personal data and are what an operator searches by.
@@ -29,8 +29,15 @@ const untouchedKeys = new Set(['functionrequestid', 'xraytraceid', 'functionarn'
 /** 8+ digits not inside a longer word (an id like `job_01J9…` keeps its digits), with an optional `+`. */
 const digitRun = /(?<![A-Za-z0-9])\+?\d{4,}(\d{4})(?![A-Za-z0-9])/g;
 const longDigitRun = (match: string): boolean => match.replace('+', '').length >= 8;
-/** Meta user/system-user access tokens, and the platform's generated secrets (prefix + 43 base64url characters). */
-const tokenShapes = [/(?<![A-Za-z0-9])EAA[A-Za-z0-9]{20,}/g, /(?<![A-Za-z0-9_-])[a-z][a-z0-9]{1,7}_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g];
+/**
+ * Meta user/system-user access tokens, the platform's generated secrets (prefix + 43 base64url
+ * characters), and JWTs (people's ID and access tokens, docs/PEOPLE.md "Tokens": `eyJ…` header, payload, signature).
+ */
+const tokenShapes = [
+  /(?<![A-Za-z0-9])EAA[A-Za-z0-9]{20,}/g,
+  /(?<![A-Za-z0-9_-])[a-z][a-z0-9]{1,7}_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+  /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+];
 
 const normalizeKey = (key: string): string => key.toLowerCase().replace(/[_-]/g, '');
 

@@ -83,3 +83,12 @@ export class PeopleManagementOutsideKeyScopeError extends Error {
     this.name = 'PeopleManagementOutsideKeyScopeError';
   }
 }
+
+/** A people command's flag is missing or breaks its rule (the admin CLI; the routes answer their body's 400 VALIDATION_FAILED). */
+export class InvalidPeopleInputError extends Error {
+  readonly code = 'INVALID_PEOPLE_INPUT';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidPeopleInputError';
+  }
+}

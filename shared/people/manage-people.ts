@@ -66,12 +66,18 @@ export async function invitePerson(
     // Without a usage plan (locally) nothing was registered: the key's id names the person, and removing it is a no-op there too.
     usagePlanKey: { id: gatewayApiKeyId ?? `unregistered-${personId}`, value },
   };
+  let created: boolean;
   try {
     await ports.tenancy.putUserIfAbsent({ email, createdAt: now });
-    await ports.tenancy.putMembership(membership);
+    created = await ports.tenancy.putMembershipIfAbsent(membership);
   } catch (error) {
     if (gatewayApiKeyId) await ports.apiKeys.removeBroadcastKey(gatewayApiKeyId).catch(() => undefined);
     throw error;
+  }
+  // Invited at the same instant by another request: theirs stands, this key goes.
+  if (!created) {
+    if (gatewayApiKeyId) await ports.apiKeys.removeBroadcastKey(gatewayApiKeyId).catch(() => undefined);
+    throw new PersonExistsError();
   }
   return { person: personOf(membership), invitation };
 }

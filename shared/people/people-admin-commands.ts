@@ -3,8 +3,8 @@
  * "People"), over the same use cases as the /people routes: the same rules (one admin kept, no second
  * invitation), the same account, usage-plan key and removal record. An operator acts for --org.
  */
-import { RequestValidationError } from '../http/errors';
-import { parseRequest } from '../http/validation';
+import * as v from 'valibot';
+import { InvalidPeopleInputError } from './errors';
 import { invitePerson, removePerson, setPersonRole, type PeoplePorts } from './manage-people';
 import { listPeople, type PeopleManager } from './people-directory';
 import { invitationSchema, roleChangeSchema } from './people.schema';
@@ -19,8 +19,17 @@ export interface PeopleAdminCommand {
 
 function required(flags: PeopleAdminFlags, name: string): string {
   const value = flags[name]?.trim();
-  if (!value) throw new RequestValidationError(`--${name} is required`);
+  if (!value) throw new InvalidPeopleInputError(`--${name} is required`);
   return value;
+}
+
+/** The flags judged by the routes' body schema; the message names the flag and the rule. */
+function parseFlags<Schema extends v.GenericSchema>(schema: Schema, input: Record<string, string>): v.InferOutput<Schema> {
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const flag = issue.path?.map((item) => String(item.key)).join('.') ?? '';
+  throw new InvalidPeopleInputError(`${flag ? `--${flag}: ` : ''}${issue.message}`);
 }
 
 /** The operator, as the removal record names them. */
@@ -35,7 +44,7 @@ export const peopleAdminCommands: Readonly<Record<string, PeopleAdminCommand>> =
     summary: 'Invite a person to an organization with a role (their sign-in account, usage-plan key and membership)',
     flags: [organizationFlag, { name: 'email', description: 'Their e-mail address (their sign-in name)', required: true }, roleFlag],
     run: async (ports, flags) => {
-      const input = parseRequest(invitationSchema, { email: required(flags, 'email'), role: required(flags, 'role') }, 'flags');
+      const input = parseFlags(invitationSchema, { email: required(flags, 'email'), role: required(flags, 'role') });
       const { person, invitation } = await invitePerson(ports, operatorOf(flags), input);
       const notice = invitation.temporaryPassword ? 'Give the person this temporary password now: it is not shown again.' : undefined;
       return { person, invitation, ...(notice ? { notice } : {}) };
@@ -45,7 +54,7 @@ export const peopleAdminCommands: Readonly<Record<string, PeopleAdminCommand>> =
     summary: 'Change the role of a person of an organization (the last admin keeps theirs)',
     flags: [organizationFlag, personFlag, roleFlag],
     run: async (ports, flags) => {
-      const { role } = parseRequest(roleChangeSchema, { role: required(flags, 'role') }, 'flags');
+      const { role } = parseFlags(roleChangeSchema, { role: required(flags, 'role') });
       return setPersonRole(ports, operatorOf(flags), { personId: required(flags, 'person'), role });
     },
   },
@@ -71,9 +80,9 @@ export const isPeopleAdminCommand = (name: string): boolean => Object.hasOwn(peo
  */
 export async function runPeopleAdminCommand(ports: PeoplePorts, name: string, flags: PeopleAdminFlags): Promise<unknown> {
   const command = peopleAdminCommands[name];
-  if (!command) throw new RequestValidationError(`Unknown command "${name}"`);
+  if (!command) throw new InvalidPeopleInputError(`Unknown command "${name}"`);
   const known = new Set(command.flags.map((flag) => flag.name));
   const unknown = Object.keys(flags).filter((flag) => !known.has(flag));
-  if (unknown.length > 0) throw new RequestValidationError(`Unknown flag(s) for ${name}: ${unknown.map((flag) => `--${flag}`).join(', ')}`);
+  if (unknown.length > 0) throw new InvalidPeopleInputError(`Unknown flag(s) for ${name}: ${unknown.map((flag) => `--${flag}`).join(', ')}`);
   return command.run(ports, flags);
 }

@@ -123,6 +123,8 @@ export interface MembershipStore {
   getUser(email: string): Promise<User | undefined>;
   /** Creates or updates (role change) a membership. */
   putMembership(membership: Membership): Promise<void>;
+  /** Creates the membership unless the organization already has one for that e-mail (single-item conditional write); false when it had. */
+  putMembershipIfAbsent(membership: Membership): Promise<boolean>;
   getMembership(organizationId: string, email: string): Promise<Membership | undefined>;
   listMembershipsOfOrganization(organizationId: string): Promise<Membership[]>;
   /** Through the index: the organizations a user belongs to. */

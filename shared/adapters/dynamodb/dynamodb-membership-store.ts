@@ -34,6 +34,24 @@ export class DynamoDbMembershipStore implements MembershipStore {
     });
   }
 
+  async putMembershipIfAbsent(membership: Membership): Promise<boolean> {
+    try {
+      await this.table.put(
+        {
+          ...tenancyKeys.membership(membership.organizationId, membership.email),
+          ...tenancyKeys.membershipIndex(membership.organizationId, membership.email),
+          entity: 'membership',
+          ...membership,
+        },
+        'attribute_not_exists(pk)',
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw error;
+    }
+  }
+
   async getMembership(organizationId: string, email: string): Promise<Membership | undefined> {
     return toEntity(await this.table.get(tenancyKeys.membership(organizationId, email)));
   }

@@ -52,6 +52,16 @@ export function describeMembershipStoreContract(name: string, makeRepository: ()
         expect(await repository.getMembership(organizationId, email)).toEqual({ ...stored, role: 'admin', consoleRole: 'admin' });
       });
 
+      it('creates a membership only if the organization has none for the e-mail (a second invitation changes nothing)', async () => {
+        const organizationId = fresh('org_');
+        const email = `bob-${fresh('u')}@example.com`;
+        const first = { organizationId, email, role: 'member' as const, joinedAt: at, consoleRole: 'viewer' as const };
+        expect(await repository.putMembershipIfAbsent(first)).toBe(true);
+        expect(await repository.putMembershipIfAbsent({ ...first, role: 'admin', consoleRole: 'admin', joinedAt: later })).toBe(false);
+        expect(await repository.getMembership(organizationId, email)).toEqual(first);
+        expect((await repository.listMembershipsOfUser(email)).map((membership) => membership.organizationId)).toEqual([organizationId]);
+      });
+
       it('removes with an audit record; removing a non-member writes nothing', async () => {
         const organizationId = fresh('org_');
         const [ann, bob] = [`ann-${fresh('u')}@example.com`, `bob-${fresh('u')}@example.com`];

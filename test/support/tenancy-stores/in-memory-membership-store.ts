@@ -22,6 +22,14 @@ export class InMemoryMembershipStore implements MembershipStore {
     this.state.memberships.set(`${membership.organizationId}#${membership.email}`, stored(membership));
   }
 
+  async putMembershipIfAbsent(membership: Membership): Promise<boolean> {
+    this.state.touch('putMembershipIfAbsent', membership);
+    const key = `${membership.organizationId}#${membership.email}`;
+    if (this.state.memberships.has(key)) return false;
+    this.state.memberships.set(key, stored(membership));
+    return true;
+  }
+
   async getMembership(organizationId: string, email: string): Promise<Membership | undefined> {
     this.state.touch('getMembership');
     const membership = this.state.memberships.get(`${organizationId}#${email}`);

@@ -50,6 +50,13 @@ describe('log masking', () => {
     expect((entry.error as { message: string }).message).toBe('recipient ****4567 unreachable');
   });
 
+  it('prints no person\'s token (a JWT), even in free text', () => {
+    const jwt = 'eyJhbGciOiJSUzI1NiIsImtpZCI6InRlc3QifQ.eyJlbWFpbCI6ImFuYUBleGFtcGxlLmNvbSJ9.c2lnbmF0dXJlLXBhcnQtb2YtdGhlLXRva2Vu';
+    const [line] = linesLoggedBy(() => logger.warn(`refused Bearer ${jwt} at the gate`, { detail: `token=${jwt};` }));
+    expect(line).not.toContain(jwt.split('.')[1]);
+    expect(JSON.parse(line!)).toMatchObject({ message: 'refused Bearer [REDACTED] at the gate', detail: 'token=[REDACTED];' });
+  });
+
   it('masks keys appended to every line too', () => {
     logger.appendKeys({ phoneNumber: phone, webhookSecret: 'whsec_abc' });
     try {

@@ -76,6 +76,19 @@ describe('people use cases', () => {
     expect([accounts.created.length, apiKeys.registered.length]).toEqual([1, 1]);
   });
 
+  test('two invitations of one person at the same instant: one stands, the other answers PERSON_EXISTS and its key is deleted', async () => {
+    const { ports, tenancy, apiKeys } = await setup();
+    const outcomes = await Promise.allSettled([
+      invitePerson(ports, orgKey, { email: 'ana@example.com', role: 'viewer' }),
+      invitePerson(ports, orgKey, { email: 'ana@example.com', role: 'admin' }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: expect.any(PersonExistsError) });
+    const kept = (await tenancy.getMembership('org_1', 'ana@example.com'))!.usagePlanKey!.id;
+    expect(apiKeys.registered).toHaveLength(2);
+    expect(apiKeys.removed).toEqual(['gw_1', 'gw_2'].filter((id) => id !== kept));
+  });
+
   test('a key bound to one sender may not manage people', async () => {
     const { ports } = await setup();
     const senderKey = { organizationId: 'org_1', credentialId: 'cred_s', scope: { kind: 'sender' as const, phoneNumber: '15550001001' } };
