@@ -94,6 +94,8 @@ describe('audit log', () => {
     const other = await issueKey(runtime.demo.otherOrg.organizationId);
     expect((await auditLog('', other.secret)).entries).toEqual([]);
     expect((await auditLog(`?actorId=${key.credentialId}`, other.secret)).entries).toEqual([]);
+    // Another organization's actor id reads exactly as one that does not exist.
+    expect(await auditLog(`?actorId=${other.credentialId}`)).toEqual(await auditLog('?actorId=cred_doesNotExist'));
     expect((await call('POST', '/audiences', { name: 'Theirs' }, other.secret)).status).toBe(201);
     expect((await auditLog('', other.secret)).entries.map((entry) => [entry.action, entry.actor.credentialId])).toEqual([['createAudience', other.credentialId]]);
     expect((await auditLog()).entries).toHaveLength(done.length);

@@ -66,6 +66,7 @@ describe("a function's own environment", () => {
     INBOX_TABLE: 'inbox',
     RATE_LIMIT_TABLE: 'limits',
     IDEMPOTENCY_TABLE: 'idempotency',
+    AUDIT_TABLE: 'audit',
     OUTBOUND_QUEUE_URL: 'http://queue',
     META_EVENTS_QUEUE_URL: 'http://meta-events',
     CUSTOMER_EVENTS_QUEUE_URL: 'http://customer-events',
