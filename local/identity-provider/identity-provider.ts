@@ -80,9 +80,15 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     setSecurityHeaders(response, state.csp);
     if (await handleAdmin({ accounts, storage, secret: adminSecret }, request, response)) return;
-    const asset = assets[new URL(request.url ?? '/', 'http://idp').pathname];
+    const path = new URL(request.url ?? '/', 'http://idp').pathname;
+    const asset = assets[path];
     if (asset && request.method === 'GET') {
       response.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-cache' }).end(asset.body);
+      return;
+    }
+    // Browsers ask for one on every page; no icon, and no 404 in their console either.
+    if (path === '/favicon.ico') {
+      response.writeHead(204).end();
       return;
     }
     if (!state.consoleUrls) {
