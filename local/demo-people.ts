@@ -30,20 +30,33 @@ export interface DemoIdentity {
  * await seedDemoPeople(services, demo.organizationId, identity.accounts);
  */
 export async function seedDemoPeople(services: Services, organizationId: string, accounts: AccountStore): Promise<void> {
-  // The password hashes (libuv's thread pool) while the memberships are written.
-  const hashing = ensureDemoAccounts(accounts);
-  hashing.catch(() => undefined); // awaited below; a failed membership write must not leave it unhandled
   for (const person of demoPeople) {
     const membership = await adminCommands['add-employee'].run(services.tenancy, { org: organizationId, email: person.email, role: person.role === 'admin' ? 'admin' : 'member' });
     await services.tenancy.repository.putMembership({ ...membership, consoleRole: person.role });
   }
-  await hashing;
+  await ensureDemoAccounts(accounts);
 }
 
 /** Accounts only (a restart with persisted data: the memberships are the organization's own by now, changed or removed as its admins chose). */
 export async function ensureDemoAccounts(accounts: AccountStore): Promise<void> {
-  await Promise.all(demoPeople.map((person) => accounts.ensureAccount(person.email, { password: person.password })));
+  await Promise.all(
+    demoPeople.map((person) => {
+      const passwordHash = demoPasswordHashes[person.email];
+      return accounts.ensureAccount(person.email, passwordHash ? { passwordHash } : { password: person.password });
+    }),
+  );
 }
+
+/**
+ * The demo passwords' scrypt hashes, made once (test/unit/local/demo-people.test.ts checks each
+ * against its password in demoPeople): every test runtime seeds the demo people, and hashing three
+ * passwords at each boot cost about 150 ms of CPU, up to a second on a busy machine.
+ */
+export const demoPasswordHashes: Readonly<Record<string, string>> = {
+  'admin@demo.example': 'scrypt$16384$8$1$j3_IhbZ7KjhhrdRIZ8PT1A$YtEiEvRYTbzYgtdhu2V3TOoD27gGWqLhuSJoG9I3IqA',
+  'manager@demo.example': 'scrypt$16384$8$1$IeIfTKQYD5a_8yeDuKf4-w$pBfZNEIRkSs0APwcV7akps9-Kz8dqvOUSaaSpUaD_ok',
+  'viewer@demo.example': 'scrypt$16384$8$1$hcu8ArfPaKlqpy_YJd-TRQ$iTkgxP4JnDI5SRvUafAmBA47hNVY9G7HJ4x0tq8JVmg',
+};
 
 /**
  * The `people` and `identity` of `demo.json`.

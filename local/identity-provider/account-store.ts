@@ -27,8 +27,11 @@ export interface EnsuredAccount {
 }
 
 export interface AccountStore {
-  /** Creates the account when there is none; an existing account keeps its password. */
-  ensureAccount(email: string, options?: { password?: string }): Promise<EnsuredAccount>;
+  /**
+   * Creates the account when there is none; an existing account keeps its password. Without a
+   * password (or a hash of one: the demo people's, made once) it gets a temporary password.
+   */
+  ensureAccount(email: string, options?: { password?: string; passwordHash?: string }): Promise<EnsuredAccount>;
   /** The account when the email and password match one, else undefined (same cost either way). */
   verifyPassword(email: string, password: string): Promise<IdentityAccount | undefined>;
   findById(accountId: string): IdentityAccount | undefined;
@@ -61,10 +64,9 @@ export function createAccountStore(options: { file?: string } = {}): AccountStor
       const normalized = validEmail(email);
       const existing = byEmail.get(normalized);
       if (existing) return { account: existing, created: false };
-      const temporaryPassword = ensureOptions.password === undefined ? generateTemporaryPassword() : undefined;
-      const password = ensureOptions.password ?? temporaryPassword!;
-      if (password.length < 8 || password.length > MAX_PASSWORD_LENGTH) throw new InvalidAccountInputError('password must be 8 to 1024 characters');
-      const passwordHash = await hashPassword(password);
+      const temporaryPassword = ensureOptions.password === undefined && ensureOptions.passwordHash === undefined ? generateTemporaryPassword() : undefined;
+      const passwordHash = ensureOptions.passwordHash ?? (await hashPassword(checkedPassword(ensureOptions.password ?? temporaryPassword!)));
+      if (!passwordHash.startsWith('scrypt$')) throw new InvalidAccountInputError('passwordHash must be a scrypt hash (hashPassword)');
       // Another call may have created it while this one hashed: the first one stands.
       const raced = byEmail.get(normalized);
       if (raced) return { account: raced, created: false };
@@ -87,6 +89,11 @@ export function createAccountStore(options: { file?: string } = {}): AccountStor
 /** 16 characters of base64url (96 random bits), shown once to the inviter. */
 export function generateTemporaryPassword(): string {
   return randomBytes(12).toString('base64url');
+}
+
+function checkedPassword(password: string): string {
+  if (password.length < 8 || password.length > MAX_PASSWORD_LENGTH) throw new InvalidAccountInputError('password must be 8 to 1024 characters');
+  return password;
 }
 
 function validEmail(email: string): string {

@@ -7,6 +7,8 @@
  * environment needs its issuer and admin URL before they start, and the demo seed its accounts),
  * then `serveConsole` registers the console client once the gateway, whose address is its redirect
  * URI, is listening. Until then the OpenID endpoints answer 503; the admin endpoint already works.
+ * oidc-provider itself is imported on the first OpenID request (about half a second of CPU): most
+ * test runtimes never sign anyone in and do not pay it.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -60,28 +62,42 @@ const assetFiles: Record<string, { file: string; type: string }> = {
  * await identity.stop();
  */
 export async function startIdentityProvider(options: IdentityProviderOptions): Promise<LocalIdentityProvider> {
-  const Provider = await loadOidcProvider();
   const accounts = createAccountStore(options.persist ? { file: join(options.dataDirectory, 'identity-accounts.json') } : {});
   const keys: ProviderKeys = providerKeys(options.persist ? join(options.dataDirectory, 'identity-keys.json') : undefined);
   const storage = createProviderStorage();
   const adminSecret = randomBytes(32).toString('base64url');
   const assets = Object.fromEntries(Object.entries(assetFiles).map(([path, asset]) => [path, { ...asset, body: readFileSync(join(__dirname, asset.file)) }]));
-  const state: { provider?: OidcProvider; callback?: ReturnType<OidcProvider['callback']>; csp: string } = { csp: contentSecurityPolicy([]) };
+  const state: { consoleUrls?: string[]; provider?: Promise<ServedProvider>; csp: string } = { csp: contentSecurityPolicy([]) };
+  // Made once, on the first request that needs it; a failed import is tried again on the next request.
+  const providerOf = (consoleUrls: string[]): Promise<ServedProvider> => {
+    if (!state.provider) {
+      state.provider = createProvider(issuer, providerConfiguration({ accounts, storage, keys, consoleUrls }));
+      state.provider.catch(() => (state.provider = undefined));
+    }
+    return state.provider;
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     setSecurityHeaders(response, state.csp);
     if (await handleAdmin({ accounts, storage, secret: adminSecret }, request, response)) return;
-    const asset = assets[new URL(request.url ?? '/', 'http://idp').pathname];
+    const path = new URL(request.url ?? '/', 'http://idp').pathname;
+    const asset = assets[path];
     if (asset && request.method === 'GET') {
       response.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-cache' }).end(asset.body);
       return;
     }
-    if (!state.provider || !state.callback) {
+    // Browsers ask for one on every page; no icon, and no 404 in their console either.
+    if (path === '/favicon.ico') {
+      response.writeHead(204).end();
+      return;
+    }
+    if (!state.consoleUrls) {
       sendHtml(response, 503, errorPage({ error: 'temporarily_unavailable', error_description: 'The local identity provider is still starting.' }));
       return;
     }
-    if (await handleInteraction(state.provider, accounts, request, response)) return;
-    state.callback(request, response);
+    const { provider, callback } = await providerOf(state.consoleUrls);
+    if (await handleInteraction(provider, accounts, request, response)) return;
+    callback(request, response);
   };
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -107,14 +123,23 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     },
     async serveConsole(gatewayUrl) {
       const consoleUrls = consoleAddressesOf(gatewayUrl);
-      const provider = new Provider(issuer, providerConfiguration({ accounts, storage, keys, consoleUrls }));
-      provider.on('server_error', (_context, error) => process.stderr.write(`local identity provider: ${error.message}\n`));
       state.csp = contentSecurityPolicy([...new Set(consoleUrls.map((url) => new URL(url).origin))]);
-      state.callback = provider.callback();
-      state.provider = provider;
+      state.consoleUrls = consoleUrls;
     },
     stop: () => close(server),
   };
+}
+
+interface ServedProvider {
+  provider: OidcProvider;
+  callback: ReturnType<OidcProvider['callback']>;
+}
+
+async function createProvider(issuer: string, configuration: Record<string, unknown>): Promise<ServedProvider> {
+  const Provider = await loadOidcProvider();
+  const provider = new Provider(issuer, configuration);
+  provider.on('server_error', (_context, error) => process.stderr.write(`local identity provider: ${error.message}\n`));
+  return { provider, callback: provider.callback() };
 }
 
 function listen(server: Server, port: number): Promise<number> {

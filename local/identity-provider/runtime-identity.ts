@@ -1,6 +1,6 @@
 /**
- * The local identity provider as the local runtime starts it: beside the emulators (importing
- * oidc-provider takes a second or two on a busy machine), on its port setting (IDENTITY_PORT for
+ * The local identity provider as the local runtime starts it: beside the emulators (reading or
+ * making its keys and accounts overlaps their start), on its port setting (IDENTITY_PORT for
  * `npm start`), stopped with the runtime.
  */
 import { listeningOn } from '../errors';

@@ -38,6 +38,8 @@ function page(title: string, body: string, scripts: readonly string[] = []): str
  */
 export function signInPage(options: { action: string; failed: boolean; email?: string }): string {
   const describedBy = options.failed ? ' aria-describedby="sign-in-error" aria-invalid="true"' : '';
+  // The email kept (a retry, or the console's login_hint): the cursor goes where the typing is left.
+  const [emailFocus, passwordFocus] = options.email ? ['', ' autofocus'] : [' autofocus', ''];
   const error = options.failed ? '<p class="error" id="sign-in-error" role="alert">That email and password do not match an account. Check both and try again.</p>' : '';
   return page(
     'Sign in',
@@ -47,9 +49,9 @@ export function signInPage(options: { action: string; failed: boolean; email?: s
       error,
       `<form method="post" action="${escapeHtml(options.action)}">`,
       '<div class="field"><label for="email">Email</label>',
-      `<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(options.email ?? '')}"${describedBy}></div>`,
+      `<input id="email" name="email" type="email" autocomplete="username" required${emailFocus} value="${escapeHtml(options.email ?? '')}"${describedBy}></div>`,
       '<div class="field"><label for="password">Password</label>',
-      `<input id="password" name="password" type="password" autocomplete="current-password" required${describedBy}></div>`,
+      `<input id="password" name="password" type="password" autocomplete="current-password" required${passwordFocus}${describedBy}></div>`,
       '<button class="primary" type="submit">Sign in</button>',
       '</form>',
       '<p class="note">Local development: the demo people and their passwords are in <code>.local/demo.json</code> (<code>people</code>).</p>',

@@ -85,14 +85,15 @@ export interface ConsoleTokens {
  * at the token endpoint (with the console's Origin, as a browser sends it). Fails the test on any other turn.
  *
  * @example
- * const tokens = await signInAsPerson(createOidcBrowser(), { discovery, redirectUri: `${baseUrl}/console/`, email, password });
+ * const { tokens } = await signInAsPerson(createOidcBrowser(), { issuer: runtime.demo.identity.issuer, redirectUri: `${runtime.baseUrl}/console/`, email, password });
  */
 export async function signInAsPerson(
   browser: OidcBrowser,
-  options: { discovery: Record<string, string>; redirectUri: string; email: string; password: string },
+  options: ({ discovery: Record<string, string> } | { issuer: string }) & { redirectUri: string; email: string; password: string },
 ): Promise<{ tokens: ConsoleTokens; tokenAnswer: Response }> {
+  const discovery = 'discovery' in options ? options.discovery : ((await (await fetch(`${options.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string>);
   const { verifier, challenge } = pkcePair();
-  const authorize = new URL(options.discovery.authorization_endpoint!);
+  const authorize = new URL(discovery.authorization_endpoint!);
   const query = { client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: options.redirectUri, state: 'state-1', code_challenge: challenge, code_challenge_method: 'S256' };
   for (const [name, value] of Object.entries(query)) authorize.searchParams.set(name, value);
   const page = await browser.follow(authorize.href, undefined, options.redirectUri);
@@ -101,7 +102,7 @@ export async function signInAsPerson(
   const callback = new URL(back.url);
   const code = callback.searchParams.get('code');
   if (!code || callback.searchParams.get('state') !== 'state-1') throw new Error(`sign-in did not return to the console with a code: ${back.status} ${back.url}`);
-  const tokenAnswer = await fetch(options.discovery.token_endpoint!, {
+  const tokenAnswer = await fetch(discovery.token_endpoint!, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(options.redirectUri).origin },
     body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: options.redirectUri, client_id: 'console' }),

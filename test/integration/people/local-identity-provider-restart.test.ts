@@ -55,7 +55,7 @@ it('keeps its signing key and accounts across a restart; the admin secret is new
   expect(second.identity.adminSecret).not.toBe(firstSecret);
   const verifier = createJoseTokenVerifier({ issuers: [{ issuer: second.identity.issuer, audience: 'console' }] });
   expect(await verifier.verify(tokens.id_token)).toMatchObject({ email: 'ana@example.com' });
-  await signInAsPerson(createOidcBrowser(), { discovery: second.discovery, redirectUri: `${consoleOrigin}/prod/api/v2/console/`, email: 'ana@example.com', password: temporaryPassword! });
+  await signInAsPerson(createOidcBrowser(), { issuer: second.identity.issuer, redirectUri: `${consoleOrigin}/prod/api/v2/console/`, email: 'ana@example.com', password: temporaryPassword! });
 });
 
 it('answers 503 until the console is registered, while its admin endpoint already works', async () => {

@@ -43,6 +43,13 @@ describe('the account store', () => {
     expect(await accounts.verifyPassword('viewer@demo.example', 'demo-viewer-password')).toEqual(created.account);
   });
 
+  it('takes a ready hash, and refuses one that is not a scrypt hash', async () => {
+    const accounts = createAccountStore();
+    await accounts.ensureAccount('ana@example.com', { passwordHash: await hashPassword('ready-password') });
+    expect(await accounts.verifyPassword('ana@example.com', 'ready-password')).toMatchObject({ email: 'ana@example.com' });
+    await expect(accounts.ensureAccount('bob@example.com', { passwordHash: 'plain' })).rejects.toThrow(InvalidAccountInputError);
+  });
+
   it('refuses a wrong password, an unknown email and an overlong password alike', async () => {
     const accounts = createAccountStore();
     await accounts.ensureAccount('ana@example.com', { password: 'right-password' });
