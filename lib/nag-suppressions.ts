@@ -3,11 +3,31 @@
  * its reason. Everything else is fixed in the constructs; `test/cdk/nag.test.ts` fails on any
  * finding not listed here. docs/OPERATIONS.md "cdk-nag".
  *
- * The StatefulStack needs none (tables with point-in-time recovery, queues with SSL-only policies
- * and dead-letter queues, a rotating KMS key).
+ * The StatefulStack's tables, queues and key need none (point-in-time recovery, SSL-only policies and
+ * dead-letter queues, a rotating KMS key); its people user pool has two, below.
  */
 import { NagSuppressions } from 'cdk-nag';
 import type { ApiStack } from './api-stack';
+import type { StatefulStack } from './stateful-stack';
+
+/**
+ * The people user pool (docs/PEOPLE.md "On AWS", docs/OPERATIONS.md "People"): MFA offered, not
+ * forced, and the Essentials feature plan.
+ */
+export function suppressStatefulStackFindings(stateful: StatefulStack): void {
+  NagSuppressions.addResourceSuppressions(stateful.peopleUserPool, [
+    {
+      id: 'AwsSolutions-COG2',
+      reason:
+        'MFA is OPTIONAL with TOTP as the issue asks: each person turns on an authenticator app at the hosted sign-in; invitation only (no self sign-up), passwords of 12+ characters with every class. An organization that must enforce MFA signs its people in through its own issuer (peopleIssuers context), whose policy applies.',
+    },
+    {
+      id: 'AwsSolutions-COG8',
+      reason:
+        "Essentials plan, not Plus (threat protection: compromised-credential and adaptive risk checks, billed per monthly active user on top of Essentials). The pool holds a handful of invited staff per organization, each request's membership is re-read so a removed person is refused at once, and removal ends their sessions; moving to Plus is the one featurePlan property in lib/people-user-pool.ts.",
+    },
+  ]);
+}
 
 /** Suppressions of the ApiStack: per function, per REST API, and the account-level logging role. */
 export function suppressApiStackFindings(api: ApiStack): void {
@@ -74,11 +94,12 @@ function suppressRestApiFindings(api: ApiStack): void {
         {
           id: 'AwsSolutions-APIG4',
           reason:
-            "Callers are authenticated by the group's function (broadcast API keys also by the usage plan, organization/upstream/v1 Bearer tokens stored as hashes, Meta's HMAC signature on webhooks); health and generate-key are public by contract. docs/ARCHITECTURE.md \"Authentication in the Lambda, API keys at the gateway\".",
+            "Callers are authenticated by the group's function (broadcast API keys also by the usage plan through the keyed methods' request authorizer, people's tokens by the authorizer and again by the function, organization/upstream/v1 Bearer tokens stored as hashes, Meta's HMAC signature on webhooks); health, generate-key, the docs and the console's files are public by contract. docs/ARCHITECTURE.md \"Authentication in the Lambda, API keys at the gateway\".",
         },
         {
           id: 'AwsSolutions-COG4',
-          reason: 'No Cognito user pool: the callers are server-side integrations with API keys or Bearer tokens, checked in the function.',
+          reason:
+            "The keyed methods take an x-api-key from back ends or a person's token from the stack's user pool or an external OpenID Connect issuer (peopleIssuers): a Cognito authorizer accepts one pool's tokens only, so a Lambda REQUEST authorizer names the usage key and the function verifies every credential (docs/PEOPLE.md \"On AWS\"); the other surfaces take server-side Bearer tokens checked in the function.",
         },
       ],
       true,

@@ -4,7 +4,7 @@
  */
 import { Annotations, Tags, type App } from 'aws-cdk-lib';
 import { ApiStack } from './api-stack';
-import { suppressApiStackFindings } from './nag-suppressions';
+import { suppressApiStackFindings, suppressStatefulStackFindings } from './nag-suppressions';
 import type { PlatformSettings } from './settings';
 import { StatefulStack } from './stateful-stack';
 
@@ -39,6 +39,7 @@ export function createPlatform(app: App, settings: PlatformSettings): Platform {
 
   // Accepted cdk-nag findings with their reasons (the checks run in test/cdk/nag.test.ts).
   suppressApiStackFindings(api);
+  suppressStatefulStackFindings(stateful);
 
   Tags.of(app).add('project', settings.serviceName);
   Tags.of(app).add('managed-by', 'aws-cdk');

@@ -28,9 +28,10 @@ export class FunctionInvocationError extends Error {
   constructor(
     readonly functionName: string,
     readonly errorType: string,
-    message: string,
+    /** The function's own error message, as Lambda reports it (`errorMessage`: an authorizer's `Unauthorized`). */
+    readonly errorMessage: string,
   ) {
-    super(`${functionName}: ${errorType}: ${message}`);
+    super(`${functionName}: ${errorType}: ${errorMessage}`);
   }
 }
 

@@ -49,7 +49,7 @@ export class LocalRequestAuthorizer {
       const result = await Promise.race([handler(this.eventOf(req, compiled), context), timedOut]);
       return result === 'timeout' ? { kind: 'failed' } : answerOf(result, Date.now() - started);
     } catch (error) {
-      return error instanceof Error && error.message === 'Unauthorized' ? { kind: 'refused' } : { kind: 'failed' };
+      return lambdaErrorMessageOf(error) === 'Unauthorized' ? { kind: 'refused' } : { kind: 'failed' };
     } finally {
       clearTimeout(timer);
     }
@@ -89,6 +89,15 @@ export class LocalRequestAuthorizer {
     };
   }
 }
+
+/**
+ * What API Gateway reads of a failed authorizer: Lambda's `errorMessage`. A function in a worker
+ * thread fails with the host's error, which keeps it as `errorMessage`; inline, the error itself.
+ */
+const lambdaErrorMessageOf = (error: unknown): string | undefined => {
+  if (typeof (error as { errorMessage?: unknown })?.errorMessage === 'string') return (error as { errorMessage: string }).errorMessage;
+  return error instanceof Error ? error.message : undefined;
+};
 
 const stageNameOf = (requestPath: string): string => requestPath.split('/')[1] ?? '';
 

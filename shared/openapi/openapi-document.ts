@@ -210,6 +210,8 @@ function errorStatuses(surface: SurfaceName): Map<number, Set<string>> {
   };
   for (const answer of errorAnswers) add(answer.statusCode, answer.code);
   for (const [kind, response] of Object.entries(surfaces[surface].gatewayResponses)) add(response.statusCode, `gateway ${kind}`);
+  // The keyed methods' request authorizer (docs/PEOPLE.md "On AWS"): its refusal, deny and failure.
+  for (const [kind, response] of Object.entries(surfaces[surface].authorizerResponses ?? {})) add(response.statusCode, `gateway ${kind}`);
   add(genericServerError.statusCode, genericServerError.code);
   return statuses;
 }

@@ -132,7 +132,7 @@ describe('invoke permissions', () => {
 
   it('functions without routes (e.g. the chunk worker) cannot be invoked by API Gateway', () => {
     const routed = new Set(allRoutes.map((route) => functionIdOf(route.group)));
-    const unrouted = Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).filter((id) => !routed.has(id));
+    const unrouted = Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).filter((id) => !routed.has(id) && id !== functionIdOf('request-authorizer'));
     expect(unrouted).toContain(functionIdOf('chunk-worker'));
     const fromApiGateway = permissions().filter((permission) => permission.Principal === 'apigateway.amazonaws.com');
     for (const id of unrouted) expect(fromApiGateway.filter((permission) => functionIdOfPermission(permission) === id)).toEqual([]);
@@ -141,6 +141,14 @@ describe('invoke permissions', () => {
       expect(permission.Principal).toBe('events.amazonaws.com');
       expect(functionIdOfPermission(permission)).toBe(functionIdOf('broadcast-scheduler'));
     }
+  });
+
+  it('the request authorizer may be invoked by the broadcast API as its authorizer only', () => {
+    const own = permissions().filter((permission) => functionIdOfPermission(permission) === functionIdOf('request-authorizer'));
+    expect(own).toHaveLength(1);
+    expect(own[0]!.Principal).toBe('apigateway.amazonaws.com');
+    expect(mentions(own[0]!.SourceArn, apiId('broadcast'))).toBe(true);
+    expect(mentions(own[0]!.SourceArn, '/authorizers/')).toBe(true);
   });
 });
 
@@ -268,13 +276,16 @@ describe.each(surfaceNames)('surface %s', (surface) => {
       .filter((response) => response.Properties!.RestApiId.Ref === apiId(surface))
       .map((response) => response.Properties!.ResponseType as string)
       .sort();
-    expect(types).toEqual((Object.keys(definition.gatewayResponses) as GatewayResponseKind[]).map((kind) => expectedResponseTypes[kind]).sort());
-    expect(types).not.toContain('ACCESS_DENIED');
+    // The broadcast surface's keyed methods have the request authorizer: its refusal, deny and failure answers too.
+    const authorizerTypes = definition.authorizerResponses ? ['UNAUTHORIZED', 'ACCESS_DENIED', 'AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'] : [];
+    expect(types).toEqual([...(Object.keys(definition.gatewayResponses) as GatewayResponseKind[]).map((kind) => expectedResponseTypes[kind]), ...authorizerTypes].sort());
+    if (surface !== 'broadcast') expect(types).not.toContain('ACCESS_DENIED');
   });
 
   it('outputs the surface URL with stage and basePath', () => {
-    const outputs = template.findOutputs('*');
-    const url = Object.values(outputs).filter((output) => mentions(output.Value, apiId(surface)));
+    // The console's own address (ConsoleUrl, test/cdk/people-sign-in.test.ts) names the broadcast API too.
+    const outputs = Object.entries(template.findOutputs('*')).filter(([key]) => key !== 'ConsoleUrl');
+    const url = outputs.map(([, output]) => output).filter((output) => mentions(output.Value, apiId(surface)));
     expect(url).toHaveLength(1);
     expect(mentions(url[0]!.Value, stageId(surface))).toBe(true);
     expect(JSON.stringify(url[0]!.Value)).toMatch(new RegExp(`"/${definition.basePath.replace(/^\//, '').replace(/\//g, '\\/')}"\\]`));

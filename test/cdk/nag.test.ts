@@ -35,6 +35,6 @@ describe('cdk-nag AwsSolutions', () => {
     const rules = new Set(suppressed.map((message) => message.match(/AwsSolutions-[A-Z0-9]+/)?.[0]));
     // The WAF rule (APIG3) is met, not suppressed.
     expect(rules.has('AwsSolutions-APIG3')).toBe(false);
-    expect(rules).toEqual(new Set(['AwsSolutions-L1', 'AwsSolutions-IAM4', 'AwsSolutions-IAM5', 'AwsSolutions-APIG2', 'AwsSolutions-APIG4', 'AwsSolutions-COG4']));
+    expect(rules).toEqual(new Set(['AwsSolutions-L1', 'AwsSolutions-IAM4', 'AwsSolutions-IAM5', 'AwsSolutions-APIG2', 'AwsSolutions-APIG4', 'AwsSolutions-COG4', 'AwsSolutions-COG2', 'AwsSolutions-COG8']));
   });
 });

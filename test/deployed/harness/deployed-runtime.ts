@@ -13,6 +13,8 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { emulatorCredentials, startDynalite, startFauxqsEmulator } from '../../../local/emulators';
 import { startLocalGateway, type ProxyHandler } from '../../../local/gateway/local-gateway';
+import type { AuthorizerHandler } from '../../../local/gateway/request-authorizer';
+import { requestAuthorizer } from '../../../runtime-contract/resource-definitions';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from '../../../local/sqs-event-source';
 import { demoSandboxAccounts, seedDemoTenant, type DemoTenant } from '../../../local/demo-seed';
 import { metaWebhookPath } from '../../../local/local-runtime';
@@ -265,6 +267,8 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
       functionTimeoutMs: (group) => fnOf(group).timeoutSeconds * 1000,
       loadHandler: async (group) => ((event: APIGatewayProxyEvent, context: Context) => hostOf(group).invoke(event, context.awsRequestId)) as ProxyHandler,
       isApiKeyEnabled: async (apiKey) => apiGateway.isKeyInPlan(apiKey, usagePlanIds),
+      // The keyed methods' request authorizer, the bundled function as deployed (docs/PEOPLE.md "On AWS").
+      ...requestAuthorizerOf(functions, hostOf),
     });
     stops.push(() => gateway.close());
     if (options.sandboxWebhooks) {
@@ -330,4 +334,11 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
     await stopAll();
     throw error;
   }
+}
+
+/** The bundled request-authorizer's host as the gateway's authorizer, when the assembly has one. */
+function requestAuthorizerOf(functions: readonly DeployedFunction[], hostOf: (key: string) => FunctionHost): { loadRequestAuthorizer?: () => Promise<AuthorizerHandler> } {
+  const authorizer = functions.find((fn) => fn.name === requestAuthorizer.functionName);
+  if (!authorizer) return {};
+  return { loadRequestAuthorizer: async () => ((event, context) => hostOf(authorizer.key).invoke(event, context.awsRequestId)) as AuthorizerHandler };
 }

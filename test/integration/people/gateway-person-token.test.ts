@@ -72,7 +72,8 @@ describe('a person\'s token at the local gateway', () => {
     // Not the gateway's refusal: the function answered (what it answers a person is the people API's).
     expect(response.headers.get('x-amzn-errortype')).toBeNull();
     expect(invoked.map(({ group, operation }) => ({ group, operation }))).toEqual([{ group: 'broadcast-campaigns', operation: 'listCampaigns' }]);
-  });
+    // Cold starts of two functions (LOCAL_ISOLATION=threads: two worker threads) on a busy machine.
+  }, 30_000);
 
   it.each([
     ['a token of someone not invited', async () => issuer.sign({ email: 'stranger@demo-retail.example', email_verified: true })],
@@ -91,5 +92,5 @@ describe('a person\'s token at the local gateway', () => {
     const response = await fetch(`${runtime.baseUrl}${CAMPAIGNS}`, { headers: { 'x-api-key': runtime.demo.apiKey } });
     expect(response.status).toBe(200);
     expect(invoked.map((info) => info.group)).toEqual(['broadcast-campaigns']);
-  });
+  }, 30_000);
 });
