@@ -134,3 +134,13 @@ export function describeError(error: unknown): string {
   if (error.status === 429) return `Too many requests for this key: try again in ${error.retryAfterSeconds ?? 'a few'} seconds.`;
   return `${error.message} (HTTP ${error.status}${error.code ? `, ${error.code}` : ''})`;
 }
+
+/**
+ * Any method's enveloped answer: its `data`, the API's message, the status and whether it was an
+ * idempotent replay (the builder's imports, removals and deletes; docs/CONSOLE.md "Audiences").
+ */
+export async function sendData<T>(method: string, path: string, options: CallOptions = {}): Promise<{ status: number; message: string; data: T; replayed: boolean }> {
+  const response = await call(method, path, options);
+  const body = (await response.json().catch(() => ({}))) as { message?: string; data?: T };
+  return { status: response.status, message: body.message ?? '', data: body.data as T, replayed: response.headers.get('idempotent-replayed') === 'true' };
+}

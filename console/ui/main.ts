@@ -4,6 +4,9 @@
  */
 import { configureApi } from './api';
 import { renderAudienceCampaign } from './audience-campaign-page';
+import { renderAudience } from './audience-page';
+import { renderAudiences } from './audiences-page';
+import { renderCampaignBuilder } from './campaign-builder';
 import { renderCampaign } from './campaign-page';
 import { renderCampaignList } from './campaigns-list-page';
 import { el, replaceChildren } from './dom';
@@ -11,6 +14,7 @@ import { renderList } from './list-page';
 import { routeOf, type PageHandle } from './router';
 import { session } from './session';
 import { renderSignIn } from './sign-in';
+import { renderTemplates } from './templates-page';
 
 const main = document.getElementById('main') as HTMLElement;
 const sessionBox = document.getElementById('session') as HTMLElement;
@@ -39,6 +43,10 @@ function route(): void {
   if (target.page === 'campaign') page = renderCampaign(main, target.jobId);
   else if (target.page === 'audience-campaign') page = renderAudienceCampaign(main, target.campaignId);
   else if (target.page === 'campaign-list') page = renderCampaignList(main);
+  else if (target.page === 'audiences') page = renderAudiences(main);
+  else if (target.page === 'audience') page = renderAudience(main, target.audienceId);
+  else if (target.page === 'templates') page = renderTemplates(main);
+  else if (target.page === 'campaign-new') page = renderCampaignBuilder(main);
   else page = renderList(main);
 }
 
