@@ -113,3 +113,18 @@ export function memberMatches(member: { countryCode: string; toPhoneNumber: stri
   const texts = [member.userId ?? '', ...member.tags, ...Object.values(member.attributes).map(String)];
   return texts.some((text) => text.toLowerCase().includes(wanted));
 }
+
+/**
+ * What the builder's form still lacks, in words, or undefined when it can be checked.
+ *
+ * @example
+ * draftProblem({ name: '', audienceId: 'aud_1', hasTemplate: true, when: '' }); // 'Give the campaign a name.'
+ */
+export function draftProblem(form: { name: string; audienceId: string; hasTemplate: boolean; missing?: { label: string }; when: string }): string | undefined {
+  if (form.name.trim() === '') return 'Give the campaign a name.';
+  if (!form.audienceId) return 'Choose an audience.';
+  if (!form.hasTemplate) return 'Choose a template.';
+  if (form.missing) return `Give a value for ${form.missing.label}.`;
+  if (form.when !== '' && !scheduleOf(form.when)) return 'The schedule is not a time.';
+  return undefined;
+}

@@ -34,7 +34,7 @@ function needGroup(need: Need, listId: string, changed: () => void): { root: HTM
     el('div', { class: 'field' }, el('label', { for: fallback.id }, 'Fallback'), fallback),
     el('p', { id: `${id}-fallback-help`, class: 'help' }, 'Used when a member has no such attribute; without one, such a member is skipped (MISSING_ATTRIBUTE).'),
   );
-  const byLiteral = el('div', { class: 'field' }, el('label', { for: literal.id }, 'Text'), literal);
+  const byLiteral = el('div', { class: 'field' }, el('label', { for: literal.id }, literalFirst(need) ? 'Link' : 'Text'), literal);
   const sync = () => {
     byAttribute.hidden = source.value !== 'attribute';
     byLiteral.hidden = source.value !== 'literal';
