@@ -78,6 +78,6 @@ export function renderAudiences(main: HTMLElement): PageHandle {
     empty: 'No audiences yet.',
     changing: () => false,
   });
-  main.append(section('new-audience-title', 'New audience from a CSV file', newAudienceForm('new-audience', () => undefined)));
+  main.append(section('new-audience-title', 'New audience from a CSV file', newAudienceForm('new-audience', () => void handle.reload())));
   return handle;
 }

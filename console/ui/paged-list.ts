@@ -40,7 +40,7 @@ export interface PagedListOptions<T> {
   changing(item: T): boolean;
 }
 
-export function renderPagedList<T>(main: HTMLElement, options: PagedListOptions<T>): PageHandle {
+export function renderPagedList<T>(main: HTMLElement, options: PagedListOptions<T>): PageHandle & { reload(): Promise<void> } {
   const cursors: Array<string | undefined> = [undefined];
   let pageIndex = 0;
   let timer: number | undefined;
@@ -75,5 +75,5 @@ export function renderPagedList<T>(main: HTMLElement, options: PagedListOptions<
 
   void load();
   heading.focus();
-  return { leave: () => window.clearTimeout(timer) };
+  return { leave: () => window.clearTimeout(timer), reload: load };
 }
