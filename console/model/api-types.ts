@@ -3,6 +3,7 @@
  * Only what the pages show; fields built in parallel (cost, followUpOf, the dry run) are optional:
  * shown when present, hidden when absent.
  */
+import type { TemplateRequirements } from '../../shared/templates/template-requirements';
 export type JobStatus = 'SCHEDULED' | 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'PAUSED' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
 
 export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD'] as const;
@@ -183,8 +184,8 @@ export interface PhoneNumberEntry {
   phone_number_id: string;
 }
 
-/** What a send of a template needs (`parameters` of GET /templates; shared/templates/template-requirements.ts). */
-export type { TemplateRequirements, HeaderRequirement, BodyRequirement, ButtonRequirement } from '../../shared/templates/template-requirements';
+/** What a send of a template needs (`parameters` of GET /templates): the server's own type, pure data. */
+export type { TemplateRequirements } from '../../shared/templates/template-requirements';
 
 /** One entry of `GET /templates?phone_number=` (the sender's APPROVED templates). */
 export interface TemplateView {
@@ -194,7 +195,7 @@ export interface TemplateView {
   language: string;
   quality?: string;
   components: Array<{ type: string; text?: string }>;
-  parameters: import('../../shared/templates/template-requirements').TemplateRequirements;
+  parameters: TemplateRequirements;
   maxPrice?: { bidAmount: string; bidStrategy?: string };
 }
 
