@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { acceptedByRecipient, bodyParameters, kitEnvironment } from '../broadcast/broadcast-test-kit';
+import { BASE, acceptedByRecipient, bodyParameters, keyHeader, kitEnvironment } from '../broadcast/broadcast-test-kit';
 import { browserPath, outputDirectory, recordRequests } from './console-kit';
 
 jest.setTimeout(180_000);
@@ -160,6 +160,41 @@ function buttonText(message: { body: unknown }): string | undefined {
     expect(requests.foreign).toEqual([]);
     expect(pageMessages.filter((message) => /Content Security Policy|Refused to|Error/i.test(message))).toEqual([]);
     process.stdout.write(`console-builder-browser: ${Date.now() - started} ms from sign-in to the campaign finished and checked\n`);
+    await context.close();
+  });
+
+  it('retries a page whose answer was lost with the same Idempotency-Key: each member written once, the counts right', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await context.newPage();
+    const keys: string[] = [];
+    // The second request reaches the service, but its answer is lost (a 503 instead): the page is written, the browser does not know.
+    await page.route('**/audiences/*/members', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      keys.push(route.request().headers()['idempotency-key']!);
+      if (keys.length !== 2) return route.continue();
+      await route.fetch();
+      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, message: 'Service unavailable', data: { error: { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' } } }) });
+    });
+    await signIn(page);
+    await page.goto(`${runtime.baseUrl}/console/#/audiences`);
+    const lines = ['toPhoneNumber,countryCode,city', ...Array.from({ length: 1_500 }, (_, index) => `${8_100_000_000 + index},91,Pune`)];
+    await page.getByLabel('New audience name').fill('Retried');
+    await page.locator('#new-audience-file').setInputFiles({ name: 'retried.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+    await page.getByRole('button', { name: 'Create and import' }).click();
+    await expect(page.getByRole('alert').innerText({ timeout: 30_000 })).resolves.toMatch(/^Page 2 \(lines 1002–1501\) was not written: Service unavailable \(HTTP 503/);
+    await expect(page.locator('#new-audience-progress-text').innerText()).resolves.toBe('1,000 of 1,500 rows sent · 1,000 added, 0 updated, 0 lines refused');
+    await noSidewaysScroll(page);
+    await page.getByRole('button', { name: 'Retry page 2' }).click();
+    const link = page.getByRole('link', { name: 'Retried' }).last();
+    await link.waitFor({ timeout: 30_000 });
+    // The retry carried the page's key: the service answered it from the first (lost) answer and wrote nothing again.
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).toBe(keys[1]);
+    expect(keys[0]).not.toBe(keys[1]);
+    await expect(page.locator('#new-audience-progress-text').innerText()).resolves.toBe('1,500 of 1,500 rows sent · 1,500 added, 0 updated, 0 lines refused');
+    const audienceId = decodeURIComponent((await link.getAttribute('href'))!.replace('#/audiences/', ''));
+    const audience = await runtime.call('GET', `${BASE}/audiences/${audienceId}`, { headers: keyHeader(runtime.demo.apiKey) });
+    expect(audience.body.data).toMatchObject({ name: 'Retried', memberCount: 1_500 });
     await context.close();
   });
 });
