@@ -3,6 +3,7 @@
  * Only what the pages show; fields built in parallel (cost, followUpOf, the dry run) are optional:
  * shown when present, hidden when absent.
  */
+import type { TemplateRequirements } from '../../shared/templates/template-requirements';
 export type JobStatus = 'SCHEDULED' | 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'PAUSED' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
 
 export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD'] as const;
@@ -174,4 +175,87 @@ export interface CampaignsPage {
 export interface CampaignControlAnswer {
   campaignId: string;
   state: CampaignState;
+}
+
+/** `GET /phone-numbers`: the organization's senders (the contract's snake_case). */
+export interface PhoneNumberEntry {
+  phone_number: string;
+  waba_id: string;
+  phone_number_id: string;
+}
+
+/** What a send of a template needs (`parameters` of GET /templates): the server's own type, pure data. */
+export type { TemplateRequirements } from '../../shared/templates/template-requirements';
+
+/** One entry of `GET /templates?phone_number=` (the sender's APPROVED templates). */
+export interface TemplateView {
+  name: string;
+  status: string;
+  category: string;
+  language: string;
+  quality?: string;
+  components: Array<{ type: string; text?: string }>;
+  parameters: TemplateRequirements;
+  maxPrice?: { bidAmount: string; bidStrategy?: string };
+}
+
+/** An entry of `GET /audiences` (docs/CAMPAIGNS.md "Audiences"). */
+export interface AudienceSummary {
+  audienceId: string;
+  name: string;
+  memberCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AudiencesPage {
+  audiences: AudienceSummary[];
+  nextCursor: string | null;
+}
+
+/** `GET /audiences/{audienceId}`: the opted-out count is computed on each read. */
+export interface AudienceDetail extends AudienceSummary {
+  optedOutCount: number;
+  byCountry: Record<string, number>;
+}
+
+/** One member as `GET /audiences/{audienceId}/members` lists it. */
+export interface AudienceMemberRow {
+  countryCode: string;
+  toPhoneNumber: string;
+  userId?: string;
+  attributes: Record<string, string | number | boolean>;
+  tags: string[];
+  updatedAt: string;
+}
+
+export interface MembersPage {
+  members: AudienceMemberRow[];
+  nextCursor: string | null;
+}
+
+/** `POST /audiences/{audienceId}/members`: `index` of `invalid` is the row's index in that request's `members`. */
+export interface MembersWritten {
+  added: number;
+  updated: number;
+  invalid: Array<{ index: number; field: string; rule: string }>;
+}
+
+/** `POST /campaigns/{campaignId}/launch?dryRun=true` (docs/CAMPAIGNS.md "Dry run"). */
+export interface CampaignDryRunAnswer {
+  audience: { members: number; duplicates: number; optedOut: number; excluded: number; filteredOut: number; missingAttribute: number; invalid: number };
+  sendable: number;
+  estimatedCost?: { currency: string; amount: string; priced: number; unpriced: number; byCategory: Record<string, { count: number; amount: string }>; upTo?: true };
+  messagingLimit: { tier: string; headroom: number | null; plan: Array<{ from: string; recipients: number }> };
+  sample: Array<Record<string, unknown>>;
+  estimated: boolean;
+  membersRead: number;
+}
+
+/** `POST /campaigns` (201). */
+export interface CampaignCreated {
+  campaignId: string;
+  name: string;
+  state: CampaignState;
+  createdAt: string;
 }

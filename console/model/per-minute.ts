@@ -5,41 +5,15 @@
  * `updatedAt`, the rows that reached Meta (a `messageId`): while a job drains that is its send
  * rate; afterwards delivery and read events move rows later (docs/CONSOLE.md "Messages per minute").
  */
+import { csvRecords } from './csv';
 
 /**
- * RFC 4180 rows of a CSV text (quoted fields, doubled quotes, CRLF or LF).
+ * RFC 4180 rows of a CSV text (quoted fields, doubled quotes, CRLF or LF): csv.ts's records without their lines.
  *
  * @example
  * parseCsv('a,b\r\n"x,1",2\r\n'); // [['a', 'b'], ['x,1', '2']]
  */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const character = text[index]!;
-    if (quoted) {
-      if (character === '"' && text[index + 1] === '"') {
-        field += '"';
-        index += 1;
-      } else if (character === '"') quoted = false;
-      else field += character;
-    } else if (character === '"') quoted = true;
-    else if (character === ',') {
-      row.push(field);
-      field = '';
-    } else if (character === '\n' || character === '\r') {
-      if (character === '\r' && text[index + 1] === '\n') index += 1;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += character;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
+export const parseCsv = (text: string): string[][] => csvRecords(text).map((record) => record.fields);
 
 export interface MinuteCount {
   /** The minute's start, ISO (UTC). */

@@ -10,10 +10,29 @@ export type Route =
   | { page: 'campaign-list' }
   | { page: 'audience-campaign'; campaignId: string }
   | { page: 'people' }
-  | { page: 'audit-log' };
+  | { page: 'audit-log' }
+  | BuilderRoute;
 
 /** The admin screens' addresses (docs/CONSOLE.md "People" and "Audit log"). */
 const ADMIN_SCREENS: Record<string, Route> = { '#/people': { page: 'people' }, '#/audit-log': { page: 'audit-log' } };
+
+/** The builder's pages (docs/CONSOLE.md "Audiences", "Templates", "New campaign"): `#/audiences`, `#/audiences/<audienceId>`, `#/templates`, `#/campaigns/new`. */
+export type BuilderRoute = { page: 'audiences' } | { page: 'audience'; audienceId: string } | { page: 'templates' } | { page: 'campaign-new' };
+
+const BUILDER_PAGES: Readonly<Record<string, BuilderRoute>> = { '#/audiences': { page: 'audiences' }, '#/templates': { page: 'templates' }, '#/campaigns/new': { page: 'campaign-new' } };
+
+/** A builder page's route, or undefined (a malformed audience id is the audience list). */
+function builderRouteOf(hash: string): BuilderRoute | undefined {
+  const fixed = BUILDER_PAGES[hash];
+  if (fixed) return fixed;
+  const match = /^#\/audiences\/([^/]+)$/.exec(hash);
+  if (!match) return undefined;
+  try {
+    return { page: 'audience', audienceId: decodeURIComponent(match[1]!) };
+  } catch {
+    return { page: 'audiences' };
+  }
+}
 
 /** Campaign ids are `cmp_…` (shared/campaigns/campaign.ts); job ids never are (`pub_…`, `leg_…`). */
 const CAMPAIGN_ID = /^cmp_/;
@@ -28,8 +47,12 @@ const CAMPAIGN_ID = /^cmp_/;
  * routeOf('#/campaigns'); // { page: 'campaign-list' }
  * routeOf('#/campaigns/%'); // { page: 'list' }
  * routeOf('#/people'); // { page: 'people' }
+ * routeOf('#/campaigns/new'); // { page: 'campaign-new' }
+ * routeOf('#/audiences/aud_1'); // { page: 'audience', audienceId: 'aud_1' }
  */
 export function routeOf(hash: string): Route {
+  const builder = builderRouteOf(hash);
+  if (builder) return builder;
   if (hash === '#/campaigns') return { page: 'campaign-list' };
   const adminScreen = ADMIN_SCREENS[hash];
   if (adminScreen) return adminScreen;
@@ -52,3 +75,11 @@ export function routeOf(hash: string): Route {
  * campaignHref('cmp_1'); // '#/campaigns/cmp_1'
  */
 export const campaignHref = (id: string): string => `#/campaigns/${encodeURIComponent(id)}`;
+
+/**
+ * The address of one audience's page.
+ *
+ * @example
+ * audienceHref('aud_1'); // '#/audiences/aud_1'
+ */
+export const audienceHref = (id: string): string => `#/audiences/${encodeURIComponent(id)}`;

@@ -174,3 +174,13 @@ export async function sendData<T>(method: 'POST' | 'PATCH' | 'DELETE', path: str
   const response = await call(method, path, options);
   return ((await response.json().catch(() => ({}))) as { data: T }).data;
 }
+
+/**
+ * Any method's enveloped answer: its `data`, the API's message, the status and whether it was an
+ * idempotent replay (the builder's imports, removals and deletes; docs/CONSOLE.md "Audiences").
+ */
+export async function sendEnvelope<T>(method: string, path: string, options: CallOptions = {}): Promise<{ status: number; message: string; data: T; replayed: boolean }> {
+  const response = await call(method, path, options);
+  const body = (await response.json().catch(() => ({}))) as { message?: string; data?: T };
+  return { status: response.status, message: body.message ?? '', data: body.data as T, replayed: response.headers.get('idempotent-replayed') === 'true' };
+}

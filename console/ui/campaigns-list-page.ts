@@ -42,7 +42,7 @@ export function renderCampaignList(main: HTMLElement): PageHandle {
       return { items: page.campaigns, nextCursor: page.nextCursor };
     },
     table: (items) => dataTable('Campaigns, newest first', HEADERS, items.map(rowOf), { class: 'audience-campaigns' }),
-    empty: 'No campaigns yet. Create one with the API or `npx wa-broadcast campaign create` (docs/CAMPAIGNS.md).',
+    empty: 'No campaigns yet. Make one with New campaign, the API or `npx wa-broadcast campaign create` (docs/CAMPAIGNS.md).',
     changing: (view) => campaignChangesByItself(view.state),
   });
 }

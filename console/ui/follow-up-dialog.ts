@@ -12,7 +12,7 @@ import { dataTable, el, notice, replaceChildren } from './dom';
 const titles: Record<FollowUpKind, string> = { failed: 'Follow up to the failed', unread: 'Follow up to the unread' };
 const MISSING_ROUTE = 'This service has no follow-up route yet (404 Route not found): follow-ups need a newer version of the service. Nothing was sent.';
 
-const idempotencyKey = (): string =>
+export const idempotencyKey = (): string =>
   typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 function field(id: string, label: string, input: HTMLInputElement | HTMLSelectElement): HTMLElement {

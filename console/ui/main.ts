@@ -6,6 +6,9 @@
 import { configureApi, describeError, readMe } from './api';
 import { renderAuditLog } from './audit-log-page';
 import { renderAudienceCampaign } from './audience-campaign-page';
+import { renderAudience } from './audience-page';
+import { renderAudiences } from './audiences-page';
+import { renderCampaignBuilder } from './campaign-builder';
 import { renderCampaign } from './campaign-page';
 import { renderCampaignList } from './campaigns-list-page';
 import { el, notice, replaceChildren } from './dom';
@@ -19,6 +22,7 @@ import { session } from './session';
 import { renderSignIn } from './sign-in';
 import { signedInBar } from './signed-in-bar';
 import { who } from './who';
+import { renderTemplates } from './templates-page';
 
 const main = document.getElementById('main') as HTMLElement;
 const sessionBox = document.getElementById('session') as HTMLElement;
@@ -100,6 +104,10 @@ function route(): void {
   else if (target.page === 'campaign') page = renderCampaign(main, target.jobId);
   else if (target.page === 'audience-campaign') page = renderAudienceCampaign(main, target.campaignId);
   else if (target.page === 'campaign-list') page = renderCampaignList(main);
+  else if (target.page === 'audiences') page = renderAudiences(main);
+  else if (target.page === 'audience') page = renderAudience(main, target.audienceId);
+  else if (target.page === 'templates') page = renderTemplates(main);
+  else if (target.page === 'campaign-new') page = renderCampaignBuilder(main);
   else page = renderList(main);
 }
 

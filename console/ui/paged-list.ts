@@ -9,16 +9,24 @@ import type { PageHandle } from './router';
 /** The list and every status read of a key share 30 requests a minute: 10 s keeps well inside it. */
 const REFRESH_MS = 10_000;
 
-export type ListTab = 'broadcasts' | 'campaigns';
+export type ListTab = 'broadcasts' | 'campaigns' | 'audiences' | 'templates';
 
 const TABS: ReadonlyArray<{ tab: ListTab; label: string; href: string }> = [
   { tab: 'broadcasts', label: 'Broadcasts', href: '#/' },
   { tab: 'campaigns', label: 'Campaigns', href: '#/campaigns' },
+  { tab: 'audiences', label: 'Audiences', href: '#/audiences' },
+  { tab: 'templates', label: 'Templates', href: '#/templates' },
 ];
 
 /** The two lists as tabs (links: each list has its own address, the back button works). */
-export const listTabs = (current: ListTab): HTMLElement =>
-  el('nav', { class: 'tabs', 'aria-label': 'Lists' }, ...TABS.map(({ tab, label, href }) => el('a', { href, class: 'tab', 'aria-current': tab === current ? 'page' : undefined }, label)));
+export const listTabs = (current?: ListTab): HTMLElement =>
+  el(
+    'nav',
+    { class: 'tabs', 'aria-label': 'Lists' },
+    ...TABS.map(({ tab, label, href }) => el('a', { href, class: 'tab', 'aria-current': tab === current ? 'page' : undefined }, label)),
+    // The builder's way in, beside the lists (docs/CONSOLE.md "New campaign").
+    el('a', { href: '#/campaigns/new', class: 'button-link new-campaign' }, 'New campaign'),
+  );
 
 export interface PagedListOptions<T> {
   tab: ListTab;
@@ -32,7 +40,7 @@ export interface PagedListOptions<T> {
   changing(item: T): boolean;
 }
 
-export function renderPagedList<T>(main: HTMLElement, options: PagedListOptions<T>): PageHandle {
+export function renderPagedList<T>(main: HTMLElement, options: PagedListOptions<T>): PageHandle & { reload(): Promise<void> } {
   const cursors: Array<string | undefined> = [undefined];
   let pageIndex = 0;
   let timer: number | undefined;
@@ -67,5 +75,5 @@ export function renderPagedList<T>(main: HTMLElement, options: PagedListOptions<
 
   void load();
   heading.focus();
-  return { leave: () => window.clearTimeout(timer) };
+  return { leave: () => window.clearTimeout(timer), reload: load };
 }

@@ -11,6 +11,10 @@ import type { BroadcastListItem, BroadcastsPage } from '../../../shared/broadcas
 import type { RecipientRow, RecipientsPage } from '../../../shared/broadcast/list-recipients';
 import type { Campaign, CampaignState } from '../../../shared/campaigns/campaign';
 import type { AudienceSpec } from '../../../shared/campaigns/audience-filter';
+import type { AudienceSummary, AudienceView } from '../../../shared/audiences/audience-use-cases';
+import type { MemberRow, UpsertMembersResult, listMembers } from '../../../shared/audiences/member-use-cases';
+import type { CampaignDryRun } from '../../../shared/campaigns/campaign-dry-run';
+import type { TemplateView } from '../../../shared/broadcast/list-approved-templates';
 
 type Accepts<Copy, Served extends Copy> = Served;
 
@@ -26,6 +30,14 @@ export type Checked = [
   Accepts<Console.CampaignState, CampaignState>,
   Accepts<Console.CampaignView['audience'], AudienceSpec>,
   Accepts<Console.CampaignView['template'], Campaign['template']>,
+  // The builder's reads (docs/CONSOLE.md "New campaign", "Audiences", "Templates").
+  Accepts<Console.AudienceSummary, AudienceSummary>,
+  Accepts<Console.AudienceDetail, AudienceView>,
+  Accepts<Console.AudienceMemberRow, MemberRow>,
+  Accepts<Console.MembersPage, Awaited<ReturnType<typeof listMembers>>>,
+  Accepts<Console.MembersWritten, UpsertMembersResult>,
+  Accepts<Console.CampaignDryRunAnswer, CampaignDryRun>,
+  Accepts<Console.TemplateView, TemplateView>,
 ];
 
 describe("the console's copy of the API's shapes", () => {

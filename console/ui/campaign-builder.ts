@@ -1,0 +1,106 @@
+/**
+ * A new campaign (`#/campaigns/new`, docs/CONSOLE.md "New campaign"): name, sender and when; an
+ * audience (or a CSV imported as a new one); an approved template from the live list; one value per
+ * need; the message for three members as WhatsApp shows it; then the draft, its dry run, and the
+ * launch or schedule behind a confirmation naming the count and the cost (builder-check.ts).
+ */
+import type { AudienceMemberRow, TemplateView } from '../model/api-types';
+import { campaignBody, draftProblem, scheduleOf } from '../model/campaign-draft';
+import { campaignValuesOf, missingNeed, needsOf, type Need } from '../model/template-needs';
+import { attributeNamesOf, previewFor } from '../model/whatsapp-preview';
+import { describeError } from './api';
+import { createCheckStep, type CheckForm } from './builder-check';
+import { memberPreview } from './builder-preview';
+import { createAudienceStep, createTemplateStep } from './builder-steps';
+import { createValueFields, type ValueFields } from './builder-values';
+import { el, notice, replaceChildren, section } from './dom';
+import { listTabs } from './paged-list';
+import type { PageHandle } from './router';
+import { readSenders, senderSelect } from './templates-page';
+
+const PREVIEWED = 3;
+
+/** The first step: the name, the sender (filled once the senders are read) and when. */
+const campaignSection = (name: HTMLInputElement, senderBox: HTMLElement, when: HTMLInputElement): HTMLElement =>
+  section(
+    'builder-campaign',
+    '1. Campaign',
+    el('div', { class: 'field' }, el('label', { for: 'campaign-name' }, 'Campaign name'), name),
+    senderBox,
+    el('div', { class: 'field' }, el('label', { for: 'campaign-when' }, 'Schedule for (optional)'), when),
+    el('p', { id: 'campaign-when-help', class: 'help' }, 'Empty: sent when launched. A time at least 5 minutes and at most 35 days ahead, in your time zone.'),
+  );
+
+export function renderCampaignBuilder(main: HTMLElement): PageHandle {
+  const heading = el('h2', { tabindex: -1 }, 'New campaign');
+  const name = el('input', { id: 'campaign-name', type: 'text', required: true, maxlength: 200 });
+  const when = el('input', { id: 'campaign-when', type: 'datetime-local', 'aria-describedby': 'campaign-when-help' });
+  const senderBox = el('div', {}, 'Loading senders…');
+  const valuesBox = el('div', {}, el('p', {}, 'Choose a template first.'));
+  const previewBox = el('div', { class: 'previews', 'aria-live': 'polite' }, el('p', {}, 'Choose an audience and a template.'));
+  let sender = '';
+  let template: TemplateView | undefined;
+  let needs: Need[] = [];
+  let fields: ValueFields | undefined;
+  let members: AudienceMemberRow[] = [];
+
+  const values = () => campaignValuesOf(needs, fields?.mappings() ?? {});
+  const drawPreview = () => {
+    checkStep.invalidate();
+    if (!template) return;
+    if (members.length === 0) return void replaceChildren(previewBox, el('p', {}, 'The audience has no members to preview.'));
+    replaceChildren(previewBox, ...members.slice(0, PREVIEWED).map((member) => memberPreview(member, previewFor(template!, values(), member))));
+  };
+  const audienceStep = createAudienceStep((read) => {
+    members = read;
+    fields?.offer(attributeNamesOf(members));
+    drawPreview();
+  });
+  const templateStep = createTemplateStep((chosen) => {
+    template = chosen;
+    needs = needsOf(chosen.parameters);
+    fields = createValueFields(needs, drawPreview);
+    fields.offer(attributeNamesOf(members));
+    replaceChildren(valuesBox, fields.root);
+    drawPreview();
+  });
+  const form = (): CheckForm => {
+    const missing = missingNeed(needs, fields?.mappings() ?? {});
+    const scheduledAt = scheduleOf(when.value);
+    const problem = draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value });
+    if (problem || !template) return { problem: problem ?? 'Choose a template.', body: {}, templateName: '' };
+    const body = campaignBody({ name: name.value.trim(), fromPhoneNumber: sender, audienceId: audienceStep.audienceId(), template, values: values(), scheduledAt });
+    return { body, templateName: template.name, ...(scheduledAt ? { scheduledAt } : {}) };
+  };
+  const checkStep = createCheckStep(form);
+  for (const input of [name, when]) input.addEventListener('input', checkStep.invalidate);
+
+  replaceChildren(
+    main,
+    listTabs(),
+    heading,
+    campaignSection(name, senderBox, when),
+    section('builder-audience', '2. Audience', audienceStep.root),
+    section('builder-template', '3. Template', templateStep.root),
+    section('builder-values', '4. Values', valuesBox),
+    section('builder-preview', '5. Preview for three members', previewBox),
+    section('builder-check', '6. Check and launch', checkStep.root),
+  );
+  void readSenders()
+    .then((senders) => {
+      if (senders.length === 0) return void replaceChildren(senderBox, notice('This organization has no connected phone number.'));
+      sender = senders[0]!.phone_number;
+      const changed = (chosen: string) => {
+        sender = chosen;
+        template = undefined;
+        replaceChildren(valuesBox, el('p', {}, 'Choose a template first.'));
+        void templateStep.load(sender);
+      };
+      replaceChildren(senderBox, senderSelect('campaign-sender', senders, changed));
+      void templateStep.load(sender);
+    })
+    .catch((error: unknown) => replaceChildren(senderBox, notice(describeError(error))));
+  void audienceStep.load();
+  heading.focus();
+  return { leave: () => undefined };
+}
