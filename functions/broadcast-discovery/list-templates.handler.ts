@@ -9,6 +9,6 @@ import type { TemplateCatalog } from '../../shared/broadcast/template-catalog';
 export const listTemplates = httpOperation('broadcast-api-key', async (request, dependencies: { senders: SenderDirectory; templates: TemplateCatalog }) => {
   const caller = request.caller;
   const query = parseRequest(templatesQuerySchema, request.query, 'query');
-  const templates = await listApprovedTemplates(dependencies, caller, query.phone_number);
+  const templates = await listApprovedTemplates(dependencies, caller, query.phone_number, query.status);
   return { statusCode: 200, body: broadcastEnvelope(200, 'Templates fetched successfully', templates) };
 });

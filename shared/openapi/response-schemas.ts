@@ -122,7 +122,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       description: 'Approved templates of the sender',
       content: json(
         broadcastEnvelope(
-          arrayOf({ ...obj({ name: str, status: str, category: str, language: str, quality: str, components: arrayOf(anyObject), parameters: templateParametersResponse, maxPrice: obj({ bidAmount: str, bidStrategy: str }, ['bidAmount']) }, ['name', 'status', 'category', 'language']) }),
+          arrayOf({ ...obj({ name: str, status: str, category: str, language: str, quality: str, components: arrayOf(anyObject), parameters: templateParametersResponse, maxPrice: obj({ bidAmount: str, bidStrategy: str }, ['bidAmount']), rejectedReason: str }, ['name', 'status', 'category', 'language']) }),
           200,
         ),
         envelopeExample(200, 'Templates fetched successfully', [

@@ -33,6 +33,8 @@ export interface UpstreamTemplate {
   category: string;
   /** `POSITIONAL` or `NAMED` (Meta echoes it upper-case); absent from older answers. */
   parameter_format?: string;
+  /** Why Meta rejected the template (`NONE` when it did not); read for the `status=all` template list. */
+  rejected_reason?: string;
   /** Meta's `quality_score` (`score`: GREEN, YELLOW, RED, UNKNOWN); absent when Meta gives none. */
   quality_score?: { score?: string; [key: string]: unknown };
   components: Array<{ type: string; text?: string; format?: string; [key: string]: unknown }>;

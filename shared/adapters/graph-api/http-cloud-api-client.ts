@@ -21,7 +21,7 @@ const MAX_PAGES = 50;
 
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
-const TEMPLATE_FIELDS = 'id,name,language,status,category,parameter_format,components,quality_score,optimization_spec';
+const TEMPLATE_FIELDS = 'id,name,language,status,category,parameter_format,components,quality_score,rejected_reason,optimization_spec';
 
 export class HttpCloudApiClient implements CloudApiClient {
   constructor(private readonly settings: GraphApiSettings) {}

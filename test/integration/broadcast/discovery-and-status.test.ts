@@ -230,6 +230,17 @@ describe('discovery and job status', () => {
       expect(other.body.data.map((template: { name: string }) => template.name)).toEqual(['appointment_reminder']);
     });
 
+    it('lists every status with status=all (the console\'s templates screen), and refuses another status word', async () => {
+      const all = await get(`/templates?phone_number=${DEMO.sender1}&status=all`, runtime.demo.apiKey);
+      expect(all.status).toBe(200);
+      const names = (all.body.data as Array<{ name: string; status: string }>).map((template) => `${template.name}:${template.status}`);
+      expect(names).toContain('holiday_offer:PENDING');
+      expect(names.length).toBe(demoTemplates.length + 1);
+      const bad = await get(`/templates?phone_number=${DEMO.sender1}&status=rejected`, runtime.demo.apiKey);
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toMatch(/status must be approved or all/);
+    });
+
     it.each([
       ['missing', '', /^phone_number is required/],
       ['with a +', `?phone_number=%2B${DEMO.sender1}`, /^phone_number must contain digits only/],

@@ -178,7 +178,7 @@ describe('HttpCloudApiClient.listTemplates', () => {
     const templates = await client().listTemplates('waba_9', { accessToken: 'tok-9' });
     expect(templates.map((template) => template.name)).toEqual(['a', 'b', 'c', 'd']);
     expect(seen.map((request) => request.url)).toEqual([
-      '/v21.0/waba_9/message_templates?fields=id,name,language,status,category,parameter_format,components,quality_score,optimization_spec&limit=100',
+      '/v21.0/waba_9/message_templates?fields=id,name,language,status,category,parameter_format,components,quality_score,rejected_reason,optimization_spec&limit=100',
       '/v21.0/waba_9/message_templates?limit=100&after=p2',
       '/v21.0/waba_9/message_templates?limit=100&after=p3',
     ]);

@@ -1,7 +1,8 @@
+import { listApprovedTemplates } from '../../../shared/broadcast/list-approved-templates';
 import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { bodyPlaceholderCount } from '../../../shared/broadcast/template-placeholders';
 import { fixedClock } from '../../../shared/ports/clock';
-import { ScriptedCloudApi, template } from '../../support/broadcast-fakes';
+import { InMemorySenderDirectory, ORG, ScriptedCloudApi, SENDER, template } from '../../support/broadcast-fakes';
 
 const withBody = (text: string | undefined, type = 'BODY') => ({ components: [{ type: 'HEADER', text: 'Hi {{9}}' }, { type, ...(text === undefined ? {} : { text }) }] });
 
@@ -66,5 +67,33 @@ describe('TemplateCatalog', () => {
     upstream.listTemplatesFailure = undefined;
     await expect(catalog.templatesOf('waba_1', 't')).resolves.toHaveLength(1);
     expect(upstream.listTemplateCalls).toBe(2);
+  });
+});
+
+describe('listApprovedTemplates with every status', () => {
+  const setup = () => {
+    const clock = fixedClock('2026-03-01T09:00:00.000Z');
+    const upstream = new ScriptedCloudApi(clock);
+    upstream.templates.set(SENDER.wabaId, [
+      template(),
+      template({ name: 'rejected_one', status: 'REJECTED', rejected_reason: 'INVALID_FORMAT' }),
+      template({ name: 'pending_one', status: 'PENDING', rejected_reason: 'NONE' }),
+    ]);
+    return { senders: new InMemorySenderDirectory(), templates: new TemplateCatalog(upstream, clock) };
+  };
+  const caller = { organizationId: ORG, credentialId: 'cred_org', scope: { kind: 'organization' as const } };
+
+  it('lists only APPROVED templates by default, with no rejection field', async () => {
+    const listed = await listApprovedTemplates(setup(), caller, SENDER.phoneNumber);
+    expect(listed.map((entry) => [entry.name, entry.rejectedReason])).toEqual([['order_update', undefined]]);
+  });
+
+  it("with 'all' lists every status, and Meta's reason only for a rejected template that has one", async () => {
+    const listed = await listApprovedTemplates(setup(), caller, SENDER.phoneNumber, 'all');
+    expect(listed.map((entry) => [entry.name, entry.status, entry.rejectedReason])).toEqual([
+      ['order_update', 'APPROVED', undefined],
+      ['rejected_one', 'REJECTED', 'INVALID_FORMAT'],
+      ['pending_one', 'PENDING', undefined],
+    ]);
   });
 });

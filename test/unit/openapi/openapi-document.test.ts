@@ -41,6 +41,7 @@ describe('the generated OpenAPI document', () => {
     expect(send.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header' })]));
     expect(operationOf('GET', '/prod/api/v2/broadcast/public/templates').parameters).toEqual([
       expect.objectContaining({ name: 'phone_number', in: 'query', required: true, schema: expect.objectContaining({ pattern: '^\\d+$' }) }),
+      expect.objectContaining({ name: 'status', in: 'query', required: false, schema: expect.objectContaining({ enum: ['approved', 'all'], default: 'approved' }) }),
     ]);
     const freeform = jsonSchemaOf((operationOf('POST', '/prod/api/v2/broadcast/public/send-freeform').requestBody as { content: unknown }).content);
     expect(freeform.anyOf ?? freeform.oneOf).toBeDefined();
