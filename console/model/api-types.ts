@@ -197,6 +197,8 @@ export interface TemplateView {
   components: Array<{ type: string; text?: string }>;
   parameters: TemplateRequirements;
   maxPrice?: { bidAmount: string; bidStrategy?: string };
+  /** Meta's reason for a REJECTED template (only in the `status=all` list). */
+  rejectedReason?: string;
 }
 
 /** An entry of `GET /audiences` (docs/CAMPAIGNS.md "Audiences"). */

@@ -3,6 +3,7 @@
  * out, by country), its members (audience-members.ts: pages, search, removing), deleting the
  * audience, and importing a CSV file into it.
  */
+import { who } from './who';
 import type { AudienceDetail } from '../model/api-types';
 import { formatCount, formatTime } from '../model/format';
 import { ApiError, describeError, getData, sendEnvelope } from './api';
@@ -86,10 +87,16 @@ export function renderAudience(main: HTMLElement, audienceId: string): PageHandl
     el('p', {}, el('a', { href: '#/audiences' }, '← All audiences')),
     heading,
     facts,
-    el('div', { class: 'actions', role: 'group', 'aria-label': 'Audience actions' }, members.removeButton, deleteButtonOf(path, messages)),
+    // Each control only for a role the API would allow (console/model/roles.ts).
+    el(
+      'div',
+      { class: 'actions', role: 'group', 'aria-label': 'Audience actions' },
+      who.allows('removeMembers') ? members.removeButton : undefined,
+      who.allows('deleteAudience') ? deleteButtonOf(path, messages) : undefined,
+    ),
     messages,
     section('members-title', 'Members', members.root),
-    section('import-title', 'Import a CSV file into this audience', importer.root, el('div', { class: 'actions' }, importButton)),
+    who.allows('upsertMembers') ? section('import-title', 'Import a CSV file into this audience', importer.root, el('div', { class: 'actions' }, importButton)) : undefined,
   );
   void readFacts();
   void members.read();

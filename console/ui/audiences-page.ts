@@ -3,6 +3,7 @@
  * member and opted-out counts (`GET /audiences/{audienceId}`: the opted-out count is computed on each
  * read, so the list is read when opened, never on a timer), and a new audience from a CSV file.
  */
+import { who } from './who';
 import type { AudienceDetail, AudiencesPage, AudienceSummary } from '../model/api-types';
 import { formatCount, formatTime } from '../model/format';
 import { audienceHref } from '../model/route';
@@ -78,6 +79,6 @@ export function renderAudiences(main: HTMLElement): PageHandle {
     empty: 'No audiences yet.',
     changing: () => false,
   });
-  main.append(section('new-audience-title', 'New audience from a CSV file', newAudienceForm('new-audience', () => void handle.reload())));
+  if (who.allows('createAudience')) main.append(section('new-audience-title', 'New audience from a CSV file', newAudienceForm('new-audience', () => void handle.reload())));
   return handle;
 }

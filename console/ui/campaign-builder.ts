@@ -17,6 +17,7 @@ import { el, notice, replaceChildren, section } from './dom';
 import { listTabs } from './paged-list';
 import type { PageHandle } from './router';
 import { readSenders, senderSelect } from './templates-page';
+import { who } from './who';
 
 const PREVIEWED = 3;
 
@@ -32,6 +33,11 @@ const campaignSection = (name: HTMLInputElement, senderBox: HTMLElement, when: H
   );
 
 export function renderCampaignBuilder(main: HTMLElement): PageHandle {
+  // A viewer may not create a campaign (the API would answer 403): say so instead of a form.
+  if (!who.allows('createCampaign')) {
+    replaceChildren(main, el('h2', { tabindex: -1 }, 'New campaign'), notice('Your role cannot create campaigns: a campaign manager or an admin can.', 'info'));
+    return { leave: () => undefined };
+  }
   const heading = el('h2', { tabindex: -1 }, 'New campaign');
   const name = el('input', { id: 'campaign-name', type: 'text', required: true, maxlength: 200 });
   const when = el('input', { id: 'campaign-when', type: 'datetime-local', 'aria-describedby': 'campaign-when-help' });

@@ -2,6 +2,7 @@
  * A list page of the console: the tabs between broadcasts and campaigns, a table a page at a time
  * (newer/older by the API's cursor), read again every 10 s while any shown entry still changes.
  */
+import { who } from './who';
 import { describeError } from './api';
 import { announce, el, notice, replaceChildren } from './dom';
 import type { PageHandle } from './router';
@@ -25,7 +26,8 @@ export const listTabs = (current?: ListTab): HTMLElement =>
     { class: 'tabs', 'aria-label': 'Lists' },
     ...TABS.map(({ tab, label, href }) => el('a', { href, class: 'tab', 'aria-current': tab === current ? 'page' : undefined }, label)),
     // The builder's way in, beside the lists (docs/CONSOLE.md "New campaign").
-    el('a', { href: '#/campaigns/new', class: 'button-link new-campaign' }, 'New campaign'),
+    // Shown only to who may create one (a viewer's would be refused: console/model/roles.ts).
+    who.allows('createCampaign') ? el('a', { href: '#/campaigns/new', class: 'button-link new-campaign' }, 'New campaign') : undefined,
   );
 
 export interface PagedListOptions<T> {

@@ -1,7 +1,7 @@
 /**
  * The templates (`#/templates`, docs/CONSOLE.md "Templates"): for one of the organization's senders,
- * the templates `GET /templates?phone_number=` lists (its APPROVED ones) with status, quality,
- * category and what a send needs (`parameters`).
+ * every template `GET /templates?phone_number=&status=all` lists (in review, rejected with Meta's
+ * reason, paused, approved) with status, quality, category and what a send needs (`parameters`).
  */
 import type { PhoneNumberEntry, TemplateView } from '../model/api-types';
 import { needsText, templateLabel } from '../model/template-needs';
@@ -10,10 +10,12 @@ import { dataTable, el, notice, replaceChildren } from './dom';
 import { listTabs } from './paged-list';
 import type { PageHandle } from './router';
 
-const HEADERS = ['Template', 'Status', 'Quality', 'Category', 'What a send needs'];
+const HEADERS = ['Template', 'Status', 'Quality', 'Category', 'Rejection reason', 'What a send needs'];
 
 export const readSenders = (): Promise<PhoneNumberEntry[]> => getData<PhoneNumberEntry[]>('/phone-numbers');
-export const readTemplates = (sender: string): Promise<TemplateView[]> => getData<TemplateView[]>('/templates', { phone_number: sender });
+/** The sender's templates: the APPROVED ones a campaign may use (the builder), or every status (`all`, the templates screen). */
+export const readTemplates = (sender: string, status: 'approved' | 'all' = 'approved'): Promise<TemplateView[]> =>
+  getData<TemplateView[]>('/templates', status === 'all' ? { phone_number: sender, status } : { phone_number: sender });
 
 /** A sender choice (the organization's numbers), labelled; `changed` runs on each choice. */
 export function senderSelect(id: string, senders: readonly PhoneNumberEntry[], changed: (sender: string) => void): HTMLElement {
@@ -30,6 +32,7 @@ const rowOf = (template: TemplateView): Array<Node | string> => [
   el('span', { class: `badge badge-${template.status.toLowerCase()}` }, template.status),
   qualityBadge(template.quality),
   template.category,
+  template.rejectedReason ?? '—',
   needsText(template.parameters),
 ];
 
@@ -42,9 +45,9 @@ export function renderTemplates(main: HTMLElement): PageHandle {
     shownSender = sender;
     replaceChildren(body, el('p', {}, 'Loading…'));
     try {
-      const templates = await readTemplates(sender);
+      const templates = await readTemplates(sender, 'all');
       if (sender !== shownSender) return;
-      replaceChildren(body, templates.length === 0 ? el('p', {}, 'No approved templates on this sender.') : dataTable(`Templates of +${sender}`, HEADERS, templates.map(rowOf), { class: 'templates' }));
+      replaceChildren(body, templates.length === 0 ? el('p', {}, 'No templates on this sender.') : dataTable(`Templates of +${sender}`, HEADERS, templates.map(rowOf), { class: 'templates' }));
     } catch (error) {
       replaceChildren(body, notice(describeError(error)));
     }
@@ -54,7 +57,7 @@ export function renderTemplates(main: HTMLElement): PageHandle {
     listTabs('templates'),
     heading,
     chooser,
-    el('p', { class: 'help' }, "The API lists a sender's approved templates. Templates still in review, rejected (with Meta's reason) or paused are seen in WhatsApp Manager."),
+    el('p', { class: 'help' }, "Every template of the sender, whatever its status. Only APPROVED templates can be sent; a rejected one shows Meta's reason."),
     body,
   );
   void readSenders()
