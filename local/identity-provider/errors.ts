@@ -14,3 +14,12 @@ export class BodyTooLargeError extends Error {
     super(`request body over ${limitBytes} bytes`);
   }
 }
+
+/** Consent was asked for a client other than the console, or with nobody signed in: not a state the provider's flow reaches. */
+export class UnexpectedConsentError extends Error {
+  override readonly name = 'UnexpectedConsentError';
+  readonly code = 'UNEXPECTED_CONSENT';
+  constructor() {
+    super('consent asked without a signed-in console session');
+  }
+}

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccountStore } from './account-store';
+import { BodyTooLargeError, UnexpectedConsentError } from './errors';
 import type { InteractionDetails, OidcProvider } from './oidc-provider-types';
 import { CONSOLE_CLIENT_ID } from './provider-configuration';
 import { errorPage, signInPage } from './sign-in-pages';
@@ -40,7 +41,14 @@ export async function handleInteraction(provider: OidcProvider, accounts: Accoun
 }
 
 async function signIn(provider: OidcProvider, accounts: AccountStore, details: InteractionDetails, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const form = new URLSearchParams(await readBody(request));
+  let form: URLSearchParams;
+  try {
+    form = new URLSearchParams(await readBody(request));
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    sendHtml(response, 413, errorPage({ error: 'invalid_request', error_description: 'The sign-in form was too large.' }));
+    return;
+  }
   const email = form.get('email') ?? '';
   const account = await accounts.verifyPassword(email, form.get('password') ?? '');
   if (!account) {
@@ -57,7 +65,7 @@ async function signIn(provider: OidcProvider, accounts: AccountStore, details: I
  */
 async function consoleGrant(provider: OidcProvider, details: InteractionDetails): Promise<string> {
   const accountId = details.session?.accountId;
-  if (!accountId || details.params.client_id !== CONSOLE_CLIENT_ID) throw new Error('consent asked without a signed-in console session');
+  if (!accountId || details.params.client_id !== CONSOLE_CLIENT_ID) throw new UnexpectedConsentError();
   const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
   const grant = existing ?? new provider.Grant({ accountId, clientId: CONSOLE_CLIENT_ID });
   const missing = details.prompt.details;
