@@ -5,6 +5,8 @@
  */
 import type { Services } from '../functions/composition';
 import { adminCommands } from '../shared/tenancy/admin-commands';
+import { issueUsagePlanKey } from '../shared/people/manage-people';
+import { personIdOf } from '../shared/people/person';
 import type { PersonRole } from '../shared/people/person-role';
 import type { AccountStore } from './identity-provider/account-store';
 import { demoPeople } from './demo-tenant';
@@ -32,7 +34,9 @@ export interface DemoIdentity {
 export async function seedDemoPeople(services: Services, organizationId: string, accounts: AccountStore): Promise<void> {
   for (const person of demoPeople) {
     const membership = await adminCommands['add-employee'].run(services.tenancy, { org: organizationId, email: person.email, role: person.role === 'admin' ? 'admin' : 'member' });
-    await services.tenancy.repository.putMembership({ ...membership, consoleRole: person.role });
+    // Their own usage-plan key, as an invitation gives one: the gateway's authorizer meters a person's requests by it.
+    const usagePlanKey = membership.usagePlanKey ?? (await issueUsagePlanKey(services.people, organizationId, personIdOf(organizationId, membership.email)));
+    await services.tenancy.repository.putMembership({ ...membership, consoleRole: person.role, usagePlanKey });
   }
   await ensureDemoAccounts(accounts);
 }

@@ -34,6 +34,26 @@ const employeeRoleOf = (role: PersonRole): MembershipRole => (role === 'admin' ?
 /** Prefix of a person's usage-plan key value (API Gateway wants at least 20 characters). */
 const USAGE_KEY_PREFIX = 'wbp_person_';
 
+const UNREGISTERED_PREFIX = 'unregistered-';
+
+/**
+ * A person's own usage-plan key (docs/PEOPLE.md "Metering"): a new value registered with the API
+ * Gateway usage plan. Without a usage plan (locally) nothing is registered: the id names the person,
+ * and removing it is a no-op there too. Also the demo seed's, for the demo people it makes members.
+ *
+ * @example
+ * const usagePlanKey = await issueUsagePlanKey(ports, 'org_1', 'psn_…'); // { id, value }
+ */
+export async function issueUsagePlanKey(
+  ports: Pick<PeoplePorts, 'apiKeys' | 'secrets'>,
+  organizationId: string,
+  personId: string,
+): Promise<NonNullable<Membership['usagePlanKey']>> {
+  const value = ports.secrets.generateSecret(USAGE_KEY_PREFIX);
+  const { gatewayApiKeyId } = await ports.apiKeys.registerBroadcastKey({ credentialId: personCredentialId(personId), organizationId, plaintextKey: value, origin: 'person' });
+  return { id: gatewayApiKeyId ?? `${UNREGISTERED_PREFIX}${personId}`, value };
+}
+
 /**
  * Invites a person: their identity-provider account (created when new), their usage-plan key, then
  * the membership with the role. An existing member answers PersonExistsError (change their role instead).
@@ -53,19 +73,10 @@ export async function invitePerson(
   if (await ports.tenancy.getMembership(organizationId, email)) throw new PersonExistsError();
 
   const invitation = await ports.accounts.ensureAccount(email);
-  const personId = personIdOf(organizationId, email);
-  const value = ports.secrets.generateSecret(USAGE_KEY_PREFIX);
-  const { gatewayApiKeyId } = await ports.apiKeys.registerBroadcastKey({ credentialId: personCredentialId(personId), organizationId, plaintextKey: value, origin: 'person' });
+  const usagePlanKey = await issueUsagePlanKey(ports, organizationId, personIdOf(organizationId, email));
+  const gatewayApiKeyId = usagePlanKey.id.startsWith(UNREGISTERED_PREFIX) ? undefined : usagePlanKey.id;
   const now = ports.clock.now().toISOString();
-  const membership: Membership = {
-    organizationId,
-    email,
-    role: employeeRoleOf(input.role),
-    joinedAt: now,
-    consoleRole: input.role,
-    // Without a usage plan (locally) nothing was registered: the key's id names the person, and removing it is a no-op there too.
-    usagePlanKey: { id: gatewayApiKeyId ?? `unregistered-${personId}`, value },
-  };
+  const membership: Membership = { organizationId, email, role: employeeRoleOf(input.role), joinedAt: now, consoleRole: input.role, usagePlanKey };
   let created: boolean;
   try {
     await ports.tenancy.putUserIfAbsent({ email, createdAt: now });

@@ -41,30 +41,9 @@ interface Watched {
   const person = (role: string) => runtime.demo.people.find((candidate) => candidate.role === role)!;
   const signIn = (page: Page, role: string, hash?: string) => signInAsPerson(page, { baseUrl: runtime.baseUrl, email: person(role).email, password: person(role).password, hash });
 
-  /**
-   * The demo seed (local/demo-people.ts) makes the demo people members without a per-person
-   * usage-plan key, which the gateway's authorizer needs to let a person's token through; until the
-   * seed invites them as `POST /people` does, the organization's key invites them again here
-   * (through a stand-in admin, as an organization always keeps one). Their passwords stay the demo's.
-   */
-  async function inviteDemoPeopleAgain(): Promise<void> {
-    const key = keyHeader(runtime.demo.apiKey);
-    const people = `${BASE}/people`;
-    const standing = await runtime.call('POST', people, { headers: key, body: { email: 'stand-in@demo.example', role: 'admin' } });
-    if (standing.status !== 201) throw new Error(`stand-in admin not invited: ${standing.status} ${JSON.stringify(standing.body)}`);
-    const standIn = standing.body.data.person.personId as string;
-    for (const { email, role } of runtime.demo.people) {
-      const removed = await runtime.call('DELETE', `${people}/${personIdOf(runtime.demo.organizationId, email)}`, { headers: key });
-      const invited = await runtime.call('POST', people, { headers: key, body: { email, role } });
-      if (removed.status !== 200 || invited.status !== 201) throw new Error(`demo person ${email} not invited again: ${removed.status} ${invited.status}`);
-    }
-    expect((await runtime.call('DELETE', `${people}/${standIn}`, { headers: key })).status).toBe(200);
-  }
-
   beforeAll(async () => {
     logs = captureLogs();
     runtime = await startTestRuntime({ environment: { CONSOLE_IDLE_MINUTES: String(IDLE_MINUTES) } });
-    await inviteDemoPeopleAgain();
     browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
     mkdirSync(outputDirectory, { recursive: true });
   }, 90_000);
