@@ -8,6 +8,8 @@ import { functions, requestAuthorizer, type FunctionName } from '../../runtime-c
 import { requiresGatewayApiKey, resourcePath, serviceRoutes } from '../../runtime-contract/route-manifest';
 import { routes } from '../../runtime-contract/all-routes';
 import { peopleManagementActions } from '../../lib/people-sign-in';
+import { readPeopleIssuers } from '../../lib/settings';
+import { environmentOfStackOutputs } from '../../lib/stack-outputs';
 import { allActions, functionLogicalId, functionProperties, mentions, methodsOf, resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
 // One function manages people here (the people API's group says so on its own branch): the grant follows the flag.
@@ -148,5 +150,24 @@ describe('issuers and people management', () => {
         expect(cognitoActions).toEqual([]);
       }
     }
+  });
+});
+
+describe('settings and outputs', () => {
+  it('reads peopleIssuers as a JSON array of https issuers with an audience, naming the broken entry', () => {
+    expect(readPeopleIssuers(undefined)).toEqual([]);
+    expect(readPeopleIssuers(JSON.stringify([external, { ...external, userInfo: true }]))).toEqual([external, { ...external, userInfo: true }]);
+    expect(readPeopleIssuers([external])).toEqual([external]);
+    expect(() => readPeopleIssuers('{not json')).toThrow(/peopleIssuers must be a JSON array/);
+    expect(() => readPeopleIssuers(JSON.stringify([external, { issuer: 'http://login.example.com', audience: 'x' }]))).toThrow(/peopleIssuers\[1\]\.issuer must be an https URL/);
+    expect(() => readPeopleIssuers(JSON.stringify([{ issuer: external.issuer }]))).toThrow(/peopleIssuers\[0\]\.audience/);
+  });
+
+  it('refuses a cognitoDomainPrefix Cognito would refuse', () => {
+    expect(() => synthesizePlatform({ cognitoDomainPrefix: 'my-aws-console' })).toThrow(/cognitoDomainPrefix/);
+  });
+
+  it("gives the operators' tools PEOPLE_USER_POOL_ID from the stateful stack's output", () => {
+    expect(environmentOfStackOutputs({ PeopleUserPoolId: 'eu-west-1_AbC123' })).toEqual({ PEOPLE_USER_POOL_ID: 'eu-west-1_AbC123' });
   });
 });
