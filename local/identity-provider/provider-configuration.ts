@@ -95,9 +95,16 @@ export function providerConfiguration(input: ProviderConfigurationInput): Record
   };
 }
 
-/** The console's own sign-out (its ID token as the hint) goes through without a click; any other asks. */
+/**
+ * The console's own sign-out goes through without a click; any other asks. The console names itself
+ * by `client_id` with one of its registered return addresses (oidc-provider checks the address
+ * against the client's list) and never sends its ID token in a URL (docs/CONSOLE.md "Signing out"),
+ * so the hint is not required. A forged sign-out link could at worst sign a person out of this local
+ * provider, which costs them one sign-in.
+ */
 async function logoutSource(context: OidcContext, form: string): Promise<void> {
-  const confirmed = context.oidc.entities.IdTokenHint !== undefined && context.oidc.client?.clientId === CONSOLE_CLIENT_ID;
+  const fromConsole = context.oidc.client?.clientId === CONSOLE_CLIENT_ID;
+  const confirmed = fromConsole && (context.oidc.entities.IdTokenHint !== undefined || typeof context.oidc.params.post_logout_redirect_uri === 'string');
   context.type = 'html';
   context.body = signOutPage({ providerForm: form, confirmed, cancelUrl: context.oidc.params.post_logout_redirect_uri });
 }
