@@ -13,6 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, acceptedByRecipient, bodyParameters, keyHeader, kitEnvironment } from '../broadcast/broadcast-test-kit';
 import { browserPath, outputDirectory, recordRequests } from './console-kit';
+import { signInAsPerson } from '../../support/console-sign-in';
 
 jest.setTimeout(180_000);
 
@@ -54,11 +55,10 @@ function buttonText(message: { body: unknown }): string | undefined {
     await runtime?.close();
   });
 
-  /** The one sign-in of the suite: the demo key (to be swapped for a person's sign-in). */
+  /** The one sign-in of the suite: the demo campaign manager, through the local identity provider's own page. */
   async function signIn(page: Page): Promise<void> {
-    await page.goto(`${runtime.baseUrl}/console/`);
-    await page.getByLabel('Organization API key').fill(runtime.demo.apiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const manager = runtime.demo.people.find((person) => person.role === 'campaign-manager')!;
+    await signInAsPerson(page, { baseUrl: runtime.baseUrl, email: manager.email, password: manager.password });
     await page.getByRole('heading', { name: 'Broadcasts' }).waitFor({ timeout: 30_000 });
   }
 
@@ -68,7 +68,7 @@ function buttonText(message: { body: unknown }): string | undefined {
     const started = Date.now();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const requests = await recordRequests(page, runtime.baseUrl);
+    const requests = await recordRequests(page, runtime.baseUrl, [`${runtime.demo.identity.issuer}/`]);
     const pageMessages: string[] = [];
     page.on('console', (message) => pageMessages.push(message.text()));
     page.on('pageerror', (error) => pageMessages.push(String(error)));
@@ -100,7 +100,9 @@ function buttonText(message: { body: unknown }): string | undefined {
     await page.getByRole('link', { name: 'Templates' }).click();
     await page.getByRole('table', { name: /Templates of/ }).waitFor({ timeout: 30_000 });
     const shipped = page.locator('table.templates tbody tr', { hasText: 'order_shipped' });
-    await expect(shipped.innerText()).resolves.toMatch(/order_shipped \(en_US\)\s+APPROVED\s+.*UTILITY\s+Header image link, Body \{\{1\}\}, Body \{\{2\}\}, Button 1: URL suffix/);
+    await expect(shipped.innerText()).resolves.toMatch(/order_shipped \(en_US\)\s+APPROVED\s+.*UTILITY\s+—\s+Header image link, Body \{\{1\}\}, Body \{\{2\}\}, Button 1: URL suffix/);
+    // Every status is listed (status=all): the demo's template in review too.
+    await expect(page.locator('table.templates tbody tr', { hasText: 'holiday_offer' }).innerText()).resolves.toMatch(/PENDING/);
     await page.screenshot({ path: join(outputDirectory, 'console-templates.png'), fullPage: true });
 
     // The builder.

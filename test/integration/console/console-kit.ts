@@ -82,13 +82,15 @@ export function captureLogs(): { lines: string[]; stop(): void } {
 }
 
 /** Every URL the page asked for, and any request leaving the runtime (refused: the console works offline). */
-export async function recordRequests(page: Page, baseUrl: string): Promise<{ urls: string[]; foreign: string[] }> {
+export async function recordRequests(page: Page, baseUrl: string, alsoAllowed: readonly string[] = []): Promise<{ urls: string[]; foreign: string[] }> {
   const urls: string[] = [];
   const foreign: string[] = [];
+  // The service's own origin, and what the suite names (the identity provider a person signs in at).
+  const allowed = [baseUrl, 'blob:', ...alsoAllowed];
   await page.route('**/*', (route) => {
     const url = route.request().url();
     urls.push(url);
-    if (url.startsWith(baseUrl) || url.startsWith('blob:')) return route.continue();
+    if (allowed.some((prefix) => url.startsWith(prefix))) return route.continue();
     foreign.push(url);
     return route.abort();
   });
