@@ -32,7 +32,9 @@ export interface paths {
         };
         /**
          * List phone numbers
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastListPhoneNumbers"];
         put?: never;
@@ -52,7 +54,9 @@ export interface paths {
         };
         /**
          * List templates
-         * @description Rate limit: 20 requests per minute per API key and `phone_number`; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 20 requests per minute per API key and `phone_number`; above it 429 with `Retry-After`.
          */
         get: operations["broadcastListTemplates"];
         put?: never;
@@ -92,7 +96,9 @@ export interface paths {
         };
         /**
          * Get job status
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastGetJobStatus"];
         put?: never;
@@ -112,7 +118,9 @@ export interface paths {
         };
         /**
          * List recipients
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastListRecipients"];
         put?: never;
@@ -132,7 +140,9 @@ export interface paths {
         };
         /**
          * List broadcasts
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastListBroadcasts"];
         put?: never;
@@ -152,7 +162,9 @@ export interface paths {
         };
         /**
          * List campaign recipients
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastListCampaignRecipients"];
         put?: never;
@@ -194,7 +206,9 @@ export interface paths {
         put?: never;
         /**
          * Cancel job
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastCancelJob"];
         delete?: never;
@@ -214,7 +228,9 @@ export interface paths {
         put?: never;
         /**
          * Resume job
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastResumeJob"];
         delete?: never;
@@ -234,7 +250,9 @@ export interface paths {
         put?: never;
         /**
          * Pause job
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastPauseJob"];
         delete?: never;
@@ -254,7 +272,9 @@ export interface paths {
         put?: never;
         /**
          * Pause campaign
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastPauseCampaign"];
         delete?: never;
@@ -274,7 +294,9 @@ export interface paths {
         put?: never;
         /**
          * Resume campaign
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastResumeCampaign"];
         delete?: never;
@@ -294,7 +316,9 @@ export interface paths {
         put?: never;
         /**
          * Cancel campaign
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastCancelCampaign"];
         delete?: never;
@@ -314,7 +338,9 @@ export interface paths {
         put?: never;
         /**
          * Campaign follow up
-         * @description Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
          */
         post: operations["broadcastCampaignFollowUp"];
         delete?: never;
@@ -334,7 +360,9 @@ export interface paths {
         put?: never;
         /**
          * Follow up
-         * @description Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
          */
         post: operations["broadcastFollowUp"];
         delete?: never;
@@ -372,13 +400,17 @@ export interface paths {
         };
         /**
          * List webhooks
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastListWebhooks"];
         put?: never;
         /**
          * Register webhook
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastRegisterWebhook"];
         delete?: never;
@@ -399,7 +431,9 @@ export interface paths {
         post?: never;
         /**
          * Delete webhook
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         delete: operations["broadcastDeleteWebhook"];
         options?: never;
@@ -418,7 +452,9 @@ export interface paths {
         put?: never;
         /**
          * Test webhook
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastTestWebhook"];
         delete?: never;
@@ -438,7 +474,9 @@ export interface paths {
         put?: never;
         /**
          * Redeliver webhook
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastRedeliverWebhook"];
         delete?: never;
@@ -456,13 +494,17 @@ export interface paths {
         };
         /**
          * List audiences
-         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastListAudiences"];
         put?: never;
         /**
          * Create audience
-         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastCreateAudience"];
         delete?: never;
@@ -480,14 +522,18 @@ export interface paths {
         };
         /**
          * Get audience
-         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastGetAudience"];
         put?: never;
         post?: never;
         /**
          * Delete audience
-         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
          */
         delete: operations["broadcastDeleteAudience"];
         options?: never;
@@ -504,18 +550,24 @@ export interface paths {
         };
         /**
          * List members
-         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastListMembers"];
         put?: never;
         /**
          * Upsert members
-         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
          */
         post: operations["broadcastUpsertMembers"];
         /**
          * Remove members
-         * @description Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 60 requests per minute per API key; above it 429 with `Retry-After`.
          */
         delete: operations["broadcastRemoveMembers"];
         options?: never;
@@ -598,13 +650,17 @@ export interface paths {
         };
         /**
          * List campaigns
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastListCampaigns"];
         put?: never;
         /**
          * Create campaign
-         * @description Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
          */
         post: operations["broadcastCreateCampaign"];
         delete?: never;
@@ -622,7 +678,9 @@ export interface paths {
         };
         /**
          * Get campaign
-         * @description Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
          */
         get: operations["broadcastGetCampaign"];
         put?: never;
@@ -644,9 +702,111 @@ export interface paths {
         put?: never;
         /**
          * Launch campaign
-         * @description Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
+         * @description People may call it with their own sign-in (role `campaign-manager` or above); an API key as well.
+         *
+         *     Rate limit: 10 requests per minute per API key and sender number; above it 429 with `Retry-After`.
          */
         post: operations["broadcastLaunchCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get me
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastGetMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List people
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastListPeople"];
+        put?: never;
+        /**
+         * Invite person
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastInvitePerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/people/{personId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove person
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        delete: operations["broadcastRemovePerson"];
+        options?: never;
+        head?: never;
+        /**
+         * Set person role
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        patch: operations["broadcastSetPersonRole"];
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit log
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastListAuditLog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1923,7 +2083,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
         broadcast400: {
             headers: {
                 [name: string]: unknown;
@@ -1950,7 +2110,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: UNAUTHORIZED, BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION, SENDER_NOT_OWNED, BUSINESS_ACCOUNT_INCOMPLETE, NO_BUSINESS_ACCOUNT, INVALID_SIGNATURE, gateway API_KEY */
+        /** @description Codes: UNAUTHORIZED, BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION, SENDER_NOT_OWNED, BUSINESS_ACCOUNT_INCOMPLETE, NO_BUSINESS_ACCOUNT, INVALID_SIGNATURE, gateway API_KEY, gateway UNAUTHORIZED */
         broadcast401: {
             headers: {
                 [name: string]: unknown;
@@ -1977,7 +2137,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, ROLE_NOT_ALLOWED, PERSON_NOT_ALLOWED, VERIFICATION_FAILED, FORBIDDEN, gateway ACCESS_DENIED */
         broadcast403: {
             headers: {
                 [name: string]: unknown;
@@ -2004,7 +2164,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         broadcast404: {
             headers: {
                 [name: string]: unknown;
@@ -2031,7 +2191,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY, LAST_ADMIN, PERSON_EXISTS */
         broadcast409: {
             headers: {
                 [name: string]: unknown;
@@ -2197,7 +2357,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE */
+        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE, IDENTITY_PROVIDER_UNAVAILABLE, gateway AUTHORIZER_FAILURE */
         broadcast503: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2240,7 +2400,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
         organization400: {
             headers: {
                 [name: string]: unknown;
@@ -2282,7 +2442,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, ROLE_NOT_ALLOWED, PERSON_NOT_ALLOWED, VERIFICATION_FAILED, FORBIDDEN */
         organization403: {
             headers: {
                 [name: string]: unknown;
@@ -2303,7 +2463,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         organization404: {
             headers: {
                 [name: string]: unknown;
@@ -2324,7 +2484,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY, LAST_ADMIN, PERSON_EXISTS */
         organization409: {
             headers: {
                 [name: string]: unknown;
@@ -2445,7 +2605,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE */
+        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE, IDENTITY_PROVIDER_UNAVAILABLE */
         organization503: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2478,7 +2638,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
         v1400: {
             headers: {
                 [name: string]: unknown;
@@ -2514,7 +2674,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, ROLE_NOT_ALLOWED, PERSON_NOT_ALLOWED, VERIFICATION_FAILED, FORBIDDEN */
         v1403: {
             headers: {
                 [name: string]: unknown;
@@ -2532,7 +2692,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         v1404: {
             headers: {
                 [name: string]: unknown;
@@ -2550,7 +2710,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY, LAST_ADMIN, PERSON_EXISTS */
         v1409: {
             headers: {
                 [name: string]: unknown;
@@ -2661,7 +2821,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE */
+        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE, IDENTITY_PROVIDER_UNAVAILABLE */
         v1503: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2695,7 +2855,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
         webhooks400: {
             headers: {
                 [name: string]: unknown;
@@ -2731,7 +2891,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN, gateway API_KEY */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, ROLE_NOT_ALLOWED, PERSON_NOT_ALLOWED, VERIFICATION_FAILED, FORBIDDEN, gateway API_KEY */
         webhooks403: {
             headers: {
                 [name: string]: unknown;
@@ -2749,7 +2909,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         webhooks404: {
             headers: {
                 [name: string]: unknown;
@@ -2767,7 +2927,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY, LAST_ADMIN, PERSON_EXISTS */
         webhooks409: {
             headers: {
                 [name: string]: unknown;
@@ -2877,7 +3037,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE */
+        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE, IDENTITY_PROVIDER_UNAVAILABLE */
         webhooks503: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -2911,7 +3071,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
         docs400: {
             headers: {
                 [name: string]: unknown;
@@ -2947,7 +3107,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN, gateway API_KEY */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, ROLE_NOT_ALLOWED, PERSON_NOT_ALLOWED, VERIFICATION_FAILED, FORBIDDEN, gateway API_KEY */
         docs403: {
             headers: {
                 [name: string]: unknown;
@@ -2965,7 +3125,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         docs404: {
             headers: {
                 [name: string]: unknown;
@@ -2983,7 +3143,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY, LAST_ADMIN, PERSON_EXISTS */
         docs409: {
             headers: {
                 [name: string]: unknown;
@@ -3093,7 +3253,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE */
+        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE, IDENTITY_PROVIDER_UNAVAILABLE */
         docs503: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -3127,7 +3287,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
         upstream400: {
             headers: {
                 [name: string]: unknown;
@@ -3171,7 +3331,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, VERIFICATION_FAILED, FORBIDDEN */
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, ROLE_NOT_ALLOWED, PERSON_NOT_ALLOWED, VERIFICATION_FAILED, FORBIDDEN */
         upstream403: {
             headers: {
                 [name: string]: unknown;
@@ -3193,7 +3353,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         upstream404: {
             headers: {
                 [name: string]: unknown;
@@ -3215,7 +3375,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY */
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY, LAST_ADMIN, PERSON_EXISTS */
         upstream409: {
             headers: {
                 [name: string]: unknown;
@@ -3350,7 +3510,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE */
+        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE, IDENTITY_PROVIDER_UNAVAILABLE */
         upstream503: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -3504,6 +3664,7 @@ export interface operations {
         parameters: {
             query: {
                 phone_number: string;
+                status?: "approved" | "all";
             };
             header?: never;
             path?: never;
@@ -3655,6 +3816,7 @@ export interface operations {
                                 bidAmount: string;
                                 bidStrategy?: string;
                             };
+                            rejectedReason?: string;
                         }[];
                     };
                 };
@@ -8035,6 +8197,470 @@ export interface operations {
                             campaignId: string;
                             /** @enum {string} */
                             state: "LAUNCHING" | "SCHEDULED";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastGetMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who is calling: a person (with their role) or an API key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Signed in as a person with the campaign-manager role",
+                     *       "data": {
+                     *         "organizationId": "org_demo",
+                     *         "actor": "person",
+                     *         "role": "campaign-manager",
+                     *         "personId": "psn_3f2a9c0d41b7e8a6c5d2",
+                     *         "email": "ana@example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            organizationId: string;
+                            /** @enum {string} */
+                            actor: "person" | "api-key";
+                            /**
+                             * @description A person’s role; an organization key acts as `admin`, a key bound to a sender as `campaign-manager`
+                             * @enum {string}
+                             */
+                            role: "viewer" | "campaign-manager" | "admin";
+                            personId?: string;
+                            email?: string;
+                            credentialId?: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastListPeople: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s people, in e-mail order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "1 person(s)",
+                     *       "data": {
+                     *         "people": [
+                     *           {
+                     *             "personId": "psn_3f2a9c0d41b7e8a6c5d2",
+                     *             "email": "ana@example.com",
+                     *             "role": "campaign-manager",
+                     *             "joinedAt": "2026-05-04T08:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            people: {
+                                personId: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "viewer" | "campaign-manager" | "admin";
+                                joinedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastInvitePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ana@example.com",
+                 *       "role": "campaign-manager"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @enum {string} */
+                    role: "viewer" | "campaign-manager" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description The person is a member with the role; how they learn to sign in is `invitation.delivery` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 201,
+                     *       "message": "Person invited",
+                     *       "data": {
+                     *         "person": {
+                     *           "personId": "psn_3f2a9c0d41b7e8a6c5d2",
+                     *           "email": "ana@example.com",
+                     *           "role": "campaign-manager",
+                     *           "joinedAt": "2026-05-04T08:00:00.000Z"
+                     *         },
+                     *         "invitation": {
+                     *           "delivery": "email-sent-by-identity-provider"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 201;
+                        message: string;
+                        data: {
+                            person: {
+                                personId: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "viewer" | "campaign-manager" | "admin";
+                                joinedAt: string;
+                            };
+                            invitation: {
+                                /** @enum {string} */
+                                delivery: "email-sent-by-identity-provider" | "shown-once" | "managed-by-identity-provider";
+                                /** @description Only from the local identity provider, which sends no mail: shown this once */
+                                temporaryPassword?: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastRemovePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                personId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed: their sessions at the identity provider are ended and their next request answers 401 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Person removed; their sessions are ended",
+                     *       "data": {
+                     *         "personId": "psn_3f2a9c0d41b7e8a6c5d2",
+                     *         "removed": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            personId: string;
+                            /** @constant */
+                            removed: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastSetPersonRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                personId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "admin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    role: "viewer" | "campaign-manager" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description The person with their new role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Role changed to campaign-manager",
+                     *       "data": {
+                     *         "personId": "psn_3f2a9c0d41b7e8a6c5d2",
+                     *         "email": "ana@example.com",
+                     *         "role": "campaign-manager",
+                     *         "joinedAt": "2026-05-04T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            personId: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "viewer" | "campaign-manager" | "admin";
+                            joinedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastListAuditLog: {
+        parameters: {
+            query?: {
+                actorId?: string;
+                action?: string;
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s audit log, newest first: one entry per state-changing call (any POST, PATCH or DELETE of the broadcast and organization APIs with a caller), refusals included; kept 400 days. `actorId` filters by a person’s `personId` or a credential’s `credentialId`, `action` by operation. A page may hold fewer than `limit` entries when filters match rarely: follow `nextCursor` until it is null. People with the `admin` role and the organization’s own API keys (not keys bound to a sender) may read it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "1 audit entries",
+                     *       "data": {
+                     *         "entries": [
+                     *           {
+                     *             "entryId": "aud_20261202T093000000Z_4f1c2a9e0b7d6c53",
+                     *             "at": "2026-12-02T09:30:00.000Z",
+                     *             "actor": {
+                     *               "kind": "person",
+                     *               "personId": "psn_0123456789abcdef0123",
+                     *               "email": "ada@example.com",
+                     *               "role": "campaign-manager"
+                     *             },
+                     *             "action": "cancelCampaign",
+                     *             "method": "POST",
+                     *             "path": "/prod/api/v2/broadcast/public/campaigns/cmp_01JTQ5Z8M3V4W6X7Y8Z9A0B1C2/cancel",
+                     *             "target": {
+                     *               "campaignId": "cmp_01JTQ5Z8M3V4W6X7Y8Z9A0B1C2"
+                     *             },
+                     *             "sourceIp": "203.0.113.7",
+                     *             "statusCode": 200,
+                     *             "outcome": "succeeded",
+                     *             "requestId": "c6af9ac6-7b61-11e6-9a41-93e8deadbeef"
+                     *           }
+                     *         ],
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            entries: {
+                                /** @description Unique, sortable by time */
+                                entryId: string;
+                                /** @description When the call was received (ISO 8601) */
+                                at: string;
+                                /** @description Who acted: a person signed in with their own token, a credential (the organization’s API key, an organization token), or an operator’s command */
+                                actor: {
+                                    /** @constant */
+                                    kind: "person";
+                                    personId: string;
+                                    email: string;
+                                    role: string;
+                                } | {
+                                    /** @constant */
+                                    kind: "credential";
+                                    credentialId: string;
+                                    credentialKind: string;
+                                } | {
+                                    /** @constant */
+                                    kind: "operator";
+                                    name: string;
+                                };
+                                /** @description The operation called (`launchCampaign`, `createAudience`, …) */
+                                action: string;
+                                method: string;
+                                /** @description The path as called; ids only */
+                                path: string;
+                                /** @description The ids the path names (`{ "campaignId": "cmp_…" }`) */
+                                target: {
+                                    [key: string]: string;
+                                };
+                                /** @description The caller’s address as the gateway saw it; absent for an operator’s command */
+                                sourceIp?: string;
+                                statusCode: number;
+                                /**
+                                 * @description `succeeded` (2xx), `refused` (4xx), `failed` (5xx)
+                                 * @enum {unknown}
+                                 */
+                                outcome: "succeeded" | "refused" | "failed";
+                                /** @description The error code of a refusal or failure */
+                                errorCode?: string;
+                                requestId: string;
+                            }[];
+                            nextCursor: string | null;
                         };
                     };
                 };
