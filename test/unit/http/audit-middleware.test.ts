@@ -22,7 +22,7 @@ const route = (method: RouteDefinition['method'], path: string, operation: strin
   rateLimit: 'status',
   ...extra,
 });
-const cancel = route('POST', '/campaigns/{campaignId}/cancel', 'cancelCampaign', { body: 'none' });
+const cancel = route('POST', '/campaigns/{campaignId}/cancel', 'cancelCampaign', { body: 'none', people: 'campaign-manager' });
 const read = route('GET', '/campaigns/{campaignId}', 'getCampaign');
 const launch = route('POST', '/campaigns/{campaignId}/launch', 'launchCampaign', { body: 'none', dryRunRateLimit: 'broadcast-dry-run' });
 
@@ -32,7 +32,7 @@ const personCaller: AuthenticatedCaller = {
   credentialId: 'person:psn_0123456789abcdef0123',
   credentialKind: 'broadcast-api-key',
   scope: { kind: 'organization' },
-  person: { personId: 'psn_0123456789abcdef0123', email: 'ada@example.com', role: 'viewer' },
+  person: { personId: 'psn_0123456789abcdef0123', email: 'ada@example.com', role: 'campaign-manager' },
 };
 
 function setup(options: { fail?: Error; operationError?: Error } = {}) {
@@ -82,7 +82,7 @@ describe('the audit record', () => {
         organizationId: 'org_1',
         entryId: expect.stringMatching(/^aud_20261202T093000000Z_[0-9a-f]{16}$/),
         at: '2026-12-02T09:30:00.000Z',
-        actor: { kind: 'person', personId: 'psn_0123456789abcdef0123', email: 'ada@example.com', role: 'viewer' },
+        actor: { kind: 'person', personId: 'psn_0123456789abcdef0123', email: 'ada@example.com', role: 'campaign-manager' },
         action: 'cancelCampaign',
         method: 'POST',
         path: '/prod/api/v2/broadcast/public/campaigns/cmp_7/cancel',

@@ -5,6 +5,7 @@ import { InvalidPersonTokenError } from '../../../shared/people/errors';
 import type { PersonRole } from '../../../shared/people/person-role';
 import { InvalidCredentialError } from '../../../shared/tenancy/errors';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
+import { InMemoryAuditLog } from '../../support/in-memory-audit-log';
 
 const route = (operation: string, people?: PersonRole): RouteDefinition => ({
   surface: 'broadcast',
@@ -45,6 +46,7 @@ function setup() {
     },
     rateLimiter: { consume: async (bucket) => (buckets.push(bucket), { allowed: true, retryAfterSeconds: 0, remaining: 1 }) },
     clock: { now: () => new Date('2026-12-02T10:00:00Z') },
+    auditLog: new InMemoryAuditLog(),
   };
   const seen: Array<AuthenticatedCaller | undefined> = [];
   const ok = httpOperation('broadcast-api-key', async (request) => (seen.push(request.caller), { statusCode: 200, body: { ok: true } }));
