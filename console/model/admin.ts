@@ -2,6 +2,7 @@
  * The admin screens' words (docs/CONSOLE.md "People" and "Audit log"): the shapes of `GET /people`,
  * `POST /people` and `GET /audit-log` (docs/PEOPLE.md) and how each reads on the page.
  */
+import type { AuditEntry } from '../../shared/audit/audit-entry';
 import type { PersonRole } from '../../shared/people/person-role';
 
 export interface PersonRow {
@@ -17,21 +18,8 @@ export interface InviteAnswer {
   invitation: { delivery: 'email-sent-by-identity-provider' | 'shown-once' | 'managed-by-identity-provider' | (string & {}); temporaryPassword?: string };
 }
 
-/** One entry of `GET /audit-log` (shared/audit/audit-entry.ts `AuditEntry`, without the organization). */
-export interface AuditRow {
-  entryId: string;
-  at: string;
-  actor: { kind: 'person'; personId: string; email: string; role: string } | { kind: 'credential'; credentialId: string; credentialKind: string } | { kind: 'operator'; name: string };
-  action: string;
-  method: string;
-  path: string;
-  target: Record<string, string>;
-  sourceIp?: string;
-  statusCode: number;
-  outcome: 'succeeded' | 'refused' | 'failed';
-  errorCode?: string;
-  requestId: string;
-}
+/** One entry of `GET /audit-log`: the service's own `AuditEntry` (shared/audit/audit-entry.ts) without the organization. */
+export type AuditRow = Omit<AuditEntry, 'organizationId'>;
 
 export interface AuditPage {
   entries: AuditRow[];
