@@ -84,8 +84,7 @@ function createdKey(created: CreatedApiKey): HTMLElement {
     el('p', {}, `Created ${created.credentialId} (${scopeWords(created)}).`),
     el('p', { class: 'warning' }, 'Copy the key now: it is shown this once and cannot be read again. Keep it in a secret store, never in code or a chat.'),
     el('div', { class: 'field' }, el('label', { for: 'new-api-key' }, 'API key'), secret),
-    copy,
-    copied,
+    el('div', { class: 'copy-row' }, copy, copied),
   );
 }
 
