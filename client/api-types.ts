@@ -813,6 +813,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prod/api/v2/broadcast/public/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List api keys
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastListApiKeys"];
+        put?: never;
+        /**
+         * Create api key
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        post: operations["broadcastCreateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prod/api/v2/broadcast/public/api-keys/{credentialId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke api key
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        delete: operations["broadcastRevokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/organizations/public/remove-employee-bulk": {
         parameters: {
             query?: never;
@@ -2083,7 +2133,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED, PHONE_NUMBER_NOT_FOUND */
         broadcast400: {
             headers: {
                 [name: string]: unknown;
@@ -2164,7 +2214,7 @@ export interface components {
                 "application/json": components["schemas"]["broadcastError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, API_KEY_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         broadcast404: {
             headers: {
                 [name: string]: unknown;
@@ -2400,7 +2450,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED, PHONE_NUMBER_NOT_FOUND */
         organization400: {
             headers: {
                 [name: string]: unknown;
@@ -2463,7 +2513,7 @@ export interface components {
                 "application/json": components["schemas"]["organizationError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, API_KEY_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         organization404: {
             headers: {
                 [name: string]: unknown;
@@ -2638,7 +2688,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED, PHONE_NUMBER_NOT_FOUND */
         v1400: {
             headers: {
                 [name: string]: unknown;
@@ -2692,7 +2742,7 @@ export interface components {
                 "application/json": components["schemas"]["v1Error"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, API_KEY_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         v1404: {
             headers: {
                 [name: string]: unknown;
@@ -2855,7 +2905,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED, PHONE_NUMBER_NOT_FOUND */
         webhooks400: {
             headers: {
                 [name: string]: unknown;
@@ -2909,7 +2959,7 @@ export interface components {
                 "application/json": components["schemas"]["webhooksError"] | components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, API_KEY_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         webhooks404: {
             headers: {
                 [name: string]: unknown;
@@ -3071,7 +3121,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED, PHONE_NUMBER_NOT_FOUND */
         docs400: {
             headers: {
                 [name: string]: unknown;
@@ -3125,7 +3175,7 @@ export interface components {
                 "application/json": components["schemas"]["docsError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, API_KEY_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         docs404: {
             headers: {
                 [name: string]: unknown;
@@ -3287,7 +3337,7 @@ export interface components {
                 "application/json": components["schemas"]["GatewayFailure"];
             };
         };
-        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED */
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED, PHONE_NUMBER_NOT_FOUND */
         upstream400: {
             headers: {
                 [name: string]: unknown;
@@ -3353,7 +3403,7 @@ export interface components {
                 "application/json": components["schemas"]["upstreamError"];
             };
         };
-        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, API_KEY_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
         upstream404: {
             headers: {
                 [name: string]: unknown;
@@ -8661,6 +8711,199 @@ export interface operations {
                                 requestId: string;
                             }[];
                             nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastListApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s broadcast API keys, newest first, revoked ones with `revokedAt`; never a secret or hash */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "1 API key(s)",
+                     *       "data": {
+                     *         "keys": [
+                     *           {
+                     *             "credentialId": "cred_01JD3Q4ZK8V6T2N0R5W7X9Y1AB",
+                     *             "origin": "organization-admin",
+                     *             "createdAt": "2026-12-02T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            keys: {
+                                credentialId: string;
+                                /** @description The one sender number the key may use; absent for a key of the whole organization */
+                                boundPhoneNumber?: string;
+                                /**
+                                 * @description Who issued it: an operator, the organization (`POST /api-keys`), or the public generate-key operation
+                                 * @enum {string}
+                                 */
+                                origin: "operator" | "organization-admin" | "generate-key";
+                                createdAt: string;
+                                revokedAt?: string;
+                                expiresAt?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastCreateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phoneNumber": "15550001111"
+                 *     }
+                 */
+                "application/json": {
+                    phoneNumber?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key; store `apiKey` now, it is not shown again */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 201,
+                     *       "message": "API key created; store it now, it is not shown again",
+                     *       "data": {
+                     *         "credentialId": "cred_01JD3Q4ZK8V6T2N0R5W7X9Y1AB",
+                     *         "apiKey": "wbk_…",
+                     *         "createdAt": "2026-12-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 201;
+                        message: string;
+                        data: {
+                            credentialId: string;
+                            /** @description The secret, for `x-api-key`: shown in this answer only (only its hash is stored) */
+                            apiKey: string;
+                            boundPhoneNumber?: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastRevokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                credentialId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (again, too): the key answers 401 from now on, the calling key included */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "API key revoked",
+                     *       "data": {
+                     *         "credentialId": "cred_01JD3Q4ZK8V6T2N0R5W7X9Y1AB",
+                     *         "revoked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            credentialId: string;
+                            /** @constant */
+                            revoked: true;
                         };
                     };
                 };

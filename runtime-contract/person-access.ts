@@ -50,6 +50,10 @@ export const personAccess: Readonly<Record<string, PersonRole>> = {
   removePerson: 'admin',
   // The audit log (docs/PEOPLE.md "Audit log").
   listAuditLog: 'admin',
+  // The organization's own API keys (docs/PEOPLE.md "API keys").
+  listApiKeys: 'admin',
+  createApiKey: 'admin',
+  revokeApiKey: 'admin',
 };
 
 /**

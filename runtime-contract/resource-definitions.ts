@@ -516,10 +516,11 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tokenPurposes: ['upstream-token'],
     callsUpstream: true,
   },
+  /** generate-key and the organization's own API keys (`/api-keys`, docs/PEOPLE.md "API keys"); audit: creating and revoking a key are recorded. */
   'broadcast-keys': {
     memoryMb: 256,
     timeoutSeconds: 10,
-    tables: { tenancy: 'readWrite', rateLimits: 'readWrite' },
+    tables: { tenancy: 'readWrite', rateLimits: 'readWrite', audit: 'write' },
     sendsTo: [],
     callsUpstream: false,
     managesApiKeys: true,

@@ -48,7 +48,7 @@ export type EndpointGroup =
   | 'broadcast-discovery'
   | 'broadcast-send'
   | 'broadcast-status'
-  /** The earlier generate-key operation (no key; issues one). */
+  /** The earlier generate-key operation (no key; issues one) and the organization's own API keys (/api-keys). */
   | 'broadcast-keys'
   /** Organization administration (remove-employee-bulk). */
   | 'organization-admin'
@@ -123,6 +123,8 @@ export const rateLimitClasses = {
   'organization-admin': { perMinute: 30, scope: 'key' },
   /** GET /audit-log (docs/PEOPLE.md "Audit log"): an admin's or an auditing back end's paging. */
   audit: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
+  /** The three /api-keys routes together, per key or person (docs/PEOPLE.md "API keys"). */
+  'api-keys': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   upstream: { perMinute: 600, scope: 'key' },
   'v1-plan': { perMinute: 0, scope: 'key' },
   none: { perMinute: 0, scope: 'key' },
@@ -479,6 +481,10 @@ export const serviceRoutes: readonly RouteDefinition[] = ([
   { ...broadcast('DELETE', '/people/{personId}', 'broadcast-people', 'removePerson', 'broadcast-api-key', 'people'), body: 'none' },
   // The audit log (docs/PEOPLE.md "Audit log"): newest first, filtered by actor and action.
   broadcast('GET', '/audit-log', 'broadcast-audit', 'listAuditLog', 'broadcast-api-key', 'audit'),
+  // The organization's own API keys (docs/PEOPLE.md "API keys"): an admin's sign-in or the organization's key.
+  broadcast('GET', '/api-keys', 'broadcast-keys', 'listApiKeys', 'broadcast-api-key', 'api-keys'),
+  broadcast('POST', '/api-keys', 'broadcast-keys', 'createApiKey', 'broadcast-api-key', 'api-keys'),
+  { ...broadcast('DELETE', '/api-keys/{credentialId}', 'broadcast-keys', 'revokeApiKey', 'broadcast-api-key', 'api-keys'), body: 'none' },
   {
     surface: 'organization',
     method: 'POST',

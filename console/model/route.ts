@@ -2,7 +2,7 @@
  * Hash routes: `#/` the broadcast list, `#/campaigns` the campaign list, `#/campaigns/<campaignId>`
  * one campaign (an id of the API's `cmp_` shape), `#/campaigns/<jobId>` one broadcast job (the
  * console's address for jobs before campaigns existed, kept so saved links still open), and the
- * admin screens `#/people` and `#/audit-log`. The key never appears in a URL.
+ * admin screens `#/people`, `#/audit-log` and `#/api-keys`. The key never appears in a URL.
  */
 export type Route =
   | { page: 'list' }
@@ -11,10 +11,11 @@ export type Route =
   | { page: 'audience-campaign'; campaignId: string }
   | { page: 'people' }
   | { page: 'audit-log' }
+  | { page: 'api-keys' }
   | BuilderRoute;
 
-/** The admin screens' addresses (docs/CONSOLE.md "People" and "Audit log"). */
-const ADMIN_SCREENS: Record<string, Route> = { '#/people': { page: 'people' }, '#/audit-log': { page: 'audit-log' } };
+/** The admin screens' addresses (docs/CONSOLE.md "People", "Audit log" and "API keys"). */
+const ADMIN_SCREENS: Record<string, Route> = { '#/people': { page: 'people' }, '#/audit-log': { page: 'audit-log' }, '#/api-keys': { page: 'api-keys' } };
 
 /** The builder's pages (docs/CONSOLE.md "Audiences", "Templates", "New campaign"): `#/audiences`, `#/audiences/<audienceId>`, `#/templates`, `#/campaigns/new`. */
 export type BuilderRoute = { page: 'audiences' } | { page: 'audience'; audienceId: string } | { page: 'templates' } | { page: 'campaign-new' };

@@ -4,6 +4,7 @@
  * by esbuild (runtime-contract/browser-assets.ts).
  */
 import { configureApi, describeError, readMe } from './api';
+import { renderApiKeys } from './api-keys-page';
 import { renderAuditLog } from './audit-log-page';
 import { renderAudienceCampaign } from './audience-campaign-page';
 import { renderAudience } from './audience-page';
@@ -97,9 +98,10 @@ function route(): void {
   }
   replaceChildren(sessionBox, signedInBar(who.me(), () => signOut()));
   const target = routeOf(window.location.hash);
-  if ((target.page === 'people' || target.page === 'audit-log') && !who.admin()) {
-    replaceChildren(main, el('h2', { tabindex: -1 }, 'Not available'), notice('Only an admin sees people and the audit log.', 'info'));
+  if ((target.page === 'people' || target.page === 'audit-log' || target.page === 'api-keys') && !who.admin()) {
+    replaceChildren(main, el('h2', { tabindex: -1 }, 'Not available'), notice('Only an admin sees people, API keys and the audit log.', 'info'));
   } else if (target.page === 'people') page = renderPeople(main);
+  else if (target.page === 'api-keys') page = renderApiKeys(main);
   else if (target.page === 'audit-log') page = renderAuditLog(main);
   else if (target.page === 'campaign') page = renderCampaign(main, target.jobId);
   else if (target.page === 'audience-campaign') page = renderAudienceCampaign(main, target.campaignId);

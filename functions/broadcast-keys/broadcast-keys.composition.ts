@@ -1,6 +1,7 @@
-/** broadcast-keys: tenancy (readWrite) with API Gateway key registration, rate limits. DynamoDB + API Gateway. */
+/** broadcast-keys: tenancy (readWrite) with API Gateway key registration, the audit log (write), rate limits. DynamoDB + API Gateway. */
 import type { SenderKeyErrors, SenderKeyIssuer } from '../../shared/broadcast/generate-sender-key';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
+import type { OrganizationApiKeys } from '../../shared/tenancy/organization-api-keys';
 import {
   BusinessAccountNeedsAuthorizationError,
   BusinessAccountNotFoundError,
@@ -9,6 +10,7 @@ import {
   PhoneNumberNotFoundError,
 } from '../../shared/tenancy/errors';
 import { apiKeyRegistrySection } from '../composition/api-key-registry.section';
+import { auditSection } from '../composition/audit.section';
 import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { httpSection } from '../composition/http.section';
@@ -17,6 +19,8 @@ import { tenancySection } from '../composition/tenancy.section';
 export interface BroadcastKeysDependencies extends HttpPipelineDependencies {
   keys: SenderKeyIssuer;
   keyErrors: SenderKeyErrors;
+  /** The organization's own keys (`/api-keys`, docs/PEOPLE.md "API keys"). */
+  apiKeys: OrganizationApiKeys;
 }
 
 /** One answer for all of them (the contract's "not found or not connected"): no oracle for which applied. */
@@ -33,7 +37,10 @@ export function composeBroadcastKeys(context: CompositionContext): BroadcastKeys
   const tenancy = tenancySection(context, dynamoDb, { apiKeyRegistry: apiKeyRegistrySection(context) });
   return lazyPorts<BroadcastKeysDependencies>({
     ...httpSection(context, dynamoDb, tenancy),
+    // Creating and revoking a key are state-changing calls: each is recorded (docs/PEOPLE.md "Audit log").
+    ...auditSection(context, dynamoDb),
     keys: tenancy,
+    apiKeys: () => tenancy().organizationApiKeys,
     keyErrors: value({ isNotConnected: (error: unknown) => notConnected.some((errorClass) => error instanceof errorClass) }),
   });
 }

@@ -1,13 +1,13 @@
 import type { Environment } from '../../shared/config/app-config';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
 import { composeFunction } from '../composition/function-composition';
-import { composeBroadcastKeys } from './broadcast-keys.composition';
-import { generateKey } from './generate-key.handler';
+import { composeBroadcastKeys, type BroadcastKeysDependencies } from './broadcast-keys.composition';
+import { broadcastKeysOperations } from './operations';
 
 export const createHandler = (env: Environment) =>
-  createGroupHandler({
+  createGroupHandler<BroadcastKeysDependencies>({
     group: 'broadcast-keys',
-    operations: { generateKey },
+    operations: broadcastKeysOperations,
     dependencies: composeFunction('broadcast-keys', env, composeBroadcastKeys),
   });
 

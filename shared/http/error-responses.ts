@@ -186,6 +186,10 @@ const mappings: Readonly<Record<string, Mapping>> = {
   PERSON_EXISTS: { statusCode: 409, code: 'PERSON_EXISTS' },
   PEOPLE_MANAGEMENT_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
   INVALID_PEOPLE_INPUT: { statusCode: 400, code: 'VALIDATION_FAILED' },
+  // The organization's API keys (docs/PEOPLE.md "API keys"): another organization's key answers as an unknown one.
+  API_KEY_NOT_FOUND: { statusCode: 404, code: 'API_KEY_NOT_FOUND' },
+  API_KEY_MANAGEMENT_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
+  API_KEY_SENDER_NOT_FOUND: { statusCode: 400, code: 'PHONE_NUMBER_NOT_FOUND' },
 
   // The docs page: a renderer file it does not serve answers as an unknown route.
   DOCS_ASSET_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },

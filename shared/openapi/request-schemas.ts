@@ -26,6 +26,7 @@ import {
   updateConversationSchema,
 } from '../inbox/inbox.schema';
 import { removeEmployeesBodySchema } from '../organizations/remove-employees';
+import { newApiKeySchema } from '../tenancy/organization-api-keys.schema';
 import { campaignRequestSchema } from '../campaigns/campaign-request.schema';
 import { campaignsQuerySchema } from '../campaigns/list-campaigns.schema';
 import { auditLogQuerySchema } from '../audit/list-audit-log.schema';
@@ -77,6 +78,7 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:invitePerson': { body: invitationSchema },
   'broadcast:setPersonRole': { body: roleChangeSchema },
   'broadcast:listAuditLog': { query: auditLogQuerySchema },
+  'broadcast:createApiKey': { body: newApiKeySchema },
 };
 
 /** Request examples shown by the reference (valid for the demo tenant's shapes; numbers are placeholders). */
@@ -92,6 +94,7 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   },
   'broadcast:sendFreeform': { fromPhoneNumber: '15550001111', toPhoneNumber: '491701234567', type: 'text', text: 'Your order has shipped' },
   'broadcast:generateKey': { phoneNumber: '15550001111' },
+  'broadcast:createApiKey': { phoneNumber: '15550001111' },
   'broadcast:registerWebhook': { url: 'https://example.com/hooks/whatsapp', events: ['message.status', 'job.completed'] },
   'broadcast:sendSingle': { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', countryCode: '49', toPhoneNumber: '1701234567', templateParams: ['Ada', 'A-17'] },
   'organization:removeEmployeeBulk': { emails: ['ada@example.com', 'grace@example.com'] },

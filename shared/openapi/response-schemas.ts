@@ -15,6 +15,7 @@ import { campaignSuccesses } from './campaign-response-schemas';
 import { audienceSuccesses } from './audience-response-schemas';
 import { peopleSuccesses } from './people-response-schemas';
 import { auditSuccesses } from './audit-response-schemas';
+import { apiKeySuccesses } from './api-key-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -286,6 +287,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ...audienceSuccesses,
   ...peopleSuccesses,
   ...auditSuccesses,
+  ...apiKeySuccesses,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
   'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
   'docs:docsAsset': [

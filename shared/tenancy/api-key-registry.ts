@@ -18,6 +18,6 @@ export interface BroadcastKeyRegistration {
   credentialId: string;
   organizationId: string;
   plaintextKey: string;
-  /** `person`: a person's usage-plan key (docs/PEOPLE.md "Metering"), a usage identifier that authenticates nothing. */
-  origin: 'operator' | 'generate-key' | 'person';
+  /** `organization-admin`: issued through `POST /api-keys`. `person`: a person's usage-plan key (docs/PEOPLE.md "Metering"), a usage identifier that authenticates nothing. */
+  origin: 'operator' | 'generate-key' | 'person' | 'organization-admin';
 }

@@ -172,3 +172,30 @@ export class GeneratedKeyLimitReachedError extends Error {
     super(`The organization of this number already holds ${limit} keys from generate-key, the most allowed; it must revoke unused ones before another can be generated`);
   }
 }
+
+/** An organization's API-key route named a credential that is not one of its broadcast keys (another organization's id reads the same). */
+export class ApiKeyNotFoundError extends Error {
+  override readonly name = 'ApiKeyNotFoundError';
+  readonly code = 'API_KEY_NOT_FOUND';
+  constructor() {
+    super('No API key of this organization has that credentialId');
+  }
+}
+
+/** Managing the organization's API keys takes an admin's sign-in or the organization's own key, not a key bound to one sender. */
+export class ApiKeyManagementOutsideKeyScopeError extends Error {
+  override readonly name = 'ApiKeyManagementOutsideKeyScopeError';
+  readonly code = 'API_KEY_MANAGEMENT_OUTSIDE_KEY_SCOPE';
+  constructor() {
+    super("This key is bound to one sender; managing API keys takes the organization's API key or an admin's sign-in");
+  }
+}
+
+/** A new key's phoneNumber is not one of the organization's sender numbers. */
+export class ApiKeySenderNotFoundError extends Error {
+  override readonly name = 'ApiKeySenderNotFoundError';
+  readonly code = 'API_KEY_SENDER_NOT_FOUND';
+  constructor() {
+    super('phoneNumber is not one of the organization\'s sender numbers (GET /phone-numbers lists them)');
+  }
+}

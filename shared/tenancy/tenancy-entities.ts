@@ -125,8 +125,11 @@ export interface Credential {
   createdAt: string;
 }
 
-/** `generate-key`: minted by the public earlier operation, without any credential of the organization. */
-export type CredentialOrigin = 'generate-key';
+/**
+ * `generate-key`: minted by the public earlier operation, without any credential of the organization;
+ * `organization-admin`: issued by the organization itself (an admin's sign-in or its own key, `POST /api-keys`).
+ */
+export type CredentialOrigin = 'generate-key' | 'organization-admin';
 
 /**
  * What a key minted by generate-key holds its organization's slot as (CredentialStore's slots, the

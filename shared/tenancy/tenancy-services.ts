@@ -30,6 +30,7 @@ import {
   type GeneratedKeySummary,
   type KeyGenerationSetting,
 } from './generated-keys';
+import { bindOrganizationApiKeys, type OrganizationApiKeys } from './organization-api-keys';
 import { addEmployee, removeEmployees, type AddEmployeeInput, type RemoveEmployeesInput, type RemoveEmployeesResult } from './membership-use-cases';
 import {
   createOrganization,
@@ -94,6 +95,8 @@ export interface TenancyServices {
   removeEmployees(input: RemoveEmployeesInput): Promise<RemoveEmployeesResult>;
   /** Throws InsufficientBalanceError instead of overdrawing. */
   chargeWallet(input: { organizationId: string; amountMicros: number }): Promise<Wallet>;
+  /** The organization's own broadcast keys: list, issue, revoke (docs/PEOPLE.md "API keys"). */
+  organizationApiKeys: OrganizationApiKeys;
   /** Read access for handlers (phone numbers of an organization, pricing, subscription, …). */
   repository: TenancyStores;
   /** Operator actions (admin CLI, demo seed). */
@@ -122,6 +125,7 @@ export function bindTenancyServices(ports: TenancyPorts): TenancyServices {
     issueBroadcastKeyForPhoneNumber: (input) => issueBroadcastKeyForPhoneNumber(ports, input),
     removeEmployees: (input) => removeEmployees(ports, input),
     chargeWallet: (input) => chargeWallet(ports, input),
+    organizationApiKeys: bindOrganizationApiKeys(ports),
     get repository() {
       return ports.tenancy;
     },

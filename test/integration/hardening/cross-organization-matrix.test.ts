@@ -20,6 +20,8 @@ const BROADCAST = '/prod/api/v2/broadcast/public';
 let runtime: TestRuntime;
 type Values = { own: string; foreign: string; unknown: string };
 const ids: Record<string, Values> = {};
+/** The other organization's key made through POST /api-keys: the demo organization's DELETE of its id must leave it working. */
+let otherOrganizationKey = '';
 
 const broadcastCall = (method: string, path: string, body?: unknown, key = runtime.demo.apiKey) =>
   runtime.call(method, `${BROADCAST}${path}`, { headers: { 'x-api-key': key }, body });
@@ -135,6 +137,12 @@ beforeAll(async () => {
   // People (docs/PEOPLE.md "People"): one invited per organization.
   const person = async (key: string, email: string) => (await broadcastCall('POST', '/people', { email, role: 'viewer' }, key)).body.data.person.personId as string;
   ids.personId = { own: await person(demo.apiKey, 'matrix-ours@demo.example'), foreign: await person(other.apiKey, 'matrix-theirs@other.example'), unknown: 'psn_00000000000000000000' };
+
+  // The organization's own API keys (docs/PEOPLE.md "API keys"): one made per organization through POST /api-keys.
+  const apiKey = async (key: string) => (await broadcastCall('POST', '/api-keys', {}, key)).body.data as { credentialId: string; apiKey: string };
+  const theirKey = await apiKey(other.apiKey);
+  otherOrganizationKey = theirKey.apiKey;
+  ids.credentialId = { own: (await apiKey(demo.apiKey)).credentialId, foreign: theirKey.credentialId, unknown: 'cred_01ARZ3NDEKTSV4RRFFQ69G5FAV' };
 }, 120_000);
 
 afterAll(async () => runtime?.close());
@@ -210,6 +218,7 @@ const rows: Row[] = [
   },
   { surface: 'broadcast', idKind: 'deletableAudienceId', name: 'DELETE /audiences/{audienceId}', request: (id) => broadcastCall('DELETE', `/audiences/${id}`) },
   { surface: 'broadcast', idKind: 'personId', name: 'PATCH /people/{personId}', request: (id) => broadcastCall('PATCH', `/people/${id}`, { role: 'viewer' }) },
+  { surface: 'broadcast', idKind: 'credentialId', name: 'DELETE /api-keys/{credentialId}', request: (id) => broadcastCall('DELETE', `/api-keys/${id}`) },
   // Organization administration.
   { surface: 'organization', idKind: 'employeeEmail', name: 'POST remove-employee-bulk emails', request: (id) => orgCall({ emails: [id] }) },
   // v1.
@@ -291,5 +300,7 @@ describe('a foreign id changes nothing', () => {
     expect(audience.body.data.memberCount).toBe(1);
     const people = await runtime.call('GET', `${BROADCAST}/people`, { headers: { 'x-api-key': other.apiKey } });
     expect(people.body.data.people).toEqual(expect.arrayContaining([expect.objectContaining({ personId: ids.personId!.foreign, role: 'viewer' })]));
+    const theirKey = await runtime.call('GET', `${BROADCAST}/me`, { headers: { 'x-api-key': otherOrganizationKey } });
+    expect([theirKey.status, theirKey.body.data.credentialId]).toEqual([200, ids.credentialId!.foreign]);
   });
 });
