@@ -6,26 +6,14 @@
  * gateway's own check (on AWS and in the local gateway, the request authorizer lets a person's token
  * through; that part is the gateway's, tested with it). Key-holders' requests go through the gateway.
  */
-import type { APIGatewayProxyResult } from 'aws-lambda';
-import { publicPath, serviceRoutes, type RouteDefinition } from '../../../runtime-contract/route-manifest';
-import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { callAsPerson } from '../../support/people/person-calls';
 import { startTestIssuer, type TestIssuer } from '../../support/people/test-issuer';
 import { BASE, DEMO, issueKey, keyHeader, kitEnvironment } from '../broadcast/broadcast-test-kit';
 import { audienceOf } from '../campaigns/campaign-test-kit';
 
 jest.setTimeout(120_000);
 
-const routeOf = (method: string, path: string): { route: RouteDefinition; pathParameters: Record<string, string> } => {
-  for (const route of serviceRoutes) {
-    if (route.method !== method || route.surface !== 'broadcast') continue;
-    const names: string[] = [];
-    const pattern = new RegExp(`^${publicPath(route).replace(/\{(\w+)\}/g, (_all, name: string) => (names.push(name), '([^/]+)'))}$`);
-    const match = pattern.exec(`${BASE}${path}`);
-    if (match) return { route, pathParameters: Object.fromEntries(names.map((name, index) => [name, match[index + 1]!])) };
-  }
-  throw new Error(`no route ${method} ${path}`);
-};
 
 describe('people on the broadcast API', () => {
   let runtime: TestRuntime;
@@ -34,14 +22,7 @@ describe('people on the broadcast API', () => {
   const asKey = (method: string, path: string, body?: unknown) => runtime.call(method, `${BASE}${path}`, { headers: keyHeader(key), body });
 
   /** A person's request, with their token (and nothing else), to the route's function. */
-  async function asPerson(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const { route, pathParameters } = routeOf(method, path);
-    const handler = await runtime.functionHandler(route.group);
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    const event = proxyEventFor(route, { headers, pathParameters, body: body === undefined ? null : JSON.stringify(body) });
-    const result = (await handler(event, lambdaContext())) as APIGatewayProxyResult;
-    return { status: result.statusCode, body: JSON.parse(result.body) };
-  }
+  const asPerson = (token: string, method: string, path: string, body?: unknown) => callAsPerson(runtime, token, method, `${BASE}${path}`, body);
 
   const invite = async (email: string, role: string): Promise<{ personId: string; token: string }> => {
     const invited = await asKey('POST', '/people', { email, role });
