@@ -3,7 +3,6 @@
  * once per process (its JWKS and userinfo caches then serve every request), and the authentication
  * of a person's request over the tenancy reads.
  */
-import { createJoseTokenVerifier } from '../../shared/adapters/oidc/jose-token-verifier';
 import { authenticatePerson, type PersonCaller } from '../../shared/people/authenticate-person';
 import { InvalidPersonTokenError } from '../../shared/people/errors';
 import type { PersonTokenVerifier } from '../../shared/people/ports';
@@ -18,13 +17,23 @@ const noIssuers: PersonTokenVerifier = {
   },
 };
 
-/** The process's verifier for the configured issuers (one per issuer list, so tests may run runtimes with different issuers). */
+/**
+ * The process's verifier for the configured issuers (one per issuer list, so tests may run runtimes
+ * with different issuers). jose and the verifier are imported on the first person's token, not at
+ * cold start: most requests carry an API key, and most groups never see a token.
+ */
 export function personTokenVerifierSection(context: CompositionContext): () => PersonTokenVerifier {
   const { issuers } = context.config.people;
   return () =>
-    context.processShared(`people-token-verifier#${JSON.stringify(issuers)}`, () =>
-      issuers.length === 0 ? noIssuers : createJoseTokenVerifier({ issuers, now: () => context.clock.now() }),
-    );
+    context.processShared(`people-token-verifier#${JSON.stringify(issuers)}`, () => {
+      if (issuers.length === 0) return noIssuers;
+      let loaded: Promise<PersonTokenVerifier> | undefined;
+      const verifier = () =>
+        (loaded ??= import('../../shared/adapters/oidc/jose-token-verifier').then(({ createJoseTokenVerifier }) =>
+          createJoseTokenVerifier({ issuers, now: () => context.clock.now() }),
+        ));
+      return { verify: async (token) => (await verifier()).verify(token) } satisfies PersonTokenVerifier;
+    });
 }
 
 /** Authenticates a person's sign-in against the verifier and the tenancy reads. */
