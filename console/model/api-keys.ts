@@ -2,25 +2,11 @@
  * The API keys screen's words (docs/CONSOLE.md "API keys"): the shapes of `GET /api-keys` and
  * `POST /api-keys` (docs/PEOPLE.md "API keys") and how a key reads on the page.
  */
+import type { ApiKeyView as ApiKeyRow } from '../../shared/tenancy/api-key-view';
 import type { Me } from './roles';
 
-/** One key of `GET /api-keys`: never a secret or hash. */
-export interface ApiKeyRow {
-  credentialId: string;
-  boundPhoneNumber?: string;
-  origin: 'operator' | 'organization-admin' | 'generate-key';
-  createdAt: string;
-  revokedAt?: string;
-  expiresAt?: string;
-}
-
-/** `POST /api-keys`'s answer: the secret is in it once. */
-export interface CreatedApiKey {
-  credentialId: string;
-  apiKey: string;
-  boundPhoneNumber?: string;
-  createdAt: string;
-}
+/** One key of `GET /api-keys` and `POST /api-keys`'s answer: the service's own types (shared/tenancy/api-key-view.ts). */
+export type { ApiKeyView as ApiKeyRow, CreatedApiKey } from '../../shared/tenancy/api-key-view';
 
 export type ApiKeyState = 'active' | 'revoked' | 'expired';
 

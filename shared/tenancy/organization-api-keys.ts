@@ -8,33 +8,16 @@ import type { Clock } from '../ports/clock';
 import type { ApiKeyRegistry } from './api-key-registry';
 import { issueCredential, revokeCredential, type IssuePorts } from './credential-use-cases';
 import { ApiKeyManagementOutsideKeyScopeError, ApiKeyNotFoundError, ApiKeySenderNotFoundError } from './errors';
+import type { ApiKeyView, CreatedApiKey } from './api-key-view';
 import type { Credential, KeyScope } from './tenancy-entities';
 import type { CredentialStore } from './tenancy-stores';
 
 /** Who manages the keys: the organization, through a caller whose scope is known (absent for people, who are the organization's). */
+export type { ApiKeyView, CreatedApiKey } from './api-key-view';
+
 export interface ApiKeyManager {
   organizationId: string;
   scope?: KeyScope;
-}
-
-/** A key as the organization sees it: never its hash or secret. */
-export interface ApiKeyView {
-  credentialId: string;
-  /** The one sender number the key may use; absent for a key of the whole organization. */
-  boundPhoneNumber?: string;
-  /** `operator` (the admin CLI), `organization-admin` (`POST /api-keys`) or `generate-key` (the earlier public operation). */
-  origin: 'operator' | 'organization-admin' | 'generate-key';
-  createdAt: string;
-  revokedAt?: string;
-  expiresAt?: string;
-}
-
-/** A new key: its secret is in this answer only. */
-export interface CreatedApiKey {
-  credentialId: string;
-  apiKey: string;
-  boundPhoneNumber?: string;
-  createdAt: string;
 }
 
 const CREDENTIAL_ID = /^cred_[A-Za-z0-9_-]{1,64}$/;
