@@ -37,6 +37,9 @@ import { LocalAesTokenCipher, generateLocalTokenKey } from '../../../shared/adap
 import { systemClock } from '../../../shared/ports/clock';
 import { describeWebhookEndpointRegistryContract } from '../../support/contracts/webhook-endpoint-registry.contract';
 
+import { DynamoDbOutcomeStore } from '../../../shared/adapters/dynamodb/dynamodb-outcome-store';
+import { describeOutcomeStoreContract } from '../../support/contracts/outcome-store.contract';
+
 let dynamo: TestDynamo;
 
 beforeAll(async () => {
@@ -76,3 +79,4 @@ describeWebhookEndpointRegistryContract(
   'DynamoDbWebhookEndpointRegistry',
   () => new DynamoDbWebhookEndpointRegistry(dynamo.documentClient, dynamo.tableNames.tenancy, new LocalAesTokenCipher(generateLocalTokenKey()), systemClock),
 );
+describeOutcomeStoreContract('DynamoDbOutcomeStore', () => new DynamoDbOutcomeStore(...messagingTable()));

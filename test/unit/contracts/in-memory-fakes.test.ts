@@ -18,6 +18,8 @@ import { describeMembershipStoreContract } from '../../support/contracts/members
 import { describeOrganizationStoreContract } from '../../support/contracts/organization-store.contract';
 import { InMemoryRateLimiter } from '../../support/in-memory-rate-limiter';
 import { InMemoryInboxRepository } from '../../support/in-memory-inbox-repository';
+import { InMemoryOutcomeStore } from '../../support/in-memory-outcome-store';
+import { describeOutcomeStoreContract } from '../../support/contracts/outcome-store.contract';
 import { InMemoryContactBook } from '../../support/in-memory-contact-book';
 import { describeContactBookContract } from '../../support/contracts/contact-book.contract';
 import { InMemoryAudienceStore } from '../../support/in-memory-audience-store';
@@ -56,3 +58,4 @@ describeChunkProgressStoreContract('InMemoryChunkProgressStore', () => new InMem
 describeRateLimiterContract('InMemoryRateLimiter', () => new InMemoryRateLimiter());
 describeWebhookEndpointRegistryContract('InMemoryWebhookRegistry', () => new InMemoryWebhookRegistry());
 describePortfolioReachContract('InMemoryPortfolioReach', () => new InMemoryPortfolioReach());
+describeOutcomeStoreContract('InMemoryOutcomeStore', () => new InMemoryOutcomeStore());
