@@ -82,6 +82,7 @@ export function recipientStatusOf(outcome: SendOutcome | undefined, facts: Deliv
  *   4R                  read
  *   9C                  cancelled: the job was cancelled before the recipient's send; never overridden
  *   9X:<reason>         failed synchronously (the ledger's failure reason); never overridden
+ *   9H                  held out of a campaign (its holdout): never sent; never overridden
  *
  * Events add the recipient's pricing to 1S, 3D and 4R (`~<stage rank><category>~<billable>`,
  * message-pricing.ts), and write the code of the entry's merged facts (tallyCodeOfFacts), not of the
@@ -99,6 +100,8 @@ export const tallyCodes = {
   read: '4R',
   failedOnSend: (reason: string): TallyCode => `9X:${reason}`,
   cancelled: '9C',
+  /** Held out of a campaign (docs/OUTCOMES.md "Holdout and lift"): never sent, status HELD_OUT; never overridden. */
+  heldOut: '9H',
 } as const;
 
 /** Events set their code only when the stored one sorts below this rank (see tallyCodes). */
