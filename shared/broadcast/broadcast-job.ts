@@ -19,7 +19,7 @@ import * as v from 'valibot';
 import type { PricingCounts } from '../delivery/message-pricing';
 import type { CampaignCost } from '../pricing/campaign-cost';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
-import { templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
+import { attributionWindowHoursSchema, templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
 export const JOB_STATUSES = ['SCHEDULED', 'QUEUED_FOR_PROCESSING', 'PROCESSING', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'] as const;
@@ -100,6 +100,8 @@ const templateReference = v.object({
   api: v.optional(v.literal('marketing_messages')),
   /** The template's max price at accept (template-max-price.ts): sent through the Marketing Messages API only, never falling back. */
   maxPrice: v.optional(maxPriceSchema),
+  /** The template's quick-reply buttons (index, label, the payload the broadcast gave): a tap's index is found among them (docs/OUTCOMES.md "Attribution"). */
+  quickReplies: v.optional(v.array(v.object({ index: count, text: v.optional(v.string()), payload: v.optional(v.string()) }))),
 });
 
 export const broadcastJobSchema = v.variant('kind', [
@@ -119,6 +121,8 @@ export const broadcastJobSchema = v.variant('kind', [
      * before every member was read (the cancel withheld those: the job reads CANCELLED). Absent: every other job.
      */
     expansion: v.optional(v.picklist(['open', 'done', 'stopped'])),
+    /** Hours after delivery an inbound message without context is attributed to the job (docs/OUTCOMES.md "Attribution"); absent: 72. */
+    attributionWindowHours: v.optional(attributionWindowHoursSchema),
   }),
   /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
   v.object({

@@ -58,6 +58,10 @@ export interface InboundMessage {
   type: string;
   /** Text of a text message, a button's text or an interactive reply's title, when there is one. */
   text?: string;
+  /** Meta's `context.id`: the message this one replies to (a swipe-reply, or the message whose button was tapped). */
+  context?: { messageId: string };
+  /** A quick-reply tap: Meta's `button` (a template's quick reply: `payload`, `text`) or `interactive.button_reply` (`id` as payload, `title` as text). */
+  button?: { payload: string; text: string };
   /** The business number that received it. */
   phoneNumberId: string;
   /** Its display number as digits (`metadata.display_phone_number`). */
@@ -130,6 +134,25 @@ export interface LedgerLocation {
  */
 export type LedgerApplyResult = 'applied' | 'unchanged' | 'not-found';
 
+/** What the processor reads of a job (LedgerDeliveryStore.jobOwner). */
+export interface JobOwnerRecord {
+  organizationId: string;
+  phoneNumberId: string;
+  recipientCount: number;
+  campaignId?: string;
+  /** The job's `attributionWindowHours` when it was given (docs/OUTCOMES.md "Attribution"); absent: the default, 72. */
+  attributionWindowHours?: number;
+  /** The job's template quick-reply buttons as accepted (index, text, the payload given): a tap's index is matched against them. */
+  quickReplies?: readonly QuickReplyButton[];
+}
+
+/** A template's quick-reply button as a job sends it: Meta's `index`, its label and the payload the broadcast gave (else Meta sends the label). */
+export interface QuickReplyButton {
+  index: number;
+  text?: string;
+  payload?: string;
+}
+
 /** The broadcast ledger's side: events of sends made by the chunk worker. */
 export interface LedgerDeliveryStore {
   /**
@@ -138,7 +161,7 @@ export interface LedgerDeliveryStore {
    * does not exist (expired, discarded). `campaignId`: the campaign a campaign's job runs (its
    * `message.status` events carry it).
    */
-  jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number; campaignId?: string } | undefined>;
+  jobOwner(jobId: string): Promise<JobOwnerRecord | undefined>;
   /** Ledger entry that recorded this message id (its WAMID record), when the event carries no callback data of ours. */
   locateMessage(messageId: string): Promise<LedgerLocation | undefined>;
   /**
