@@ -5,6 +5,7 @@
  * hands each event to the store of the organization that owns it.
  */
 import type { CallbackReference } from './callback-data';
+import type { CustomerEvent } from '../customer-events/ports';
 import type { MessagePricing } from './message-pricing';
 import type { DeliveryStage } from './recipient-status';
 
@@ -173,6 +174,39 @@ export interface LedgerDeliveryStore {
    * Throws when a write failed (after the others settled): applying again is harmless.
    */
   applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<LedgerApplyResult[]>;
+}
+
+/** A broadcast recipient's `delivered` fact just added: the person's touch (shared/outcomes/attribute-inbound.ts). */
+export interface DeliveredRecipient {
+  location: LedgerLocation;
+  campaignId?: string;
+  /** The job's `attributionWindowHours`; absent: the default. */
+  attributionWindowHours?: number;
+  /** Meta's time of the delivery. */
+  at: Date;
+  /** Meta's recipient id and, when the status names it, `recipient_user_id`. */
+  personKeys: readonly string[];
+}
+
+/** What the processor reads to attribute an inbound message, shared with the batch's status events. */
+export interface AttributionBatch {
+  /** The job's owner read (cached per delivery of the queue). */
+  jobOwnerOf(jobId: string): Promise<JobOwnerRecord | undefined>;
+  /** The webhook batch was received before: customer events of facts already recorded are built again. */
+  redelivered: boolean;
+  /** When the webhook reached the platform: the customer events' `createdAt`. */
+  receivedAt: Date;
+}
+
+/**
+ * Replies, taps and STOPs attributed to the send that caused them (docs/OUTCOMES.md "Attribution"):
+ * the outcomes module's use case behind a port, so the processor does not depend on it.
+ */
+export interface ReplyAttribution {
+  /** Records the person's latest touch. Idempotent (an older or equal touch changes nothing). */
+  delivered(organizationId: string, delivery: DeliveredRecipient): Promise<void>;
+  /** Attributes a recorded inbound message; answers the customer events of the facts it added. Idempotent. */
+  inbound(organizationId: string, message: InboundMessage, batch: AttributionBatch): Promise<CustomerEvent[]>;
 }
 
 /** The /upstream wrapper's side: events of sends made through /upstream. */
