@@ -77,6 +77,15 @@ describe('replies by context', () => {
     expect(kit.outcomes.outcomesOfJob('pub_1').size).toBe(1);
   });
 
+  it('reads the job once for a batch of replies to it (the owner read is shared per delivery)', async () => {
+    const kit = setUp();
+    const replies = [0, 1, 2].map((index) => inbound({ from: `44770090010${index}`, at: DELIVERED_AT + HOUR, context: `wamid.out${index}` }));
+    await kit.apply('pn_a', { messages: replies });
+    expect(kit.ledger.jobOwnerReads).toBe(1);
+    expect(kit.touches.reads).toBe(0);
+    expect(kit.outcomes.outcomesOfJob('pub_1').size).toBe(3);
+  });
+
   it('ignores a context naming another organization’s message', async () => {
     const kit = setUp();
     await kit.apply('pn_b', { messages: [inbound({ from: PHONE, at: DELIVERED_AT + HOUR, context: 'wamid.out1' })] });
