@@ -126,6 +126,16 @@ describe('replies by last touch', () => {
     await expect(kit.touches.latestTouch('org_a', [BSUID])).resolves.toEqual({ jobId: 'pub_1', campaignId: 'cmp_1', chunkIndex: 0, index: 0, at: '2026-12-01T10:00:00.000Z', windowHours: 24 });
   });
 
+  it('a failed touch write fails the batch (the queue delivers it again), and the redelivery writes it', async () => {
+    const kit = setUp();
+    const record = kit.touches.recordTouches.bind(kit.touches);
+    kit.touches.recordTouches = async () => Promise.reject(new Error('store down'));
+    await expect(kit.deliver(0, PHONE)).rejects.toThrow('store down');
+    kit.touches.recordTouches = record;
+    await kit.apply('pn_a', { statuses: [statusOf({ id: 'wamid.out0', status: 'delivered', timestamp: DELIVERED_AT, recipient: PHONE })] }, true);
+    await expect(kit.touches.latestTouch('org_a', [PHONE])).resolves.toMatchObject({ jobId: 'pub_1', index: 0 });
+  });
+
   it('attributes a message without context inside the window, and not one after it nor one before the delivery', async () => {
     const kit = setUp();
     await kit.deliver(0, PHONE);
