@@ -53,7 +53,7 @@ export function renderAudienceCampaign(main: HTMLElement, campaignId: string): P
   const heading = el('h2', { tabindex: -1 }, 'Campaign');
   const header = el('div', {}, el('p', {}, 'Loading…'));
   const messages = el('div');
-  const sections = createSections({ perMinute: false, funnelLabel: 'Funnel: audience, sendable, sent, delivered, read, and skipped, opted out and failed beside them' });
+  const sections = createSections({ perMinute: false, funnelLabel: 'Funnel: audience, sendable, sent, delivered, read, replied and clicked, and skipped, opted out, failed and held out beside them' });
   const skipped = el('div');
   sections.root.append(section('skipped-title', 'Left out', skipped));
   const path = `/campaigns/${encodeURIComponent(campaignId)}`;
@@ -68,7 +68,7 @@ export function renderAudienceCampaign(main: HTMLElement, campaignId: string): P
       campaign = view;
       replaceChildren(heading, view.name);
       replaceChildren(header, ...headerOf(view));
-      sections.update({ bars: campaignFunnelOf(view.totals), cost: view.cost, failuresByCode: view.failuresByCode }, reasons);
+      sections.update({ bars: campaignFunnelOf(view.totals), cost: view.cost, failuresByCode: view.failuresByCode, outcomes: view.totals, lift: view.lift }, reasons);
       replaceChildren(skipped, skippedContent(view));
       actions.update(view);
       await recipients.refresh();
