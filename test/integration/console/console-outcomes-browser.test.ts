@@ -1,0 +1,153 @@
+/**
+ * What a broadcast earned, in the console in headless Chromium (issue 38 item 3, docs/CONSOLE.md
+ * "Outcomes"): a finished 20-recipient broadcast through the sandbox with its delivery webhooks,
+ * outcome facts written on the runtime's messaging table with DynamoDbOutcomeStore (replies, a second
+ * click, button taps: the inbound and click paths that record them have tests of their own), then the
+ * job's page: the funnel continues sent → delivered → read → replied / clicked with the status
+ * answer's counts and rates against delivered, the taps per button, the recipients' outcome columns
+ * and HELD_OUT among the filter's statuses, and the follow-up "read but did not reply" sends
+ * `replied: false` with the statuses chosen. Skipped, with a printed reason, only when no browser is
+ * installed.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { getServices } from '../../../functions/composition';
+import { DynamoDbOutcomeStore } from '../../../shared/adapters/dynamodb/dynamodb-outcome-store';
+import type { OutcomeEvent } from '../../../shared/outcomes/outcome-facts';
+import { signInWithApiKey } from '../../support/console-sign-in';
+import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { BASE, keyHeader, kitEnvironment, latestJobId, orderUpdate, readJob, recipients, waitForTerminal } from '../broadcast/broadcast-test-kit';
+import { browserPath, outputDirectory, recordRequests } from './console-kit';
+
+jest.setTimeout(180_000);
+
+if (!browserPath) process.stdout.write('SKIPPED console-outcomes-browser: no Chromium found (/usr/bin/chromium or CHROMIUM_PATH).\n');
+
+const SIZE = 20;
+const REPLIED = [0, 1, 2, 3, 4, 5];
+const CLICKED = [0, 7, 9];
+const TAPS: ReadonlyArray<readonly [number, number, string]> = [
+  [0, 0, 'YES'],
+  [1, 0, 'YES'],
+  [2, 0, 'YES'],
+  [3, 1, 'NO'],
+];
+
+const countOf = async (page: Page, bar: string) => Number((await page.locator(`dd[data-count="${bar}"]`).innerText()).replace(/\D/g, ''));
+const rateOf = (page: Page, bar: string) => page.locator(`dd[data-rate="${bar}"]`).innerText();
+
+/** The facts the inbound and click paths would record, written straight on the job's tally items. */
+async function recordOutcomes(jobId: string): Promise<void> {
+  const { clients, config } = getServices();
+  const store = new DynamoDbOutcomeStore(clients.dynamoDb, config.tableNames.messaging);
+  const at = (seconds: number) => new Date(Date.now() + seconds * 1_000);
+  const events: Array<{ index: number; event: OutcomeEvent }> = [
+    ...REPLIED.map((index) => ({ index, event: { kind: 'reply', at: at(index), via: 'context' } as const })),
+    ...CLICKED.map((index) => ({ index, event: { kind: 'click', at: at(index) } as const })),
+    // A second click a minute later: one person clicked, two clicks.
+    { index: 7, event: { kind: 'click', at: at(60) } },
+    ...TAPS.map(([index, button, payload]) => ({ index, event: { kind: 'button', at: at(index), index: button, payload } as const })),
+  ];
+  await store.recordOutcomes(jobId, events.map(({ index, event }) => ({ location: { jobId, chunkIndex: 0, index }, event })));
+}
+
+(browserPath ? describe : describe.skip)('outcomes in the console (headless Chromium)', () => {
+  let runtime: TestRuntime;
+  let browser: Browser;
+  let jobId: string;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
+    await fetch(`${runtime.sandboxUrl}/_sandbox/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ duplicateRate: 0, reorderRate: 0, readRate: 0.5 }),
+    });
+    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(runtime.demo.apiKey),
+      body: orderUpdate(recipients(SIZE, { first: 9_300_000_000 }), { broadcastName: 'Outcomes' }),
+    });
+    if (accepted.status !== 200 && accepted.status !== 202) throw new Error(`broadcast not accepted: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+    jobId = accepted.headers.get('x-broadcast-job-id') ?? (await latestJobId(runtime.demo.organizationId));
+    await waitForTerminal(runtime.demo.organizationId, jobId);
+    await runtime.workersIdle();
+    await fetch(`${runtime.sandboxUrl}/_sandbox/webhooks/drain?timeoutMs=30000`, { method: 'POST' });
+    await runtime.workersIdle();
+    await eventually(
+      () => readJob(runtime.demo.organizationId, jobId),
+      (view) => view.summary.delivered === SIZE,
+    );
+    await recordOutcomes(jobId);
+    browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
+    mkdirSync(outputDirectory, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await runtime?.close();
+  });
+
+  it("continues the job's funnel to replied and clicked, with taps per button, the recipients' outcomes and a follow-up by outcome", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    const requests = await recordRequests(page, runtime.baseUrl);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const followUpBodies: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/follow-up')) followUpBodies.push(request.postDataJSON());
+    });
+    /** Runs the dialog's dry run and answers the body it posted. */
+    const checked = async (dialog: ReturnType<Page['getByRole']>): Promise<unknown> => {
+      const before = followUpBodies.length;
+      await dialog.getByRole('button', { name: 'Check (dry run)' }).click();
+      await eventually(async () => followUpBodies.length, (count) => count > before);
+      return followUpBodies.at(-1);
+    };
+    await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key: runtime.demo.apiKey, hash: `#/campaigns/${jobId}` });
+    await page.locator('dd[data-count="replied"]').waitFor({ timeout: 30_000 });
+
+    // The page's numbers are the status answer's, and the answer's are the facts written.
+    const status = await runtime.call('GET', `${BASE}/status/${jobId}`, { headers: keyHeader(runtime.demo.apiKey) });
+    const summary = (status.body as { data: { summary: Record<string, unknown> } }).data.summary;
+    expect(summary).toMatchObject({ delivered: SIZE, replied: REPLIED.length, clicked: CLICKED.length });
+    const shown = Object.fromEntries(await Promise.all(['sent', 'delivered', 'read', 'replied', 'clicked', 'failed'].map(async (bar) => [bar, await countOf(page, bar)])));
+    expect(shown).toEqual({ sent: SIZE, delivered: SIZE, read: summary.read, replied: REPLIED.length, clicked: CLICKED.length, failed: 0 });
+    await expect(rateOf(page, 'replied')).resolves.toBe('30.0 % of delivered');
+    await expect(rateOf(page, 'clicked')).resolves.toBe('15.0 % of delivered');
+    // The bars' order on the page: read, then replied and clicked, failed beside them.
+    await expect(page.locator('dl.funnel-numbers dt').allInnerTexts()).resolves.toEqual(['Sent', 'Delivered', 'Read', 'Replied', 'Clicked', 'Failed']);
+    await expect(page.locator('table.button-taps tbody tr').allInnerTexts()).resolves.toEqual([expect.stringMatching(/^Button 1\s+YES\s+3$/), expect.stringMatching(/^Button 2\s+NO\s+1$/)]);
+
+    // The recipients: the outcome columns, and HELD_OUT among the statuses to filter by.
+    const table = page.getByRole('table', { name: /^Recipients, page 1/ });
+    await table.waitFor();
+    await expect(table.locator('thead th').allInnerTexts()).resolves.toEqual(expect.arrayContaining(['Replied', 'Button', 'Clicks (first)']));
+    await expect(page.locator('#status-filter option').allInnerTexts()).resolves.toContain('HELD_OUT');
+    await page.screenshot({ path: join(outputDirectory, 'console-outcomes.png'), fullPage: true });
+
+    // "Read but did not reply": the statuses chosen and `replied: false` in the follow-up's audience.
+    await page.getByRole('button', { name: 'Follow up by reply or click…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Follow up by reply, click or button' });
+    await dialog.locator('.dry-run, .notice').first().waitFor({ timeout: 30_000 });
+    // order_update is a UTILITY template (the dialog starts with MARKETING: the list does not say).
+    await dialog.getByLabel('Template category').selectOption('UTILITY');
+    await checked(dialog);
+    await dialog.getByRole('table', { name: /Dry run/ }).waitFor({ timeout: 30_000 });
+    await dialog.getByLabel('Sent (not delivered yet)').uncheck();
+    await dialog.getByLabel('Delivered (not read)').uncheck();
+    await dialog.getByLabel('Replies').selectOption({ label: 'Did not reply' });
+    expect(await checked(dialog)).toMatchObject({ templateType: 'UTILITY', audience: { statuses: ['READ'], replied: false } });
+    // Those who tapped YES, whatever else they did: the payloads offered are the ones tapped.
+    await dialog.getByLabel('Replies').selectOption({ label: 'Either' });
+    await dialog.getByRole('checkbox', { name: 'NO', exact: true }).waitFor();
+    await dialog.getByRole('checkbox', { name: 'YES', exact: true }).check();
+    expect(((await checked(dialog)) as { audience: unknown }).audience).toEqual({ statuses: ['READ'], buttonPayloads: ['YES'] });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    expect(pageErrors).toEqual([]);
+    expect(requests.foreign).toEqual([]);
+    await context.close();
+  });
+});
