@@ -14,10 +14,12 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { getServices } from '../../../functions/composition';
 import { DynamoDbOutcomeStore } from '../../../shared/adapters/dynamodb/dynamodb-outcome-store';
+import type { CampaignView } from '../../../console/model/api-types';
 import type { OutcomeEvent } from '../../../shared/outcomes/outcome-facts';
 import { signInWithApiKey } from '../../support/console-sign-in';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, keyHeader, kitEnvironment, latestJobId, orderUpdate, readJob, recipients, waitForTerminal } from '../broadcast/broadcast-test-kit';
+import { SENDING_ID, stubCampaignRoutes } from './console-campaign-stub';
 import { browserPath, outputDirectory, recordRequests } from './console-kit';
 
 jest.setTimeout(180_000);
@@ -148,6 +150,56 @@ async function recordOutcomes(jobId: string): Promise<void> {
 
     expect(pageErrors).toEqual([]);
     expect(requests.foreign).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a campaign's outcomes and its lift over the held-out group, and says when too few were held out to trust it", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    await recordRequests(page, runtime.baseUrl);
+    // The campaign view as the holdout and views helpers shape it (HELPER-RULES "Holdout and lift"), served by the recorded stub.
+    const stub = await stubCampaignRoutes(page);
+    const base = stub.campaigns.get(SENDING_ID)!;
+    const held: CampaignView = {
+      ...base,
+      campaignId: 'cmp_04HOLDOUT',
+      name: 'Winter with a holdout',
+      state: 'COMPLETED',
+      totals: { ...base.totals, replied: 325, clicked: 124, heldOut: 37, repliedByStop: 4, buttons: [{ index: 0, payload: 'BUY', taps: 88 }] },
+      cost: { ...base.cost!, perReply: '1.2000', perClick: '3.1452' },
+      holdout: { percent: 1 },
+      lift: { sentReplyRate: 0.1, holdoutInboundRate: 0.027, incrementalReplies: 237.25, costPerIncrementalReply: '1.6439', heldOut: 37, holdoutInbound: 1, sent: 3_250, replied: 325, reliable: false },
+    };
+    stub.campaigns.set(held.campaignId, held);
+    await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key: runtime.demo.apiKey, hash: `#/campaigns/${held.campaignId}` });
+    await page.getByRole('heading', { name: held.name }).waitFor({ timeout: 30_000 });
+    await page.locator('dd[data-count="replied"]').waitFor();
+
+    await expect(page.locator('dl.funnel-numbers dt').allInnerTexts()).resolves.toEqual(['Audience', 'Sendable', 'Sent', 'Delivered', 'Read', 'Replied', 'Clicked', 'Skipped', 'Opted out', 'Failed', 'Held out']);
+    await expect(Promise.all(['replied', 'clicked', 'held-out'].map((bar) => countOf(page, bar)))).resolves.toEqual([325, 124, 37]);
+    await expect(rateOf(page, 'replied')).resolves.toBe('10.5 % of delivered');
+    await expect(page.locator('table.button-taps tbody tr').allInnerTexts()).resolves.toEqual([expect.stringMatching(/^Button 1\s+BUY\s+88$/)]);
+    const facts = page.getByRole('region', { name: 'Replies, buttons and clicks' }).locator('dl.facts');
+    await expect(facts.innerText()).resolves.toMatch(/Opted out by a STOP reply\s+4\s+Cost per reply\s+1\.2000 EUR\s+Cost per click\s+3\.1452 EUR/);
+
+    const lift = page.getByRole('region', { name: 'Lift over the held-out group' });
+    await expect(lift.locator('table.lift tbody tr').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/^Reply rate of those sent\s+10\.0 % \(325 of 3,250\)$/),
+      expect.stringMatching(/^Inbound rate of those held out\s+2\.7 % \(1 of 37\)$/),
+      expect.stringMatching(/^Replies the campaign caused \(incremental\)\s+237\.3$/),
+      expect.stringMatching(/^Cost per incremental reply\s+1\.6439 EUR$/),
+    ]);
+    await expect(lift.getByRole('status').innerText()).resolves.toMatch(/^Too few held out to trust/);
+    await page.screenshot({ path: join(outputDirectory, 'console-campaign-lift.png'), fullPage: true });
+
+    // A campaign without a holdout or outcomes (an older one): no lift, no outcome section, no zeros.
+    await page.goto(`${runtime.baseUrl}/console/#/campaigns/${SENDING_ID}`);
+    await page.getByRole('heading', { name: base.name }).waitFor({ timeout: 30_000 });
+    await page.locator('dd[data-count="read"]').waitFor();
+    await expect(page.locator('dd[data-count="replied"]').count()).resolves.toBe(0);
+    await expect(page.getByRole('heading', { name: 'Lift over the held-out group' }).isVisible()).resolves.toBe(false);
+    await expect(page.getByRole('heading', { name: 'Replies, buttons and clicks' }).isVisible()).resolves.toBe(false);
     await context.close();
   });
 });
