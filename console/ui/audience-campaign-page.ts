@@ -36,6 +36,8 @@ function headerOf(view: CampaignView): Node[] {
       ['Started', formatTime(view.startedAt)],
       ['Finished', formatTime(view.finishedAt)],
       ...(view.state === 'WAITING_FOR_LIMIT' ? [['Goes on at', formatTime(view.waitingUntil)] as const] : []),
+      ...(view.holdout ? [['Held out', `${view.holdout.percent} % of the audience, never sent`] as const] : []),
+      ...(view.attributionWindowHours ? [['Attribution window', `${formatCount(view.attributionWindowHours)} hours`] as const] : []),
       ['Campaign', view.campaignId],
       ['Job', view.jobId ? el('a', { href: campaignHref(view.jobId) }, view.jobId) : '—'],
     ]),

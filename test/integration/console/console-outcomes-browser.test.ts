@@ -1,13 +1,18 @@
 /**
- * What a broadcast earned, in the console in headless Chromium (issue 38 item 3, docs/CONSOLE.md
- * "Outcomes"): a finished 20-recipient broadcast through the sandbox with its delivery webhooks,
- * outcome facts written on the runtime's messaging table with DynamoDbOutcomeStore (replies, a second
- * click, button taps: the inbound and click paths that record them have tests of their own), then the
- * job's page: the funnel continues sent → delivered → read → replied / clicked with the status
- * answer's counts and rates against delivered, the taps per button, the recipients' outcome columns
- * and HELD_OUT among the filter's statuses, and the follow-up "read but did not reply" sends
- * `replied: false` with the statuses chosen. Skipped, with a printed reason, only when no browser is
- * installed.
+ * What a broadcast and a campaign earned, in the console in headless Chromium (issue 38 items 3 and
+ * 4, docs/CONSOLE.md "Outcomes"):
+ * - a finished 20-recipient broadcast through the sandbox with its delivery webhooks, outcome facts
+ *   written on the runtime's messaging table with DynamoDbOutcomeStore (replies, a second click,
+ *   button taps: the inbound and click paths that record them have tests of their own), then the
+ *   job's page: the funnel continues sent → delivered → read → replied / clicked with the status
+ *   answer's counts and rates against delivered, the taps per button, the recipients' outcome
+ *   columns and HELD_OUT among the filter's statuses, and the follow-up "read but did not reply"
+ *   sends `replied: false` with the statuses chosen (and a payload tapped, `buttonPayloads`);
+ * - a campaign with a holdout (the view served by the recorded stub, shaped as HELPER-RULES says):
+ *   its outcomes, the lift panel, "too few held out to trust" in words; an older campaign shows none;
+ * - the builder: the holdout, the attribution window and a tracked button's destination in the
+ *   create body, and the problems said before anything is sent.
+ * Skipped, with a printed reason, only when no browser is installed.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -200,6 +205,55 @@ async function recordOutcomes(jobId: string): Promise<void> {
     await expect(page.locator('dd[data-count="replied"]').count()).resolves.toBe(0);
     await expect(page.getByRole('heading', { name: 'Lift over the held-out group' }).isVisible()).resolves.toBe(false);
     await expect(page.getByRole('heading', { name: 'Replies, buttons and clicks' }).isVisible()).resolves.toBe(false);
+    await context.close();
+  });
+
+  it("builds a campaign with a holdout, an attribution window and a tracked link's destination", async () => {
+    const headers = keyHeader(runtime.demo.apiKey);
+    const audience = await runtime.call('POST', `${BASE}/audiences`, { headers, body: { name: 'Measured' } });
+    const { audienceId } = (audience.body as { data: { audienceId: string } }).data;
+    await runtime.call('POST', `${BASE}/audiences/${audienceId}/members`, {
+      headers,
+      body: { members: [0, 1, 2].map((index) => ({ countryCode: '91', toPhoneNumber: String(9_310_000_000 + index), attributes: { first_name: `F${index}`, order_id: `A-${index}` } })) },
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    await recordRequests(page, runtime.baseUrl);
+    // The template list as helper "clicks" marks a URL button on the platform's click link (HELPER-RULES "Clicks").
+    await page.route((url) => url.pathname.endsWith('/templates'), async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: Array<{ name: string; parameters: { buttons?: Array<Record<string, unknown>> } }> };
+      for (const template of body.data) if (template.name === 'order_shipped') template.parameters.buttons = template.parameters.buttons?.map((button) => ({ ...button, tracked: true }));
+      await route.fulfill({ response, json: body });
+    });
+    const created: Array<Record<string, unknown>> = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/campaigns')) created.push(request.postDataJSON() as Record<string, unknown>);
+    });
+    await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key: runtime.demo.apiKey, hash: '#/campaigns/new' });
+    await page.getByLabel('Campaign name').fill('Measured');
+    await page.getByLabel('Audience', { exact: true }).selectOption({ label: 'Measured (3 members)' });
+    await page.getByLabel('order_shipped (en_US)').check();
+    await page.locator('#need-header-literal').fill('https://cdn.example/parcel.jpg');
+    await page.locator('#need-body-1-attribute').fill('first_name');
+    await page.locator('#need-body-2-attribute').fill('order_id');
+    const destination = page.getByLabel('Link', { exact: true }).last();
+    await expect(page.locator('fieldset.need legend').last().innerText()).resolves.toBe('Button 1: tracked link destination (https://)');
+    const check = page.getByRole('button', { name: 'Create draft and check (dry run)' });
+
+    await destination.fill('http://shop.example/p/42');
+    await check.click();
+    await page.getByText('Button 1: tracked link destination (https://): give an https:// address').waitFor();
+    await destination.fill('https://shop.example/p/42?utm_source=wa');
+    await page.getByLabel('Hold out (percent of the audience)').fill('60');
+    await check.click();
+    await page.getByText('The holdout must be above 0 and at most 50 percent, with one decimal at most.').waitFor();
+    await page.getByLabel('Hold out (percent of the audience)').fill('10');
+    await page.getByLabel('Attribution window (hours)').fill('48');
+    await check.click();
+    await eventually(async () => created.length, (count) => count === 1);
+    expect(created[0]).toMatchObject({ name: 'Measured', audience: { audienceIds: [audienceId] }, holdout: { percent: 10 }, attributionWindowHours: 48, buttons: [{ index: 0, type: 'url', trackedUrl: 'https://shop.example/p/42?utm_source=wa' }] });
     await context.close();
   });
 });
