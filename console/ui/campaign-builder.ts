@@ -34,6 +34,12 @@ const campaignSection = (name: HTMLInputElement, senderBox: HTMLElement, when: H
     measurement.root,
   );
 
+/** A tracked link's destination that is not https (issue 38), else the measurement's problem, in words. */
+function valuesProblem(needs: readonly Need[], fields: ValueFields | undefined, measurementProblem: string | undefined): string | undefined {
+  const badLink = badTrackedUrl(needs, fields?.mappings() ?? {});
+  return badLink ? `${badLink.label}: give an https:// address of at most 2,000 characters, or a member's attribute.` : measurementProblem;
+}
+
 export function renderCampaignBuilder(main: HTMLElement): PageHandle {
   // A viewer may not create a campaign (the API would answer 403): say so instead of a form.
   if (!who.allows('createCampaign')) {
@@ -76,16 +82,13 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
     const missing = missingNeed(needs, fields?.mappings() ?? {});
     const scheduledAt = scheduleOf(when.value);
     const measured = measurement.read();
-    const badLink = badTrackedUrl(needs, fields?.mappings() ?? {});
-    const problem =
-      draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ??
-      (badLink ? `${badLink.label}: give an https:// address of at most 2,000 characters, or a member's attribute.` : measured.problem);
+    const problem = draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ?? valuesProblem(needs, fields, measured.problem);
     if (problem || !template) return { problem: problem ?? 'Choose a template.', body: {}, templateName: '' };
     const body = campaignBody({ name: name.value.trim(), fromPhoneNumber: sender, audienceId: audienceStep.audienceId(), template, values: values(), scheduledAt, ...measured.values });
     return { body, templateName: template.name, ...(scheduledAt ? { scheduledAt } : {}) };
   };
   const checkStep = createCheckStep(form);
-  const measurement = createMeasurementFields(() => checkStep.invalidate());
+  const measurement = createMeasurementFields(checkStep.invalidate);
   for (const input of [name, when]) input.addEventListener('input', checkStep.invalidate);
 
   replaceChildren(
