@@ -132,6 +132,13 @@ async function recordOutcomes(jobId: string): Promise<void> {
     await table.waitFor();
     await expect(table.locator('thead th').allInnerTexts()).resolves.toEqual(expect.arrayContaining(['Replied', 'Button', 'Clicks (first)']));
     await expect(page.locator('#status-filter option').allInnerTexts()).resolves.toContain('HELD_OUT');
+    const rowOf = (index: number) => table.locator('tbody tr', { hasText: `+91 ${9_300_000_000 + index}` });
+    // Recipient 0 replied, tapped YES and clicked once; recipient 7 clicked twice; recipient 19 did nothing.
+    await expect(rowOf(0).locator('td').nth(-2).innerText()).resolves.toBe('YES');
+    await expect(rowOf(0).locator('td').last().innerText()).resolves.toMatch(/^1 \(first .+\)$/);
+    await expect(rowOf(7).locator('td').last().innerText()).resolves.toMatch(/^2 \(first .+\)$/);
+    await expect(rowOf(19).locator('td').allInnerTexts()).resolves.toEqual(expect.arrayContaining(['—', '—', '—']));
+    await expect(rowOf(19).locator('td').nth(-3).innerText()).resolves.toBe('—');
     await page.screenshot({ path: join(outputDirectory, 'console-outcomes.png'), fullPage: true });
 
     // "Read but did not reply": the statuses chosen and `replied: false` in the follow-up's audience.
@@ -146,6 +153,14 @@ async function recordOutcomes(jobId: string): Promise<void> {
     await dialog.getByLabel('Delivered (not read)').uncheck();
     await dialog.getByLabel('Replies').selectOption({ label: 'Did not reply' });
     expect(await checked(dialog)).toMatchObject({ templateType: 'UTILITY', audience: { statuses: ['READ'], replied: false } });
+    // The dry run counts exactly those: read, and not among the replied.
+    const listed = await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients?status=READ&limit=100`, { headers: keyHeader(runtime.demo.apiKey) });
+    const readRows = (listed.body as { data: { recipients: Array<{ toPhoneNumber: string; repliedAt?: string | null }> } }).data.recipients;
+    const readNotReplied = readRows.filter((row) => !row.repliedAt).length;
+    expect(readNotReplied).toBe(readRows.filter((row) => !REPLIED.includes(Number(row.toPhoneNumber) - 9_300_000_000)).length);
+    const wouldBeSent = () => dialog.getByRole('table', { name: /Dry run/ }).locator('tbody tr').first().innerText().catch(() => '');
+    // The answer replaces the previous check's table: wait for it.
+    await expect(eventually(wouldBeSent, (text) => new RegExp(`^Would be sent\\s+${readNotReplied}$`).test(text), 30_000)).resolves.toBeDefined();
     // Those who tapped YES, whatever else they did: the payloads offered are the ones tapped.
     await dialog.getByLabel('Replies').selectOption({ label: 'Either' });
     await dialog.getByRole('checkbox', { name: 'NO', exact: true }).waitFor();
