@@ -19,7 +19,7 @@ import * as v from 'valibot';
 import type { PricingCounts } from '../delivery/message-pricing';
 import type { CampaignCost } from '../pricing/campaign-cost';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
-import { templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
+import { attributionWindowHoursSchema, templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
 export const JOB_STATUSES = ['SCHEDULED', 'QUEUED_FOR_PROCESSING', 'PROCESSING', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'] as const;
@@ -119,6 +119,8 @@ export const broadcastJobSchema = v.variant('kind', [
      * before every member was read (the cancel withheld those: the job reads CANCELLED). Absent: every other job.
      */
     expansion: v.optional(v.picklist(['open', 'done', 'stopped'])),
+    /** Hours after delivery an inbound message without context is attributed to the job (docs/OUTCOMES.md "Attribution"); absent: 72. */
+    attributionWindowHours: v.optional(attributionWindowHoursSchema),
   }),
   /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
   v.object({

@@ -119,6 +119,7 @@ async function createCampaignJob(dependencies: LaunchCampaignDependencies, campa
       template: { name: template.name, language: template.language, category: template.category, id: template.id, ...(variableNames && { variableNames }), ...route },
       campaignId: campaign.campaignId,
       expansion: 'open',
+      ...(campaign.attributionWindowHours !== undefined && { attributionWindowHours: campaign.attributionWindowHours }),
     },
     {
       jobId: campaignJobIdOf(dependencies.ids, campaign.organizationId, campaign.campaignId),
