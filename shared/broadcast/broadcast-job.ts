@@ -18,6 +18,8 @@ import { maxPriceSchema } from './template-max-price';
 import * as v from 'valibot';
 import type { PricingCounts } from '../delivery/message-pricing';
 import type { CampaignCost } from '../pricing/campaign-cost';
+import type { OutcomeCounts } from '../outcomes/outcome-facts';
+import { outcomeSummaryOf, type OutcomeSummary } from './outcome-summary';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 import { attributionWindowHoursSchema, templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
@@ -150,7 +152,7 @@ export interface ChunkProgress {
   doneAt?: string;
 }
 
-export interface JobSummary {
+export interface JobSummary extends OutcomeSummary {
   /** Accepted by Meta and not failed since (delivered and read included). */
   sent: number;
   /** Failed on send, refused at accept, or failed by webhook (Meta's code in failuresByReason). */
@@ -189,6 +191,8 @@ export interface JobSummary {
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
 export interface DeliveryTally {
   codes: ReadonlyArray<readonly [index: number, code: TallyCode]>;
+  /** The job's outcomes (JobProgress.outcomes): the summary's replied, clicked, buttons, repliedByStop, heldOut. */
+  outcomes?: OutcomeCounts;
   now: Date;
   unconfirmedAfterMs: number;
 }
@@ -261,6 +265,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     summary.pending = 0;
   }
   if (job.cancelledAt !== undefined) summary.cancelled = cancelled;
+  Object.assign(summary, outcomeSummaryOf(tally?.outcomes));
 
   return { status: statusOf(job, summary, { cancelled, heldOut, anyStarted, sentByChunkCounters }), summary };
 }

@@ -9,7 +9,8 @@ import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { decodeChunk, failureReasonsOf } from './messaging-job-items';
 import { readChunkLedger } from './ledger-pages';
-import { decodeTally } from './messaging-tally-items';
+import { decodeTally, tallyOutcomesOf } from './messaging-tally-items';
+import { countOutcomes } from '../../outcomes/count-outcomes';
 import { FAILURE_PREFIX, expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
 import { isConditionFailure, queryAll, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
 
@@ -109,7 +110,9 @@ export class DynamoDbChunkProgressStore implements ChunkProgressStore {
         ConsistentRead: true,
       });
     const [chunks, tallies] = await Promise.all([partitionItems(messagingKeys.chunkPrefix), partitionItems(messagingKeys.tallyPrefix)]);
-    return { chunks: chunks.map(decodeChunk), tally: tallies.flatMap(decodeTally) };
+    const tally = tallies.flatMap(decodeTally);
+    // The outcome sets live on the same items: counted without another read.
+    return { chunks: chunks.map(decodeChunk), tally, outcomes: countOutcomes(tally, tallies.flatMap((item) => [...tallyOutcomesOf(item)])) };
   }
 }
 

@@ -2,6 +2,7 @@
 import type { ChunkProgressStore, JobProgress, LedgerEntry, ProgressDelta } from '../../../shared/broadcast/ports';
 import type { TallyCode } from '../../../shared/delivery/recipient-status';
 import { InMemoryBroadcastState } from './in-memory-broadcast-state';
+import { countOutcomes } from '../../../shared/outcomes/count-outcomes';
 
 export class InMemoryChunkProgressStore implements ChunkProgressStore {
   constructor(private readonly state: InMemoryBroadcastState) {}
@@ -52,6 +53,6 @@ export class InMemoryChunkProgressStore implements ChunkProgressStore {
     const tally = [...this.state.tallyCodes.entries()]
       .filter(([id]) => id.startsWith(prefix))
       .map(([id, code]): [number, TallyCode] => [Number(id.slice(prefix.length)), code]);
-    return { chunks: await this.state.getChunkProgress(jobId), tally };
+    return { chunks: await this.state.getChunkProgress(jobId), tally, outcomes: countOutcomes(tally, this.state.outcomeFacts.outcomesOfJob(jobId)) };
   }
 }
