@@ -103,6 +103,8 @@ const templateReference = v.object({
   api: v.optional(v.literal('marketing_messages')),
   /** The template's max price at accept (template-max-price.ts): sent through the Marketing Messages API only, never falling back. */
   maxPrice: v.optional(maxPriceSchema),
+  /** The template's quick-reply buttons (index, label, the payload the broadcast gave): a tap's index is found among them (docs/OUTCOMES.md "Attribution"). */
+  quickReplies: v.optional(v.array(v.object({ index: count, text: v.optional(v.string()), payload: v.optional(v.string()) }))),
 });
 
 export const broadcastJobSchema = v.variant('kind', [

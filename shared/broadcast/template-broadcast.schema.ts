@@ -111,6 +111,8 @@ export const templateBroadcastSchema = v.object({
   ),
   /** Send later: the job is accepted now (every rule checked) and fans out at this time. */
   scheduledAt: v.optional(scheduledAtSchema),
+  /** Hours after delivery a recipient's message without context still counts as a reply to this job (docs/OUTCOMES.md "Attribution"). */
+  attributionWindowHours: v.optional(attributionWindowHoursSchema),
 });
 
 export type TemplateBroadcastRequest = v.InferOutput<typeof templateBroadcastSchema>;
