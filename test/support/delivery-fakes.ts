@@ -7,6 +7,7 @@ import type { DeliveryEventLog } from '../../shared/delivery/apply-webhook-batch
 import type {
   ApplyResult,
   InboundMessage,
+  JobOwnerRecord,
   LedgerApplyResult,
   LedgerLocation,
   InboundMessageSink,
@@ -57,7 +58,7 @@ interface FakeEntry {
 const locationKey = (jobId: string, chunkIndex: number, index: number) => `${jobId}#${chunkIndex}#${index}`;
 
 export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
-  readonly jobs = new Map<string, { organizationId: string; phoneNumberId: string; recipientCount: number; campaignId?: string }>();
+  readonly jobs = new Map<string, JobOwnerRecord>();
   readonly entries = new Map<string, FakeEntry>();
   readonly tally = new Map<string, TallyCode>();
   jobOwnerReads = 0;
@@ -69,6 +70,11 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
 
   addJob(jobId: string, organizationId: string, phoneNumberId: string, recipientCount = 100_000, campaignId?: string): void {
     this.jobs.set(jobId, { organizationId, phoneNumberId, recipientCount, ...(campaignId === undefined ? {} : { campaignId }) });
+  }
+
+  /** Sets what attribution reads of a job: its window and its quick-reply buttons. */
+  setAttribution(jobId: string, settings: Pick<JobOwnerRecord, 'attributionWindowHours' | 'quickReplies'>): void {
+    this.jobs.set(jobId, { ...this.jobs.get(jobId)!, ...settings });
   }
 
   /** A recipient the worker recorded (outcome + message id) and, like the worker, its tally code when absent. */
