@@ -6,6 +6,7 @@
  * nothing rather than a zero that would claim nobody replied.
  */
 import type { ButtonTaps, CampaignLift, JobCost, OutcomeTotals } from './api-types';
+import { MIN_GROUP, MIN_RESPONSES } from '../../shared/outcomes/lift';
 import { formatCount, formatMoney } from './format';
 
 /** A bar of the funnel (console/model/funnel.ts): its label, its count and, for an outcome, its rate in words. */
@@ -106,8 +107,12 @@ export function outcomeFactsOf(counts: OutcomeTotals, cost: JobCost | null | und
   return facts;
 }
 
-/** Why a lift is not to be trusted, in words (docs/OUTCOMES.md "Holdouts"). */
-export const UNRELIABLE_LIFT = 'Too few held out to trust: the difference may be chance. Hold out more members, or wait for more replies, before acting on it.';
+/** Why a lift is not to be trusted, in words (docs/OUTCOMES.md "Holdout and lift"): the lift's own rule (shared/outcomes/lift.ts). */
+export const UNRELIABLE_LIFT = {
+  heldOut: `Too few held out to trust: at least ${formatCount(MIN_GROUP)} members must be held out (and ${formatCount(MIN_GROUP)} sent) before the difference means anything. Hold out a larger share next time.`,
+  responses: `Too few replies to trust: the sent and the held out together need at least ${formatCount(MIN_RESPONSES)} replies and inbound messages. Wait for more, or send to more.`,
+  chance: 'Too close to trust: the difference between the two rates could be chance (below 95 % confidence). This does not mean the campaign added nothing.',
+} as const;
 
 /**
  * The lift panel's rows: both groups' rates and counts, the replies the campaign caused, their cost.
@@ -127,12 +132,15 @@ export function liftRowsOf(lift: CampaignLift, currency: string | undefined): Ar
 }
 
 /**
- * The lift's verdict in words: what the figure means, or why it is not to be trusted.
+ * The lift's verdict in words: what the figure means, or why it is not to be trusted (too few held
+ * out or sent, too few responses, or a difference chance could explain).
  *
  * @example
- * liftVerdictOf({ reliable: false } as CampaignLift); // UNRELIABLE_LIFT
+ * liftVerdictOf({ reliable: false, heldOut: 37, sent: 3250, replied: 325, holdoutInbound: 1 } as CampaignLift); // UNRELIABLE_LIFT.heldOut
  */
 export function liftVerdictOf(lift: CampaignLift): string {
-  if (!lift.reliable) return UNRELIABLE_LIFT;
-  return 'The held-out members were drawn at random and never sent: the difference between the two rates is what the campaign added.';
+  if (lift.reliable) return 'The held-out members were drawn at random and never sent: the difference between the two rates is what the campaign added (95 % confidence).';
+  if (lift.heldOut < MIN_GROUP || lift.sent < MIN_GROUP) return UNRELIABLE_LIFT.heldOut;
+  if (lift.replied + lift.holdoutInbound < MIN_RESPONSES) return UNRELIABLE_LIFT.responses;
+  return UNRELIABLE_LIFT.chance;
 }

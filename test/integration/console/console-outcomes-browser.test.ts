@@ -210,7 +210,7 @@ async function recordOutcomes(jobId: string): Promise<void> {
       expect.stringMatching(/^Replies the campaign caused \(incremental\)\s+237\.3$/),
       expect.stringMatching(/^Cost per incremental reply\s+1\.6439 EUR$/),
     ]);
-    await expect(lift.getByRole('status').innerText()).resolves.toMatch(/^Too few held out to trust/);
+    await expect(lift.getByRole('status').innerText()).resolves.toMatch(/^Too few held out to trust: at least 100 members must be held out/);
     await page.screenshot({ path: join(outputDirectory, 'console-campaign-lift.png'), fullPage: true });
 
     // A campaign without a holdout or outcomes (an older one): no lift, no outcome section, no zeros.

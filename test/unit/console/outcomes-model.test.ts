@@ -9,6 +9,7 @@ import { measurementOf } from '../../../console/model/campaign-measurement';
 import { audienceOf, choiceFilter, followUpBody, followUpDefaults, followUpOriginOfCampaign, reachesAnyone } from '../../../console/model/follow-up';
 import { campaignFunnelOf, funnelOf } from '../../../console/model/funnel';
 import { UNRELIABLE_LIFT, buttonRowsOf, liftRowsOf, liftVerdictOf, outcomeBarsOf, outcomeFactsOf, percentOf, tappedPayloadsOf } from '../../../console/model/outcomes';
+import { liftOf } from '../../../shared/outcomes/lift';
 import { hasOutcomeColumns, outcomeCellsOf } from '../../../console/model/recipient-outcomes';
 import { badTrackedUrl, campaignValuesOf, needsOf, needsText } from '../../../console/model/template-needs';
 
@@ -77,10 +78,21 @@ describe('the lift panel', () => {
     expect(liftRowsOf(lift({ incrementalReplies: 7.25 }), undefined)[2]![1]).toBe('7.3');
   });
 
-  it('says in words why a lift is not to be trusted', () => {
-    expect(liftVerdictOf(lift({ reliable: false }))).toBe(UNRELIABLE_LIFT);
-    expect(UNRELIABLE_LIFT).toMatch(/^Too few held out to trust/);
+  it('says in words why a lift is not to be trusted: too few held out, too few replies, or chance', () => {
+    expect(liftVerdictOf(lift({ reliable: false, heldOut: 37 }))).toBe(UNRELIABLE_LIFT.heldOut);
+    expect(UNRELIABLE_LIFT.heldOut).toMatch(/^Too few held out to trust: at least 100 members/);
+    expect(liftVerdictOf(lift({ reliable: false, sent: 50 }))).toBe(UNRELIABLE_LIFT.heldOut);
+    expect(liftVerdictOf(lift({ reliable: false, replied: 5, holdoutInbound: 2 }))).toBe(UNRELIABLE_LIFT.responses);
+    expect(liftVerdictOf(lift({ reliable: false }))).toBe(UNRELIABLE_LIFT.chance);
     expect(liftVerdictOf(lift())).toMatch(/drawn at random and never sent/);
+  });
+
+  it("agrees with the service's lift: what it calls unreliable, the console explains", () => {
+    // 37 held out: the service's rule (shared/outcomes/lift.ts) calls it unreliable, and the console says why.
+    const served = liftOf({ replied: 325, holdout: { heldOut: 37, inbound: 1 } }, 3_250, { amount: '390.00' });
+    expect(served.reliable).toBe(false);
+    expect(liftVerdictOf(served)).toBe(UNRELIABLE_LIFT.heldOut);
+    expect(liftVerdictOf(liftOf({ replied: 90, holdout: { heldOut: 100, inbound: 2 } }, 900))).toMatch(/never sent/);
   });
 });
 
