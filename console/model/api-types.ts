@@ -6,7 +6,7 @@
 import type { TemplateRequirements } from '../../shared/templates/template-requirements';
 export type JobStatus = 'SCHEDULED' | 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'PAUSED' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
 
-export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD'] as const;
+export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD', 'HELD_OUT'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export interface CostByCategory {
@@ -20,9 +20,48 @@ export interface JobCost {
   billed: number;
   amount: string;
   byCategory?: Record<string, CostByCategory>;
+  /** Issue 38: the amount divided by the replied / clicked count (decimal strings), absent when the count is 0. */
+  perReply?: string;
+  perClick?: string;
 }
 
-export interface JobSummary {
+/** Taps on one quick-reply button (issue 38): its index in the template (-1: none matched) and the payload tapped. */
+export interface ButtonTaps {
+  index: number;
+  payload: string;
+  taps: number;
+}
+
+/**
+ * What recipients did after the send (issue 38, docs/OUTCOMES.md), on a job's summary and a campaign's
+ * totals: absent on a job from before outcomes existed (the console then shows nothing, not zeros).
+ */
+export interface OutcomeTotals {
+  /** Recipients with an attributed reply. */
+  replied?: number;
+  /** Recipients with a counted click on their tracked link (unique people). */
+  clicked?: number;
+  buttons?: ButtonTaps[];
+  /** STOP replies attributed to the job (opt-outs). */
+  repliedByStop?: number;
+  /** Campaign holdout: members never sent, status HELD_OUT (present when any). */
+  heldOut?: number;
+}
+
+/** A campaign's lift over its held-out group (issue 38 item 4; docs/OUTCOMES.md "Holdouts"). Rates are fractions (0.1 = 10 %). */
+export interface CampaignLift {
+  sentReplyRate: number;
+  holdoutInboundRate: number;
+  incrementalReplies: number;
+  costPerIncrementalReply?: string;
+  heldOut: number;
+  holdoutInbound: number;
+  sent: number;
+  replied: number;
+  reliable: boolean;
+}
+
+export interface JobSummary extends OutcomeTotals {
   sent: number;
   failed: number;
   unknown: number;
@@ -36,6 +75,8 @@ export interface JobSummary {
   cancelled?: number;
   held?: number;
   cost?: JobCost;
+  /** Issue 38: a campaign job's lift over its held-out group. */
+  lift?: CampaignLift | null;
 }
 
 export interface JobStatusView {
@@ -83,6 +124,11 @@ export interface RecipientRow {
   pricing?: { category: string; billable: boolean };
   /** shapes26: per billed recipient, when the rate card prices it. */
   cost?: { currency: string; amount: string };
+  /** Issue 38: the first attributed reply, the first button tapped, the first counted click and the clicks. */
+  repliedAt?: string | null;
+  buttonPayload?: string | null;
+  firstClickAt?: string | null;
+  clicks?: number | null;
 }
 
 export interface RecipientsPage {
@@ -119,7 +165,7 @@ export const CAMPAIGN_STATES = ['DRAFT', 'SCHEDULED', 'LAUNCHING', 'SENDING', 'W
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 
 /** A campaign's counts across its whole audience, by the rules of a job's summary (`sent` includes delivered and read). */
-export interface CampaignTotals {
+export interface CampaignTotals extends OutcomeTotals {
   audience: number;
   sendable: number;
   queued: number;
@@ -154,6 +200,11 @@ export interface CampaignView {
   skippedByReason?: Partial<SkippedByReason>;
   failuresByCode: Record<string, number>;
   cost?: JobCost | null;
+  /** Issue 38: present for a campaign with a holdout. */
+  lift?: CampaignLift | null;
+  /** Issue 38: the campaign's holdout and attribution window, as created. */
+  holdout?: { percent: number } | null;
+  attributionWindowHours?: number;
   jobId: string | null;
   createdAt: string;
   launchedAt: string | null;

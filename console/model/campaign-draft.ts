@@ -4,9 +4,10 @@
  */
 import type { CampaignValues } from '../../shared/campaigns/campaign-values';
 import type { CampaignDryRunAnswer, TemplateView } from './api-types';
+import type { Measurement } from './campaign-measurement';
 import { formatCount, formatMoney, formatTime } from './format';
 
-export interface DraftForm {
+export interface DraftForm extends Measurement {
   name: string;
   fromPhoneNumber: string;
   audienceId: string;
@@ -33,6 +34,8 @@ export function campaignBody(form: DraftForm): Record<string, unknown> {
     audience: { audienceIds: [form.audienceId] },
     ...form.values,
     ...(form.scheduledAt ? { scheduledAt: form.scheduledAt } : {}),
+    ...(form.holdout ? { holdout: { percent: form.holdout.percent } } : {}),
+    ...(form.attributionWindowHours === undefined ? {} : { attributionWindowHours: form.attributionWindowHours }),
   };
 }
 

@@ -1,6 +1,29 @@
 import type { BroadcastListItem, CampaignView, JobStatusView } from './api-types';
+import { tappedPayloadsOf } from './outcomes';
 
-export type FollowUpKind = 'failed' | 'unread';
+/** Who a follow-up reaches: the failed, the unread, or (issue 38) those reached, by what they did after. */
+export type FollowUpKind = 'failed' | 'unread' | 'outcome';
+
+/** The statuses of the reached (the `outcome` kind's choice; all three by default). */
+export const REACHED_STATUSES = ['SENT', 'DELIVERED', 'READ'] as const;
+
+/**
+ * The follow-up's outcome filters (issue 38), ANDed with the status selection: replied or not,
+ * clicked or not, tapped one of these payloads. Absent: either.
+ */
+export interface OutcomeFilters {
+  replied?: boolean;
+  clicked?: boolean;
+  buttonPayloads?: string[];
+}
+
+/**
+ * A dialog's "any / yes / no" choice as a filter value.
+ *
+ * @example
+ * choiceFilter('no'); // false
+ */
+export const choiceFilter = (choice: string): boolean | undefined => (choice === 'yes' ? true : choice === 'no' ? false : undefined);
 
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 
@@ -8,7 +31,11 @@ export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as
  * What a follow-up starts from: a job's list entry, or a campaign (which also knows its template's
  * category, so the form starts with it).
  */
-export type FollowUpOrigin = Pick<BroadcastListItem, 'broadcastName' | 'template' | 'fromPhoneNumber'> & { templateType?: string };
+export type FollowUpOrigin = Pick<BroadcastListItem, 'broadcastName' | 'template' | 'fromPhoneNumber'> & {
+  templateType?: string;
+  /** The quick-reply payloads tapped so far (the summary's `buttons`): the dialog offers them as filters. */
+  tappedPayloads?: string[];
+};
 
 /** The counts that say who a follow-up could reach: a job's summary or a campaign's totals. */
 export interface FollowUpCounts {
@@ -25,18 +52,31 @@ export interface FollowUpForm {
   /** Unread only: how long after the send a recipient must still not have read. */
   notReadAfterHours?: number;
   force?: boolean;
+  /** The `outcome` kind's statuses (of REACHED_STATUSES). */
+  statuses?: string[];
+  filters?: OutcomeFilters;
 }
 
 /**
- * Who a follow-up reaches (shapes26 `audience`): the failed, or those sent or delivered but not read.
+ * Who a follow-up reaches (shapes26 `audience`): the failed, those sent or delivered but not read,
+ * or the reached of the chosen statuses; with the outcome filters (issue 38) when given.
  *
  * @example
  * audienceOf('unread', 24); // { statuses: ['SENT', 'DELIVERED'], notReadAfterHours: 24 }
+ * audienceOf('outcome', undefined, { replied: false }, ['READ']); // { statuses: ['READ'], replied: false }
  */
-export function audienceOf(kind: FollowUpKind, notReadAfterHours?: number): Record<string, unknown> {
+export function audienceOf(kind: FollowUpKind, notReadAfterHours?: number, filters: OutcomeFilters = {}, statuses?: readonly string[]): Record<string, unknown> {
   if (kind === 'failed') return { statuses: ['FAILED'] };
-  return { statuses: ['SENT', 'DELIVERED'], ...(notReadAfterHours === undefined ? {} : { notReadAfterHours }) };
+  const outcome = {
+    ...(filters.replied === undefined ? {} : { replied: filters.replied }),
+    ...(filters.clicked === undefined ? {} : { clicked: filters.clicked }),
+    ...(filters.buttonPayloads?.length ? { buttonPayloads: [...filters.buttonPayloads] } : {}),
+  };
+  if (kind === 'outcome') return { statuses: [...(statuses?.length ? statuses : REACHED_STATUSES)], ...outcome };
+  return { statuses: ['SENT', 'DELIVERED'], ...(notReadAfterHours === undefined ? {} : { notReadAfterHours }), ...outcome };
 }
+
+const KIND_WORDS: Record<FollowUpKind, string> = { failed: 'follow-up to failed', unread: 'follow-up to unread', outcome: 'follow-up by outcome' };
 
 /**
  * The form's first values, from the job's list entry: the same sender and template, a name that
@@ -49,11 +89,12 @@ export function audienceOf(kind: FollowUpKind, notReadAfterHours?: number): Reco
 export function followUpDefaults(kind: FollowUpKind, job: FollowUpOrigin | undefined): FollowUpForm {
   const name = job?.broadcastName ?? 'Campaign';
   return {
-    broadcastName: `${name} · follow-up to ${kind}`.slice(0, 200),
+    broadcastName: `${name} · ${KIND_WORDS[kind]}`.slice(0, 200),
     templateName: job?.template?.name ?? '',
     templateLanguage: job?.template?.language ?? '',
     templateType: job?.templateType ?? 'MARKETING',
     ...(kind === 'unread' ? { notReadAfterHours: 24 } : {}),
+    ...(kind === 'outcome' ? { statuses: [...REACHED_STATUSES] } : {}),
   };
 }
 
@@ -71,19 +112,22 @@ export function followUpBody(kind: FollowUpKind, form: FollowUpForm, fromPhoneNu
     templateName: form.templateName,
     templateLanguage: form.templateLanguage,
     templateType: form.templateType,
-    audience: audienceOf(kind, form.notReadAfterHours),
+    audience: audienceOf(kind, form.notReadAfterHours, form.filters, form.statuses),
     ...(form.force ? { force: true } : {}),
   };
 }
 
 /**
- * Whether anyone is in a follow-up of this kind: the failed, or the sent not read (the button is
- * disabled otherwise). A job's summary and a campaign's totals count alike.
+ * Whether anyone is in a follow-up of this kind: the failed, the sent not read, or anyone sent (the
+ * button is disabled otherwise). A job's summary and a campaign's totals count alike.
  *
  * @example
  * reachesAnyone('unread', { sent: 5, read: 4, failed: 0 }); // true
  */
-export const reachesAnyone = (kind: FollowUpKind, counts: FollowUpCounts): boolean => (kind === 'failed' ? counts.failed > 0 : counts.sent - counts.read > 0);
+export function reachesAnyone(kind: FollowUpKind, counts: FollowUpCounts): boolean {
+  if (kind === 'failed') return counts.failed > 0;
+  return kind === 'unread' ? counts.sent - counts.read > 0 : counts.sent > 0;
+}
 
 /** Whether the job has anyone a follow-up of this kind could reach. */
 export const hasAudience = (kind: FollowUpKind, status: JobStatusView): boolean => reachesAnyone(kind, status.summary);
@@ -94,7 +138,8 @@ export const hasAudience = (kind: FollowUpKind, status: JobStatusView): boolean 
  * @example
  * followUpOriginOfCampaign({ name: 'Spring', fromPhoneNumber: '1', template: { name: 'promo', language: 'en', category: 'MARKETING' } }).templateType; // 'MARKETING'
  */
-export function followUpOriginOfCampaign(campaign: Pick<CampaignView, 'name' | 'fromPhoneNumber' | 'template'>): FollowUpOrigin {
+export function followUpOriginOfCampaign(campaign: Pick<CampaignView, 'name' | 'fromPhoneNumber' | 'template'> & { totals?: Pick<CampaignView['totals'], 'buttons'> }): FollowUpOrigin {
   const { name, language, category } = campaign.template;
-  return { broadcastName: campaign.name, template: { name, language }, fromPhoneNumber: campaign.fromPhoneNumber, templateType: category };
+  const tapped = tappedPayloadsOf(campaign.totals?.buttons);
+  return { broadcastName: campaign.name, template: { name, language }, fromPhoneNumber: campaign.fromPhoneNumber, templateType: category, ...(tapped.length ? { tappedPayloads: tapped } : {}) };
 }

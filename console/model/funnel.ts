@@ -1,13 +1,12 @@
 import type { CampaignTotals, JobSummary, ReasonRow, SkippedByReason } from './api-types';
+import { heldOutBarOf, outcomeBarsOf, type FunnelBar } from './outcomes';
 
-export interface FunnelBar {
-  label: string;
-  value: number;
-}
+export type { FunnelBar } from './outcomes';
 
 /**
- * The funnel sent → delivered → read, with failed beside it: exactly the status summary's counts
- * (`sent` includes delivered and read; `delivered` includes read), so the chart and the API agree.
+ * The funnel sent → delivered → read → replied / clicked, with failed (and held out) beside it:
+ * exactly the status summary's counts (`sent` includes delivered and read; `delivered` includes
+ * read), so the chart and the API agree. Replied and clicked only when the summary has them.
  *
  * @example
  * funnelOf({ sent: 10, delivered: 8, read: 3, failed: 2 } as JobSummary).map((bar) => bar.value); // [10, 8, 3, 2]
@@ -17,13 +16,16 @@ export function funnelOf(summary: JobSummary): FunnelBar[] {
     { label: 'Sent', value: summary.sent },
     { label: 'Delivered', value: summary.delivered },
     { label: 'Read', value: summary.read },
+    ...outcomeBarsOf(summary),
     { label: 'Failed', value: summary.failed },
+    ...heldOutBarOf(summary),
   ];
 }
 
 /**
- * A campaign's funnel: audience → sendable → sent → delivered → read, with skipped, opted out and
- * failed beside them; exactly the campaign's `totals` (the same rules as a job's summary).
+ * A campaign's funnel: audience → sendable → sent → delivered → read → replied / clicked, with
+ * skipped, opted out, failed and held out beside them; exactly the campaign's `totals` (the same
+ * rules as a job's summary).
  *
  * @example
  * campaignFunnelOf({ audience: 12, sendable: 10, sent: 9, delivered: 8, read: 3, skipped: 1, optedOut: 1, failed: 1 } as CampaignTotals).map((bar) => bar.value);
@@ -36,9 +38,11 @@ export function campaignFunnelOf(totals: CampaignTotals): FunnelBar[] {
     { label: 'Sent', value: totals.sent },
     { label: 'Delivered', value: totals.delivered },
     { label: 'Read', value: totals.read },
+    ...outcomeBarsOf(totals),
     { label: 'Skipped', value: totals.skipped },
     { label: 'Opted out', value: totals.optedOut },
     { label: 'Failed', value: totals.failed },
+    ...heldOutBarOf(totals),
   ];
 }
 

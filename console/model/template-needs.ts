@@ -12,7 +12,7 @@ export type NeedPlace =
   | { in: 'body'; position: number }
   | { in: 'body'; name: string }
   | { in: 'header'; type: 'text' | 'image' | 'video' | 'document' }
-  | { in: 'button'; index: number; type: 'url' | 'quick_reply' | 'copy_code' };
+  | { in: 'button'; index: number; type: 'url' | 'quick_reply' | 'copy_code'; tracked?: boolean };
 
 export interface Need {
   /** Unique within the template: the field's id. */
@@ -48,9 +48,18 @@ function headerNeed(header: TemplateRequirements['header']): Need[] {
   return [{ key: 'header', label: `Header ${type} link (https://)`, place: { in: 'header', type }, optional: false }];
 }
 
-function buttonNeeds(buttons: TemplateRequirements['buttons']): Need[] {
+/** A button of the template list; `tracked` (issue 38): a URL button on the platform's click link, which takes `trackedUrl`. */
+type ListedButton = NonNullable<TemplateRequirements['buttons']>[number] & { tracked?: boolean };
+
+/** The longest tracked destination the API takes (docs/OUTCOMES.md "Tracked links"). */
+export const MAX_TRACKED_URL_LENGTH = 2_000;
+
+function buttonNeeds(buttons: readonly ListedButton[] | undefined): Need[] {
   return (buttons ?? []).flatMap((button): Need[] => {
     const type = BUTTON_TYPES[button.type as keyof typeof BUTTON_TYPES];
+    if (type === 'url' && button.tracked) {
+      return [{ key: `button-${button.index}`, label: `Button ${button.index + 1}: tracked link destination (https://)`, place: { in: 'button', index: button.index, type, tracked: true }, optional: false, maxLength: MAX_TRACKED_URL_LENGTH }];
+    }
     if (!type || (type === 'url' && !button.dynamic)) return [];
     return [{ key: `button-${button.index}`, label: `Button ${button.index + 1}: ${BUTTON_LABELS[type]}`, place: { in: 'button', index: button.index, type }, optional: type === 'quick_reply', maxLength: button.maxLength }];
   });
@@ -88,6 +97,25 @@ function valueOf(mapping: Mapping): unknown {
   return mapping.fallback.trim() === '' ? { attribute: mapping.attribute } : { attribute: mapping.attribute, fallback: mapping.fallback };
 }
 
+/** The button value's field: a tracked link's destination, a URL suffix, a coupon code, a payload. */
+const buttonField = (place: Extract<NeedPlace, { in: 'button' }>): string =>
+  place.tracked ? 'trackedUrl' : place.type === 'url' ? 'text' : place.type === 'copy_code' ? 'couponCode' : 'payload';
+
+/**
+ * A tracked link destination given as one text for everyone that is not an https address (the API
+ * refuses it; an attribute's values are checked per member), or undefined.
+ *
+ * @example
+ * badTrackedUrl(needs, { 'button-0': { source: 'literal', value: 'http://shop.example' } })?.label; // 'Button 1: tracked link destination (https://)'
+ */
+export function badTrackedUrl(needs: readonly Need[], mappings: Readonly<Record<string, Mapping>>): Need | undefined {
+  return needs.find((need) => {
+    const mapping = mappings[need.key];
+    if (need.place.in !== 'button' || !need.place.tracked || mapping?.source !== 'literal' || mapping.value === '') return false;
+    return !/^https:\/\/[^\s/]+/i.test(mapping.value) || mapping.value.length > MAX_TRACKED_URL_LENGTH;
+  });
+}
+
 const isEmpty = (mapping: Mapping | undefined): boolean => !mapping || (mapping.source === 'literal' ? mapping.value === '' : mapping.attribute === '');
 
 /** The first need left without a value (an optional one may stay empty), or undefined. */
@@ -114,7 +142,7 @@ export function campaignValuesOf(needs: readonly Need[], mappings: Readonly<Reco
       if ('position' in place) positional[place.position - 1] = value;
       else named[place.name] = value;
     } else if (place.in === 'header') header = place.type === 'text' ? { type: 'text', text: value } : { type: place.type, link: value };
-    else buttons.push({ index: place.index, type: place.type, [place.type === 'url' ? 'text' : place.type === 'copy_code' ? 'couponCode' : 'payload']: value });
+    else buttons.push({ index: place.index, type: place.type, [buttonField(place)]: value });
   }
   const isNamed = needs.some((need) => need.place.in === 'body' && 'name' in need.place);
   return {

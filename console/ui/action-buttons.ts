@@ -1,6 +1,6 @@
 /**
  * The buttons a job's and a campaign's page share: a control that posts after a confirmation (cancel,
- * pause, resume), the follow-ups to the failed and to the unread, and refresh.
+ * pause, resume), the follow-ups (to the failed, to the unread, by outcome), and refresh.
  */
 import { reachesAnyone, type FollowUpCounts, type FollowUpKind, type FollowUpOrigin } from '../model/follow-up';
 import { campaignHref } from '../model/route';
@@ -48,10 +48,11 @@ export interface FollowUpButtons {
   update(counts: FollowUpCounts): void;
 }
 
-/** Follow up to the failed and to the unread through `path`; an accepted follow-up opens the new job. */
+/** Follow up to the failed, to the unread, and by reply, click or button through `path`; an accepted follow-up opens the new job. */
 export function followUpButtons(path: string, origin: () => FollowUpOrigin | undefined, messages: HTMLElement): FollowUpButtons {
   const failed = el('button', { type: 'button' }, 'Follow up to failed…');
   const unread = el('button', { type: 'button' }, 'Follow up to unread…');
+  const outcome = el('button', { type: 'button' }, 'Follow up by reply or click…');
   const open = (kind: FollowUpKind) => () =>
     openFollowUp(kind, path, origin(), (newJobId) => {
       replaceChildren(messages, notice(newJobId ? `Follow-up accepted: ${newJobId}` : 'Follow-up accepted.', 'info'));
@@ -59,11 +60,13 @@ export function followUpButtons(path: string, origin: () => FollowUpOrigin | und
     });
   failed.addEventListener('click', open('failed'));
   unread.addEventListener('click', open('unread'));
+  outcome.addEventListener('click', open('outcome'));
   return {
-    buttons: [failed, unread],
+    buttons: [failed, unread, outcome],
     update(counts) {
       failed.disabled = !reachesAnyone('failed', counts);
       unread.disabled = !reachesAnyone('unread', counts);
+      outcome.disabled = !reachesAnyone('outcome', counts);
     },
   };
 }

@@ -36,6 +36,8 @@ function headerOf(view: CampaignView): Node[] {
       ['Started', formatTime(view.startedAt)],
       ['Finished', formatTime(view.finishedAt)],
       ...(view.state === 'WAITING_FOR_LIMIT' ? [['Goes on at', formatTime(view.waitingUntil)] as const] : []),
+      ...(view.holdout ? [['Held out', `${view.holdout.percent} % of the audience, never sent`] as const] : []),
+      ...(view.attributionWindowHours ? [['Attribution window', `${formatCount(view.attributionWindowHours)} hours`] as const] : []),
       ['Campaign', view.campaignId],
       ['Job', view.jobId ? el('a', { href: campaignHref(view.jobId) }, view.jobId) : '—'],
     ]),
@@ -53,7 +55,7 @@ export function renderAudienceCampaign(main: HTMLElement, campaignId: string): P
   const heading = el('h2', { tabindex: -1 }, 'Campaign');
   const header = el('div', {}, el('p', {}, 'Loading…'));
   const messages = el('div');
-  const sections = createSections({ perMinute: false, funnelLabel: 'Funnel: audience, sendable, sent, delivered, read, and skipped, opted out and failed beside them' });
+  const sections = createSections({ perMinute: false, funnelLabel: 'Funnel: audience, sendable, sent, delivered, read, replied and clicked, and skipped, opted out, failed and held out beside them' });
   const skipped = el('div');
   sections.root.append(section('skipped-title', 'Left out', skipped));
   const path = `/campaigns/${encodeURIComponent(campaignId)}`;
@@ -68,7 +70,7 @@ export function renderAudienceCampaign(main: HTMLElement, campaignId: string): P
       campaign = view;
       replaceChildren(heading, view.name);
       replaceChildren(header, ...headerOf(view));
-      sections.update({ bars: campaignFunnelOf(view.totals), cost: view.cost, failuresByCode: view.failuresByCode }, reasons);
+      sections.update({ bars: campaignFunnelOf(view.totals), cost: view.cost, failuresByCode: view.failuresByCode, outcomes: view.totals, lift: view.lift }, reasons);
       replaceChildren(skipped, skippedContent(view));
       actions.update(view);
       await recipients.refresh();

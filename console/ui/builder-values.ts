@@ -13,8 +13,9 @@ export interface ValueFields {
   offer(attributes: readonly string[]): void;
 }
 
-/** Media links are one for everyone by default; text values come from an attribute. */
-const literalFirst = (need: Need): boolean => need.place.in === 'header' && need.place.type !== 'text';
+/** A link (a media header, a tracked link's destination): one for everyone by default; text values come from an attribute. */
+const isLink = (need: Need): boolean => (need.place.in === 'header' && need.place.type !== 'text') || (need.place.in === 'button' && need.place.tracked === true);
+const literalFirst = isLink;
 
 function needGroup(need: Need, listId: string, changed: () => void): { root: HTMLElement; read(): Mapping } {
   const id = `need-${need.key}`;
@@ -26,7 +27,7 @@ function needGroup(need: Need, listId: string, changed: () => void): { root: HTM
   );
   const attribute = el('input', { id: `${id}-attribute`, type: 'text', list: listId, autocomplete: 'off', spellcheck: 'false' });
   const fallback = el('input', { id: `${id}-fallback`, type: 'text', maxlength: need.maxLength ?? 1024, 'aria-describedby': `${id}-fallback-help` });
-  const literal = el('input', { id: `${id}-literal`, type: need.place.in === 'header' && need.place.type !== 'text' ? 'url' : 'text', maxlength: need.maxLength ?? 2000 });
+  const literal = el('input', { id: `${id}-literal`, type: isLink(need) ? 'url' : 'text', maxlength: need.maxLength ?? 2000 });
   const byAttribute = el(
     'div',
     { class: 'need-attribute' },

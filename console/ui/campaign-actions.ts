@@ -1,6 +1,7 @@
-/** A job's buttons: cancel (after a confirmation), follow-up to the failed and to the unread, refresh. */
+/** A job's buttons: cancel (after a confirmation), follow-ups (to the failed, the unread, by outcome), refresh. */
 import type { BroadcastListItem, JobStatusView } from '../model/api-types';
 import { isFinished } from '../model/job-state';
+import { tappedPayloadsOf } from '../model/outcomes';
 import { actionGroup, controlButton, followUpButtons, refreshButton } from './action-buttons';
 import { who } from './who';
 
@@ -17,13 +18,21 @@ export function createCampaignActions(jobId: string, entry: () => BroadcastListI
     messages,
     reload,
   );
-  const followUps = followUpButtons(`${path}/follow-up`, entry, messages);
+  let latest: JobStatusView | undefined;
+  // The list entry names the job; the latest status adds the payloads tapped (the dialog's button choices).
+  const origin = () => {
+    const listed = entry();
+    const tapped = tappedPayloadsOf(latest?.summary.buttons);
+    return listed && tapped.length ? { ...listed, tappedPayloads: tapped } : listed;
+  };
+  const followUps = followUpButtons(`${path}/follow-up`, origin, messages);
   // The signed-in role's controls only (console/model/roles.ts); the API refuses the others anyway.
   cancel.hidden = !who.allows('cancelJob');
   for (const button of followUps.buttons) button.hidden = !who.allows('followUp');
   return {
     root: actionGroup('Campaign actions', cancel, ...followUps.buttons, refreshButton(messages, reload)),
     update(status) {
+      latest = status;
       cancel.disabled = isFinished(status.status);
       followUps.update(status.summary);
     },

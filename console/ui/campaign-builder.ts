@@ -6,10 +6,11 @@
  */
 import type { AudienceMemberRow, TemplateView } from '../model/api-types';
 import { campaignBody, draftProblem, scheduleOf } from '../model/campaign-draft';
-import { campaignValuesOf, missingNeed, needsOf, type Need } from '../model/template-needs';
+import { badTrackedUrl, campaignValuesOf, missingNeed, needsOf, type Need } from '../model/template-needs';
 import { attributeNamesOf, previewFor } from '../model/whatsapp-preview';
 import { describeError } from './api';
 import { createCheckStep, type CheckForm } from './builder-check';
+import { createMeasurementFields, type MeasurementFields } from './builder-measurement';
 import { memberPreview } from './builder-preview';
 import { createAudienceStep, createTemplateStep } from './builder-steps';
 import { createValueFields, type ValueFields } from './builder-values';
@@ -22,7 +23,7 @@ import { who } from './who';
 const PREVIEWED = 3;
 
 /** The first step: the name, the sender (filled once the senders are read) and when. */
-const campaignSection = (name: HTMLInputElement, senderBox: HTMLElement, when: HTMLInputElement): HTMLElement =>
+const campaignSection = (name: HTMLInputElement, senderBox: HTMLElement, when: HTMLInputElement, measurement: MeasurementFields): HTMLElement =>
   section(
     'builder-campaign',
     '1. Campaign',
@@ -30,7 +31,14 @@ const campaignSection = (name: HTMLInputElement, senderBox: HTMLElement, when: H
     senderBox,
     el('div', { class: 'field' }, el('label', { for: 'campaign-when' }, 'Schedule for (optional)'), when),
     el('p', { id: 'campaign-when-help', class: 'help' }, 'Empty: sent when launched. A time at least 5 minutes and at most 35 days ahead, in your time zone.'),
+    measurement.root,
   );
+
+/** A tracked link's destination that is not https (issue 38), else the measurement's problem, in words. */
+function valuesProblem(needs: readonly Need[], fields: ValueFields | undefined, measurementProblem: string | undefined): string | undefined {
+  const badLink = badTrackedUrl(needs, fields?.mappings() ?? {});
+  return badLink ? `${badLink.label}: give an https:// address of at most 2,000 characters, or a member's attribute.` : measurementProblem;
+}
 
 export function renderCampaignBuilder(main: HTMLElement): PageHandle {
   // A viewer may not create a campaign (the API would answer 403): say so instead of a form.
@@ -73,19 +81,21 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
   const form = (): CheckForm => {
     const missing = missingNeed(needs, fields?.mappings() ?? {});
     const scheduledAt = scheduleOf(when.value);
-    const problem = draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value });
+    const measured = measurement.read();
+    const problem = draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ?? valuesProblem(needs, fields, measured.problem);
     if (problem || !template) return { problem: problem ?? 'Choose a template.', body: {}, templateName: '' };
-    const body = campaignBody({ name: name.value.trim(), fromPhoneNumber: sender, audienceId: audienceStep.audienceId(), template, values: values(), scheduledAt });
+    const body = campaignBody({ name: name.value.trim(), fromPhoneNumber: sender, audienceId: audienceStep.audienceId(), template, values: values(), scheduledAt, ...measured.values });
     return { body, templateName: template.name, ...(scheduledAt ? { scheduledAt } : {}) };
   };
   const checkStep = createCheckStep(form);
+  const measurement = createMeasurementFields(checkStep.invalidate);
   for (const input of [name, when]) input.addEventListener('input', checkStep.invalidate);
 
   replaceChildren(
     main,
     listTabs(),
     heading,
-    campaignSection(name, senderBox, when),
+    campaignSection(name, senderBox, when, measurement),
     section('builder-audience', '2. Audience', audienceStep.root),
     section('builder-template', '3. Template', templateStep.root),
     section('builder-values', '4. Values', valuesBox),

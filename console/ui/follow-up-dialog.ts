@@ -8,8 +8,14 @@ import { formatCount, formatMoney } from '../model/format';
 import { TEMPLATE_CATEGORIES, followUpBody, followUpDefaults, type FollowUpForm, type FollowUpKind, type FollowUpOrigin } from '../model/follow-up';
 import { ApiError, describeError, post } from './api';
 import { dataTable, el, notice, replaceChildren } from './dom';
+import { filterFields } from './follow-up-filters';
 
-const titles: Record<FollowUpKind, string> = { failed: 'Follow up to the failed', unread: 'Follow up to the unread' };
+const titles: Record<FollowUpKind, string> = { failed: 'Follow up to the failed', unread: 'Follow up to the unread', outcome: 'Follow up by reply, click or button' };
+const intros: Record<FollowUpKind, string> = {
+  failed: 'A new campaign to the recipients of this one that failed, each with the parameters they had.',
+  unread: 'A new campaign to the recipients of this one who have not read it.',
+  outcome: 'A new campaign to the recipients this one reached, chosen by what they did after: for example read but did not reply.',
+};
 const MISSING_ROUTE = 'This service has no follow-up route yet (404 Route not found): follow-ups need a newer version of the service. Nothing was sent.';
 
 export const idempotencyKey = (): string =>
@@ -44,6 +50,8 @@ function formOf(kind: FollowUpKind, job: FollowUpOrigin | undefined) {
   const force = el('input', { type: 'checkbox' });
   const fields = [field('fu-name', 'Campaign name', name), field('fu-template', 'Template', template), field('fu-language', 'Language', language), field('fu-category', 'Template category', category)];
   if (kind === 'unread') fields.push(field('fu-hours', 'Not read after (hours)', hours));
+  const outcome = filterFields(kind, job?.tappedPayloads);
+  fields.push(...outcome.fields);
   fields.push(el('div', { class: 'field checkbox' }, force, el('label', { for: 'fu-force' }, 'Send even to 131049 failures younger than 24 hours (force)')));
   force.id = 'fu-force';
   const read = (): FollowUpForm => ({
@@ -53,6 +61,8 @@ function formOf(kind: FollowUpKind, job: FollowUpOrigin | undefined) {
     templateType: category.value,
     ...(kind === 'unread' && hours.value !== '' ? { notReadAfterHours: Number(hours.value) } : {}),
     force: force.checked,
+    statuses: outcome.statuses(),
+    filters: outcome.filters(),
   });
   return { fields, read };
 }
@@ -73,7 +83,7 @@ export function openFollowUp(kind: FollowUpKind, path: string, job: FollowUpOrig
     'dialog',
     { class: 'follow-up', 'aria-labelledby': 'fu-title' },
     el('h2', { id: 'fu-title' }, titles[kind]),
-    el('p', {}, kind === 'failed' ? 'A new campaign to the recipients of this one that failed, each with the parameters they had.' : 'A new campaign to the recipients of this one who have not read it.'),
+    el('p', {}, intros[kind]),
     el('form', { method: 'dialog' }, ...fields),
     result,
     el('div', { class: 'actions' }, check, send, close),

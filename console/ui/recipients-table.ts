@@ -4,6 +4,7 @@
  */
 import { RECIPIENT_STATUSES, type RecipientRow, type RecipientsPage } from '../model/api-types';
 import { addressOf, formatMoney, formatTime } from '../model/format';
+import { OUTCOME_COLUMNS, hasOutcomeColumns, outcomeCellsOf } from '../model/recipient-outcomes';
 import { describeError, getData, getTextPage } from './api';
 import { announce, dataTable, el, notice, replaceChildren } from './dom';
 
@@ -15,9 +16,10 @@ export interface RecipientsTable {
   refresh(): Promise<void>;
 }
 
-function cellsOf(row: RecipientRow, withCost: boolean): Array<string> {
+function cellsOf(row: RecipientRow, withCost: boolean, withOutcomes: boolean): Array<string> {
   const cells = [addressOf(row), row.status, row.failureReasonCode ? `${row.failureReasonCode}: ${row.failureReason ?? ''}` : '—', formatTime(row.updatedAt), row.sentVia ?? '—'];
   if (withCost) cells.push(row.cost ? formatMoney(row.cost.amount, row.cost.currency) : '—');
+  if (withOutcomes) cells.push(...outcomeCellsOf(row));
   return cells;
 }
 
@@ -75,9 +77,10 @@ export function createRecipientsTable(source: RecipientsSource): RecipientsTable
       const page = await getData<RecipientsPage>(source.path, { limit: PAGE_SIZE, status: status || undefined, cursor: cursors[pageIndex] });
       cursors[pageIndex + 1] = page.nextCursor ?? undefined;
       const withCost = page.recipients.some((row) => row.cost !== undefined);
-      const headers = ['Recipient', 'Status', 'Failure', 'Updated', 'Sent via', ...(withCost ? ['Cost'] : [])];
+      const withOutcomes = hasOutcomeColumns(page.recipients);
+      const headers = ['Recipient', 'Status', 'Failure', 'Updated', 'Sent via', ...(withCost ? ['Cost'] : []), ...(withOutcomes ? OUTCOME_COLUMNS : [])];
       const caption = `Recipients${status ? ` with status ${status}` : ''}, page ${pageIndex + 1}`;
-      replaceChildren(body, page.recipients.length === 0 ? el('p', {}, 'No recipients match.') : dataTable(caption, headers, page.recipients.map((row) => cellsOf(row, withCost)), { class: 'recipients' }));
+      replaceChildren(body, page.recipients.length === 0 ? el('p', {}, 'No recipients match.') : dataTable(caption, headers, page.recipients.map((row) => cellsOf(row, withCost, withOutcomes)), { class: 'recipients' }));
       replaceChildren(
         pager,
         el('button', { type: 'button', disabled: pageIndex === 0, onclick: () => void go(pageIndex - 1) }, 'Previous'),

@@ -18,6 +18,7 @@ import { maxPriceSchema } from './template-max-price';
 import * as v from 'valibot';
 import type { PricingCounts } from '../delivery/message-pricing';
 import type { CampaignCost } from '../pricing/campaign-cost';
+import type { Lift } from '../outcomes/lift';
 import type { OutcomeCounts } from '../outcomes/outcome-facts';
 import { outcomeSummaryOf, type OutcomeSummary } from './outcome-summary';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
@@ -186,6 +187,8 @@ export interface JobSummary extends OutcomeSummary {
    * until a status webhook settles them. Present while any recipient is held.
    */
   held?: number;
+  /** A campaign's lift over its holdout (docs/OUTCOMES.md "Holdout and lift"); present when the job has held-out recipients. */
+  lift?: Lift;
 }
 
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
@@ -229,6 +232,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
 
   let cancelled = 0;
   let held = 0;
+  let heldOut = 0;
   let anyStarted = false;
   let sentByChunkCounters = 0;
   for (const chunk of chunks) {
@@ -252,9 +256,11 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     addFailures(counts.failuresByReason);
     addPricingCounts(summary, counts.pricing);
     held += counts.held;
+    heldOut += counts.heldOut;
   }
   if (held > 0) summary.held = held;
-  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled - held);
+  if (heldOut > 0) summary.heldOut = heldOut;
+  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled - held - heldOut);
   // A scheduled job cancelled before it fired never queues anything, and a cancelled job whose accept
   // failed may have recipients that never reached the queue: everyone still pending is cancelled.
   if (job.cancelledAt !== undefined && (isAwaitingFiring(job) || job.acceptFailedAt !== undefined)) {
@@ -264,7 +270,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
   if (job.cancelledAt !== undefined) summary.cancelled = cancelled;
   Object.assign(summary, outcomeSummaryOf(tally?.outcomes));
 
-  return { status: statusOf(job, summary, { cancelled, anyStarted, sentByChunkCounters }), summary };
+  return { status: statusOf(job, summary, { cancelled, heldOut, anyStarted, sentByChunkCounters }), summary };
 }
 
 function addPricingCounts(summary: JobSummary, pricing: PricingCounts): void {
@@ -276,7 +282,7 @@ function addPricingCounts(summary: JobSummary, pricing: PricingCounts): void {
 }
 
 /** The state a job reads, from its summary and what its chunks recorded. */
-function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled: number; anyStarted: boolean; sentByChunkCounters: number }): JobStatus {
+function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled: number; heldOut: number; anyStarted: boolean; sentByChunkCounters: number }): JobStatus {
   // A job the campaign expander still appends to is never finished, whatever its chunks say so far.
   if (isExpansionOpen(job)) return job.pausedAt !== undefined && job.cancelledAt === undefined ? 'PAUSED' : recorded.anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
   // A cancel withheld someone unless every recipient ended sent, failed or unknown: one that came too
@@ -287,9 +293,11 @@ function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled:
     // The worker's outcomes decide FAILED (nothing sent); a failure Meta reported by webhook after the
     // send (in the summary's `failed`) makes an all-sent job COMPLETED_WITH_FAILURES, read from the
     // counts every read has already, so the write path does not change (docs/BROADCAST.md "Job states").
+    // Held-out members (a campaign's holdout) were never to be sent: the job is judged on the others.
     const sent = recorded.sentByChunkCounters;
-    if (sent === 0) return 'FAILED';
-    return sent === job.totalRecipients && summary.failed === 0 ? 'COMPLETED' : 'COMPLETED_WITH_FAILURES';
+    const toSend = job.totalRecipients - recorded.heldOut;
+    if (sent === 0) return toSend === 0 && job.totalRecipients > 0 ? 'COMPLETED' : 'FAILED';
+    return sent === toSend && summary.failed === 0 ? 'COMPLETED' : 'COMPLETED_WITH_FAILURES';
   }
   if (isAwaitingFiring(job)) return 'SCHEDULED';
   // A cancelled job is no longer waiting for its template: it reads as settling (PROCESSING) until its held rest is cancelled.

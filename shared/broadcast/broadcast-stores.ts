@@ -138,7 +138,8 @@ export interface ChunkProgressStore {
 }
 
 /** CANCELLED: claimed after the job was cancelled, never sent. */
-export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
+/** HELD_OUT: a campaign's held-out member (docs/OUTCOMES.md "Holdout and lift"), written at expansion, never sent. */
+export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED' | 'HELD_OUT';
 
 export interface LedgerEntry {
   index: number;

@@ -16,6 +16,7 @@ import { InMemoryBroadcastRepository, InMemorySenderDirectory, ORG, SENDER, temp
 import { FixedMarketingMessagesOnboarding, FixedMessagingTiers, InMemoryPortfolioReach, RecordingOutboundQueue } from './broadcast-port-fakes';
 import { InMemoryCampaignStore, InMemoryExpansionQueue, InMemoryPersonClaims } from './in-memory-campaign-store';
 import { InMemoryMemberSource } from './in-memory-member-source';
+import { InMemoryTouchStore } from './in-memory-touch-store';
 
 export const CAMPAIGN_TEMPLATE = template({ name: 'spring_sale', category: 'MARKETING', body: 'Hi {{1}}, use {{2}}' });
 
@@ -50,6 +51,7 @@ export function campaignKit(start = '2026-05-04T10:00:00.000Z') {
   const published: CustomerEvent[] = [];
   const messagingTiers = new FixedMessagingTiers();
   const portfolioReach = new InMemoryPortfolioReach();
+  const touches = new InMemoryTouchStore();
   const shared = {
     campaigns,
     members,
@@ -66,6 +68,7 @@ export function campaignKit(start = '2026-05-04T10:00:00.000Z') {
     claims,
     queue,
     optOuts,
+    touches,
     contactBook: { pairsOf: async (_organizationId: string, keys: readonly string[]) => new Map(keys.flatMap((key) => (pairs.has(key) ? [[key, pairs.get(key)!] as const] : []))) },
     events: { publish: async (_organizationId: string, event: CustomerEvent) => void published.push(event) },
     budget: { pages: 3 },
@@ -76,7 +79,7 @@ export function campaignKit(start = '2026-05-04T10:00:00.000Z') {
     standing: { isSuspended: async () => false },
     ids: { newId: (prefix: string) => `${prefix}_${Math.random().toString(36).slice(2)}` },
   };
-  return { clock, campaigns, claims, members, broadcasts, queue, expansions, optOuts, pairs, published, messagingTiers, portfolioReach, expander, launcher };
+  return { clock, campaigns, claims, members, broadcasts, queue, expansions, optOuts, pairs, published, messagingTiers, portfolioReach, touches, expander, launcher };
 }
 
 export type CampaignKit = ReturnType<typeof campaignKit>;

@@ -22,7 +22,7 @@ jest.setTimeout(120_000);
 
 if (!browserPath) process.stdout.write('SKIPPED console-people-browser: no Chromium found (/usr/bin/chromium or CHROMIUM_PATH).\n');
 
-const CAMPAIGN_CONTROLS = ['Pause campaign', 'Resume campaign', 'Cancel campaign', 'Follow up to failed…', 'Follow up to unread…'];
+const CAMPAIGN_CONTROLS = ['Pause campaign', 'Resume campaign', 'Cancel campaign', 'Follow up to failed…', 'Follow up to unread…', 'Follow up by reply or click…'];
 const IDLE_MINUTES = 5;
 
 interface Watched {
@@ -112,7 +112,7 @@ interface Watched {
     const { page } = await watchedPage();
     await signIn(page, 'campaign-manager', `#/campaigns/${SENDING_ID}`);
     await page.getByRole('button', { name: 'Pause campaign' }).waitFor();
-    await expect(shownControls(page)).resolves.toEqual(['Pause campaign', 'Cancel campaign', 'Follow up to failed…', 'Follow up to unread…']);
+    await expect(shownControls(page)).resolves.toEqual(['Pause campaign', 'Cancel campaign', 'Follow up to failed…', 'Follow up to unread…', 'Follow up by reply or click…']);
     await page.close();
   });
 

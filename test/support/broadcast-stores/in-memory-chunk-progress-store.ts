@@ -34,7 +34,7 @@ export class InMemoryChunkProgressStore implements ChunkProgressStore {
     const sent = count('SENT');
     const failed = count('FAILED');
     const unknown = count('UNKNOWN');
-    if (sent + failed + unknown + count('CANCELLED') < chunk.recipientCount) return { done: false };
+    if (sent + failed + unknown + count('CANCELLED') + count('HELD_OUT') < chunk.recipientCount) return { done: false };
     const failuresByReason: Record<string, number> = {};
     for (const reason of Object.keys(chunk.failuresByReason)) failuresByReason[reason] = 0;
     for (const entry of entries) {
