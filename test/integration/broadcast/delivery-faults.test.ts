@@ -11,7 +11,8 @@
  * so it decides when a message is received, redelivered, dead-lettered or replayed.
  *
  * Retry timings are the production defaults here (1 s account hold after a rate-limit answer,
- * backoff 200 ms .. 5 s): the storm test is about them. The upstream timeout is 2 s.
+ * backoff 200 ms .. 5 s): the storm test is about them. The upstream timeout is 2 s. Case (d),
+ * permanent errors, counts attempts only: delivery-permanent-failures.test.ts, on short timings.
  */
 import type { Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
