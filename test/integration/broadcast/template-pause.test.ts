@@ -11,8 +11,7 @@ const TOTAL = 1_100;
 async function startPauseRuntime(environment: Record<string, string>): Promise<TestRuntime> {
   const runtime = await startTestRuntime({
     sandboxWebhooks: true,
-    // 200 a second: 1,000 sends are left after the first 100 (5 s), ample for the pause to land mid-drain.
-    environment: { ...kitEnvironment, DEFAULT_MESSAGES_PER_SECOND: '200', PAUSE_RECHECK_SECONDS: '1', ...environment },
+    environment: { ...kitEnvironment, DEFAULT_MESSAGES_PER_SECOND: '100', PAUSE_RECHECK_SECONDS: '1', ...environment },
   });
   // Only `sent` statuses: the template events are what this suite is about.
   await sandboxCall(runtime, 'POST', '/webhooks', { deliveredRate: 0 });
