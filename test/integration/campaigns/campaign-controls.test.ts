@@ -31,7 +31,7 @@ describe('pause, resume and cancel by a person', () => {
     eventually(() => call('GET', `/status/${jobId}`), (response) => ['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'].includes(response.body?.data?.status), 360_000, 2_000).then((response) => response.body.data);
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment, DEFAULT_MESSAGES_PER_SECOND: '400', PAUSE_RECHECK_SECONDS: '1' } });
+    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment, DEFAULT_MESSAGES_PER_SECOND: '200', PAUSE_RECHECK_SECONDS: '1' } });
     await sandbox('/webhooks', { deliveredRate: 0 });
     await sandbox('/control', { latencyMs: 0, throughputPerSecond: 2_000 });
   }, 60_000);
@@ -80,7 +80,7 @@ describe('pause, resume and cancel by a person', () => {
     }
   }
 
-  /** Members of each run: two chunks, so a pause or cancel lands mid-drain (1,400 left after the first 100, 3.5 s at 400 a second), and small enough to keep CI short. */
+  /** Members of each run: two chunks, so a pause or cancel lands mid-drain, and small enough to keep CI short. */
   const SIZE = 1_500;
 
   it('a campaign paused mid-drain sends nothing more; after the resume everyone is reached exactly once', async () => {
