@@ -11,7 +11,7 @@ const { spawn } = require('node:child_process');
 const os = require('node:os');
 
 const jestArguments = (given) => {
-  const chosen = given.some((argument) => /^(-w|--maxWorkers|-i|--runInBand)(=|$)/.test(argument));
+  const chosen = given.some((argument) => /^(-w|--maxWorkers|-i|--runInBand)(=|\d|$)/.test(argument));
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
   return chosen ? given : [`--maxWorkers=${Math.max(2, cores - 1)}`, ...given];
 };
@@ -22,6 +22,7 @@ const run = (command, args, options) =>
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => resolve({ code: 1, output: `${output}${error.message}\n` }));
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
   });
 
