@@ -10,7 +10,8 @@ import { startTestRuntime, eventually, type TestRuntime } from '../../support/lo
 import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver';
 import { BASE, DEMO, kitEnvironment, orderUpdate, queueDepth, readJob, recipients, sleep } from './broadcast-test-kit';
 
-const TOTAL = 3_000;
+/** Two chunks (1,000 each), so the hold lands on more than one chunk worker; 1,400 left after the first 100 at 400 a second. */
+const TOTAL = 1_500;
 /** Lanes a worker runs (kitEnvironment's WORKER_MAX_IN_FLIGHT) times the chunk workers that may run at once locally: what may be in flight. */
 const IN_FLIGHT_BOUND = 16 * 4;
 

@@ -11,7 +11,8 @@
  * so it decides when a message is received, redelivered, dead-lettered or replayed.
  *
  * Retry timings are the production defaults here (1 s account hold after a rate-limit answer,
- * backoff 200 ms .. 5 s): the storm test is about them. The upstream timeout is 2 s.
+ * backoff 200 ms .. 5 s): the storm test is about them. The upstream timeout is 2 s. Case (d),
+ * permanent errors, counts attempts only: delivery-permanent-failures.test.ts, on short timings.
  */
 import type { Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
@@ -265,51 +266,6 @@ describe('delivery under faults', () => {
       expect(reasonOf(number)).toMatchObject({ status: 'UNKNOWN', failureReasonCode: expect.stringMatching(/^UNKNOWN_OUTCOME: (timeout|connection failed)$/), attempts: 1 });
     }
     for (const number of badGateway) expect(reasonOf(number)).toMatchObject({ status: 'UNKNOWN', failureReasonCode: 'UNKNOWN_OUTCOME: HTTP 502', attempts: 1 });
-  }, 60_000);
-
-  it('(d) fails recipients with permanent errors, each with its failure reason code, without retrying them', async () => {
-    const data = recipients(50, { first: 9_130_000_000 });
-    const [notOnWhatsApp, notOnWhatsAppOnce, unsupported, throttledForever] = [5, 6, 7, 8].map((index) => to(data[index]!));
-    runtime.sandbox!.configure({
-      recipientErrors: {
-        [notOnWhatsApp!]: { code: 131026 },
-        // One use: had the worker retried it, the retry would have been accepted.
-        [notOnWhatsAppOnce!]: { code: 131026, times: 1 },
-        [unsupported!]: { code: 131051, times: 1 },
-        // Rate-limited on every attempt: retried up to the limit, then failed with Meta's code.
-        [throttledForever!]: { code: 130429 },
-      },
-    });
-    const jobId = await submit(data);
-    await runWorkersUntilIdle(runtime);
-
-    const view = await waitForTerminal(organizationId, jobId);
-    expect(view).toMatchObject({
-      status: 'COMPLETED_WITH_FAILURES',
-      summary: { sent: 46, failed: 4, unknown: 0, failuresByReason: { INVALID_PHONE_NUMBER: 2, '131051': 1, '130429': 1 } },
-    });
-    expectAccounted(view, 50);
-    const byRecipient = acceptedByRecipient(runtime);
-    expect([notOnWhatsApp, notOnWhatsAppOnce, unsupported, throttledForever].filter((number) => byRecipient.has(number!))).toEqual([]);
-
-    const ledger = [...(await ledgerOf(jobId, 0)).values()];
-    const entry = (number: string | undefined) => ledger.find((candidate) => candidate.to === number);
-    expect(entry(notOnWhatsApp)).toMatchObject({ status: 'FAILED', failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 1 });
-    expect(entry(notOnWhatsAppOnce)).toMatchObject({ status: 'FAILED', failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 1 });
-    expect(entry(unsupported)).toMatchObject({ status: 'FAILED', failureReasonCode: '131051', attempts: 1 });
-    // Rate-limit answers get three times the attempts of other retryable errors (they mean "not sent").
-    expect(entry(throttledForever)).toMatchObject({ status: 'FAILED', failureReasonCode: '130429', attempts: getServices().config.sendPolicy.maxAttempts * 3 });
-    expect(ledger.filter((candidate) => candidate.status === 'FAILED').every((candidate) => candidate.failureReasonCode)).toBe(true);
-
-    // A job where nobody could be reached ends FAILED.
-    const hopeless = recipients(2, { first: 9_131_000_000 });
-    runtime.sandbox!.configure({ recipientErrors: Object.fromEntries(hopeless.map((recipient) => [to(recipient), { code: 131026 }])) });
-    const hopelessJob = await submit(hopeless);
-    await runWorkersUntilIdle(runtime);
-    expect(await waitForTerminal(organizationId, hopelessJob)).toMatchObject({
-      status: 'FAILED',
-      summary: { sent: 0, failed: 2, failuresByReason: { INVALID_PHONE_NUMBER: 2 } },
-    });
   }, 60_000);
 
   it('(e) a worker that dies after k sends, then SQS redelivers the chunk: nobody sent twice, nobody lost', async () => {

@@ -40,7 +40,8 @@ describe('template events, held sends and pricing from the sandbox’s signed we
   const { verifyWebhook } = documentedSnippet();
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
+    // 200 sends a second (the default is 30): the 1,001-recipient job drains in seconds, not half a minute.
+    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment, DEFAULT_MESSAGES_PER_SECOND: '200' } });
     receiver = await startScriptedReceiver(() => 200);
     key = (await issueKey(runtime.demo.organizationId)).secret;
     const registered = await runtime.call('POST', `${BASE}/webhooks`, { headers: keyHeader(key), body: { url: receiver.url, events: ['template.updated'] } });
@@ -127,8 +128,9 @@ describe('template events, held sends and pricing from the sandbox’s signed we
 
   it('counts the pricing of a 1,001-recipient job per category exactly as its recipients list shows it, across a mid-campaign re-categorisation', async () => {
     // Statuses held back until the sends are done: on a loaded 2-core machine 2,002 status writes
-    // competing with 1,001 sends for the in-process dynalite stall the drain for minutes.
-    runtime.sandbox!.webhooks.configure({ sentDelayMs: 40_000, deliveredDelayMs: 40_050 });
+    // competing with 1,001 sends for the in-process dynalite stall the drain for minutes. At 200 a
+    // second the sends take about 5 s (15 s when the machine is shared), so 15 s is enough.
+    runtime.sandbox!.webhooks.configure({ sentDelayMs: 15_000, deliveredDelayMs: 15_050 });
     const data = recipients(1_001, { first: 9_270_000_000 });
     const sentOfJob = () => runtime.sandbox!.acceptedMessages().filter((message) => message.recipient.startsWith('919270')).length;
     try {

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: the type check and jest side by side instead of one after the other, and jest with
+ * at least two workers (docs/TESTING.md "Keeping the suite fast"). On 2 cores jest's default is one
+ * worker (cores - 1), which runs the suites one at a time; an integration suite keeps about three
+ * quarters of a core busy and waits the rest, so two at a time finish sooner. tsc's output is
+ * printed when it ends, as one block, so it does not interleave with jest's. Either failing fails
+ * the run; extra arguments go to jest (`npm test -- test/unit/delivery`, `npm test -- -w 1`).
+ */
+const { spawn } = require('node:child_process');
+const os = require('node:os');
+
+const jestArguments = (given) => {
+  const chosen = given.some((argument) => /^(-w|--maxWorkers|-i|--runInBand)(=|\d|$)/.test(argument));
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return chosen ? given : [`--maxWorkers=${Math.max(2, cores - 1)}`, ...given];
+};
+
+const run = (command, args, options) =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { shell: process.platform === 'win32', ...options });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => resolve({ code: 1, output: `${output}${error.message}\n` }));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+
+async function main() {
+  const started = Date.now();
+  const typecheck = run('npm', ['run', '--silent', 'typecheck'], { stdio: ['ignore', 'pipe', 'pipe'] }).then((result) => {
+    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    process.stderr.write(result.code === 0 ? `typecheck passed (${seconds} s)\n` : `typecheck FAILED (${seconds} s):\n${result.output}\n`);
+    return result.code;
+  });
+  const jest = run('npx', ['jest', ...jestArguments(process.argv.slice(2))], { stdio: 'inherit' }).then((result) => result.code);
+  const [typecheckCode, jestCode] = await Promise.all([typecheck, jest]);
+  if (typecheckCode !== 0) process.stderr.write('npm test: the type check failed (its errors are printed above)\n');
+  process.exit(typecheckCode !== 0 ? typecheckCode : jestCode);
+}
+
+void main();
