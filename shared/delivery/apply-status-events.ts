@@ -182,13 +182,14 @@ async function afterLedgerEvent({ location, event, organizationId, phoneNumberId
 }
 
 /**
- * The people's touches (docs/OUTCOMES.md "Attribution") of the job's `delivered` facts just added
+ * The people's touches (docs/OUTCOMES.md "Attribution") of the job's `delivered` (or, when Meta skipped it, `read`) facts just added
  * (every one again on a redelivered batch, harmlessly): written together, so a batch of deliveries
  * waits for one round of writes. A failed write fails each batch that had a delivery in it.
  */
 async function recordTouches(ports: StatusEventPorts, events: readonly LedgerEvent[], results: readonly LedgerApplyResult[]): Promise<void> {
   if (!ports.attribution) return;
-  const delivered = events.filter(({ event, batch }, position) => event.stage === 'delivered' && (results[position] === 'applied' || (results[position] === 'unchanged' && batch.redelivered)));
+  // `read` too: Meta skips `delivered` when both happen together; a read after the delivery keeps the delivery's touch (the store's rule).
+  const delivered = events.filter(({ event, batch }, position) => (event.stage === 'delivered' || event.stage === 'read') && (results[position] === 'applied' || (results[position] === 'unchanged' && batch.redelivered)));
   if (delivered.length === 0) return;
   const deliveries = delivered.map(({ location, event, campaignId, attributionWindowHours }) => ({
     location,

@@ -14,7 +14,8 @@ export class InMemoryTouchStore implements TouchStore {
     for (const { personKeys, touch } of touches) {
       for (const key of new Set(personKeys)) {
         const kept = this.touches.get(`${organizationId}\n${key}`);
-        if (kept && kept.at >= touch.at) continue;
+        // The DynamoDB adapter's rule: only a newer touch of another send replaces the kept one.
+        if (kept && (kept.at >= touch.at || (kept.jobId === touch.jobId && kept.index === touch.index))) continue;
         this.touches.set(`${organizationId}\n${key}`, { ...touch });
         this.writes += 1;
       }

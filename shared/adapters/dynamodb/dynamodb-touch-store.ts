@@ -72,10 +72,11 @@ export class DynamoDbTouchStore implements TouchStore {
         new PutCommand({
           TableName: this.tableName,
           Item: { ...messagingKeys.touch(organizationId, personKey), ...touch, expiresAt },
-          // ISO times of one format compare as strings: only a newer touch replaces the kept one.
-          ConditionExpression: 'attribute_not_exists(pk) OR #at < :at',
-          ExpressionAttributeNames: { '#at': 'at' },
-          ExpressionAttributeValues: { ':at': touch.at },
+          // ISO times of one format compare as strings: only a newer touch of another send replaces the kept one
+          // (a `read` after the `delivered` of the same send keeps the delivery's time: the window runs from delivery).
+          ConditionExpression: 'attribute_not_exists(pk) OR (#at < :at AND NOT (jobId = :jobId AND #index = :index))',
+          ExpressionAttributeNames: { '#at': 'at', '#index': 'index' },
+          ExpressionAttributeValues: { ':at': touch.at, ':jobId': touch.jobId, ':index': touch.index },
         }),
       );
     } catch (error) {

@@ -39,6 +39,15 @@ export function describeTouchStoreContract(name: string, makeStore: () => TouchS
       await expect(store.latestTouch(org, ['12025550123'])).resolves.toEqual(touch('pub_b', '2026-12-02T10:00:00.000Z', { windowHours: 24 }));
     });
 
+    it('keeps the delivery of a send when its read comes later (the window runs from delivery), and a read alone is a touch', async () => {
+      await store.recordTouches(org, [{ personKeys: ['12025550123'], touch: touch('pub_a', '2026-12-01T10:00:00.000Z') }]);
+      await store.recordTouches(org, [{ personKeys: ['12025550123'], touch: touch('pub_a', '2026-12-01T11:30:00.000Z') }]);
+      await expect(store.latestTouch(org, ['12025550123'])).resolves.toEqual(touch('pub_a', '2026-12-01T10:00:00.000Z'));
+      // Another recipient of the same job is another send.
+      await store.recordTouches(org, [{ personKeys: ['12025550123'], touch: touch('pub_a', '2026-12-01T12:00:00.000Z', { index: 4 }) }]);
+      await expect(store.latestTouch(org, ['12025550123'])).resolves.toEqual(touch('pub_a', '2026-12-01T12:00:00.000Z', { index: 4 }));
+    });
+
     it('answers the newest touch among the keys, a held-out one included', async () => {
       await store.recordTouches(org, [
         { personKeys: ['12025550123'], touch: touch('pub_a', '2026-12-01T10:00:00.000Z') },

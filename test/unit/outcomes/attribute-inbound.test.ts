@@ -126,6 +126,15 @@ describe('replies by last touch', () => {
     await expect(kit.touches.latestTouch('org_a', [BSUID])).resolves.toEqual({ jobId: 'pub_1', campaignId: 'cmp_1', chunkIndex: 0, index: 0, at: '2026-12-01T10:00:00.000Z', windowHours: 24 });
   });
 
+  it('writes the touch from a `read` when Meta skipped `delivered`; a read after the delivery keeps the delivery time', async () => {
+    const kit = setUp();
+    await kit.apply('pn_a', { statuses: [statusOf({ id: 'wamid.out1', status: 'read', timestamp: DELIVERED_AT + 60, recipient: '447700900002' })] });
+    await expect(kit.touches.latestTouch('org_a', ['447700900002'])).resolves.toMatchObject({ jobId: 'pub_1', index: 1, at: '2026-12-01T10:01:00.000Z' });
+    await kit.deliver(0, PHONE);
+    await kit.apply('pn_a', { statuses: [statusOf({ id: 'wamid.out0', status: 'read', timestamp: DELIVERED_AT + 600, recipient: PHONE })] });
+    await expect(kit.touches.latestTouch('org_a', [PHONE])).resolves.toMatchObject({ index: 0, at: '2026-12-01T10:00:00.000Z' });
+  });
+
   it('a failed touch write fails the batch (the queue delivers it again), and the redelivery writes it', async () => {
     const kit = setUp();
     const record = kit.touches.recordTouches.bind(kit.touches);
