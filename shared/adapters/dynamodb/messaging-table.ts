@@ -110,6 +110,10 @@ export const messagingKeys = {
   serviceTier: (phoneNumberId: string, month: string) => ({ pk: `SVCTIER#${phoneNumberId}`, sk: `MONTH#${month}` }),
   /** One counted service message (by Meta's message id): its own partition, so the counter's is the only hot one. */
   serviceDelivery: (phoneNumberId: string, messageId: string) => ({ pk: `SVCMSG#${messageId}`, sk: `SVC#${phoneNumberId}` }),
+  /** The platform's tracked-link key, encrypted (shared/clicks/click-link-key.ts): one item, written once. */
+  clickLinkKey: () => ({ pk: 'PLATFORM#CLICK_LINK', sk: 'KEY' }),
+  /** Meta's `click_id` of a click the redirect counted (shared/clicks/meta-link-clicks.ts): its own partition, kept 8 days. */
+  clickId: (clickId: string) => ({ pk: `CLICKID#${clickId}`, sk: 'CLICK' }),
 } as const;
 
 /** A recipient's slot in its job's tally items: the item (bucket of TALLY_BUCKET_SIZE) and its attribute. */
