@@ -18,6 +18,7 @@ import { serviceMessageCounterSection, upstreamDeliveryStoreSection } from '../c
 import { accountRefusalSinkSection, identityPairSinkSection, inboundMessageSinkSection, optOutRecorderSection, templateStatusSinkSection } from '../composition/delivery-sinks.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
+import { clickCorrelationsSection } from '../composition/clicks.section';
 
 export interface DeliveryEventsDependencies {
   ports: DeliveryEventPorts;
@@ -38,6 +39,8 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       ledger: memoize(() => new DynamoDbLedgerDeliveryStore(dynamoDb.document, messagingTable())),
       upstream: upstreamSends,
       receivedIds: upstreamSends,
+      // Meta's link clicks the tracked links' redirect already counted (docs/OUTCOMES.md "Meta's click events").
+      clickCorrelations: clickCorrelationsSection(context, dynamoDb),
       inbound: inboundMessageSinkSection(context, dynamoDb, tenancy),
       templates: templateStatusSinkSection(context, dynamoDb),
       serviceTier: serviceMessageCounterSection(context, dynamoDb),
