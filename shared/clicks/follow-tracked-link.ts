@@ -7,7 +7,6 @@
 import type { Clock } from '../ports/clock';
 import type { CustomerEvent } from '../customer-events/ports';
 import { newCustomerEvent } from '../customer-events/event-envelope';
-import type { OutcomeStore } from '../outcomes/ports';
 import type { ClickLinkKeys } from './click-link-key';
 import { readClickToken, type ClickReference } from './click-token';
 import type { ClickCorrelations, ClickDestinations, ClickTarget } from './ports';
@@ -16,7 +15,8 @@ import { isPreviewFetcher } from './preview-fetchers';
 export interface FollowLinkDependencies {
   keys: Pick<ClickLinkKeys, 'verifyingKey'>;
   destinations: ClickDestinations;
-  outcomes: Pick<OutcomeStore, 'recordClick'>;
+  /** OutcomeStore's `recordClick` (shared/outcomes/ports.ts), named by shape: shared/outcomes reads delivery, which reads Meta's clicks here. */
+  outcomes: { recordClick(location: { jobId: string; chunkIndex: number; index: number }, at: Date): Promise<'first' | 'again' | 'unchanged'> };
   /** Meta's `click_id` of a counted click, kept so Meta's click event is not counted again (meta-link-clicks.ts). */
   correlations?: Pick<ClickCorrelations, 'remember'>;
   events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
