@@ -45,15 +45,10 @@ function headerOf(template: Pick<TemplateView, 'components'>, content: TemplateC
 const BUTTON_WORDS: Record<string, string> = { URL: 'Link', QUICK_REPLY: 'Quick reply', COPY_CODE: 'Copy code', PHONE_NUMBER: 'Call', FLOW: 'Open form' };
 
 /** A button value's text: a URL suffix, a tracked link's destination (issue 38), a coupon code or a payload. */
-function buttonValueOf(given: object): string | undefined {
-  const fields = given as Record<string, unknown>;
-  return ['text', 'trackedUrl', 'couponCode', 'payload'].map((name) => fields[name]).find((value): value is string => typeof value === 'string');
-}
-
 function buttonsOf(template: Pick<TemplateView, 'parameters'>, content: TemplateContent | undefined): PreviewButton[] {
   return (template.parameters.buttons ?? []).map((button) => {
     const given = content?.buttons?.find((value) => value.index === button.index);
-    const value = given ? buttonValueOf(given) : undefined;
+    const value = given ? (given.type === 'url' ? (given.trackedUrl ?? given.text) : given.type === 'copy_code' ? given.couponCode : given.payload) : undefined;
     return { label: BUTTON_WORDS[button.type] ?? button.type, ...(value === undefined ? {} : { value }) };
   });
 }

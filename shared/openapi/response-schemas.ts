@@ -4,6 +4,7 @@
  * broadcast reads, the /upstream pass-through answers, which are Meta's) is a permissive schema
  * with an example. The integration suite checks every answer against these (test/support/openapi-conformance.ts).
  */
+import { clickSuccesses } from './click-response-schemas';
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { anyObject, arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 import { pricingCounts, recipientsPage } from './recipient-response-schemas';
@@ -320,6 +321,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ],
   'webhooks:verifyMetaSubscription': [{ status: '200', description: 'The `hub.challenge`, echoed as text', content: { 'text/plain': { schema: str, example: '1158201444' } } }],
   'webhooks:receiveMetaEvents': [{ status: '200', description: 'Stored for processing', content: json(obj({ received: { const: true } }), { received: true }) }],
+  ...clickSuccesses,
 };
 
 /** /upstream answers are Meta's Graph answers passed through (their status and body). */
