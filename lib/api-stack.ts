@@ -15,7 +15,6 @@ import type { ServiceFunction } from './constructs/service-function';
 import type { SurfaceApi } from './constructs/surface-api';
 import type { HttpSurfaceApi } from './constructs/http-surface-api';
 import { ApiFirewall } from './constructs/api-firewall';
-import { PlatformAlarms } from './constructs/platform-alarms';
 import { functions, type FunctionName } from '../runtime-contract/resource-definitions';
 import { routes } from '../runtime-contract/all-routes';
 import { surfaces, type HttpApiSurfaceName, type RestApiSurfaceName, type SurfaceName } from '../runtime-contract/route-manifest';
@@ -52,7 +51,6 @@ export class ApiStack extends Stack {
   readonly consoleSignInClient: cognito.UserPoolClient;
   /** Absent only with `-c skipFirewall=true` (LocalStack without WAFv2). */
   readonly firewall?: ApiFirewall;
-  readonly observability: PlatformAlarms;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     const { stateful, settings, entryRoot, manageApiGatewayAccountRole, ...stackProps } = props;
@@ -92,19 +90,9 @@ export class ApiStack extends Stack {
     });
     this.addApiOutputs();
 
-    // Protected and watched (docs/OPERATIONS.md): WAF on every REST stage (an HTTP API takes none);
-    // alarms and a dashboard for every function, queue and API, derived from the definitions.
+    // Protected (docs/OPERATIONS.md): WAF on every REST stage (an HTTP API takes none). The alarms and
+    // dashboard that watch this stack live in the OperationsStack (lib/operations-stack.ts).
     this.firewall = this.createFirewall(settings);
-    this.observability = new PlatformAlarms(this, 'Observability', {
-      functions: this.functions,
-      queues: stateful.queues,
-      deadLetterQueues: stateful.deadLetterQueues,
-      frontDoors: this.frontDoors,
-      alarmEmail: settings.alarmEmail,
-      metricsNamespace: settings.metricsNamespace,
-      dashboardName: `${this.stackName}-operations`,
-    });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn, description: 'SNS topic every alarm notifies' });
   }
 
   private addApiOutputs(): void {

@@ -190,7 +190,9 @@ describe.each(surfaceNames)('surface %s', (surface) => {
         `${route.method} ${resourcePath(route)}`,
         [{ ResourcePath: escaped(resourcePath(route)), HttpMethod: route.method, ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit, DataTraceEnabled: false, MetricsEnabled: true, LoggingLevel: 'ERROR' }],
       ]);
-      if (route.guard !== 'meta-webhook') expect(throttle.rateLimit).toBeLessThan(stageDefault.ThrottlingRateLimit);
+      // Tighter than the stage, except where the route is its API's whole traffic: Meta's webhook, and the
+      // clicks API's redirect (people following links, its own ceiling; route-guards.ts).
+      if (route.guard !== 'meta-webhook' && route.guard !== 'click-redirect') expect(throttle.rateLimit).toBeLessThan(stageDefault.ThrottlingRateLimit);
     }
   });
 
@@ -265,9 +267,9 @@ describe.each(surfaceNames)('surface %s', (surface) => {
     for (const variable of templateText.match(/\$[a-zA-Z.]+/g) ?? []) expect(['$context.requestId', '$context.path', '$context.httpMethod', '$context.requestTime']).toContain(variable);
     const body = JSON.stringify(JSON.parse(templateText));
     const code = type === 'THROTTLED' ? 'RATE_LIMITED' : 'QUOTA_EXCEEDED';
-    // The docs surface's errors (the plain shape of the webhook function's refusals) carry no wait in the
-    // body; every other REST surface's do.
-    if (surface !== 'docs') expect(body).toContain(`"retryAfterSeconds":${retryAfter}`);
+    // The docs and clicks surfaces' errors (the plain shape of the webhook function's refusals: they answer
+    // browsers, not API clients) carry no wait in the body; every other REST surface's do.
+    if (surface !== 'docs' && surface !== 'clicks') expect(body).toContain(`"retryAfterSeconds":${retryAfter}`);
     expect(body).toContain(surface === 'organization' ? '"statusCode":429' : `"${code}"`);
   });
 
@@ -284,7 +286,8 @@ describe.each(surfaceNames)('surface %s', (surface) => {
 
   it('outputs the surface URL with stage and basePath', () => {
     // The console's own address (ConsoleUrl, test/cdk/people-sign-in.test.ts) names the broadcast API too.
-    const outputs = Object.entries(template.findOutputs('*')).filter(([key]) => key !== 'ConsoleUrl');
+    // ConsoleUrl and ClickBaseUrl are addresses under a surface's URL (the console page, the tracked links' base without the trailing slash).
+    const outputs = Object.entries(template.findOutputs('*')).filter(([key]) => key !== 'ConsoleUrl' && key !== 'ClickBaseUrl');
     const url = outputs.map(([, output]) => output).filter((output) => mentions(output.Value, apiId(surface)));
     expect(url).toHaveLength(1);
     expect(mentions(url[0]!.Value, stageId(surface))).toBe(true);

@@ -29,7 +29,7 @@ describe('the clicks front door', () => {
     for (const method of methods) {
       expect(method.properties.ApiKeyRequired ?? false).toBe(false);
       expect(method.properties.AuthorizationType ?? 'NONE').toBe('NONE');
-      expect(mentions(method.properties.Integration, functionLogicalId(template, 'click-redirect'))).toBe(true);
+      expect(mentions(method.properties.Integration.Uri, `:function:${functionProperties(template, 'click-redirect').FunctionName as string}/invocations`)).toBe(true);
     }
     const stages = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage')).filter((stage) => mentions(stage.Properties!.RestApiId, clicksApiId()));
     expect(stages.map((stage) => stage.Properties!.StageName)).toEqual(['l']);

@@ -20,7 +20,7 @@ const nagMessages = (stack: Stack, kind: 'findError' | 'findWarning' | 'findInfo
 
 describe('cdk-nag AwsSolutions', () => {
   it('checks every stack of the app', () => {
-    expect(stacks.map((stack) => stack.stackName).sort()).toEqual([synth.platform.api.stackName, synth.platform.stateful.stackName].sort());
+    expect(stacks.map((stack) => stack.stackName).sort()).toEqual([synth.platform.api.stackName, synth.platform.stateful.stackName, synth.platform.operations.stackName].sort());
   });
 
   it('finds no unsuppressed error or warning in any stack', () => {

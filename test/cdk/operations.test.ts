@@ -22,17 +22,20 @@ const routes = allRoutes.filter((route): route is (typeof allRoutes)[number] & {
 
 let synth: SynthesizedPlatform;
 let template: Template;
+/** The OperationsStack's template: the alarms, their topic and the dashboard (lib/operations-stack.ts). */
+let operations: Template;
 
 beforeAll(() => {
   synth = synthesizePlatform();
   template = synth.api;
+  operations = synth.operations;
 });
 
 type Alarm = { Properties?: Record<string, any> };
-const alarms = (): Alarm[] => Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
+const alarms = (): Alarm[] => Object.values(resourcesOf(operations, 'AWS::CloudWatch::Alarm'));
 const dimension = (alarm: Alarm, name: string): unknown =>
   (alarm.Properties!.Dimensions ?? []).find((candidate: { Name: string }) => candidate.Name === name)?.Value;
-const topicId = () => synth.platform.api.getLogicalId(synth.platform.api.observability.topic.node.defaultChild as CfnElement);
+const topicId = () => synth.platform.operations.getLogicalId(synth.platform.operations.observability.topic.node.defaultChild as CfnElement);
 const notifiesTopic = (alarm: Alarm) => mentions(alarm.Properties!.AlarmActions, topicId());
 
 const queueLogicalId = (queue: 'queues' | 'deadLetterQueues', name: QueueName) =>
@@ -43,10 +46,10 @@ const queueAlarms = (queue: 'queues' | 'deadLetterQueues', name: QueueName, metr
 
 describe('alarms', () => {
   it.each(Object.keys(functions) as FunctionName[])('function %s: Errors and Throttles alarms notify the topic', (name) => {
-    // The dimension is a reference to the function resource tagged with the definition's name.
-    const functionRef = { Ref: functionLogicalId(template, name) };
+    // The dimension is the ApiStack's export of the function resource tagged with the definition's name.
+    const functionId = functionLogicalId(template, name);
     for (const metricName of ['Errors', 'Throttles']) {
-      const own = alarms().filter((alarm) => alarm.Properties!.MetricName === metricName && JSON.stringify(dimension(alarm, 'FunctionName')) === JSON.stringify(functionRef));
+      const own = alarms().filter((alarm) => alarm.Properties!.MetricName === metricName && mentions(dimension(alarm, 'FunctionName'), `Ref${functionId}`));
       expect(own).toHaveLength(1);
       expect(own[0]!.Properties).toEqual(expect.objectContaining({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1, TreatMissingData: 'notBreaching' }));
       expect(notifiesTopic(own[0]!)).toBe(true);
@@ -128,21 +131,21 @@ describe('alarms', () => {
 
 describe('alarm topic', () => {
   it('is encrypted with a rotating customer managed key CloudWatch may use, and refuses plain HTTP', () => {
-    const topic = resourcesOf(template, 'AWS::SNS::Topic')[topicId()]!.Properties!;
+    const topic = resourcesOf(operations, 'AWS::SNS::Topic')[topicId()]!.Properties!;
     const keyId: string = topic.KmsMasterKeyId['Fn::GetAtt'][0];
-    const key = resourcesOf(template, 'AWS::KMS::Key')[keyId]!.Properties!;
+    const key = resourcesOf(operations, 'AWS::KMS::Key')[keyId]!.Properties!;
     expect(key.EnableKeyRotation).toBe(true);
     expect(mentions(key.KeyPolicy, 'cloudwatch.amazonaws.com')).toBe(true);
-    const policies = Object.values(resourcesOf(template, 'AWS::SNS::TopicPolicy')).filter((policy) => mentions(policy.Properties!.Topics, topicId()));
+    const policies = Object.values(resourcesOf(operations, 'AWS::SNS::TopicPolicy')).filter((policy) => mentions(policy.Properties!.Topics, topicId()));
     expect(mentions(policies, 'aws:SecureTransport')).toBe(true);
   });
 
   it('has no subscription without alarmEmail', () => {
-    expect(Object.keys(resourcesOf(template, 'AWS::SNS::Subscription'))).toEqual([]);
+    expect(Object.keys(resourcesOf(operations, 'AWS::SNS::Subscription'))).toEqual([]);
   });
 
   it('with -c alarmEmail=..., has exactly that email subscription; a malformed address is refused', () => {
-    const withEmail = synthesizePlatform({ alarmEmail: 'ops@example.com' }).api;
+    const withEmail = synthesizePlatform({ alarmEmail: 'ops@example.com' }).operations;
     const subscriptions = Object.values(resourcesOf(withEmail, 'AWS::SNS::Subscription'));
     expect(subscriptions).toHaveLength(1);
     expect(subscriptions[0]!.Properties).toEqual(expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com' }));
@@ -152,7 +155,7 @@ describe('alarm topic', () => {
 
 describe('dashboard', () => {
   it('exists, with a widget for every function, queue and REST API', () => {
-    const dashboards = Object.values(resourcesOf(template, 'AWS::CloudWatch::Dashboard'));
+    const dashboards = Object.values(resourcesOf(operations, 'AWS::CloudWatch::Dashboard'));
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0]!.Properties!.DashboardBody);
     for (const name of Object.keys(functions)) expect(body).toContain(`λ ${name}:`);
@@ -230,8 +233,8 @@ describe('WAF', () => {
   describe('guarded routes (runtime-contract/route-guards.ts) get a per-IP rule of their own', () => {
     const guarded = perIpGuardedRoutes(routes);
 
-    it('for health, key generation and the earlier sends (the Meta webhook and its handshake are on an HTTP API: route throttles, no WAF)', () => {
-      expect(guarded.map(([guard]) => guard)).toEqual(['health', 'key-generation', 'earlier-send']);
+    it('for health, key generation, the earlier sends and the tracked links (the Meta webhook and its handshake are on an HTTP API: route throttles, no WAF)', () => {
+      expect(guarded.map(([guard]) => guard)).toEqual(['health', 'key-generation', 'earlier-send', 'click-redirect']);
     });
 
     it.each(guarded.map(([guard, guardedRoutes]) => [guard, guardedRoutes] as const))('%s: scoped to its paths and methods, at its limit and window', (guard, guardedRoutes) => {
@@ -241,7 +244,9 @@ describe('WAF', () => {
         expect(limited.Statement.RateBasedStatement).toEqual(expect.objectContaining({ Limit: perIp.limit, EvaluationWindowSec: perIp.windowSeconds, AggregateKeyType: 'IP' }));
         expect(limited.Action.Block.CustomResponse).toEqual({ ResponseCode: 429, ResponseHeaders: [{ Name: 'Retry-After', Value: String(perIp.windowSeconds) }] });
         const scope = JSON.stringify(limited.Statement.RateBasedStatement.ScopeDownStatement);
-        expect(scope).toContain(JSON.stringify(resourcePath(route)));
+        // A path ending in its only parameter (the tracked links' /r/{token}) is matched by its stage and fixed start, any other by its end.
+        const trailingParameter = /^((?:\/[^{}/]+)+\/)\{[^{}/]+\}$/.exec(resourcePath(route));
+        expect(scope).toContain(trailingParameter ? `"STARTS_WITH","SearchString":"/${surfaces[route.surface as SurfaceName].stage}${trailingParameter[1]}"` : JSON.stringify(resourcePath(route)));
         expect(scope).toContain(`"SearchString":"${route.method}"`);
       }
     });

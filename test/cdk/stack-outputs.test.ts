@@ -17,7 +17,8 @@ beforeAll(() => {
 /** DescribeStacks of a deployment of these templates: each output's value stands in as `value-of-<key>`. */
 function describerOfTemplates(): StackDescriber & { asked: string[] } {
   const names = stackNamesOf('WhatsAppPlatform');
-  const outputsOf = (template: typeof synth.stateful) => Object.fromEntries(Object.keys(template.findOutputs('*')).map((key) => [key, `value-of-${key}`]));
+  // A URL output reads as a URL (the configuration checks CLICK_BASE_URL's form).
+  const outputsOf = (template: typeof synth.stateful) => Object.fromEntries(Object.keys(template.findOutputs('*')).map((key) => [key, key === 'ClickBaseUrl' ? 'https://value-of-clicks.example/l' : `value-of-${key}`]));
   const byStack: Record<string, Record<string, string>> = { [names.stateful]: outputsOf(synth.stateful), [names.api]: outputsOf(synth.api) };
   const asked: string[] = [];
   return {

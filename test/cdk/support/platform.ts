@@ -17,6 +17,7 @@ export interface SynthesizedPlatform {
   platform: Platform;
   stateful: Template;
   api: Template;
+  operations: Template;
 }
 
 /** `beforeSynth` runs on the built app before any template is synthesized (e.g. to add cdk-nag's aspects). */
@@ -27,7 +28,7 @@ export function synthesizePlatform(context: Record<string, unknown> = {}, before
   });
   const platform = createPlatform(app, readSettings(app.node, {}));
   beforeSynth?.(app, platform);
-  return { platform, stateful: Template.fromStack(platform.stateful), api: Template.fromStack(platform.api) };
+  return { platform, stateful: Template.fromStack(platform.stateful), api: Template.fromStack(platform.api), operations: Template.fromStack(platform.operations) };
 }
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DependsOn?: string[] | string; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;

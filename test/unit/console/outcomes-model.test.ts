@@ -148,7 +148,7 @@ describe("the builder's measurement and tracked links", () => {
   });
 
   it('asks a tracked URL button for its destination and sends it as trackedUrl (a literal or an attribute)', () => {
-    const parameters = { sendable: true, body: { format: 'POSITIONAL' as const, count: 0 }, buttons: [{ index: 0, type: 'URL', dynamic: true, tracked: true }, { index: 1, type: 'QUICK_REPLY', dynamic: false }] };
+    const parameters = { sendable: true, body: { format: 'POSITIONAL' as const, count: 0 }, buttons: [{ index: 0, type: 'URL', dynamic: true, tracked: true as const }, { index: 1, type: 'QUICK_REPLY', dynamic: false }] };
     const needs = needsOf(parameters);
     expect(needs.map((need) => [need.key, need.label, need.optional])).toEqual([
       ['button-0', 'Button 1: tracked link destination (https://)', false], ['button-1', 'Button 2: Quick-reply payload', true],
