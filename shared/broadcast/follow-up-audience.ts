@@ -32,6 +32,8 @@ const listedOfKey = (index: number, to: string): JobRecipient =>
   isBusinessScopedUserId(to) ? { index, countryCode: '', toPhoneNumber: '', userId: to } : { index, countryCode: '', toPhoneNumber: to };
 
 function matchesAudience(audience: FollowUpAudience, row: ReturnType<typeof recipientRow>, sentAt: string | undefined, reading: StatusReading, outcomes: OutcomeFacts | undefined): boolean {
+  // A campaign's held-out member was never sent (their inbound messages count for the lift): no follow-up reaches them.
+  if (row.status === 'HELD_OUT') return false;
   if (audience.statuses && !(audience.statuses as readonly string[]).includes(row.status)) return false;
   if (audience.failureCodes) {
     if (row.status !== 'FAILED' || row.failureReasonCode === null) return false;
