@@ -18,8 +18,10 @@ import { maxPriceSchema } from './template-max-price';
 import * as v from 'valibot';
 import type { PricingCounts } from '../delivery/message-pricing';
 import type { CampaignCost } from '../pricing/campaign-cost';
+import type { OutcomeCounts } from '../outcomes/outcome-facts';
+import { outcomeSummaryOf, type OutcomeSummary } from './outcome-summary';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
-import { templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
+import { attributionWindowHoursSchema, templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
 export const JOB_STATUSES = ['SCHEDULED', 'QUEUED_FOR_PROCESSING', 'PROCESSING', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'] as const;
@@ -100,6 +102,8 @@ const templateReference = v.object({
   api: v.optional(v.literal('marketing_messages')),
   /** The template's max price at accept (template-max-price.ts): sent through the Marketing Messages API only, never falling back. */
   maxPrice: v.optional(maxPriceSchema),
+  /** The template's quick-reply buttons (index, label, the payload the broadcast gave): a tap's index is found among them (docs/OUTCOMES.md "Attribution"). */
+  quickReplies: v.optional(v.array(v.object({ index: count, text: v.optional(v.string()), payload: v.optional(v.string()) }))),
 });
 
 export const broadcastJobSchema = v.variant('kind', [
@@ -119,6 +123,8 @@ export const broadcastJobSchema = v.variant('kind', [
      * before every member was read (the cancel withheld those: the job reads CANCELLED). Absent: every other job.
      */
     expansion: v.optional(v.picklist(['open', 'done', 'stopped'])),
+    /** Hours after delivery an inbound message without context is attributed to the job (docs/OUTCOMES.md "Attribution"); absent: 72. */
+    attributionWindowHours: v.optional(attributionWindowHoursSchema),
   }),
   /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
   v.object({
@@ -148,7 +154,7 @@ export interface ChunkProgress {
   doneAt?: string;
 }
 
-export interface JobSummary {
+export interface JobSummary extends OutcomeSummary {
   /** Accepted by Meta and not failed since (delivered and read included). */
   sent: number;
   /** Failed on send, refused at accept, or failed by webhook (Meta's code in failuresByReason). */
@@ -180,11 +186,15 @@ export interface JobSummary {
    * until a status webhook settles them. Present while any recipient is held.
    */
   held?: number;
+  /** A campaign's held-out members (its holdout, tally code 9H): never sent, neither sent, failed nor pending. Present when any. */
+  heldOut?: number;
 }
 
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
 export interface DeliveryTally {
   codes: ReadonlyArray<readonly [index: number, code: TallyCode]>;
+  /** The job's outcomes (JobProgress.outcomes): the summary's replied, clicked, buttons, repliedByStop, heldOut. */
+  outcomes?: OutcomeCounts;
   now: Date;
   unconfirmedAfterMs: number;
 }
@@ -221,6 +231,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
 
   let cancelled = 0;
   let held = 0;
+  let heldOut = 0;
   let anyStarted = false;
   let sentByChunkCounters = 0;
   for (const chunk of chunks) {
@@ -244,9 +255,11 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     addFailures(counts.failuresByReason);
     addPricingCounts(summary, counts.pricing);
     held += counts.held;
+    heldOut += counts.heldOut;
   }
   if (held > 0) summary.held = held;
-  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled - held);
+  if (heldOut > 0) summary.heldOut = heldOut;
+  summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled - held - heldOut);
   // A scheduled job cancelled before it fired never queues anything, and a cancelled job whose accept
   // failed may have recipients that never reached the queue: everyone still pending is cancelled.
   if (job.cancelledAt !== undefined && (isAwaitingFiring(job) || job.acceptFailedAt !== undefined)) {
@@ -254,8 +267,9 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     summary.pending = 0;
   }
   if (job.cancelledAt !== undefined) summary.cancelled = cancelled;
+  Object.assign(summary, outcomeSummaryOf(tally?.outcomes));
 
-  return { status: statusOf(job, summary, { cancelled, anyStarted, sentByChunkCounters }), summary };
+  return { status: statusOf(job, summary, { cancelled, heldOut, anyStarted, sentByChunkCounters }), summary };
 }
 
 function addPricingCounts(summary: JobSummary, pricing: PricingCounts): void {
@@ -267,7 +281,7 @@ function addPricingCounts(summary: JobSummary, pricing: PricingCounts): void {
 }
 
 /** The state a job reads, from its summary and what its chunks recorded. */
-function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled: number; anyStarted: boolean; sentByChunkCounters: number }): JobStatus {
+function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled: number; heldOut: number; anyStarted: boolean; sentByChunkCounters: number }): JobStatus {
   // A job the campaign expander still appends to is never finished, whatever its chunks say so far.
   if (isExpansionOpen(job)) return job.pausedAt !== undefined && job.cancelledAt === undefined ? 'PAUSED' : recorded.anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
   // A cancel withheld someone unless every recipient ended sent, failed or unknown: one that came too
@@ -278,9 +292,11 @@ function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled:
     // The worker's outcomes decide FAILED (nothing sent); a failure Meta reported by webhook after the
     // send (in the summary's `failed`) makes an all-sent job COMPLETED_WITH_FAILURES, read from the
     // counts every read has already, so the write path does not change (docs/BROADCAST.md "Job states").
+    // Held-out members (a campaign's holdout) were never to be sent: the job is judged on the others.
     const sent = recorded.sentByChunkCounters;
-    if (sent === 0) return 'FAILED';
-    return sent === job.totalRecipients && summary.failed === 0 ? 'COMPLETED' : 'COMPLETED_WITH_FAILURES';
+    const toSend = job.totalRecipients - recorded.heldOut;
+    if (sent === 0) return toSend === 0 && job.totalRecipients > 0 ? 'COMPLETED' : 'FAILED';
+    return sent === toSend && summary.failed === 0 ? 'COMPLETED' : 'COMPLETED_WITH_FAILURES';
   }
   if (isAwaitingFiring(job)) return 'SCHEDULED';
   // A cancelled job is no longer waiting for its template: it reads as settling (PROCESSING) until its held rest is cancelled.

@@ -13,6 +13,7 @@
 import type { BroadcastJob, ChunkProgress } from './broadcast-job';
 import type { DeliveryFacts, TallyCode } from '../delivery/recipient-status';
 import type { TemplateContent, TemplateParameters } from '../templates/template-content.schema';
+import type { OutcomeCounts, OutcomeFacts } from '../outcomes/outcome-facts';
 
 export interface JobStore {
   /**
@@ -132,12 +133,13 @@ export interface ChunkProgressStore {
   addChunkProgress(jobId: string, chunkIndex: number, delta: ProgressDelta): Promise<void>;
   /** Recounts the chunk from its ledger and marks it done when every recipient is accounted for. */
   reconcileChunk(jobId: string, chunkIndex: number, now: Date): Promise<{ done: boolean }>;
-  /** The chunks and every tally code of a job (consistent reads): what the status summary counts. */
+  /** The chunks, every tally code and the outcomes of a job (consistent reads): what the status summary counts. */
   getJobProgress(jobId: string): Promise<JobProgress>;
 }
 
 /** CANCELLED: claimed after the job was cancelled, never sent. */
-export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
+/** HELD_OUT: a campaign's held-out member (docs/OUTCOMES.md "Holdout and lift"), written at expansion, never sent. */
+export type LedgerStatus = 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED' | 'HELD_OUT';
 
 export interface LedgerEntry {
   index: number;
@@ -253,12 +255,16 @@ export interface JobProgress {
   chunks: ChunkProgress[];
   /** Every tally code written for the job, by recipient index (shared/delivery/recipient-status.ts). */
   tally: Array<[index: number, code: TallyCode]>;
+  /** The job's outcomes (replies, taps, clicks, attributed opt-outs, the holdout), counted from the same tally items (shared/outcomes/count-outcomes.ts). */
+  outcomes: OutcomeCounts;
 }
 
 export interface ChunkRecipientRecords {
   listed?: JobRecipient[];
   /** Ledger entries in index order. */
   ledger: Array<{ entry: LedgerEntry; facts: DeliveryFacts }>;
+  /** Outcome facts (docs/OUTCOMES.md) of the chunk's recipients that have any, by recipient index (held-out recipients included). */
+  outcomes?: ReadonlyMap<number, OutcomeFacts>;
 }
 
 export interface LedgerEntryLocation {

@@ -46,6 +46,8 @@ export function tallyCodeOfOutcome(entry: Pick<LedgerEntry, 'status' | 'failureR
       return tallyCodes.unknown(new Date(entry.updatedAt));
     case 'CANCELLED':
       return tallyCodes.cancelled;
+    case 'HELD_OUT':
+      return tallyCodes.heldOut;
     case 'SENDING':
       return undefined;
   }

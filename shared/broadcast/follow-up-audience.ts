@@ -1,8 +1,9 @@
 /**
  * Who of a job a follow-up reaches (docs/BROADCAST.md "Follow-ups"): the parent's recipients read
  * chunk by chunk from the ledger, each judged by the status the recipients list shows
- * (`recipientRow`), and the times Meta's facts give. Every condition the audience gives must hold
- * (they narrow each other: `FAILED` + `[131049]` is the 131049 failures).
+ * (`recipientRow`), the times Meta's facts give and the recipient's outcomes (replied, clicked,
+ * buttons tapped). Every condition the audience gives must hold (they narrow each other: `FAILED` +
+ * `[131049]` is the 131049 failures, `READ` + `replied: false` who read and did not reply).
  */
 import type { FollowUpAudience } from './follow-up.schema';
 import { recipientRow } from './list-recipients';
@@ -10,6 +11,7 @@ import type { StatusReading } from './get-job-status';
 import type { BroadcastJob } from './broadcast-job';
 import type { ChunkRecipientRecords, JobRecipient, RecipientLedger } from './ports';
 import { isBusinessScopedUserId } from '../recipients/business-scoped-user-id';
+import type { OutcomeFacts } from '../outcomes/outcome-facts';
 
 /** Meta's per-user marketing limit: a follow-up re-sends its failures by the rule of per-user-limit-resends.ts. */
 export const PER_USER_LIMIT_CODE = '131049';
@@ -29,7 +31,7 @@ const HOUR_MS = 3_600_000;
 const listedOfKey = (index: number, to: string): JobRecipient =>
   isBusinessScopedUserId(to) ? { index, countryCode: '', toPhoneNumber: '', userId: to } : { index, countryCode: '', toPhoneNumber: to };
 
-function matchesAudience(audience: FollowUpAudience, row: ReturnType<typeof recipientRow>, sentAt: string | undefined, reading: StatusReading): boolean {
+function matchesAudience(audience: FollowUpAudience, row: ReturnType<typeof recipientRow>, sentAt: string | undefined, reading: StatusReading, outcomes: OutcomeFacts | undefined): boolean {
   if (audience.statuses && !(audience.statuses as readonly string[]).includes(row.status)) return false;
   if (audience.failureCodes) {
     if (row.status !== 'FAILED' || row.failureReasonCode === null) return false;
@@ -39,6 +41,14 @@ function matchesAudience(audience: FollowUpAudience, row: ReturnType<typeof reci
     if (row.status !== 'SENT' && row.status !== 'DELIVERED') return false;
     if (sentAt === undefined || Date.parse(sentAt) > reading.now.getTime() - audience.notReadAfterHours * HOUR_MS) return false;
   }
+  return matchesOutcomes(audience, outcomes);
+}
+
+/** The outcome conditions (docs/OUTCOMES.md "Where it shows"), each only when given; a payload matches any button the recipient tapped. */
+function matchesOutcomes(audience: FollowUpAudience, outcomes: OutcomeFacts | undefined): boolean {
+  if (audience.replied !== undefined && (outcomes?.repliedAt !== undefined) !== audience.replied) return false;
+  if (audience.clicked !== undefined && (outcomes?.clicks ?? 0) > 0 !== audience.clicked) return false;
+  if (audience.buttonPayloads && !(outcomes?.buttonTaps ?? []).some(({ payload }) => audience.buttonPayloads!.includes(payload))) return false;
   return true;
 }
 
@@ -51,7 +61,7 @@ export function matchingOfChunk(records: ChunkRecipientRecords, audience: Follow
     // Jobs recorded before their recipients were kept name each by its ledger key (a number or a user id).
     const listed = listedByIndex.get(entry.index) ?? listedOfKey(entry.index, entry.to);
     const row = recipientRow(listed, record, reading);
-    if (!matchesAudience(audience, row, facts.sentAt ?? (entry.status === 'SENT' ? entry.updatedAt : undefined), reading)) continue;
+    if (!matchesAudience(audience, row, facts.sentAt ?? (entry.status === 'SENT' ? entry.updatedAt : undefined), reading, records.outcomes?.get(entry.index))) continue;
     const failed = row.status === 'FAILED' ? { failedAt: facts.failedAt ?? entry.updatedAt, failureReasonCode: row.failureReasonCode ?? undefined } : {};
     matched.push({ listed, to: entry.to, ...failed });
   }

@@ -8,6 +8,8 @@ import { DEFAULT_UNCONFIRMED_AFTER_MS } from '../delivery/recipient-status';
 import { IDEMPOTENCY_WINDOW_HOURS } from './ports';
 import type { SentVia } from './marketing-messages-route';
 import { pauseView, type JobPauseView } from './account-hold';
+import { emptyOutcomeCounts, type OutcomeCounts } from '../outcomes/outcome-facts';
+import { withCostPerOutcome } from './outcome-summary';
 
 /**
  * The route a job was given at accept: only template broadcasts of a MARKETING template can have
@@ -143,10 +145,10 @@ export async function getJobStatus(
   rateCards?: RateCardSource,
 ): Promise<JobStatusView> {
   const job = await readableJob(broadcasts, caller, jobId);
-  const { status, summary, tally } = await readJobState(broadcasts, job, reading);
+  const { status, summary, tally, outcomes } = await readJobState(broadcasts, job, reading);
   const card = await rateCards?.rateCardOf(job.organizationId);
   const cost = card && campaignCostOf(card, tally);
-  if (cost) summary.cost = cost;
+  if (cost) summary.cost = withCostPerOutcome(cost, outcomes);
   return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, route: routeOf(job), ...pauseViewOf(job, status), ...cancelViewOf(job, status), ...acceptFailureViewOf(job), ...followUpViewOf(job) };
 }
 
@@ -155,7 +157,9 @@ export async function readJobState(
   broadcasts: ChunkProgressStore,
   job: BroadcastJob,
   reading: StatusReading,
-): Promise<{ status: JobStatus; summary: JobSummary; chunks: ChunkProgress[]; tally: ChunkProgressTally }> {
+): Promise<{ status: JobStatus; summary: JobSummary; chunks: ChunkProgress[]; tally: ChunkProgressTally; outcomes: OutcomeCounts }> {
   const progress = await broadcasts.getJobProgress(job.jobId);
-  return { ...summarizeJob(job, progress.chunks, { codes: progress.tally, ...reading }), chunks: progress.chunks, tally: progress.tally };
+  // A store that counts no outcomes (a stand-in of a test) reads as none.
+  const outcomes = progress.outcomes ?? emptyOutcomeCounts();
+  return { ...summarizeJob(job, progress.chunks, { codes: progress.tally, outcomes, ...reading }), chunks: progress.chunks, tally: progress.tally, outcomes };
 }

@@ -21,6 +21,7 @@ import type { ChunkRecipientRecords, JobStore, LedgerEntry, RecipientLedger } fr
 import { isBusinessScopedUserId } from '../recipients/business-scoped-user-id';
 import { recipientCostOf } from '../pricing/campaign-cost';
 import type { RateCardSource } from '../pricing/rate-card';
+import type { OutcomeFacts } from '../outcomes/outcome-facts';
 
 export interface RecipientRow {
   /** Both '' for a recipient addressed by `userId`. */
@@ -39,6 +40,14 @@ export interface RecipientRow {
   pricing?: MessagePricing;
   /** A billed recipient's price at the operator's rate card (docs/BROADCAST.md "Cost per campaign"); absent otherwise. */
   cost?: { currency: string; amount: string };
+  /** The first reply attributed to the message (docs/OUTCOMES.md); absent: none. */
+  repliedAt?: string;
+  /** The payload of the first quick-reply button the recipient tapped; absent: none. */
+  buttonPayload?: string;
+  /** The first counted click on the recipient's tracked link; absent: none. */
+  firstClickAt?: string;
+  /** Counted clicks on the tracked link; absent: none. */
+  clicks?: number;
 }
 
 export const RECIPIENTS_PAGE_DEFAULT = 500;
@@ -95,6 +104,7 @@ export function recipientRow(
   listed: { countryCode: string; toPhoneNumber: string; userId?: string },
   ledger: { entry: LedgerEntry; facts: DeliveryFacts } | undefined,
   reading: StatusReading,
+  outcomes?: OutcomeFacts,
 ): RecipientRow {
   const entry = ledger?.entry;
   const facts = ledger?.facts ?? {};
@@ -124,6 +134,7 @@ export function recipientRow(
     // Meta's send answer does not say it: the worker records the endpoint it used (docs/BROADCAST.md "Marketing Messages API").
     ...(entry?.messageId === undefined ? {} : { sentVia: entry.sentVia ?? 'cloud_api' }),
     ...pricingOfRow(facts),
+    ...outcomeFieldsOfRow(outcomes),
   };
 }
 
@@ -137,11 +148,11 @@ function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading, nev
   if (records.listed) {
     return records.listed.map((recipient) => {
       const ledger = ledgerByIndex.get(recipient.index);
-      const row = recipientRow(recipient, ledger, reading);
+      const row = recipientRow(recipient, ledger, reading, records.outcomes?.get(recipient.index));
       return { index: recipient.index, row: neverSent && ledger === undefined ? { ...row, status: 'CANCELLED' as const } : row };
     });
   }
-  return records.ledger.map((record) => ({ index: record.entry.index, row: recipientRow(listedOfLedger(record.entry.to), record, reading) }));
+  return records.ledger.map((record) => ({ index: record.entry.index, row: recipientRow(listedOfLedger(record.entry.to), record, reading, records.outcomes?.get(record.entry.index)) }));
 }
 
 /** What a ledger entry names when the job kept no list: its key (recipient.ts), a number or a business-scoped user id. */
@@ -153,6 +164,18 @@ const listedOfLedger = (to: string): { countryCode: string; toPhoneNumber: strin
 function pricingOfRow(facts: DeliveryFacts): { pricing?: MessagePricing } {
   const found = effectivePricing(facts);
   return found ? { pricing: { ...found.pricing } } : {};
+}
+
+/** A row's outcome fields (docs/OUTCOMES.md "Where it shows"): each only when the recipient has it, so other rows stay as they were. */
+function outcomeFieldsOfRow(outcomes: OutcomeFacts | undefined): Pick<RecipientRow, 'repliedAt' | 'buttonPayload' | 'firstClickAt' | 'clicks'> {
+  if (!outcomes) return {};
+  const firstTap = outcomes.buttonTaps?.[0];
+  return {
+    ...(outcomes.repliedAt !== undefined && { repliedAt: outcomes.repliedAt }),
+    ...(firstTap !== undefined && { buttonPayload: firstTap.payload }),
+    ...(outcomes.firstClickAt !== undefined && { firstClickAt: outcomes.firstClickAt }),
+    ...(outcomes.clicks !== undefined && outcomes.clicks > 0 && { clicks: outcomes.clicks }),
+  };
 }
 
 /** Chunks read at once by a listing of every row (the CSV export): 10 chunks of a 10,000-recipient job in 3 rounds. */
@@ -196,7 +219,7 @@ export async function listRecipients(
 
 /* --------------------------------------------------------------------- CSV */
 
-/** New columns go last (`sentVia`, `userId`, then pricing, then the rate card's cost, then Meta's pricing subtype): files read by column position before they existed keep their columns. */
+/** New columns go last (`sentVia`, `userId`, then pricing, then the rate card's cost, then Meta's pricing subtype, then the outcomes): files read by column position before they existed keep their columns. */
 export const RECIPIENT_CSV_COLUMNS = [
   'countryCode',
   'toPhoneNumber',
@@ -214,6 +237,10 @@ export const RECIPIENT_CSV_COLUMNS = [
   'cost',
   'costCurrency',
   'pricingSubtype',
+  'repliedAt',
+  'buttonPayload',
+  'firstClickAt',
+  'clicks',
 ] as const;
 type CsvColumn = (typeof RECIPIENT_CSV_COLUMNS)[number];
 
@@ -233,6 +260,8 @@ const csvValueOf = (row: RecipientRow, column: CsvColumn): string | null | undef
       return row.cost?.currency;
     case 'pricingSubtype':
       return row.pricing?.subtype;
+    case 'clicks':
+      return row.clicks === undefined ? undefined : String(row.clicks);
     default:
       return row[column];
   }

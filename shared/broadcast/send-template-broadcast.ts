@@ -42,6 +42,7 @@ import type { TemplateCatalog } from './template-catalog';
 import { requireOwnedMedia, resolveRecipients } from './broadcast-content';
 import { TemplateNotSendableError } from '../templates/errors';
 import { contentOf } from '../templates/template-content.schema';
+import { quickRepliesOf } from '../outcomes/quick-replies';
 import { variableNamesOf } from '../templates/template-components';
 import { requirementsOf, type TemplateRequirements } from '../templates/template-requirements';
 import { scheduleWindowSchema, type RecipientInput, type TemplateBroadcastRequest } from './template-broadcast.schema';
@@ -257,6 +258,7 @@ export async function acceptTemplateBroadcast(
       broadcastName: request.broadcastName,
       template: templateOfJob(template, content, requirements, route),
       ...(followUpOf && { followUpOf }),
+      ...(request.attributionWindowHours !== undefined && { attributionWindowHours: request.attributionWindowHours }),
     },
     {
       jobId: keyedJobId || newJobId(dependencies.ids, 'template'),
@@ -293,7 +295,8 @@ const sendOf = ({ parameters, content }: ChunkRecipient) => (content === undefin
 /** The job's template: what identifies it, and what every recipient's send shares (content, a named template's variable names). */
 function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements, route: TemplateRoute) {
   const variableNames = variableNamesOf(requirements);
-  return { name: template.name, language: template.language, category: template.category, id: template.id, ...(content && { content }), ...(variableNames && { variableNames }), ...route };
+  const quickReplies = quickRepliesOf(template.components, content?.buttons);
+  return { name: template.name, language: template.language, category: template.category, id: template.id, ...(content && { content }), ...(variableNames && { variableNames }), ...route, ...(quickReplies && { quickReplies }) };
 }
 
 export async function sendTemplateBroadcast(

@@ -8,6 +8,8 @@ import { businessScopedUserIdSchema, isBusinessScopedUserId } from '../recipient
 import { isSendableText, sendableText } from '../templates/sendable-text';
 import { MAX_PARAMETER_LENGTH, PARAMETER_NAME, templateContentEntries, templateParametersSchema } from '../templates/template-content.schema';
 
+import { ATTRIBUTION_WINDOW_BOUNDS } from '../outcomes/outcome-facts';
+
 export const MAX_RECIPIENTS = 10_000;
 
 const requiredText = (maxLength: number) =>
@@ -83,6 +85,15 @@ export const scheduleWindowSchema = (now: Date, minLeadSeconds: number) =>
     v.check((text) => Date.parse(text) <= now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000, `must be at most ${MAX_SCHEDULE_AHEAD_DAYS} days in the future`),
   );
 
+const { min: MIN_WINDOW, max: MAX_WINDOW } = ATTRIBUTION_WINDOW_BOUNDS;
+/** `attributionWindowHours` of a broadcast, a follow-up or a campaign: whole hours, 1 to 720 (30 days). */
+export const attributionWindowHoursSchema = v.pipe(
+  v.number('must be a whole number of hours'),
+  v.integer('must be a whole number of hours'),
+  v.minValue(MIN_WINDOW, `must be at least ${MIN_WINDOW}`),
+  v.maxValue(MAX_WINDOW, `must be at most ${MAX_WINDOW}`),
+);
+
 export const templateBroadcastSchema = v.object({
   broadcastName: requiredText(200),
   fromPhoneNumber: phoneDigits(phoneDigitBounds.sender),
@@ -100,6 +111,8 @@ export const templateBroadcastSchema = v.object({
   ),
   /** Send later: the job is accepted now (every rule checked) and fans out at this time. */
   scheduledAt: v.optional(scheduledAtSchema),
+  /** Hours after delivery a recipient's message without context still counts as a reply to this job (docs/OUTCOMES.md "Attribution"). */
+  attributionWindowHours: v.optional(attributionWindowHoursSchema),
 });
 
 export type TemplateBroadcastRequest = v.InferOutput<typeof templateBroadcastSchema>;

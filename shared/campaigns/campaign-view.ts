@@ -14,12 +14,14 @@ import { campaignCostOf, type CampaignCost } from '../pricing/campaign-cost';
 import type { RateCardSource } from '../pricing/rate-card';
 import { INVALID_PARAMETER, MISSING_ATTRIBUTE, OPTED_OUT } from '../sending/failure-reasons';
 import type { AudienceSpec } from './audience-filter';
+import { outcomeTotalsOf, withCostPerOutcome, type OutcomeSummary } from '../broadcast/outcome-summary';
 import { emptyExpansionCounts, type Campaign, type CampaignState } from './campaign';
 
 /** Job failure reasons the campaign counts apart from its failures (docs/CAMPAIGNS.md "States and totals"); codes of the reason table. */
 const SKIP_REASONS = [MISSING_ATTRIBUTE, INVALID_PARAMETER] as const;
 
-export interface CampaignTotals {
+/** The campaign's outcome totals (replied, clicked, buttons, repliedByStop, heldOut): as its job's summary shows them (outcome-summary.ts). */
+export interface CampaignTotals extends OutcomeSummary {
   /** Members read from the audiences (a person in two audiences counted twice). */
   audience: number;
   /** Members queued to send (after duplicates, exclusions, the filter, opt-outs and missing values). */
@@ -146,6 +148,7 @@ export function campaignTotalsOf(campaign: Campaign, summary: JobSummary | undef
     optedOut,
     skipped: skippedByReason.DUPLICATE + skippedByReason.EXCLUDED + skippedByReason.FILTERED_OUT + skippedListed,
     cancelled: summary?.cancelled ?? 0,
+    ...outcomeTotalsOf(summary),
   };
   return { totals, skippedByReason, failuresByCode };
 }
@@ -207,9 +210,10 @@ export async function readCampaignView(ports: CampaignViewPorts, campaign: Campa
   const job = campaign.jobId === undefined ? undefined : await ports.broadcasts.getJob(campaign.jobId);
   // A job of another organization never answers for a campaign (ids are never shared; belt and braces).
   if (!job || job.organizationId !== campaign.organizationId) return campaignViewOf(campaign, undefined, null, statusReading.now);
-  const { status, summary, chunks, tally } = await readJobState(ports.broadcasts, job, statusReading);
+  const { status, summary, chunks, tally, outcomes } = await readJobState(ports.broadcasts, job, statusReading);
   const card = await ports.rateCards?.rateCardOf(campaign.organizationId);
-  const cost = (card && campaignCostOf(card, tally)) ?? summary.cost ?? null;
+  const priced = (card && campaignCostOf(card, tally)) ?? summary.cost;
+  const cost = priced ? withCostPerOutcome(priced, outcomes) : null;
   const lastDoneAt = latest(chunks.map((chunk) => chunk.doneAt)) ?? undefined;
   return campaignViewOf(campaign, { job, status, summary, ...(lastDoneAt === null ? {} : { lastDoneAt }) }, cost, statusReading.now);
 }

@@ -11,6 +11,7 @@
  * the checkpoint's version makes a second expander harmless). Another launch is refused.
  */
 import { newJob, newJobId } from '../broadcast/job-fan-out';
+import { quickRepliesOf } from '../outcomes/quick-replies';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from '../broadcast/key-scope';
 import { templateRouteOf, type MarketingMessagesRoutingDependencies } from '../broadcast/marketing-messages-onboarding';
 import type { Clock, JobStore, OrganizationStanding } from '../broadcast/ports';
@@ -112,11 +113,12 @@ async function createCampaignJob(dependencies: LaunchCampaignDependencies, campa
   const { sender, template, requirements } = await campaignTemplateOf(dependencies, campaign);
   const route = await templateRouteOf(dependencies, sender, template.category, maxPriceOf(template));
   const variableNames = variableNamesOf(requirements);
+  const quickReplies = quickRepliesOf(template.components);
   const job = newJob(
     {
       kind: 'template',
       broadcastName: campaign.name,
-      template: { name: template.name, language: template.language, category: template.category, id: template.id, ...(variableNames && { variableNames }), ...route },
+      template: { name: template.name, language: template.language, category: template.category, id: template.id, ...(variableNames && { variableNames }), ...route, ...(quickReplies && { quickReplies }) },
       campaignId: campaign.campaignId,
       expansion: 'open',
     },

@@ -17,7 +17,7 @@ import type { CallbackReference } from './callback-data';
 import type { CustomerEvent } from '../customer-events/ports';
 import { messageStatusEvent } from './delivery-customer-events';
 import { isFreeformJobId, priceServiceDelivery, type ServiceMessageCounter } from './service-tier';
-import type { AccountRefusalSink, LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, OptOutRecorder, PhoneNumberOwner, StatusEvent, UpstreamDeliveryStore } from './ports';
+import type { AccountRefusalSink, LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, OptOutRecorder, PhoneNumberOwner, ReplyAttribution, StatusEvent, UpstreamDeliveryStore } from './ports';
 
 /** What the status part uses of the processor's ports (DeliveryEventPorts). */
 export interface StatusEventPorts {
@@ -27,6 +27,8 @@ export interface StatusEventPorts {
   /** Delivered service messages per number and month (service-tier.ts). Absent: not counted, and a free-form status without pricing stays unpriced. */
   serviceTier?: ServiceMessageCounter;
   accountRefusals?: AccountRefusalSink;
+  /** A recipient's first `delivered` fact records their touch (docs/OUTCOMES.md "Attribution"). Absent: no touch kept. */
+  attribution?: Pick<ReplyAttribution, 'delivered'>;
   events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
   log: { warn(message: string, attributes?: Record<string, unknown>): void };
 }
@@ -67,6 +69,8 @@ interface LedgerEvent {
   phoneNumberId: string;
   /** A campaign's job: its campaign (on the `message.status` event). */
   campaignId?: string;
+  /** The job's attribution window (the touch of a `delivered` fact). */
+  attributionWindowHours?: number;
   /** The webhook batch it came in: its report, time and redelivery flag, and where a failure is recorded. */
   batch: StatusBatchContext;
 }
@@ -97,7 +101,16 @@ export async function routeStatus(context: StatusBatchContext, phoneNumberId: st
     // Counted before the ledger write: a batch that fails after it is applied again, and the count keeps one per message.
     const priced = await priceServiceDelivery(ports.serviceTier, phoneNumberId, event, isFreeformJobId(location.jobId));
     const pending = context.ledgerEvents.get(location.jobId) ?? [];
-    pending.push({ location, event: priced, organizationId: owner.organizationId, phoneNumberId, batch: context, ...(job.campaignId === undefined ? {} : { campaignId: job.campaignId }) });
+    const { campaignId, attributionWindowHours } = job;
+    pending.push({
+      location,
+      event: priced,
+      organizationId: owner.organizationId,
+      phoneNumberId,
+      batch: context,
+      ...(campaignId === undefined ? {} : { campaignId }),
+      ...(attributionWindowHours === undefined ? {} : { attributionWindowHours }),
+    });
     context.ledgerEvents.set(location.jobId, pending);
     return;
   }
@@ -151,7 +164,7 @@ export function ledgerEventTasks(context: SharedStatusContext): Array<() => Prom
   });
 }
 
-async function afterLedgerEvent({ location, event, organizationId, phoneNumberId, campaignId, batch }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
+async function afterLedgerEvent({ location, event, organizationId, phoneNumberId, campaignId, attributionWindowHours, batch }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
   const { ports, report } = batch;
   if (result === 'not-found') {
     report.notFound += 1;
@@ -163,6 +176,11 @@ async function afterLedgerEvent({ location, event, organizationId, phoneNumberId
   if (result === 'unchanged' && !batch.redelivered) return;
   await recordOptOutOf(ports, organizationId, event);
   if (event.stage === 'failed' && event.error && ports.accountRefusals) await ports.accountRefusals.failedWith(location.jobId, event.error);
+  // The person's touch, once per recipient (the first `delivered`; again only on a redelivered batch, harmlessly).
+  if (event.stage === 'delivered' && ports.attribution) {
+    const personKeys = event.recipientUserId === undefined ? [event.recipientId] : [event.recipientId, event.recipientUserId];
+    await ports.attribution.delivered(organizationId, { location, at: event.timestamp, personKeys, ...(campaignId === undefined ? {} : { campaignId }), ...(attributionWindowHours === undefined ? {} : { attributionWindowHours }) });
+  }
   const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index, ...(campaignId === undefined ? {} : { campaignId }) };
   await publish(batch, organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
 }

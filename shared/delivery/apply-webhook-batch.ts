@@ -13,8 +13,8 @@
  * a store error simply propagates: the queue redelivers the whole batch and it is applied again.
  * Logs carry ids only, never a phone number or a message's text.
  */
-import type { AccountRefusalSink, IdentityPairSink, InboundMessageSink, LedgerDeliveryStore, OptOutRecorder, OwnerDirectory, PhoneNumberOwner, TemplateStatusSink, UpstreamDeliveryStore } from './ports';
-import type { MarketingPreferenceSink } from './ports';
+import type { AccountRefusalSink, IdentityPairSink, InboundMessage, InboundMessageSink, LedgerDeliveryStore, OptOutRecorder, OwnerDirectory, PhoneNumberOwner, TemplateStatusSink, UpstreamDeliveryStore } from './ports';
+import type { MarketingPreferenceSink, ReplyAttribution } from './ports';
 import type { CustomerEvent } from '../customer-events/ports';
 import { ledgerEventTasks, publish, routeStatus, type SharedStatusContext, type StatusBatchContext } from './apply-status-events';
 import { messageReceivedEvent, templateStatusEvent, templateUpdatedEvent } from './delivery-customer-events';
@@ -50,6 +50,8 @@ export interface DeliveryEventPorts {
    * organization's webhook endpoints. Absent: nothing is published.
    */
   events?: BatchEventPublisher;
+  /** Replies, taps and STOPs attributed to broadcasts, and the delivered recipients' touches (docs/OUTCOMES.md "Attribution"). Absent: not attributed. */
+  attribution?: ReplyAttribution;
   /** Ownership of received message ids for the /upstream wrapper (ReceivedMessageIds in shared/upstream/ports.ts). */
   receivedIds?: { recordReceivedMessageId(organizationId: string, wabaId: string, phoneNumberId: string, messageId: string): Promise<void> };
   log: DeliveryEventLog;
@@ -228,10 +230,19 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
         // The organization may now reply to, react to or mark read this id through /upstream.
         await ports.receivedIds?.recordReceivedMessageId(found.organizationId, found.wabaId, message.phoneNumberId, message.messageId);
         await publish(context, found.organizationId, (now) => messageReceivedEvent(message, now));
+        await attribute(context, found.organizationId, message);
         report.inbound += 1;
       }, unowned('inbound', { messageId: message.messageId })),
     ),
   ];
+}
+
+/** The inbound message attributed to the broadcast it answers, then the customer events of what that added. */
+async function attribute(context: BatchContext, organizationId: string, message: InboundMessage): Promise<void> {
+  const { attribution } = context.ports;
+  if (!attribution) return;
+  const events = await attribution.inbound(organizationId, message, { jobOwnerOf: context.jobOwnerOf, redelivered: context.redelivered, receivedAt: context.receivedAt });
+  for (const event of events) await publish(context, organizationId, () => event);
 }
 
 async function applyTemplateChange(

@@ -5,6 +5,7 @@
  * hands each event to the store of the organization that owns it.
  */
 import type { CallbackReference } from './callback-data';
+import type { CustomerEvent } from '../customer-events/ports';
 import type { MessagePricing } from './message-pricing';
 import type { DeliveryStage } from './recipient-status';
 
@@ -58,6 +59,10 @@ export interface InboundMessage {
   type: string;
   /** Text of a text message, a button's text or an interactive reply's title, when there is one. */
   text?: string;
+  /** Meta's `context.id`: the message this one replies to (a swipe-reply, or the message whose button was tapped). */
+  context?: { messageId: string };
+  /** A quick-reply tap: Meta's `button` (a template's quick reply: `payload`, `text`) or `interactive.button_reply` (`id` as payload, `title` as text). */
+  button?: { payload: string; text: string };
   /** The business number that received it. */
   phoneNumberId: string;
   /** Its display number as digits (`metadata.display_phone_number`). */
@@ -130,6 +135,25 @@ export interface LedgerLocation {
  */
 export type LedgerApplyResult = 'applied' | 'unchanged' | 'not-found';
 
+/** What the processor reads of a job (LedgerDeliveryStore.jobOwner). */
+export interface JobOwnerRecord {
+  organizationId: string;
+  phoneNumberId: string;
+  recipientCount: number;
+  campaignId?: string;
+  /** The job's `attributionWindowHours` when it was given (docs/OUTCOMES.md "Attribution"); absent: the default, 72. */
+  attributionWindowHours?: number;
+  /** The job's template quick-reply buttons as accepted (index, text, the payload given): a tap's index is matched against them. */
+  quickReplies?: readonly QuickReplyButton[];
+}
+
+/** A template's quick-reply button as a job sends it: Meta's `index`, its label and the payload the broadcast gave (else Meta sends the label). */
+export interface QuickReplyButton {
+  index: number;
+  text?: string;
+  payload?: string;
+}
+
 /** The broadcast ledger's side: events of sends made by the chunk worker. */
 export interface LedgerDeliveryStore {
   /**
@@ -138,7 +162,7 @@ export interface LedgerDeliveryStore {
    * does not exist (expired, discarded). `campaignId`: the campaign a campaign's job runs (its
    * `message.status` events carry it).
    */
-  jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number; campaignId?: string } | undefined>;
+  jobOwner(jobId: string): Promise<JobOwnerRecord | undefined>;
   /** Ledger entry that recorded this message id (its WAMID record), when the event carries no callback data of ours. */
   locateMessage(messageId: string): Promise<LedgerLocation | undefined>;
   /**
@@ -150,6 +174,39 @@ export interface LedgerDeliveryStore {
    * Throws when a write failed (after the others settled): applying again is harmless.
    */
   applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<LedgerApplyResult[]>;
+}
+
+/** A broadcast recipient's `delivered` fact just added: the person's touch (shared/outcomes/attribute-inbound.ts). */
+export interface DeliveredRecipient {
+  location: LedgerLocation;
+  campaignId?: string;
+  /** The job's `attributionWindowHours`; absent: the default. */
+  attributionWindowHours?: number;
+  /** Meta's time of the delivery. */
+  at: Date;
+  /** Meta's recipient id and, when the status names it, `recipient_user_id`. */
+  personKeys: readonly string[];
+}
+
+/** What the processor reads to attribute an inbound message, shared with the batch's status events. */
+export interface AttributionBatch {
+  /** The job's owner read (cached per delivery of the queue). */
+  jobOwnerOf(jobId: string): Promise<JobOwnerRecord | undefined>;
+  /** The webhook batch was received before: customer events of facts already recorded are built again. */
+  redelivered: boolean;
+  /** When the webhook reached the platform: the customer events' `createdAt`. */
+  receivedAt: Date;
+}
+
+/**
+ * Replies, taps and STOPs attributed to the send that caused them (docs/OUTCOMES.md "Attribution"):
+ * the outcomes module's use case behind a port, so the processor does not depend on it.
+ */
+export interface ReplyAttribution {
+  /** Records the person's latest touch. Idempotent (an older or equal touch changes nothing). */
+  delivered(organizationId: string, delivery: DeliveredRecipient): Promise<void>;
+  /** Attributes a recorded inbound message; answers the customer events of the facts it added. Idempotent. */
+  inbound(organizationId: string, message: InboundMessage, batch: AttributionBatch): Promise<CustomerEvent[]>;
 }
 
 /** The /upstream wrapper's side: events of sends made through /upstream. */

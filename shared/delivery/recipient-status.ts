@@ -26,10 +26,12 @@
  *   `message_status` is `held_for_quality_assessment`) is HELD: not failed, not sent yet. Any status
  *   webhook settles it by the precedence above (Meta's `sent` when it lets the message go, or
  *   `failed`, e.g. when the template is paused).
+ * - A member a campaign held out (its holdout, docs/OUTCOMES.md "Holdout and lift") is HELD_OUT:
+ *   never sent, so no event can follow; neither sent, failed nor pending in the summary.
  */
 import { addPricing, effectivePricing, pricingAttributeOf, emptyPricingCounts, pricingSuffix, splitPricedCode, type MessagePricing, type PricingCounts, type PricingFacts } from './message-pricing';
 
-export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD'] as const;
+export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD', 'HELD_OUT'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export type DeliveryStage = 'sent' | 'delivered' | 'read' | 'failed';
@@ -46,7 +48,7 @@ export interface DeliveryFacts extends PricingFacts {
 
 /** The send outcome recorded by the worker (absent: not claimed yet). */
 export interface SendOutcome {
-  status: 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED';
+  status: 'SENDING' | 'SENT' | 'FAILED' | 'UNKNOWN' | 'CANCELLED' | 'HELD_OUT';
   /** A SENT outcome Meta holds for quality assessment (the ledger entry's `held`). */
   held?: boolean;
   /** When the outcome was recorded (ISO). */
@@ -58,6 +60,7 @@ export const DEFAULT_UNCONFIRMED_AFTER_MS = 24 * 3600 * 1000;
 export function recipientStatusOf(outcome: SendOutcome | undefined, facts: DeliveryFacts, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): RecipientStatus {
   if (outcome?.status === 'FAILED') return 'FAILED';
   if (outcome?.status === 'CANCELLED') return 'CANCELLED';
+  if (outcome?.status === 'HELD_OUT') return 'HELD_OUT';
   if (facts.readAt) return 'READ';
   if (facts.deliveredAt) return 'DELIVERED';
   if (facts.failedAt) return 'FAILED';
@@ -211,6 +214,8 @@ export interface DeliveryCounts {
   cancelled: number;
   /** Accepted by Meta but held for quality assessment (template pacing); not in `sent` until a webhook settles it. */
   held: number;
+  /** Held out of a campaign (code 9H): never sent; neither sent, failed nor pending. */
+  heldOut: number;
   /** Reasons of both kinds of failures: the ledger's reason codes and Meta's error codes. */
   failuresByReason: Record<string, number>;
   /** Recipients with any code (the rest are pending). */
@@ -219,7 +224,7 @@ export interface DeliveryCounts {
   pricing: PricingCounts;
 }
 
-export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, held: 0, failuresByReason: {}, accounted: 0, pricing: emptyPricingCounts() });
+export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, held: 0, heldOut: 0, failuresByReason: {}, accounted: 0, pricing: emptyPricingCounts() });
 
 /** Adds one recipient's tally code to the counts. */
 export function countTallyCode(counts: DeliveryCounts, stored: TallyCode, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): void {
@@ -260,6 +265,9 @@ export function countTallyCode(counts: DeliveryCounts, stored: TallyCode, now: D
       return;
     case '9C':
       counts.cancelled += 1;
+      return;
+    case '9H':
+      counts.heldOut += 1;
       return;
     default:
       counts.accounted -= 1;

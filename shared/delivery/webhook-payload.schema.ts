@@ -77,6 +77,8 @@ const messageSchema = v.looseObject({
   type: nonEmpty('type'),
   text: v.optional(v.looseObject({ body: v.optional(v.string()) })),
   button: v.optional(v.looseObject({ text: v.optional(v.string()), payload: v.optional(v.string()) })),
+  // The message this one replies to (a swipe-reply, a quick-reply tap): Meta's `context.id`; a forwarded message's context has no id.
+  context: v.optional(v.fallback(v.optional(v.looseObject({ id: v.optional(v.string()) })), undefined)),
   // `user_changed_number` / `user_changed_user_id`: the user changed number, so Meta gave them a new BSUID (system.user_id).
   system: v.optional(v.fallback(v.optional(systemSchema), undefined)),
   interactive: v.optional(
@@ -212,6 +214,16 @@ export function parseWebhookBody(body: unknown, receivedAt: Date): ParsedWebhook
   return parsed;
 }
 
+/**
+ * A quick-reply tap: a template's (`button` message: `{ payload, text }`) or an interactive
+ * message's (`interactive.button_reply`: `{ id, title }`, the id being the payload we gave).
+ */
+function tappedButtonOf(button: { text?: string; payload?: string } | undefined, reply: { id?: string; title?: string } | undefined): InboundMessage['button'] {
+  if (button && (button.payload !== undefined || button.text !== undefined)) return { payload: button.payload ?? button.text ?? '', text: button.text ?? button.payload ?? '' };
+  if (reply && (reply.id !== undefined || reply.title !== undefined)) return { payload: reply.id ?? reply.title ?? '', text: reply.title ?? reply.id ?? '' };
+  return undefined;
+}
+
 function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skipped: SkippedElement[]): MessagesChange | undefined {
   const value = v.safeParse(messagesValueSchema, rawValue);
   if (!value.success) {
@@ -265,6 +277,8 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
       return;
     }
     const text = message.output.text?.body ?? message.output.button?.text ?? interactive?.button_reply?.title ?? interactive?.list_reply?.title;
+    const replyTo = message.output.context?.id;
+    const button = tappedButtonOf(message.output.button, interactive?.button_reply);
     const profile = (fromUserId === undefined ? undefined : profiles.get(fromUserId)) ?? (from === undefined ? undefined : profiles.get(from));
     const { system } = message.output;
     const newUserId = identityChangeOf(system, { ...(from === undefined ? {} : { from }), ...(fromUserId === undefined ? {} : { fromUserId }) });
@@ -279,6 +293,8 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
       timestamp: message.output.timestamp,
       type: message.output.type,
       ...(text !== undefined ? { text } : {}),
+      ...(replyTo ? { context: { messageId: replyTo } } : {}),
+      ...(button ? { button } : {}),
       phoneNumberId: metadata.phone_number_id,
       businessPhoneNumber,
     });

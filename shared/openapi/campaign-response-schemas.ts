@@ -1,6 +1,7 @@
 /** Success answers of the campaign routes (docs/CAMPAIGNS.md): the created draft, the list and one campaign's view. */
 import { campaignCost } from './cost-response-schemas';
 import { campaignDryRunSuccess } from './control-response-schemas';
+import { outcomeSummaryProperties } from './outcome-response-schemas';
 import { arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 
 const broadcastEnvelope = (data: JsonSchema, statusCode: number): JsonSchema => obj({ status: { const: true }, status_code: { const: statusCode }, message: str, data });
@@ -9,6 +10,8 @@ const envelopeExample = (statusCode: number, message: string, data: unknown) => 
 const CAMPAIGN_STATES = ['DRAFT', 'SCHEDULED', 'LAUNCHING', 'SENDING', 'WAITING_FOR_LIMIT', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED', 'FAILED'];
 const state: JsonSchema = { type: 'string', enum: CAMPAIGN_STATES, description: 'docs/CAMPAIGNS.md "States and totals"' };
 const counts = (names: string[]): JsonSchema => obj(Object.fromEntries(names.map((name) => [name, int])));
+/** The totals' outcome counts (optional: present as the job summary has them). */
+const withOutcomes = (schema: JsonSchema): JsonSchema => ({ ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...outcomeSummaryProperties } });
 
 const campaignView: JsonSchema = obj(
   {
@@ -18,7 +21,7 @@ const campaignView: JsonSchema = obj(
     fromPhoneNumber: str,
     template: obj({ name: str, language: str, category: str }),
     audience: { type: 'object', description: 'The audiences, filter and exclusions as created' },
-    totals: { ...counts(['audience', 'sendable', 'queued', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut', 'skipped', 'cancelled']), description: 'One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals")' },
+    totals: { ...withOutcomes(counts(['audience', 'sendable', 'queued', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut', 'skipped', 'cancelled'])), description: 'One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals"); the outcome counts as the job summary gives them' },
     skippedByReason: counts(['DUPLICATE', 'EXCLUDED', 'FILTERED_OUT', 'MISSING_ATTRIBUTE', 'INVALID_PARAMETER']),
     failuresByCode: { type: 'object', additionalProperties: int, description: 'Failures by reason code, opt-outs and skipped members apart' },
     cost: { anyOf: [campaignCost, { type: 'null' }] },

@@ -1,5 +1,6 @@
 /** The dry run's answer and the cost amounts it and the status summary carry (docs/BROADCAST.md "Dry run", "Cost per campaign"). */
 import { arrayOf, bool, int, obj, str, type JsonSchema } from './schema-builders';
+import { costPerOutcomeProperties } from './outcome-response-schemas';
 
 const decimal: JsonSchema = { type: 'string', pattern: '^\\d+\\.\\d{2,6}$', description: 'A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units' };
 const nullableInt: JsonSchema = { type: ['integer', 'null'] };
@@ -30,7 +31,7 @@ export const estimatedCost: JsonSchema = {
 /** The status summary's cost of the billable recipients (absent without a rate card or before Meta's pricing). */
 export const campaignCost: JsonSchema = {
   ...obj(
-    { currency: str, billed: int, amount: decimal, byCategory: { type: 'object', additionalProperties: obj({ billed: int, amount: decimal }) }, unpriced: int },
+    { currency: str, billed: int, amount: decimal, byCategory: { type: 'object', additionalProperties: obj({ billed: int, amount: decimal }) }, unpriced: int, ...costPerOutcomeProperties(decimal) },
     ['currency', 'billed', 'amount', 'byCategory'],
   ),
   description: 'Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign")',

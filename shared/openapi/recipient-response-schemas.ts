@@ -1,4 +1,5 @@
 /** The recipients list's page and the pricing the job summary counts (docs/DELIVERY-STATUS.md, docs/BROADCAST.md "Status"). */
+import { recipientOutcomeProperties } from './outcome-response-schemas';
 import { arrayOf, bool, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
 
 export const pricingCounts = {
@@ -17,7 +18,7 @@ const recipientCost: JsonSchema = {
 };
 export const recipientsPage = obj(
   {
-    recipients: arrayOf({ type: 'object', additionalProperties: true, properties: { status: str, messageId: nullableString, sentVia: str, pricing: messagePricing, cost: recipientCost }, required: ['status'] }),
+    recipients: arrayOf({ type: 'object', additionalProperties: true, properties: { status: str, messageId: nullableString, sentVia: str, pricing: messagePricing, cost: recipientCost, ...recipientOutcomeProperties }, required: ['status'] }),
     nextCursor: nullableString,
   },
   ['recipients'],

@@ -16,6 +16,7 @@ import { audienceSuccesses } from './audience-response-schemas';
 import { peopleSuccesses } from './people-response-schemas';
 import { auditSuccesses } from './audit-response-schemas';
 import { apiKeySuccesses } from './api-key-response-schemas';
+import { outcomeSummaryProperties } from './outcome-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -48,6 +49,7 @@ const jobSummary: JsonSchema = {
     pricing: pricingCounts,
     cost: campaignCost,
     held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
+    ...outcomeSummaryProperties,
   },
   description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")',
 };

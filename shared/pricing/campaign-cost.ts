@@ -18,6 +18,10 @@ export interface CampaignCost {
   byCategory: Record<string, { billed: number; amount: string }>;
   /** Billable recipients no row of the card prices (their calling code and `*` lack the category); present when any. */
   unpriced?: number;
+  /** `amount` per recipient who replied (docs/OUTCOMES.md "Where it shows"); absent while nobody replied. */
+  perReply?: string;
+  /** `amount` per recipient who clicked a tracked link; absent while nobody clicked. */
+  perClick?: string;
 }
 
 /**

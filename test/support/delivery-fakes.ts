@@ -7,6 +7,7 @@ import type { DeliveryEventLog } from '../../shared/delivery/apply-webhook-batch
 import type {
   ApplyResult,
   InboundMessage,
+  JobOwnerRecord,
   LedgerApplyResult,
   LedgerLocation,
   InboundMessageSink,
@@ -57,7 +58,8 @@ interface FakeEntry {
 const locationKey = (jobId: string, chunkIndex: number, index: number) => `${jobId}#${chunkIndex}#${index}`;
 
 export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
-  readonly jobs = new Map<string, { organizationId: string; phoneNumberId: string; recipientCount: number; campaignId?: string }>();
+  readonly jobs = new Map<string, JobOwnerRecord>();
+  private readonly located = new Map<string, LedgerLocation>();
   readonly entries = new Map<string, FakeEntry>();
   readonly tally = new Map<string, TallyCode>();
   jobOwnerReads = 0;
@@ -69,6 +71,18 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
 
   addJob(jobId: string, organizationId: string, phoneNumberId: string, recipientCount = 100_000, campaignId?: string): void {
     this.jobs.set(jobId, { organizationId, phoneNumberId, recipientCount, ...(campaignId === undefined ? {} : { campaignId }) });
+  }
+
+  /** Sets what attribution reads of a job: its window and its quick-reply buttons. */
+  setAttribution(jobId: string, settings: Pick<JobOwnerRecord, 'attributionWindowHours' | 'quickReplies'>): void {
+    this.jobs.set(jobId, { ...this.jobs.get(jobId)!, ...settings });
+  }
+
+  /** Records that a sent message id belongs to a recipient (as the chunk worker's outcome would). */
+  addMessage(messageId: string, location: LedgerLocation): void {
+    const entry = this.entry(location.jobId, location.chunkIndex, location.index);
+    if (entry) entry.messageId = messageId;
+    else this.located.set(messageId, location);
   }
 
   /** A recipient the worker recorded (outcome + message id) and, like the worker, its tally code when absent. */
@@ -103,6 +117,8 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
   }
 
   async locateMessage(messageId: string) {
+    const located = this.located.get(messageId);
+    if (located) return located;
     for (const [key, entry] of this.entries) {
       if (entry.messageId !== messageId) continue;
       const [jobId, chunkIndex, index] = key.split('#');

@@ -9,7 +9,8 @@ import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { decodeChunk, failureReasonsOf } from './messaging-job-items';
 import { readChunkLedger } from './ledger-pages';
-import { decodeTally } from './messaging-tally-items';
+import { decodeTally, tallyOutcomesOf } from './messaging-tally-items';
+import { countOutcomes } from '../../outcomes/count-outcomes';
 import { FAILURE_PREFIX, expiresAtFrom, messagingKeys, tallySlotOf } from './messaging-table';
 import { isConditionFailure, queryAll, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
 
@@ -68,8 +69,8 @@ export class DynamoDbChunkProgressStore implements ChunkProgressStore {
     const recipientCount = Number(chunk.Item?.recipientCount ?? 0);
     const { counts, failuresByReason, outcomes } = await countLedger(this.table, jobId, chunkIndex);
 
-    // Cancelled recipients are settled too (never sent), so a cancelled job's chunks finish.
-    const accounted = counts.SENT + counts.FAILED + counts.UNKNOWN + counts.CANCELLED;
+    // Cancelled and held-out recipients are settled too (never sent), so their chunks finish.
+    const accounted = counts.SENT + counts.FAILED + counts.UNKNOWN + counts.CANCELLED + counts.HELD_OUT;
     // Only a complete ledger is the final truth; partial reads would race with other parts' live counters.
     if (accounted < recipientCount) return { done: false };
     // A worker that crashed between an outcome and its tally code left the code unwritten, and its
@@ -109,13 +110,15 @@ export class DynamoDbChunkProgressStore implements ChunkProgressStore {
         ConsistentRead: true,
       });
     const [chunks, tallies] = await Promise.all([partitionItems(messagingKeys.chunkPrefix), partitionItems(messagingKeys.tallyPrefix)]);
-    return { chunks: chunks.map(decodeChunk), tally: tallies.flatMap(decodeTally) };
+    const tally = tallies.flatMap(decodeTally);
+    // The outcome sets live on the same items: counted without another read.
+    return { chunks: chunks.map(decodeChunk), tally, outcomes: countOutcomes(tally, tallies.flatMap((item) => [...tallyOutcomesOf(item)])) };
   }
 }
 
 /** The chunk's ledger (pages and older entries: a consistent read), counted by status and failure reason. */
 async function countLedger(table: MessagingTable, jobId: string, chunkIndex: number) {
-  const counts: Record<LedgerEntry['status'], number> = { SENT: 0, FAILED: 0, UNKNOWN: 0, SENDING: 0, CANCELLED: 0 };
+  const counts: Record<LedgerEntry['status'], number> = { SENT: 0, FAILED: 0, UNKNOWN: 0, SENDING: 0, CANCELLED: 0, HELD_OUT: 0 };
   const failuresByReason: Record<string, number> = {};
   const { entries } = await readChunkLedger(table, jobId, chunkIndex);
   const outcomes: SettledOutcome[] = [];

@@ -15,7 +15,7 @@
  * other's attributes; the summary takes the higher of the two codes (messaging-tally-items.ts).
  */
 import { BatchGetCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, StatusEvent } from '../../delivery/ports';
+import type { JobOwnerRecord, LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, QuickReplyButton, StatusEvent } from '../../delivery/ports';
 import { TALLY_BUCKET_SIZE } from '../../delivery/recipient-status';
 import { callingCodeOf } from '../../recipients/calling-code';
 import { classifyStoreFaults } from './dynamodb-errors';
@@ -38,15 +38,29 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     classifyStoreFaults(this.documentClient);
   }
 
-  async jobOwner(jobId: string): Promise<{ organizationId: string; phoneNumberId: string; recipientCount: number; campaignId?: string } | undefined> {
+  async jobOwner(jobId: string): Promise<JobOwnerRecord | undefined> {
     const result = await this.documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: messagingKeys.job(jobId), ProjectionExpression: 'organizationId, phoneNumberId, totalRecipients, campaignId, totalChunks, chunkSize' }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: messagingKeys.job(jobId),
+        ProjectionExpression: 'organizationId, phoneNumberId, totalRecipients, campaignId, totalChunks, chunkSize, attributionWindowHours, #template.quickReplies',
+        ExpressionAttributeNames: { '#template': 'template' },
+      }),
     );
-    const { organizationId, phoneNumberId, totalRecipients, campaignId, totalChunks, chunkSize } = result.Item ?? {};
+    const { organizationId, phoneNumberId, totalRecipients, campaignId, totalChunks, chunkSize, attributionWindowHours, template } = result.Item ?? {};
     if (typeof organizationId !== 'string' || typeof phoneNumberId !== 'string' || typeof totalRecipients !== 'number') return undefined;
     // A campaign's chunks each start at their own chunk's first index (docs/CAMPAIGNS.md "How a campaign runs"): its indexes span its chunks.
     const span = typeof campaignId === 'string' && typeof totalChunks === 'number' && typeof chunkSize === 'number' ? totalChunks * chunkSize : totalRecipients;
-    return { organizationId, phoneNumberId, recipientCount: span, ...(typeof campaignId === 'string' ? { campaignId } : {}) };
+    const quickReplies = (template as { quickReplies?: unknown } | undefined)?.quickReplies;
+    return {
+      organizationId,
+      phoneNumberId,
+      recipientCount: span,
+      ...(typeof campaignId === 'string' ? { campaignId } : {}),
+      // What attribution reads (docs/OUTCOMES.md "Attribution"), written by the job's accept (broadcast-job.ts).
+      ...(typeof attributionWindowHours === 'number' ? { attributionWindowHours } : {}),
+      ...(Array.isArray(quickReplies) ? { quickReplies: quickReplies as QuickReplyButton[] } : {}),
+    };
   }
 
   async locateMessage(messageId: string): Promise<LedgerLocation | undefined> {

@@ -16,7 +16,7 @@ import { messageIdRecordItem } from './messaging-ledger-items';
 import { decodeDeliveryFacts } from './messaging-tally-items';
 import { expiresAtFrom, ledgerIndexOf, messagingKeys } from './messaging-table';
 import { batchWrite, isConditionFailure, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
-import { withTallyFacts } from './tally-facts-reader';
+import { withTallyFactsAndOutcomes } from './tally-facts-reader';
 
 type Item = Record<string, unknown>;
 
@@ -144,10 +144,14 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
       readChunkLedger(this.table, jobId, chunkIndex),
     ]);
     const facts = factsByIndex(ledger.recipientItems);
+    const recipients = listed.Item ? decodeRecipients(listed.Item) : undefined;
+    // Meta's facts live in the tally items (earlier versions kept them on per-recipient items: merged), the outcome facts beside them.
+    const records = ledger.entries.map((entry) => ({ entry, facts: facts.get(entry.index) ?? {} }));
+    const tally = await withTallyFactsAndOutcomes(this.table, jobId, records, (recipients ?? []).map(({ index }) => index));
     return {
-      ...(listed.Item ? { listed: decodeRecipients(listed.Item) } : {}),
-      // Meta's facts live in the tally items (earlier versions kept them on per-recipient items: merged).
-      ledger: await withTallyFacts(this.table, jobId, ledger.entries.map((entry) => ({ entry, facts: facts.get(entry.index) ?? {} }))),
+      ...(recipients ? { listed: recipients } : {}),
+      ledger: tally.ledger,
+      ...(tally.outcomes.size > 0 ? { outcomes: tally.outcomes } : {}),
     };
   }
 

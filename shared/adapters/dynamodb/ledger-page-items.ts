@@ -9,7 +9,7 @@
  *
  *   <status><updatedAt: epoch ms, base 36>|<attempts, base 36>|<flags>|<claim token>|<to>|<message id>|<failure reason>
  *
- * status C (SENDING, claimed), S (SENT), F (FAILED), U (UNKNOWN), X (CANCELLED); flags `m` (sent
+ * status C (SENDING, claimed), S (SENT), F (FAILED), U (UNKNOWN), X (CANCELLED), H (HELD_OUT); flags `m` (sent
  * through the Marketing Messages API), `h` (held by Meta), `e` (escaped, below). The failure reason
  * is last so it may hold any character. The claim token stays on the value until the outcome
  * replaces it. An entry whose token, `to` or message id holds `|` or `%`, whose `to` is empty or
@@ -34,7 +34,7 @@ export interface PagedEntry {
   token?: string;
 }
 
-const STATUS_CODES: Record<LedgerStatus, string> = { SENDING: 'C', SENT: 'S', FAILED: 'F', UNKNOWN: 'U', CANCELLED: 'X' };
+const STATUS_CODES: Record<LedgerStatus, string> = { SENDING: 'C', SENT: 'S', FAILED: 'F', UNKNOWN: 'U', CANCELLED: 'X', HELD_OUT: 'H' };
 const STATUS_OF = new Map(Object.entries(STATUS_CODES).map(([status, code]) => [code, status as LedgerStatus]));
 /** The prefix of a value still claimed (SENDING): what release and stale resolution condition on. */
 export const CLAIMED_PREFIX = STATUS_CODES.SENDING;

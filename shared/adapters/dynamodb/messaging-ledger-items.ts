@@ -7,7 +7,7 @@ type Item = Record<string, unknown>;
 
 /* -------------------------------------------------------------- ledger */
 
-const ledgerStatusSchema = v.picklist(['SENDING', 'SENT', 'FAILED', 'UNKNOWN', 'CANCELLED']);
+const ledgerStatusSchema = v.picklist(['SENDING', 'SENT', 'FAILED', 'UNKNOWN', 'CANCELLED', 'HELD_OUT']);
 const ledgerEntrySchema = v.object({
   index: v.pipe(v.number(), v.integer(), v.minValue(0)),
   to: v.string(),

@@ -37,6 +37,9 @@
  *                                                    (`delivered`, ADDed; Meta's free tier, shared/delivery/service-tier.ts)
  *   pk SVCMSG#<message id>         sk SVC#<phoneNumberId>  one counted service message: its `ordinal` and `month`,
  *                                                    so a repeated status counts once
+ *   pk TOUCH#<org>#<person key>    sk TOUCH          a person's latest touch (a phone number's digits or a BSUID):
+ *                                                    the job, recipient, time and window an inbound message
+ *                                                    without context is attributed by (docs/OUTCOMES.md; expiresAt)
  *
  * Keys live here; items are written from the domain types and read back through valibot schemas
  * (messaging-job-items.ts: jobs, chunks, recipients; messaging-ledger-items.ts: ledger entries,
@@ -110,6 +113,8 @@ export const messagingKeys = {
   serviceTier: (phoneNumberId: string, month: string) => ({ pk: `SVCTIER#${phoneNumberId}`, sk: `MONTH#${month}` }),
   /** One counted service message (by Meta's message id): its own partition, so the counter's is the only hot one. */
   serviceDelivery: (phoneNumberId: string, messageId: string) => ({ pk: `SVCMSG#${messageId}`, sk: `SVC#${phoneNumberId}` }),
+  /** A person's latest touch in an organization, under one of their keys (a phone number's digits, or a BSUID): shared/outcomes/ports.ts TouchStore. */
+  touch: (organizationId: string, personKey: string) => ({ pk: `TOUCH#${organizationId}#${personKey}`, sk: 'TOUCH' }),
 } as const;
 
 /** A recipient's slot in its job's tally items: the item (bucket of TALLY_BUCKET_SIZE) and its attribute. */

@@ -4,6 +4,8 @@ import type { StatusEvent } from '../../delivery/ports';
 import { pricingAttributeOf } from '../../delivery/message-pricing';
 import { TALLY_BUCKET_SIZE, tallyCodeOfFacts, type DeliveryFacts, type DeliveryStage, type TallyCode } from '../../delivery/recipient-status';
 import { factsOfSlot, MESSAGE_ID_SET, slotStatesOf } from './messaging-tally-facts';
+import { outcomeSlotsOf } from './messaging-tally-outcomes';
+import type { OutcomeFacts } from '../../outcomes/outcome-facts';
 import { MalformedMessagingItemError, tallySlotOf } from './messaging-table';
 
 type Item = Record<string, unknown>;
@@ -116,6 +118,16 @@ function firstIndexOf(item: Item): number {
 export function tallyFactsOf(item: Item): Map<number, { facts: DeliveryFacts; callingCode?: string; messageId?: string }> {
   const first = firstIndexOf(item);
   return new Map([...slotStatesOf(item)].map(([slot, state]) => [first + slot, factsOfSlot(state)]));
+}
+
+/**
+ * The outcome facts a tally item holds (messaging-tally-outcomes.ts), by recipient index.
+ *
+ * @example tallyOutcomesOf(item).get(107)?.repliedAt
+ */
+export function tallyOutcomesOf(item: Item): Map<number, OutcomeFacts> {
+  const first = firstIndexOf(item);
+  return new Map([...outcomeSlotsOf(item)].map(([slot, facts]) => [first + slot, facts]));
 }
 
 /**

@@ -163,7 +163,7 @@ describe('delivery under faults', () => {
   };
   const ledgerCounts = async (jobId: string) => {
     const ledger = await ledgerOf(jobId, 0);
-    const counts = { SENT: 0, FAILED: 0, UNKNOWN: 0, SENDING: 0, CANCELLED: 0 };
+    const counts = { SENT: 0, FAILED: 0, UNKNOWN: 0, SENDING: 0, CANCELLED: 0, HELD_OUT: 0 };
     for (const entry of ledger.values()) counts[entry.status] += 1;
     return { ledger, counts };
   };

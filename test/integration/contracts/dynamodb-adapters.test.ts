@@ -39,6 +39,8 @@ import { describeWebhookEndpointRegistryContract } from '../../support/contracts
 
 import { DynamoDbOutcomeStore } from '../../../shared/adapters/dynamodb/dynamodb-outcome-store';
 import { describeOutcomeStoreContract } from '../../support/contracts/outcome-store.contract';
+import { DynamoDbTouchStore } from '../../../shared/adapters/dynamodb/dynamodb-touch-store';
+import { describeTouchStoreContract } from '../../support/contracts/touch-store.contract';
 
 let dynamo: TestDynamo;
 
@@ -80,3 +82,4 @@ describeWebhookEndpointRegistryContract(
   () => new DynamoDbWebhookEndpointRegistry(dynamo.documentClient, dynamo.tableNames.tenancy, new LocalAesTokenCipher(generateLocalTokenKey()), systemClock),
 );
 describeOutcomeStoreContract('DynamoDbOutcomeStore', () => new DynamoDbOutcomeStore(...messagingTable()));
+describeTouchStoreContract('DynamoDbTouchStore', () => new DynamoDbTouchStore(...messagingTable()));

@@ -6,6 +6,7 @@
 import type { BroadcastJob, ChunkProgress } from '../../../shared/broadcast/broadcast-job';
 import type { ChunkProgressStore, JobControlStore, JobRecipient, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
 import type { DeliveryFacts, TallyCode } from '../../../shared/delivery/recipient-status';
+import { InMemoryOutcomeStore } from '../in-memory-outcome-store';
 
 export const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -30,6 +31,11 @@ export class InMemoryBroadcastState {
   readonly listedRecipients = new Map<string, JobRecipient[]>();
   readonly tallyCodes = new Map<string, TallyCode>();
   readonly deliveryFacts = new Map<string, DeliveryFacts>();
+  /**
+   * The outcome facts on the job's tally items, as DynamoDbOutcomeStore writes them beside the codes:
+   * hand it to a use case as its OutcomeStore, and getJobProgress and readChunkRecipients read them.
+   */
+  readonly outcomeFacts = new InMemoryOutcomeStore();
   readonly calls = new Map<StoreMethod, number>();
   /** Decides, per call, whether the call fails (return the error to throw). */
   failWhen?: (method: StoreMethod, callNumber: number) => Error | undefined;

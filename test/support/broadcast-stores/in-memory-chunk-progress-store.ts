@@ -2,6 +2,7 @@
 import type { ChunkProgressStore, JobProgress, LedgerEntry, ProgressDelta } from '../../../shared/broadcast/ports';
 import type { TallyCode } from '../../../shared/delivery/recipient-status';
 import { InMemoryBroadcastState } from './in-memory-broadcast-state';
+import { countOutcomes } from '../../../shared/outcomes/count-outcomes';
 
 export class InMemoryChunkProgressStore implements ChunkProgressStore {
   constructor(private readonly state: InMemoryBroadcastState) {}
@@ -33,7 +34,7 @@ export class InMemoryChunkProgressStore implements ChunkProgressStore {
     const sent = count('SENT');
     const failed = count('FAILED');
     const unknown = count('UNKNOWN');
-    if (sent + failed + unknown + count('CANCELLED') < chunk.recipientCount) return { done: false };
+    if (sent + failed + unknown + count('CANCELLED') + count('HELD_OUT') < chunk.recipientCount) return { done: false };
     const failuresByReason: Record<string, number> = {};
     for (const reason of Object.keys(chunk.failuresByReason)) failuresByReason[reason] = 0;
     for (const entry of entries) {
@@ -52,6 +53,6 @@ export class InMemoryChunkProgressStore implements ChunkProgressStore {
     const tally = [...this.state.tallyCodes.entries()]
       .filter(([id]) => id.startsWith(prefix))
       .map(([id, code]): [number, TallyCode] => [Number(id.slice(prefix.length)), code]);
-    return { chunks: await this.state.getChunkProgress(jobId), tally };
+    return { chunks: await this.state.getChunkProgress(jobId), tally, outcomes: countOutcomes(tally, this.state.outcomeFacts.outcomesOfJob(jobId)) };
   }
 }

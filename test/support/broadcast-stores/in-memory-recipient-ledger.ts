@@ -3,6 +3,7 @@
  * overwrites, SENDING → UNKNOWN only from SENDING. Tally codes of outcomes are not kept (the
  * delivery facts and codes tests need are set with `recordDelivery`).
  */
+import type { OutcomeFacts } from '../../../shared/outcomes/outcome-facts';
 import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientClaim, RecipientLedger } from '../../../shared/broadcast/ports';
 import { InMemoryBroadcastState, copy } from './in-memory-broadcast-state';
 
@@ -84,6 +85,15 @@ export class InMemoryRecipientLedger implements RecipientLedger {
         entry,
         facts: copy(state.deliveryFacts.get(InMemoryBroadcastState.ledgerId(jobId, chunkIndex, entry.index)) ?? {}),
       })),
+      ...outcomesOfChunk(state, jobId, chunkIndex),
     };
   }
+}
+
+/** The chunk's outcome facts (every index of the chunk's range, held-out recipients included), as the DynamoDB ledger reads them. */
+function outcomesOfChunk(state: InMemoryBroadcastState, jobId: string, chunkIndex: number): { outcomes?: ReadonlyMap<number, OutcomeFacts> } {
+  const chunkSize = state.jobs.get(jobId)?.chunkSize;
+  if (chunkSize === undefined) return {};
+  const found = [...state.outcomeFacts.outcomesOfJob(jobId)].filter(([index]) => Math.floor(index / chunkSize) === chunkIndex);
+  return found.length === 0 ? {} : { outcomes: new Map(found) };
 }

@@ -20,6 +20,8 @@ import { InMemoryRateLimiter } from '../../support/in-memory-rate-limiter';
 import { InMemoryInboxRepository } from '../../support/in-memory-inbox-repository';
 import { InMemoryOutcomeStore } from '../../support/in-memory-outcome-store';
 import { describeOutcomeStoreContract } from '../../support/contracts/outcome-store.contract';
+import { InMemoryTouchStore } from '../../support/in-memory-touch-store';
+import { describeTouchStoreContract } from '../../support/contracts/touch-store.contract';
 import { InMemoryContactBook } from '../../support/in-memory-contact-book';
 import { describeContactBookContract } from '../../support/contracts/contact-book.contract';
 import { InMemoryAudienceStore } from '../../support/in-memory-audience-store';
@@ -59,3 +61,4 @@ describeRateLimiterContract('InMemoryRateLimiter', () => new InMemoryRateLimiter
 describeWebhookEndpointRegistryContract('InMemoryWebhookRegistry', () => new InMemoryWebhookRegistry());
 describePortfolioReachContract('InMemoryPortfolioReach', () => new InMemoryPortfolioReach());
 describeOutcomeStoreContract('InMemoryOutcomeStore', () => new InMemoryOutcomeStore());
+describeTouchStoreContract('InMemoryTouchStore', () => new InMemoryTouchStore());
