@@ -47,7 +47,7 @@ const BUTTON_WORDS: Record<string, string> = { URL: 'Link', QUICK_REPLY: 'Quick 
 function buttonsOf(template: Pick<TemplateView, 'parameters'>, content: TemplateContent | undefined): PreviewButton[] {
   return (template.parameters.buttons ?? []).map((button) => {
     const given = content?.buttons?.find((value) => value.index === button.index);
-    const value = given ? ('text' in given ? given.text : 'couponCode' in given ? given.couponCode : given.payload) : undefined;
+    const value = given ? (given.type === 'url' ? (given.trackedUrl ?? given.text) : given.type === 'copy_code' ? given.couponCode : given.payload) : undefined;
     return { label: BUTTON_WORDS[button.type] ?? button.type, ...(value === undefined ? {} : { value }) };
   });
 }

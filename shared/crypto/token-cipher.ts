@@ -13,9 +13,10 @@
 /**
  * Why a secret is encrypted: `upstream-token` (a business account's Meta access token, context
  * `{organizationId, wabaId}`), `meta-app` (the platform's app secret and verify token, `{field}`),
- * `webhook-secret` (a customer webhook endpoint's signing secret, `{organizationId, webhookEndpointId}`).
+ * `webhook-secret` (a customer webhook endpoint's signing secret, `{organizationId, webhookEndpointId}`),
+ * `click-link` (the platform's key of tracked-link tokens, `{key: 'platform'}`: shared/clicks/click-link-key.ts).
  */
-export const tokenPurposes = ['upstream-token', 'meta-app', 'webhook-secret'] as const;
+export const tokenPurposes = ['upstream-token', 'meta-app', 'webhook-secret', 'click-link'] as const;
 export type TokenPurpose = (typeof tokenPurposes)[number];
 
 /** A context always names its purpose; the other fields bind the secret to its owner. */

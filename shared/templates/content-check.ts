@@ -54,7 +54,8 @@ function checkHeader(requirement: HeaderRequirement | undefined, header: HeaderC
 const BUTTON_KIND: Record<ButtonContent['type'], string> = { url: 'URL', quick_reply: 'QUICK_REPLY', copy_code: 'COPY_CODE' };
 
 function buttonValueLength(button: ButtonContent): number {
-  return button.type === 'url' ? button.text.length : button.type === 'copy_code' ? button.couponCode.length : button.payload.length;
+  // A tracked link's destination is not what Meta gets (its token is): only `text` fills the URL's room.
+  return button.type === 'url' ? (button.text?.length ?? 0) : button.type === 'copy_code' ? button.couponCode.length : button.payload.length;
 }
 
 const hasButton = (buttons: readonly ButtonContent[], index: number): boolean => {
@@ -75,6 +76,11 @@ function checkButtons(requirements: readonly ButtonRequirement[] = [], buttons: 
     if (requirement.type === 'URL' && !requirement.dynamic) {
       throw new TemplateContentError(`${pathFor(button)} is not expected: button ${button.index} of ${source.templateLabel} is a URL button without a variable`);
     }
+    if (button.type === 'url' && button.trackedUrl !== undefined && !requirement.tracked) {
+      throw new TemplateContentError(
+        `${pathFor(button)}.trackedUrl is not expected: button ${button.index} of ${source.templateLabel} is not a tracked link (its URL must be {clickBaseUrl}/r/{{1}}; docs/OUTCOMES.md "Tracked links"); give text instead`,
+      );
+    }
     if (requirement.maxLength !== undefined && buttonValueLength(button) > requirement.maxLength) {
       const field = button.type === 'url' ? 'text' : 'couponCode';
       throw new TemplateContentError(`${pathFor(button)}.${field} must be at most ${requirement.maxLength} characters for button ${button.index} of ${source.templateLabel}`);
@@ -82,7 +88,11 @@ function checkButtons(requirements: readonly ButtonRequirement[] = [], buttons: 
   }
   const missing = requirements.find((requirement) => requirement.dynamic && !hasButton(buttons, requirement.index));
   if (missing) {
-    const example = missing.type === 'URL' ? `{ "index": ${missing.index}, "type": "url", "text": "…" }` : `{ "index": ${missing.index}, "type": "copy_code", "couponCode": "…" }`;
+    const example = missing.tracked
+      ? `{ "index": ${missing.index}, "type": "url", "trackedUrl": "https://…" }`
+      : missing.type === 'URL'
+        ? `{ "index": ${missing.index}, "type": "url", "text": "…" }`
+        : `{ "index": ${missing.index}, "type": "copy_code", "couponCode": "…" }`;
     throw new TemplateContentError(`${where}buttons must give button ${missing.index}: it is a ${missing.type} button of ${source.templateLabel} that takes a value (${example}; ${whereToGive(source, 'buttons')})`);
   }
 }

@@ -59,6 +59,8 @@ function buttonComponent(button: ButtonContent, names: VariableNames | undefined
   const index = String(button.index);
   switch (button.type) {
     case 'url':
+      // A tracked link's token replaces its destination before the body is built (shared/clicks/tracked-buttons.ts).
+      if (button.text === undefined) throw new TypeError(`Button ${index} is a tracked link whose token was not filled`);
       return { type: 'button', sub_type: 'url', index, parameters: [{ type: 'text', text: button.text, ...named(names?.buttons?.[index]) }] };
     case 'quick_reply':
       return { type: 'button', sub_type: 'quick_reply', index, parameters: [{ type: 'payload', payload: button.payload }] };

@@ -93,13 +93,33 @@ export const headerSchema = v.variant('type', [imageHeader, videoHeader, documen
 export type HeaderContent = v.InferOutput<typeof headerSchema>;
 export type MediaHeaderContent = Extract<HeaderContent, { type: 'image' | 'video' | 'document' }>;
 
+const TRACKED_OR_TEXT_RULE = 'must not be given with both text and trackedUrl: a url button takes text (the URL variable) or trackedUrl (a tracked link)';
+/** A tracked link's destination (docs/OUTCOMES.md "Tracked links"): https only, as long as Meta allows a URL. */
+export const trackedUrlSchema = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`),
+  v.url('must be a URL'),
+  v.check((url) => url.startsWith('https://'), 'must be an https:// URL: a tracked link only redirects to https'),
+);
+
 /** The button's 0-based position in the template's BUTTONS component (Meta's `index`). */
 const buttonIndex = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be at least 0'), v.maxValue(MAX_BUTTONS - 1, `must be at most ${MAX_BUTTONS - 1}`));
 const buttonSchema = v.variant(
   'type',
   [
     /** A URL button's variable: the suffix after the template's fixed part of the URL. */
-    v.object({ index: buttonIndex, type: v.literal('url'), text: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`), sendableText()) }),
+    v.object({
+      index: buttonIndex,
+      type: v.literal('url'),
+      text: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`), sendableText()),
+      trackedUrl: v.optional(v.never(TRACKED_OR_TEXT_RULE)),
+    }),
+    /**
+     * A tracked URL button (docs/OUTCOMES.md "Tracked links"): the template's URL is
+     * `{clickBaseUrl}/r/{{1}}`, the platform fills the suffix with the recipient's token at send time
+     * and its redirect sends the person to `trackedUrl`. After the plain one: a `text` parses as before.
+     */
+    v.object({ index: buttonIndex, type: v.literal('url'), trackedUrl: trackedUrlSchema, text: v.optional(v.never(TRACKED_OR_TEXT_RULE)) }),
     /** Returned in the inbound `button` message when the user taps it. */
     v.object({ index: buttonIndex, type: v.literal('quick_reply'), payload: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_PARAMETER_LENGTH, `must be at most ${MAX_PARAMETER_LENGTH} characters`), sendableText()) }),
     v.object({

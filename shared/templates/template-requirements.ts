@@ -29,6 +29,28 @@ export interface ButtonRequirement {
   name?: string;
   /** The longest value Meta takes: what is left of 2,000 characters after the URL's fixed part; a copy code's 20 (15 in a limited-time offer). */
   maxLength?: number;
+  /**
+   * A tracked link (docs/OUTCOMES.md "Tracked links"): the URL is `{clickBaseUrl}/r/{{1}}`, so a
+   * send may give `trackedUrl` (the platform fills the token) instead of `text`.
+   */
+  tracked?: true;
+}
+
+/** How the platform's own links look: `clickBaseUrl` (CLICK_BASE_URL) names the redirect's base. */
+export interface RequirementOptions {
+  clickBaseUrl?: string;
+}
+
+/**
+ * Whether a URL button's `url` is the platform's tracked link, `{clickBaseUrl}/r/{{1}}`.
+ *
+ * @example
+ * isTrackedLinkUrl('https://links.example/go/r/{{1}}', 'https://links.example/go'); // true
+ * isTrackedLinkUrl('https://shop.example/p/{{1}}', 'https://links.example/go'); // false
+ */
+export function isTrackedLinkUrl(url: unknown, clickBaseUrl: string | undefined): boolean {
+  if (typeof url !== 'string' || !clickBaseUrl) return false;
+  return url === `${clickBaseUrl.replace(/\/+$/, '')}/r/{{1}}`;
 }
 
 export interface CardRequirement {
@@ -100,7 +122,7 @@ function headerOf(components: readonly Component[], unsupported: string[], at: s
   return undefined;
 }
 
-function buttonsOf(components: readonly Component[], unsupported: string[], at: string, offer: boolean): ButtonRequirement[] {
+function buttonsOf(components: readonly Component[], unsupported: string[], at: string, offer: boolean, options: RequirementOptions = {}): ButtonRequirement[] {
   const buttons = componentOf(components, 'BUTTONS')?.buttons;
   if (!Array.isArray(buttons)) return [];
   return buttons.map((button: Record<string, unknown>, index): ButtonRequirement => {
@@ -111,6 +133,7 @@ function buttonsOf(components: readonly Component[], unsupported: string[], at: 
       const [variable] = variablesIn(button.url);
       if (variable === undefined) return { index, type, dynamic: false };
       const maxLength = roomIn(button.url, MAX_URL_LENGTH);
+      if (isTrackedLinkUrl(button.url, options.clickBaseUrl)) return { index, type, dynamic: true, maxLength, tracked: true };
       return isPositional(variable) ? { index, type, dynamic: true, maxLength } : { index, type, dynamic: true, name: variable, maxLength };
     }
     if (type === 'COPY_CODE') return { index, type, dynamic: true, maxLength: offer ? MAX_OFFER_CODE_LENGTH : MAX_COUPON_CODE_LENGTH };
@@ -136,15 +159,16 @@ function carouselOf(components: readonly Component[], named: boolean, unsupporte
  *   { type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'Hi {{1}}, order {{2}}' },
  *   { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example/track/{{1}}' }] }] });
  * // { sendable: true, header: { type: 'IMAGE' }, body: { format: 'POSITIONAL', count: 2 }, buttons: [{ index: 0, type: 'URL', dynamic: true }] }
+ * // with { clickBaseUrl } and a button URL `{clickBaseUrl}/r/{{1}}`: that button also says `tracked: true`
  */
-export function requirementsOf(template: TemplateDefinition): TemplateRequirements {
+export function requirementsOf(template: TemplateDefinition, options: RequirementOptions = {}): TemplateRequirements {
   const components = template.components ?? [];
   const named = upper(template.parameter_format) === 'NAMED';
   const unsupported: string[] = [];
   if (upper(template.category) === 'AUTHENTICATION') unsupported.push('category: authentication templates are sent with a one-time code, not by broadcast');
   const offer = componentOf(components, 'LIMITED_TIME_OFFER');
   const header = headerOf(components, unsupported, '');
-  const buttons = buttonsOf(components, unsupported, '', offer !== undefined);
+  const buttons = buttonsOf(components, unsupported, '', offer !== undefined, options);
   const carousel = carouselOf(components, named, unsupported);
   const hasExpiration = (offer?.limited_time_offer as { has_expiration?: unknown } | undefined)?.has_expiration === true;
   return {

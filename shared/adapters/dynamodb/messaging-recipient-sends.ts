@@ -2,7 +2,8 @@
  * What each recipient of a template broadcast was sent with (body values, own header, buttons,
  * carousel, offer), kept beside its chunk's recipients so a follow-up can send everyone again with
  * their own values (docs/BROADCAST.md "Follow-ups"). One attribute of the chunk's RECIPIENTS item,
- * `sendsDeflated`: a JSON array by position, `[parameters]` or `[parameters, content]`, raw-deflated
+ * `sendsDeflated`: a JSON array by position, `[parameters]` or `[parameters, content]` (null for a
+ * recipient listed without one: a campaign member skipped at expansion), raw-deflated
  * (values a whole broadcast shares compress to almost nothing). Left out when it would not fit the
  * item comfortably (MAX_SENDS_BYTES): that job's follow-ups then need the values in their body.
  */
@@ -16,7 +17,8 @@ import { MalformedMessagingItemError } from './messaging-table';
 /** DynamoDB's item limit is 400 KB; the recipients text of a chunk is a few KB deflated. */
 export const MAX_SENDS_BYTES = 300_000;
 
-const storedSendsSchema = v.array(v.union([v.strictTuple([templateParametersSchema]), v.strictTuple([templateParametersSchema, templateContentSchema])]));
+// null: a recipient listed without a send (a campaign member skipped at expansion), so the chunk's others keep theirs (tracked links read them).
+const storedSendsSchema = v.array(v.union([v.null(), v.strictTuple([templateParametersSchema]), v.strictTuple([templateParametersSchema, templateContentSchema])]));
 
 /**
  * The `sendsDeflated` attribute of a chunk's recipients, or nothing when no recipient carries its
@@ -26,8 +28,8 @@ const storedSendsSchema = v.array(v.union([v.strictTuple([templateParametersSche
  * sendsAttributeOf([{ index: 0, countryCode: '44', toPhoneNumber: '7700900001', send: { parameters: ['Ada'] } }]); // { sendsDeflated: Uint8Array }
  */
 export function sendsAttributeOf(recipients: readonly JobRecipient[]): { sendsDeflated?: Uint8Array } {
-  if (recipients.length === 0 || recipients.some((recipient) => recipient.send === undefined)) return {};
-  const sends = recipients.map(({ send }) => (send!.content === undefined ? [send!.parameters] : [send!.parameters, send!.content]));
+  if (recipients.length === 0 || recipients.every((recipient) => recipient.send === undefined)) return {};
+  const sends = recipients.map(({ send }) => (send === undefined ? null : send.content === undefined ? [send.parameters] : [send.parameters, send.content]));
   const deflated = deflateRawSync(JSON.stringify(sends), { level: 1 });
   return deflated.byteLength > MAX_SENDS_BYTES ? {} : { sendsDeflated: new Uint8Array(deflated) };
 }
@@ -47,7 +49,9 @@ export function withSends(item: Record<string, unknown>, recipients: JobRecipien
   }
   const sends = parsed.output;
   return recipients.map((recipient, position) => {
-    const [parameters, content] = sends[position]!;
+    const send = sends[position]!;
+    if (send === null) return recipient;
+    const [parameters, content] = send;
     return { ...recipient, send: content === undefined ? { parameters } : { parameters, content } };
   });
 }

@@ -115,6 +115,10 @@ export const messagingKeys = {
   serviceDelivery: (phoneNumberId: string, messageId: string) => ({ pk: `SVCMSG#${messageId}`, sk: `SVC#${phoneNumberId}` }),
   /** A person's latest touch in an organization, under one of their keys (a phone number's digits, or a BSUID): shared/outcomes/ports.ts TouchStore. */
   touch: (organizationId: string, personKey: string) => ({ pk: `TOUCH#${organizationId}#${personKey}`, sk: 'TOUCH' }),
+  /** The platform's tracked-link key, encrypted (shared/clicks/click-link-key.ts): one item, written once. */
+  clickLinkKey: () => ({ pk: 'PLATFORM#CLICK_LINK', sk: 'KEY' }),
+  /** Meta's `click_id` of a click the redirect counted (shared/clicks/meta-link-clicks.ts): its own partition, kept 8 days. */
+  clickId: (clickId: string) => ({ pk: `CLICKID#${clickId}`, sk: 'CLICK' }),
 } as const;
 
 /** A recipient's slot in its job's tally items: the item (bucket of TALLY_BUCKET_SIZE) and its attribute. */

@@ -26,6 +26,8 @@ export interface ChunkRunSetup {
   watch: JobGoWatch;
   pause: PauseEnding;
   countries: RefusedCountries;
+  /** The link key when the chunk carries tracked links (message-building.ts `needsLinkKey`). */
+  linkKey?: Buffer;
 }
 
 export class ChunkRun implements LaneWork, RecipientSendState {
@@ -42,6 +44,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   readonly sendApi: SendApiChoice;
   readonly claims: ClaimGroups;
   readonly countries: RefusedCountries;
+  readonly linkKey: Buffer | undefined;
   private readonly pacing: LanePacing;
   private accountHold: Promise<void> | undefined;
 
@@ -58,6 +61,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     this.watch = setup.watch;
     this.pause = setup.pause;
     this.countries = setup.countries;
+    this.linkKey = setup.linkKey;
     this.session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: setup.pacing.messagesPerSecond }, settings, chunkWorkerBudget(settings));
     this.outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
     this.budgetEnd = budgetEndOf(settings, clock, invocation);

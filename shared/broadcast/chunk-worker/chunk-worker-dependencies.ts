@@ -5,6 +5,7 @@ import type { SendingPorts } from '../../sending/dispatch-send';
 import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { CloudApiClient } from '../../sending/ports';
 import type { SendPolicySettings } from '../../sending/send-policy';
+import type { ClickLinkKeys } from '../../clicks/click-link-key';
 
 export interface ChunkWorkerSettings extends SendPolicySettings {
   /**
@@ -53,6 +54,8 @@ export interface ProcessChunkDependencies extends SendingPorts {
   settings: ChunkWorkerSettings;
   /** Customer events (job.completed when this worker settles a job's last chunk); absent: none. */
   events?: JobCompletionPorts['events'];
+  /** The platform's link key of tracked-link tokens (docs/OUTCOMES.md "Tracked links"); absent: a chunk with a tracked button is not sendable here. */
+  linkKeys?: Pick<ClickLinkKeys, 'signingKey'>;
   /** The process's estimate of a lane's busy time per send (shared by its invocations); absent: one per invocation from the prior. */
   latency?: SendLatencyEstimate;
 }

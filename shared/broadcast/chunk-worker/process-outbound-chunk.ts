@@ -51,6 +51,12 @@ import { runLanes } from './lanes';
 import { RefusedCountries } from './refused-countries';
 import { deferToBusyAccount, LanePacing, takeAccountTurn } from './pacing';
 import { settleChunk } from './settle-chunk';
+import { needsLinkKey } from './message-building';
+
+function linkKeyOf(dependencies: ProcessChunkDependencies): Promise<Buffer> {
+  if (!dependencies.linkKeys) throw new TypeError('The chunk worker was composed without the click link key, and this chunk has tracked links');
+  return dependencies.linkKeys.signingKey();
+}
 
 /**
  * Sends one chunk message (steps 1-4 above) and reports what became of its recipients.
@@ -75,7 +81,9 @@ export async function processOutboundChunk(dependencies: ProcessChunkDependencie
   if (waitSeconds !== undefined) return deferToBusyAccount(dependencies, message, waitSeconds);
   const countries = new RefusedCountries(dependencies.broadcasts, message.jobId, first.control);
   const watch = JobGoWatch.of(dependencies, message, cancellationRefreshMs(account.messagesPerSecond, pacing.lanesWanted()), first.go, (control) => countries.learn(control));
-  const run = new ChunkRun(dependencies, message, invocation, { account, pacing, watch, pause, countries });
+  // Tracked links: the key is read once per container (made on the first tracked send ever).
+  const linkKey = needsLinkKey(message) ? await linkKeyOf(dependencies) : undefined;
+  const run = new ChunkRun(dependencies, message, invocation, { account, pacing, watch, pause, countries, linkKey });
 
   await runLanes(run);
   const report = await run.finish();

@@ -38,6 +38,8 @@ export interface RecipientSendState {
   readonly countries: Pick<RefusedCountries, 'refuses' | 'refuse'>;
   /** The API this invocation sends through (the job's route, Cloud API after the Marketing Messages API refused the template). */
   readonly sendApi: SendApiChoice;
+  /** The link key of tracked-link tokens, when the chunk has tracked buttons. */
+  readonly linkKey?: Buffer;
   budgetEnd(): number;
   /** Claimed, not sent because the template is not sendable: released, sent after the resume. */
   release(recipient: ChunkRecipient): Promise<void>;
@@ -59,7 +61,7 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
   if (await optedOutAtSendTime(state, recipient)) return refuseUnsent(state, recipient, () => session.slots.giveBack(firstSlot), OPTED_OUT);
   if (state.countries.refuses(recipient)) return refuseUnsent(state, recipient, () => session.slots.giveBack(firstSlot), COUNTRY_REFUSED_REASON);
   if (!(await claim(state, recipient, firstSlot, () => session.slots.giveBack(firstSlot)))) return;
-  const body = messageBodyFor(message, recipient);
+  const body = messageBodyFor(message, recipient, state.linkKey);
   let via: SentVia = state.sendApi.current;
   const dispatched = await dispatchSend(session, {
     firstSlot,
