@@ -77,7 +77,7 @@ describe('what a campaign earned', () => {
       buttons: [
         { index: 0, type: 'quick_reply', payload: 'YES' },
         { index: 1, type: 'quick_reply', payload: 'LATER' },
-        { index: 2, type: 'url', trackedUrl: { attribute: 'product_url' } },
+        { index: 2, type: 'url', trackedUrl: { attribute: 'product_url', fallback: 'https://shop.example/p/all?utm_source=wa' } },
       ],
       attributionWindowHours: 72,
       holdout: { percent: 10 },
