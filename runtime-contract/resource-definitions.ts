@@ -314,6 +314,7 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
       'dynamodb-upstream-delivery-store', 'dynamodb-template-states', 'dynamodb-portfolio-reach', 'dynamodb-scheduled-job-store',
       'dynamodb-customer-event-log', 'dynamodb-ledger-delivery-store',
       'dynamodb-campaign-store', 'dynamodb-person-claims',
+      'dynamodb-outcome-store', 'dynamodb-touch-store',
     ],
     actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
   },
@@ -333,6 +334,8 @@ export const adapterOnlyTableActions: ReadonlyArray<{ table: TableName; actions:
   // BatchGet on messaging: the wrapper's message-id ownership records, and the tally items a webhook batch's status events concern.
   { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-wrapper-id-records', composedBy: ['upstream-wrapper'] },
   { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-ledger-delivery-store', composedBy: ['delivery-events'] },
+  // BatchGet on messaging: a person's touches under their ids (docs/OUTCOMES.md "Attribution").
+  { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-touch-store', composedBy: ['delivery-events'] },
   // BatchWrite on inbox: audience members, written and removed 25 at a time (docs/CAMPAIGNS.md "Audiences").
   { table: 'inbox', actions: ['BatchWriteItem'], adapter: 'dynamodb-audience-store', composedBy: ['broadcast-audiences'] },
 ];
@@ -634,7 +637,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     memoryMb: deliveryEvents.memoryMb,
     timeoutSeconds: deliveryEvents.timeoutSeconds,
     tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'readWrite' },
-    // Customer events of what it applied (message.status, message.received, template.status).
+    // Customer events of what it applied (message.status, message.received, template.status, message.replied, button.tapped).
     sendsTo: ['customerEvents'],
     receivesFrom: ['metaEvents'],
     eventSource: deliveryEvents,

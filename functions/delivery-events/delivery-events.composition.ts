@@ -1,6 +1,6 @@
 /**
  * delivery-events: tenancy (read: who owns a number or an account), messaging (readWrite: ledger
- * facts and tally), inbox (readWrite: inbound messages), the metaEvents queue it consumes. DynamoDB + SQS.
+ * facts and tally, outcome facts and touches: reply-attribution.section.ts), inbox (readWrite: inbound messages), the metaEvents queue it consumes. DynamoDB + SQS.
  *
  * The /upstream, inbound and template sinks come from their own modules' sections.
  */
@@ -18,6 +18,7 @@ import { serviceMessageCounterSection, upstreamDeliveryStoreSection } from '../c
 import { accountRefusalSinkSection, identityPairSinkSection, inboundMessageSinkSection, optOutRecorderSection, templateStatusSinkSection } from '../composition/delivery-sinks.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
+import { replyAttributionSection } from '../composition/reply-attribution.section';
 
 export interface DeliveryEventsDependencies {
   ports: DeliveryEventPorts;
@@ -32,10 +33,11 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
   const upstreamSends = upstreamDeliveryStoreSection(context, dynamoDb);
   const optOuts = optOutRecorderSection(context, dynamoDb);
   const events = customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb));
+  const ledger = memoize(() => new DynamoDbLedgerDeliveryStore(dynamoDb.document, messagingTable()));
   return {
     ports: lazyPorts<DeliveryEventPorts>({
       owners: memoize(() => new TenancyOwnerDirectory(tenancy().repository)),
-      ledger: memoize(() => new DynamoDbLedgerDeliveryStore(dynamoDb.document, messagingTable())),
+      ledger,
       upstream: upstreamSends,
       receivedIds: upstreamSends,
       inbound: inboundMessageSinkSection(context, dynamoDb, tenancy),
@@ -46,6 +48,7 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       identities: identityPairSinkSection(context, dynamoDb),
       accountRefusals: accountRefusalSinkSection(context, dynamoDb, events),
       events,
+      attribution: replyAttributionSection(context, dynamoDb, ledger),
       log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),
     }),
     get redelivery() {

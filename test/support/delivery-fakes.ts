@@ -59,7 +59,6 @@ const locationKey = (jobId: string, chunkIndex: number, index: number) => `${job
 
 export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
   readonly jobs = new Map<string, JobOwnerRecord>();
-  private readonly located = new Map<string, LedgerLocation>();
   readonly entries = new Map<string, FakeEntry>();
   readonly tally = new Map<string, TallyCode>();
   jobOwnerReads = 0;
@@ -76,13 +75,6 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
   /** Sets what attribution reads of a job: its window and its quick-reply buttons. */
   setAttribution(jobId: string, settings: Pick<JobOwnerRecord, 'attributionWindowHours' | 'quickReplies'>): void {
     this.jobs.set(jobId, { ...this.jobs.get(jobId)!, ...settings });
-  }
-
-  /** Records that a sent message id belongs to a recipient (as the chunk worker's outcome would). */
-  addMessage(messageId: string, location: LedgerLocation): void {
-    const entry = this.entry(location.jobId, location.chunkIndex, location.index);
-    if (entry) entry.messageId = messageId;
-    else this.located.set(messageId, location);
   }
 
   /** A recipient the worker recorded (outcome + message id) and, like the worker, its tally code when absent. */
@@ -117,8 +109,6 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
   }
 
   async locateMessage(messageId: string) {
-    const located = this.located.get(messageId);
-    if (located) return located;
     for (const [key, entry] of this.entries) {
       if (entry.messageId !== messageId) continue;
       const [jobId, chunkIndex, index] = key.split('#');

@@ -205,11 +205,12 @@ describe('recipients list, summary and job id header', () => {
     const text = csv.body as string;
     const lines = text.split('\r\n');
     // Changed on purpose (issue 25): the userId column, then the four pricing columns, last (empty without them).
-    expect(lines[0]).toBe('countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel,cost,costCurrency,pricingSubtype');
+    // (issue 38) the four outcome columns, last.
+    expect(lines[0]).toBe('countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks');
     expect(lines).toHaveLength(total + 2);
     // Changed on purpose (issue 26): two more empty cells, the rate card's cost and its currency; (issue 35) one more, Meta's pricing subtype.
-    expect(lines[1]).toBe(`44,7700000000,DELIVERED,wamid.csv0,,,${now},cloud_api,,,,,,,,`);
-    expect(lines[100]).toBe(`44,7700000099,FAILED,wamid.csv99,131049,"Not delivered, to keep engagement healthy",${now},cloud_api,,,,,,,,`);
+    expect(lines[1]).toBe(`44,7700000000,DELIVERED,wamid.csv0,,,${now},cloud_api,,,,,,,,,,,,`);
+    expect(lines[100]).toBe(`44,7700000099,FAILED,wamid.csv99,131049,"Not delivered, to keep engagement healthy",${now},cloud_api,,,,,,,,,,,,`);
     // Lambda answers at most 6 MB.
     const bytes = Buffer.byteLength(text);
     expect(bytes).toBeLessThan(6 * 1024 * 1024);
