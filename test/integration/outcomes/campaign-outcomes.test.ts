@@ -3,7 +3,7 @@
  * campaign of 1,000 people with a 10 % holdout and a template of two quick replies and a tracked
  * URL button. Of the people sent: 100 reply quoting the campaign's message (70 in text, 3 of them
  * STOP; 30 by tapping a quick reply), 20 write without quoting it inside the attribution window
- * (2 of them from the BSUID paired with their number), 5 after it; 40 open their tracked link (10
+ * (2 of them by BSUID only, which Meta named beside their number on the delivered status), 5 after it; 40 open their tracked link (10
  * of them twice), a link-preview fetcher and a HEAD open two more links; 10 held-out people write
  * too. The summary, the campaign's view and its lift, the recipients list and CSV, follow-up
  * audiences (dry runs) and the customer events must match exactly; the held-out people are never
@@ -11,7 +11,7 @@
  */
 import { getServices } from '../../../functions/composition';
 import { DynamoDbCampaignStore } from '../../../shared/adapters/dynamodb/dynamodb-campaign-store';
-import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
+import { demoIds } from '../../../local/demo-tenant';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { callSandbox } from '../../support/sandbox-control';
 import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver';
@@ -25,7 +25,8 @@ const PEOPLE = 1_000;
 const national = (index: number) => String(9_500_000_000 + index);
 const full = (index: number) => `91${national(index)}`;
 const destination = (index: number) => `https://shop.example/p/${index}?utm_source=wa`;
-const bsuidOf = (index: number) => `IN.outcome${String(index).padStart(10, '0')}`;
+/** People the sandbox knows as WhatsApp users with a username: Meta names their BSUID beside the number on every status. */
+const USERS = Array.from({ length: 10 }, (_, offset) => PEOPLE - 10 + offset);
 const range = (from: number, count: number) => Array.from({ length: count }, (_, offset) => from + offset);
 
 type Row = { toPhoneNumber: string; status: string; repliedAt?: string | null; buttonPayload?: string | null; firstClickAt?: string | null; clicks?: number | null };
@@ -36,6 +37,7 @@ describe('what a campaign earned', () => {
   let receiver: ScriptedReceiver;
   let key: string;
   let clickBaseUrl: string;
+  const bsuids = new Map<string, string>();
   const call = (method: string, path: string, body?: unknown) => runtime.call(method, `${BASE}${path}`, { headers: keyHeader(key), body });
   const events = () => receiver.requests.map((request) => JSON.parse(request.rawBody) as CustomerEvent);
 
@@ -49,6 +51,9 @@ describe('what a campaign earned', () => {
     // Every message delivered at once, half of them read (seeded), no duplicates: the counts below are exact.
     await callSandbox(runtime.sandboxUrl, 'POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 0, readDelayMs: 0, readRate: 0.5, duplicateRate: 0, reorderRate: 0 });
     await createOutcomeTemplate(runtime, clickBaseUrl);
+    for (const index of USERS) expect((await callSandbox(runtime.sandboxUrl, 'POST', '/users', { phone: full(index), username: `outcome.${index}`, phoneWithheld: false })).status).toBe(200);
+    const listed = (await callSandbox(runtime.sandboxUrl, 'GET', '/users')).body.data as Array<{ phone?: string; userIds?: Record<string, string> }>;
+    for (const entry of listed) if (entry.phone && entry.userIds) bsuids.set(entry.phone, entry.userIds[demoIds.businessId]!);
   }, 60_000);
   afterAll(async () => {
     await receiver?.close();
@@ -130,30 +135,28 @@ describe('what a campaign earned', () => {
     const message = (index: number) => sent.get(full(index))![0]!;
     expect(new Set(sentPeople.map((index) => message(index).token)).size).toBe(sentPeople.length);
 
-    // The groups, by position among the people sent.
-    const S = (from: number, count: number) => sentPeople.slice(from, from + count);
+    // The groups, by position among the people sent (the sandbox's users apart: two of them write by BSUID only).
+    const pool = sentPeople.filter((index) => !USERS.includes(index));
+    const S = (from: number, count: number) => pool.slice(from, from + count);
     const textWithContext = S(0, 70);
     const stops = S(0, 3);
     const tapYes = S(70, 20);
     const tapLater = S(90, 10);
-    const lastTouch = S(100, 20);
-    const byBsuid = S(100, 2);
+    const byBsuid = sentPeople.filter((index) => USERS.includes(index)).slice(0, 2);
+    const lastTouch = [...S(100, 18), ...byBsuid];
     const afterWindow = S(120, 5);
     const clickers = S(130, 40);
     const twice = S(130, 10);
     const [previewed, headed] = S(170, 2) as [number, number];
     const holdoutWriters = heldOut.slice(0, 10);
-
-    // The two BSUID writers are known as paired with their numbers (as Meta's webhooks would have told).
-    const inbox = new DynamoDbInboxRepository(getServices().clients.dynamoDb, getServices().config.tableNames.inbox);
-    for (const index of byBsuid) await inbox.recordPair(runtime.demo.organizationId, { phoneNumber: full(index), userId: bsuidOf(index), at: new Date().toISOString() });
+    expect(byBsuid).toHaveLength(2);
 
     const now = Math.floor(Date.now() / 1000);
     const inbound: Inbound[] = [
       ...textWithContext.map((index) => ({ from: full(index), text: stops.includes(index) ? 'STOP' : 'Sounds good', contextId: message(index).messageId })),
       ...tapYes.map((index) => ({ from: full(index), button: { payload: 'YES', text: 'Yes please' }, contextId: message(index).messageId })),
       ...tapLater.map((index) => ({ from: full(index), button: { payload: 'LATER', text: 'Not now' }, contextId: message(index).messageId })),
-      ...lastTouch.map((index) => (byBsuid.includes(index) ? { userId: bsuidOf(index), text: 'Is it still on?' } : { from: full(index), text: 'Is it still on?' })),
+      ...lastTouch.map((index) => (byBsuid.includes(index) ? { userId: bsuids.get(full(index))!, text: 'Is it still on?' } : { from: full(index), text: 'Is it still on?' })),
       // Written 73 hours after delivery (Meta's time of the message): past the 72-hour window.
       ...afterWindow.map((index) => ({ from: full(index), text: 'Late question', timestamp: now + 73 * 3600 })),
       ...holdoutWriters.map((index) => ({ from: full(index), text: 'Do you have offers?' })),
