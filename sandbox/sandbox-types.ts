@@ -189,9 +189,16 @@ export interface InboundMessageInput {
   phoneNumberId: string;
   /** The sender's WhatsApp number (digits, `+` allowed). */
   from: string;
-  text: string;
+  /** Optional on a tap (`button` or `interactive`). */
+  text?: string;
   /** The sender's profile name; default "Sandbox User". */
   profileName?: string;
+  /** A reply: Meta's `context.id`, one of the business's message ids. */
+  context?: { id: string };
+  /** A template quick-reply tap (needs `context`). */
+  button?: { payload: string; text: string };
+  /** An interactive message's reply button tapped (needs `context`). */
+  interactive?: { type: 'button_reply'; button_reply: { id: string; title: string } };
 }
 
 export interface TemplateStatusInput {

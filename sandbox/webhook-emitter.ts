@@ -18,6 +18,7 @@ import type { SandboxState } from './sandbox-state';
 import { SandboxServiceTier } from './service-tier';
 import type { TemplateStatus } from './sandbox-types';
 import { IdentityEvents } from './identity-events';
+import { inboundReplyPartsOf } from './inbound-reply';
 import { TemplateEvents } from './template-events';
 import type { UserDirectory } from './user-directory';
 import {
@@ -212,7 +213,8 @@ export class WebhookEmitter {
     if (from !== undefined && !/^\d{7,15}$/.test(from)) throw new SandboxRequestError(400, 'from must be a phone number of 7 to 15 digits');
     const fromUserId = input.fromUserId === undefined ? undefined : requiredString(input, 'fromUserId');
     if (from === undefined && fromUserId === undefined) throw new SandboxRequestError(400, 'from or fromUserId is required');
-    const text = requiredString(input, 'text');
+    const reply = inboundReplyPartsOf(input);
+    const text = reply.button || reply.buttonReply ? undefined : requiredString(input, 'text');
     const profileName = input.profileName === undefined ? undefined : requiredString(input, 'profileName');
     const node = this.deps.state.node(phoneNumberId);
     if (node?.kind !== 'phone') throw new SandboxRequestError(404, `no phone number with id ${phoneNumberId}`);
@@ -226,7 +228,7 @@ export class WebhookEmitter {
     if (visible !== undefined) users.noteContact(phoneNumberId, visible, at);
     const messageId = this.deps.messageIds.next(sender.phone ?? sender.userId);
     const number: BusinessNumber = { wabaId: node.owner.account.wabaId, phoneNumberId, displayPhoneNumber: node.phone.number.displayPhoneNumber };
-    const change = inboundMessageChange(number, { messageId, sender, ...(visible === undefined ? {} : { from: visible }), text, at });
+    const change = inboundMessageChange(number, { messageId, sender, ...(visible === undefined ? {} : { from: visible }), ...(text === undefined ? {} : { text }), at, reply });
     // A number in standby (thread-standby.ts): Meta posts the same value on the `standby` field.
     this.postBody(target, number.wabaId, [node.phone.standby === true ? { ...change, field: 'standby' } : change], { events: ['inbound'], statuses: [] });
     return { messageId };

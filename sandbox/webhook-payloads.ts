@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import type { PricingCategory, PricingType } from './message-events';
 import type { Addressee } from './user-directory';
+import { inboundContentOf, type InboundReplyParts } from './inbound-reply';
 
 export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
@@ -166,12 +167,15 @@ export interface InboundText {
   sender: Addressee;
   /** The sender's number, when this business number may see it (§3). */
   from?: string;
-  text: string;
+  /** Absent only on a tap (`reply.button` or `reply.buttonReply`). */
+  text?: string;
   at: number;
+  /** A reply to one of the business's messages, or a quick-reply tap (inbound-reply.ts). */
+  reply?: InboundReplyParts;
 }
 
 /**
- * A `messages` change carrying one inbound text message and its sender's contact
+ * A `messages` change carrying one inbound text message (or a reply: inbound-reply.ts) and its sender's contact
  * (../shared/meta/usernames-and-bsuid.md §4): `wa_id` and `from` only when the number may be
  * shown (omitted, never empty), `user_id` and `from_user_id` always.
  */
@@ -190,8 +194,7 @@ export function inboundMessageChange(number: BusinessNumber, message: InboundTex
           ...(sender.parentUserId === undefined ? {} : { from_parent_user_id: sender.parentUserId }),
           id: message.messageId,
           timestamp: unixSeconds(message.at),
-          type: 'text',
-          text: { body: message.text },
+          ...inboundContentOf(message.reply ?? {}, message.text, number.displayPhoneNumber.replace(/\D/g, '')),
         },
       ],
     },

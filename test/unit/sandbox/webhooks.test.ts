@@ -280,6 +280,24 @@ describe('injected events', () => {
     });
   });
 
+  it('posts replies as Meta shapes them: a text with context, a template quick-reply tap, an interactive button reply', async () => {
+    const inbound = (extra: Record<string, unknown>) => client.sandboxApi('POST', '/webhooks/inbound', { phoneNumberId: PHONE_ID, from: '15557654321', ...extra });
+    expect((await inbound({ text: 'Yes!', context: { id: 'wamid.OUR1' } })).status).toBe(200);
+    expect((await inbound({ context: { id: 'wamid.OUR2' }, button: { payload: 'YES-1', text: 'Yes' } })).status).toBe(200);
+    expect((await inbound({ context: { id: 'wamid.OUR3' }, interactive: { type: 'button_reply', button_reply: { id: 'opt-2', title: 'Later' } } })).status).toBe(200);
+    // A tap names the message whose button was tapped; a malformed part is refused.
+    expect((await inbound({ button: { payload: 'YES-1', text: 'Yes' } })).status).toBe(400);
+    expect((await inbound({ text: 'x', context: { id: '' } })).status).toBe(400);
+    await drain();
+    const messages = receiver.received.map((post) => post.body.entry[0].changes[0].value.messages[0]);
+    const context = (id: string) => ({ from: '15550001001', id });
+    expect(messages).toEqual([
+      expect.objectContaining({ type: 'text', text: { body: 'Yes!' }, context: context('wamid.OUR1') }),
+      expect.objectContaining({ type: 'button', button: { payload: 'YES-1', text: 'Yes' }, context: context('wamid.OUR2') }),
+      expect.objectContaining({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'opt-2', title: 'Later' } }, context: context('wamid.OUR3') }),
+    ]);
+  });
+
   it('refuses inbound for an unknown number, bad input, or while webhooks are off', async () => {
     expect((await client.sandboxApi('POST', '/webhooks/inbound', { phoneNumberId: '999', from: '15557654321', text: 'x' })).status).toBe(404);
     expect((await client.sandboxApi('POST', '/webhooks/inbound', { phoneNumberId: PHONE_ID, from: 'abc', text: 'x' })).status).toBe(400);
