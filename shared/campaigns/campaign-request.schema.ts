@@ -13,8 +13,9 @@ import { phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits } from '../recipients/phone-rule';
 import { sendableText } from '../templates/sendable-text';
 import { templateContentEntries, templateParametersSchema } from '../templates/template-content.schema';
-import { scheduledAtSchema, templateCategorySchema } from '../broadcast/template-broadcast.schema';
+import { attributionWindowHoursSchema, scheduledAtSchema, templateCategorySchema } from '../broadcast/template-broadcast.schema';
 import { audienceSpecSchema } from './audience-filter';
+import { holdoutSchema } from './campaign-holdout';
 import { substituteReferences, valueReferenceSchema, type CampaignValues } from './campaign-values';
 
 const requiredText = (maxLength: number) =>
@@ -99,6 +100,10 @@ export const campaignRequestSchema = v.pipe(
     carousel: described('Carousel cards as a broadcast takes them; any string value may be a reference', [[{ header: { type: 'image', link: 'https://cdn.example.com/shirt.jpg' }, templateParams: [{ attribute: 'first_name' }] }]]),
     limitedTimeOffer: described('A limited-time offer\u2019s expiry; expiresAt may be a reference', [{ expiresAt: '2026-12-31T23:59:59Z' }]),
     scheduledAt: v.optional(scheduledAtSchema),
+    /** A share of the sendable audience never sent, to measure the campaign's lift (docs/OUTCOMES.md "Holdout and lift"). */
+    holdout: v.optional(holdoutSchema),
+    /** Hours an inbound message without context still counts for the campaign (docs/OUTCOMES.md); default 72. */
+    attributionWindowHours: v.optional(attributionWindowHoursSchema),
   }),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const { templateParams, header, buttons, carousel, limitedTimeOffer, ...request } = dataset.value;

@@ -7,6 +7,7 @@
  */
 import type { CampaignValues } from './campaign-values';
 import type { AudienceSpec } from './audience-filter';
+import type { CampaignHoldout } from './campaign-holdout';
 
 /** Every state a campaign reads as (the `state` filter of GET /campaigns accepts exactly these). */
 export const CAMPAIGN_STATES = [
@@ -45,6 +46,8 @@ export interface ExpansionCounts {
   invalid: number;
   /** Queued to send. */
   sendable: number;
+  /** Sendable but drawn into the campaign's holdout (campaign-holdout.ts): listed HELD_OUT, never sent. */
+  heldOut: number;
 }
 
 export const emptyExpansionCounts = (): ExpansionCounts => ({
@@ -56,6 +59,7 @@ export const emptyExpansionCounts = (): ExpansionCounts => ({
   missingAttribute: 0,
   invalid: 0,
   sendable: 0,
+  heldOut: 0,
 });
 
 /** Where the expander stands; written with each checkpoint, so a crash or redelivery resumes there. */
@@ -92,6 +96,10 @@ export interface Campaign {
   values: CampaignValues;
   /** ISO with offset as given; launched campaigns fire then (docs/BROADCAST.md "Scheduling" rules). */
   scheduledAt?: string;
+  /** The share of the sendable audience held out (docs/OUTCOMES.md "Holdout and lift"); absent: none. */
+  holdout?: CampaignHoldout;
+  /** Hours after delivery (or, held out, after expansion) an inbound message without context counts for the campaign; absent on campaigns created before it: 72. */
+  attributionWindowHours?: number;
   createdAt: string;
   updatedAt: string;
   /** The credential that created it: scopes reads of minted keys as for jobs. */

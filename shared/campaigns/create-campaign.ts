@@ -19,6 +19,7 @@ import type { TemplateCatalog } from '../broadcast/template-catalog';
 import { checkNamedParameters, checkTemplateContent } from '../templates/content-check';
 import type { TemplateContent, TemplateParameters } from '../templates/template-content.schema';
 import type { TemplateRequirements } from '../templates/template-requirements';
+import { DEFAULT_ATTRIBUTION_WINDOW_HOURS } from '../outcomes/outcome-facts';
 import { CAMPAIGN_ID_PREFIX, type Campaign } from './campaign';
 import type { AudienceSpec } from './audience-filter';
 import { valuesForCheck, type CampaignRequest } from './campaign-request.schema';
@@ -114,6 +115,8 @@ export async function createCampaign(dependencies: CreateCampaignDependencies, c
     audience: request.audience,
     values: request.values,
     ...(request.scheduledAt === undefined ? {} : { scheduledAt: request.scheduledAt }),
+    ...(request.holdout === undefined ? {} : { holdout: request.holdout }),
+    attributionWindowHours: request.attributionWindowHours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS,
     createdAt,
     updatedAt: createdAt,
     ...(caller.credentialId === undefined ? {} : { createdByCredentialId: caller.credentialId }),

@@ -29,6 +29,7 @@ export interface ExpandCampaignDependencies extends MessagingLimitDependencies, 
   members: Pick<MemberSource, 'readMembers' | 'membersAmong'>;
   broadcasts: OutputPorts['broadcasts'] & ClosePorts['broadcasts'] & Pick<JobStore, 'getJob'> & Pick<JobControlStore, 'readJobControl'>;
   queue: OutputPorts['queue'];
+  touches: OutputPorts['touches'];
   expansions: ExpansionQueue;
   senders: Pick<SenderDirectory, 'resolveSender'>;
   templates: Pick<TemplateCatalog, 'templatesOf'>;
@@ -139,7 +140,7 @@ async function expandPage(dependencies: ExpandCampaignDependencies, campaign: La
   const page = await dependencies.members.readMembers(campaign.organizationId, audienceId, { limit: expansion.pageSize!, ...(expansion.cursor !== undefined && { cursor: expansion.cursor }) });
   const counts = { ...expansion.counts };
   const candidates = await candidatesOf(dependencies, campaign.organizationId, campaign.audience, page.members, counts);
-  const pageSending = { campaignId: campaign.campaignId, organizationId: campaign.organizationId, values: campaign.values, templateName: sending.template.name, requirements: sending.requirements, pageStart: expansion.nextIndex, now };
+  const pageSending = { campaignId: campaign.campaignId, organizationId: campaign.organizationId, values: campaign.values, templateName: sending.template.name, requirements: sending.requirements, pageStart: expansion.nextIndex, now, ...(campaign.holdout && { holdout: campaign.holdout }) };
   const chunk = await chunkOfPage(dependencies, pageSending, candidates, counts);
   const reserved = await reservePage(dependencies, sending.sender, chunk.recipients.map(({ to }) => to), now);
   if ('waitUntil' in reserved) {

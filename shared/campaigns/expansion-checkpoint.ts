@@ -34,8 +34,8 @@ export async function advance(ports: CheckpointPorts, campaign: LaunchedCampaign
   return written;
 }
 
-/** The people the job lists: every person queued or skipped with a reason (duplicates, excluded and filtered out are only counted). */
-export const listedCount = (counts: ExpansionCounts): number => counts.sendable + counts.optedOut + counts.missingAttribute + counts.invalid;
+/** The people the job lists: every person queued, held out or skipped with a reason (duplicates, excluded and filtered out are only counted). */
+export const listedCount = (counts: ExpansionCounts): number => counts.sendable + counts.heldOut + counts.optedOut + counts.missingAttribute + counts.invalid;
 
 export interface ClosePorts extends CheckpointPorts {
   broadcasts: Pick<JobStore, 'closeExpansion'> & JobCompletionPorts['broadcasts'];

@@ -9,6 +9,8 @@
  *
  * Each person is then filled (renderMemberSend), checked against the template as a broadcast's
  * recipient is, and checked against the opt-out list; the skipped are listed FAILED with their reason.
+ * Of those left, the campaign's holdout (campaign-holdout.ts) is drawn: listed HELD_OUT, never
+ * queued, so they reserve no messaging limit; the rest are the chunk's sends.
  */
 import type { ChunkRecipient } from '../broadcast/chunk-message';
 import { TemplateParameterCountError } from '../broadcast/errors';
@@ -20,6 +22,7 @@ import { INVALID_PARAMETER, MISSING_ATTRIBUTE } from '../sending/failure-reasons
 import { TemplateContentError } from '../templates/errors';
 import type { TemplateRequirements } from '../templates/template-requirements';
 import type { ExpansionCounts } from './campaign';
+import { isHeldOut, type CampaignHoldout } from './campaign-holdout';
 import { renderMemberSend, type CampaignValues } from './campaign-values';
 import type { Candidate } from './expansion-members';
 import type { PersonClaims } from './ports';
@@ -29,10 +32,18 @@ export interface PagePorts {
   optOuts: SuppressionList;
 }
 
-/** What the page adds to the job: its chunk's recipients (to queue), the skipped (listed FAILED) and the list of all. */
+/** A member drawn into the campaign's holdout: their ledger entry (HELD_OUT) and every key their inbound messages may come from. */
+export interface HeldOutMember {
+  entry: LedgerEntry;
+  personKeys: string[];
+}
+
+/** What the page adds to the job: its chunk's recipients (to queue), the skipped (listed FAILED), the held out and the list of all. */
 export interface PageChunk {
   recipients: ChunkRecipient[];
   skipped: LedgerEntry[];
+  /** Never sent (the campaign's holdout): listed HELD_OUT. */
+  heldOut: HeldOutMember[];
   /** Every person of the chunk, by index (consecutive from `pageStart`), as the recipients list shows them. */
   listed: JobRecipient[];
 }
@@ -46,6 +57,8 @@ export interface PageSending {
   /** The chunk's first index: a multiple of the chunk size, the mark of this page's claims. */
   pageStart: number;
   now: Date;
+  /** The campaign's holdout; absent: everyone sendable is sent. */
+  holdout?: CampaignHoldout;
 }
 
 /**
@@ -63,7 +76,9 @@ export async function chunkOfPage(ports: PagePorts, sending: PageSending, candid
   const filled: ChunkRecipient[] = [];
   const skipped: LedgerEntry[] = [];
   const listed: JobRecipient[] = [];
-  ours.forEach(({ member }, rank) => {
+  const personOf = new Map<number, Candidate>();
+  ours.forEach((candidate, rank) => {
+    const { member } = candidate;
     const index = sending.pageStart + rank;
     const result = check(member, index);
     const address = member.userId !== undefined && member.countryCode === '' ? { countryCode: '', toPhoneNumber: '', userId: member.userId } : { countryCode: member.countryCode, toPhoneNumber: member.toPhoneNumber };
@@ -74,13 +89,40 @@ export async function chunkOfPage(ports: PagePorts, sending: PageSending, candid
       return;
     }
     filled.push(result);
+    personOf.set(index, candidate);
     listed.push({ index, ...address, send: result.content === undefined ? { parameters: result.parameters } : { parameters: result.parameters, content: result.content } });
   });
   const { queued, refused } = await withoutOptedOut(ports.optOuts, sending.organizationId, filled, sending.now);
   counts.optedOut += refused.length;
-  counts.sendable += queued.length;
-  return { recipients: queued, skipped: [...skipped, ...refused].sort((a, b) => a.index - b.index), listed };
+  const { recipients, heldOut } = drawHoldout(sending, queued, personOf);
+  counts.sendable += recipients.length;
+  counts.heldOut += heldOut.length;
+  return { recipients, skipped: [...skipped, ...refused].sort((a, b) => a.index - b.index), heldOut, listed };
 }
+
+/**
+ * The sendable split by the campaign's draw: drawn after every check, so the held-out group is a
+ * sample of the people who would have been sent (opted-out and unfillable members are in neither).
+ */
+function drawHoldout(sending: PageSending, queued: ChunkRecipient[], personOf: ReadonlyMap<number, Candidate>): { recipients: ChunkRecipient[]; heldOut: HeldOutMember[] } {
+  if (sending.holdout === undefined) return { recipients: queued, heldOut: [] };
+  const recipients: ChunkRecipient[] = [];
+  const heldOut: HeldOutMember[] = [];
+  for (const recipient of queued) {
+    const candidate = personOf.get(recipient.index)!;
+    if (!isHeldOut(sending.holdout, sending.campaignId, candidate.person)) {
+      recipients.push(recipient);
+      continue;
+    }
+    const entry: LedgerEntry = { index: recipient.index, to: recipient.to, status: 'HELD_OUT', attempts: 0, updatedAt: sending.now.toISOString() };
+    heldOut.push({ entry, personKeys: personKeysOf(candidate) });
+  }
+  return { recipients, heldOut };
+}
+
+/** The keys a person's inbound message may arrive under: the number as sent, its opt-out form (the person), the BSUID when known. */
+const personKeysOf = ({ member, person }: Candidate): string[] =>
+  [...new Set([member.to, person, member.userId].filter((key): key is string => key !== undefined && key !== ''))];
 
 const failed = (index: number, to: string, reason: string, now: Date): LedgerEntry => ({ index, to, status: 'FAILED', failureReasonCode: reason, attempts: 0, updatedAt: now.toISOString() });
 

@@ -121,6 +121,7 @@ async function createCampaignJob(dependencies: LaunchCampaignDependencies, campa
       template: { name: template.name, language: template.language, category: template.category, id: template.id, ...(variableNames && { variableNames }), ...route, ...(quickReplies && { quickReplies }) },
       campaignId: campaign.campaignId,
       expansion: 'open',
+      ...(campaign.attributionWindowHours !== undefined && { attributionWindowHours: campaign.attributionWindowHours }),
     },
     {
       jobId: campaignJobIdOf(dependencies.ids, campaign.organizationId, campaign.campaignId),

@@ -11,6 +11,7 @@ import { expandCampaign, type ExpandCampaignDependencies, type ExpansionOutcome 
 import { launchCampaign, type LaunchCampaignDependencies } from '../../shared/campaigns/launch-campaign';
 import type { CustomerEvent } from '../../shared/customer-events/ports';
 import type { StoredPair } from '../../shared/inbox/contact-book';
+import type { Touch, TouchStore } from '../../shared/outcomes/ports';
 import { fixedClock } from '../../shared/ports/clock';
 import { InMemoryBroadcastRepository, InMemorySenderDirectory, ORG, SENDER, template } from './broadcast-fakes';
 import { FixedMarketingMessagesOnboarding, FixedMessagingTiers, InMemoryPortfolioReach, RecordingOutboundQueue } from './broadcast-port-fakes';
@@ -24,6 +25,26 @@ export class InMemorySuppressionList implements SuppressionList {
   readonly optedOut = new Set<string>();
   async suppressedAmong(organizationId: string, keys: readonly string[]): Promise<ReadonlySet<string>> {
     return new Set(keys.filter((key) => this.optedOut.has(`${organizationId}|${key}`)));
+  }
+}
+
+/** The TouchStore in memory: every touch recorded (in order) and the newest per organization and key. */
+export class RecordingTouchStore implements TouchStore {
+  readonly recorded: Array<{ organizationId: string; personKeys: readonly string[]; touch: Touch }> = [];
+  private readonly latest = new Map<string, Touch>();
+  async recordTouches(organizationId: string, touches: ReadonlyArray<{ personKeys: readonly string[]; touch: Touch }>): Promise<void> {
+    for (const { personKeys, touch } of touches) {
+      this.recorded.push({ organizationId, personKeys, touch });
+      for (const key of personKeys) {
+        const id = `${organizationId}|${key}`;
+        const stored = this.latest.get(id);
+        if (stored === undefined || stored.at <= touch.at) this.latest.set(id, touch);
+      }
+    }
+  }
+  async latestTouch(organizationId: string, personKeys: readonly string[]): Promise<Touch | undefined> {
+    const found = personKeys.map((key) => this.latest.get(`${organizationId}|${key}`)).filter((touch): touch is Touch => touch !== undefined);
+    return found.sort((a, b) => b.at.localeCompare(a.at))[0];
   }
 }
 
@@ -50,6 +71,7 @@ export function campaignKit(start = '2026-05-04T10:00:00.000Z') {
   const published: CustomerEvent[] = [];
   const messagingTiers = new FixedMessagingTiers();
   const portfolioReach = new InMemoryPortfolioReach();
+  const touches = new RecordingTouchStore();
   const shared = {
     campaigns,
     members,
@@ -66,6 +88,7 @@ export function campaignKit(start = '2026-05-04T10:00:00.000Z') {
     claims,
     queue,
     optOuts,
+    touches,
     contactBook: { pairsOf: async (_organizationId: string, keys: readonly string[]) => new Map(keys.flatMap((key) => (pairs.has(key) ? [[key, pairs.get(key)!] as const] : []))) },
     events: { publish: async (_organizationId: string, event: CustomerEvent) => void published.push(event) },
     budget: { pages: 3 },
@@ -76,7 +99,7 @@ export function campaignKit(start = '2026-05-04T10:00:00.000Z') {
     standing: { isSuspended: async () => false },
     ids: { newId: (prefix: string) => `${prefix}_${Math.random().toString(36).slice(2)}` },
   };
-  return { clock, campaigns, claims, members, broadcasts, queue, expansions, optOuts, pairs, published, messagingTiers, portfolioReach, expander, launcher };
+  return { clock, campaigns, claims, members, broadcasts, queue, expansions, optOuts, pairs, published, messagingTiers, portfolioReach, touches, expander, launcher };
 }
 
 export type CampaignKit = ReturnType<typeof campaignKit>;

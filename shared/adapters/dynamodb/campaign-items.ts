@@ -53,6 +53,8 @@ const expansionCountsSchema = v.object({
   missingAttribute: count,
   invalid: count,
   sendable: count,
+  /** Absent on checkpoints written before holdouts: none. */
+  heldOut: v.optional(count, 0),
 });
 
 export const storedExpansionSchema = v.object({
@@ -86,6 +88,8 @@ const storedCampaignSchema = v.object({
   audience: audienceSpecSchema,
   values: storedValuesSchema,
   scheduledAt: v.optional(text),
+  holdout: v.optional(v.object({ percent: v.number() })),
+  attributionWindowHours: v.optional(count),
   createdAt: text,
   updatedAt: text,
   createdByCredentialId: v.optional(text),

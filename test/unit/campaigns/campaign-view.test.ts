@@ -70,7 +70,7 @@ describe('campaignStateOf', () => {
 describe('campaignTotalsOf', () => {
   it('counts opted-out and skipped members apart from failures, and what expansion only counted', () => {
     const campaign = launched({
-      expansion: { ...started, status: 'done', counts: { members: 3700, duplicates: 300, excluded: 59, filteredOut: 41, optedOut: 1, missingAttribute: 50, invalid: 2, sendable: 3247 } },
+      expansion: { ...started, status: 'done', counts: { members: 3700, duplicates: 300, excluded: 59, filteredOut: 41, optedOut: 1, missingAttribute: 50, invalid: 2, sendable: 3247, heldOut: 0 } },
     });
     const { totals, skippedByReason, failuresByCode } = campaignTotalsOf(
       campaign,
