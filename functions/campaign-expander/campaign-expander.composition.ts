@@ -1,6 +1,6 @@
 /**
  * campaign-expander: messaging (readWrite: campaigns and their person claims, the job's chunks and
- * refused recipients, the messaging limit's buckets), inbox (read: audiences, v1 contacts, the
+ * refused recipients, the messaging limit's buckets, the held-out members' touches), inbox (read: audiences, v1 contacts, the
  * contact book, opt-outs), tenancy (read, token key: the sender), the outbound, campaign-expansion
  * and customerEvents queues, the Cloud API (templates, messaging tier). DynamoDB + SQS + KMS.
  */
@@ -17,6 +17,7 @@ import { inboxRepositorySection } from '../composition/inbox.section';
 import { broadcastStoresSection, portfolioReachSection, templateStatesSection } from '../composition/messaging.section';
 import { senderDirectorySection, suppressionListSection } from '../composition/module-bridges.section';
 import { outboundQueueSection } from '../composition/outbound-queue.section';
+import { touchStoreSection } from '../composition/reply-attribution.section';
 import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
@@ -34,6 +35,8 @@ export function composeCampaignExpander(context: CompositionContext): ExpandCamp
     optOuts: suppressionListSection(inbox),
     broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'control', 'ledger', 'progress']),
     queue: outboundQueueSection(context),
+    // The held-out members' touches (docs/OUTCOMES.md "Holdout and lift"): one conditional put per key.
+    touches: touchStoreSection(context, dynamoDb),
     expansions: expansionQueueSection(context),
     senders: senderDirectorySection(context, tenancy),
     templates: templateCatalogSection(context, cloudApi, templateStatesSection(context, dynamoDb)),

@@ -18,6 +18,7 @@ import { maxPriceSchema } from './template-max-price';
 import * as v from 'valibot';
 import type { PricingCounts } from '../delivery/message-pricing';
 import type { CampaignCost } from '../pricing/campaign-cost';
+import type { Lift } from '../outcomes/lift';
 import type { OutcomeCounts } from '../outcomes/outcome-facts';
 import { outcomeSummaryOf, type OutcomeSummary } from './outcome-summary';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
@@ -186,8 +187,8 @@ export interface JobSummary extends OutcomeSummary {
    * until a status webhook settles them. Present while any recipient is held.
    */
   held?: number;
-  /** A campaign's held-out members (its holdout, tally code 9H): never sent, neither sent, failed nor pending. Present when any. */
-  heldOut?: number;
+  /** A campaign's lift over its holdout (docs/OUTCOMES.md "Holdout and lift"); present when the job has held-out recipients. */
+  lift?: Lift;
 }
 
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */

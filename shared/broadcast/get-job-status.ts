@@ -10,6 +10,7 @@ import type { SentVia } from './marketing-messages-route';
 import { pauseView, type JobPauseView } from './account-hold';
 import { emptyOutcomeCounts, type OutcomeCounts } from '../outcomes/outcome-facts';
 import { withCostPerOutcome } from './outcome-summary';
+import { liftOf } from '../outcomes/lift';
 
 /**
  * The route a job was given at accept: only template broadcasts of a MARKETING template can have
@@ -149,6 +150,8 @@ export async function getJobStatus(
   const card = await rateCards?.rateCardOf(job.organizationId);
   const cost = card && campaignCostOf(card, tally);
   if (cost) summary.cost = withCostPerOutcome(cost, outcomes);
+  // A campaign's holdout (docs/OUTCOMES.md "Holdout and lift"): its held-out recipients make the lift.
+  if (outcomes.holdout.heldOut > 0) summary.lift = liftOf(outcomes, summary.sent, summary.cost);
   return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, route: routeOf(job), ...pauseViewOf(job, status), ...cancelViewOf(job, status), ...acceptFailureViewOf(job), ...followUpViewOf(job) };
 }
 

@@ -16,6 +16,9 @@ import { INVALID_PARAMETER, MISSING_ATTRIBUTE, OPTED_OUT } from '../sending/fail
 import type { AudienceSpec } from './audience-filter';
 import { outcomeTotalsOf, withCostPerOutcome, type OutcomeSummary } from '../broadcast/outcome-summary';
 import { emptyExpansionCounts, type Campaign, type CampaignState } from './campaign';
+import { liftOf, type Lift } from '../outcomes/lift';
+import type { OutcomeCounts } from '../outcomes/outcome-facts';
+import { DEFAULT_ATTRIBUTION_WINDOW_HOURS } from '../outcomes/outcome-facts';
 
 /** Job failure reasons the campaign counts apart from its failures (docs/CAMPAIGNS.md "States and totals"); codes of the reason table. */
 const SKIP_REASONS = [MISSING_ATTRIBUTE, INVALID_PARAMETER] as const;
@@ -74,6 +77,12 @@ export interface CampaignView {
   waitingUntil?: string;
   /** Only while PAUSED, as a job's status shows it. */
   pause?: JobPauseView;
+  /** Hours an inbound message without context counts for the campaign (docs/OUTCOMES.md). */
+  attributionWindowHours: number;
+  /** Only on a campaign with a holdout: the share held out. */
+  holdout?: Campaign['holdout'];
+  /** Only on a launched campaign with a holdout: its lift over the held-out group (shared/outcomes/lift.ts). */
+  lift?: Lift;
 }
 
 /** The job's reading of a launched campaign; absent before the job exists. */
@@ -83,6 +92,8 @@ export interface CampaignJobReading {
   summary: JobSummary;
   /** The latest chunk's doneAt, when any chunk is done. */
   lastDoneAt?: string;
+  /** The job's outcomes (replies, the holdout's inbound), for the lift. */
+  outcomes?: OutcomeCounts;
 }
 
 /** Nothing of the audiences read yet (a launch's first checkpoint, or one waiting for its scheduled time). */
@@ -191,7 +202,22 @@ export function campaignViewOf(campaign: Campaign, reading: CampaignJobReading |
     ...(campaign.scheduledAt === undefined ? {} : { scheduledAt: campaign.scheduledAt }),
     ...(state === 'WAITING_FOR_LIMIT' && campaign.expansion?.waitingUntil !== undefined ? { waitingUntil: campaign.expansion.waitingUntil } : {}),
     ...(reading && state === 'PAUSED' ? pauseViewOf(reading.job, 'PAUSED') : {}),
+    ...holdoutViewOf(campaign, reading, cost),
   };
+}
+
+/**
+ * The attribution window, and on a campaign with a holdout its share and, once launched, its lift
+ * (docs/OUTCOMES.md "Holdout and lift").
+ *
+ * @example
+ * holdoutViewOf({ ...campaign, holdout: { percent: 10 } }, reading, cost); // { attributionWindowHours: 72, holdout: { percent: 10 }, lift: { … } }
+ */
+export function holdoutViewOf(campaign: Campaign, reading: CampaignJobReading | undefined, cost: CampaignCost | null): Pick<CampaignView, 'attributionWindowHours' | 'holdout' | 'lift'> {
+  const attributionWindowHours = campaign.attributionWindowHours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS;
+  if (campaign.holdout === undefined) return { attributionWindowHours };
+  if (reading?.outcomes === undefined) return { attributionWindowHours, holdout: campaign.holdout };
+  return { attributionWindowHours, holdout: campaign.holdout, lift: liftOf(reading.outcomes, reading.summary.sent, cost ?? undefined) };
 }
 
 /** What reading a campaign's view takes: the job's store and progress, the rate card for its cost. */
@@ -215,5 +241,5 @@ export async function readCampaignView(ports: CampaignViewPorts, campaign: Campa
   const priced = (card && campaignCostOf(card, tally)) ?? summary.cost;
   const cost = priced ? withCostPerOutcome(priced, outcomes) : null;
   const lastDoneAt = latest(chunks.map((chunk) => chunk.doneAt)) ?? undefined;
-  return campaignViewOf(campaign, { job, status, summary, ...(lastDoneAt === null ? {} : { lastDoneAt }) }, cost, statusReading.now);
+  return campaignViewOf(campaign, { job, status, summary, outcomes, ...(lastDoneAt === null ? {} : { lastDoneAt }) }, cost, statusReading.now);
 }

@@ -17,6 +17,7 @@ import { peopleSuccesses } from './people-response-schemas';
 import { auditSuccesses } from './audit-response-schemas';
 import { apiKeySuccesses } from './api-key-response-schemas';
 import { outcomeSummaryProperties } from './outcome-response-schemas';
+import { liftSchema } from './lift-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -50,6 +51,7 @@ const jobSummary: JsonSchema = {
     cost: campaignCost,
     held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
     ...outcomeSummaryProperties,
+    lift: liftSchema,
   },
   description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")',
 };

@@ -11,12 +11,12 @@ import { expandCampaign, type ExpandCampaignDependencies, type ExpansionOutcome 
 import { launchCampaign, type LaunchCampaignDependencies } from '../../shared/campaigns/launch-campaign';
 import type { CustomerEvent } from '../../shared/customer-events/ports';
 import type { StoredPair } from '../../shared/inbox/contact-book';
-import type { Touch, TouchStore } from '../../shared/outcomes/ports';
 import { fixedClock } from '../../shared/ports/clock';
 import { InMemoryBroadcastRepository, InMemorySenderDirectory, ORG, SENDER, template } from './broadcast-fakes';
 import { FixedMarketingMessagesOnboarding, FixedMessagingTiers, InMemoryPortfolioReach, RecordingOutboundQueue } from './broadcast-port-fakes';
 import { InMemoryCampaignStore, InMemoryExpansionQueue, InMemoryPersonClaims } from './in-memory-campaign-store';
 import { InMemoryMemberSource } from './in-memory-member-source';
+import { InMemoryTouchStore } from './in-memory-touch-store';
 
 export const CAMPAIGN_TEMPLATE = template({ name: 'spring_sale', category: 'MARKETING', body: 'Hi {{1}}, use {{2}}' });
 
@@ -25,26 +25,6 @@ export class InMemorySuppressionList implements SuppressionList {
   readonly optedOut = new Set<string>();
   async suppressedAmong(organizationId: string, keys: readonly string[]): Promise<ReadonlySet<string>> {
     return new Set(keys.filter((key) => this.optedOut.has(`${organizationId}|${key}`)));
-  }
-}
-
-/** The TouchStore in memory: every touch recorded (in order) and the newest per organization and key. */
-export class RecordingTouchStore implements TouchStore {
-  readonly recorded: Array<{ organizationId: string; personKeys: readonly string[]; touch: Touch }> = [];
-  private readonly latest = new Map<string, Touch>();
-  async recordTouches(organizationId: string, touches: ReadonlyArray<{ personKeys: readonly string[]; touch: Touch }>): Promise<void> {
-    for (const { personKeys, touch } of touches) {
-      this.recorded.push({ organizationId, personKeys, touch });
-      for (const key of personKeys) {
-        const id = `${organizationId}|${key}`;
-        const stored = this.latest.get(id);
-        if (stored === undefined || stored.at <= touch.at) this.latest.set(id, touch);
-      }
-    }
-  }
-  async latestTouch(organizationId: string, personKeys: readonly string[]): Promise<Touch | undefined> {
-    const found = personKeys.map((key) => this.latest.get(`${organizationId}|${key}`)).filter((touch): touch is Touch => touch !== undefined);
-    return found.sort((a, b) => b.at.localeCompare(a.at))[0];
   }
 }
 
@@ -71,7 +51,7 @@ export function campaignKit(start = '2026-05-04T10:00:00.000Z') {
   const published: CustomerEvent[] = [];
   const messagingTiers = new FixedMessagingTiers();
   const portfolioReach = new InMemoryPortfolioReach();
-  const touches = new RecordingTouchStore();
+  const touches = new InMemoryTouchStore();
   const shared = {
     campaigns,
     members,
