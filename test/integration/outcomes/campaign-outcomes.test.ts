@@ -15,11 +15,12 @@ import { demoIds } from '../../../local/demo-tenant';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { callSandbox } from '../../support/sandbox-control';
 import { startScriptedReceiver, type ScriptedReceiver } from '../../support/scripted-receiver';
-import { BASE, DEMO, issueKey, keyHeader, kitEnvironment } from '../broadcast/broadcast-test-kit';
+import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, readJob } from '../broadcast/broadcast-test-kit';
 import { audienceOf } from '../campaigns/campaign-test-kit';
 import { OUTCOME_TEMPLATE, createOutcomeTemplate, csvRows, open, postInbound, sentMessages, type Inbound } from './outcomes-kit';
 
-jest.setTimeout(240_000);
+// Tens of seconds on an idle machine; minutes when several suites share two cores.
+jest.setTimeout(420_000);
 
 const PEOPLE = 1_000;
 const national = (index: number) => String(9_500_000_000 + index);
@@ -38,7 +39,14 @@ describe('what a campaign earned', () => {
   let key: string;
   let clickBaseUrl: string;
   const bsuids = new Map<string, string>();
-  const call = (method: string, path: string, body?: unknown) => runtime.call(method, `${BASE}${path}`, { headers: keyHeader(key), body });
+  /** An API call, retried on a 503 as the contract says (a loaded machine's local store times out now and then). */
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    for (let attempt = 1; ; attempt += 1) {
+      const answer = await runtime.call(method, `${BASE}${path}`, { headers: { ...keyHeader(key), ...headers }, body });
+      if (answer.status !== 503 || attempt === 6) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
   const events = () => receiver.requests.map((request) => JSON.parse(request.rawBody) as CustomerEvent);
 
   beforeAll(async () => {
@@ -93,17 +101,19 @@ describe('what a campaign earned', () => {
     // The job's recipients are all settled within seconds; the campaign itself reads final only at the
     // expander's next turn (~40 s later, docs/CAMPAIGNS.md "How a campaign runs"), which nothing here needs.
     const campaigns = new DynamoDbCampaignStore(getServices().clients.dynamoDb, getServices().config.tableNames.messaging);
-    const { jobId } = await eventually(
-      async () => (await campaigns.getCampaign(runtime.demo.organizationId, campaignId))!,
-      (campaign) => campaign.jobId !== undefined && campaign.expansion?.status === 'done',
-      60_000,
+    const { jobId } = (await eventually(
+      // A store timeout on a loaded machine is one more round, not a failure.
+      async () => campaigns.getCampaign(runtime.demo.organizationId, campaignId).catch(() => undefined),
+      (campaign) => campaign?.jobId !== undefined,
+      180_000,
       250,
-    );
+    ))!;
+    // Polled through the use case (no HTTP: the status class allows 30 requests a minute).
     await eventually(
-      async () => (await call('GET', `/status/${jobId}`)).body.data?.summary,
+      async () => (await readJob(runtime.demo.organizationId, jobId!).catch(() => undefined))?.summary as { sent: number; pending: number; heldOut?: number } | undefined,
       (summary) => summary !== undefined && summary.pending === 0 && summary.sent + (summary.heldOut ?? 0) === PEOPLE,
-      60_000,
-      250,
+      180_000,
+      500,
     );
     await settle();
     return { campaignId, jobId: jobId! };
@@ -218,7 +228,7 @@ describe('what a campaign earned', () => {
     const listed = (row: Row) => ({ replied: Boolean(row.repliedAt), buttonPayload: row.buttonPayload ?? null, clicks: row.clicks ?? 0 });
     for (const index of range(0, PEOPLE)) expect([index, listed(rows.get(national(index))!)]).toEqual([index, expectedOf(index)]);
     for (const index of clickers) expect(rows.get(national(index))!.firstClickAt).toEqual(expect.any(String));
-    const csv = await runtime.call('GET', `${BASE}/campaigns/${campaignId}/recipients?format=csv&limit=10000`, { headers: keyHeader(key) });
+    const csv = await call('GET', `/campaigns/${campaignId}/recipients?format=csv&limit=10000`);
     expect(csv.status).toBe(200);
     const csvByPhone = new Map(csvRows(String(csv.body)).map((row) => [row.toPhoneNumber, row]));
     expect(csvByPhone.size).toBe(PEOPLE);

@@ -122,7 +122,13 @@ export async function postInbound(runtime: TestRuntime, messages: readonly Inbou
       ],
     };
     const raw = JSON.stringify(body);
-    const answer = await runtime.call('POST', '/hooks/meta/whatsapp', { rawBody: raw, headers: { 'X-Hub-Signature-256': signWebhookBody(raw, runtime.demo.metaAppSecret) } });
+    const headers = { 'X-Hub-Signature-256': signWebhookBody(raw, runtime.demo.metaAppSecret) };
+    // Meta retries a POST the endpoint did not accept; so does this (a loaded machine's queue may time out).
+    let answer = await runtime.call('POST', '/hooks/meta/whatsapp', { rawBody: raw, headers });
+    for (let attempt = 1; answer.status >= 500 && attempt < 6; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      answer = await runtime.call('POST', '/hooks/meta/whatsapp', { rawBody: raw, headers });
+    }
     if (answer.status !== 200) throw new Error(`the webhook endpoint answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   }
 }
