@@ -220,8 +220,9 @@ describe('what a campaign earned', () => {
 
     // The recipients list and its CSV: each person's outcome, nobody else's.
     const rows = await rowsOf(campaignId);
+    // A held-out person who wrote in shows it on their HELD_OUT row (the holdout's inbound), never in `replied`.
     const expectedOf = (index: number) => ({
-      replied: replied.has(index),
+      replied: replied.has(index) || holdoutWriters.includes(index),
       buttonPayload: tapYes.includes(index) ? 'YES' : tapLater.includes(index) ? 'LATER' : null,
       clicks: clickers.includes(index) ? (twice.includes(index) ? 2 : 1) : 0,
     });
@@ -249,6 +250,9 @@ describe('what a campaign earned', () => {
     expect([clicked.status, clicked.body.data.totals.received]).toEqual([200, clickers.length]);
     const tappedYes = await followUp({ statuses: ['DELIVERED', 'READ'], buttonPayloads: ['YES'] });
     expect([tappedYes.status, tappedYes.body.data.totals.received]).toEqual([200, tapYes.length]);
+    // An outcome alone selects among the people sent: neither the held-out who wrote in nor the STOP repliers (opted out).
+    const repliedOnly = await followUp({ replied: true });
+    expect([repliedOnly.status, repliedOnly.body.data.totals.received]).toEqual([200, replied.size - stops.length]);
 
     // Customer events: one message.replied per attributed reply, one button.tapped per tap, one link.clicked per counted click.
     const ofCampaign = await eventually(
