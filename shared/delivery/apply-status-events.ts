@@ -155,6 +155,7 @@ export function ledgerEventTasks(context: SharedStatusContext): Array<() => Prom
       for (const { batch } of events) batch.failure ??= { error };
       return;
     }
+    await recordTouches(context.ports, events, results);
     for (const [position, result] of results.entries()) {
       const routedEvent = events[position]!;
       await afterLedgerEvent(routedEvent, result).catch((error: unknown) => {
@@ -164,7 +165,7 @@ export function ledgerEventTasks(context: SharedStatusContext): Array<() => Prom
   });
 }
 
-async function afterLedgerEvent({ location, event, organizationId, phoneNumberId, campaignId, attributionWindowHours, batch }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
+async function afterLedgerEvent({ location, event, organizationId, phoneNumberId, campaignId, batch }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
   const { ports, report } = batch;
   if (result === 'not-found') {
     report.notFound += 1;
@@ -176,13 +177,30 @@ async function afterLedgerEvent({ location, event, organizationId, phoneNumberId
   if (result === 'unchanged' && !batch.redelivered) return;
   await recordOptOutOf(ports, organizationId, event);
   if (event.stage === 'failed' && event.error && ports.accountRefusals) await ports.accountRefusals.failedWith(location.jobId, event.error);
-  // The person's touch, once per recipient (the first `delivered`; again only on a redelivered batch, harmlessly).
-  if (event.stage === 'delivered' && ports.attribution) {
-    const personKeys = event.recipientUserId === undefined ? [event.recipientId] : [event.recipientId, event.recipientUserId];
-    await ports.attribution.delivered(organizationId, { location, at: event.timestamp, personKeys, ...(campaignId === undefined ? {} : { campaignId }), ...(attributionWindowHours === undefined ? {} : { attributionWindowHours }) });
-  }
   const subject = { kind: 'ledger' as const, jobId: location.jobId, index: location.index, ...(campaignId === undefined ? {} : { campaignId }) };
   await publish(batch, organizationId, (now) => messageStatusEvent(subject, event, phoneNumberId, now));
+}
+
+/**
+ * The people's touches (docs/OUTCOMES.md "Attribution") of the job's `delivered` facts just added
+ * (every one again on a redelivered batch, harmlessly): written together, so a batch of deliveries
+ * waits for one round of writes. A failed write fails each batch that had a delivery in it.
+ */
+async function recordTouches(ports: StatusEventPorts, events: readonly LedgerEvent[], results: readonly LedgerApplyResult[]): Promise<void> {
+  if (!ports.attribution) return;
+  const delivered = events.filter(({ event, batch }, position) => event.stage === 'delivered' && (results[position] === 'applied' || (results[position] === 'unchanged' && batch.redelivered)));
+  if (delivered.length === 0) return;
+  const deliveries = delivered.map(({ location, event, campaignId, attributionWindowHours }) => ({
+    location,
+    at: event.timestamp,
+    personKeys: event.recipientUserId === undefined ? [event.recipientId] : [event.recipientId, event.recipientUserId],
+    ...(campaignId === undefined ? {} : { campaignId }),
+    ...(attributionWindowHours === undefined ? {} : { attributionWindowHours }),
+  }));
+  // One job, one organization.
+  await ports.attribution.delivered(delivered[0]!.organizationId, deliveries).catch((error: unknown) => {
+    for (const { batch } of delivered) batch.failure ??= { error };
+  });
 }
 
 /** Meta's error 131050: the user stopped marketing messages from the business. */

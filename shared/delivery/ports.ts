@@ -203,8 +203,8 @@ export interface AttributionBatch {
  * the outcomes module's use case behind a port, so the processor does not depend on it.
  */
 export interface ReplyAttribution {
-  /** Records the person's latest touch. Idempotent (an older or equal touch changes nothing). */
-  delivered(organizationId: string, delivery: DeliveredRecipient): Promise<void>;
+  /** Records each delivered person's latest touch (one job's deliveries). Idempotent (an older or equal touch changes nothing). */
+  delivered(organizationId: string, deliveries: readonly DeliveredRecipient[]): Promise<void>;
   /** Attributes a recorded inbound message; answers the customer events of the facts it added. Idempotent. */
   inbound(organizationId: string, message: InboundMessage, batch: AttributionBatch): Promise<CustomerEvent[]>;
 }

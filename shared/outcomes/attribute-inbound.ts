@@ -35,6 +35,18 @@ export interface AttributionPorts {
 
 const HOUR_MS = 3_600_000;
 
+/** A delivered recipient's touch: the job's window, Meta's time of the delivery. */
+function touchOf({ location, campaignId, attributionWindowHours, at }: DeliveredRecipient): Touch {
+  return {
+    jobId: location.jobId,
+    ...(campaignId === undefined ? {} : { campaignId }),
+    chunkIndex: location.chunkIndex,
+    index: location.index,
+    at: at.toISOString(),
+    windowHours: attributionWindowHours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS,
+  };
+}
+
 /** Where an inbound message was attributed, with what the job says about taps. */
 interface Target extends AttributedReply {
   quickReplies?: JobOwnerRecord['quickReplies'];
@@ -51,19 +63,12 @@ interface Target extends AttributedReply {
 export class InboundAttribution implements ReplyAttribution {
   constructor(private readonly ports: AttributionPorts) {}
 
-  async delivered(organizationId: string, delivery: DeliveredRecipient): Promise<void> {
-    const keys = delivery.personKeys.filter((key) => key !== '');
-    if (keys.length === 0) return;
-    const { jobId, chunkIndex, index } = delivery.location;
-    const touch: Touch = {
-      jobId,
-      ...(delivery.campaignId === undefined ? {} : { campaignId: delivery.campaignId }),
-      chunkIndex,
-      index,
-      at: delivery.at.toISOString(),
-      windowHours: delivery.attributionWindowHours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS,
-    };
-    await this.ports.touches.recordTouches(organizationId, [{ personKeys: keys, touch }]);
+  async delivered(organizationId: string, deliveries: readonly DeliveredRecipient[]): Promise<void> {
+    const touches = deliveries.flatMap((delivery) => {
+      const personKeys = delivery.personKeys.filter((key) => key !== '');
+      return personKeys.length === 0 ? [] : [{ personKeys, touch: touchOf(delivery) }];
+    });
+    if (touches.length > 0) await this.ports.touches.recordTouches(organizationId, touches);
   }
 
   async inbound(organizationId: string, message: InboundMessage, batch: AttributionBatch): Promise<CustomerEvent[]> {

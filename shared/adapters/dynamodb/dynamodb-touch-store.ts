@@ -9,6 +9,7 @@
 import { BatchGetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { Touch, TouchStore } from '../../outcomes/ports';
+import { StoreUnavailableError } from '../../ports/errors';
 import { classifyStoreFaults, isConditionalCheckFailure } from './dynamodb-errors';
 import { MalformedMessagingItemError, messagingKeys } from './messaging-table';
 
@@ -58,7 +59,8 @@ export class DynamoDbTouchStore implements TouchStore {
       items.push(...(answer.Responses?.[this.tableName] ?? []));
       pending = (answer.UnprocessedKeys?.[this.tableName]?.Keys as Array<Record<string, unknown>> | undefined) ?? [];
     }
-    if (pending.length > 0) throw new Error(`touch read left ${pending.length} keys unprocessed`);
+    // Throttled past the retries: the batch fails and the queue delivers it again.
+    if (pending.length > 0) throw new StoreUnavailableError(`touch read left ${pending.length} keys unprocessed`);
     const touches = items.map(touchOf);
     return touches.reduce<Touch | undefined>((newest, touch) => (newest === undefined || touch.at > newest.at ? touch : newest), undefined);
   }

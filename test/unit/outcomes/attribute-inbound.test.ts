@@ -77,6 +77,15 @@ describe('replies by context', () => {
     expect(kit.outcomes.outcomesOfJob('pub_1').size).toBe(1);
   });
 
+  it('reads the job once for a batch of replies to it (the owner read is shared per delivery)', async () => {
+    const kit = setUp();
+    const replies = [0, 1, 2].map((index) => inbound({ from: `44770090010${index}`, at: DELIVERED_AT + HOUR, context: `wamid.out${index}` }));
+    await kit.apply('pn_a', { messages: replies });
+    expect(kit.ledger.jobOwnerReads).toBe(1);
+    expect(kit.touches.reads).toBe(0);
+    expect(kit.outcomes.outcomesOfJob('pub_1').size).toBe(3);
+  });
+
   it('ignores a context naming another organization’s message', async () => {
     const kit = setUp();
     await kit.apply('pn_b', { messages: [inbound({ from: PHONE, at: DELIVERED_AT + HOUR, context: 'wamid.out1' })] });
@@ -115,6 +124,16 @@ describe('replies by last touch', () => {
     await kit.deliver(0, PHONE, BSUID);
     expect(kit.touches.writes).toBe(2);
     await expect(kit.touches.latestTouch('org_a', [BSUID])).resolves.toEqual({ jobId: 'pub_1', campaignId: 'cmp_1', chunkIndex: 0, index: 0, at: '2026-12-01T10:00:00.000Z', windowHours: 24 });
+  });
+
+  it('a failed touch write fails the batch (the queue delivers it again), and the redelivery writes it', async () => {
+    const kit = setUp();
+    const record = kit.touches.recordTouches.bind(kit.touches);
+    kit.touches.recordTouches = async () => Promise.reject(new Error('store down'));
+    await expect(kit.deliver(0, PHONE)).rejects.toThrow('store down');
+    kit.touches.recordTouches = record;
+    await kit.apply('pn_a', { statuses: [statusOf({ id: 'wamid.out0', status: 'delivered', timestamp: DELIVERED_AT, recipient: PHONE })] }, true);
+    await expect(kit.touches.latestTouch('org_a', [PHONE])).resolves.toMatchObject({ jobId: 'pub_1', index: 0 });
   });
 
   it('attributes a message without context inside the window, and not one after it nor one before the delivery', async () => {
