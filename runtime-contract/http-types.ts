@@ -1,12 +1,12 @@
 /** HTTP vocabulary shared by the route manifest and the upstream route table (pure types, imports nothing). */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
 /**
  * The public API surfaces (one REST API each, route-manifest.ts). Here rather than in the manifest
  * so the error bodies the manifest's gateway responses reuse (shared/http/surface-responses.ts) can
  * name them without an import cycle.
  */
-export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks' | 'docs';
+export type SurfaceName = 'broadcast' | 'organization' | 'v1' | 'upstream' | 'webhooks' | 'docs' | 'clicks';
 
 /**
  * What serves a surface in AWS (its `frontDoor` in route-manifest.ts). Both hand the function the

@@ -434,6 +434,20 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
   'request-authorizer': { memoryMb: 256, timeoutSeconds: 10, tables: { tenancy: 'read' }, sendsTo: [], callsUpstream: false },
   health: { memoryMb: 256, timeoutSeconds: 5, tables: {}, sendsTo: [], callsUpstream: false },
   /** The API reference: builds the OpenAPI document once per cold start; the renderer's files ship next to the bundle. */
+  /**
+   * Tracked links' redirect (docs/OUTCOMES.md "Tracked links"): messaging readWrite (the token's job
+   * and recipient, the click fact in the tally item, Meta's click ids); tenancy read: the
+   * organization's webhook subscribers (link.clicked); the token key decrypts the link key only.
+   */
+  'click-redirect': {
+    memoryMb: 256,
+    timeoutSeconds: 5,
+    tables: { tenancy: 'read', messaging: 'readWrite' },
+    sendsTo: ['customerEvents'],
+    tokenKey: 'decrypt',
+    tokenPurposes: ['click-link'],
+    callsUpstream: false,
+  },
   docs: {
     memoryMb: 256,
     timeoutSeconds: 10,
@@ -612,8 +626,9 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     sendsTo: ['customerEvents'],
     receivesFrom: ['outboundMessages'],
     eventSource: chunkWorker,
-    tokenKey: 'decrypt',
-    tokenPurposes: ['upstream-token'],
+    tokenKey: 'encryptDecrypt',
+    // click-link: the tracked-link key, made on the first tracked send (shared/clicks/click-link-key.ts).
+    tokenPurposes: ['upstream-token', 'click-link'],
     callsUpstream: true,
   },
   /**

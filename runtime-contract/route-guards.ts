@@ -95,6 +95,12 @@ export const routeGuards = {
    * keyed broadcast routes, metered by the usage plan. The general per-IP rule covers it, as the docs.
    */
   console: { methodThrottle: { rateLimit: 20, burstLimit: 40 } },
+  /**
+   * Tracked links' redirect (docs/OUTCOMES.md "Tracked links"): people tapping a campaign's button,
+   * many at once right after a send; 500/s for all together. Per IP: 600 per 5 minutes, about two a
+   * second from one address (a carrier's NAT carries many people; a scanner far more).
+   */
+  'click-redirect': { methodThrottle: { rateLimit: 500, burstLimit: 1_000 }, perIp: { limit: 600, windowSeconds: 300 } },
 } as const satisfies Record<string, RouteGuard>;
 
 export type RouteGuardName = keyof typeof routeGuards;

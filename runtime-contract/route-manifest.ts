@@ -71,7 +71,9 @@ export type EndpointGroup =
   /** Who is calling (`/me`) and the organization's people: invite, change a role, remove (docs/PEOPLE.md "People"). */
   | 'broadcast-people'
   /** The audit log's reader: GET /audit-log (docs/PEOPLE.md "Audit log"). */
-  | 'broadcast-audit';
+  | 'broadcast-audit'
+  /** Tracked links' redirect: GET and HEAD /r/{token} on the clicks surface (docs/OUTCOMES.md "Tracked links"). */
+  | 'click-redirect';
 
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
@@ -325,6 +327,24 @@ export const surfaces: { readonly [S in SurfaceName]: SurfaceOf<S> } = {
       REQUEST_TOO_LARGE: webhooksGatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
     },
   },
+  /**
+   * Tracked links (docs/OUTCOMES.md "Tracked links"): `{clickBaseUrl}/r/{token}`, public, no key; its
+   * own REST API so its per-IP WAF rule and method throttle guard it apart from every tenant's API.
+   * The URL of its stage is CLICK_BASE_URL (the stack output `ClickBaseUrl`).
+   */
+  clicks: {
+    frontDoor: 'rest-api',
+    stage: 'l',
+    basePath: '',
+    description: 'Tracked links: the redirect of a link sent in a template button',
+    gatewayResponses: {
+      API_KEY: webhooksGatewayError(403, 'FORBIDDEN', 'Forbidden'),
+      THROTTLED: gatewayTooManyRequests('clicks', 'THROTTLED', 'Too many requests'),
+      QUOTA_EXCEEDED: gatewayTooManyRequests('clicks', 'QUOTA_EXCEEDED', 'Request quota exceeded'),
+      MISSING_AUTHENTICATION_TOKEN: webhooksGatewayError(404, 'NOT_FOUND', 'Route not found'),
+      REQUEST_TOO_LARGE: webhooksGatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
+    },
+  },
 };
 
 /** API Gateway REST and HTTP APIs accept at most 10 MB of request payload. */
@@ -537,6 +557,9 @@ export const serviceRoutes: readonly RouteDefinition[] = ([
   // broadcast surface so the page calls the API on its own origin; no key: the page holds none, the browser signs in.
   { surface: 'broadcast', method: 'GET', path: '/console', group: 'console', operation: 'consolePage', auth: 'none', rateLimit: 'none', guard: 'console' },
   { surface: 'broadcast', method: 'GET', path: '/console/assets/{file}', group: 'console', operation: 'consoleAsset', auth: 'none', rateLimit: 'none', guard: 'console' },
+  // Tracked links (docs/OUTCOMES.md "Tracked links"): the redirect; HEAD answers the same and counts nothing.
+  { surface: 'clicks', method: 'GET', path: '/r/{token}', group: 'click-redirect', operation: 'followLink', auth: 'none', rateLimit: 'none', guard: 'click-redirect' },
+  { surface: 'clicks', method: 'HEAD', path: '/r/{token}', group: 'click-redirect', operation: 'followLink', auth: 'none', rateLimit: 'none', guard: 'click-redirect' },
 ] satisfies RouteDefinition[]).map(withPersonAccess);
 
 /** The surfaces served by each kind of front door. */

@@ -12,6 +12,7 @@ import { tenancySection } from '../composition/tenancy.section';
 import { tokenCipherSection } from '../composition/token-cipher.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
+import { clickLinkKeysSection } from '../composition/clicks.section';
 
 export function composeChunkWorker(context: CompositionContext): ProcessChunkDependencies {
   const { worker } = context.config;
@@ -31,6 +32,8 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
     // One per process: a warm worker sizes its next chunk's lanes from the latency the last one saw.
     latency: value(new SendLatencyEstimate(worker.latencyPriorMs)),
     events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
+    // Tracked links: the platform's link key, made on the first tracked send, then kept per container.
+    linkKeys: clickLinkKeysSection(context, dynamoDb, tokenCipherSection(context)),
     settings: value({
       ...context.config.sendPolicy,
       maxInFlight: worker.maxInFlight,

@@ -24,7 +24,7 @@ export const templateCatalogSection = (context: CompositionContext, cloudApi: ()
       new TemplateCatalog(cloudApi().upstream, context.clock, context.config.sending.templateCacheTtlMs, {
         statesOf: (wabaId) => templateStates().statesOf(wabaId),
         attributesOf: (wabaId) => templateStates().attributesOf(wabaId),
-      }),
+      }, context.config.clicks.baseUrl),
   );
 
 /** Numbers' messaging limits over the Cloud API client, cached per phone number id for a few minutes. */

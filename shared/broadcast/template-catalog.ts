@@ -23,13 +23,20 @@ export class TemplateCatalog {
     private readonly ttlMs = 60_000,
     /** Absent only in tests of other concerns: no recorded states are overlaid. */
     private readonly states?: Pick<TemplateStates, 'statesOf' | 'attributesOf'>,
+    /** The platform's tracked-link base (CLICK_BASE_URL), stamped on every template read (template-requirements.ts `tracked`). */
+    private readonly clickBaseUrl?: string,
   ) {}
 
   async templatesOf(wabaId: string, accessToken: string): Promise<UpstreamTemplate[]> {
     const entry = this.cachedList(wabaId, accessToken);
-    if (!this.states) return entry.templates;
+    if (!this.states) return this.stamped(await entry.templates);
     const [templates, states, attributes] = await Promise.all([entry.templates, this.states.statesOf(wabaId), this.states.attributesOf(wabaId)]);
-    return overlayTemplateAttributes(overlayTemplateStates(templates, states, entry.fetchedAt), attributes, entry.fetchedAt);
+    return this.stamped(overlayTemplateAttributes(overlayTemplateStates(templates, states, entry.fetchedAt), attributes, entry.fetchedAt));
+  }
+
+  private stamped(templates: UpstreamTemplate[]): UpstreamTemplate[] {
+    const clickBaseUrl = this.clickBaseUrl;
+    return clickBaseUrl === undefined ? templates : templates.map((template) => ({ ...template, clickBaseUrl }));
   }
 
   private cachedList(wabaId: string, accessToken: string) {

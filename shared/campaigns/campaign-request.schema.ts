@@ -29,7 +29,7 @@ const LITERAL_ONLY_RULE = 'must be a literal value, not an attribute reference (
 /** What a reference without a fallback stands for at create: the shortest value of the field's kind. */
 export function sampleValueFor(path: ReadonlyArray<string | number>, offerExpiresAt: string): string {
   const field = path.at(-1);
-  if (field === 'link') return 'https://example.com/x';
+  if (field === 'link' || field === 'trackedUrl') return 'https://example.com/x';
   if (field === 'expiresAt') return offerExpiresAt;
   return 'x';
 }

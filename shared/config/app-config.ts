@@ -42,6 +42,8 @@ export interface AppConfig {
   /** Dead-letter queues the operators' replay commands drain (META_EVENTS_DEAD_LETTER_QUEUE_URL); no function reads them. */
   deadLetterQueueUrls: { metaEvents?: string };
   upstream: { baseUrl: string; version: string; timeoutMs: number };
+  /** Tracked links (docs/OUTCOMES.md "Tracked links"): the redirect's base URL (CLICK_BASE_URL); absent: no template button is a tracked link. */
+  clicks: { baseUrl?: string };
   /** Upstream access tokens are encrypted with KMS when a key id is set, otherwise with a local AES key. */
   tokenEncryption: { kind: 'kms'; keyId: string } | { kind: 'local'; keyBase64: string } | { kind: 'unconfigured' };
   /** API Gateway usage plans that keys issued at run time join; absent locally (the local gateway reads the key store). */
@@ -182,6 +184,7 @@ export function parseAppConfig(env: Environment): AppConfig {
     queueUrls,
     deadLetterQueueUrls: { metaEvents: settings.META_EVENTS_DEAD_LETTER_QUEUE_URL },
     upstream: { baseUrl: settings.GRAPH_API_BASE_URL, version: settings.GRAPH_API_VERSION, timeoutMs: settings.UPSTREAM_TIMEOUT_MS },
+    clicks: { baseUrl: settings.CLICK_BASE_URL },
     tokenEncryption,
     usagePlans: { broadcastUsagePlanId: settings.BROADCAST_USAGE_PLAN_ID },
     sending: {

@@ -93,6 +93,12 @@ export const settingsSchema = v.object({
     v.transform((value) => value.replace(/\/+$/, '')),
   ),
   GRAPH_API_VERSION: text('v25.0'),
+  /** Tracked links' base (docs/OUTCOMES.md "Tracked links"): the clicks surface's stage URL, the stack output ClickBaseUrl; unset: no tracked links. */
+  CLICK_BASE_URL: v.pipe(
+    optionalText,
+    v.check((value) => value === undefined || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(value), 'CLICK_BASE_URL must be an http(s) URL without query or fragment'),
+    v.transform((value) => value?.replace(/\/+$/, '')),
+  ),
   UPSTREAM_TIMEOUT_MS: positiveInteger('UPSTREAM_TIMEOUT_MS', 15_000),
   TOKEN_KMS_KEY_ID: optionalText,
   LOCAL_TOKEN_KEY: optionalText,

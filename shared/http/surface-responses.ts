@@ -88,6 +88,7 @@ export function errorBody(surface: SurfaceName, error: ErrorDescription, request
     }
     case 'webhooks':
     case 'docs':
+    case 'clicks':
       // The gateway's refusals of this surface have the same shape (route-manifest.ts `webhooksGatewayError`).
       return { error: { code: error.code, message: error.message, requestId: request.requestId } };
   }

@@ -68,6 +68,7 @@ export const errorBodySchemas: Readonly<Record<SurfaceName, JsonSchema>> = {
   },
   webhooks: { type: 'object', required: ['error'], properties: { error: obj({ code: str, message: str, requestId: str }, ['code', 'message']) } },
   docs: { type: 'object', required: ['error'], properties: { error: obj({ code: str, message: str, requestId: str }, ['code', 'message']) } },
+  clicks: { type: 'object', required: ['error'], properties: { error: obj({ code: str, message: str, requestId: str }, ['code', 'message']) } },
 };
 
 /** API Gateway's own answers when the function fails or times out (`{"message": …}`, every surface). */

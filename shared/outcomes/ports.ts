@@ -20,7 +20,17 @@ export interface OutcomeStore {
   recordOutcomes(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: OutcomeEvent }>): Promise<LedgerApplyResult[]>;
   /** One recipient's outcome facts (consistent read); empty when none. */
   outcomesOf(jobId: string, index: number): Promise<OutcomeFacts>;
+  /**
+   * One counted click on the recipient's tracked link (the redirect): the same single `ADD` as
+   * `recordOutcomes`, which also tells the recipient's first click from a later one (`link.clicked`
+   * says `first`) from the set's old value, still without a read. `unchanged`: a second click within
+   * the same second (counted once).
+   */
+  recordClick(location: LedgerLocation, at: Date): Promise<ClickRecorded>;
 }
+
+/** What a click added: the recipient's first click, a later one, or nothing (the same second as one counted). */
+export type ClickRecorded = 'first' | 'again' | 'unchanged';
 
 /** The latest send that reached a person, or a campaign that held them out. */
 export interface Touch {

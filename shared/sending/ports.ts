@@ -42,6 +42,11 @@ export interface UpstreamTemplate {
   optimization_spec?: { bid_amount?: unknown; bid_strategy?: unknown; [key: string]: unknown };
   /** The older name of `optimization_spec` (before 2026-06-18), read the same way. */
   bid_spec?: { bid_amount?: unknown; bid_strategy?: unknown; [key: string]: unknown };
+  /**
+   * Not Meta's: the platform's tracked-link base (CLICK_BASE_URL) the template catalog stamps on every
+   * template it reads, so whoever reads its requirements knows which URL buttons are tracked links.
+   */
+  clickBaseUrl?: string;
 }
 
 export interface UpstreamPhoneNumber {

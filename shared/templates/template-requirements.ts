@@ -79,6 +79,8 @@ export interface TemplateDefinition {
   /** `POSITIONAL` or `NAMED`; absent from older answers (named variables in the body then decide). */
   parameter_format?: string;
   category?: string;
+  /** The platform's tracked-link base as the template catalog stamps it (CLICK_BASE_URL); the options' own wins. */
+  clickBaseUrl?: string;
 }
 
 const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -161,7 +163,7 @@ function carouselOf(components: readonly Component[], named: boolean, unsupporte
  * // { sendable: true, header: { type: 'IMAGE' }, body: { format: 'POSITIONAL', count: 2 }, buttons: [{ index: 0, type: 'URL', dynamic: true }] }
  * // with { clickBaseUrl } and a button URL `{clickBaseUrl}/r/{{1}}`: that button also says `tracked: true`
  */
-export function requirementsOf(template: TemplateDefinition, options: RequirementOptions = {}): TemplateRequirements {
+export function requirementsOf(template: TemplateDefinition, options: RequirementOptions = { clickBaseUrl: template.clickBaseUrl }): TemplateRequirements {
   const components = template.components ?? [];
   const named = upper(template.parameter_format) === 'NAMED';
   const unsupported: string[] = [];

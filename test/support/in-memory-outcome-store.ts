@@ -2,8 +2,8 @@
 import type { LedgerApplyResult, LedgerLocation } from '../../shared/delivery/ports';
 import { TALLY_BUCKET_SIZE } from '../../shared/delivery/recipient-status';
 import type { OutcomeEvent, OutcomeFacts } from '../../shared/outcomes/outcome-facts';
-import type { OutcomeStore } from '../../shared/outcomes/ports';
-import { outcomeMemberOf, outcomeSlotsOf } from '../../shared/adapters/dynamodb/messaging-tally-outcomes';
+import type { ClickRecorded, OutcomeStore } from '../../shared/outcomes/ports';
+import { OUTCOME_SETS, outcomeMemberOf, outcomeSlotsOf, slotHasMember } from '../../shared/adapters/dynamodb/messaging-tally-outcomes';
 
 export class InMemoryOutcomeStore implements OutcomeStore {
   /** Tally-like items by `<jobId>#<bucket>`: set name → members. */
@@ -22,6 +22,15 @@ export class InMemoryOutcomeStore implements OutcomeStore {
       members.add(member);
       return 'applied';
     });
+  }
+
+  async recordClick(location: LedgerLocation, at: Date): Promise<ClickRecorded> {
+    const bucket = Math.floor(location.index / TALLY_BUCKET_SIZE);
+    const slot = location.index - bucket * TALLY_BUCKET_SIZE;
+    const old = new Set(this.itemOf(location.jobId, bucket)[OUTCOME_SETS.click] ?? []);
+    const [result] = await this.recordOutcomes(location.jobId, [{ location, event: { kind: 'click', at } }]);
+    if (result === 'unchanged') return 'unchanged';
+    return slotHasMember(old, slot) ? 'again' : 'first';
   }
 
   async outcomesOf(jobId: string, index: number): Promise<OutcomeFacts> {

@@ -7,9 +7,9 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import type { LedgerApplyResult, LedgerLocation } from '../../delivery/ports';
 import { TALLY_BUCKET_SIZE } from '../../delivery/recipient-status';
 import type { OutcomeEvent, OutcomeFacts } from '../../outcomes/outcome-facts';
-import type { OutcomeStore } from '../../outcomes/ports';
+import type { ClickRecorded, OutcomeStore } from '../../outcomes/ports';
 import { classifyStoreFaults } from './dynamodb-errors';
-import { outcomeMemberOf, outcomeSlotsOf, setHolds } from './messaging-tally-outcomes';
+import { outcomeMemberOf, outcomeSlotsOf, setHolds, slotHasMember } from './messaging-tally-outcomes';
 import { expiresAtFrom, messagingKeys } from './messaging-table';
 
 /**
@@ -38,7 +38,20 @@ export class DynamoDbOutcomeStore implements OutcomeStore {
     return (Item && outcomeSlotsOf(Item).get(index - bucket * TALLY_BUCKET_SIZE)) ?? {};
   }
 
+  async recordClick(location: LedgerLocation, at: Date): Promise<ClickRecorded> {
+    const slot = location.index % TALLY_BUCKET_SIZE;
+    const { member, old } = await this.addMember(location.jobId, location.index, { kind: 'click', at });
+    if (setHolds(old, member)) return 'unchanged';
+    return slotHasMember(old, slot) ? 'again' : 'first';
+  }
+
   private async recordOne(jobId: string, index: number, event: OutcomeEvent): Promise<LedgerApplyResult> {
+    const { member, old } = await this.addMember(jobId, index, event);
+    return setHolds(old, member) ? 'unchanged' : 'applied';
+  }
+
+  /** The one ADD of an outcome's member, answering the set as it was before. */
+  private async addMember(jobId: string, index: number, event: OutcomeEvent): Promise<{ member: number | string; old: unknown }> {
     const bucket = Math.floor(index / TALLY_BUCKET_SIZE);
     const { set, member } = outcomeMemberOf(index - bucket * TALLY_BUCKET_SIZE, event);
     const result = await this.documentClient.send(
@@ -51,6 +64,6 @@ export class DynamoDbOutcomeStore implements OutcomeStore {
         ReturnValues: 'UPDATED_OLD',
       }),
     );
-    return setHolds(result.Attributes?.[set], member) ? 'unchanged' : 'applied';
+    return { member, old: result.Attributes?.[set] };
   }
 }

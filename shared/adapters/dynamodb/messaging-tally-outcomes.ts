@@ -39,6 +39,15 @@ export function setHolds(stored: unknown, member: number | string): boolean {
   return membersOf(stored).some((value) => value === member || (typeof value === 'number' && Number(value) === member));
 }
 
+/**
+ * Whether a stored number set (`oy`, `oc`, `oo`) holds any member of `slot`: the recipient already had that outcome.
+ *
+ * @example slotHasMember(new Set([71764583200]), 7); // true
+ */
+export function slotHasMember(stored: unknown, slot: number): boolean {
+  return membersOf(stored).some((value) => Math.floor(Number(value) / MEMBER_SCALE) === slot);
+}
+
 function checkedSlot(slot: number, item: Item): number {
   if (!Number.isInteger(slot) || slot < 0 || slot >= TALLY_BUCKET_SIZE) throw new MalformedMessagingItemError(`Stored tally ${String(item.sk)} holds an outcome of slot ${slot}`);
   return slot;

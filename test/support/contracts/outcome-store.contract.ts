@@ -59,5 +59,13 @@ export function describeOutcomeStoreContract(name: string, makeStore: () => Outc
         optedOutAt: '2026-12-01T10:02:00.000Z',
       });
     });
+
+    it('records a click telling the first from a later one, and a second click in the same second as nothing', async () => {
+      await expect(store.recordClick(location(jobId, 52), at('2026-12-01T10:00:00.200Z'))).resolves.toBe('first');
+      await expect(store.recordClick(location(jobId, 52), at('2026-12-01T10:00:00.900Z'))).resolves.toBe('unchanged');
+      await expect(store.recordClick(location(jobId, 53), at('2026-12-01T10:00:00.200Z'))).resolves.toBe('first');
+      await expect(store.recordClick(location(jobId, 52), at('2026-12-01T10:05:00Z'))).resolves.toBe('again');
+      await expect(store.outcomesOf(jobId, 52)).resolves.toEqual({ firstClickAt: '2026-12-01T10:00:00.000Z', clicks: 2 });
+    });
   });
 }

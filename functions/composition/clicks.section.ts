@@ -1,0 +1,25 @@
+/** Tracked links (docs/OUTCOMES.md "Tracked links"): the link key, destinations, Meta click ids and click facts over the messaging table. DynamoDB + the token cipher. */
+import { DynamoDbClickCorrelations } from '../../shared/adapters/dynamodb/dynamodb-click-correlations';
+import { DynamoDbClickDestinations } from '../../shared/adapters/dynamodb/dynamodb-click-destinations';
+import { DynamoDbClickLinkKeyStore } from '../../shared/adapters/dynamodb/dynamodb-click-link-key-store';
+import { DynamoDbOutcomeStore } from '../../shared/adapters/dynamodb/dynamodb-outcome-store';
+import { ClickLinkKeys } from '../../shared/clicks/click-link-key';
+import { requireSetting } from '../../shared/config/app-config';
+import type { TokenCipher } from '../../shared/crypto/token-cipher';
+import { memoize, type CompositionContext } from './composition-context';
+import type { DynamoDbClients } from './dynamodb-clients';
+
+const messagingTable = (context: CompositionContext) => requireSetting(context.config.tableNames.messaging, 'MESSAGING_TABLE');
+
+/** The link key, read once per container (the section is built once per function). */
+export const clickLinkKeysSection = (context: CompositionContext, dynamoDb: DynamoDbClients, cipher: () => TokenCipher) =>
+  memoize(() => new ClickLinkKeys(new DynamoDbClickLinkKeyStore(dynamoDb.document, messagingTable(context)), cipher()));
+
+export const clickDestinationsSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbClickDestinations(dynamoDb.document, messagingTable(context)));
+
+export const clickCorrelationsSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbClickCorrelations(dynamoDb.document, messagingTable(context)));
+
+export const outcomeStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbOutcomeStore(dynamoDb.document, messagingTable(context)));
