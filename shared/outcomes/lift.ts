@@ -15,7 +15,7 @@
  *   the pooled rate gives |z| ≥ 1.96 (95 % confidence). False says "too small or too close to
  *   trust", not "no lift".
  */
-import { perOutcome } from '../broadcast/outcome-summary';
+import { formatMicros, parseDecimalToMicros } from '../tenancy/money';
 import type { OutcomeCounts } from './outcome-facts';
 
 /** Fewest people in each group (sent, held out) for a lift to be called reliable. */
@@ -72,7 +72,8 @@ export function liftOf(outcomes: Pick<OutcomeCounts, 'replied' | 'holdout'>, sen
   const incremental = round(replied - holdoutRate * sent, 2);
   const z = twoProportionZ(replied, sent, inbound, heldOut);
   const reliable = sent >= MIN_GROUP && heldOut >= MIN_GROUP && replied + inbound >= MIN_RESPONSES && Math.abs(z) >= Z_95;
-  const perReply = cost === undefined ? undefined : perOutcome(cost.amount, incremental);
+  // To the micro-unit, half up, as the summary's perReply (shared/broadcast/outcome-summary.ts; not imported: broadcast reads this module).
+  const perReply = cost === undefined || incremental <= 0 ? undefined : formatMicros(Math.round(parseDecimalToMicros(cost.amount) / incremental));
   return {
     sentReplyRate: round(rate(replied, sent), 4),
     holdoutInboundRate: round(holdoutRate, 4),

@@ -83,7 +83,7 @@ describe('recipients list, summary and job id header', () => {
 
       const badStatus = await get(`/broadcasts/${jobId}/recipients?status=BOUNCED`, key);
       expect(badStatus.status).toBe(400);
-      expect(badStatus.body.message).toBe('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD');
+      expect(badStatus.body.message).toBe('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT');
       const firstPage = await get(`/broadcasts/${jobId}/recipients?limit=1`, key);
       const otherFilter = await get(`/broadcasts/${jobId}/recipients?status=FAILED&cursor=${firstPage.body.data.nextCursor}`, key);
       expect([otherFilter.status, otherFilter.body.data.error.code]).toEqual([400, 'INVALID_CURSOR']);

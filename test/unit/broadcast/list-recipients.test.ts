@@ -189,7 +189,7 @@ describe('recipients query', () => {
   });
 
   it('names the field and the rule', () => {
-    expect(() => parse({ status: 'BOUNCED' })).toThrow(new RequestValidationError('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD'));
+    expect(() => parse({ status: 'BOUNCED' })).toThrow(new RequestValidationError('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT'));
     for (const limit of ['0', '1001', 'ten', '-1', '1.5']) expect(() => parse({ limit })).toThrow('limit must be a whole number from 1 to 1000');
     expect(() => parse({ cursor: 'not a cursor!' })).toThrow('cursor must be a nextCursor returned by this endpoint');
     expect(() => parse({ format: 'xml' })).toThrow('format must be json or csv');

@@ -108,6 +108,7 @@ describe('createCampaign', () => {
       createdAt: NOW,
       updatedAt: NOW,
       createdByCredentialId: 'cred_1',
+      attributionWindowHours: 72,
     });
   });
 

@@ -42,7 +42,7 @@ describe('the campaign expander', () => {
 
     const campaign = (await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!;
     expect(campaign.expansion).toMatchObject({ status: 'done', audienceIndex: 2 });
-    expect(campaign.expansion!.counts).toEqual({ members: 3700, duplicates: 305, excluded: 0, filteredOut: 0, optedOut: 1, missingAttribute: 0, invalid: 0, sendable: 3394 });
+    expect(campaign.expansion!.counts).toEqual({ members: 3700, duplicates: 305, excluded: 0, filteredOut: 0, optedOut: 1, missingAttribute: 0, invalid: 0, sendable: 3394, heldOut: 0 });
     const job = (await kit.broadcasts.getJob(campaign.jobId!))!;
     expect(job).toMatchObject({ campaignId: 'cmp_spring', expansion: 'done', totalRecipients: 3395, totalChunks: Math.ceil(campaign.expansion!.nextIndex / CHUNK_SIZE) });
     expect(kit.published.map((event) => event.type)).toEqual(['campaign.started']);

@@ -19,6 +19,7 @@ describe('a recipient status from its send outcome and Meta events', () => {
   it('is PENDING before any claim or while the send is in flight', () => {
     expect(recipientStatusOf(undefined, {}, now)).toBe('PENDING');
     expect(recipientStatusOf({ status: 'CANCELLED', updatedAt: hoursAgo(30) }, {}, now)).toBe('CANCELLED');
+    expect(recipientStatusOf({ status: 'HELD_OUT', updatedAt: hoursAgo(30) }, {}, now)).toBe('HELD_OUT');
     expect(recipientStatusOf({ status: 'SENDING', updatedAt: hoursAgo(0) }, {}, now)).toBe('PENDING');
   });
 
@@ -105,9 +106,13 @@ describe('tally codes', () => {
     expect(converge(tallyCodes.cancelled, ['sent', 'failed', 'delivered', 'read'], true)).toBe('9C');
   });
 
+  it('never lets an event override a held-out recipient (never sent)', () => {
+    expect(converge(tallyCodes.heldOut, ['sent', 'failed', 'delivered', 'read'], true)).toBe('9H');
+  });
+
   it('count a recipient once, in the summary fields the design names', () => {
     const counts = emptyDeliveryCounts();
-    for (const code of ['1S', '3D', '4R', '2F:131049', '9X:INVALID_PHONE_NUMBER', '9C', tallyCodes.unknown(new Date(now.getTime() - 3600_000)), tallyCodes.unknown(new Date(now.getTime() - 25 * 3600_000))]) {
+    for (const code of ['1S', '3D', '4R', '2F:131049', '9X:INVALID_PHONE_NUMBER', '9C', tallyCodes.heldOut, tallyCodes.unknown(new Date(now.getTime() - 3600_000)), tallyCodes.unknown(new Date(now.getTime() - 25 * 3600_000))]) {
       countTallyCode(counts, code, now);
     }
     expect(counts).toEqual({
@@ -119,8 +124,9 @@ describe('tally codes', () => {
       unconfirmed: 1,
       cancelled: 1,
       held: 0,
+      heldOut: 1,
       failuresByReason: { '131049': 1, INVALID_PHONE_NUMBER: 1 },
-      accounted: 8,
+      accounted: 9,
       pricing: { billable: 0, byCategory: {} },
     });
   });
