@@ -4,7 +4,8 @@
  * attribution window; replies naming its messages (context), taps of its quick reply (template
  * `button` and interactive `button_reply`), a STOP, messages without context inside the window and
  * after it (the sandbox's clock moved on), and a reply to a message the platform never sent. The
- * recipients' outcome facts and the `message.replied` / `button.tapped` events match exactly.
+ * recipients' outcome facts, the status summary, the recipients list and the `message.replied` /
+ * `button.tapped` events match exactly.
  */
 import { getServices } from '../../../functions/composition';
 import { createCompositionContext } from '../../../functions/composition/composition-context';
@@ -105,6 +106,19 @@ describe('replies and taps attributed to a broadcast', () => {
       { recipient: 8, button: -1, payload: 'menu-2' },
     ]);
     expect(facts.flatMap((fact, index) => (fact.optedOutAt ? [index] : []))).toEqual([9]);
+    // The same through the API: the status summary and the recipients list.
+    const status = await runtime.call('GET', `${BASE}/status/${jobId}`, { headers: keyHeader(key) });
+    expect(status.body.data.summary).toMatchObject({
+      replied: 13,
+      repliedByStop: 1,
+      buttons: [
+        { index: -1, payload: 'menu-2', taps: 1 },
+        { index: 1, payload: 'NO-PROMO', taps: 3 },
+      ],
+    });
+    const listed = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Array<{ repliedAt?: string | null; buttonPayload?: string | null }>;
+    expect(listed.flatMap((row, index) => (row.repliedAt ? [index] : []))).toEqual(replied);
+    expect(listed[5]).toMatchObject({ buttonPayload: 'NO-PROMO' });
 
     const events = await eventually(
       async () => receiver.requests.map((request) => JSON.parse(request.rawBody) as Event).filter((event) => event.data.jobId === jobId),
