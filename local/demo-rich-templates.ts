@@ -6,6 +6,8 @@
 import type { SandboxTemplate } from '../sandbox/sandbox-types';
 
 const PICTURE = 'https://scontent.whatsapp.net/v/demo-retail';
+/** Stands for the runtime's CLICK_BASE_URL in a template's URL until the seed knows it (`withClickBaseUrl`). */
+const CLICK_BASE_URL_PLACEHOLDER = '{clickBaseUrl}';
 
 /** A carousel card as Meta's GET shows it: image header, body `{{1}}`, a URL button with a variable. */
 const productCard = (example: string) => ({
@@ -91,9 +93,33 @@ const RICH_TEMPLATES: readonly SandboxTemplate[] = [
       },
     ],
   },
+  {
+    // A tracked link (docs/OUTCOMES.md "Tracked links"): the URL is the platform's redirect, its suffix the recipient's token.
+    id: '130000000000012',
+    name: 'new_arrivals',
+    language: 'en',
+    category: 'MARKETING',
+    status: 'APPROVED',
+    components: [
+      { type: 'BODY', text: 'Hi {{1}}, new arrivals are in: have a look before they go.', example: { body_text: [['Ada']] } },
+      { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'See what is new', url: `${CLICK_BASE_URL_PLACEHOLDER}/r/{{1}}`, example: [`${CLICK_BASE_URL_PLACEHOLDER}/r/AQAFcHViX3g`] }] },
+    ],
+  },
 ];
 
 /** Fresh copies on every call, as the demo accounts are. */
 export function demoRichTemplates(): SandboxTemplate[] {
   return structuredClone([...RICH_TEMPLATES]);
+}
+
+/**
+ * The templates with the runtime's tracked-link base (CLICK_BASE_URL, known once the gateway's port
+ * is) in place of the placeholder; the base's absence leaves an unreachable example host.
+ *
+ * @example
+ * withClickBaseUrl(templates, 'http://127.0.0.1:3000/l'); // new_arrivals' button: 'http://127.0.0.1:3000/l/r/{{1}}'
+ */
+export function withClickBaseUrl<T extends { components: Array<Record<string, unknown>> }>(templates: readonly T[], clickBaseUrl: string | undefined): T[] {
+  const base = clickBaseUrl ?? 'https://links.example/l';
+  return templates.map((template) => JSON.parse(JSON.stringify(template).replaceAll(CLICK_BASE_URL_PLACEHOLDER, base)) as T);
 }

@@ -13,6 +13,7 @@ import type { SandboxBusinessAccount } from '../sandbox/cloud-api-sandbox';
 import { adminCommands } from '../shared/tenancy/admin-commands';
 import type { Plan } from '../shared/tenancy/tenancy-entities';
 import type { TenancyServices } from '../shared/tenancy/tenancy-services';
+import { withClickBaseUrl } from './demo-rich-templates';
 import { demoEmployees, demoPricing, demoRetailAccount, demoRetailSecondAccount, demoRetailSettings, demoSandboxAccounts, otherOrgAccount, otherOrgSettings, type DemoOrganizationSettings } from './demo-tenant';
 
 export type { SandboxBusinessAccount };
@@ -127,6 +128,8 @@ export async function seedDemoTenant(
   sandbox: { registerBusinessAccount(account: SandboxBusinessAccount): void },
 ): Promise<DemoTenant> {
   const [retail, other, retailSecond] = [demoRetailAccount(), otherOrgAccount(), demoRetailSecondAccount()];
+  // The tracked-link template's URL is this runtime's redirect (CLICK_BASE_URL).
+  retail.templates = withClickBaseUrl(retail.templates, services.config.clicks.baseUrl);
   for (const account of [retail, other, retailSecond]) sandbox.registerBusinessAccount(account);
 
   for (const [country, [marketing, utility, authentication]] of Object.entries(demoPricing)) {

@@ -8,6 +8,7 @@
  * (runtime-backends.ts), function hosting (function-handlers.ts), the gateway (gateway/), the
  * event sources (local-event-sources.ts), the demo tenant (demo-boot.ts).
  */
+import { gatewayPortFor, localClickBaseUrl } from './click-base-url';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SQSClient } from '@aws-sdk/client-sqs';
@@ -171,7 +172,9 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
     stops,
   );
   const identity = await identityStarting;
-  const environment = runtimeEnvironment({ ...backends.environment, ...identity.environment }, options);
+  // Known before the functions start: CLICK_BASE_URL names the gateway (local/click-base-url.ts).
+  const gatewayPort = await gatewayPortFor(options.port ?? Number(process.env.PORT ?? 3000));
+  const environment = runtimeEnvironment({ ...backends.environment, ...identity.environment, CLICK_BASE_URL: localClickBaseUrl(gatewayPort) }, options);
   installEnvironment(environment, stops);
   const services = getServices();
   const { scheduler, handlers, stop: stopFunctions } = startLocalFunctions({
@@ -186,7 +189,7 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
   stops.push(stopFunctions);
   const demo = await bootDemoTenant({ services, sandbox: backends.sandbox, dataDirectory, persist, seed: options.seedDemo ?? true, identity });
   await browserAssets;
-  const gateway = await startGateway(options, handlers, services, stops, backends.sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '');
+  const gateway = await startGateway({ ...options, port: gatewayPort }, handlers, services, stops, backends.sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '');
   await identity.serveConsole(gateway.url);
   const webhookUrl = `${gateway.url}${metaWebhookPath}`;
   const { sandbox } = backends;
@@ -205,7 +208,7 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
     scheduler.startSweep(options.scheduleSweepIntervalMs ?? 1_000);
   }
   const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
-  const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl, webhookUrl } : undefined;
+  const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl, webhookUrl, clickBaseUrl: environment.CLICK_BASE_URL } : undefined;
   writeRuntimeFiles(dataDirectory, demoWithUrls, environment);
   return {
     baseUrl: gateway.url,

@@ -58,7 +58,7 @@ export interface OpenApiOptions {
   routes?: readonly RouteDefinition[];
 }
 
-const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head'] as const;
 
 const securitySchemes = {
   broadcastApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Broadcast API key (also an API Gateway usage-plan key).' },

@@ -320,6 +320,19 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ],
   'webhooks:verifyMetaSubscription': [{ status: '200', description: 'The `hub.challenge`, echoed as text', content: { 'text/plain': { schema: str, example: '1158201444' } } }],
   'webhooks:receiveMetaEvents': [{ status: '200', description: 'Stored for processing', content: json(obj({ received: { const: true } }), { received: true }) }],
+  // Tracked links (docs/OUTCOMES.md "Tracked links"): the redirect, and the plain page of a link that leads nowhere.
+  'clicks:followLink': [
+    {
+      status: '302',
+      description: 'To the destination fixed when the message was accepted (a person\u2019s GET is counted; HEAD and link-preview fetchers are not)',
+      headers: {
+        Location: { description: 'The https destination', schema: str },
+        'Cache-Control': { description: '`no-store`', schema: str },
+        'Referrer-Policy': { description: '`no-referrer`', schema: str },
+      },
+    },
+    { status: '404', description: 'An unknown, altered or expired token: a plain HTML page, never a redirect', content: { 'text/html': { schema: str } } },
+  ],
 };
 
 /** /upstream answers are Meta's Graph answers passed through (their status and body). */
