@@ -32,8 +32,7 @@ const listedOfKey = (index: number, to: string): JobRecipient =>
   isBusinessScopedUserId(to) ? { index, countryCode: '', toPhoneNumber: '', userId: to } : { index, countryCode: '', toPhoneNumber: to };
 
 function matchesAudience(audience: FollowUpAudience, row: ReturnType<typeof recipientRow>, sentAt: string | undefined, reading: StatusReading, outcomes: OutcomeFacts | undefined): boolean {
-  // A follow-up reaches again people the parent reached: never a campaign's holdout (never sent), even
-  // by an outcome-only audience such as `replied: false` (docs/OUTCOMES.md "Holdout and lift").
+  // A campaign's held-out member was never sent (their inbound messages count for the lift): no follow-up reaches them.
   if (row.status === 'HELD_OUT') return false;
   if (audience.statuses && !(audience.statuses as readonly string[]).includes(row.status)) return false;
   if (audience.failureCodes) {

@@ -4,7 +4,7 @@
  * attribution window. The held out are never sent (the sandbox accepted none of theirs), are listed
  * HELD_OUT (filter and CSV), the job completes; inbound messages without context from held-out
  * people inside the window count as the holdout's inbound (after it: not), messages from sent people
- * as replies, and the campaign view and the job's status show the lift.
+ * as replies, and the campaign view and the job's status show the lift; no follow-up reaches the held out.
  */
 import { getServices } from '../../../functions/composition';
 import { DynamoDbAudienceStore } from '../../../shared/adapters/dynamodb/dynamodb-audience-store';
@@ -71,7 +71,7 @@ describe('a campaign with a holdout', () => {
     expect(refused.status).toBe(400);
     expect((await runtime.call('POST', `${BASE}/campaigns/${campaignId}/launch`, { headers: keyHeader(key) })).status).toBe(202);
 
-    const final = await eventually(() => get(`/campaigns/${campaignId}`), (view) => ['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'].includes(view.state), 90_000, 250);
+    const final = await eventually(() => get(`/campaigns/${campaignId}`), (view) => ['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'].includes(view.state), 120_000, 250);
     await settle();
     const everyone = Array.from({ length: COUNT }, (_, index) => `91${national(index)}`);
     const held = everyone.filter((to) => isHeldOut({ percent: 10 }, campaignId, to));
@@ -113,5 +113,15 @@ describe('a campaign with a holdout', () => {
     });
     const status = await get(`/status/${jobId}`);
     expect(status.summary).toMatchObject({ heldOut: held.length, replied: 4, pending: 0, lift: view.lift });
+
+    // A follow-up never reaches a held-out person, even one who wrote in (dry run: nothing sent).
+    const followUp = { broadcastName: 'again', fromPhoneNumber: DEMO.sender1, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY' };
+    const matched = async (audience: Record<string, unknown>) => {
+      const answer = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/follow-up?dryRun=true`, { headers: keyHeader(key), body: { ...followUp, audience } });
+      expect(answer.status).toBe(200);
+      return answer.body.data.audience.matched as number;
+    };
+    expect(await matched({ replied: true })).toBe(4);
+    expect(await matched({ replied: false })).toBe(sent.length - 4);
   });
 });
