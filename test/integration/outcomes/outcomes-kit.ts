@@ -135,7 +135,13 @@ export async function postInbound(runtime: TestRuntime, messages: readonly Inbou
 
 /** A GET (or HEAD) of a click URL without following the redirect. */
 export async function open(url: string, options: { method?: 'GET' | 'HEAD'; userAgent?: string } = {}): Promise<{ status: number; location: string | null; type: string | null; text: string }> {
-  const response = await fetch(url, { method: options.method ?? 'GET', redirect: 'manual', headers: { 'user-agent': options.userAgent ?? 'Mozilla/5.0 (Linux; Android 14) Mobile Safari/537.36' } });
+  const request = () => fetch(url, { method: options.method ?? 'GET', redirect: 'manual', headers: { 'user-agent': options.userAgent ?? 'Mozilla/5.0 (Linux; Android 14) Mobile Safari/537.36' } });
+  let response = await request();
+  // A loaded machine's local store may time out (503, or 500 for a key read that timed out): a person taps again.
+  for (let attempt = 1; response.status >= 500 && attempt < 4; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
+    response = await request();
+  }
   return { status: response.status, location: response.headers.get('location'), type: response.headers.get('content-type'), text: await response.text() };
 }
 
