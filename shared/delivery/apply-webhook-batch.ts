@@ -8,6 +8,8 @@
  *   only after the tenant check (the job's organization and phone number id are the change's);
  *   `u1:` or not in the ledger → the /upstream side; found nowhere → dropped.
  * - messages[] → the inbound sink; template changes (status, quality, category) → the template sink.
+ * - Each recorded inbound message is then attributed to the broadcast it answers (the `attribution`
+ *   port: shared/outcomes/attribute-inbound.ts, docs/OUTCOMES.md "Attribution").
  *
  * Everything here is idempotent (the stores only add first-seen facts and max-register codes), so
  * a store error simply propagates: the queue redelivers the whole batch and it is applied again.
