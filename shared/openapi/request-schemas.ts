@@ -106,6 +106,8 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
     templateType: 'UTILITY',
     audience: { audienceIds: ['aud_01JD3X8', 'contacts'], filter: { tags: { any: ['vip'] }, attributes: { city: { in: ['Pune', 'Mumbai'] } } }, excludeAudienceIds: ['aud_01JD3X9'] },
     templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'A-17'],
+    holdout: { percent: 5 },
+    attributionWindowHours: 72,
   },
   'v1:createContact': { phoneNumber: '491701234567', name: 'Ada', tags: ['vip'] },
   'v1:createOptOut': { phoneNumber: '491701234567' },
