@@ -7,6 +7,7 @@
  * created in this stack's scope, so logical ids do not depend on which module builds it.
  */
 import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { wireClickBaseUrl } from './click-links';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
@@ -74,6 +75,7 @@ export class ApiStack extends Stack {
     });
     this.httpSurfaceApis = createHttpSurfaceApis(this, { serviceFunctions: this.functions, settings });
     this.frontDoors = frontDoorsOf(this.surfaceApis, this.httpSurfaceApis);
+    wireClickBaseUrl(this, this.functions, this.frontDoors.clicks);
     this.broadcastUsagePlan = createBroadcastUsagePlan(this, this.surfaceApis, keyedSurfaces);
     // No v1 usage plans: a usage plan meters only `x-api-key` keys, and v1 keys are Bearer tokens that
     // no plan could ever be associated with. The per-plan limits are enforced exactly in the

@@ -18,6 +18,8 @@ export const stackOutputNames = {
   peopleSignInDomain: 'PeopleSignInDomain',
   consoleSignInClient: 'ConsoleSignInClientId',
   consoleUrl: 'ConsoleUrl',
+  /** Tracked links' base (CLICK_BASE_URL; docs/OUTCOMES.md "Tracked links"). */
+  clickBaseUrl: 'ClickBaseUrl',
 } as const;
 
 /** The two stacks of a deployment named by its prefix (lib/platform.ts; context `stackNamePrefix`). */
@@ -42,6 +44,8 @@ export function environmentOfStackOutputs(outputs: Readonly<Record<string, strin
     ['BROADCAST_USAGE_PLAN_ID', outputs[stackOutputNames.broadcastUsagePlan]],
     // The admin CLI's invite-person and remove-person manage Cognito accounts (docs/OPERATIONS.md "People").
     ['PEOPLE_USER_POOL_ID', outputs[stackOutputNames.peopleUserPool]],
+    // The operators' template checks mark tracked links as the functions do (docs/OUTCOMES.md "Tracked links").
+    ['CLICK_BASE_URL', outputs[stackOutputNames.clickBaseUrl]],
   ];
   return Object.fromEntries(pairs.filter((pair): pair is [string, string] => pair[1] !== undefined && pair[1] !== ''));
 }

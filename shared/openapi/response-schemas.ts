@@ -4,6 +4,7 @@
  * broadcast reads, the /upstream pass-through answers, which are Meta's) is a permissive schema
  * with an example. The integration suite checks every answer against these (test/support/openapi-conformance.ts).
  */
+import { clickSuccesses } from './click-response-schemas';
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { anyObject, arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 import { pricingCounts, recipientsPage } from './recipient-response-schemas';
@@ -320,19 +321,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ],
   'webhooks:verifyMetaSubscription': [{ status: '200', description: 'The `hub.challenge`, echoed as text', content: { 'text/plain': { schema: str, example: '1158201444' } } }],
   'webhooks:receiveMetaEvents': [{ status: '200', description: 'Stored for processing', content: json(obj({ received: { const: true } }), { received: true }) }],
-  // Tracked links (docs/OUTCOMES.md "Tracked links"): the redirect, and the plain page of a link that leads nowhere.
-  'clicks:followLink': [
-    {
-      status: '302',
-      description: 'To the destination fixed when the message was accepted (a person\u2019s GET is counted; HEAD and link-preview fetchers are not)',
-      headers: {
-        Location: { description: 'The https destination', schema: str },
-        'Cache-Control': { description: '`no-store`', schema: str },
-        'Referrer-Policy': { description: '`no-referrer`', schema: str },
-      },
-    },
-    { status: '404', description: 'An unknown, altered or expired token: a plain HTML page, never a redirect', content: { 'text/html': { schema: str } } },
-  ],
+  ...clickSuccesses,
 };
 
 /** /upstream answers are Meta's Graph answers passed through (their status and body). */
