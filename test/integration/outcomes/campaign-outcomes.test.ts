@@ -51,7 +51,7 @@ describe('what a campaign earned', () => {
 
   beforeAll(async () => {
     runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
-    clickBaseUrl = runtime.demo.clickBaseUrl!;
+    clickBaseUrl = runtime.environment.CLICK_BASE_URL!;
     key = (await issueKey(runtime.demo.organizationId)).secret;
     receiver = await startScriptedReceiver(() => 200);
     const registered = await call('POST', '/webhooks', { url: receiver.url, events: ['message.replied', 'button.tapped', 'link.clicked'] });
