@@ -37,6 +37,17 @@ export function describeChunkProgressStoreContract(name: string, makeRepository:
       ]);
     });
 
+    it('counts a held-out recipient (a campaign holdout, recorded unclaimed) settled: neither sent nor failed', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 2, 2), [2]);
+      await repository.recordOutcomes(jobId, 0, [outcome(1, 'HELD_OUT')]);
+      expect(await repository.reconcileChunk(jobId, 0, later)).toEqual({ done: false });
+      await repository.claimRecipient(jobId, 0, 0, '919800000000', now);
+      await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT', { messageId: `wamid.${jobId}.0` })]);
+      expect(await repository.reconcileChunk(jobId, 0, later)).toEqual({ done: true });
+      expect(await chunkProgressOf(repository, jobId)).toEqual([expect.objectContaining({ sent: 1, failed: 0, unknown: 0, done: true })]);
+    });
+
     it('counts the outcome facts of the same tally items with the progress, and lists them by recipient with the chunk', async () => {
       const jobId = freshJobId();
       // 60 recipients in one chunk: two tally items (50 recipients each).

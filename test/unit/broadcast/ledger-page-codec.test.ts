@@ -10,7 +10,7 @@ import { MalformedMessagingItemError } from '../../../shared/adapters/dynamodb/m
 import type { LedgerEntry, LedgerStatus } from '../../../shared/broadcast/ports';
 import { refusedRecipientKey } from '../../../shared/broadcast/earlier-recipients';
 
-const statuses: LedgerStatus[] = ['SENDING', 'SENT', 'FAILED', 'UNKNOWN', 'CANCELLED'];
+const statuses: LedgerStatus[] = ['SENDING', 'SENT', 'FAILED', 'UNKNOWN', 'CANCELLED', 'HELD_OUT'];
 /** Any text, separators and escapes included, lone surrogates too. */
 const text = fc.oneof(fc.string({ unit: 'binary' }), fc.stringMatching(/^[|%7Ce25]*$/), fc.constantFrom('', '|', '%', '%7C', '%25', '%%', '|%|'));
 
