@@ -19,6 +19,7 @@ import { accountRefusalSinkSection, identityPairSinkSection, inboundMessageSinkS
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
 import { replyAttributionSection } from '../composition/reply-attribution.section';
+import { clickCorrelationsSection } from '../composition/clicks.section';
 
 export interface DeliveryEventsDependencies {
   ports: DeliveryEventPorts;
@@ -40,6 +41,8 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       ledger,
       upstream: upstreamSends,
       receivedIds: upstreamSends,
+      // Meta's link clicks the tracked links' redirect already counted (docs/OUTCOMES.md "Meta's click events").
+      clickCorrelations: clickCorrelationsSection(context, dynamoDb),
       inbound: inboundMessageSinkSection(context, dynamoDb, tenancy),
       templates: templateStatusSinkSection(context, dynamoDb),
       serviceTier: serviceMessageCounterSection(context, dynamoDb),

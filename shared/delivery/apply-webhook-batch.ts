@@ -15,6 +15,7 @@
  * a store error simply propagates: the queue redelivers the whole batch and it is applied again.
  * Logs carry ids only, never a phone number or a message's text.
  */
+import { recordMetaLinkClicks, type MetaLinkClickPorts } from '../clicks/meta-link-clicks';
 import type { AccountRefusalSink, IdentityPairSink, InboundMessage, InboundMessageSink, LedgerDeliveryStore, OptOutRecorder, OwnerDirectory, PhoneNumberOwner, TemplateStatusSink, UpstreamDeliveryStore } from './ports';
 import type { MarketingPreferenceSink, ReplyAttribution } from './ports';
 import type { CustomerEvent } from '../customer-events/ports';
@@ -56,6 +57,8 @@ export interface DeliveryEventPorts {
   attribution?: ReplyAttribution;
   /** Ownership of received message ids for the /upstream wrapper (ReceivedMessageIds in shared/upstream/ports.ts). */
   receivedIds?: { recordReceivedMessageId(organizationId: string, wabaId: string, phoneNumberId: string, messageId: string): Promise<void> };
+  /** Meta's click ids the tracked links' redirect counted (docs/OUTCOMES.md "Meta's click events"). Absent: Meta's link clicks are dropped. */
+  clickCorrelations?: MetaLinkClickPorts['correlations'];
   log: DeliveryEventLog;
 }
 
@@ -211,8 +214,14 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
   // One call per change (not per element): the contact book reads the pairs in one batch and writes only new ones.
   const pairs = ports.identities ? identityPairsOf(change) : [];
   const pairTasks = pairs.length === 0 ? [] : [withOwner((found) => ports.identities!.recordPairs(found.organizationId, pairs, { recheck: context.redelivered }), () => undefined)];
+  const linkClicks = change.linkClicks ?? [];
+  const clickTasks =
+    linkClicks.length === 0 || !ports.clickCorrelations
+      ? []
+      : [withOwner((found) => recordMetaLinkClicks({ correlations: ports.clickCorrelations!, events: ports.events, clock: { now: () => context.receivedAt } }, found.organizationId, change.phoneNumberId, linkClicks).then(() => undefined), unowned('link-click', {}))];
   return [
     ...pairTasks,
+    ...clickTasks,
     ...change.statuses.map((event) =>
       withOwner(
         (found) => routeStatus(context, change.phoneNumberId, found, event),

@@ -7,6 +7,7 @@
  *
  * The queue message around the raw body is shared/meta-app/meta-event-message.ts (its writer's module).
  */
+import { metaLinkClicksOf, type MetaLinkClick } from '../clicks/meta-link-clicks';
 import * as v from 'valibot';
 import { parseCallbackData } from './callback-data';
 import { identityChangeOf, systemSchema } from './identity-change-message';
@@ -129,6 +130,8 @@ export interface MessagesChange {
   systemErrors: number;
   /** A `standby` change (same value shape): inbound while another app holds the thread; its messages carry `standby`. */
   standby?: true;
+  /** Meta's Marketing Messages link clicks (`user_actions`; shared/clicks/meta-link-clicks.ts); absent when none. */
+  linkClicks?: MetaLinkClick[];
 }
 
 /** The webhook field Meta posts a number's activity on while another app holds the conversation (fact sheet row 7). */
@@ -232,6 +235,8 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
   }
   const { metadata } = value.output;
   const change: MessagesChange = { kind: 'messages', entryId, phoneNumberId: metadata.phone_number_id, statuses: [], messages: [], systemErrors: value.output.errors.length };
+  const linkClicks = metaLinkClicksOf(rawValue);
+  if (linkClicks.length > 0) change.linkClicks = linkClicks;
 
   value.output.statuses.forEach((rawStatus, position) => {
     const status = v.safeParse(statusSchema, rawStatus);
