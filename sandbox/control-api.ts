@@ -135,6 +135,9 @@ export class ControlApi {
       '/_sandbox/webhooks/identity-change': {
         POST: (_url, body) => ({ status: 200, body: webhooks.identities.changeNumber(body()) }),
       },
+      '/_sandbox/webhooks/link-click': {
+        POST: (_url, body) => ({ status: 200, body: webhooks.identities.linkClick(body()) }),
+      },
       '/_sandbox/webhooks/user-preferences': {
         POST: (_url, body) => ({ status: 200, body: webhooks.identities.setPreference(body()) }),
       },

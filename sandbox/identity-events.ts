@@ -10,6 +10,10 @@
  * - `POST /_sandbox/webhooks/user-preferences` `{ phoneNumberId, from | fromUserId, value }`: the
  *   user stops (`value: "stop"`) or resumes (`"resume"`) marketing messages inside WhatsApp: a
  *   `user_preferences` change (category `marketing_messages`).
+ * - `POST /_sandbox/webhooks/link-click` `{ phoneNumberId, clickComponent?, clickId?, productId?, trackingToken? }`:
+ *   a user opened a link of a marketing message (Marketing Messages API, limited availability): a
+ *   `messages` change with `user_actions[]` `marketing_messages_link_click`, naming no message and no
+ *   user, as Meta's does (docs/OUTCOMES.md "Meta's click events").
  */
 import { fail, isRecord, type Json } from './control-values';
 import type { MessageIdGenerator } from './message-ids';
@@ -77,6 +81,27 @@ export class IdentityEvents {
     const change = identityChangeMessageChange(number, { messageId, type, previous, current, ...(from === undefined ? {} : { from }), ...(shown === undefined ? {} : { newPhone: shown }), at });
     this.post(number.wabaId, change, 'identity-change');
     return { previousUserId: previous.userId, userId: current.userId, messageId };
+  }
+
+  /** `POST /_sandbox/webhooks/link-click`. */
+  linkClick(input: unknown): { clickComponent: 'cta' | 'body' } {
+    if (!isRecord(input)) fail('link click must be a JSON object');
+    const { number } = this.numberOf(input);
+    const clickComponent = input.clickComponent ?? 'cta';
+    if (clickComponent !== 'cta' && clickComponent !== 'body') fail('clickComponent must be cta or body');
+    const optional = (key: string) => (input[key] === undefined ? {} : { [key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)]: text(input, key) });
+    const data = { click_component: clickComponent, ...optional('productId'), ...optional('clickId'), ...optional('trackingToken') };
+    const at = Math.floor(this.deps.state.now() / 1000);
+    const change: WebhookChange = {
+      field: 'messages',
+      value: {
+        messaging_product: 'whatsapp',
+        metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId },
+        user_actions: [{ action_type: 'marketing_messages_link_click', timestamp: String(at), marketing_messages_link_click_data: data }],
+      },
+    };
+    this.post(number.wabaId, change, 'link-click');
+    return { clickComponent };
   }
 
   /** `POST /_sandbox/webhooks/user-preferences`. */
