@@ -7,16 +7,15 @@
 import type { Clock } from '../ports/clock';
 import type { CustomerEvent } from '../customer-events/ports';
 import { newCustomerEvent } from '../customer-events/event-envelope';
-import type { OutcomeStore } from '../outcomes/ports';
 import type { ClickLinkKeys } from './click-link-key';
 import { readClickToken, type ClickReference } from './click-token';
-import type { ClickCorrelations, ClickDestinations, ClickTarget } from './ports';
+import type { ClickCorrelations, ClickCounter, ClickDestinations, ClickTarget } from './ports';
 import { isPreviewFetcher } from './preview-fetchers';
 
 export interface FollowLinkDependencies {
   keys: Pick<ClickLinkKeys, 'verifyingKey'>;
   destinations: ClickDestinations;
-  outcomes: Pick<OutcomeStore, 'recordClick'>;
+  outcomes: ClickCounter;
   /** Meta's `click_id` of a counted click, kept so Meta's click event is not counted again (meta-link-clicks.ts). */
   correlations?: Pick<ClickCorrelations, 'remember'>;
   events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
