@@ -6,8 +6,8 @@
 import type { SandboxTemplate } from '../sandbox/sandbox-types';
 
 const PICTURE = 'https://scontent.whatsapp.net/v/demo-retail';
-/** Stands for the runtime's CLICK_BASE_URL in a template's URL until the seed knows it (`withClickBaseUrl`). */
-const CLICK_BASE_URL_PLACEHOLDER = '{clickBaseUrl}';
+/** Stands for the runtime's CLICK_BASE_URL in a template's URL until the seed knows it (`withClickBaseUrl`): a URL Meta's checks take. */
+const CLICK_BASE_URL_PLACEHOLDER = 'https://links.example/l';
 
 /** A carousel card as Meta's GET shows it: image header, body `{{1}}`, a URL button with a variable. */
 const productCard = (example: string) => ({
@@ -114,12 +114,12 @@ export function demoRichTemplates(): SandboxTemplate[] {
 
 /**
  * The templates with the runtime's tracked-link base (CLICK_BASE_URL, known once the gateway's port
- * is) in place of the placeholder; the base's absence leaves an unreachable example host.
+ * is) in place of the placeholder host; the base's absence leaves that unreachable example host.
  *
  * @example
  * withClickBaseUrl(templates, 'http://127.0.0.1:3000/l'); // new_arrivals' button: 'http://127.0.0.1:3000/l/r/{{1}}'
  */
 export function withClickBaseUrl<T extends { components: Array<Record<string, unknown>> }>(templates: readonly T[], clickBaseUrl: string | undefined): T[] {
-  const base = clickBaseUrl ?? 'https://links.example/l';
+  const base = clickBaseUrl ?? CLICK_BASE_URL_PLACEHOLDER;
   return templates.map((template) => JSON.parse(JSON.stringify(template).replaceAll(CLICK_BASE_URL_PLACEHOLDER, base)) as T);
 }

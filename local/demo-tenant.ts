@@ -223,6 +223,7 @@ export const demoIds = {
     'spring_carousel',
     'flash_deal',
     'capped_offer',
+    'new_arrivals',
   ]),
   /** The token the sandbox accepts for the account (what the /upstream wrapper sends upstream). */
   upstreamToken: retail.accessToken,

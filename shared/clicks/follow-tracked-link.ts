@@ -9,13 +9,14 @@ import type { CustomerEvent } from '../customer-events/ports';
 import { newCustomerEvent } from '../customer-events/event-envelope';
 import type { ClickLinkKeys } from './click-link-key';
 import { readClickToken, type ClickReference } from './click-token';
-import type { ClickCorrelations, ClickCounter, ClickDestinations, ClickTarget } from './ports';
+import type { ClickCorrelations, ClickDestinations, ClickTarget } from './ports';
 import { isPreviewFetcher } from './preview-fetchers';
 
 export interface FollowLinkDependencies {
   keys: Pick<ClickLinkKeys, 'verifyingKey'>;
   destinations: ClickDestinations;
-  outcomes: ClickCounter;
+  /** OutcomeStore's `recordClick` (shared/outcomes/ports.ts), named by shape: shared/outcomes reads delivery, which reads Meta's clicks here. */
+  outcomes: { recordClick(location: { jobId: string; chunkIndex: number; index: number }, at: Date): Promise<'first' | 'again' | 'unchanged'> };
   /** Meta's `click_id` of a counted click, kept so Meta's click event is not counted again (meta-link-clicks.ts). */
   correlations?: Pick<ClickCorrelations, 'remember'>;
   events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };

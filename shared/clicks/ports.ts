@@ -37,13 +37,3 @@ export interface ClickCorrelations {
   /** The click the redirect saw under Meta's `click_id`, if any. */
   find(clickId: string): Promise<ClickReference | undefined>;
 }
-
-/**
- * Where a counted click is added (the OutcomeStore's `recordClick`, shared/outcomes/ports.ts, answers
- * it): declared here so this module does not import outcomes, whose ports import the delivery module
- * that imports this one (Meta's link clicks).
- */
-export interface ClickCounter {
-  /** One ADD to the recipient's tally item: `first` click, `again` (a later second) or `unchanged` (the same second). */
-  recordClick(location: { jobId: string; chunkIndex: number; index: number }, at: Date): Promise<'first' | 'again' | 'unchanged'>;
-}

@@ -42,6 +42,7 @@ test('seeds two isolated organizations whose credentials all work, and can be re
     { name: 'welcome_named', language: 'en_US', category: 'UTILITY', placeholders: 0, status: 'APPROVED' },
     { name: 'spring_carousel', language: 'en', category: 'MARKETING', placeholders: 1, status: 'APPROVED' },
     { name: 'flash_deal', language: 'en', category: 'MARKETING', placeholders: 1, status: 'APPROVED' },
+    { name: 'new_arrivals', language: 'en', category: 'MARKETING', placeholders: 1, status: 'APPROVED' },
     { name: 'capped_offer', language: 'en', category: 'MARKETING', placeholders: 1, status: 'APPROVED' },
   ]);
   expect(demo.phoneNumbers).toHaveLength(2);

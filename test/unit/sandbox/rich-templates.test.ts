@@ -47,6 +47,11 @@ const completeSends: Record<string, unknown[]> = {
     { type: 'button', sub_type: 'copy_code', index: 0, parameters: [{ type: 'coupon_code', coupon_code: 'FLASH15' }] },
     { type: 'button', sub_type: 'url', index: 1, parameters: [text('flash15')] },
   ],
+  // A tracked link: the suffix is the recipient's token (docs/OUTCOMES.md "Tracked links").
+  new_arrivals: [
+    { type: 'body', parameters: [text('Ada')] },
+    { type: 'button', sub_type: 'url', index: '0', parameters: [text('AQAFcHViX3gAAAA')] },
+  ],
 };
 
 function templateSend(name: string, components: unknown[]) {
