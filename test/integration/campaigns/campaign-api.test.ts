@@ -68,6 +68,8 @@ describe('campaigns API', () => {
       audience: { audienceIds: [ownAudience, 'contacts'], filter: { tags: { any: ['vip'] }, attributes: { city: { in: ['Pune', 'Mumbai'] } } } },
       totals: ZERO_TOTALS,
       skippedByReason: { DUPLICATE: 0, EXCLUDED: 0, FILTERED_OUT: 0, MISSING_ATTRIBUTE: 0, INVALID_PARAMETER: 0 },
+      // Issue 38: the attribution window, 72 hours when not given (docs/OUTCOMES.md "Holdout and lift").
+      attributionWindowHours: 72,
       failuresByCode: {},
       cost: null,
       jobId: null,
