@@ -56,6 +56,15 @@ const demoTemplates = [
     parameters: { sendable: true, body: { format: 'POSITIONAL', count: 1 }, buttons: [{ index: 0, type: 'COPY_CODE', dynamic: true, maxLength: 15 }, { index: 1, type: 'URL', dynamic: true, maxLength: 1974 }], limitedTimeOffer: { hasExpiration: true } },
   },
   {
+    // A tracked link (docs/OUTCOMES.md "Tracked links"): its URL is the runtime's own redirect, so its room depends on the port.
+    name: 'new_arrivals',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    language: 'en',
+    components: [{ type: 'BODY', text: 'Hi {{1}}, new arrivals are in: have a look before they go.' }, { type: 'BUTTONS' }],
+    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 1 }, buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: expect.any(Number), tracked: true }] },
+  },
+  {
     name: 'order_shipped',
     status: 'APPROVED',
     category: 'UTILITY',
