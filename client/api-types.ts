@@ -1143,6 +1143,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/l/r/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow link
+         * @description Rate limit: none of its own. The gateway admits 500 requests per second from all callers together (bursts of 1000).
+         */
+        get: operations["clicksFollowLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Follow link
+         * @description Rate limit: none of its own. The gateway admits 500 requests per second from all callers together (bursts of 1000).
+         */
+        head: operations["clicksR"];
+        patch?: never;
+        trace?: never;
+    };
     "/staging/api/v2/upstream/phone-numbers": {
         parameters: {
             query?: never;
@@ -2122,6 +2146,13 @@ export interface components {
             };
         };
         docsError: {
+            error: {
+                code: string;
+                message: string;
+                requestId?: string;
+            };
+        };
+        clicksError: {
             error: {
                 code: string;
                 message: string;
@@ -3338,6 +3369,222 @@ export interface components {
             };
         };
         /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED, PHONE_NUMBER_NOT_FOUND */
+        clicks400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "MALFORMED_JSON",
+                 *         "message": "Explains the broken rule",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description Codes: UNAUTHORIZED, BUSINESS_ACCOUNT_NEEDS_AUTHORIZATION, SENDER_NOT_OWNED, BUSINESS_ACCOUNT_INCOMPLETE, NO_BUSINESS_ACCOUNT, INVALID_SIGNATURE */
+        clicks401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "UNAUTHORIZED",
+                 *         "message": "Explains the broken rule",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description Codes: ORGANIZATION_SUSPENDED, OUTSIDE_KEY_SCOPE, PLAN_REQUIRED, ROLE_NOT_ALLOWED, PERSON_NOT_ALLOWED, VERIFICATION_FAILED, FORBIDDEN, gateway API_KEY */
+        clicks403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "ORGANIZATION_SUSPENDED",
+                 *         "message": "Explains the broken rule",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description Codes: NOT_FOUND, JOB_NOT_FOUND, NOT_CONNECTED, NO_USERS_FOUND, WEBHOOK_NOT_FOUND, EVENT_NOT_FOUND, CAMPAIGN_NOT_FOUND, CONTACT_NOT_FOUND, OPT_OUT_NOT_FOUND, CONVERSATION_NOT_FOUND, SENDER_NOT_FOUND, AUDIENCE_NOT_FOUND, PERSON_NOT_FOUND, API_KEY_NOT_FOUND, gateway MISSING_AUTHENTICATION_TOKEN */
+        clicks404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "NOT_FOUND",
+                 *         "message": "Explains the broken rule",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description Codes: JOB_ALREADY_FINISHED, JOB_NOT_PAUSED, IDEMPOTENCY_KEY_IN_PROGRESS, GENERATED_KEY_LIMIT_REACHED, CAMPAIGN_NOT_PAUSABLE, CAMPAIGN_NOT_PAUSED, CAMPAIGN_ALREADY_FINISHED, CAMPAIGN_ALREADY_LAUNCHED, CONTACT_ALREADY_EXISTS, CONVERSATION_ALREADY_OPEN, CONTACTS_AUDIENCE_READ_ONLY, AUDIENCE_BUSY, LAST_ADMIN, PERSON_EXISTS */
+        clicks409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "JOB_ALREADY_FINISHED",
+                 *         "message": "Explains the broken rule",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description Codes: PAYLOAD_TOO_LARGE, MEDIA_TOO_LARGE, gateway REQUEST_TOO_LARGE */
+        clicks413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "PAYLOAD_TOO_LARGE",
+                 *         "message": "Explains the broken rule",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description Codes: FOLLOW_UP_AUDIENCE, FOLLOW_UP_TOO_SOON, IDEMPOTENCY_KEY_REUSED */
+        clicks422: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "FOLLOW_UP_AUDIENCE",
+                 *         "message": "Explains the broken rule",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description Codes: RATE_LIMITED, UPSTREAM_RATE_LIMITED, REDELIVERY_QUOTA_EXCEEDED, THROTTLED, gateway THROTTLED, gateway QUOTA_EXCEEDED */
+        clicks429: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "RATE_LIMITED",
+                 *         "message": "Explains the broken rule",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description Codes: INTERNAL_ERROR */
+        clicks500: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "INTERNAL_ERROR",
+                 *         "message": "Service temporarily unavailable; retry with backoff",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description Codes: UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE */
+        clicks502: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "UPSTREAM_REJECTED",
+                 *         "message": "Service temporarily unavailable; retry with backoff",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"] | components["schemas"]["GatewayFailure"];
+            };
+        };
+        /** @description Codes: SERVICE_UNAVAILABLE, AUTH_STORE_UNAVAILABLE, IDENTITY_PROVIDER_UNAVAILABLE */
+        clicks503: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "SERVICE_UNAVAILABLE",
+                 *         "message": "Service temporarily unavailable; retry with backoff",
+                 *         "requestId": "c0ffee00-1234-4abc-9def-000000000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["clicksError"];
+            };
+        };
+        /** @description The function did not answer within the gateway’s timeout */
+        clicks504: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Endpoint request timed out"
+                 *     }
+                 */
+                "application/json": components["schemas"]["GatewayFailure"];
+            };
+        };
+        /** @description Codes: MALFORMED_JSON, JSON_NESTING_TOO_DEEP, UNSUPPORTED_CONTENT_TYPE, VALIDATION_FAILED, DUPLICATE_RECIPIENT, INVALID_RECIPIENT, OUTSIDE_SERVICE_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_MISMATCH, TEMPLATE_PARAMETER_COUNT, TEMPLATE_CONTENT, TEMPLATE_NOT_SENDABLE, US_MARKETING_PAUSED, MESSAGING_LIMIT_EXCEEDED, INVALID_CURSOR, INVALID_IDEMPOTENCY_KEY, SENDER_NOT_CONNECTED, REJECTED, UPSTREAM_REJECTED, MIGRATION_SOURCE_NOT_ALLOWED, NO_EMAILS_PROVIDED, INVALID_WEBHOOK_URL, WEBHOOK_ADDRESS_NOT_ALLOWED, WEBHOOK_HOST_UNRESOLVABLE, WEBHOOK_ENDPOINT_LIMIT, INVALID_REDELIVERY_RANGE, AUDIENCE_NOT_FOUND, ORGANIZATION_CHOICE_REQUIRED, PHONE_NUMBER_NOT_FOUND */
         upstream400: {
             headers: {
                 [name: string]: unknown;
@@ -4029,6 +4276,14 @@ export interface operations {
                         /** @constant */
                         type: "url";
                         text: string;
+                        trackedUrl?: unknown;
+                    } | {
+                        index: number;
+                        /** @constant */
+                        type: "url";
+                        /** Format: uri */
+                        trackedUrl: string;
+                        text?: unknown;
                     } | {
                         index: number;
                         /** @constant */
@@ -4110,6 +4365,14 @@ export interface operations {
                             /** @constant */
                             type: "url";
                             text: string;
+                            trackedUrl?: unknown;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "url";
+                            /** Format: uri */
+                            trackedUrl: string;
+                            text?: unknown;
                         } | {
                             index: number;
                             /** @constant */
@@ -4230,6 +4493,14 @@ export interface operations {
                             /** @constant */
                             type: "url";
                             text: string;
+                            trackedUrl?: unknown;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "url";
+                            /** Format: uri */
+                            trackedUrl: string;
+                            text?: unknown;
                         } | {
                             index: number;
                             /** @constant */
@@ -4311,6 +4582,14 @@ export interface operations {
                                 /** @constant */
                                 type: "url";
                                 text: string;
+                                trackedUrl?: unknown;
+                            } | {
+                                index: number;
+                                /** @constant */
+                                type: "url";
+                                /** Format: uri */
+                                trackedUrl: string;
+                                text?: unknown;
                             } | {
                                 index: number;
                                 /** @constant */
@@ -4334,6 +4613,7 @@ export interface operations {
                         };
                     }[];
                     scheduledAt?: string;
+                    attributionWindowHours?: number;
                 };
             };
         };
@@ -4558,9 +4838,44 @@ export interface operations {
                                         };
                                     };
                                     unpriced?: number;
+                                    /** @description `amount` per recipient who replied; absent while nobody replied (docs/OUTCOMES.md "Where it shows") */
+                                    perReply?: string;
+                                    /** @description `amount` per recipient who clicked a tracked link; absent while nobody clicked */
+                                    perClick?: string;
                                 };
                                 /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
                                 held?: number;
+                                /** @description Recipients with a reply attributed to the job (by the reply’s context, or last touch within the attribution window); present once the job has any outcome (docs/OUTCOMES.md "Where it shows") */
+                                replied?: number;
+                                /** @description Recipients with at least one counted click on their tracked link (unique people); present with `replied` */
+                                clicked?: number;
+                                /** @description Taps per quick-reply button, each person once per button (`index` -1: no button of the template matched the tap); present with `replied` */
+                                buttons?: {
+                                    index: number;
+                                    payload: string;
+                                    taps: number;
+                                }[];
+                                /** @description Recipients whose STOP reply was attributed to the job; present when above 0 */
+                                repliedByStop?: number;
+                                /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
+                                heldOut?: number;
+                                /** @description Only with a holdout: the campaign’s lift over its held-out group (docs/OUTCOMES.md "Holdout and lift") */
+                                lift?: {
+                                    /** @description Recipients who replied / recipients sent, rounded to 4 decimals */
+                                    sentReplyRate: number;
+                                    /** @description Held-out people who wrote in within the attribution window / people held out, rounded to 4 decimals */
+                                    holdoutInboundRate: number;
+                                    /** @description replied − holdoutInboundRate × sent, rounded to 2 decimals: the replies the campaign caused (may be negative) */
+                                    incrementalReplies: number;
+                                    /** @description The cost’s `amount` / incrementalReplies; absent without a cost or when incrementalReplies ≤ 0 */
+                                    costPerIncrementalReply?: string;
+                                    heldOut: number;
+                                    holdoutInbound: number;
+                                    sent: number;
+                                    replied: number;
+                                    /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
+                                    reliable: boolean;
+                                };
                             } & {
                                 [key: string]: unknown;
                             };
@@ -4599,7 +4914,7 @@ export interface operations {
     broadcastListRecipients: {
         parameters: {
             query?: {
-                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -4665,6 +4980,14 @@ export interface operations {
                                     currency: string;
                                     amount: string;
                                 };
+                                /** @description The first reply attributed to the message (ISO time) */
+                                repliedAt?: string;
+                                /** @description The payload of the first quick-reply button the recipient tapped */
+                                buttonPayload?: string;
+                                /** @description The first counted click on the recipient’s tracked link (ISO time) */
+                                firstClickAt?: string;
+                                /** @description Counted clicks on the tracked link (link previews and HEAD requests never count) */
+                                clicks?: number;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -4754,7 +5077,7 @@ export interface operations {
     broadcastListCampaignRecipients: {
         parameters: {
             query?: {
-                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -4820,6 +5143,14 @@ export interface operations {
                                     currency: string;
                                     amount: string;
                                 };
+                                /** @description The first reply attributed to the message (ISO time) */
+                                repliedAt?: string;
+                                /** @description The payload of the first quick-reply button the recipient tapped */
+                                buttonPayload?: string;
+                                /** @description The first counted click on the recipient’s tracked link (ISO time) */
+                                firstClickAt?: string;
+                                /** @description Counted clicks on the tracked link (link previews and HEAD requests never count) */
+                                clicks?: number;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -5080,9 +5411,44 @@ export interface operations {
                                         };
                                     };
                                     unpriced?: number;
+                                    /** @description `amount` per recipient who replied; absent while nobody replied (docs/OUTCOMES.md "Where it shows") */
+                                    perReply?: string;
+                                    /** @description `amount` per recipient who clicked a tracked link; absent while nobody clicked */
+                                    perClick?: string;
                                 };
                                 /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
                                 held?: number;
+                                /** @description Recipients with a reply attributed to the job (by the reply’s context, or last touch within the attribution window); present once the job has any outcome (docs/OUTCOMES.md "Where it shows") */
+                                replied?: number;
+                                /** @description Recipients with at least one counted click on their tracked link (unique people); present with `replied` */
+                                clicked?: number;
+                                /** @description Taps per quick-reply button, each person once per button (`index` -1: no button of the template matched the tap); present with `replied` */
+                                buttons?: {
+                                    index: number;
+                                    payload: string;
+                                    taps: number;
+                                }[];
+                                /** @description Recipients whose STOP reply was attributed to the job; present when above 0 */
+                                repliedByStop?: number;
+                                /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
+                                heldOut?: number;
+                                /** @description Only with a holdout: the campaign’s lift over its held-out group (docs/OUTCOMES.md "Holdout and lift") */
+                                lift?: {
+                                    /** @description Recipients who replied / recipients sent, rounded to 4 decimals */
+                                    sentReplyRate: number;
+                                    /** @description Held-out people who wrote in within the attribution window / people held out, rounded to 4 decimals */
+                                    holdoutInboundRate: number;
+                                    /** @description replied − holdoutInboundRate × sent, rounded to 2 decimals: the replies the campaign caused (may be negative) */
+                                    incrementalReplies: number;
+                                    /** @description The cost’s `amount` / incrementalReplies; absent without a cost or when incrementalReplies ≤ 0 */
+                                    costPerIncrementalReply?: string;
+                                    heldOut: number;
+                                    holdoutInbound: number;
+                                    sent: number;
+                                    replied: number;
+                                    /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
+                                    reliable: boolean;
+                                };
                             } & {
                                 [key: string]: unknown;
                             };
@@ -5168,9 +5534,44 @@ export interface operations {
                                         };
                                     };
                                     unpriced?: number;
+                                    /** @description `amount` per recipient who replied; absent while nobody replied (docs/OUTCOMES.md "Where it shows") */
+                                    perReply?: string;
+                                    /** @description `amount` per recipient who clicked a tracked link; absent while nobody clicked */
+                                    perClick?: string;
                                 };
                                 /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
                                 held?: number;
+                                /** @description Recipients with a reply attributed to the job (by the reply’s context, or last touch within the attribution window); present once the job has any outcome (docs/OUTCOMES.md "Where it shows") */
+                                replied?: number;
+                                /** @description Recipients with at least one counted click on their tracked link (unique people); present with `replied` */
+                                clicked?: number;
+                                /** @description Taps per quick-reply button, each person once per button (`index` -1: no button of the template matched the tap); present with `replied` */
+                                buttons?: {
+                                    index: number;
+                                    payload: string;
+                                    taps: number;
+                                }[];
+                                /** @description Recipients whose STOP reply was attributed to the job; present when above 0 */
+                                repliedByStop?: number;
+                                /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
+                                heldOut?: number;
+                                /** @description Only with a holdout: the campaign’s lift over its held-out group (docs/OUTCOMES.md "Holdout and lift") */
+                                lift?: {
+                                    /** @description Recipients who replied / recipients sent, rounded to 4 decimals */
+                                    sentReplyRate: number;
+                                    /** @description Held-out people who wrote in within the attribution window / people held out, rounded to 4 decimals */
+                                    holdoutInboundRate: number;
+                                    /** @description replied − holdoutInboundRate × sent, rounded to 2 decimals: the replies the campaign caused (may be negative) */
+                                    incrementalReplies: number;
+                                    /** @description The cost’s `amount` / incrementalReplies; absent without a cost or when incrementalReplies ≤ 0 */
+                                    costPerIncrementalReply?: string;
+                                    heldOut: number;
+                                    holdoutInbound: number;
+                                    sent: number;
+                                    replied: number;
+                                    /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
+                                    reliable: boolean;
+                                };
                             } & {
                                 [key: string]: unknown;
                             };
@@ -5264,9 +5665,44 @@ export interface operations {
                                         };
                                     };
                                     unpriced?: number;
+                                    /** @description `amount` per recipient who replied; absent while nobody replied (docs/OUTCOMES.md "Where it shows") */
+                                    perReply?: string;
+                                    /** @description `amount` per recipient who clicked a tracked link; absent while nobody clicked */
+                                    perClick?: string;
                                 };
                                 /** @description Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held */
                                 held?: number;
+                                /** @description Recipients with a reply attributed to the job (by the reply’s context, or last touch within the attribution window); present once the job has any outcome (docs/OUTCOMES.md "Where it shows") */
+                                replied?: number;
+                                /** @description Recipients with at least one counted click on their tracked link (unique people); present with `replied` */
+                                clicked?: number;
+                                /** @description Taps per quick-reply button, each person once per button (`index` -1: no button of the template matched the tap); present with `replied` */
+                                buttons?: {
+                                    index: number;
+                                    payload: string;
+                                    taps: number;
+                                }[];
+                                /** @description Recipients whose STOP reply was attributed to the job; present when above 0 */
+                                repliedByStop?: number;
+                                /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
+                                heldOut?: number;
+                                /** @description Only with a holdout: the campaign’s lift over its held-out group (docs/OUTCOMES.md "Holdout and lift") */
+                                lift?: {
+                                    /** @description Recipients who replied / recipients sent, rounded to 4 decimals */
+                                    sentReplyRate: number;
+                                    /** @description Held-out people who wrote in within the attribution window / people held out, rounded to 4 decimals */
+                                    holdoutInboundRate: number;
+                                    /** @description replied − holdoutInboundRate × sent, rounded to 2 decimals: the replies the campaign caused (may be negative) */
+                                    incrementalReplies: number;
+                                    /** @description The cost’s `amount` / incrementalReplies; absent without a cost or when incrementalReplies ≤ 0 */
+                                    costPerIncrementalReply?: string;
+                                    heldOut: number;
+                                    holdoutInbound: number;
+                                    sent: number;
+                                    replied: number;
+                                    /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
+                                    reliable: boolean;
+                                };
                             } & {
                                 [key: string]: unknown;
                             };
@@ -5572,6 +6008,14 @@ export interface operations {
                         /** @constant */
                         type: "url";
                         text: string;
+                        trackedUrl?: unknown;
+                    } | {
+                        index: number;
+                        /** @constant */
+                        type: "url";
+                        /** Format: uri */
+                        trackedUrl: string;
+                        text?: unknown;
                     } | {
                         index: number;
                         /** @constant */
@@ -5653,6 +6097,14 @@ export interface operations {
                             /** @constant */
                             type: "url";
                             text: string;
+                            trackedUrl?: unknown;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "url";
+                            /** Format: uri */
+                            trackedUrl: string;
+                            text?: unknown;
                         } | {
                             index: number;
                             /** @constant */
@@ -5675,6 +6127,7 @@ export interface operations {
                         expiresAt: string;
                     };
                     scheduledAt?: string;
+                    attributionWindowHours?: number;
                     audience: {
                         /** @description Recipients of the parent job whose status is one of these */
                         statuses?: ("FAILED" | "UNKNOWN" | "UNCONFIRMED" | "SENT" | "DELIVERED" | "READ")[];
@@ -5682,6 +6135,12 @@ export interface operations {
                         failureCodes?: number[];
                         /** @description Recipients sent (SENT or DELIVERED, not READ) at least this many hours ago */
                         notReadAfterHours?: number;
+                        /** @description Recipients with (true) or without (false) a reply attributed to the parent job */
+                        replied?: boolean;
+                        /** @description Recipients with (true) or without (false) a counted click on their tracked link */
+                        clicked?: boolean;
+                        /** @description Recipients who tapped a quick-reply button whose payload is one of these */
+                        buttonPayloads?: string[];
                     };
                     force?: boolean;
                 };
@@ -6033,6 +6492,14 @@ export interface operations {
                         /** @constant */
                         type: "url";
                         text: string;
+                        trackedUrl?: unknown;
+                    } | {
+                        index: number;
+                        /** @constant */
+                        type: "url";
+                        /** Format: uri */
+                        trackedUrl: string;
+                        text?: unknown;
                     } | {
                         index: number;
                         /** @constant */
@@ -6114,6 +6581,14 @@ export interface operations {
                             /** @constant */
                             type: "url";
                             text: string;
+                            trackedUrl?: unknown;
+                        } | {
+                            index: number;
+                            /** @constant */
+                            type: "url";
+                            /** Format: uri */
+                            trackedUrl: string;
+                            text?: unknown;
                         } | {
                             index: number;
                             /** @constant */
@@ -6136,6 +6611,7 @@ export interface operations {
                         expiresAt: string;
                     };
                     scheduledAt?: string;
+                    attributionWindowHours?: number;
                     audience: {
                         /** @description Recipients of the parent job whose status is one of these */
                         statuses?: ("FAILED" | "UNKNOWN" | "UNCONFIRMED" | "SENT" | "DELIVERED" | "READ")[];
@@ -6143,6 +6619,12 @@ export interface operations {
                         failureCodes?: number[];
                         /** @description Recipients sent (SENT or DELIVERED, not READ) at least this many hours ago */
                         notReadAfterHours?: number;
+                        /** @description Recipients with (true) or without (false) a reply attributed to the parent job */
+                        replied?: boolean;
+                        /** @description Recipients with (true) or without (false) a counted click on their tracked link */
+                        clicked?: boolean;
+                        /** @description Recipients who tapped a quick-reply button whose payload is one of these */
+                        buttonPayloads?: string[];
                     };
                     force?: boolean;
                 };
@@ -6508,7 +6990,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("message.status" | "job.completed" | "message.received" | "template.status" | "template.updated" | "job.paused" | "campaign.started" | "campaign.completed" | "campaign.paused")[];
+                    events: ("message.status" | "job.completed" | "message.received" | "template.status" | "template.updated" | "job.paused" | "campaign.started" | "campaign.completed" | "campaign.paused" | "message.replied" | "button.tapped" | "link.clicked")[];
                 };
             };
         };
@@ -7664,7 +8146,7 @@ export interface operations {
                                 };
                                 /** @description The audiences, filter and exclusions as created */
                                 audience: Record<string, unknown>;
-                                /** @description One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals") */
+                                /** @description One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals"); the outcome counts as the job summary gives them */
                                 totals: {
                                     audience: number;
                                     sendable: number;
@@ -7677,6 +8159,20 @@ export interface operations {
                                     optedOut: number;
                                     skipped: number;
                                     cancelled: number;
+                                    /** @description Recipients with a reply attributed to the job (by the reply’s context, or last touch within the attribution window); present once the job has any outcome (docs/OUTCOMES.md "Where it shows") */
+                                    replied?: number;
+                                    /** @description Recipients with at least one counted click on their tracked link (unique people); present with `replied` */
+                                    clicked?: number;
+                                    /** @description Taps per quick-reply button, each person once per button (`index` -1: no button of the template matched the tap); present with `replied` */
+                                    buttons?: {
+                                        index: number;
+                                        payload: string;
+                                        taps: number;
+                                    }[];
+                                    /** @description Recipients whose STOP reply was attributed to the job; present when above 0 */
+                                    repliedByStop?: number;
+                                    /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
+                                    heldOut?: number;
                                 };
                                 skippedByReason: {
                                     DUPLICATE: number;
@@ -7702,6 +8198,10 @@ export interface operations {
                                         };
                                     };
                                     unpriced?: number;
+                                    /** @description `amount` per recipient who replied; absent while nobody replied (docs/OUTCOMES.md "Where it shows") */
+                                    perReply?: string;
+                                    /** @description `amount` per recipient who clicked a tracked link; absent while nobody clicked */
+                                    perClick?: string;
                                 } | null;
                                 jobId: string | null;
                                 createdAt: string;
@@ -7713,6 +8213,29 @@ export interface operations {
                                 waitingUntil?: string;
                                 /** @description Only while PAUSED, as a job’s status shows it */
                                 pause?: Record<string, unknown>;
+                                /** @description Hours an inbound message without context counts for the campaign (docs/OUTCOMES.md) */
+                                attributionWindowHours?: number;
+                                /** @description Only with a holdout: the share of the sendable audience never sent */
+                                holdout?: {
+                                    percent: number;
+                                };
+                                /** @description Only with a holdout: the campaign’s lift over its held-out group (docs/OUTCOMES.md "Holdout and lift") */
+                                lift?: {
+                                    /** @description Recipients who replied / recipients sent, rounded to 4 decimals */
+                                    sentReplyRate: number;
+                                    /** @description Held-out people who wrote in within the attribution window / people held out, rounded to 4 decimals */
+                                    holdoutInboundRate: number;
+                                    /** @description replied − holdoutInboundRate × sent, rounded to 2 decimals: the replies the campaign caused (may be negative) */
+                                    incrementalReplies: number;
+                                    /** @description The cost’s `amount` / incrementalReplies; absent without a cost or when incrementalReplies ≤ 0 */
+                                    costPerIncrementalReply?: string;
+                                    heldOut: number;
+                                    holdoutInbound: number;
+                                    sent: number;
+                                    replied: number;
+                                    /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
+                                    reliable: boolean;
+                                };
                             }[];
                             nextCursor: string | null;
                         };
@@ -7779,7 +8302,11 @@ export interface operations {
                  *           "fallback": "there"
                  *         },
                  *         "A-17"
-                 *       ]
+                 *       ],
+                 *       "holdout": {
+                 *         "percent": 5
+                 *       },
+                 *       "attributionWindowHours": 72
                  *     }
                  */
                 "application/json": {
@@ -7874,6 +8401,10 @@ export interface operations {
                      */
                     limitedTimeOffer?: unknown;
                     scheduledAt?: string;
+                    holdout?: {
+                        percent: number;
+                    };
+                    attributionWindowHours?: number;
                 };
             };
         };
@@ -8027,7 +8558,7 @@ export interface operations {
                             };
                             /** @description The audiences, filter and exclusions as created */
                             audience: Record<string, unknown>;
-                            /** @description One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals") */
+                            /** @description One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals"); the outcome counts as the job summary gives them */
                             totals: {
                                 audience: number;
                                 sendable: number;
@@ -8040,6 +8571,20 @@ export interface operations {
                                 optedOut: number;
                                 skipped: number;
                                 cancelled: number;
+                                /** @description Recipients with a reply attributed to the job (by the reply’s context, or last touch within the attribution window); present once the job has any outcome (docs/OUTCOMES.md "Where it shows") */
+                                replied?: number;
+                                /** @description Recipients with at least one counted click on their tracked link (unique people); present with `replied` */
+                                clicked?: number;
+                                /** @description Taps per quick-reply button, each person once per button (`index` -1: no button of the template matched the tap); present with `replied` */
+                                buttons?: {
+                                    index: number;
+                                    payload: string;
+                                    taps: number;
+                                }[];
+                                /** @description Recipients whose STOP reply was attributed to the job; present when above 0 */
+                                repliedByStop?: number;
+                                /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
+                                heldOut?: number;
                             };
                             skippedByReason: {
                                 DUPLICATE: number;
@@ -8065,6 +8610,10 @@ export interface operations {
                                     };
                                 };
                                 unpriced?: number;
+                                /** @description `amount` per recipient who replied; absent while nobody replied (docs/OUTCOMES.md "Where it shows") */
+                                perReply?: string;
+                                /** @description `amount` per recipient who clicked a tracked link; absent while nobody clicked */
+                                perClick?: string;
                             } | null;
                             jobId: string | null;
                             createdAt: string;
@@ -8076,6 +8625,29 @@ export interface operations {
                             waitingUntil?: string;
                             /** @description Only while PAUSED, as a job’s status shows it */
                             pause?: Record<string, unknown>;
+                            /** @description Hours an inbound message without context counts for the campaign (docs/OUTCOMES.md) */
+                            attributionWindowHours?: number;
+                            /** @description Only with a holdout: the share of the sendable audience never sent */
+                            holdout?: {
+                                percent: number;
+                            };
+                            /** @description Only with a holdout: the campaign’s lift over its held-out group (docs/OUTCOMES.md "Holdout and lift") */
+                            lift?: {
+                                /** @description Recipients who replied / recipients sent, rounded to 4 decimals */
+                                sentReplyRate: number;
+                                /** @description Held-out people who wrote in within the attribution window / people held out, rounded to 4 decimals */
+                                holdoutInboundRate: number;
+                                /** @description replied − holdoutInboundRate × sent, rounded to 2 decimals: the replies the campaign caused (may be negative) */
+                                incrementalReplies: number;
+                                /** @description The cost’s `amount` / incrementalReplies; absent without a cost or when incrementalReplies ≤ 0 */
+                                costPerIncrementalReply?: string;
+                                heldOut: number;
+                                holdoutInbound: number;
+                                sent: number;
+                                replied: number;
+                                /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
+                                reliable: boolean;
+                            };
                         };
                     };
                 };
@@ -9935,6 +10507,86 @@ export interface operations {
             502: components["responses"]["broadcast502"];
             503: components["responses"]["broadcast503"];
             504: components["responses"]["broadcast504"];
+        };
+    };
+    clicksFollowLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the destination fixed when the message was accepted (a person’s GET is counted; HEAD and link-preview fetchers are not) */
+            302: {
+                headers: {
+                    /** @description The https destination */
+                    Location?: string;
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    /** @description `no-referrer` */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["clicks400"];
+            401: components["responses"]["clicks401"];
+            403: components["responses"]["clicks403"];
+            404: components["responses"]["clicks404"];
+            409: components["responses"]["clicks409"];
+            413: components["responses"]["clicks413"];
+            422: components["responses"]["clicks422"];
+            429: components["responses"]["clicks429"];
+            500: components["responses"]["clicks500"];
+            502: components["responses"]["clicks502"];
+            503: components["responses"]["clicks503"];
+            504: components["responses"]["clicks504"];
+        };
+    };
+    clicksR: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, unknown>;
+            };
+        };
+        responses: {
+            /** @description To the destination fixed when the message was accepted (a person’s GET is counted; HEAD and link-preview fetchers are not) */
+            302: {
+                headers: {
+                    /** @description The https destination */
+                    Location?: string;
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    /** @description `no-referrer` */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["clicks400"];
+            401: components["responses"]["clicks401"];
+            403: components["responses"]["clicks403"];
+            404: components["responses"]["clicks404"];
+            409: components["responses"]["clicks409"];
+            413: components["responses"]["clicks413"];
+            422: components["responses"]["clicks422"];
+            429: components["responses"]["clicks429"];
+            500: components["responses"]["clicks500"];
+            502: components["responses"]["clicks502"];
+            503: components["responses"]["clicks503"];
+            504: components["responses"]["clicks504"];
         };
     };
     upstreamListPhoneNumbers: {
