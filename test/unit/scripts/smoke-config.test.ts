@@ -13,6 +13,7 @@ const allOptions = {
   'upstream-url': 'https://u.execute-api.eu-west-1.amazonaws.com/staging/api/v2/',
   'webhooks-url': 'https://w.execute-api.eu-west-1.amazonaws.com/hooks/',
   'docs-url': 'https://d.execute-api.eu-west-1.amazonaws.com/docs/',
+  'clicks-url': 'https://c.execute-api.eu-west-1.amazonaws.com/l/',
   'api-key': 'bk_1',
   'org-token': 'ot_1',
   'access-token': 'at_1',
@@ -37,6 +38,7 @@ describe('smoke configuration', () => {
       upstream: 'https://u.execute-api.eu-west-1.amazonaws.com/staging/api/v2',
       webhooks: 'https://w.execute-api.eu-west-1.amazonaws.com/hooks',
       docs: 'https://d.execute-api.eu-west-1.amazonaws.com/docs',
+      clicks: 'https://c.execute-api.eu-west-1.amazonaws.com/l',
     });
     expect(config).toMatchObject({ template: { name: 'order_update', parameters: ['Ada', 'A-17'] }, recipientCount: 1001, countryCode: '91', webhookVerifyToken: undefined });
   });
@@ -97,10 +99,11 @@ describe('LocalStack outputs', () => {
       UpstreamApiUrl: 'https://u.execute-api.us-east-1.amazonaws.com/staging/api/v2',
       WebhooksApiUrl: 'https://w.execute-api.us-east-1.amazonaws.com/hooks/',
       DocsApiUrl: 'https://d.execute-api.us-east-1.amazonaws.com/docs/',
+      ClicksApiUrl: 'https://c.execute-api.us-east-1.amazonaws.com/l/',
     };
     const urls = localStackSurfaceUrls({ Stateful: { TenancyTableName: 't' }, Api: api }, 'http://localhost.localstack.cloud:4566');
     expect(urls.webhooks).toBe('http://w.execute-api.localhost.localstack.cloud:4566/hooks/');
-    expect(Object.keys(urls).sort()).toEqual(['broadcast', 'docs', 'organization', 'upstream', 'v1', 'webhooks']);
+    expect(Object.keys(urls).sort()).toEqual(['broadcast', 'clicks', 'docs', 'organization', 'upstream', 'v1', 'webhooks']);
     expect(() => localStackSurfaceUrls({ Api: { ...api, V1ApiUrl: undefined as unknown as string } }, 'http://localhost:4566')).toThrow(/no V1ApiUrl output/);
   });
 
