@@ -3,6 +3,7 @@
  * Only what the pages show; fields built in parallel (cost, followUpOf, the dry run) are optional:
  * shown when present, hidden when absent.
  */
+import type { Lift } from '../../shared/outcomes/lift';
 import type { TemplateRequirements } from '../../shared/templates/template-requirements';
 export type JobStatus = 'SCHEDULED' | 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'PAUSED' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
 
@@ -48,18 +49,8 @@ export interface OutcomeTotals {
   heldOut?: number;
 }
 
-/** A campaign's lift over its held-out group (issue 38 item 4; docs/OUTCOMES.md "Holdouts"). Rates are fractions (0.1 = 10 %). */
-export interface CampaignLift {
-  sentReplyRate: number;
-  holdoutInboundRate: number;
-  incrementalReplies: number;
-  costPerIncrementalReply?: string;
-  heldOut: number;
-  holdoutInbound: number;
-  sent: number;
-  replied: number;
-  reliable: boolean;
-}
+/** A campaign's lift over its held-out group (docs/OUTCOMES.md "Holdout and lift"): the service's own type. Rates are fractions (0.1 = 10 %). */
+export type CampaignLift = Lift;
 
 export interface JobSummary extends OutcomeTotals {
   sent: number;
