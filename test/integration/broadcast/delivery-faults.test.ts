@@ -306,7 +306,7 @@ describe('delivery under faults', () => {
     expect(expectAtMostOnceEach(data)).toBe(k + (total - recorded - interrupted));
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(k + (total - recorded - interrupted));
     const finalLedger = await ledgerCounts(jobId);
-    expect(finalLedger.counts).toEqual({ SENT: total - interrupted, FAILED: 0, UNKNOWN: interrupted, SENDING: 0, CANCELLED: 0 });
+    expect(finalLedger.counts).toEqual({ SENT: total - interrupted, FAILED: 0, UNKNOWN: interrupted, SENDING: 0, CANCELLED: 0, HELD_OUT: 0 });
     const byRecipient = acceptedByRecipient(runtime);
     const sentButNotDelivered = [...finalLedger.ledger.values()].filter((entry) => entry.status === 'SENT' && !byRecipient.has(entry.to));
     expect(sentButNotDelivered).toEqual([]);
@@ -473,7 +473,7 @@ describe('delivery under faults', () => {
       status: before.SENT > 0 ? 'COMPLETED_WITH_FAILURES' : 'FAILED',
       summary: { sent: before.SENT, unknown: before.SENDING, failed: neverClaimed, failuresByReason: { WORKER_ERROR: neverClaimed } },
     });
-    expect(await ledgerCounts(jobId).then(({ counts }) => counts)).toEqual({ SENT: before.SENT, FAILED: neverClaimed, UNKNOWN: before.SENDING, SENDING: 0, CANCELLED: 0 });
+    expect(await ledgerCounts(jobId).then(({ counts }) => counts)).toEqual({ SENT: before.SENT, FAILED: neverClaimed, UNKNOWN: before.SENDING, SENDING: 0, CANCELLED: 0, HELD_OUT: 0 });
     // Nothing was sent from the dead-letter queue: only the k sends of the first delivery went out.
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(k);
     expect(expectAtMostOnceEach(data)).toBe(k);
