@@ -270,7 +270,8 @@ function operationOf(route: RouteDefinition, taken: Set<string>): OpenApiOperati
       ...(success.content ? { content: success.content } : {}),
     };
   }
-  Object.assign(responses, errorResponseRefsOf(route));
+  // A refusal the operation describes itself (the tracked links' plain 404 page) is not replaced by its surface's JSON error.
+  for (const [status, reference] of Object.entries(errorResponseRefsOf(route))) responses[status] ??= reference;
   const lines = [
     upstream ? `Calls the Graph API: \`${upstream.upstream.method} /{version}${upstream.upstream.path}\`.${upstream.notes ? ` ${upstream.notes}.` : ''}` : '',
     route.unauthorizedAnswer ? `A missing or unknown key answers ${route.unauthorizedAnswer.statusCode} "${route.unauthorizedAnswer.message}".` : '',

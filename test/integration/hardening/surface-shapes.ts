@@ -24,6 +24,13 @@ export function expectNothingInternal(response: TestResponse): void {
 }
 
 export function expectSurfaceErrorShape(surface: SurfaceName, response: TestResponse): void {
+  // The tracked links answer people's browsers: a link that leads nowhere is a plain HTML page (docs/OUTCOMES.md "Tracked links").
+  if (surface === 'clicks' && response.status === 404) {
+    // HEAD's answer has no body.
+    const page = response.body ?? '';
+    if (typeof page !== 'string' || !(page === '' || page.startsWith('<!doctype html>'))) throw new Error(`not the clicks page: ${String(response.body).slice(0, 300)}`);
+    return;
+  }
   const body = response.body as Record<string, any>;
   const describe = () => `${surface} ${response.status}: ${JSON.stringify(body).slice(0, 300)}`;
   if (typeof body !== 'object' || body === null) throw new Error(`not a JSON error body: ${describe()}`);
@@ -48,6 +55,7 @@ export function expectSurfaceErrorShape(surface: SurfaceName, response: TestResp
         if ([404, 413, 429].includes(response.status) && typeof body.message === 'string' && Object.keys(body).length === 1) return true;
         return typeof body.error?.code === 'string' && typeof body.error?.message === 'string' && typeof body.error?.requestId === 'string';
       case 'docs':
+      case 'clicks':
         return typeof body.error?.code === 'string' && typeof body.error?.message === 'string' && typeof body.error?.requestId === 'string';
     }
   })();
