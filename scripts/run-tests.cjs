@@ -6,9 +6,15 @@
  * quarters of a core busy and waits the rest, so two at a time finish sooner. tsc's output is
  * printed when it ends, as one block, so it does not interleave with jest's. Either failing fails
  * the run; extra arguments go to jest (`npm test -- test/unit/delivery`, `npm test -- -w 1`).
+ *
+ * The whole suite (no arguments) runs in two phases: everything but the suites that assert
+ * wall-clock timing (test/support/serial-suites.cjs) with two workers, then those one at a time.
  */
 const { spawn } = require('node:child_process');
 const os = require('node:os');
+const serialSuites = require('../test/support/serial-suites.cjs');
+
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const jestArguments = (given) => {
   const chosen = given.some((argument) => /^(-w|--maxWorkers|-i|--runInBand)(=|\d|$)/.test(argument));
@@ -33,10 +39,20 @@ async function main() {
     process.stderr.write(result.code === 0 ? `typecheck passed (${seconds} s)\n` : `typecheck FAILED (${seconds} s):\n${result.output}\n`);
     return result.code;
   });
-  const jest = run('npx', ['jest', ...jestArguments(process.argv.slice(2))], { stdio: 'inherit' }).then((result) => result.code);
+  const given = process.argv.slice(2);
+  const jest = (given.length > 0 ? run('npx', ['jest', ...jestArguments(given)], { stdio: 'inherit' }) : wholeSuite()).then((result) => result.code);
   const [typecheckCode, jestCode] = await Promise.all([typecheck, jest]);
   if (typecheckCode !== 0) process.stderr.write('npm test: the type check failed (its errors are printed above)\n');
   process.exit(typecheckCode !== 0 ? typecheckCode : jestCode);
+}
+
+/** Phase 1: all but the serial suites, two workers; phase 2: the serial suites, one worker. The first failure's code wins. */
+async function wholeSuite() {
+  const ignored = ['/node_modules/', ...serialSuites.map((path) => `${escaped(path)}$`)];
+  const parallel = await run('npx', ['jest', ...jestArguments([]), ...ignored.flatMap((pattern) => ['--testPathIgnorePatterns', pattern])], { stdio: 'inherit' });
+  process.stderr.write(`\nnpm test: the suites that assert wall-clock timing, one at a time (test/support/serial-suites.cjs)\n`);
+  const serial = await run('npx', ['jest', '--maxWorkers=1', '--runTestsByPath', ...serialSuites], { stdio: 'inherit' });
+  return { code: parallel.code !== 0 ? parallel.code : serial.code };
 }
 
 void main();

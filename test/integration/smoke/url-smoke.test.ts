@@ -31,6 +31,7 @@ describe('npm run smoke against the local runtime', () => {
       upstream: `${runtime.baseUrl}/staging/api/v2`,
       webhooks: `${runtime.baseUrl}/hooks`,
       docs: `${runtime.baseUrl}/docs`,
+      clicks: `${runtime.baseUrl}/l`,
     });
     expect(config.template).toEqual({ name: 'order_update', language: 'en_US', category: 'UTILITY', parameters: ['Smoke1', 'Smoke2'] });
   });
