@@ -10536,7 +10536,15 @@ export interface operations {
             400: components["responses"]["clicks400"];
             401: components["responses"]["clicks401"];
             403: components["responses"]["clicks403"];
-            404: components["responses"]["clicks404"];
+            /** @description An unknown, altered or expired token: a plain HTML page, never a redirect */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             409: components["responses"]["clicks409"];
             413: components["responses"]["clicks413"];
             422: components["responses"]["clicks422"];
@@ -10578,7 +10586,15 @@ export interface operations {
             400: components["responses"]["clicks400"];
             401: components["responses"]["clicks401"];
             403: components["responses"]["clicks403"];
-            404: components["responses"]["clicks404"];
+            /** @description An unknown, altered or expired token: a plain HTML page, never a redirect */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             409: components["responses"]["clicks409"];
             413: components["responses"]["clicks413"];
             422: components["responses"]["clicks422"];
