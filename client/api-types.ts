@@ -4614,6 +4614,13 @@ export interface operations {
                     }[];
                     scheduledAt?: string;
                     attributionWindowHours?: number;
+                    sendWindow?: {
+                        from: string;
+                        to: string;
+                        days?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        timeZone?: "recipient" | string;
+                    };
+                    deferCapped?: boolean;
                 };
             };
         };
@@ -6128,6 +6135,13 @@ export interface operations {
                     };
                     scheduledAt?: string;
                     attributionWindowHours?: number;
+                    sendWindow?: {
+                        from: string;
+                        to: string;
+                        days?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        timeZone?: "recipient" | string;
+                    };
+                    deferCapped?: boolean;
                     audience: {
                         /** @description Recipients of the parent job whose status is one of these */
                         statuses?: ("FAILED" | "UNKNOWN" | "UNCONFIRMED" | "SENT" | "DELIVERED" | "READ")[];
@@ -6612,6 +6626,13 @@ export interface operations {
                     };
                     scheduledAt?: string;
                     attributionWindowHours?: number;
+                    sendWindow?: {
+                        from: string;
+                        to: string;
+                        days?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        timeZone?: "recipient" | string;
+                    };
+                    deferCapped?: boolean;
                     audience: {
                         /** @description Recipients of the parent job whose status is one of these */
                         statuses?: ("FAILED" | "UNKNOWN" | "UNCONFIRMED" | "SENT" | "DELIVERED" | "READ")[];
@@ -8405,6 +8426,30 @@ export interface operations {
                         percent: number;
                     };
                     attributionWindowHours?: number;
+                    sendWindow?: {
+                        from: string;
+                        to: string;
+                        days?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        timeZone?: "recipient" | string;
+                    };
+                    deferCapped?: boolean;
+                    canary?: {
+                        percent?: number;
+                        count?: number;
+                        observeMinutes: number;
+                        haltIf: {
+                            optOutRate?: number;
+                            failureRate?: number;
+                            blockRate?: number;
+                            qualityDrop?: boolean;
+                        };
+                    };
+                    haltIf?: {
+                        optOutRate?: number;
+                        failureRate?: number;
+                        blockRate?: number;
+                        qualityDrop?: boolean;
+                    };
                 };
             };
         };

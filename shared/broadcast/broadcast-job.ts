@@ -22,6 +22,7 @@ import type { Lift } from '../outcomes/lift';
 import type { OutcomeCounts } from '../outcomes/outcome-facts';
 import { outcomeSummaryOf, type OutcomeSummary } from './outcome-summary';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
+import { sendRulesSchema } from '../send-rules/send-rules.schema';
 import { attributionWindowHoursSchema, templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
@@ -69,7 +70,7 @@ const jobCommon = {
   /** While paused: when the remaining recipients fail TEMPLATE_PAUSED unless the template is approved again. */
   pauseFailsAt: v.optional(v.string()),
   /** Who paused the job: `meta` (docs/BROADCAST.md "When Meta refuses the account"); absent on template pauses recorded before it was kept. */
-  pausedBy: v.optional(v.picklist(['meta', 'user'])),
+  pausedBy: v.optional(v.picklist(['meta', 'user', 'canary'])),
   /** The Meta error code that paused the job (an account refusal). */
   pauseCode: v.optional(v.number()),
   /** Meta's words with that code. */
@@ -126,6 +127,8 @@ export const broadcastJobSchema = v.variant('kind', [
     expansion: v.optional(v.picklist(['open', 'done', 'stopped'])),
     /** Hours after delivery an inbound message without context is attributed to the job (docs/OUTCOMES.md "Attribution"); absent: 72. */
     attributionWindowHours: v.optional(attributionWindowHoursSchema),
+    /** The rules kept toward the people reached: send window, deferral over the cap, canary, halt thresholds (docs/CAMPAIGNS.md); absent: none. */
+    sendRules: v.optional(sendRulesSchema),
   }),
   /** The earlier send-single / send-bulk (charged); only bulk sends carry a campaign name. */
   v.object({

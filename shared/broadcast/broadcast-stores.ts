@@ -193,8 +193,8 @@ export interface JobPause {
   by?: string;
 }
 
-/** Who paused a job: Meta (a refusal or a template's state), or a person of the business. */
-export type PausedBy = 'meta' | 'user';
+/** Who paused a job: Meta (a refusal or a template's state), a person of the business, or the campaign's own canary or halt thresholds (docs/CAMPAIGNS.md "Canary and halt thresholds"). */
+export type PausedBy = 'meta' | 'user' | 'canary';
 
 
 /** What a chunk worker re-reads while it sends: whether to go on. */

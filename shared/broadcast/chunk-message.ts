@@ -20,6 +20,7 @@
  * shared/sending/message-bodies.ts).
  */
 import { maxPriceSchema } from './template-max-price';
+import { chunkSendRulesSchema } from '../send-rules/send-rules.schema';
 import * as v from 'valibot';
 import { templateContentSchema as contentSchema, variableNamesSchema } from './template-broadcast.schema';
 import type { TemplateContent, TemplateParameters } from '../templates/template-content.schema';
@@ -46,6 +47,8 @@ const envelope = {
   wabaId: v.string(),
   phoneNumberId: v.string(),
   recipients: v.array(chunkRecipientSchema),
+  /** The job's send rules deciding each send (send window, deferral over a frequency cap); absent: none (every message before them). */
+  sendRules: v.optional(chunkSendRulesSchema),
 };
 /** `template.api`: `marketing_messages` sends through the Marketing Messages API; absent (every message queued before it) through `/messages`. */
 const templateChunkSchema = v.object({

@@ -17,7 +17,8 @@ import { sha256 } from '../crypto/hashing';
 import { StoreUnavailableError } from '../ports/errors';
 import { opaqueId, type IdGenerator } from '../ports/id-generator';
 import { CHUNK_SIZE, type BroadcastJob } from './broadcast-job';
-import { chunkMessages, type ChunkRecipient, type OutboundMessage } from './chunk-message';
+import { chunkMessages, type ChunkRecipient, type OutboundMessage, type TemplateChunkMessage } from './chunk-message';
+import { chunkSendRulesOf } from '../send-rules/send-rules.schema';
 import { IdempotencyKeyExpiredError, IdempotencyKeyReusedError, OutboundQueueUnavailableError } from './errors';
 import { releaseReach, type ReachReservation } from './messaging-limit';
 import {
@@ -141,18 +142,30 @@ export function sendTemplateOf({ name, language, content, variableNames, api, ma
   return { name, language, ...(content && { content }), ...(variableNames && { variableNames }), ...(api && { api }), ...(maxPrice && { maxPrice }) };
 }
 
+/**
+ * Everything of a template chunk message but its recipients: the one place a job's chunk content is
+ * made (an accept's fan-out, a campaign expander's pages). The job's send rules travel with each
+ * message when it has any (docs/CAMPAIGNS.md "Send windows"); a job without keeps its old bytes.
+ *
+ * @example
+ * chunkMessages(templateChunkOf(job, 3), recipients);
+ */
+export function templateChunkOf(job: Extract<BroadcastJob, { kind: 'template' | 'earlier' }>, chunkIndex: number): Omit<TemplateChunkMessage, 'recipients'> {
+  const sendRules = job.kind === 'template' ? chunkSendRulesOf(job.sendRules) : undefined;
+  return { ...envelopeOf(job), kind: 'template-chunk', chunkIndex, template: sendTemplateOf(job.template), ...(sendRules && { sendRules }) };
+}
+
+const envelopeOf = (job: BroadcastJob) => ({ version: 1 as const, jobId: job.jobId, organizationId: job.organizationId, wabaId: job.wabaId, phoneNumberId: job.phoneNumberId });
+
 function messagesOf(plan: FanOutPlan): OutboundMessage[] {
   const { job } = plan;
-  const envelope = { version: 1 as const, jobId: job.jobId, organizationId: job.organizationId, wabaId: job.wabaId, phoneNumberId: job.phoneNumberId };
   if (job.kind === 'freeform') {
     if (!('body' in plan)) throw new TypeError('A free-form job needs its message body');
-    return [{ ...envelope, kind: 'freeform', chunkIndex: 0, recipients: [{ index: 0, to: plan.to, parameters: [] }], body: plan.body }];
+    return [{ ...envelopeOf(job), kind: 'freeform', chunkIndex: 0, recipients: [{ index: 0, to: plan.to, parameters: [] }], body: plan.body }];
   }
   if (!('recipients' in plan)) throw new TypeError('A template job needs its recipients');
   const byChunk = groupByChunk(plan.recipients, job.chunkSize, (recipient) => recipient.index);
-  return [...byChunk].flatMap(([chunkIndex, recipients]) =>
-    chunkMessages({ ...envelope, kind: 'template-chunk', chunkIndex, template: sendTemplateOf(job.template) }, recipients),
-  );
+  return [...byChunk].flatMap(([chunkIndex, recipients]) => chunkMessages(templateChunkOf(job, chunkIndex), recipients));
 }
 
 

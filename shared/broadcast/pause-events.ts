@@ -7,7 +7,7 @@
 import { newCustomerEvent } from '../customer-events/event-envelope';
 import type { CustomerEvent } from '../customer-events/ports';
 import type { BroadcastJob } from './broadcast-job';
-import type { JobPause } from './ports';
+import type { JobPause, PausedBy } from './ports';
 
 /** Why a job is held, as the status answer, the broadcasts list and `job.paused` show it. */
 export interface JobPauseView {
@@ -15,8 +15,8 @@ export interface JobPauseView {
   since: string;
   /** When the remaining recipients fail TEMPLATE_PAUSED unless the template is approved again; null: held until resumed. */
   failsAt: string | null;
-  /** Who paused it: `meta` (Meta: its template or a refusal of the account), `user` (a person: pause-job.ts). */
-  pausedBy: 'meta' | 'user';
+  /** Who paused it: `meta` (Meta: its template or a refusal of the account), `user` (a person: pause-job.ts), `canary` (the campaign's canary or halt thresholds). */
+  pausedBy: PausedBy;
   /** A person's pause: the credential (API key id) that paused it. */
   by?: string;
   /** Meta's error code, when a refusal of the account paused it. */

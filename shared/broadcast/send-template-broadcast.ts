@@ -3,6 +3,7 @@
  * fans it out as chunk messages of 1,000 recipients (job-fan-out.ts). Nothing is queued unless
  * every recipient passes; with an Idempotency-Key a retry replays the first answer.
  */
+import { sendRulesOf, withSendRules } from '../send-rules/send-rules.schema';
 import * as v from 'valibot';
 import { sha256Base64Url } from '../crypto/hashing';
 import type { IdGenerator } from '../ports/id-generator';
@@ -259,6 +260,7 @@ export async function acceptTemplateBroadcast(
       template: templateOfJob(template, content, requirements, route),
       ...(followUpOf && { followUpOf }),
       ...(request.attributionWindowHours !== undefined && { attributionWindowHours: request.attributionWindowHours }),
+      ...withSendRules(sendRulesOf(request)),
     },
     {
       jobId: keyedJobId || newJobId(dependencies.ids, 'template'),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { broadcastSendRulesEntries } from '../send-rules/send-rules.schema';
 import { ASK_VALIBOT, objectFastPath, type FastEntryChecks } from '../http/object-fast-path';
 import { parseRequest } from '../http/validation';
 import { hasDigitsWithin, phoneDigitBounds } from '../recipients/phone-number';
@@ -113,6 +114,8 @@ export const templateBroadcastSchema = v.object({
   scheduledAt: v.optional(scheduledAtSchema),
   /** Hours after delivery a recipient's message without context still counts as a reply to this job (docs/OUTCOMES.md "Attribution"). */
   attributionWindowHours: v.optional(attributionWindowHoursSchema),
+  /** Send windows in each recipient's time and deferral over the frequency cap (docs/CAMPAIGNS.md). */
+  ...broadcastSendRulesEntries,
 });
 
 export type TemplateBroadcastRequest = v.InferOutput<typeof templateBroadcastSchema>;

@@ -8,6 +8,7 @@
  * is the use case's check (create-campaign.ts), with the same substitution.
  */
 import * as v from 'valibot';
+import { campaignSendRulesEntries } from '../send-rules/send-rules.schema';
 import { issueParts } from '../http/validation';
 import { phoneDigitBounds } from '../recipients/phone-number';
 import { phoneDigits } from '../recipients/phone-rule';
@@ -104,6 +105,8 @@ export const campaignRequestSchema = v.pipe(
     holdout: v.optional(holdoutSchema),
     /** Hours an inbound message without context still counts for the campaign (docs/OUTCOMES.md); default 72. */
     attributionWindowHours: v.optional(attributionWindowHoursSchema),
+    /** Send window, deferral over the cap, canary and halt thresholds (docs/CAMPAIGNS.md). */
+    ...campaignSendRulesEntries,
   }),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const { templateParams, header, buttons, carousel, limitedTimeOffer, ...request } = dataset.value;

@@ -8,6 +8,7 @@
 import type { CampaignValues } from './campaign-values';
 import type { AudienceSpec } from './audience-filter';
 import type { CampaignHoldout } from './campaign-holdout';
+import type { SendRules } from '../send-rules/send-rules.schema';
 
 /** Every state a campaign reads as (the `state` filter of GET /campaigns accepts exactly these). */
 export const CAMPAIGN_STATES = [
@@ -100,6 +101,8 @@ export interface Campaign {
   holdout?: CampaignHoldout;
   /** Hours after delivery (or, held out, after expansion) an inbound message without context counts for the campaign; absent on campaigns created before it: 72. */
   attributionWindowHours?: number;
+  /** Send window, deferral over the cap, canary and halt thresholds (docs/CAMPAIGNS.md); copied to its job at launch. */
+  sendRules?: SendRules;
   createdAt: string;
   updatedAt: string;
   /** The credential that created it: scopes reads of minted keys as for jobs. */

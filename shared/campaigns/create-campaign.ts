@@ -6,6 +6,7 @@
  * audience named must be the organization's (`contacts` always is), and `scheduledAt` must be
  * within the broadcast's window. Nothing is sent until the launch.
  */
+import { sendRulesOf, withSendRules } from '../send-rules/send-rules.schema';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Clock } from '../ports/clock';
 import type { MemberSource } from '../audiences/ports';
@@ -117,6 +118,7 @@ export async function createCampaign(dependencies: CreateCampaignDependencies, c
     ...(request.scheduledAt === undefined ? {} : { scheduledAt: request.scheduledAt }),
     ...(request.holdout === undefined ? {} : { holdout: request.holdout }),
     attributionWindowHours: request.attributionWindowHours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS,
+    ...withSendRules(sendRulesOf(request)),
     createdAt,
     updatedAt: createdAt,
     ...(caller.credentialId === undefined ? {} : { createdByCredentialId: caller.credentialId }),

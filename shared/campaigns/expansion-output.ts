@@ -9,7 +9,7 @@
  */
 import type { BroadcastJob } from '../broadcast/broadcast-job';
 import { chunkMessages } from '../broadcast/chunk-message';
-import { recordRefused, sendTemplateOf } from '../broadcast/job-fan-out';
+import { recordRefused, templateChunkOf } from '../broadcast/job-fan-out';
 import type { ChunkProgressStore, Clock, JobStore, OutboundQueue, RecipientLedger } from '../broadcast/ports';
 import { DEFAULT_ATTRIBUTION_WINDOW_HOURS } from '../outcomes/outcome-facts';
 import type { TouchStore } from '../outcomes/ports';
@@ -40,8 +40,7 @@ export async function writeChunk(ports: OutputPorts, job: Extract<BroadcastJob, 
     await ports.broadcasts.reconcileChunk(job.jobId, chunkIndex, ports.clock.now());
     return;
   }
-  const envelope = { version: 1 as const, jobId: job.jobId, organizationId: job.organizationId, wabaId: job.wabaId, phoneNumberId: job.phoneNumberId };
-  await ports.queue.enqueue(chunkMessages({ ...envelope, kind: 'template-chunk', chunkIndex, template: sendTemplateOf(job.template) }, chunk.recipients));
+  await ports.queue.enqueue(chunkMessages(templateChunkOf(job, chunkIndex), chunk.recipients));
 }
 
 /**

@@ -10,6 +10,7 @@
  * retry under the same Idempotency-Key gets the first answer (its expansion message queued again:
  * the checkpoint's version makes a second expander harmless). Another launch is refused.
  */
+import { withSendRules } from '../send-rules/send-rules.schema';
 import { newJob, newJobId } from '../broadcast/job-fan-out';
 import { quickRepliesOf } from '../outcomes/quick-replies';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from '../broadcast/key-scope';
@@ -122,6 +123,7 @@ async function createCampaignJob(dependencies: LaunchCampaignDependencies, campa
       campaignId: campaign.campaignId,
       expansion: 'open',
       ...(campaign.attributionWindowHours !== undefined && { attributionWindowHours: campaign.attributionWindowHours }),
+      ...withSendRules(campaign.sendRules),
     },
     {
       jobId: campaignJobIdOf(dependencies.ids, campaign.organizationId, campaign.campaignId),

@@ -77,6 +77,8 @@ export function recipientStatusOf(outcome: SendOutcome | undefined, facts: Deliv
  * absent or smaller (events), or only when absent (the worker's outcome), so every tally
  * attribute is a max-register that converges whatever the order and however often it is written.
  *
+ *   0A:<epoch seconds>  waiting for the recipient's send window, which opens then (never sent yet; any outcome raises it)
+ *   0B:<epoch seconds>  deferred by the organization's frequency cap until then (never sent yet)
  *   0U:<epoch seconds>  unknown outcome, recorded at that time (UNCONFIRMED once the window passed)
  *   1H                  accepted by Meta but held for quality assessment (below 1S: any event raises it)
  *   1S                  sent (accepted by Meta)
@@ -95,6 +97,10 @@ export function recipientStatusOf(outcome: SendOutcome | undefined, facts: Deliv
 export type TallyCode = string;
 
 export const tallyCodes = {
+  /** Waiting for the recipient's send window (docs/CAMPAIGNS.md "Send windows"), which opens at `opensAt`. */
+  waitingForWindow: (opensAt: Date): TallyCode => `0A:${Math.floor(opensAt.getTime() / 1000)}`,
+  /** Deferred by the frequency cap (`deferCapped`) until `allowedAt` (docs/CAMPAIGNS.md "Frequency caps"). */
+  waitingForCap: (allowedAt: Date): TallyCode => `0B:${Math.floor(allowedAt.getTime() / 1000)}`,
   unknown: (recordedAt: Date): TallyCode => `0U:${Math.floor(recordedAt.getTime() / 1000)}`,
   held: '1H',
   sent: '1S',

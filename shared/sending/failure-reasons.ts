@@ -126,6 +126,8 @@ export const UNKNOWN_OUTCOME = 'UNKNOWN_OUTCOME';
 export const WORKER_ERROR = 'WORKER_ERROR';
 /** Recorded for a recipient on the organization's opt-out list, at accept time or at send time (never sent). */
 export const OPTED_OUT = 'OPTED_OUT';
+/** A recipient over the organization's frequency cap (docs/CAMPAIGNS.md "Frequency caps"): listed FAILED, never sent or charged. */
+export const FREQUENCY_CAPPED = 'FREQUENCY_CAPPED';
 /** A campaign's member without an attribute a value needs and no fallback: listed FAILED, never sent. */
 export const MISSING_ATTRIBUTE = 'MISSING_ATTRIBUTE';
 /** A campaign's member whose filled values the template would refuse: listed FAILED, never sent. */
@@ -139,6 +141,7 @@ const PLATFORM_REASONS: ReadonlyMap<string, ReasonDescription> = new Map<string,
   ['DUPLICATE_RECIPIENT', { text: 'The number appears earlier in the same request', action: 'Nothing: the earlier occurrence is sent' }],
   ['UNSUPPORTED_COUNTRY_CODE', { text: 'No price is set for the country code', action: 'Ask the operator to price the country, then send again' }],
   [OPTED_OUT, { text: 'The recipient opted out of the organization\'s messages', action: 'Send only if the recipient opts in again' }],
+  [FREQUENCY_CAPPED, { text: 'The recipient already had as many messages as the organization\'s frequency cap allows', action: 'Nothing: the cap protects the recipient; send with deferCapped to send when the cap allows' }],
   [WORKER_ERROR, { text: 'Sending kept failing and was given up', action: SEND_AGAIN_LATER }],
   [DEFAULT_FAILURE_REASON, { text: 'The message could not be sent', action: SEND_AGAIN_LATER }],
   [TEMPLATE_PAUSED_FAILURE, { text: 'Meta kept the template paused past the allowed time', action: 'Improve the template\'s quality, then send again' }],

@@ -12,6 +12,7 @@
  * launched: a draft is kept until it is launched; a launched campaign goes with its job. Claims
  * expire with the job too.
  */
+import { sendRulesSchema } from '../../send-rules/send-rules.schema';
 import * as v from 'valibot';
 import type { Campaign } from '../../campaigns/campaign';
 import { audienceSpecSchema } from '../../campaigns/audience-filter';
@@ -90,6 +91,7 @@ const storedCampaignSchema = v.object({
   scheduledAt: v.optional(text),
   holdout: v.optional(v.object({ percent: v.number() })),
   attributionWindowHours: v.optional(count),
+  sendRules: v.optional(sendRulesSchema),
   createdAt: text,
   updatedAt: text,
   createdByCredentialId: v.optional(text),
