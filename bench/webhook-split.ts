@@ -4,7 +4,7 @@
  * against an in-memory queue, so only this process's CPU is counted (process.cpuUsage: user +
  * system). Two shapes at the 4 MiB cap: inbound messages from distinct users with BSUID contacts
  * (the shape a splitter copying `contacts` could not queue) and statuses. Sizes the function's
- * memory (docs/PERFORMANCE.md "Splitting a 4 MiB webhook batch"): Lambda gives CPU in proportion to
+ * memory (docs/PERFORMANCE.md "4j"): Lambda gives CPU in proportion to
  * memory, one full vCPU at 1,769 MB.
  *
  * `npm run bench -- --only=split` (about a minute on a loaded 2-core machine, mostly building the batches). Alone: `npx tsx bench/webhook-split.ts`.

@@ -89,7 +89,7 @@ function newestPairs(pairs: readonly IdentityPair[]): IdentityPair[] {
  * aligned yet. The batch that showed it failed, so the queue delivers it again: `recheck` (a
  * redelivered or replayed batch) aligns the opt-outs of every pair it shows, known or not (reads
  * only, unless a key disagrees). That replaces the per-pair "aligned" marker the first version
- * wrote: one write unit less per new pair (docs/PERFORMANCE.md, issue 28).
+ * wrote: one write unit less per new pair (issue 28; docs/PERFORMANCE.md's git history).
  * Returns how many pairs were recorded.
  *
  * @example
