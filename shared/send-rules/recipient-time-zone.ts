@@ -152,3 +152,19 @@ export function recipientTimeZone(recipient: { to: string; timeZone?: string }):
   if (isBusinessScopedUserId(recipient.to)) return countryMainZone(recipient.to.slice(0, 2)) ?? UNKNOWN_ZONE;
   return zoneOfNumber(recipient.to) ?? UNKNOWN_ZONE;
 }
+
+/** The member attribute naming a person's own zone. */
+export const TIME_ZONE_ATTRIBUTE = 'timeZone';
+
+/**
+ * `{ timeZone }` to spread into a campaign member's chunk recipient when their `timeZone` attribute
+ * is a valid IANA zone; nothing otherwise (an invalid one is ignored: the number decides).
+ *
+ * @example
+ * withMemberTimeZone({ timeZone: 'Europe/Paris', plan: 'gold' }); // { timeZone: 'Europe/Paris' }
+ * withMemberTimeZone({ timeZone: 'Mars/Olympus' }); // {}
+ */
+export function withMemberTimeZone(attributes: Readonly<Record<string, unknown>>): { timeZone?: string } {
+  const zone = attributes[TIME_ZONE_ATTRIBUTE];
+  return typeof zone === 'string' && isKnownZone(zone) ? { timeZone: zone } : {};
+}
