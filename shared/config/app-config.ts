@@ -229,11 +229,7 @@ export function parseAppConfig(env: Environment): AppConfig {
     campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS) },
     contactPolicy: { cacheMs: settings.CONTACT_POLICY_CACHE_SECONDS * 1000 },
     people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
-    identityAccounts: {
-      userPoolId: settings.PEOPLE_USER_POOL_ID,
-      localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL,
-      localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET,
-    },
+    identityAccounts: identityAccountsConfigOf(settings),
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       minInFlight: settings.WORKER_MIN_IN_FLIGHT,
@@ -243,6 +239,11 @@ export function parseAppConfig(env: Environment): AppConfig {
       templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
     },
   };
+}
+
+/** Where invited people get their sign-in accounts (docs/PEOPLE.md "People"). */
+function identityAccountsConfigOf(settings: Settings): AppConfig['identityAccounts'] {
+  return { userPoolId: settings.PEOPLE_USER_POOL_ID, localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL, localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET };
 }
 
 /** Customer-event delivery: retries, timeouts and each endpoint's fair share (docs/CUSTOMER-WEBHOOKS.md). */
