@@ -45,6 +45,7 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
       flushIntervalMs: 250,
       pauseRecheckSeconds: worker.pauseRecheckSeconds,
       templatePauseTimeoutMs: worker.templatePauseTimeoutMs,
+      waitingRecheckSeconds: worker.waitingRecheckSeconds,
     }),
   });
 }

@@ -108,6 +108,13 @@ export interface RecipientLedger {
    * writes of recordOutcomes, which matters when a cancellation settles thousands at once).
    */
   recordSettled(jobId: string, entries: ReadonlyArray<Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>>): Promise<void>;
+  /**
+   * Notes recipients held unclaimed until a time (a send window's opening `0A:`, a frequency cap's
+   * `0B:`; shared/delivery/recipient-status.ts `tallyCodes`), so the summary counts them waiting.
+   * Kept apart from the outcome codes and overwritten by the next hold: any outcome of the recipient
+   * (a claim's code, an event's) wins over it when read (docs/DATA-MODEL.md "Tally items").
+   */
+  recordWaiting(jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>): Promise<void>;
   /** Marks entries left in SENDING by a crashed attempt as UNKNOWN, only if still SENDING. */
   markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean>;
   /**

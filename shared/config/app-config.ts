@@ -151,6 +151,8 @@ export interface AppConfig {
     pauseRecheckSeconds: number;
     /** A job whose template is not approved again within this long fails its remaining recipients TEMPLATE_PAUSED. */
     templatePauseTimeoutMs: number;
+    /** Recipients waiting for their send window or a frequency cap are looked at again at most this often (SEND_WINDOW_RECHECK_SECONDS, default 900). */
+    waitingRecheckSeconds: number;
   };
 }
 
@@ -237,6 +239,7 @@ export function parseAppConfig(env: Environment): AppConfig {
       safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
       pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
       templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
+      waitingRecheckSeconds: settings.SEND_WINDOW_RECHECK_SECONDS,
     },
   };
 }

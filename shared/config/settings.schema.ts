@@ -137,6 +137,11 @@ export const settingsSchema = v.object({
     positiveInteger('PAUSE_RECHECK_SECONDS', 60),
     v.check((value) => value <= 900, 'PAUSE_RECHECK_SECONDS must be at most 900 (the longest SQS delay)'),
   ),
+  // Recipients outside their send window (or deferred by a frequency cap) are looked at again at most this often (docs/CAMPAIGNS.md "Send windows").
+  SEND_WINDOW_RECHECK_SECONDS: v.pipe(
+    positiveInteger('SEND_WINDOW_RECHECK_SECONDS', 900),
+    v.check((value) => value <= 900, 'SEND_WINDOW_RECHECK_SECONDS must be at most 900 (the longest SQS delay)'),
+  ),
   // Meta pauses a template for 3 hours the first time and 6 hours the second (docs/BROADCAST.md).
   TEMPLATE_PAUSE_TIMEOUT_MINUTES: positiveNumber('TEMPLATE_PAUSE_TIMEOUT_MINUTES', 390),
   UNCONFIRMED_AFTER_HOURS: positiveNumber('UNCONFIRMED_AFTER_HOURS', 24),

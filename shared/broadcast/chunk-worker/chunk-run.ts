@@ -19,6 +19,7 @@ import { SendApiChoice } from './send-api';
 import type { RefusedCountries } from './refused-countries';
 import { holdAccountJobs } from '../account-hold';
 import type { JobPause } from '../ports';
+import type { SendWindowHold } from './send-window-hold';
 
 export interface ChunkRunSetup {
   account: { accessToken: string };
@@ -28,6 +29,8 @@ export interface ChunkRunSetup {
   countries: RefusedCountries;
   /** The link key when the chunk carries tracked links (message-building.ts `needsLinkKey`). */
   linkKey?: Buffer;
+  /** The send window's keeping: a recipient whose window closes before their slot is not claimed. */
+  windows?: Pick<SendWindowHold, 'closedBy'>;
 }
 
 export class ChunkRun implements LaneWork, RecipientSendState {
@@ -52,7 +55,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     readonly dependencies: ProcessChunkDependencies,
     readonly message: OutboundMessage,
     invocation: ChunkInvocation,
-    setup: ChunkRunSetup,
+    private readonly setup: ChunkRunSetup,
   ) {
     const { settings, clock, broadcasts } = dependencies;
     this.pending = [...message.recipients];
@@ -94,6 +97,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   }
 
   sendTo(recipient: ChunkRecipient, slot: number): Promise<void> {
+    if (this.setup.windows?.closedBy(recipient, slot)) return Promise.resolve(this.slots.giveBack(slot));
     return sendToRecipient(this, recipient, slot);
   }
 

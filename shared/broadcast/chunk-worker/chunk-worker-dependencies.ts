@@ -32,6 +32,11 @@ export interface ChunkWorkerSettings extends SendPolicySettings {
   flushIntervalMs: number;
   /** Held recipients of a paused job come back after this many seconds (an SQS delay: at most 900). */
   pauseRecheckSeconds: number;
+  /**
+   * Recipients waiting for their send window or a frequency cap come back after at most this many
+   * seconds (SEND_WINDOW_RECHECK_SECONDS; default DEFAULT_WAITING_RECHECK_SECONDS, waiting-rest.ts), or at the opening if sooner.
+   */
+  waitingRecheckSeconds?: number;
   /** A pause lasting longer fails the job's remaining recipients TEMPLATE_PAUSED. */
   templatePauseTimeoutMs: number;
   /** A person's pause lasting longer cancels the job (default USER_PAUSE_LIMIT_MS, job-control.ts). */

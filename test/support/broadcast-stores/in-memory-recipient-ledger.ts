@@ -5,6 +5,7 @@
  */
 import type { OutcomeFacts } from '../../../shared/outcomes/outcome-facts';
 import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientClaim, RecipientLedger } from '../../../shared/broadcast/ports';
+import type { TallyCode } from '../../../shared/delivery/recipient-status';
 import { InMemoryBroadcastState, copy } from './in-memory-broadcast-state';
 
 export class InMemoryRecipientLedger implements RecipientLedger {
@@ -53,6 +54,11 @@ export class InMemoryRecipientLedger implements RecipientLedger {
   async recordSettled(): Promise<void> {
     // The claim already holds the entry as it is; tally codes are not kept by this fake.
     this.state.touch('recordSettled');
+  }
+
+  async recordWaiting(jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>): Promise<void> {
+    this.state.touch('recordWaiting');
+    for (const { index, code } of entries) this.state.waitingCodes.set(`${jobId}#W#${index}`, code);
   }
 
   async markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean> {
