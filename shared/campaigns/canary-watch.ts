@@ -2,8 +2,8 @@
  * The campaign expander's watcher (docs/CAMPAIGNS.md "Canary and halt thresholds"). With a canary
  * the expander appends only the slice (`withinCanary` caps its pages), then stops appending and
  * looks again every CANARY_RECHECK_SECONDS (a re-queued expansion message, on the injected clock):
- * once the slice's chunks are all done and `observeMinutes` passed, it judges the slice against
- * `canary.haltIf` (canary-verdict.ts) and either goes on (`passed`) or halts (canary-halt.ts). The
+ * once the slice's chunks are all done, it observes for `observeMinutes` from that look
+ * (`observeUntil`), then judges the slice against `canary.haltIf` (canary-verdict.ts) and either goes on (`passed`) or halts (canary-halt.ts). The
  * campaign's own `haltIf` is looked at every HALT_CHECK_SECONDS while the campaign runs, over every
  * recipient sent so far (from MIN_HALT_SAMPLE sends on), also after every member was appended until
  * the job finishes. A halt a person resumed is not judged again: the thresholds then measure only
@@ -84,8 +84,8 @@ async function observeCanary(ports: WatchPorts, campaign: LaunchedCampaign, cana
   const state = campaign.expansion.canary!;
   let observeUntil = state.observeUntil;
   if (observeUntil === undefined) {
-    const settled = progress.chunks.reduce((latest, chunk) => (chunk.doneAt !== undefined && chunk.doneAt > latest ? chunk.doneAt : latest), '');
-    observeUntil = new Date((settled === '' ? now.getTime() : Date.parse(settled)) + canary.observeMinutes * 60_000).toISOString();
+    // From the look that found the slice settled (within CANARY_RECHECK_SECONDS of it), on the expander's clock.
+    observeUntil = new Date(now.getTime() + canary.observeMinutes * 60_000).toISOString();
     if (!(await advance(ports, campaign, { ...campaign.expansion, canary: { ...state, observeUntil } }))) return { stop: 'superseded' };
   }
   if (Date.parse(observeUntil) > now.getTime()) return { stop: 'watching', delaySeconds: Math.max(1, Math.min(recheckSecondsOf(ports), expansionDelaySeconds(observeUntil, now))) };
