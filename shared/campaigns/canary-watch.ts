@@ -3,8 +3,8 @@
  * the expander appends only the slice (`withinCanary` caps its pages), then stops appending and
  * looks again every CANARY_RECHECK_SECONDS (a re-queued expansion message, on the injected clock):
  * once the slice's chunks are all done, it observes for `observeMinutes` from that look
- * (`observeUntil`), then judges the slice against `canary.haltIf` (canary-verdict.ts) and either goes on (`passed`) or halts (canary-halt.ts). The
- * campaign's own `haltIf` is looked at every HALT_CHECK_SECONDS while the campaign runs, over every
+ * (`observeUntil`), then judges the slice against `canary.haltIf` (canary-verdict.ts) and either
+ * goes on (`passed`) or halts (canary-halt.ts). The campaign's own `haltIf` is looked at every HALT_CHECK_SECONDS while the campaign runs, over every
  * recipient sent so far (from MIN_HALT_SAMPLE sends on), also after every member was appended until
  * the job finishes. A halt a person resumed is not judged again: the thresholds then measure only
  * what came after it, and the quality drop compares with the rating at the resume.
