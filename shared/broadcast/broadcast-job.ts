@@ -23,6 +23,7 @@ import type { OutcomeCounts } from '../outcomes/outcome-facts';
 import { outcomeSummaryOf, type OutcomeSummary } from './outcome-summary';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
 import { sendRulesSchema } from '../send-rules/send-rules.schema';
+import { haltFiguresSchema } from '../send-rules/halt-figures';
 import { attributionWindowHoursSchema, templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
@@ -77,6 +78,8 @@ const jobCommon = {
   pauseText: v.optional(v.string()),
   /** A person's pause: the credential that paused the job (pause-job.ts). */
   pausedByCredentialId: v.optional(v.string()),
+  /** A halt by the campaign's canary or halt thresholds: the measured rates beside their thresholds (docs/CAMPAIGNS.md "Canary and halt thresholds"). */
+  pauseHalt: v.optional(haltFiguresSchema),
   /** When a person last resumed a hold until resumed (resume-job.ts): a refusal seen before it no longer pauses the job. */
   resumedAt: v.optional(v.string()),
   /** Calling codes Meta refused for the account (130497) while the job ran: their recipients failed unsent. */

@@ -14,6 +14,7 @@ import type { BroadcastJob, ChunkProgress } from './broadcast-job';
 import type { DeliveryFacts, TallyCode } from '../delivery/recipient-status';
 import type { TemplateContent, TemplateParameters } from '../templates/template-content.schema';
 import type { OutcomeCounts, OutcomeFacts } from '../outcomes/outcome-facts';
+import type { HaltFigures } from '../send-rules/halt-figures';
 
 export interface JobStore {
   /**
@@ -198,6 +199,8 @@ export interface JobPause {
   text?: string;
   /** A person's pause (`pausedBy: 'user'`): the credential (API key) that paused it. */
   by?: string;
+  /** A halt by the campaign's canary or halt thresholds (`pausedBy: 'canary'`): the measured rates beside their thresholds. */
+  halt?: HaltFigures;
 }
 
 /** Who paused a job: Meta (a refusal or a template's state), a person of the business, or the campaign's own canary or halt thresholds (docs/CAMPAIGNS.md "Canary and halt thresholds"). */

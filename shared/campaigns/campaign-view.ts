@@ -19,6 +19,8 @@ import { emptyExpansionCounts, type Campaign, type CampaignState } from './campa
 import { liftOf, type Lift } from '../outcomes/lift';
 import type { OutcomeCounts } from '../outcomes/outcome-facts';
 import { DEFAULT_ATTRIBUTION_WINDOW_HOURS } from '../outcomes/outcome-facts';
+import type { SendRules } from '../send-rules/send-rules.schema';
+import { canaryViewOf, type CanaryView } from './canary-progress';
 
 /** Job failure reasons the campaign counts apart from its failures (docs/CAMPAIGNS.md "States and totals"); codes of the reason table. */
 const SKIP_REASONS = [MISSING_ATTRIBUTE, INVALID_PARAMETER] as const;
@@ -83,6 +85,10 @@ export interface CampaignView {
   holdout?: Campaign['holdout'];
   /** Only on a launched campaign with a holdout: its lift over the held-out group (shared/outcomes/lift.ts). */
   lift?: Lift;
+  /** Only on a campaign given any: its send window, deferCapped, canary and halt thresholds, as given. */
+  sendRules?: SendRules;
+  /** Only on a launched campaign with a canary: its state, slice, end of observation and verdict (docs/CAMPAIGNS.md "Canary and halt thresholds"). */
+  canary?: CanaryView;
 }
 
 /** The job's reading of a launched campaign; absent before the job exists. */
@@ -203,7 +209,15 @@ export function campaignViewOf(campaign: Campaign, reading: CampaignJobReading |
     ...(state === 'WAITING_FOR_LIMIT' && campaign.expansion?.waitingUntil !== undefined ? { waitingUntil: campaign.expansion.waitingUntil } : {}),
     ...(reading && state === 'PAUSED' ? pauseViewOf(reading.job, 'PAUSED') : {}),
     ...holdoutViewOf(campaign, reading, cost),
+    ...(campaign.sendRules !== undefined && { sendRules: campaign.sendRules }),
+    ...canaryFieldOf(campaign),
   };
+}
+
+/** The view's `canary` field of a launched campaign with one; nothing otherwise. */
+function canaryFieldOf(campaign: Campaign): { canary?: CanaryView } {
+  const canary = canaryViewOf(campaign.expansion?.canary);
+  return canary === undefined ? {} : { canary };
 }
 
 /**

@@ -121,7 +121,12 @@ export interface AppConfig {
    * to wait (CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS, default and at most 900, SQS's limit); a wait is
    * re-queued until due, so tests with a controllable clock shorten it to a second.
    */
-  campaigns: { expansionMaxDelaySeconds: number };
+  campaigns: {
+    expansionMaxDelaySeconds: number;
+    /** The canary's looks while its slice settles and is observed (CANARY_RECHECK_SECONDS, default 60) and between looks of the running halt thresholds (HALT_CHECK_SECONDS, default 300). */
+    canaryRecheckSeconds: number;
+    haltCheckSeconds: number;
+  };
   /**
    * The organization's contact policy (docs/CAMPAIGNS.md "Frequency caps"): how long a container
    * keeps the policy it read (CONTACT_POLICY_CACHE_SECONDS, default 60): a changed cap applies within it.
@@ -228,7 +233,11 @@ export function parseAppConfig(env: Environment): AppConfig {
       schedulerRoleArn: settings.BROADCAST_SCHEDULER_ROLE_ARN,
       targetFunctionArn: settings.BROADCAST_SCHEDULER_TARGET_ARN,
     },
-    campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS) },
+    campaigns: {
+      expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS),
+      canaryRecheckSeconds: settings.CANARY_RECHECK_SECONDS,
+      haltCheckSeconds: settings.HALT_CHECK_SECONDS,
+    },
     contactPolicy: { cacheMs: settings.CONTACT_POLICY_CACHE_SECONDS * 1000 },
     people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
     identityAccounts: identityAccountsConfigOf(settings),

@@ -61,6 +61,10 @@ export const settingsSchema = v.object({
   CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS: positiveInteger('CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS', 900),
   // How long a container keeps an organization's contact policy (docs/CAMPAIGNS.md "Frequency caps"); 0: read per chunk message.
   CONTACT_POLICY_CACHE_SECONDS: nonNegativeInteger('CONTACT_POLICY_CACHE_SECONDS', 60),
+  /** A canary's looks while its slice settles and is observed (docs/CAMPAIGNS.md "Canary and halt thresholds"). */
+  CANARY_RECHECK_SECONDS: positiveInteger('CANARY_RECHECK_SECONDS', 60),
+  /** Seconds between looks of a campaign's running halt thresholds (`haltIf`). */
+  HALT_CHECK_SECONDS: positiveInteger('HALT_CHECK_SECONDS', 300),
   /**
    * The OpenID Connect issuers whose people may sign in (docs/PEOPLE.md): a JSON array of
    * `{ "issuer": "https://…", "audience": "<client id>", "userInfo"?: true }`; unset or `[]`: people cannot sign in.
