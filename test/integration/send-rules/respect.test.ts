@@ -166,7 +166,7 @@ describe('respecting the people on the list', () => {
       await eventually(async () => sendsOf(runtime, campaign.numbers).size, (count) => count === 100, 120_000, 250);
       expect(await stillSent(runtime, campaign.numbers, 100)).toBe(0);
       const view = (await call('GET', `/campaigns/${campaign.campaignId}`)).body.data;
-      expect(view.canary).toMatchObject({ state: 'OBSERVING', slice: 100 });
+      expect(view.canary).toMatchObject({ state: 'observing', slice: 100 });
     }
     // 3 of each slice reply STOP to the campaign's message (3 %).
     for (const campaign of [strict, loose]) await replyStop(runtime, clock, [...sendsOf(runtime, campaign.numbers).keys()].slice(0, 3));
@@ -176,12 +176,9 @@ describe('respecting the people on the list', () => {
     // The observation ends.
     clock.shiftBy(31 * MINUTE);
     const halted = await eventually(() => call('GET', `/campaigns/${strict.campaignId}`), (answer) => answer.body?.data?.state === 'PAUSED', 120_000, 1_000);
-    expect(halted.body.data.pause).toMatchObject({
-      pausedBy: 'canary',
-      reason: 'CANARY_HALTED',
-      halt: { measured: { optOutRate: 0.03 }, thresholds: { optOutRate: 0.01 }, sent: 100 },
-    });
-    expect(halted.body.data.canary).toMatchObject({ state: 'HALTED', slice: 100 });
+    const figures = { stage: 'canary', measured: { optOutRate: 0.03 }, thresholds: { optOutRate: 0.01 }, exceeded: ['optOutRate'], sent: 100, counts: { optOuts: 3 } };
+    expect(halted.body.data.pause).toMatchObject({ pausedBy: 'canary', reason: 'CANARY_HALTED', halt: figures });
+    expect(halted.body.data.canary).toMatchObject({ state: 'halted', slice: 100, verdict: figures });
     expect(await stillSent(runtime, strict.numbers, 100)).toBe(0);
     const announced = await eventually(
       async () => receiver.requests.map((request) => JSON.parse(request.rawBody) as { type: string; data: Record<string, unknown> }).filter((event) => event.type === 'campaign.paused' && event.data.campaignId === strict.campaignId),
@@ -197,7 +194,7 @@ describe('respecting the people on the list', () => {
     const looseSends = sendsOf(runtime, loose.numbers);
     expect([looseSends.size, sum(looseSends)]).toEqual([200, 200]);
     const looseView = (await call('GET', `/campaigns/${loose.campaignId}`)).body.data;
-    expect(looseView.canary).toMatchObject({ state: 'PASSED', slice: 100 });
+    expect(looseView.canary).toMatchObject({ state: 'passed', slice: 100, verdict: { measured: { optOutRate: 0.03 }, exceeded: [] } });
 
     // A person cancels the halted one: the rest is never sent.
     expect((await call('POST', `/campaigns/${strict.campaignId}/cancel`)).status).toBe(200);
