@@ -4716,6 +4716,16 @@ export interface operations {
                                 /** @constant */
                                 upTo?: true;
                             };
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
+                            };
                         };
                     };
                 };
@@ -4883,6 +4893,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -4921,7 +4939,7 @@ export interface operations {
     broadcastListRecipients: {
         parameters: {
             query?: {
-                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -4971,7 +4989,11 @@ export interface operations {
                         message: string;
                         data: {
                             recipients: ({
-                                status: string;
+                                /**
+                                 * @description docs/DELIVERY-STATUS.md "Recipients list"; WAITING: held for the recipient’s send window or the frequency cap (`waitingUntil`)
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                                 messageId?: string | null;
                                 sentVia?: string;
                                 /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one. Every value is Meta’s open string (`type`: `regular`, `free_customer_service`, …; `subtype` when Meta sent one, e.g. `paid_exempt`); a free-form message Meta did not price carries the free tier’s verdict (docs/DELIVERY-STATUS.md "Recipients list", "Pricing values and service messages") */
@@ -4995,6 +5017,8 @@ export interface operations {
                                 firstClickAt?: string;
                                 /** @description Counted clicks on the tracked link (link previews and HEAD requests never count) */
                                 clicks?: number;
+                                /** @description Only on a WAITING recipient (not sent yet: outside their send window, or deferred by the frequency cap): when they may go (ISO 8601 time) */
+                                waitingUntil?: string;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -5084,7 +5108,7 @@ export interface operations {
     broadcastListCampaignRecipients: {
         parameters: {
             query?: {
-                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -5134,7 +5158,11 @@ export interface operations {
                         message: string;
                         data: {
                             recipients: ({
-                                status: string;
+                                /**
+                                 * @description docs/DELIVERY-STATUS.md "Recipients list"; WAITING: held for the recipient’s send window or the frequency cap (`waitingUntil`)
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                                 messageId?: string | null;
                                 sentVia?: string;
                                 /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one. Every value is Meta’s open string (`type`: `regular`, `free_customer_service`, …; `subtype` when Meta sent one, e.g. `paid_exempt`); a free-form message Meta did not price carries the free tier’s verdict (docs/DELIVERY-STATUS.md "Recipients list", "Pricing values and service messages") */
@@ -5158,6 +5186,8 @@ export interface operations {
                                 firstClickAt?: string;
                                 /** @description Counted clicks on the tracked link (link previews and HEAD requests never count) */
                                 clicks?: number;
+                                /** @description Only on a WAITING recipient (not sent yet: outside their send window, or deferred by the frequency cap): when they may go (ISO 8601 time) */
+                                waitingUntil?: string;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -5456,6 +5486,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -5579,6 +5617,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -5710,6 +5756,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -6310,6 +6364,16 @@ export interface operations {
                                 /** @constant */
                                 upTo?: true;
                             };
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
+                            };
                         } & {
                             followUpOf: string;
                             audience: {
@@ -6800,6 +6864,16 @@ export interface operations {
                                 bidStrategy?: string;
                                 /** @constant */
                                 upTo?: true;
+                            };
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
                             };
                         } & {
                             followUpOf: string;
@@ -8194,6 +8268,14 @@ export interface operations {
                                     repliedByStop?: number;
                                     /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
                                     heldOut?: number;
+                                    /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                    waitingForWindow?: number;
+                                    /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                    nextWindowAt?: string;
+                                    /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                    deferredByCap?: number;
+                                    /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                    nextCapAt?: string;
                                 };
                                 skippedByReason: {
                                     DUPLICATE: number;
@@ -8630,6 +8712,14 @@ export interface operations {
                                 repliedByStop?: number;
                                 /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
                                 heldOut?: number;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             };
                             skippedByReason: {
                                 DUPLICATE: number;
@@ -8831,6 +8921,16 @@ export interface operations {
                             sample: Record<string, unknown>[];
                             estimated: boolean;
                             membersRead: number;
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
+                            };
                         };
                     };
                 };
