@@ -17,6 +17,20 @@ export const waitingAttributeOf = (outcomeAttribute: string): string => `w${outc
 export const WAITING_ATTRIBUTE = /^w(\d{5})$/;
 
 /**
+ * The waiting codes a tally item holds, by recipient index (whether an outcome overrides them is the reader's to say).
+ *
+ * @example waitingCodesOf({ sk: 'TALLY#0', w00007: '0A:1764583200' }); // Map { 7 => '0A:1764583200' }
+ */
+export function waitingCodesOf(item: Record<string, unknown>): Map<number, TallyCode> {
+  const codes = new Map<number, TallyCode>();
+  for (const [name, value] of Object.entries(item)) {
+    const waiting = WAITING_ATTRIBUTE.exec(name);
+    if (waiting && typeof value === 'string') codes.set(Number(waiting[1]), value);
+  }
+  return codes;
+}
+
+/**
  * Writes waiting codes, one UpdateItem per tally item (`SET w = :code`: the latest hold wins).
  *
  * @example
