@@ -33,7 +33,8 @@ function capKit(policy: ContactPolicy | null = weekly) {
   kit.dependencies.frequencyCaps = ports;
   const createJob = (message: TemplateChunkMessage, category = 'MARKETING') => {
     const job = jobOf(message, [message.recipients.length], START);
-    return kit.broadcasts.createJob({ ...job, template: { ...job.template, category } } as typeof job, [message.recipients.length]);
+    if (job.kind !== 'template') throw new TypeError('a template job');
+    return kit.broadcasts.createJob({ ...job, template: { ...job.template, category } }, [message.recipients.length]);
   };
   /** A send of an earlier job counted for the person a day before the kit's start. */
   const countedBefore = (personKey: string) => caps.reserve(ORG, personKey, { sendId: 'pub_earlier#0', at: new Date(Date.parse(START) - DAY) }, { count: 1, perDays: 7 });
