@@ -8,7 +8,9 @@ import { DynamoDbFrequencyCapStore } from '../../shared/adapters/dynamodb/dynamo
 import { requireSetting } from '../../shared/config/app-config';
 import { CachedContactPolicies } from '../../shared/send-rules/contact-policy';
 import type { ContactPolicyStore, FrequencyCapStore } from '../../shared/send-rules/ports';
+import type { FrequencyCapPorts } from '../../shared/broadcast/chunk-worker/frequency-caps';
 import { memoize, type CompositionContext } from './composition-context';
+import { inboxRepositorySection } from './inbox.section';
 import type { DynamoDbClients } from './dynamodb-clients';
 
 export function contactPolicyStoreSection(context: CompositionContext, dynamoDb: DynamoDbClients): () => ContactPolicyStore {
@@ -23,4 +25,22 @@ export function cachedContactPoliciesSection(context: CompositionContext, dynamo
 
 export function frequencyCapStoreSection(context: CompositionContext, dynamoDb: DynamoDbClients): () => FrequencyCapStore {
   return memoize(() => new DynamoDbFrequencyCapStore(dynamoDb.document, requireSetting(context.config.tableNames.messaging, 'MESSAGING_TABLE')));
+}
+
+/**
+ * What the chunk worker reads and writes for the cap, as one flat port (each call retried like the
+ * worker's other store calls): the cached policy, the contact book's pairs (inbox table), the records.
+ */
+export function frequencyCapPortsSection(context: CompositionContext, dynamoDb: DynamoDbClients): () => FrequencyCapPorts {
+  const policies = cachedContactPoliciesSection(context, dynamoDb);
+  const contactBook = inboxRepositorySection(context, dynamoDb);
+  const caps = frequencyCapStoreSection(context, dynamoDb);
+  return memoize(
+    (): FrequencyCapPorts => ({
+      policyOf: (organizationId) => policies().policyOf(organizationId),
+      pairsOf: (organizationId, keys) => contactBook().pairsOf(organizationId, keys),
+      reserve: (organizationId, personKey, send, limit) => caps().reserve(organizationId, personKey, send, limit),
+      release: (organizationId, personKey, sendId) => caps().release(organizationId, personKey, sendId),
+    }),
+  );
 }

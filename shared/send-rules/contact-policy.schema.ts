@@ -26,7 +26,12 @@ export const contactPolicyRequestSchema = v.strictObject(
     perDays: wholeNumber(CONTACT_POLICY_LIMITS.maxPerDays),
     categories: v.optional(categories),
   },
-  'must hold only marketingPerPerson, perDays and categories',
+  (issue) =>
+    issue.received === 'undefined'
+      ? 'is required'
+      : issue.expected === 'never'
+        ? 'is not a field of the policy (marketingPerPerson, perDays, categories)'
+        : 'must be an object of marketingPerPerson, perDays and categories',
 );
 export type ContactPolicyRequest = v.InferOutput<typeof contactPolicyRequestSchema>;
 

@@ -61,7 +61,7 @@ export function checkContactPolicy(input: unknown): ContactPolicyRequest {
   const parsed = v.safeParse(contactPolicyRequestSchema, input, { abortPipeEarly: true });
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
-  throw new InvalidContactPolicyError(`${fieldOf(issue)} ${issue.message}`);
+  throw new InvalidContactPolicyError(`${fieldOf(issue)} ${issue.received === 'undefined' ? 'is required' : issue.message}`);
 }
 
 /**

@@ -20,6 +20,7 @@ import type { RefusedCountries } from './refused-countries';
 import { holdAccountJobs } from '../account-hold';
 import type { JobPause } from '../ports';
 import type { SendWindowHold } from './send-window-hold';
+import type { FrequencyCapCheck } from './frequency-caps';
 
 export interface ChunkRunSetup {
   account: { accessToken: string };
@@ -31,6 +32,8 @@ export interface ChunkRunSetup {
   linkKey?: Buffer;
   /** The send window's keeping: a recipient whose window closes before their slot is not claimed. */
   windows?: Pick<SendWindowHold, 'closedBy'>;
+  /** The organization's frequency cap, when it counts this job (frequency-caps.ts). */
+  caps?: FrequencyCapCheck;
 }
 
 export class ChunkRun implements LaneWork, RecipientSendState {
@@ -70,6 +73,10 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     this.budgetEnd = budgetEndOf(settings, clock, invocation);
     this.sendApi = SendApiChoice.of(message);
     this.claims = new ClaimGroups(broadcasts, message, dependencies, claimGroupSize(setup.pacing.messagesPerSecond));
+  }
+
+  get caps(): FrequencyCapCheck | undefined {
+    return this.setup.caps;
   }
 
   get slots(): SendSlots {

@@ -6,6 +6,7 @@ import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { CloudApiClient } from '../../sending/ports';
 import type { SendPolicySettings } from '../../sending/send-policy';
 import type { ClickLinkKeys } from '../../clicks/click-link-key';
+import type { FrequencyCapPorts } from './frequency-caps';
 
 export interface ChunkWorkerSettings extends SendPolicySettings {
   /**
@@ -61,6 +62,8 @@ export interface ProcessChunkDependencies extends SendingPorts {
   events?: JobCompletionPorts['events'];
   /** The platform's link key of tracked-link tokens (docs/OUTCOMES.md "Tracked links"); absent: a chunk with a tracked button is not sendable here. */
   linkKeys?: Pick<ClickLinkKeys, 'signingKey'>;
+  /** The organization's frequency cap: its cached policy, the contact book's pairs, the per-person records (frequency-caps.ts); absent: no cap. */
+  frequencyCaps?: FrequencyCapPorts;
   /** The process's estimate of a lane's busy time per send (shared by its invocations); absent: one per invocation from the prior. */
   latency?: SendLatencyEstimate;
 }

@@ -53,6 +53,7 @@ import { deferToBusyAccount, LanePacing, takeAccountTurn } from './pacing';
 import { settleChunk } from './settle-chunk';
 import { needsLinkKey } from './message-building';
 import { SendWindowHold } from './send-window-hold';
+import { FrequencyCapCheck } from './frequency-caps';
 
 function linkKeyOf(dependencies: ProcessChunkDependencies): Promise<Buffer> {
   if (!dependencies.linkKeys) throw new TypeError('The chunk worker was composed without the click link key, and this chunk has tracked links');
@@ -87,10 +88,12 @@ export async function processOutboundChunk(dependencies: ProcessChunkDependencie
   const watch = JobGoWatch.of(dependencies, message, cancellationRefreshMs(account.messagesPerSecond, pacing.lanesWanted()), first.go, (control) => countries.learn(control));
   // Tracked links: the key is read once per container (made on the first tracked send ever).
   const linkKey = needsLinkKey(message) ? await linkKeyOf(dependencies) : undefined;
-  const run = new ChunkRun(dependencies, windows.message, invocation, { account, pacing, watch, pause, countries, linkKey, windows });
+  // The frequency cap (docs/CAMPAIGNS.md "Frequency caps"): reserved per recipient after its claim (frequency-caps.ts).
+  const caps = await FrequencyCapCheck.start(dependencies, windows.message);
+  const run = new ChunkRun(dependencies, windows.message, invocation, { account, pacing, watch, pause, countries, linkKey, windows, caps });
 
   await runLanes(run);
-  const report = await windows.holdClosed(dependencies, await run.finish());
+  const report = await FrequencyCapCheck.holdDeferred(caps, dependencies, windows.message, await windows.holdClosed(dependencies, await run.finish()));
   const rest = run.rest();
   if (rest.length > 0 && run.stop) return stopFor(run.stop, dependencies, message, rest, report);
   return settleChunk(dependencies, message, run.pending, report);
