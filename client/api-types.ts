@@ -4952,6 +4952,56 @@ export interface operations {
                             cancelRequestedAt?: string;
                             /** @description Only on a follow-up: the job whose recipients it was sent to (docs/BROADCAST.md "Follow-ups") */
                             followUpOf?: string;
+                            /** @description Only while PAUSED: why the job is held and by whom */
+                            pause?: {
+                                /** @description e.g. TEMPLATE_PAUSED, ACCOUNT_LOCKED, PAUSED_BY_USER, CANARY_HALTED */
+                                reason: string;
+                                since: string;
+                                failsAt: string | null;
+                                /** @enum {string} */
+                                pausedBy: "meta" | "user" | "canary";
+                                /** @description A person’s pause: the credential that paused it */
+                                by?: string;
+                                /** @description Meta’s error code, when a refusal of the account paused it */
+                                code?: number;
+                                /** @description Meta’s words with that code */
+                                text?: string;
+                                /** @description Only when the canary or the halt thresholds paused it (`pausedBy: "canary"`) */
+                                halt?: {
+                                    /**
+                                     * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                     * @enum {string}
+                                     */
+                                    stage: "canary" | "running";
+                                    measured: {
+                                        /** @description Measured opt-outs / sent */
+                                        optOutRate: number;
+                                        /** @description Measured failures / sent */
+                                        failureRate: number;
+                                        /** @description Measured block signals / sent */
+                                        blockRate: number;
+                                        qualityDrop: boolean;
+                                    };
+                                    thresholds: {
+                                        /** @description Opt-outs / sent above which it halts */
+                                        optOutRate?: number;
+                                        /** @description Failures by Meta’s code / sent */
+                                        failureRate?: number;
+                                        /** @description Block signals (131026) / sent */
+                                        blockRate?: number;
+                                        qualityDrop?: boolean;
+                                    };
+                                    /** @description The thresholds the figures went over; empty: within them */
+                                    exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                    /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                    sent: number;
+                                    counts: {
+                                        optOuts: number;
+                                        failures: number;
+                                        blocks: number;
+                                    };
+                                };
+                            };
                         };
                     };
                 };
@@ -8349,7 +8399,55 @@ export interface operations {
                                 /** @description Only while WAITING_FOR_LIMIT: when Meta’s messaging limit frees enough to go on */
                                 waitingUntil?: string;
                                 /** @description Only while PAUSED, as a job’s status shows it */
-                                pause?: Record<string, unknown>;
+                                pause?: {
+                                    /** @description e.g. TEMPLATE_PAUSED, ACCOUNT_LOCKED, PAUSED_BY_USER, CANARY_HALTED */
+                                    reason: string;
+                                    since: string;
+                                    failsAt: string | null;
+                                    /** @enum {string} */
+                                    pausedBy: "meta" | "user" | "canary";
+                                    /** @description A person’s pause: the credential that paused it */
+                                    by?: string;
+                                    /** @description Meta’s error code, when a refusal of the account paused it */
+                                    code?: number;
+                                    /** @description Meta’s words with that code */
+                                    text?: string;
+                                    /** @description Only when the canary or the halt thresholds paused it (`pausedBy: "canary"`) */
+                                    halt?: {
+                                        /**
+                                         * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                         * @enum {string}
+                                         */
+                                        stage: "canary" | "running";
+                                        measured: {
+                                            /** @description Measured opt-outs / sent */
+                                            optOutRate: number;
+                                            /** @description Measured failures / sent */
+                                            failureRate: number;
+                                            /** @description Measured block signals / sent */
+                                            blockRate: number;
+                                            qualityDrop: boolean;
+                                        };
+                                        thresholds: {
+                                            /** @description Opt-outs / sent above which it halts */
+                                            optOutRate?: number;
+                                            /** @description Failures by Meta’s code / sent */
+                                            failureRate?: number;
+                                            /** @description Block signals (131026) / sent */
+                                            blockRate?: number;
+                                            qualityDrop?: boolean;
+                                        };
+                                        /** @description The thresholds the figures went over; empty: within them */
+                                        exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                        /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                        sent: number;
+                                        counts: {
+                                            optOuts: number;
+                                            failures: number;
+                                            blocks: number;
+                                        };
+                                    };
+                                };
                                 /** @description Hours an inbound message without context counts for the campaign (docs/OUTCOMES.md) */
                                 attributionWindowHours?: number;
                                 /** @description Only with a holdout: the share of the sendable audience never sent */
@@ -8372,6 +8470,66 @@ export interface operations {
                                     replied: number;
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
+                                };
+                                /** @description Only on a campaign given any: its send window, deferCapped, canary and halt thresholds, as given */
+                                sendRules?: {
+                                    sendWindow?: Record<string, unknown>;
+                                    deferCapped?: boolean;
+                                    canary?: Record<string, unknown>;
+                                    haltIf?: {
+                                        /** @description Opt-outs / sent above which it halts */
+                                        optOutRate?: number;
+                                        /** @description Failures by Meta’s code / sent */
+                                        failureRate?: number;
+                                        /** @description Block signals (131026) / sent */
+                                        blockRate?: number;
+                                        qualityDrop?: boolean;
+                                    };
+                                };
+                                /** @description Only on a launched campaign with a canary (docs/CAMPAIGNS.md "Canary and halt thresholds") */
+                                canary?: {
+                                    /** @enum {string} */
+                                    state: "sending" | "observing" | "passed" | "halted";
+                                    /** @description People in the first slice */
+                                    slice: number;
+                                    /** @description Once the slice settled: when its observation ends */
+                                    observeUntil?: string;
+                                    /** @description Once judged: the figures and when */
+                                    verdict?: {
+                                        /**
+                                         * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                         * @enum {string}
+                                         */
+                                        stage: "canary" | "running";
+                                        measured: {
+                                            /** @description Measured opt-outs / sent */
+                                            optOutRate: number;
+                                            /** @description Measured failures / sent */
+                                            failureRate: number;
+                                            /** @description Measured block signals / sent */
+                                            blockRate: number;
+                                            qualityDrop: boolean;
+                                        };
+                                        thresholds: {
+                                            /** @description Opt-outs / sent above which it halts */
+                                            optOutRate?: number;
+                                            /** @description Failures by Meta’s code / sent */
+                                            failureRate?: number;
+                                            /** @description Block signals (131026) / sent */
+                                            blockRate?: number;
+                                            qualityDrop?: boolean;
+                                        };
+                                        /** @description The thresholds the figures went over; empty: within them */
+                                        exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                        /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                        sent: number;
+                                        counts: {
+                                            optOuts: number;
+                                            failures: number;
+                                            blocks: number;
+                                        };
+                                        at: string;
+                                    };
                                 };
                             }[];
                             nextCursor: string | null;
@@ -8793,7 +8951,55 @@ export interface operations {
                             /** @description Only while WAITING_FOR_LIMIT: when Meta’s messaging limit frees enough to go on */
                             waitingUntil?: string;
                             /** @description Only while PAUSED, as a job’s status shows it */
-                            pause?: Record<string, unknown>;
+                            pause?: {
+                                /** @description e.g. TEMPLATE_PAUSED, ACCOUNT_LOCKED, PAUSED_BY_USER, CANARY_HALTED */
+                                reason: string;
+                                since: string;
+                                failsAt: string | null;
+                                /** @enum {string} */
+                                pausedBy: "meta" | "user" | "canary";
+                                /** @description A person’s pause: the credential that paused it */
+                                by?: string;
+                                /** @description Meta’s error code, when a refusal of the account paused it */
+                                code?: number;
+                                /** @description Meta’s words with that code */
+                                text?: string;
+                                /** @description Only when the canary or the halt thresholds paused it (`pausedBy: "canary"`) */
+                                halt?: {
+                                    /**
+                                     * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                     * @enum {string}
+                                     */
+                                    stage: "canary" | "running";
+                                    measured: {
+                                        /** @description Measured opt-outs / sent */
+                                        optOutRate: number;
+                                        /** @description Measured failures / sent */
+                                        failureRate: number;
+                                        /** @description Measured block signals / sent */
+                                        blockRate: number;
+                                        qualityDrop: boolean;
+                                    };
+                                    thresholds: {
+                                        /** @description Opt-outs / sent above which it halts */
+                                        optOutRate?: number;
+                                        /** @description Failures by Meta’s code / sent */
+                                        failureRate?: number;
+                                        /** @description Block signals (131026) / sent */
+                                        blockRate?: number;
+                                        qualityDrop?: boolean;
+                                    };
+                                    /** @description The thresholds the figures went over; empty: within them */
+                                    exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                    /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                    sent: number;
+                                    counts: {
+                                        optOuts: number;
+                                        failures: number;
+                                        blocks: number;
+                                    };
+                                };
+                            };
                             /** @description Hours an inbound message without context counts for the campaign (docs/OUTCOMES.md) */
                             attributionWindowHours?: number;
                             /** @description Only with a holdout: the share of the sendable audience never sent */
@@ -8816,6 +9022,66 @@ export interface operations {
                                 replied: number;
                                 /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                 reliable: boolean;
+                            };
+                            /** @description Only on a campaign given any: its send window, deferCapped, canary and halt thresholds, as given */
+                            sendRules?: {
+                                sendWindow?: Record<string, unknown>;
+                                deferCapped?: boolean;
+                                canary?: Record<string, unknown>;
+                                haltIf?: {
+                                    /** @description Opt-outs / sent above which it halts */
+                                    optOutRate?: number;
+                                    /** @description Failures by Meta’s code / sent */
+                                    failureRate?: number;
+                                    /** @description Block signals (131026) / sent */
+                                    blockRate?: number;
+                                    qualityDrop?: boolean;
+                                };
+                            };
+                            /** @description Only on a launched campaign with a canary (docs/CAMPAIGNS.md "Canary and halt thresholds") */
+                            canary?: {
+                                /** @enum {string} */
+                                state: "sending" | "observing" | "passed" | "halted";
+                                /** @description People in the first slice */
+                                slice: number;
+                                /** @description Once the slice settled: when its observation ends */
+                                observeUntil?: string;
+                                /** @description Once judged: the figures and when */
+                                verdict?: {
+                                    /**
+                                     * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                     * @enum {string}
+                                     */
+                                    stage: "canary" | "running";
+                                    measured: {
+                                        /** @description Measured opt-outs / sent */
+                                        optOutRate: number;
+                                        /** @description Measured failures / sent */
+                                        failureRate: number;
+                                        /** @description Measured block signals / sent */
+                                        blockRate: number;
+                                        qualityDrop: boolean;
+                                    };
+                                    thresholds: {
+                                        /** @description Opt-outs / sent above which it halts */
+                                        optOutRate?: number;
+                                        /** @description Failures by Meta’s code / sent */
+                                        failureRate?: number;
+                                        /** @description Block signals (131026) / sent */
+                                        blockRate?: number;
+                                        qualityDrop?: boolean;
+                                    };
+                                    /** @description The thresholds the figures went over; empty: within them */
+                                    exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                    /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                    sent: number;
+                                    counts: {
+                                        optOuts: number;
+                                        failures: number;
+                                        blocks: number;
+                                    };
+                                    at: string;
+                                };
                             };
                         };
                     };

@@ -7,6 +7,7 @@
 import { clickSuccesses } from './click-response-schemas';
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { anyObject, arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
+import { pauseSchema } from './halt-response-schemas';
 import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
 import { campaignCost, dryRunExample, dryRunResult } from './cost-response-schemas';
@@ -78,6 +79,7 @@ const jobView = obj(
     acceptFailure,
     cancelRequestedAt: { type: 'string', description: 'When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling")' },
     followUpOf: { type: 'string', description: 'Only on a follow-up: the job whose recipients it was sent to (docs/BROADCAST.md "Follow-ups")' },
+    pause: pauseSchema,
   },
   ['jobId', 'status', 'totalRecipients', 'totalChunks'],
 );
