@@ -237,15 +237,20 @@ export function parseAppConfig(env: Environment): AppConfig {
     contactPolicy: { cacheMs: settings.CONTACT_POLICY_CACHE_SECONDS * 1000 },
     people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
     identityAccounts: identityAccountsConfigOf(settings),
-    worker: {
-      maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
-      minInFlight: settings.WORKER_MIN_IN_FLIGHT,
-      latencyPriorMs: settings.WORKER_LATENCY_PRIOR_MS,
-      safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
-      pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
-      templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
-      waitingRecheckSeconds: settings.SEND_WINDOW_RECHECK_SECONDS,
-    },
+    worker: workerConfigOf(settings),
+  };
+}
+
+/** Chunk-worker tuning (AppConfig['worker']). */
+function workerConfigOf(settings: Settings): AppConfig['worker'] {
+  return {
+    maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
+    minInFlight: settings.WORKER_MIN_IN_FLIGHT,
+    latencyPriorMs: settings.WORKER_LATENCY_PRIOR_MS,
+    safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
+    pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
+    templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
+    waitingRecheckSeconds: settings.SEND_WINDOW_RECHECK_SECONDS,
   };
 }
 

@@ -5,10 +5,12 @@
  * writes are `if_not_exists` (a max-register that an earlier code would block) while a hold is
  * overwritten by the next one: the outcome, when there is one, always wins when read (decodeTally).
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TallyCode } from '../../delivery/recipient-status';
 import { tallySlotOf } from './messaging-table';
-import type { MessagingTable } from './messaging-table-requests';
+
+/** The table written (messaging-table-requests.ts' MessagingTable; named here, as that module imports this one through the tally items). */
+type Table = { client: DynamoDBDocumentClient; tableName: string };
 
 /** The waiting attribute of a recipient's outcome attribute (`r00042` -> `w00042`). */
 export const waitingAttributeOf = (outcomeAttribute: string): string => `w${outcomeAttribute.slice(1)}`;
@@ -36,7 +38,7 @@ export function waitingCodesOf(item: Record<string, unknown>): Map<number, Tally
  * @example
  * await writeWaitingCodes(table, 'pub_1', [{ index: 7, code: '0A:1764583200' }], expiresAtFrom(now));
  */
-export async function writeWaitingCodes(table: MessagingTable, jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>, expiresAt: number): Promise<void> {
+export async function writeWaitingCodes(table: Table, jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>, expiresAt: number): Promise<void> {
   const byItem = new Map<string, { key: { pk: string; sk: string }; codes: Map<string, TallyCode> }>();
   for (const { index, code } of entries) {
     const slot = tallySlotOf(jobId, index);

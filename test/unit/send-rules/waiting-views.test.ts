@@ -11,6 +11,8 @@ import { waitingTotalsOf } from '../../../shared/delivery/waiting-codes';
 import { fixedClock } from '../../../shared/ports/clock';
 import { sendWindowPlanOf, SendWindowPlanner } from '../../../shared/send-rules/send-window-plan';
 import { InMemoryBroadcastRepository, ORG, RecordingOutboundQueue, SENDER } from '../../support/broadcast-fakes';
+import { campaignTotalsOf } from '../../../shared/campaigns/campaign-view';
+import { campaignKit, createCampaign } from '../../support/campaign-expander-kit';
 
 const at = (iso: string) => new Date(iso);
 const clock = fixedClock('2026-03-01T09:00:00.000Z');
@@ -90,5 +92,19 @@ describe('the dry run plan of a send window', () => {
     const planner = new SendWindowPlanner({ from: '09:00', to: '20:00', timeZone: 'UTC' }, at('2026-03-01T08:00:00Z'));
     planner.add(recipients);
     expect(planner.plan(2)).toEqual({ now: 0, later: [{ at: '2026-03-01T09:00:00.000Z', count: 10 }] });
+  });
+});
+
+describe('the campaign view totals of waiting recipients', () => {
+  it('carry the job summary’s waiting fields, only when present', async () => {
+    const kit = campaignKit();
+    const campaign = await createCampaign(kit);
+    const summary = summarizeJob(
+      { jobId: 'pub_c', kind: 'template', totalRecipients: 2, totalChunks: 1, chunkSize: 1000, createdAt: '2026-05-04T09:00:00.000Z' } as BroadcastJob,
+      [{ chunkIndex: 0, recipientCount: 2, sent: 0, failed: 0, unknown: 0, failuresByReason: {}, started: true, done: false }],
+      { codes: [[0, tallyCodes.waitingForWindow(at('2026-05-04T13:00:00Z'))]], now: reading.now, unconfirmedAfterMs: reading.unconfirmedAfterMs },
+    ).summary;
+    expect(campaignTotalsOf(campaign, summary).totals).toMatchObject({ queued: 2, waitingForWindow: 1, nextWindowAt: '2026-05-04T13:00:00.000Z' });
+    expect(campaignTotalsOf(campaign, undefined).totals).not.toHaveProperty('waitingForWindow');
   });
 });
