@@ -4750,6 +4750,16 @@ export interface operations {
                                 /** @constant */
                                 upTo?: true;
                             };
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
+                            };
                         };
                     };
                 };
@@ -4917,6 +4927,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -4955,7 +4973,7 @@ export interface operations {
     broadcastListRecipients: {
         parameters: {
             query?: {
-                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -5005,7 +5023,11 @@ export interface operations {
                         message: string;
                         data: {
                             recipients: ({
-                                status: string;
+                                /**
+                                 * @description docs/DELIVERY-STATUS.md "Recipients list"; WAITING: held for the recipient’s send window or the frequency cap (`waitingUntil`)
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                                 messageId?: string | null;
                                 sentVia?: string;
                                 /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one. Every value is Meta’s open string (`type`: `regular`, `free_customer_service`, …; `subtype` when Meta sent one, e.g. `paid_exempt`); a free-form message Meta did not price carries the free tier’s verdict (docs/DELIVERY-STATUS.md "Recipients list", "Pricing values and service messages") */
@@ -5029,6 +5051,8 @@ export interface operations {
                                 firstClickAt?: string;
                                 /** @description Counted clicks on the tracked link (link previews and HEAD requests never count) */
                                 clicks?: number;
+                                /** @description Only on a WAITING recipient (not sent yet: outside their send window, or deferred by the frequency cap): when they may go (ISO 8601 time) */
+                                waitingUntil?: string;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -5118,7 +5142,7 @@ export interface operations {
     broadcastListCampaignRecipients: {
         parameters: {
             query?: {
-                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -5168,7 +5192,11 @@ export interface operations {
                         message: string;
                         data: {
                             recipients: ({
-                                status: string;
+                                /**
+                                 * @description docs/DELIVERY-STATUS.md "Recipients list"; WAITING: held for the recipient’s send window or the frequency cap (`waitingUntil`)
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                                 messageId?: string | null;
                                 sentVia?: string;
                                 /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one. Every value is Meta’s open string (`type`: `regular`, `free_customer_service`, …; `subtype` when Meta sent one, e.g. `paid_exempt`); a free-form message Meta did not price carries the free tier’s verdict (docs/DELIVERY-STATUS.md "Recipients list", "Pricing values and service messages") */
@@ -5192,6 +5220,8 @@ export interface operations {
                                 firstClickAt?: string;
                                 /** @description Counted clicks on the tracked link (link previews and HEAD requests never count) */
                                 clicks?: number;
+                                /** @description Only on a WAITING recipient (not sent yet: outside their send window, or deferred by the frequency cap): when they may go (ISO 8601 time) */
+                                waitingUntil?: string;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -5490,6 +5520,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -5613,6 +5651,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -5744,6 +5790,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -6344,6 +6398,16 @@ export interface operations {
                                 /** @constant */
                                 upTo?: true;
                             };
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
+                            };
                         } & {
                             followUpOf: string;
                             audience: {
@@ -6834,6 +6898,16 @@ export interface operations {
                                 bidStrategy?: string;
                                 /** @constant */
                                 upTo?: true;
+                            };
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
                             };
                         } & {
                             followUpOf: string;
@@ -8228,6 +8302,14 @@ export interface operations {
                                     repliedByStop?: number;
                                     /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
                                     heldOut?: number;
+                                    /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                    waitingForWindow?: number;
+                                    /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                    nextWindowAt?: string;
+                                    /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                    deferredByCap?: number;
+                                    /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                    nextCapAt?: string;
                                 };
                                 skippedByReason: {
                                     DUPLICATE: number;
@@ -8664,6 +8746,14 @@ export interface operations {
                                 repliedByStop?: number;
                                 /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
                                 heldOut?: number;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             };
                             skippedByReason: {
                                 DUPLICATE: number;
@@ -8865,6 +8955,16 @@ export interface operations {
                             sample: Record<string, unknown>[];
                             estimated: boolean;
                             membersRead: number;
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
+                            };
                         };
                     };
                 };

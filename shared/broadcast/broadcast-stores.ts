@@ -272,6 +272,8 @@ export interface ChunkRecipientRecords {
   ledger: Array<{ entry: LedgerEntry; facts: DeliveryFacts }>;
   /** Outcome facts (docs/OUTCOMES.md) of the chunk's recipients that have any, by recipient index (held-out recipients included). */
   outcomes?: ReadonlyMap<number, OutcomeFacts>;
+  /** Waiting codes (`0A:`/`0B:`, recordWaiting) of the chunk's recipients with no ledger entry, by index; absent: none. */
+  waiting?: ReadonlyMap<number, TallyCode>;
 }
 
 export interface LedgerEntryLocation {

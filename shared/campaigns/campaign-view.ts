@@ -15,6 +15,7 @@ import type { RateCardSource } from '../pricing/rate-card';
 import { INVALID_PARAMETER, MISSING_ATTRIBUTE, OPTED_OUT } from '../sending/failure-reasons';
 import type { AudienceSpec } from './audience-filter';
 import { outcomeTotalsOf, withCostPerOutcome, type OutcomeSummary } from '../broadcast/outcome-summary';
+import { waitingTotalsOf, type WaitingSummary } from '../delivery/waiting-codes';
 import { emptyExpansionCounts, type Campaign, type CampaignState } from './campaign';
 import { liftOf, type Lift } from '../outcomes/lift';
 import type { OutcomeCounts } from '../outcomes/outcome-facts';
@@ -24,7 +25,7 @@ import { DEFAULT_ATTRIBUTION_WINDOW_HOURS } from '../outcomes/outcome-facts';
 const SKIP_REASONS = [MISSING_ATTRIBUTE, INVALID_PARAMETER] as const;
 
 /** The campaign's outcome totals (replied, clicked, buttons, repliedByStop, heldOut): as its job's summary shows them (outcome-summary.ts). */
-export interface CampaignTotals extends OutcomeSummary {
+export interface CampaignTotals extends OutcomeSummary, WaitingSummary {
   /** Members read from the audiences (a person in two audiences counted twice). */
   audience: number;
   /** Members queued to send (after duplicates, exclusions, the filter, opt-outs and missing values). */
@@ -160,6 +161,8 @@ export function campaignTotalsOf(campaign: Campaign, summary: JobSummary | undef
     skipped: skippedByReason.DUPLICATE + skippedByReason.EXCLUDED + skippedByReason.FILTERED_OUT + skippedListed,
     cancelled: summary?.cancelled ?? 0,
     ...outcomeTotalsOf(summary),
+    // Of `queued`, waiting for their send window or a frequency cap (docs/CAMPAIGNS.md "Send windows"): present while any is.
+    ...waitingTotalsOf(summary),
   };
   return { totals, skippedByReason, failuresByCode };
 }

@@ -231,22 +231,26 @@ export function parseAppConfig(env: Environment): AppConfig {
     campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS) },
     contactPolicy: { cacheMs: settings.CONTACT_POLICY_CACHE_SECONDS * 1000 },
     people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
-    identityAccounts: identityAccountsConfigOf(settings),
-    worker: {
-      maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
-      minInFlight: settings.WORKER_MIN_IN_FLIGHT,
-      latencyPriorMs: settings.WORKER_LATENCY_PRIOR_MS,
-      safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
-      pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
-      templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
-      waitingRecheckSeconds: settings.SEND_WINDOW_RECHECK_SECONDS,
+    identityAccounts: {
+      userPoolId: settings.PEOPLE_USER_POOL_ID,
+      localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL,
+      localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET,
     },
+    worker: workerConfigOf(settings),
   };
 }
 
-/** Where invited people get their sign-in accounts (docs/PEOPLE.md "People"). */
-function identityAccountsConfigOf(settings: Settings): AppConfig['identityAccounts'] {
-  return { userPoolId: settings.PEOPLE_USER_POOL_ID, localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL, localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET };
+/** Chunk-worker tuning (AppConfig['worker']). */
+function workerConfigOf(settings: Settings): AppConfig['worker'] {
+  return {
+    maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
+    minInFlight: settings.WORKER_MIN_IN_FLIGHT,
+    latencyPriorMs: settings.WORKER_LATENCY_PRIOR_MS,
+    safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
+    pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
+    templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
+    waitingRecheckSeconds: settings.SEND_WINDOW_RECHECK_SECONDS,
+  };
 }
 
 /** Customer-event delivery: retries, timeouts and each endpoint's fair share (docs/CUSTOMER-WEBHOOKS.md). */

@@ -2,6 +2,7 @@
 import { campaignCost } from './cost-response-schemas';
 import { campaignDryRunSuccess } from './control-response-schemas';
 import { outcomeSummaryProperties } from './outcome-response-schemas';
+import { waitingSummaryProperties } from './send-window-response-schemas';
 import { attributionWindowSchema, holdoutSchema, liftSchema } from './lift-response-schemas';
 import { arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 
@@ -12,7 +13,7 @@ const CAMPAIGN_STATES = ['DRAFT', 'SCHEDULED', 'LAUNCHING', 'SENDING', 'WAITING_
 const state: JsonSchema = { type: 'string', enum: CAMPAIGN_STATES, description: 'docs/CAMPAIGNS.md "States and totals"' };
 const counts = (names: string[]): JsonSchema => obj(Object.fromEntries(names.map((name) => [name, int])));
 /** The totals' outcome counts (optional: present as the job summary has them). */
-const withOutcomes = (schema: JsonSchema): JsonSchema => ({ ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...outcomeSummaryProperties } });
+const withOutcomes = (schema: JsonSchema): JsonSchema => ({ ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...outcomeSummaryProperties, ...waitingSummaryProperties } });
 
 const campaignView: JsonSchema = obj(
   {

@@ -20,6 +20,7 @@ import { apiKeySuccesses } from './api-key-response-schemas';
 import { contactPolicySuccesses } from './contact-policy-response-schemas';
 import { outcomeSummaryProperties } from './outcome-response-schemas';
 import { liftSchema } from './lift-response-schemas';
+import { waitingSummaryProperties } from './send-window-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -54,6 +55,7 @@ const jobSummary: JsonSchema = {
     held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
     ...outcomeSummaryProperties,
     lift: liftSchema,
+    ...waitingSummaryProperties,
   },
   description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")',
 };

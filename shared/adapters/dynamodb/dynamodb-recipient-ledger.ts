@@ -157,6 +157,7 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
       ...(recipients ? { listed: recipients } : {}),
       ledger: tally.ledger,
       ...(tally.outcomes.size > 0 ? { outcomes: tally.outcomes } : {}),
+      ...(tally.waiting.size > 0 ? { waiting: tally.waiting } : {}),
     };
   }
 

@@ -5,10 +5,12 @@
  * writes are `if_not_exists` (a max-register that an earlier code would block) while a hold is
  * overwritten by the next one: the outcome, when there is one, always wins when read (decodeTally).
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TallyCode } from '../../delivery/recipient-status';
 import { tallySlotOf } from './messaging-table';
-import type { MessagingTable } from './messaging-table-requests';
+
+/** The table written (messaging-table-requests.ts' MessagingTable; named here, as that module imports this one through the tally items). */
+type Table = { client: DynamoDBDocumentClient; tableName: string };
 
 /** The waiting attribute of a recipient's outcome attribute (`r00042` -> `w00042`). */
 export const waitingAttributeOf = (outcomeAttribute: string): string => `w${outcomeAttribute.slice(1)}`;
@@ -17,12 +19,26 @@ export const waitingAttributeOf = (outcomeAttribute: string): string => `w${outc
 export const WAITING_ATTRIBUTE = /^w(\d{5})$/;
 
 /**
+ * The waiting codes a tally item holds, by recipient index (whether an outcome overrides them is the reader's to say).
+ *
+ * @example waitingCodesOf({ sk: 'TALLY#0', w00007: '0A:1764583200' }); // Map { 7 => '0A:1764583200' }
+ */
+export function waitingCodesOf(item: Record<string, unknown>): Map<number, TallyCode> {
+  const codes = new Map<number, TallyCode>();
+  for (const [name, value] of Object.entries(item)) {
+    const waiting = WAITING_ATTRIBUTE.exec(name);
+    if (waiting && typeof value === 'string') codes.set(Number(waiting[1]), value);
+  }
+  return codes;
+}
+
+/**
  * Writes waiting codes, one UpdateItem per tally item (`SET w = :code`: the latest hold wins).
  *
  * @example
  * await writeWaitingCodes(table, 'pub_1', [{ index: 7, code: '0A:1764583200' }], expiresAtFrom(now));
  */
-export async function writeWaitingCodes(table: MessagingTable, jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>, expiresAt: number): Promise<void> {
+export async function writeWaitingCodes(table: Table, jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>, expiresAt: number): Promise<void> {
   const byItem = new Map<string, { key: { pk: string; sk: string }; codes: Map<string, TallyCode> }>();
   for (const { index, code } of entries) {
     const slot = tallySlotOf(jobId, index);
