@@ -254,11 +254,6 @@ function workerConfigOf(settings: Settings): AppConfig['worker'] {
   };
 }
 
-/** Where invited people get their sign-in accounts (docs/PEOPLE.md "People"). */
-function identityAccountsConfigOf(settings: Settings): AppConfig['identityAccounts'] {
-  return { userPoolId: settings.PEOPLE_USER_POOL_ID, localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL, localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET };
-}
-
 /** Customer-event delivery: retries, timeouts and each endpoint's fair share (docs/CUSTOMER-WEBHOOKS.md). */
 function customerEventsConfigOf(settings: Settings): AppConfig['customerEvents'] {
   return {
