@@ -8,7 +8,7 @@
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
 import type { Campaign } from '../../../shared/campaigns/campaign';
 import { ORG } from '../../support/broadcast-fakes';
-import { campaignKit, createCampaign, drainExpansions, launch, member, queuedIndexesByRecipient, seedAudience, type CampaignKit } from '../../support/campaign-expander-kit';
+import { CAMPAIGN_TEMPLATE, campaignKit, createCampaign, drainExpansions, launch, member, queuedIndexesByRecipient, seedAudience, type CampaignKit } from '../../support/campaign-expander-kit';
 
 const MINUTE = 60_000;
 const range = (from: number, count: number) => Array.from({ length: count }, (_, offset) => from + offset);
@@ -102,6 +102,29 @@ describe('a canary', () => {
     expect(queuedIndexesByRecipient(kit.queue.messages).size).toBe(300);
     const campaign = (await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!;
     expect(campaign.expansion).toMatchObject({ status: 'done', canary: { state: 'passed', slice: 50, verdict: { measured: { optOutRate: 0, failureRate: 0.02, blockRate: 0.02 }, exceeded: [], sent: 50 } } });
+  });
+});
+
+describe('the slice', () => {
+  it('is `percent` of the audience’s members at the launch; a drop of the template’s quality since the launch halts it', async () => {
+    const kit = campaignKit();
+    let quality = 'GREEN';
+    kit.expander.templates.templatesOf = async () => [{ ...CAMPAIGN_TEMPLATE, quality_score: { score: quality } }];
+    kit.members.seed({ audienceId: 'aud_a', organizationId: ORG, name: 'A', memberCount: 400, createdAt: '2026-05-01T00:00:00.000Z', updatedAt: '2026-05-01T00:00:00.000Z' }, range(0, 400).map((index) => member(index)));
+    await createCampaign(kit, { sendRules: { canary: { percent: 10, observeMinutes: 5, haltIf: { optOutRate: 0.5, qualityDrop: true } } } });
+    await launch(kit);
+    await drainExpansions(kit);
+    expect(queuedIndexesByRecipient(kit.queue.messages).size).toBe(40);
+    const campaign = (await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!;
+    expect(campaign.expansion).toMatchObject({ canary: { state: 'observing', slice: 40 }, counts: { members: 40, sendable: 40 }, watch: { quality: 'GREEN' } });
+    await sendQueued(kit);
+    quality = 'YELLOW';
+    kit.clock.set(new Date(kit.clock.now().getTime() + 6 * MINUTE));
+    kit.expansions.queued.push({ message: { version: 1, organizationId: ORG, campaignId: 'cmp_spring' }, delaySeconds: 0 });
+    await drainExpansions(kit);
+    kit.clock.set(new Date(kit.clock.now().getTime() + 6 * MINUTE));
+    expect(await drainExpansions(kit)).toContain('paused');
+    expect((await kit.broadcasts.readJobControl(campaign.jobId!))!.pause!.halt).toMatchObject({ measured: { optOutRate: 0, qualityDrop: true }, exceeded: ['qualityDrop'], sent: 40 });
   });
 });
 
