@@ -236,7 +236,11 @@ export function parseAppConfig(env: Environment): AppConfig {
     campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS), canaryRecheckSeconds: settings.CANARY_RECHECK_SECONDS, haltCheckSeconds: settings.HALT_CHECK_SECONDS },
     contactPolicy: { cacheMs: settings.CONTACT_POLICY_CACHE_SECONDS * 1000 },
     people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
-    identityAccounts: identityAccountsConfigOf(settings),
+    identityAccounts: {
+      userPoolId: settings.PEOPLE_USER_POOL_ID,
+      localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL,
+      localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET,
+    },
     worker: workerConfigOf(settings),
   };
 }
