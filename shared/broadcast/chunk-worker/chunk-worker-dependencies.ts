@@ -6,7 +6,7 @@ import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { CloudApiClient } from '../../sending/ports';
 import type { SendPolicySettings } from '../../sending/send-policy';
 import type { ClickLinkKeys } from '../../clicks/click-link-key';
-import type { FrequencyCapPorts } from './frequency-caps';
+import type { FrequencyCapPorts } from '../../send-rules/frequency-cap-ports';
 
 export interface ChunkWorkerSettings extends SendPolicySettings {
   /**

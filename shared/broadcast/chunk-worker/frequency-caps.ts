@@ -12,16 +12,16 @@
  */
 import type { ChunkRecipient, OutboundMessage } from '../chunk-message';
 import type { ChunkOutcomes, ChunkReport } from '../chunk-outcomes';
-import type { ContactBook, StoredPair } from '../../inbox/contact-book';
+import type { StoredPair } from '../../inbox/contact-book';
 import { cappedCategoriesOf } from '../../send-rules/contact-policy';
 import { businessScopedIdsAmong, capPersonKeyOf } from '../../send-rules/cap-person-key';
-import type { CappedCategory, ContactPolicy, ContactPolicyStore, FrequencyCapStore } from '../../send-rules/ports';
+import type { CappedCategory, ContactPolicy } from '../../send-rules/ports';
+import type { FrequencyCapPorts } from '../../send-rules/frequency-cap-ports';
 import { FREQUENCY_CAPPED } from '../../sending/failure-reasons';
 import type { ProcessChunkDependencies } from './chunk-worker-dependencies';
 import { holdWaiting, type WaitingDependencies, type WaitingRecipient } from './waiting-rest';
 
-/** What the worker reads and writes for the cap: the cached policy, the contact book's pairs, the per-person records. One flat port, so each call is retried like the worker's other store calls. */
-export interface FrequencyCapPorts extends Pick<ContactPolicyStore, 'policyOf'>, Pick<ContactBook, 'pairsOf'>, FrequencyCapStore {}
+export type { FrequencyCapPorts };
 
 /** What one recipient's reservation came to. */
 export type CapVerdict = { kind: 'send' } | { kind: 'capped' } | { kind: 'deferred'; until: Date };
