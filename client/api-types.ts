@@ -863,6 +863,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prod/api/v2/broadcast/public/contact-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get contact policy
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastGetContactPolicy"];
+        /**
+         * Set contact policy
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        put: operations["broadcastSetContactPolicy"];
+        post?: never;
+        /**
+         * Remove contact policy
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        delete: operations["broadcastRemoveContactPolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/organizations/public/remove-employee-bulk": {
         parameters: {
             query?: never;
@@ -4716,6 +4750,16 @@ export interface operations {
                                 /** @constant */
                                 upTo?: true;
                             };
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
+                            };
                         };
                     };
                 };
@@ -4883,6 +4927,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -4900,6 +4952,56 @@ export interface operations {
                             cancelRequestedAt?: string;
                             /** @description Only on a follow-up: the job whose recipients it was sent to (docs/BROADCAST.md "Follow-ups") */
                             followUpOf?: string;
+                            /** @description Only while PAUSED: why the job is held and by whom */
+                            pause?: {
+                                /** @description e.g. TEMPLATE_PAUSED, ACCOUNT_LOCKED, PAUSED_BY_USER, CANARY_HALTED */
+                                reason: string;
+                                since: string;
+                                failsAt: string | null;
+                                /** @enum {string} */
+                                pausedBy: "meta" | "user" | "canary";
+                                /** @description A person’s pause: the credential that paused it */
+                                by?: string;
+                                /** @description Meta’s error code, when a refusal of the account paused it */
+                                code?: number;
+                                /** @description Meta’s words with that code */
+                                text?: string;
+                                /** @description Only when the canary or the halt thresholds paused it (`pausedBy: "canary"`) */
+                                halt?: {
+                                    /**
+                                     * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                     * @enum {string}
+                                     */
+                                    stage: "canary" | "running";
+                                    measured: {
+                                        /** @description Measured opt-outs / sent */
+                                        optOutRate: number;
+                                        /** @description Measured failures / sent */
+                                        failureRate: number;
+                                        /** @description Measured block signals / sent */
+                                        blockRate: number;
+                                        qualityDrop: boolean;
+                                    };
+                                    thresholds: {
+                                        /** @description Opt-outs / sent above which it halts */
+                                        optOutRate?: number;
+                                        /** @description Failures by Meta’s code / sent */
+                                        failureRate?: number;
+                                        /** @description Block signals (131026) / sent */
+                                        blockRate?: number;
+                                        qualityDrop?: boolean;
+                                    };
+                                    /** @description The thresholds the figures went over; empty: within them */
+                                    exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                    /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                    sent: number;
+                                    counts: {
+                                        optOuts: number;
+                                        failures: number;
+                                        blocks: number;
+                                    };
+                                };
+                            };
                         };
                     };
                 };
@@ -4921,7 +5023,7 @@ export interface operations {
     broadcastListRecipients: {
         parameters: {
             query?: {
-                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -4971,7 +5073,11 @@ export interface operations {
                         message: string;
                         data: {
                             recipients: ({
-                                status: string;
+                                /**
+                                 * @description docs/DELIVERY-STATUS.md "Recipients list"; WAITING: held for the recipient’s send window or the frequency cap (`waitingUntil`)
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                                 messageId?: string | null;
                                 sentVia?: string;
                                 /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one. Every value is Meta’s open string (`type`: `regular`, `free_customer_service`, …; `subtype` when Meta sent one, e.g. `paid_exempt`); a free-form message Meta did not price carries the free tier’s verdict (docs/DELIVERY-STATUS.md "Recipients list", "Pricing values and service messages") */
@@ -4995,6 +5101,8 @@ export interface operations {
                                 firstClickAt?: string;
                                 /** @description Counted clicks on the tracked link (link previews and HEAD requests never count) */
                                 clicks?: number;
+                                /** @description Only on a WAITING recipient (not sent yet: outside their send window, or deferred by the frequency cap): when they may go (ISO 8601 time) */
+                                waitingUntil?: string;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -5084,7 +5192,7 @@ export interface operations {
     broadcastListCampaignRecipients: {
         parameters: {
             query?: {
-                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -5134,7 +5242,11 @@ export interface operations {
                         message: string;
                         data: {
                             recipients: ({
-                                status: string;
+                                /**
+                                 * @description docs/DELIVERY-STATUS.md "Recipients list"; WAITING: held for the recipient’s send window or the frequency cap (`waitingUntil`)
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "UNKNOWN" | "UNCONFIRMED" | "CANCELLED" | "HELD" | "HELD_OUT" | "WAITING";
                                 messageId?: string | null;
                                 sentVia?: string;
                                 /** @description Meta’s pricing of the message from its status webhooks, the highest stage’s (read > delivered > sent); absent until a webhook carried one. Every value is Meta’s open string (`type`: `regular`, `free_customer_service`, …; `subtype` when Meta sent one, e.g. `paid_exempt`); a free-form message Meta did not price carries the free tier’s verdict (docs/DELIVERY-STATUS.md "Recipients list", "Pricing values and service messages") */
@@ -5158,6 +5270,8 @@ export interface operations {
                                 firstClickAt?: string;
                                 /** @description Counted clicks on the tracked link (link previews and HEAD requests never count) */
                                 clicks?: number;
+                                /** @description Only on a WAITING recipient (not sent yet: outside their send window, or deferred by the frequency cap): when they may go (ISO 8601 time) */
+                                waitingUntil?: string;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -5456,6 +5570,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -5579,6 +5701,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -5710,6 +5840,14 @@ export interface operations {
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
                                 };
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -6310,6 +6448,16 @@ export interface operations {
                                 /** @constant */
                                 upTo?: true;
                             };
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
+                            };
                         } & {
                             followUpOf: string;
                             audience: {
@@ -6800,6 +6948,16 @@ export interface operations {
                                 bidStrategy?: string;
                                 /** @constant */
                                 upTo?: true;
+                            };
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
                             };
                         } & {
                             followUpOf: string;
@@ -8194,6 +8352,14 @@ export interface operations {
                                     repliedByStop?: number;
                                     /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
                                     heldOut?: number;
+                                    /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                    waitingForWindow?: number;
+                                    /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                    nextWindowAt?: string;
+                                    /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                    deferredByCap?: number;
+                                    /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                    nextCapAt?: string;
                                 };
                                 skippedByReason: {
                                     DUPLICATE: number;
@@ -8233,7 +8399,55 @@ export interface operations {
                                 /** @description Only while WAITING_FOR_LIMIT: when Meta’s messaging limit frees enough to go on */
                                 waitingUntil?: string;
                                 /** @description Only while PAUSED, as a job’s status shows it */
-                                pause?: Record<string, unknown>;
+                                pause?: {
+                                    /** @description e.g. TEMPLATE_PAUSED, ACCOUNT_LOCKED, PAUSED_BY_USER, CANARY_HALTED */
+                                    reason: string;
+                                    since: string;
+                                    failsAt: string | null;
+                                    /** @enum {string} */
+                                    pausedBy: "meta" | "user" | "canary";
+                                    /** @description A person’s pause: the credential that paused it */
+                                    by?: string;
+                                    /** @description Meta’s error code, when a refusal of the account paused it */
+                                    code?: number;
+                                    /** @description Meta’s words with that code */
+                                    text?: string;
+                                    /** @description Only when the canary or the halt thresholds paused it (`pausedBy: "canary"`) */
+                                    halt?: {
+                                        /**
+                                         * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                         * @enum {string}
+                                         */
+                                        stage: "canary" | "running";
+                                        measured: {
+                                            /** @description Measured opt-outs / sent */
+                                            optOutRate: number;
+                                            /** @description Measured failures / sent */
+                                            failureRate: number;
+                                            /** @description Measured block signals / sent */
+                                            blockRate: number;
+                                            qualityDrop: boolean;
+                                        };
+                                        thresholds: {
+                                            /** @description Opt-outs / sent above which it halts */
+                                            optOutRate?: number;
+                                            /** @description Failures by Meta’s code / sent */
+                                            failureRate?: number;
+                                            /** @description Block signals (131026) / sent */
+                                            blockRate?: number;
+                                            qualityDrop?: boolean;
+                                        };
+                                        /** @description The thresholds the figures went over; empty: within them */
+                                        exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                        /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                        sent: number;
+                                        counts: {
+                                            optOuts: number;
+                                            failures: number;
+                                            blocks: number;
+                                        };
+                                    };
+                                };
                                 /** @description Hours an inbound message without context counts for the campaign (docs/OUTCOMES.md) */
                                 attributionWindowHours?: number;
                                 /** @description Only with a holdout: the share of the sendable audience never sent */
@@ -8256,6 +8470,66 @@ export interface operations {
                                     replied: number;
                                     /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                     reliable: boolean;
+                                };
+                                /** @description Only on a campaign given any: its send window, deferCapped, canary and halt thresholds, as given */
+                                sendRules?: {
+                                    sendWindow?: Record<string, unknown>;
+                                    deferCapped?: boolean;
+                                    canary?: Record<string, unknown>;
+                                    haltIf?: {
+                                        /** @description Opt-outs / sent above which it halts */
+                                        optOutRate?: number;
+                                        /** @description Failures by Meta’s code / sent */
+                                        failureRate?: number;
+                                        /** @description Block signals (131026) / sent */
+                                        blockRate?: number;
+                                        qualityDrop?: boolean;
+                                    };
+                                };
+                                /** @description Only on a launched campaign with a canary (docs/CAMPAIGNS.md "Canary and halt thresholds") */
+                                canary?: {
+                                    /** @enum {string} */
+                                    state: "sending" | "observing" | "passed" | "halted";
+                                    /** @description People in the first slice */
+                                    slice: number;
+                                    /** @description Once the slice settled: when its observation ends */
+                                    observeUntil?: string;
+                                    /** @description Once judged: the figures and when */
+                                    verdict?: {
+                                        /**
+                                         * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                         * @enum {string}
+                                         */
+                                        stage: "canary" | "running";
+                                        measured: {
+                                            /** @description Measured opt-outs / sent */
+                                            optOutRate: number;
+                                            /** @description Measured failures / sent */
+                                            failureRate: number;
+                                            /** @description Measured block signals / sent */
+                                            blockRate: number;
+                                            qualityDrop: boolean;
+                                        };
+                                        thresholds: {
+                                            /** @description Opt-outs / sent above which it halts */
+                                            optOutRate?: number;
+                                            /** @description Failures by Meta’s code / sent */
+                                            failureRate?: number;
+                                            /** @description Block signals (131026) / sent */
+                                            blockRate?: number;
+                                            qualityDrop?: boolean;
+                                        };
+                                        /** @description The thresholds the figures went over; empty: within them */
+                                        exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                        /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                        sent: number;
+                                        counts: {
+                                            optOuts: number;
+                                            failures: number;
+                                            blocks: number;
+                                        };
+                                        at: string;
+                                    };
                                 };
                             }[];
                             nextCursor: string | null;
@@ -8630,6 +8904,14 @@ export interface operations {
                                 repliedByStop?: number;
                                 /** @description Held out of the campaign (never sent, status HELD_OUT); present when above 0 */
                                 heldOut?: number;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is */
+                                waitingForWindow?: number;
+                                /** @description The earliest opening among the recipients waiting for their window; with `waitingForWindow` (ISO 8601 time) */
+                                nextWindowAt?: string;
+                                /** @description Of `pending` (a campaign: of `queued`), recipients deferred by the organization’s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is */
+                                deferredByCap?: number;
+                                /** @description The earliest time the frequency cap lets one of them go; with `deferredByCap` (ISO 8601 time) */
+                                nextCapAt?: string;
                             };
                             skippedByReason: {
                                 DUPLICATE: number;
@@ -8669,7 +8951,55 @@ export interface operations {
                             /** @description Only while WAITING_FOR_LIMIT: when Meta’s messaging limit frees enough to go on */
                             waitingUntil?: string;
                             /** @description Only while PAUSED, as a job’s status shows it */
-                            pause?: Record<string, unknown>;
+                            pause?: {
+                                /** @description e.g. TEMPLATE_PAUSED, ACCOUNT_LOCKED, PAUSED_BY_USER, CANARY_HALTED */
+                                reason: string;
+                                since: string;
+                                failsAt: string | null;
+                                /** @enum {string} */
+                                pausedBy: "meta" | "user" | "canary";
+                                /** @description A person’s pause: the credential that paused it */
+                                by?: string;
+                                /** @description Meta’s error code, when a refusal of the account paused it */
+                                code?: number;
+                                /** @description Meta’s words with that code */
+                                text?: string;
+                                /** @description Only when the canary or the halt thresholds paused it (`pausedBy: "canary"`) */
+                                halt?: {
+                                    /**
+                                     * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                     * @enum {string}
+                                     */
+                                    stage: "canary" | "running";
+                                    measured: {
+                                        /** @description Measured opt-outs / sent */
+                                        optOutRate: number;
+                                        /** @description Measured failures / sent */
+                                        failureRate: number;
+                                        /** @description Measured block signals / sent */
+                                        blockRate: number;
+                                        qualityDrop: boolean;
+                                    };
+                                    thresholds: {
+                                        /** @description Opt-outs / sent above which it halts */
+                                        optOutRate?: number;
+                                        /** @description Failures by Meta’s code / sent */
+                                        failureRate?: number;
+                                        /** @description Block signals (131026) / sent */
+                                        blockRate?: number;
+                                        qualityDrop?: boolean;
+                                    };
+                                    /** @description The thresholds the figures went over; empty: within them */
+                                    exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                    /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                    sent: number;
+                                    counts: {
+                                        optOuts: number;
+                                        failures: number;
+                                        blocks: number;
+                                    };
+                                };
+                            };
                             /** @description Hours an inbound message without context counts for the campaign (docs/OUTCOMES.md) */
                             attributionWindowHours?: number;
                             /** @description Only with a holdout: the share of the sendable audience never sent */
@@ -8692,6 +9022,66 @@ export interface operations {
                                 replied: number;
                                 /** @description Both groups hold at least 100 people, replies and holdout inbound together at least 10, and the two rates differ at 95 % confidence (two-proportion z-test); false: too small or too close to trust */
                                 reliable: boolean;
+                            };
+                            /** @description Only on a campaign given any: its send window, deferCapped, canary and halt thresholds, as given */
+                            sendRules?: {
+                                sendWindow?: Record<string, unknown>;
+                                deferCapped?: boolean;
+                                canary?: Record<string, unknown>;
+                                haltIf?: {
+                                    /** @description Opt-outs / sent above which it halts */
+                                    optOutRate?: number;
+                                    /** @description Failures by Meta’s code / sent */
+                                    failureRate?: number;
+                                    /** @description Block signals (131026) / sent */
+                                    blockRate?: number;
+                                    qualityDrop?: boolean;
+                                };
+                            };
+                            /** @description Only on a launched campaign with a canary (docs/CAMPAIGNS.md "Canary and halt thresholds") */
+                            canary?: {
+                                /** @enum {string} */
+                                state: "sending" | "observing" | "passed" | "halted";
+                                /** @description People in the first slice */
+                                slice: number;
+                                /** @description Once the slice settled: when its observation ends */
+                                observeUntil?: string;
+                                /** @description Once judged: the figures and when */
+                                verdict?: {
+                                    /**
+                                     * @description `canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran
+                                     * @enum {string}
+                                     */
+                                    stage: "canary" | "running";
+                                    measured: {
+                                        /** @description Measured opt-outs / sent */
+                                        optOutRate: number;
+                                        /** @description Measured failures / sent */
+                                        failureRate: number;
+                                        /** @description Measured block signals / sent */
+                                        blockRate: number;
+                                        qualityDrop: boolean;
+                                    };
+                                    thresholds: {
+                                        /** @description Opt-outs / sent above which it halts */
+                                        optOutRate?: number;
+                                        /** @description Failures by Meta’s code / sent */
+                                        failureRate?: number;
+                                        /** @description Block signals (131026) / sent */
+                                        blockRate?: number;
+                                        qualityDrop?: boolean;
+                                    };
+                                    /** @description The thresholds the figures went over; empty: within them */
+                                    exceeded: ("optOutRate" | "failureRate" | "blockRate" | "qualityDrop")[];
+                                    /** @description Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`) */
+                                    sent: number;
+                                    counts: {
+                                        optOuts: number;
+                                        failures: number;
+                                        blocks: number;
+                                    };
+                                    at: string;
+                                };
                             };
                         };
                     };
@@ -8831,6 +9221,16 @@ export interface operations {
                             sample: Record<string, unknown>[];
                             estimated: boolean;
                             membersRead: number;
+                            /** @description Only with a `sendWindow`: how many recipients go at the send time and when the rest go, earliest first (docs/CAMPAIGNS.md "Send windows") */
+                            sendWindow?: {
+                                /** @description Inside their send window at the send time: sent at once */
+                                now: number;
+                                later: {
+                                    /** @description When their windows open (ISO 8601 time) */
+                                    at: string;
+                                    count: number;
+                                }[];
+                            };
                         };
                     };
                 };
@@ -9521,6 +9921,222 @@ export interface operations {
                             credentialId: string;
                             /** @constant */
                             revoked: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastGetContactPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s contact policy, or `policy: null` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Contact policy",
+                     *       "data": {
+                     *         "policy": {
+                     *           "marketingPerPerson": 2,
+                     *           "perDays": 7,
+                     *           "categories": [
+                     *             "MARKETING"
+                     *           ],
+                     *           "updatedAt": "2026-12-02T09:30:00.000Z",
+                     *           "updatedBy": "person:ppl_01JD3Q4ZK8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            /** @description The policy in force; null: none, messages are not capped */
+                            policy: {
+                                /** @description Messages of the counted categories one person may receive in any `perDays` days */
+                                marketingPerPerson: number;
+                                perDays: number;
+                                /** @description The template categories counted (MARKETING unless set) */
+                                categories: ("MARKETING" | "UTILITY" | "AUTHENTICATION")[];
+                                updatedAt: string;
+                                /** @description Who set it: `admin` (an operator), `person:<id>` or a key’s credential id */
+                                updatedBy?: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastSetContactPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "marketingPerPerson": 2,
+                 *       "perDays": 7,
+                 *       "categories": [
+                 *         "MARKETING"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    marketingPerPerson: number;
+                    perDays: number;
+                    categories?: ("MARKETING" | "UTILITY" | "AUTHENTICATION")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The policy set (it applies to sends within a minute) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Contact policy set",
+                     *       "data": {
+                     *         "policy": {
+                     *           "marketingPerPerson": 2,
+                     *           "perDays": 7,
+                     *           "categories": [
+                     *             "MARKETING"
+                     *           ],
+                     *           "updatedAt": "2026-12-02T09:30:00.000Z",
+                     *           "updatedBy": "person:ppl_01JD3Q4ZK8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            /** @description The policy in force; null: none, messages are not capped */
+                            policy: {
+                                /** @description Messages of the counted categories one person may receive in any `perDays` days */
+                                marketingPerPerson: number;
+                                perDays: number;
+                                /** @description The template categories counted (MARKETING unless set) */
+                                categories: ("MARKETING" | "UTILITY" | "AUTHENTICATION")[];
+                                updatedAt: string;
+                                /** @description Who set it: `admin` (an operator), `person:<id>` or a key’s credential id */
+                                updatedBy?: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastRemoveContactPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy removed: messages are not capped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Contact policy removed: messages are not capped",
+                     *       "data": {
+                     *         "policy": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            /** @description The policy in force; null: none, messages are not capped */
+                            policy: {
+                                /** @description Messages of the counted categories one person may receive in any `perDays` days */
+                                marketingPerPerson: number;
+                                perDays: number;
+                                /** @description The template categories counted (MARKETING unless set) */
+                                categories: ("MARKETING" | "UTILITY" | "AUTHENTICATION")[];
+                                updatedAt: string;
+                                /** @description Who set it: `admin` (an operator), `person:<id>` or a key’s credential id */
+                                updatedBy?: string;
+                            } | null;
                         };
                     };
                 };

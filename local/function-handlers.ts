@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { broadcastScheduler, environmentOf, functions, type FunctionName } from '../runtime-contract/resource-definitions';
 import type { ServiceOverrides } from '../functions/composition';
+import type { Clock } from '../shared/ports/clock';
 import { FunctionHost } from './function-host';
 import { localLambdaContext, localLambdaContextFields } from './lambda-context';
 import { LocalJobFiringScheduler } from './local-job-firing-scheduler';
@@ -122,7 +123,7 @@ export function startLocalFunctions(options: {
   onLogLine?: (functionName: FunctionName, line: string) => void;
 }): LocalFunctions {
   let handlers: FunctionHandlers | undefined;
-  const scheduler = localScheduler(() => handlers!.handlerOf(broadcastScheduler.functionName), options.region);
+  const scheduler = localScheduler(() => handlers!.handlerOf(broadcastScheduler.functionName), options.region, options.overrides?.clock);
   handlers =
     options.isolation === 'threads'
       ? threadedHandlers(options.environment, options.region, { jobFiringScheduler: scheduler }, options.maxInstancesPerFunction, options.onLogLine)
@@ -139,7 +140,7 @@ export function startLocalFunctions(options: {
 }
 
 /** Scheduled broadcasts: timers in this process invoke the same function EventBridge Scheduler invokes on AWS. */
-function localScheduler(handler: () => Promise<Handler>, region: string): LocalJobFiringScheduler {
+function localScheduler(handler: () => Promise<Handler>, region: string, clock?: Clock): LocalJobFiringScheduler {
   let lastFiringError: string | undefined;
   return new LocalJobFiringScheduler(
     async (event) => {
@@ -153,5 +154,6 @@ function localScheduler(handler: () => Promise<Handler>, region: string): LocalJ
       if (message !== lastFiringError) console.error('Scheduled broadcast firing failed (the sweep retries it):', message);
       lastFiringError = message;
     },
+    clock ? () => clock.now().getTime() : undefined,
   );
 }

@@ -24,6 +24,8 @@ export class LocalJobFiringScheduler implements JobFiringScheduler {
   constructor(
     private readonly invoke: Invoke,
     private readonly onError: (error: unknown) => void = () => undefined,
+    /** What "now" is (a test's shifted clock: a trigger fires when that clock reaches its time). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   async scheduleFiring(jobId: string, at: Date): Promise<void> {
@@ -76,7 +78,7 @@ export class LocalJobFiringScheduler implements JobFiringScheduler {
   }
 
   private arm(jobId: string, at: Date): void {
-    const wait = Math.max(0, at.getTime() - Date.now());
+    const wait = Math.max(0, at.getTime() - this.now());
     const timer = setTimeout(() => {
       this.timers.delete(jobId);
       if (wait > MAX_TIMER_MS) return this.arm(jobId, at);

@@ -7,7 +7,7 @@ import type { Lift } from '../../shared/outcomes/lift';
 import type { TemplateRequirements } from '../../shared/templates/template-requirements';
 export type JobStatus = 'SCHEDULED' | 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'PAUSED' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
 
-export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD', 'HELD_OUT'] as const;
+export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD', 'HELD_OUT', 'WAITING'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export interface CostByCategory {
@@ -120,6 +120,8 @@ export interface RecipientRow {
   buttonPayload?: string | null;
   firstClickAt?: string | null;
   clicks?: number | null;
+  /** Issue 39: a WAITING recipient's send window opening (or the cap's allowance). */
+  waitingUntil?: string;
 }
 
 export interface RecipientsPage {

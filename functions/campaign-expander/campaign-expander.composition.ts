@@ -46,5 +46,6 @@ export function composeCampaignExpander(context: CompositionContext): ExpandCamp
     clock: value(context.clock),
     // Wall time, not the clock port: a test's fixed clock must not stop the expander from yielding.
     budget: value({ timeMs: EXPANSION_TIME_BUDGET_MS, elapsedMs: () => performance.now(), maxDelaySeconds: context.config.campaigns.expansionMaxDelaySeconds }),
+    watchTiming: value({ recheckSeconds: context.config.campaigns.canaryRecheckSeconds, haltCheckSeconds: context.config.campaigns.haltCheckSeconds }),
   });
 }

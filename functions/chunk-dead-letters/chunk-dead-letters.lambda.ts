@@ -8,13 +8,14 @@ import { platformMetrics } from '../../runtime-contract/observability';
 import type { Environment } from '../../shared/config/app-config';
 import { logger } from '../../shared/observability/logger';
 import { functionMetrics } from '../../shared/observability/metrics';
+import type { ServiceOverrides } from '../composition/composition-context';
 import { composeFunction } from '../composition/function-composition';
 import { composeChunkDeadLetters } from './chunk-dead-letters.composition';
 import { handleDeadLetterRecord } from './handle-dead-letter-record';
 
 /** The outbound dead-letter queue's consumer: each dead-lettered chunk settled, counted in ChunksDeadLettered (alarmed). */
-export const createHandler = (env: Environment) => {
-  const dependencies = composeFunction('chunk-dead-letters', env, composeChunkDeadLetters);
+export const createHandler = (env: Environment, overrides?: ServiceOverrides) => {
+  const dependencies = composeFunction('chunk-dead-letters', env, composeChunkDeadLetters, overrides);
   const metrics = functionMetrics('chunk-dead-letters', env);
   const handleRecord = async (record: SQSRecord): Promise<void> => {
     const report = await handleDeadLetterRecord(dependencies(), record);

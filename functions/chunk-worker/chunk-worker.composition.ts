@@ -13,6 +13,7 @@ import { tokenCipherSection } from '../composition/token-cipher.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
 import { clickLinkKeysSection } from '../composition/clicks.section';
+import { frequencyCapPortsSection } from '../composition/send-rules.section';
 
 export function composeChunkWorker(context: CompositionContext): ProcessChunkDependencies {
   const { worker } = context.config;
@@ -34,6 +35,8 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
     events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
     // Tracked links: the platform's link key, made on the first tracked send, then kept per container.
     linkKeys: clickLinkKeysSection(context, dynamoDb, tokenCipherSection(context)),
+    // The organization's frequency cap (docs/CAMPAIGNS.md "Frequency caps"): policy cached per container.
+    frequencyCaps: frequencyCapPortsSection(context, dynamoDb),
     settings: value({
       ...context.config.sendPolicy,
       maxInFlight: worker.maxInFlight,
@@ -45,6 +48,7 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
       flushIntervalMs: 250,
       pauseRecheckSeconds: worker.pauseRecheckSeconds,
       templatePauseTimeoutMs: worker.templatePauseTimeoutMs,
+      waitingRecheckSeconds: worker.waitingRecheckSeconds,
     }),
   });
 }

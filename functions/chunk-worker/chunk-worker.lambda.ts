@@ -7,14 +7,15 @@ import type { Environment } from '../../shared/config/app-config';
 import { logger } from '../../shared/observability/logger';
 import { defaultRetryBudgetSettings, RetryBudget } from '../../shared/ports/store-retry';
 import { functionMetrics } from '../../shared/observability/metrics';
+import type { ServiceOverrides } from '../composition/composition-context';
 import { composeFunction } from '../composition/function-composition';
 import { recordChunkMetrics } from './chunk-metrics';
 import { withStoreRetries } from './chunk-store-retries';
 import { composeChunkWorker } from './chunk-worker.composition';
 import { handleChunkRecord } from './handle-chunk-record';
 
-export const createHandler = (env: Environment) => {
-  const dependencies = composeFunction('chunk-worker', env, composeChunkWorker);
+export const createHandler = (env: Environment, overrides?: ServiceOverrides) => {
+  const dependencies = composeFunction('chunk-worker', env, composeChunkWorker, overrides);
   const metrics = functionMetrics('chunk-worker', env);
   // The store retries' quota, shared by the invocations of this environment (chunk-store-retries.ts).
   const retryBudget = new RetryBudget(defaultRetryBudgetSettings);

@@ -1,5 +1,6 @@
 import type { Environment } from '../../shared/config/app-config';
 import { createGroupHandler } from '../../shared/http/create-group-handler';
+import type { ServiceOverrides } from '../composition/composition-context';
 import { composeFunction } from '../composition/function-composition';
 import { createContact } from './create-contact.handler';
 import { createConversation } from './create-conversation.handler';
@@ -14,7 +15,7 @@ import { updateConversation } from './update-conversation.handler';
 import { composeV1Inbox } from './v1-inbox.composition';
 
 /** Generic v1 API. Authentication also checks the plan (403 PLAN_REQUIRED) on every request. */
-export const createHandler = (env: Environment) =>
+export const createHandler = (env: Environment, overrides?: ServiceOverrides) =>
   createGroupHandler({
     group: 'v1-inbox',
     operations: {
@@ -29,7 +30,7 @@ export const createHandler = (env: Environment) =>
       createOptOut,
       deleteOptOut,
     },
-    dependencies: composeFunction('v1-inbox', env, composeV1Inbox),
+    dependencies: composeFunction('v1-inbox', env, composeV1Inbox, overrides),
   });
 
 export const handler = createHandler(process.env);

@@ -22,7 +22,9 @@ import type { Lift } from '../outcomes/lift';
 import type { OutcomeCounts } from '../outcomes/outcome-facts';
 import { outcomeSummaryOf, type OutcomeSummary } from './outcome-summary';
 import { countTallyCode, emptyDeliveryCounts, type DeliveryCounts, type TallyCode } from '../delivery/recipient-status';
+import { waitingSummaryOf, type WaitingCounts } from '../delivery/waiting-codes';
 import { sendRulesSchema } from '../send-rules/send-rules.schema';
+import { haltFiguresSchema } from '../send-rules/halt-figures';
 import { attributionWindowHoursSchema, templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
@@ -77,6 +79,8 @@ const jobCommon = {
   pauseText: v.optional(v.string()),
   /** A person's pause: the credential that paused the job (pause-job.ts). */
   pausedByCredentialId: v.optional(v.string()),
+  /** A halt by the campaign's canary or halt thresholds: the measured rates beside their thresholds (docs/CAMPAIGNS.md "Canary and halt thresholds"). */
+  pauseHalt: v.optional(haltFiguresSchema),
   /** When a person last resumed a hold until resumed (resume-job.ts): a refusal seen before it no longer pauses the job. */
   resumedAt: v.optional(v.string()),
   /** Calling codes Meta refused for the account (130497) while the job ran: their recipients failed unsent. */
@@ -192,6 +196,14 @@ export interface JobSummary extends OutcomeSummary {
   held?: number;
   /** A campaign's lift over its holdout (docs/OUTCOMES.md "Holdout and lift"); present when the job has held-out recipients. */
   lift?: Lift;
+  /** Of `pending`, waiting for their send window (docs/CAMPAIGNS.md "Send windows"); present while any is. */
+  waitingForWindow?: number;
+  /** The earliest opening among them (ISO); with `waitingForWindow`. */
+  nextWindowAt?: string;
+  /** Of `pending`, deferred by the organization's frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is. */
+  deferredByCap?: number;
+  /** The earliest time the cap lets one of them go (ISO); with `deferredByCap`. */
+  nextCapAt?: string;
 }
 
 /** The tally codes of a job (shared/delivery/recipient-status.ts) and how to read them now. */
@@ -236,6 +248,7 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
   let cancelled = 0;
   let held = 0;
   let heldOut = 0;
+  const waiting: WaitingCounts[] = [];
   let anyStarted = false;
   let sentByChunkCounters = 0;
   for (const chunk of chunks) {
@@ -260,7 +273,9 @@ export function summarizeJob(job: BroadcastJob, chunks: readonly ChunkProgress[]
     addPricingCounts(summary, counts.pricing);
     held += counts.held;
     heldOut += counts.heldOut;
+    if (counts.waiting) waiting.push(counts.waiting);
   }
+  Object.assign(summary, waitingSummaryOf(waiting));
   if (held > 0) summary.held = held;
   if (heldOut > 0) summary.heldOut = heldOut;
   summary.pending = Math.max(0, job.totalRecipients - summary.sent - summary.failed - summary.unknown - summary.unconfirmed - cancelled - held - heldOut);

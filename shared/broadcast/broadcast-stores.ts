@@ -14,6 +14,7 @@ import type { BroadcastJob, ChunkProgress } from './broadcast-job';
 import type { DeliveryFacts, TallyCode } from '../delivery/recipient-status';
 import type { TemplateContent, TemplateParameters } from '../templates/template-content.schema';
 import type { OutcomeCounts, OutcomeFacts } from '../outcomes/outcome-facts';
+import type { HaltFigures } from '../send-rules/halt-figures';
 
 export interface JobStore {
   /**
@@ -108,6 +109,13 @@ export interface RecipientLedger {
    * writes of recordOutcomes, which matters when a cancellation settles thousands at once).
    */
   recordSettled(jobId: string, entries: ReadonlyArray<Pick<LedgerEntry, 'index' | 'status' | 'failureReasonCode' | 'updatedAt'>>): Promise<void>;
+  /**
+   * Notes recipients held unclaimed until a time (a send window's opening `0A:`, a frequency cap's
+   * `0B:`; shared/delivery/recipient-status.ts `tallyCodes`), so the summary counts them waiting.
+   * Kept apart from the outcome codes and overwritten by the next hold: any outcome of the recipient
+   * (a claim's code, an event's) wins over it when read (docs/DATA-MODEL.md "Tally items").
+   */
+  recordWaiting(jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>): Promise<void>;
   /** Marks entries left in SENDING by a crashed attempt as UNKNOWN, only if still SENDING. */
   markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean>;
   /**
@@ -191,6 +199,8 @@ export interface JobPause {
   text?: string;
   /** A person's pause (`pausedBy: 'user'`): the credential (API key) that paused it. */
   by?: string;
+  /** A halt by the campaign's canary or halt thresholds (`pausedBy: 'canary'`): the measured rates beside their thresholds. */
+  halt?: HaltFigures;
 }
 
 /** Who paused a job: Meta (a refusal or a template's state), a person of the business, or the campaign's own canary or halt thresholds (docs/CAMPAIGNS.md "Canary and halt thresholds"). */
@@ -265,6 +275,8 @@ export interface ChunkRecipientRecords {
   ledger: Array<{ entry: LedgerEntry; facts: DeliveryFacts }>;
   /** Outcome facts (docs/OUTCOMES.md) of the chunk's recipients that have any, by recipient index (held-out recipients included). */
   outcomes?: ReadonlyMap<number, OutcomeFacts>;
+  /** Waiting codes (`0A:`/`0B:`, recordWaiting) of the chunk's recipients with no ledger entry, by index; absent: none. */
+  waiting?: ReadonlyMap<number, TallyCode>;
 }
 
 export interface LedgerEntryLocation {

@@ -29,15 +29,23 @@ const indexSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
 const wireParametersSchema = v.union([v.array(v.string()), v.record(v.string(), v.string())]);
 /** The wire form of a recipient: [recipient index in the request, full international number or business-scoped user id, template parameters, own content?]. */
 // Strict: valibot's plain tuple would accept a four-element recipient and drop its content.
+// A recipient's own time zone (a campaign member's `timeZone` attribute, for the send window) is a fifth element, content or null before it.
 const wireRecipientSchema = v.union([
   v.strictTuple([indexSchema, v.string(), wireParametersSchema]),
   v.strictTuple([indexSchema, v.string(), wireParametersSchema, contentSchema]),
+  v.strictTuple([indexSchema, v.string(), wireParametersSchema, v.nullable(contentSchema), v.pipe(v.string(), v.minLength(1))]),
 ]);
-type WireRecipient = [number, string, TemplateParameters] | [number, string, TemplateParameters, TemplateContent];
+type WireRecipient = [number, string, TemplateParameters] | [number, string, TemplateParameters, TemplateContent] | [number, string, TemplateParameters, TemplateContent | null, string];
 
 const chunkRecipientSchema = v.pipe(
   wireRecipientSchema,
-  v.transform(([index, to, parameters, content]): ChunkRecipient => (content === undefined ? { index, to, parameters } : { index, to, parameters, content })),
+  v.transform(([index, to, parameters, content, timeZone]): ChunkRecipient => ({
+    index,
+    to,
+    parameters,
+    ...(content === undefined || content === null ? {} : { content }),
+    ...(timeZone === undefined ? {} : { timeZone }),
+  })),
 );
 const envelope = {
   version: v.literal(1),
@@ -78,9 +86,14 @@ export interface ChunkRecipient {
   parameters: TemplateParameters;
   /** The recipient's own header, buttons, carousel or offer: each wins over the broadcast's. */
   content?: TemplateContent;
+  /** The recipient's own time zone (a campaign member's `timeZone` attribute): their send window is read in it (shared/send-rules/recipient-time-zone.ts). */
+  timeZone?: string;
 }
 
-const wireOf = ({ index, to, parameters, content }: ChunkRecipient): WireRecipient => (content === undefined ? [index, to, parameters] : [index, to, parameters, content]);
+function wireOf({ index, to, parameters, content, timeZone }: ChunkRecipient): WireRecipient {
+  if (timeZone !== undefined) return [index, to, parameters, content ?? null, timeZone];
+  return content === undefined ? [index, to, parameters] : [index, to, parameters, content];
+}
 export type TemplateChunkMessage = v.InferOutput<typeof templateChunkSchema>;
 export type FreeformChunkMessage = v.InferOutput<typeof freeformChunkSchema>;
 export type OutboundMessage = TemplateChunkMessage | FreeformChunkMessage;

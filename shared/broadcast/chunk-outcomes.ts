@@ -20,6 +20,8 @@ export interface ChunkReport {
   held?: number;
   /** Not sent yet: other workers kept the business account's schedule booked; the message was re-queued with a delay. */
   deferred?: number;
+  /** Not sent yet: outside their send window or deferred by the frequency cap; re-queued for then (chunk-worker/waiting-rest.ts). */
+  waiting?: number;
   /** Rate-limit answers (130429 and Meta's other throttling codes) that held the account's pacer; absent: none. */
   rateLimitHolds?: number;
   /** Recipients the Marketing Messages API refused for the template (131055, 134100, 134101, 134102), sent through Cloud API instead; absent: none. */

@@ -20,6 +20,7 @@ import { CostTally, type CostTotals, type RateCardSource } from '../pricing/rate
 import { callingCodeOf } from '../recipients/calling-code';
 import { serviceMonthOf, serviceTierUsage, type ServiceMessageCounter, type ServiceTierUsage } from '../delivery/service-tier';
 import { maxPriceOf, type MaxPrice } from './template-max-price';
+import { sendWindowPlanOf, type SendWindowPlan } from '../send-rules/send-window-plan';
 import { isUsRecipient, usMarketingGuarded, usMarketingRefusal } from './us-marketing-guard';
 import type { SenderAccount } from './ports';
 import type { UpstreamTemplate } from '../sending/ports';
@@ -56,6 +57,8 @@ export interface DryRunResult {
   serviceMessages?: ServiceTierUsage;
   /** The template's max price (template-max-price.ts): each delivered message is billed by Meta up to it. */
   maxPrice?: MaxPrice & { upTo: true };
+  /** With a `sendWindow`: how many go at the send time and when the rest go (docs/CAMPAIGNS.md "Send windows"). */
+  sendWindow?: SendWindowPlan;
 }
 
 /** The estimate; for a template with a max price also `upTo: true` and the cap (Meta bills each message up to it). */
@@ -158,6 +161,7 @@ export async function dryRunBroadcast(
     ...(estimatedCost && { estimatedCost: maxPrice ? { ...estimatedCost, upTo: true as const, maxPrice } : estimatedCost }),
     ...(maxPrice && { maxPrice: { ...maxPrice, upTo: true as const } }),
     ...(serviceMessages && { serviceMessages }),
+    ...sendWindowPlanOf(request.sendWindow, sendable, sendsAt),
   };
 }
 

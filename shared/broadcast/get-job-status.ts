@@ -97,6 +97,7 @@ export function pauseViewOf(job: BroadcastJob, status: JobStatus): { pause: JobP
       ...(job.pauseCode !== undefined ? { code: job.pauseCode } : {}),
       ...(job.pauseText !== undefined ? { text: job.pauseText } : {}),
       ...(job.pausedByCredentialId !== undefined ? { by: job.pausedByCredentialId } : {}),
+      ...(job.pauseHalt !== undefined ? { halt: job.pauseHalt } : {}),
     }),
   };
 }

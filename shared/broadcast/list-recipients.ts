@@ -48,6 +48,8 @@ export interface RecipientRow {
   firstClickAt?: string;
   /** Counted clicks on the tracked link; absent: none. */
   clicks?: number;
+  /** A WAITING recipient's time to go (their send window's opening, or when the frequency cap allows; docs/CAMPAIGNS.md "Send windows"); absent otherwise. */
+  waitingUntil?: string;
 }
 
 export const RECIPIENTS_PAGE_DEFAULT = 500;
@@ -149,10 +151,21 @@ function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading, nev
     return records.listed.map((recipient) => {
       const ledger = ledgerByIndex.get(recipient.index);
       const row = recipientRow(recipient, ledger, reading, records.outcomes?.get(recipient.index));
-      return { index: recipient.index, row: neverSent && ledger === undefined ? { ...row, status: 'CANCELLED' as const } : row };
+      if (neverSent && ledger === undefined) return { index: recipient.index, row: { ...row, status: 'CANCELLED' as const } };
+      return { index: recipient.index, row: ledger === undefined ? withWaiting(row, records.waiting?.get(recipient.index)) : row };
     });
   }
   return records.ledger.map((record) => ({ index: record.entry.index, row: recipientRow(listedOfLedger(record.entry.to), record, reading, records.outcomes?.get(record.entry.index)) }));
+}
+
+/**
+ * A row not claimed yet, WAITING with its time when a waiting code says it waits (0A window, 0B cap).
+ *
+ * @example withWaiting(pendingRow, '0A:1764583200'); // { ...pendingRow, status: 'WAITING', waitingUntil: '2025-12-01T10:00:00.000Z' }
+ */
+export function withWaiting(row: RecipientRow, code: string | undefined): RecipientRow {
+  if (row.status !== 'PENDING' || code === undefined || !/^0[AB]:\d+$/.test(code)) return row;
+  return { ...row, status: 'WAITING', waitingUntil: new Date(Number(code.slice(3)) * 1000).toISOString() };
 }
 
 /** What a ledger entry names when the job kept no list: its key (recipient.ts), a number or a business-scoped user id. */
@@ -241,6 +254,7 @@ export const RECIPIENT_CSV_COLUMNS = [
   'buttonPayload',
   'firstClickAt',
   'clicks',
+  'waitingUntil',
 ] as const;
 type CsvColumn = (typeof RECIPIENT_CSV_COLUMNS)[number];
 

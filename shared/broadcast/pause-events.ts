@@ -8,6 +8,7 @@ import { newCustomerEvent } from '../customer-events/event-envelope';
 import type { CustomerEvent } from '../customer-events/ports';
 import type { BroadcastJob } from './broadcast-job';
 import type { JobPause, PausedBy } from './ports';
+import type { HaltFigures } from '../send-rules/halt-figures';
 
 /** Why a job is held, as the status answer, the broadcasts list and `job.paused` show it. */
 export interface JobPauseView {
@@ -23,6 +24,8 @@ export interface JobPauseView {
   code?: number;
   /** Meta's words with that code. */
   text?: string;
+  /** A halt by the campaign's canary or halt thresholds (`pausedBy: 'canary'`, reason CANARY_HALTED): the measured rates beside their thresholds. */
+  halt?: HaltFigures;
 }
 
 /**
@@ -40,6 +43,7 @@ export const pauseView = (pause: JobPause): JobPauseView => ({
   ...(pause.code !== undefined ? { code: pause.code } : {}),
   ...(pause.text !== undefined ? { text: pause.text } : {}),
   ...(pause.by !== undefined ? { by: pause.by } : {}),
+  ...(pause.halt !== undefined ? { halt: pause.halt } : {}),
 });
 
 /**

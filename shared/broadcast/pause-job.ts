@@ -65,12 +65,13 @@ export async function pauseJob(ports: PauseJobPorts, caller: ScopedCaller, jobId
 }
 
 /** The job item's pause attributes of a stored pause (what the status read shows). */
-function jobPauseAttributes(pause: JobPause): Pick<BroadcastJob, 'pausedAt' | 'pauseReason' | 'pauseFailsAt' | 'pausedBy' | 'pausedByCredentialId'> {
+function jobPauseAttributes(pause: JobPause): Pick<BroadcastJob, 'pausedAt' | 'pauseReason' | 'pauseFailsAt' | 'pausedBy' | 'pausedByCredentialId' | 'pauseHalt'> {
   return {
     pausedAt: pause.pausedAt,
     pauseReason: pause.reason,
     ...(pause.failsAt !== undefined ? { pauseFailsAt: pause.failsAt } : {}),
     ...(pause.pausedBy !== undefined ? { pausedBy: pause.pausedBy } : {}),
     ...(pause.by !== undefined ? { pausedByCredentialId: pause.by } : {}),
+    ...(pause.halt !== undefined ? { pauseHalt: pause.halt } : {}),
   };
 }

@@ -35,6 +35,6 @@ export async function resumeJob(broadcasts: JobStore & JobControlStore & ChunkPr
   if (status !== 'PAUSED' || !pause || !isHeldUntilResumed(pause)) throw new JobNotResumableError(jobId, status, status === 'PAUSED');
   await broadcasts.resumeJob(jobId, pause.pausedAt, reading.now);
   const resumed = { ...job };
-  for (const key of ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText', 'pausedByCredentialId'] as const) delete resumed[key];
+  for (const key of ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText', 'pausedByCredentialId', 'pauseHalt'] as const) delete resumed[key];
   return { jobId, status: 'PROCESSING', summary: summarizeJob(resumed, progress.chunks, { codes: progress.tally, ...reading }).summary };
 }

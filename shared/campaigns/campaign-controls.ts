@@ -40,7 +40,7 @@ export interface CampaignControlView {
 function asCampaignRefusal(error: unknown, campaignId: string, action: 'pause' | 'resume' | 'cancel'): unknown {
   if (error instanceof JobAlreadyFinishedError && action === 'pause') return new CampaignNotPausableError(`Campaign ${campaignId} has finished or was cancelled; it cannot be paused`);
   if (error instanceof JobNotResumableError) {
-    return new CampaignNotPausedError(`Campaign ${campaignId} is not paused by a person or held by Meta's refusal of the account; there is nothing to resume`);
+    return new CampaignNotPausedError(`Campaign ${campaignId} is not paused by a person, halted by its canary or held by Meta's refusal of the account; there is nothing to resume`);
   }
   if (error instanceof JobAlreadyFinishedError) return new CampaignAlreadyFinishedError(`Campaign ${campaignId} has already finished; nothing is left to cancel`);
   return error;

@@ -30,6 +30,7 @@ import { planSends, type LimitPlanStep } from './limit-plan';
 import { readLimitWindow } from './limit-window';
 import type { CampaignStore } from './ports';
 import { MISSING_ATTRIBUTE } from '../sending/failure-reasons';
+import { SendWindowPlanner, type SendWindowPlan } from '../send-rules/send-window-plan';
 
 /** Members one dry run reads at most (about 50 pages of 1,000: a few seconds), and so the persons it keeps in memory. */
 export const DRY_RUN_MAX_MEMBERS = 50_000;
@@ -55,6 +56,8 @@ export interface CampaignDryRun {
   /** True when the audiences hold more than DRY_RUN_MAX_MEMBERS: counts scaled from the members read. */
   estimated: boolean;
   membersRead: number;
+  /** With the campaign's `sendWindow`: how many go at launch and when the rest go (docs/CAMPAIGNS.md "Send windows"); scaled as the counts. */
+  sendWindow?: SendWindowPlan;
 }
 
 /** What reading the audiences found: the counts, the cost so far, the first messages. */
@@ -82,8 +85,10 @@ export async function dryRunCampaign(dependencies: CampaignDryRunDependencies, c
   const card = await dependencies.rateCards?.rateCardOf(campaign.organizationId);
   const reading: Reading = { counts: emptyExpansionCounts(), persons: new Set(), ...(card ? { tally: new CostTally(card) } : {}), sample: [], complete: true };
   const check = memberCheck({ campaignId, organizationId: campaign.organizationId, values: campaign.values, templateName: template.name, requirements, pageStart: 0, now });
+  const windows = campaign.sendRules?.sendWindow && new SendWindowPlanner(campaign.sendRules.sendWindow, now);
   await readAudiences(dependencies, campaign, reading, (recipients) => {
     for (const { to } of recipients) reading.tally?.add(callingCodeOf(to), template.category.toLowerCase());
+    windows?.add(recipients);
   }, check);
   const scale = reading.complete ? 1 : await scaleOf(dependencies, campaign, reading.counts.members);
   const counts = scaled(reading.counts, scale);
@@ -100,6 +105,7 @@ export async function dryRunCampaign(dependencies: CampaignDryRunDependencies, c
     sample: reading.sample.map((recipient) => templateMessageBody({ name: template.name, language: template.language, ...(variableNames && { variableNames }) }, recipient)),
     estimated: !reading.complete,
     membersRead: reading.counts.members,
+    ...(windows && { sendWindow: windows.plan(scale) }),
   };
 }
 

@@ -15,16 +15,19 @@ import type { RateCardSource } from '../pricing/rate-card';
 import { INVALID_PARAMETER, MISSING_ATTRIBUTE, OPTED_OUT } from '../sending/failure-reasons';
 import type { AudienceSpec } from './audience-filter';
 import { outcomeTotalsOf, withCostPerOutcome, type OutcomeSummary } from '../broadcast/outcome-summary';
+import { waitingTotalsOf, type WaitingSummary } from '../delivery/waiting-codes';
 import { emptyExpansionCounts, type Campaign, type CampaignState } from './campaign';
 import { liftOf, type Lift } from '../outcomes/lift';
 import type { OutcomeCounts } from '../outcomes/outcome-facts';
 import { DEFAULT_ATTRIBUTION_WINDOW_HOURS } from '../outcomes/outcome-facts';
+import type { SendRules } from '../send-rules/send-rules.schema';
+import { canaryViewOf, type CanaryView } from './canary-progress';
 
 /** Job failure reasons the campaign counts apart from its failures (docs/CAMPAIGNS.md "States and totals"); codes of the reason table. */
 const SKIP_REASONS = [MISSING_ATTRIBUTE, INVALID_PARAMETER] as const;
 
 /** The campaign's outcome totals (replied, clicked, buttons, repliedByStop, heldOut): as its job's summary shows them (outcome-summary.ts). */
-export interface CampaignTotals extends OutcomeSummary {
+export interface CampaignTotals extends OutcomeSummary, WaitingSummary {
   /** Members read from the audiences (a person in two audiences counted twice). */
   audience: number;
   /** Members queued to send (after duplicates, exclusions, the filter, opt-outs and missing values). */
@@ -83,6 +86,10 @@ export interface CampaignView {
   holdout?: Campaign['holdout'];
   /** Only on a launched campaign with a holdout: its lift over the held-out group (shared/outcomes/lift.ts). */
   lift?: Lift;
+  /** Only on a campaign given any: its send window, deferCapped, canary and halt thresholds, as given. */
+  sendRules?: SendRules;
+  /** Only on a launched campaign with a canary: its state, slice, end of observation and verdict (docs/CAMPAIGNS.md "Canary and halt thresholds"). */
+  canary?: CanaryView;
 }
 
 /** The job's reading of a launched campaign; absent before the job exists. */
@@ -160,6 +167,8 @@ export function campaignTotalsOf(campaign: Campaign, summary: JobSummary | undef
     skipped: skippedByReason.DUPLICATE + skippedByReason.EXCLUDED + skippedByReason.FILTERED_OUT + skippedListed,
     cancelled: summary?.cancelled ?? 0,
     ...outcomeTotalsOf(summary),
+    // Of `queued`, waiting for their send window or a frequency cap (docs/CAMPAIGNS.md "Send windows"): present while any is.
+    ...waitingTotalsOf(summary),
   };
   return { totals, skippedByReason, failuresByCode };
 }
@@ -203,7 +212,15 @@ export function campaignViewOf(campaign: Campaign, reading: CampaignJobReading |
     ...(state === 'WAITING_FOR_LIMIT' && campaign.expansion?.waitingUntil !== undefined ? { waitingUntil: campaign.expansion.waitingUntil } : {}),
     ...(reading && state === 'PAUSED' ? pauseViewOf(reading.job, 'PAUSED') : {}),
     ...holdoutViewOf(campaign, reading, cost),
+    ...(campaign.sendRules !== undefined && { sendRules: campaign.sendRules }),
+    ...canaryFieldOf(campaign),
   };
+}
+
+/** The view's `canary` field of a launched campaign with one; nothing otherwise. */
+function canaryFieldOf(campaign: Campaign): { canary?: CanaryView } {
+  const canary = canaryViewOf(campaign.expansion?.canary);
+  return canary === undefined ? {} : { canary };
 }
 
 /**

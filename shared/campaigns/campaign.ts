@@ -9,6 +9,7 @@ import type { CampaignValues } from './campaign-values';
 import type { AudienceSpec } from './audience-filter';
 import type { CampaignHoldout } from './campaign-holdout';
 import type { SendRules } from '../send-rules/send-rules.schema';
+import type { CanaryProgress, HaltWatch } from './canary-progress';
 
 /** Every state a campaign reads as (the `state` filter of GET /campaigns accepts exactly these). */
 export const CAMPAIGN_STATES = [
@@ -84,6 +85,10 @@ export interface ExpansionProgress {
    * messaging limit's headroom before reading). Kept, so a page run again is the same page.
    */
   pageSize?: number;
+  /** The canary's state (docs/CAMPAIGNS.md "Canary and halt thresholds"); absent without one. */
+  canary?: CanaryProgress;
+  /** The canary's and halt thresholds' watch (quality to compare with, last look, a halt not yet resumed); absent without either. */
+  watch?: HaltWatch;
 }
 
 /** A campaign as stored. The state it reads is derived (campaign-state.ts) from this and its job. */

@@ -6,10 +6,12 @@
  * (expansion-members.ts, expansion-page.ts, expansion-output.ts) and checkpoints. It never holds
  * more than one page. After its time budget it queues itself to go on; it waits (a delayed message,
  * re-queued until due) for a scheduled start, for the messaging limit's window and while the job is
- * paused; it stops when the job is cancelled, and closes the job once every audience is read.
+ * paused; it stops when the job is cancelled, and closes the job once every audience is read. With a
+ * canary or halt thresholds it also watches (canary-watch.ts): it appends only the canary's slice,
+ * judges it, and looks at the thresholds while the campaign runs, halting it when they are exceeded.
  */
 import type { MessagingLimitDependencies } from '../broadcast/messaging-limit';
-import type { JobControlStore, JobStore, SenderAccount, SenderDirectory, SuppressionList } from '../broadcast/ports';
+import type { ChunkProgressStore, JobControlStore, JobStore, SenderAccount, SenderDirectory, SuppressionList } from '../broadcast/ports';
 import type { TemplateCatalog } from '../broadcast/template-catalog';
 import type { Clock } from '../ports/clock';
 import { CHUNK_SIZE } from '../broadcast/broadcast-job';
@@ -19,15 +21,17 @@ import { advance, announceCampaignStarted, closeCampaignJob, type ClosePorts, ty
 import { pageAllowance, reservePage } from './expansion-limit';
 import { candidatesOf, type MemberPorts } from './expansion-members';
 import { writeChunk, type OutputPorts } from './expansion-output';
+import { haltCheckSecondsOf, sliceQueued, watchAfterClose, watchStep, withinCanary, type WatchPorts } from './canary-watch';
 import { chunkOfPage, type PagePorts } from './expansion-page';
 import { EXPANSION_TIME_BUDGET_MS, MAX_EXPANSION_DELAY_SECONDS, PAUSED_RECHECK_SECONDS, expansionDelaySeconds } from './expansion-timing';
 import type { CampaignStore, ExpansionMessage, ExpansionQueue } from './ports';
+import type { ExpansionProgress } from './campaign';
 import type { MemberSource } from '../audiences/ports';
 
 export interface ExpandCampaignDependencies extends MessagingLimitDependencies, MemberPorts, PagePorts {
   campaigns: Pick<CampaignStore, 'getCampaign' | 'saveExpansion'>;
   members: Pick<MemberSource, 'readMembers' | 'membersAmong'>;
-  broadcasts: OutputPorts['broadcasts'] & ClosePorts['broadcasts'] & Pick<JobStore, 'getJob'> & Pick<JobControlStore, 'readJobControl'>;
+  broadcasts: OutputPorts['broadcasts'] & ClosePorts['broadcasts'] & Pick<JobStore, 'getJob'> & Pick<JobControlStore, 'readJobControl' | 'pauseJob'> & Pick<ChunkProgressStore, 'getJobProgress'>;
   queue: OutputPorts['queue'];
   touches: OutputPorts['touches'];
   expansions: ExpansionQueue;
@@ -42,9 +46,11 @@ export interface ExpandCampaignDependencies extends MessagingLimitDependencies, 
    * (default 900; a wait is re-queued until due, so a shorter one only looks more often).
    */
   budget?: { timeMs?: number; elapsedMs?: () => number; pages?: number; maxDelaySeconds?: number };
+  /** The canary's and halt thresholds' looks (canary-watch.ts); absent: the defaults. */
+  watchTiming?: WatchPorts['watchTiming'];
 }
 
-export type ExpansionOutcome = 'done' | 'continued' | 'waiting' | 'paused' | 'cancelled' | 'superseded' | 'not-found';
+export type ExpansionOutcome = 'done' | 'continued' | 'waiting' | 'watching' | 'paused' | 'cancelled' | 'superseded' | 'not-found';
 
 type Step = { next: 'page' } | { stop: ExpansionOutcome; delaySeconds?: number };
 
@@ -90,7 +96,7 @@ async function sendingOf(dependencies: ExpandCampaignDependencies, campaign: Lau
 
 async function requeue(dependencies: ExpandCampaignDependencies, message: ExpansionMessage, step: Extract<Step, { stop: ExpansionOutcome }>): Promise<ExpansionOutcome> {
   const delaySeconds = Math.min(step.delaySeconds ?? 0, dependencies.budget?.maxDelaySeconds ?? MAX_EXPANSION_DELAY_SECONDS);
-  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'paused') await dependencies.expansions.enqueueExpansion(message, delaySeconds);
+  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'watching' || step.stop === 'paused') await dependencies.expansions.enqueueExpansion(message, delaySeconds);
   return step.stop;
 }
 
@@ -98,7 +104,8 @@ async function requeue(dependencies: ExpandCampaignDependencies, message: Expans
 async function beforePage(dependencies: ExpandCampaignDependencies, campaign: LaunchedCampaign): Promise<Step> {
   const now = dependencies.clock.now();
   const { expansion } = campaign;
-  if (expansion.status === 'done') return closed(dependencies, campaign, 'done');
+  // Closed: the running thresholds watch until the job finished, then it is closed (again: idempotent) and announced.
+  if (expansion.status === 'done') return (await watchAfterClose(dependencies, campaign)) ?? closed(dependencies, campaign, 'done', false);
   // Read on every look, waits included: a campaign cancelled while it waits closes then, not when the wait ends.
   const control = await dependencies.broadcasts.readJobControl(campaign.jobId);
   if (!control || control.cancelled) return closed(dependencies, campaign, 'cancelled');
@@ -107,13 +114,16 @@ async function beforePage(dependencies: ExpandCampaignDependencies, campaign: La
     return { stop: 'waiting', delaySeconds: expansionDelaySeconds(expansion.waitingUntil, now) };
   }
   if (control.pause) return { stop: 'paused', delaySeconds: PAUSED_RECHECK_SECONDS };
+  const watched = await watchStep(dependencies, campaign);
+  if (watched) return watched;
   if (expansion.audienceIndex >= campaign.audience.audienceIds.length) return closed(dependencies, campaign, 'done');
   if (expansion.pageSize !== undefined) return { next: 'page' };
   return decidePageSize(dependencies, campaign, now);
 }
 
-async function closed(dependencies: ExpandCampaignDependencies, campaign: LaunchedCampaign, outcome: ExpansionOutcome): Promise<Step> {
+async function closed(dependencies: ExpandCampaignDependencies, campaign: LaunchedCampaign, outcome: ExpansionOutcome, keepWatching = true): Promise<Step> {
   await closeCampaignJob(dependencies, campaign);
+  if (outcome === 'done' && keepWatching && campaign.sendRules?.haltIf !== undefined) return { stop: 'watching', delaySeconds: haltCheckSecondsOf(dependencies) };
   return { stop: outcome };
 }
 
@@ -125,7 +135,7 @@ async function decidePageSize(dependencies: ExpandCampaignDependencies, campaign
   const { waitingUntil: _waitingUntil, ...expansion } = campaign.expansion;
   const base = firstStart ? { ...expansion, startedAt: now.toISOString() } : expansion;
   const saved = 'pageSize' in allowance
-    ? await advance(dependencies, campaign, { ...base, status: 'running', pageSize: allowance.pageSize })
+    ? await advance(dependencies, campaign, { ...base, status: 'running', pageSize: withinCanary(allowance.pageSize, base) })
     : await advance(dependencies, campaign, { ...base, status: 'waiting', waitingUntil: allowance.waitUntil.toISOString() });
   if (!saved) return { stop: 'superseded' };
   if (firstStart) await announceCampaignStarted(dependencies, campaign);
@@ -158,14 +168,14 @@ async function expandPage(dependencies: ExpandCampaignDependencies, campaign: La
     nextIndex: expansion.nextIndex + (chunk.listed.length > 0 ? CHUNK_SIZE : 0),
     counts,
   };
-  const next = await nextPageSize(dependencies, sending.sender, moved, campaign.audience.audienceIds.length);
+  const next = sliceQueued(moved, campaign.audience.audienceIds.length) ?? (await nextPageSize(dependencies, sending.sender, moved, campaign.audience.audienceIds.length));
   return (await advance(dependencies, campaign, next)) ? { next: 'page' } : { stop: 'superseded' };
 }
 
 /** The next checkpoint with its page size decided (or a wait), unless every audience is read. */
-async function nextPageSize<T extends { audienceIndex: number; status: 'running' }>(dependencies: ExpandCampaignDependencies, sender: SenderAccount, moved: T, audiences: number) {
+async function nextPageSize<T extends Pick<ExpansionProgress, 'canary' | 'counts'> & { audienceIndex: number; status: 'running' }>(dependencies: ExpandCampaignDependencies, sender: SenderAccount, moved: T, audiences: number) {
   if (moved.audienceIndex >= audiences) return moved;
   const now = dependencies.clock.now();
   const allowance = await pageAllowance(dependencies, sender, now);
-  return 'pageSize' in allowance ? { ...moved, pageSize: allowance.pageSize } : { ...moved, status: 'waiting' as const, waitingUntil: allowance.waitUntil.toISOString() };
+  return 'pageSize' in allowance ? { ...moved, pageSize: withinCanary(allowance.pageSize, moved) } : { ...moved, status: 'waiting' as const, waitingUntil: allowance.waitUntil.toISOString() };
 }

@@ -13,6 +13,7 @@
  * queued, so they reserve no messaging limit; the rest are the chunk's sends.
  */
 import type { ChunkRecipient } from '../broadcast/chunk-message';
+import { withMemberTimeZone } from '../send-rules/recipient-time-zone';
 import { TemplateParameterCountError } from '../broadcast/errors';
 import type { JobRecipient, LedgerEntry, SuppressionList } from '../broadcast/ports';
 import { recipientResolver } from '../broadcast/broadcast-content';
@@ -139,7 +140,9 @@ export function memberCheck(sending: PageSending): (member: Candidate['member'],
     const send = renderMemberSend(sending.values, member);
     if ('skipped' in send) return { reason: send.skipped === 'MISSING_ATTRIBUTE' ? MISSING_ATTRIBUTE : INVALID_PARAMETER };
     try {
-      return resolve({ templateParams: send.parameters, ...send.content } as TemplateBroadcastRequest['data'][number], index, member.to);
+      const recipient = resolve({ templateParams: send.parameters, ...send.content } as TemplateBroadcastRequest['data'][number], index, member.to);
+      // The member's own zone rides with the recipient for the send window (docs/CAMPAIGNS.md "Send windows").
+      return { ...recipient, ...withMemberTimeZone(member.attributes) };
     } catch (error) {
       if (error instanceof TemplateParameterCountError || error instanceof TemplateContentError) return { reason: INVALID_PARAMETER };
       throw error;

@@ -27,6 +27,7 @@ import { campaignTemplateOf, type CampaignTemplatePorts } from './campaign-templ
 import { CampaignAlreadyLaunchedError, CampaignAudienceNotFoundError, CampaignNotFoundError } from './errors';
 import type { CampaignStore, ExpansionQueue } from './ports';
 import { expansionDelaySeconds } from './expansion-timing';
+import { firstWatchOf } from './canary-progress';
 
 export interface LaunchCampaignDependencies extends CampaignTemplatePorts, MarketingMessagesRoutingDependencies {
   campaigns: Pick<CampaignStore, 'getCampaign' | 'markLaunched'>;
@@ -73,11 +74,12 @@ export async function launchCampaign(
   const launchRequestHash = options.idempotencyKey === undefined ? undefined : launchHashOf(options.idempotencyKey);
   if (campaign.launchedAt !== undefined) return answerLaunched(dependencies, campaign, launchRequestHash);
   if (await dependencies.standing.isSuspended(caller.organizationId)) throw new OrganizationSuspendedError(caller.organizationId);
-  await requireAudiences(dependencies, campaign);
+  const audienceMembers = await requireAudiences(dependencies, campaign);
   const now = dependencies.clock.now();
-  const jobId = await createCampaignJob(dependencies, campaign, now);
+  const { jobId, quality } = await createCampaignJob(dependencies, campaign, now);
   const scheduledAt = campaign.scheduledAt !== undefined && Date.parse(campaign.scheduledAt) > now.getTime() ? new Date(campaign.scheduledAt) : undefined;
-  const expansion = firstExpansion(now, scheduledAt);
+  // The canary's slice from the audiences' members now, the quality its drop is measured from (docs/CAMPAIGNS.md "Canary and halt thresholds").
+  const expansion = { ...firstExpansion(now, scheduledAt), ...firstWatchOf(campaign.sendRules, audienceMembers, quality) };
   const launch = { launchedAt: now.toISOString(), jobId, expansion, ...(launchRequestHash && { launchRequestHash }) };
   const marked = await dependencies.campaigns.markLaunched(caller.organizationId, campaignId, launch);
   if (!marked.launched) {
@@ -98,8 +100,8 @@ async function answerLaunched(dependencies: LaunchCampaignDependencies, campaign
   return { campaignId: campaign.campaignId, state: scheduled ? 'SCHEDULED' : 'LAUNCHING', jobId: campaign.jobId, replayed: true };
 }
 
-/** Every audience the campaign names exists (a deleted one is refused by its field and index). */
-async function requireAudiences(dependencies: LaunchCampaignDependencies, campaign: Campaign): Promise<void> {
+/** Every audience the campaign names exists (a deleted one is refused by its field and index); the members of the audiences it sends to. */
+async function requireAudiences(dependencies: LaunchCampaignDependencies, campaign: Campaign): Promise<number> {
   const named = [
     ...campaign.audience.audienceIds.map((audienceId, index) => ({ field: `audience.audienceIds[${index}]`, audienceId })),
     ...(campaign.audience.excludeAudienceIds ?? []).map((audienceId, index) => ({ field: `audience.excludeAudienceIds[${index}]`, audienceId })),
@@ -107,10 +109,11 @@ async function requireAudiences(dependencies: LaunchCampaignDependencies, campai
   const found = await Promise.all(named.map(({ audienceId }) => dependencies.members.describeAudience(campaign.organizationId, audienceId)));
   const missing = named.find((_, position) => found[position] === undefined);
   if (missing) throw new CampaignAudienceNotFoundError(missing.field, missing.audienceId);
+  return campaign.audience.audienceIds.reduce((total, _, position) => total + (found[position]?.memberCount ?? 0), 0);
 }
 
 /** The campaign's one job: a template job without recipients, open for the expander to append to. */
-async function createCampaignJob(dependencies: LaunchCampaignDependencies, campaign: Campaign, now: Date): Promise<string> {
+async function createCampaignJob(dependencies: LaunchCampaignDependencies, campaign: Campaign, now: Date): Promise<{ jobId: string; quality: string | undefined }> {
   const { sender, template, requirements } = await campaignTemplateOf(dependencies, campaign);
   const route = await templateRouteOf(dependencies, sender, template.category, maxPriceOf(template));
   const variableNames = variableNamesOf(requirements);
@@ -136,7 +139,7 @@ async function createCampaignJob(dependencies: LaunchCampaignDependencies, campa
     },
   );
   await dependencies.broadcasts.createJob(job, [], []);
-  return job.jobId;
+  return { jobId: job.jobId, quality: template.quality_score?.score };
 }
 
 /**

@@ -121,7 +121,17 @@ export interface AppConfig {
    * to wait (CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS, default and at most 900, SQS's limit); a wait is
    * re-queued until due, so tests with a controllable clock shorten it to a second.
    */
-  campaigns: { expansionMaxDelaySeconds: number };
+  campaigns: {
+    expansionMaxDelaySeconds: number;
+    /** The canary's looks while its slice settles and is observed (CANARY_RECHECK_SECONDS, default 60) and between looks of the running halt thresholds (HALT_CHECK_SECONDS, default 300). */
+    canaryRecheckSeconds: number;
+    haltCheckSeconds: number;
+  };
+  /**
+   * The organization's contact policy (docs/CAMPAIGNS.md "Frequency caps"): how long a container
+   * keeps the policy it read (CONTACT_POLICY_CACHE_SECONDS, default 60): a changed cap applies within it.
+   */
+  contactPolicy: { cacheMs: number };
   /**
    * People's sign-in (docs/PEOPLE.md): the OpenID Connect issuers whose tokens the API accepts
    * (PEOPLE_OIDC_ISSUERS; each with the audience its tokens carry, the console's client id) and the
@@ -146,6 +156,8 @@ export interface AppConfig {
     pauseRecheckSeconds: number;
     /** A job whose template is not approved again within this long fails its remaining recipients TEMPLATE_PAUSED. */
     templatePauseTimeoutMs: number;
+    /** Recipients waiting for their send window or a frequency cap are looked at again at most this often (SEND_WINDOW_RECHECK_SECONDS, default 900). */
+    waitingRecheckSeconds: number;
   };
 }
 
@@ -221,21 +233,28 @@ export function parseAppConfig(env: Environment): AppConfig {
       schedulerRoleArn: settings.BROADCAST_SCHEDULER_ROLE_ARN,
       targetFunctionArn: settings.BROADCAST_SCHEDULER_TARGET_ARN,
     },
-    campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS) },
+    campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS), canaryRecheckSeconds: settings.CANARY_RECHECK_SECONDS, haltCheckSeconds: settings.HALT_CHECK_SECONDS },
+    contactPolicy: { cacheMs: settings.CONTACT_POLICY_CACHE_SECONDS * 1000 },
     people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
     identityAccounts: {
       userPoolId: settings.PEOPLE_USER_POOL_ID,
       localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL,
       localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET,
     },
-    worker: {
-      maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
-      minInFlight: settings.WORKER_MIN_IN_FLIGHT,
-      latencyPriorMs: settings.WORKER_LATENCY_PRIOR_MS,
-      safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
-      pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
-      templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
-    },
+    worker: workerConfigOf(settings),
+  };
+}
+
+/** Chunk-worker tuning (AppConfig['worker']). */
+function workerConfigOf(settings: Settings): AppConfig['worker'] {
+  return {
+    maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
+    minInFlight: settings.WORKER_MIN_IN_FLIGHT,
+    latencyPriorMs: settings.WORKER_LATENCY_PRIOR_MS,
+    safetyMarginMs: settings.WORKER_SAFETY_MARGIN_MS,
+    pauseRecheckSeconds: settings.PAUSE_RECHECK_SECONDS,
+    templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
+    waitingRecheckSeconds: settings.SEND_WINDOW_RECHECK_SECONDS,
   };
 }
 

@@ -59,6 +59,12 @@ export const settingsSchema = v.object({
   BROADCAST_SCHEDULE_MIN_LEAD_SECONDS: positiveInteger('BROADCAST_SCHEDULE_MIN_LEAD_SECONDS', 300),
   BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS: positiveInteger('BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS', 30),
   CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS: positiveInteger('CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS', 900),
+  // How long a container keeps an organization's contact policy (docs/CAMPAIGNS.md "Frequency caps"); 0: read per chunk message.
+  CONTACT_POLICY_CACHE_SECONDS: nonNegativeInteger('CONTACT_POLICY_CACHE_SECONDS', 60),
+  /** A canary's looks while its slice settles and is observed (docs/CAMPAIGNS.md "Canary and halt thresholds"). */
+  CANARY_RECHECK_SECONDS: positiveInteger('CANARY_RECHECK_SECONDS', 60),
+  /** Seconds between looks of a campaign's running halt thresholds (`haltIf`). */
+  HALT_CHECK_SECONDS: positiveInteger('HALT_CHECK_SECONDS', 300),
   /**
    * The OpenID Connect issuers whose people may sign in (docs/PEOPLE.md): a JSON array of
    * `{ "issuer": "https://…", "audience": "<client id>", "userInfo"?: true }`; unset or `[]`: people cannot sign in.
@@ -134,6 +140,11 @@ export const settingsSchema = v.object({
   PAUSE_RECHECK_SECONDS: v.pipe(
     positiveInteger('PAUSE_RECHECK_SECONDS', 60),
     v.check((value) => value <= 900, 'PAUSE_RECHECK_SECONDS must be at most 900 (the longest SQS delay)'),
+  ),
+  // Recipients outside their send window (or deferred by a frequency cap) are looked at again at most this often (docs/CAMPAIGNS.md "Send windows").
+  SEND_WINDOW_RECHECK_SECONDS: v.pipe(
+    positiveInteger('SEND_WINDOW_RECHECK_SECONDS', 900),
+    v.check((value) => value <= 900, 'SEND_WINDOW_RECHECK_SECONDS must be at most 900 (the longest SQS delay)'),
   ),
   // Meta pauses a template for 3 hours the first time and 6 hours the second (docs/BROADCAST.md).
   TEMPLATE_PAUSE_TIMEOUT_MINUTES: positiveNumber('TEMPLATE_PAUSE_TIMEOUT_MINUTES', 390),

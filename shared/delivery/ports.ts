@@ -207,6 +207,12 @@ export interface ReplyAttribution {
   delivered(organizationId: string, deliveries: readonly DeliveredRecipient[]): Promise<void>;
   /** Attributes a recorded inbound message; answers the customer events of the facts it added. Idempotent. */
   inbound(organizationId: string, message: InboundMessage, batch: AttributionBatch): Promise<CustomerEvent[]>;
+  /**
+   * A `user_preferences` stop of marketing messages, attributed as an opt-out to the person's latest
+   * touch within its window (a campaign's canary counts it: docs/CAMPAIGNS.md "Canary and halt
+   * thresholds"). Idempotent. Absent: not attributed.
+   */
+  stoppedMarketing?(organizationId: string, personKeys: readonly string[], at: Date): Promise<void>;
 }
 
 /** The /upstream wrapper's side: events of sends made through /upstream. */

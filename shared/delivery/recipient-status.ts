@@ -29,9 +29,11 @@
  * - A member a campaign held out (its holdout, docs/OUTCOMES.md "Holdout and lift") is HELD_OUT:
  *   never sent, so no event can follow; neither sent, failed nor pending in the summary.
  */
+import { countWaitingCode, type WaitingCounts } from './waiting-codes';
 import { addPricing, effectivePricing, pricingAttributeOf, emptyPricingCounts, pricingSuffix, splitPricedCode, type MessagePricing, type PricingCounts, type PricingFacts } from './message-pricing';
 
-export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD', 'HELD_OUT'] as const;
+/** WAITING: not claimed yet, held for the recipient's send window or the frequency cap (a waiting tally code, list-recipients.ts); a kind of pending. */
+export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD', 'HELD_OUT', 'WAITING'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export type DeliveryStage = 'sent' | 'delivered' | 'read' | 'failed';
@@ -228,7 +230,10 @@ export interface DeliveryCounts {
   accounted: number;
   /** Billable recipients and recipients per pricing category, each once (under its latest pricing). */
   pricing: PricingCounts;
+  /** Waiting unclaimed (codes 0A, 0B; docs/CAMPAIGNS.md "Send windows", "Frequency caps") and the earliest time given (epoch s); absent: none. */
+  waiting?: WaitingCounts;
 }
+
 
 export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, held: 0, heldOut: 0, failuresByReason: {}, accounted: 0, pricing: emptyPricingCounts() });
 
@@ -241,6 +246,11 @@ export function countTallyCode(counts: DeliveryCounts, stored: TallyCode, now: D
     counts.failed += 1;
     counts.failuresByReason[reason] = (counts.failuresByReason[reason] ?? 0) + 1;
   };
+  // Waiting: never sent yet, so pending in the summary (not accounted), counted apart.
+  if (countWaitingCode(counts, code)) {
+    counts.accounted -= 1;
+    return;
+  }
   switch (code.slice(0, 2)) {
     case '0U': {
       const recordedAt = Number(code.slice(3)) * 1000;

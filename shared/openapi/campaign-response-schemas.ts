@@ -2,7 +2,9 @@
 import { campaignCost } from './cost-response-schemas';
 import { campaignDryRunSuccess } from './control-response-schemas';
 import { outcomeSummaryProperties } from './outcome-response-schemas';
+import { waitingSummaryProperties } from './send-window-response-schemas';
 import { attributionWindowSchema, holdoutSchema, liftSchema } from './lift-response-schemas';
+import { canaryViewSchema, pauseSchema, sendRulesViewSchema } from './halt-response-schemas';
 import { arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 
 const broadcastEnvelope = (data: JsonSchema, statusCode: number): JsonSchema => obj({ status: { const: true }, status_code: { const: statusCode }, message: str, data });
@@ -12,7 +14,7 @@ const CAMPAIGN_STATES = ['DRAFT', 'SCHEDULED', 'LAUNCHING', 'SENDING', 'WAITING_
 const state: JsonSchema = { type: 'string', enum: CAMPAIGN_STATES, description: 'docs/CAMPAIGNS.md "States and totals"' };
 const counts = (names: string[]): JsonSchema => obj(Object.fromEntries(names.map((name) => [name, int])));
 /** The totals' outcome counts (optional: present as the job summary has them). */
-const withOutcomes = (schema: JsonSchema): JsonSchema => ({ ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...outcomeSummaryProperties } });
+const withOutcomes = (schema: JsonSchema): JsonSchema => ({ ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...outcomeSummaryProperties, ...waitingSummaryProperties } });
 
 const campaignView: JsonSchema = obj(
   {
@@ -33,10 +35,12 @@ const campaignView: JsonSchema = obj(
     finishedAt: nullableString,
     scheduledAt: str,
     waitingUntil: { type: 'string', description: 'Only while WAITING_FOR_LIMIT: when Meta’s messaging limit frees enough to go on' },
-    pause: { type: 'object', description: 'Only while PAUSED, as a job’s status shows it' },
+    pause: { ...pauseSchema, description: 'Only while PAUSED, as a job’s status shows it' },
     attributionWindowHours: attributionWindowSchema,
     holdout: holdoutSchema,
     lift: liftSchema,
+    sendRules: sendRulesViewSchema,
+    canary: canaryViewSchema,
   },
   ['campaignId', 'name', 'state', 'fromPhoneNumber', 'template', 'audience', 'totals', 'skippedByReason', 'failuresByCode', 'cost', 'jobId', 'createdAt', 'launchedAt', 'startedAt', 'finishedAt'],
 );

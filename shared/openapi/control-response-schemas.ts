@@ -4,6 +4,7 @@
  * built with the broadcast envelope of response-schemas.ts, and the campaign routes that answer as a job's.
  */
 import { anyObject, json, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
+import { sendWindowPlanSchema } from './send-window-response-schemas';
 
 interface EnvelopeBuilders {
   broadcastEnvelope: (data: JsonSchema, statusCode?: number) => JsonSchema;
@@ -66,6 +67,7 @@ export const campaignDryRunSuccess: SuccessResponse = {
           sample: { type: 'array', items: anyObject, maxItems: 3 },
           estimated: { type: 'boolean' },
           membersRead: count,
+          sendWindow: sendWindowPlanSchema,
         },
         ['audience', 'sendable', 'messagingLimit', 'sample', 'estimated', 'membersRead'],
       ),

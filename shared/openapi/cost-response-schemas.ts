@@ -1,6 +1,7 @@
 /** The dry run's answer and the cost amounts it and the status summary carry (docs/BROADCAST.md "Dry run", "Cost per campaign"). */
 import { arrayOf, bool, int, obj, str, type JsonSchema } from './schema-builders';
 import { costPerOutcomeProperties } from './outcome-response-schemas';
+import { sendWindowPlanSchema } from './send-window-response-schemas';
 
 const decimal: JsonSchema = { type: 'string', pattern: '^\\d+\\.\\d{2,6}$', description: 'A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units' };
 const nullableInt: JsonSchema = { type: ['integer', 'null'] };
@@ -56,6 +57,7 @@ export const dryRunResult: JsonSchema = obj(
     estimatedCost,
     serviceMessages,
     maxPrice,
+    sendWindow: sendWindowPlanSchema,
   },
   ['dryRun', 'totals', 'invalid', 'duplicates', 'optedOut', 'messagingLimit'],
 );

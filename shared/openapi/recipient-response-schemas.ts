@@ -1,5 +1,7 @@
 /** The recipients list's page and the pricing the job summary counts (docs/DELIVERY-STATUS.md, docs/BROADCAST.md "Status"). */
 import { recipientOutcomeProperties } from './outcome-response-schemas';
+import { recipientStatusSchema, recipientWaitingProperties } from './send-window-response-schemas';
+import { RECIPIENT_STATUSES } from '../delivery/recipient-status';
 import { arrayOf, bool, int, nullableString, obj, str, type JsonSchema } from './schema-builders';
 
 export const pricingCounts = {
@@ -18,7 +20,7 @@ const recipientCost: JsonSchema = {
 };
 export const recipientsPage = obj(
   {
-    recipients: arrayOf({ type: 'object', additionalProperties: true, properties: { status: str, messageId: nullableString, sentVia: str, pricing: messagePricing, cost: recipientCost, ...recipientOutcomeProperties }, required: ['status'] }),
+    recipients: arrayOf({ type: 'object', additionalProperties: true, properties: { status: recipientStatusSchema(RECIPIENT_STATUSES), messageId: nullableString, sentVia: str, pricing: messagePricing, cost: recipientCost, ...recipientOutcomeProperties, ...recipientWaitingProperties }, required: ['status'] }),
     nextCursor: nullableString,
   },
   ['recipients'],

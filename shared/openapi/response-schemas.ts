@@ -7,6 +7,7 @@
 import { clickSuccesses } from './click-response-schemas';
 import type { SurfaceName } from '../../runtime-contract/route-manifest';
 import { anyObject, arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
+import { pauseSchema } from './halt-response-schemas';
 import { pricingCounts, recipientsPage } from './recipient-response-schemas';
 import { templateParametersResponse } from './template-parameters-response';
 import { campaignCost, dryRunExample, dryRunResult } from './cost-response-schemas';
@@ -17,8 +18,10 @@ import { audienceSuccesses } from './audience-response-schemas';
 import { peopleSuccesses } from './people-response-schemas';
 import { auditSuccesses } from './audit-response-schemas';
 import { apiKeySuccesses } from './api-key-response-schemas';
+import { contactPolicySuccesses } from './contact-policy-response-schemas';
 import { outcomeSummaryProperties } from './outcome-response-schemas';
 import { liftSchema } from './lift-response-schemas';
+import { waitingSummaryProperties } from './send-window-response-schemas';
 
 export type { JsonSchema } from './schema-builders';
 
@@ -53,6 +56,7 @@ const jobSummary: JsonSchema = {
     held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
     ...outcomeSummaryProperties,
     lift: liftSchema,
+    ...waitingSummaryProperties,
   },
   description: 'Processing totals at this point of the job (docs/BROADCAST.md "Status")',
 };
@@ -75,6 +79,7 @@ const jobView = obj(
     acceptFailure,
     cancelRequestedAt: { type: 'string', description: 'When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling")' },
     followUpOf: { type: 'string', description: 'Only on a follow-up: the job whose recipients it was sent to (docs/BROADCAST.md "Follow-ups")' },
+    pause: pauseSchema,
   },
   ['jobId', 'status', 'totalRecipients', 'totalChunks'],
 );
@@ -293,6 +298,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ...peopleSuccesses,
   ...auditSuccesses,
   ...apiKeySuccesses,
+  ...contactPolicySuccesses,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
   'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
   'docs:docsAsset': [

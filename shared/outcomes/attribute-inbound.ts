@@ -89,6 +89,18 @@ export class InboundAttribution implements ReplyAttribution {
     });
   }
 
+  async stoppedMarketing(organizationId: string, personKeys: readonly string[], at: Date): Promise<void> {
+    const keys = personKeys.filter((key) => key !== '');
+    if (keys.length === 0) return;
+    const touch = await this.ports.touches.latestTouch(organizationId, keys);
+    // A held-out person was sent nothing: their stop is no campaign's.
+    if (!touch || touch.heldOut) return;
+    const touchedAt = Date.parse(touch.at);
+    if (at.getTime() < touchedAt || at.getTime() > touchedAt + touch.windowHours * HOUR_MS) return;
+    const location = { jobId: touch.jobId, chunkIndex: touch.chunkIndex, index: touch.index };
+    await this.ports.outcomes.recordOutcomes(touch.jobId, [{ location, event: { kind: 'opt-out', at } }]);
+  }
+
   /** Our message named by `context.id`, in the message owner's organization and within the job's recipients. */
   private async byContext(organizationId: string, messageId: string, batch: AttributionBatch): Promise<Target | undefined> {
     const location: LedgerLocation | undefined = await this.ports.ledger.locateMessage(messageId);

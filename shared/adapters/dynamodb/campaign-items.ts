@@ -16,6 +16,7 @@ import { sendRulesSchema } from '../../send-rules/send-rules.schema';
 import * as v from 'valibot';
 import type { Campaign } from '../../campaigns/campaign';
 import { audienceSpecSchema } from '../../campaigns/audience-filter';
+import { canaryProgressSchema, haltWatchSchema } from '../../campaigns/canary-progress';
 import { MalformedMessagingItemError, expiresAtFrom } from './messaging-table';
 
 type Item = Record<string, unknown>;
@@ -69,6 +70,8 @@ export const storedExpansionSchema = v.object({
   finishedAt: v.optional(text),
   version: count,
   pageSize: v.optional(count),
+  canary: v.optional(canaryProgressSchema),
+  watch: v.optional(haltWatchSchema),
 });
 
 // Values were checked at create (campaign-request.schema.ts); stored, they are kept as JSON as written.

@@ -1,11 +1,13 @@
 /**
  * What a running job is told, on its job item (messaging-table.ts): `cancelledAt` and the pause
- * (`pausedAt`, `pauseReason`, `pauseFailsAt`, `pausedBy`, `pauseCode`, `pauseText`, `pausedByCredentialId`) and the calling
+ * (`pausedAt`, `pauseReason`, `pauseFailsAt`, `pausedBy`, `pauseCode`, `pauseText`, `pausedByCredentialId`, `pauseHalt`) and the calling
  * codes Meta refused (`refusedCountries`, a string set). Chunk workers read it often, so the read
  * projects those attributes only.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import type { JobControl, JobControlStore, JobPause } from '../../broadcast/broadcast-stores';
+import { haltFiguresSchema } from '../../send-rules/halt-figures';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { messagingKeys } from './messaging-table';
 import { isConditionFailure, type MessagingTable } from './messaging-table-requests';
@@ -73,7 +75,7 @@ export class DynamoDbJobControlStore implements JobControlStore {
     const held = pause.failsAt === undefined;
     const values: Record<string, unknown> = { ':at': pause.pausedAt, ':reason': pause.reason };
     const sets = ['pausedAt = :at', 'pauseReason = :reason'];
-    for (const [attribute, value] of [['pauseFailsAt', pause.failsAt], ['pausedBy', pause.pausedBy], ['pauseCode', pause.code], ['pauseText', pause.text], ['pausedByCredentialId', pause.by]] as const) {
+    for (const [attribute, value] of [['pauseFailsAt', pause.failsAt], ['pausedBy', pause.pausedBy], ['pauseCode', pause.code], ['pauseText', pause.text], ['pausedByCredentialId', pause.by], ['pauseHalt', pause.halt]] as const) {
       if (value === undefined) continue;
       sets.push(`${attribute} = :${attribute}`);
       values[`:${attribute}`] = value;
@@ -121,19 +123,21 @@ export class DynamoDbJobControlStore implements JobControlStore {
 }
 
 /** Every attribute of a pause on the job item (written together, removed together). */
-const PAUSE_ATTRIBUTES = ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText', 'pausedByCredentialId'] as const;
+const PAUSE_ATTRIBUTES = ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText', 'pausedByCredentialId', 'pauseHalt'] as const;
 
 /** The pause stored on a job item, when its time and reason are (a pause without a deadline is held until resumed). */
 function pauseOf(item: Record<string, unknown>): JobPause | undefined {
-  const { pausedAt, pauseReason, pauseFailsAt, pausedBy, pauseCode, pauseText, pausedByCredentialId } = item;
+  const { pausedAt, pauseReason, pauseFailsAt, pausedBy, pauseCode, pauseText, pausedByCredentialId, pauseHalt } = item;
+  const halt = pauseHalt === undefined ? undefined : v.safeParse(haltFiguresSchema, pauseHalt);
   if (typeof pausedAt !== 'string' || typeof pauseReason !== 'string') return undefined;
   return {
     pausedAt,
     reason: pauseReason,
     ...(typeof pauseFailsAt === 'string' ? { failsAt: pauseFailsAt } : {}),
-    ...(pausedBy === 'meta' || pausedBy === 'user' ? { pausedBy } : {}),
+    ...(pausedBy === 'meta' || pausedBy === 'user' || pausedBy === 'canary' ? { pausedBy } : {}),
     ...(typeof pauseCode === 'number' ? { code: pauseCode } : {}),
     ...(typeof pauseText === 'string' ? { text: pauseText } : {}),
     ...(typeof pausedByCredentialId === 'string' ? { by: pausedByCredentialId } : {}),
+    ...(halt?.success ? { halt: halt.output } : {}),
   };
 }

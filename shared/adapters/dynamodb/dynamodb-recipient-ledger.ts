@@ -6,7 +6,7 @@
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientClaim, RecipientLedger } from '../../broadcast/broadcast-stores';
-import type { DeliveryFacts } from '../../delivery/recipient-status';
+import type { DeliveryFacts, TallyCode } from '../../delivery/recipient-status';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { CLAIMED_PREFIX, encodePageEntry, ledgerPageKey, ledgerPageOf, pageEntriesUpdate, pageEntryAttribute } from './ledger-page-items';
 import { claimOnPage, legacyEntryIndexes, newClaimToken, readChunkLedger, readLedgerEntry, readLegacyEntry, readPage } from './ledger-pages';
@@ -17,6 +17,7 @@ import { decodeDeliveryFacts } from './messaging-tally-items';
 import { expiresAtFrom, ledgerIndexOf, messagingKeys } from './messaging-table';
 import { batchWrite, isConditionFailure, writeTallyCodes, type MessagingTable, type SettledOutcome } from './messaging-table-requests';
 import { withTallyFactsAndOutcomes } from './tally-facts-reader';
+import { writeWaitingCodes } from './messaging-tally-waiting';
 
 type Item = Record<string, unknown>;
 
@@ -123,6 +124,10 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
     await writeTallyCodes(this.table, jobId, entries, expiresAtFrom(new Date()));
   }
 
+  async recordWaiting(jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>): Promise<void> {
+    await writeWaitingCodes(this.table, jobId, entries, expiresAtFrom(new Date()));
+  }
+
   /** Reads the page, then replaces the entry only if it is still the SENDING value read (a rare path: a crashed attempt's claim). */
   async markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean> {
     const paged = (await readPage(this.table, ledgerPageKey(jobId, chunkIndex, index))).get(index);
@@ -152,6 +157,7 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
       ...(recipients ? { listed: recipients } : {}),
       ledger: tally.ledger,
       ...(tally.outcomes.size > 0 ? { outcomes: tally.outcomes } : {}),
+      ...(tally.waiting.size > 0 ? { waiting: tally.waiting } : {}),
     };
   }
 

@@ -5,6 +5,7 @@ import { pricingAttributeOf } from '../../delivery/message-pricing';
 import { TALLY_BUCKET_SIZE, tallyCodeOfFacts, type DeliveryFacts, type DeliveryStage, type TallyCode } from '../../delivery/recipient-status';
 import { factsOfSlot, MESSAGE_ID_SET, slotStatesOf } from './messaging-tally-facts';
 import { outcomeSlotsOf } from './messaging-tally-outcomes';
+import { WAITING_ATTRIBUTE } from './messaging-tally-waiting';
 import type { OutcomeFacts } from '../../outcomes/outcome-facts';
 import { MalformedMessagingItemError, tallySlotOf } from './messaging-table';
 
@@ -150,6 +151,11 @@ export function decodeTally(item: Item): Array<[index: number, code: TallyCode]>
     const code = tallyCodeOfFacts(facts, callingCode);
     const outcome = codes.get(index);
     if (code !== undefined && (outcome === undefined || outcome < code)) codes.set(index, code);
+  }
+  // A recipient held unclaimed (messaging-tally-waiting.ts) reads waiting only while nothing else is known of it.
+  for (const [name, value] of Object.entries(item)) {
+    const waiting = WAITING_ATTRIBUTE.exec(name);
+    if (waiting && typeof value === 'string' && !codes.has(Number(waiting[1]))) codes.set(Number(waiting[1]), value);
   }
   return [...codes];
 }

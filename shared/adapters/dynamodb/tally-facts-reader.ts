@@ -6,11 +6,12 @@
  * facts of the same items (messaging-tally-outcomes.ts: replies, taps, clicks), read in the same query.
  */
 import type { LedgerEntry } from '../../broadcast/broadcast-stores';
-import { mergeDeliveryFacts, type DeliveryFacts } from '../../delivery/recipient-status';
+import { mergeDeliveryFacts, type DeliveryFacts, type TallyCode } from '../../delivery/recipient-status';
 import type { OutcomeFacts } from '../../outcomes/outcome-facts';
 import { messagingKeys, tallySlotOf } from './messaging-table';
 import { queryAll, type MessagingTable } from './messaging-table-requests';
 import { tallyFactsOf, tallyOutcomesOf } from './messaging-tally-items';
+import { waitingCodesOf } from './messaging-tally-waiting';
 
 type ChunkRecord = { entry: LedgerEntry; facts: DeliveryFacts };
 
@@ -27,9 +28,9 @@ export async function withTallyFactsAndOutcomes(
   jobId: string,
   records: readonly ChunkRecord[],
   alsoIndexes: readonly number[],
-): Promise<{ ledger: ChunkRecord[]; outcomes: Map<number, OutcomeFacts> }> {
+): Promise<{ ledger: ChunkRecord[]; outcomes: Map<number, OutcomeFacts>; waiting: Map<number, TallyCode> }> {
   const indexes = [...records.map(({ entry }) => entry.index), ...alsoIndexes];
-  if (indexes.length === 0) return { ledger: [], outcomes: new Map() };
+  if (indexes.length === 0) return { ledger: [], outcomes: new Map(), waiting: new Map() };
   const first = tallySlotOf(jobId, Math.min(...indexes)).key.sk;
   const last = tallySlotOf(jobId, Math.max(...indexes)).key.sk;
   const items = await queryAll(table, {
@@ -40,9 +41,13 @@ export async function withTallyFactsAndOutcomes(
   const found = new Map<number, { facts: DeliveryFacts; messageId?: string }>();
   const wanted = new Set(indexes);
   const outcomes = new Map<number, OutcomeFacts>();
+  const waiting = new Map<number, TallyCode>();
+  const claimed = new Set(records.map(({ entry }) => entry.index));
   for (const item of items) {
     for (const [index, slot] of tallyFactsOf(item)) found.set(index, slot);
     for (const [index, facts] of tallyOutcomesOf(item)) if (wanted.has(index)) outcomes.set(index, facts);
+    // A recipient held unclaimed (messaging-tally-waiting.ts); one with a ledger entry is past waiting.
+    for (const [index, code] of waitingCodesOf(item)) if (wanted.has(index) && !claimed.has(index)) waiting.set(index, code);
   }
   const ledger = records.map(({ entry, facts }) => {
     const tally = found.get(entry.index);
@@ -50,5 +55,5 @@ export async function withTallyFactsAndOutcomes(
     const learned = entry.messageId === undefined && tally?.messageId !== undefined ? { ...entry, messageId: tally.messageId } : entry;
     return { entry: learned, facts: mergeDeliveryFacts(facts, tally?.facts) };
   });
-  return { ledger, outcomes };
+  return { ledger, outcomes, waiting };
 }

@@ -9,12 +9,14 @@ export class SqsExpansionQueue implements ExpansionQueue {
   constructor(
     private readonly sqs: SQSClient,
     private readonly queueUrl: string,
+    /** The longest delay of a message (CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS: the launch's first wait too, not only the expander's). */
+    private readonly maxDelaySeconds: number = MAX_EXPANSION_DELAY_SECONDS,
   ) {
     classifyStoreFaults(this.sqs);
   }
 
   async enqueueExpansion(message: ExpansionMessage, delaySeconds = 0): Promise<void> {
-    const delay = Math.max(0, Math.min(MAX_EXPANSION_DELAY_SECONDS, Math.floor(delaySeconds)));
+    const delay = Math.max(0, Math.min(this.maxDelaySeconds, MAX_EXPANSION_DELAY_SECONDS, Math.floor(delaySeconds)));
     try {
       await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: encodeExpansionMessage(message), ...(delay > 0 && { DelaySeconds: delay }) }));
     } catch (error) {

@@ -19,6 +19,8 @@ import { SendApiChoice } from './send-api';
 import type { RefusedCountries } from './refused-countries';
 import { holdAccountJobs } from '../account-hold';
 import type { JobPause } from '../ports';
+import type { SendWindowHold } from './send-window-hold';
+import type { FrequencyCapCheck } from './frequency-caps';
 
 export interface ChunkRunSetup {
   account: { accessToken: string };
@@ -28,6 +30,10 @@ export interface ChunkRunSetup {
   countries: RefusedCountries;
   /** The link key when the chunk carries tracked links (message-building.ts `needsLinkKey`). */
   linkKey?: Buffer;
+  /** The send window's keeping: a recipient whose window closes before their slot is not claimed. */
+  windows?: Pick<SendWindowHold, 'closedBy'>;
+  /** The organization's frequency cap, when it counts this job (frequency-caps.ts). */
+  caps?: FrequencyCapCheck;
 }
 
 export class ChunkRun implements LaneWork, RecipientSendState {
@@ -52,7 +58,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     readonly dependencies: ProcessChunkDependencies,
     readonly message: OutboundMessage,
     invocation: ChunkInvocation,
-    setup: ChunkRunSetup,
+    private readonly setup: ChunkRunSetup,
   ) {
     const { settings, clock, broadcasts } = dependencies;
     this.pending = [...message.recipients];
@@ -67,6 +73,10 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     this.budgetEnd = budgetEndOf(settings, clock, invocation);
     this.sendApi = SendApiChoice.of(message);
     this.claims = new ClaimGroups(broadcasts, message, dependencies, claimGroupSize(setup.pacing.messagesPerSecond));
+  }
+
+  get caps(): FrequencyCapCheck | undefined {
+    return this.setup.caps;
   }
 
   get slots(): SendSlots {
@@ -94,6 +104,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
   }
 
   sendTo(recipient: ChunkRecipient, slot: number): Promise<void> {
+    if (this.setup.windows?.closedBy(recipient, slot)) return Promise.resolve(this.slots.giveBack(slot));
     return sendToRecipient(this, recipient, slot);
   }
 

@@ -6,6 +6,7 @@ import type { SendLatencyEstimate } from '../../sending/in-flight-budget';
 import type { CloudApiClient } from '../../sending/ports';
 import type { SendPolicySettings } from '../../sending/send-policy';
 import type { ClickLinkKeys } from '../../clicks/click-link-key';
+import type { FrequencyCapPorts } from '../../send-rules/frequency-cap-ports';
 
 export interface ChunkWorkerSettings extends SendPolicySettings {
   /**
@@ -32,6 +33,11 @@ export interface ChunkWorkerSettings extends SendPolicySettings {
   flushIntervalMs: number;
   /** Held recipients of a paused job come back after this many seconds (an SQS delay: at most 900). */
   pauseRecheckSeconds: number;
+  /**
+   * Recipients waiting for their send window or a frequency cap come back after at most this many
+   * seconds (SEND_WINDOW_RECHECK_SECONDS; default DEFAULT_WAITING_RECHECK_SECONDS, waiting-rest.ts), or at the opening if sooner.
+   */
+  waitingRecheckSeconds?: number;
   /** A pause lasting longer fails the job's remaining recipients TEMPLATE_PAUSED. */
   templatePauseTimeoutMs: number;
   /** A person's pause lasting longer cancels the job (default USER_PAUSE_LIMIT_MS, job-control.ts). */
@@ -56,6 +62,8 @@ export interface ProcessChunkDependencies extends SendingPorts {
   events?: JobCompletionPorts['events'];
   /** The platform's link key of tracked-link tokens (docs/OUTCOMES.md "Tracked links"); absent: a chunk with a tracked button is not sendable here. */
   linkKeys?: Pick<ClickLinkKeys, 'signingKey'>;
+  /** The organization's frequency cap: its cached policy, the contact book's pairs, the per-person records (frequency-caps.ts); absent: no cap. */
+  frequencyCaps?: FrequencyCapPorts;
   /** The process's estimate of a lane's busy time per send (shared by its invocations); absent: one per invocation from the prior. */
   latency?: SendLatencyEstimate;
 }

@@ -44,9 +44,9 @@ export const USER_PAUSE_LIMIT_MS = 30 * 24 * 3_600_000;
 /** The `cancelReason` of a job whose person's pause outlasted the limit. */
 export const PAUSE_EXPIRED_REASON = 'PAUSE_EXPIRED';
 
-/** Whether a person's pause has held its job longer than the limit (Meta's holds have none). */
+/** Whether a person's pause, or a canary's halt awaiting a person, has held its job longer than the limit (Meta's holds have none). */
 export const isUserPauseExpired = (pause: JobPause, now: Date, limitMs = USER_PAUSE_LIMIT_MS): boolean =>
-  pause.pausedBy === 'user' && pause.failsAt === undefined && now.getTime() - Date.parse(pause.pausedAt) >= limitMs;
+  (pause.pausedBy === 'user' || pause.pausedBy === 'canary') && pause.failsAt === undefined && now.getTime() - Date.parse(pause.pausedAt) >= limitMs;
 
 /** Meta's event times are whole seconds: an event up to a second before a time may be after it. */
 const EVENT_TIME_RESOLUTION_MS = 1000;

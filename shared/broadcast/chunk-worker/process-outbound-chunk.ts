@@ -52,6 +52,8 @@ import { RefusedCountries } from './refused-countries';
 import { deferToBusyAccount, LanePacing, takeAccountTurn } from './pacing';
 import { settleChunk } from './settle-chunk';
 import { needsLinkKey } from './message-building';
+import { SendWindowHold } from './send-window-hold';
+import { FrequencyCapCheck } from './frequency-caps';
 
 function linkKeyOf(dependencies: ProcessChunkDependencies): Promise<Buffer> {
   if (!dependencies.linkKeys) throw new TypeError('The chunk worker was composed without the click link key, and this chunk has tracked links');
@@ -74,19 +76,24 @@ export async function processOutboundChunk(dependencies: ProcessChunkDependencie
   if (first.go.kind !== 'go') return stopFor(first.go, dependencies, message, message.recipients, emptyReport());
   const pause = new PauseEnding(dependencies, message.jobId, first);
   await pause.endIfApproved(first);
+  // The send window (docs/CAMPAIGNS.md "Send windows"): recipients outside theirs wait, unclaimed (send-window-hold.ts).
+  const windows = await SendWindowHold.start(dependencies, message);
+  if (windows.message.recipients.length === 0) return windows.counted(emptyReport());
 
   const account = await dependencies.senders.accountOf(message.organizationId, message.wabaId);
   const pacing = new LanePacing(dependencies, dependencies.settings, account.messagesPerSecond);
-  const waitSeconds = await takeAccountTurn(dependencies, message, pacing, invocation);
-  if (waitSeconds !== undefined) return deferToBusyAccount(dependencies, message, waitSeconds);
+  const waitSeconds = await takeAccountTurn(dependencies, windows.message, pacing, invocation);
+  if (waitSeconds !== undefined) return deferToBusyAccount(dependencies, windows.message, waitSeconds);
   const countries = new RefusedCountries(dependencies.broadcasts, message.jobId, first.control);
   const watch = JobGoWatch.of(dependencies, message, cancellationRefreshMs(account.messagesPerSecond, pacing.lanesWanted()), first.go, (control) => countries.learn(control));
   // Tracked links: the key is read once per container (made on the first tracked send ever).
   const linkKey = needsLinkKey(message) ? await linkKeyOf(dependencies) : undefined;
-  const run = new ChunkRun(dependencies, message, invocation, { account, pacing, watch, pause, countries, linkKey });
+  // The frequency cap (docs/CAMPAIGNS.md "Frequency caps"): reserved per recipient after its claim (frequency-caps.ts).
+  const caps = await FrequencyCapCheck.start(dependencies, windows.message);
+  const run = new ChunkRun(dependencies, windows.message, invocation, { account, pacing, watch, pause, countries, linkKey, windows, caps });
 
   await runLanes(run);
-  const report = await run.finish();
+  const report = await FrequencyCapCheck.holdDeferred(caps, dependencies, windows.message, await windows.holdClosed(dependencies, await run.finish()));
   const rest = run.rest();
   if (rest.length > 0 && run.stop) return stopFor(run.stop, dependencies, message, rest, report);
   return settleChunk(dependencies, message, run.pending, report);

@@ -21,6 +21,7 @@ import { optedOutAtSendTime } from './send-time-opt-outs';
 import { COUNTRY_REFUSED_REASON, type RefusedCountries } from './refused-countries';
 import type { SendApiChoice } from './send-api';
 import { resolveStaleClaim } from './settle-chunk';
+import { passesCap, type FrequencyCapCheck } from './frequency-caps';
 
 /** What a recipient's send works with: one invocation's state (chunk-run.ts). */
 export interface RecipientSendState {
@@ -40,6 +41,8 @@ export interface RecipientSendState {
   readonly sendApi: SendApiChoice;
   /** The link key of tracked-link tokens, when the chunk has tracked buttons. */
   readonly linkKey?: Buffer;
+  /** The organization's frequency cap, when it counts this job (frequency-caps.ts). */
+  readonly caps?: FrequencyCapCheck;
   budgetEnd(): number;
   /** Claimed, not sent because the template is not sendable: released, sent after the resume. */
   release(recipient: ChunkRecipient): Promise<void>;
@@ -61,6 +64,7 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
   if (await optedOutAtSendTime(state, recipient)) return refuseUnsent(state, recipient, () => session.slots.giveBack(firstSlot), OPTED_OUT);
   if (state.countries.refuses(recipient)) return refuseUnsent(state, recipient, () => session.slots.giveBack(firstSlot), COUNTRY_REFUSED_REASON);
   if (!(await claim(state, recipient, firstSlot, () => session.slots.giveBack(firstSlot)))) return;
+  if (!(await passesCap(state, recipient, firstSlot))) return;
   const body = messageBodyFor(message, recipient, state.linkKey);
   let via: SentVia = state.sendApi.current;
   const dispatched = await dispatchSend(session, {
@@ -77,6 +81,8 @@ export async function sendToRecipient(state: RecipientSendState, recipient: Chun
     stillWanted: () => watch.goes(),
   });
   if (dispatched.kind !== 'withdrawn') latency.observe(clock.now().getTime() - busyFrom);
+  // Definitely not sent: the frequency cap's place goes back (an unknown outcome keeps it).
+  if (state.caps && (dispatched.kind === 'failed' || dispatched.kind === 'withdrawn')) await state.caps.giveBack(recipient);
   const hold = dispatched.kind === 'failed' ? templateHoldOf(dispatched.rejection.error.code) : undefined;
   if (hold !== undefined) {
     watch.hold(hold);

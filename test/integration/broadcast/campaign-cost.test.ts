@@ -68,7 +68,7 @@ describe('cost per campaign from the rate card and the pricing of status webhook
       else expect(row.cost).toBeUndefined();
     }
     const csv = await (await fetch(`${runtime.baseUrl}${BASE}/broadcasts/${jobId}/recipients?format=csv`, { headers: keyHeader(key) })).text();
-    expect(csv.split('\r\n')[0]!.endsWith(',cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks')).toBe(true);
+    expect(csv.split('\r\n')[0]!.endsWith(',cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks,waitingUntil')).toBe(true);
     // Both countries' rows are in it: 10 × 0.022 alone is 0.22.
     expect(billed.filter((row) => row.countryCode === '44').length).toBe(10);
   });

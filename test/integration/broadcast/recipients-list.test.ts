@@ -83,7 +83,7 @@ describe('recipients list, summary and job id header', () => {
 
       const badStatus = await get(`/broadcasts/${jobId}/recipients?status=BOUNCED`, key);
       expect(badStatus.status).toBe(400);
-      expect(badStatus.body.message).toBe('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT');
+      expect(badStatus.body.message).toBe('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT, WAITING');
       const firstPage = await get(`/broadcasts/${jobId}/recipients?limit=1`, key);
       const otherFilter = await get(`/broadcasts/${jobId}/recipients?status=FAILED&cursor=${firstPage.body.data.nextCursor}`, key);
       expect([otherFilter.status, otherFilter.body.data.error.code]).toEqual([400, 'INVALID_CURSOR']);
@@ -205,12 +205,12 @@ describe('recipients list, summary and job id header', () => {
     const text = csv.body as string;
     const lines = text.split('\r\n');
     // Changed on purpose (issue 25): the userId column, then the four pricing columns, last (empty without them).
-    // (issue 38) the four outcome columns, last.
-    expect(lines[0]).toBe('countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks');
+    // (issue 38) the four outcome columns; (issue 39) waitingUntil, last.
+    expect(lines[0]).toBe('countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks,waitingUntil');
     expect(lines).toHaveLength(total + 2);
     // Changed on purpose (issue 26): two more empty cells, the rate card's cost and its currency; (issue 35) one more, Meta's pricing subtype.
-    expect(lines[1]).toBe(`44,7700000000,DELIVERED,wamid.csv0,,,${now},cloud_api,,,,,,,,,,,,`);
-    expect(lines[100]).toBe(`44,7700000099,FAILED,wamid.csv99,131049,"Not delivered, to keep engagement healthy",${now},cloud_api,,,,,,,,,,,,`);
+    expect(lines[1]).toBe(`44,7700000000,DELIVERED,wamid.csv0,,,${now},cloud_api,,,,,,,,,,,,,`);
+    expect(lines[100]).toBe(`44,7700000099,FAILED,wamid.csv99,131049,"Not delivered, to keep engagement healthy",${now},cloud_api,,,,,,,,,,,,,`);
     // Lambda answers at most 6 MB.
     const bytes = Buffer.byteLength(text);
     expect(bytes).toBeLessThan(6 * 1024 * 1024);

@@ -74,7 +74,7 @@ describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new Powerto
 // Each broadcast suite gets its store's adapter and the adapters its tests set jobs up with.
 describeJobStoreContract('DynamoDbJobStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'progress']));
 describeJobControlStoreContract('DynamoDbJobControlStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'control']));
-describeRecipientLedgerContract('DynamoDbRecipientLedger', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger']));
+describeRecipientLedgerContract('DynamoDbRecipientLedger', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger', 'progress']));
 describeChunkProgressStoreContract('DynamoDbChunkProgressStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger', 'progress']), () => new DynamoDbOutcomeStore(...messagingTable()));
 describeRateLimiterContract('DynamoDbRateLimiter', () => new DynamoDbRateLimiter(dynamo.documentClient, dynamo.tableNames.rateLimits));
 describeWebhookEndpointRegistryContract(

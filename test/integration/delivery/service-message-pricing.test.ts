@@ -94,8 +94,8 @@ describe('service messages priced as Meta bills them', () => {
       expect(row).toMatchObject({ pricing: { category: 'service', type: 'regular', billable: false, subtype: 'paid_exempt' } });
       expect(row.cost).toBeUndefined();
       const csv = (await (await fetch(`${runtime.baseUrl}${BASE}/broadcasts/${jobId}/recipients?format=csv`, { headers: keyHeader(key) })).text()).split('\r\n');
-      expect(csv[0]!.endsWith(',pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks')).toBe(true);
-      expect(csv[1]!.endsWith(',service,regular,false,PMP,,,paid_exempt,,,,')).toBe(true);
+      expect(csv[0]!.endsWith(',pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks,waitingUntil')).toBe(true);
+      expect(csv[1]!.endsWith(',service,regular,false,PMP,,,paid_exempt,,,,,')).toBe(true);
     } finally {
       await sandboxControl('DELETE', `/accounts/${DEMO.wabaId}/pricing-exempt`);
     }

@@ -89,9 +89,9 @@ describe('outcomes in the status summary, the recipients list and CSV, and follo
     for (const row of rows.slice(4)) for (const field of ['repliedAt', 'buttonPayload', 'firstClickAt', 'clicks']) expect(row).not.toHaveProperty(field);
 
     const csv = (await (await fetch(`${runtime.baseUrl}${BASE}/broadcasts/${jobId}/recipients?format=csv`, { headers: keyHeader(key) })).text()).split('\r\n');
-    expect(csv[0]!.endsWith(',pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks')).toBe(true);
-    expect(csv[2]!.endsWith(`,${iso(2)},NO,${iso(4)},2`)).toBe(true);
-    expect(csv[8]!.endsWith(',,,,')).toBe(true);
+    expect(csv[0]!.endsWith(',pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks,waitingUntil')).toBe(true);
+    expect(csv[2]!.endsWith(`,${iso(2)},NO,${iso(4)},2,`)).toBe(true);
+    expect(csv[8]!.endsWith(',,,,,')).toBe(true);
 
     // The dry run of a follow-up: who it would reach, nothing sent.
     const matched = async (audience: Record<string, unknown>) => {

@@ -30,6 +30,8 @@ export class InMemoryBroadcastState {
   /** Read side: recipients as accepted (`<jobId>#<chunk>`), tally codes (`<jobId>#T#<index>`) and Meta's facts (ledger ids). */
   readonly listedRecipients = new Map<string, JobRecipient[]>();
   readonly tallyCodes = new Map<string, TallyCode>();
+  /** Recipients held unclaimed (`<jobId>#W#<index>` -> `0A:`/`0B:` code), as recordWaiting writes them. */
+  readonly waitingCodes = new Map<string, TallyCode>();
   readonly deliveryFacts = new Map<string, DeliveryFacts>();
   /**
    * The outcome facts on the job's tally items, as DynamoDbOutcomeStore writes them beside the codes:

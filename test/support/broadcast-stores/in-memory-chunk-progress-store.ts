@@ -47,12 +47,27 @@ export class InMemoryChunkProgressStore implements ChunkProgressStore {
     return { done: true };
   }
 
+  /**
+   * Waiting codes of recipients nothing else is known of (no tally code, no ledger entry), as the
+   * adapter's decodeTally reads them. This fake keeps no outcome codes, so a chunk with a waiting
+   * recipient is counted from codes alone: tests of summaries with waiting recipients read the adapter.
+   */
+  private waitingOf(jobId: string, coded: ReadonlySet<number>): Array<[number, TallyCode]> {
+    const prefix = `${jobId}#W#`;
+    const claimed = new Set([...this.state.ledger].filter(([id]) => id.startsWith(`${jobId}#`)).map(([, entry]) => entry.index));
+    return [...this.state.waitingCodes]
+      .filter(([id]) => id.startsWith(prefix))
+      .map(([id, code]): [number, TallyCode] => [Number(id.slice(prefix.length)), code])
+      .filter(([index]) => !coded.has(index) && !claimed.has(index));
+  }
+
   async getJobProgress(jobId: string): Promise<JobProgress> {
     this.state.touch('getJobProgress');
     const prefix = `${jobId}#T#`;
     const tally = [...this.state.tallyCodes.entries()]
       .filter(([id]) => id.startsWith(prefix))
       .map(([id, code]): [number, TallyCode] => [Number(id.slice(prefix.length)), code]);
+    tally.push(...this.waitingOf(jobId, new Set(tally.map(([index]) => index))));
     return { chunks: await this.state.getChunkProgress(jobId), tally, outcomes: countOutcomes(tally, this.state.outcomeFacts.outcomesOfJob(jobId)) };
   }
 }

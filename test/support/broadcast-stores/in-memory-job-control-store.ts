@@ -46,6 +46,7 @@ export class InMemoryJobControlStore implements JobControlStore {
       setOrDelete(job, 'pauseCode', pause.code);
       setOrDelete(job, 'pauseText', pause.text);
       setOrDelete(job, 'pausedByCredentialId', pause.by);
+      setOrDelete(job, 'pauseHalt', pause.halt);
     }
     return pauseOfJob(job);
   }
@@ -62,6 +63,7 @@ export class InMemoryJobControlStore implements JobControlStore {
     delete job.pauseCode;
     delete job.pauseText;
     delete job.pausedByCredentialId;
+    delete job.pauseHalt;
     return true;
   }
 }
@@ -76,10 +78,11 @@ function pauseOfJob(job: BroadcastJob): JobPause | undefined {
     ...(job.pauseCode !== undefined ? { code: job.pauseCode } : {}),
     ...(job.pauseText !== undefined ? { text: job.pauseText } : {}),
     ...(job.pausedByCredentialId !== undefined ? { by: job.pausedByCredentialId } : {}),
+    ...(job.pauseHalt !== undefined ? { halt: job.pauseHalt } : {}),
   };
 }
 
-function setOrDelete<K extends 'pauseFailsAt' | 'pausedBy' | 'pauseCode' | 'pauseText' | 'pausedByCredentialId'>(job: BroadcastJob, key: K, value: BroadcastJob[K] | undefined): void {
+function setOrDelete<K extends 'pauseFailsAt' | 'pausedBy' | 'pauseCode' | 'pauseText' | 'pausedByCredentialId' | 'pauseHalt'>(job: BroadcastJob, key: K, value: BroadcastJob[K] | undefined): void {
   if (value === undefined) delete job[key];
   else job[key] = value;
 }

@@ -54,7 +54,7 @@ export class InMemoryJobStore implements JobStore {
   async discardJob(jobId: string): Promise<void> {
     const { state } = this;
     state.touch('discardJob');
-    for (const store of [state.chunks, state.ledger, state.listedRecipients, state.tallyCodes, state.deliveryFacts]) {
+    for (const store of [state.chunks, state.ledger, state.listedRecipients, state.tallyCodes, state.waitingCodes, state.deliveryFacts]) {
       for (const id of [...store.keys()]) if (id.startsWith(`${jobId}#`)) store.delete(id);
     }
     state.jobs.delete(jobId);

@@ -5,6 +5,7 @@
  */
 import type { OutcomeFacts } from '../../../shared/outcomes/outcome-facts';
 import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientClaim, RecipientLedger } from '../../../shared/broadcast/ports';
+import type { TallyCode } from '../../../shared/delivery/recipient-status';
 import { InMemoryBroadcastState, copy } from './in-memory-broadcast-state';
 
 export class InMemoryRecipientLedger implements RecipientLedger {
@@ -55,6 +56,11 @@ export class InMemoryRecipientLedger implements RecipientLedger {
     this.state.touch('recordSettled');
   }
 
+  async recordWaiting(jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>): Promise<void> {
+    this.state.touch('recordWaiting');
+    for (const { index, code } of entries) this.state.waitingCodes.set(`${jobId}#W#${index}`, code);
+  }
+
   async markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean> {
     this.state.touch('markStaleAsUnknown');
     const entry = this.state.ledger.get(InMemoryBroadcastState.ledgerId(jobId, chunkIndex, index));
@@ -86,8 +92,19 @@ export class InMemoryRecipientLedger implements RecipientLedger {
         facts: copy(state.deliveryFacts.get(InMemoryBroadcastState.ledgerId(jobId, chunkIndex, entry.index)) ?? {}),
       })),
       ...outcomesOfChunk(state, jobId, chunkIndex),
+      ...waitingOfChunk(state, jobId, chunkIndex, listed?.map(({ index }) => index) ?? []),
     };
   }
+}
+
+/** The waiting codes of the chunk's listed recipients without a ledger entry, as the DynamoDB ledger reads them. */
+function waitingOfChunk(state: InMemoryBroadcastState, jobId: string, chunkIndex: number, indexes: readonly number[]): { waiting?: ReadonlyMap<number, TallyCode> } {
+  const claimed = new Set(state.entriesOf(jobId, chunkIndex).map((entry) => entry.index));
+  const found = indexes.flatMap((index): Array<[number, TallyCode]> => {
+    const code = state.waitingCodes.get(`${jobId}#W#${index}`);
+    return code === undefined || claimed.has(index) ? [] : [[index, code]];
+  });
+  return found.length === 0 ? {} : { waiting: new Map(found) };
 }
 
 /** The chunk's outcome facts (every index of the chunk's range, held-out recipients included), as the DynamoDB ledger reads them. */

@@ -81,6 +81,26 @@ export function describeJobControlStoreContract(name: string, makeRepository: ()
       expect(await repository.getJob(jobId)).not.toHaveProperty('pausedByCredentialId');
     });
 
+    it("a canary's halt keeps its measured rates beside the thresholds, read with the control and removed by the resume", async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 1, 1), [1]);
+      const halt = {
+        stage: 'canary' as const,
+        measured: { optOutRate: 0.03, failureRate: 0.01, blockRate: 0, qualityDrop: false },
+        thresholds: { optOutRate: 0.01, qualityDrop: true },
+        exceeded: ['optOutRate' as const],
+        sent: 100,
+        counts: { optOuts: 3, failures: 1, blocks: 0 },
+      };
+      const pause = { pausedAt: now.toISOString(), reason: 'CANARY_HALTED', pausedBy: 'canary' as const, halt };
+      expect(await repository.pauseJob(jobId, pause)).toEqual(pause);
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString(), pause });
+      expect(await repository.getJob(jobId)).toMatchObject({ pausedBy: 'canary', pauseReason: 'CANARY_HALTED', pauseHalt: halt });
+      expect(await repository.resumeJob(jobId, pause.pausedAt, later)).toBe(true);
+      expect(await repository.getJob(jobId)).not.toHaveProperty('pauseHalt');
+      expect(await repository.readJobControl(jobId)).toEqual({ cancelled: false, createdAt: now.toISOString() });
+    });
+
     it('a refusal seen before a resume does not hold the job again; one seen after it does', async () => {
       const jobId = freshJobId();
       await repository.createJob(job(jobId, 1, 1), [1]);

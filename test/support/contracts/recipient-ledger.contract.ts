@@ -4,11 +4,12 @@
  * disagree, the adapter is the truth): first-claim-wins entries, stale SENDING → UNKNOWN only from
  * SENDING, lookup by message id. The suite is given the stores it sets its jobs up with too.
  */
-import type { JobStore, RecipientLedger } from '../../../shared/broadcast/ports';
+import type { ChunkProgressStore, JobStore, RecipientLedger } from '../../../shared/broadcast/ports';
+import { tallyCodes } from '../../../shared/delivery/recipient-status';
 import { freshJobId, job, later, now, outcome } from './broadcast-contract-fixtures';
 
 /** The port under test and the stores its tests set jobs up with. */
-type Stores = JobStore & RecipientLedger;
+type Stores = JobStore & RecipientLedger & Pick<ChunkProgressStore, 'getJobProgress'>;
 
 export function describeRecipientLedgerContract(name: string, makeRepository: () => Stores | Promise<Stores>): void {
   describe(`RecipientLedger contract: ${name}`, () => {
@@ -43,6 +44,25 @@ export function describeRecipientLedgerContract(name: string, makeRepository: ()
       const entries = (await repository.readChunkRecipients(jobId, 0)).ledger.map((record) => record.entry).sort((a, b) => a.index - b.index);
       expect(entries).toEqual([marketing, cloud]);
       expect(entries[1]).not.toHaveProperty('sentVia');
+    });
+
+    it('reads a waiting recipient as its latest hold until an outcome is recorded', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 3, 3), [3]);
+      const codeOf = async (index: number) => (await repository.getJobProgress(jobId)).tally.find(([at]) => at === index)?.[1];
+      await repository.recordWaiting(jobId, [
+        { index: 0, code: tallyCodes.waitingForWindow(later) },
+        { index: 2, code: tallyCodes.waitingForCap(later) },
+      ]);
+      expect(await codeOf(0)).toBe(tallyCodes.waitingForWindow(later));
+      expect(await codeOf(2)).toBe(tallyCodes.waitingForCap(later));
+      const next = new Date(later.getTime() + 86_400_000);
+      await repository.recordWaiting(jobId, [{ index: 0, code: tallyCodes.waitingForWindow(next) }]);
+      expect(await codeOf(0)).toBe(tallyCodes.waitingForWindow(next));
+      await repository.claimRecipient(jobId, 0, 0, '919800000000', later);
+      await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT', { messageId: `wamid.${jobId}.0` })]);
+      expect(String(await codeOf(0))).not.toMatch(/^0A/);
+      expect(await codeOf(1)).toBeUndefined();
     });
 
     it('marks an entry UNKNOWN only while it is still SENDING', async () => {

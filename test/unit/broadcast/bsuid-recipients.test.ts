@@ -97,9 +97,9 @@ describe('duplicates and the 131062 refusal', () => {
     expect(page.recipients[1]).toMatchObject({ countryCode: '', toPhoneNumber: '', userId: BSUID });
     expect(page.recipients[2]).toMatchObject({ countryCode: '', toPhoneNumber: '', userId: PARENT, status: 'FAILED', failureReasonCode: 'OPTED_OUT' });
     expect(page.recipients[0]).not.toHaveProperty('userId');
-    // userId follows sentVia; the pricing columns (issue 25 item 3) come after it, then the cost columns (issue 26, changed on purpose), then the pricing subtype (issue 35), then the four outcome columns (issue 38), empty before any status webhook.
+    // userId follows sentVia; the pricing columns (issue 25 item 3) come after it, then the cost columns (issue 26, changed on purpose), then the pricing subtype (issue 35), then the four outcome columns (issue 38), then waitingUntil (issue 39), empty before any status webhook.
     expect(RECIPIENT_CSV_COLUMNS.indexOf('userId')).toBe(RECIPIENT_CSV_COLUMNS.indexOf('sentVia') + 1);
-    expect(recipientsCsv(page.recipients).split('\r\n')[2]).toMatch(new RegExp(`^,,PENDING,.*,${BSUID.replace('.', '\\.')},,,,,,,,,,,$`));
+    expect(recipientsCsv(page.recipients).split('\r\n')[2]).toMatch(new RegExp(`^,,PENDING,.*,${BSUID.replace('.', '\\.')},,,,,,,,,,,,$`));
   });
 });
 

@@ -92,6 +92,23 @@ describe('outbound message encoding', () => {
     expect(decodeOutboundMessage(encodeOutboundMessage(message))).toEqual(message);
   });
 
+  it('carries a recipient time zone as a fifth element (content or null before it); recipients without one keep their old bytes', () => {
+    const message: TemplateChunkMessage = {
+      ...base,
+      recipients: [
+        { index: 0, to: '919800000001', parameters: ['Ada'], timeZone: 'Europe/Paris' },
+        { index: 1, to: '919800000002', parameters: ['Bo'], content: { buttons: [{ index: 0, type: 'url', text: 'A-17' }] }, timeZone: 'Asia/Tokyo' },
+        { index: 2, to: '919800000003', parameters: ['Cy'] },
+      ],
+    };
+    const wire = JSON.parse(encodeOutboundMessage(message)).recipients;
+    expect(wire[0]).toEqual([0, '919800000001', ['Ada'], null, 'Europe/Paris']);
+    expect(wire[1]).toEqual([1, '919800000002', ['Bo'], { buttons: [{ index: 0, type: 'url', text: 'A-17' }] }, 'Asia/Tokyo']);
+    expect(wire[2]).toEqual([2, '919800000003', ['Cy']]);
+    expect(decodeOutboundMessage(encodeOutboundMessage(message))).toEqual(message);
+    expect(() => decodeOutboundMessage(encodeOutboundMessage(message).replace('"Europe/Paris"', '""'))).toThrow(MalformedOutboundMessageError);
+  });
+
   it('carries each recipient as the compact tuple [index, to, parameters] on the wire', () => {
     const message = { ...base, recipients: [{ index: 7, to: '919800000007', parameters: ['Ada', 'A-7'] }] };
     expect(JSON.parse(encodeOutboundMessage(message)).recipients).toEqual([[7, '919800000007', ['Ada', 'A-7']]]);

@@ -189,7 +189,7 @@ describe('recipients query', () => {
   });
 
   it('names the field and the rule', () => {
-    expect(() => parse({ status: 'BOUNCED' })).toThrow(new RequestValidationError('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT'));
+    expect(() => parse({ status: 'BOUNCED' })).toThrow(new RequestValidationError('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT, WAITING'));
     for (const limit of ['0', '1001', 'ten', '-1', '1.5']) expect(() => parse({ limit })).toThrow('limit must be a whole number from 1 to 1000');
     expect(() => parse({ cursor: 'not a cursor!' })).toThrow('cursor must be a nextCursor returned by this endpoint');
     expect(() => parse({ format: 'xml' })).toThrow('format must be json or csv');
@@ -214,16 +214,16 @@ describe('recipientsCsv', () => {
       row({ failureReason: 'Something, "odd"\nhappened' }),
       row({ status: 'SENT', messageId: 'wamid.1', failureReasonCode: null, sentVia: 'marketing_messages', pricing, cost: { currency: 'USD', amount: '0.0529' } }),
     ]);
-    // Changed on purpose (issue 25): the userId column, then the four pricing columns; (issue 26) the rate card's cost and its currency; (issue 35) Meta's pricing subtype; (issue 38) the four outcome columns, last.
+    // Changed on purpose (issue 25): the userId column, then the four pricing columns; (issue 26) the rate card's cost and its currency; (issue 35) Meta's pricing subtype; (issue 38) the four outcome columns; (issue 39) waitingUntil, last.
     expect(csv).toBe(
-      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks\r\n' +
-        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)},,,,,,,,,,,,,\r\n` +
-        `91,9800000000,SENT,wamid.1,,,${at(1)},marketing_messages,,marketing_lite,regular,true,PMP,0.0529,USD,,,,,\r\n`,
+      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks,waitingUntil\r\n' +
+        `91,9800000000,FAILED,,131000,"Something, ""odd""\nhappened",${at(1)},,,,,,,,,,,,,,\r\n` +
+        `91,9800000000,SENT,wamid.1,,,${at(1)},marketing_messages,,marketing_lite,regular,true,PMP,0.0529,USD,,,,,,\r\n`,
     );
   });
 
   it('keeps a value that a spreadsheet would run as a formula as text', () => {
-    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},,,,,,,,,,,,,`);
+    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},,,,,,,,,,,,,,`);
   });
 });
 

@@ -129,9 +129,9 @@ describe('the recipients list and CSV', () => {
     for (const field of ['buttonPayload', 'firstClickAt', 'clicks']) expect(recipients[4]).not.toHaveProperty(field);
     const [header, ...lines] = recipientsCsv(recipients).trim().split('\r\n');
     // Appended after every earlier column, never reordered.
-    expect(header!.endsWith(',pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks')).toBe(true);
-    expect(lines[1]!.endsWith(`,${at(2).toISOString()},NO,${at(4).toISOString()},2`)).toBe(true);
-    expect(lines[2]!.endsWith(',,,,')).toBe(true);
+    expect(header!.endsWith(',pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks,waitingUntil')).toBe(true);
+    expect(lines[1]!.endsWith(`,${at(2).toISOString()},NO,${at(4).toISOString()},2,`)).toBe(true);
+    expect(lines[2]!.endsWith(',,,,,')).toBe(true);
   });
 });
 

@@ -7,7 +7,7 @@ import { newJob } from '../../../shared/broadcast/job-fan-out';
 import type { JobStatus, JobSummary } from '../../../shared/broadcast/broadcast-job';
 import type { Campaign, ExpansionProgress } from '../../../shared/campaigns/campaign';
 import { emptyExpansionCounts } from '../../../shared/campaigns/campaign';
-import { campaignStateOf, campaignTotalsOf, readCampaignView, type CampaignJobReading } from '../../../shared/campaigns/campaign-view';
+import { campaignStateOf, campaignTotalsOf, campaignViewOf, readCampaignView, type CampaignJobReading } from '../../../shared/campaigns/campaign-view';
 import { InMemoryBroadcastRepository, ORG, SENDER } from '../../support/broadcast-fakes';
 import { draftCampaign } from '../../support/contracts/campaign-store.contract';
 
@@ -123,5 +123,28 @@ describe('readCampaignView', () => {
     await broadcasts.createJob({ ...job, organizationId: 'org_other', totalRecipients: 1, totalChunks: 1 }, [1]);
     const view = await readCampaignView({ broadcasts }, launched(), { now: NOW, unconfirmedAfterMs: 1 });
     expect([view.state, view.totals.sent]).toEqual(['LAUNCHING', 0]);
+  });
+});
+
+describe('the canary and send rules in the view', () => {
+  const haltIf = { optOutRate: 0.01 };
+  const sendRules = { canary: { count: 100, observeMinutes: 30, haltIf }, haltIf, sendWindow: { from: '09:00', to: '20:00' } };
+  const figures = { stage: 'canary' as const, measured: { optOutRate: 0.03, failureRate: 0, blockRate: 0, qualityDrop: false }, thresholds: haltIf, exceeded: ['optOutRate' as const], sent: 100, counts: { optOuts: 3, failures: 0, blocks: 0 } };
+
+  it('echoes the rules as given and shows the canary’s state, slice, observation and verdict; the halt on the pause', () => {
+    const canary = { state: 'halted' as const, slice: 100, observeUntil: '2026-12-01T11:40:00.000Z', verdict: { ...figures, at: '2026-12-01T11:41:00.000Z' } };
+    const paused = reading('PAUSED', {}, { pausedAt: '2026-12-01T11:41:00.000Z', pauseReason: 'CANARY_HALTED', pausedBy: 'canary', pauseHalt: figures });
+    const view = campaignViewOf(launched({ sendRules, expansion: { ...started, canary, watch: { haltedAt: '2026-12-01T11:41:00.000Z' } } }), paused, null, NOW);
+    expect(view).toMatchObject({ state: 'PAUSED', sendRules, canary, pause: { reason: 'CANARY_HALTED', since: '2026-12-01T11:41:00.000Z', failsAt: null, pausedBy: 'canary', halt: figures } });
+    expect(view).not.toHaveProperty('watch');
+  });
+
+  it('leaves both out of a campaign without rules, and the canary out before the launch', () => {
+    const view = campaignViewOf(launched({ expansion: started }), reading('PROCESSING'), null, NOW);
+    expect(view).not.toHaveProperty('sendRules');
+    expect(view).not.toHaveProperty('canary');
+    const draft = campaignViewOf({ ...draftCampaign(ORG, 'cmp_r'), sendRules }, undefined, null, NOW);
+    expect(draft.sendRules).toEqual(sendRules);
+    expect(draft).not.toHaveProperty('canary');
   });
 });

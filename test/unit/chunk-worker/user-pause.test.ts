@@ -109,4 +109,17 @@ describe('a person pauses a job (pausedBy user)', () => {
     expect(await kit.broadcasts.getJob(message.jobId)).toMatchObject({ cancelReason: 'PAUSE_EXPIRED' });
     expect(await statusOf(kit, message.jobId)).toBe('CANCELLED');
   });
+
+  it("a canary's halt awaiting a person has the same 30-day limit", async () => {
+    const kit = setup();
+    const message = chunkMessage(5);
+    await kit.createJob(message);
+    await kit.broadcasts.pauseJob(message.jobId, { pausedAt: kit.time.now().toISOString(), reason: 'CANARY_HALTED', pausedBy: 'canary' });
+    expect(await kit.run(message)).toMatchObject({ sent: 0, held: 5 });
+    kit.time.advanceBy(USER_PAUSE_LIMIT_MS - 1000);
+    expect(await kit.run(lastHeld(kit))).toMatchObject({ sent: 0, held: 5 });
+    kit.time.advanceBy(1000);
+    expect(await kit.run(lastHeld(kit))).toMatchObject({ sent: 0, chunkDone: true });
+    expect(await kit.broadcasts.getJob(message.jobId)).toMatchObject({ cancelReason: 'PAUSE_EXPIRED' });
+  });
 });

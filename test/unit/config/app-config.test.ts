@@ -27,6 +27,12 @@ describe('configuration (valibot, parsed once at init)', () => {
     );
   });
 
+  test('send windows: SEND_WINDOW_RECHECK_SECONDS (default 900, at most the 900 s SQS delay)', () => {
+    expect(parseAppConfig({}).worker.waitingRecheckSeconds).toBe(900);
+    expect(parseAppConfig({ SEND_WINDOW_RECHECK_SECONDS: '1' }).worker.waitingRecheckSeconds).toBe(1);
+    expect(messageOf(() => parseAppConfig({ SEND_WINDOW_RECHECK_SECONDS: '901' }))).toBe('SEND_WINDOW_RECHECK_SECONDS must be at most 900 (the longest SQS delay)');
+  });
+
   test('template pauses: PAUSE_RECHECK_SECONDS (default 60, at most the 900 s SQS delay) and TEMPLATE_PAUSE_TIMEOUT_MINUTES (default 390)', () => {
     expect(parseAppConfig({}).worker).toMatchObject({ pauseRecheckSeconds: 60, templatePauseTimeoutMs: 390 * 60_000 });
     expect(parseAppConfig({ PAUSE_RECHECK_SECONDS: '900', TEMPLATE_PAUSE_TIMEOUT_MINUTES: '0.05' }).worker).toMatchObject({ pauseRecheckSeconds: 900, templatePauseTimeoutMs: 3_000 });
