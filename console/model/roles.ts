@@ -28,6 +28,8 @@ export const controlOperations = {
   resumeCampaign: 'resumeCampaign',
   cancelCampaign: 'cancelCampaign',
   campaignFollowUp: 'campaignFollowUp',
+  pauseJob: 'pauseJob',
+  resumeJob: 'resumeJob',
   cancelJob: 'cancelJob',
   followUp: 'followUp',
   createAudience: 'createAudience',

@@ -11,6 +11,7 @@ import { attributeNamesOf, previewFor } from '../model/whatsapp-preview';
 import { describeError } from './api';
 import { createCheckStep, type CheckForm } from './builder-check';
 import { createMeasurementFields, type MeasurementFields } from './builder-measurement';
+import { createRespectFields } from './builder-respect';
 import { memberPreview } from './builder-preview';
 import { createAudienceStep, createTemplateStep } from './builder-steps';
 import { createValueFields, type ValueFields } from './builder-values';
@@ -82,13 +83,15 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
     const missing = missingNeed(needs, fields?.mappings() ?? {});
     const scheduledAt = scheduleOf(when.value);
     const measured = measurement.read();
-    const problem = draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ?? valuesProblem(needs, fields, measured.problem);
+    const rules = respect.read();
+    const problem = draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ?? valuesProblem(needs, fields, measured.problem) ?? rules.problem;
     if (problem || !template) return { problem: problem ?? 'Choose a template.', body: {}, templateName: '' };
-    const body = campaignBody({ name: name.value.trim(), fromPhoneNumber: sender, audienceId: audienceStep.audienceId(), template, values: values(), scheduledAt, ...measured.values });
+    const body = campaignBody({ name: name.value.trim(), fromPhoneNumber: sender, audienceId: audienceStep.audienceId(), template, values: values(), scheduledAt, ...measured.values, sendRules: rules.values });
     return { body, templateName: template.name, ...(scheduledAt ? { scheduledAt } : {}) };
   };
   const checkStep = createCheckStep(form);
   const measurement = createMeasurementFields(checkStep.invalidate);
+  const respect = createRespectFields(checkStep.invalidate);
   for (const input of [name, when]) input.addEventListener('input', checkStep.invalidate);
 
   replaceChildren(
@@ -100,7 +103,8 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
     section('builder-template', '3. Template', templateStep.root),
     section('builder-values', '4. Values', valuesBox),
     section('builder-preview', '5. Preview for three members', previewBox),
-    section('builder-check', '6. Check and launch', checkStep.root),
+    section('builder-respect', '6. Respecting the people on the list', respect.root),
+    section('builder-check', '7. Check and launch', checkStep.root),
   );
   void readSenders()
     .then((senders) => {

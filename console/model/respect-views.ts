@@ -1,0 +1,173 @@
+/**
+ * Issue 39 on a job's and a campaign's page, in words (docs/CONSOLE.md "Respecting the people on the
+ * list"): who waits for their send window or the frequency cap and until when, the canary's state, a
+ * halt's measured rates beside their thresholds, a job's pause and resume, a dry run's send-window
+ * plan, and the organization's contact policy.
+ */
+import type { JobStatus } from './api-types';
+import { formatCount, formatTime } from './format';
+import { isFinished } from './job-state';
+import type { CanaryView, ContactPolicyView, HaltView, PauseShown, SendWindowPlan, WaitingCounts } from './respect-types';
+
+/**
+ * A share as a percent, one decimal (two below 1 %, so 0.5 % is not "0.5" vs "1" rounding away).
+ *
+ * @example
+ * percentOf(0.03); // '3.0 %'
+ * percentOf(0.005); // '0.50 %'
+ */
+export const percentOf = (share: number): string => `${(share * 100).toFixed(share > 0 && share < 0.01 ? 2 : 1)} %`;
+
+/**
+ * The facts of held recipients: waiting for their window (with the next opening) and deferred by
+ * the cap (with when it next allows); none when nobody waits.
+ *
+ * @example
+ * waitingFactsOf({ waitingForWindow: 300, nextWindowAt: '2026-12-02T03:30:00.000Z' }); // [['Waiting for their send window', '300, next opening …']]
+ */
+export function waitingFactsOf(counts: WaitingCounts): Array<[string, string]> {
+  const facts: Array<[string, string]> = [];
+  if (counts.waitingForWindow) {
+    facts.push(['Waiting for their send window', `${formatCount(counts.waitingForWindow)}${counts.nextWindowAt ? `, next opening ${formatTime(counts.nextWindowAt)}` : ''}`]);
+  }
+  if (counts.deferredByCap) {
+    facts.push(['Deferred by the frequency cap', `${formatCount(counts.deferredByCap)}${counts.nextCapAt ? `, the cap next allows one at ${formatTime(counts.nextCapAt)}` : ''}`]);
+  }
+  return facts;
+}
+
+const RATES = [
+  ['optOutRate', 'Opt-out rate', 'opted out (STOP replies, marketing stops, 131050)'],
+  ['failureRate', 'Failure rate', 'failed by a Meta code'],
+  ['blockRate', 'Block rate', "hit Meta's block signals"],
+] as const;
+
+export interface HaltRow {
+  measure: string;
+  measured: string;
+  threshold: string;
+  /** Whether this measure crossed its threshold (the reason of the halt). */
+  over: boolean;
+  words: string;
+}
+
+/**
+ * A halt's measures, each beside its threshold, in words: only the thresholds the campaign set.
+ *
+ * @example
+ * haltRowsOf({ measured: { optOutRate: 0.03 }, thresholds: { optOutRate: 0.01 }, sent: 400 })[0].words;
+ * // 'Opt-out rate 3.0 % of 400 sent opted out (…), above the threshold of 1.0 %'
+ */
+export function haltRowsOf(halt: HaltView): HaltRow[] {
+  const rows: HaltRow[] = [];
+  for (const [key, measure, what] of RATES) {
+    const threshold = halt.thresholds[key];
+    if (threshold === undefined) continue;
+    const value = halt.measured[key];
+    const over = value !== undefined && value > threshold;
+    const measured = value === undefined ? 'not measured' : percentOf(value);
+    const words = `${measure} ${measured} of ${formatCount(halt.sent)} sent ${what}, ${over ? 'above' : 'within'} the threshold of ${percentOf(threshold)}`;
+    rows.push({ measure, measured, threshold: percentOf(threshold), over, words });
+  }
+  if (halt.thresholds.qualityDrop) {
+    const dropped = halt.measured.qualityDrop === true;
+    const measured = dropped ? "dropped: Meta lowered the template's quality rating" : 'no drop';
+    rows.push({ measure: 'Template quality', measured, threshold: 'any drop halts', over: dropped, words: `Template quality: ${measured}${dropped ? ', which halts the campaign' : ''}` });
+  }
+  return rows;
+}
+
+/**
+ * The pause in one sentence: who paused and why (a halt names the measures over their thresholds).
+ *
+ * @example
+ * pauseWords({ pausedBy: 'user', reason: 'PAUSED_BY_USER' }); // 'Paused by a person (PAUSED_BY_USER)'
+ */
+export function pauseWords(pause: PauseShown): string {
+  if (pause.pausedBy === 'canary') {
+    const over = pause.halt ? haltRowsOf(pause.halt).filter((row) => row.over).map((row) => `${row.measure.toLowerCase()} ${row.measured} above ${row.threshold}`) : [];
+    return `Halted by its thresholds${pause.halt ? ` after ${formatCount(pause.halt.sent)} sent` : ''}${over.length ? `: ${over.join('; ')}` : ''}. Resume to send the rest, or cancel.`;
+  }
+  const by = pause.pausedBy === 'user' ? 'a person' : pause.pausedBy === 'meta' ? 'Meta' : pause.pausedBy;
+  return `Paused${by ? ` by ${by}` : ''}${pause.reason ? ` (${pause.reason})` : ''}`;
+}
+
+const CANARY_STATES: Readonly<Record<string, string>> = {
+  pending: 'not started',
+  sending: 'sending the first slice',
+  observing: 'watching the first slice',
+  passed: 'passed: the rest is being sent',
+  continued: 'passed: the rest is being sent',
+  halted: 'halted: the campaign is paused',
+  resumed: 'halted, then resumed by a person',
+};
+
+/**
+ * The canary in words: its state, the slice's size, until when it is watched, the verdict.
+ *
+ * @example
+ * canaryWords({ state: 'observing', slice: 185, observeUntil: '2026-12-02T10:00:00.000Z' }); // 'watching the first slice of 185 until …'
+ */
+export function canaryWords(canary: CanaryView): string {
+  const state = CANARY_STATES[canary.state] ?? canary.state;
+  const until = canary.observeUntil && canary.state !== 'passed' && canary.state !== 'halted' ? ` until ${formatTime(canary.observeUntil)}` : '';
+  const verdict = canary.verdict && !state.startsWith(canary.verdict) ? ` (verdict: ${canary.verdict})` : '';
+  return `${state}, a slice of ${formatCount(canary.slice)}${until}${verdict}`;
+}
+
+/**
+ * A dry run's send-window plan, one line per step.
+ *
+ * @example
+ * sendWindowPlanLines({ now: 1200, later: [{ at: '2026-12-02T03:30:00.000Z', count: 300 }] }); // ['Now, inside their window: 1,200', 'At …: 300']
+ */
+export function sendWindowPlanLines(plan: SendWindowPlan): string[] {
+  return [`Now, inside their window: ${formatCount(plan.now)}`, ...plan.later.map((step) => `At ${formatTime(step.at)}: ${formatCount(step.count)}`)];
+}
+
+/**
+ * Which of pause and resume a job allows: pause until it finishes (a template pause may be replaced
+ * by a person's, which then needs a resume), resume when it is held until resumed (a person's or the
+ * canary's pause, or Meta's hold of the account: `failsAt` null).
+ *
+ * @example
+ * jobControlsOf('PROCESSING', undefined); // { pause: true, resume: false }
+ * jobControlsOf('PAUSED', { pausedBy: 'user', failsAt: null }); // { pause: false, resume: true }
+ */
+export function jobControlsOf(status: JobStatus, pause: PauseShown | undefined): { pause: boolean; resume: boolean } {
+  if (isFinished(status)) return { pause: false, resume: false };
+  if (status !== 'PAUSED') return { pause: true, resume: false };
+  const heldUntilResumed = !pause || pause.failsAt === null || pause.failsAt === undefined;
+  return { pause: !heldUntilResumed, resume: heldUntilResumed };
+}
+
+const CATEGORY_WORDS: Readonly<Record<string, string>> = { MARKETING: 'marketing', UTILITY: 'utility', AUTHENTICATION: 'authentication' };
+
+/**
+ * The organization's contact policy in words; undefined: off.
+ *
+ * @example
+ * contactPolicyWords({ marketingPerPerson: 2, perDays: 7 }); // 'At most 2 marketing messages to one person in any 7 days, across every campaign and broadcast.'
+ */
+export function contactPolicyWords(policy: ContactPolicyView | undefined): string {
+  if (!policy) return 'Off: no frequency cap. Every campaign and broadcast reaches each person as often as it is sent.';
+  const categories = (policy.categories?.length ? policy.categories : ['MARKETING']).map((category) => CATEGORY_WORDS[category] ?? category);
+  const kinds = categories.length === 1 ? categories[0] : `${categories.slice(0, -1).join(', ')} and ${categories.at(-1)}`;
+  const messages = policy.marketingPerPerson === 1 ? 'message' : 'messages';
+  return `At most ${formatCount(policy.marketingPerPerson)} ${kinds} ${messages} to one person in any ${formatCount(policy.perDays)} day${policy.perDays === 1 ? '' : 's'}, across every campaign and broadcast.`;
+}
+
+/**
+ * The body of `PUT /contact-policy` from the form, or the problem in words.
+ *
+ * @example
+ * contactPolicyBodyOf('2', '7', ['MARKETING']); // { body: { marketingPerPerson: 2, perDays: 7, categories: ['MARKETING'] } }
+ */
+export function contactPolicyBodyOf(perPerson: string, perDays: string, categories: readonly string[]): { body?: Record<string, unknown>; problem?: string } {
+  const count = Number(perPerson);
+  const days = Number(perDays);
+  if (perPerson.trim() === '' || !Number.isInteger(count) || count < 1) return { problem: 'Messages per person must be a whole number of at least 1.' };
+  if (perDays.trim() === '' || !Number.isInteger(days) || days < 1) return { problem: 'Days must be a whole number of at least 1.' };
+  if (categories.length === 0) return { problem: 'Choose at least one category to count.' };
+  return { body: { marketingPerPerson: count, perDays: days, categories: [...categories] } };
+}
