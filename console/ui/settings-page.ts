@@ -52,7 +52,7 @@ function policyForm(messages: HTMLElement, reload: () => Promise<void>): PolicyF
   const say = (text: string, kind: 'error' | 'info' = 'error') => replaceChildren(messages, notice(text, kind));
   const root = el(
     'form',
-    { class: 'card policy-form', 'aria-labelledby': 'policy-form-title' },
+    { class: 'card policy-form', 'aria-labelledby': 'policy-form-title', novalidate: true },
     el('h3', { id: 'policy-form-title' }, 'Change the policy'),
     el('div', { class: 'field' }, el('label', { for: perPerson.id }, 'Messages per person'), perPerson),
     el('div', { class: 'field' }, el('label', { for: perDays.id }, 'In any (days)'), perDays),
