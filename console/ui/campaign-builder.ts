@@ -23,6 +23,16 @@ import { who } from './who';
 
 const PREVIEWED = 3;
 
+/** Steps 2 to 7: each one's section id and title, in order. */
+const LATER_STEPS = [
+  ['builder-audience', '2. Audience'],
+  ['builder-template', '3. Template'],
+  ['builder-values', '4. Values'],
+  ['builder-preview', '5. Preview for three members'],
+  ['builder-respect', '6. Respecting the people on the list'],
+  ['builder-check', '7. Check and launch'],
+] as const;
+
 /** The first step: the name, the sender (filled once the senders are read) and when. */
 const campaignSection = (name: HTMLInputElement, senderBox: HTMLElement, when: HTMLInputElement, measurement: MeasurementFields): HTMLElement =>
   section(
@@ -94,18 +104,8 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
   const respect = createRespectFields(checkStep.invalidate);
   for (const input of [name, when]) input.addEventListener('input', checkStep.invalidate);
 
-  replaceChildren(
-    main,
-    listTabs(),
-    heading,
-    campaignSection(name, senderBox, when, measurement),
-    section('builder-audience', '2. Audience', audienceStep.root),
-    section('builder-template', '3. Template', templateStep.root),
-    section('builder-values', '4. Values', valuesBox),
-    section('builder-preview', '5. Preview for three members', previewBox),
-    section('builder-respect', '6. Respecting the people on the list', respect.root),
-    section('builder-check', '7. Check and launch', checkStep.root),
-  );
+  const steps = [audienceStep.root, templateStep.root, valuesBox, previewBox, respect.root, checkStep.root];
+  replaceChildren(main, listTabs(), heading, campaignSection(name, senderBox, when, measurement), ...LATER_STEPS.map(([id, title], index) => section(id, title, steps[index])));
   void readSenders()
     .then((senders) => {
       if (senders.length === 0) return void replaceChildren(senderBox, notice('This organization has no connected phone number.'));
