@@ -27,11 +27,23 @@ export interface HaltMeasured {
   qualityDrop?: boolean;
 }
 
-/** A halt by the canary or the thresholds (`pause.pausedBy: "canary"`): what was measured, the thresholds, over how many sent. */
+/** The measures a halt can exceed, in the order the API reports them. */
+export type HaltMeasure = 'optOutRate' | 'failureRate' | 'blockRate' | 'qualityDrop';
+
+/**
+ * A halt by the canary or the thresholds (`pause.halt`, `pausedBy: "canary"`; a canary's `verdict`):
+ * what was measured, the thresholds, over how many sent (shared/send-rules/halt-figures.ts).
+ */
 export interface HaltView {
+  /** `canary`: the first slice; `running`: the campaign's own `haltIf` while it runs. */
+  stage?: 'canary' | 'running';
   measured: HaltMeasured;
   thresholds: HaltIf;
+  /** The thresholds the figures went over (empty: within them); absent: compared here. */
+  exceeded?: HaltMeasure[];
   sent: number;
+  /** The numerators: opt-outs, failures and blocks among `sent`. */
+  counts?: { optOuts: number; failures: number; blocks: number };
 }
 
 /** The `pause` of a job or campaign that reads PAUSED (docs/BROADCAST.md "Pausing a job"). */
@@ -48,12 +60,12 @@ export interface PauseShown {
   halt?: HaltView;
 }
 
-/** A campaign's canary (`canary` of the campaign view): where the slice is, its size, until when it is watched, the verdict. */
+/** A campaign's canary (`canary` of the campaign view): `sending`, `observing`, `passed` or `halted`, the slice's size, until when it is watched, the verdict's figures. */
 export interface CanaryView {
   state: string;
   slice: number;
   observeUntil?: string;
-  verdict?: string;
+  verdict?: HaltView & { at?: string };
 }
 
 /** A dry run's send-window plan: how many go now, and when the rest go. */

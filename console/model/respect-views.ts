@@ -7,7 +7,7 @@
 import type { JobStatus } from './api-types';
 import { formatCount, formatTime } from './format';
 import { isFinished } from './job-state';
-import type { CanaryView, ContactPolicyView, HaltView, PauseShown, SendWindowPlan, WaitingCounts } from './respect-types';
+import type { CanaryView, ContactPolicyView, HaltMeasure, HaltView, PauseShown, SendWindowPlan, WaitingCounts } from './respect-types';
 
 /**
  * A share as a percent, one decimal (two below 1 %, so 0.5 % is not "0.5" vs "1" rounding away).
@@ -37,10 +37,13 @@ export function waitingFactsOf(counts: WaitingCounts): Array<[string, string]> {
 }
 
 const RATES = [
-  ['optOutRate', 'Opt-out rate', 'opted out (STOP replies, marketing stops, 131050)'],
-  ['failureRate', 'Failure rate', 'failed by a Meta code'],
-  ['blockRate', 'Block rate', "hit Meta's block signals"],
+  ['optOutRate', 'Opt-out rate', 'opted out (STOP replies, marketing stops, 131050)', 'optOuts'],
+  ['failureRate', 'Failure rate', 'failed by a Meta code', 'failures'],
+  ['blockRate', 'Block rate', "hit Meta's block signals", 'blocks'],
 ] as const;
+
+/** Whether a measure went over its threshold: the API's `exceeded` when it says, else compared here. */
+const wentOver = (halt: HaltView, measure: HaltMeasure, compared: boolean): boolean => (halt.exceeded ? halt.exceeded.includes(measure) : compared);
 
 export interface HaltRow {
   measure: string;
@@ -49,30 +52,34 @@ export interface HaltRow {
   /** Whether this measure crossed its threshold (the reason of the halt). */
   over: boolean;
   words: string;
+  /** Said when it halted: "opt-out rate 3.0 % above 1.0 %". */
+  short: string;
 }
 
 /**
  * A halt's measures, each beside its threshold, in words: only the thresholds the campaign set.
  *
  * @example
- * haltRowsOf({ measured: { optOutRate: 0.03 }, thresholds: { optOutRate: 0.01 }, sent: 400 })[0].words;
- * // 'Opt-out rate 3.0 % of 400 sent opted out (…), above the threshold of 1.0 %'
+ * haltRowsOf({ measured: { optOutRate: 0.03 }, thresholds: { optOutRate: 0.01 }, sent: 400, counts: { optOuts: 12, failures: 0, blocks: 0 } })[0].words;
+ * // 'Opt-out rate 3.0 %: 12 of 400 sent opted out (…), above the threshold of 1.0 %'
  */
 export function haltRowsOf(halt: HaltView): HaltRow[] {
   const rows: HaltRow[] = [];
-  for (const [key, measure, what] of RATES) {
+  for (const [key, measure, what, counted] of RATES) {
     const threshold = halt.thresholds[key];
     if (threshold === undefined) continue;
     const value = halt.measured[key];
-    const over = value !== undefined && value > threshold;
+    const over = wentOver(halt, key, value !== undefined && value > threshold);
     const measured = value === undefined ? 'not measured' : percentOf(value);
-    const words = `${measure} ${measured} of ${formatCount(halt.sent)} sent ${what}, ${over ? 'above' : 'within'} the threshold of ${percentOf(threshold)}`;
-    rows.push({ measure, measured, threshold: percentOf(threshold), over, words });
+    const people = halt.counts ? `: ${formatCount(halt.counts[counted])} of ${formatCount(halt.sent)}` : ` of ${formatCount(halt.sent)}`;
+    const words = `${measure} ${measured}${people} sent ${what}, ${over ? 'above' : 'within'} the threshold of ${percentOf(threshold)}`;
+    rows.push({ measure, measured, threshold: percentOf(threshold), over, words, short: `${measure.toLowerCase()} ${measured} above ${percentOf(threshold)}` });
   }
   if (halt.thresholds.qualityDrop) {
-    const dropped = halt.measured.qualityDrop === true;
+    const dropped = wentOver(halt, 'qualityDrop', halt.measured.qualityDrop === true);
     const measured = dropped ? "dropped: Meta lowered the template's quality rating" : 'no drop';
-    rows.push({ measure: 'Template quality', measured, threshold: 'any drop halts', over: dropped, words: `Template quality: ${measured}${dropped ? ', which halts the campaign' : ''}` });
+    const words = `Template quality: ${measured}${dropped ? ', which halts the campaign' : ''}`;
+    rows.push({ measure: 'Template quality', measured, threshold: 'any drop halts', over: dropped, words, short: "the template's quality rating dropped" });
   }
   return rows;
 }
@@ -85,7 +92,7 @@ export function haltRowsOf(halt: HaltView): HaltRow[] {
  */
 export function pauseWords(pause: PauseShown): string {
   if (pause.pausedBy === 'canary') {
-    const over = pause.halt ? haltRowsOf(pause.halt).filter((row) => row.over).map((row) => `${row.measure.toLowerCase()} ${row.measured} above ${row.threshold}`) : [];
+    const over = pause.halt ? haltRowsOf(pause.halt).filter((row) => row.over).map((row) => row.short) : [];
     return `Halted by its thresholds${pause.halt ? ` after ${formatCount(pause.halt.sent)} sent` : ''}${over.length ? `: ${over.join('; ')}` : ''}. Resume to send the rest, or cancel.`;
   }
   const by = pause.pausedBy === 'user' ? 'a person' : pause.pausedBy === 'meta' ? 'Meta' : pause.pausedBy;
@@ -93,25 +100,30 @@ export function pauseWords(pause: PauseShown): string {
 }
 
 const CANARY_STATES: Readonly<Record<string, string>> = {
-  pending: 'not started',
   sending: 'sending the first slice',
   observing: 'watching the first slice',
   passed: 'passed: the rest is being sent',
-  continued: 'passed: the rest is being sent',
-  halted: 'halted: the campaign is paused',
-  resumed: 'halted, then resumed by a person',
+  halted: 'halted: the campaign was paused',
 };
 
+/** A verdict's figures in words: within every threshold, or the measures over theirs. */
+function verdictWords(verdict: HaltView): string {
+  const over = haltRowsOf(verdict).filter((row) => row.over);
+  if (over.length === 0) return `within every threshold over ${formatCount(verdict.sent)} sent`;
+  return `over its thresholds: ${over.map((row) => row.short).join('; ')}`;
+}
+
 /**
- * The canary in words: its state, the slice's size, until when it is watched, the verdict.
+ * The canary in words: its state (`sending`, `observing`, `passed`, `halted`; another state the
+ * API adds reads as its own word), the slice's size, until when it is watched, the verdict.
  *
  * @example
- * canaryWords({ state: 'observing', slice: 185, observeUntil: '2026-12-02T10:00:00.000Z' }); // 'watching the first slice of 185 until …'
+ * canaryWords({ state: 'observing', slice: 185, observeUntil: '2026-12-02T10:00:00.000Z' }); // 'watching the first slice, a slice of 185 until …'
  */
 export function canaryWords(canary: CanaryView): string {
   const state = CANARY_STATES[canary.state] ?? canary.state;
-  const until = canary.observeUntil && canary.state !== 'passed' && canary.state !== 'halted' ? ` until ${formatTime(canary.observeUntil)}` : '';
-  const verdict = canary.verdict && !state.startsWith(canary.verdict) ? ` (verdict: ${canary.verdict})` : '';
+  const until = canary.observeUntil && canary.state === 'observing' ? ` until ${formatTime(canary.observeUntil)}` : '';
+  const verdict = canary.verdict ? `; verdict: ${verdictWords(canary.verdict)}` : '';
   return `${state}, a slice of ${formatCount(canary.slice)}${until}${verdict}`;
 }
 
@@ -155,6 +167,20 @@ export function contactPolicyWords(policy: ContactPolicyView | undefined): strin
   const kinds = categories.length === 1 ? categories[0] : `${categories.slice(0, -1).join(', ')} and ${categories.at(-1)}`;
   const messages = policy.marketingPerPerson === 1 ? 'message' : 'messages';
   return `At most ${formatCount(policy.marketingPerPerson)} ${kinds} ${messages} to one person in any ${formatCount(policy.perDays)} day${policy.perDays === 1 ? '' : 's'}, across every campaign and broadcast.`;
+}
+
+/**
+ * The policy of a `/contact-policy` answer's `data` (`{ policy: {…} | null }`; a bare policy is read
+ * too), undefined when off.
+ *
+ * @example
+ * contactPolicyOf({ policy: null }); // undefined
+ * contactPolicyOf({ policy: { marketingPerPerson: 2, perDays: 7, categories: ['MARKETING'], updatedAt: '…' } })?.perDays; // 7
+ */
+export function contactPolicyOf(data: unknown): ContactPolicyView | undefined {
+  const value = data !== null && typeof data === 'object' && 'policy' in data ? (data as { policy: unknown }).policy : data;
+  const policy = value as Partial<ContactPolicyView> | null | undefined;
+  return policy && typeof policy.marketingPerPerson === 'number' && typeof policy.perDays === 'number' ? (policy as ContactPolicyView) : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
  * (`DELETE`, after a confirmation). Refusals show the API's message.
  */
 import type { ContactPolicyView } from '../model/respect-types';
-import { contactPolicyBodyOf, contactPolicyWords } from '../model/respect-views';
+import { contactPolicyBodyOf, contactPolicyOf, contactPolicyWords } from '../model/respect-views';
 import { formatTime } from '../model/format';
 import { contactPolicyOperations } from '../model/roles';
 import { ApiError, describeError, getData, sendData } from './api';
@@ -19,10 +19,10 @@ const CATEGORIES = [
   ['AUTHENTICATION', 'Authentication'],
 ] as const;
 
-/** The policy, or undefined when the organization has none (the API's 404 with its code; the gateway's "Route not found" is an error). */
+/** The policy, or undefined when the organization has none (`{ policy: null }`, or a 404 with the API's code; the gateway's "Route not found" is an error). */
 async function readPolicy(): Promise<ContactPolicyView | undefined> {
   try {
-    return await getData<ContactPolicyView>('/contact-policy');
+    return contactPolicyOf(await getData<unknown>('/contact-policy'));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && !error.routeMissing) return undefined;
     throw error;

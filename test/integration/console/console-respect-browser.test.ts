@@ -181,14 +181,23 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     const { page, errors } = await opened('#/');
     const campaigns = await stubCampaignRoutes(page);
     const base = campaigns.campaigns.get(SENDING_ID)!;
+    // The figures as helper "canary" keeps them (shared/send-rules/halt-figures.ts): 6 of 185 opted out.
+    const halt = {
+      stage: 'canary' as const,
+      measured: { optOutRate: 6 / 185, failureRate: 2 / 185, blockRate: 0, qualityDrop: false },
+      thresholds: { optOutRate: 0.01, failureRate: 0.05 },
+      exceeded: ['optOutRate' as const],
+      sent: 185,
+      counts: { optOuts: 6, failures: 2, blocks: 0 },
+    };
     const halted: CampaignView = {
       ...base,
       campaignId: HALTED_ID,
       name: 'Winter canary',
       state: 'PAUSED',
       totals: { ...base.totals, waitingForWindow: 120, nextWindowAt: '2026-12-03T03:30:00.000Z', deferredByCap: 7, nextCapAt: '2026-12-08T09:00:00.000Z' },
-      pause: { reason: 'CANARY_HALTED', since: '2026-12-02T10:30:00.000Z', failsAt: null, pausedBy: 'canary', halt: { measured: { optOutRate: 0.03, failureRate: 0.01 }, thresholds: { optOutRate: 0.01, failureRate: 0.05 }, sent: 185 } },
-      canary: { state: 'halted', slice: 185, observeUntil: '2026-12-02T10:30:00.000Z', verdict: 'halt' },
+      pause: { reason: 'CANARY_HALTED', since: '2026-12-02T10:30:00.000Z', failsAt: null, pausedBy: 'canary', halt },
+      canary: { state: 'halted', slice: 185, observeUntil: '2026-12-02T10:30:00.000Z', verdict: { ...halt, at: '2026-12-02T10:30:00.000Z' } },
     };
     campaigns.campaigns.set(HALTED_ID, halted);
     await page.goto(`${runtime.baseUrl}/console/#/campaigns/${HALTED_ID}`);
@@ -196,12 +205,13 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     const region = page.getByRole('region', { name: 'Halted by its thresholds' });
     await region.locator('table.halt').waitFor();
     await expect(region.locator('table.halt tbody tr').allInnerTexts()).resolves.toEqual([
-      expect.stringMatching(/^Opt-out rate\s+3\.0 %\s+1\.0 %\s+Opt-out rate 3\.0 % of 185 sent opted out .+, above the threshold of 1\.0 %$/),
-      expect.stringMatching(/^Failure rate\s+1\.0 %\s+5\.0 %\s+.+within the threshold of 5\.0 %$/),
+      expect.stringMatching(/^Opt-out rate\s+3\.2 %\s+1\.0 %\s+Opt-out rate 3\.2 %: 6 of 185 sent opted out .+, above the threshold of 1\.0 %$/),
+      expect.stringMatching(/^Failure rate\s+1\.1 %\s+5\.0 %\s+Failure rate 1\.1 %: 2 of 185 sent failed by a Meta code, within the threshold of 5\.0 %$/),
     ]);
-    await expect(region.getByRole('status').innerText()).resolves.toBe('Halted by its thresholds after 185 sent: opt-out rate 3.0 % above 1.0 %. Resume to send the rest, or cancel.');
+    await expect(region.locator('td.over').count()).resolves.toBe(4);
+    await expect(region.getByRole('status').innerText()).resolves.toBe('Halted by its thresholds after 185 sent: opt-out rate 3.2 % above 1.0 %. Resume to send the rest, or cancel.');
     const facts = await page.locator('dl.facts').innerText();
-    expect(facts).toMatch(/Canary\s+halted: the campaign is paused, a slice of 185/);
+    expect(facts).toMatch(/Canary\s+halted: the campaign was paused, a slice of 185; verdict: over its thresholds: opt-out rate 3\.2 % above 1\.0 %/);
     expect(facts).toMatch(/Waiting for their send window\s+120, next opening/);
     expect(facts).toMatch(/Deferred by the frequency cap\s+7, the cap next allows one at/);
     await expect(page.locator('.state-note').first().innerText()).resolves.toMatch(/paused by canary: CANARY_HALTED/);

@@ -83,16 +83,17 @@ async function policyAnswer(stub: RespectStub, route: Route, policy: { current?:
   // The service has the route: its answer stands.
   if (!(real.status() === 404 && body.message === 'Route not found' && !body.data?.error)) return route.fulfill({ response: real });
   const method = request.method();
-  if (method === 'GET') return policy.current ? json(route, 200, 'Contact policy', policy.current) : json(route, 404, 'No contact policy', { error: { code: 'CONTACT_POLICY_NOT_FOUND', message: 'The organization has no contact policy' } });
+  // Every answer is `{ policy }`, null when there is none (helper "caps": shared/send-rules/contact-policy.ts).
+  if (method === 'GET') return json(route, 200, 'Contact policy', { policy: policy.current ?? null });
   if (method === 'PUT') {
     const sent = request.postDataJSON() as ContactPolicyView;
     stub.policyCalls.push({ method, body: sent });
     policy.current = { ...sent, updatedAt: new Date().toISOString(), updatedBy: 'key_demo' };
-    return json(route, 200, 'Contact policy', policy.current);
+    return json(route, 200, 'Contact policy', { policy: policy.current });
   }
   stub.policyCalls.push({ method });
   policy.current = undefined;
-  return route.fulfill({ status: 204, body: '' });
+  return json(route, 200, 'Contact policy', { policy: null });
 }
 
 async function dryRunAnswer(stub: RespectStub, route: Route): Promise<void> {

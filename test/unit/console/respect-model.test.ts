@@ -7,7 +7,7 @@ import { campaignBody } from '../../../console/model/campaign-draft';
 import { mayCall, contactPolicyOperations, type Me } from '../../../console/model/roles';
 import { routeOf } from '../../../console/model/route';
 import { sendRulesFormOf, thresholdsOf, type SendRulesInput } from '../../../console/model/send-rules-form';
-import { canaryWords, contactPolicyBodyOf, contactPolicyWords, haltRowsOf, jobControlsOf, pauseWords, percentOf, sendWindowPlanLines, waitingFactsOf } from '../../../console/model/respect-views';
+import { canaryWords, contactPolicyBodyOf, contactPolicyOf, contactPolicyWords, haltRowsOf, jobControlsOf, pauseWords, percentOf, sendWindowPlanLines, waitingFactsOf } from '../../../console/model/respect-views';
 import { JOB_STATUSES } from '../../../shared/broadcast/broadcast-job';
 import { campaignRequestSchema } from '../../../shared/campaigns/campaign-request.schema';
 import { WEEKDAYS } from '../../../shared/send-rules/send-rules.schema';
@@ -100,13 +100,25 @@ describe('a job and a campaign that respect their people', () => {
     expect(rows[0]!.words).toBe('Opt-out rate 3.0 % of 400 sent opted out (STOP replies, marketing stops, 131050), above the threshold of 1.0 %');
     expect(rows[1]!.words).toMatch(/within the threshold of 5\.0 %$/);
     expect(pauseWords({ pausedBy: 'canary', reason: 'CANARY_HALTED', halt })).toBe('Halted by its thresholds after 400 sent: opt-out rate 3.0 % above 1.0 %. Resume to send the rest, or cancel.');
+    // The API's figures (helper "canary"): its `exceeded` decides, its counts are named.
+    const figures = { stage: 'canary' as const, ...halt, measured: { optOutRate: 0.03, failureRate: 0.01, blockRate: 0, qualityDrop: true }, exceeded: ['optOutRate', 'qualityDrop'] as const, counts: { optOuts: 12, failures: 4, blocks: 0 } };
+    const fromApi = haltRowsOf({ ...figures, exceeded: [...figures.exceeded] });
+    expect(fromApi.map((row) => row.over)).toEqual([true, false, true]);
+    expect(fromApi[0]!.words).toBe('Opt-out rate 3.0 %: 12 of 400 sent opted out (STOP replies, marketing stops, 131050), above the threshold of 1.0 %');
+    expect(pauseWords({ pausedBy: 'canary', halt: { ...figures, exceeded: [...figures.exceeded] } })).toBe(
+      "Halted by its thresholds after 400 sent: opt-out rate 3.0 % above 1.0 %; the template's quality rating dropped. Resume to send the rest, or cancel.",
+    );
     expect(pauseWords({ pausedBy: 'user', reason: 'PAUSED_BY_USER' })).toBe('Paused by a person (PAUSED_BY_USER)');
     expect(percentOf(0.005)).toBe('0.50 %');
   });
 
   it("say the canary's state, slice, watch and verdict", () => {
     expect(canaryWords({ state: 'observing', slice: 185, observeUntil: '2026-12-02T10:00:00.000Z' })).toMatch(/^watching the first slice, a slice of 185 until /);
-    expect(canaryWords({ state: 'passed', slice: 185, observeUntil: '2026-12-02T10:00:00.000Z', verdict: 'continue' })).toBe('passed: the rest is being sent, a slice of 185 (verdict: continue)');
+    const verdict = { stage: 'canary' as const, measured: { optOutRate: 0.005, failureRate: 0, blockRate: 0, qualityDrop: false }, thresholds: { optOutRate: 0.01 }, exceeded: [], sent: 185, at: '2026-12-02T10:30:00.000Z' };
+    expect(canaryWords({ state: 'passed', slice: 185, observeUntil: '2026-12-02T10:00:00.000Z', verdict })).toBe('passed: the rest is being sent, a slice of 185; verdict: within every threshold over 185 sent');
+    expect(canaryWords({ state: 'halted', slice: 185, verdict: { ...verdict, measured: { ...verdict.measured, optOutRate: 0.03 }, exceeded: ['optOutRate'] } })).toBe(
+      'halted: the campaign was paused, a slice of 185; verdict: over its thresholds: opt-out rate 3.0 % above 1.0 %',
+    );
     expect(canaryWords({ state: 'something-new', slice: 5 })).toBe('something-new, a slice of 5');
   });
 
@@ -128,6 +140,9 @@ describe('a job and a campaign that respect their people', () => {
 
 describe("the organization's contact policy", () => {
   it('reads in words, off when there is none', () => {
+    expect(contactPolicyOf({ policy: null })).toBeUndefined();
+    expect(contactPolicyOf({ policy: { marketingPerPerson: 2, perDays: 7, categories: ['MARKETING'], updatedAt: 'x' } })).toEqual({ marketingPerPerson: 2, perDays: 7, categories: ['MARKETING'], updatedAt: 'x' });
+    expect(contactPolicyOf({ marketingPerPerson: 1, perDays: 1 })?.perDays).toBe(1);
     expect(contactPolicyWords(undefined)).toMatch(/^Off: no frequency cap/);
     expect(contactPolicyWords({ marketingPerPerson: 2, perDays: 7 })).toBe('At most 2 marketing messages to one person in any 7 days, across every campaign and broadcast.');
     expect(contactPolicyWords({ marketingPerPerson: 1, perDays: 1, categories: ['MARKETING', 'UTILITY', 'AUTHENTICATION'] })).toBe(
