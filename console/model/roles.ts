@@ -69,7 +69,7 @@ export function mayCall(me: Me | undefined, operation: string): boolean {
  * The contact policy's operations (docs/CAMPAIGNS.md "Frequency caps"): everyone reads it, an
  * admin sets or removes it. Apart from `controlOperations` (the campaign controls a campaign manager uses).
  */
-export const contactPolicyOperations = { read: 'getContactPolicy', set: 'setContactPolicy', remove: 'deleteContactPolicy' } as const;
+export const contactPolicyOperations = { read: 'getContactPolicy', set: 'setContactPolicy', remove: 'removeContactPolicy' } as const;
 
 /**
  * Whether the admin screens (people, audit log) are shown: the `admin` role, a person's or an
