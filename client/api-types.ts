@@ -863,6 +863,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prod/api/v2/broadcast/public/contact-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get contact policy
+         * @description People may call it with their own sign-in (role `viewer` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        get: operations["broadcastGetContactPolicy"];
+        /**
+         * Set contact policy
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        put: operations["broadcastSetContactPolicy"];
+        post?: never;
+        /**
+         * Remove contact policy
+         * @description People may call it with their own sign-in (role `admin` or above); an API key as well.
+         *
+         *     Rate limit: 30 requests per minute per API key; above it 429 with `Retry-After`.
+         */
+        delete: operations["broadcastRemoveContactPolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/organizations/public/remove-employee-bulk": {
         parameters: {
             query?: never;
@@ -9521,6 +9555,222 @@ export interface operations {
                             credentialId: string;
                             /** @constant */
                             revoked: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastGetContactPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s contact policy, or `policy: null` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Contact policy",
+                     *       "data": {
+                     *         "policy": {
+                     *           "marketingPerPerson": 2,
+                     *           "perDays": 7,
+                     *           "categories": [
+                     *             "MARKETING"
+                     *           ],
+                     *           "updatedAt": "2026-12-02T09:30:00.000Z",
+                     *           "updatedBy": "person:ppl_01JD3Q4ZK8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            /** @description The policy in force; null: none, messages are not capped */
+                            policy: {
+                                /** @description Messages of the counted categories one person may receive in any `perDays` days */
+                                marketingPerPerson: number;
+                                perDays: number;
+                                /** @description The template categories counted (MARKETING unless set) */
+                                categories: ("MARKETING" | "UTILITY" | "AUTHENTICATION")[];
+                                updatedAt: string;
+                                /** @description Who set it: `admin` (an operator), `person:<id>` or a key’s credential id */
+                                updatedBy?: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastSetContactPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "marketingPerPerson": 2,
+                 *       "perDays": 7,
+                 *       "categories": [
+                 *         "MARKETING"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    marketingPerPerson: number;
+                    perDays: number;
+                    categories?: ("MARKETING" | "UTILITY" | "AUTHENTICATION")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The policy set (it applies to sends within a minute) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Contact policy set",
+                     *       "data": {
+                     *         "policy": {
+                     *           "marketingPerPerson": 2,
+                     *           "perDays": 7,
+                     *           "categories": [
+                     *             "MARKETING"
+                     *           ],
+                     *           "updatedAt": "2026-12-02T09:30:00.000Z",
+                     *           "updatedBy": "person:ppl_01JD3Q4ZK8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            /** @description The policy in force; null: none, messages are not capped */
+                            policy: {
+                                /** @description Messages of the counted categories one person may receive in any `perDays` days */
+                                marketingPerPerson: number;
+                                perDays: number;
+                                /** @description The template categories counted (MARKETING unless set) */
+                                categories: ("MARKETING" | "UTILITY" | "AUTHENTICATION")[];
+                                updatedAt: string;
+                                /** @description Who set it: `admin` (an operator), `person:<id>` or a key’s credential id */
+                                updatedBy?: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["broadcast400"];
+            401: components["responses"]["broadcast401"];
+            403: components["responses"]["broadcast403"];
+            404: components["responses"]["broadcast404"];
+            409: components["responses"]["broadcast409"];
+            413: components["responses"]["broadcast413"];
+            422: components["responses"]["broadcast422"];
+            429: components["responses"]["broadcast429"];
+            500: components["responses"]["broadcast500"];
+            502: components["responses"]["broadcast502"];
+            503: components["responses"]["broadcast503"];
+            504: components["responses"]["broadcast504"];
+        };
+    };
+    broadcastRemoveContactPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy removed: messages are not capped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": true,
+                     *       "status_code": 200,
+                     *       "message": "Contact policy removed: messages are not capped",
+                     *       "data": {
+                     *         "policy": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: true;
+                        /** @constant */
+                        status_code: 200;
+                        message: string;
+                        data: {
+                            /** @description The policy in force; null: none, messages are not capped */
+                            policy: {
+                                /** @description Messages of the counted categories one person may receive in any `perDays` days */
+                                marketingPerPerson: number;
+                                perDays: number;
+                                /** @description The template categories counted (MARKETING unless set) */
+                                categories: ("MARKETING" | "UTILITY" | "AUTHENTICATION")[];
+                                updatedAt: string;
+                                /** @description Who set it: `admin` (an operator), `person:<id>` or a key’s credential id */
+                                updatedBy?: string;
+                            } | null;
                         };
                     };
                 };

@@ -49,6 +49,8 @@ import { ledgerPageRepairSection } from './composition/messaging.section';
 import type { PeoplePorts } from '../shared/people/manage-people';
 import { randomSecretGenerator } from '../shared/crypto/secret-generator';
 import { identityAccountsSection } from './composition/identity-accounts.section';
+import type { ContactPolicyPorts } from '../shared/send-rules/contact-policy';
+import { contactPolicyStoreSection } from './composition/send-rules.section';
 
 export type { BroadcastServices } from './broadcast-send/broadcast-send.composition';
 export type { ServiceOverrides } from './composition/composition-context';
@@ -90,6 +92,8 @@ export interface Services {
   readonly ledgerRepair: LedgerRepairPorts;
   /** The people of organizations (`invite-person`, `set-person-role`, `remove-person`, `list-people`: shared/people/people-admin-commands.ts). */
   readonly people: PeoplePorts;
+  /** The organizations' contact policies (`set-contact-policy`, `show-contact-policy`: shared/send-rules/contact-policy-admin-commands.ts). */
+  readonly contactPolicies: ContactPolicyPorts;
   /** Closes the sockets of every client built so far (tests and the local runtime's shutdown). */
   destroy(): void;
 }
@@ -153,6 +157,7 @@ export function buildServices(config: AppConfig, overrides: ServiceOverrides = {
         secrets: value(overrides.secrets ?? randomSecretGenerator),
         clock: value(context.clock),
       }),
+    contactPolicies: () => lazyPorts<ContactPolicyPorts>({ policies: contactPolicyStoreSection(context, dynamoDb), clock: value(context.clock) }),
     destroy: value(() => context.destroy()),
   });
 }

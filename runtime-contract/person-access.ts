@@ -54,6 +54,10 @@ export const personAccess: Readonly<Record<string, PersonRole>> = {
   listApiKeys: 'admin',
   createApiKey: 'admin',
   revokeApiKey: 'admin',
+  // The organization's contact policy (docs/CAMPAIGNS.md "Frequency caps").
+  getContactPolicy: 'viewer',
+  setContactPolicy: 'admin',
+  removeContactPolicy: 'admin',
 };
 
 /**

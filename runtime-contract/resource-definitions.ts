@@ -304,6 +304,7 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
     adapters: [
       'dynamodb-organization-store', 'dynamodb-account-directory', 'dynamodb-credential-store', 'dynamodb-membership-store', 'dynamodb-billing-store',
       'dynamodb-meta-app-settings', 'dynamodb-webhook-endpoint-registry', 'dynamodb-rate-card-store',
+      'dynamodb-contact-policy-store',
     ],
     actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
   },
@@ -315,6 +316,7 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
       'dynamodb-customer-event-log', 'dynamodb-ledger-delivery-store',
       'dynamodb-campaign-store', 'dynamodb-person-claims',
       'dynamodb-outcome-store', 'dynamodb-touch-store',
+      'dynamodb-frequency-cap-store',
     ],
     actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
   },

@@ -48,7 +48,7 @@ export type EndpointGroup =
   | 'broadcast-discovery'
   | 'broadcast-send'
   | 'broadcast-status'
-  /** The earlier generate-key operation (no key; issues one) and the organization's own API keys (/api-keys). */
+  /** The earlier generate-key operation (no key; issues one), the organization's own API keys (/api-keys) and its contact policy (/contact-policy). */
   | 'broadcast-keys'
   /** Organization administration (remove-employee-bulk). */
   | 'organization-admin'
@@ -127,6 +127,8 @@ export const rateLimitClasses = {
   audit: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   /** The three /api-keys routes together, per key or person (docs/PEOPLE.md "API keys"). */
   'api-keys': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
+  /** The three /contact-policy routes together, per key or person (docs/CAMPAIGNS.md "Frequency caps"). */
+  'contact-policy': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
   upstream: { perMinute: 600, scope: 'key' },
   'v1-plan': { perMinute: 0, scope: 'key' },
   none: { perMinute: 0, scope: 'key' },
@@ -505,6 +507,10 @@ export const serviceRoutes: readonly RouteDefinition[] = ([
   broadcast('GET', '/api-keys', 'broadcast-keys', 'listApiKeys', 'broadcast-api-key', 'api-keys'),
   broadcast('POST', '/api-keys', 'broadcast-keys', 'createApiKey', 'broadcast-api-key', 'api-keys'),
   { ...broadcast('DELETE', '/api-keys/{credentialId}', 'broadcast-keys', 'revokeApiKey', 'broadcast-api-key', 'api-keys'), body: 'none' },
+  // The organization's contact policy, its frequency cap (docs/CAMPAIGNS.md "Frequency caps"): read by anyone of it, changed by an admin or the organization's key.
+  broadcast('GET', '/contact-policy', 'broadcast-keys', 'getContactPolicy', 'broadcast-api-key', 'contact-policy'),
+  broadcast('PUT', '/contact-policy', 'broadcast-keys', 'setContactPolicy', 'broadcast-api-key', 'contact-policy'),
+  { ...broadcast('DELETE', '/contact-policy', 'broadcast-keys', 'removeContactPolicy', 'broadcast-api-key', 'contact-policy'), body: 'none' },
   {
     surface: 'organization',
     method: 'POST',

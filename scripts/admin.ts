@@ -25,6 +25,7 @@ import { isOptOutAdminCommand, optOutAdminCommands, runOptOutAdminCommand } from
 import { isRateCardAdminCommand, rateCardAdminCommands, runRateCardAdminCommand } from '../shared/pricing/rate-card-admin-commands';
 import { isLedgerRepairAdminCommand, ledgerRepairAdminCommands, runLedgerRepairAdminCommand } from '../shared/broadcast/ledger-repair-admin-commands';
 import { isPeopleAdminCommand, peopleAdminCommands, runPeopleAdminCommand } from '../shared/people/people-admin-commands';
+import { contactPolicyAdminCommands, isContactPolicyAdminCommand, runContactPolicyAdminCommand } from '../shared/send-rules/contact-policy-admin-commands';
 
 const localRuntimeEnvFile = '.local/runtime.env';
 
@@ -135,10 +136,11 @@ const allCommands = (): Record<string, { summary: string; flags: ReadonlyArray<{
   ...rateCardAdminCommands,
   ...ledgerRepairAdminCommands,
   ...peopleAdminCommands,
+  ...contactPolicyAdminCommands,
 });
 
 function helpText(command?: string): string {
-  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command) || isRateCardAdminCommand(command) || isLedgerRepairAdminCommand(command) || isPeopleAdminCommand(command))) {
+  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command) || isRateCardAdminCommand(command) || isLedgerRepairAdminCommand(command) || isPeopleAdminCommand(command) || isContactPolicyAdminCommand(command))) {
     const definition = allCommands()[command]!;
     const flags = definition.flags.map((flag) => {
       const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
@@ -220,7 +222,8 @@ async function main(argv: readonly string[]): Promise<number> {
     const rateCardCommand = isRateCardAdminCommand(parsed.command);
     const ledgerRepairCommand = isLedgerRepairAdminCommand(parsed.command);
     const peopleCommand = isPeopleAdminCommand(parsed.command);
-    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand && !rateCardCommand && !ledgerRepairCommand && !peopleCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    const contactPolicyCommand = isContactPolicyAdminCommand(parsed.command);
+    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand && !rateCardCommand && !ledgerRepairCommand && !peopleCommand && !contactPolicyCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
     envSource = parsed.stack === undefined ? loadEnvironment(parsed.envFile) : await loadStackEnvironment(parsed.stack, parsed.region);
     services = buildServices(parseAppConfig(process.env));
@@ -237,6 +240,8 @@ async function main(argv: readonly string[]): Promise<number> {
             ? await runLedgerRepairAdminCommand(services.ledgerRepair, parsed.command, parsed.flags)
           : peopleCommand
             ? await runPeopleAdminCommand(services.people, parsed.command, parsed.flags)
+          : contactPolicyCommand
+            ? await runContactPolicyAdminCommand(services.contactPolicies, parsed.command, parsed.flags)
           : isMetaAppAdminCommandName(parsed.command)
             ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
             : await runAdminCommand(services.tenancy, parsed.command, flags);

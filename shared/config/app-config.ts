@@ -123,6 +123,11 @@ export interface AppConfig {
    */
   campaigns: { expansionMaxDelaySeconds: number };
   /**
+   * The organization's contact policy (docs/CAMPAIGNS.md "Frequency caps"): how long a container
+   * keeps the policy it read (CONTACT_POLICY_CACHE_SECONDS, default 60): a changed cap applies within it.
+   */
+  contactPolicy: { cacheMs: number };
+  /**
    * People's sign-in (docs/PEOPLE.md): the OpenID Connect issuers whose tokens the API accepts
    * (PEOPLE_OIDC_ISSUERS; each with the audience its tokens carry, the console's client id) and the
    * console's idle sign-out (CONSOLE_IDLE_MINUTES).
@@ -222,12 +227,9 @@ export function parseAppConfig(env: Environment): AppConfig {
       targetFunctionArn: settings.BROADCAST_SCHEDULER_TARGET_ARN,
     },
     campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS) },
+    contactPolicy: { cacheMs: settings.CONTACT_POLICY_CACHE_SECONDS * 1000 },
     people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
-    identityAccounts: {
-      userPoolId: settings.PEOPLE_USER_POOL_ID,
-      localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL,
-      localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET,
-    },
+    identityAccounts: identityAccountsConfigOf(settings),
     worker: {
       maxInFlight: settings.WORKER_MAX_IN_FLIGHT,
       minInFlight: settings.WORKER_MIN_IN_FLIGHT,
@@ -237,6 +239,11 @@ export function parseAppConfig(env: Environment): AppConfig {
       templatePauseTimeoutMs: Math.round(settings.TEMPLATE_PAUSE_TIMEOUT_MINUTES * 60_000),
     },
   };
+}
+
+/** Where invited people get their sign-in accounts (docs/PEOPLE.md "People"). */
+function identityAccountsConfigOf(settings: Settings): AppConfig['identityAccounts'] {
+  return { userPoolId: settings.PEOPLE_USER_POOL_ID, localAdminUrl: settings.LOCAL_IDENTITY_ADMIN_URL, localAdminSecret: settings.LOCAL_IDENTITY_ADMIN_SECRET };
 }
 
 /** Customer-event delivery: retries, timeouts and each endpoint's fair share (docs/CUSTOMER-WEBHOOKS.md). */

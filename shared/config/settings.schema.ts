@@ -59,6 +59,8 @@ export const settingsSchema = v.object({
   BROADCAST_SCHEDULE_MIN_LEAD_SECONDS: positiveInteger('BROADCAST_SCHEDULE_MIN_LEAD_SECONDS', 300),
   BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS: positiveInteger('BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS', 30),
   CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS: positiveInteger('CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS', 900),
+  // How long a container keeps an organization's contact policy (docs/CAMPAIGNS.md "Frequency caps"); 0: read per chunk message.
+  CONTACT_POLICY_CACHE_SECONDS: nonNegativeInteger('CONTACT_POLICY_CACHE_SECONDS', 60),
   /**
    * The OpenID Connect issuers whose people may sign in (docs/PEOPLE.md): a JSON array of
    * `{ "issuer": "https://…", "audience": "<client id>", "userInfo"?: true }`; unset or `[]`: people cannot sign in.

@@ -190,6 +190,9 @@ const mappings: Readonly<Record<string, Mapping>> = {
   API_KEY_NOT_FOUND: { statusCode: 404, code: 'API_KEY_NOT_FOUND' },
   API_KEY_MANAGEMENT_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
   API_KEY_SENDER_NOT_FOUND: { statusCode: 400, code: 'PHONE_NUMBER_NOT_FOUND' },
+  // The contact policy (docs/CAMPAIGNS.md "Frequency caps").
+  INVALID_CONTACT_POLICY: { statusCode: 400, code: 'VALIDATION_FAILED' },
+  CONTACT_POLICY_OUTSIDE_KEY_SCOPE: { statusCode: 403, code: 'OUTSIDE_KEY_SCOPE' },
 
   // The docs page: a renderer file it does not serve answers as an unknown route.
   DOCS_ASSET_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: 'Route not found' },

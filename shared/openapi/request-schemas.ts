@@ -33,6 +33,7 @@ import { auditLogQuerySchema } from '../audit/list-audit-log.schema';
 import { createAudienceSchema, listAudiencesQuerySchema, listMembersQuerySchema } from '../audiences/audience.schema';
 import { removeMembersSchema, upsertMembersSchema } from '../audiences/member-rows.schema';
 import { invitationSchema, roleChangeSchema } from '../people/people.schema';
+import { contactPolicyRequestSchema } from '../send-rules/contact-policy.schema';
 
 type AnySchema = v.GenericSchema;
 
@@ -79,6 +80,7 @@ export const requestSchemas: Readonly<Record<string, RequestSchemas>> = {
   'broadcast:setPersonRole': { body: roleChangeSchema },
   'broadcast:listAuditLog': { query: auditLogQuerySchema },
   'broadcast:createApiKey': { body: newApiKeySchema },
+  'broadcast:setContactPolicy': { body: contactPolicyRequestSchema },
 };
 
 /** Request examples shown by the reference (valid for the demo tenant's shapes; numbers are placeholders). */
@@ -95,6 +97,7 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   'broadcast:sendFreeform': { fromPhoneNumber: '15550001111', toPhoneNumber: '491701234567', type: 'text', text: 'Your order has shipped' },
   'broadcast:generateKey': { phoneNumber: '15550001111' },
   'broadcast:createApiKey': { phoneNumber: '15550001111' },
+  'broadcast:setContactPolicy': { marketingPerPerson: 2, perDays: 7, categories: ['MARKETING'] },
   'broadcast:registerWebhook': { url: 'https://example.com/hooks/whatsapp', events: ['message.status', 'job.completed'] },
   'broadcast:sendSingle': { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', countryCode: '49', toPhoneNumber: '1701234567', templateParams: ['Ada', 'A-17'] },
   'organization:removeEmployeeBulk': { emails: ['ada@example.com', 'grace@example.com'] },

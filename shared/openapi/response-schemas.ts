@@ -17,6 +17,7 @@ import { audienceSuccesses } from './audience-response-schemas';
 import { peopleSuccesses } from './people-response-schemas';
 import { auditSuccesses } from './audit-response-schemas';
 import { apiKeySuccesses } from './api-key-response-schemas';
+import { contactPolicySuccesses } from './contact-policy-response-schemas';
 import { outcomeSummaryProperties } from './outcome-response-schemas';
 import { liftSchema } from './lift-response-schemas';
 
@@ -293,6 +294,7 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ...peopleSuccesses,
   ...auditSuccesses,
   ...apiKeySuccesses,
+  ...contactPolicySuccesses,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
   'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
   'docs:docsAsset': [

@@ -40,6 +40,8 @@
  *   pk TOUCH#<org>#<person key>    sk TOUCH          a person's latest touch (a phone number's digits or a BSUID):
  *                                                    the job, recipient, time and window an inbound message
  *                                                    without context is attributed by (docs/OUTCOMES.md; expiresAt)
+ *   pk CAP#<org>#<person key>      sk CAP            a person's sends counted by the organization's frequency cap
+ *                                                    (`sends`: send id → epoch ms, `version`; expiresAt)
  *
  * Keys live here; items are written from the domain types and read back through valibot schemas
  * (messaging-job-items.ts: jobs, chunks, recipients; messaging-ledger-items.ts: ledger entries,
@@ -115,6 +117,8 @@ export const messagingKeys = {
   serviceDelivery: (phoneNumberId: string, messageId: string) => ({ pk: `SVCMSG#${messageId}`, sk: `SVC#${phoneNumberId}` }),
   /** A person's latest touch in an organization, under one of their keys (a phone number's digits, or a BSUID): shared/outcomes/ports.ts TouchStore. */
   touch: (organizationId: string, personKey: string) => ({ pk: `TOUCH#${organizationId}#${personKey}`, sk: 'TOUCH' }),
+  /** A person's sends counted by their organization's frequency cap, under their canonical key: shared/send-rules/ports.ts FrequencyCapStore. */
+  frequencyCap: (organizationId: string, personKey: string) => ({ pk: `CAP#${organizationId}#${personKey}`, sk: 'CAP' }),
   /** The platform's tracked-link key, encrypted (shared/clicks/click-link-key.ts): one item, written once. */
   clickLinkKey: () => ({ pk: 'PLATFORM#CLICK_LINK', sk: 'KEY' }),
   /** Meta's `click_id` of a click the redirect counted (shared/clicks/meta-link-clicks.ts): its own partition, kept 8 days. */

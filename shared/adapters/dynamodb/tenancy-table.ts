@@ -51,6 +51,8 @@ export const tenancyKeys = {
   /** Customer webhook endpoints (dynamodb-webhook-endpoint-registry.ts); `webhookEndpointPrefix` lists them. */
   webhookEndpoint: (organizationId: string, endpointId: string) => ({ pk: `ORG#${organizationId}`, sk: `WEBHOOK#${endpointId}` }),
   webhookEndpointPrefix: 'WEBHOOK#',
+  /** The organization's contact policy, its frequency cap (dynamodb-contact-policy-store.ts). */
+  contactPolicy: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'CONTACT_POLICY' }),
 };
 
 const claimSegment: Record<ClaimedIdentifierKind, string> = {
