@@ -4,6 +4,9 @@
  * halt's measured rates beside their thresholds, a job's pause and resume, a dry run's send-window
  * plan, and the organization's contact policy.
  */
+import * as v from 'valibot';
+import { issueMessages } from '../../shared/http/validation';
+import { contactPolicyRequestSchema } from '../../shared/send-rules/contact-policy.schema';
 import type { JobStatus } from './api-types';
 import { formatCount, formatTime } from './format';
 import { isFinished } from './job-state';
@@ -183,17 +186,23 @@ export function contactPolicyOf(data: unknown): ContactPolicyView | undefined {
   return policy && typeof policy.marketingPerPerson === 'number' && typeof policy.perDays === 'number' ? (policy as ContactPolicyView) : undefined;
 }
 
+/** The policy form's labels, by the body's field: a problem names the field the person typed in. */
+const POLICY_LABELS: Readonly<Record<string, string>> = { marketingPerPerson: 'Messages per person', perDays: 'In any (days)', categories: 'Categories counted' };
+
 /**
- * The body of `PUT /contact-policy` from the form, or the problem in words.
+ * The body of `PUT /contact-policy` from the form, or the problem as the API's 400 words it (its own
+ * schema, shared/send-rules/contact-policy.schema.ts, and validation), behind the field's label.
  *
  * @example
  * contactPolicyBodyOf('2', '7', ['MARKETING']); // { body: { marketingPerPerson: 2, perDays: 7, categories: ['MARKETING'] } }
+ * contactPolicyBodyOf('0', '7', ['MARKETING']).problem; // 'Messages per person: marketingPerPerson must be at least 1'
  */
 export function contactPolicyBodyOf(perPerson: string, perDays: string, categories: readonly string[]): { body?: Record<string, unknown>; problem?: string } {
-  const count = Number(perPerson);
-  const days = Number(perDays);
-  if (perPerson.trim() === '' || !Number.isInteger(count) || count < 1) return { problem: 'Messages per person must be a whole number of at least 1.' };
-  if (perDays.trim() === '' || !Number.isInteger(days) || days < 1) return { problem: 'Days must be a whole number of at least 1.' };
-  if (categories.length === 0) return { problem: 'Choose at least one category to count.' };
-  return { body: { marketingPerPerson: count, perDays: days, categories: [...categories] } };
+  const number = (text: string) => (text.trim() === '' ? undefined : Number(text));
+  const body = { marketingPerPerson: number(perPerson), perDays: number(perDays), categories: [...categories] };
+  const checked = v.safeParse(contactPolicyRequestSchema, body, { abortPipeEarly: true });
+  if (checked.success) return { body };
+  const message = issueMessages(checked.issues)[0]!;
+  const label = POLICY_LABELS[message.split(/[ .[]/)[0]!];
+  return { problem: label ? `${label}: ${message}` : message };
 }

@@ -237,7 +237,7 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     await page.getByLabel('Messages per person').fill('0');
     await page.getByLabel('In any (days)').fill('7');
     await page.getByRole('button', { name: 'Save policy' }).click();
-    await page.getByText('Messages per person must be a whole number of at least 1.').waitFor();
+    await page.getByText('Messages per person: marketingPerPerson must be at least 1').waitFor();
     await page.getByLabel('Messages per person').fill('2');
     await page.getByRole('button', { name: 'Save policy' }).click();
     await page.locator('.policy-words[data-policy="on"]').waitFor();

@@ -6,6 +6,7 @@
 import { campaignBody } from '../../../console/model/campaign-draft';
 import { mayCall, contactPolicyOperations, type Me } from '../../../console/model/roles';
 import { routeOf } from '../../../console/model/route';
+import { serviceRoutes } from '../../../runtime-contract/route-manifest';
 import { sendRulesFormOf, thresholdsOf, type SendRulesInput } from '../../../console/model/send-rules-form';
 import { canaryWords, contactPolicyBodyOf, contactPolicyOf, contactPolicyWords, haltRowsOf, jobControlsOf, pauseWords, percentOf, sendWindowPlanLines, waitingFactsOf } from '../../../console/model/respect-views';
 import { JOB_STATUSES } from '../../../shared/broadcast/broadcast-job';
@@ -152,9 +153,12 @@ describe("the organization's contact policy", () => {
 
   it("is set from the form's whole numbers and the categories chosen", () => {
     expect(contactPolicyBodyOf('2', '7', ['MARKETING'])).toEqual({ body: { marketingPerPerson: 2, perDays: 7, categories: ['MARKETING'] } });
-    expect(contactPolicyBodyOf('0', '7', ['MARKETING']).problem).toBe('Messages per person must be a whole number of at least 1.');
-    expect(contactPolicyBodyOf('2', '1.5', ['MARKETING']).problem).toBe('Days must be a whole number of at least 1.');
-    expect(contactPolicyBodyOf('2', '7', []).problem).toBe('Choose at least one category to count.');
+    // Refused in the API's own words (helper "caps": contact-policy.schema.ts), behind the field's label.
+    expect(contactPolicyBodyOf('0', '7', ['MARKETING']).problem).toBe('Messages per person: marketingPerPerson must be at least 1');
+    expect(contactPolicyBodyOf('2', '1.5', ['MARKETING']).problem).toBe('In any (days): perDays must be a whole number');
+    expect(contactPolicyBodyOf('2', '400', ['MARKETING']).problem).toBe('In any (days): perDays must be at most 365');
+    expect(contactPolicyBodyOf('', '7', ['MARKETING']).problem).toBe('Messages per person: marketingPerPerson must be a number');
+    expect(contactPolicyBodyOf('2', '7', []).problem).toBe('Categories counted: categories must hold at least 1 category');
   });
 
   it('has its own address, and only the roles of the API table change it', () => {
@@ -162,7 +166,16 @@ describe("the organization's contact policy", () => {
     const person = (role: Me['role']): Me => ({ organizationId: 'o', actor: 'person', role });
     expect(mayCall(person('viewer'), 'pauseJob')).toBe(false);
     expect(mayCall(person('campaign-manager'), 'pauseJob')).toBe(true);
-    // An organization's key may call what the table leaves to keys; the API decides.
+    // Everyone reads the policy; only an admin (a person or the organization's key) changes it: the API's own table.
+    const operations = new Set(serviceRoutes.map((route) => route.operation));
+    for (const operation of Object.values(contactPolicyOperations)) expect(operations.has(operation)).toBe(true);
+    expect(mayCall(person('viewer'), contactPolicyOperations.read)).toBe(true);
+    for (const role of ['viewer', 'campaign-manager'] as const) {
+      expect(mayCall(person(role), contactPolicyOperations.set)).toBe(false);
+      expect(mayCall(person(role), contactPolicyOperations.remove)).toBe(false);
+    }
+    expect(mayCall(person('admin'), contactPolicyOperations.set)).toBe(true);
+    expect(mayCall(person('admin'), contactPolicyOperations.remove)).toBe(true);
     expect(mayCall({ organizationId: 'o', actor: 'api-key', role: 'admin' }, contactPolicyOperations.set)).toBe(true);
   });
 });
