@@ -10,9 +10,9 @@
  * - a campaign halted by its canary: the measured rates beside their thresholds, the canary's state,
  *   Resume and Cancel; resumed, the halt is gone;
  * - the contact policy: off, set by the admin (the PUT's body), in words, turned off; a viewer reads it.
- * The page, sign-in, audiences, templates and the campaign's create and dry run are the real local
- * runtime's; issue 39's answers not merged yet come from console-respect-stub.ts (the real route
- * wins where the service has it) and console-campaign-stub.ts. Skipped, with a printed reason, only
+ * The page, sign-in, audiences, templates, the campaign's create and dry run and `/contact-policy`
+ * (helper "caps"' routes, merged) are the real local runtime's; issue 39's answers not merged yet come
+ * from console-respect-stub.ts and console-campaign-stub.ts. Skipped, with a printed reason, only
  * when no browser is installed.
  */
 import { mkdirSync } from 'node:fs';
@@ -248,12 +248,17 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     // A viewer reads it and is told who changes it.
     const viewer = await opened('#/settings', true);
     await viewer.page.getByText('Only an admin changes the contact policy.').waitFor({ timeout: 30_000 });
+    await viewer.page.locator('.policy-words[data-policy="on"]').waitFor();
+    await expect(viewer.page.locator('.policy-words').innerText()).resolves.toBe('At most 2 marketing messages to one person in any 7 days, across every campaign and broadcast.');
     await expect(viewer.page.getByRole('button', { name: 'Save policy' }).count()).resolves.toBe(0);
     await viewer.page.context().close();
 
     await page.getByRole('button', { name: 'Turn the cap off' }).click();
     await page.locator('.policy-words[data-policy="off"]').waitFor();
     await expect(page.getByRole('button', { name: 'Turn the cap off' }).isVisible()).resolves.toBe(false);
+    // The service's own policy is off again (the real route, helper "caps").
+    const read = await runtime.call('GET', `${BASE}/contact-policy`, { headers: keyHeader(runtime.demo.apiKey) });
+    expect((read.body as { data: unknown }).data).toEqual({ policy: null });
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -4,14 +4,13 @@
  * while helpers "windows", "caps" and "canary" build them beside the console:
  * - a broadcast job that holds recipients for their send window and the frequency cap (status,
  *   recipients with WAITING and FREQUENCY_CAPPED rows, pause and resume keeping the state);
- * - `/contact-policy` GET, PUT and DELETE: the real route when the service has it, else an in-memory
- *   policy (the gateway's "Route not found" is the sign that it has not);
  * - the campaign dry run: the real answer, with a recorded `sendWindow` plan when it has none.
- * Everything else (the page, sign-in, campaigns' create and dry run, templates) is the real runtime's.
+ * Everything else (the page, sign-in, campaigns' create and dry run, templates, `/contact-policy`:
+ * helper "caps"' routes, merged) is the real runtime's.
  */
 import type { Page, Route } from 'playwright-core';
 import type { JobStatusView, RecipientRow } from '../../../console/model/api-types';
-import type { ContactPolicyView, SendWindowPlan } from '../../../console/model/respect-types';
+import type { SendWindowPlan } from '../../../console/model/respect-types';
 import { FREQUENCY_CAPPED, reasonTable } from '../../../shared/sending/failure-reasons';
 
 export const WAITING_JOB_ID = 'pub_01RESPECT';
@@ -40,8 +39,6 @@ const rows: RecipientRow[] = Array.from({ length: 10 }, (_, index) => {
 
 export interface RespectStub {
   job: JobStatusView;
-  /** The bodies of PUT /contact-policy and the DELETEs answered by the stub (none when the real route answered). */
-  policyCalls: Array<{ method: string; body?: unknown }>;
   /** The dry run's plan the page was given (the real one, or the recorded one). */
   plan?: SendWindowPlan;
 }
@@ -76,26 +73,6 @@ function jobAnswer(stub: RespectStub, route: Route, url: URL, method: string): P
   return json(route, 200, 'Status', stub.job);
 }
 
-async function policyAnswer(stub: RespectStub, route: Route, policy: { current?: ContactPolicyView }): Promise<void> {
-  const request = route.request();
-  const real = await route.fetch();
-  const body = (await real.json().catch(() => ({}))) as { message?: string; data?: { error?: unknown } };
-  // The service has the route: its answer stands.
-  if (!(real.status() === 404 && body.message === 'Route not found' && !body.data?.error)) return route.fulfill({ response: real });
-  const method = request.method();
-  // Every answer is `{ policy }`, null when there is none (helper "caps": shared/send-rules/contact-policy.ts).
-  if (method === 'GET') return json(route, 200, 'Contact policy', { policy: policy.current ?? null });
-  if (method === 'PUT') {
-    const sent = request.postDataJSON() as ContactPolicyView;
-    stub.policyCalls.push({ method, body: sent });
-    policy.current = { ...sent, updatedAt: new Date().toISOString(), updatedBy: 'key_demo' };
-    return json(route, 200, 'Contact policy', { policy: policy.current });
-  }
-  stub.policyCalls.push({ method });
-  policy.current = undefined;
-  return json(route, 200, 'Contact policy', { policy: null });
-}
-
 async function dryRunAnswer(stub: RespectStub, route: Route): Promise<void> {
   const real = await route.fetch();
   const body = (await real.json()) as { data?: { sendWindow?: SendWindowPlan } };
@@ -106,10 +83,8 @@ async function dryRunAnswer(stub: RespectStub, route: Route): Promise<void> {
 
 /** Registers the answers on the page (after any catch-all route, so they win). */
 export async function stubRespectRoutes(page: Page): Promise<RespectStub> {
-  const stub: RespectStub = { job: waitingJob(), policyCalls: [] };
-  const policy: { current?: ContactPolicyView } = {};
+  const stub: RespectStub = { job: waitingJob() };
   await page.route((url) => url.pathname.endsWith(`/status/${WAITING_JOB_ID}`) || url.pathname.includes(`/broadcasts/${WAITING_JOB_ID}/`), (route, request) => jobAnswer(stub, route, new URL(request.url()), request.method()));
-  await page.route((url) => url.pathname.endsWith('/contact-policy'), (route) => policyAnswer(stub, route, policy));
   await page.route((url) => /\/campaigns\/[^/]+\/launch$/.test(url.pathname) && url.searchParams.get('dryRun') === 'true', (route) => dryRunAnswer(stub, route));
   return stub;
 }
