@@ -5,6 +5,7 @@
  */
 import type { Lift } from '../../shared/outcomes/lift';
 import type { TemplateRequirements } from '../../shared/templates/template-requirements';
+import type { SendRules } from '../../shared/send-rules/send-rules.schema';
 import type { CanaryView, PauseShown, SendWindowPlan, WaitingCounts } from './respect-types';
 export type JobStatus = 'SCHEDULED' | 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'PAUSED' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
 
@@ -210,8 +211,10 @@ export interface CampaignView {
   waitingUntil?: string | null;
   /** PAUSED: who paused it (`user`, or the platform's own pauses as for jobs) and why. */
   pause?: PauseShown | null;
-  /** Issue 39: the canary's state, slice, watch and verdict (a campaign with `canary`). */
+  /** Issue 39: the canary's state, slice, watch and verdict (a launched campaign with `canary`). */
   canary?: CanaryView | null;
+  /** Issue 39: the send window, deferCapped, canary and halt thresholds, as given. */
+  sendRules?: Partial<SendRules>;
 }
 
 export interface CampaignsPage {

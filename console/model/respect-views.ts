@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { issueMessages } from '../../shared/http/validation';
 import { contactPolicyRequestSchema } from '../../shared/send-rules/contact-policy.schema';
+import type { HaltIf, SendRules } from '../../shared/send-rules/send-rules.schema';
 import type { JobStatus } from './api-types';
 import { formatCount, formatTime } from './format';
 import { isFinished } from './job-state';
@@ -138,6 +139,44 @@ export function canaryWords(canary: CanaryView): string {
  */
 export function sendWindowPlanLines(plan: SendWindowPlan): string[] {
   return [`Now, inside their window: ${formatCount(plan.now)}`, ...plan.later.map((step) => `At ${formatTime(step.at)}: ${formatCount(step.count)}`)];
+}
+
+const DAY_NAMES: Readonly<Record<string, string>> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
+
+/** Thresholds in words: "opt-out rate above 1.0 %, a drop of the template's quality". */
+const thresholdWords = (haltIf: HaltIf): string =>
+  [
+    ...(haltIf.optOutRate !== undefined ? [`opt-out rate above ${percentOf(haltIf.optOutRate)}`] : []),
+    ...(haltIf.failureRate !== undefined ? [`failure rate above ${percentOf(haltIf.failureRate)}`] : []),
+    ...(haltIf.blockRate !== undefined ? [`block rate above ${percentOf(haltIf.blockRate)}`] : []),
+    ...(haltIf.qualityDrop ? ["a drop of the template's quality"] : []),
+  ].join(', ');
+
+/**
+ * A campaign's rules as given (the view's `sendRules`), as facts of its page.
+ *
+ * @example
+ * sendRulesFactsOf({ sendWindow: { from: '09:00', to: '20:00', days: ['mon', 'tue'] }, deferCapped: true });
+ * // [['Send window', "09:00–20:00 on Mon, Tue, each recipient's own time"], ['Over the frequency cap', 'deferred until the cap allows']]
+ */
+export function sendRulesFactsOf(rules: Partial<SendRules> | undefined): Array<[string, string]> {
+  if (!rules) return [];
+  const facts: Array<[string, string]> = [];
+  const window = rules.sendWindow;
+  if (window) {
+    const days = window.days ? ` on ${window.days.map((day) => DAY_NAMES[day] ?? day).join(', ')}` : ', every day';
+    const zone = !window.timeZone || window.timeZone === 'recipient' ? "each recipient's own time" : `${window.timeZone} time`;
+    facts.push(['Send window', `${window.from}–${window.to}${days}, ${zone}`]);
+  }
+  if (rules.deferCapped) facts.push(['Over the frequency cap', 'deferred until the cap allows']);
+  if (rules.canary) {
+    const { percent, count, observeMinutes, haltIf } = rules.canary;
+    const sizes = [percent !== undefined ? `${percent} %` : undefined, count !== undefined ? `${formatCount(count)} people` : undefined].filter(Boolean);
+    const size = sizes.length === 2 ? `${sizes.join(' or ')} (the smaller)` : (sizes[0] ?? '5 %');
+    facts.push(['Canary rule', `first ${size}, watched ${formatCount(observeMinutes)} minutes; halts on ${thresholdWords(haltIf)}`]);
+  }
+  if (rules.haltIf) facts.push(['Halts while running on', thresholdWords(rules.haltIf)]);
+  return facts;
 }
 
 /**

@@ -41,7 +41,7 @@ function headerOf(view: CampaignView): Node[] {
       ...(view.attributionWindowHours ? [['Attribution window', `${formatCount(view.attributionWindowHours)} hours`] as const] : []),
       ['Campaign', view.campaignId],
       ['Job', view.jobId ? el('a', { href: campaignHref(view.jobId) }, view.jobId) : '—'],
-      ...respectFacts(view.totals, view.state === 'PAUSED' ? view.pause : undefined, view.canary),
+      ...respectFacts(view.totals, view.state === 'PAUSED' ? view.pause : undefined, view),
     ]),
   ];
 }

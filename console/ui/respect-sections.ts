@@ -4,12 +4,14 @@
  * pause in words) and the section a halt shows: each measured rate beside its threshold.
  */
 import type { CanaryView, PauseShown, WaitingCounts } from '../model/respect-types';
-import { canaryWords, haltRowsOf, pauseWords, waitingFactsOf } from '../model/respect-views';
+import { canaryWords, haltRowsOf, pauseWords, sendRulesFactsOf, waitingFactsOf } from '../model/respect-views';
+import type { SendRules } from '../../shared/send-rules/send-rules.schema';
 import { dataTable, el, notice, replaceChildren, section } from './dom';
 
-/** The facts to add to a page's header: who waits and until when, the canary, the pause. */
-export function respectFacts(counts: WaitingCounts, pause: PauseShown | null | undefined, canary?: CanaryView | null): Array<[string, string]> {
-  return [...waitingFactsOf(counts), ...(canary ? [['Canary', canaryWords(canary)] as [string, string]] : []), ...(pause ? [['Paused', pauseWords(pause)] as [string, string]] : [])];
+/** The facts to add to a page's header: the rules given, who waits and until when, the canary, the pause. */
+export function respectFacts(counts: WaitingCounts, pause: PauseShown | null | undefined, campaign: { canary?: CanaryView | null; sendRules?: Partial<SendRules> } = {}): Array<[string, string]> {
+  const canary = campaign.canary ? [['Canary', canaryWords(campaign.canary)] as [string, string]] : [];
+  return [...sendRulesFactsOf(campaign.sendRules), ...waitingFactsOf(counts), ...canary, ...(pause ? [['Paused', pauseWords(pause)] as [string, string]] : [])];
 }
 
 export interface HaltSection {

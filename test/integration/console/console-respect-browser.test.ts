@@ -198,6 +198,7 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
       totals: { ...base.totals, waitingForWindow: 120, nextWindowAt: '2026-12-03T03:30:00.000Z', deferredByCap: 7, nextCapAt: '2026-12-08T09:00:00.000Z' },
       pause: { reason: 'CANARY_HALTED', since: '2026-12-02T10:30:00.000Z', failsAt: null, pausedBy: 'canary', halt },
       canary: { state: 'halted', slice: 185, observeUntil: '2026-12-02T10:30:00.000Z', verdict: { ...halt, at: '2026-12-02T10:30:00.000Z' } },
+      sendRules: { sendWindow: { from: '09:00', to: '20:00' }, canary: { percent: 5, observeMinutes: 30, haltIf: halt.thresholds } },
     };
     campaigns.campaigns.set(HALTED_ID, halted);
     await page.goto(`${runtime.baseUrl}/console/#/campaigns/${HALTED_ID}`);
@@ -213,6 +214,8 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     const facts = await page.locator('dl.facts').innerText();
     expect(facts).toMatch(/Canary\s+halted: the campaign was paused, a slice of 185; verdict: over its thresholds: opt-out rate 3\.2 % above 1\.0 %/);
     expect(facts).toMatch(/Waiting for their send window\s+120, next opening/);
+    expect(facts).toMatch(/Send window\s+09:00–20:00, every day, each recipient's own time/);
+    expect(facts).toMatch(/Canary rule\s+first 5 %, watched 30 minutes; halts on opt-out rate above 1\.0 %, failure rate above 5\.0 %/);
     expect(facts).toMatch(/Deferred by the frequency cap\s+7, the cap next allows one at/);
     await expect(page.locator('.state-note').first().innerText()).resolves.toMatch(/paused by canary: CANARY_HALTED/);
     await expect(visibleButtons(page, ['Pause campaign', 'Resume campaign', 'Cancel campaign'])).resolves.toEqual(['Resume campaign', 'Cancel campaign']);

@@ -8,7 +8,7 @@ import { mayCall, contactPolicyOperations, type Me } from '../../../console/mode
 import { routeOf } from '../../../console/model/route';
 import { serviceRoutes } from '../../../runtime-contract/route-manifest';
 import { sendRulesFormOf, thresholdsOf, type SendRulesInput } from '../../../console/model/send-rules-form';
-import { canaryWords, contactPolicyBodyOf, contactPolicyOf, contactPolicyWords, haltRowsOf, jobControlsOf, pauseWords, percentOf, sendWindowPlanLines, waitingFactsOf } from '../../../console/model/respect-views';
+import { canaryWords, contactPolicyBodyOf, contactPolicyOf, sendRulesFactsOf, contactPolicyWords, haltRowsOf, jobControlsOf, pauseWords, percentOf, sendWindowPlanLines, waitingFactsOf } from '../../../console/model/respect-views';
 import { JOB_STATUSES } from '../../../shared/broadcast/broadcast-job';
 import { campaignRequestSchema } from '../../../shared/campaigns/campaign-request.schema';
 import { WEEKDAYS } from '../../../shared/send-rules/send-rules.schema';
@@ -121,6 +121,24 @@ describe('a job and a campaign that respect their people', () => {
       'halted: the campaign was paused, a slice of 185; verdict: over its thresholds: opt-out rate 3.0 % above 1.0 %',
     );
     expect(canaryWords({ state: 'something-new', slice: 5 })).toBe('something-new, a slice of 5');
+  });
+
+  it("say the campaign's rules as given", () => {
+    expect(
+      sendRulesFactsOf({
+        sendWindow: { from: '09:00', to: '20:00', days: ['mon', 'tue'] },
+        deferCapped: true,
+        canary: { count: 500, observeMinutes: 30, haltIf: { optOutRate: 0.01, qualityDrop: true } },
+        haltIf: { failureRate: 0.05 },
+      }),
+    ).toEqual([
+      ['Send window', "09:00–20:00 on Mon, Tue, each recipient's own time"],
+      ['Over the frequency cap', 'deferred until the cap allows'],
+      ['Canary rule', "first 500 people, watched 30 minutes; halts on opt-out rate above 1.0 %, a drop of the template's quality"],
+      ['Halts while running on', 'failure rate above 5.0 %'],
+    ]);
+    expect(sendRulesFactsOf({ sendWindow: { from: '22:00', to: '06:00', timeZone: 'Europe/London' } })).toEqual([['Send window', '22:00–06:00, every day, Europe/London time']]);
+    expect(sendRulesFactsOf(undefined)).toEqual([]);
   });
 
   it('offer pause until the job finishes and resume while it is held until resumed', () => {
