@@ -111,9 +111,10 @@ export function renderSettings(main: HTMLElement): PageHandle {
     }
   };
   const form = mayChange ? policyForm(messages, reload) : undefined;
+  const heading = el('h2', { tabindex: -1 }, 'Settings');
   replaceChildren(
     main,
-    el('h2', { tabindex: -1 }, 'Settings'),
+    heading,
     el(
       'section',
       { class: 'card', 'aria-labelledby': 'policy-title' },
@@ -126,6 +127,6 @@ export function renderSettings(main: HTMLElement): PageHandle {
     messages,
   );
   void reload();
-  (main.querySelector('h2') as HTMLElement).focus();
+  heading.focus();
   return { leave: () => undefined };
 }
