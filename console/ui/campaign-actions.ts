@@ -20,8 +20,9 @@ export function createCampaignActions(jobId: string, entry: () => BroadcastListI
     reload,
   );
   // Issue 39 item 3: a person pauses and resumes a broadcast job (docs/BROADCAST.md "Pausing a job").
-  const pause = controlButton({ label: 'Pause', path: `${path}/pause`, done: 'Paused' }, messages, reload);
-  const resume = controlButton({ label: 'Resume', path: `${path}/resume`, done: 'Resumed' }, messages, reload);
+  // Labelled as the page's cancel is: the console calls a job a campaign on its page.
+  const pause = controlButton({ label: 'Pause campaign', path: `${path}/pause`, done: 'Paused' }, messages, reload);
+  const resume = controlButton({ label: 'Resume campaign', path: `${path}/resume`, done: 'Resumed' }, messages, reload);
   let latest: JobStatusView | undefined;
   // The list entry names the job; the latest status adds the payloads tapped (the dialog's button choices).
   const origin = () => {

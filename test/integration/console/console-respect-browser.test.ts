@@ -158,14 +158,14 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     await page.getByRole('table', { name: /with status FAILED/ }).waitFor();
     await expect(page.locator('table.recipients tbody tr td:nth-child(3)').allInnerTexts()).resolves.toEqual(Array(2).fill(expect.stringMatching(/^FREQUENCY_CAPPED: The recipient already had/)));
 
-    const controls = ['Pause', 'Resume'];
-    await expect(visibleButtons(page, controls)).resolves.toEqual(['Pause']);
-    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    const controls = ['Pause campaign', 'Resume campaign'];
+    await expect(visibleButtons(page, controls)).resolves.toEqual(['Pause campaign']);
+    await page.getByRole('button', { name: 'Pause campaign', exact: true }).click();
     await facts.getByText('Paused by a person (PAUSED_BY_USER)').waitFor();
-    await expect(visibleButtons(page, controls)).resolves.toEqual(['Resume']);
-    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await expect(visibleButtons(page, controls)).resolves.toEqual(['Resume campaign']);
+    await page.getByRole('button', { name: 'Resume campaign', exact: true }).click();
     await page.locator('.badge', { hasText: 'Sending' }).waitFor();
-    await expect(visibleButtons(page, controls)).resolves.toEqual(['Pause']);
+    await expect(visibleButtons(page, controls)).resolves.toEqual(['Pause campaign']);
     await page.screenshot({ path: join(outputDirectory, 'console-job-waiting.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.context().close();

@@ -10,6 +10,7 @@
  */
 import type { Page, Route } from 'playwright-core';
 import type { JobStatusView, RecipientRow } from '../../../console/model/api-types';
+import { recipientsCsv } from '../../../shared/broadcast/list-recipients';
 import type { SendWindowPlan } from '../../../console/model/respect-types';
 import { FREQUENCY_CAPPED, reasonTable } from '../../../shared/sending/failure-reasons';
 
@@ -56,6 +57,9 @@ function waitingJob(): JobStatusView {
   };
 }
 
+/** The API's own CSV writer; its row type gains WAITING with helper "windows"' branch (not merged here). */
+const csvOf = (listed: RecipientRow[]): string => recipientsCsv(listed as Parameters<typeof recipientsCsv>[0]);
+
 function jobAnswer(stub: RespectStub, route: Route, url: URL, method: string): Promise<void> {
   if (url.pathname.endsWith('/pause') && method === 'POST') {
     stub.job = { ...stub.job, status: 'PAUSED', pause: { reason: 'PAUSED_BY_USER', since: '2026-12-02T15:05:00.000Z', failsAt: null, pausedBy: 'user', by: 'key_demo' } };
@@ -68,6 +72,8 @@ function jobAnswer(stub: RespectStub, route: Route, url: URL, method: string): P
   }
   if (url.pathname.endsWith('/recipients')) {
     const status = url.searchParams.get('status');
+    // The per-minute chart reads the CSV (the API's own writer).
+    if (url.searchParams.get('format') === 'csv') return route.fulfill({ status: 200, contentType: 'text/csv; charset=utf-8', body: csvOf(rows.filter((row) => !status || row.status === status)) });
     return json(route, 200, 'Recipients', { recipients: rows.filter((row) => !status || row.status === status), nextCursor: null });
   }
   return json(route, 200, 'Status', stub.job);
