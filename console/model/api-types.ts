@@ -5,6 +5,8 @@
  */
 import type { Lift } from '../../shared/outcomes/lift';
 import type { TemplateRequirements } from '../../shared/templates/template-requirements';
+import type { SendRules } from '../../shared/send-rules/send-rules.schema';
+import type { CanaryView, PauseShown, SendWindowPlan, WaitingCounts } from './respect-types';
 export type JobStatus = 'SCHEDULED' | 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'PAUSED' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
 
 export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD', 'HELD_OUT', 'WAITING'] as const;
@@ -52,7 +54,7 @@ export interface OutcomeTotals {
 /** A campaign's lift over its held-out group (docs/OUTCOMES.md "Holdout and lift"): the service's own type. Rates are fractions (0.1 = 10 %). */
 export type CampaignLift = Lift;
 
-export interface JobSummary extends OutcomeTotals {
+export interface JobSummary extends OutcomeTotals, WaitingCounts {
   sent: number;
   failed: number;
   unknown: number;
@@ -78,7 +80,7 @@ export interface JobStatusView {
   summary: JobSummary;
   route?: string;
   followUpOf?: string;
-  pause?: { reason?: string };
+  pause?: PauseShown;
   cancelRequestedAt?: string;
 }
 
@@ -120,8 +122,8 @@ export interface RecipientRow {
   buttonPayload?: string | null;
   firstClickAt?: string | null;
   clicks?: number | null;
-  /** Issue 39: a WAITING recipient's send window opening (or the cap's allowance). */
-  waitingUntil?: string;
+  /** Issue 39: a WAITING recipient's next chance (its window's opening, or when the cap allows). */
+  waitingUntil?: string | null;
 }
 
 export interface RecipientsPage {
@@ -144,6 +146,7 @@ export interface DryRunAnswer {
   invalid?: Array<{ index: number; field: string; rule: string }>;
   messagingLimit?: { tier: string; limit: number | null; usedLast24h: number; headroom: number | null };
   estimatedCost?: { currency: string; amount: string; priced: number; unpriced: number; byCategory?: Record<string, { count: number; amount: string }> };
+  sendWindow?: SendWindowPlan;
 }
 
 /** The follow-up's accept (shapes26): the broadcast accept plus `followUpOf` and `audience`. */
@@ -158,7 +161,7 @@ export const CAMPAIGN_STATES = ['DRAFT', 'SCHEDULED', 'LAUNCHING', 'SENDING', 'W
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 
 /** A campaign's counts across its whole audience, by the rules of a job's summary (`sent` includes delivered and read). */
-export interface CampaignTotals extends OutcomeTotals {
+export interface CampaignTotals extends OutcomeTotals, WaitingCounts {
   audience: number;
   sendable: number;
   queued: number;
@@ -207,7 +210,11 @@ export interface CampaignView {
   /** WAITING_FOR_LIMIT: when the messaging limit's 24-hour window frees enough to go on. */
   waitingUntil?: string | null;
   /** PAUSED: who paused it (`user`, or the platform's own pauses as for jobs) and why. */
-  pause?: { by?: string; pausedBy?: string; reason?: string; at?: string } | null;
+  pause?: PauseShown | null;
+  /** Issue 39: the canary's state, slice, watch and verdict (a launched campaign with `canary`). */
+  canary?: CanaryView | null;
+  /** Issue 39: the send window, deferCapped, canary and halt thresholds, as given. */
+  sendRules?: Partial<SendRules>;
 }
 
 export interface CampaignsPage {
@@ -296,6 +303,8 @@ export interface CampaignDryRunAnswer {
   sample: Array<Record<string, unknown>>;
   estimated: boolean;
   membersRead: number;
+  /** Issue 39: with a send window, how many go now and when the rest go. */
+  sendWindow?: SendWindowPlan;
 }
 
 /** `POST /campaigns` (201). */

@@ -3,6 +3,7 @@
  * run's rows, and the words of the launch's confirmation (the count and the cost it names).
  */
 import type { CampaignValues } from '../../shared/campaigns/campaign-values';
+import type { SendRules } from '../../shared/send-rules/send-rules.schema';
 import type { CampaignDryRunAnswer, TemplateView } from './api-types';
 import type { Measurement } from './campaign-measurement';
 import { formatCount, formatMoney, formatTime } from './format';
@@ -15,6 +16,8 @@ export interface DraftForm extends Measurement {
   values: CampaignValues;
   /** ISO time, or undefined to send at launch. */
   scheduledAt?: string;
+  /** Issue 39: the send window, deferral over the cap, the canary and the halt thresholds (model/send-rules-form.ts). */
+  sendRules?: Partial<SendRules>;
 }
 
 /**
@@ -36,6 +39,7 @@ export function campaignBody(form: DraftForm): Record<string, unknown> {
     ...(form.scheduledAt ? { scheduledAt: form.scheduledAt } : {}),
     ...(form.holdout ? { holdout: { percent: form.holdout.percent } } : {}),
     ...(form.attributionWindowHours === undefined ? {} : { attributionWindowHours: form.attributionWindowHours }),
+    ...form.sendRules,
   };
 }
 

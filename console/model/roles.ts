@@ -28,6 +28,8 @@ export const controlOperations = {
   resumeCampaign: 'resumeCampaign',
   cancelCampaign: 'cancelCampaign',
   campaignFollowUp: 'campaignFollowUp',
+  pauseJob: 'pauseJob',
+  resumeJob: 'resumeJob',
   cancelJob: 'cancelJob',
   followUp: 'followUp',
   createAudience: 'createAudience',
@@ -48,12 +50,26 @@ export type Control = keyof typeof controlOperations;
  * mayUse({ actor: 'person', role: 'viewer', organizationId: 'o' }, 'pauseCampaign'); // false
  * mayUse({ actor: 'person', role: 'campaign-manager', organizationId: 'o' }, 'pauseCampaign'); // true
  */
-export function mayUse(me: Me | undefined, control: Control): boolean {
+export const mayUse = (me: Me | undefined, control: Control): boolean => mayCall(me, controlOperations[control]);
+
+/**
+ * Whether the caller may call an operation of the table (the rule `mayUse` applies to a control).
+ *
+ * @example
+ * mayCall({ actor: 'person', role: 'viewer', organizationId: 'o' }, 'launchCampaign'); // false
+ */
+export function mayCall(me: Me | undefined, operation: string): boolean {
   if (!me) return true;
-  const needed = personAccess[controlOperations[control]];
+  const needed = personAccess[operation];
   if (!needed) return me.actor === 'api-key';
   return roleAllows(me.role, needed);
 }
+
+/**
+ * The contact policy's operations (docs/CAMPAIGNS.md "Frequency caps"): everyone reads it, an
+ * admin sets or removes it. Apart from `controlOperations` (the campaign controls a campaign manager uses).
+ */
+export const contactPolicyOperations = { read: 'getContactPolicy', set: 'setContactPolicy', remove: 'removeContactPolicy' } as const;
 
 /**
  * Whether the admin screens (people, audit log) are shown: the `admin` role, a person's or an

@@ -2,7 +2,8 @@
  * Hash routes: `#/` the broadcast list, `#/campaigns` the campaign list, `#/campaigns/<campaignId>`
  * one campaign (an id of the API's `cmp_` shape), `#/campaigns/<jobId>` one broadcast job (the
  * console's address for jobs before campaigns existed, kept so saved links still open), and the
- * admin screens `#/people`, `#/audit-log` and `#/api-keys`. The key never appears in a URL.
+ * admin screens `#/people`, `#/audit-log` and `#/api-keys`, and `#/settings` (the contact policy).
+ * The key never appears in a URL.
  */
 export type Route =
   | { page: 'list' }
@@ -12,6 +13,7 @@ export type Route =
   | { page: 'people' }
   | { page: 'audit-log' }
   | { page: 'api-keys' }
+  | { page: 'settings' }
   | BuilderRoute;
 
 /** The admin screens' addresses (docs/CONSOLE.md "People", "Audit log" and "API keys"). */
@@ -48,6 +50,7 @@ const CAMPAIGN_ID = /^cmp_/;
  * routeOf('#/campaigns'); // { page: 'campaign-list' }
  * routeOf('#/campaigns/%'); // { page: 'list' }
  * routeOf('#/people'); // { page: 'people' }
+ * routeOf('#/settings'); // { page: 'settings' }
  * routeOf('#/campaigns/new'); // { page: 'campaign-new' }
  * routeOf('#/audiences/aud_1'); // { page: 'audience', audienceId: 'aud_1' }
  */
@@ -57,6 +60,8 @@ export function routeOf(hash: string): Route {
   if (hash === '#/campaigns') return { page: 'campaign-list' };
   const adminScreen = ADMIN_SCREENS[hash];
   if (adminScreen) return adminScreen;
+  // Issue 39: the organization's settings (the contact policy), read by everyone, changed by admins.
+  if (hash === '#/settings') return { page: 'settings' };
   const match = /^#\/campaigns\/([^/]+)$/.exec(hash);
   if (!match) return { page: 'list' };
   let id: string;

@@ -169,8 +169,8 @@ export function describeError(error: unknown): string {
   return `${error.message} (HTTP ${error.status}${error.code ? `, ${error.code}` : ''})`;
 }
 
-/** The `data` of a state-changing call's envelope (PATCH, DELETE, a POST whose `data` is wanted). */
-export async function sendData<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, options: CallOptions = {}): Promise<T> {
+/** The `data` of a state-changing call's envelope (PUT, PATCH, DELETE, a POST whose `data` is wanted). */
+export async function sendData<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, options: CallOptions = {}): Promise<T> {
   const response = await call(method, path, options);
   return ((await response.json().catch(() => ({}))) as { data: T }).data;
 }

@@ -17,6 +17,7 @@ import { dataTable, el, factList, notice, replaceChildren, section } from './dom
 import { createPoller } from './page-poller';
 import { reasonTable } from './reasons';
 import { createRecipientsTable } from './recipients-table';
+import { createHaltSection, respectFacts } from './respect-sections';
 import type { PageHandle } from './router';
 
 const REFRESH_MS = 5_000;
@@ -40,6 +41,7 @@ function headerOf(view: CampaignView): Node[] {
       ...(view.attributionWindowHours ? [['Attribution window', `${formatCount(view.attributionWindowHours)} hours`] as const] : []),
       ['Campaign', view.campaignId],
       ['Job', view.jobId ? el('a', { href: campaignHref(view.jobId) }, view.jobId) : '—'],
+      ...respectFacts(view.totals, view.state === 'PAUSED' ? view.pause : undefined, view),
     ]),
   ];
 }
@@ -58,6 +60,8 @@ export function renderAudienceCampaign(main: HTMLElement, campaignId: string): P
   const sections = createSections({ perMinute: false, funnelLabel: 'Funnel: audience, sendable, sent, delivered, read, replied and clicked, and skipped, opted out, failed and held out beside them' });
   const skipped = el('div');
   sections.root.append(section('skipped-title', 'Left out', skipped));
+  const halt = createHaltSection();
+  sections.root.prepend(halt.root);
   const path = `/campaigns/${encodeURIComponent(campaignId)}`;
   const recipients = createRecipientsTable({ path: `${path}/recipients`, id: campaignId });
 
@@ -72,6 +76,7 @@ export function renderAudienceCampaign(main: HTMLElement, campaignId: string): P
       replaceChildren(header, ...headerOf(view));
       sections.update({ bars: campaignFunnelOf(view.totals), cost: view.cost, failuresByCode: view.failuresByCode, outcomes: view.totals, lift: view.lift }, reasons);
       replaceChildren(skipped, skippedContent(view));
+      halt.update(view.state === 'PAUSED' ? view.pause : undefined);
       actions.update(view);
       await recipients.refresh();
       return campaignChangesByItself(view.state);

@@ -6,6 +6,7 @@
  */
 import type { CampaignCreated, CampaignDryRunAnswer } from '../model/api-types';
 import { confirmationText, dryRunRows, limitPlanLines } from '../model/campaign-draft';
+import { sendWindowPlanLines } from '../model/respect-views';
 import { describeError, sendEnvelope } from './api';
 import { announce, dataTable, el, notice, replaceChildren } from './dom';
 import { openLaunchDialog } from './launch-dialog';
@@ -33,6 +34,8 @@ function dryRunView(draft: Draft, answer: CampaignDryRunAnswer): Node[] {
     dataTable('Dry run: nothing was sent', ['', 'Members'], dryRunRows(answer), { class: 'dry-run' }),
     el('h4', {}, "Plan within Meta's messaging limit"),
     el('ul', { class: 'limit-plan' }, ...limitPlanLines(answer.messagingLimit).map((line) => el('li', {}, line))),
+    // Issue 39: with a send window, the API says how many go now and when the rest go.
+    ...(answer.sendWindow ? [el('h4', {}, 'When they go (send window)'), el('ul', { class: 'window-plan' }, ...sendWindowPlanLines(answer.sendWindow).map((line) => el('li', {}, line)))] : []),
   ];
 }
 

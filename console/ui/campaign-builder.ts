@@ -11,6 +11,7 @@ import { attributeNamesOf, previewFor } from '../model/whatsapp-preview';
 import { describeError } from './api';
 import { createCheckStep, type CheckForm } from './builder-check';
 import { createMeasurementFields, type MeasurementFields } from './builder-measurement';
+import { createRespectFields } from './builder-respect';
 import { memberPreview } from './builder-preview';
 import { createAudienceStep, createTemplateStep } from './builder-steps';
 import { createValueFields, type ValueFields } from './builder-values';
@@ -21,6 +22,16 @@ import { readSenders, senderSelect } from './templates-page';
 import { who } from './who';
 
 const PREVIEWED = 3;
+
+/** Steps 2 to 7: each one's section id and title, in order. */
+const LATER_STEPS = [
+  ['builder-audience', '2. Audience'],
+  ['builder-template', '3. Template'],
+  ['builder-values', '4. Values'],
+  ['builder-preview', '5. Preview for three members'],
+  ['builder-respect', '6. Respecting the people on the list'],
+  ['builder-check', '7. Check and launch'],
+] as const;
 
 /** The first step: the name, the sender (filled once the senders are read) and when. */
 const campaignSection = (name: HTMLInputElement, senderBox: HTMLElement, when: HTMLInputElement, measurement: MeasurementFields): HTMLElement =>
@@ -82,26 +93,19 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
     const missing = missingNeed(needs, fields?.mappings() ?? {});
     const scheduledAt = scheduleOf(when.value);
     const measured = measurement.read();
-    const problem = draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ?? valuesProblem(needs, fields, measured.problem);
+    const rules = respect.read();
+    const problem = draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ?? valuesProblem(needs, fields, measured.problem) ?? rules.problem;
     if (problem || !template) return { problem: problem ?? 'Choose a template.', body: {}, templateName: '' };
-    const body = campaignBody({ name: name.value.trim(), fromPhoneNumber: sender, audienceId: audienceStep.audienceId(), template, values: values(), scheduledAt, ...measured.values });
+    const body = campaignBody({ name: name.value.trim(), fromPhoneNumber: sender, audienceId: audienceStep.audienceId(), template, values: values(), scheduledAt, ...measured.values, sendRules: rules.values });
     return { body, templateName: template.name, ...(scheduledAt ? { scheduledAt } : {}) };
   };
   const checkStep = createCheckStep(form);
   const measurement = createMeasurementFields(checkStep.invalidate);
+  const respect = createRespectFields(checkStep.invalidate);
   for (const input of [name, when]) input.addEventListener('input', checkStep.invalidate);
 
-  replaceChildren(
-    main,
-    listTabs(),
-    heading,
-    campaignSection(name, senderBox, when, measurement),
-    section('builder-audience', '2. Audience', audienceStep.root),
-    section('builder-template', '3. Template', templateStep.root),
-    section('builder-values', '4. Values', valuesBox),
-    section('builder-preview', '5. Preview for three members', previewBox),
-    section('builder-check', '6. Check and launch', checkStep.root),
-  );
+  const steps = [audienceStep.root, templateStep.root, valuesBox, previewBox, respect.root, checkStep.root];
+  replaceChildren(main, listTabs(), heading, campaignSection(name, senderBox, when, measurement), ...LATER_STEPS.map(([id, title], index) => section(id, title, steps[index])));
   void readSenders()
     .then((senders) => {
       if (senders.length === 0) return void replaceChildren(senderBox, notice('This organization has no connected phone number.'));

@@ -17,6 +17,7 @@ import { progressCell, statusBadge } from './list-page';
 import { createPoller } from './page-poller';
 import { reasonTable } from './reasons';
 import { createRecipientsTable } from './recipients-table';
+import { createHaltSection, respectFacts } from './respect-sections';
 import type { PageHandle } from './router';
 
 const REFRESH_MS = 5_000;
@@ -33,6 +34,7 @@ function headerOf(jobId: string, status: JobStatusView, entry: BroadcastListItem
       ['Created', formatTime(entry?.createdAt)],
       ['Scheduled', entry?.scheduledAt ? formatTime(entry.scheduledAt) : '—'],
       ['Job', jobId],
+      ...respectFacts(status.summary, status.status === 'PAUSED' ? status.pause : undefined),
     ]),
     ...(followUpOf ? [el('p', {}, 'Follow-up of ', el('a', { href: campaignHref(followUpOf) }, followUpOf))] : []),
   ];
@@ -45,6 +47,8 @@ export function renderCampaign(main: HTMLElement, jobId: string): PageHandle {
   const header = el('div', {}, el('p', {}, 'Loading…'));
   const messages = el('div');
   const sections = createSections();
+  const halt = createHaltSection();
+  sections.root.prepend(halt.root);
   const path = `/broadcasts/${encodeURIComponent(jobId)}`;
   const recipients = createRecipientsTable({ path: `${path}/recipients`, id: jobId });
 
@@ -63,6 +67,7 @@ export function renderCampaign(main: HTMLElement, jobId: string): PageHandle {
       replaceChildren(heading, entry?.broadcastName ?? jobId);
       replaceChildren(header, ...headerOf(jobId, status, entry));
       sections.update(jobSectionsInput(status), reasons);
+      halt.update(status.status === 'PAUSED' ? status.pause : undefined);
       actions.update(status);
       await Promise.all([recipients.refresh(), ticks % CHART_EVERY === 0 ? drawChart() : undefined]);
       ticks += 1;

@@ -20,6 +20,7 @@ import { completePersonSignIn, endPersonSession, forgetPerson, personToken, read
 import { renderPeople } from './people-page';
 import { routeOf, type PageHandle } from './router';
 import { session } from './session';
+import { renderSettings } from './settings-page';
 import { renderSignIn } from './sign-in';
 import { signedInBar } from './signed-in-bar';
 import { who } from './who';
@@ -110,6 +111,7 @@ function route(): void {
   else if (target.page === 'audience') page = renderAudience(main, target.audienceId);
   else if (target.page === 'templates') page = renderTemplates(main);
   else if (target.page === 'campaign-new') page = renderCampaignBuilder(main);
+  else if (target.page === 'settings') page = renderSettings(main);
   else page = renderList(main);
 }
 

@@ -16,8 +16,10 @@ export interface RecipientsTable {
   refresh(): Promise<void>;
 }
 
-function cellsOf(row: RecipientRow, withCost: boolean, withOutcomes: boolean): Array<string> {
+function cellsOf(row: RecipientRow, withCost: boolean, withOutcomes: boolean, withWaiting = false): Array<string> {
   const cells = [addressOf(row), row.status, row.failureReasonCode ? `${row.failureReasonCode}: ${row.failureReason ?? ''}` : '—', formatTime(row.updatedAt), row.sentVia ?? '—'];
+  // Issue 39: a WAITING recipient's next chance (its window's opening, or when the frequency cap allows).
+  if (withWaiting) cells.push(row.waitingUntil ? formatTime(row.waitingUntil) : '—');
   if (withCost) cells.push(row.cost ? formatMoney(row.cost.amount, row.cost.currency) : '—');
   if (withOutcomes) cells.push(...outcomeCellsOf(row));
   return cells;
@@ -78,9 +80,10 @@ export function createRecipientsTable(source: RecipientsSource): RecipientsTable
       cursors[pageIndex + 1] = page.nextCursor ?? undefined;
       const withCost = page.recipients.some((row) => row.cost !== undefined);
       const withOutcomes = hasOutcomeColumns(page.recipients);
-      const headers = ['Recipient', 'Status', 'Failure', 'Updated', 'Sent via', ...(withCost ? ['Cost'] : []), ...(withOutcomes ? OUTCOME_COLUMNS : [])];
+      const withWaiting = page.recipients.some((row) => row.waitingUntil);
+      const headers = ['Recipient', 'Status', 'Failure', 'Updated', 'Sent via', ...(withWaiting ? ['Waiting until'] : []), ...(withCost ? ['Cost'] : []), ...(withOutcomes ? OUTCOME_COLUMNS : [])];
       const caption = `Recipients${status ? ` with status ${status}` : ''}, page ${pageIndex + 1}`;
-      replaceChildren(body, page.recipients.length === 0 ? el('p', {}, 'No recipients match.') : dataTable(caption, headers, page.recipients.map((row) => cellsOf(row, withCost, withOutcomes)), { class: 'recipients' }));
+      replaceChildren(body, page.recipients.length === 0 ? el('p', {}, 'No recipients match.') : dataTable(caption, headers, page.recipients.map((row) => cellsOf(row, withCost, withOutcomes, withWaiting)), { class: 'recipients' }));
       replaceChildren(
         pager,
         el('button', { type: 'button', disabled: pageIndex === 0, onclick: () => void go(pageIndex - 1) }, 'Previous'),

@@ -2,7 +2,7 @@
  * Who is signed in (`GET /me`, read after each sign-in) and what the pages may show them
  * (console/model/roles.ts). Pages ask `allows(control)` when they build their buttons.
  */
-import { mayUse, showsAdminScreens, type Control, type Me } from '../model/roles';
+import { mayCall, mayUse, showsAdminScreens, type Control, type Me } from '../model/roles';
 
 let current: Me | undefined;
 
@@ -12,5 +12,7 @@ export const who = {
     current = me;
   },
   allows: (control: Control): boolean => mayUse(current, control),
+  /** An operation outside the campaign controls (the contact policy's). */
+  mayCall: (operation: string): boolean => mayCall(current, operation),
   admin: (): boolean => showsAdminScreens(current),
 };
