@@ -2,8 +2,8 @@
  * Exactly-once, judged from two records that do not share code: what Meta took (the Meta model,
  * by callback data) and what the ledger says (the in-memory ledger the real worker wrote).
  * - duplicate: Meta took one ledger entry's message more than once;
- * - lost: the ledger says SENT and Meta never took it, or Meta took it and the ledger has no
- *   SENT/UNKNOWN for it, or a chunk message went to the dead-letter queue, or (after a full drain)
+ * - lost: the ledger says SENT and Meta never took it, or Meta took it and the ledger's final
+ *   entry is neither SENT nor UNKNOWN (or, after a full drain, there is no final entry), or a chunk message went to the dead-letter queue, or (after a full drain)
  *   a recipient has no final ledger entry;
  * - unknown: UNKNOWN entries, each allowed only where a fault was injected (Meta's answer lost).
  */
@@ -49,7 +49,9 @@ export function exactlyOnce(ledger: ReadonlyMap<string, LedgerEntry>, meta: Meta
   for (const [callbackData, taken] of meta.taken) {
     if (taken > 1) counts.duplicates += taken - 1;
     const entry = ledger.get(callbackData.slice(3).split(':').join('#'));
-    if (!entry || (entry.status !== 'SENT' && entry.status !== 'UNKNOWN')) counts.lost += 1;
+    // Taken by Meta while its outcome is not written yet (the run stopped mid-flush): pending, unless the run drained.
+    const inFlight = !entry || !FINAL.has(entry.status);
+    if (inFlight ? drained : entry.status !== 'SENT' && entry.status !== 'UNKNOWN') counts.lost += 1;
   }
   const unsettled = counts.recipients - counts.settled;
   if (drained) counts.lost += unsettled;

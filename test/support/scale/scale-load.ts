@@ -77,7 +77,7 @@ export class ScaleLoadGenerator {
       const upTo = Math.min(pages, queued + expanderPagesPerRun);
       const messages = [];
       for (; queued < upTo; queued += 1) messages.push(this.chunkOf(account, jobId, queued, Math.min(CHUNK_SIZE, campaignMembers - queued * CHUNK_SIZE)));
-      void this.queue.enqueue(messages);
+      void this.world.dynamo.charge(`JOB#${jobId}`, messages.length).then(() => this.queue.enqueue(messages));
       this.world.time.at(expanderRunSeconds * 1000, run);
     };
     this.world.time.at(this.world.settings.models.acceptMs + 1_000, run);
@@ -104,7 +104,8 @@ export class ScaleLoadGenerator {
     this.record.jobs.set(jobId, { recipients, organizationId: account.organizationId });
     await this.world.time.sleep(this.world.settings.models.acceptMs);
     const first = this.chunkOf(account, jobId, 0, sizes[0]!);
-    await this.world.dynamo.call([{ key: `JOB#${jobId}`, units: 1 + sizes.length }]);
+    // The job item and the chunk items written now (a campaign's chunks are appended page by page as its expander runs).
+    await this.world.dynamo.call([{ key: `JOB#${jobId}`, units: 1 + Math.ceil(queuedNow / CHUNK_SIZE) }]);
     await this.world.store.createJob({ ...jobOf(first, sizes, this.world.time.now().toISOString()), fromPhoneNumber: account.phoneNumber }, sizes);
     const messages = [];
     for (let chunk = 0; chunk * CHUNK_SIZE < queuedNow; chunk += 1) messages.push(chunk === 0 ? first : this.chunkOf(account, jobId, chunk, sizes[chunk]!));

@@ -130,15 +130,18 @@ export function reducedScaleSettings(seed = 7): ScaleSettings {
     ...full,
     load: {
       ...full.load,
-      arrivalSeconds: 20,
+      arrivalSeconds: 25,
       drainSeconds: 600,
-      organizations: 30,
-      drainingAccounts: 4,
-      broadcastRecipients: 2_000,
+      organizations: 20,
+      drainingAccounts: 3,
+      broadcastRecipients: 1_500,
       campaigns: 1,
-      campaignMembers: 5_000,
+      campaignMembers: 3_000,
       expanderPagesPerRun: 2,
-      singlesPerSecond: 10,
+      expanderRunSeconds: 10,
+      singlesPerSecond: 8,
     },
+    // More lost answers than the full scenario's 1 %: a small run still injects a few faults.
+    models: { ...full.models, meta: { ...full.models.meta, faultShare: 0.02 } },
   };
 }

@@ -11,6 +11,8 @@ import { ScaleWorld } from './scale-world';
 
 /** Per-account rates are measured after this warm-up (accounts start within the first 5 s). */
 const RATE_WARM_UP_MS = 10_000;
+/** Single messages accepted this close to the end are not counted (a drained run has none). */
+const SINGLE_GRACE_MS = 5_000;
 
 /**
  * Runs the scenario: arrivals for `arrivalSeconds`, then up to `drainSeconds` more until the queues are empty.
@@ -109,7 +111,10 @@ function accountRates(world: ScaleWorld, windowSeconds: number): ScaleFigures['a
 /** Accept to Meta per single message; one that never reached Meta counts as Infinity. */
 function singleLatencies(world: ScaleWorld, load: ScaleLoadGenerator): ScaleFigures['singles'] {
   const latencies: number[] = [];
+  // Singles accepted in the run's last seconds had no time to reach Meta: left out, unless the run drained.
+  const lastCountedMs = world.time.nowMs() - SINGLE_GRACE_MS;
   for (const [callbackData, acceptedAt] of load.record.singleAcceptedAt) {
+    if (acceptedAt > lastCountedMs) continue;
     const arrivedAt = world.meta.arrivedAt.get(callbackData);
     latencies.push(arrivedAt === undefined ? Number.POSITIVE_INFINITY : arrivedAt - acceptedAt);
   }
