@@ -53,13 +53,13 @@ export async function benchScale(options: ScaleSectionOptions): Promise<{ figure
   options.log(
     `${load.organizations} organizations, ${load.drainingAccounts} accounts draining ${load.broadcastRecipients}-recipient broadcasts at ${load.accountRate}/s, ${load.campaigns} campaigns of ${load.campaignMembers} members, ${load.singlesPerSecond} single messages/s, ${load.faultedOrganizations} organization with lost Meta answers; ${load.arrivalSeconds} s of virtual time (of the scenario's 7,200: time scaled, load at full rate); variant ${options.variant ?? 'today'}, seed ${load.seed}`,
   );
-  const figures = await runScaleSimulation(settings);
+  const figures = await runScaleSimulation(settings, options.log);
   printFigures(figures, options.log);
   return { figures, goals: goalsOf(figures) };
 }
 
 function printFigures(figures: ScaleFigures, log: (line: string) => void): void {
-  log(`${round(figures.virtualSeconds, 0)} s of virtual time in ${round(figures.wallSeconds, 1)} s on this machine (${figures.events} timer events)`);
+  log(`${round(figures.virtualSeconds, 0)} s of virtual time in ${round(figures.wallSeconds, 1)} s on this machine, ${round(figures.cpuSeconds, 1)} s of CPU (${figures.events} timer events)`);
   const rates = figures.accountRates;
   log(`Per-account send rate against its tier (after a 10 s warm-up): ${rates.atGoal} of ${rates.accounts} accounts at >= 95 %; median ${pct(rates.median)}, lowest ${pct(rates.min)}`);
   log(renderTable(['account', 'tier /s', 'sent /s', 'of tier'], rates.worst.map((rate) => [rate.account, rate.tierPerSecond, round(rate.sentPerSecond, 1), pct(rate.ofTier)])));

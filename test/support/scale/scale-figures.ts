@@ -17,6 +17,8 @@ export interface ScaleFigures {
   seed: number;
   virtualSeconds: number;
   wallSeconds: number;
+  /** The process's CPU seconds for the run (the wall time depends on the machine's other load). */
+  cpuSeconds: number;
   events: number;
   accountRates: {
     accounts: number;

@@ -75,7 +75,7 @@ export class ScaleLoadGenerator {
         return;
       }
       const upTo = Math.min(pages, queued + expanderPagesPerRun);
-      const messages = [];
+      const messages: TemplateChunkMessage[] = [];
       for (; queued < upTo; queued += 1) messages.push(this.chunkOf(account, jobId, queued, Math.min(CHUNK_SIZE, campaignMembers - queued * CHUNK_SIZE)));
       void this.world.dynamo.charge(`JOB#${jobId}`, messages.length).then(() => this.queue.enqueue(messages));
       this.world.time.at(expanderRunSeconds * 1000, run);
@@ -107,7 +107,7 @@ export class ScaleLoadGenerator {
     // The job item and the chunk items written now (a campaign's chunks are appended page by page as its expander runs).
     await this.world.dynamo.call([{ key: `JOB#${jobId}`, units: 1 + Math.ceil(queuedNow / CHUNK_SIZE) }]);
     await this.world.store.createJob({ ...jobOf(first, sizes, this.world.time.now().toISOString()), fromPhoneNumber: account.phoneNumber }, sizes);
-    const messages = [];
+    const messages: TemplateChunkMessage[] = [];
     for (let chunk = 0; chunk * CHUNK_SIZE < queuedNow; chunk += 1) messages.push(chunk === 0 ? first : this.chunkOf(account, jobId, chunk, sizes[chunk]!));
     if (messages.length > 0) await this.queue.enqueue(messages);
   }

@@ -21,17 +21,28 @@ const SINGLE_GRACE_MS = 5_000;
  * const figures = await runScaleSimulation(reducedScaleSettings(7));
  * figures.exactlyOnce.duplicates; // 0
  */
-export async function runScaleSimulation(settings: ScaleSettings): Promise<ScaleFigures> {
+export async function runScaleSimulation(settings: ScaleSettings, progress?: (line: string) => void): Promise<ScaleFigures> {
   const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
   const world = new ScaleWorld(settings);
   const load = new ScaleLoadGenerator(world);
   const startMs = world.time.nowMs();
   const arrivalsEndMs = startMs + settings.load.arrivalSeconds * 1000;
   world.meta.window = { fromMs: startMs + RATE_WARM_UP_MS, toMs: arrivalsEndMs };
   load.start();
-  await world.time.runUntil(arrivalsEndMs);
+  // In steps of 10 virtual seconds, so a long run says how far it is.
+  while (world.time.nowMs() < arrivalsEndMs) {
+    await world.time.runUntil(Math.min(arrivalsEndMs, world.time.nowMs() + 10_000));
+    progress?.(`${Math.round((world.time.nowMs() - startMs) / 1000)} s virtual after ${Math.round((performance.now() - started) / 1000)} s; Meta took ${world.meta.taken.size}`);
+  }
   const drained = await drain(world, load, arrivalsEndMs + settings.load.drainSeconds * 1000);
-  return figuresOf(world, load, { startMs, arrivalsEndMs, drained, wallSeconds: (performance.now() - started) / 1000 });
+  return figuresOf(world, load, { startMs, arrivalsEndMs, drained, wallSeconds: (performance.now() - started) / 1000, cpuSeconds: cpuSecondsSince(cpuAtStart) });
+}
+
+/** This process's CPU time (user + system) since `start`: the cost of a run whatever else the machine is doing. */
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
 }
 
 /** Runs on in steps of a minute until nothing is queued or running, or until `untilMs`. */
@@ -47,7 +58,7 @@ async function drain(world: ScaleWorld, load: ScaleLoadGenerator, untilMs: numbe
   return untilMs > world.time.startMs + world.settings.load.arrivalSeconds * 1000 && idle();
 }
 
-function figuresOf(world: ScaleWorld, load: ScaleLoadGenerator, run: { startMs: number; arrivalsEndMs: number; drained: boolean; wallSeconds: number }): ScaleFigures {
+function figuresOf(world: ScaleWorld, load: ScaleLoadGenerator, run: { startMs: number; arrivalsEndMs: number; drained: boolean; wallSeconds: number; cpuSeconds: number }): ScaleFigures {
   const { settings } = world;
   const virtualSeconds = (world.time.nowMs() - run.startMs) / 1000;
   const deadLettered = world.outbound.deadLetters.length + (world.lane?.deadLetters.length ?? 0);
@@ -71,6 +82,7 @@ function figuresOf(world: ScaleWorld, load: ScaleLoadGenerator, run: { startMs: 
     seed: settings.load.seed,
     virtualSeconds,
     wallSeconds: run.wallSeconds,
+    cpuSeconds: run.cpuSeconds,
     events: world.time.fired,
     accountRates: accountRates(world, (run.arrivalsEndMs - run.startMs - RATE_WARM_UP_MS) / 1000),
     singles: singleLatencies(world, load),

@@ -11,7 +11,8 @@ import type { OutboundQueue, SenderAccount } from '../../../shared/broadcast/por
 import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import type { CloudApiClient } from '../../../shared/sending/ports';
 import { handleChunkRecord } from '../../../functions/chunk-worker/handle-chunk-record';
-import { InMemoryBroadcastRepository, InMemorySendPacer, InMemorySenderDirectory, InMemoryTemplateStates } from '../broadcast-fakes';
+import { InMemorySendPacer, InMemorySenderDirectory, InMemoryTemplateStates } from '../broadcast-fakes';
+import { IndexedBroadcastRepository } from './indexed-broadcast-repository';
 import { InMemoryOptOutRepository } from '../in-memory-opt-out-repository';
 import { DynamoModel, meteredStore } from './dynamo-model';
 import { LambdaEventSourceModel, type BatchHandler, type EventSourceSettings } from './lambda-event-source-model';
@@ -45,7 +46,7 @@ export class ScaleWorld {
   readonly time = new VirtualScheduler(new Date(SIMULATION_START).getTime());
   readonly streams;
   readonly dynamo: DynamoModel;
-  readonly store = new InMemoryBroadcastRepository();
+  readonly store = new IndexedBroadcastRepository();
   readonly meta: MetaModel;
   readonly outbound: SqsModel<string>;
   readonly lane?: SqsModel<string>;
