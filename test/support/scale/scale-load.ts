@@ -1,7 +1,7 @@
 /**
  * The scenario's load on the simulated platform, as the accept paths would make it (the accepts
  * themselves are modelled: a fixed time, then the job written through the store and its chunk
- * messages queued): draining accounts accept a broadcast each time the previous one would have
+ * messages, made by the real job-fan-out.ts templateChunkOf, queued): draining accounts accept a broadcast each time the previous one would have
  * been sent at their tier (so each is offered exactly its rate), campaigns are expanded by a
  * modelled expander (pages of 1,000 members queued per run), single messages arrive as a Poisson
  * process over all organizations.
@@ -9,11 +9,33 @@
 import type { ChunkRecipient, TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
 import type { OutboundQueue, SenderAccount } from '../../../shared/broadcast/ports';
 import { callbackDataOf } from '../../../shared/delivery/callback-data';
-import { jobOf } from '../broadcast-fakes';
+import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
+import { templateChunkOf } from '../../../shared/broadcast/job-fan-out';
 import type { ScaleWorld } from './scale-world';
 import { exponentialGapMs } from './seeded-random';
 
 const CHUNK_SIZE = 1_000;
+
+type TemplateJob = Extract<BroadcastJob, { kind: 'template' }>;
+
+/** A template job as the accept path records it (one UTILITY template for every job of the simulation). */
+function jobFor(account: SenderAccount, jobId: string, chunkSizes: readonly number[], now: Date): TemplateJob {
+  return {
+    kind: 'template',
+    jobId,
+    organizationId: account.organizationId,
+    broadcastName: jobId,
+    exposed: true,
+    wabaId: account.wabaId,
+    phoneNumberId: account.phoneNumberId,
+    fromPhoneNumber: account.phoneNumber,
+    template: { name: 'order_update', language: 'en_US', category: 'UTILITY', id: 'tpl_1' },
+    totalRecipients: chunkSizes.reduce((sum, size) => sum + size, 0),
+    totalChunks: chunkSizes.length,
+    chunkSize: CHUNK_SIZE,
+    createdAt: now.toISOString(),
+  };
+}
 
 /** What the load did: every job accepted (with its size) and each single message's accept time. */
 export interface LoadRecord {
@@ -65,7 +87,7 @@ export class ScaleLoadGenerator {
     const { campaignMembers, expanderPagesPerRun, expanderRunSeconds } = this.world.settings.load;
     const jobId = `c${index}`;
     const pages = Math.ceil(campaignMembers / CHUNK_SIZE);
-    void this.accept(account, jobId, campaignMembers, 0);
+    const launched = this.accept(account, jobId, campaignMembers, 0);
     let queued = 0;
     this.expanding += 1;
     const run = () => {
@@ -76,8 +98,13 @@ export class ScaleLoadGenerator {
       }
       const upTo = Math.min(pages, queued + expanderPagesPerRun);
       const messages: TemplateChunkMessage[] = [];
-      for (; queued < upTo; queued += 1) messages.push(this.chunkOf(account, jobId, queued, Math.min(CHUNK_SIZE, campaignMembers - queued * CHUNK_SIZE)));
-      void this.world.dynamo.charge(`JOB#${jobId}`, messages.length).then(() => this.queue.enqueue(messages));
+      const from = queued;
+      queued = upTo;
+      void launched.then(async (job) => {
+        for (let page = from; page < upTo; page += 1) messages.push(this.chunkOf(job, page, Math.min(CHUNK_SIZE, campaignMembers - page * CHUNK_SIZE)));
+        await this.world.dynamo.charge(`JOB#${jobId}`, messages.length);
+        await this.queue.enqueue(messages);
+      });
       this.world.time.at(expanderRunSeconds * 1000, run);
     };
     this.world.time.at(this.world.settings.models.acceptMs + 1_000, run);
@@ -99,31 +126,23 @@ export class ScaleLoadGenerator {
   }
 
   /** The accept path, modelled: its time, the job through the (metered) store, then `queuedNow` recipients' chunk messages queued. */
-  private async accept(account: SenderAccount, jobId: string, recipients: number, queuedNow: number): Promise<void> {
+  private async accept(account: SenderAccount, jobId: string, recipients: number, queuedNow: number): Promise<TemplateJob> {
     const sizes = Array.from({ length: Math.ceil(recipients / CHUNK_SIZE) }, (_, chunk) => Math.min(CHUNK_SIZE, recipients - chunk * CHUNK_SIZE));
     this.record.jobs.set(jobId, { recipients, organizationId: account.organizationId });
     await this.world.time.sleep(this.world.settings.models.acceptMs);
-    const first = this.chunkOf(account, jobId, 0, sizes[0]!);
+    const job = jobFor(account, jobId, sizes, this.world.time.now());
     // The job item and the chunk items written now (a campaign's chunks are appended page by page as its expander runs).
     await this.world.dynamo.call([{ key: `JOB#${jobId}`, units: 1 + Math.ceil(queuedNow / CHUNK_SIZE) }]);
-    await this.world.store.createJob({ ...jobOf(first, sizes, this.world.time.now().toISOString()), fromPhoneNumber: account.phoneNumber }, sizes);
+    await this.world.store.createJob(job, sizes);
     const messages: TemplateChunkMessage[] = [];
-    for (let chunk = 0; chunk * CHUNK_SIZE < queuedNow; chunk += 1) messages.push(chunk === 0 ? first : this.chunkOf(account, jobId, chunk, sizes[chunk]!));
+    for (let chunk = 0; chunk * CHUNK_SIZE < queuedNow; chunk += 1) messages.push(this.chunkOf(job, chunk, sizes[chunk]!));
     if (messages.length > 0) await this.queue.enqueue(messages);
+    return job;
   }
 
-  private chunkOf(account: SenderAccount, jobId: string, chunkIndex: number, size: number): TemplateChunkMessage {
-    return {
-      kind: 'template-chunk',
-      version: 1,
-      jobId,
-      organizationId: account.organizationId,
-      chunkIndex,
-      wabaId: account.wabaId,
-      phoneNumberId: account.phoneNumberId,
-      template: { name: 'order_update', language: 'en_US' },
-      recipients: this.recipientsOf(chunkIndex, size),
-    };
+  /** A chunk message as the accept's fan-out and the expander make it (job-fan-out.ts's templateChunkOf), with the shared recipients. */
+  private chunkOf(job: TemplateJob, chunkIndex: number, size: number): TemplateChunkMessage {
+    return { ...templateChunkOf(job, chunkIndex), recipients: this.recipientsOf(chunkIndex, size) };
   }
 
   private recipientsOf(chunkIndex: number, size: number): ChunkRecipient[] {
