@@ -56,15 +56,15 @@ describe('scale simulation (reduced)', () => {
   });
 
   it('shows the wall when single messages share a saturated chunk worker, and not with their own lane', async () => {
-    // Nine accounts' chunks hold all eight invocations for ~12 s each: single messages wait behind them.
+    // Six accounts' chunks hold all five invocations for ~12 s each: single messages wait behind them.
     const crowded = reducedScaleSettings(7);
-    crowded.load = { ...crowded.load, drainingAccounts: 9, broadcastRecipients: 1_000, singlesPerSecond: 10, campaigns: 0, arrivalSeconds: 10 };
-    crowded.platform = { ...crowded.platform, chunkWorker: { ...crowded.platform.chunkWorker, maxConcurrency: 8 } };
+    crowded.load = { ...crowded.load, drainingAccounts: 6, broadcastRecipients: 1_000, singlesPerSecond: 10, campaigns: 0, arrivalSeconds: 8 };
+    crowded.platform = { ...crowded.platform, chunkWorker: { ...crowded.platform.chunkWorker, maxConcurrency: 5 } };
     const today = await runScaleSimulation(crowded);
     const lanes = await runScaleSimulation(withVariant(crowded, 'lanes'));
     // Today: most single messages wait for a free invocation, seconds. With the lane: at once; the
     // ones to a draining account still wait behind its chunk's booked slots (the pacer books a
-    // lane time plus a rate-limit hold ahead, ~1.5 s), which 9 of 20 organizations are here.
+    // lane time plus a rate-limit hold ahead, ~1.5 s), which 6 of 20 organizations are here.
     expect(today.singles.p50Ms).toBeGreaterThan(2_000);
     expect(lanes.singles.p50Ms).toBeLessThan(500);
     expect(lanes.singles.p99Ms).toBeLessThan(today.singles.p99Ms / 2);
