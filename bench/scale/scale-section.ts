@@ -6,6 +6,18 @@
  *   --scale-seed=N        the seed (default 40): the same seed gives the same figures
  *   --scale-variant=lanes the platform of issue 40 items 1-3 as parameters (default: today)
  *   --scale-organizations=N, --scale-accounts=N, --scale-campaigns=N, --scale-singles=N   a smaller load
+ *
+ * Real code, on the in-memory port fakes under virtual time (Clock and the SendingPorts sleep):
+ * the chunk worker's record handler (decode, processOutboundChunk, early redelivery, abandon on
+ * the last delivery) with job control, the account's turn, the pacer's slots and holds, the lanes,
+ * claim groups, outcome flushes, settle and reconcile; the chunk messages' content (templateChunkOf).
+ * Modelled: the accept path (a fixed 60 ms, then the job and its messages), the campaign expander
+ * (pages queued per run, the job written whole), SQS, the Lambda event source, Meta and its
+ * webhooks, the delivery-events consumer (time and writes per status), DynamoDB's round trips and
+ * per-partition limit. Not modelled: the customer-events dispatcher (so no failing customer
+ * endpoint), inbound messages, the /upstream path, statuses spread over time.
+ * Time is scaled (default 120 s of the scenario's 2 hours) at the full load rate: the CPU cost is
+ * ~0.3-0.5 ms per message sent, so 2 hours of the full load do not fit in 5 minutes.
  */
 import { renderTable } from '../lib/table';
 import { ms, pct, round } from '../lib/stats';
