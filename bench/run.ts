@@ -13,6 +13,7 @@
  *   npm run bench -- --only=sdk --sdk-calls=1000 --sdk-rounds=3   # client CPU per DynamoDB call, by client setting (a stub server)
  *   npm run bench -- --only=fifth --fifth-recipients=8000   # a fifth organization's single sends while 4 accounts drain (default 40,000 in all)
  *   npm run bench -- --only=hot --hot-recipients=3000       # hottest DynamoDB items' writes/s in a 1,000/s drain with its events (docs/SCALE.md)
+ *   npm run bench -- --only=scale --scale-seconds=120 [--scale-variant=lanes] [--scale-seed=40]   # the deterministic scale simulation (bench/scale/scale-section.ts)
  *   npm run bench -- --only=split --split-runs=5            # meta-webhook CPU of one 4 MiB signed batch (docs/PERFORMANCE.md 4j)
  *   npm run bench -- --only=campaign --campaign-members=20000 --campaign-launch-members=20000 --campaign-expansion-members=20000,60000 --campaign-drain-members=20000 --campaign-beside-members=20000 --fifth-recipients=8000
  *                                                          # audiences and campaigns, short (bench/campaign.ts lists the sizes; --campaign-parts= picks parts)
@@ -27,7 +28,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'fifth', 'hot', 'cores', 'cost', 'sdk', 'split', 'campaign'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'fifth', 'hot', 'cores', 'cost', 'sdk', 'split', 'campaign', 'scale'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -373,6 +374,24 @@ async function main(): Promise<void> {
     goals.push(...fifth.goals);
   }
 
+  if (selected.has('scale')) {
+    out(section('Scale simulation: 1,000 organizations on virtual time (issue 40 item 4; test/support/scale/)'));
+    const { benchScale } = await import('./scale/scale-section');
+    const variantArgument = process.argv.find((argument) => argument.startsWith('--scale-variant='))?.slice('--scale-variant='.length);
+    const scale = await benchScale({
+      seconds: numberArgument('scale-seconds'),
+      seed: numberArgument('scale-seed'),
+      variant: variantArgument === 'lanes' ? 'lanes' : 'today',
+      organizations: numberArgument('scale-organizations'),
+      accounts: numberArgument('scale-accounts'),
+      campaigns: numberArgument('scale-campaigns'),
+      singlesPerSecond: numberArgument('scale-singles'),
+      log: out,
+    });
+    loadBySection.scale = os.loadavg();
+    results.scale = scale.figures;
+    goals.push(...scale.goals);
+  }
   if (selected.has('hot')) {
     const recipients = numberArgument('hot-recipients') ?? 3_000;
     out(section(`7. Hottest DynamoDB items: one ${recipients}-recipient broadcast at 1,000/s with sent, delivered and read for everyone (docs/SCALE.md)`));

@@ -1,0 +1,59 @@
+/**
+ * The figures issue 40 asks of the simulation: per-account send rate against its tier, single
+ * messages' time from accept to Meta, the hottest partition keys, Lambda concurrency per function
+ * against the quota, and exactly-once.
+ */
+import type { ExactlyOnceCounts } from './exactly-once';
+
+export interface AccountRate {
+  account: string;
+  tierPerSecond: number;
+  sentPerSecond: number;
+  /** sentPerSecond / tier over the measured window. */
+  ofTier: number;
+}
+
+export interface ScaleFigures {
+  seed: number;
+  virtualSeconds: number;
+  wallSeconds: number;
+  /** The process's CPU seconds for the run (the wall time depends on the machine's other load). */
+  cpuSeconds: number;
+  events: number;
+  accountRates: {
+    accounts: number;
+    /** Accounts at >= 95 % of their tier over the window. */
+    atGoal: number;
+    min: number;
+    median: number;
+    worst: AccountRate[];
+  };
+  singles: {
+    accepted: number;
+    /** Reached Meta before the run ended. */
+    reached: number;
+    p50Ms: number;
+    p99Ms: number;
+    maxMs: number;
+  };
+  hottestKeys: Array<{ key: string; peakWcuPerSecond: number; meanWcuPerSecond: number }>;
+  throttledWrites: number;
+  lambda: Array<{ name: string; peak: number; max: number; invocations: number; coldStarts: number; overruns: number }>;
+  lambdaPeakSum: number;
+  accountConcurrencyQuota: number;
+  queues: Array<{ name: string; sent: number; redelivered: number; deadLettered: number; backlogAtEnd: number }>;
+  meta: { taken: number; refused130429: number; webhookPosts: number; statuses: number; statusesApplied: number };
+  exactlyOnce: ExactlyOnceCounts;
+}
+
+/**
+ * The value at quantile `q` (0..1) of `values` (sorted here); Infinity stands for "never reached".
+ *
+ * @example
+ * quantile([1, 2, 3, 4], 0.5); // 2
+ */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}

@@ -1,0 +1,147 @@
+/**
+ * The scale simulation's parameters: the load (organizations, draining accounts, campaigns,
+ * single messages, faults), the platform's shape (each event source's concurrency, whether single
+ * messages have their own lane, fair queues) and the models' constants. Today's platform is the
+ * default; the fixes of issue 40 (concurrency from the capacity model, a lane for single messages,
+ * fair groups) are changes of these parameters plus real code.
+ */
+import type { EventSourceSettings } from './lambda-event-source-model';
+import type { MetaModelSettings } from './meta-model';
+import type { DynamoModelSettings } from './dynamo-model';
+import type { ChunkWorkerSettings } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
+import { chunkWorker } from '../../../runtime-contract/resource-definitions';
+
+export interface ScaleLoad {
+  seed: number;
+  /** Virtual seconds during which load arrives; then `drainSeconds` more with no new load. */
+  arrivalSeconds: number;
+  drainSeconds: number;
+  organizations: number;
+  /** Accounts (one organization each) draining back-to-back broadcasts of `broadcastRecipients`. */
+  drainingAccounts: number;
+  broadcastRecipients: number;
+  /** The tier rate of every account (Meta's default: 80 messages/s). */
+  accountRate: number;
+  campaigns: number;
+  campaignMembers: number;
+  /** The modelled expander: pages of 1,000 members queued per run, one run per `expanderRunSeconds`. */
+  expanderPagesPerRun: number;
+  expanderRunSeconds: number;
+  singlesPerSecond: number;
+  /** Organizations whose Meta answers are sometimes lost (the injected faults), the first ones. */
+  faultedOrganizations: number;
+}
+
+export interface ScalePlatform {
+  chunkWorker: EventSourceSettings;
+  /** Absent: single messages share the chunk worker's queue (today). Present: their own queue and worker. */
+  singleLane?: EventSourceSettings;
+  deliveryEvents: EventSourceSettings;
+  /** Messages carry their organization as MessageGroupId on fair queues. */
+  fairQueues: boolean;
+  worker: ChunkWorkerSettings;
+  /** The account's Lambda concurrency quota (default 1,000). */
+  accountConcurrencyQuota: number;
+}
+
+export interface ScaleModels {
+  meta: Omit<MetaModelSettings, 'faultedNumbers'>;
+  dynamo: DynamoModelSettings;
+  /** The accept path is modelled (validation, job write, queueing): this long before the message is queued. */
+  acceptMs: number;
+  visibilityTimeoutMs: number;
+}
+
+export interface ScaleSettings {
+  load: ScaleLoad;
+  platform: ScalePlatform;
+  models: ScaleModels;
+}
+
+const eventSource = (name: string, maxConcurrency: number, batchSize: number, timeoutMs: number): EventSourceSettings => ({
+  name,
+  maxConcurrency,
+  batchSize,
+  timeoutMs,
+  initialConcurrency: 5,
+  scaleUpPerMinute: 300,
+  coldStartMedianMs: 400,
+  pollDelayMs: 20,
+});
+
+/** The scenario of issue 40 at full size, on today's platform (its figures show today's wall). */
+export function fullScaleSettings(seed = 40): ScaleSettings {
+  return {
+    load: {
+      seed,
+      arrivalSeconds: 7_200,
+      drainSeconds: 0,
+      organizations: 1_000,
+      drainingAccounts: 130,
+      broadcastRecipients: 5_000,
+      accountRate: 80,
+      campaigns: 10,
+      campaignMembers: 1_000_000,
+      expanderPagesPerRun: 40,
+      expanderRunSeconds: 40,
+      singlesPerSecond: 600,
+      faultedOrganizations: 1,
+    },
+    platform: {
+      // The chunk worker's mapping as deployed (runtime-contract/resource-definitions.ts).
+      chunkWorker: eventSource('chunk-worker', chunkWorker.maxConcurrency, chunkWorker.batchSize, chunkWorker.timeoutSeconds * 1000),
+      deliveryEvents: eventSource('delivery-events', 20, 10, 60_000),
+      fairQueues: false,
+      worker: {
+        maxInFlight: 512,
+        minInFlight: 16,
+        latencyPriorMs: 500,
+        maxAttempts: 6,
+        backoff: { baseMs: 200, maxMs: 5_000 },
+        rateLimitHoldMs: 1_000,
+        safetyMarginMs: 15_000,
+        upstreamTimeoutMs: 15_000,
+        outcomeBatchSize: 25,
+        flushIntervalMs: 250,
+        pauseRecheckSeconds: 60,
+        templatePauseTimeoutMs: 3 * 3_600_000,
+      },
+      accountConcurrencyQuota: 1_000,
+    },
+    models: {
+      meta: { latencyMedianMs: 250, latencySigma: 0.3, tailShare: 0.01, tailMedianMs: 2_000, burstSeconds: 1, faultShare: 0.01 },
+      dynamo: { wcuPerPartitionKey: 1_000, roundTripMedianMs: 6 },
+      acceptMs: 60,
+      visibilityTimeoutMs: 6 * chunkWorker.timeoutSeconds * 1000,
+    },
+  };
+}
+
+/**
+ * The reduced scenario of the unit test: a few accounts and organizations, seconds of virtual
+ * time, then a drain until every message is settled (so "lost" can be judged absolutely).
+ *
+ * @example
+ * const settings = reducedScaleSettings(7);
+ */
+export function reducedScaleSettings(seed = 7): ScaleSettings {
+  const full = fullScaleSettings(seed);
+  return {
+    ...full,
+    load: {
+      ...full.load,
+      arrivalSeconds: 25,
+      drainSeconds: 600,
+      organizations: 20,
+      drainingAccounts: 3,
+      broadcastRecipients: 1_500,
+      campaigns: 1,
+      campaignMembers: 3_000,
+      expanderPagesPerRun: 2,
+      expanderRunSeconds: 10,
+      singlesPerSecond: 8,
+    },
+    // More lost answers than the full scenario's 1 %: a small run still injects a few faults.
+    models: { ...full.models, meta: { ...full.models.meta, faultShare: 0.02 } },
+  };
+}

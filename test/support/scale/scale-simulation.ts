@@ -1,0 +1,140 @@
+/**
+ * Runs the scale simulation (scale-world.ts with scale-load.ts's arrivals) and measures its
+ * figures (scale-figures.ts). Deterministic: the same settings and seed give the same figures.
+ */
+import { performance } from 'node:perf_hooks';
+import { exactlyOnce } from './exactly-once';
+import { quantile, type AccountRate, type ScaleFigures } from './scale-figures';
+import { ScaleLoadGenerator } from './scale-load';
+import type { ScaleSettings } from './scale-settings';
+import { ScaleWorld } from './scale-world';
+
+/** Per-account rates are measured after this warm-up (accounts start within the first 5 s). */
+const RATE_WARM_UP_MS = 10_000;
+/** Single messages accepted this close to the end are not counted (a drained run has none). */
+const SINGLE_GRACE_MS = 5_000;
+
+/**
+ * Runs the scenario: arrivals for `arrivalSeconds`, then up to `drainSeconds` more until the queues are empty.
+ *
+ * @example
+ * const figures = await runScaleSimulation(reducedScaleSettings(7));
+ * figures.exactlyOnce.duplicates; // 0
+ */
+export async function runScaleSimulation(settings: ScaleSettings, progress?: (line: string) => void): Promise<ScaleFigures> {
+  const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
+  const world = new ScaleWorld(settings);
+  const load = new ScaleLoadGenerator(world);
+  const startMs = world.time.nowMs();
+  const arrivalsEndMs = startMs + settings.load.arrivalSeconds * 1000;
+  world.meta.window = { fromMs: startMs + RATE_WARM_UP_MS, toMs: arrivalsEndMs };
+  load.start();
+  // In steps of 10 virtual seconds, so a long run says how far it is.
+  while (world.time.nowMs() < arrivalsEndMs) {
+    await world.time.runUntil(Math.min(arrivalsEndMs, world.time.nowMs() + 10_000));
+    progress?.(`${Math.round((world.time.nowMs() - startMs) / 1000)} s virtual after ${Math.round((performance.now() - started) / 1000)} s; Meta took ${world.meta.taken.size}`);
+  }
+  const drained = await drain(world, load, arrivalsEndMs + settings.load.drainSeconds * 1000);
+  return figuresOf(world, load, { startMs, arrivalsEndMs, drained, wallSeconds: (performance.now() - started) / 1000, cpuSeconds: cpuSecondsSince(cpuAtStart) });
+}
+
+/** This process's CPU time (user + system) since `start`: the cost of a run whatever else the machine is doing. */
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
+/** Runs on in steps of a minute until nothing is queued or running, or until `untilMs`. */
+async function drain(world: ScaleWorld, load: ScaleLoadGenerator, untilMs: number): Promise<boolean> {
+  const queues = [world.outbound, world.lane, world.metaEvents].filter((queue) => queue !== undefined);
+  const idle = () =>
+    load.expanding === 0 &&
+    queues.every((queue) => queue.visibleCount === 0 && queue.inFlightCount === 0) && world.functions.every((fn) => fn.running === 0);
+  while (world.time.nowMs() < untilMs) {
+    if (idle()) return true;
+    await world.time.runUntil(Math.min(untilMs, world.time.nowMs() + 60_000));
+  }
+  return untilMs > world.time.startMs + world.settings.load.arrivalSeconds * 1000 && idle();
+}
+
+function figuresOf(world: ScaleWorld, load: ScaleLoadGenerator, run: { startMs: number; arrivalsEndMs: number; drained: boolean; wallSeconds: number; cpuSeconds: number }): ScaleFigures {
+  const { settings } = world;
+  const virtualSeconds = (world.time.nowMs() - run.startMs) / 1000;
+  const deadLettered = world.outbound.deadLetters.length + (world.lane?.deadLetters.length ?? 0);
+  const lambda = world.functions.map((fn) => ({
+    name: fn.settings.name,
+    peak: fn.peakRunning,
+    max: fn.settings.maxConcurrency,
+    invocations: fn.invocations,
+    coldStarts: fn.coldStarts,
+    overruns: fn.overruns,
+  }));
+  const queues = (
+    [
+      ['outbound-messages', world.outbound],
+      ['single-lane', world.lane],
+      ['meta-events', world.metaEvents],
+    ] as const
+  ).flatMap(([name, queue]) => (queue ? [{ name, sent: queue.sent, redelivered: queue.redelivered, deadLettered: queue.deadLetters.length, backlogAtEnd: queue.visibleCount + queue.inFlightCount }] : []));
+  const numbers = [...world.meta.numbers.values()];
+  return {
+    seed: settings.load.seed,
+    virtualSeconds,
+    wallSeconds: run.wallSeconds,
+    cpuSeconds: run.cpuSeconds,
+    events: world.time.fired,
+    accountRates: accountRates(world, (run.arrivalsEndMs - run.startMs - RATE_WARM_UP_MS) / 1000),
+    singles: singleLatencies(world, load),
+    hottestKeys: world.dynamo.hottest(5, virtualSeconds),
+    throttledWrites: world.dynamo.throttles,
+    lambda,
+    lambdaPeakSum: lambda.reduce((sum, fn) => sum + fn.peak, 0),
+    accountConcurrencyQuota: settings.platform.accountConcurrencyQuota,
+    queues,
+    meta: {
+      taken: numbers.reduce((sum, record) => sum + record.taken, 0),
+      refused130429: numbers.reduce((sum, record) => sum + record.refused, 0),
+      webhookPosts: world.webhooks.posts,
+      statuses: world.webhooks.statuses,
+      statusesApplied: world.webhooks.applied,
+    },
+    exactlyOnce: exactlyOnce(world.store.ledger, world.meta, load.record, deadLettered, run.drained),
+  };
+}
+
+/** The draining and campaign accounts' sends over the window against their tier. */
+function accountRates(world: ScaleWorld, windowSeconds: number): ScaleFigures['accountRates'] {
+  const { drainingAccounts, campaigns } = world.settings.load;
+  const rates: AccountRate[] = world.accounts.slice(0, drainingAccounts + campaigns).map((account) => {
+    const sentPerSecond = (world.meta.numbers.get(account.phoneNumberId)?.inWindow ?? 0) / Math.max(1, windowSeconds);
+    return { account: account.organizationId, tierPerSecond: account.messagesPerSecond, sentPerSecond, ofTier: sentPerSecond / account.messagesPerSecond };
+  });
+  const shares = rates.map((rate) => rate.ofTier);
+  return {
+    accounts: rates.length,
+    atGoal: shares.filter((share) => share >= 0.95).length,
+    min: shares.length ? Math.min(...shares) : 0,
+    median: quantile(shares, 0.5),
+    worst: [...rates].sort((a, b) => a.ofTier - b.ofTier || (a.account < b.account ? -1 : 1)).slice(0, 3),
+  };
+}
+
+/** Accept to Meta per single message; one that never reached Meta counts as Infinity. */
+function singleLatencies(world: ScaleWorld, load: ScaleLoadGenerator): ScaleFigures['singles'] {
+  const latencies: number[] = [];
+  // Singles accepted in the run's last seconds had no time to reach Meta: left out, unless the run drained.
+  const lastCountedMs = world.time.nowMs() - SINGLE_GRACE_MS;
+  for (const [callbackData, acceptedAt] of load.record.singleAcceptedAt) {
+    if (acceptedAt > lastCountedMs) continue;
+    const arrivedAt = world.meta.arrivedAt.get(callbackData);
+    latencies.push(arrivedAt === undefined ? Number.POSITIVE_INFINITY : arrivedAt - acceptedAt);
+  }
+  return {
+    accepted: latencies.length,
+    reached: latencies.filter(Number.isFinite).length,
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+    maxMs: quantile(latencies, 1),
+  };
+}

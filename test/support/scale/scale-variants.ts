@@ -1,0 +1,34 @@
+/**
+ * The platform variants the simulation compares: today's (the chunk worker's mapping at its
+ * deployed concurrency, single messages in its queue, no message groups) and the shape issue 40
+ * items 1-3 aim at, as parameters only: a larger chunk-worker ceiling, a lane of its own for
+ * single messages, fair queues, a larger delivery-events ceiling. The real code of those items
+ * (the lane's routing at accept, the group ids) comes with them; here the queue adapter routes
+ * one-recipient messages to the lane.
+ */
+import type { ScaleSettings } from './scale-settings';
+
+export type ScaleVariant = 'today' | 'lanes';
+
+/**
+ * The settings of `variant` on top of `base`. `lanes`: chunk worker 300, single lane 500 (both
+ * with provisioned pollers), delivery-events 200 (docs/SCALE.md's estimates), fair queues.
+ *
+ * @example
+ * const settings = withVariant(fullScaleSettings(40), 'lanes');
+ */
+export function withVariant(base: ScaleSettings, variant: ScaleVariant): ScaleSettings {
+  if (variant === 'today') return base;
+  const { platform } = base;
+  return {
+    ...base,
+    platform: {
+      ...platform,
+      // Provisioned pollers (the mapping's minimum): no minutes-long scale-up from 5 after an idle spell.
+      chunkWorker: { ...platform.chunkWorker, maxConcurrency: 300, initialConcurrency: 300 },
+      singleLane: { ...platform.chunkWorker, name: 'single-lane', maxConcurrency: 500, initialConcurrency: 500 },
+      deliveryEvents: { ...platform.deliveryEvents, maxConcurrency: 200 },
+      fairQueues: true,
+    },
+  };
+}
