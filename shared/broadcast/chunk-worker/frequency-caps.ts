@@ -127,7 +127,15 @@ export interface CapSendState {
 export async function passesCap(state: CapSendState, recipient: ChunkRecipient, slot: number): Promise<boolean> {
   const { caps, dependencies, message } = state;
   if (!caps) return true;
-  const verdict = await caps.reserve(recipient, dependencies.clock.now());
+  let verdict: CapVerdict;
+  try {
+    verdict = await caps.reserve(recipient, dependencies.clock.now());
+  } catch (error) {
+    // The cap could not be read (retries spent): nothing was sent, so the claim goes back before the
+    // lane fails, and the message's retry takes the recipient again (not an unknown send).
+    await dependencies.broadcasts.releaseClaim(message.jobId, message.chunkIndex, recipient.index);
+    throw error;
+  }
   if (verdict.kind === 'send') return true;
   state.session.slots.giveBack(slot);
   if (verdict.kind === 'deferred') {

@@ -134,4 +134,16 @@ describe('the chunk worker and the frequency cap', () => {
     expect(kit.broadcasts.entry(message.jobId, 0, 0)).toMatchObject({ failureReasonCode: 'FREQUENCY_CAPPED' });
     expect(kit.upstream.sendsTo('US.99')).toHaveLength(1);
   });
+
+  it('a cap store that stays down fails the message with the claim given back: retried, never an unknown send', async () => {
+    const { kit, createJob } = capKit();
+    const message = chunkMessage(1);
+    await createJob(message);
+    kit.dependencies.frequencyCaps!.reserve = () => Promise.reject(new Error('store down'));
+
+    await expect(kit.run(message)).rejects.toThrow('store down');
+
+    expect(kit.upstream.sends).toHaveLength(0);
+    expect(kit.broadcasts.entry(message.jobId, 0, 0)).toBeUndefined();
+  });
 });
