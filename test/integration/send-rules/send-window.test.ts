@@ -7,12 +7,22 @@
  */
 import { shiftedClock } from '../../../shared/ports/clock';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
+import { zonedInstant } from './zoned-instant';
 import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, readJob, sleep } from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
-// Monday 2026-12-07 04:00 UTC: 09:30 in India (open); 04:00 in London (opens 09:00Z); 23:00 in New York (opens 14:00Z); 20:00 in Los Angeles (opens 17:00Z).
-const START = '2026-12-07T04:00:00.000Z';
+// A week ahead (the platform's clock never goes back), 04:00 UTC: 09:30 in India (open); before 09:00 in
+// London, New York and Los Angeles, which open in that order (in winter at 09:00Z, 14:00Z and 17:00Z,
+// an hour earlier in summer: the openings come from Intl's zone data, so the test holds in any season).
+const DAY = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+const START = `${DAY}T04:00:00.000Z`;
+const OPENS = {
+  london: zonedInstant('Europe/London', DAY, '09:00').toISOString(),
+  newYork: zonedInstant('America/New_York', DAY, '09:00').toISOString(),
+  losAngeles: zonedInstant('America/Los_Angeles', DAY, '09:00').toISOString(),
+};
+const justAfter = (instant: string) => new Date(Date.parse(instant) + 5_000).toISOString();
 const GROUPS = {
   india: { countryCode: '91', numbers: ['9810000001', '9810000002', '9810000003'] },
   uk: { countryCode: '44', numbers: ['7911100001', '7911100002', '7911100003'] },
@@ -52,9 +62,9 @@ describe('a broadcast with a send window in each recipient’s own time', () => 
     expect(answer.body.data.sendWindow).toEqual({
       now: 3,
       later: [
-        { at: '2026-12-07T09:00:00.000Z', count: 3 },
-        { at: '2026-12-07T14:00:00.000Z', count: 2 },
-        { at: '2026-12-07T17:00:00.000Z', count: 2 },
+        { at: OPENS.london, count: 3 },
+        { at: OPENS.newYork, count: 2 },
+        { at: OPENS.losAngeles, count: 2 },
       ],
     });
   });
@@ -74,30 +84,30 @@ describe('a broadcast with a send window in each recipient’s own time', () => 
       );
 
     // 04:00Z: India only.
-    await waitingSummary(7, '2026-12-07T09:00:00.000Z');
+    await waitingSummary(7, OPENS.london);
     await eventually(async () => sentTo('india'), (count) => count === 3, 20_000, 100);
     const waitingRows = await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients?status=WAITING`, { headers: keyHeader(key) });
     expect(waitingRows.status).toBe(200);
     expect(waitingRows.body.data.recipients).toHaveLength(7);
-    expect(waitingRows.body.data.recipients[0]).toMatchObject({ status: 'WAITING', waitingUntil: '2026-12-07T09:00:00.000Z' });
+    expect(waitingRows.body.data.recipients[0]).toMatchObject({ status: 'WAITING', waitingUntil: OPENS.london });
     // Two re-checks later nothing else went.
     await sleep(2_200);
     expect(sentByGroup()).toEqual({ india: 3, uk: 0, newYork: 0, losAngeles: 0 });
 
     // 09:00 in London.
-    clock.shiftTo('2026-12-07T09:00:05.000Z');
+    clock.shiftTo(justAfter(OPENS.london));
     await eventually(async () => sentTo('uk'), (count) => count === 3, 20_000, 100);
-    await waitingSummary(4, '2026-12-07T14:00:00.000Z');
+    await waitingSummary(4, OPENS.newYork);
     expect(sentByGroup()).toEqual({ india: 3, uk: 3, newYork: 0, losAngeles: 0 });
 
     // 09:00 in New York.
-    clock.shiftTo('2026-12-07T14:00:05.000Z');
+    clock.shiftTo(justAfter(OPENS.newYork));
     await eventually(async () => sentTo('newYork'), (count) => count === 2, 20_000, 100);
-    await waitingSummary(2, '2026-12-07T17:00:00.000Z');
+    await waitingSummary(2, OPENS.losAngeles);
     expect(sentByGroup()).toEqual({ india: 3, uk: 3, newYork: 2, losAngeles: 0 });
 
     // 09:00 in Los Angeles: the last group, and the job finishes.
-    clock.shiftTo('2026-12-07T17:00:05.000Z');
+    clock.shiftTo(justAfter(OPENS.losAngeles));
     const final = await eventually(
       () => readJob(organizationId, jobId),
       (view) => view.status === 'COMPLETED',
