@@ -14,6 +14,7 @@
  *   npm run bench -- --only=fifth --fifth-recipients=8000   # a fifth organization's single sends while 4 accounts drain (default 40,000 in all)
  *   npm run bench -- --only=hot --hot-recipients=3000       # hottest DynamoDB items' writes/s in a 1,000/s drain with its events (docs/SCALE.md)
  *   npm run bench -- --only=scale --scale-seconds=120 [--scale-variant=lanes] [--scale-seed=40]   # the deterministic scale simulation (bench/scale/scale-section.ts)
+ *   npm run bench -- --only=rules --rules-chunks=100 --rules-reservations=500   # send rules: the window split's CPU per recipient, frequency-cap reservations on dynalite
  *   npm run bench -- --only=split --split-runs=5            # meta-webhook CPU of one 4 MiB signed batch (docs/PERFORMANCE.md 4j)
  *   npm run bench -- --only=campaign --campaign-members=20000 --campaign-launch-members=20000 --campaign-expansion-members=20000,60000 --campaign-drain-members=20000 --campaign-beside-members=20000 --fifth-recipients=8000
  *                                                          # audiences and campaigns, short (bench/campaign.ts lists the sizes; --campaign-parts= picks parts)
@@ -28,7 +29,7 @@ import { join } from 'node:path';
 // Before any handler module loads: the handlers' per-request INFO lines would drown the tables.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'fifth', 'hot', 'cores', 'cost', 'sdk', 'split', 'campaign', 'scale'] as const;
+const sections = ['startup', 'bundles', 'accept', 'drain', 'events', 'loop', 'pacing', 'wrapper', 'webhook', 'webhooks', 'fairness', 'load', 'latency', 'fifth', 'hot', 'cores', 'cost', 'sdk', 'split', 'campaign', 'scale', 'rules'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
@@ -552,6 +553,16 @@ async function main(): Promise<void> {
       goal: webhook.goal.text,
       met: webhook.goal.met ? 'met' : 'not met',
     });
+  }
+
+  if (selected.has('rules')) {
+    out(section('Send rules: the send-window split per recipient, frequency-cap reservations (docs/CAMPAIGNS.md "Respecting the people on the list")'));
+    const { benchSendRules } = await import('./send-rules');
+    const rules = await benchSendRules({ chunks: numberArgument('rules-chunks'), reservations: numberArgument('rules-reservations') });
+    results.rules = rules.result;
+    loadBySection.rules = os.loadavg();
+    out(renderTable(['figure', 'value', 'goal', 'met'], rules.goals.map((row) => [row.figure, row.value, row.goal, row.met])));
+    goals.push(...rules.goals);
   }
 
   if (selected.has('split')) {
