@@ -74,7 +74,7 @@ function expandOnce(members: number, tenantNumber: number, log: (line: string) =
     const deadline = started + (members / 2_000 + 120) * 1000;
     let done = false;
     let counts: Record<string, number> | undefined;
-    let launchMs = Number.NaN;
+    let launchMs: number;
     try {
       launchMs = (await api.launch(campaignId)).ms;
       while (!done && performance.now() < deadline) {

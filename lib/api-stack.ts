@@ -25,7 +25,6 @@ import { createHttpSurfaceApis, createSurfaceApis, frontDoorsOf, type FrontDoor 
 import { allowApiKeyManagement, broadcastPlanSurfaces, createBroadcastUsagePlan } from './broadcast-usage-plan';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
-import { pascal } from './naming';
 import { stackOutputNames } from './stack-outputs';
 import { wirePeopleSignIn } from './people-sign-in';
 

@@ -169,7 +169,7 @@ function readSourceRanges(value: unknown): string[] {
   try {
     sourceRangesOf(ranges);
   } catch (error) {
-    throw new Error(`Context value metaWebhookSourceRanges: ${(error as Error).message}`);
+    throw new Error(`Context value metaWebhookSourceRanges: ${(error as Error).message}`, { cause: error });
   }
   return ranges;
 }

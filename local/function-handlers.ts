@@ -122,9 +122,9 @@ export function startLocalFunctions(options: {
   /** Threads only: each line a function writes, instead of passing it through. */
   onLogLine?: (functionName: FunctionName, line: string) => void;
 }): LocalFunctions {
-  let handlers: FunctionHandlers | undefined;
-  const scheduler = localScheduler(() => handlers!.handlerOf(broadcastScheduler.functionName), options.region, options.overrides?.clock);
-  handlers =
+  // The scheduler's callback runs only after `handlers` is initialised (it fires jobs later).
+  const scheduler = localScheduler(() => handlers.handlerOf(broadcastScheduler.functionName), options.region, options.overrides?.clock);
+  const handlers: FunctionHandlers =
     options.isolation === 'threads'
       ? threadedHandlers(options.environment, options.region, { jobFiringScheduler: scheduler }, options.maxInstancesPerFunction, options.onLogLine)
       : inlineHandlers({ ...process.env }, { ...options.overrides, jobFiringScheduler: scheduler });

@@ -7,7 +7,7 @@
  * Per-recipient rules are looked up in Maps: O(1) on the send path.
  */
 import { fail, isRecord, nonNegative, optionalTimes, rate, recipientKey, takeRule, wholeNumber } from './control-values';
-import { LatencyModel, NO_LATENCY, parseLatencySetting, type LatencySetting } from './latency-distribution';
+import { LatencyModel, NO_LATENCY, parseLatencySetting } from './latency-distribution';
 import { seededRandom } from './seeded-random';
 import {
   MESSAGING_LIMIT_TIERS,

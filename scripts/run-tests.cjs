@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm test`: the type check and jest side by side instead of one after the other, and jest with
+ * `npm test`: the static checks (type check, lint, format) and jest side by side instead of one after the other, and jest with
  * at least two workers (docs/TESTING.md "Keeping the suite fast"). On 2 cores jest's default is one
  * worker (cores - 1), which runs the suites one at a time; an integration suite keeps about three
  * quarters of a core busy and waits the rest, so two at a time finish sooner. tsc's output is
@@ -34,16 +34,23 @@ const run = (command, args, options) =>
 
 async function main() {
   const started = Date.now();
-  const typecheck = run('npm', ['run', '--silent', 'typecheck'], { stdio: ['ignore', 'pipe', 'pipe'] }).then((result) => {
-    const seconds = ((Date.now() - started) / 1000).toFixed(0);
-    process.stderr.write(result.code === 0 ? `typecheck passed (${seconds} s)\n` : `typecheck FAILED (${seconds} s):\n${result.output}\n`);
-    return result.code;
-  });
+  // The static checks run one after another beside jest: the type check, then the linter (ESLint with
+  // typescript-eslint's type-aware rules), then the formatter's check (Biome). One lane, so they add one
+  // process beside jest's workers, not three.
+  const staticChecks = (async () => {
+    for (const check of ['typecheck', 'lint', 'format:check']) {
+      const result = await run('npm', ['run', '--silent', check], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      process.stderr.write(result.code === 0 ? `${check} passed (${seconds} s)\n` : `${check} FAILED (${seconds} s):\n${result.output}\n`);
+      if (result.code !== 0) return { check, code: result.code };
+    }
+    return { check: undefined, code: 0 };
+  })();
   const given = process.argv.slice(2);
   const jest = (given.length > 0 ? run('npx', ['jest', ...jestArguments(given)], { stdio: 'inherit' }) : wholeSuite()).then((result) => result.code);
-  const [typecheckCode, jestCode] = await Promise.all([typecheck, jest]);
-  if (typecheckCode !== 0) process.stderr.write('npm test: the type check failed (its errors are printed above)\n');
-  process.exit(typecheckCode !== 0 ? typecheckCode : jestCode);
+  const [checks, jestCode] = await Promise.all([staticChecks, jest]);
+  if (checks.code !== 0) process.stderr.write(`npm test: ${checks.check} failed (its output is printed above)\n`);
+  process.exit(checks.code !== 0 ? checks.code : jestCode);
 }
 
 /** Phase 1: all but the serial suites, two workers; phase 2: the serial suites, one worker. The first failure's code wins. */

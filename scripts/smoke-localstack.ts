@@ -15,4 +15,10 @@ if (!existsSync(outputsFile)) {
   process.exit(2);
 }
 const urls = localStackSurfaceUrls(JSON.parse(readFileSync(outputsFile, 'utf8')), process.env.LOCALSTACK_URL ?? 'http://localhost.localstack.cloud:4566');
-smokeCli(process.argv.slice(2), Object.fromEntries(Object.entries(urls).map(([surface, url]) => [`${surface}-url`, url]))).then((code) => process.exit(code));
+smokeCli(process.argv.slice(2), Object.fromEntries(Object.entries(urls).map(([surface, url]) => [`${surface}-url`, url]))).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

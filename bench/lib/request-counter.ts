@@ -12,7 +12,7 @@
  * out of the answer again): an item that carries an index key after the update is written to that
  * index too (projection ALL: any attribute change rewrites the index copy), counted by its size.
  *
- * Scopes: `counter.inScope('delivery-events', fn)` files every request made inside fn (async
+ * Scopes: `this.inScope('delivery-events', fn)` files every request made inside fn (async
  * context) under that scope too, so a run can say which function wrote what.
  *
  * SQS: requests by action, and billed requests (every started 64 KiB of payload is one request).
@@ -256,7 +256,6 @@ export class RequestCounter {
   }
 
   attachDynamoDb(client: DynamoDBClient): void {
-    const counter = this;
     // Ask for capacity before the (document client's) marshalling and serialization.
     client.middlewareStack.add(
       (next, context) => async (args) => {
@@ -291,7 +290,7 @@ export class RequestCounter {
           if (operation === 'Query') label = `${operation} ${String(input.TableName ?? '?').replace(/^local-/, '')}${input.IndexName ? `/${input.IndexName}` : ''} ${String(Object.values(input.ExpressionAttributeValues ?? {})[0] && prefixOf(Object.values(input.ExpressionAttributeValues)[0]))}`;
           if (operation === 'PutItem' && input.Item?.gsi1pk) gsiWriteUnits += writeUnitsOf(input.Item);
         }
-        const entries = counter.dynamoEntries(label);
+        const entries = this.dynamoEntries(label);
         for (const entry of entries) entry.calls += 1;
         try {
           const result = await next(args);
@@ -303,7 +302,7 @@ export class RequestCounter {
             if (isWrite) entry.writeUnits += units + gsiWriteUnits;
             else entry.readUnits += units;
           }
-          if (isWrite) counter.noteItemWrites(operation, input, output, operation === 'BatchWriteItem' ? 0 : units, false);
+          if (isWrite) this.noteItemWrites(operation, input, output, operation === 'BatchWriteItem' ? 0 : units, false);
           return result;
         } catch (error) {
           if ((error as { name?: string }).name === 'ConditionalCheckFailedException') {
@@ -311,7 +310,7 @@ export class RequestCounter {
               entry.refusedConditions += 1;
               entry.writeUnits += writeUnitsOf(input.Item);
             }
-            counter.noteItemWrites(operation, input, undefined, 0, true);
+            this.noteItemWrites(operation, input, undefined, 0, true);
           }
           throw error;
         }
@@ -321,12 +320,11 @@ export class RequestCounter {
   }
 
   attachSqs(client: SQSClient): void {
-    const counter = this;
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const action = String(context.commandName ?? 'Unknown').replace(/Command$/, '');
         const input = args.input as Record<string, any>;
-        const entry = counter.sqsEntry(action);
+        const entry = this.sqsEntry(action);
         entry.calls += 1;
         const result = await next(args);
         let bytes = 0;

@@ -121,7 +121,8 @@ async function boot(): Promise<void> {
   if (settings) {
     try {
       const returned = await completePersonSignIn(settings);
-      if (returned === 'signed-in') return signedIn();
+      // Awaited inside the try: a failure while showing the signed-in console shows the sign-in page with its reason.
+      if (returned === 'signed-in') return await signedIn();
       if (returned !== 'none') return showSignIn(signedOutWords(returned));
     } catch (error) {
       session.choosePerson(false);

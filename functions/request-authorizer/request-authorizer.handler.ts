@@ -51,7 +51,7 @@ export async function authorizeRequest(ports: UsageIdentifierPorts, event: APIGa
   try {
     identifier = await usageIdentifierOf(ports, presentedCredentialsOf(event));
   } catch (error) {
-    if (error instanceof InvalidPersonTokenError) throw new Error(UNAUTHORIZED);
+    if (error instanceof InvalidPersonTokenError) throw new Error(UNAUTHORIZED, { cause: error });
     throw error;
   }
   const result: APIGatewayAuthorizerResult = {

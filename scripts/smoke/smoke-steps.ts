@@ -10,6 +10,7 @@ import type { SmokeConfig } from './smoke-config';
 export interface SmokeResponse {
   status: number;
   headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answer's JSON as parsed: each step reads the fields it checks
   body: any;
   text: string;
 }

@@ -272,7 +272,7 @@ async function settleGroup(
     (error: unknown) => ({ error }),
   );
   const settled = await Promise.all(
-    calls.map((result): DispatchResult | Promise<DispatchResult> => {
+    calls.map(async (result): Promise<DispatchResult> => {
       if (result.ok) return { outcome: { kind: 'delivered', status: result.status!, attempt: result.attempt } };
       return 'error' in recorded ? recorded : settleFailedCall(dependencies, key, result);
     }),

@@ -10,7 +10,6 @@
  * file by `npm run openapi -- --out <file>`.
  */
 import { jsonSchemaOf } from './json-schema-of';
-import type * as v from 'valibot';
 import { routes as allRoutes } from '../../runtime-contract/all-routes';
 import {
   methodThrottleOf,

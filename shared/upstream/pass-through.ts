@@ -62,7 +62,7 @@ export function parseIdList(value: string): string[] {
 }
 
 /** Characters an analytics parameter may have: no parentheses, so a value cannot extend the field expression. */
-const EXPANSION_VALUE = /^[A-Za-z0-9_.,:\-\[\]" ]+$/;
+const EXPANSION_VALUE = /^[A-Za-z0-9_.,:\-[\]" ]+$/;
 
 /** `analytics.start(1).end(2).granularity(DAY).country_codes(["US","BR"])` from the query. */
 export function expandFields(expansion: NonNullable<UpstreamRouteSpec['fieldExpansion']>, query: Readonly<Record<string, string>>): string {

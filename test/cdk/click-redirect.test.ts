@@ -9,7 +9,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { routeGuards } from '../../runtime-contract/route-guards';
 import { surfaces } from '../../runtime-contract/route-manifest';
 import { functions } from '../../runtime-contract/resource-definitions';
-import { actionsOf, functionLogicalId, functionProperties, mentions, methodsOf, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
+import { actionsOf, functionProperties, mentions, methodsOf, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;
 let template: Template;

@@ -15,8 +15,10 @@ import { InMemoryTenancyState } from './tenancy-stores/in-memory-tenancy-state';
 
 // The store methods are the per-store fakes', set on the instance by the constructor (declaration
 // merging gives the class their types; `stores` below is checked against all of them).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the merge is the point: see the comment above
 export interface InMemoryTenancyRepository extends OrganizationStore, AccountDirectory, CredentialStore, MembershipStore, BillingStore {}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class InMemoryTenancyRepository extends InMemoryTenancyState {
   constructor() {
     super();

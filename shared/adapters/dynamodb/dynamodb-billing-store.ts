@@ -47,7 +47,8 @@ export class DynamoDbBillingStore implements BillingStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return this.written(organizationId, result.Attributes!, at);
+      // Awaited inside the try: a fault of the read-back must not skip the conditional-failure branch's type check.
+      return await this.written(organizationId, result.Attributes!, at);
     } catch (error) {
       if (!isConditionalCheckFailure(error)) throw error;
       // Only our own token refuses a credit: this call's earlier attempt was applied.
@@ -76,7 +77,8 @@ export class DynamoDbBillingStore implements BillingStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return this.written(organizationId, result.Attributes!, at);
+      // Awaited inside the try: a fault of the read-back must not skip the conditional-failure branch's type check.
+      return await this.written(organizationId, result.Attributes!, at);
     } catch (error) {
       if (!isConditionalCheckFailure(error)) throw error;
       const own = await this.findOwnWrite(organizationId, token, (before) => before - amountMicros, at);

@@ -78,9 +78,18 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
     const sets = ['updatedAt = :at'];
     const values: Record<string, unknown> = { ':at': at };
     const kept = (attribute: string, value: string) => (identity.replace ? value : `if_not_exists(${attribute}, ${value})`);
-    if (identity.phoneNumber !== undefined) (sets.push(`phoneNumber = ${kept('phoneNumber', ':phone')}`), (values[':phone'] = identity.phoneNumber));
-    if (identity.userId !== undefined) (sets.push(`userId = ${kept('userId', ':userId')}`), (values[':userId'] = identity.userId));
-    if (identity.username !== undefined) (sets.push('username = :username'), (values[':username'] = identity.username));
+    if (identity.phoneNumber !== undefined) {
+      sets.push(`phoneNumber = ${kept('phoneNumber', ':phone')}`);
+      values[':phone'] = identity.phoneNumber;
+    }
+    if (identity.userId !== undefined) {
+      sets.push(`userId = ${kept('userId', ':userId')}`);
+      values[':userId'] = identity.userId;
+    }
+    if (identity.username !== undefined) {
+      sets.push('username = :username');
+      values[':username'] = identity.username;
+    }
     try {
       const result = await this.table.send(
         new UpdateCommand({

@@ -118,7 +118,7 @@ export class DynamoDbServiceMessageCounter implements ServiceMessageCounter {
     } catch (error) {
       if (!isConditionalCheckFailure(error)) throw error;
       const standing = await this.marker(markerKey);
-      if (!standing) throw new Error(`service message marker ${markerKey.pk} vanished after its conditional put failed`);
+      if (!standing) throw new Error(`service message marker ${markerKey.pk} vanished after its conditional put failed`, { cause: error });
       return standing;
     }
   }

@@ -187,7 +187,7 @@ export class InboxTable {
       new UpdateCommand({
         TableName: this.tableName,
         Key: inboxKeys.counters(organizationId),
-        UpdateExpression: `SET entity = :entity ADD ${entries.map(([name], index) => `#c${index} :d${index}`).join(', ')}`,
+        UpdateExpression: `SET entity = :entity ADD ${entries.map((_entry, index) => `#c${index} :d${index}`).join(', ')}`,
         ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
         ExpressionAttributeValues: { ':entity': 'inbox-counters', ...Object.fromEntries(entries.map(([, delta], index) => [`:d${index}`, delta])) },
       }),

@@ -5,7 +5,7 @@
  * The local provider sends no mail, so a new account's one-time password is shown to the inviter once.
  */
 import { IdentityProviderUnavailableError } from '../../people/errors';
-import type { AccountInvitation, IdentityAccounts } from '../../people/ports';
+import type { IdentityAccounts } from '../../people/ports';
 
 type Fetch = typeof fetch;
 

@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { consoleAddress, signInAsPerson } from '../../support/console-sign-in';
-import { personIdOf } from '../../../shared/people/person';
-import { BASE, keyHeader } from '../broadcast/broadcast-test-kit';
+import { BASE } from '../broadcast/broadcast-test-kit';
 import { SENDING_ID, stubCampaignRoutes } from './console-campaign-stub';
 import { browserPath, captureLogs, outputDirectory } from './console-kit';
 

@@ -9,6 +9,7 @@ import { demoIds } from '../../../local/demo-tenant';
 import { signWebhookBody } from '../../../shared/meta-app/webhook-signature';
 import type { TestRuntime } from '../../support/local-runtime';
 import { DEMO } from '../broadcast/broadcast-test-kit';
+import { parse } from 'csv-parse/sync';
 
 export const OUTCOME_TEMPLATE = 'outcome_offer';
 
@@ -145,24 +146,7 @@ export async function open(url: string, options: { method?: 'GET' | 'HEAD'; user
   return { status: response.status, location: response.headers.get('location'), type: response.headers.get('content-type'), text: await response.text() };
 }
 
-/** Rows of a CSV answer as objects keyed by the header row (RFC 4180 quoting, CRLF). */
+/** Rows of a CSV answer as objects keyed by the header row (csv-parse: RFC 4180 quoting, CRLF). */
 export function csvRows(text: string): Array<Record<string, string>> {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (field += '"'), (i += 1);
-      else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') record.push(field), (field = '');
-    else if (char === '\n') record.push(field.replace(/\r$/, '')), records.push(record), (record = []), (field = '');
-    else field += char;
-  }
-  if (field !== '' || record.length > 0) record.push(field), records.push(record);
-  const [header = [], ...rows] = records;
-  return rows.map((row) => Object.fromEntries(header.map((name, index) => [name, row[index] ?? ''])));
+  return parse(text, { columns: true, skip_empty_lines: true, relax_column_count: true }) as Array<Record<string, string>>;
 }

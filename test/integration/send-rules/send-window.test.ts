@@ -8,7 +8,7 @@
 import { shiftedClock } from '../../../shared/ports/clock';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { zonedInstant } from './zoned-instant';
-import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, readJob, sleep } from '../broadcast/broadcast-test-kit';
+import { BASE, issueKey, keyHeader, kitEnvironment, orderUpdate, readJob, sleep } from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 

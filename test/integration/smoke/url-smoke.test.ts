@@ -71,7 +71,7 @@ describe('npm run smoke against the local runtime', () => {
     expect(code).toBe(1);
     const output = lines.join('');
     expect(output).toContain('PASS  health: version');
-    expect(output).toMatch(/FAIL  template broadcast to completion: POST send-template-broadcast: expected 202 \(or 200 for ≤ 1,000\), got 401/);
+    expect(output).toMatch(/FAIL {2}template broadcast to completion: POST send-template-broadcast: expected 202 \(or 200 for ≤ 1,000\), got 401/);
     expect(output).toContain('PASS  /upstream: phone numbers, business profile, templates: 3 routes');
     expect(output).toMatch(/\d passed, [1-9] failed\n$/);
   });

@@ -13,8 +13,10 @@ import { InMemoryRecipientLedger } from './in-memory-recipient-ledger';
 
 // The store methods are the per-store fakes', set on the instance by the constructor (declaration
 // merging gives the class their types; `stores` below is checked against all of them).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the merge is the point: see the comment above
 export interface InMemoryBroadcastRepository extends JobStore, JobControlStore, RecipientLedger, ChunkProgressStore {}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class InMemoryBroadcastRepository extends InMemoryBroadcastState {
   constructor() {
     super();

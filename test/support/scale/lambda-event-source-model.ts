@@ -106,7 +106,7 @@ export class LambdaEventSourceModel<T> {
 
   private async invoke(batch: Array<{ message: QueuedMessage<T>; receipt: number }>): Promise<void> {
     const deadline = this.time.nowMs() + this.settings.timeoutMs;
-    let failed = new Set<number>();
+    let failed: Set<number>;
     try {
       const result = await this.handler(
         batch.map((entry) => entry.message),

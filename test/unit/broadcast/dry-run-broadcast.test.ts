@@ -30,7 +30,7 @@ function setup(options: { rateCard?: RateCard; tier?: string } = {}) {
 describe('dryRunBroadcast', () => {
   it('reports every bad row with its index, field and rule, and counts each row once', async () => {
     const kit = setup();
-    await kit.optOut(7);
+    kit.optOut(7);
     const body = broadcastRequest(12) as { data: Record<string, unknown>[] };
     body.data[2] = { countryCode: '91', toPhoneNumber: '98x' }; // bad phone (schema)
     body.data[4] = { countryCode: '91', toPhoneNumber: recipientNumber(4), templateParams: ['only one'] }; // missing param

@@ -24,7 +24,7 @@ function setup() {
 describe('accept-time skip of opted-out recipients (template broadcast)', () => {
   it('records an opted-out recipient as FAILED OPTED_OUT without an attempt and queues only the others', async () => {
     const kit = setup();
-    await kit.optOut(ORG, 1);
+    kit.optOut(ORG, 1);
     const result = await kit.send(3);
 
     expect(result).toMatchObject({ kind: 'queued', recipients: 3 });
@@ -37,7 +37,7 @@ describe('accept-time skip of opted-out recipients (template broadcast)', () => 
 
   it("ignores another organization's opt-outs", async () => {
     const kit = setup();
-    await kit.optOut(OTHER_ORG, 0);
+    kit.optOut(OTHER_ORG, 0);
     await kit.send(2);
     expect(kit.queuedNumbers()).toEqual([full(0), full(1)]);
     expect(kit.broadcasts.ledger.size).toBe(0);
@@ -45,7 +45,7 @@ describe('accept-time skip of opted-out recipients (template broadcast)', () => 
 
   it('completes a chunk whose every recipient opted out at accept time and queues the other chunk only', async () => {
     const kit = setup();
-    await kit.optOut(ORG, 1000);
+    kit.optOut(ORG, 1000);
     await kit.send(1001);
 
     expect(kit.queue.messages.map((message) => message.chunkIndex)).toEqual([0]);
@@ -57,8 +57,8 @@ describe('accept-time skip of opted-out recipients (template broadcast)', () => 
 
   it('queues nothing when every recipient opted out, and the job is complete', async () => {
     const kit = setup();
-    await kit.optOut(ORG, 0);
-    await kit.optOut(ORG, 1);
+    kit.optOut(ORG, 0);
+    kit.optOut(ORG, 1);
     await kit.send(2);
     expect(kit.queue.messages).toHaveLength(0);
     const [chunk] = [...kit.broadcasts.chunks.values()];

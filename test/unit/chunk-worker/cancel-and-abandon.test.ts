@@ -1,5 +1,4 @@
 /** Recipients the chunk worker will never send: a cancelled job's, and a message given up after its last delivery. */
-import { processOutboundChunk } from '../../../shared/broadcast/chunk-worker/process-outbound-chunk';
 import { abandonOutboundChunk } from '../../../shared/broadcast/chunk-worker/settle-chunk';
 import { CANCELLATION_REFRESH_MS } from '../../../shared/broadcast/chunk-worker/job-control';
 import { chunkMessage } from '../../support/broadcast-fakes';

@@ -1,5 +1,4 @@
 /** The chunk worker: claims, sends, retries and holds, outcomes, store failures (shared/broadcast/chunk-worker/). */
-import { processOutboundChunk } from '../../../shared/broadcast/chunk-worker/process-outbound-chunk';
 import { SENDER, chunkMessage, rejected, unknownOutcome } from '../../support/broadcast-fakes';
 import { START, setup, statusCounts } from './chunk-worker-kit';
 

@@ -1,7 +1,6 @@
 /** The chunk worker when Meta pauses the job's template (docs/BROADCAST.md "When Meta pauses a template"). */
 import { summarizeJob } from '../../../shared/broadcast/broadcast-job';
 import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
-import { processOutboundChunk } from '../../../shared/broadcast/chunk-worker/process-outbound-chunk';
 import { TEMPLATE_STATE_REFRESH_MS, cancellationRefreshMs } from '../../../shared/broadcast/chunk-worker/job-control';
 import { SENDER, chunkMessage, rejected } from '../../support/broadcast-fakes';
 import { START, startMs, baseSettings, setup, statusCounts, type ChunkWorkerKit } from './chunk-worker-kit';

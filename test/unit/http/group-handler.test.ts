@@ -6,8 +6,6 @@ import type { RateLimiter } from '../../../shared/rate-limiting/rate-limiter';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
 import { InMemoryAuditLog } from '../../support/in-memory-audit-log';
 
-class UnknownKeyError extends Error {}
-
 const sendRoute: RouteDefinition = {
   surface: 'broadcast',
   method: 'POST',

@@ -19,6 +19,7 @@ it('esbuild works from its platform package without its postinstall', () => {
 });
 
 it('classic-level (dynalite\'s on-disk store) loads its prebuilt binary without node-gyp', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- what is tested is a CommonJS require of the prebuilt binary
   const { ClassicLevel } = require('classic-level') as typeof import('classic-level');
   const directory = mkdtempSync(join(tmpdir(), 'classic-level-'));
   const db = new ClassicLevel<string, string>(directory);

@@ -88,7 +88,7 @@ describe('audience import: columns and bad lines', () => {
     const result = await run(['audience', 'import', 'columns.csv', '--name', 'Columns']);
     expect((memberPosts()[0]!.body as { members: unknown[] }).members).toEqual([{ countryCode: '44', toPhoneNumber: '7700900123', attributes: { first_name: 'Ada', zip: '042' }, tags: ['vip', 'new'] }]);
     expect(result.code).toBe(1);
-    expect(result.stderr.slice(1)).toEqual(['1 line not imported:', expect.stringMatching(/^  line 3: phone must be a full international number/)]);
+    expect(result.stderr.slice(1)).toEqual(['1 line not imported:', expect.stringMatching(/^ {2}line 3: phone must be a full international number/)]);
   });
 
   it('names the lines the CLI cannot read and the rows the API refuses, by file line, in line order', async () => {
