@@ -5,16 +5,11 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { eventSources, type EventSource } from '../runtime-contract/event-sources';
+import { localConcurrencyOf } from '../runtime-contract/capacity-model';
 import { deadLetterEnvVarOf, functions, queues, type FunctionName } from '../runtime-contract/resource-definitions';
 import type { Handler } from './function-handlers';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 
-/**
- * Concurrency caps below the contract's, locally only: one process and one dynalite serve every
- * function here, and two delivery-events batches at a time (each applying its events concurrently)
- * keep the emulator inside the clients' 2 s request timeout.
- */
-const localMaxConcurrency: Partial<Record<FunctionName, number>> = { 'delivery-events': 2 };
 
 export interface LocalEventSources {
   /**
@@ -78,7 +73,8 @@ function startEventSource(
     queueArn: `arn:aws:sqs:${region}:000000000000:${queueUrl.split('/').pop()}`,
     handler: handler as unknown as SqsBatchHandler,
     batchSize: source.batchSize,
-    maxConcurrency: Math.min(localMaxConcurrency[source.functionName] ?? source.maxConcurrency, source.maxConcurrency),
+    // The capacity model's ceiling scaled to one machine (runtime-contract/capacity-model.ts).
+    maxConcurrency: localConcurrencyOf(source),
     functionTimeoutSeconds: functions[source.functionName].timeoutSeconds,
     reportBatchItemFailures: source.reportBatchItemFailures,
   });

@@ -7,6 +7,7 @@
  */
 import type { EndpointGroup } from './route-manifest';
 import type { TokenPurpose } from '../shared/crypto/token-cipher';
+import { eventSourceCeilings } from './capacity-model';
 
 export type TableName = 'tenancy' | 'messaging' | 'idempotency' | 'rateLimits' | 'inbox' | 'audit';
 
@@ -202,14 +203,15 @@ export interface EventSourceSettings {
 /**
  * The campaign expander: one expansion message per invocation; it works up to its time budget
  * (40 s, docs/CAMPAIGNS.md "How a campaign runs") then re-queues itself, so 60 s leaves room for
- * the last page. Ten at once: each drives one campaign, and the chunk workers do the sending.
+ * the last page. One invocation per campaign expanding at once (the capacity model's count), and the
+ * chunk workers do the sending.
  */
 export const campaignExpander = {
   timeoutSeconds: 60,
   memoryMb: 512,
   batchSize: 1,
   maxBatchingWindowSeconds: 0,
-  maxConcurrency: 10,
+  maxConcurrency: eventSourceCeilings.campaignExpander,
   reportBatchItemFailures: true,
 } as const;
 
@@ -219,8 +221,9 @@ export const chunkWorker = {
   memoryMb: 1024,
   batchSize: 1,
   maxBatchingWindowSeconds: 0,
-  /** Caps concurrent chunk workers so the pacing per business account is not starved by Lambda scaling. */
-  maxConcurrency: 20,
+  // From the capacity model (capacity-model.ts): the accounts draining at peak, not a fixed wall. The
+  // pacer keeps each account at its Meta rate however many invocations run.
+  maxConcurrency: eventSourceCeilings.chunkWorker,
   // The worker reports the failed records of a batch; the others are not retried.
   reportBatchItemFailures: true,
 } as const;
@@ -228,15 +231,15 @@ export const chunkWorker = {
 /**
  * The dead-lettered chunks' consumer (chunk-dead-letters): one chunk message per invocation, settled
  * without a send (up to 1,000 conditional claims, 16 at a time, and a reconcile: a few seconds).
- * Two at once at most (SQS's floor for a capped event source): dead letters are rare, and each one
- * is settled, not hurried.
+ * Two at once at most (SQS's floor for a capped event source, the capacity model's figure): dead
+ * letters are rare, and each one is settled, not hurried.
  */
 export const chunkDeadLetters = {
   timeoutSeconds: 60,
   memoryMb: 512,
   batchSize: 1,
   maxBatchingWindowSeconds: 0,
-  maxConcurrency: 2,
+  maxConcurrency: eventSourceCeilings.chunkDeadLetters,
   // A chunk it could not settle (a store outage) goes back to the dead-letter queue and is tried again.
   reportBatchItemFailures: true,
 } as const;
@@ -251,8 +254,8 @@ export const deliveryEvents = {
   memoryMb: 512,
   batchSize: 10,
   maxBatchingWindowSeconds: 1,
-  /** Bounds the write rate on the messaging table; Meta's retries and the queue absorb bursts. */
-  maxConcurrency: 20,
+  // From the capacity model: Meta's statuses at peak x the time each takes; the queue absorbs bursts above it.
+  maxConcurrency: eventSourceCeilings.deliveryEvents,
   // One failed webhook batch goes back alone; the others are not applied again.
   reportBatchItemFailures: true,
 } as const;
@@ -262,15 +265,16 @@ export const deliveryEvents = {
  * 30 s leaves room for a probe and the calls after it, the re-queues and the store reads. A slow
  * call holds its whole invocation, so the concurrency is sized for fairness (docs/CUSTOMER-WEBHOOKS.md
  * "Fairness"): one organization's 10 endpoints that never answer hold at most 2 invocations each
- * (the per-endpoint cap), which leaves half of the 40 to everyone else; it also bounds the outbound
- * connections the platform opens.
+ * (the per-endpoint cap), which leaves at least half of the ceiling (the capacity model's, never
+ * below 40) to everyone else; it also bounds the outbound connections the platform opens.
  */
 export const customerEventsDispatcher = {
   timeoutSeconds: 30,
   memoryMb: 256,
   batchSize: 10,
   maxBatchingWindowSeconds: 0,
-  maxConcurrency: 40,
+  // From the capacity model, never below the fairness floor of 40 (capacity-inputs.ts).
+  maxConcurrency: eventSourceCeilings.customerEventsDispatcher,
   // One failed delivery goes back alone (its retries are delayed copies the dispatcher queues itself).
   reportBatchItemFailures: true,
 } as const;

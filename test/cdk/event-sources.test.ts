@@ -2,6 +2,7 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { eventSourceQueueLabel, eventSources, type EventSource } from '../../runtime-contract/event-sources';
 import { functions, queueOfSource, queues, type FunctionName } from '../../runtime-contract/resource-definitions';
+import { eventSourceCeilings, functionOfConsumer, type ModelledConsumer } from '../../runtime-contract/capacity-model';
 import { functionLogicalId, mentions, resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
 let synth: SynthesizedPlatform;
@@ -29,6 +30,18 @@ it('lists one event source per queue a definition receives from, with its eventS
       reportBatchItemFailures: expected[index]!.reportBatchItemFailures,
     });
   }
+});
+
+it("takes every queue consumer's maximum concurrency from the capacity model", () => {
+  const consumerOf = new Map(Object.entries(functionOfConsumer).map(([consumer, functionName]) => [functionName, consumer as ModelledConsumer]));
+  for (const source of eventSources) {
+    const consumer = consumerOf.get(source.functionName);
+    expect([source.functionName, consumer]).toEqual([source.functionName, expect.any(String)]);
+    const mapping = mappings().find((candidate) => mentions(candidate.EventSourceArn, queueId(source)))!;
+    expect([source.functionName, mapping.ScalingConfig]).toEqual([source.functionName, { MaximumConcurrency: eventSourceCeilings[consumer!] }]);
+  }
+  // The old fixed wall is gone: the chunk worker runs more than 20 at once.
+  expect(eventSourceCeilings.chunkWorker).toBeGreaterThan(20);
 });
 
 it('synthesizes exactly one mapping per event source, and no other', () => {

@@ -58,6 +58,13 @@ export interface ScaleSettings {
   models: ScaleModels;
 }
 
+/**
+ * The chunk worker's and delivery-events' event source ceilings as deployed before issue 40 (a fixed
+ * 20 each for the whole platform): the "today" variant shows that wall; the `lanes` variant reads the
+ * capacity model's (runtime-contract/capacity-model.ts).
+ */
+export const PRE_MODEL_CEILING = 20;
+
 const eventSource = (name: string, maxConcurrency: number, batchSize: number, timeoutMs: number): EventSourceSettings => ({
   name,
   maxConcurrency,
@@ -88,9 +95,9 @@ export function fullScaleSettings(seed = 40): ScaleSettings {
       faultedOrganizations: 1,
     },
     platform: {
-      // The chunk worker's mapping as deployed (runtime-contract/resource-definitions.ts).
-      chunkWorker: eventSource('chunk-worker', chunkWorker.maxConcurrency, chunkWorker.batchSize, chunkWorker.timeoutSeconds * 1000),
-      deliveryEvents: eventSource('delivery-events', 20, 10, 60_000),
+      // The chunk worker's mapping as deployed before issue 40 (its batch size and timeout are today's).
+      chunkWorker: eventSource('chunk-worker', PRE_MODEL_CEILING, chunkWorker.batchSize, chunkWorker.timeoutSeconds * 1000),
+      deliveryEvents: eventSource('delivery-events', PRE_MODEL_CEILING, 10, 60_000),
       fairQueues: false,
       worker: {
         maxInFlight: 512,

@@ -7,12 +7,14 @@
  * one-recipient messages to the lane.
  */
 import type { ScaleSettings } from './scale-settings';
+import { eventSourceCeilings } from '../../../runtime-contract/capacity-model';
 
 export type ScaleVariant = 'today' | 'lanes';
 
 /**
- * The settings of `variant` on top of `base`. `lanes`: chunk worker 300, single lane 500 (both
- * with provisioned pollers), delivery-events 200 (docs/SCALE.md's estimates), fair queues.
+ * The settings of `variant` on top of `base`. `lanes`: the capacity model's ceilings for the
+ * chunk worker, the single lane (both with provisioned pollers) and delivery-events
+ * (runtime-contract/capacity-model.ts), fair queues.
  *
  * @example
  * const settings = withVariant(fullScaleSettings(40), 'lanes');
@@ -25,9 +27,9 @@ export function withVariant(base: ScaleSettings, variant: ScaleVariant): ScaleSe
     platform: {
       ...platform,
       // Provisioned pollers (the mapping's minimum): no minutes-long scale-up from 5 after an idle spell.
-      chunkWorker: { ...platform.chunkWorker, maxConcurrency: 300, initialConcurrency: 300 },
-      singleLane: { ...platform.chunkWorker, name: 'single-lane', maxConcurrency: 500, initialConcurrency: 500 },
-      deliveryEvents: { ...platform.deliveryEvents, maxConcurrency: 200 },
+      chunkWorker: { ...platform.chunkWorker, maxConcurrency: eventSourceCeilings.chunkWorker, initialConcurrency: eventSourceCeilings.chunkWorker },
+      singleLane: { ...platform.chunkWorker, name: 'single-lane', maxConcurrency: eventSourceCeilings.singleSender, initialConcurrency: eventSourceCeilings.singleSender },
+      deliveryEvents: { ...platform.deliveryEvents, maxConcurrency: eventSourceCeilings.deliveryEvents },
       fairQueues: true,
     },
   };
