@@ -338,7 +338,7 @@ async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult[]>
     counter.attachDynamoDb(services.clients.dynamoDbBase);
     counter.attachSqs(services.clients.sqs);
     const tenant = await createBenchTenant(services, runtime.sandbox!, 1, 80);
-    const context: Context = { runtime, services, tenant, queue: new SqsOutboundQueue(services.clients.sqs, runtime.queueUrls.outbound), seed: 0, rich: false };
+    const context: Context = { runtime, services, tenant, queue: new SqsOutboundQueue(services.clients.sqs, { bulk: runtime.queueUrls.outbound }), seed: 0, rich: false };
     const kinds = options.rich ?? [false];
 
     const warm = [];

@@ -21,7 +21,7 @@ import { performance as perfHooks } from 'node:perf_hooks';
 import { getServices } from '../functions/composition';
 import { readChunkLedger } from '../shared/adapters/dynamodb/ledger-pages';
 import type { CloudApiSandbox, SandboxControlPatch } from '../sandbox/cloud-api-sandbox';
-import { chunkWorker, functions } from '../runtime-contract/resource-definitions';
+import { chunkWorker, functions, singleSender } from '../runtime-contract/resource-definitions';
 import { startLocalRuntime, type LocalRuntime } from '../local/local-runtime';
 import { startSqsEventSource, type SqsBatchHandler } from '../local/sqs-event-source';
 import { median, sleep } from './lib/stats';
@@ -219,6 +219,22 @@ function peakPerSecond(times: number[]): number {
   return peak;
 }
 
+/** single-sender on the single-messages queue, as the contract defines its event source (docs/SCALE.md "The single-message lane"). */
+async function startSingleSender(runtime: LocalRuntime, region: string): Promise<ReturnType<typeof startSqsEventSource>> {
+  const handler = (await import('../functions/single-sender/single-sender.lambda')).createHandler(process.env) as unknown as SqsBatchHandler;
+  return startSqsEventSource({
+    sqs: runtime.sqs,
+    queueUrl: runtime.queueUrls.singleMessages,
+    queueArn: `arn:aws:sqs:${region}:000000000000:${runtime.queueUrls.singleMessages.split('/').pop()}`,
+    handler,
+    batchSize: singleSender.batchSize,
+    maxConcurrency: singleSender.maxConcurrency,
+    functionTimeoutSeconds: singleSender.timeoutSeconds,
+    reportBatchItemFailures: singleSender.reportBatchItemFailures,
+    memoryMb: singleSender.memoryMb,
+  });
+}
+
 type DrainOnceResult = { run: DrainRun; profile?: ProfileSummary; rawProfile?: unknown };
 
 const drainOnce = (scenario: DrainScenario, runIndex: number, log: (line: string) => void, profiled: boolean): Promise<DrainOnceResult> =>
@@ -237,6 +253,8 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
   });
   const counter = new RequestCounter();
   let source: ReturnType<typeof startSqsEventSource> | undefined;
+  /** The single-message lane's worker (single-sender, its own queue and ceiling): the fifth organization's sends travel it. */
+  let singleSource: ReturnType<typeof startSqsEventSource> | undefined;
   let fault: ReturnType<NonNullable<DrainScenario['fault']>> | undefined;
   try {
     const services = getServices();
@@ -289,6 +307,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
         if (info.error !== undefined) errors.add(describeError(info.error));
       },
     });
+    singleSource = await startSingleSender(runtime, services.config.region);
     counter.reset();
 
     const expected = scenario.accounts * scenario.recipientsPerAccount;
@@ -402,7 +421,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     return { run, profile: summary, rawProfile };
   } finally {
     // A stuck invocation must not hold the bench: stop polling, give in-flight batches 20 s.
-    await Promise.race([source?.stop(), sleep(20_000)]);
+    await Promise.race([Promise.all([source?.stop(), singleSource?.stop()]), sleep(20_000)]);
     fault?.remove();
     await runtime.stop();
     rmSync(dataDirectory, { recursive: true, force: true });

@@ -12,6 +12,7 @@
  *   npm run bench -- --only=cost --cost-recipients=1000 --cost-statuses-per-post=100   # cost incl. delivery events
  *   npm run bench -- --only=sdk --sdk-calls=1000 --sdk-rounds=3   # client CPU per DynamoDB call, by client setting (a stub server)
  *   npm run bench -- --only=fifth --fifth-recipients=8000   # a fifth organization's single sends while 4 accounts drain (default 40,000 in all)
+ *   npm run bench -- --only=fifth --fifth-recipients=4000 --fifth-orgs=10   # the same beside 10 draining organizations
  *   npm run bench -- --only=hot --hot-recipients=3000       # hottest DynamoDB items' writes/s in a 1,000/s drain with its events (docs/SCALE.md)
  *   npm run bench -- --only=scale --scale-seconds=120 [--scale-variant=lanes] [--scale-seed=40]   # the deterministic scale simulation (bench/scale/scale-section.ts)
  *   npm run bench -- --only=rules --rules-chunks=100 --rules-reservations=500   # send rules: the window split's CPU per recipient, frequency-cap reservations on dynalite
@@ -346,9 +347,10 @@ async function main(): Promise<void> {
   }
 
   if (selected.has('fifth')) {
-    out(section("4i. A fifth organization's single message while four accounts drain at Meta's latency (issue 28 item 5)"));
+    const drainingOrganizations = numberArgument('fifth-orgs') ?? 4;
+    out(section(`4i. One more organization's single message while ${drainingOrganizations} accounts drain at Meta's latency (issue 28 item 5; the single-message lane, issue 40)`));
     const { benchFifthOrganization } = await import('./fifth-organization');
-    const fifth = await benchFifthOrganization({ totalRecipients: numberArgument('fifth-recipients') ?? 40_000, log: out });
+    const fifth = await benchFifthOrganization({ totalRecipients: numberArgument('fifth-recipients') ?? 40_000, drainingOrganizations, log: out });
     loadBySection.fifth = os.loadavg();
     results.fifth = { drain: fifth.drain, fifth: fifth.fifth && { ...fifth.fifth, sends: fifth.fifth.sends.map(({ sentAt, status, answerMs, toSandboxMs }) => ({ sentAt, status, answerMs, toSandboxMs })) } };
     const run = fifth.drain.runs[0];
@@ -358,13 +360,13 @@ async function main(): Promise<void> {
         renderTable(
           ['figure', 'value'],
           [
-            ['four drains: achieved / configured (aggregate)', `${pct(run.aggregate.fraction)} (accounts ${run.accounts.map((account) => pct(account.fraction)).join(', ')})`],
-            ['four drains: dup / lost', `${run.aggregate.duplicates} / ${run.aggregate.lost}`],
+            [`${drainingOrganizations} drains: achieved / configured (aggregate)`, `${pct(run.aggregate.fraction)} (accounts ${run.accounts.map((account) => pct(account.fraction)).join(', ')})`],
+            [`${drainingOrganizations} drains: dup / lost`, `${run.aggregate.duplicates} / ${run.aggregate.lost}`],
             ['fifth organization: sends, answers', `${f.sends.length}, ${Object.entries(f.statuses).map(([status, count]) => `${status}: ${count}`).join(', ')}`],
             ['fifth organization: accept answer p50 / p99', `${ms(f.answerP50Ms)} / ${ms(f.answerP99Ms)}`],
             ['fifth organization: request -> sandbox receipt p50 / p99 / max', `${ms(f.p50Ms)} / ${ms(f.p99Ms)} / ${ms(f.maxMs)} (${f.arrived} arrived)`],
             ['  of which after the accept answered (queue, chunk worker, send) p50 / p99', `${ms(f.afterAnswerP50Ms)} / ${ms(f.afterAnswerP99Ms)}`],
-            ['four drains: first / last message of each account after the first of all', run.accounts.map((account) => `${round((account.firstAt - Math.min(...run.accounts.map((a) => a.firstAt))) / 1000, 1)} / ${round((account.lastAt - Math.min(...run.accounts.map((a) => a.firstAt))) / 1000, 1)} s`).join(', ')],
+            [`${drainingOrganizations} drains: first / last message of each account after the first of all`, run.accounts.map((account) => `${round((account.firstAt - Math.min(...run.accounts.map((a) => a.firstAt))) / 1000, 1)} / ${round((account.lastAt - Math.min(...run.accounts.map((a) => a.firstAt))) / 1000, 1)} s`).join(', ')],
             ['ELU, load average after', `${round(run.eventLoopUtilization, 2)}, ${os.loadavg().map((value) => round(value, 2)).join(' / ')}`],
           ],
         ),

@@ -112,7 +112,7 @@ export interface LocalRuntime {
   dynamodb: DynamoDBClient;
   /** The stand-in for EventBridge Scheduler: timers firing scheduled broadcasts, and the sweep. */
   scheduler: LocalJobFiringScheduler;
-  queueUrls: { outbound: string; outboundDeadLetter?: string; metaEvents: string; metaEventsDeadLetter?: string; customerEvents: string; customerEventsDeadLetter?: string };
+  queueUrls: { outbound: string; outboundDeadLetter?: string; singleMessages: string; singleMessagesDeadLetter?: string; metaEvents: string; metaEventsDeadLetter?: string; customerEvents: string; customerEventsDeadLetter?: string };
   isolation: Isolation;
   /** One function's handler as the runtime invokes it (in `threads` mode: a call into its worker thread). */
   functionHandler(name: FunctionName): Promise<(event: unknown, context?: Context) => Promise<unknown>>;
@@ -120,7 +120,7 @@ export interface LocalRuntime {
   threadUtilization(): ThreadUtilization[];
   /** CPU time of the same threads (ms since each started; Linux), not inflated by waiting for a core as ELU is on a busy machine. */
   threadCpu(): Promise<ThreadCpu[]>;
-  /** Resolves when the chunk-worker, meta-events and customer-events queues are empty and no batch is in flight (delayed retries are not waited for). */
+  /** Resolves when the queues of every consumer (the lanes, meta-events, customer-events, ...) are empty and no batch is in flight (delayed retries are not waited for). */
   workersIdle(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -306,6 +306,8 @@ function queueUrlsOf(environment: Record<string, string>): LocalRuntime['queueUr
   return {
     outbound: process.env[queues.outboundMessages.envVar] ?? '',
     outboundDeadLetter: environment[deadLetterEnvVarOf('outboundMessages')],
+    singleMessages: process.env[queues.singleMessages.envVar] ?? '',
+    singleMessagesDeadLetter: environment[deadLetterEnvVarOf('singleMessages')],
     metaEvents: process.env[queues.metaEvents.envVar] ?? '',
     metaEventsDeadLetter: environment[deadLetterEnvVarOf('metaEvents')],
     customerEvents: process.env[queues.customerEvents.envVar] ?? '',

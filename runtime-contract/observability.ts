@@ -25,7 +25,7 @@ export const platformMetrics = {
   chunkDuration: 'ChunkDuration',
   /** Meta webhook events applied by delivery-events. Unit: Count. */
   webhookEventsApplied: 'WebhookEventsApplied',
-  /** Chunk messages that reached the outbound dead-letter queue and were settled there by chunk-dead-letters. Unit: Count. */
+  /** Chunk messages that reached a lane's dead-letter queue (outbound or single messages) and were settled there by chunk-dead-letters. Unit: Count. */
   chunksDeadLettered: 'ChunksDeadLettered',
   /** Audit entries not recorded after their retries (the call itself was answered as decided; docs/PEOPLE.md "Audit log"). Unit: Count. */
   auditWriteFailed: 'AuditWriteFailed',
@@ -62,7 +62,7 @@ export const alarmThresholds = {
     /** A dead letter nobody handled: fires at half the queue's retention, while there is still
      * time to replay before SQS deletes it (see `deadLetterAgeThresholdSeconds`). */
     ageFractionOfRetention: 0.5,
-    /** A dead-letter queue a function consumes (the outbound one: chunk-dead-letters) is emptied
+    /** A dead-letter queue a function consumes (the lanes' ones: chunk-dead-letters) is emptied
      * within seconds, so its depth rarely shows; a message older than this is one the consumer
      * keeps failing to settle (it retries every visibility timeout, 6 minutes): look at it. Seconds. */
     consumedAgeSeconds: 60 * 60,
@@ -84,6 +84,10 @@ export const alarmThresholds = {
      * holds and backoff); 20 workers run at once. A chunk waiting 15 minutes means workers are
      * stuck, throttled or failing, and broadcasts are late. */
     outboundMessages: 15 * 60,
+    /** A single message (free-form, one-recipient broadcast, send-single) is sent within seconds of
+     * its accept; one waiting 5 minutes means single-sender is stuck, throttled or failing, and
+     * conversations are late. */
+    singleMessages: 5 * 60,
     /** Statuses, inbound messages and template states lag by this much; customers see stale
      * delivery counts and late events after 10 minutes. */
     metaEvents: 10 * 60,

@@ -8,6 +8,7 @@
 import type { EndpointGroup } from './route-manifest';
 import type { TokenPurpose } from '../shared/crypto/token-cipher';
 import { eventSourceCeilings } from './capacity-model';
+import type { OutboundLane } from '../shared/broadcast/outbound-lanes';
 
 export type TableName = 'tenancy' | 'messaging' | 'idempotency' | 'rateLimits' | 'inbox' | 'audit';
 
@@ -91,7 +92,7 @@ export const tables: Record<TableName, TableDefinition> = {
   },
 };
 
-export type QueueName = 'outboundMessages' | 'metaEvents' | 'customerEvents' | 'campaignExpansion';
+export type QueueName = 'outboundMessages' | 'singleMessages' | 'metaEvents' | 'customerEvents' | 'campaignExpansion';
 
 export interface QueueDefinition {
   name: QueueName;
@@ -117,6 +118,20 @@ export const queues: Record<QueueName, QueueDefinition> = {
     maxReceiveCount: 5,
     deadLetterRetentionDays: 14,
     // Consumed by chunk-dead-letters (6 x its 60 s), which settles every chunk that gave up.
+    deadLetterVisibilityTimeoutSeconds: 6 * 60,
+  },
+  /**
+   * The single-message lane (docs/SCALE.md "The single-message lane"): the chunk messages of jobs of
+   * one recipient (free-form messages, one-recipient broadcasts, the earlier send-single), consumed by
+   * single-sender, so they never wait behind the broadcast and campaign chunks of `outboundMessages`.
+   * Same message format, same five receives; its dead letters are settled by chunk-dead-letters too.
+   */
+  singleMessages: {
+    name: 'singleMessages',
+    envVar: 'SINGLE_MESSAGES_QUEUE_URL',
+    visibilityTimeoutSeconds: 6 * 60,
+    maxReceiveCount: 5,
+    deadLetterRetentionDays: 14,
     deadLetterVisibilityTimeoutSeconds: 6 * 60,
   },
   /**
@@ -157,6 +172,12 @@ export const queues: Record<QueueName, QueueDefinition> = {
     deadLetterRetentionDays: 14,
   },
 };
+
+/**
+ * The queue of each outbound lane (shared/broadcast/outbound-lanes.ts): the queue adapter sends a
+ * message to its lane's queue, and each lane's consumer receives from it.
+ */
+export const outboundLaneQueues = { bulk: 'outboundMessages', single: 'singleMessages' } as const satisfies Record<OutboundLane, QueueName>;
 
 /** The variable naming a queue's dead-letter queue: `OUTBOUND_QUEUE_URL` → `OUTBOUND_DEAD_LETTER_QUEUE_URL`. */
 export const deadLetterEnvVarOf = (name: QueueName): string => queues[name].envVar.replace(/_QUEUE_URL$/, '_DEAD_LETTER_QUEUE_URL');
@@ -225,6 +246,25 @@ export const chunkWorker = {
   // pacer keeps each account at its Meta rate however many invocations run.
   maxConcurrency: eventSourceCeilings.chunkWorker,
   // The worker reports the failed records of a batch; the others are not retried.
+  reportBatchItemFailures: true,
+} as const;
+
+/**
+ * The single-message lane's worker (single-sender): the chunk worker's engine on the single-messages
+ * queue. Ten messages per invocation, sent concurrently (each is one recipient, independent of the
+ * others) and each failure reported alone; one send is Meta's latency plus a claim and a settle
+ * (~0.8 s, docs/SCALE.md), so 60 s covers a batch with rate-limit holds and retries, and the
+ * 6 x 60 s visibility timeout of its queue. 1,024 MB as the chunk worker: the same code per message.
+ */
+export const singleSender = {
+  timeoutSeconds: 60,
+  memoryMb: 1024,
+  batchSize: 10,
+  maxBatchingWindowSeconds: 0,
+  // From the capacity model: ~600 single messages a second at peak in batches of ~4, ~0.8 s each
+  // (docs/SCALE.md "The single-message lane"); the pacer keeps each account at its rate however many run.
+  maxConcurrency: eventSourceCeilings.singleSender,
+  // Each failed message goes back alone; the batch's other messages are not sent again.
   reportBatchItemFailures: true,
 } as const;
 
@@ -414,6 +454,7 @@ export const broadcastScheduler = {
 export type FunctionName =
   | EndpointGroup
   | 'chunk-worker'
+  | 'single-sender'
   | 'chunk-dead-letters'
   | 'delivery-events'
   | 'customer-events'
@@ -493,7 +534,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     timeoutSeconds: 29,
     tables: { tenancy: 'readWrite', messaging: 'readWrite', idempotency: 'readWrite', rateLimits: 'readWrite', inbox: 'read', audit: 'write' },
     // customerEvents: a person's pause announces job.paused / campaign.paused; campaignExpansion: a resumed campaign expands again at once.
-    sendsTo: ['outboundMessages', 'customerEvents', 'campaignExpansion'],
+    // singleMessages: a job of one recipient travels the single-message lane (shared/broadcast/outbound-lanes.ts).
+    sendsTo: ['outboundMessages', 'singleMessages', 'customerEvents', 'campaignExpansion'],
     tokenKey: 'decrypt',
     tokenPurposes: ['upstream-token'],
     callsUpstream: true,
@@ -628,8 +670,9 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     timeoutSeconds: chunkWorker.timeoutSeconds,
     // Inbox read: the opt-out list, checked again at send time (one batched read per chunk message).
     tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read' },
-    // job.completed when it settles a job's last chunk (customer events).
-    sendsTo: ['customerEvents'],
+    // outboundMessages: its re-queues (the account's turn, the time budget, holds, waits) go back to its
+    // lane; job.completed when it settles a job's last chunk (customer events).
+    sendsTo: ['outboundMessages', 'customerEvents'],
     receivesFrom: ['outboundMessages'],
     eventSource: chunkWorker,
     tokenKey: 'encryptDecrypt',
@@ -638,7 +681,25 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     callsUpstream: true,
   },
   /**
-   * Settles the chunk messages that reached the outbound dead-letter queue (a worker that crashed or
+   * The single-message lane's worker (docs/SCALE.md "The single-message lane"): the chunk worker's
+   * consumer (functions/chunk-worker/chunk-consumer.ts) on the singleMessages queue, with the same
+   * ports and grants as chunk-worker but its queue: it sends only to its own queue (its re-queues)
+   * and customerEvents.
+   */
+  'single-sender': {
+    memoryMb: singleSender.memoryMb,
+    timeoutSeconds: singleSender.timeoutSeconds,
+    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read' },
+    sendsTo: ['singleMessages', 'customerEvents'],
+    receivesFrom: ['singleMessages'],
+    eventSource: singleSender,
+    tokenKey: 'encryptDecrypt',
+    tokenPurposes: ['upstream-token', 'click-link'],
+    callsUpstream: true,
+  },
+  /**
+   * Settles the chunk messages that reached either lane's dead-letter queue (outbound and single
+   * messages: a worker that crashed or
    * timed out on the last delivery, a store outage while it gave up): unclaimed recipients FAILED
    * `WORKER_ERROR`, crashed claims UNKNOWN, the chunk reconciled, job.completed when it was the last
    * (docs/BROADCAST.md "Delivery"). Never sends: no token key, no Cloud API. Tenancy read: webhook
@@ -649,7 +710,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     timeoutSeconds: chunkDeadLetters.timeoutSeconds,
     tables: { tenancy: 'read', messaging: 'readWrite' },
     sendsTo: ['customerEvents'],
-    receivesFrom: [{ deadLetterQueueOf: 'outboundMessages' }],
+    // Both lanes' dead letters: the same messages, settled by the same routine.
+    receivesFrom: [{ deadLetterQueueOf: 'outboundMessages' }, { deadLetterQueueOf: 'singleMessages' }],
     eventSource: chunkDeadLetters,
     callsUpstream: false,
   },
@@ -692,7 +754,8 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     memoryMb: 512,
     timeoutSeconds: 60,
     tables: { messaging: 'readWrite', tenancy: 'read' },
-    sendsTo: ['outboundMessages'],
+    // A scheduled job of one recipient fires into the single-message lane.
+    sendsTo: ['outboundMessages', 'singleMessages'],
     callsUpstream: false,
   },
   /**

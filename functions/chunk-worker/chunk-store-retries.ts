@@ -25,7 +25,7 @@ const storePorts = ['broadcasts', 'pacer', 'templateStates', 'optOuts', 'senders
 export function withStoreRetries(
   dependencies: ProcessChunkDependencies,
   invocation: ChunkInvocation,
-  options: { budget?: RetryBudget; policy?: StoreRetryPolicy } = {},
+  options: { budget?: RetryBudget; policy?: StoreRetryPolicy; logKeys?: Readonly<Record<string, unknown>> } = {},
 ): ProcessChunkDependencies {
   return withRetriedStorePorts(
     dependencies,

@@ -1,4 +1,4 @@
-/** chunk-worker: tenancy (read, token key), messaging (readWrite: jobs, ledger, pacer, template states), inbox (read: the opt-out list at send time), the outbound queue it consumes, the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
+/** chunk-worker and single-sender (chunk-consumer.ts): tenancy (read, token key), messaging (readWrite: jobs, ledger, pacer, template states), inbox (read: the opt-out list at send time), the lane queue it consumes (its re-queues), the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
 import type { ProcessChunkDependencies } from '../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { SendLatencyEstimate } from '../../shared/sending/in-flight-budget';
 import { cloudApiSection } from '../composition/cloud-api.section';

@@ -1,10 +1,11 @@
 import type { Context, SQSRecord } from 'aws-lambda';
-import { queues } from '../../runtime-contract/resource-definitions';
+import { outboundLaneQueues, queues } from '../../runtime-contract/resource-definitions';
 import { decodeOutboundMessage } from '../../shared/broadcast/chunk-message';
 import type { ChunkReport } from '../../shared/broadcast/chunk-outcomes';
 import type { ProcessChunkDependencies } from '../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { processOutboundChunk } from '../../shared/broadcast/chunk-worker/process-outbound-chunk';
 import { abandonOutboundChunk } from '../../shared/broadcast/chunk-worker/settle-chunk';
+import type { OutboundLane } from '../../shared/broadcast/outbound-lanes';
 import { logger } from '../../shared/observability/logger';
 
 /**
@@ -13,26 +14,27 @@ import { logger } from '../../shared/observability/logger';
  * accounted as WORKER_ERROR so the job still reaches a terminal state. When that fails too (or the
  * last delivery crashes or times out), the message goes to the dead-letter queue, whose consumer
  * (functions/chunk-dead-letters) settles it the same way.
+ * `lane`: the lane whose queue the record came from (its receive limit, where its redelivery is set).
+ * The record's keys go on each log line rather than on the shared logger: the single-message lane
+ * handles the records of one batch concurrently.
  * Returns the chunk's report (the Lambda publishes its metrics); none when the chunk was abandoned.
  */
-export async function handleChunkRecord(dependencies: ProcessChunkDependencies, record: SQSRecord, context: Context): Promise<ChunkReport | undefined> {
+export async function handleChunkRecord(dependencies: ProcessChunkDependencies, record: SQSRecord, context: Context, lane: OutboundLane = 'bulk'): Promise<ChunkReport | undefined> {
   const message = decodeOutboundMessage(record.body);
   const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? 1);
-  logger.appendKeys({ jobId: message.jobId, chunkIndex: message.chunkIndex, receiveCount });
+  const keys = { messageId: record.messageId, jobId: message.jobId, chunkIndex: message.chunkIndex, receiveCount };
   try {
     const report = await processOutboundChunk(dependencies, message, { remainingTimeMs: () => context.getRemainingTimeInMillis() });
-    logger.info('chunk processed', { ...report });
+    logger.info('chunk processed', { ...keys, ...report });
     return report;
   } catch (error) {
-    if (receiveCount < queues.outboundMessages.maxReceiveCount) {
-      await dependencies.queue.deferRedelivery(record.receiptHandle, redeliveryDelaySeconds(receiveCount, dependencies.random)).catch(() => undefined);
+    if (receiveCount < queues[outboundLaneQueues[lane]].maxReceiveCount) {
+      await dependencies.queue.deferRedelivery(record.receiptHandle, redeliveryDelaySeconds(receiveCount, dependencies.random), lane).catch(() => undefined);
       throw error;
     }
-    logger.error('chunk abandoned after its last attempt', { error: error as Error });
+    logger.error('chunk abandoned after its last attempt', { ...keys, error: error as Error });
     await abandonOutboundChunk(dependencies, message);
     return undefined;
-  } finally {
-    logger.resetKeys();
   }
 }
 

@@ -1,10 +1,12 @@
-/** The outbound-messages queue (chunk messages). SQS only. */
+/** The outbound lanes' queues (chunk messages; shared/broadcast/outbound-lanes.ts). SQS only. */
 import { SqsOutboundQueue } from '../../shared/adapters/sqs/sqs-outbound-queue';
-import { requireSetting } from '../../shared/config/app-config';
+import { outboundLaneQueues } from '../../runtime-contract/resource-definitions';
 import { memoize, type CompositionContext } from './composition-context';
 import { sqsClient } from './sqs-client';
 
+/** Each lane's queue the function's environment names; a lane it has none of is refused on use (a wiring fault). */
 export function outboundQueueSection(context: CompositionContext): () => SqsOutboundQueue {
   const sqs = sqsClient(context);
-  return memoize(() => new SqsOutboundQueue(sqs(), requireSetting(context.config.queueUrls.outboundMessages, 'OUTBOUND_QUEUE_URL')));
+  const { queueUrls } = context.config;
+  return memoize(() => new SqsOutboundQueue(sqs(), { bulk: queueUrls[outboundLaneQueues.bulk], single: queueUrls[outboundLaneQueues.single] }));
 }

@@ -44,7 +44,7 @@ export function withRetriedStorePorts<Dependencies extends object>(
   dependencies: Dependencies,
   storePorts: ReadonlyArray<keyof Dependencies>,
   invocation: RetryInvocation,
-  options: { budget?: RetryBudget; policy?: StoreRetryPolicy } = {},
+  options: { budget?: RetryBudget; policy?: StoreRetryPolicy; logKeys?: Readonly<Record<string, unknown>> } = {},
 ): Dependencies {
   const scope: StoreRetryScope = {
     policy: options.policy ?? defaultStoreRetryPolicy,
@@ -54,7 +54,8 @@ export function withRetriedStorePorts<Dependencies extends object>(
     sleep: (ms) => invocation.sleep(ms),
     random: () => invocation.random(),
     // One short line per retry (no stack): under a throttling burst hundreds of lanes retry at once.
-    onRetry: ({ call, attempt, delayMs, error }) => logger.warn('store call retried', { call, attempt, delayMs: Math.round(delayMs), fault: faultOf(error) }),
+    // `logKeys`: the record's own keys (concurrent records of one invocation share the logger).
+    onRetry: ({ call, attempt, delayMs, error }) => logger.warn('store call retried', { ...options.logKeys, call, attempt, delayMs: Math.round(delayMs), fault: faultOf(error) }),
   };
   const retried = {} as Dependencies;
   for (const key of Object.keys(dependencies) as Array<keyof Dependencies>) {

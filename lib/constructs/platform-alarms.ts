@@ -265,7 +265,7 @@ export class PlatformAlarms extends Construct {
       metric,
       threshold,
       cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      'outboundMessages: a chunk reached the dead-letter queue and was settled there (unsent recipients WORKER_ERROR); find why in the chunk-worker log of its job',
+      'outboundMessages / singleMessages: a chunk reached its dead-letter queue and was settled there (unsent recipients WORKER_ERROR); find why in the chunk-worker or single-sender log of its job',
     );
     return new cloudwatch.GraphWidget({ title: 'Chunks settled from the dead-letter queue', left: [metric], leftAnnotations: [alarm.toAnnotation()], width: 24 });
   }

@@ -179,7 +179,8 @@ export class ServiceFunction extends NodejsFunction {
 
 function summarize(name: FunctionName, definition: FunctionDefinition): string {
   if (name === 'chunk-worker') return 'sends one chunk of a broadcast from the outbound queue';
-  if (name === 'chunk-dead-letters') return 'settles the chunks that reached the outbound dead-letter queue, without a send';
+  if (name === 'single-sender') return 'sends single messages (one-recipient jobs) from the single-messages queue';
+  if (name === 'chunk-dead-letters') return "settles the chunks that reached the lanes' dead-letter queues, without a send";
   if (name === 'delivery-events') return "applies Meta's webhook events from the meta-events queue";
   if (name === 'broadcast-scheduler') return 'fires scheduled broadcasts (one-time schedules) and sweeps missed ones';
   if (name === 'campaign-expander') return "expands launched campaigns page by page into their jobs' chunks";

@@ -57,6 +57,8 @@ const envelope = {
   recipients: v.array(chunkRecipientSchema),
   /** The job's send rules deciding each send (send window, deferral over a frequency cap); absent: none (every message before them). */
   sendRules: v.optional(chunkSendRulesSchema),
+  /** The lane it travels (outbound-lanes.ts): `single` for a job of one recipient; absent: `bulk` (every message before lanes). */
+  lane: v.optional(v.literal('single')),
 };
 /** `template.api`: `marketing_messages` sends through the Marketing Messages API; absent (every message queued before it) through `/messages`. */
 const templateChunkSchema = v.object({

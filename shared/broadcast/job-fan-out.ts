@@ -21,6 +21,7 @@ import { chunkMessages, type ChunkRecipient, type OutboundMessage, type Template
 import { chunkSendRulesOf } from '../send-rules/send-rules.schema';
 import { IdempotencyKeyExpiredError, IdempotencyKeyReusedError, OutboundQueueUnavailableError } from './errors';
 import { releaseReach, type ReachReservation } from './messaging-limit';
+import { inLane, laneOfJob } from './outbound-lanes';
 import {
   IDEMPOTENCY_WINDOW_HOURS,
   type ChunkProgressStore,
@@ -157,7 +158,13 @@ export function templateChunkOf(job: Extract<BroadcastJob, { kind: 'template' | 
 
 const envelopeOf = (job: BroadcastJob) => ({ version: 1 as const, jobId: job.jobId, organizationId: job.organizationId, wabaId: job.wabaId, phoneNumberId: job.phoneNumberId });
 
+/** A job's chunk messages, each marked with the job's lane (outbound-lanes.ts: a single message travels its own queue). */
 function messagesOf(plan: FanOutPlan): OutboundMessage[] {
+  const lane = laneOfJob(plan.job);
+  return contentMessagesOf(plan).map((message) => inLane(message, lane));
+}
+
+function contentMessagesOf(plan: FanOutPlan): OutboundMessage[] {
   const { job } = plan;
   if (job.kind === 'freeform') {
     if (!('body' in plan)) throw new TypeError('A free-form job needs its message body');

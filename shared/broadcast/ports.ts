@@ -4,6 +4,7 @@
  * broadcast-stores.ts, re-exported here so every port of the module has one import path.
  */
 import type { OutboundMessage } from './chunk-message';
+import type { OutboundLane } from './outbound-lanes';
 import type { MarketingMessagesSetting } from '../tenancy/tenancy-entities';
 
 export type * from './broadcast-stores';
@@ -39,8 +40,11 @@ export interface SenderDirectory {
 
 export interface OutboundQueue {
   enqueue(messages: readonly OutboundMessage[], options?: { delaySeconds?: number }): Promise<void>;
-  /** Brings a failed delivery back after `delaySeconds` instead of the queue's full visibility timeout. */
-  deferRedelivery(receiptHandle: string, delaySeconds: number): Promise<void>;
+  /**
+   * Brings a failed delivery back after `delaySeconds` instead of the queue's full visibility timeout;
+   * `lane`: the queue it was received from (outbound-lanes.ts; absent: `bulk`).
+   */
+  deferRedelivery(receiptHandle: string, delaySeconds: number, lane?: OutboundLane): Promise<void>;
 }
 
 /**

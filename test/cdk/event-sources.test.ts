@@ -1,7 +1,7 @@
 /** Event sources as data: one SQS event source mapping per entry of runtime-contract/event-sources.ts, nothing else. */
 import type { CfnElement } from 'aws-cdk-lib';
 import { eventSourceQueueLabel, eventSources, type EventSource } from '../../runtime-contract/event-sources';
-import { functions, queueOfSource, queues, type FunctionName } from '../../runtime-contract/resource-definitions';
+import { functions, queueOfSource, queues, singleSender, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { eventSourceCeilings, functionOfConsumer, type ModelledConsumer } from '../../runtime-contract/capacity-model';
 import { functionLogicalId, mentions, resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
 
@@ -68,11 +68,23 @@ describe.each(eventSources.map((source) => [`${eventSourceQueueLabel(source)} â†
   });
 });
 
-it('a dead-letter queue nobody consumes keeps SQS\'s default visibility; the consumed one (outbound) gets 6x its consumer\'s timeout', () => {
+it('a dead-letter queue nobody consumes keeps SQS\'s default visibility; the consumed ones (the two lanes\') get 6x their consumer\'s timeout', () => {
   const consumed = new Set(eventSources.filter((source) => source.deadLetters).map((source) => source.queue));
-  expect([...consumed]).toEqual(['outboundMessages']);
+  expect([...consumed]).toEqual(['outboundMessages', 'singleMessages']);
+  expect(eventSources.filter((source) => source.deadLetters).map((source) => source.functionName)).toEqual(['chunk-dead-letters', 'chunk-dead-letters']);
   for (const name of Object.keys(queues) as Array<keyof typeof queues>) {
     const visibility = resourcesOf(synth.stateful, 'AWS::SQS::Queue')[queueId({ queue: name, deadLetters: true })]!.Properties!.VisibilityTimeout;
     expect(visibility).toBe(consumed.has(name) ? 6 * functions['chunk-dead-letters'].timeoutSeconds : undefined);
   }
+});
+
+it('the single-message lane: singleMessages â†’ single-sender in batches of 10, sent concurrently up to its own ceiling, failures reported alone', () => {
+  const own = eventSources.filter((source) => source.functionName === 'single-sender');
+  expect(own).toEqual([{ queue: 'singleMessages', deadLetters: false, functionName: 'single-sender', batchSize: 10, maxBatchingWindowSeconds: 0, maxConcurrency: singleSender.maxConcurrency, reportBatchItemFailures: true }]);
+  const mapping = mappings().find((candidate) => mentions(candidate.EventSourceArn, queueId({ queue: 'singleMessages', deadLetters: false })))!;
+  expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(synth.api, 'single-sender') });
+  expect(mapping.BatchSize).toBe(10);
+  expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: 50 });
+  // Its own ceiling, beside the chunk worker's, never shared with it.
+  expect(mappings().filter((candidate) => mentions(candidate.EventSourceArn, queueId({ queue: 'outboundMessages', deadLetters: false })))).toHaveLength(1);
 });

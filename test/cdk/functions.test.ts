@@ -7,6 +7,7 @@ import {
   chunkDeadLetters,
   chunkWorker,
   customerEventsDispatcher,
+  singleSender,
   deliveryEvents,
   deadLetterEnvVarOf,
   functions,
@@ -221,7 +222,8 @@ describe('chunk worker', () => {
 
   it('is the only function that may receive from the queue, besides delivery-events on its own queue and chunk-dead-letters on its dead-letter queue', () => {
     const receiving = names.filter((name) => allActions(template, name).includes('sqs:ReceiveMessage'));
-    expect(receiving.sort()).toEqual(['campaign-expander', 'chunk-dead-letters', 'chunk-worker', 'customer-events', 'delivery-events']);
+    expect(receiving.sort()).toEqual(['campaign-expander', 'chunk-dead-letters', 'chunk-worker', 'customer-events', 'delivery-events', 'single-sender']);
+    expect(statementsOn('single-sender', queueId('outboundMessages'))).toEqual([]);
     expect(statementsOn('customer-events', queueId('outboundMessages'))).toEqual([]);
     // The campaign expander sends chunks to the outbound queue, never receives from it.
     expect(statementsOn('campaign-expander', queueId('outboundMessages')).flatMap((statement) => [statement.Action].flat())).not.toContain('sqs:ReceiveMessage');
@@ -239,6 +241,38 @@ describe('chunk worker', () => {
   it('synthesis refuses a visibility timeout below 6x the consumer timeout', () => {
     expect(() => assertVisibilityCoversConsumer('q', 6 * 120 - 1, 120)).toThrow(/below 6 x consumer timeout/);
     expect(() => assertVisibilityCoversConsumer('q', 6 * 120, 120)).not.toThrow();
+  });
+});
+
+describe('single-sender (the single-message lane)', () => {
+  const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
+
+  it('consumes the single-messages queue (and only that) in batches of 10 with partial batch responses and its own concurrency', () => {
+    const own = mappings().filter((candidate) => mentions(candidate.FunctionName, functionLogicalId(template, 'single-sender')));
+    expect(own).toHaveLength(1);
+    const mapping = own[0]!;
+    expect(mentions(mapping.EventSourceArn, queueId('singleMessages'))).toBe(true);
+    expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.BatchSize).toBe(10);
+    expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: singleSender.maxConcurrency });
+    expect(functionProperties(template, 'single-sender').Timeout).toBe(60);
+    expect(functionProperties(template, 'single-sender').MemorySize).toBe(1024);
+    const visibility = resourcesOf(synth.stateful, 'AWS::SQS::Queue')[queueId('singleMessages')]!.Properties!.VisibilityTimeout as number;
+    expect(visibility).toBeGreaterThanOrEqual(6 * singleSender.timeoutSeconds);
+  });
+
+  it('sends only to its own queue (its re-queues) and customerEvents; the chunk worker never to the single lane', () => {
+    const sendsTo = (name: FunctionName) => queueNames.filter((queue) => statementsOn(name, queueId(queue)).some((statement) => actionsOf(statement).includes('sqs:SendMessage')));
+    expect(sendsTo('single-sender').sort()).toEqual(['customerEvents', 'singleMessages']);
+    expect(sendsTo('chunk-worker').sort()).toEqual(['customerEvents', 'outboundMessages']);
+    // What queues single messages: the accepts and the scheduler (a scheduled one-recipient job).
+    const senders = names.filter((name) => sendsTo(name).includes('singleMessages'));
+    expect(senders.sort()).toEqual(['broadcast-scheduler', 'broadcast-send', 'single-sender']);
+  });
+
+  it('has the chunk worker\'s tables and token purposes: the same engine and ledger', () => {
+    expect(functions['single-sender'].tables).toEqual(functions['chunk-worker'].tables);
+    expect(functions['single-sender'].tokenPurposes).toEqual(functions['chunk-worker'].tokenPurposes);
   });
 });
 
@@ -267,10 +301,17 @@ describe('chunk-dead-letters', () => {
   const outboundDeadLetterId = () =>
     synth.platform.stateful.getLogicalId(synth.platform.stateful.deadLetterQueues.outboundMessages.node.defaultChild as CfnElement);
 
-  it('consumes the outbound dead-letter queue (and only that), with partial batch responses and its settings', () => {
+  const singleDeadLetterId = () =>
+    synth.platform.stateful.getLogicalId(synth.platform.stateful.deadLetterQueues.singleMessages.node.defaultChild as CfnElement);
+
+  it("consumes both lanes' dead-letter queues (and only those), each with partial batch responses and its settings", () => {
     const own = mappings().filter((candidate) => mentions(candidate.FunctionName, functionLogicalId(template, 'chunk-dead-letters')));
-    expect(own).toHaveLength(1);
-    const mapping = own[0]!;
+    expect(own).toHaveLength(2);
+    const single = own.find((candidate) => mentions(candidate.EventSourceArn, singleDeadLetterId()))!;
+    expect(single).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: chunkDeadLetters.batchSize, ScalingConfig: { MaximumConcurrency: chunkDeadLetters.maxConcurrency } });
+    expect(statementsOn('chunk-dead-letters', singleDeadLetterId()).flatMap(actionsOf)).toContain('sqs:ReceiveMessage');
+    expect(statementsOn('chunk-dead-letters', singleDeadLetterId()).flatMap(actionsOf)).not.toContain('sqs:SendMessage');
+    const mapping = own.find((candidate) => mentions(candidate.EventSourceArn, outboundDeadLetterId()))!;
     expect(mentions(mapping.EventSourceArn, outboundDeadLetterId())).toBe(true);
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(mapping.BatchSize).toBe(chunkDeadLetters.batchSize);

@@ -3,6 +3,7 @@
  * broadcast-stores/): the pacer's schedule, the queue, idempotency records, the service window,
  * template states and the messaging limit, with the same observable semantics as their adapters.
  */
+import type { OutboundLane } from '../../shared/broadcast/outbound-lanes';
 import type { OutboundMessage } from '../../shared/broadcast/chunk-message';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../shared/broadcast/errors';
 import { messagingTierOf } from '../../shared/broadcast/messaging-tiers';
@@ -76,10 +77,10 @@ export class RecordingOutboundQueue implements OutboundQueue {
     this.batches.push({ messages: copy([...messages]), delaySeconds: options.delaySeconds });
   }
 
-  readonly deferrals: Array<{ receiptHandle: string; delaySeconds: number }> = [];
+  readonly deferrals: Array<{ receiptHandle: string; delaySeconds: number; lane?: OutboundLane }> = [];
 
-  async deferRedelivery(receiptHandle: string, delaySeconds: number): Promise<void> {
-    this.deferrals.push({ receiptHandle, delaySeconds });
+  async deferRedelivery(receiptHandle: string, delaySeconds: number, lane?: OutboundLane): Promise<void> {
+    this.deferrals.push({ receiptHandle, delaySeconds, ...(lane ? { lane } : {}) });
   }
 
   get messages(): OutboundMessage[] {

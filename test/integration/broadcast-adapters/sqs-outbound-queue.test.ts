@@ -71,7 +71,7 @@ describe('SqsOutboundQueue on fauxqs', () => {
     const queueUrl = await createQueue();
     const batches = recordBatches();
     const messages = Array.from({ length: 25 }, (_, chunkIndex) => message(chunkIndex, 20));
-    await new SqsOutboundQueue(sqs, queueUrl).enqueue(messages);
+    await new SqsOutboundQueue(sqs, { bulk: queueUrl }).enqueue(messages);
 
     expect(batches.map((batch) => batch.Entries!.length)).toEqual([10, 10, 5]);
     for (const batch of batches) expect(new Set(batch.Entries!.map((entry) => entry.Id)).size).toBe(batch.Entries!.length);
@@ -86,7 +86,7 @@ describe('SqsOutboundQueue on fauxqs', () => {
     // About 100 KiB each: two fit in a batch, a third would not.
     const messages = Array.from({ length: 7 }, (_, chunkIndex) => message(chunkIndex, 100, 1000));
     for (const each of messages) expect(Buffer.byteLength(encodeOutboundMessage(each))).toBeGreaterThan(90 * 1024);
-    await new SqsOutboundQueue(sqs, queueUrl).enqueue(messages);
+    await new SqsOutboundQueue(sqs, { bulk: queueUrl }).enqueue(messages);
 
     expect(batches.map((batch) => batch.Entries!.length)).toEqual([2, 2, 2, 1]);
     for (const batch of batches) expect(batchBytes(batch)).toBeLessThanOrEqual(250 * 1024);
@@ -99,7 +99,7 @@ describe('SqsOutboundQueue on fauxqs', () => {
     const queueUrl = await createQueue();
     const batches = recordBatches();
     const messages = Array.from({ length: 40 }, (_, chunkIndex) => message(chunkIndex, chunkIndex % 7 === 0 ? 150 : 10, chunkIndex % 7 === 0 ? 1000 : 20));
-    await new SqsOutboundQueue(sqs, queueUrl).enqueue(messages);
+    await new SqsOutboundQueue(sqs, { bulk: queueUrl }).enqueue(messages);
     for (const batch of batches) {
       expect(batch.Entries!.length).toBeLessThanOrEqual(10);
       expect(batchBytes(batch)).toBeLessThanOrEqual(250 * 1024);
@@ -111,7 +111,7 @@ describe('SqsOutboundQueue on fauxqs', () => {
   it('passes a delay to every entry', async () => {
     const queueUrl = await createQueue();
     const batches = recordBatches();
-    await new SqsOutboundQueue(sqs, queueUrl).enqueue([message(0, 1), message(1, 1)], { delaySeconds: 5 });
+    await new SqsOutboundQueue(sqs, { bulk: queueUrl }).enqueue([message(0, 1), message(1, 1)], { delaySeconds: 5 });
     expect(batches[0]!.Entries!.map((entry) => entry.DelaySeconds)).toEqual([5, 5]);
     // Delayed: nothing is visible yet.
     const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
@@ -138,13 +138,13 @@ describe('SqsOutboundQueue with partial batch failures', () => {
 
   it('offers only the refused entries again', async () => {
     const { client, calls } = stubClient([(ids) => ids.filter((id) => id === '1' || id === '3'), () => []]);
-    await new SqsOutboundQueue(client, 'http://queue').enqueue([message(0, 1), message(1, 1), message(2, 1), message(3, 1)]);
+    await new SqsOutboundQueue(client, { bulk: 'http://queue' }).enqueue([message(0, 1), message(1, 1), message(2, 1), message(3, 1)]);
     expect(calls).toEqual([['0', '1', '2', '3'], ['1', '3']]);
   });
 
   it('gives up with an error when entries keep being refused', async () => {
     const { client, calls } = stubClient(Array.from({ length: 10 }, () => (ids: string[]) => ids.slice(0, 1)));
-    await expect(new SqsOutboundQueue(client, 'http://queue').enqueue([message(0, 1), message(1, 1)])).rejects.toThrow('SQS refused 1 outbound messages');
+    await expect(new SqsOutboundQueue(client, { bulk: 'http://queue' }).enqueue([message(0, 1), message(1, 1)])).rejects.toThrow('SQS refused 1 outbound messages');
     expect(calls).toHaveLength(4);
   });
 });

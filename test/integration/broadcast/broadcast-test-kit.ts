@@ -26,6 +26,7 @@ import { decodeOutboundMessage, type TemplateChunkMessage } from '../../../share
 import { getJobStatus, type JobStatusView } from '../../../shared/broadcast/get-job-status';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
 import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
+import type { OutboundLane } from '../../../shared/broadcast/outbound-lanes';
 import { adminCommands } from '../../../shared/tenancy/admin-commands';
 import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
@@ -107,8 +108,12 @@ export async function issueKey(organizationId: string, boundPhoneNumber?: string
 
 export const keyHeader = (secret: string) => ({ 'x-api-key': secret });
 
-/** Messages visible, in flight and delayed on the outbound queue. */
-export async function queueDepth(runtime: TestRuntime, queueUrl = runtime.queueUrls.outbound): Promise<number> {
+/** Both outbound lanes' queues (docs/SCALE.md "The single-message lane"): chunks, and single messages. */
+export const laneQueueUrls = (runtime: TestRuntime): string[] => [runtime.queueUrls.outbound, runtime.queueUrls.singleMessages];
+
+/** Messages visible, in flight and delayed on a queue; none named: on both outbound lanes' queues together. */
+export async function queueDepth(runtime: TestRuntime, queueUrl?: string): Promise<number> {
+  if (queueUrl === undefined) return (await Promise.all(laneQueueUrls(runtime).map((url) => queueDepth(runtime, url)))).reduce((sum, depth) => sum + depth, 0);
   const { Attributes = {} } = await runtime.sqs.send(
     new GetQueueAttributesCommand({
       QueueUrl: queueUrl,
@@ -204,11 +209,11 @@ export const workerContext = (remainingMs = 120_000): Context =>
     succeed: () => undefined,
   }) as Context;
 
-/** The chunk worker's Lambda handler, with a dependency bundle of our own (same code path as chunk-worker.lambda.ts). */
-export function workerHandlerWith(dependencies: ProcessChunkDependencies): SqsBatchHandler {
+/** The chunk worker's Lambda handler, with a dependency bundle of our own (same code path as chunk-consumer.ts), for one lane's queue. */
+export function workerHandlerWith(dependencies: ProcessChunkDependencies, lane: OutboundLane = 'bulk'): SqsBatchHandler {
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const processor = new BatchProcessor(EventType.SQS);
-    return processPartialResponse(event, (record: SQSRecord) => handleChunkRecord(dependencies, record, context), processor, { context });
+    return processPartialResponse(event, (record: SQSRecord) => handleChunkRecord(dependencies, record, context, lane), processor, { context });
   };
 }
 
@@ -217,16 +222,35 @@ export async function realWorkerHandler(): Promise<SqsBatchHandler> {
   return (await import('../../../functions/chunk-worker/chunk-worker.lambda')).handler as SqsBatchHandler;
 }
 
+/** The real single-sender Lambda handler module (the single-message lane's worker). */
+export async function realSingleSenderHandler(): Promise<SqsBatchHandler> {
+  return (await import('../../../functions/single-sender/single-sender.lambda')).handler as SqsBatchHandler;
+}
+
 /**
- * Runs an SQS event source (the local Lambda event-source mapping) until the queue is idle, then
- * stops it. A worker invocation that reports failed records (its chunk goes back to the queue for
- * a retry after the 12-minute visibility timeout) fails the test here, with that cause.
+ * Runs an SQS event source (the local Lambda event-source mapping) on each outbound lane's queue
+ * until both are idle, then stops them: `handler` (default the real chunk-worker) on the chunks'
+ * queue, `singleHandler` (default `handler`, else the real single-sender) on the single messages'.
+ * A worker invocation that reports failed records (its chunk goes back to the queue for a retry
+ * after the visibility timeout) fails the test here, with that cause.
  */
-export async function runWorkersUntilIdle(runtime: TestRuntime, handler?: SqsBatchHandler): Promise<void> {
-  const queueUrl = runtime.queueUrls.outbound;
-  const worker = handler ?? (await realWorkerHandler());
+export async function runWorkersUntilIdle(runtime: TestRuntime, handler?: SqsBatchHandler, singleHandler?: SqsBatchHandler): Promise<void> {
   const failures: string[] = [];
-  const source = startSqsEventSource({
+  const sources = [
+    laneWorkerSource(runtime, runtime.queueUrls.outbound, handler ?? (await realWorkerHandler()), failures),
+    laneWorkerSource(runtime, runtime.queueUrls.singleMessages, singleHandler ?? handler ?? (await realSingleSenderHandler()), failures),
+  ];
+  try {
+    // Twice: a lane's worker may queue onto the other only through a new job, but a round can end before a re-queue arrives.
+    for (let round = 0; round < 2; round += 1) await Promise.all(sources.map((source) => source.idle()));
+  } finally {
+    await Promise.all(sources.map((source) => source.stop()));
+  }
+  if (failures.length > 0) throw new Error(`a chunk-worker invocation failed (its message went back to the queue): ${failures.join('; ')}`);
+}
+
+function laneWorkerSource(runtime: TestRuntime, queueUrl: string, worker: SqsBatchHandler, failures: string[]) {
+  return startSqsEventSource({
     sqs: runtime.sqs,
     queueUrl,
     queueArn: `arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop()}`,
@@ -246,31 +270,37 @@ export async function runWorkersUntilIdle(runtime: TestRuntime, handler?: SqsBat
     waitTimeSeconds: 0,
     reportBatchItemFailures: true,
   });
-  try {
-    await source.idle();
-  } finally {
-    await source.stop();
-  }
-  if (failures.length > 0) throw new Error(`a chunk-worker invocation failed (its message went back to the queue): ${failures.join('; ')}`);
 }
 
-/** Receives every visible message of a queue (keeps them in flight, invisible, until deleted or released). */
-export async function receiveAll(runtime: TestRuntime, queueUrl = runtime.queueUrls.outbound): Promise<Message[]> {
+/** The queue each message `receiveAll` returned came from: `release` and `remove` act on it. */
+const receivedFrom = new WeakMap<Message, string>();
+
+/**
+ * Receives every visible message of a queue, or of both outbound lanes' queues when none is named
+ * (keeps them in flight, invisible, until deleted or released).
+ */
+export async function receiveAll(runtime: TestRuntime, queueUrl?: string): Promise<Message[]> {
   const received: Message[] = [];
-  for (;;) {
-    const { Messages = [] } = await runtime.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }),
-    );
-    if (Messages.length === 0) return received;
-    received.push(...Messages);
+  for (const url of queueUrl === undefined ? laneQueueUrls(runtime) : [queueUrl]) {
+    for (;;) {
+      const { Messages = [] } = await runtime.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }),
+      );
+      if (Messages.length === 0) break;
+      for (const message of Messages) receivedFrom.set(message, url);
+      received.push(...Messages);
+    }
   }
+  return received;
 }
+
+const queueOf = (runtime: TestRuntime, message: Message) => receivedFrom.get(message) ?? runtime.queueUrls.outbound;
 
 /** Makes an in-flight message visible again at once (as if its visibility timeout had run out). */
-export const release = (runtime: TestRuntime, message: Message, queueUrl = runtime.queueUrls.outbound) =>
+export const release = (runtime: TestRuntime, message: Message, queueUrl = queueOf(runtime, message)) =>
   runtime.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle!, VisibilityTimeout: 0 }));
 
-export const remove = (runtime: TestRuntime, message: Message, queueUrl = runtime.queueUrls.outbound) =>
+export const remove = (runtime: TestRuntime, message: Message, queueUrl = queueOf(runtime, message)) =>
   runtime.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! }));
 
 export const sendRaw = (runtime: TestRuntime, body: string, queueUrl = runtime.queueUrls.outbound) =>
@@ -294,7 +324,7 @@ export function sqsEventOf(runtime: TestRuntime, message: Message): SQSEvent {
     messageAttributes: {},
     md5OfBody: message.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
-    eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${runtime.queueUrls.outbound.split('/').pop()}`,
+    eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${queueOf(runtime, message).split('/').pop()}`,
     awsRegion: 'us-east-1',
   };
   return { Records: [record] };

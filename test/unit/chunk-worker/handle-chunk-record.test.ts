@@ -78,8 +78,8 @@ describe('a failing chunk delivery', () => {
     await expect(handleChunkRecord(dependencies, recordFor(body, 3), lambdaContext())).rejects.toThrow(StoreTimeoutError);
     // Jittered (random 0.5 here): 1-2 s after the first failure, 16-32 s after the third.
     expect(queue.deferrals).toEqual([
-      { receiptHandle: 'rh-1', delaySeconds: 2 },
-      { receiptHandle: 'rh-3', delaySeconds: 24 },
+      { receiptHandle: 'rh-1', delaySeconds: 2, lane: 'bulk' },
+      { receiptHandle: 'rh-3', delaySeconds: 24, lane: 'bulk' },
     ]);
   });
 

@@ -51,7 +51,7 @@ describe('configuration (valibot, parsed once at init)', () => {
       'MESSAGING_TABLE, RATE_LIMIT_TABLE are not configured (broadcast-status)',
     );
     expect(messageOf(() => parseFunctionConfig('chunk-worker', { TENANCY_TABLE: 't', MESSAGING_TABLE: 'm', INBOX_TABLE: 'i' }))).toBe(
-      'CUSTOMER_EVENTS_QUEUE_URL, OUTBOUND_QUEUE_URL are not configured (chunk-worker)',
+      'OUTBOUND_QUEUE_URL, CUSTOMER_EVENTS_QUEUE_URL are not configured (chunk-worker)',
     );
     expect(parseFunctionConfig('broadcast-status', { TENANCY_TABLE: 't', MESSAGING_TABLE: 'm', RATE_LIMIT_TABLE: 'r' }).tableNames.messaging).toBe('m');
   });
@@ -79,6 +79,8 @@ describe("a function's own environment", () => {
     CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL: 'http://customer-events-dlq',
     CAMPAIGN_EXPANSION_QUEUE_URL: 'http://campaign-expansion',
     OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq',
+    SINGLE_MESSAGES_QUEUE_URL: 'http://single',
+    SINGLE_MESSAGES_DEAD_LETTER_QUEUE_URL: 'http://single-dlq',
     LOCAL_TOKEN_KEY: 'key',
     GRAPH_API_BASE_URL: 'http://graph',
   };
@@ -101,6 +103,12 @@ describe("a function's own environment", () => {
     expect(environmentOf('chunk-dead-letters', platform)).toMatchObject({ OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq', CUSTOMER_EVENTS_QUEUE_URL: 'http://customer-events' });
     expect(environmentOf('chunk-dead-letters', platform)).not.toHaveProperty('LOCAL_TOKEN_KEY');
     expect(environmentOf('chunk-worker', platform).OUTBOUND_DEAD_LETTER_QUEUE_URL).toBeUndefined();
+    // The lanes (docs/SCALE.md "The single-message lane"): each worker names its own queue only; chunk-dead-letters both dead-letter queues.
+    expect(environmentOf('chunk-worker', platform)).not.toHaveProperty('SINGLE_MESSAGES_QUEUE_URL');
+    expect(environmentOf('single-sender', platform)).toMatchObject({ SINGLE_MESSAGES_QUEUE_URL: 'http://single', LOCAL_TOKEN_KEY: 'key', GRAPH_API_BASE_URL: 'http://graph' });
+    expect(environmentOf('single-sender', platform)).not.toHaveProperty('OUTBOUND_QUEUE_URL');
+    expect(environmentOf('chunk-dead-letters', platform)).toMatchObject({ OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq', SINGLE_MESSAGES_DEAD_LETTER_QUEUE_URL: 'http://single-dlq' });
+    expect(environmentOf('broadcast-send', platform)).toMatchObject({ OUTBOUND_QUEUE_URL: 'http://queue', SINGLE_MESSAGES_QUEUE_URL: 'http://single' });
   });
 
   test('every function starts with its own environment taken from the whole platform', () => {
