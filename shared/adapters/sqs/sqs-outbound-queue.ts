@@ -3,10 +3,17 @@ import { encodeOutboundMessage, type OutboundMessage } from '../../broadcast/chu
 import type { OutboundQueue } from '../../broadcast/ports';
 import { StoreUnavailableError } from '../../ports/errors';
 import { classifyStoreFaults, storeFault } from '../dynamodb/dynamodb-errors';
+import { messageGroupIdOf } from './message-group';
 
 /** SendMessageBatch takes 10 entries and 256 KiB per call on every queue. */
 const MAX_ENTRIES = 10;
 const MAX_BATCH_BYTES = 250 * 1024;
+
+/** One entry to send: the encoded message and its group (the organization: a fair queue's tenant). */
+interface QueuedBody {
+  body: string;
+  groupId: string;
+}
 
 export class SqsOutboundQueue implements OutboundQueue {
   constructor(
@@ -17,8 +24,8 @@ export class SqsOutboundQueue implements OutboundQueue {
   }
 
   async enqueue(messages: readonly OutboundMessage[], options: { delaySeconds?: number } = {}): Promise<void> {
-    const batches: string[][] = [];
-    let current: string[] = [];
+    const batches: QueuedBody[][] = [];
+    let current: QueuedBody[] = [];
     let currentBytes = 0;
     for (const message of messages) {
       const body = encodeOutboundMessage(message);
@@ -28,21 +35,21 @@ export class SqsOutboundQueue implements OutboundQueue {
         current = [];
         currentBytes = 0;
       }
-      current.push(body);
+      current.push({ body, groupId: messageGroupIdOf(message.organizationId) });
       currentBytes += bytes;
     }
     if (current.length > 0) batches.push(current);
 
     try {
-      await Promise.all(batches.map((bodies) => this.sendBatch(bodies, options.delaySeconds)));
+      await Promise.all(batches.map((batch) => this.sendBatch(batch, options.delaySeconds)));
     } catch (error) {
       throw storeFault(error);
     }
   }
 
   /** Entries SQS refused are sent again (three more tries); a refusal that is the sender's fault is final. */
-  private async sendBatch(bodies: readonly string[], delaySeconds: number | undefined): Promise<void> {
-    let entries = bodies.map((body, position) => ({ Id: String(position), MessageBody: body, DelaySeconds: delaySeconds }));
+  private async sendBatch(batch: readonly QueuedBody[], delaySeconds: number | undefined): Promise<void> {
+    let entries = batch.map(({ body, groupId }, position) => ({ Id: String(position), MessageBody: body, MessageGroupId: groupId, DelaySeconds: delaySeconds }));
     for (let attempt = 0; entries.length > 0; attempt += 1) {
       const result = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }));
       const failed = result.Failed ?? [];
