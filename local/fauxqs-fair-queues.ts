@@ -154,7 +154,9 @@ function inFlightByTenant(queue: FauxqsQueue): Map<string, number> {
 export function moveFairPicksToFront(messages: FauxqsMessage[], inFlight: ReadonlyMap<string, number>, count: number): void {
   const depth = Math.min(messages.length, FAIR_SCAN_DEPTH);
   // No group among them: every message is a tenant of its own with none in flight, so the order sent is the fair order.
-  if (!messages.slice(0, depth).some((message) => message.messageGroupId !== undefined)) return;
+  let grouped = false;
+  for (let index = 0; index < depth && !grouped; index += 1) grouped = messages[index]!.messageGroupId !== undefined;
+  if (!grouped) return;
   const positions = new Map<string, number[]>();
   for (let index = 0; index < depth; index += 1) {
     const tenant = tenantOf(messages[index]!);
