@@ -7,7 +7,7 @@ const ids = (messages: Array<{ messageId: string }>) => messages.map((message) =
 describe('the local fair queue order (moveFairPicksToFront)', () => {
   it('serves the tenant with the fewest messages in flight first, oldest message of a tenant first', () => {
     const queue = queueOf('A1', 'A2', 'A3', 'B1', 'B2', 'C1');
-    moveFairPicksToFront(queue, new Map([['g:A', 3], ['g:B', 1]]), 4);
+    moveFairPicksToFront(queue, new Map([['A', 3], ['B', 1]]), 4);
     expect(ids(queue)).toEqual(['C1', 'B1', 'B2', 'A1', 'A2', 'A3']);
   });
 
@@ -27,7 +27,7 @@ describe('the local fair queue order (moveFairPicksToFront)', () => {
 
   it('leaves the order sent alone with one tenant, or with no group at all (each message its own tenant)', () => {
     const one = queueOf('A1', 'A2', 'A3');
-    moveFairPicksToFront(one, new Map([['g:A', 9]]), 10);
+    moveFairPicksToFront(one, new Map([['A', 9]]), 10);
     expect(ids(one)).toEqual(['A1', 'A2', 'A3']);
     const none = queueOf('-1', '-2', '-3');
     moveFairPicksToFront(none, new Map(), 10);
@@ -36,13 +36,13 @@ describe('the local fair queue order (moveFairPicksToFront)', () => {
 
   it('counts a message without a group as a tenant of its own, ahead of a busy group', () => {
     const queue = queueOf('A1', 'A2', '-x', 'A3');
-    moveFairPicksToFront(queue, new Map([['g:A', 2]]), 2);
+    moveFairPicksToFront(queue, new Map([['A', 2]]), 2);
     expect(ids(queue)).toEqual(['-x', 'A1', 'A2', 'A3']);
   });
 
   it('looks no deeper than the scan depth', () => {
     const queue = queueOf(...Array.from({ length: FAIR_SCAN_DEPTH }, (_, index) => `A${index}`), 'B1');
-    moveFairPicksToFront(queue, new Map([['g:A', 1]]), 1);
+    moveFairPicksToFront(queue, new Map([['A', 1]]), 1);
     expect(ids(queue)[0]).toBe('A0');
   });
 });
