@@ -3,13 +3,14 @@
  * in this process. Tables and queues are created from the same definitions the CDK app uses.
  */
 import { createServer } from 'node:net';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { queues, tables, type QueueName, type TableName } from '../runtime-contract/resource-definitions';
+import { alignFauxqsWithFairQueues, importFauxqsDist } from './fauxqs-fair-queues';
 import { importNativeEsm } from './native-import';
 
 /** Dummy credentials: the emulators accept any, and the SDK insists on having some. */
@@ -80,9 +81,7 @@ function countRequestsInFlight(server: { on(event: 'request', listener: (request
 const AWS_SQS_REFUSED_CHARACTER = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 async function alignFauxqsCharacterCheckWithAws(): Promise<void> {
-  const file = (require.resolve.paths('fauxqs') ?? []).map((directory) => join(directory, 'fauxqs', 'dist', 'sqs', 'sqsTypes.js')).find(existsSync);
-  if (!file) throw new Error('fauxqs is not installed where the local runtime can find it');
-  const types = await importNativeEsm<{ INVALID_MESSAGE_BODY_CHAR?: RegExp }>(pathToFileURL(file).href);
+  const types = await importFauxqsDist<{ INVALID_MESSAGE_BODY_CHAR?: RegExp }>(join('sqs', 'sqsTypes.js'));
   // Not `instanceof RegExp`: the module lives in Node's own realm, which differs from jest's.
   if (Object.prototype.toString.call(types.INVALID_MESSAGE_BODY_CHAR) !== '[object RegExp]') {
     throw new Error('fauxqs no longer exports INVALID_MESSAGE_BODY_CHAR: check whether its character check still needs aligning with AWS');
@@ -93,6 +92,8 @@ async function alignFauxqsCharacterCheckWithAws(): Promise<void> {
 export async function startFauxqsEmulator(options: { port?: number }): Promise<RunningEmulator> {
   const { startFauxqs } = await importNativeEsm<typeof import('fauxqs')>('fauxqs');
   await alignFauxqsCharacterCheckWithAws();
+  // Standard queues keep each message's group and serve the quietest tenant first (SQS fair queues).
+  await alignFauxqsWithFairQueues();
   const server = await startFauxqs({ port: options.port ?? 0, logger: false });
   return { endpoint: server.address, stop: () => server.stop() };
 }

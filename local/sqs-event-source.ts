@@ -9,6 +9,10 @@
  *
  * Generic: knows SQS and Lambda, nothing of the business. Records and partial batch responses:
  * sqs-lambda-records.ts; when the source is idle: sqs-idle-watch.ts; concurrency: concurrency-slots.ts.
+ * Fairness between tenants is the queue's, as on AWS (fair queues: the local emulator serves the
+ * tenant with the fewest messages in flight first, fauxqs-fair-queues.ts); this poller neither
+ * buffers nor returns messages, so every message is received once per delivery and keeps its
+ * visibility timeout and receive count as SQS counts them.
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';

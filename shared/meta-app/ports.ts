@@ -27,7 +27,8 @@ export interface MetaAppSecretSource {
 
 /** The metaEvents queue: one message per accepted webhook POST. */
 export interface MetaEventQueue {
-  send(messageBody: string): Promise<void>;
+  /** `tenant`: the POST's business account (meta-event-tenant.ts), the message's fair-queue group. */
+  send(messageBody: string, tenant: string): Promise<void>;
 }
 
 /** The metaEvents dead-letter queue, drained back into the queue by `replay-meta-events`. */

@@ -6,6 +6,7 @@
  */
 import { MetaAppNotConfiguredError, MetaEventsUnavailableError, WebhookPayloadTooLargeError, WebhookSignatureError, WebhookVerificationError } from './errors';
 import { encodeMetaEventMessage } from './meta-event-message';
+import { metaEventTenantOf } from './meta-event-tenant';
 import { splitWebhookBatch } from './webhook-batch-split';
 import type { MetaAppSecrets, MetaAppSecretSource, MetaEventQueue } from './ports';
 import { constantTimeEquals, isValidWebhookSignature } from './webhook-signature';
@@ -84,7 +85,7 @@ export async function acceptMetaEvents(ports: MetaEventIntakePorts, delivery: We
   if (!parts) throw new WebhookPayloadTooLargeError(MAX_META_EVENT_MESSAGE_BYTES);
   try {
     // In order, one at a time: a part refused stops the rest, and Meta delivers the whole again.
-    for (const part of parts) await ports.metaEvents.send(encodeMetaEventMessage(delivery.receivedAt, part));
+    for (const part of parts) await ports.metaEvents.send(encodeMetaEventMessage(delivery.receivedAt, part), metaEventTenantOf(part));
   } catch (error) {
     // Whatever the queue's fault, the batch is not (wholly) stored: 503, and Meta delivers it again.
     throw new MetaEventsUnavailableError('metaEvents queue refused the batch', { cause: error });

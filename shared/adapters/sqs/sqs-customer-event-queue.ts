@@ -5,6 +5,7 @@ import type { CustomerEventQueue } from '../../customer-events/delivery-ports';
 import { MAX_SQS_DELAY_SECONDS } from '../../customer-events/retry-schedule';
 import { StoreUnavailableError } from '../../ports/errors';
 import { classifyStoreFaults, storeFault } from '../dynamodb/dynamodb-errors';
+import { messageGroupIdOf } from './message-group';
 
 const MAX_ENTRIES = 10;
 
@@ -32,7 +33,7 @@ export class SqsCustomerEventQueue implements CustomerEventQueue {
   async deadLetter(delivery: CustomerEventDelivery): Promise<void> {
     if (!this.deadLetterQueueUrl) throw new Error('the customer events dead-letter queue is not configured for this queue');
     try {
-      await this.sqs.send(new SendMessageCommand({ QueueUrl: this.deadLetterQueueUrl, MessageBody: encodeDelivery(delivery) }));
+      await this.sqs.send(new SendMessageCommand({ QueueUrl: this.deadLetterQueueUrl, MessageBody: encodeDelivery(delivery), MessageGroupId: messageGroupIdOf(delivery.organizationId) }));
     } catch (error) {
       throw storeFault(error);
     }
@@ -40,7 +41,13 @@ export class SqsCustomerEventQueue implements CustomerEventQueue {
 
   /** Entries SQS refused are offered again (three more tries); a refusal that is the sender's fault is final. */
   private async sendBatch(batch: readonly CustomerEventDelivery[], delaySeconds: number | undefined): Promise<void> {
-    let entries = batch.map((delivery, position) => ({ Id: String(position), MessageBody: encodeDelivery(delivery), DelaySeconds: delaySeconds }));
+    // Retries and deferrals are the same delivery sent again: its organization stays its group.
+    let entries = batch.map((delivery, position) => ({
+      Id: String(position),
+      MessageBody: encodeDelivery(delivery),
+      MessageGroupId: messageGroupIdOf(delivery.organizationId),
+      DelaySeconds: delaySeconds,
+    }));
     for (let attempt = 0; entries.length > 0; attempt += 1) {
       const result = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }));
       const failed = result.Failed ?? [];

@@ -1,9 +1,11 @@
 /** The metaEvents queue (one message per accepted webhook POST) and the replay of its dead-letter queue. */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { REPLAYED_ATTRIBUTE } from '../../meta-app/meta-event-message';
+import { decodeMetaEventMessage, REPLAYED_ATTRIBUTE } from '../../meta-app/meta-event-message';
+import { metaEventTenantOf, UNATTRIBUTED_META_EVENTS } from '../../meta-app/meta-event-tenant';
 import type { MetaEventQueue, MetaEventsDeadLetters } from '../../meta-app/ports';
 import { StoreUnavailableError } from '../../ports/errors';
 import { classifyStoreFaults } from '../dynamodb/dynamodb-errors';
+import { messageGroupIdOf } from './message-group';
 
 export class SqsMetaEventQueue implements MetaEventQueue {
   constructor(
@@ -13,8 +15,8 @@ export class SqsMetaEventQueue implements MetaEventQueue {
     classifyStoreFaults(this.sqs);
   }
 
-  async send(messageBody: string): Promise<void> {
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: messageBody }));
+  async send(messageBody: string, tenant: string): Promise<void> {
+    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: messageBody, MessageGroupId: messageGroupIdOf(tenant) }));
   }
 }
 
@@ -38,6 +40,7 @@ export class SqsDeadLetterReplay implements MetaEventsDeadLetters {
           // Long enough to send and delete; a message left behind by a failure shows up again after it.
           VisibilityTimeout: 60,
           WaitTimeSeconds: 0,
+          MessageSystemAttributeNames: ['MessageGroupId'],
         }),
       );
       const messages = (received.Messages ?? []).filter((message) => message.Body !== undefined && message.ReceiptHandle !== undefined);
@@ -46,7 +49,12 @@ export class SqsDeadLetterReplay implements MetaEventsDeadLetters {
         new SendMessageBatchCommand({
           QueueUrl: this.queueUrl,
           // Marked as a replay: the processor treats it like a redelivery (it may follow a crashed attempt).
-          Entries: messages.map((message, index) => ({ Id: String(index), MessageBody: message.Body!, MessageAttributes: { [REPLAYED_ATTRIBUTE]: { DataType: 'String', StringValue: 'true' } } })),
+          Entries: messages.map((message, index) => ({
+            Id: String(index),
+            MessageBody: message.Body!,
+            MessageGroupId: replayGroupOf(message.Attributes?.MessageGroupId, message.Body!),
+            MessageAttributes: { [REPLAYED_ATTRIBUTE]: { DataType: 'String', StringValue: 'true' } },
+          })),
         }),
       );
       const resent = new Set((sent.Successful ?? []).map((entry) => entry.Id));
@@ -57,4 +65,11 @@ export class SqsDeadLetterReplay implements MetaEventsDeadLetters {
     }
     return moved;
   }
+}
+
+/** A replayed message keeps its group; one dead-lettered before groups existed gets the group its POST would have today. */
+function replayGroupOf(storedGroupId: string | undefined, body: string): string {
+  if (storedGroupId) return storedGroupId;
+  const stored = decodeMetaEventMessage(body);
+  return messageGroupIdOf(stored ? metaEventTenantOf(stored.body) : UNATTRIBUTED_META_EVENTS);
 }

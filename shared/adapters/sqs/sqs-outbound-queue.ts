@@ -4,10 +4,17 @@ import { byLane, type OutboundLane } from '../../broadcast/outbound-lanes';
 import type { OutboundQueue } from '../../broadcast/ports';
 import { StoreUnavailableError } from '../../ports/errors';
 import { classifyStoreFaults, storeFault } from '../dynamodb/dynamodb-errors';
+import { messageGroupIdOf } from './message-group';
 
 /** SendMessageBatch takes 10 entries and 256 KiB per call on every queue. */
 const MAX_ENTRIES = 10;
 const MAX_BATCH_BYTES = 250 * 1024;
+
+/** One entry to send: the encoded message and its group (the organization: a fair queue's tenant). */
+interface QueuedBody {
+  body: string;
+  groupId: string;
+}
 
 /** The queue URL of each outbound lane this function may send to ('' or absent: not granted to it). */
 export type OutboundQueueUrls = Readonly<Partial<Record<OutboundLane, string>>>;
@@ -45,8 +52,8 @@ export class SqsOutboundQueue implements OutboundQueue {
   }
 
   /** Entries SQS refused are sent again (three more tries); a refusal that is the sender's fault is final. */
-  private async sendBatch(queueUrl: string, bodies: readonly string[], delaySeconds: number | undefined): Promise<void> {
-    let entries = bodies.map((body, position) => ({ Id: String(position), MessageBody: body, DelaySeconds: delaySeconds }));
+  private async sendBatch(queueUrl: string, bodies: readonly QueuedBody[], delaySeconds: number | undefined): Promise<void> {
+    let entries = bodies.map(({ body, groupId }, position) => ({ Id: String(position), MessageBody: body, MessageGroupId: groupId, DelaySeconds: delaySeconds }));
     for (let attempt = 0; entries.length > 0; attempt += 1) {
       const result = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
       const failed = result.Failed ?? [];
@@ -64,9 +71,9 @@ export class SqsOutboundQueue implements OutboundQueue {
 }
 
 /** Message bodies in SendMessageBatch calls of at most 10 entries and 250 KiB, in order. */
-function batchesOf(messages: readonly OutboundMessage[]): string[][] {
-  const batches: string[][] = [];
-  let current: string[] = [];
+function batchesOf(messages: readonly OutboundMessage[]): QueuedBody[][] {
+  const batches: QueuedBody[][] = [];
+  let current: QueuedBody[] = [];
   let currentBytes = 0;
   for (const message of messages) {
     const body = encodeOutboundMessage(message);
@@ -76,7 +83,7 @@ function batchesOf(messages: readonly OutboundMessage[]): string[][] {
       current = [];
       currentBytes = 0;
     }
-    current.push(body);
+    current.push({ body, groupId: messageGroupIdOf(message.organizationId) });
     currentBytes += bytes;
   }
   if (current.length > 0) batches.push(current);

@@ -18,10 +18,12 @@ const receivedAt = new Date('2025-03-01T12:00:00.000Z');
 
 class RecordingQueue implements MetaEventQueue {
   sent: string[] = [];
+  tenants: string[] = [];
   failure: Error | undefined;
-  async send(body: string) {
+  async send(body: string, tenant: string) {
     if (this.failure) throw this.failure;
     this.sent.push(body);
+    this.tenants.push(tenant);
   }
 }
 
@@ -151,6 +153,16 @@ describe('event batches (POST)', () => {
     event.isBase64Encoded = true;
     expect((await handler(event, lambdaContext())).statusCode).toBe(200);
     expect(decodeMetaEventMessage(queue.sent[0]!)?.body).toBe(batch);
+  });
+
+  it("names the POST's business account as its queue tenant (the fair-queue group), on every part of a split batch", async () => {
+    const { queue, post } = endpoint();
+    const statuses = Array.from({ length: 4_000 }, (_, index) => ({ id: `wamid.${index}${'x'.repeat(60)}`, status: 'delivered', recipient_id: '15551234567' }));
+    const large = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { statuses } }] }] });
+    expect((await post(batch, { 'x-hub-signature-256': signWebhookBody(batch, secrets.appSecret) })).statusCode).toBe(200);
+    expect((await post(large, { 'x-hub-signature-256': signWebhookBody(large, secrets.appSecret) })).statusCode).toBe(200);
+    expect(queue.sent.length).toBeGreaterThan(2);
+    expect(new Set(queue.tenants)).toEqual(new Set(['102290129340398']));
   });
 });
 
