@@ -20,6 +20,8 @@ export interface ExactlyOnceCounts {
   lost: number;
   unknown: number;
   unknownWithoutFault: number;
+  /** The ledger's reasons of the unknowns without an injected fault (what to look into when there are some). */
+  unknownWithoutFaultReasons: Record<string, number>;
   faultsInjected: number;
   deadLettered: number;
 }
@@ -34,7 +36,7 @@ const FINAL = new Set(['SENT', 'FAILED', 'UNKNOWN', 'CANCELLED']);
  * const counts = exactlyOnce(store.ledger, meta, load.record, 0, true);
  */
 export function exactlyOnce(ledger: ReadonlyMap<string, LedgerEntry>, meta: MetaModel, load: LoadRecord, deadLettered: number, drained: boolean): ExactlyOnceCounts {
-  const counts: ExactlyOnceCounts = { recipients: 0, settled: 0, pending: 0, duplicates: 0, lost: deadLettered, unknown: 0, unknownWithoutFault: 0, faultsInjected: meta.faulted.size, deadLettered };
+  const counts: ExactlyOnceCounts = { recipients: 0, settled: 0, pending: 0, duplicates: 0, lost: deadLettered, unknown: 0, unknownWithoutFault: 0, unknownWithoutFaultReasons: {}, faultsInjected: meta.faulted.size, deadLettered };
   for (const job of load.jobs.values()) counts.recipients += job.recipients;
   for (const [id, entry] of ledger) {
     const callbackData = `b1:${id.split('#').join(':')}`;
@@ -43,7 +45,11 @@ export function exactlyOnce(ledger: ReadonlyMap<string, LedgerEntry>, meta: Meta
     if (entry.status === 'SENT' && taken === 0) counts.lost += 1;
     if (entry.status === 'UNKNOWN') {
       counts.unknown += 1;
-      if (!meta.faulted.has(callbackData)) counts.unknownWithoutFault += 1;
+      if (!meta.faulted.has(callbackData)) {
+        counts.unknownWithoutFault += 1;
+        const reason = entry.failureReasonCode ?? 'none';
+        counts.unknownWithoutFaultReasons[reason] = (counts.unknownWithoutFaultReasons[reason] ?? 0) + 1;
+      }
     }
   }
   for (const [callbackData, taken] of meta.taken) {

@@ -44,8 +44,10 @@ export class MetaModel implements Pick<CloudApiClient, 'sendMessage'> {
   /** Callback data of sends whose answer the model lost (the only ones allowed to end UNKNOWN). */
   readonly faulted = new Set<string>();
   readonly numbers = new Map<string, NumberRecord>();
-  /** When each send reached Meta, by callback data (for single-message latency). */
+  /** When each tracked send first reached Meta, by callback data (for single-message latency). */
   readonly arrivedAt = new Map<string, number>();
+  /** Which sends' arrival is kept (the single messages: keeping every send's would be a map of millions). */
+  tracked: (callbackData: string) => boolean = () => true;
   /** Told of every message Meta took (its statuses follow as webhooks). */
   onTaken: (phoneNumberId: string, callbackData: string) => void = () => undefined;
   /** The window per-account rates are measured over (epoch ms). */
@@ -63,7 +65,7 @@ export class MetaModel implements Pick<CloudApiClient, 'sendMessage'> {
   async sendMessage(phoneNumberId: string, body: Record<string, unknown>, _call: UpstreamCall): Promise<SendOutcome> {
     const key = String(body.biz_opaque_callback_data);
     const record = this.recordOf(phoneNumberId);
-    if (!this.arrivedAt.has(key)) this.arrivedAt.set(key, this.time.nowMs());
+    if (this.tracked(key) && !this.arrivedAt.has(key)) this.arrivedAt.set(key, this.time.nowMs());
     const admitted = this.admit(phoneNumberId);
     await this.time.sleep(this.latency());
     if (!admitted) {

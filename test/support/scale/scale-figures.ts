@@ -13,6 +13,14 @@ export interface AccountRate {
   ofTier: number;
 }
 
+/** Publish to endpoint, first arrival. */
+export interface EventLatencies {
+  delivered: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
 export interface ScaleFigures {
   seed: number;
   virtualSeconds: number;
@@ -43,6 +51,21 @@ export interface ScaleFigures {
   accountConcurrencyQuota: number;
   queues: Array<{ name: string; sent: number; redelivered: number; deadLettered: number; backlogAtEnd: number }>;
   meta: { taken: number; refused130429: number; webhookPosts: number; statuses: number; statusesApplied: number };
+  /** The real dispatcher: other organizations' deliveries (publish to endpoint) while one organization's endpoints never answer. */
+  customerEvents: {
+    published: number;
+    othersDelivered: number;
+    /** Other organizations' events not delivered by the end. */
+    othersPending: number;
+    /** Quiet organizations (single messages only) and busy ones (draining: ~240 events a second to one endpoint). */
+    quiet: EventLatencies;
+    busy: EventLatencies;
+    /** Calls to the failing organization's endpoints (each lasts its timeout), and its deliveries given up. */
+    failingCalls: number;
+    failingDeadLettered: number;
+    /** Deliveries re-queued (breaker open, slots taken, retry scheduled). */
+    requeued: number;
+  };
   exactlyOnce: ExactlyOnceCounts;
 }
 

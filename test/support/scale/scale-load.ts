@@ -54,6 +54,7 @@ export class ScaleLoadGenerator {
 
   constructor(private readonly world: ScaleWorld) {
     this.queue = world.outboundQueue();
+    world.meta.tracked = (callbackData) => this.record.singleAcceptedAt.has(callbackData);
   }
 
   /** Schedules the whole scenario's arrivals within `arrivalSeconds`. */

@@ -9,7 +9,8 @@ import type { EventSourceSettings } from './lambda-event-source-model';
 import type { MetaModelSettings } from './meta-model';
 import type { DynamoModelSettings } from './dynamo-model';
 import type { ChunkWorkerSettings } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
-import { chunkWorker } from '../../../runtime-contract/resource-definitions';
+import { chunkWorker, customerEventsDispatcher } from '../../../runtime-contract/resource-definitions';
+import type { CustomerEventsLoad } from './customer-events-model';
 
 export interface ScaleLoad {
   seed: number;
@@ -30,6 +31,8 @@ export interface ScaleLoad {
   singlesPerSecond: number;
   /** Organizations whose Meta answers are sometimes lost (the injected faults), the first ones. */
   faultedOrganizations: number;
+  /** Who subscribes to customer events, and the organization whose endpoints all fail. */
+  customerEvents: CustomerEventsLoad;
 }
 
 export interface ScalePlatform {
@@ -37,6 +40,8 @@ export interface ScalePlatform {
   /** Absent: single messages share the chunk worker's queue (today). Present: their own queue and worker. */
   singleLane?: EventSourceSettings;
   deliveryEvents: EventSourceSettings;
+  /** The customer-events dispatcher's mapping (runtime-contract: batches of 10, 40 at most, 30 s). */
+  customerEvents: EventSourceSettings;
   /** Messages carry their organization as MessageGroupId on fair queues. */
   fairQueues: boolean;
   worker: ChunkWorkerSettings;
@@ -64,6 +69,8 @@ export interface ScaleSettings {
  * capacity model's (runtime-contract/capacity-model.ts).
  */
 export const PRE_MODEL_CEILING = 20;
+/** The customer-events dispatcher's fixed ceiling before issue 40 (now the capacity model's, never below it). */
+export const PRE_MODEL_DISPATCHER_CEILING = 40;
 
 const eventSource = (name: string, maxConcurrency: number, batchSize: number, timeoutMs: number): EventSourceSettings => ({
   name,
@@ -93,11 +100,14 @@ export function fullScaleSettings(seed = 40): ScaleSettings {
       expanderRunSeconds: 40,
       singlesPerSecond: 600,
       faultedOrganizations: 1,
+      // One organization in 10 subscribes; org_1 (a draining account: 240 statuses a second) has 10 endpoints that never answer.
+      customerEvents: { subscriberEvery: 10, failingOrganization: 1, failingEndpoints: 10, endpointMedianMs: 120 },
     },
     platform: {
-      // The chunk worker's mapping as deployed before issue 40 (its batch size and timeout are today's).
+      // The mappings as deployed before issue 40 (batch sizes and timeouts are today's).
       chunkWorker: eventSource('chunk-worker', PRE_MODEL_CEILING, chunkWorker.batchSize, chunkWorker.timeoutSeconds * 1000),
       deliveryEvents: eventSource('delivery-events', PRE_MODEL_CEILING, 10, 60_000),
+      customerEvents: eventSource('customer-events', PRE_MODEL_DISPATCHER_CEILING, customerEventsDispatcher.batchSize, customerEventsDispatcher.timeoutSeconds * 1000),
       fairQueues: false,
       worker: {
         maxInFlight: 512,
@@ -147,6 +157,8 @@ export function reducedScaleSettings(seed = 7): ScaleSettings {
       expanderPagesPerRun: 2,
       expanderRunSeconds: 10,
       singlesPerSecond: 8,
+      // Five subscribers (org_0, 4, 8, 12, 16) beside org_1, a draining account whose 2 endpoints never answer (480 deliveries a second).
+      customerEvents: { ...full.load.customerEvents, subscriberEvery: 4, failingEndpoints: 2 },
     },
     // More lost answers than the full scenario's 1 %: a small run still injects a few faults.
     models: { ...full.models, meta: { ...full.models.meta, faultShare: 0.02 } },

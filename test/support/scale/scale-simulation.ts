@@ -1,6 +1,7 @@
 /**
  * Runs the scale simulation (scale-world.ts with scale-load.ts's arrivals) and measures its
  * figures (scale-figures.ts). Deterministic: the same settings and seed give the same figures.
+ * What is the real code and what is modelled: SIMULATION_PARTS below (the bench prints it).
  */
 import { performance } from 'node:perf_hooks';
 import { exactlyOnce } from './exactly-once';
@@ -8,6 +9,26 @@ import { quantile, type AccountRate, type ScaleFigures } from './scale-figures';
 import { ScaleLoadGenerator } from './scale-load';
 import type { ScaleSettings } from './scale-settings';
 import { ScaleWorld } from './scale-world';
+
+/**
+ * Which parts of the simulated platform are the real code (on the in-memory port fakes, under
+ * virtual time) and which are models (constants in test/support/scale/).
+ */
+export const SIMULATION_PARTS = {
+  real: [
+    'the chunk worker (handleChunkRecord, processOutboundChunk: job control, the account\'s turn, the pacer, lanes, claims, outcomes, settle) for the chunk queue and the single-message queue (batches of 10, records concurrently)',
+    'the chunk messages (job-fan-out templateChunkOf)',
+    'which queue a job takes (shared/broadcast/outbound-lanes.ts laneOfJob)',
+    'the customer-events dispatcher (dispatchCustomerEvents: per-endpoint and per-organization fairness, breaker, retries, re-queues) on the in-memory health store',
+  ],
+  modelled: [
+    'the accept path (60 ms, then the job and its messages)',
+    'the campaign expander (pages queued per run, the job written whole)',
+    'the delivery-events consumer (20 ms + 1.3 ms per status, writes per status)',
+    'the customer-event publisher and the customers\' endpoints',
+    'SQS, the Lambda event source, Meta and its webhooks, DynamoDB round trips and per-partition throughput',
+  ],
+} as const;
 
 /** Per-account rates are measured after this warm-up (accounts start within the first 5 s). */
 const RATE_WARM_UP_MS = 10_000;
@@ -47,10 +68,12 @@ function cpuSecondsSince(start: NodeJS.CpuUsage): number {
 
 /** Runs on in steps of a minute until nothing is queued or running, or until `untilMs`. */
 async function drain(world: ScaleWorld, load: ScaleLoadGenerator, untilMs: number): Promise<boolean> {
+  // The customer-events queue is left out: the failing organization's deliveries are retried for 24 hours.
   const queues = [world.outbound, world.lane, world.metaEvents].filter((queue) => queue !== undefined);
+  const functions = world.functions.filter((fn) => fn.settings.name !== world.settings.platform.customerEvents.name);
   const idle = () =>
     load.expanding === 0 &&
-    queues.every((queue) => queue.visibleCount === 0 && queue.inFlightCount === 0) && world.functions.every((fn) => fn.running === 0);
+    queues.every((queue) => queue.visibleCount === 0 && queue.inFlightCount === 0) && functions.every((fn) => fn.running === 0);
   while (world.time.nowMs() < untilMs) {
     if (idle()) return true;
     await world.time.runUntil(Math.min(untilMs, world.time.nowMs() + 60_000));
@@ -75,6 +98,7 @@ function figuresOf(world: ScaleWorld, load: ScaleLoadGenerator, run: { startMs: 
       ['outbound-messages', world.outbound],
       ['single-lane', world.lane],
       ['meta-events', world.metaEvents],
+      ['customer-events', world.customerEventQueue],
     ] as const
   ).flatMap(([name, queue]) => (queue ? [{ name, sent: queue.sent, redelivered: queue.redelivered, deadLettered: queue.deadLetters.length, backlogAtEnd: queue.visibleCount + queue.inFlightCount }] : []));
   const numbers = [...world.meta.numbers.values()];
@@ -99,7 +123,24 @@ function figuresOf(world: ScaleWorld, load: ScaleLoadGenerator, run: { startMs: 
       statuses: world.webhooks.statuses,
       statusesApplied: world.webhooks.applied,
     },
+    customerEvents: customerEventFigures(world),
     exactlyOnce: exactlyOnce(world.store.ledger, world.meta, load.record, deadLettered, run.drained),
+  };
+}
+
+/** The other organizations' event delivery (publish to their endpoint) while one organization's endpoints fail. */
+function customerEventFigures(world: ScaleWorld): ScaleFigures['customerEvents'] {
+  const figures = world.customerEvents.finish();
+  const latencies = (delays: readonly number[]) => ({ delivered: delays.length, p50Ms: quantile(delays, 0.5), p99Ms: quantile(delays, 0.99), maxMs: quantile(delays, 1) });
+  return {
+    published: figures.published,
+    othersDelivered: figures.othersDelivered,
+    othersPending: figures.othersPending,
+    quiet: latencies(figures.quietDelaysMs),
+    busy: latencies(figures.busyDelaysMs),
+    failingCalls: figures.failingCalls,
+    failingDeadLettered: figures.failingDeadLettered,
+    requeued: figures.deferred,
   };
 }
 

@@ -4,7 +4,7 @@
  * items 1-3 aim at, as parameters only: a larger chunk-worker ceiling, a lane of its own for
  * single messages, fair queues, a larger delivery-events ceiling. The real code of those items
  * (the lane's routing at accept, the group ids) comes with them; here the queue adapter routes
- * one-recipient messages to the lane.
+ * by the platform's `laneOfJob` (shared/broadcast/outbound-lanes.ts).
  */
 import type { ScaleSettings } from './scale-settings';
 import { eventSourceCeilings } from '../../../runtime-contract/capacity-model';
@@ -28,8 +28,10 @@ export function withVariant(base: ScaleSettings, variant: ScaleVariant): ScaleSe
       ...platform,
       // Provisioned pollers (the mapping's minimum): no minutes-long scale-up from 5 after an idle spell.
       chunkWorker: { ...platform.chunkWorker, maxConcurrency: eventSourceCeilings.chunkWorker, initialConcurrency: eventSourceCeilings.chunkWorker },
-      singleLane: { ...platform.chunkWorker, name: 'single-lane', maxConcurrency: eventSourceCeilings.singleSender, initialConcurrency: eventSourceCeilings.singleSender },
+      // The single-sender function: the chunk worker's consumer, 10 records a batch (issue 40 item 2).
+      singleLane: { ...platform.chunkWorker, name: 'single-lane', maxConcurrency: eventSourceCeilings.singleSender, initialConcurrency: eventSourceCeilings.singleSender, batchSize: 10 },
       deliveryEvents: { ...platform.deliveryEvents, maxConcurrency: eventSourceCeilings.deliveryEvents },
+      customerEvents: { ...platform.customerEvents, maxConcurrency: eventSourceCeilings.customerEventsDispatcher },
       fairQueues: true,
     },
   };

@@ -1,8 +1,12 @@
 /**
  * The simulated platform: the real chunk worker (functions/chunk-worker's record handler and
  * shared/broadcast/chunk-worker: job control, the account's turn, the pacer's slots, lanes, claims,
- * outcomes, settle) on the in-memory port fakes, under virtual time, wired to the models of SQS,
- * the Lambda event source, Meta, its webhooks with the delivery-events consumer, and DynamoDB.
+ * outcomes, settle) for the chunk queue and, in the `lanes` variant, the single-message queue (the
+ * same consumer, batches of 10 records processed concurrently as Powertools' BatchProcessor does),
+ * and the real customer-events dispatcher (customer-events-model.ts), on the in-memory port fakes,
+ * under virtual time, wired to the models of SQS, the Lambda event source, Meta, its webhooks with
+ * the delivery-events consumer, and DynamoDB. Which queue a job's messages take is decided in one
+ * place: the platform's own rule, shared/broadcast/outbound-lanes.ts's `laneOfJob`.
  */
 import type { Context, SQSRecord } from 'aws-lambda';
 import { encodeOutboundMessage, type OutboundMessage } from '../../../shared/broadcast/chunk-message';
@@ -22,6 +26,9 @@ import { logNormal, randomStreams } from './seeded-random';
 import { SqsModel } from './sqs-model';
 import { VirtualScheduler } from './virtual-scheduler';
 import { WebhookModel, type WebhookPost } from './webhook-model';
+import { CustomerEventsModel } from './customer-events-model';
+import { laneOfJob } from '../../../shared/broadcast/outbound-lanes';
+import type { CustomerEventDelivery } from '../../../shared/customer-events/delivery-message';
 
 export const SIMULATION_START = '2026-12-01T09:00:00.000Z';
 
@@ -52,6 +59,8 @@ export class ScaleWorld {
   readonly lane?: SqsModel<string>;
   readonly metaEvents: SqsModel<WebhookPost>;
   readonly webhooks: WebhookModel;
+  readonly customerEventQueue: SqsModel<CustomerEventDelivery>;
+  readonly customerEvents: CustomerEventsModel;
   readonly functions: Array<LambdaEventSourceModel<unknown>> = [];
   readonly accounts: SenderAccount[];
 
@@ -67,12 +76,17 @@ export class ScaleWorld {
     this.outbound = new SqsModel<string>(this.time, queueSettings);
     if (platform.singleLane) this.lane = new SqsModel<string>(this.time, queueSettings);
     this.metaEvents = new SqsModel<WebhookPost>(this.time, { ...queueSettings, visibilityTimeoutMs: 360_000 });
-    this.webhooks = new WebhookModel(this.time, this.metaEvents, this.streams('webhooks'));
+    this.webhooks = new WebhookModel(this.time, this.metaEvents, this.streams('webhooks'), (number) => `org_${number.slice(3)}`);
     this.meta.onTaken = (number, key) => this.webhooks.taken(number, key);
+    this.customerEventQueue = new SqsModel<CustomerEventDelivery>(this.time, { ...queueSettings, visibilityTimeoutMs: 6 * platform.customerEvents.timeoutMs });
+    this.customerEvents = new CustomerEventsModel(this.time, this.customerEventQueue, load.customerEvents, load.organizations, load.drainingAccounts + load.campaigns, this.streams('customer-events'));
     const dependencies = this.workerDependencies();
     this.addFunction(this.outbound, platform.chunkWorker, this.chunkWorkerHandler(dependencies, 'outbound', this.outbound));
     if (this.lane && platform.singleLane) this.addFunction(this.lane, platform.singleLane, this.chunkWorkerHandler(dependencies, 'lane', this.lane));
-    this.addFunction(this.metaEvents, platform.deliveryEvents, this.webhooks.handler(this.time, this.dynamo));
+    this.addFunction(this.metaEvents, platform.deliveryEvents, this.webhooks.handler(this.time, this.dynamo, (organizationId, statuses) => this.customerEvents.publish(organizationId, statuses)));
+    // Its own DynamoDB model (the rateLimits table, own random stream): the sending side's figures do not move with the subscribers.
+    const rateLimitsTable = new DynamoModel(this.time, models.dynamo, this.streams('dynamo-customer-events'));
+    this.addFunction(this.customerEventQueue, platform.customerEvents, this.customerEvents.handler(rateLimitsTable));
   }
 
   private addFunction<T>(queue: SqsModel<T>, settings: EventSourceSettings, handler: BatchHandler<T>): void {
@@ -122,24 +136,33 @@ export class ScaleWorld {
     };
   }
 
-  queueFor(message: Pick<OutboundMessage, 'recipients'>): SqsModel<string> {
-    return this.lane && message.recipients.length === 1 ? this.lane : this.outbound;
+  /** The queue of `message`'s job's lane (the job is in the store before its first message is queued). */
+  queueFor(message: Pick<OutboundMessage, 'jobId'>): SqsModel<string> {
+    if (!this.lane) return this.outbound;
+    const job = this.store.jobs.get(message.jobId);
+    return job && laneOfJob(job) === 'single' ? this.lane : this.outbound;
   }
 
-  /** The chunk worker's Lambda: each SQS record through the real record handler (decode, process, early redelivery, abandon). */
+  /**
+   * The chunk worker's Lambda: each SQS record through the real record handler (decode, process,
+   * early redelivery, abandon), the batch's records concurrently (Powertools' BatchProcessor's default).
+   */
   private chunkWorkerHandler(dependencies: ProcessChunkDependencies, queueName: 'outbound' | 'lane', queue: SqsModel<string>): BatchHandler<string> {
     return async (messages, invocation) => {
       const failedIds: number[] = [];
-      for (const message of messages) {
-        const record = {
-          body: message.body,
-          receiptHandle: `${queueName}|${message.id}:${queue.receiptOf(message.id) ?? 0}`,
-          attributes: { ApproximateReceiveCount: String(message.receiveCount) },
-        } as unknown as SQSRecord;
-        const context = { getRemainingTimeInMillis: () => invocation.remainingTimeMs() } as unknown as Context;
-        await handleChunkRecord(dependencies, record, context).catch(() => failedIds.push(message.id));
-      }
-      return { failedIds };
+      const context = { getRemainingTimeInMillis: () => invocation.remainingTimeMs() } as unknown as Context;
+      await Promise.all(
+        messages.map((message) => {
+          const record = {
+            body: message.body,
+            receiptHandle: `${queueName}|${message.id}:${queue.receiptOf(message.id) ?? 0}`,
+            attributes: { ApproximateReceiveCount: String(message.receiveCount) },
+          } as unknown as SQSRecord;
+          return handleChunkRecord(dependencies, record, context).catch(() => failedIds.push(message.id));
+        }),
+      );
+      // In the batch's order whatever order the records ended in (determinism of what follows).
+      return { failedIds: failedIds.sort((a, b) => a - b) };
     };
   }
 }

@@ -28,15 +28,18 @@ class TimerHeap {
   }
 
   push(timer: Timer): void {
+    // Sift up by moving parents down into the hole (no swap arrays: this runs for every timer).
     const items = this.items;
+    let index = items.length;
     items.push(timer);
-    let index = items.length - 1;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if (!before(items[index]!, items[parent]!)) break;
-      [items[index], items[parent]] = [items[parent]!, items[index]!];
+      const above = items[parent]!;
+      if (!before(timer, above)) break;
+      items[index] = above;
       index = parent;
     }
+    items[index] = timer;
   }
 
   pop(): Timer | undefined {
@@ -52,17 +55,19 @@ class TimerHeap {
 
   private siftDown(start: number): void {
     const items = this.items;
+    const moving = items[start]!;
+    const length = items.length;
     let index = start;
     for (;;) {
       const left = 2 * index + 1;
+      if (left >= length) break;
       const right = left + 1;
-      let smallest = index;
-      if (left < items.length && before(items[left]!, items[smallest]!)) smallest = left;
-      if (right < items.length && before(items[right]!, items[smallest]!)) smallest = right;
-      if (smallest === index) return;
-      [items[index], items[smallest]] = [items[smallest]!, items[index]!];
-      index = smallest;
+      const child = right < length && before(items[right]!, items[left]!) ? right : left;
+      if (!before(items[child]!, moving)) break;
+      items[index] = items[child]!;
+      index = child;
     }
+    items[index] = moving;
   }
 }
 

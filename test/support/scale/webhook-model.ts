@@ -5,8 +5,9 @@
  * delivery-events function takes batches of 10 POSTs. Its work is modelled from the measured
  * figures (docs/SCALE.md: ~20 ms per invocation plus ~1.3 ms per status) and its writes are
  * charged to the DynamoDB model: per status a fact update on the chunk's ledger partition and a
- * tally update on the job's partition. The statuses' spread in time (delivered and read come
- * later) is not modelled: they are posted within the next flush.
+ * tally update on the job's partition. The statuses it applied are handed on (`applied`): the
+ * customer events of subscribing organizations. The statuses' spread in time (delivered and read
+ * come later) is not modelled: they are posted within the next flush.
  */
 import type { DynamoModel } from './dynamo-model';
 import type { BatchHandler } from './lambda-event-source-model';
@@ -16,6 +17,8 @@ import type { VirtualScheduler } from './virtual-scheduler';
 
 /** One webhook POST: the ledger entries (callback data) its statuses are about. */
 export interface WebhookPost {
+  /** The business number's organization (a POST is about one number). */
+  organizationId: string;
   statuses: string[];
 }
 
@@ -33,6 +36,7 @@ export class WebhookModel {
     private readonly time: VirtualScheduler,
     private readonly metaEvents: SqsModel<WebhookPost>,
     private readonly random: Random,
+    private readonly organizationOf: (phoneNumberId: string) => string,
   ) {}
 
   /** A message Meta took: its statuses wait for the next POST of its business number. */
@@ -61,13 +65,16 @@ export class WebhookModel {
         start += size;
         this.posts += 1;
         this.statuses += statuses.length;
-        this.metaEvents.send([{ statuses }], number);
+        this.metaEvents.send([{ organizationId: this.organizationOf(number), statuses }], number);
       }
     }
   }
 
-  /** The delivery-events function, modelled: CPU time per status, writes on the job's and the chunk's partitions. */
-  handler(time: VirtualScheduler, dynamo: DynamoModel): BatchHandler<WebhookPost> {
+  /**
+   * The delivery-events function, modelled: CPU time per status, writes on the job's and the
+   * chunk's partitions; then each POST's statuses are handed to `applied` (the customer events).
+   */
+  handler(time: VirtualScheduler, dynamo: DynamoModel, applied: (organizationId: string, statuses: readonly string[]) => void): BatchHandler<WebhookPost> {
     return async (messages) => {
       const statuses = messages.flatMap((message) => message.body.statuses);
       await time.sleep(20 + 1.3 * statuses.length);
@@ -79,6 +86,7 @@ export class WebhookModel {
       }
       await Promise.all([...writes].map(([key, units]) => dynamo.charge(key, units)));
       this.applied += statuses.length;
+      for (const message of messages) applied(message.body.organizationId, message.body.statuses);
       return { failedIds: [] };
     };
   }

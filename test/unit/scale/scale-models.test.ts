@@ -20,6 +20,20 @@ describe('scale models', () => {
     expect(mulberry32(2)()).not.toBe(first[0]);
   });
 
+  it('the virtual scheduler fires timers by time, and timers of one instant in the order they were set', async () => {
+    const time = new VirtualScheduler(0);
+    const random = mulberry32(9);
+    const fired: Array<{ at: number; order: number }> = [];
+    for (let order = 0; order < 500; order += 1) {
+      const delay = Math.floor(random() * 50);
+      time.at(delay, () => fired.push({ at: time.nowMs(), order }));
+    }
+    await time.runUntil(100);
+    expect(fired).toHaveLength(500);
+    const sorted = [...fired].sort((a, b) => a.at - b.at || a.order - b.order);
+    expect(fired).toEqual(sorted);
+  });
+
   it('fair queues: a backlogged group does not delay another group (and without groups it does)', () => {
     for (const fair of [true, false]) {
       const queue = new SqsModel<string>(new VirtualScheduler(0), { ...queueSettings, fair });
