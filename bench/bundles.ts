@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { bundlingOptions } from '../lib/constructs/service-function';
+import { bundlingOf, bundlingOptions } from '../lib/constructs/service-function';
 import { entryOf, functions, variablesOf, type FunctionDefinition, type FunctionName } from '../runtime-contract/resource-definitions';
 import { median } from './lib/stats';
 
@@ -197,7 +197,9 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
       }
       const outfile = join(outRoot, name, `index.${extension}`);
       const buildStarted = performance.now();
-      const result = await build({ ...options, entryPoints: [join(projectRoot, entryOf(name))], outfile, absWorkingDir: projectRoot, metafile: true });
+      // The function's own defines (no SDK tracer where its definition turns SDK tracing off), as the CDK app bundles it.
+      const define = bundlingOf(functions[name]).define;
+      const result = await build({ ...options, ...(define ? { define } : {}), entryPoints: [join(projectRoot, entryOf(name))], outfile, absWorkingDir: projectRoot, metafile: true });
       const buildMs = performance.now() - buildStarted;
       const url = pathToFileURL(outfile).href;
       // A function parses its configuration at init: give it the tables and queues AWS would.

@@ -18,6 +18,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { classifyStoreFaults } from '../shared/adapters/dynamodb/dynamodb-errors';
 import { withResolvedHandlers } from '../shared/adapters/sdk/resolved-handlers';
+import { withoutSdkLogging } from '../shared/adapters/sdk/without-sdk-logging';
 import { dynamoDbClientSettings } from '../functions/composition/dynamodb-clients';
 import { median } from './lib/stats';
 
@@ -85,11 +86,12 @@ const baseInput = (operation: SdkOperation, sequence: number) => {
   });
 };
 
-function documentVariant(name: string, settings: (endpoint: string) => DynamoDBClientConfig, options: { resolvedOnce?: boolean } = {}): Variant {
+function documentVariant(name: string, settings: (endpoint: string) => DynamoDBClientConfig, options: { resolvedOnce?: boolean; noSdkLogging?: boolean } = {}): Variant {
   return {
     name,
     build(endpoint) {
       const base = new DynamoDBClient(settings(endpoint));
+      if (options.noSdkLogging) withoutSdkLogging(base);
       let document = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
       if (options.resolvedOnce) document = withResolvedHandlers(document);
       classifyStoreFaults(document);
@@ -112,6 +114,7 @@ function baseVariant(name: string, settings: (endpoint: string) => DynamoDBClien
 export const variants: readonly Variant[] = [
   documentVariant('document client as built before (settings of dynamodb-clients.ts, stack resolved per call)', (e) => baseSettings(e)),
   documentVariant('document client, stack resolved once per command class (withResolvedHandlers)', (e) => baseSettings(e), { resolvedOnce: true }),
+  documentVariant('document client as the functions build it (resolved once, no SDK logger middleware)', (e) => baseSettings(e), { resolvedOnce: true, noSdkLogging: true }),
   baseVariant('base client, AttributeValues given (no lib-dynamodb), stack per call', (e) => baseSettings(e)),
   baseVariant('base client, AttributeValues given, cacheMiddleware: true', (e) => baseSettings(e, { cacheMiddleware: true })),
   documentVariant('document client, default request handler (no timeouts)', (e) => ({ ...baseSettings(e), requestHandler: undefined })),
@@ -199,12 +202,14 @@ async function cpuPerCall(call: Call, operation: SdkOperation, calls: number, co
   return (used.user + used.system) / calls;
 }
 
-export async function benchSdkCallOverhead(options: { calls: number; rounds: number; concurrency?: number }): Promise<SdkOverheadResult> {
+export async function benchSdkCallOverhead(options: { calls: number; rounds: number; concurrency?: number; variantsNamed?: string }): Promise<SdkOverheadResult> {
   const concurrency = options.concurrency ?? 16;
   const stub = await startStub();
   const samples = new Map<string, Record<SdkOperation, number[]>>();
   const maxUserAgentBytes: Record<string, number> = {};
-  const built = variants.map((variant) => ({ variant, client: variant.build(stub.endpoint) }));
+  // `--sdk-variants=<text>`: only the DynamoDB variants whose name contains it (a quicker comparison).
+  const chosen = options.variantsNamed === undefined ? variants : variants.filter((variant) => variant.name.includes(options.variantsNamed!));
+  const built = chosen.map((variant) => ({ variant, client: variant.build(stub.endpoint) }));
   const sqsBuilt = sqsVariants.map((variant) => ({ variant, client: sqsSender(stub.endpoint, variant.cacheMiddleware) }));
   const sqsSamples = new Map<string, number[]>(sqsVariants.map((variant) => [variant.name, []]));
   try {

@@ -431,6 +431,15 @@ export interface FunctionResources {
   bundledFiles?: { directory: string; package: string; files: readonly string[] };
   /** Browser files esbuild builds from our sources into `directory` next to the bundle (the console's script and style sheet; browser-assets.ts). */
   browserAssets?: BrowserAssets;
+  /**
+   * X-Ray subsegments for each of its AWS SDK calls (Powertools Tracer, shared/observability/tracer.ts):
+   * on unless `false`. Lambda's own trace of each invocation stays on for every function. Off for the
+   * queue workers that make SDK calls per message at volume: there the X-Ray SDK's async hook makes
+   * every awaited promise dearer (docs/PERFORMANCE.md 4g) and a chunk of 1,000 recipients would
+   * record hundreds of subsegments. A function with `false` runs with POWERTOOLS_TRACE_ENABLED=false
+   * and its bundle leaves the tracer out (lib/constructs/service-function.ts `bundlingOf`).
+   */
+  tracesSdkCalls?: false;
 }
 
 export interface BrowserAssets {
@@ -679,6 +688,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     // click-link: the tracked-link key, made on the first tracked send (shared/clicks/click-link-key.ts).
     tokenPurposes: ['upstream-token', 'click-link'],
     callsUpstream: true,
+    tracesSdkCalls: false,
   },
   /**
    * The single-message lane's worker (docs/SCALE.md "The single-message lane"): the chunk worker's
@@ -725,6 +735,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     receivesFrom: ['metaEvents'],
     eventSource: deliveryEvents,
     callsUpstream: false,
+    tracesSdkCalls: false,
   },
   /**
    * Delivers customer events to webhook endpoints: reads endpoints (tenancy; readWrite because a
@@ -744,6 +755,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tokenKey: 'decrypt',
     tokenPurposes: ['webhook-secret'],
     callsUpstream: false,
+    tracesSdkCalls: false,
   },
   /**
    * Scheduled broadcasts: fires a job at its time (one-time schedule target, `{ jobId }`) and sweeps
@@ -776,6 +788,7 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tokenKey: 'decrypt',
     tokenPurposes: ['upstream-token'],
     callsUpstream: true,
+    tracesSdkCalls: false,
   },
 };
 

@@ -2,6 +2,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { withResolvedHandlers } from '../../shared/adapters/sdk/resolved-handlers';
+import { withoutSdkLogging } from '../../shared/adapters/sdk/without-sdk-logging';
 import type { CompositionContext } from './composition-context';
 
 export interface DynamoDbClients {
@@ -26,7 +27,9 @@ export function dynamoDbClientSettings(region: string, endpoint: string | undefi
 
 export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
   const { region, endpoints } = context.config;
-  const base = () => context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () => new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb)));
+  // No SDK logger: its middleware's per-call copy of input and output goes too (without-sdk-logging.ts).
+  const base = () =>
+    context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () => withoutSdkLogging(new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb))));
   let document: DynamoDBDocumentClient | undefined;
   let documentOf: DynamoDBClient | undefined;
   return {

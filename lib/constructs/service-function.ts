@@ -28,6 +28,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { esbuildArguments } from '../../runtime-contract/browser-assets';
 import { entryOf, type FunctionDefinition, type FunctionName } from '../../runtime-contract/resource-definitions';
+import { SDK_TRACER_BUNDLED } from '../../shared/observability/tracer';
 import { projectRoot, type LogLevel } from '../settings';
 
 export const placeholderCodeDirectory = path.join(__dirname, '..', 'lambda-placeholder');
@@ -72,13 +73,16 @@ export const bundlingOptions: BundlingOptions = {
  * A function's esbuild options: the shared ones, plus a copy of the package files it reads at run
  * time (`bundledFiles`: the docs page's renderer) and the browser files built from our sources
  * (`browserAssets`: the console's script and style sheet, runtime-contract/browser-assets.ts) into
- * folders next to the bundle.
+ * folders next to the bundle. A function without SDK tracing (`tracesSdkCalls: false`) is bundled
+ * without the Powertools Tracer and the X-Ray SDK (shared/observability/tracer.ts).
  */
 export function bundlingOf(definition: FunctionDefinition, root: string = projectRoot): BundlingOptions {
   const commands = (outputDir: string) => [...copyCommands(definition, root, outputDir), ...browserAssetCommands(definition, root, outputDir)];
-  if (commands('/').length === 0) return bundlingOptions;
+  const define = definition.tracesSdkCalls === false ? { define: { [SDK_TRACER_BUNDLED]: 'false' } } : {};
+  if (commands('/').length === 0) return definition.tracesSdkCalls === false ? { ...bundlingOptions, ...define } : bundlingOptions;
   return {
     ...bundlingOptions,
+    ...define,
     commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: (_inputDir: string, outputDir: string) => commands(outputDir) },
   };
 }
@@ -161,6 +165,8 @@ export class ServiceFunction extends NodejsFunction {
         ...props.environment,
         // Bundles carry source maps; without this flag stack traces point into minified code.
         NODE_OPTIONS: '--enable-source-maps',
+        // No X-Ray subsegments per SDK call (its bundle carries no tracer): Powertools and AppConfig agree.
+        ...(props.definition.tracesSdkCalls === false ? { POWERTOOLS_TRACE_ENABLED: 'false' } : {}),
       },
       tracing: lambda.Tracing.ACTIVE,
       loggingFormat: lambda.LoggingFormat.JSON,

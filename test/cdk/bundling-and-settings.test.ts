@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ApiStack } from '../../lib/api-stack';
-import { bundlingOptions, bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from '../../lib/constructs/service-function';
+import { build } from 'esbuild';
+import { bundlingOf, bundlingOptions, bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from '../../lib/constructs/service-function';
 import { entryOf, functions, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { readSettings } from '../../lib/settings';
 import { StatefulStack } from '../../lib/stateful-stack';
@@ -84,6 +85,34 @@ describe('skipping bundling', () => {
       expect.objectContaining({ externalModules: [], minify: true, sourceMap: true, target: 'node22', format: 'esm' }),
     );
   });
+});
+
+describe('the SDK tracer in bundles', () => {
+  const projectRoot = path.join(__dirname, '../..');
+  /** The npm packages esbuild puts into a bundle of the tracer module with `name`'s bundling options. */
+  async function packagesBundledFor(name: FunctionName): Promise<string[]> {
+    const result = await build({
+      stdin: { contents: "export { tracedClient } from './shared/observability/tracer';", resolveDir: projectRoot, sourcefile: 'probe.ts', loader: 'ts' },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      minify: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      define: bundlingOf(functions[name]).define ?? {},
+    });
+    return Object.keys(result.metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []);
+  }
+
+  it('leaves the tracer and the X-Ray SDK out of functions without SDK tracing, and keeps them elsewhere', async () => {
+    const untraced = names.filter((name) => functions[name].tracesSdkCalls === false);
+    expect(untraced).toEqual(expect.arrayContaining(['chunk-worker', 'delivery-events']));
+    expect(await packagesBundledFor('chunk-worker')).not.toEqual(expect.arrayContaining(['aws-xray-sdk-core']));
+    expect(await packagesBundledFor('chunk-worker')).not.toContain('@aws-lambda-powertools/tracer');
+    expect(await packagesBundledFor('broadcast-send')).toEqual(expect.arrayContaining(['@aws-lambda-powertools/tracer', 'aws-xray-sdk-core']));
+    for (const name of names) expect(bundlingOf(functions[name]).define).toEqual(functions[name].tracesSdkCalls === false ? { __SDK_TRACER_BUNDLED__: 'false' } : undefined);
+  }, 60_000);
 });
 
 describe('settings', () => {

@@ -86,6 +86,8 @@ describe.each(names)('function %s', (name) => {
         NODE_OPTIONS: '--enable-source-maps',
       }),
     );
+    // SDK calls traced unless the definition says not (its bundle then carries no tracer).
+    expect(env().POWERTOOLS_TRACE_ENABLED).toBe(definition.tracesSdkCalls === false ? 'false' : undefined);
   });
 
   it.each(tableNames)(`gets table %s exactly as defined (${JSON.stringify(definition.tables)})`, (tableName) => {

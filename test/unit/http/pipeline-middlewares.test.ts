@@ -85,6 +85,51 @@ describe('JSON nesting limit', () => {
     expect(jsonNestingExceeds(deep(1_000_000), 64)).toBe(true);
   });
 
+  it('skips strings to their closing quote: escaped quotes and runs of backslashes', () => {
+    // An even run of backslashes ends the string at the quote after it: the brackets after count.
+    expect(jsonNestingExceeds('[["a\\\\"]]', 1)).toBe(true);
+    expect(jsonNestingExceeds('["a\\\\",[[1]]]', 2)).toBe(true);
+    // An odd run escapes the quote: the brackets after it are still inside the string.
+    expect(jsonNestingExceeds('["a\\\"[[[[\\"]', 1)).toBe(false);
+    expect(jsonNestingExceeds('{"k\\"":[[[1]]]}', 3)).toBe(true);
+    // An unterminated string hides whatever follows it.
+    expect(jsonNestingExceeds('["[[[[[', 1)).toBe(false);
+    expect(jsonNestingExceeds('"', 0)).toBe(false);
+    const text = JSON.stringify({ recipients: Array.from({ length: 50 }, (_, index) => ({ to: `${index}`, parameters: [`a"[{\\${index}`, '\\'] })) });
+    expect(jsonNestingExceeds(text, 4)).toBe(false);
+    expect(jsonNestingExceeds(text, 3)).toBe(true);
+  });
+
+  it('agrees with a character-by-character count on short texts of quotes, backslashes and brackets', () => {
+    const reference = (text: string, limit: number): boolean => {
+      let depth = 0;
+      let inString = false;
+      for (let index = 0; index < text.length; index += 1) {
+        const char = text[index];
+        if (inString) {
+          if (char === '\\') index += 1;
+          else if (char === '"') inString = false;
+        } else if (char === '"') inString = true;
+        else if (char === '[' || char === '{') {
+          depth += 1;
+          if (depth > limit) return true;
+        } else if (char === ']' || char === '}') depth -= 1;
+      }
+      return false;
+    };
+    const alphabet = ['"', '\\', '[', ']', '{', '}', 'a'];
+    let seed = 40;
+    const next = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % below;
+    };
+    for (let round = 0; round < 20_000; round += 1) {
+      const text = Array.from({ length: next(14) }, () => alphabet[next(alphabet.length)]).join('');
+      const limit = next(4);
+      expect([text, limit, jsonNestingExceeds(text, limit)]).toEqual([text, limit, reference(text, limit)]);
+    }
+  });
+
   it.each([
     ['broadcast', broadcastRoute, (json: any) => expect(json).toMatchObject({ status: false, status_code: 400, data: { error: { code: 'JSON_NESTING_TOO_DEEP' } } })],
     ['organization', organizationRoute, (json: any) => expect(json).toMatchObject({ statusCode: 400, status: 'error' })],
