@@ -90,7 +90,7 @@ describe('JSON nesting limit', () => {
     expect(jsonNestingExceeds('[["a\\\\"]]', 1)).toBe(true);
     expect(jsonNestingExceeds('["a\\\\",[[1]]]', 2)).toBe(true);
     // An odd run escapes the quote: the brackets after it are still inside the string.
-    expect(jsonNestingExceeds('["a\\\"[[[[\\"]', 1)).toBe(false);
+    expect(jsonNestingExceeds('["a\\"[[[[\\"]', 1)).toBe(false);
     expect(jsonNestingExceeds('{"k\\"":[[[1]]]}', 3)).toBe(true);
     // An unterminated string hides whatever follows it.
     expect(jsonNestingExceeds('["[[[[[', 1)).toBe(false);
