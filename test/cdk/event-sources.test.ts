@@ -84,7 +84,7 @@ it('the single-message lane: singleMessages → single-sender in batches of 10, 
   const mapping = mappings().find((candidate) => mentions(candidate.EventSourceArn, queueId({ queue: 'singleMessages', deadLetters: false })))!;
   expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(synth.api, 'single-sender') });
   expect(mapping.BatchSize).toBe(10);
-  expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: 50 });
+  expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: eventSourceCeilings.singleSender });
   // Its own ceiling, beside the chunk worker's, never shared with it.
   expect(mappings().filter((candidate) => mentions(candidate.EventSourceArn, queueId({ queue: 'outboundMessages', deadLetters: false })))).toHaveLength(1);
 });

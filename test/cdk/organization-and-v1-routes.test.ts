@@ -67,13 +67,14 @@ it('words every 400 and 5xx of remove-employee-bulk as the contract does', () =>
   expect(route.serverErrorMessage).toBe('Something went wrong while removing employees');
 });
 
-it('grants the inbox table to the v1 function, to delivery-events (inbound messages), to broadcast-audiences (saved audiences), to read the 24-hour window, to broadcast-send, to read opt-outs at send time, to the chunk worker, and to read audiences, contacts and opt-outs, to the campaign expander and the campaigns group (its dry run)', () => {
-  // chunk-worker reads the opt-out list again at send time (docs/BROADCAST.md "Opt-outs at send time").
+it('grants the inbox table to the v1 function, to delivery-events (inbound messages), to broadcast-audiences (saved audiences), to read the 24-hour window, to broadcast-send, to read opt-outs at send time, to the chunk worker and the single-sender, and to read audiences, contacts and opt-outs, to the campaign expander and the campaigns group (its dry run)', () => {
+  // chunk-worker and single-sender (the same consumer) read the opt-out list again at send time (docs/BROADCAST.md "Opt-outs at send time").
   const inboxGrants: Record<string, string> = {
     'v1-inbox': 'readWrite',
     'delivery-events': 'readWrite',
     'broadcast-send': 'read',
     'chunk-worker': 'read',
+    'single-sender': 'read',
     'broadcast-audiences': 'readWrite',
     'broadcast-campaigns': 'read',
     'campaign-expander': 'read',
