@@ -2,6 +2,10 @@
  * Synthesizes the real CDK app (lib/platform.ts) the way bin/app.ts does, with cdk.json's context,
  * bundling skipped (entries may not exist; esbuild is slow) and a fixed account/region. Call once
  * per test file (beforeAll): a synth takes seconds on a small machine.
+ *
+ * aws-cdk-lib's built-in CloudFormation validation (a WebAssembly linter run on every synth) is off
+ * here: it took about 8 of the first synth's 11 s in every test file. It runs once per test run, in
+ * test/cdk/nag.test.ts (`builtinValidation: true`), which asserts it finds nothing.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -20,11 +24,20 @@ export interface SynthesizedPlatform {
   operations: Template;
 }
 
-/** `beforeSynth` runs on the built app before any template is synthesized (e.g. to add cdk-nag's aspects). */
-export function synthesizePlatform(context: Record<string, unknown> = {}, beforeSynth?: (app: App, platform: Platform) => void): SynthesizedPlatform {
+/**
+ * `beforeSynth` runs on the built app before any template is synthesized (e.g. to add cdk-nag's
+ * aspects); `builtinValidation` turns aws-cdk-lib's CloudFormation validation back on (its report is
+ * `validation-report.json` in the app's assembly directory).
+ */
+export function synthesizePlatform(
+  context: Record<string, unknown> = {},
+  beforeSynth?: (app: App, platform: Platform) => void,
+  { builtinValidation = false }: { builtinValidation?: boolean } = {},
+): SynthesizedPlatform {
   const cdkJson = JSON.parse(readFileSync(path.join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
   const app = new App({
     context: { ...cdkJson.context, skipBundling: true, account: testAccount, region: testRegion, ...context },
+    builtinCloudFormationValidation: builtinValidation,
   });
   const platform = createPlatform(app, readSettings(app.node, {}));
   beforeSynth?.(app, platform);

@@ -2,8 +2,7 @@
  * Webhook endpoint registration through the local runtime (real HTTP, gateway key checks, dynalite,
  * the local token cipher, the system DNS resolver), outside local mode: https only, no loopback.
  */
-import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { buildServices } from '../../../functions/composition';
@@ -11,13 +10,13 @@ import { DynamoDbWebhookEndpointRegistry } from '../../../shared/adapters/dynamo
 import { LocalAesTokenCipher } from '../../../shared/adapters/crypto/local-aes-token-cipher';
 import { parseAppConfig } from '../../../shared/config/app-config';
 import { systemClock } from '../../../shared/ports/clock';
+import { runAdminCli, type AdminCliResult } from '../../support/admin-cli';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 
 jest.setTimeout(180_000);
 
 const WEBHOOKS = '/prod/api/v2/broadcast/public/webhooks';
 const PUBLIC_URL = 'https://93.184.216.34/hooks/in';
-const projectRoot = resolve(__dirname, '../../..');
 
 let runtime: TestRuntime;
 const call = (method: string, path: string, key: string, body?: unknown) => runtime.call(method, `${WEBHOOKS}${path}`, { headers: { 'x-api-key': key }, body });
@@ -156,13 +155,7 @@ test('in local mode (the local runtime\'s default), http loopback receivers may 
 });
 
 describe('admin CLI', () => {
-  function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((done) => {
-      execFile('npx', ['tsx', 'scripts/admin.ts', ...args, '--env-file', join(runtime.dataDirectory, 'runtime.env')], { cwd: projectRoot, timeout: 90_000 }, (error, stdout, stderr) =>
-        done({ code: error ? 1 : 0, stdout, stderr }),
-      );
-    });
-  }
+  const admin = (args: string[]): Promise<AdminCliResult> => runAdminCli([...args, '--env-file', join(runtime.dataDirectory, 'runtime.env')], { timeoutMs: 90_000 });
 
   test('add-webhook, list-webhooks, remove-webhook for an organization', async () => {
     const org = runtime.demo.organizationId;

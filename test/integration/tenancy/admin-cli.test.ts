@@ -1,33 +1,19 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { generateLocalTokenKey } from '../../../shared/adapters/crypto/local-aes-token-cipher';
+import { projectRoot, runAdminCli, type AdminCliResult } from '../../support/admin-cli';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 
-const projectRoot = resolve(__dirname, '../../..');
 let dynamo: TestDynamo;
 let directory: string;
 let envFile: string;
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type CliResult = AdminCliResult;
 
 /** Asynchronous on purpose: dynalite runs in this process and must keep serving while the CLI runs. */
-function admin(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  return new Promise((resolvePromise) => {
-    const child = execFile(
-      'npx',
-      ['tsx', 'scripts/admin.ts', ...args],
-      { cwd: projectRoot, env: { ...process.env, ...options.env }, timeout: 60_000 },
-      (error, stdout, stderr) => resolvePromise({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end(options.input ?? '');
-  });
-}
+const admin = (args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> => runAdminCli(args, options);
 
 /** npm may print its own notices on stderr; the CLI's error is the one JSON line. */
 function errorOf(result: CliResult): { code: string; message: string } {

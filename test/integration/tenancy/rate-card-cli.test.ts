@@ -1,23 +1,16 @@
 /** `set-rate-card` / `show-rate-card` through the admin CLI on dynalite (docs/OPERATIONS.md "Rate card"). */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { generateLocalTokenKey } from '../../../shared/adapters/crypto/local-aes-token-cipher';
+import { runAdminCli, type AdminCliResult } from '../../support/admin-cli';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 
-const projectRoot = resolve(__dirname, '../../..');
 let dynamo: TestDynamo;
 let directory: string;
 let envFile: string;
 
-function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolvePromise) => {
-    execFile('npx', ['tsx', 'scripts/admin.ts', ...args, '--env-file', envFile], { cwd: projectRoot, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolvePromise({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const admin = (args: string[]): Promise<AdminCliResult> => runAdminCli([...args, '--env-file', envFile]);
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();

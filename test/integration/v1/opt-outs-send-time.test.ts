@@ -5,10 +5,10 @@
  * docs/ORGANIZATIONS-AND-V1.md "Opt-outs"). Customers' keywords arrive as Meta's signed webhooks
  * at /hooks/meta/whatsapp and go through the metaEvents queue to delivery-events, as on AWS.
  */
-import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { signWebhookBody } from '../../../shared/meta-app/webhook-signature';
 import { webhookBody } from '../../support/delivery-fakes';
+import { runAdminCli, type AdminCliResult } from '../../support/admin-cli';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, readJob, recipients, waitForTerminal, type Recipient } from '../broadcast/broadcast-test-kit';
 
@@ -165,10 +165,6 @@ describe('STOP and START by Meta’s timestamp', () => {
 });
 
 /** The operators' CLI against this runtime (its runtime.env). */
-function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile('npx', ['tsx', 'scripts/admin.ts', ...args, '--env-file', join(runtime.dataDirectory, 'runtime.env')], { cwd: resolve(__dirname, '../../..'), timeout: 90_000 }, (error, stdout, stderr) =>
-      done({ code: error ? 1 : 0, stdout, stderr }),
-    );
-  });
+function admin(args: string[]): Promise<AdminCliResult> {
+  return runAdminCli([...args, '--env-file', join(runtime.dataDirectory, 'runtime.env')], { timeoutMs: 90_000 });
 }
