@@ -7,7 +7,7 @@
 export interface CapacityInputs {
   /**
    * Lambda concurrent executions of the AWS account and region. AWS's default is 1,000, which the peak
-   * below does not fit (the model needs ~1,010: the budget check fails at 1,000); docs/SCALE.md "Quotas to
+   * below does not fit (the model needs ~1,270: the budget check fails at 1,000); docs/SCALE.md "Quotas to
    * raise" asks for 3,000 before a deployment takes this load. A smaller deployment lowers the load here.
    */
   accountConcurrencyQuota: number;
@@ -16,15 +16,21 @@ export interface CapacityInputs {
     drainingAccounts: number;
     /**
      * Chunk-worker invocations per draining account: the account's turn keeps one chunk sending,
-     * and the next chunk's invocation overlaps it while it settles and re-queues (measured drains:
-     * 1.3–1.6 per account).
+     * and the next chunk's invocation overlaps it while it settles and re-queues; chunks that wait for
+     * the turn hold an invocation while they re-queue. The scale simulation held 1.5 per account at its
+     * ceiling with a backlog (2026-12-03, `--only=scale --scale-variant=lanes`): 2 is the figure that
+     * drains 140 accounts without one.
      */
     invocationsPerAccount: number;
   };
   singleMessages: {
     /** Free-form, one-recipient and earlier sends queued per second at peak (5 % of 11,574 msg/s). */
     perSecond: number;
-    /** Messages the single-message lane's event source hands one invocation on average at peak (batch size 10, no batching window). */
+    /**
+     * Messages the single-message lane's event source hands one invocation on average at peak (batch
+     * size 10, no batching window). The simulation at 600/s filled ~2 (36,074 messages in 4,932
+     * invocations at 149 invocations' ceiling, which it held with a backlog at an assumed 4).
+     */
     averageBatchFill: number;
     /** One invocation's wall time: Meta's answer (mean 291 ms, docs/PERFORMANCE.md 4e) + claim, outcome flush, settle and reconcile. */
     invocationSeconds: number;
@@ -38,7 +44,7 @@ export interface CapacityInputs {
   customerEvents: {
     /** Deliveries to customer endpoints per second at peak (about one status in ten is subscribed). */
     deliveriesPerSecond: number;
-    /** One batch of 10 deliveries POSTed concurrently: the slowest call, typically 100–300 ms (each ≤ 10 s). */
+    /** One batch of 10 deliveries POSTed concurrently: the slowest call (each ≤ 10 s); the simulation's real dispatcher averaged ~460 ms. */
     batchSeconds: number;
     /** Never fewer: one organization's 10 dead endpoints hold at most 20 invocations, half of 40 (docs/CUSTOMER-WEBHOOKS.md "Fairness"). */
     fairnessFloor: number;
@@ -63,10 +69,10 @@ export interface CapacityInputs {
 /** The peak of docs/SCALE.md: 100 million messages a day across 1,000 organizations, 10x the average at peak. */
 export const capacityInputs: CapacityInputs = {
   accountConcurrencyQuota: 3_000,
-  broadcasts: { drainingAccounts: 130, invocationsPerAccount: 1.5 },
-  singleMessages: { perSecond: 579, averageBatchFill: 4, invocationSeconds: 0.8 },
+  broadcasts: { drainingAccounts: 130, invocationsPerAccount: 2 },
+  singleMessages: { perSecond: 579, averageBatchFill: 2, invocationSeconds: 0.8 },
   deliveryEvents: { statusesPerSecond: 34_722, secondsPerStatus: 0.0045 },
-  customerEvents: { deliveriesPerSecond: 3_472, batchSeconds: 0.3, fairnessFloor: 40 },
+  customerEvents: { deliveriesPerSecond: 3_472, batchSeconds: 0.46, fairnessFloor: 40 },
   campaigns: { expandingAtOnce: 10 },
   unqueuedPeak: { metaWebhook: 35, upstreamWrapper: 175, broadcastSend: 40, otherApi: 20 },
 };

@@ -59,7 +59,7 @@ const round1 = (value: number) => Math.round(value * 10) / 10;
  *
  * @example
  * const capacities = deriveCapacity(capacityInputs);
- * capacities.find((entry) => entry.consumer === 'chunkWorker')?.ceiling; // 237
+ * capacities.find((entry) => entry.consumer === 'chunkWorker')?.ceiling; // 309
  */
 export function deriveCapacity(inputs: CapacityInputs): ConsumerCapacity[] {
   const { broadcasts, singleMessages, deliveryEvents, customerEvents, campaigns } = inputs;
@@ -122,7 +122,7 @@ export const LOCAL_CONCURRENCY_CAP = 40;
  * dynalite, which has to answer inside the clients' 2 s request timeout.
  *
  * @example
- * localConcurrencyOf({ functionName: 'chunk-worker', maxConcurrency: 237 }); // 40
+ * localConcurrencyOf({ functionName: 'chunk-worker', maxConcurrency: 309 }); // 40
  */
 export function localConcurrencyOf(source: { functionName: string; maxConcurrency: number }): number {
   if (source.functionName === 'delivery-events') return 2;

@@ -20,7 +20,7 @@ describe('withHeadroom', () => {
 
 describe('deriveCapacity', () => {
   it('sizes the chunk worker by the accounts draining at peak, not a fixed 20', () => {
-    expect(ceilingOf(capacityInputs, 'chunkWorker')).toBe(withHeadroom(130 * 1.5));
+    expect(ceilingOf(capacityInputs, 'chunkWorker')).toBe(withHeadroom(130 * 2));
     const busier = { ...capacityInputs, broadcasts: { ...capacityInputs.broadcasts, drainingAccounts: 260 } };
     expect(ceilingOf(busier, 'chunkWorker')).toBeGreaterThan(ceilingOf(capacityInputs, 'chunkWorker'));
   });
@@ -39,7 +39,7 @@ describe('deriveCapacity', () => {
   it("refuses a sizing the account's quota cannot hold, naming the figure and where to change it", () => {
     const defaultQuota = { ...capacityInputs, accountConcurrencyQuota: 1_000 };
     expect(() => deriveCapacity(defaultQuota)).toThrow(CapacityBudgetError);
-    expect(() => deriveCapacity(defaultQuota)).toThrow(/needs 1007 concurrent executions at peak, over the account's quota of 1000/);
+    expect(() => deriveCapacity(defaultQuota)).toThrow(/needs 1271 concurrent executions at peak, over the account's quota of 1000/);
     expect(totalConcurrency(deriveCapacity(capacityInputs), capacityInputs)).toBeLessThanOrEqual(capacityInputs.accountConcurrencyQuota);
   });
 });
@@ -52,7 +52,7 @@ describe('the definitions and the local runtime read the model', () => {
   });
 
   it('scales them to one machine by one rule', () => {
-    expect(localConcurrencyOf({ functionName: 'chunk-worker', maxConcurrency: 237 })).toBe(40);
+    expect(localConcurrencyOf({ functionName: 'chunk-worker', maxConcurrency: 309 })).toBe(40);
     expect(localConcurrencyOf({ functionName: 'campaign-expander', maxConcurrency: 20 })).toBe(20);
     expect(localConcurrencyOf({ functionName: 'delivery-events', maxConcurrency: 194 })).toBe(2);
   });
